@@ -1,0 +1,62 @@
+import { AppError } from "../errors.js";
+import type { CredentialVerifier } from "./credential-verifier.js";
+import type { Principal } from "./principal.js";
+import type { AccessTokens } from "./tokens.js";
+
+/** Header names as they arrive over HTTP (lower-cased) or in a WebSocket `connection_init` payload. */
+export type CredentialHeaders = Record<string, unknown>;
+
+function header(headers: CredentialHeaders, name: string): string | undefined {
+  const value = headers[name];
+  if (value === undefined || value === null) return undefined;
+  return Array.isArray(value) ? String(value[0]) : String(value);
+}
+
+/** Lower-cases the keys of a `connection_init` payload so it reads like HTTP headers. */
+export function normalizeHeaderNames(payload: Record<string, unknown> | undefined): CredentialHeaders {
+  return Object.fromEntries(Object.entries(payload ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+/**
+ * Turns request headers into a principal: the one path for REST, GraphQL over HTTP and WebSocket.
+ * A bearer session takes precedence; keys sent with it are still verified. Both key values, when sent
+ * together, must belong to one credential.
+ */
+export class Authenticator {
+  constructor(
+    private readonly verifier: CredentialVerifier,
+    private readonly accessTokens: AccessTokens,
+  ) {}
+
+  async authenticate(headers: CredentialHeaders): Promise<Principal> {
+    const authorization = header(headers, "authorization");
+    const secretValue = header(headers, "x-api-key");
+    const publicValue = header(headers, "x-public-key");
+
+    const secret = secretValue !== undefined ? await this.verifier.verify("secret", secretValue) : undefined;
+    const publicCredential = publicValue !== undefined ? await this.verifier.verify("public", publicValue) : undefined;
+    if (secret && publicCredential && secret.id !== publicCredential.id) throw new AppError("CREDENTIAL_MISMATCH");
+
+    if (authorization !== undefined) {
+      const [scheme, token, ...rest] = authorization.trim().split(/\s+/);
+      if (scheme?.toLowerCase() !== "bearer" || !token || rest.length) throw new AppError("INVALID_BEARER_TOKEN");
+      const session = this.accessTokens.verify(token);
+      return { kind: "session", ...session };
+    }
+    if (secret) return { kind: "secret", credential: secret };
+    if (publicCredential) return { kind: "public", credential: publicCredential };
+    return { kind: "anonymous" };
+  }
+
+  /** Re-checks a principal held by a long-lived connection: a revoked key or an expired session ends it. */
+  async stillValid(principal: Principal): Promise<boolean> {
+    switch (principal.kind) {
+      case "anonymous":
+        return true;
+      case "session":
+        return principal.expiresAt.getTime() > Date.now();
+      default:
+        return this.verifier.isStillValid(principal.credential);
+    }
+  }
+}

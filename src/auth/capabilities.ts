@@ -1,0 +1,41 @@
+import { AppError } from "../errors.js";
+import type { Principal, PrincipalKind } from "./principal.js";
+
+/**
+ * The capability matrix of CONTRACT.md as one table: task -> the principal kinds that may perform it.
+ * REST routes declare a capability in their config; GraphQL operations in `@auth(requires: [...])`.
+ */
+export const CAPABILITY_MATRIX = {
+  /** Sign-in and session renewal: open to everyone. */
+  SIGN_IN: ["anonymous", "public", "secret", "session"],
+  QUOTE: ["anonymous", "public", "secret", "session"],
+  RAMP_INFO: ["public", "secret"],
+  /** Read the calling profile itself. */
+  PROFILE_READ: ["secret", "session"],
+  EXACT_LIMITS: ["secret", "session"],
+  RAMP_OPERATIONS: ["secret", "session"],
+  ACT_FOR_MANAGED_CHILD: ["secret", "session"],
+  MANAGE_CHILD_CREDENTIALS: ["secret", "session"],
+  BR_KYC_IMPORT: ["secret", "session"],
+  WEBHOOK_MANAGEMENT: ["secret"],
+  OWN_CREDENTIALS: ["session"],
+  RECIPIENTS: ["session"],
+} as const satisfies Record<string, readonly PrincipalKind[]>;
+
+export type Capability = keyof typeof CAPABILITY_MATRIX;
+export const CAPABILITIES = Object.keys(CAPABILITY_MATRIX) as Capability[];
+
+export function allows(capability: Capability, kind: PrincipalKind): boolean {
+  return (CAPABILITY_MATRIX[capability] as readonly PrincipalKind[]).includes(kind);
+}
+
+/** Throws the contract's error when the principal's kind may not perform every listed task. */
+export function requireCapabilities(principal: Principal, capabilities: readonly Capability[]): void {
+  for (const capability of capabilities) {
+    if (allows(capability, principal.kind)) continue;
+    if (principal.kind === "anonymous") {
+      throw new AppError(capability === "RAMP_INFO" ? "CREDENTIAL_REQUIRED" : "AUTHENTICATION_REQUIRED");
+    }
+    throw new AppError("FORBIDDEN");
+  }
+}

@@ -1,0 +1,27 @@
+import { createHash, randomInt } from "node:crypto";
+
+export type RampEnvironment = "test" | "live";
+export type KeyKind = "public" | "secret";
+
+const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const KEY_PATTERN = { public: /^pk_(test|live)_[A-Za-z0-9]{32}$/, secret: /^sk_(test|live)_[A-Za-z0-9]{32}$/ };
+export const SECRET_PREFIX_LENGTH = 16;
+
+/** 32 characters of [A-Za-z0-9] drawn uniformly from the CSPRNG (randomInt rejects biased draws). */
+function randomKeyBody(): string {
+  let body = "";
+  for (let i = 0; i < 32; i++) body += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  return body;
+}
+
+export function generateKeyPair(environment: RampEnvironment) {
+  return { publicKey: `pk_${environment}_${randomKeyBody()}`, secretKey: `sk_${environment}_${randomKeyBody()}` };
+}
+
+export function isWellFormedKey(kind: KeyKind, value: string): boolean {
+  return KEY_PATTERN[kind].test(value);
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}

@@ -1,0 +1,29 @@
+/** A credential that passed verification: who it acts for, never its secret. */
+export interface VerifiedCredential {
+  id: string;
+  profileId: string;
+  partnerId: string | null;
+  /** SHA-256 of the presented value, to re-verify long-lived connections through the cache. */
+  keyDigest: string;
+}
+
+/** Who is calling, as established from headers or a WebSocket `connection_init` payload. */
+export type Principal =
+  | { kind: "anonymous" }
+  | { kind: "public"; credential: VerifiedCredential }
+  | { kind: "secret"; credential: VerifiedCredential }
+  | { kind: "session"; profileId: string; expiresAt: Date };
+
+export type PrincipalKind = Principal["kind"];
+
+/** The profile a principal speaks for, if any. */
+export function principalProfileId(principal: Principal): string | undefined {
+  switch (principal.kind) {
+    case "anonymous":
+      return undefined;
+    case "session":
+      return principal.profileId;
+    default:
+      return principal.credential.profileId;
+  }
+}

@@ -1,0 +1,42 @@
+import { randomUUID } from "node:crypto";
+import jwt from "jsonwebtoken";
+import type { Config } from "../config.js";
+import { AppError } from "../errors.js";
+
+const ALGORITHM = "HS256";
+
+export interface AccessToken {
+  token: string;
+  expiresIn: number;
+}
+
+/** Signs and verifies session access tokens; the algorithm is pinned on both sides. */
+export class AccessTokens {
+  constructor(private readonly settings: Config["jwt"]) {}
+
+  issue(profileId: string): AccessToken {
+    const token = jwt.sign({}, this.settings.secret, {
+      algorithm: ALGORITHM,
+      subject: profileId,
+      issuer: this.settings.issuer,
+      audience: this.settings.audience,
+      expiresIn: this.settings.accessTokenTtlSeconds,
+      jwtid: randomUUID(),
+    });
+    return { token, expiresIn: this.settings.accessTokenTtlSeconds };
+  }
+
+  verify(token: string): { profileId: string; expiresAt: Date } {
+    try {
+      const claims = jwt.verify(token, this.settings.secret, {
+        algorithms: [ALGORITHM],
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+      });
+      if (typeof claims === "string" || !claims.sub || !claims.exp || !claims.jti) throw new Error("missing claims");
+      return { profileId: claims.sub, expiresAt: new Date(claims.exp * 1000) };
+    } catch {
+      throw new AppError("INVALID_BEARER_TOKEN");
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+/** Every environment variable of the service, parsed once. The README's table mirrors this list. */
+const envSchema = z.object({
+  NODE_ENV: z.string().default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("127.0.0.1"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+  DATA_DIR: z.string().default("./data"),
+  RAMP_ENVIRONMENT: z.enum(["test", "live"]).default("test"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().default("Ramp Gateway <no-reply@ramp-gateway.local>"),
+  JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  JWT_ISSUER: z.string().default("ramp-gateway"),
+  JWT_AUDIENCE: z.string().default("ramp-gateway-api"),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  OTP_RESEND_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  CORS_ORIGINS: z.string().default(""),
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_OTP_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  LAST_USED_FLUSH_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError naming every bad variable. Production refuses unsafe settings. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === "production";
+  if (production) {
+    const problems: string[] = [];
+    if (!e.SMTP_URL) problems.push("SMTP_URL must be set: sign-in codes cannot be delivered otherwise");
+    if (!e.JWT_SECRET) problems.push("JWT_SECRET must be set (32+ characters): generated secrets are for development only");
+    if (problems.length) throw new ConfigError(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
+  }
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    production,
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL
+      ? ({ engine: "postgresql", url: e.DATABASE_URL } as const)
+      : ({ engine: "sqlite", file: join(dataDir, "ramp-gateway.db") } as const),
+    dataDir,
+    rampEnvironment: e.RAMP_ENVIRONMENT,
+    logLevel: e.LOG_LEVEL,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: join(dataDir, "mail") },
+    jwt: {
+      secret: e.JWT_SECRET ?? persistentDevelopmentSecret(dataDir, "jwtSecret"),
+      issuer: e.JWT_ISSUER,
+      audience: e.JWT_AUDIENCE,
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    },
+    refreshTokenTtlMs: e.REFRESH_TOKEN_TTL_DAYS * 86_400_000,
+    otpResendCooldownMs: e.OTP_RESEND_COOLDOWN_SECONDS * 1000,
+    corsOrigins: e.CORS_ORIGINS.split(",").map((origin) => origin.trim()).filter(Boolean),
+    trustProxy: e.TRUST_PROXY === "true",
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    rateLimits: {
+      perIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MINUTE,
+      perCredentialPerMinute: e.RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE,
+      otpPerIpPerMinute: e.RATE_LIMIT_OTP_PER_IP_PER_MINUTE,
+    },
+    credentialCacheTtlMs: e.CREDENTIAL_CACHE_TTL_SECONDS * 1000,
+    lastUsedFlushIntervalMs: e.LAST_USED_FLUSH_INTERVAL_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    graphql: {
+      introspection: !production,
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxCost: e.GRAPHQL_MAX_COST,
+    },
+  };
+}
+
+/**
+ * Outside production, an unset secret is generated once and kept under the data directory,
+ * so a restart keeps sessions valid.
+ */
+function persistentDevelopmentSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, "secrets.json");
+  let secrets: Record<string, string> = {};
+  try {
+    secrets = JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  if (!secrets[name]) {
+    secrets[name] = randomBytes(32).toString("base64url");
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets[name];
+}

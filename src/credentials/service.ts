@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
+import type { Db } from "../db/client.js";
+import { inTransaction } from "../db/tx.js";
+import { AppError } from "../errors.js";
+import type { EventBus } from "../events/bus.js";
+import { isUuid, parseInput } from "../validation.js";
+import * as repo from "./repo.js";
+import {
+  createCredentialInput,
+  DEFAULT_CREDENTIAL_NAME,
+  MAX_ACTIVE_CREDENTIALS,
+  type ApiCredentialView,
+  type IssuedCredential,
+} from "./types.js";
+
+const MAX_NAME_LENGTH = 100;
+
+/** Adds calendar years in UTC (Feb 29 rolls to Mar 1, as Date does). */
+function addYears(date: Date, years: number): Date {
+  const result = new Date(date);
+  result.setUTCFullYear(result.getUTCFullYear() + years);
+  return result;
+}
+
+export function toCredentialView(record: repo.CredentialRecord): ApiCredentialView {
+  const { secretKeyHash: _digest, ...view } = record;
+  return view;
+}
+
+/** The API-credential lifecycle of one profile: issue (at most 5 active), list, revoke. */
+export class CredentialService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly environment: RampEnvironment,
+  ) {}
+
+  async create(profileId: string, input: unknown): Promise<IssuedCredential> {
+    const parsed = parseInput(createCredentialInput, input ?? {});
+    const now = new Date();
+    const name = parsed.name === undefined ? DEFAULT_CREDENTIAL_NAME : parsed.name.trim();
+    if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+      throw new AppError("INVALID_CREDENTIAL_NAME", "Name must be 1 to 100 characters.", [
+        { field: "name", message: "must be 1 to 100 characters" },
+      ]);
+    }
+    const expiresAt = parsed.expiresAt ? new Date(parsed.expiresAt) : addYears(now, 1);
+    if (expiresAt <= now || expiresAt > addYears(now, 2)) {
+      throw new AppError("INVALID_CREDENTIAL_EXPIRY", undefined, [
+        { field: "expiresAt", message: "must be in the future and at most 2 years away" },
+      ]);
+    }
+    const { publicKey, secretKey } = generateKeyPair(this.environment);
+    const record = await inTransaction(this.db, async (tx) => {
+      if (!(await repo.lockProfileForIssuance(tx, profileId))) throw new AppError("CREDENTIAL_SUBJECT_REQUIRED");
+      if ((await repo.countActiveCredentials(tx, profileId, now)) >= MAX_ACTIVE_CREDENTIALS) {
+        throw new AppError("CREDENTIAL_LIMIT_REACHED");
+      }
+      return repo.insertCredential(tx, profileId, {
+        id: randomUUID(),
+        name,
+        partnerId: null,
+        environment: this.environment,
+        publicKey,
+        secretKeyPrefix: secretKey.slice(0, SECRET_PREFIX_LENGTH),
+        secretKeyHash: sha256Hex(secretKey),
+        expiresAt,
+      });
+    });
+    await this.bus.publish("apiCredential", { profileId, credentialId: record.id, action: "created" });
+    return { credential: toCredentialView(record), secretKey };
+  }
+
+  /** Newest first, revoked and expired included. `after` is the id of the last credential already seen. */
+  async list(profileId: string, page: { first?: number; after?: string } = {}): Promise<ApiCredentialView[]> {
+    let after: { createdAt: Date; id: string } | undefined;
+    if (page.after !== undefined) {
+      after = isUuid(page.after) ? ((await repo.findCredential(this.db, profileId, page.after)) ?? undefined) : undefined;
+      if (!after) throw new AppError("VALIDATION_FAILED", undefined, [{ field: "after", message: "unknown cursor" }]);
+    }
+    const records = await repo.listCredentials(this.db, profileId, { take: page.first, after });
+    return records.map(toCredentialView);
+  }
+
+  async get(profileId: string, credentialId: string): Promise<ApiCredentialView> {
+    const record = isUuid(credentialId) ? await repo.findCredential(this.db, profileId, credentialId) : null;
+    if (!record) throw new AppError("CREDENTIAL_NOT_FOUND");
+    return toCredentialView(record);
+  }
+
+  /** Revokes both values at once; the verifier's caches drop it before this returns. */
+  async revoke(profileId: string, credentialId: string): Promise<void> {
+    if (!isUuid(credentialId) || !(await repo.revokeCredential(this.db, profileId, credentialId, new Date()))) {
+      throw new AppError("CREDENTIAL_NOT_FOUND");
+    }
+    await this.bus.publish("apiCredential", { profileId, credentialId, action: "revoked" });
+  }
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+export const MAX_ACTIVE_CREDENTIALS = 5;
+export const DEFAULT_CREDENTIAL_NAME = "API Credential";
+
+export const createCredentialInput = z
+  .object({
+    name: z.string().optional(),
+    expiresAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
+  })
+  .strict();
+
+/** The credential resource as callers see it (CONTRACT.md): never the secret, never its digest. */
+export interface ApiCredentialView {
+  id: string;
+  name: string;
+  profileId: string;
+  partnerId: string | null;
+  environment: string;
+  publicKey: string;
+  secretKeyPrefix: string;
+  publicLastUsedAt: Date | null;
+  secretLastUsedAt: Date | null;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface IssuedCredential {
+  credential: ApiCredentialView;
+  /** Shown once, in the creation response. */
+  secretKey: string;
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import pg from "pg";
+
+/** Messages every instance must see. Small payloads: ids, never secrets (PostgreSQL NOTIFY caps at 8 kB). */
+export interface BusTopics {
+  apiCredential: { profileId: string; credentialId: string; action: "created" | "revoked" };
+}
+export type Topic = keyof BusTopics;
+type Handler<T extends Topic> = (message: BusTopics[T]) => void;
+
+/**
+ * Publish reaches this instance's handlers synchronously (before publish returns), then every other
+ * instance: in-process only on SQLite, through PostgreSQL LISTEN/NOTIFY in distributed mode.
+ */
+export interface EventBus {
+  publish<T extends Topic>(topic: T, message: BusTopics[T]): Promise<void>;
+  subscribe<T extends Topic>(topic: T, handler: Handler<T>): () => void;
+  /** Called when messages from other instances may have been missed (listener reconnected). */
+  onResync(handler: () => void): () => void;
+  close(): Promise<void>;
+}
+
+class LocalHandlers {
+  private readonly byTopic = new Map<Topic, Set<Handler<Topic>>>();
+  readonly resyncHandlers = new Set<() => void>();
+
+  add<T extends Topic>(topic: T, handler: Handler<T>): () => void {
+    const set = this.byTopic.get(topic) ?? new Set();
+    this.byTopic.set(topic, set);
+    set.add(handler as Handler<Topic>);
+    return () => set.delete(handler as Handler<Topic>);
+  }
+
+  deliver<T extends Topic>(topic: T, message: BusTopics[T], log: Logger): void {
+    for (const handler of this.byTopic.get(topic) ?? []) {
+      try {
+        handler(message);
+      } catch (error) {
+        log.error({ err: error, topic }, "event handler failed");
+      }
+    }
+  }
+}
+
+export function createInProcessBus(log: Logger): EventBus {
+  const handlers = new LocalHandlers();
+  return {
+    async publish(topic, message) {
+      handlers.deliver(topic, message, log);
+    },
+    subscribe: (topic, handler) => handlers.add(topic, handler),
+    onResync(handler) {
+      handlers.resyncHandlers.add(handler);
+      return () => handlers.resyncHandlers.delete(handler);
+    },
+    async close() {},
+  };
+}
+
+const CHANNEL = "ramp_gateway_bus";
+const RECONNECT_DELAY_MS = 1000;
+
+export async function createPostgresBus(connectionString: string, log: Logger): Promise<EventBus> {
+  const instanceId = randomUUID();
+  const handlers = new LocalHandlers();
+  let client: pg.Client | undefined;
+  let closed = false;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString });
+    next.on("notification", (notification) => {
+      if (!notification.payload) return;
+      const envelope = JSON.parse(notification.payload) as { origin: string; topic: Topic; message: BusTopics[Topic] };
+      if (envelope.origin !== instanceId) handlers.deliver(envelope.topic, envelope.message, log);
+    });
+    next.on("error", (error) => {
+      log.warn({ err: error }, "event bus connection lost; reconnecting");
+      client = undefined;
+      next.end().catch(() => undefined);
+      if (!closed) setTimeout(reconnect, RECONNECT_DELAY_MS).unref();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${CHANNEL}`);
+    client = next;
+  };
+  const reconnect = () => {
+    connect()
+      .then(() => handlers.resyncHandlers.forEach((handler) => handler()))
+      .catch((error) => {
+        log.warn({ err: error }, "event bus reconnect failed; retrying");
+        if (!closed) setTimeout(reconnect, RECONNECT_DELAY_MS).unref();
+      });
+  };
+  await connect();
+
+  return {
+    async publish(topic, message) {
+      handlers.deliver(topic, message, log);
+      if (!client) {
+        log.warn({ topic }, "event bus disconnected; other instances rely on cache expiry");
+        return;
+      }
+      await client.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ origin: instanceId, topic, message })]);
+    },
+    subscribe: (topic, handler) => handlers.add(topic, handler),
+    onResync(handler) {
+      handlers.resyncHandlers.add(handler);
+      return () => handlers.resyncHandlers.delete(handler);
+    },
+    async close() {
+      closed = true;
+      await client?.end();
+    },
+  };
+}
+
+/**
+ * Turns a topic into an async iterator (for GraphQL subscriptions). Messages are buffered until read;
+ * `return()` unsubscribes.
+ */
+export function streamTopic<T extends Topic, R>(
+  bus: EventBus,
+  topic: T,
+  select: (message: BusTopics[T]) => R | undefined,
+): AsyncIterableIterator<R> {
+  const buffer: R[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  const unsubscribe = bus.subscribe(topic, (message) => {
+    const value = select(message);
+    if (value === undefined) return;
+    buffer.push(value);
+    wake?.();
+  });
+  const finish = async (): Promise<IteratorResult<R>> => {
+    done = true;
+    unsubscribe();
+    wake?.();
+    return { value: undefined, done: true };
+  };
+  return {
+    async next() {
+      while (!done && buffer.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      if (buffer.length > 0) return { value: buffer.shift() as R, done: false };
+      return { value: undefined, done: true };
+    },
+    return: finish,
+    throw: async (error) => {
+      await finish();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { unwrapResolverError } from "@apollo/server/errors";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import type { Logger } from "pino";
+import { AppError, ERROR_TABLE } from "../errors.js";
+
+/** Apollo's own failure codes for documents it cannot run: all are the caller's fault. */
+const DOCUMENT_ERRORS = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "BAD_USER_INPUT", "OPERATION_RESOLUTION_FAILURE", "BAD_REQUEST", "PERSISTED_QUERY_NOT_SUPPORTED", "PERSISTED_QUERY_NOT_FOUND"]);
+
+/** An AppError as a GraphQL error: the contract's code in extensions.code and the HTTP status beside it. */
+export function toGraphQLError(error: AppError): GraphQLError {
+  return new GraphQLError(error.message, {
+    extensions: { code: error.code, status: error.status, ...(error.details && { details: error.details }) },
+  });
+}
+
+/** Maps every error to the contract's table; unknown ones become INTERNAL with no internals. */
+export function formatGraphQLError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const base = { locations: formatted.locations, path: formatted.path };
+    if (original instanceof AppError) {
+      return { ...base, message: original.message, extensions: toGraphQLError(original).extensions };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === "string" && code in ERROR_TABLE) return formatted;
+    if (typeof code === "string" && DOCUMENT_ERRORS.has(code)) {
+      return { ...base, message: formatted.message, extensions: { code: "VALIDATION_FAILED", status: 400 } };
+    }
+    log.error({ err: original }, "unexpected GraphQL error");
+    return { ...base, message: ERROR_TABLE.INTERNAL.message, extensions: { code: "INTERNAL", status: 500 } };
+  };
+}

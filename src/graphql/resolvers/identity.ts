@@ -1,0 +1,41 @@
+import { Arg, Ctx, Mutation, Resolver } from "type-graphql";
+import type { SessionTokens } from "../../identity/service.js";
+import { Auth } from "../auth-directive.js";
+import type { GraphQLContext } from "../context.js";
+import { OtpRequestResult, Session } from "../types/identity.js";
+
+const toSession = (tokens: SessionTokens): Session => ({
+  accessToken: tokens.accessToken,
+  refreshToken: tokens.refreshToken,
+  userId: tokens.profileId,
+  tokenType: "bearer",
+  expiresIn: tokens.expiresIn,
+});
+
+@Resolver()
+export class IdentityResolver {
+  @Mutation(() => OtpRequestResult, { description: "Emails a 6-digit sign-in code, valid for 10 minutes." })
+  @Auth("SIGN_IN")
+  requestOtp(@Arg("email") email: string, @Arg("locale", () => String, { nullable: true }) locale: string | null, @Ctx() { app }: GraphQLContext) {
+    return app.identity.requestOtp({ email, locale: locale ?? undefined });
+  }
+
+  @Mutation(() => Session, { description: "Exchanges the emailed code for a session; creates the profile on first sign-in." })
+  @Auth("SIGN_IN")
+  async verifyOtp(@Arg("email") email: string, @Arg("token") token: string, @Ctx() { app }: GraphQLContext) {
+    return toSession(await app.identity.verifyOtp({ email, token }));
+  }
+
+  @Mutation(() => Session, { description: "Rotates a refresh token; a spent token revokes its whole sign-in." })
+  @Auth("SIGN_IN")
+  async refreshSession(@Arg("refreshToken") refreshToken: string, @Ctx() { app }: GraphQLContext) {
+    return toSession(await app.identity.refresh({ refresh_token: refreshToken }));
+  }
+
+  @Mutation(() => Boolean, { description: "Ends the sign-in the refresh token belongs to." })
+  @Auth("SIGN_IN")
+  async logout(@Arg("refreshToken") refreshToken: string, @Ctx() { app }: GraphQLContext) {
+    await app.identity.logout({ refresh_token: refreshToken });
+    return true;
+  }
+}

@@ -1,0 +1,26 @@
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver } from "type-graphql";
+import { Auth } from "../auth-directive.js";
+import { callerProfileId, type GraphQLContext } from "../context.js";
+import { DEFAULT_PAGE_SIZE } from "../types/connection.js";
+import { ApiCredentialConnection } from "../types/credentials.js";
+import { Profile } from "../types/identity.js";
+import { credentialPage } from "./credentials.js";
+
+@Resolver(() => Profile)
+export class ProfileResolver {
+  @Query(() => Profile, { description: "The profile the caller speaks for." })
+  @Auth("PROFILE_READ")
+  me(@Ctx() context: GraphQLContext) {
+    return context.app.profiles.get(callerProfileId(context));
+  }
+
+  @FieldResolver(() => ApiCredentialConnection, { description: "The profile's credentials, newest first." })
+  @Auth("OWN_CREDENTIALS")
+  apiCredentials(
+    @Arg("first", () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() context: GraphQLContext,
+  ) {
+    return credentialPage(context, first, after);
+  }
+}

@@ -1,0 +1,67 @@
+import type { ClassType } from "type-graphql";
+import { Field, Int, ObjectType } from "type-graphql";
+
+@ObjectType({ description: "Relay page information." })
+export class PageInfo {
+  @Field()
+  hasNextPage!: boolean;
+
+  @Field()
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true })
+  endCursor!: string | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** A Relay connection type for `Node` (edges with opaque cursors, plus pageInfo). */
+export function Connection<Node extends { id: string }>(nodeType: ClassType<Node>, name: string) {
+  @ObjectType(`${name}Edge`)
+  class Edge {
+    @Field()
+    cursor!: string;
+
+    @Field(() => nodeType)
+    node!: Node;
+  }
+
+  @ObjectType(`${name}Connection`)
+  class ConnectionType {
+    @Field(() => [Edge])
+    edges!: Edge[];
+
+    @Field(() => PageInfo)
+    pageInfo!: PageInfo;
+
+    @Field(() => Int, { description: "Number of nodes in this page." })
+    count!: number;
+  }
+  return ConnectionType;
+}
+
+const encodeCursor = (id: string) => Buffer.from(id).toString("base64url");
+export const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
+
+/**
+ * Builds a page from `first + 1` fetched nodes (the extra one only tells whether more follow).
+ * Cursors are the nodes' ids, opaque to callers.
+ */
+export function toConnection<Node extends { id: string }>(fetched: Node[], first: number, afterGiven: boolean) {
+  const nodes = fetched.slice(0, first);
+  const edges = nodes.map((node) => ({ cursor: encodeCursor(node.id), node }));
+  return {
+    edges,
+    count: edges.length,
+    pageInfo: {
+      hasNextPage: fetched.length > first,
+      hasPreviousPage: afterGiven,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { isKnownError, type Queryable } from "../db/tx.js";
+
+export const MAX_FAILED_OTP_ATTEMPTS = 5;
+
+export interface NewChallenge {
+  email: string;
+  codeHash: string;
+  sentAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Stores a fresh code for the email unless one was sent within the cool-down. Conditional in the
+ * database, so concurrent requests cannot both send. Returns false while the cool-down runs.
+ */
+export async function replaceChallenge(db: Queryable, challenge: NewChallenge, cooldownStartedBefore: Date): Promise<boolean> {
+  const { count } = await db.otpChallenge.updateMany({
+    where: { email: challenge.email, sentAt: { lte: cooldownStartedBefore } },
+    data: { codeHash: challenge.codeHash, sentAt: challenge.sentAt, expiresAt: challenge.expiresAt, failedAttempts: 0, consumedAt: null },
+  });
+  if (count === 1) return true;
+  try {
+    await db.otpChallenge.create({ data: challenge });
+    return true;
+  } catch (error) {
+    if (isKnownError(error, "P2002")) return false;
+    throw error;
+  }
+}
+
+export function findChallenge(db: Queryable, email: string) {
+  return db.otpChallenge.findUnique({ where: { email } });
+}
+
+/** Forgets a challenge whose mail could not be sent, so the cool-down does not block a retry. */
+export async function dropChallenge(db: Queryable, email: string, codeHash: string): Promise<void> {
+  await db.otpChallenge.deleteMany({ where: { email, codeHash } });
+}
+
+/** Marks the code used; only one of several concurrent verifications wins. */
+export async function consumeChallenge(db: Queryable, email: string, codeHash: string, now: Date): Promise<boolean> {
+  const { count } = await db.otpChallenge.updateMany({
+    where: { email, codeHash, consumedAt: null, expiresAt: { gt: now }, failedAttempts: { lt: MAX_FAILED_OTP_ATTEMPTS } },
+    data: { consumedAt: now },
+  });
+  return count === 1;
+}
+
+/** Counts one wrong code; false when the attempts were already used up (checked in the database). */
+export async function countFailedAttempt(db: Queryable, email: string, codeHash: string): Promise<boolean> {
+  const { count } = await db.otpChallenge.updateMany({
+    where: { email, codeHash, consumedAt: null, failedAttempts: { lt: MAX_FAILED_OTP_ATTEMPTS } },
+    data: { failedAttempts: { increment: 1 } },
+  });
+  return count === 1;
+}
+
+export async function createSessionFamily(db: Queryable, family: { id: string; profileId: string }): Promise<void> {
+  await db.sessionFamily.create({ data: family });
+}
+
+export async function insertRefreshToken(
+  db: Queryable,
+  token: { id: string; familyId: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.refreshToken.create({ data: token });
+}
+
+/** Spends a live refresh token of a live family; returns its family, or undefined when it is not spendable. */
+export async function spendRefreshToken(db: Queryable, tokenHash: string, now: Date) {
+  const { count } = await db.refreshToken.updateMany({
+    where: { tokenHash, spentAt: null, expiresAt: { gt: now }, family: { revokedAt: null } },
+    data: { spentAt: now },
+  });
+  if (count !== 1) return undefined;
+  return db.refreshToken.findUniqueOrThrow({ where: { tokenHash }, select: { family: { select: { id: true, profileId: true } } } });
+}
+
+export function findRefreshToken(db: Queryable, tokenHash: string) {
+  return db.refreshToken.findUnique({ where: { tokenHash }, select: { familyId: true, spentAt: true } });
+}
+
+export async function revokeSessionFamily(db: Queryable, familyId: string, now: Date): Promise<void> {
+  await db.sessionFamily.updateMany({ where: { id: familyId, revokedAt: null }, data: { revokedAt: now } });
+}

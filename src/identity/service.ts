@@ -1,0 +1,147 @@
+import { createHmac, hkdfSync, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { sha256Hex } from "../auth/keys.js";
+import type { AccessTokens } from "../auth/tokens.js";
+import type { Db } from "../db/client.js";
+import { inTransaction, type Queryable } from "../db/tx.js";
+import { AppError } from "../errors.js";
+import type { Mailer } from "../mail/mailer.js";
+import { upsertProfileByEmail } from "../profiles/repo.js";
+import { parseInput } from "../validation.js";
+import * as repo from "./repo.js";
+
+const OTP_TTL_MS = 10 * 60_000;
+
+const email = z
+  .string({ error: "email is required" })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: "must be an email address" }).max(254));
+const requestOtpInput = z.object({ email, locale: z.string().max(35).optional() });
+const verifyOtpInput = z.object({ email, token: z.string({ error: "token is required" }) });
+const refreshInput = z.object({ refresh_token: z.string({ error: "refresh_token is required" }).min(1) });
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+  profileId: string;
+  expiresIn: number;
+}
+
+export interface IdentitySettings {
+  otpResendCooldownMs: number;
+  refreshTokenTtlMs: number;
+  /** Keys the OTP hash: a 6-digit code hashed without a server key would be trivially reversed. */
+  otpHashSecret: string;
+}
+
+const INVALID_REFRESH = "The refresh token is invalid, expired or already used.";
+
+/** Email OTP sign-in and rotating refresh-token sessions. */
+export class IdentityService {
+  private readonly otpKey: Buffer;
+
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+    private readonly accessTokens: AccessTokens,
+    private readonly settings: IdentitySettings,
+    private readonly log: Logger,
+  ) {
+    this.otpKey = Buffer.from(hkdfSync("sha256", settings.otpHashSecret, "", "ramp-gateway otp hash", 32));
+  }
+
+  async requestOtp(input: unknown): Promise<{ success: true; message: string }> {
+    const { email } = parseInput(requestOtpInput, input);
+    const code = randomInt(0, 1_000_000).toString().padStart(6, "0");
+    const codeHash = this.hashCode(email, code);
+    const now = new Date();
+    const stored = await repo.replaceChallenge(
+      this.db,
+      { email, codeHash, sentAt: now, expiresAt: new Date(now.getTime() + OTP_TTL_MS) },
+      new Date(now.getTime() - this.settings.otpResendCooldownMs),
+    );
+    if (!stored) {
+      const existing = await repo.findChallenge(this.db, email);
+      const waitMs = existing ? existing.sentAt.getTime() + this.settings.otpResendCooldownMs - now.getTime() : 1000;
+      throw new AppError("RATE_LIMITED", "A code was sent recently; wait before asking for another.", undefined, {
+        "Retry-After": String(Math.max(1, Math.ceil(waitMs / 1000))),
+      });
+    }
+    try {
+      await this.mailer.send({
+        to: email,
+        subject: "Your sign-in code",
+        text: `Your sign-in code is ${code}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`,
+      });
+    } catch (error) {
+      await repo.dropChallenge(this.db, email, codeHash);
+      this.log.error({ err: error }, "sign-in code could not be mailed");
+      throw new AppError("INTERNAL", "The sign-in code could not be sent.");
+    }
+    return { success: true, message: "A sign-in code has been sent to the email address." };
+  }
+
+  async verifyOtp(input: unknown): Promise<SessionTokens> {
+    const { email, token } = parseInput(verifyOtpInput, input);
+    const now = new Date();
+    const challenge = await repo.findChallenge(this.db, email);
+    if (!challenge || challenge.consumedAt || challenge.expiresAt <= now) throw new AppError("INVALID_OTP");
+    if (challenge.failedAttempts >= repo.MAX_FAILED_OTP_ATTEMPTS) throw new AppError("OTP_ATTEMPTS_EXCEEDED");
+
+    const presented = Buffer.from(this.hashCode(email, token), "hex");
+    if (!timingSafeEqual(presented, Buffer.from(challenge.codeHash, "hex"))) {
+      const counted = await repo.countFailedAttempt(this.db, email, challenge.codeHash);
+      throw new AppError(counted ? "INVALID_OTP" : "OTP_ATTEMPTS_EXCEEDED");
+    }
+    return inTransaction(this.db, async (tx) => {
+      if (!(await repo.consumeChallenge(tx, email, challenge.codeHash, now))) throw new AppError("INVALID_OTP");
+      const profile = await upsertProfileByEmail(tx, email);
+      const familyId = randomUUID();
+      await repo.createSessionFamily(tx, { id: familyId, profileId: profile.id });
+      return this.issueSession(tx, familyId, profile.id, now);
+    });
+  }
+
+  async refresh(input: unknown): Promise<SessionTokens> {
+    const { refresh_token } = parseInput(refreshInput, input);
+    const tokenHash = sha256Hex(refresh_token);
+    const now = new Date();
+    const rotated = await inTransaction(this.db, async (tx) => {
+      const spent = await repo.spendRefreshToken(tx, tokenHash, now);
+      return spent && this.issueSession(tx, spent.family.id, spent.family.profileId, now);
+    });
+    if (rotated) return rotated;
+    const known = await repo.findRefreshToken(this.db, tokenHash);
+    if (known?.spentAt) {
+      // A spent token came back: it was copied. End the whole sign-in, legitimate holder included.
+      await repo.revokeSessionFamily(this.db, known.familyId, now);
+      this.log.warn({ sessionFamilyId: known.familyId }, "refresh token reused; session family revoked");
+    }
+    throw new AppError("AUTHENTICATION_REQUIRED", INVALID_REFRESH);
+  }
+
+  async logout(input: unknown): Promise<void> {
+    const { refresh_token } = parseInput(refreshInput, input);
+    const known = await repo.findRefreshToken(this.db, sha256Hex(refresh_token));
+    if (!known) throw new AppError("AUTHENTICATION_REQUIRED", INVALID_REFRESH);
+    await repo.revokeSessionFamily(this.db, known.familyId, new Date());
+  }
+
+  private async issueSession(db: Queryable, familyId: string, profileId: string, now: Date): Promise<SessionTokens> {
+    const refreshToken = randomBytes(32).toString("base64url");
+    await repo.insertRefreshToken(db, {
+      id: randomUUID(),
+      familyId,
+      tokenHash: sha256Hex(refreshToken),
+      expiresAt: new Date(now.getTime() + this.settings.refreshTokenTtlMs),
+    });
+    const access = this.accessTokens.issue(profileId);
+    return { accessToken: access.token, refreshToken, profileId, expiresIn: access.expiresIn };
+  }
+
+  private hashCode(email: string, code: string): string {
+    return createHmac("sha256", this.otpKey).update(`${email}\n${code}`).digest("hex");
+  }
+}

@@ -1,0 +1,50 @@
+import type { z } from "zod";
+import { z as zod } from "zod";
+import type { Capability } from "../auth/capabilities.js";
+import { principalProfileId, type Principal } from "../auth/principal.js";
+import { AppError } from "../errors.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the authentication hook on every route that declares capabilities (and on /graphql). */
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Tasks of the capability matrix this route performs; the authentication hook enforces them. */
+    capabilities?: readonly Capability[];
+    /** Errors on this route are answered in GraphQL's shape. */
+    graphql?: boolean;
+  }
+}
+
+/**
+ * A zod schema as JSON Schema for the OpenAPI document and response serialization. Request bodies are
+ * validated by the services (the same zod schemas), after authentication, not by Fastify.
+ */
+export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output") {
+  const { $schema: _dialect, ...rest } = zod.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+}
+
+export const isoDateTime = zod.iso.datetime();
+export const errorResponse = zod.object({
+  error: zod.object({
+    code: zod.string(),
+    message: zod.string(),
+    status: zod.number().int(),
+    requestId: zod.string(),
+    details: zod.array(zod.object({ field: zod.string(), message: zod.string() })).optional(),
+  }),
+});
+
+/** Error responses every authenticated route can give, for the OpenAPI document. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(statuses.map((status) => [status, jsonSchema(errorResponse)]));
+}
+
+/** The profile the authenticated request speaks for. */
+export function callerProfileId(request: { principal: Principal }): string {
+  const profileId = principalProfileId(request.principal);
+  if (!profileId) throw new AppError("AUTHENTICATION_REQUIRED");
+  return profileId;
+}

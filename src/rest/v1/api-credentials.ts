@@ -1,0 +1,78 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { App } from "../../app.js";
+import type { ApiCredentialView } from "../../credentials/types.js";
+import { callerProfileId, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+
+const credentialResource = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  profileId: z.uuid(),
+  partnerId: z.uuid().nullable(),
+  environment: z.enum(["test", "live"]),
+  publicKey: z.string(),
+  secretKeyPrefix: z.string(),
+  publicLastUsedAt: isoDateTime.nullable(),
+  secretLastUsedAt: isoDateTime.nullable(),
+  expiresAt: isoDateTime,
+  revokedAt: isoDateTime.nullable(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+const createdResource = credentialResource.extend({ secretKey: z.string() });
+const createBody = z.object({ name: z.string().max(100).optional(), expiresAt: isoDateTime.optional() });
+
+export function credentialJson(view: ApiCredentialView) {
+  return {
+    ...view,
+    publicLastUsedAt: view.publicLastUsedAt?.toISOString() ?? null,
+    secretLastUsedAt: view.secretLastUsedAt?.toISOString() ?? null,
+    expiresAt: view.expiresAt.toISOString(),
+    revokedAt: view.revokedAt?.toISOString() ?? null,
+    createdAt: view.createdAt.toISOString(),
+    updatedAt: view.updatedAt.toISOString(),
+  };
+}
+
+/** The session's own credential lifecycle (CONTRACT.md, API credentials). */
+export function apiCredentialRoutes(server: FastifyInstance, app: App) {
+  const config = { capabilities: ["OWN_CREDENTIALS"] as const };
+
+  server.post("/v1/api-credentials", {
+    config,
+    schema: {
+      tags: ["Authentication"],
+      security: [{ BearerAuth: [] }],
+      body: jsonSchema(createBody, "input"),
+      response: { 201: jsonSchema(createdResource), ...errorResponses(400, 401, 403, 409) },
+    },
+    handler: async (request, reply) => {
+      const { credential, secretKey } = await app.credentials.create(callerProfileId(request), request.body);
+      return reply.code(201).send({ ...credentialJson(credential), secretKey });
+    },
+  });
+
+  server.get("/v1/api-credentials", {
+    config,
+    schema: {
+      tags: ["Authentication"],
+      security: [{ BearerAuth: [] }],
+      response: { 200: jsonSchema(z.object({ credentials: z.array(credentialResource) })), ...errorResponses(401, 403) },
+    },
+    handler: async (request) => ({ credentials: (await app.credentials.list(callerProfileId(request))).map(credentialJson) }),
+  });
+
+  server.delete("/v1/api-credentials/:credentialId", {
+    config,
+    schema: {
+      tags: ["Authentication"],
+      security: [{ BearerAuth: [] }],
+      params: jsonSchema(z.object({ credentialId: z.string() }), "input"),
+      response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request, reply) => {
+      await app.credentials.revoke(callerProfileId(request), (request.params as { credentialId: string }).credentialId);
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { App } from "../../app.js";
+import { errorResponses, jsonSchema } from "../http.js";
+
+const requestOtpBody = z.object({ email: z.string(), locale: z.string().optional() });
+const verifyOtpBody = z.object({ email: z.string(), token: z.string() });
+const refreshBody = z.object({ refresh_token: z.string() });
+const success = z.object({ success: z.literal(true), message: z.string() });
+const session = z.object({
+  success: z.literal(true),
+  access_token: z.string(),
+  refresh_token: z.string(),
+  user_id: z.uuid(),
+  token_type: z.literal("bearer"),
+  expires_in: z.number().int(),
+});
+const refreshed = session.omit({ user_id: true, token_type: true });
+
+/** Email OTP sign-in and session renewal (CONTRACT.md, Identity). */
+export function authRoutes(server: FastifyInstance, app: App, otpRateLimit: { max: number; timeWindow: number }) {
+  const config = { capabilities: ["SIGN_IN"] as const };
+
+  server.post("/v1/auth/request-otp", {
+    config: { ...config, rateLimit: otpRateLimit },
+    schema: {
+      tags: ["Authentication"],
+      body: jsonSchema(requestOtpBody, "input"),
+      response: { 200: jsonSchema(success), ...errorResponses(400, 429) },
+    },
+    handler: (request) => app.identity.requestOtp(request.body),
+  });
+
+  server.post("/v1/auth/verify-otp", {
+    config: { ...config, rateLimit: otpRateLimit },
+    schema: {
+      tags: ["Authentication"],
+      body: jsonSchema(verifyOtpBody, "input"),
+      response: { 200: jsonSchema(session), ...errorResponses(400, 429) },
+    },
+    handler: async (request) => {
+      const tokens = await app.identity.verifyOtp(request.body);
+      return {
+        success: true,
+        access_token: tokens.accessToken,
+        refresh_token: tokens.refreshToken,
+        user_id: tokens.profileId,
+        token_type: "bearer",
+        expires_in: tokens.expiresIn,
+      };
+    },
+  });
+
+  server.post("/v1/auth/refresh", {
+    config,
+    schema: {
+      tags: ["Authentication"],
+      body: jsonSchema(refreshBody, "input"),
+      response: { 200: jsonSchema(refreshed), ...errorResponses(400, 401) },
+    },
+    handler: async (request) => {
+      const tokens = await app.identity.refresh(request.body);
+      return { success: true, access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_in: tokens.expiresIn };
+    },
+  });
+
+  server.post("/v1/auth/logout", {
+    config,
+    schema: { tags: ["Authentication"], body: jsonSchema(refreshBody, "input"), response: { 204: { type: "null" }, ...errorResponses(400, 401) } },
+    handler: async (request, reply) => {
+      await app.identity.logout(request.body);
+      return reply.code(204).send();
+    },
+  });
+}

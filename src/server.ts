@@ -1,0 +1,216 @@
+import { randomUUID } from "node:crypto";
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
+import { ApolloArmor } from "@escape.tech/graphql-armor";
+import cors from "@fastify/cors";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import type { App } from "./app.js";
+import { normalizeHeaderNames } from "./auth/authenticate.js";
+import { requireCapabilities } from "./auth/capabilities.js";
+import type { Principal } from "./auth/principal.js";
+import { AppError, errorBody } from "./errors.js";
+import type { GraphQLContext } from "./graphql/context.js";
+import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
+import { buildGraphQLSchema } from "./graphql/schema.js";
+import "./rest/http.js";
+import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
+import { authRoutes } from "./rest/v1/auth.js";
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key", "X-Public-Key", "X-Managed-Profile-Id", "X-Request-ID", "Idempotency-Key"];
+const MINUTE_MS = 60_000;
+
+/** Fastify errors raised before a handler runs, in the contract's table. */
+function fastifyErrorToAppError(error: FastifyError): AppError | undefined {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new AppError("PAYLOAD_TOO_LARGE");
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new AppError("INVALID_JSON");
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new AppError("VALIDATION_FAILED", "Content-Type must be application/json.", [
+        { field: "Content-Type", message: "must be application/json" },
+      ]);
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) return new AppError("INVALID_JSON");
+  return undefined;
+}
+
+/**
+ * Builds the HTTP server: plugins, /v1 routes, Apollo at /graphql and graphql-ws on the same path.
+ * No business logic lives here.
+ */
+export async function buildServer(app: App): Promise<FastifyInstance> {
+  const { config } = app;
+  const server = Fastify({
+    // Fastify logs through the app's pino logger; the typings differ only on an optional field.
+    loggerInstance: app.log as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+  });
+  // Request bodies are validated by the services (zod, after authentication); route schemas document them.
+  server.setValidatorCompiler(() => (data) => ({ value: data }));
+
+  server.addHook("onRequest", async (request, reply) => {
+    reply.header("X-Request-ID", request.id);
+  });
+
+  await server.register(cors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: ["X-Request-ID", "Retry-After"],
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    maxAge: 600,
+  });
+
+  await server.register(rateLimit, {
+    max: config.rateLimits.perIpPerMinute,
+    timeWindow: MINUTE_MS,
+    errorResponseBuilder: () => new AppError("RATE_LIMITED"),
+  });
+  const perCredentialLimit = server.rateLimit({
+    max: config.rateLimits.perCredentialPerMinute,
+    timeWindow: MINUTE_MS,
+    keyGenerator: (request) => callerKey(request.principal) ?? request.ip,
+    errorResponseBuilder: () => new AppError("RATE_LIMITED"),
+  });
+
+  // Who is calling, then whether the route's tasks allow it: before the body is even read.
+  server.addHook("onRequest", async (request, reply) => {
+    const { capabilities, graphql } = request.routeOptions.config;
+    if (!capabilities && !graphql) return;
+    request.principal = await app.authenticator.authenticate(request.headers);
+    if (capabilities) requireCapabilities(request.principal, capabilities);
+    await perCredentialLimit.call(server, request, reply);
+  });
+
+  server.setErrorHandler((error: FastifyError, request, reply) => replyWithError(error, request, reply));
+  server.setNotFoundHandler((request, reply) =>
+    replyWithError(new AppError("NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}.`), request, reply),
+  );
+
+  await server.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: { title: "Ramp gateway REST API", version: "1" },
+      components: {
+        securitySchemes: {
+          BearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          SecretApiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+          PublicApiKey: { type: "apiKey", in: "header", name: "X-Public-Key" },
+        },
+      },
+    },
+    hideUntagged: true,
+  });
+
+  server.get("/healthz", { config: { rateLimit: false } }, async () => ({ status: "ok" }));
+  server.get("/readyz", { config: { rateLimit: false } }, async (_request, reply) => {
+    try {
+      await app.ping();
+      return { status: "ready" };
+    } catch (error) {
+      app.log.warn({ err: error }, "readiness check failed");
+      return reply.code(503).send({ status: "unavailable" });
+    }
+  });
+  server.get("/v1/openapi.json", async () => server.swagger());
+
+  const otpRateLimit = { max: config.rateLimits.otpPerIpPerMinute, timeWindow: MINUTE_MS };
+  authRoutes(server, app, otpRateLimit);
+  apiCredentialRoutes(server, app);
+
+  await mountGraphQL(server, app, await buildGraphQLSchema());
+  return server;
+}
+
+function callerKey(principal: Principal | undefined): string | undefined {
+  if (!principal || principal.kind === "anonymous") return undefined;
+  return principal.kind === "session" ? `profile:${principal.profileId}` : `credential:${principal.credential.id}`;
+}
+
+function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const known = error instanceof AppError ? error : fastifyErrorToAppError(error as FastifyError);
+  const appError = known ?? new AppError("INTERNAL");
+  if (!known) request.log.error({ err: error }, "unhandled error");
+  if (appError.headers) void reply.headers(appError.headers);
+  reply.code(appError.status);
+  if (request.routeOptions.config?.graphql) {
+    const { message, extensions } = toGraphQLError(appError);
+    return reply.send({ errors: [{ message, extensions }] });
+  }
+  return reply.send({ error: errorBody(appError, request.id) });
+}
+
+async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSchema) {
+  const { graphql } = app.config;
+  const armor = new ApolloArmor({
+    maxDepth: { n: graphql.maxDepth },
+    maxAliases: { n: graphql.maxAliases },
+    costLimit: { maxCost: graphql.maxCost },
+    blockFieldSuggestion: { enabled: !graphql.introspection },
+  }).protect();
+
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    introspection: graphql.introspection,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: false,
+    validationRules: armor.validationRules,
+    // armor's typings come from Apollo's CommonJS build; the plugins are the same objects.
+    plugins: [...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]), fastifyApolloDrainPlugin(server)],
+    formatError: formatGraphQLError(app.log),
+  });
+  await apollo.start();
+
+  server.route({
+    url: "/graphql",
+    method: ["GET", "POST", "OPTIONS"],
+    config: { graphql: true },
+    handler: fastifyApolloHandler(apollo, {
+      context: async (request) => ({ app, principal: request.principal, requestId: request.id }),
+    }),
+  });
+
+  // Subscriptions: same port and path. Credentials arrive in the connection_init payload.
+  const sockets = new WebSocketServer({ server: server.server, path: "/graphql" });
+  const format = formatGraphQLError(app.log);
+  const wsServer = useServer<Record<string, unknown>, { principal?: Principal; authError?: AppError }>(
+    {
+      schema,
+      validate: (validationSchema, document) => validate(validationSchema, document, [...specifiedRules, ...armor.validationRules]),
+      onConnect: async (ctx) => {
+        try {
+          ctx.extra.principal = await app.authenticator.authenticate(normalizeHeaderNames(ctx.connectionParams));
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          ctx.extra.authError = error;
+        }
+        return true;
+      },
+      onSubscribe: (ctx) => (ctx.extra.authError ? [toGraphQLError(ctx.extra.authError)] : undefined),
+      context: (ctx): GraphQLContext => ({ app, principal: ctx.extra.principal ?? { kind: "anonymous" }, requestId: randomUUID() }),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => format(error, error.originalError ?? error)) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => errors.map((error: GraphQLError) => format(error, error.originalError ?? error)),
+    },
+    sockets,
+  );
+  server.addHook("preClose", async () => {
+    await wsServer.dispose();
+    await new Promise<void>((resolve) => sockets.close(() => resolve()));
+  });
+}

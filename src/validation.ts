@@ -1,0 +1,23 @@
+import type { z } from "zod";
+import { AppError, type ErrorCode } from "./errors.js";
+
+/**
+ * Validates domain input with a zod schema. Failures become VALIDATION_FAILED (or the given code) with
+ * one `details` entry per field, so REST and GraphQL report the same thing.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: ErrorCode = "VALIDATION_FAILED"): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({
+    field: issue.path.length ? issue.path.join(".") : "(body)",
+    message: issue.message,
+  }));
+  throw new AppError(code, code === "VALIDATION_FAILED" ? undefined : details[0]?.message, details);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are UUIDs; anything else cannot name a record (and must not reach a uuid column). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
