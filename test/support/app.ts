@@ -1,0 +1,100 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import pino from "pino";
+import { createApp, type App } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { loggerOptions } from "../../src/log.js";
+import { buildServer } from "../../src/server.js";
+import { freshDatabase, type TestDatabase } from "./database.js";
+import { LOG_DIR, rememberSecret } from "./secrets.js";
+import { startSmtpCapture, type SmtpCapture } from "./smtp.js";
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+}
+
+export interface TestApp {
+  app: App;
+  server: FastifyInstance;
+  smtp: SmtpCapture;
+  database: TestDatabase;
+  request<T = any>(method: string, url: string, options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string }): Promise<HttpResponse<T>>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+  /** Signs in through request-otp and verify-otp; returns the session. */
+  signIn(email?: string): Promise<{ accessToken: string; refreshToken: string; profileId: string; headers: Record<string, string> }>;
+  /** Creates a credential for a signed-in session; returns its values. */
+  createCredential(sessionHeaders: Record<string, string>, body?: Record<string, unknown>): Promise<{ id: string; publicKey: string; secretKey: string }>;
+  close(): Promise<void>;
+}
+
+let instances = 0;
+
+/**
+ * The real application in-process on a fresh database of the project's engine, with a real SMTP server
+ * and logs written to test-output/logs for the secret audit. Requests go through Fastify's inject.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await freshDatabase();
+  const smtp = await startSmtpCapture();
+  const config = loadConfig({
+    DATA_DIR: database.dataDir,
+    SMTP_URL: smtp.url,
+    OTP_RESEND_COOLDOWN_SECONDS: "0",
+    LOG_LEVEL: "info",
+    ...(database.url && { DATABASE_URL: database.url }),
+    ...env,
+  });
+  mkdirSync(LOG_DIR, { recursive: true });
+  const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: join(LOG_DIR, `integration-${process.pid}-${++instances}.log`), sync: true }));
+  const app = await createApp(config, log);
+  const server = await buildServer(app);
+  await server.ready();
+
+  const request: TestApp["request"] = async (method, url, options = {}) => {
+    const hasBody = options.body !== undefined || options.rawBody !== undefined;
+    const response = await server.inject({
+      method: method as "GET",
+      url,
+      headers: { ...(hasBody && { "content-type": "application/json" }), ...options.headers },
+      ...(hasBody && { payload: options.rawBody ?? JSON.stringify(options.body) }),
+    });
+    const text = response.body;
+    return { status: response.statusCode, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
+
+  const testApp: TestApp = {
+    app,
+    server,
+    smtp,
+    database,
+    request,
+    graphql: (query, variables, headers) => request("POST", "/graphql", { body: { query, variables }, headers }),
+    async signIn(email = `user-${Math.random().toString(36).slice(2)}@example.com`) {
+      const requested = await request("POST", "/v1/auth/request-otp", { body: { email } });
+      if (requested.status !== 200) throw new Error(`request-otp: ${JSON.stringify(requested.body)}`);
+      const token = await smtp.nextCode(email);
+      const verified = await request("POST", "/v1/auth/verify-otp", { body: { email, token } });
+      if (verified.status !== 200) throw new Error(`verify-otp: ${JSON.stringify(verified.body)}`);
+      const { access_token, refresh_token, user_id } = verified.body;
+      rememberSecret(access_token);
+      rememberSecret(refresh_token);
+      return { accessToken: access_token, refreshToken: refresh_token, profileId: user_id, headers: { authorization: `Bearer ${access_token}` } };
+    },
+    async createCredential(sessionHeaders, body = {}) {
+      const created = await request("POST", "/v1/api-credentials", { headers: sessionHeaders, body });
+      if (created.status !== 201) throw new Error(`create credential: ${JSON.stringify(created.body)}`);
+      rememberSecret(created.body.secretKey);
+      return { id: created.body.id, publicKey: created.body.publicKey, secretKey: created.body.secretKey };
+    },
+    async close() {
+      await server.close();
+      await app.close();
+      await smtp.close();
+      await database.drop();
+    },
+  };
+  return testApp;
+}

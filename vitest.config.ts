@@ -1,0 +1,25 @@
+import { defineConfig } from "vitest/config";
+
+const engines = ["sqlite", "postgresql"] as const;
+
+export default defineConfig({
+  // Vite would pick graphql's .mjs build while type-graphql and Apollo load the CommonJS one.
+  resolve: { alias: { graphql: "graphql/index.js" } },
+  test: {
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts"] } },
+      ...engines.map((engine) => ({
+        extends: true,
+        test: { name: `integration-${engine}`, include: ["test/integration/**/*.test.ts"], env: { TEST_DB: engine } },
+      })),
+      ...engines.map((engine) => ({
+        extends: true,
+        test: { name: `e2e-${engine}`, include: ["test/e2e/**/*.test.ts"], env: { TEST_DB: engine } },
+      })),
+      { extends: true, test: { name: "audit", include: ["test/audit/**/*.test.ts"] } },
+    ],
+  },
+});
