@@ -13,7 +13,13 @@ export default defineConfig({
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts"] } },
       ...engines.map((engine) => ({
         extends: true,
-        test: { name: `integration-${engine}`, include: ["test/integration/**/*.test.ts"], env: { TEST_DB: engine } },
+        test: {
+          name: `integration-${engine}`,
+          // *.pg.test.ts: distributed-mode behaviour (LISTEN/NOTIFY, several instances), PostgreSQL only.
+          include: ["test/integration/**/*.test.ts"],
+          exclude: engine === "postgresql" ? [] : ["test/integration/**/*.pg.test.ts"],
+          env: { TEST_DB: engine },
+        },
       })),
       ...engines.map((engine) => ({
         extends: true,

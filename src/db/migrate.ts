@@ -56,8 +56,12 @@ const CREATE_TABLE = (timestamp: string) => `CREATE TABLE IF NOT EXISTS "${MIGRA
 const INSERT_APPLIED = `INSERT INTO "${MIGRATIONS_TABLE}" ("id", "checksum", "finished_at", "migration_name", "applied_steps_count", "started_at")`;
 
 /** Applies the checked-in SQL migrations that have not run yet, each in its own transaction. Returns their names. */
-export async function migrate(database: DatabaseConfig): Promise<string[]> {
-  const all = readMigrations(migrationsDirectory(database.engine));
+export function migrate(database: DatabaseConfig): Promise<string[]> {
+  return migrateFrom(database, migrationsDirectory(database.engine));
+}
+
+export async function migrateFrom(database: DatabaseConfig, directory: string): Promise<string[]> {
+  const all = readMigrations(directory);
   return database.engine === "postgresql" ? migratePostgres(database.url, all) : migrateSqlite(database.file, all);
 }
 

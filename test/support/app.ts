@@ -36,8 +36,11 @@ let instances = 0;
  * The real application in-process on a fresh database of the project's engine, with a real SMTP server
  * and logs written to test-output/logs for the secret audit. Requests go through Fastify's inject.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await freshDatabase();
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { /** Share another app's database (a second instance); it stays owned by that app. */ database?: TestDatabase } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await freshDatabase());
   const smtp = await startSmtpCapture();
   const config = loadConfig({
     DATA_DIR: database.dataDir,
@@ -93,7 +96,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       await server.close();
       await app.close();
       await smtp.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
   return testApp;

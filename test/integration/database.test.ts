@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "../../src/db/client.js";
+import { migrate, migrationsDirectory } from "../../src/db/migrate.js";
+import { inTransaction } from "../../src/db/tx.js";
+import { adminPostgresUrl, freshDatabase, testEngine, type TestDatabase } from "../support/database.js";
+// @ts-expect-error: a dev-only JavaScript tool without typings
+import { diffMigrationsToSchema } from "../../tools/schema-engine.mjs";
+
+let database: TestDatabase;
+let db: Db;
+beforeAll(async () => {
+  database = await freshDatabase();
+  await migrate(database.config);
+  db = openDatabase(database.config);
+});
+afterAll(async () => {
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+describe(`migrations (${testEngine()})`, () => {
+  it("are recorded in _prisma_migrations and applied once", async () => {
+    expect(await migrate(database.config)).toEqual([]);
+    const rows = await db.$queryRawUnsafe<{ migration_name: string; finished_at: unknown }[]>(
+      'SELECT migration_name, finished_at FROM "_prisma_migrations"',
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.finished_at !== null)).toBe(true);
+  });
+
+  it("produce exactly the Prisma schema of this engine (no drift)", async () => {
+    const sql = await diffMigrationsToSchema({
+      engine: testEngine(),
+      ...(testEngine() === "postgresql" && { shadowUrl: adminPostgresUrl() }),
+    });
+    expect(sql.trim()).toBe("");
+  });
+
+  it("refuse to run when an applied migration was edited", async () => {
+    const fresh = await freshDatabase();
+    try {
+      await migrate(fresh.config);
+      // Point the runner at a copy of the migrations whose first file differs.
+      const copy = mkdtempSync(join(tmpdir(), "migrations-"));
+      cpSync(migrationsDirectory(fresh.config.engine), copy, { recursive: true });
+      const { readdirSync } = await import("node:fs");
+      const first = readdirSync(copy, { withFileTypes: true }).find((entry) => entry.isDirectory())!.name;
+      writeFileSync(join(copy, first, "migration.sql"), "-- edited\n");
+      const { migrateFrom } = await import("../../src/db/migrate.js");
+      await expect(migrateFrom(fresh.config, copy)).rejects.toThrow(/edited after it was applied/);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+describe(`transactions (${testEngine()})`, () => {
+  it("a write outside a transaction that rolls back is kept (it is not swallowed by the open transaction)", async () => {
+    const outsider = randomUUID();
+    let releaseTransaction!: () => void;
+    const held = new Promise<void>((resolve) => (releaseTransaction = resolve));
+    const failing = inTransaction(db, async (tx) => {
+      await tx.profile.create({ data: { id: randomUUID(), email: `${randomUUID()}@rollback.test` } });
+      await held;
+      throw new Error("roll back");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Prisma queries are lazy: `then` sends this one while the transaction is still open.
+    const standalone = db.profile.create({ data: { id: outsider, email: `${outsider}@kept.test` } }).then((row) => row);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    releaseTransaction();
+    await expect(failing).rejects.toThrow("roll back");
+    await standalone;
+    expect(await db.profile.findUnique({ where: { id: outsider } })).not.toBeNull();
+    expect(await db.profile.count({ where: { email: { endsWith: "@rollback.test" } } })).toBe(0);
+  });
+});
