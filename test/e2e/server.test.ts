@@ -1,0 +1,426 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createClient, type Client, type FormattedExecutionResult } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { rememberSecret } from "../support/secrets.js";
+import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+
+/* ---------------------------------------------------------------- HTTP */
+
+interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+async function call<T = any>(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Reply<T>> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(options.body !== undefined && { "content-type": "application/json" }), ...options.headers },
+    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+const graphql = <T = any>(server: ServerProcess, query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) =>
+  call<T>(server, "POST", "/graphql", { headers, body: { query, ...(variables && { variables }) } });
+
+interface Session {
+  email: string;
+  accessToken: string;
+  refreshToken: string;
+  profileId: string;
+  headers: Record<string, string>;
+}
+
+const randomEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
+/** request-otp -> code from the real SMTP capture -> verify-otp, over real HTTP. */
+async function signIn(server: ServerProcess, email = randomEmail("user")): Promise<Session> {
+  const requested = await call(server, "POST", "/v1/auth/request-otp", { body: { email } });
+  expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+  expect(requested.body).toMatchObject({ success: true, message: expect.any(String) });
+  const token = await server.smtp.nextCode(email);
+  const verified = await call(server, "POST", "/v1/auth/verify-otp", { body: { email, token } });
+  expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+  const { access_token, refresh_token, user_id } = verified.body;
+  rememberSecret(access_token);
+  rememberSecret(refresh_token);
+  expect(verified.body).toMatchObject({ success: true, token_type: "bearer", expires_in: expect.any(Number) });
+  return { email, accessToken: access_token, refreshToken: refresh_token, profileId: user_id, headers: { authorization: `Bearer ${access_token}` } };
+}
+
+interface Credential {
+  id: string;
+  name: string;
+  publicKey: string;
+  secretKey: string;
+}
+
+async function createCredential(server: ServerProcess, session: Session, name: string): Promise<Credential> {
+  const created = await call(server, "POST", "/v1/api-credentials", { headers: session.headers, body: { name } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  rememberSecret(created.body.secretKey);
+  return created.body;
+}
+
+async function revokeCredential(server: ServerProcess, session: Session, id: string) {
+  const revoked = await call(server, "DELETE", `/v1/api-credentials/${id}`, { headers: session.headers });
+  expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
+}
+
+/* ----------------------------------------------------------- WebSocket */
+
+interface WsClient {
+  client: Client;
+  closes: { code: number; reason: string }[];
+  dispose(): Promise<void>;
+}
+
+function wsClient(server: ServerProcess, connectionParams: Record<string, unknown>): WsClient {
+  const closes: WsClient["closes"] = [];
+  const client = createClient({
+    url: server.wsUrl,
+    webSocketImpl: WebSocket,
+    connectionParams,
+    lazy: false,
+    retryAttempts: 0,
+    onNonLazyError: () => undefined,
+    on: { closed: (event) => closes.push({ code: (event as { code: number }).code, reason: String((event as { reason?: unknown }).reason ?? "") }) },
+  });
+  return { client, closes, dispose: async () => void (await client.dispose()) };
+}
+
+interface Subscription {
+  results: FormattedExecutionResult<any, unknown>[];
+  /** Payloads of `error` messages (arrays of GraphQL errors) or the close event that ended the socket. */
+  failures: unknown[];
+  completed: boolean;
+  /** Resolves once `predicate` holds (checked on every message), rejects after `timeoutMs`. */
+  until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** The contract code of the first error, whether it came as an `error` message or a `next` with errors. */
+  errorCode(): string | undefined;
+  errorStatus(): number | undefined;
+  stop(): void;
+}
+
+function subscribe(client: Client, query: string): Subscription {
+  const waiters = new Set<() => void>();
+  const notify = () => waiters.forEach((check) => check());
+  const subscription: Subscription = {
+    results: [],
+    failures: [],
+    completed: false,
+    until(predicate, what, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!predicate()) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify({ results: subscription.results, failures: subscription.failures })}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    errorCode: () => firstError(subscription)?.extensions?.code as string | undefined,
+    errorStatus: () => firstError(subscription)?.extensions?.status as number | undefined,
+    stop: () => undefined,
+  };
+  subscription.stop = client.subscribe(
+    { query },
+    {
+      next: (result) => {
+        subscription.results.push(result);
+        notify();
+      },
+      error: (error) => {
+        subscription.failures.push(error);
+        notify();
+      },
+      complete: () => {
+        subscription.completed = true;
+        notify();
+      },
+    },
+  );
+  return subscription;
+}
+
+function firstError(subscription: Subscription): { message?: string; extensions?: Record<string, unknown> } | undefined {
+  const fromNext = subscription.results.find((result) => result.errors?.length)?.errors?.[0];
+  if (fromNext) return fromNext as { extensions?: Record<string, unknown> };
+  const failure = subscription.failures[0];
+  return Array.isArray(failure) ? failure[0] : undefined;
+}
+
+/** Runs one query over the socket and waits for its result. */
+function execute<T = any>(client: Client, query: string): Promise<FormattedExecutionResult<T, unknown>> {
+  return new Promise((resolve, reject) => {
+    let result: FormattedExecutionResult<T, unknown> | undefined;
+    client.subscribe<T>(
+      { query },
+      { next: (value) => (result = value), error: reject, complete: () => (result ? resolve(result) : reject(new Error("no result"))) },
+    );
+  });
+}
+
+/**
+ * The server handles a socket's messages in order: once a query sent after a `subscribe` has its result
+ * (a database round trip), the subscription's source stream is registered and no event can be missed.
+ */
+async function barrier(client: Client, profileId: string) {
+  const result = await execute(client, "{ me { id } }");
+  expect(result).toEqual({ data: { me: { id: profileId } } });
+}
+
+const CREDENTIAL_EVENTS = "subscription { apiCredentialEvents { action credential { id name } } }";
+
+/* --------------------------------------------------------------- tests */
+
+describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "sqlite"})`, () => {
+  let server: ServerProcess;
+  const sockets: WsClient[] = [];
+  const open = (params: Record<string, unknown>) => {
+    const socket = wsClient(server, params);
+    sockets.push(socket);
+    return socket;
+  };
+
+  beforeAll(async () => {
+    server = await startServerProcess();
+  });
+  afterAll(async () => {
+    await Promise.all(sockets.map((socket) => socket.dispose()));
+    if (server) {
+      expect(await server.stop("SIGTERM")).toBe(0);
+      await server.dispose();
+    }
+  });
+
+  it("signs in by emailed code, issues and lists a credential, and answers GraphQL for the session and the key", async () => {
+    const health = await call(server, "GET", "/healthz");
+    expect(health).toMatchObject({ status: 200, body: { status: "ok" } });
+
+    const email = `Flow-${randomUUID().slice(0, 8)}@Example.COM`;
+    const session = await signIn(server, email);
+    expect(session.profileId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(session.accessToken.split(".")).toHaveLength(3);
+
+    const credential = await createCredential(server, session, "e2e flow");
+    expect(credential).toMatchObject({ name: "e2e flow", profileId: session.profileId, environment: "test", revokedAt: null });
+    expect(credential.publicKey).toMatch(/^pk_test_[A-Za-z0-9]{32}$/);
+    expect(credential.secretKey).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
+
+    const listed = await call(server, "GET", "/v1/api-credentials", { headers: session.headers });
+    expect(listed.status).toBe(200);
+    expect(listed.body.credentials.map((c: { id: string }) => c.id)).toEqual([credential.id]);
+    expect(listed.body.credentials[0]).not.toHaveProperty("secretKey");
+    expect(JSON.stringify(listed.body)).not.toContain(credential.secretKey);
+
+    const asSession = await graphql(server, "{ me { id email apiCredentials { edges { node { id } } } } }", session.headers);
+    expect(asSession.status).toBe(200);
+    expect(asSession.body).toEqual({
+      data: { me: { id: session.profileId, email: email.toLowerCase(), apiCredentials: { edges: [{ node: { id: credential.id } }] } } },
+    });
+
+    const asKey = await graphql(server, "{ me { id } }", { "x-api-key": credential.secretKey });
+    expect(asKey.status).toBe(200);
+    expect(asKey.body).toEqual({ data: { me: { id: session.profileId } } });
+
+    // The credential lifecycle is session-only, in GraphQL as in REST.
+    const keyListing = await graphql(server, "{ me { apiCredentials { edges { node { id } } } } }", { "x-api-key": credential.secretKey });
+    expect(keyListing.body.errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
+    const keyRest = await call(server, "GET", "/v1/api-credentials", { headers: { "x-api-key": credential.secretKey } });
+    expect(keyRest.status).toBe(403);
+    expect(keyRest.body.error).toMatchObject({ code: "FORBIDDEN", status: 403 });
+  });
+
+  it("echoes a valid X-Request-ID on every response and generates one otherwise", async () => {
+    const requestId = `e2e:${randomUUID()}`;
+    const ok = await call(server, "GET", "/healthz", { headers: { "x-request-id": requestId } });
+    expect(ok.headers.get("x-request-id")).toBe(requestId);
+
+    const failed = await call(server, "GET", "/v1/api-credentials", { headers: { "x-request-id": requestId } });
+    expect(failed.status).toBe(401);
+    expect(failed.headers.get("x-request-id")).toBe(requestId);
+    expect(failed.body.error).toMatchObject({ code: "AUTHENTICATION_REQUIRED", status: 401, requestId });
+
+    const gql = await graphql(server, "{ me { id } }", { "x-request-id": requestId });
+    expect(gql.headers.get("x-request-id")).toBe(requestId);
+    expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: "AUTHENTICATION_REQUIRED", status: 401 });
+
+    const missing = await call(server, "GET", "/nowhere");
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe("NOT_FOUND");
+    expect(missing.headers.get("x-request-id")).toBeTruthy();
+    expect(missing.body.error.requestId).toBe(missing.headers.get("x-request-id"));
+
+    const invalid = await call(server, "GET", "/healthz", { headers: { "x-request-id": "no spaces allowed" } });
+    const generated = invalid.headers.get("x-request-id");
+    expect(generated).toBeTruthy();
+    expect(generated).not.toBe("no spaces allowed");
+    const tooLong = await call(server, "GET", "/healthz", { headers: { "x-request-id": "a".repeat(129) } });
+    expect(tooLong.headers.get("x-request-id")).not.toBe("a".repeat(129));
+  });
+
+  it("streams the profile's own credential events over graphql-ws, and only to that profile", async () => {
+    const [alice, bob] = await Promise.all([signIn(server, randomEmail("alice")), signIn(server, randomEmail("bob"))]);
+    const aliceSocket = open({ Authorization: `Bearer ${alice.accessToken}` });
+    const bobSocket = open({ Authorization: `Bearer ${bob.accessToken}` });
+    const aliceEvents = subscribe(aliceSocket.client, CREDENTIAL_EVENTS);
+    const bobEvents = subscribe(bobSocket.client, CREDENTIAL_EVENTS);
+    await Promise.all([barrier(aliceSocket.client, alice.profileId), barrier(bobSocket.client, bob.profileId)]);
+
+    const credential = await createCredential(server, alice, "watched");
+    await aliceEvents.until(() => aliceEvents.results.length >= 1, "CREATED");
+    await revokeCredential(server, alice, credential.id);
+    await aliceEvents.until(() => aliceEvents.results.length >= 2, "REVOKED");
+    expect(aliceEvents.results).toEqual([
+      { data: { apiCredentialEvents: { action: "CREATED", credential: { id: credential.id, name: "watched" } } } },
+      { data: { apiCredentialEvents: { action: "REVOKED", credential: { id: credential.id, name: "watched" } } } },
+    ]);
+    expect(aliceEvents.failures).toEqual([]);
+
+    // Bob's own event comes after Alice's on the same bus: had any of hers reached him, it would be first.
+    const bobCredential = await createCredential(server, bob, "bob's");
+    await bobEvents.until(() => bobEvents.results.length >= 1, "Bob's CREATED");
+    expect(bobEvents.results).toEqual([
+      { data: { apiCredentialEvents: { action: "CREATED", credential: { id: bobCredential.id, name: "bob's" } } } },
+    ]);
+    expect(bobEvents.failures).toEqual([]);
+    expect(aliceEvents.results).toHaveLength(2);
+    aliceEvents.stop();
+    bobEvents.stop();
+  });
+
+  it("refuses credential events to a secret key, an invalid key, a bad token and an anonymous socket", async () => {
+    const owner = await signIn(server, randomEmail("owner"));
+    const { secretKey } = await createCredential(server, owner, "socket key");
+    const unknownKey = `sk_test_${"A".repeat(32)}`;
+    const cases = [
+      { params: { "X-API-Key": secretKey }, code: "FORBIDDEN", status: 403 },
+      { params: { "X-API-Key": "not-a-secret-key" }, code: "INVALID_SECRET_KEY", status: 401 },
+      { params: { "X-API-Key": unknownKey }, code: "INVALID_API_KEY", status: 401 },
+      { params: { Authorization: "Bearer not.a.jwt" }, code: "INVALID_BEARER_TOKEN", status: 401 },
+      { params: {}, code: "AUTHENTICATION_REQUIRED", status: 401 },
+    ];
+    const subscriptions = cases.map(({ params }) => subscribe(open(params).client, CREDENTIAL_EVENTS));
+    await Promise.all(
+      subscriptions.map((subscription, index) => subscription.until(() => firstError(subscription) !== undefined, `${cases[index].code} error`)),
+    );
+    expect(subscriptions.map((subscription) => ({ code: subscription.errorCode(), status: subscription.errorStatus() }))).toEqual(
+      cases.map(({ code, status }) => ({ code, status })),
+    );
+    // None of them received an event.
+    for (const subscription of subscriptions) expect(subscription.results.filter((result) => result.data)).toEqual([]);
+
+    // The same secret key may still read its profile over the socket (the refusal is the task, not the key).
+    const keySocket = open({ "X-API-Key": secretKey });
+    expect(await execute(keySocket.client, "{ me { id } }")).toEqual({ data: { me: { id: owner.profileId } } });
+  });
+
+  it("refuses a revoked key on the very next request", async () => {
+    const session = await signIn(server, randomEmail("revoker"));
+    const credential = await createCredential(server, session, "to revoke");
+    const keyHeaders = { "x-api-key": credential.secretKey };
+
+    // Warm every cache the key passes through.
+    for (let i = 0; i < 2; i++) {
+      const before = await graphql(server, "{ me { id } }", keyHeaders);
+      expect(before.status).toBe(200);
+      expect(before.body.data.me.id).toBe(session.profileId);
+    }
+
+    await revokeCredential(server, session, credential.id);
+
+    const afterGraphql = await graphql(server, "{ me { id } }", keyHeaders);
+    expect(afterGraphql.status).toBe(401);
+    expect(afterGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_API_KEY", status: 401 });
+    const afterRest = await call(server, "GET", "/v1/api-credentials", { headers: keyHeaders });
+    expect(afterRest.status).toBe(401);
+    expect(afterRest.body.error).toMatchObject({ code: "INVALID_API_KEY", status: 401 });
+    const afterPublic = await graphql(server, "{ me { id } }", { "x-public-key": credential.publicKey });
+    expect(afterPublic.status).toBe(401);
+    expect(afterPublic.body.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_PUBLIC_KEY", status: 401 });
+
+    const again = await call(server, "DELETE", `/v1/api-credentials/${credential.id}`, { headers: session.headers });
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe("CREDENTIAL_NOT_FOUND");
+    const listed = await call(server, "GET", "/v1/api-credentials", { headers: session.headers });
+    expect(listed.body.credentials).toEqual([expect.objectContaining({ id: credential.id, revokedAt: expect.any(String) })]);
+  });
+});
+
+describe("graceful shutdown and restart", () => {
+  const SHUTDOWN_TIMEOUT_MS = 5_000;
+  let first: ServerProcess | undefined;
+  let second: ServerProcess | undefined;
+  let socket: WsClient | undefined;
+
+  afterAll(async () => {
+    await socket?.dispose();
+    await second?.dispose();
+    await first?.dispose();
+  });
+
+  it("drains an open subscription on SIGTERM, exits 0, and a restart on the same data keeps the session and key", async () => {
+    first = await startServerProcess({ env: { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) } });
+    const session = await signIn(first, randomEmail("restart"));
+    const credential = await createCredential(first, session, "survives restart");
+
+    socket = wsClient(first, { Authorization: `Bearer ${session.accessToken}` });
+    const events = subscribe(socket.client, CREDENTIAL_EVENTS);
+    await barrier(socket.client, session.profileId);
+    expect(socket.closes).toEqual([]);
+
+    const startedAt = Date.now();
+    const code = await first.stop("SIGTERM", SHUTDOWN_TIMEOUT_MS + 5_000);
+    const elapsed = Date.now() - startedAt;
+    expect(code).toBe(0);
+    expect(elapsed).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+
+    // The socket was closed by the server, cleanly (not dropped), and the subscription ended.
+    await events.until(() => events.completed || events.failures.length > 0, "the subscription to end", 3_000);
+    await new Promise<void>((resolve, reject) => {
+      const deadline = Date.now() + 3_000;
+      const poll = () => (socket!.closes.length ? resolve() : Date.now() > deadline ? reject(new Error("socket not closed")) : setTimeout(poll, 20));
+      poll();
+    });
+    expect([1000, 1001]).toContain(socket.closes[0].code);
+
+    const messages = first.logLines().map((line) => line.msg);
+    expect(messages).toContain("shutdown complete");
+    expect(messages).not.toContain("shutdown timed out; exiting");
+    expect(readFileSync(first.logFile, "utf8")).toContain('"msg":"shutdown complete"');
+
+    second = await startServerProcess({ database: first.database, smtp: first.smtp });
+    const listed = await call(second, "GET", "/v1/api-credentials", { headers: session.headers });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.credentials.map((c: { id: string }) => c.id)).toEqual([credential.id]);
+    const asKey = await graphql(second, "{ me { id } }", { "x-api-key": credential.secretKey });
+    expect(asKey.body).toEqual({ data: { me: { id: session.profileId } } });
+    // The pre-restart token still opens a socket too.
+    const resumed = wsClient(second, { Authorization: `Bearer ${session.accessToken}` });
+    try {
+      expect(await execute(resumed.client, "{ me { id } }")).toEqual({ data: { me: { id: session.profileId } } });
+    } finally {
+      await resumed.dispose();
+    }
+
+    // SIGINT drains the same way.
+    expect(await second.stop("SIGINT")).toBe(0);
+    expect(second.logLines().map((line) => line.msg)).toContain("shutdown complete");
+  });
+});
