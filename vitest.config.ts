@@ -12,7 +12,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts"] } },
       ...engines.map((engine) => ({
-        extends: true,
+        extends: true as const,
         test: {
           name: `integration-${engine}`,
           // *.pg.test.ts: distributed-mode behaviour (LISTEN/NOTIFY, several instances), PostgreSQL only.
@@ -22,7 +22,7 @@ export default defineConfig({
         },
       })),
       ...engines.map((engine) => ({
-        extends: true,
+        extends: true as const,
         test: { name: `e2e-${engine}`, include: ["test/e2e/**/*.test.ts"], env: { TEST_DB: engine } },
       })),
       { extends: true, test: { name: "audit", include: ["test/audit/**/*.test.ts"] } },

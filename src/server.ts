@@ -15,6 +15,7 @@ import { requireCapabilities } from "./auth/capabilities.js";
 import type { Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
 import type { GraphQLContext } from "./graphql/context.js";
+import { authorizeOperationFirst } from "./graphql/auth-directive.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
 import "./rest/http.js";
@@ -24,6 +25,7 @@ import { authRoutes } from "./rest/v1/auth.js";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key", "X-Public-Key", "X-Managed-Profile-Id", "X-Request-ID", "Idempotency-Key"];
 const MINUTE_MS = 60_000;
+const MAX_GRAPHQL_TOKENS = 1000;
 
 /** Fastify errors raised before a handler runs, in the contract's table. */
 function fastifyErrorToAppError(error: FastifyError): AppError | undefined {
@@ -63,6 +65,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   });
   // Request bodies are validated by the services (zod, after authentication); route schemas document them.
   server.setValidatorCompiler(() => (data) => ({ value: data }));
+  // Bodies are JSON only; anything else is refused as the wrong media type.
+  server.removeContentTypeParser("text/plain");
 
   server.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-ID", request.id);
@@ -76,25 +80,30 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
+  // Per client IP, before anything else runs (route-level settings may be stricter).
   await server.register(rateLimit, {
     max: config.rateLimits.perIpPerMinute,
     timeWindow: MINUTE_MS,
-    errorResponseBuilder: () => new AppError("RATE_LIMITED"),
+    errorResponseBuilder: (_request, context) => rateLimited(Math.ceil(context.ttl / 1000)),
   });
-  const perCredentialLimit = server.rateLimit({
-    max: config.rateLimits.perCredentialPerMinute,
-    timeWindow: MINUTE_MS,
-    keyGenerator: (request) => callerKey(request.principal) ?? request.ip,
-    errorResponseBuilder: () => new AppError("RATE_LIMITED"),
-  });
+  const limits = {
+    perCaller: limiter(server.createRateLimit({
+      max: config.rateLimits.perCredentialPerMinute,
+      timeWindow: MINUTE_MS,
+      keyGenerator: (request) => callerKey(request.principal) ?? request.ip,
+    })),
+    signIn: limiter(server.createRateLimit({ max: config.rateLimits.otpPerIpPerMinute, timeWindow: MINUTE_MS })),
+  };
 
-  // Who is calling, then whether the route's tasks allow it: before the body is even read.
-  server.addHook("onRequest", async (request, reply) => {
+  // Who is calling, whether the route's tasks allow it, and the caller's own rate: after the per-IP
+  // limit (onRequest), before the body is read (so unauthenticated callers never see validation errors).
+  server.addHook("preParsing", async (request, _reply, payload) => {
     const { capabilities, graphql } = request.routeOptions.config;
-    if (!capabilities && !graphql) return;
+    if (!capabilities && !graphql) return payload;
     request.principal = await app.authenticator.authenticate(request.headers);
     if (capabilities) requireCapabilities(request.principal, capabilities);
-    await perCredentialLimit.call(server, request, reply);
+    if (request.principal.kind !== "anonymous") await limits.perCaller(request);
+    return payload;
   });
 
   server.setErrorHandler((error: FastifyError, request, reply) => replyWithError(error, request, reply));
@@ -129,12 +138,26 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   });
   server.get("/v1/openapi.json", async () => server.swagger());
 
-  const otpRateLimit = { max: config.rateLimits.otpPerIpPerMinute, timeWindow: MINUTE_MS };
-  authRoutes(server, app, otpRateLimit);
+  authRoutes(server, app, limits.signIn);
   apiCredentialRoutes(server, app);
 
-  await mountGraphQL(server, app, await buildGraphQLSchema());
+  await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;
+}
+
+type RateCheck = ReturnType<FastifyInstance["createRateLimit"]>;
+/** Enforces a rate limit on one request: RATE_LIMITED with Retry-After once it is exceeded. */
+export type Limiter = (request: { ip: string; principal?: Principal }) => Promise<void>;
+
+function limiter(check: RateCheck): Limiter {
+  return async (request) => {
+    const result = await check(request as FastifyRequest);
+    if (!result.isAllowed && result.isExceeded) throw rateLimited(result.ttlInSeconds);
+  };
+}
+
+function rateLimited(retryAfterSeconds: number): AppError {
+  return new AppError("RATE_LIMITED", undefined, undefined, { "Retry-After": String(Math.max(1, retryAfterSeconds)) });
 }
 
 function callerKey(principal: Principal | undefined): string | undefined {
@@ -155,23 +178,31 @@ function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyR
   return reply.send({ error: errorBody(appError, request.id) });
 }
 
-async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSchema) {
+async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSchema, signInLimit: Limiter) {
   const { graphql } = app.config;
   const armor = new ApolloArmor({
     maxDepth: { n: graphql.maxDepth },
     maxAliases: { n: graphql.maxAliases },
     costLimit: { maxCost: graphql.maxCost },
     blockFieldSuggestion: { enabled: !graphql.introspection },
+    // Tokens are capped by graphql-js's own parser (parseOptions below): armor's plugin re-parses the
+    // document and turns a syntax error into a 500.
+    maxTokens: { enabled: false },
   }).protect();
 
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection: graphql.introspection,
     allowBatchedHttpRequests: false,
+    parseOptions: { maxTokens: MAX_GRAPHQL_TOKENS },
     includeStacktraceInErrorResponses: false,
     validationRules: armor.validationRules,
     // armor's typings come from Apollo's CommonJS build; the plugins are the same objects.
-    plugins: [...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]), fastifyApolloDrainPlugin(server)],
+    plugins: [
+      ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
+      authorizeOperationFirst(schema),
+      fastifyApolloDrainPlugin(server),
+    ],
     formatError: formatGraphQLError(app.log),
   });
   await apollo.start();
@@ -181,7 +212,12 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
     method: ["GET", "POST", "OPTIONS"],
     config: { graphql: true },
     handler: fastifyApolloHandler(apollo, {
-      context: async (request) => ({ app, principal: request.principal, requestId: request.id }),
+      context: async (request) => ({
+        app,
+        principal: request.principal,
+        requestId: request.id,
+        enforceSignInLimit: () => signInLimit(request),
+      }),
     }),
   });
 
@@ -202,7 +238,12 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         return true;
       },
       onSubscribe: (ctx) => (ctx.extra.authError ? [toGraphQLError(ctx.extra.authError)] : undefined),
-      context: (ctx): GraphQLContext => ({ app, principal: ctx.extra.principal ?? { kind: "anonymous" }, requestId: randomUUID() }),
+      context: (ctx): GraphQLContext => ({
+        app,
+        principal: ctx.extra.principal ?? { kind: "anonymous" },
+        requestId: randomUUID(),
+        enforceSignInLimit: () => signInLimit({ ip: ctx.extra.request.socket.remoteAddress ?? "unknown" }),
+      }),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => format(error, error.originalError ?? error)) } : undefined,
       onError: (_ctx, _id, _payload, errors) => errors.map((error: GraphQLError) => format(error, error.originalError ?? error)),

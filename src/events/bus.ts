@@ -23,13 +23,22 @@ export interface EventBus {
 
 class LocalHandlers {
   private readonly byTopic = new Map<Topic, Set<Handler<Topic>>>();
-  readonly resyncHandlers = new Set<() => void>();
+  private readonly resyncHandlers = new Set<() => void>();
 
   add<T extends Topic>(topic: T, handler: Handler<T>): () => void {
     const set = this.byTopic.get(topic) ?? new Set();
     this.byTopic.set(topic, set);
     set.add(handler as Handler<Topic>);
     return () => set.delete(handler as Handler<Topic>);
+  }
+
+  addResync(handler: () => void): () => void {
+    this.resyncHandlers.add(handler);
+    return () => this.resyncHandlers.delete(handler);
+  }
+
+  resync(): void {
+    this.resyncHandlers.forEach((handler) => handler());
   }
 
   deliver<T extends Topic>(topic: T, message: BusTopics[T], log: Logger): void {
@@ -50,10 +59,7 @@ export function createInProcessBus(log: Logger): EventBus {
       handlers.deliver(topic, message, log);
     },
     subscribe: (topic, handler) => handlers.add(topic, handler),
-    onResync(handler) {
-      handlers.resyncHandlers.add(handler);
-      return () => handlers.resyncHandlers.delete(handler);
-    },
+    onResync: (handler) => handlers.addResync(handler),
     async close() {},
   };
 }
@@ -86,7 +92,7 @@ export async function createPostgresBus(connectionString: string, log: Logger): 
   };
   const reconnect = () => {
     connect()
-      .then(() => handlers.resyncHandlers.forEach((handler) => handler()))
+      .then(() => handlers.resync())
       .catch((error) => {
         log.warn({ err: error }, "event bus reconnect failed; retrying");
         if (!closed) setTimeout(reconnect, RECONNECT_DELAY_MS).unref();
@@ -104,10 +110,7 @@ export async function createPostgresBus(connectionString: string, log: Logger): 
       await client.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ origin: instanceId, topic, message })]);
     },
     subscribe: (topic, handler) => handlers.add(topic, handler),
-    onResync(handler) {
-      handlers.resyncHandlers.add(handler);
-      return () => handlers.resyncHandlers.delete(handler);
-    },
+    onResync: (handler) => handlers.addResync(handler),
     async close() {
       closed = true;
       await client?.end();

@@ -1,8 +1,22 @@
 import { getDirective, MapperKind, mapSchema } from "@graphql-tools/utils";
-import { DirectiveLocation, GraphQLDirective, GraphQLEnumType, GraphQLList, GraphQLNonNull, type GraphQLSchema } from "graphql";
+import type { ApolloServerPlugin } from "@apollo/server";
+import {
+  DirectiveLocation,
+  GraphQLDirective,
+  GraphQLEnumType,
+  GraphQLError,
+  GraphQLList,
+  GraphQLNonNull,
+  Kind,
+  type GraphQLField,
+  type GraphQLFieldConfig,
+  type GraphQLSchema,
+} from "graphql";
 import { Directive } from "type-graphql";
 import { CAPABILITIES, requireCapabilities, type Capability } from "../auth/capabilities.js";
+import { AppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
+import { toGraphQLError } from "./errors.js";
 
 const capabilityEnum = new GraphQLEnumType({
   name: "Capability",
@@ -22,11 +36,45 @@ export function Auth(...capabilities: [Capability, ...Capability[]]): MethodDeco
   return Directive(`@auth(requires: [${capabilities.join(", ")}])`);
 }
 
+function requiredCapabilities(schema: GraphQLSchema, field: GraphQLField<unknown, unknown> | GraphQLFieldConfig<unknown, unknown>) {
+  return getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined;
+}
+
+/**
+ * Checks the @auth of the operation's root fields as soon as the operation is known, before variables
+ * are coerced: an unauthenticated caller gets an authentication error, never a validation error.
+ * (Fields below the root, and roots reached through fragments, are checked by `enforceAuth`.)
+ */
+export function authorizeOperationFirst(schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, contextValue }) {
+          if (!operation) return;
+          const root = schema.getRootType(operation.operation);
+          for (const selection of operation.selectionSet.selections) {
+            const field = selection.kind === Kind.FIELD ? root?.getFields()[selection.name.value] : undefined;
+            const requires = field && requiredCapabilities(schema, field);
+            if (!requires) continue;
+            try {
+              requireCapabilities(contextValue.principal, requires);
+            } catch (error) {
+              if (!(error instanceof AppError)) throw error;
+              const { message, extensions } = toGraphQLError(error);
+              throw new GraphQLError(message, { extensions: { ...extensions, http: { status: error.status } } });
+            }
+          }
+        },
+      };
+    },
+  };
+}
+
 /** Wraps every field carrying @auth so its resolver (and subscription source) first checks the matrix. */
 export function enforceAuth(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (field) => {
-      const requires = getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined;
+      const requires = requiredCapabilities(schema, field);
       if (!requires) return field;
       const { resolve, subscribe } = field;
       return {

@@ -7,6 +7,8 @@ export interface GraphQLContext {
   app: App;
   principal: Principal;
   requestId: string;
+  /** The per-IP sign-in rate limit (request-otp and verify-otp), shared with REST. */
+  enforceSignInLimit(): Promise<void>;
 }
 
 /** The profile the caller speaks for (resolvers run after @auth, so one exists where a task needs it). */

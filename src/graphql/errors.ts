@@ -9,7 +9,12 @@ const DOCUMENT_ERRORS = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAI
 /** An AppError as a GraphQL error: the contract's code in extensions.code and the HTTP status beside it. */
 export function toGraphQLError(error: AppError): GraphQLError {
   return new GraphQLError(error.message, {
-    extensions: { code: error.code, status: error.status, ...(error.details && { details: error.details }) },
+    extensions: {
+      code: error.code,
+      status: error.status,
+      ...(error.details && { details: error.details }),
+      ...(error.headers?.["Retry-After"] && { retryAfterSeconds: Number(error.headers["Retry-After"]) }),
+    },
   });
 }
 

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import type { OutgoingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
@@ -12,7 +13,7 @@ import { startSmtpCapture, type SmtpCapture } from "./smtp.js";
 
 export interface HttpResponse<T = any> {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: OutgoingHttpHeaders;
   body: T;
 }
 
@@ -46,6 +47,8 @@ export async function startTestApp(
     DATA_DIR: database.dataDir,
     SMTP_URL: smtp.url,
     OTP_RESEND_COOLDOWN_SECONDS: "0",
+    // Tests sign in many profiles from one address; the limits have tests of their own.
+    RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "10000",
     LOG_LEVEL: "info",
     ...(database.url && { DATABASE_URL: database.url }),
     ...env,

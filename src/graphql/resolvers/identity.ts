@@ -16,13 +16,19 @@ const toSession = (tokens: SessionTokens): Session => ({
 export class IdentityResolver {
   @Mutation(() => OtpRequestResult, { description: "Emails a 6-digit sign-in code, valid for 10 minutes." })
   @Auth("SIGN_IN")
-  requestOtp(@Arg("email") email: string, @Arg("locale", () => String, { nullable: true }) locale: string | null, @Ctx() { app }: GraphQLContext) {
+  async requestOtp(
+    @Arg("email") email: string,
+    @Arg("locale", () => String, { nullable: true }) locale: string | null,
+    @Ctx() { app, enforceSignInLimit }: GraphQLContext,
+  ) {
+    await enforceSignInLimit();
     return app.identity.requestOtp({ email, locale: locale ?? undefined });
   }
 
   @Mutation(() => Session, { description: "Exchanges the emailed code for a session; creates the profile on first sign-in." })
   @Auth("SIGN_IN")
-  async verifyOtp(@Arg("email") email: string, @Arg("token") token: string, @Ctx() { app }: GraphQLContext) {
+  async verifyOtp(@Arg("email") email: string, @Arg("token") token: string, @Ctx() { app, enforceSignInLimit }: GraphQLContext) {
+    await enforceSignInLimit();
     return toSession(await app.identity.verifyOtp({ email, token }));
   }
 

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
+import type { Limiter } from "../../server.js";
 import { errorResponses, jsonSchema } from "../http.js";
 
 const requestOtpBody = z.object({ email: z.string(), locale: z.string().optional() });
@@ -18,11 +19,14 @@ const session = z.object({
 const refreshed = session.omit({ user_id: true, token_type: true });
 
 /** Email OTP sign-in and session renewal (CONTRACT.md, Identity). */
-export function authRoutes(server: FastifyInstance, app: App, otpRateLimit: { max: number; timeWindow: number }) {
+export function authRoutes(server: FastifyInstance, app: App, signInLimit: Limiter) {
   const config = { capabilities: ["SIGN_IN"] as const };
+  const signInLimited = { ...config, rateLimit: false as const };
+  const enforceSignInLimit = (request: FastifyRequest) => signInLimit(request);
 
   server.post("/v1/auth/request-otp", {
-    config: { ...config, rateLimit: otpRateLimit },
+    config: signInLimited,
+    onRequest: enforceSignInLimit,
     schema: {
       tags: ["Authentication"],
       body: jsonSchema(requestOtpBody, "input"),
@@ -32,7 +36,8 @@ export function authRoutes(server: FastifyInstance, app: App, otpRateLimit: { ma
   });
 
   server.post("/v1/auth/verify-otp", {
-    config: { ...config, rateLimit: otpRateLimit },
+    config: signInLimited,
+    onRequest: enforceSignInLimit,
     schema: {
       tags: ["Authentication"],
       body: jsonSchema(verifyOtpBody, "input"),
