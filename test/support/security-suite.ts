@@ -1,0 +1,547 @@
+import { randomInt, randomUUID, createHash } from "node:crypto";
+import { getDirective } from "@graphql-tools/utils";
+import { isObjectType, parse, TypeInfo, validate, visit, visitWithTypeInfo, type GraphQLSchema } from "graphql";
+import jwt from "jsonwebtoken";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CAPABILITY_MATRIX, type Capability } from "../../src/auth/capabilities.js";
+import { Prisma } from "../../src/generated/prisma/client.js";
+import type { HttpResponse, TestApp } from "./app.js";
+import { rememberSecret } from "./secrets.js";
+
+/**
+ * The shared security suite (ARCHITECTURE.md, "Examples to follow"): every authenticated REST route and
+ * every GraphQL operation is registered here as a target and runs the same cases: missing, malformed,
+ * unknown, revoked, expired, wrong-environment and mismatched keys; broken bearer tokens; every principal
+ * kind against the capability matrix. A rejected call must answer the contract's code and change nothing.
+ *
+ * A new route or operation joins by adding one entry to the registry in test/integration/security.test.ts;
+ * the completeness checks there fail until it does.
+ */
+
+export type PrincipalKind = "anonymous" | "public" | "secret" | "session";
+export const PRINCIPAL_KINDS: readonly PrincipalKind[] = ["anonymous", "public", "secret", "session"];
+
+/** Configuration for the app the suite runs against: sign-in limits out of the way, last-use flushes off. */
+export const SECURITY_SUITE_ENV: Record<string, string> = {
+  RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "10000",
+  RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
+  RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000",
+  // Last-use times are bookkeeping of a verified key, not a change a rejected call may make; keep them
+  // (and the updatedAt they bump) out of the before/after comparison by not flushing during the run.
+  LAST_USED_FLUSH_INTERVAL_MS: "3600000",
+};
+
+/** Statuses of the authentication codes, as CONTRACT.md's error table states them. */
+const CONTRACT_STATUS = {
+  AUTHENTICATION_REQUIRED: 401,
+  CREDENTIAL_REQUIRED: 401,
+  INVALID_PUBLIC_KEY: 401,
+  INVALID_SECRET_KEY: 401,
+  INVALID_API_KEY: 401,
+  INVALID_BEARER_TOKEN: 401,
+  CREDENTIAL_MISMATCH: 403,
+  FORBIDDEN: 403,
+} as const;
+export type AuthErrorCode = keyof typeof CONTRACT_STATUS;
+
+export interface Credential {
+  id: string;
+  publicKey: string;
+  secretKey: string;
+}
+
+/** What every target's inputs and every case's headers are built from; created once per suite. */
+export interface SecurityFixtures {
+  t: TestApp;
+  /** The profile the suite acts as: a session and an active credential of its own. */
+  owner: { profileId: string; accessToken: string; headers: Record<string, string>; credential: Credential };
+  /** A second profile: two active credentials, one revoked, one expired, one of the live environment. */
+  stranger: { profileId: string; credential: Credential; sibling: Credential };
+  revoked: Credential;
+  expired: Credential;
+  live: Credential;
+  /** Bearer tokens that must all be refused, by name. */
+  badTokens: Record<string, string>;
+  /** An active credential of the owner that a call may revoke; replaced once it is no longer active. */
+  spareCredential(): Promise<Credential>;
+  /** A refresh token that is unspent and whose sign-in is not revoked; a new sign-in once it is used up. */
+  liveRefreshToken(): Promise<string>;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+interface TargetBase {
+  /** Shown in test names; defaults to the route or the schema coordinate. */
+  name?: string;
+  /** Tasks of CAPABILITY_MATRIX the call performs, all of them; the allowed kinds are their intersection. */
+  capabilities: readonly [Capability, ...Capability[]];
+  /**
+   * What an allowed kind must get: `success` (default: 2xx, no GraphQL errors, which also proves the inputs
+   * are real, so "a refused call changed nothing" means something) or `not-refused` (no 401/403).
+   */
+  allowedOutcome?: "success" | "not-refused";
+}
+
+export interface RestTarget extends TargetBase {
+  /** `METHOD /path` as in the OpenAPI document, path parameters in braces. */
+  route: `${HttpMethod} /${string}`;
+  /** Path parameters; called before every case (outside the no-change window). */
+  params?: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
+  /** A valid request body; called before every case. */
+  body?: (fx: SecurityFixtures) => MaybePromise<unknown>;
+}
+
+export interface GraphQLTarget extends TargetBase {
+  /** The schema coordinate this target covers, `Type.field`: a root field or a field carrying @auth. */
+  field: `${string}.${string}`;
+  /** The document to send; it must select `field`, and the @auth of every field it selects must add up to `capabilities`. */
+  document: string;
+  /** Valid variables; called before every case. */
+  variables?: (fx: SecurityFixtures) => MaybePromise<Record<string, unknown>>;
+  /** Variables that fail validation (coercion): an unauthenticated caller must still get the authentication error. */
+  invalidVariables?: (fx: SecurityFixtures) => MaybePromise<Record<string, unknown>>;
+}
+
+export type SecurityTarget = RestTarget | GraphQLTarget;
+
+export const isRest = (target: SecurityTarget): target is RestTarget => "route" in target;
+export const targetName = (target: SecurityTarget) => target.name ?? (isRest(target) ? target.route : `GraphQL ${target.field}`);
+
+/** Kinds the capability matrix lets perform every one of the target's tasks. */
+export function allowedKinds(target: SecurityTarget): PrincipalKind[] {
+  return PRINCIPAL_KINDS.filter((kind) => target.capabilities.every((capability) => (CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind)));
+}
+
+/** The contract's answer to a kind the matrix does not allow (CONTRACT.md: error table, capability matrix). */
+function refusalFor(target: SecurityTarget, kind: PrincipalKind): AuthErrorCode | undefined {
+  const missing = target.capabilities.find((capability) => !(CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind));
+  if (!missing) return undefined;
+  if (kind !== "anonymous") return "FORBIDDEN";
+  return missing === "RAMP_INFO" ? "CREDENTIAL_REQUIRED" : "AUTHENTICATION_REQUIRED";
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Fixtures
+
+const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const keyBody = () => Array.from({ length: 32 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join("");
+const sha256Hex = (value: string) => createHash("sha256").update(value).digest("hex");
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+/** A well-formed key value no credential has; remembered, since a presented key must never be logged either. */
+export function unknownKey(kind: "pk" | "sk", environment: "test" | "live" = "test"): string {
+  return rememberSecret(`${kind}_${environment}_${keyBody()}`);
+}
+
+export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtures> {
+  const owner = await t.signIn(`security-owner-${randomUUID()}@example.com`);
+  const stranger = await t.signIn(`security-stranger-${randomUUID()}@example.com`);
+  const ownerCredential = await t.createCredential(owner.headers, { name: "security suite: owner" });
+  const strangerCredential = await t.createCredential(stranger.headers, { name: "security suite: stranger" });
+  const sibling = await t.createCredential(stranger.headers, { name: "security suite: sibling" });
+
+  // Revoked after use, so a cached verification has to be dropped by the revocation.
+  const revoked = await t.createCredential(stranger.headers, { name: "security suite: revoked" });
+  const used = await t.graphql("{ me { id } }", undefined, { "x-api-key": revoked.secretKey, "x-public-key": revoked.publicKey });
+  if (used.body?.data?.me?.id !== stranger.profileId) throw new Error(`fixture: revoked credential unusable before revocation: ${JSON.stringify(used.body)}`);
+  const revocation = await t.request("DELETE", `/v1/api-credentials/${revoked.id}`, { headers: stranger.headers });
+  if (revocation.status !== 204) throw new Error(`fixture: revoke: ${JSON.stringify(revocation.body)}`);
+
+  // Expired in the database before it was ever presented, so no cache holds it as valid.
+  const expired = await t.createCredential(stranger.headers, { name: "security suite: expired" });
+  await t.app.db.apiCredential.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+
+  // A stored, active credential of the live environment: this test deployment must not accept it.
+  const live: Credential = { id: randomUUID(), publicKey: `pk_live_${keyBody()}`, secretKey: rememberSecret(`sk_live_${keyBody()}`) };
+  await t.app.db.apiCredential.create({
+    data: {
+      id: live.id,
+      name: "security suite: live",
+      profileId: stranger.profileId,
+      environment: "live",
+      publicKey: live.publicKey,
+      secretKeyPrefix: live.secretKey.slice(0, 16),
+      secretKeyHash: sha256Hex(live.secretKey),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
+
+  const { secret, issuer, audience } = t.app.config.jwt;
+  const claims = { subject: owner.profileId, issuer, audience, expiresIn: 600 };
+  // A valid token's options, with some replaced or (set to undefined) left out.
+  const sign = (options: Partial<Record<keyof jwt.SignOptions, unknown>>, key: string = secret, payload: object = {}) => {
+    const merged = Object.entries({ algorithm: "HS256", jwtid: randomUUID(), ...claims, ...options }).filter(([, value]) => value !== undefined);
+    return rememberSecret(jwt.sign(payload, key, Object.fromEntries(merged) as jwt.SignOptions));
+  };
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const badTokens = {
+    "garbage bearer token": "Bearer garbage",
+    "JWT-shaped garbage": "Bearer aaa.bbb.ccc",
+    "bearer scheme without a token": "Bearer",
+    "token under the Basic scheme": `Basic ${sign({})}`,
+    "bad signature": `Bearer ${sign({}, `another-secret-${randomUUID()}`)}`,
+    "expired token": `Bearer ${sign({ expiresIn: undefined }, secret, { exp: nowSeconds - 60, iat: nowSeconds - 960 })}`,
+    "wrong issuer": `Bearer ${sign({ issuer: "someone-else" })}`,
+    "wrong audience": `Bearer ${sign({ audience: "another-api" })}`,
+    "other algorithm (HS512)": `Bearer ${sign({ algorithm: "HS512" })}`,
+    "unsigned (alg none)": `Bearer ${base64url({ alg: "none", typ: "JWT" })}.${base64url({ sub: owner.profileId, iss: issuer, aud: audience, exp: nowSeconds + 600, jti: randomUUID() })}.`,
+    "token without jti": `Bearer ${sign({ jwtid: undefined })}`,
+  };
+
+  let spare: Credential | undefined;
+  let refreshToken: string | undefined;
+  const refreshEmail = `security-refresh-${randomUUID()}@example.com`;
+
+  return {
+    t,
+    owner: { profileId: owner.profileId, accessToken: owner.accessToken, headers: owner.headers, credential: ownerCredential },
+    stranger: { profileId: stranger.profileId, credential: strangerCredential, sibling },
+    revoked,
+    expired,
+    live,
+    badTokens,
+    async spareCredential() {
+      const row = spare && (await t.app.db.apiCredential.findUnique({ where: { id: spare.id } }));
+      if (!spare || !row || row.revokedAt) spare = await t.createCredential(owner.headers, { name: "security suite: spare" });
+      return spare;
+    },
+    async liveRefreshToken() {
+      const row = refreshToken && (await t.app.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(refreshToken) }, include: { family: true } }));
+      if (!refreshToken || !row || row.spentAt || row.family.revokedAt || row.expiresAt <= new Date()) {
+        refreshToken = (await t.signIn(refreshEmail)).refreshToken;
+      }
+      return refreshToken;
+    },
+  };
+}
+
+/** Headers that authenticate as each principal kind, all for the owner. */
+function kindHeaders(fx: SecurityFixtures, kind: PrincipalKind): Record<string, string> {
+  switch (kind) {
+    case "anonymous":
+      return {};
+    case "public":
+      return { "x-public-key": fx.owner.credential.publicKey };
+    case "secret":
+      return { "x-api-key": fx.owner.credential.secretKey };
+    case "session":
+      return fx.owner.headers;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Cases
+
+export interface SecurityCase {
+  name: string;
+  headers: (fx: SecurityFixtures) => Record<string, string>;
+  /** The contract's error, or `allowed`: authentication must not refuse the call. */
+  expected: AuthErrorCode | "allowed";
+  /** Send input that fails validation (REST: malformed JSON; GraphQL: the target's invalidVariables). */
+  invalidInput?: boolean;
+}
+
+const MALFORMED_JSON = '{"truncated": ';
+
+/** Every case the suite runs for one target. */
+export function securityCases(target: SecurityTarget): SecurityCase[] {
+  const cases: SecurityCase[] = [
+    { name: "malformed secret key (sk_test_short)", headers: () => ({ "x-api-key": "sk_test_short" }), expected: "INVALID_SECRET_KEY" },
+    { name: "public value sent as X-API-Key", headers: (fx) => ({ "x-api-key": fx.owner.credential.publicKey }), expected: "INVALID_SECRET_KEY" },
+    { name: "malformed public key (pk_test_short)", headers: () => ({ "x-public-key": "pk_test_short" }), expected: "INVALID_PUBLIC_KEY" },
+    { name: "secret value sent as X-Public-Key", headers: (fx) => ({ "x-public-key": fx.owner.credential.secretKey }), expected: "INVALID_PUBLIC_KEY" },
+    { name: "well-formed unknown secret key", headers: () => ({ "x-api-key": unknownKey("sk") }), expected: "INVALID_API_KEY" },
+    { name: "well-formed unknown public key", headers: () => ({ "x-public-key": unknownKey("pk") }), expected: "INVALID_PUBLIC_KEY" },
+    { name: "revoked secret key", headers: (fx) => ({ "x-api-key": fx.revoked.secretKey }), expected: "INVALID_API_KEY" },
+    { name: "revoked public key", headers: (fx) => ({ "x-public-key": fx.revoked.publicKey }), expected: "INVALID_PUBLIC_KEY" },
+    { name: "expired secret key", headers: (fx) => ({ "x-api-key": fx.expired.secretKey }), expected: "INVALID_API_KEY" },
+    { name: "expired public key", headers: (fx) => ({ "x-public-key": fx.expired.publicKey }), expected: "INVALID_PUBLIC_KEY" },
+    { name: "unknown sk_live_ value on the test deployment", headers: () => ({ "x-api-key": unknownKey("sk", "live") }), expected: "INVALID_API_KEY" },
+    { name: "stored live credential's secret on the test deployment", headers: (fx) => ({ "x-api-key": fx.live.secretKey }), expected: "INVALID_API_KEY" },
+    { name: "stored live credential's public key on the test deployment", headers: (fx) => ({ "x-public-key": fx.live.publicKey }), expected: "INVALID_PUBLIC_KEY" },
+    {
+      name: "public and secret keys of credentials of two profiles",
+      headers: (fx) => ({ "x-api-key": fx.owner.credential.secretKey, "x-public-key": fx.stranger.credential.publicKey }),
+      expected: "CREDENTIAL_MISMATCH",
+    },
+    {
+      name: "public and secret keys of two credentials of one profile",
+      headers: (fx) => ({ "x-api-key": fx.stranger.credential.secretKey, "x-public-key": fx.stranger.sibling.publicKey }),
+      expected: "CREDENTIAL_MISMATCH",
+    },
+    {
+      name: "valid session with a revoked secret key beside it",
+      headers: (fx) => ({ ...fx.owner.headers, "x-api-key": fx.revoked.secretKey }),
+      expected: "INVALID_API_KEY",
+    },
+    ...(
+      [
+        "garbage bearer token",
+        "JWT-shaped garbage",
+        "bearer scheme without a token",
+        "token under the Basic scheme",
+        "bad signature",
+        "expired token",
+        "wrong issuer",
+        "wrong audience",
+        "other algorithm (HS512)",
+        "unsigned (alg none)",
+        "token without jti",
+      ] as const
+    ).map(
+      (name): SecurityCase => ({ name: `bearer: ${name}`, headers: (fx) => ({ authorization: fx.badTokens[name]! }), expected: "INVALID_BEARER_TOKEN" }),
+    ),
+  ];
+
+  for (const kind of PRINCIPAL_KINDS) {
+    const label = kind === "anonymous" ? "no credential" : `${kind} principal`;
+    cases.push({ name: label, headers: (fx) => kindHeaders(fx, kind), expected: refusalFor(target, kind) ?? "allowed" });
+  }
+  cases.push({
+    name: "both values of one credential (a secret principal)",
+    headers: (fx) => ({ "x-api-key": fx.owner.credential.secretKey, "x-public-key": fx.owner.credential.publicKey }),
+    expected: refusalFor(target, "secret") ?? "allowed",
+  });
+
+  // Order of checks (CONTRACT.md): authentication before validation; an unauthenticated caller always gets
+  // an authentication error, never a validation error. REST refuses in onRequest, before the body is read,
+  // so every refused kind is checked there; in GraphQL the capability check runs in the resolver, so only
+  // the contract's explicit promise (unauthenticated callers) is held against it.
+  if (isRest(target) ? target.body : target.invalidVariables) {
+    const invalid = isRest(target) ? "malformed JSON" : "invalid variables";
+    cases.push({ name: `malformed secret key and ${invalid}`, headers: () => ({ "x-api-key": "sk_test_short" }), expected: "INVALID_SECRET_KEY", invalidInput: true });
+    for (const kind of PRINCIPAL_KINDS) {
+      const refusal = refusalFor(target, kind);
+      if (refusal && (isRest(target) || kind === "anonymous")) {
+        const label = kind === "anonymous" ? "no credential" : `${kind} principal`;
+        cases.push({ name: `${label} and ${invalid}`, headers: (fx) => kindHeaders(fx, kind), expected: refusal, invalidInput: true });
+      }
+    }
+  }
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Running a case
+
+/** The whole database, row by row (last-use times left out): a rejected call must leave it as it was. */
+export async function databaseState(t: TestApp): Promise<Record<string, string[]>> {
+  const models = Object.values(Prisma.ModelName);
+  const tables = await Promise.all(
+    models.map(async (model) => {
+      const delegate = (t.app.db as unknown as Record<string, { findMany(): Promise<Record<string, unknown>[]> }>)[model[0]!.toLowerCase() + model.slice(1)]!;
+      const rows = await delegate.findMany();
+      return rows.map((row) => JSON.stringify(Object.entries(row).filter(([field]) => !/LastUsedAt$/.test(field)))).sort();
+    }),
+  );
+  return Object.fromEntries(models.map((model, i) => [model, tables[i]!]));
+}
+
+const SECRET_FIELDS = new Set(["secretKey", "accessToken", "refreshToken", "access_token", "refresh_token"]);
+
+/** Remembers every secret an allowed call was given back (a created key, a rotated token). */
+function rememberReturnedSecrets(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(rememberReturnedSecrets);
+  if (value === null || typeof value !== "object") return;
+  for (const [field, inner] of Object.entries(value)) {
+    if (SECRET_FIELDS.has(field) && typeof inner === "string") rememberSecret(inner);
+    else rememberReturnedSecrets(inner);
+  }
+}
+
+/** True when a GraphQL `data` tree carries any non-null leaf: a refused call must not answer anything. */
+function carriesData(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (Array.isArray(value)) return value.some(carriesData);
+  if (typeof value === "object") return Object.values(value).some(carriesData);
+  return true;
+}
+
+async function call(fx: SecurityFixtures, target: SecurityTarget, headers: Record<string, string>, invalidInput = false): Promise<HttpResponse> {
+  const { t } = fx;
+  if (isRest(target)) {
+    const [method, template] = target.route.split(" ") as [HttpMethod, string];
+    const params = (await target.params?.(fx)) ?? {};
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (params[name] === undefined) throw new Error(`${target.route}: no value for path parameter ${name}`);
+      return encodeURIComponent(params[name]);
+    });
+    if (invalidInput) return t.request(method, path, { headers, rawBody: MALFORMED_JSON });
+    const body = await target.body?.(fx);
+    return t.request(method, path, { headers, ...(body !== undefined && { body }) });
+  }
+  return t.graphql(target.document, await (invalidInput ? target.invalidVariables : target.variables)?.(fx), headers);
+}
+
+function expectRefusal(target: SecurityTarget, response: HttpResponse, code: AuthErrorCode): void {
+  const status = CONTRACT_STATUS[code];
+  if (isRest(target)) {
+    expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+    expect(response.body.error.status).toBe(status);
+    expect(typeof response.body.error.message).toBe("string");
+    expect(response.body.error.requestId).toEqual(expect.any(String));
+    expect(response.body.error.requestId.length).toBeGreaterThan(0);
+    expect(response.headers["x-request-id"]).toBe(response.body.error.requestId);
+    return;
+  }
+  const [first] = response.body?.errors ?? [];
+  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({ code, status });
+  expect(carriesData(response.body.data), `data leaked: ${JSON.stringify(response.body.data)}`).toBe(false);
+}
+
+function expectNotRefused(target: SecurityTarget, response: HttpResponse): void {
+  const shown = JSON.stringify(response.body);
+  const success = (target.allowedOutcome ?? "success") === "success";
+  if (isRest(target)) {
+    expect([401, 403], shown).not.toContain(response.status);
+    expect(response.body?.error?.code, shown).not.toBe("INTERNAL");
+    if (success) expect(response.status, shown).toBeLessThan(300);
+    return;
+  }
+  const errors: { extensions?: { code?: string; status?: number } }[] = response.body?.errors ?? [];
+  expect(errors.filter((error) => error.extensions?.status === 401 || error.extensions?.status === 403 || error.extensions?.code === "INTERNAL"), shown).toEqual([]);
+  if (success) expect(errors, shown).toEqual([]);
+}
+
+export async function runCase(fx: SecurityFixtures, target: SecurityTarget, securityCase: SecurityCase): Promise<void> {
+  const headers = securityCase.headers(fx);
+  if (securityCase.expected === "allowed") {
+    const response = await call(fx, target, headers);
+    rememberReturnedSecrets(response.body);
+    return expectNotRefused(target, response);
+  }
+  // Inputs (a fresh object to act on) are prepared by `call` before the request; prepare them here so the
+  // comparison window holds only the refused request.
+  const prepared: SecurityTarget = isRest(target)
+    ? { ...target, params: constant(await target.params?.(fx)), body: constant(await target.body?.(fx)) }
+    : { ...target, variables: constant(await target.variables?.(fx)), invalidVariables: constant(await target.invalidVariables?.(fx)) };
+  const before = await databaseState(fx.t);
+  const response = await call(fx, prepared, headers, securityCase.invalidInput);
+  expectRefusal(target, response, securityCase.expected);
+  expect(await databaseState(fx.t), "a refused call changed the database").toEqual(before);
+}
+
+function constant<T>(value: T | undefined): (() => T) | undefined {
+  return value === undefined ? undefined : () => value;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The suite
+
+/**
+ * Registers, for every target, one test per case (plus, for GraphQL, the check that the declared
+ * capabilities are what schema.graphql's @auth says). `app` returns the file's shared app, started with
+ * SECURITY_SUITE_ENV in the file's beforeAll.
+ */
+export function securitySuite(app: () => TestApp, targets: readonly SecurityTarget[], options: { schema: () => Promise<GraphQLSchema> }): void {
+  let fx: SecurityFixtures;
+  let schema: GraphQLSchema;
+  describe("shared security suite", () => {
+    beforeAll(async () => {
+      fx = await createSecurityFixtures(app());
+      schema = await options.schema();
+    });
+
+    for (const target of targets) {
+      describe(targetName(target), () => {
+        if (!isRest(target)) {
+          it(`declares what its fields' @auth requires (${target.capabilities.join(", ")})`, () => {
+            const { selected, required, errors } = inspectDocument(schema, target.document);
+            expect(errors).toEqual([]);
+            expect(selected).toContain(target.field);
+            expect([...required].sort()).toEqual([...target.capabilities].sort());
+          });
+        }
+        for (const securityCase of securityCases(target)) {
+          const outcome = securityCase.expected === "allowed" ? "not refused by authentication" : `${CONTRACT_STATUS[securityCase.expected]} ${securityCase.expected}`;
+          it(`${securityCase.name} -> ${outcome}`, () => runCase(fx, target, securityCase));
+        }
+      });
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Completeness
+
+/** Fields a GraphQL document selects (`Type.field`) and the union of their @auth requirements. */
+export function inspectDocument(schema: GraphQLSchema, document: string) {
+  const ast = parse(document);
+  const errors = validate(schema, ast).map((error) => error.message);
+  const typeInfo = new TypeInfo(schema);
+  const selected = new Set<string>();
+  const required = new Set<Capability>();
+  visit(
+    ast,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        const parent = typeInfo.getParentType();
+        const field = typeInfo.getFieldDef();
+        if (!parent || !field || field.name.startsWith("__")) return;
+        selected.add(`${parent.name}.${field.name}`);
+        for (const capability of (getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined) ?? []) required.add(capability);
+      },
+    }),
+  );
+  return { selected: [...selected], required, errors };
+}
+
+/**
+ * Coordinates the registry must cover: every Query and Mutation field, and every other field carrying
+ * @auth (subscriptions are out of scope), minus the exempted ones.
+ */
+export function graphQLCoordinatesToCover(schema: GraphQLSchema, exempt: readonly string[]): string[] {
+  const subscription = schema.getSubscriptionType()?.name;
+  const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name]);
+  const coordinates: string[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith("__") || type.name === subscription) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (roots.has(type.name) || getDirective(schema, field, "auth")?.length) coordinates.push(`${type.name}.${field.name}`);
+    }
+  }
+  return coordinates.filter((coordinate) => !exempt.includes(coordinate)).sort();
+}
+
+/** Every `METHOD /path` of the router, path parameters written `{name}` as in OpenAPI. */
+export function routerRoutes(t: TestApp): string[] {
+  const routes: string[] = [];
+  const stack: string[] = [];
+  for (const line of t.server.printRoutes({ commonPrefix: false }).split("\n")) {
+    const match = /^((?:[│ ] {3})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    const path = (stack[depth - 1] ?? "") + match[2]!;
+    stack.length = depth;
+    stack[depth] = path;
+    for (const method of match[3]?.split(", ") ?? []) routes.push(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
+  }
+  return routes.sort();
+}
+
+/**
+ * Routes of the router that authenticate: asked with a malformed secret key they answer 401
+ * INVALID_SECRET_KEY (the onRequest hook of every route that declares `config.capabilities`).
+ */
+export async function authenticatingRoutes(t: TestApp, { skip }: { skip: readonly string[] }): Promise<string[]> {
+  const found: string[] = [];
+  for (const route of routerRoutes(t)) {
+    const [method, path] = route.split(" ") as [string, string];
+    // GraphQL operations are covered field by field; HEAD and OPTIONS mirror other routes or answer CORS.
+    if (method === "HEAD" || method === "OPTIONS" || path.includes("*") || path === "/graphql" || skip.includes(route)) continue;
+    const url = path.replace(/\{\w+\}/g, () => randomUUID());
+    const response = await t.request(method, url, { headers: { "x-api-key": "sk_test_short" }, ...(["POST", "PUT", "PATCH"].includes(method) && { body: {} }) });
+    if (response.status === 401 && response.body?.error?.code === "INVALID_SECRET_KEY") found.push(route);
+  }
+  return found.sort();
+}
+
+/** Every `METHOD /path` of the OpenAPI document served at /v1/openapi.json. */
+export async function documentedRoutes(t: TestApp): Promise<string[]> {
+  const document = await t.request("GET", "/v1/openapi.json");
+  expect(document.status).toBe(200);
+  return Object.entries(document.body.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+    .sort();
+}

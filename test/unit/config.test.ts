@@ -1,0 +1,223 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+
+/** Configuration (CONTRACT.md, Configuration names): defaults, engine choice, errors naming the variable, production checks. */
+
+const dirs: string[] = [];
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "ramp-gateway-config-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Not a real secret: 40 characters for configurations that need one. */
+const JWT_SECRET = "unit-test-jwt-secret-0123456789abcdefghij";
+const SMTP_URL = "smtp://127.0.0.1:2525";
+
+function configError(env: Record<string, string>): ConfigError {
+  let thrown: unknown;
+  try {
+    loadConfig(env);
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown, `loadConfig accepted ${JSON.stringify(env)}`).toBeInstanceOf(ConfigError);
+  return thrown as ConfigError;
+}
+
+describe("loadConfig defaults", () => {
+  it("embedded: SQLite file under DATA_DIR, port 8080 on loopback, the test (sandbox) environment", () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.database).toEqual({ engine: "sqlite", file: join(resolve(dir), "ramp-gateway.db") });
+    expect(config.dataDir).toBe(resolve(dir));
+    expect(config).toMatchObject({
+      production: false,
+      port: 8080,
+      host: "127.0.0.1",
+      rampEnvironment: "test",
+      logLevel: "info",
+      corsOrigins: [],
+      trustProxy: false,
+      graphql: { introspection: true },
+    });
+    expect(config.mail.smtpUrl).toBeUndefined();
+    expect(config.mail.outboxDir.startsWith(resolve(dir))).toBe(true);
+  });
+
+  it("DATA_DIR defaults to ./data", () => {
+    // A JWT secret is given so nothing is written into the working tree.
+    const config = loadConfig({ JWT_SECRET });
+    expect(config.dataDir).toBe(resolve("data"));
+    expect(config.database).toEqual({ engine: "sqlite", file: join(resolve("data"), "ramp-gateway.db") });
+  });
+
+  it("reads the documented names into their settings", () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      JWT_SECRET,
+      PORT: "9090",
+      HOST: "0.0.0.0",
+      RAMP_ENVIRONMENT: "live",
+      LOG_LEVEL: "warn",
+      SMTP_URL,
+      CORS_ORIGINS: " https://app.example.com , http://localhost:3000,,",
+      TRUST_PROXY: "true",
+      BODY_LIMIT_BYTES: "2048",
+      RATE_LIMIT_PER_IP_PER_MINUTE: "5",
+      RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "3",
+      RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "2",
+      OTP_RESEND_COOLDOWN_SECONDS: "0",
+      GRAPHQL_MAX_DEPTH: "3",
+      GRAPHQL_MAX_ALIASES: "2",
+      GRAPHQL_MAX_COST: "100",
+    });
+    expect(config).toMatchObject({
+      port: 9090,
+      host: "0.0.0.0",
+      rampEnvironment: "live",
+      logLevel: "warn",
+      mail: { smtpUrl: SMTP_URL },
+      corsOrigins: ["https://app.example.com", "http://localhost:3000"],
+      trustProxy: true,
+      bodyLimitBytes: 2048,
+      rateLimits: { perIpPerMinute: 5, perCredentialPerMinute: 3, otpPerIpPerMinute: 2 },
+      otpResendCooldownMs: 0,
+      graphql: { maxDepth: 3, maxAliases: 2, maxCost: 100 },
+      jwt: { secret: JWT_SECRET },
+    });
+  });
+});
+
+describe("DATABASE_URL", () => {
+  it.each(["postgresql://ramp:pw@db.internal:5432/ramp", "postgres://ramp@localhost/ramp"])("%s switches the engine to PostgreSQL", (url) => {
+    const config = loadConfig({ DATA_DIR: dataDir(), JWT_SECRET, DATABASE_URL: url });
+    expect(config.database).toEqual({ engine: "postgresql", url });
+  });
+
+  it.each(["mysql://ramp@localhost/ramp", "sqlite:///tmp/ramp.db", "/var/lib/ramp.db"])("%s is refused, naming DATABASE_URL", (url) => {
+    expect(configError({ DATA_DIR: dataDir(), JWT_SECRET, DATABASE_URL: url }).message).toContain("DATABASE_URL");
+  });
+});
+
+describe("invalid values", () => {
+  const cases: [string, string][] = [
+    ["PORT", "http"],
+    ["PORT", "70000"],
+    ["PORT", "-1"],
+    ["PORT", "80.5"],
+    ["RAMP_ENVIRONMENT", "prod"],
+    ["LOG_LEVEL", "loud"],
+    ["SMTP_URL", "http://mail.example.com"],
+    ["JWT_SECRET", "too-short"],
+    ["ACCESS_TOKEN_TTL_SECONDS", "10"],
+    ["REFRESH_TOKEN_TTL_DAYS", "0"],
+    ["OTP_RESEND_COOLDOWN_SECONDS", "-5"],
+    ["TRUST_PROXY", "yes"],
+    ["BODY_LIMIT_BYTES", "12"],
+    ["RATE_LIMIT_PER_IP_PER_MINUTE", "0"],
+    ["RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE", "lots"],
+    ["RATE_LIMIT_OTP_PER_IP_PER_MINUTE", "0"],
+    ["GRAPHQL_MAX_DEPTH", "0"],
+    ["GRAPHQL_MAX_ALIASES", "-1"],
+    ["GRAPHQL_MAX_COST", "cheap"],
+  ];
+
+  it.each(cases)("%s=%s raises a ConfigError naming the variable", (name, value) => {
+    const env = { DATA_DIR: dataDir(), JWT_SECRET, [name]: value };
+    const error = configError(env);
+    expect(error.message).toContain(name);
+    // Only the bad variable is blamed.
+    for (const other of ["DATA_DIR", "HOST", "CORS_ORIGINS"]) expect(error.message).not.toContain(other);
+  });
+
+  it("names every bad variable at once", () => {
+    const message = configError({ DATA_DIR: dataDir(), JWT_SECRET, PORT: "nope", LOG_LEVEL: "loud", TRUST_PROXY: "maybe" }).message;
+    for (const name of ["PORT", "LOG_LEVEL", "TRUST_PROXY"]) expect(message).toContain(name);
+  });
+
+  it("does not echo a rejected secret", () => {
+    const short = "hunter2-short-secret";
+    const message = configError({ DATA_DIR: dataDir(), JWT_SECRET: short }).message;
+    expect(message).toContain("JWT_SECRET");
+    expect(message).not.toContain(short);
+  });
+});
+
+describe("production checks", () => {
+  const production = (env: Record<string, string>) => ({ NODE_ENV: "production", DATA_DIR: dataDir(), ...env });
+
+  it("refuses to start without SMTP_URL, saying why", () => {
+    const message = configError(production({ JWT_SECRET })).message;
+    expect(message).toMatch(/production/i);
+    expect(message).toContain("SMTP_URL");
+    expect(message).not.toContain("JWT_SECRET");
+  });
+
+  it("refuses to start without JWT_SECRET, and generates none", () => {
+    const env = production({ SMTP_URL });
+    const message = configError(env).message;
+    expect(message).toMatch(/production/i);
+    expect(message).toContain("JWT_SECRET");
+    expect(message).toMatch(/32/);
+    expect(existsSync(join(env.DATA_DIR, "secrets.json"))).toBe(false);
+  });
+
+  it("refuses a JWT_SECRET shorter than 32 characters", () => {
+    const message = configError(production({ SMTP_URL, JWT_SECRET: "x".repeat(31) })).message;
+    expect(message).toContain("JWT_SECRET");
+    expect(message).toMatch(/32/);
+  });
+
+  it("names both problems when both are missing", () => {
+    const message = configError(production({})).message;
+    expect(message).toContain("SMTP_URL");
+    expect(message).toContain("JWT_SECRET");
+  });
+
+  it("starts with both set: production mode, introspection off, the given secret", () => {
+    const env = production({ SMTP_URL, JWT_SECRET: "y".repeat(32) });
+    const config = loadConfig(env);
+    expect(config.production).toBe(true);
+    expect(config.graphql.introspection).toBe(false);
+    expect(config.jwt.secret).toBe("y".repeat(32));
+    expect(existsSync(join(env.DATA_DIR, "secrets.json"))).toBe(false);
+  });
+});
+
+describe("generated secrets outside production", () => {
+  it("an unset JWT secret is generated once, kept under DATA_DIR and reused on the next load", () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first.jwt.secret.length).toBeGreaterThanOrEqual(32);
+    const file = join(dir, "secrets.json");
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, "utf8")).toContain(first.jwt.secret);
+    expect(statSync(file).mode & 0o077).toBe(0);
+
+    const second = loadConfig({ DATA_DIR: dir, NODE_ENV: "development" });
+    expect(second.jwt.secret).toBe(first.jwt.secret);
+
+    const elsewhere = loadConfig({ DATA_DIR: dataDir() });
+    expect(elsewhere.jwt.secret).not.toBe(first.jwt.secret);
+  });
+
+  it("creates a missing DATA_DIR for it", () => {
+    const dir = join(dataDir(), "nested", "data");
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(existsSync(join(dir, "secrets.json"))).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir }).jwt.secret).toBe(config.jwt.secret);
+  });
+
+  it("a configured JWT_SECRET wins and nothing is written", () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET }).jwt.secret).toBe(JWT_SECRET);
+    expect(existsSync(join(dir, "secrets.json"))).toBe(false);
+  });
+});
