@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createSecretKey, randomUUID, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
@@ -12,10 +12,15 @@ export interface AccessToken {
 
 /** Signs and verifies session access tokens; the algorithm is pinned on both sides. */
 export class AccessTokens {
-  constructor(private readonly settings: Config["jwt"]) {}
+  /** A key object made once: given a string, jsonwebtoken first tries (and fails) to parse it as a public key on every verify. */
+  private readonly key: KeyObject;
+
+  constructor(private readonly settings: Config["jwt"]) {
+    this.key = createSecretKey(Buffer.from(settings.secret));
+  }
 
   issue(profileId: string): AccessToken {
-    const token = jwt.sign({}, this.settings.secret, {
+    const token = jwt.sign({}, this.key, {
       algorithm: ALGORITHM,
       subject: profileId,
       issuer: this.settings.issuer,
@@ -28,7 +33,7 @@ export class AccessTokens {
 
   verify(token: string): { profileId: string; expiresAt: Date } {
     try {
-      const claims = jwt.verify(token, this.settings.secret, {
+      const claims = jwt.verify(token, this.key, {
         algorithms: [ALGORITHM],
         issuer: this.settings.issuer,
         audience: this.settings.audience,
