@@ -12,5 +12,16 @@ export TEST_PG_URL
 
 rm -rf test-output
 npm run --silent build
-npx vitest run --project unit --project 'integration-*' --project 'e2e-*' "$@"
-npx vitest run --project audit
+report() { echo "--reporter=default --reporter=json --outputFile.json=test-output/results-$1.json"; }
+status=0
+npx vitest run --project unit --project 'integration-*' --project 'e2e-*' $(report suite) "$@" || status=$?
+npx vitest run --project audit $(report audit) || status=$?
+
+# One closing line for the whole run, over both vitest invocations.
+node -e '
+  const { readFileSync, existsSync } = require("node:fs");
+  const runs = ["suite", "audit"].map((name) => `test-output/results-${name}.json`).filter(existsSync);
+  const sum = (key) => runs.reduce((total, file) => total + JSON.parse(readFileSync(file, "utf8"))[key], 0);
+  console.log(`Tests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
+'
+exit $status

@@ -1,10 +1,10 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
 import type { ApiCredentialView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import { Auth } from "../auth-directive.js";
 import { callerProfileId, type GraphQLContext } from "../context.js";
 import { guardedStream } from "../subscriptions.js";
-import { decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, toConnection } from "../types/connection.js";
+import { decodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
 import {
   ApiCredentialConnection,
   ApiCredentialEvent,
@@ -13,7 +13,7 @@ import {
   CreatedApiCredential,
 } from "../types/credentials.js";
 
-export async function credentialPage(context: GraphQLContext, first: number, after: string | null) {
+export async function credentialPage(context: GraphQLContext, { first, after }: PageArgs) {
   const size = Math.min(Math.max(first, 0), MAX_PAGE_SIZE);
   const fetched = await context.app.credentials.list(callerProfileId(context), {
     first: size + 1,
@@ -26,12 +26,8 @@ export async function credentialPage(context: GraphQLContext, first: number, aft
 export class CredentialsResolver {
   @Query(() => ApiCredentialConnection, { description: "The caller's credentials, newest first, revoked and expired included." })
   @Auth("OWN_CREDENTIALS")
-  apiCredentials(
-    @Arg("first", () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
-    @Ctx() context: GraphQLContext,
-  ) {
-    return credentialPage(context, first, after);
+  apiCredentials(@Args() page: PageArgs, @Ctx() context: GraphQLContext) {
+    return credentialPage(context, page);
   }
 
   @Mutation(() => CreatedApiCredential, { description: "Creates a credential; its secret value is returned only here." })

@@ -1,7 +1,7 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver } from "type-graphql";
+import { Args, Ctx, FieldResolver, Query, Resolver } from "type-graphql";
 import { Auth } from "../auth-directive.js";
 import { callerProfileId, type GraphQLContext } from "../context.js";
-import { DEFAULT_PAGE_SIZE } from "../types/connection.js";
+import { PageArgs } from "../types/connection.js";
 import { ApiCredentialConnection } from "../types/credentials.js";
 import { Profile } from "../types/identity.js";
 import { credentialPage } from "./credentials.js";
@@ -16,11 +16,7 @@ export class ProfileResolver {
 
   @FieldResolver(() => ApiCredentialConnection, { description: "The profile's credentials, newest first." })
   @Auth("OWN_CREDENTIALS")
-  apiCredentials(
-    @Arg("first", () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
-    @Ctx() context: GraphQLContext,
-  ) {
-    return credentialPage(context, first, after);
+  apiCredentials(@Args() page: PageArgs, @Ctx() context: GraphQLContext) {
+    return credentialPage(context, page);
   }
 }

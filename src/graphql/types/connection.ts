@@ -1,5 +1,5 @@
 import type { ClassType } from "type-graphql";
-import { Field, Int, ObjectType } from "type-graphql";
+import { ArgsType, Field, Int, ObjectType } from "type-graphql";
 
 @ObjectType({ description: "Relay page information." })
 export class PageInfo {
@@ -16,8 +16,18 @@ export class PageInfo {
   endCursor!: string | null;
 }
 
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+
+/** Relay forward-pagination arguments of every connection field. */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `At most ${MAX_PAGE_SIZE}.` })
+  first!: number;
+
+  @Field(() => String, { nullable: true, description: "The endCursor of the previous page." })
+  after?: string | null;
+}
 
 /** A Relay connection type for `Node` (edges with opaque cursors, plus pageInfo). */
 export function Connection<Node extends { id: string }>(nodeType: ClassType<Node>, name: string) {
