@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.js";
 import { CredentialVerifier } from "./auth/credential-verifier.js";
+import { SessionVerifier } from "./auth/session-verifier.js";
 import { AccessTokens } from "./auth/tokens.js";
 import type { Config } from "./config.js";
 import { CredentialService } from "./credentials/service.js";
@@ -37,7 +38,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const accessTokens = new AccessTokens(config.jwt);
   const verifier = new CredentialVerifier(db, bus, {
     environment: config.rampEnvironment,
-    cacheTtlMs: config.credentialCacheTtlMs,
+    cacheTtlMs: config.authCacheTtlMs,
     flushIntervalMs: config.lastUsedFlushIntervalMs,
     log,
   });
@@ -48,11 +49,12 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     log,
     db,
     bus,
-    authenticator: new Authenticator(verifier, accessTokens),
+    authenticator: new Authenticator(verifier, new SessionVerifier(db, accessTokens, bus, config.authCacheTtlMs)),
     identity: new IdentityService(
       db,
       mailer,
       accessTokens,
+      bus,
       {
         otpResendCooldownMs: config.otpResendCooldownMs,
         refreshTokenTtlMs: config.refreshTokenTtlMs,

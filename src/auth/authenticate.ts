@@ -1,7 +1,7 @@
 import { AppError } from "../errors.js";
 import type { CredentialVerifier } from "./credential-verifier.js";
 import type { Principal } from "./principal.js";
-import type { AccessTokens } from "./tokens.js";
+import type { SessionVerifier } from "./session-verifier.js";
 
 /** Header names as they arrive over HTTP (lower-cased) or in a WebSocket `connection_init` payload. */
 export type CredentialHeaders = Record<string, unknown>;
@@ -25,7 +25,7 @@ export function normalizeHeaderNames(payload: Record<string, unknown> | undefine
 export class Authenticator {
   constructor(
     private readonly verifier: CredentialVerifier,
-    private readonly accessTokens: AccessTokens,
+    private readonly sessions: SessionVerifier,
   ) {}
 
   async authenticate(headers: CredentialHeaders): Promise<Principal> {
@@ -40,23 +40,22 @@ export class Authenticator {
     if (authorization !== undefined) {
       const [scheme, token, ...rest] = authorization.trim().split(/\s+/);
       if (scheme?.toLowerCase() !== "bearer" || !token || rest.length) throw new AppError("INVALID_BEARER_TOKEN");
-      const session = this.accessTokens.verify(token);
-      return { kind: "session", ...session };
+      return { kind: "session", ...(await this.sessions.verify(token)) };
     }
     if (secret) return { kind: "secret", credential: secret };
     if (publicCredential) return { kind: "public", credential: publicCredential };
     return { kind: "anonymous" };
   }
 
-  /** Re-checks a principal held by a long-lived connection: a revoked key or an expired session ends it. */
+  /** Re-checks a principal held by a long-lived connection: a revoked key or an ended session ends it. */
   async stillValid(principal: Principal): Promise<boolean> {
     switch (principal.kind) {
       case "anonymous":
         return true;
       case "session":
-        return principal.expiresAt.getTime() > Date.now();
+        return this.sessions.isActive(principal);
       default:
-        return this.verifier.isStillValid(principal.credential);
+        return this.verifier.isStillValid(principal.kind, principal.credential);
     }
   }
 }

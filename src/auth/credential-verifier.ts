@@ -1,11 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
-import { findCredentialByKey, findCredentialState, recordLastUses, type LastUse } from "../credentials/repo.js";
+import { findCredentialByKey, recordLastUses, type CredentialLookup, type LastUse } from "../credentials/repo.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { isWellFormedKey, sha256Hex, type KeyKind, type RampEnvironment } from "./keys.js";
 import type { VerifiedCredential } from "./principal.js";
+import { RevocableCache } from "./revocable-cache.js";
 
 interface CachedCredential {
   credential: VerifiedCredential;
@@ -24,10 +25,8 @@ const MALFORMED = { public: "INVALID_PUBLIC_KEY", secret: "INVALID_SECRET_KEY" }
  * (from any instance). Last-use times are coalesced in memory and flushed in batches.
  */
 export class CredentialVerifier {
-  private readonly cache = new Map<string, CachedCredential>();
-  private readonly digestsById = new Map<string, Set<string>>();
-  /** Bumped by every invalidation, so a lookup that raced one does not cache what it read. */
-  private epoch = 0;
+  /** Keyed by the digest of the presented value, tagged with the credential id. */
+  private readonly cache: RevocableCache<CachedCredential>;
   private pendingUses = new Map<string, LastUse>();
   private flushTimer: NodeJS.Timeout | undefined;
 
@@ -36,17 +35,19 @@ export class CredentialVerifier {
     bus: EventBus,
     private readonly options: { environment: RampEnvironment; cacheTtlMs: number; flushIntervalMs: number; log: Logger },
   ) {
+    this.cache = new RevocableCache(options.cacheTtlMs);
     bus.subscribe("apiCredential", ({ credentialId, action }) => {
-      if (action === "revoked") this.invalidate(credentialId);
+      if (action === "revoked") this.cache.invalidate(credentialId);
     });
-    bus.onResync(() => this.invalidateAll());
+    bus.onResync(() => this.cache.clear());
   }
 
   async verify(kind: KeyKind, value: string): Promise<VerifiedCredential> {
     if (!isWellFormedKey(kind, value)) throw new AppError(MALFORMED[kind]);
     const digest = sha256Hex(value);
     const now = new Date();
-    const entry = this.cache.get(digest) ?? (await this.load(kind, value, digest));
+    const lookup = kind === "public" ? { publicKey: value } : { secretKeyHash: digest };
+    const entry = await this.cache.load(digest, () => this.load(kind, lookup, digest));
     if (
       !entry ||
       !timingSafeEqual(entry.storedDigest, Buffer.from(digest, "hex")) ||
@@ -61,14 +62,13 @@ export class CredentialVerifier {
   }
 
   /** For long-lived connections: the credential is still active (from the cache, else read again). */
-  async isStillValid(credential: VerifiedCredential): Promise<boolean> {
-    const state = this.cache.get(credential.keyDigest) ?? (await findCredentialState(this.db, credential.id));
-    return !!state && state.revokedAt === null && state.expiresAt > new Date();
+  async isStillValid(kind: KeyKind, credential: VerifiedCredential): Promise<boolean> {
+    const entry = await this.cache.load(credential.keyDigest, () => this.load(kind, { id: credential.id }, credential.keyDigest));
+    return !!entry && entry.revokedAt === null && entry.expiresAt > new Date();
   }
 
-  private async load(kind: KeyKind, value: string, digest: string): Promise<CachedCredential | undefined> {
-    const epochAtStart = this.epoch;
-    const record = await findCredentialByKey(this.db, kind === "public" ? { publicKey: value } : { secretKeyHash: digest });
+  private async load(kind: KeyKind, lookup: CredentialLookup, digest: string) {
+    const record = await findCredentialByKey(this.db, lookup);
     if (!record) return undefined;
     const entry: CachedCredential = {
       credential: { id: record.id, profileId: record.profileId, partnerId: record.partnerId, keyDigest: digest },
@@ -78,33 +78,7 @@ export class CredentialVerifier {
       expiresAt: record.expiresAt,
       revokedAt: record.revokedAt,
     };
-    if (this.options.cacheTtlMs > 0 && this.epoch === epochAtStart) {
-      this.cache.set(digest, entry);
-      const digests = this.digestsById.get(record.id) ?? new Set();
-      digests.add(digest);
-      this.digestsById.set(record.id, digests);
-      setTimeout(() => this.evict(record.id, digest, entry), this.options.cacheTtlMs).unref();
-    }
-    return entry;
-  }
-
-  private evict(credentialId: string, digest: string, entry: CachedCredential): void {
-    if (this.cache.get(digest) !== entry) return;
-    this.cache.delete(digest);
-    this.digestsById.get(credentialId)?.delete(digest);
-    if (this.digestsById.get(credentialId)?.size === 0) this.digestsById.delete(credentialId);
-  }
-
-  invalidate(credentialId: string): void {
-    this.epoch++;
-    for (const digest of this.digestsById.get(credentialId) ?? []) this.cache.delete(digest);
-    this.digestsById.delete(credentialId);
-  }
-
-  private invalidateAll(): void {
-    this.epoch++;
-    this.cache.clear();
-    this.digestsById.clear();
+    return { value: entry, tag: record.id };
   }
 
   private noteUse(credentialId: string, kind: KeyKind, at: Date): void {

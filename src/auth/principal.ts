@@ -12,7 +12,7 @@ export type Principal =
   | { kind: "anonymous" }
   | { kind: "public"; credential: VerifiedCredential }
   | { kind: "secret"; credential: VerifiedCredential }
-  | { kind: "session"; profileId: string; expiresAt: Date };
+  | { kind: "session"; profileId: string; sessionId: string; expiresAt: Date };
 
 export type PrincipalKind = Principal["kind"];
 

@@ -19,8 +19,9 @@ export class AccessTokens {
     this.key = createSecretKey(Buffer.from(settings.secret));
   }
 
-  issue(profileId: string): AccessToken {
-    const token = jwt.sign({}, this.key, {
+  /** `sid` names the sign-in (session family) the token belongs to, so ending it ends the token too. */
+  issue(profileId: string, sessionId: string): AccessToken {
+    const token = jwt.sign({ sid: sessionId }, this.key, {
       algorithm: ALGORITHM,
       subject: profileId,
       issuer: this.settings.issuer,
@@ -31,15 +32,17 @@ export class AccessTokens {
     return { token, expiresIn: this.settings.accessTokenTtlSeconds };
   }
 
-  verify(token: string): { profileId: string; expiresAt: Date } {
+  verify(token: string): { profileId: string; sessionId: string; expiresAt: Date } {
     try {
       const claims = jwt.verify(token, this.key, {
         algorithms: [ALGORITHM],
         issuer: this.settings.issuer,
         audience: this.settings.audience,
       });
-      if (typeof claims === "string" || !claims.sub || !claims.exp || !claims.jti) throw new Error("missing claims");
-      return { profileId: claims.sub, expiresAt: new Date(claims.exp * 1000) };
+      if (typeof claims === "string" || !claims.sub || !claims.exp || !claims.jti || typeof claims.sid !== "string") {
+        throw new Error("missing claims");
+      }
+      return { profileId: claims.sub, sessionId: claims.sid, expiresAt: new Date(claims.exp * 1000) };
     } catch {
       throw new AppError("INVALID_BEARER_TOKEN");
     }

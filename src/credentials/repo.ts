@@ -67,20 +67,17 @@ export async function revokeCredential(db: Queryable, profileId: string, credent
   return count === 1;
 }
 
+export type CredentialLookup = { publicKey: string } | { secretKeyHash: string } | { id: string };
+
 /**
  * The authentication lookup: the one read not scoped by owner, since finding the owner is its purpose.
  * Public values are stored as they are; secret values only as their SHA-256 digest.
  */
-export function findCredentialByKey(db: Queryable, lookup: { publicKey: string } | { secretKeyHash: string }) {
+export function findCredentialByKey(db: Queryable, lookup: CredentialLookup) {
   return db.apiCredential.findUnique({
     where: lookup,
     select: { id: true, profileId: true, partnerId: true, environment: true, secretKeyHash: true, publicKey: true, expiresAt: true, revokedAt: true },
   });
-}
-
-/** Revocation and expiry of a credential, to re-check a long-lived connection (authentication path, unscoped). */
-export function findCredentialState(db: Queryable, credentialId: string) {
-  return db.apiCredential.findUnique({ where: { id: credentialId }, select: { revokedAt: true, expiresAt: true } });
 }
 
 export interface LastUse {

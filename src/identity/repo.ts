@@ -80,6 +80,11 @@ export function findRefreshToken(db: Queryable, tokenHash: string) {
   return db.refreshToken.findUnique({ where: { tokenHash }, select: { familyId: true, spentAt: true } });
 }
 
+/** Authentication lookup of a sign-in by id (from a verified access token). */
+export function findSessionFamily(db: Queryable, familyId: string) {
+  return db.sessionFamily.findUnique({ where: { id: familyId }, select: { profileId: true, revokedAt: true } });
+}
+
 export async function revokeSessionFamily(db: Queryable, familyId: string, now: Date): Promise<void> {
   await db.sessionFamily.updateMany({ where: { id: familyId, revokedAt: null }, data: { revokedAt: now } });
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { sha256Hex } from "../auth/keys.js";
 import type { AccessTokens } from "../auth/tokens.js";
 import type { Db } from "../db/client.js";
+import type { EventBus } from "../events/bus.js";
 import { inTransaction, type Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -46,6 +47,7 @@ export class IdentityService {
     private readonly db: Db,
     private readonly mailer: Mailer,
     private readonly accessTokens: AccessTokens,
+    private readonly bus: EventBus,
     private readonly settings: IdentitySettings,
     private readonly log: Logger,
   ) {
@@ -116,7 +118,7 @@ export class IdentityService {
     const known = await repo.findRefreshToken(this.db, tokenHash);
     if (known?.spentAt) {
       // A spent token came back: it was copied. End the whole sign-in, legitimate holder included.
-      await repo.revokeSessionFamily(this.db, known.familyId, now);
+      await this.endSession(known.familyId, now);
       this.log.warn({ sessionFamilyId: known.familyId }, "refresh token reused; session family revoked");
     }
     throw new AppError("AUTHENTICATION_REQUIRED", INVALID_REFRESH);
@@ -126,7 +128,13 @@ export class IdentityService {
     const { refresh_token } = parseInput(refreshInput, input);
     const known = await repo.findRefreshToken(this.db, sha256Hex(refresh_token));
     if (!known) throw new AppError("AUTHENTICATION_REQUIRED", INVALID_REFRESH);
-    await repo.revokeSessionFamily(this.db, known.familyId, new Date());
+    await this.endSession(known.familyId, new Date());
+  }
+
+  /** Ends a sign-in: its refresh tokens and, on every instance at once, its access tokens. */
+  private async endSession(familyId: string, now: Date): Promise<void> {
+    await repo.revokeSessionFamily(this.db, familyId, now);
+    await this.bus.publish("sessionRevoked", { sessionId: familyId });
   }
 
   private async issueSession(db: Queryable, familyId: string, profileId: string, now: Date): Promise<SessionTokens> {
@@ -137,7 +145,7 @@ export class IdentityService {
       tokenHash: sha256Hex(refreshToken),
       expiresAt: new Date(now.getTime() + this.settings.refreshTokenTtlMs),
     });
-    const access = this.accessTokens.issue(profileId);
+    const access = this.accessTokens.issue(profileId, familyId);
     return { accessToken: access.token, refreshToken, profileId, expiresIn: access.expiresIn };
   }
 

@@ -293,7 +293,8 @@ describe("access tokens", () => {
     const session = await signInRest(t, newEmail());
     const { secret, issuer, audience } = t.app.config.jwt;
     const now = Math.floor(Date.now() / 1000);
-    const claims = { sub: session.user_id, iss: issuer, aud: audience, iat: now, exp: now + 900, jti: randomUUID() };
+    const sid = (jwt.decode(session.access_token) as jwt.JwtPayload).sid;
+    const claims = { sub: session.user_id, sid, iss: issuer, aud: audience, iat: now, exp: now + 900, jti: randomUUID() };
     const sign = (payload: object, key: string = secret, algorithm: jwt.Algorithm = "HS256") =>
       rememberSecret(jwt.sign(payload, key, { algorithm }));
     const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -442,6 +443,29 @@ describe("POST /v1/auth/logout", () => {
     expectRestError(await refresh(t, rotated.body.refresh_token), 401, "AUTHENTICATION_REQUIRED");
     const families = await t.app.db.sessionFamily.findMany({ where: { profileId: session.user_id } });
     expect(families.map((family) => family.revokedAt === null)).toEqual([false]);
+  });
+});
+
+describe("ending a sign-in ends its access tokens at once", () => {
+  it("logout: the session's access token (already used, so cached) is refused by the very next request", async () => {
+    const email = newEmail();
+    const ending = await signInRest(t, email);
+    const staying = await signInRest(t, email);
+    expect((await listCredentials(t, ending.access_token)).status).toBe(200);
+    expect((await t.request("POST", "/v1/auth/logout", { body: { refresh_token: ending.refresh_token } })).status).toBe(204);
+    const refused = await listCredentials(t, ending.access_token);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe("INVALID_BEARER_TOKEN");
+    expect((await listCredentials(t, staying.access_token)).status).toBe(200);
+  });
+
+  it("refresh-token reuse: every access token of the family is refused, the thief's and the holder's", async () => {
+    const session = await signInRest(t, newEmail());
+    const rotated = await refresh(t, session.refresh_token);
+    expect((await listCredentials(t, rotated.body.access_token)).status).toBe(200);
+    expectRestError(await refresh(t, session.refresh_token), 401, "AUTHENTICATION_REQUIRED");
+    expectRestError(await listCredentials(t, rotated.body.access_token), 401, "INVALID_BEARER_TOKEN");
+    expectRestError(await listCredentials(t, session.access_token), 401, "INVALID_BEARER_TOKEN");
   });
 });
 

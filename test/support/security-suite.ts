@@ -170,7 +170,9 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
   const { secret, issuer, audience } = t.app.config.jwt;
   const claims = { subject: owner.profileId, issuer, audience, expiresIn: 600 };
   // A valid token's options, with some replaced or (set to undefined) left out.
-  const sign = (options: Partial<Record<keyof jwt.SignOptions, unknown>>, key: string = secret, payload: object = {}) => {
+  // The owner's sign-in: every forged token below names it, so each is refused for its one defect.
+  const sid = (jwt.decode(owner.accessToken) as jwt.JwtPayload).sid as string;
+  const sign = (options: Partial<Record<keyof jwt.SignOptions, unknown>>, key: string = secret, payload: object = { sid }) => {
     const merged = Object.entries({ algorithm: "HS256", jwtid: randomUUID(), ...claims, ...options }).filter(([, value]) => value !== undefined);
     return rememberSecret(jwt.sign(payload, key, Object.fromEntries(merged) as jwt.SignOptions));
   };
@@ -187,6 +189,8 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
     "other algorithm (HS512)": `Bearer ${sign({ algorithm: "HS512" })}`,
     "unsigned (alg none)": `Bearer ${base64url({ alg: "none", typ: "JWT" })}.${base64url({ sub: owner.profileId, iss: issuer, aud: audience, exp: nowSeconds + 600, jti: randomUUID() })}.`,
     "token without jti": `Bearer ${sign({ jwtid: undefined })}`,
+    "token without sid (no sign-in)": `Bearer ${sign({}, secret, {})}`,
+    "token naming an unknown sign-in": `Bearer ${sign({}, secret, { sid: randomUUID() })}`,
   };
 
   let spare: Credential | undefined;

@@ -7,7 +7,7 @@ const principals: Record<Principal["kind"], Principal> = {
   anonymous: { kind: "anonymous" },
   public: { kind: "public", credential },
   secret: { kind: "secret", credential },
-  session: { kind: "session", profileId: "p", expiresAt: new Date(Date.now() + 60_000) },
+  session: { kind: "session", profileId: "p", sessionId: "s", expiresAt: new Date(Date.now() + 60_000) },
 };
 
 function outcome(capability: keyof typeof CAPABILITY_MATRIX, kind: Principal["kind"]) {

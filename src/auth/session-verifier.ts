@@ -1,0 +1,47 @@
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors.js";
+import type { EventBus } from "../events/bus.js";
+import { findSessionFamily } from "../identity/repo.js";
+import { isUuid } from "../validation.js";
+import { RevocableCache } from "./revocable-cache.js";
+import type { AccessTokens } from "./tokens.js";
+
+export interface VerifiedSession {
+  profileId: string;
+  sessionId: string;
+  expiresAt: Date;
+}
+
+/**
+ * Verifies bearer tokens: signature and claims, then that their sign-in has not ended. Sign-in state is
+ * cached briefly and dropped at once, on every instance, when a logout or refresh-token reuse ends it.
+ */
+export class SessionVerifier {
+  private readonly cache: RevocableCache<boolean>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly accessTokens: AccessTokens,
+    bus: EventBus,
+    cacheTtlMs: number,
+  ) {
+    this.cache = new RevocableCache(cacheTtlMs);
+    bus.subscribe("sessionRevoked", ({ sessionId }) => this.cache.invalidate(sessionId));
+    bus.onResync(() => this.cache.clear());
+  }
+
+  async verify(token: string): Promise<VerifiedSession> {
+    const session = this.accessTokens.verify(token);
+    if (!(await this.isActive(session))) throw new AppError("INVALID_BEARER_TOKEN", "The session has ended.");
+    return session;
+  }
+
+  async isActive(session: VerifiedSession): Promise<boolean> {
+    if (session.expiresAt.getTime() <= Date.now() || !isUuid(session.sessionId)) return false;
+    const active = await this.cache.load(session.sessionId, async () => {
+      const family = await findSessionFamily(this.db, session.sessionId);
+      return family ? { value: family.revokedAt === null && family.profileId === session.profileId, tag: session.sessionId } : undefined;
+    });
+    return active === true;
+  }
+}

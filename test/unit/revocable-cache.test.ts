@@ -1,0 +1,64 @@
+import { describe, expect, it, vi } from "vitest";
+import { RevocableCache } from "../../src/auth/revocable-cache.js";
+
+describe("RevocableCache", () => {
+  it("serves a loaded value until it expires, then loads again", async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new RevocableCache<number>(1000);
+      const loader = vi.fn(async () => ({ value: 1, tag: "t" }));
+      expect(await cache.load("k", loader)).toBe(1);
+      expect(await cache.load("k", loader)).toBe(1);
+      expect(loader).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(1001);
+      await cache.load("k", loader);
+      expect(loader).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("drops every entry of a tag at once, and only those", async () => {
+    const cache = new RevocableCache<string>(60_000);
+    await cache.load("a1", async () => ({ value: "a1", tag: "a" }));
+    await cache.load("a2", async () => ({ value: "a2", tag: "a" }));
+    await cache.load("b1", async () => ({ value: "b1", tag: "b" }));
+    cache.invalidate("a");
+    const reload = vi.fn(async () => ({ value: "fresh", tag: "a" }));
+    expect(await cache.load("a1", reload)).toBe("fresh");
+    expect(await cache.load("a2", reload)).toBe("fresh");
+    expect(await cache.load("b1", reload)).toBe("b1");
+    expect(reload).toHaveBeenCalledTimes(2);
+  });
+
+  it("does not cache a load that raced an invalidation (a stale read cannot undo a revocation)", async () => {
+    const cache = new RevocableCache<string>(60_000);
+    let finish!: (value: { value: string; tag: string }) => void;
+    const slow = cache.load("k", () => new Promise((resolve) => (finish = resolve)));
+    cache.invalidate("t");
+    finish({ value: "read before the revocation", tag: "t" });
+    expect(await slow).toBe("read before the revocation");
+    expect(await cache.load("k", async () => ({ value: "after", tag: "t" }))).toBe("after");
+  });
+
+  it("does not cache misses, nor anything with a zero TTL", async () => {
+    const miss = vi.fn(async () => undefined);
+    const cache = new RevocableCache<string>(60_000);
+    await cache.load("k", miss);
+    await cache.load("k", miss);
+    expect(miss).toHaveBeenCalledTimes(2);
+    const uncached = new RevocableCache<string>(0);
+    const loader = vi.fn(async () => ({ value: "v", tag: "t" }));
+    await uncached.load("k", loader);
+    await uncached.load("k", loader);
+    expect(loader).toHaveBeenCalledTimes(2);
+  });
+
+  it("stays within its size bound by evicting the oldest entry", async () => {
+    const cache = new RevocableCache<number>(60_000, 2);
+    for (const key of ["a", "b", "c"]) await cache.load(key, async () => ({ value: 0, tag: key }));
+    const loader = vi.fn(async () => ({ value: 1, tag: "a" }));
+    expect(await cache.load("a", loader)).toBe(1);
+    expect(await cache.load("c", loader)).toBe(0);
+  });
+});
