@@ -32,7 +32,9 @@ function measure(name, options) {
 }
 
 const bare = await startBareFastify();
-const gateway = await startServer();
+// BENCH_DATABASE_URL=postgresql://... measures distributed mode instead of the embedded default.
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+const gateway = await startServer(databaseUrl ? { DATABASE_URL: databaseUrl } : {});
 try {
   const session = await signIn(gateway);
   const results = [];
@@ -48,7 +50,8 @@ try {
     }),
   );
   const baseline = results[0].rps;
-  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, embedded SQLite, LOG_LEVEL=warn\n`);
+  const engine = databaseUrl ? "PostgreSQL" : "embedded SQLite";
+  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, ${engine}, LOG_LEVEL=warn\n`);
   console.log(`${"scenario".padEnd(40)} ${"req/s".padStart(9)} ${"p99 ms".padStart(8)} ${"vs bare".padStart(8)}`);
   for (const { name, rps, p99 } of results) {
     console.log(`${name.padEnd(40)} ${rps.toFixed(0).padStart(9)} ${String(p99).padStart(8)} ${(rps / baseline).toFixed(2).padStart(8)}`);
