@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
+import { AdminService } from "./admin/service.js";
 import { Authenticator } from "./auth/authenticate.js";
+import { Delegation } from "./auth/delegation.js";
 import { CredentialVerifier } from "./auth/credential-verifier.js";
 import { SessionVerifier } from "./auth/session-verifier.js";
 import { AccessTokens } from "./auth/tokens.js";
@@ -10,6 +12,7 @@ import { migrate } from "./db/migrate.js";
 import { createInProcessBus, createPostgresBus, type EventBus } from "./events/bus.js";
 import { IdentityService } from "./identity/service.js";
 import { createMailer } from "./mail/mailer.js";
+import { ManagedProfileService } from "./managed-profiles/service.js";
 import { ProfileService } from "./profiles/service.js";
 
 /** Everything the adapters (REST, GraphQL, WebSocket, CLI) call: framework-free services and their wiring. */
@@ -22,6 +25,9 @@ export interface App {
   identity: IdentityService;
   credentials: CredentialService;
   profiles: ProfileService;
+  delegation: Delegation;
+  managedProfiles: ManagedProfileService;
+  admin: AdminService;
   /** Database reachable (readiness). */
   ping(): Promise<void>;
   /** Flushes buffered writes and closes connections; idempotent. */
@@ -43,13 +49,14 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     log,
   });
 
+  const credentials = new CredentialService(db, bus, config.rampEnvironment);
   let closing: Promise<void> | undefined;
   return {
     config,
     log,
     db,
     bus,
-    authenticator: new Authenticator(verifier, new SessionVerifier(db, accessTokens, bus, config.authCacheTtlMs)),
+    authenticator: new Authenticator(verifier, new SessionVerifier(db, accessTokens, bus, config.authCacheTtlMs), config.operatorToken),
     identity: new IdentityService(
       db,
       mailer,
@@ -62,8 +69,11 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       },
       log,
     ),
-    credentials: new CredentialService(db, bus, config.rampEnvironment),
+    credentials,
     profiles: new ProfileService(db),
+    delegation: new Delegation(db, bus, config.authCacheTtlMs),
+    managedProfiles: new ManagedProfileService(db, bus, credentials),
+    admin: new AdminService(db, bus, credentials),
     async ping() {
       await db.$queryRawUnsafe("SELECT 1");
     },

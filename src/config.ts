@@ -15,6 +15,7 @@ const envSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().default("Ramp Gateway <no-reply@ramp-gateway.local>"),
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  OPERATOR_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
   JWT_ISSUER: z.string().default("ramp-gateway"),
   JWT_AUDIENCE: z.string().default("ramp-gateway-api"),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
@@ -51,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     const problems: string[] = [];
     if (!e.SMTP_URL) problems.push("SMTP_URL must be set: sign-in codes cannot be delivered otherwise");
     if (!e.JWT_SECRET) problems.push("JWT_SECRET must be set (32+ characters): generated secrets are for development only");
+    if (!e.OPERATOR_TOKEN) problems.push("OPERATOR_TOKEN must be set (32+ characters): generated secrets are for development only");
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
   }
   const dataDir = resolve(e.DATA_DIR);
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       audience: e.JWT_AUDIENCE,
       accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     },
+    operatorToken: e.OPERATOR_TOKEN ?? persistentDevelopmentSecret(dataDir, "operatorToken"),
     refreshTokenTtlMs: e.REFRESH_TOKEN_TTL_DAYS * 86_400_000,
     otpResendCooldownMs: e.OTP_RESEND_COOLDOWN_SECONDS * 1000,
     corsOrigins: e.CORS_ORIGINS.split(",").map((origin) => origin.trim()).filter(Boolean),

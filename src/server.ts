@@ -12,13 +12,16 @@ import { WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
 import { requireCapabilities } from "./auth/capabilities.js";
+import { NO_DELEGATION } from "./auth/delegation.js";
 import type { Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst } from "./graphql/auth-directive.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
-import "./rest/http.js";
+import { managedProfileSelector } from "./rest/http.js";
+import { adminRoutes } from "./rest/v1/admin.js";
+import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
 import { authRoutes } from "./rest/v1/auth.js";
 
@@ -101,8 +104,12 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     const { capabilities, graphql } = request.routeOptions.config;
     if (!capabilities && !graphql) return payload;
     request.principal = await app.authenticator.authenticate(request.headers);
-    if (capabilities) requireCapabilities(request.principal, capabilities);
     if (request.principal.kind !== "anonymous") await limits.perCaller(request);
+    if (!capabilities) return payload;
+    const selector = app.delegation.checkSelectorCaller(request.principal, managedProfileSelector(request.headers));
+    requireCapabilities(request.principal, capabilities);
+    const rule = request.routeOptions.config.delegation ?? NO_DELEGATION;
+    request.acting = await app.delegation.resolve(request.principal, selector, rule);
     return payload;
   });
 
@@ -120,6 +127,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
           BearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
           SecretApiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
           PublicApiKey: { type: "apiKey", in: "header", name: "X-Public-Key" },
+          OperatorToken: { type: "http", scheme: "bearer", description: "OPERATOR_TOKEN, on /v1/admin/* only" },
         },
       },
     },
@@ -140,6 +148,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
 
   authRoutes(server, app, limits.signIn);
   apiCredentialRoutes(server, app);
+  managedProfileRoutes(server, app);
+  adminRoutes(server, app);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;
@@ -160,8 +170,13 @@ function rateLimited(retryAfterSeconds: number): AppError {
   return new AppError("RATE_LIMITED", undefined, undefined, { "Retry-After": String(Math.max(1, retryAfterSeconds)) });
 }
 
+function connectionSelector(params: Record<string, unknown> | undefined): string | undefined {
+  const value = normalizeHeaderNames(params)["x-managed-profile-id"];
+  return value === undefined || value === null ? undefined : String(value);
+}
+
 function callerKey(principal: Principal | undefined): string | undefined {
-  if (!principal || principal.kind === "anonymous") return undefined;
+  if (!principal || principal.kind === "anonymous" || principal.kind === "operator") return undefined;
   return principal.kind === "session" ? `profile:${principal.profileId}` : `credential:${principal.credential.id}`;
 }
 
@@ -215,6 +230,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
       context: async (request) => ({
         app,
         principal: request.principal,
+        selector: managedProfileSelector(request.headers),
         requestId: request.id,
         enforceSignInLimit: () => signInLimit(request),
       }),
@@ -241,6 +257,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
       context: (ctx): GraphQLContext => ({
         app,
         principal: ctx.extra.principal ?? { kind: "anonymous" },
+        selector: connectionSelector(ctx.connectionParams),
         requestId: randomUUID(),
         enforceSignInLimit: () => signInLimit({ ip: ctx.extra.request.socket.remoteAddress ?? "unknown" }),
       }),

@@ -17,7 +17,10 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code:
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Ids are UUIDs; anything else cannot name a record (and must not reach a uuid column). */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
+/**
+ * An id as the database stores it (lower-case UUID), or null: anything else cannot name a record (and
+ * must not reach a uuid column). Ids from callers go through this so lookups, caches and events agree.
+ */
+export function canonicalId(value: unknown): string | null {
+  return typeof value === "string" && UUID.test(value) ? value.toLowerCase() : null;
 }

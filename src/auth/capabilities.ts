@@ -15,11 +15,15 @@ export const CAPABILITY_MATRIX = {
   EXACT_LIMITS: ["secret", "session"],
   RAMP_OPERATIONS: ["secret", "session"],
   ACT_FOR_MANAGED_CHILD: ["secret", "session"],
+  /** Create, list, read and delete one's own managed children. */
+  MANAGED_PROFILES: ["secret", "session"],
   MANAGE_CHILD_CREDENTIALS: ["secret", "session"],
   BR_KYC_IMPORT: ["secret", "session"],
   WEBHOOK_MANAGEMENT: ["secret"],
   OWN_CREDENTIALS: ["session"],
   RECIPIENTS: ["session"],
+  /** The operator surface: managers, partners, partner credentials, pricing assignments. */
+  OPERATOR: ["operator"],
 } as const satisfies Record<string, readonly PrincipalKind[]>;
 
 export type Capability = keyof typeof CAPABILITY_MATRIX;
@@ -33,7 +37,7 @@ export function allows(capability: Capability, kind: PrincipalKind): boolean {
 export function requireCapabilities(principal: Principal, capabilities: readonly Capability[]): void {
   for (const capability of capabilities) {
     if (allows(capability, principal.kind)) continue;
-    if (principal.kind === "anonymous") {
+    if (principal.kind === "anonymous" || (capability === "OPERATOR" && principal.kind !== "operator")) {
       throw new AppError(capability === "RAMP_INFO" ? "CREDENTIAL_REQUIRED" : "AUTHENTICATION_REQUIRED");
     }
     throw new AppError("FORBIDDEN");

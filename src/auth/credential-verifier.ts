@@ -14,6 +14,12 @@ interface CachedCredential {
   environment: string;
   expiresAt: Date;
   revokedAt: Date | null;
+  /** A partner-managed credential stops working when its partner is deactivated. */
+  partnerActive: boolean;
+}
+
+function isActive(entry: CachedCredential, now: Date): boolean {
+  return entry.revokedAt === null && entry.expiresAt > now && entry.partnerActive;
 }
 
 const ERRORS = { public: "INVALID_PUBLIC_KEY", secret: "INVALID_API_KEY" } as const;
@@ -25,7 +31,7 @@ const MALFORMED = { public: "INVALID_PUBLIC_KEY", secret: "INVALID_SECRET_KEY" }
  * (from any instance). Last-use times are coalesced in memory and flushed in batches.
  */
 export class CredentialVerifier {
-  /** Keyed by the digest of the presented value, tagged with the credential id. */
+  /** Keyed by the digest of the presented value, tagged with the ids of credential, profile and partner. */
   private readonly cache: RevocableCache<CachedCredential>;
   private pendingUses = new Map<string, LastUse>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -36,9 +42,7 @@ export class CredentialVerifier {
     private readonly options: { environment: RampEnvironment; cacheTtlMs: number; flushIntervalMs: number; log: Logger },
   ) {
     this.cache = new RevocableCache(options.cacheTtlMs);
-    bus.subscribe("apiCredential", ({ credentialId, action }) => {
-      if (action === "revoked") this.cache.invalidate(credentialId);
-    });
+    bus.subscribe("authInvalidated", ({ tag }) => this.cache.invalidate(tag));
     bus.onResync(() => this.cache.clear());
   }
 
@@ -52,8 +56,7 @@ export class CredentialVerifier {
       !entry ||
       !timingSafeEqual(entry.storedDigest, Buffer.from(digest, "hex")) ||
       entry.environment !== this.options.environment ||
-      entry.revokedAt !== null ||
-      entry.expiresAt <= now
+      !isActive(entry, now)
     ) {
       throw new AppError(ERRORS[kind]);
     }
@@ -64,21 +67,28 @@ export class CredentialVerifier {
   /** For long-lived connections: the credential is still active (from the cache, else read again). */
   async isStillValid(kind: KeyKind, credential: VerifiedCredential): Promise<boolean> {
     const entry = await this.cache.load(credential.keyDigest, () => this.load(kind, { id: credential.id }, credential.keyDigest));
-    return !!entry && entry.revokedAt === null && entry.expiresAt > new Date();
+    return !!entry && isActive(entry, new Date());
   }
 
   private async load(kind: KeyKind, lookup: CredentialLookup, digest: string) {
     const record = await findCredentialByKey(this.db, lookup);
     if (!record) return undefined;
     const entry: CachedCredential = {
-      credential: { id: record.id, profileId: record.profileId, partnerId: record.partnerId, keyDigest: digest },
+      credential: {
+        id: record.id,
+        profileId: record.profileId,
+        partnerId: record.partnerId,
+        managerProfileId: record.profile.managerProfileId,
+        keyDigest: digest,
+      },
       // A public value is stored as it is; compare digests for both kinds alike.
       storedDigest: Buffer.from(kind === "public" ? sha256Hex(record.publicKey) : record.secretKeyHash, "hex"),
       environment: record.environment,
       expiresAt: record.expiresAt,
       revokedAt: record.revokedAt,
+      partnerActive: record.partner?.isActive ?? true,
     };
-    return { value: entry, tag: record.id };
+    return { value: entry, tags: [record.id, record.profileId, ...(record.partnerId ? [record.partnerId] : [])] };
   }
 
   private noteUse(credentialId: string, kind: KeyKind, at: Date): void {

@@ -3,6 +3,8 @@ export interface VerifiedCredential {
   id: string;
   profileId: string;
   partnerId: string | null;
+  /** Set when the credential belongs to a managed child: the child's manager. */
+  managerProfileId: string | null;
   /** SHA-256 of the presented value, to re-verify long-lived connections through the cache. */
   keyDigest: string;
 }
@@ -12,7 +14,9 @@ export type Principal =
   | { kind: "anonymous" }
   | { kind: "public"; credential: VerifiedCredential }
   | { kind: "secret"; credential: VerifiedCredential }
-  | { kind: "session"; profileId: string; sessionId: string; expiresAt: Date };
+  | { kind: "session"; profileId: string; sessionId: string; expiresAt: Date }
+  /** The operator token (`/v1/admin/*` and operator GraphQL operations). */
+  | { kind: "operator" };
 
 export type PrincipalKind = Principal["kind"];
 
@@ -20,6 +24,7 @@ export type PrincipalKind = Principal["kind"];
 export function principalProfileId(principal: Principal): string | undefined {
   switch (principal.kind) {
     case "anonymous":
+    case "operator":
       return undefined;
     case "session":
       return principal.profileId;

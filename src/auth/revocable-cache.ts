@@ -1,10 +1,10 @@
 /**
- * A short-lived in-memory cache for authentication state. Each entry carries a tag (the id of the
- * credential or session it describes); `invalidate(tag)` drops every entry of that tag at once, and a
- * load that raced an invalidation is not cached, so a revocation can never be undone by a stale read.
+ * A short-lived in-memory cache for authentication state. Each entry carries tags (the ids of what it
+ * depends on: credential, profile, partner, session); `invalidate(tag)` drops every entry with that tag
+ * at once, and a load that raced an invalidation is not cached, so a stale read cannot undo a revocation.
  */
 export class RevocableCache<V> {
-  private readonly entries = new Map<string, { value: V; tag: string; expiresAt: number }>();
+  private readonly entries = new Map<string, { value: V; tags: string[]; expiresAt: number }>();
   private readonly keysByTag = new Map<string, Set<string>>();
   private epoch = 0;
 
@@ -14,19 +14,22 @@ export class RevocableCache<V> {
   ) {}
 
   /** The cached value, or the loader's (cached unless an invalidation happened meanwhile). */
-  async load(key: string, loader: () => Promise<{ value: V; tag: string } | undefined>): Promise<V | undefined> {
+  async load(key: string, loader: () => Promise<{ value: V; tags: string[] } | undefined>): Promise<V | undefined> {
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > Date.now()) return entry.value;
-    if (entry) this.remove(key, entry.tag);
+    if (entry) this.remove(key, entry.tags);
     const epochAtStart = this.epoch;
     const loaded = await loader();
-    if (loaded && this.ttlMs > 0 && this.epoch === epochAtStart) this.store(key, loaded.value, loaded.tag);
+    if (loaded && this.ttlMs > 0 && this.epoch === epochAtStart) this.store(key, loaded.value, loaded.tags);
     return loaded?.value;
   }
 
   invalidate(tag: string): void {
     this.epoch++;
-    for (const key of this.keysByTag.get(tag) ?? []) this.entries.delete(key);
+    for (const key of this.keysByTag.get(tag) ?? []) {
+      const entry = this.entries.get(key);
+      if (entry) this.remove(key, entry.tags);
+    }
     this.keysByTag.delete(tag);
   }
 
@@ -36,21 +39,25 @@ export class RevocableCache<V> {
     this.keysByTag.clear();
   }
 
-  private store(key: string, value: V, tag: string): void {
+  private store(key: string, value: V, tags: string[]): void {
     if (this.entries.size >= this.maxEntries) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;
-      this.remove(oldestKey, oldest.tag);
+      this.remove(oldestKey, oldest.tags);
     }
-    this.entries.set(key, { value, tag, expiresAt: Date.now() + this.ttlMs });
-    const keys = this.keysByTag.get(tag) ?? new Set();
-    keys.add(key);
-    this.keysByTag.set(tag, keys);
+    this.entries.set(key, { value, tags, expiresAt: Date.now() + this.ttlMs });
+    for (const tag of tags) {
+      const keys = this.keysByTag.get(tag) ?? new Set();
+      keys.add(key);
+      this.keysByTag.set(tag, keys);
+    }
   }
 
-  private remove(key: string, tag: string): void {
+  private remove(key: string, tags: string[]): void {
     this.entries.delete(key);
-    const keys = this.keysByTag.get(tag);
-    keys?.delete(key);
-    if (keys?.size === 0) this.keysByTag.delete(tag);
+    for (const tag of tags) {
+      const keys = this.keysByTag.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) this.keysByTag.delete(tag);
+    }
   }
 }

@@ -2,7 +2,7 @@ import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { findSessionFamily } from "../identity/repo.js";
-import { isUuid } from "../validation.js";
+import { canonicalId } from "../validation.js";
 import { RevocableCache } from "./revocable-cache.js";
 import type { AccessTokens } from "./tokens.js";
 
@@ -26,7 +26,7 @@ export class SessionVerifier {
     cacheTtlMs: number,
   ) {
     this.cache = new RevocableCache(cacheTtlMs);
-    bus.subscribe("sessionRevoked", ({ sessionId }) => this.cache.invalidate(sessionId));
+    bus.subscribe("authInvalidated", ({ tag }) => this.cache.invalidate(tag));
     bus.onResync(() => this.cache.clear());
   }
 
@@ -37,10 +37,11 @@ export class SessionVerifier {
   }
 
   async isActive(session: VerifiedSession): Promise<boolean> {
-    if (session.expiresAt.getTime() <= Date.now() || !isUuid(session.sessionId)) return false;
+    // Tokens are ours, so sid is canonical; anything else names no sign-in.
+    if (session.expiresAt.getTime() <= Date.now() || canonicalId(session.sessionId) !== session.sessionId) return false;
     const active = await this.cache.load(session.sessionId, async () => {
       const family = await findSessionFamily(this.db, session.sessionId);
-      return family ? { value: family.revokedAt === null && family.profileId === session.profileId, tag: session.sessionId } : undefined;
+      return family ? { value: family.revokedAt === null && family.profileId === session.profileId, tags: [session.sessionId] } : undefined;
     });
     return active === true;
   }

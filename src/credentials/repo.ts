@@ -17,11 +17,12 @@ export interface NewCredential {
 
 /**
  * Takes the profile's row lock (by bumping its revision) so that concurrent issuers for one profile
- * queue up behind each other until commit. Returns false when the profile does not exist.
+ * queue up behind each other until commit (and behind a child's deletion, which takes the same lock).
+ * Returns false when the profile does not exist or is a deleted child.
  */
 export async function lockProfileForIssuance(tx: Tx, profileId: string): Promise<boolean> {
   const { count } = await tx.profile.updateMany({
-    where: { id: profileId },
+    where: { id: profileId, deletedAt: null },
     data: { credentialsRevision: { increment: 1 } },
   });
   return count === 1;
@@ -76,7 +77,18 @@ export type CredentialLookup = { publicKey: string } | { secretKeyHash: string }
 export function findCredentialByKey(db: Queryable, lookup: CredentialLookup) {
   return db.apiCredential.findUnique({
     where: lookup,
-    select: { id: true, profileId: true, partnerId: true, environment: true, secretKeyHash: true, publicKey: true, expiresAt: true, revokedAt: true },
+    select: {
+      id: true,
+      profileId: true,
+      partnerId: true,
+      environment: true,
+      secretKeyHash: true,
+      publicKey: true,
+      expiresAt: true,
+      revokedAt: true,
+      partner: { select: { isActive: true } },
+      profile: { select: { managerProfileId: true } },
+    },
   });
 }
 

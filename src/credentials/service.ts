@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
 import type { Db } from "../db/client.js";
 import { inTransaction } from "../db/tx.js";
-import { AppError } from "../errors.js";
+import { AppError, type ErrorCode } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { isUuid, parseInput } from "../validation.js";
+import { canonicalId, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
 import {
   createCredentialInput,
@@ -36,7 +36,15 @@ export class CredentialService {
     private readonly environment: RampEnvironment,
   ) {}
 
-  async create(profileId: string, input: unknown): Promise<IssuedCredential> {
+  /**
+   * Issues a credential for a live profile (not a deleted child). `missingSubject` is the error when the
+   * profile does not exist or was deleted meanwhile; `partnerId` attributes a partner-managed credential.
+   */
+  async create(
+    profileId: string,
+    input: unknown,
+    options: { partnerId?: string; missingSubject?: ErrorCode } = {},
+  ): Promise<IssuedCredential> {
     const parsed = parseInput(createCredentialInput, input ?? {});
     const now = new Date();
     const name = parsed.name === undefined ? DEFAULT_CREDENTIAL_NAME : parsed.name.trim();
@@ -53,14 +61,14 @@ export class CredentialService {
     }
     const { publicKey, secretKey } = generateKeyPair(this.environment);
     const record = await inTransaction(this.db, async (tx) => {
-      if (!(await repo.lockProfileForIssuance(tx, profileId))) throw new AppError("CREDENTIAL_SUBJECT_REQUIRED");
+      if (!(await repo.lockProfileForIssuance(tx, profileId))) throw new AppError(options.missingSubject ?? "CREDENTIAL_SUBJECT_REQUIRED");
       if ((await repo.countActiveCredentials(tx, profileId, now)) >= MAX_ACTIVE_CREDENTIALS) {
         throw new AppError("CREDENTIAL_LIMIT_REACHED");
       }
       return repo.insertCredential(tx, profileId, {
         id: randomUUID(),
         name,
-        partnerId: null,
+        partnerId: options.partnerId ?? null,
         environment: this.environment,
         publicKey,
         secretKeyPrefix: secretKey.slice(0, SECRET_PREFIX_LENGTH),
@@ -76,7 +84,8 @@ export class CredentialService {
   async list(profileId: string, page: { first?: number; after?: string } = {}): Promise<ApiCredentialView[]> {
     let after: { createdAt: Date; id: string } | undefined;
     if (page.after !== undefined) {
-      after = isUuid(page.after) ? ((await repo.findCredential(this.db, profileId, page.after)) ?? undefined) : undefined;
+      const afterId = canonicalId(page.after);
+      after = afterId ? ((await repo.findCredential(this.db, profileId, afterId)) ?? undefined) : undefined;
       if (!after) throw new AppError("VALIDATION_FAILED", undefined, [{ field: "after", message: "unknown cursor" }]);
     }
     const records = await repo.listCredentials(this.db, profileId, { take: page.first, after });
@@ -84,16 +93,24 @@ export class CredentialService {
   }
 
   async get(profileId: string, credentialId: string): Promise<ApiCredentialView> {
-    const record = isUuid(credentialId) ? await repo.findCredential(this.db, profileId, credentialId) : null;
+    const id = canonicalId(credentialId);
+    const record = id ? await repo.findCredential(this.db, profileId, id) : null;
     if (!record) throw new AppError("CREDENTIAL_NOT_FOUND");
     return toCredentialView(record);
   }
 
-  /** Revokes both values at once; the verifier's caches drop it before this returns. */
-  async revoke(profileId: string, credentialId: string): Promise<void> {
-    if (!isUuid(credentialId) || !(await repo.revokeCredential(this.db, profileId, credentialId, new Date()))) {
-      throw new AppError("CREDENTIAL_NOT_FOUND");
+  /**
+   * Revokes both values at once; the verifiers' caches drop it (on every instance) before this returns.
+   * A credential already revoked is CREDENTIAL_NOT_FOUND, unless `idempotent` (then nothing happens).
+   */
+  async revoke(profileId: string, credentialId: string, { idempotent = false } = {}): Promise<void> {
+    const id = canonicalId(credentialId);
+    if (id && (await repo.revokeCredential(this.db, profileId, id, new Date()))) {
+      await this.bus.publish("authInvalidated", { tag: id });
+      await this.bus.publish("apiCredential", { profileId, credentialId: id, action: "revoked" });
+      return;
     }
-    await this.bus.publish("apiCredential", { profileId, credentialId, action: "revoked" });
+    const exists = idempotent && id && (await repo.findCredential(this.db, profileId, id));
+    if (!exists) throw new AppError("CREDENTIAL_NOT_FOUND");
   }
 }

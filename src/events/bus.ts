@@ -5,8 +5,11 @@ import pg from "pg";
 /** Messages every instance must see. Small payloads: ids, never secrets (PostgreSQL NOTIFY caps at 8 kB). */
 export interface BusTopics {
   apiCredential: { profileId: string; credentialId: string; action: "created" | "revoked" };
-  /** A sign-in ended (logout, or a spent refresh token came back): its access tokens stop working. */
-  sessionRevoked: { sessionId: string };
+  /**
+   * Cached authentication state tagged with this id is stale: a credential revoked, a sign-in ended, a
+   * partner deactivated, a child deleted, a manager's policy changed.
+   */
+  authInvalidated: { tag: string };
 }
 export type Topic = keyof BusTopics;
 type Handler<T extends Topic> = (message: BusTopics[T]) => void;

@@ -36,6 +36,12 @@ export function Auth(...capabilities: [Capability, ...Capability[]]): MethodDeco
   return Directive(`@auth(requires: [${capabilities.join(", ")}])`);
 }
 
+/** The selector's caller checks, then the capability matrix: the order REST follows too. */
+function authorize(context: GraphQLContext, requires: Capability[]): void {
+  context.app.delegation.checkSelectorCaller(context.principal, context.selector);
+  requireCapabilities(context.principal, requires);
+}
+
 function requiredCapabilities(schema: GraphQLSchema, field: GraphQLField<unknown, unknown> | GraphQLFieldConfig<unknown, unknown>) {
   return getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined;
 }
@@ -57,7 +63,7 @@ export function authorizeOperationFirst(schema: GraphQLSchema): ApolloServerPlug
             const requires = field && requiredCapabilities(schema, field);
             if (!requires) continue;
             try {
-              requireCapabilities(contextValue.principal, requires);
+              authorize(contextValue, requires);
             } catch (error) {
               if (!(error instanceof AppError)) throw error;
               const { message, extensions } = toGraphQLError(error);
@@ -81,13 +87,13 @@ export function enforceAuth(schema: GraphQLSchema): GraphQLSchema {
         ...field,
         ...(resolve && {
           resolve: (source, args, context: GraphQLContext, info) => {
-            requireCapabilities(context.principal, requires);
+            authorize(context, requires);
             return resolve(source, args, context, info);
           },
         }),
         ...(subscribe && {
           subscribe: (source, args, context: GraphQLContext, info) => {
-            requireCapabilities(context.principal, requires);
+            authorize(context, requires);
             return subscribe(source, args, context, info);
           },
         }),

@@ -1,19 +1,21 @@
 import type { App } from "../app.js";
+import { NO_DELEGATION, type ActingContext, type DelegationRule } from "../auth/delegation.js";
 import type { Principal } from "../auth/principal.js";
 import { AppError } from "../errors.js";
-import { principalProfileId } from "../auth/principal.js";
 
 export interface GraphQLContext {
   app: App;
   principal: Principal;
+  /** X-Managed-Profile-Id as sent on the HTTP request or in the connection_init payload. */
+  selector: string | undefined;
   requestId: string;
   /** The per-IP sign-in rate limit (request-otp and verify-otp), shared with REST. */
   enforceSignInLimit(): Promise<void>;
 }
 
-/** The profile the caller speaks for (resolvers run after @auth, so one exists where a task needs it). */
-export function callerProfileId(context: GraphQLContext): string {
-  const profileId = principalProfileId(context.principal);
-  if (!profileId) throw new AppError("AUTHENTICATION_REQUIRED");
-  return profileId;
+/** Who acts for whom in this operation, under the field's delegation rule (the one path REST uses too). */
+export async function actingContext(context: GraphQLContext, rule: DelegationRule = NO_DELEGATION): Promise<ActingContext> {
+  const acting = await context.app.delegation.resolve(context.principal, context.selector, rule);
+  if (!acting) throw new AppError("AUTHENTICATION_REQUIRED");
+  return acting;
 }

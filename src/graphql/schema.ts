@@ -3,14 +3,16 @@ import { printSchemaWithDirectives } from "@graphql-tools/utils";
 import { specifiedDirectives, type GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { authDirective, enforceAuth } from "./auth-directive.js";
+import { AdminResolver } from "./resolvers/admin.js";
 import { CredentialsResolver } from "./resolvers/credentials.js";
 import { IdentityResolver } from "./resolvers/identity.js";
+import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
 import { ProfileResolver } from "./resolvers/profile.js";
 
 /** The executable schema: type-graphql resolvers with @auth enforced on every field that declares it. */
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
   const schema = await buildSchema({
-    resolvers: [IdentityResolver, ProfileResolver, CredentialsResolver],
+    resolvers: [IdentityResolver, ProfileResolver, CredentialsResolver, ManagedProfilesResolver, AdminResolver],
     directives: [...specifiedDirectives, authDirective],
     validate: false,
     // Subscriptions read the event bus through their own `subscribe`; topic-based pub/sub is not used.

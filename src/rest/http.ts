@@ -1,17 +1,22 @@
 import type { z } from "zod";
 import { z as zod } from "zod";
 import type { Capability } from "../auth/capabilities.js";
-import { principalProfileId, type Principal } from "../auth/principal.js";
+import type { ActingContext, DelegationRule } from "../auth/delegation.js";
+import type { Principal } from "../auth/principal.js";
 import { AppError } from "../errors.js";
 
 declare module "fastify" {
   interface FastifyRequest {
     /** Set by the authentication hook on every route that declares capabilities (and on /graphql). */
     principal: Principal;
+    /** Who acts for whom, resolved with the route's delegation rule (null: the caller speaks for no profile). */
+    acting: ActingContext | null;
   }
   interface FastifyContextConfig {
     /** Tasks of the capability matrix this route performs; the authentication hook enforces them. */
     capabilities?: readonly Capability[];
+    /** How X-Managed-Profile-Id and managed children's own credentials apply (default: NO_DELEGATION). */
+    delegation?: DelegationRule;
     /** Errors on this route are answered in GraphQL's shape. */
     graphql?: boolean;
   }
@@ -42,9 +47,15 @@ export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(statuses.map((status) => [status, jsonSchema(errorResponse)]));
 }
 
-/** The profile the authenticated request speaks for. */
-export function callerProfileId(request: { principal: Principal }): string {
-  const profileId = principalProfileId(request.principal);
-  if (!profileId) throw new AppError("AUTHENTICATION_REQUIRED");
-  return profileId;
+/** The acting context of a request whose route needs one (every capability but sign-in and operator). */
+export function actingOf(request: { acting: ActingContext | null }): ActingContext {
+  if (!request.acting) throw new AppError("AUTHENTICATION_REQUIRED");
+  return request.acting;
 }
+
+/** The selector header, as sent (any value, even empty, counts as sent). */
+export function managedProfileSelector(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers["x-managed-profile-id"];
+  return Array.isArray(value) ? value[0] : value;
+}
+

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } fro
 import type { ApiCredentialView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import { Auth } from "../auth-directive.js";
-import { callerProfileId, type GraphQLContext } from "../context.js";
+import { actingContext, type GraphQLContext } from "../context.js";
 import { guardedStream } from "../subscriptions.js";
 import { decodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
 import {
@@ -11,49 +11,48 @@ import {
   ApiCredentialEventAction,
   CreateApiCredentialInput,
   CreatedApiCredential,
+  credentialInput,
 } from "../types/credentials.js";
 
-export async function credentialPage(context: GraphQLContext, { first, after }: PageArgs) {
+export async function credentialPage(context: GraphQLContext, profileId: string, { first, after }: PageArgs) {
   const size = Math.min(Math.max(first, 0), MAX_PAGE_SIZE);
-  const fetched = await context.app.credentials.list(callerProfileId(context), {
+  const fetched = await context.app.credentials.list(profileId, {
     first: size + 1,
     after: after == null ? undefined : decodeCursor(after),
   });
-  return toConnection(fetched, size, after != null);
+  // One more than asked for, only to tell whether another page follows.
+  return toConnection(fetched.slice(0, size), { hasNextPage: fetched.length > size, hasPreviousPage: after != null });
 }
 
 @Resolver()
 export class CredentialsResolver {
   @Query(() => ApiCredentialConnection, { description: "The caller's credentials, newest first, revoked and expired included." })
   @Auth("OWN_CREDENTIALS")
-  apiCredentials(@Args() page: PageArgs, @Ctx() context: GraphQLContext) {
-    return credentialPage(context, page);
+  async apiCredentials(@Args() page: PageArgs, @Ctx() context: GraphQLContext) {
+    return credentialPage(context, (await actingContext(context)).subjectProfileId, page);
   }
 
   @Mutation(() => CreatedApiCredential, { description: "Creates a credential; its secret value is returned only here." })
   @Auth("OWN_CREDENTIALS")
-  createApiCredential(
+  async createApiCredential(
     @Arg("input", () => CreateApiCredentialInput, { nullable: true }) input: CreateApiCredentialInput | null,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.credentials.create(callerProfileId(context), {
-      ...(input?.name != null && { name: input.name }),
-      ...(input?.expiresAt != null && { expiresAt: input.expiresAt.toISOString() }),
-    });
+    return context.app.credentials.create((await actingContext(context)).subjectProfileId, credentialInput(input));
   }
 
   @Mutation(() => Boolean, { description: "Revokes both values of a credential at once." })
   @Auth("OWN_CREDENTIALS")
   async revokeApiCredential(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext) {
-    await context.app.credentials.revoke(callerProfileId(context), id);
+    await context.app.credentials.revoke((await actingContext(context)).subjectProfileId, id);
     return true;
   }
 
   @Subscription(() => ApiCredentialEvent, {
     description: "Credentials of the caller's profile being created or revoked.",
-    subscribe: ({ context }) => {
+    subscribe: async ({ context }) => {
       const { app, principal } = context as GraphQLContext;
-      const profileId = callerProfileId(context as GraphQLContext);
+      const profileId = (await actingContext(context as GraphQLContext)).subjectProfileId;
       const events = streamTopic(app.bus, "apiCredential", (message) => (message.profileId === profileId ? message : undefined));
       return guardedStream(events, () => app.authenticator.stillValid(principal));
     },

@@ -30,7 +30,7 @@ export class PageArgs {
 }
 
 /** A Relay connection type for `Node` (edges with opaque cursors, plus pageInfo). */
-export function Connection<Node extends { id: string }>(nodeType: ClassType<Node>, name: string) {
+export function Connection<Node extends object>(nodeType: ClassType<Node>, name: string) {
   @ObjectType(`${name}Edge`)
   class Edge {
     @Field()
@@ -54,24 +54,19 @@ export function Connection<Node extends { id: string }>(nodeType: ClassType<Node
   return ConnectionType;
 }
 
-const encodeCursor = (id: string) => Buffer.from(id).toString("base64url");
+export const encodeCursor = (position: string) => Buffer.from(position).toString("base64url");
 export const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
 
-/**
- * Builds a page from `first + 1` fetched nodes (the extra one only tells whether more follow).
- * Cursors are the nodes' ids, opaque to callers.
- */
-export function toConnection<Node extends { id: string }>(fetched: Node[], first: number, afterGiven: boolean) {
-  const nodes = fetched.slice(0, first);
-  const edges = nodes.map((node) => ({ cursor: encodeCursor(node.id), node }));
+/** A Relay page of `nodes`; cursors are opaque to callers (by default the node's id). */
+export function toConnection<Node>(
+  nodes: Node[],
+  page: { hasNextPage: boolean; hasPreviousPage: boolean },
+  cursorOf: (node: Node, index: number) => string = (node) => encodeCursor((node as { id: string }).id),
+) {
+  const edges = nodes.map((node, index) => ({ cursor: cursorOf(node, index), node }));
   return {
     edges,
     count: edges.length,
-    pageInfo: {
-      hasNextPage: fetched.length > first,
-      hasPreviousPage: afterGiven,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
+    pageInfo: { ...page, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import type { ApiCredentialView } from "../../credentials/types.js";
-import { callerProfileId, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const credentialResource = z.object({
   id: z.uuid(),
@@ -21,6 +21,10 @@ const credentialResource = z.object({
 });
 const createdResource = credentialResource.extend({ secretKey: z.string() });
 const createBody = z.object({ name: z.string().max(100).optional(), expiresAt: isoDateTime.optional() });
+
+export const createdCredentialResource = createdResource;
+export const credentialList = z.object({ credentials: z.array(credentialResource) });
+export const createCredentialBody = createBody;
 
 export function credentialJson(view: ApiCredentialView) {
   return {
@@ -47,7 +51,7 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
       response: { 201: jsonSchema(createdResource), ...errorResponses(400, 401, 403, 409) },
     },
     handler: async (request, reply) => {
-      const { credential, secretKey } = await app.credentials.create(callerProfileId(request), request.body);
+      const { credential, secretKey } = await app.credentials.create(actingOf(request).subjectProfileId, request.body);
       return reply.code(201).send({ ...credentialJson(credential), secretKey });
     },
   });
@@ -57,9 +61,9 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
     schema: {
       tags: ["Authentication"],
       security: [{ BearerAuth: [] }],
-      response: { 200: jsonSchema(z.object({ credentials: z.array(credentialResource) })), ...errorResponses(401, 403) },
+      response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403) },
     },
-    handler: async (request) => ({ credentials: (await app.credentials.list(callerProfileId(request))).map(credentialJson) }),
+    handler: async (request) => ({ credentials: (await app.credentials.list(actingOf(request).subjectProfileId)).map(credentialJson) }),
   });
 
   server.delete("/v1/api-credentials/:credentialId", {
@@ -71,7 +75,7 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
       response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
     },
     handler: async (request, reply) => {
-      await app.credentials.revoke(callerProfileId(request), (request.params as { credentialId: string }).credentialId);
+      await app.credentials.revoke(actingOf(request).subjectProfileId, (request.params as { credentialId: string }).credentialId);
       return reply.code(204).send();
     },
   });

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import type { CredentialService } from "../credentials/service.js";
+import type { IssuedCredential } from "../credentials/types.js";
+import type { Db } from "../db/client.js";
+import { inTransaction } from "../db/tx.js";
+import { AppError } from "../errors.js";
+import type { EventBus } from "../events/bus.js";
+import { findManagerPolicy, upsertManagerPolicy } from "../managed-profiles/repo.js";
+import { managerPolicyInput, type ManagerPolicy } from "../managed-profiles/types.js";
+import { canonicalId, parseInput } from "../validation.js";
+import * as repo from "./repo.js";
+
+const partnerInput = z.object({ name: z.string({ error: "name is required" }).trim().min(1).max(100) }).strict();
+const partnerStateInput = z.object({ isActive: z.boolean({ error: "isActive must be true or false" }) }).strict();
+const partnerCredentialInput = z
+  // A missing or unusable subject is the contract's CREDENTIAL_SUBJECT_REQUIRED, not a validation error.
+  .object({ profileId: z.unknown().optional(), name: z.string().optional(), expiresAt: z.string().optional() })
+  .strict();
+const pricingInput = z
+  .object({ pricingProfile: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "must be a pricing profile name (a-z, 0-9, -)") })
+  .strict();
+
+export interface PartnerView {
+  id: string;
+  name: string;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * The operator's tasks (REST /v1/admin, GraphQL, CLI): manager policies, partners and their
+ * credentials, pricing assignments. Changes that affect authentication are published so every
+ * instance drops what it cached.
+ */
+export class AdminService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly credentials: CredentialService,
+  ) {}
+
+  /** Enables, updates or disables a manager; `created` is true the first time. */
+  async putManager(profileId: string, input: unknown): Promise<{ manager: ManagerPolicy; created: boolean }> {
+    const policy = parseInput(managerPolicyInput, input);
+    const { id } = await this.requireOrdinaryProfile(profileId);
+    const created = await inTransaction(this.db, (tx) => upsertManagerPolicy(tx, id, policy));
+    await this.bus.publish("authInvalidated", { tag: id });
+    return { manager: (await findManagerPolicy(this.db, id))!, created };
+  }
+
+  async getManager(profileId: string): Promise<ManagerPolicy> {
+    const id = canonicalId(profileId);
+    const manager = id ? await findManagerPolicy(this.db, id) : null;
+    if (!manager) throw new AppError("NOT_FOUND", "No manager policy for this profile.");
+    return manager;
+  }
+
+  async assignPricing(profileId: string, input: unknown) {
+    const { pricingProfile } = parseInput(pricingInput, input);
+    const { id } = await this.requireProfile(profileId);
+    const assignment = await repo.upsertPricingAssignment(this.db, id, pricingProfile);
+    return { profileId: assignment.profileId, pricingProfile: assignment.pricingProfile, updatedAt: assignment.updatedAt };
+  }
+
+  async getPricing(profileId: string) {
+    const id = canonicalId(profileId);
+    const assignment = id ? await repo.findPricingAssignment(this.db, id) : null;
+    if (!assignment) throw new AppError("NOT_FOUND", "No pricing profile is assigned to this profile.");
+    return { profileId: assignment.profileId, pricingProfile: assignment.pricingProfile, updatedAt: assignment.updatedAt };
+  }
+
+  async createPartner(input: unknown): Promise<PartnerView> {
+    const { name } = parseInput(partnerInput, input);
+    return repo.insertPartner(this.db, name);
+  }
+
+  /** Deactivating a partner stops its credentials at once, on every instance. */
+  async setPartnerActive(partnerId: string, input: unknown): Promise<PartnerView> {
+    const { isActive } = parseInput(partnerStateInput, input);
+    const id = canonicalId(partnerId);
+    const partner = id ? await repo.setPartnerActive(this.db, id, isActive) : null;
+    if (!partner) throw new AppError("NOT_FOUND", "Partner not found.");
+    await this.bus.publish("authInvalidated", { tag: partner.id });
+    return partner;
+  }
+
+  /** A partner-managed credential: attributed to the partner, authenticating only the bound profile. */
+  async issuePartnerCredential(partnerId: string, input: unknown): Promise<IssuedCredential> {
+    const { profileId, ...credential } = parseInput(partnerCredentialInput, input);
+    const id = canonicalId(partnerId);
+    const partner = id ? await repo.findPartner(this.db, id) : null;
+    if (!partner?.isActive) throw new AppError("NOT_FOUND", "Partner not found or inactive.");
+    const subject = canonicalId(profileId);
+    if (!subject) throw new AppError("CREDENTIAL_SUBJECT_REQUIRED");
+    return this.credentials.create(subject, credential, { partnerId: partner.id });
+  }
+
+  private async requireProfile(profileId: string) {
+    const id = canonicalId(profileId);
+    const profile = id ? await repo.findProfileKind(this.db, id) : null;
+    if (!profile) throw new AppError("NOT_FOUND", "Profile not found.");
+    return profile;
+  }
+
+  private async requireOrdinaryProfile(profileId: string) {
+    const profile = await this.requireProfile(profileId);
+    if (profile.managerProfileId) {
+      throw new AppError("VALIDATION_FAILED", undefined, [{ field: "profileId", message: "a managed child cannot be a manager" }]);
+    }
+    return profile;
+  }
+}

@@ -1,0 +1,149 @@
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors.js";
+import type { EventBus } from "../events/bus.js";
+import { findDelegationTarget, findManagerPolicy } from "../managed-profiles/repo.js";
+import type { ManagerPolicy } from "../managed-profiles/types.js";
+import { childMaySupport, type Corridor, type CustomerType } from "../reference-data/corridors.js";
+import { canonicalId } from "../validation.js";
+import { principalProfileId, type Principal } from "./principal.js";
+import { RevocableCache } from "./revocable-cache.js";
+
+/** What a route or GraphQL field declares about acting for managed children. */
+export interface DelegationRule {
+  /** Whether X-Managed-Profile-Id may select a child here. */
+  selector: "supported" | "unsupported";
+  /** Whether a managed child's own credential may call it. */
+  childCredential: "allowed" | "refused";
+  /** Set on corridor-bound mutations: the manager's current policy and the capability table apply. */
+  corridor?: Corridor;
+  /** The customer type the route is for; a child of the other type is refused. */
+  customerType?: CustomerType;
+}
+
+export const NO_DELEGATION: DelegationRule = { selector: "unsupported", childCredential: "allowed" };
+/** Managing children: the manager acts for itself; selectors and children's own keys are refused. */
+export const MANAGER_ONLY: DelegationRule = { selector: "unsupported", childCredential: "refused" };
+
+/** Who acts, for whom: the one frozen answer every service receives. */
+export interface ActingContext {
+  /** The authenticated profile (the manager, when acting for a child through the selector). */
+  readonly actorProfileId: string;
+  /** Whose data the operation reads or changes. */
+  readonly subjectProfileId: string;
+  /** Set when the subject is a managed child: its manager, whose current policy was checked. */
+  readonly controllingManagerId: string | null;
+  readonly credentialId: string | null;
+  readonly principalKind: "public" | "secret" | "session";
+}
+
+const denied = (message: string) => new AppError("MANAGED_PROFILE_ACCESS_DENIED", message);
+
+/** The credential, when the principal is a managed child's own key. */
+function childCredentialOf(principal: Principal) {
+  return (principal.kind === "secret" || principal.kind === "public") && principal.credential.managerProfileId !== null
+    ? principal.credential
+    : undefined;
+}
+
+/**
+ * Turns a principal, the optional X-Managed-Profile-Id and the route's rule into an acting context,
+ * running the contract's checks in the contract's order. Manager policies and children are cached
+ * briefly and dropped on every instance when the operator changes a policy or a child is deleted.
+ */
+export class Delegation {
+  private readonly policies: RevocableCache<ManagerPolicy | null>;
+  private readonly targets: RevocableCache<Awaited<ReturnType<typeof findDelegationTarget>>>;
+
+  constructor(
+    private readonly db: Db,
+    bus: EventBus,
+    cacheTtlMs: number,
+  ) {
+    this.policies = new RevocableCache(cacheTtlMs);
+    this.targets = new RevocableCache(cacheTtlMs);
+    bus.subscribe("authInvalidated", ({ tag }) => {
+      this.policies.invalidate(tag);
+      this.targets.invalidate(tag);
+    });
+    bus.onResync(() => {
+      this.policies.clear();
+      this.targets.clear();
+    });
+  }
+
+  /**
+   * The contract's first selector checks, which come before the capability check: a child's own
+   * credential cannot select (403), the selector must be a UUID (400), and only a secret key or a session
+   * can act for a child (401). Returns the selector as the database spells ids.
+   */
+  checkSelectorCaller(principal: Principal, selector: string | undefined): string | undefined {
+    if (selector === undefined) return undefined;
+    if (childCredentialOf(principal)) throw denied("A managed child's credential cannot select a managed profile.");
+    const childId = canonicalId(selector);
+    if (!childId) throw new AppError("INVALID_MANAGED_PROFILE_ID");
+    if (principal.kind !== "secret" && principal.kind !== "session") {
+      throw new AppError("AUTHENTICATION_REQUIRED", "Acting for a managed profile needs a secret key or a session.");
+    }
+    return childId;
+  }
+
+  /** Null for callers that speak for no profile (anonymous, operator) and select none. */
+  async resolve(principal: Principal, selector: string | undefined, rule: DelegationRule): Promise<ActingContext | null> {
+    const childCredential = childCredentialOf(principal);
+    const credentialId = principal.kind === "secret" || principal.kind === "public" ? principal.credential.id : null;
+
+    const childId = this.checkSelectorCaller(principal, selector);
+    if (childId !== undefined) {
+      if (rule.selector === "unsupported") throw new AppError("MANAGED_PROFILE_UNSUPPORTED");
+      const managerId = principalProfileId(principal)!;
+      await this.checkControl(managerId, childId, rule);
+      return {
+        actorProfileId: managerId,
+        subjectProfileId: childId,
+        controllingManagerId: managerId,
+        credentialId,
+        principalKind: principal.kind as "secret" | "session",
+      };
+    }
+
+    if (childCredential) {
+      if (rule.childCredential === "refused") throw denied("A managed child's credential cannot do this.");
+      await this.checkControl(childCredential.managerProfileId!, childCredential.profileId, rule);
+      return {
+        actorProfileId: childCredential.profileId,
+        subjectProfileId: childCredential.profileId,
+        controllingManagerId: childCredential.managerProfileId,
+        credentialId,
+        principalKind: principal.kind as "public" | "secret",
+      };
+    }
+
+    const profileId = principalProfileId(principal);
+    if (!profileId || principal.kind === "anonymous" || principal.kind === "operator") return null;
+    return { actorProfileId: profileId, subjectProfileId: profileId, controllingManagerId: null, credentialId, principalKind: principal.kind };
+  }
+
+  /** Steps 4 to 6 of the contract: the manager, the child, then corridor and customer type. */
+  private async checkControl(managerId: string, childId: string, rule: DelegationRule): Promise<void> {
+    const manager = await this.policies.load(managerId, async () => ({
+      value: await findManagerPolicy(this.db, managerId),
+      tags: [managerId],
+    }));
+    if (!manager?.isActive) throw denied("The controlling manager is not active.");
+    const child = await this.targets.load(childId, async () => {
+      const target = await findDelegationTarget(this.db, childId);
+      return { value: target, tags: [childId, ...(target?.managerProfileId ? [target.managerProfileId] : [])] };
+    });
+    if (!child || child.managerProfileId !== managerId || child.deletedAt || child.activeEntities !== 1 || !child.customerType) {
+      throw denied("The managed profile is not an active child of this manager.");
+    }
+    if (rule.corridor) {
+      const corridorAllowed = manager.allowedCorridors.includes(rule.corridor);
+      const typeAllowed = manager.allowedCustomerTypes === null || manager.allowedCustomerTypes.includes(child.customerType);
+      if (!corridorAllowed || !typeAllowed || !childMaySupport(rule.corridor, child.customerType)) {
+        throw denied(`The manager's policy does not allow ${rule.corridor} for this ${child.customerType} profile.`);
+      }
+    }
+    if (rule.customerType && rule.customerType !== child.customerType) throw new AppError("MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
+  }
+}

@@ -1,0 +1,105 @@
+import { parseArgs } from "node:util";
+import { createApp, type App } from "../app.js";
+import { ConfigError, loadConfig } from "../config.js";
+import { AppError } from "../errors.js";
+import { createLogger } from "../log.js";
+
+const USAGE = `Operator commands (same configuration as the server: DATABASE_URL, DATA_DIR, ...):
+
+  npm run admin -- manager put <profileId> --corridors BR,MX [--customer-types individual,business] [--inactive]
+  npm run admin -- manager get <profileId>
+  npm run admin -- partner create <name>
+  npm run admin -- partner activate <partnerId>
+  npm run admin -- partner deactivate <partnerId>
+  npm run admin -- partner credential <partnerId> <profileId> [--name <name>] [--expires-at <ISO date-time>]
+  npm run admin -- pricing assign <profileId> <pricingProfile>
+  npm run admin -- pricing get <profileId>
+
+Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage.`;
+
+class UsageError extends Error {}
+
+const list = (value: string | undefined) => (value === undefined ? undefined : value.split(",").map((item) => item.trim()).filter(Boolean));
+
+/** One command against the services (never HTTP): what it prints on success. */
+async function run(app: App, args: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      corridors: { type: "string" },
+      "customer-types": { type: "string" },
+      inactive: { type: "boolean", default: false },
+      name: { type: "string" },
+      "expires-at": { type: "string" },
+    },
+  });
+  const [group, action, first, second] = positionals;
+  const need = (value: string | undefined, what: string) => {
+    if (!value) throw new UsageError(`missing ${what}`);
+    return value;
+  };
+  switch (`${group} ${action}`) {
+    case "manager put":
+      return app.admin.putManager(need(first, "<profileId>"), {
+        allowedCorridors: list(need(values.corridors, "--corridors")),
+        allowedCustomerTypes: list(values["customer-types"]) ?? null,
+        isActive: !values.inactive,
+      });
+    case "manager get":
+      return { manager: await app.admin.getManager(need(first, "<profileId>")) };
+    case "partner create":
+      return { partner: await app.admin.createPartner({ name: need(first, "<name>") }) };
+    case "partner activate":
+    case "partner deactivate":
+      return { partner: await app.admin.setPartnerActive(need(first, "<partnerId>"), { isActive: action === "activate" }) };
+    case "partner credential": {
+      const issued = await app.admin.issuePartnerCredential(need(first, "<partnerId>"), {
+        profileId: need(second, "<profileId>"),
+        ...(values.name !== undefined && { name: values.name }),
+        ...(values["expires-at"] !== undefined && { expiresAt: values["expires-at"] }),
+      });
+      return { ...issued.credential, secretKey: issued.secretKey };
+    }
+    case "pricing assign":
+      return { pricingAssignment: await app.admin.assignPricing(need(first, "<profileId>"), { pricingProfile: need(second, "<pricingProfile>") }) };
+    case "pricing get":
+      return { pricingAssignment: await app.admin.getPricing(need(first, "<profileId>")) };
+    default:
+      throw new UsageError(group ? `unknown command: ${positionals.join(" ")}` : "no command given");
+  }
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.length === 0 || args.includes("--help")) {
+    console.log(USAGE);
+    return args.length === 0 ? 2 : 0;
+  }
+  let app: App | undefined;
+  try {
+    const config = loadConfig();
+    app = await createApp(config, createLogger(config.logLevel === "info" ? "warn" : config.logLevel));
+    console.log(JSON.stringify(await run(app, args), null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) {
+      const details = error.details?.map((detail) => `\n  ${detail.field}: ${detail.message}`).join("") ?? "";
+      console.error(`refused: ${error.code}: ${error.message}${details}`);
+      return 1;
+    }
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      console.error(`usage error: ${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 78;
+    }
+    throw error;
+  } finally {
+    await app?.close();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,137 @@
+import { randomUUID } from "node:crypto";
+import type { Queryable, Tx } from "../db/tx.js";
+import type { Corridor, CustomerType } from "../reference-data/corridors.js";
+import type { ManagedProfileView, ManagerPolicy } from "./types.js";
+
+const CHILD_FIELDS = {
+  id: true,
+  managerProfileId: true,
+  externalSubjectId: true,
+  contactEmail: true,
+  customerType: true,
+  deletedAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type ChildRow = {
+  id: string;
+  externalSubjectId: string | null;
+  contactEmail: string | null;
+  customerType: string | null;
+  deletedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export function toManagedProfileView(row: ChildRow): ManagedProfileView {
+  return {
+    profileId: row.id,
+    externalSubjectId: row.externalSubjectId!,
+    contactEmail: row.contactEmail!,
+    customerType: row.customerType as CustomerType,
+    status: row.deletedAt ? "deleted" : "active",
+    deletedAt: row.deletedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const splitList = <T extends string>(value: string | null): T[] => (value ? (value.split(",") as T[]) : []);
+
+/** The manager policy of a profile (stored as comma-separated lists). */
+export async function findManagerPolicy(db: Queryable, profileId: string): Promise<ManagerPolicy | null> {
+  const row = await db.manager.findUnique({ where: { profileId } });
+  if (!row) return null;
+  return {
+    profileId: row.profileId,
+    allowedCorridors: splitList<Corridor>(row.allowedCorridors),
+    allowedCustomerTypes: row.allowedCustomerTypes === null ? null : splitList<CustomerType>(row.allowedCustomerTypes),
+    isActive: row.isActive,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Creates or replaces a manager policy; `created` tells which. */
+export async function upsertManagerPolicy(
+  tx: Tx,
+  profileId: string,
+  policy: { allowedCorridors: Corridor[]; allowedCustomerTypes: CustomerType[] | null; isActive: boolean },
+): Promise<boolean> {
+  const data = {
+    allowedCorridors: policy.allowedCorridors.join(","),
+    allowedCustomerTypes: policy.allowedCustomerTypes?.join(",") ?? null,
+    isActive: policy.isActive,
+  };
+  const { count } = await tx.manager.updateMany({ where: { profileId }, data });
+  if (count === 1) return false;
+  await tx.manager.create({ data: { profileId, ...data } });
+  return true;
+}
+
+/** Creates a child and its one customer entity together, so no half-made child can exist. */
+export async function insertManagedChild(
+  tx: Tx,
+  managerProfileId: string,
+  child: { externalSubjectId: string; contactEmail: string; customerType: CustomerType },
+) {
+  const id = randomUUID();
+  const row = await tx.profile.create({ data: { id, managerProfileId, ...child }, select: CHILD_FIELDS });
+  await tx.customerEntity.create({ data: { id: randomUUID(), profileId: id, customerType: child.customerType } });
+  return row;
+}
+
+/** The manager's children holding either reserved identifier (deleted ones included). */
+export function findChildrenByReservedKeys(db: Queryable, managerProfileId: string, externalSubjectId: string, contactEmail: string) {
+  return db.profile.findMany({
+    where: { managerProfileId, OR: [{ externalSubjectId }, { contactEmail }] },
+    select: CHILD_FIELDS,
+  });
+}
+
+/** A child of this manager (active or deleted); null for anyone else's profile. */
+export function findManagedChild(db: Queryable, managerProfileId: string, childProfileId: string) {
+  return db.profile.findFirst({ where: { id: childProfileId, managerProfileId }, select: CHILD_FIELDS });
+}
+
+export async function listManagedChildren(
+  db: Queryable,
+  managerProfileId: string,
+  page: { status: "active" | "deleted" | "all"; limit: number; offset: number },
+) {
+  const where = {
+    managerProfileId,
+    ...(page.status === "active" && { deletedAt: null }),
+    ...(page.status === "deleted" && { deletedAt: { not: null } }),
+  };
+  const [rows, total] = await Promise.all([
+    db.profile.findMany({ where, select: CHILD_FIELDS, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit, skip: page.offset }),
+    db.profile.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/**
+ * Marks an active child deleted, taking its row lock the way credential issuance does (so issuance
+ * either finishes first and is revoked below, or sees the child deleted), then revokes its credentials.
+ * Returns false when the child was already deleted.
+ */
+export async function deleteManagedChild(tx: Tx, managerProfileId: string, childProfileId: string, now: Date): Promise<boolean> {
+  const { count } = await tx.profile.updateMany({
+    where: { id: childProfileId, managerProfileId, deletedAt: null },
+    data: { deletedAt: now, credentialsRevision: { increment: 1 } },
+  });
+  if (count === 0) return false;
+  await tx.apiCredential.updateMany({ where: { profileId: childProfileId, revokedAt: null }, data: { revokedAt: now } });
+  return true;
+}
+
+/** What delegation needs to know of a would-be child, read by id (the manager check is the caller's). */
+export async function findDelegationTarget(db: Queryable, childProfileId: string) {
+  const row = await db.profile.findUnique({
+    where: { id: childProfileId },
+    select: { managerProfileId: true, customerType: true, deletedAt: true, _count: { select: { customerEntities: { where: { isActive: true } } } } },
+  });
+  return row && { managerProfileId: row.managerProfileId, customerType: row.customerType as CustomerType | null, deletedAt: row.deletedAt, activeEntities: row._count.customerEntities };
+}

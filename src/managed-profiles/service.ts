@@ -1,0 +1,106 @@
+import type { CredentialService } from "../credentials/service.js";
+import type { IssuedCredential, ApiCredentialView } from "../credentials/types.js";
+import type { Db } from "../db/client.js";
+import { inTransaction, isKnownError } from "../db/tx.js";
+import { AppError } from "../errors.js";
+import type { EventBus } from "../events/bus.js";
+import { canonicalId, parseInput } from "../validation.js";
+import * as repo from "./repo.js";
+import { createManagedProfileInput, listManagedProfilesInput, type ManagedProfileView, type ManagerPolicy } from "./types.js";
+
+/**
+ * Headless children of a manager: creation (idempotent on the external subject), listing, reading,
+ * logical deletion, and the children's credentials. Every operation is scoped to the calling manager;
+ * another manager's child is not found.
+ */
+export class ManagedProfileService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly credentials: CredentialService,
+  ) {}
+
+  /** The caller's policy, if it is an active manager; otherwise MANAGED_PROFILE_ACCESS_DENIED. */
+  async activeManager(managerProfileId: string): Promise<ManagerPolicy> {
+    const policy = await repo.findManagerPolicy(this.db, managerProfileId);
+    if (!policy?.isActive) throw new AppError("MANAGED_PROFILE_ACCESS_DENIED", "The caller is not an active manager.");
+    return policy;
+  }
+
+  /** Creates a child; an identical retry returns the existing one (`created: false`). */
+  async create(managerProfileId: string, input: unknown): Promise<{ managedProfile: ManagedProfileView; created: boolean }> {
+    await this.activeManager(managerProfileId);
+    const child = parseInput(createManagedProfileInput, input);
+    try {
+      const row = await inTransaction(this.db, (tx) => repo.insertManagedChild(tx, managerProfileId, child));
+      return { managedProfile: repo.toManagedProfileView(row), created: true };
+    } catch (error) {
+      if (!isKnownError(error, "P2002")) throw error;
+    }
+    // The subject or the email is reserved: an identical, active child is a retry; anything else conflicts.
+    const holders = await repo.findChildrenByReservedKeys(this.db, managerProfileId, child.externalSubjectId, child.contactEmail);
+    const same = holders.find(
+      (row) =>
+        row.externalSubjectId === child.externalSubjectId &&
+        row.contactEmail === child.contactEmail &&
+        row.customerType === child.customerType &&
+        row.deletedAt === null,
+    );
+    if (same && holders.length === 1) return { managedProfile: repo.toManagedProfileView(same), created: false };
+    throw new AppError("MANAGED_PROFILE_CONFLICT");
+  }
+
+  async list(managerProfileId: string, query: unknown) {
+    const manager = await this.activeManager(managerProfileId);
+    const page = parseInput(listManagedProfilesInput, query ?? {});
+    const { rows, total } = await repo.listManagedChildren(this.db, managerProfileId, page);
+    return {
+      managedProfiles: rows.map(repo.toManagedProfileView),
+      pagination: { limit: page.limit, offset: page.offset, total },
+      manager,
+    };
+  }
+
+  async get(managerProfileId: string, childProfileId: string): Promise<ManagedProfileView> {
+    await this.activeManager(managerProfileId);
+    return repo.toManagedProfileView(await this.ownedChild(managerProfileId, childProfileId));
+  }
+
+  /** Logical deletion, idempotent: credentials revoked in the same transaction, identifiers stay reserved. */
+  async delete(managerProfileId: string, childProfileId: string): Promise<void> {
+    await this.activeManager(managerProfileId);
+    const { id } = await this.ownedChild(managerProfileId, childProfileId);
+    const deleted = await inTransaction(this.db, (tx) => repo.deleteManagedChild(tx, managerProfileId, id, new Date()));
+    if (deleted) await this.bus.publish("authInvalidated", { tag: id });
+  }
+
+  async createCredential(managerProfileId: string, childProfileId: string, input: unknown): Promise<IssuedCredential> {
+    const { id } = await this.activeChild(managerProfileId, childProfileId);
+    return this.credentials.create(id, input, { missingSubject: "MANAGED_PROFILE_NOT_FOUND" });
+  }
+
+  async listCredentials(managerProfileId: string, childProfileId: string): Promise<ApiCredentialView[]> {
+    const { id } = await this.activeChild(managerProfileId, childProfileId);
+    return this.credentials.list(id);
+  }
+
+  /** Idempotent: revoking an already revoked credential of the child answers the same. */
+  async revokeCredential(managerProfileId: string, childProfileId: string, credentialId: string): Promise<void> {
+    const { id } = await this.activeChild(managerProfileId, childProfileId);
+    await this.credentials.revoke(id, credentialId, { idempotent: true });
+  }
+
+  private async ownedChild(managerProfileId: string, childProfileId: string) {
+    const id = canonicalId(childProfileId);
+    const child = id ? await repo.findManagedChild(this.db, managerProfileId, id) : null;
+    if (!child) throw new AppError("MANAGED_PROFILE_NOT_FOUND");
+    return child;
+  }
+
+  private async activeChild(managerProfileId: string, childProfileId: string) {
+    await this.activeManager(managerProfileId);
+    const child = await this.ownedChild(managerProfileId, childProfileId);
+    if (child.deletedAt) throw new AppError("MANAGED_PROFILE_NOT_FOUND", "The managed profile is deleted.");
+    return child;
+  }
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { CORRIDORS, CUSTOMER_TYPES, type Corridor, type CustomerType } from "../reference-data/corridors.js";
+
+const normalizedEmail = z
+  .string({ error: "contactEmail is required" })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: "must be an email address" }).max(255));
+
+export const createManagedProfileInput = z
+  .object({
+    externalSubjectId: z.string({ error: "externalSubjectId is required" }).trim().min(1).max(255),
+    contactEmail: normalizedEmail,
+    customerType: z.enum(CUSTOMER_TYPES, { error: "must be individual or business" }),
+  })
+  .strict();
+
+export const listManagedProfilesInput = z.object({
+  status: z.enum(["active", "deleted", "all"]).default("active"),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const managerPolicyInput = z
+  .object({
+    allowedCorridors: z.array(z.enum(CORRIDORS)).transform((list) => [...new Set(list)].sort()),
+    allowedCustomerTypes: z
+      .array(z.enum(CUSTOMER_TYPES))
+      .min(1, "must list at least one customer type, or be null for no narrowing")
+      .transform((list) => [...new Set(list)].sort())
+      .nullable()
+      .default(null),
+    isActive: z.boolean(),
+  })
+  .strict();
+
+/** A manager's corridor policy as the operator set it. */
+export interface ManagerPolicy {
+  profileId: string;
+  allowedCorridors: Corridor[];
+  /** null: no narrowing beyond the corridor capability table. */
+  allowedCustomerTypes: CustomerType[] | null;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ManagedProfileView {
+  profileId: string;
+  externalSubjectId: string;
+  contactEmail: string;
+  customerType: CustomerType;
+  status: "active" | "deleted";
+  deletedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

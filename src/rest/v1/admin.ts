@@ -1,0 +1,119 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { PartnerView } from "../../admin/service.js";
+import type { App } from "../../app.js";
+import type { ManagerPolicy } from "../../managed-profiles/types.js";
+import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
+import { errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { createCredentialBody, createdCredentialResource, credentialJson } from "./api-credentials.js";
+
+const manager = z.object({
+  profileId: z.uuid(),
+  allowedCorridors: z.array(z.enum(CORRIDORS)),
+  allowedCustomerTypes: z.array(z.enum(CUSTOMER_TYPES)).nullable(),
+  isActive: z.boolean(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+const managerBody = z.object({
+  allowedCorridors: z.array(z.enum(CORRIDORS)),
+  allowedCustomerTypes: z.array(z.enum(CUSTOMER_TYPES)).nullable().optional(),
+  isActive: z.boolean(),
+});
+const partner = z.object({ id: z.uuid(), name: z.string(), isActive: z.boolean(), createdAt: isoDateTime, updatedAt: isoDateTime });
+const pricingAssignment = z.object({ profileId: z.uuid(), pricingProfile: z.string(), updatedAt: isoDateTime });
+const profileParams = z.object({ profileId: z.string() });
+const partnerParams = z.object({ partnerId: z.string() });
+
+export const managerJson = (policy: ManagerPolicy) => ({
+  ...policy,
+  createdAt: policy.createdAt.toISOString(),
+  updatedAt: policy.updatedAt.toISOString(),
+});
+const partnerJson = (view: PartnerView) => ({ ...view, createdAt: view.createdAt.toISOString(), updatedAt: view.updatedAt.toISOString() });
+
+/** The operator surface: `Authorization: Bearer <OPERATOR_TOKEN>` (CONTRACT.md, Managed profiles). */
+export function adminRoutes(server: FastifyInstance, app: App) {
+  const config = { capabilities: ["OPERATOR"] as const };
+  const tags = ["Operator"];
+  const security = [{ OperatorToken: [] }];
+  const params = (request: { params: unknown }) => request.params as { profileId: string; partnerId: string };
+
+  server.put("/v1/admin/managers/:profileId", {
+    config,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(profileParams, "input"),
+      body: jsonSchema(managerBody, "input"),
+      response: { 200: jsonSchema(z.object({ manager })), 201: jsonSchema(z.object({ manager })), ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request, reply) => {
+      const { manager: policy, created } = await app.admin.putManager(params(request).profileId, request.body);
+      return reply.code(created ? 201 : 200).send({ manager: managerJson(policy) });
+    },
+  });
+
+  server.get("/v1/admin/managers/:profileId", {
+    config,
+    schema: { tags, security, params: jsonSchema(profileParams, "input"), response: { 200: jsonSchema(z.object({ manager })), ...errorResponses(401, 404) } },
+    handler: async (request) => ({ manager: managerJson(await app.admin.getManager(params(request).profileId)) }),
+  });
+
+  server.put("/v1/admin/pricing-assignments/:profileId", {
+    config,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(profileParams, "input"),
+      body: jsonSchema(z.object({ pricingProfile: z.string() }), "input"),
+      response: { 200: jsonSchema(z.object({ pricingAssignment })), ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => {
+      const assignment = await app.admin.assignPricing(params(request).profileId, request.body);
+      return { pricingAssignment: { ...assignment, updatedAt: assignment.updatedAt.toISOString() } };
+    },
+  });
+
+  server.get("/v1/admin/pricing-assignments/:profileId", {
+    config,
+    schema: { tags, security, params: jsonSchema(profileParams, "input"), response: { 200: jsonSchema(z.object({ pricingAssignment })), ...errorResponses(401, 404) } },
+    handler: async (request) => {
+      const assignment = await app.admin.getPricing(params(request).profileId);
+      return { pricingAssignment: { ...assignment, updatedAt: assignment.updatedAt.toISOString() } };
+    },
+  });
+
+  server.post("/v1/admin/partners", {
+    config,
+    schema: { tags, security, body: jsonSchema(z.object({ name: z.string() }), "input"), response: { 201: jsonSchema(z.object({ partner })), ...errorResponses(400, 401) } },
+    handler: async (request, reply) => reply.code(201).send({ partner: partnerJson(await app.admin.createPartner(request.body)) }),
+  });
+
+  server.patch("/v1/admin/partners/:partnerId", {
+    config,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(partnerParams, "input"),
+      body: jsonSchema(z.object({ isActive: z.boolean() }), "input"),
+      response: { 200: jsonSchema(z.object({ partner })), ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => ({ partner: partnerJson(await app.admin.setPartnerActive(params(request).partnerId, request.body)) }),
+  });
+
+  server.post("/v1/admin/partners/:partnerId/api-credentials", {
+    config,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(partnerParams, "input"),
+      body: jsonSchema(createCredentialBody.extend({ profileId: z.uuid() }), "input"),
+      response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 404, 409) },
+    },
+    handler: async (request, reply) => {
+      const { credential, secretKey } = await app.admin.issuePartnerCredential(params(request).partnerId, request.body);
+      return reply.code(201).send({ ...credentialJson(credential), secretKey });
+    },
+  });
+}

@@ -1,0 +1,130 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { App } from "../../app.js";
+import type { ManagedProfileView, ManagerPolicy } from "../../managed-profiles/types.js";
+import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
+import { MANAGER_ONLY } from "../../auth/delegation.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { createCredentialBody, createdCredentialResource, credentialJson, credentialList } from "./api-credentials.js";
+
+const managedProfile = z.object({
+  profileId: z.uuid(),
+  externalSubjectId: z.string(),
+  contactEmail: z.string(),
+  customerType: z.enum(CUSTOMER_TYPES),
+  status: z.enum(["active", "deleted"]),
+  deletedAt: isoDateTime.nullable(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+const managedProfileEnvelope = z.object({ managedProfile });
+const managerPolicy = z.object({
+  profileId: z.uuid(),
+  allowedCorridors: z.array(z.enum(CORRIDORS)),
+  allowedCustomerTypes: z.array(z.enum(CUSTOMER_TYPES)).nullable(),
+});
+const list = z.object({
+  managedProfiles: z.array(managedProfile),
+  pagination: z.object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int() }),
+  manager: managerPolicy,
+});
+const createBody = z.object({ externalSubjectId: z.string(), contactEmail: z.string(), customerType: z.enum(CUSTOMER_TYPES) });
+const listQuery = z.object({ status: z.enum(["active", "deleted", "all"]).optional(), limit: z.string().optional(), offset: z.string().optional() });
+const childParams = z.object({ profileId: z.string() });
+const childCredentialParams = z.object({ profileId: z.string(), credentialId: z.string() });
+
+export function managedProfileJson(view: ManagedProfileView) {
+  return {
+    ...view,
+    deletedAt: view.deletedAt?.toISOString() ?? null,
+    createdAt: view.createdAt.toISOString(),
+    updatedAt: view.updatedAt.toISOString(),
+  };
+}
+
+const managerJson = (policy: ManagerPolicy) => ({
+  profileId: policy.profileId,
+  allowedCorridors: policy.allowedCorridors,
+  allowedCustomerTypes: policy.allowedCustomerTypes,
+});
+
+/** A manager's headless children and their credentials (CONTRACT.md, Managed profiles). */
+export function managedProfileRoutes(server: FastifyInstance, app: App) {
+  const lifecycle = { capabilities: ["MANAGED_PROFILES"] as const, delegation: MANAGER_ONLY };
+  const childCredentials = { capabilities: ["MANAGE_CHILD_CREDENTIALS"] as const, delegation: MANAGER_ONLY };
+  const tags = ["Managed profiles"];
+  const security: Record<string, string[]>[] = [{ SecretApiKey: [] }, { BearerAuth: [] }];
+  const manager = (request: Parameters<typeof actingOf>[0]) => actingOf(request).actorProfileId;
+  const params = (request: { params: unknown }) => request.params as { profileId: string; credentialId: string };
+
+  server.post("/v1/managed-profiles", {
+    config: lifecycle,
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(createBody, "input"),
+      response: { 200: jsonSchema(managedProfileEnvelope), 201: jsonSchema(managedProfileEnvelope), ...errorResponses(400, 401, 403, 409) },
+    },
+    handler: async (request, reply) => {
+      const { managedProfile: child, created } = await app.managedProfiles.create(manager(request), request.body);
+      return reply.code(created ? 201 : 200).send({ managedProfile: managedProfileJson(child) });
+    },
+  });
+
+  server.get("/v1/managed-profiles", {
+    config: lifecycle,
+    schema: { tags, security, querystring: jsonSchema(listQuery, "input"), response: { 200: jsonSchema(list), ...errorResponses(400, 401, 403) } },
+    handler: async (request) => {
+      const page = await app.managedProfiles.list(manager(request), request.query);
+      return { ...page, managedProfiles: page.managedProfiles.map(managedProfileJson), manager: managerJson(page.manager) };
+    },
+  });
+
+  server.get("/v1/managed-profiles/:profileId", {
+    config: lifecycle,
+    schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 200: jsonSchema(managedProfileEnvelope), ...errorResponses(401, 403, 404) } },
+    handler: async (request) => ({ managedProfile: managedProfileJson(await app.managedProfiles.get(manager(request), params(request).profileId)) }),
+  });
+
+  server.delete("/v1/managed-profiles/:profileId", {
+    config: lifecycle,
+    schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) } },
+    handler: async (request, reply) => {
+      await app.managedProfiles.delete(manager(request), params(request).profileId);
+      return reply.code(204).send();
+    },
+  });
+
+  server.post("/v1/managed-profiles/:profileId/api-credentials", {
+    config: childCredentials,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(childParams, "input"),
+      body: jsonSchema(createCredentialBody, "input"),
+      response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    handler: async (request, reply) => {
+      const { credential, secretKey } = await app.managedProfiles.createCredential(manager(request), params(request).profileId, request.body);
+      return reply.code(201).send({ ...credentialJson(credential), secretKey });
+    },
+  });
+
+  server.get("/v1/managed-profiles/:profileId/api-credentials", {
+    config: childCredentials,
+    schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403, 404) } },
+    handler: async (request) => ({
+      credentials: (await app.managedProfiles.listCredentials(manager(request), params(request).profileId)).map(credentialJson),
+    }),
+  });
+
+  server.delete("/v1/managed-profiles/:profileId/api-credentials/:credentialId", {
+    config: childCredentials,
+    schema: { tags, security, params: jsonSchema(childCredentialParams, "input"), response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) } },
+    handler: async (request, reply) => {
+      const { profileId, credentialId } = params(request);
+      await app.managedProfiles.revokeCredential(manager(request), profileId, credentialId);
+      return reply.code(204).send();
+    },
+  });
+}
