@@ -25,7 +25,8 @@ const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")
  * count only as a whole token; long values (tokens, keys) count anywhere.
  */
 function patternFor(value: string): RegExp {
-  return value.length < 20 ? new RegExp(`(?<![A-Za-z0-9])${escape(value)}(?![A-Za-z0-9])`) : new RegExp(escape(value));
+  // Short values (sign-in codes) only as whole words: not inside longer numbers such as "106.725821".
+  return value.length < 20 ? new RegExp(`(?<![A-Za-z0-9.])${escape(value)}(?![A-Za-z0-9])`) : new RegExp(escape(value));
 }
 
 /** Names a secret in a failure message without printing it: its kind and a digest prefix. */

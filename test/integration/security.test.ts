@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGraphQLSchema } from "../../src/graphql/schema.js";
 import { startTestApp, type TestApp } from "../support/app.js";
@@ -31,6 +32,82 @@ const TARGETS: SecurityTarget[] = [
   { route: "POST /v1/auth/refresh", capabilities: ["SIGN_IN"], body: async (fx) => ({ refresh_token: await fx.liveRefreshToken() }) },
   { route: "POST /v1/auth/logout", capabilities: ["SIGN_IN"], body: async (fx) => ({ refresh_token: await fx.liveRefreshToken() }) },
 
+  // REST: a manager's headless children and their credentials. The manager acts for itself: a selector is
+  // unsupported and a child's own credential is refused (MANAGER_ONLY).
+  {
+    route: "POST /v1/managed-profiles",
+    capabilities: ["MANAGED_PROFILES"],
+    childCredential: "refused",
+    body: () => ({ externalSubjectId: `security-created-${randomUUID()}`, contactEmail: `security-created-${randomUUID()}@example.com`, customerType: "business" }),
+  },
+  { route: "GET /v1/managed-profiles", capabilities: ["MANAGED_PROFILES"], childCredential: "refused" },
+  {
+    route: "GET /v1/managed-profiles/{profileId}",
+    capabilities: ["MANAGED_PROFILES"],
+    childCredential: "refused",
+    params: async (fx) => ({ profileId: (await fx.child()).profileId }),
+  },
+  {
+    route: "DELETE /v1/managed-profiles/{profileId}",
+    capabilities: ["MANAGED_PROFILES"],
+    childCredential: "refused",
+    // An active child: refused calls must leave it (and its credentials) active.
+    params: async (fx) => ({ profileId: (await fx.child()).profileId }),
+  },
+  {
+    route: "POST /v1/managed-profiles/{profileId}/api-credentials",
+    capabilities: ["MANAGE_CHILD_CREDENTIALS"],
+    childCredential: "refused",
+    params: async (fx) => ({ profileId: (await fx.child()).profileId }),
+    body: () => ({ name: "security suite: child credential" }),
+  },
+  {
+    route: "GET /v1/managed-profiles/{profileId}/api-credentials",
+    capabilities: ["MANAGE_CHILD_CREDENTIALS"],
+    childCredential: "refused",
+    params: async (fx) => ({ profileId: (await fx.child()).profileId }),
+  },
+  {
+    route: "DELETE /v1/managed-profiles/{profileId}/api-credentials/{credentialId}",
+    capabilities: ["MANAGE_CHILD_CREDENTIALS"],
+    childCredential: "refused",
+    params: async (fx) => {
+      const credential = await fx.spareChildCredential();
+      return { profileId: credential.profileId, credentialId: credential.id };
+    },
+  },
+
+  // REST: the operator surface, for the operator token only.
+  {
+    route: "PUT /v1/admin/managers/{profileId}",
+    capabilities: ["OPERATOR"],
+    params: async (fx) => ({ profileId: await fx.nonManagerProfile() }),
+    body: () => ({ allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["individual"], isActive: true }),
+  },
+  { route: "GET /v1/admin/managers/{profileId}", capabilities: ["OPERATOR"], params: (fx) => ({ profileId: fx.owner.profileId }) },
+  {
+    route: "PUT /v1/admin/pricing-assignments/{profileId}",
+    capabilities: ["OPERATOR"],
+    params: (fx) => ({ profileId: fx.pricedProfileId }),
+    // A new name every time, so a refused call would have changed the assignment.
+    body: () => ({ pricingProfile: `suite-${randomUUID().slice(0, 8)}` }),
+  },
+  { route: "GET /v1/admin/pricing-assignments/{profileId}", capabilities: ["OPERATOR"], params: (fx) => ({ profileId: fx.pricedProfileId }) },
+  { route: "POST /v1/admin/partners", capabilities: ["OPERATOR"], body: () => ({ name: "security suite: created partner" }) },
+  {
+    route: "PATCH /v1/admin/partners/{partnerId}",
+    capabilities: ["OPERATOR"],
+    params: (fx) => ({ partnerId: fx.togglePartnerId }),
+    // The opposite of the partner's state, so a refused call would have changed it.
+    body: async (fx) => ({ isActive: !(await fx.t.app.db.partner.findUniqueOrThrow({ where: { id: fx.togglePartnerId } })).isActive }),
+  },
+  {
+    route: "POST /v1/admin/partners/{partnerId}/api-credentials",
+    capabilities: ["OPERATOR"],
+    params: (fx) => ({ partnerId: fx.partner.id }),
+    body: async (fx) => ({ profileId: await fx.partner.subject(), name: "security suite: partner-managed" }),
+  },
+
   // GraphQL.
   { field: "Query.me", capabilities: ["PROFILE_READ"], document: "query { me { id email } }" },
   { field: "Query.apiCredentials", capabilities: ["OWN_CREDENTIALS"], document: "query { apiCredentials(first: 5) { count edges { node { id publicKey } } } }" },
@@ -62,6 +139,132 @@ const TARGETS: SecurityTarget[] = [
     document: "mutation Logout($token: String!) { logout(refreshToken: $token) }",
     variables: async (fx) => ({ token: await fx.liveRefreshToken() }),
     invalidVariables: () => ({ token: 42 }),
+  },
+
+  // GraphQL: managed children.
+  {
+    field: "Query.managedProfiles",
+    capabilities: ["MANAGED_PROFILES"],
+    childCredential: "refused",
+    document: "query List($status: ManagedProfileFilter!) { managedProfiles(first: 5, status: $status) { count edges { node { profileId status } } } }",
+    variables: () => ({ status: "ALL" }),
+    invalidVariables: () => ({ status: "EVERYTHING" }),
+  },
+  {
+    field: "Query.managedProfile",
+    capabilities: ["MANAGED_PROFILES"],
+    childCredential: "refused",
+    document: "query Get($id: ID!) { managedProfile(profileId: $id) { profileId externalSubjectId contactEmail } }",
+    variables: async (fx) => ({ id: (await fx.child()).profileId }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Query.managerPolicy",
+    capabilities: ["MANAGED_PROFILES"],
+    childCredential: "refused",
+    document: "query { managerPolicy { profileId allowedCorridors allowedCustomerTypes isActive } }",
+  },
+  {
+    field: "ManagedProfile.apiCredentials",
+    capabilities: ["MANAGED_PROFILES", "MANAGE_CHILD_CREDENTIALS"],
+    childCredential: "refused",
+    document: "query Keys($id: ID!) { managedProfile(profileId: $id) { profileId apiCredentials { count edges { node { id publicKey } } } } }",
+    variables: async (fx) => ({ id: (await fx.child()).profileId }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.createManagedProfile",
+    capabilities: ["MANAGED_PROFILES"],
+    childCredential: "refused",
+    document:
+      "mutation Create($input: CreateManagedProfileInput!) { createManagedProfile(input: $input) { created managedProfile { profileId } } }",
+    variables: () => ({
+      input: { externalSubjectId: `security-created-${randomUUID()}`, contactEmail: `security-created-${randomUUID()}@example.com`, customerType: "INDIVIDUAL" },
+    }),
+    invalidVariables: () => ({ input: { externalSubjectId: "x", contactEmail: "x@example.com", customerType: "PERSON" } }),
+  },
+  {
+    field: "Mutation.deleteManagedProfile",
+    capabilities: ["MANAGED_PROFILES"],
+    childCredential: "refused",
+    document: "mutation Delete($id: ID!) { deleteManagedProfile(profileId: $id) }",
+    variables: async (fx) => ({ id: (await fx.child()).profileId }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.createManagedProfileCredential",
+    capabilities: ["MANAGE_CHILD_CREDENTIALS"],
+    childCredential: "refused",
+    document:
+      "mutation Issue($id: ID!, $input: CreateApiCredentialInput) { createManagedProfileCredential(profileId: $id, input: $input) { secretKey credential { id profileId } } }",
+    variables: async (fx) => ({ id: (await fx.child()).profileId, input: { name: "security suite: child credential" } }),
+    invalidVariables: async (fx) => ({ id: (await fx.child()).profileId, input: { expiresAt: "tomorrow" } }),
+  },
+  {
+    field: "Mutation.revokeManagedProfileCredential",
+    capabilities: ["MANAGE_CHILD_CREDENTIALS"],
+    childCredential: "refused",
+    document: "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) }",
+    variables: async (fx) => {
+      const credential = await fx.spareChildCredential();
+      return { id: credential.profileId, credentialId: credential.id };
+    },
+    invalidVariables: () => ({}),
+  },
+
+  // GraphQL: the operator surface.
+  {
+    field: "Query.manager",
+    capabilities: ["OPERATOR"],
+    document: "query Manager($id: ID!) { manager(profileId: $id) { profileId allowedCorridors isActive } }",
+    variables: (fx) => ({ id: fx.owner.profileId }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Query.pricingAssignment",
+    capabilities: ["OPERATOR"],
+    document: "query Pricing($id: ID!) { pricingAssignment(profileId: $id) { profileId pricingProfile } }",
+    variables: (fx) => ({ id: fx.pricedProfileId }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.putManager",
+    capabilities: ["OPERATOR"],
+    document: "mutation Put($id: ID!, $policy: ManagerPolicyInput!) { putManager(profileId: $id, policy: $policy) { profileId isActive } }",
+    variables: async (fx) => ({ id: await fx.nonManagerProfile(), policy: { allowedCorridors: ["BR", "MX"], isActive: true } }),
+    invalidVariables: async (fx) => ({ id: await fx.nonManagerProfile(), policy: { allowedCorridors: ["XX"], isActive: true } }),
+  },
+  {
+    field: "Mutation.assignPricingProfile",
+    capabilities: ["OPERATOR"],
+    document: "mutation Assign($id: ID!, $name: String!) { assignPricingProfile(profileId: $id, pricingProfile: $name) { profileId pricingProfile } }",
+    variables: (fx) => ({ id: fx.pricedProfileId, name: `suite-${randomUUID().slice(0, 8)}` }),
+    invalidVariables: (fx) => ({ id: fx.pricedProfileId, name: 42 }),
+  },
+  {
+    field: "Mutation.createPartner",
+    capabilities: ["OPERATOR"],
+    document: "mutation Partner($name: String!) { createPartner(name: $name) { id name isActive } }",
+    variables: () => ({ name: "security suite: created partner" }),
+    invalidVariables: () => ({ name: 42 }),
+  },
+  {
+    field: "Mutation.setPartnerActive",
+    capabilities: ["OPERATOR"],
+    document: "mutation Toggle($id: ID!, $active: Boolean!) { setPartnerActive(partnerId: $id, isActive: $active) { id isActive } }",
+    variables: async (fx) => ({
+      id: fx.togglePartnerId,
+      active: !(await fx.t.app.db.partner.findUniqueOrThrow({ where: { id: fx.togglePartnerId } })).isActive,
+    }),
+    invalidVariables: (fx) => ({ id: fx.togglePartnerId, active: "yes" }),
+  },
+  {
+    field: "Mutation.issuePartnerCredential",
+    capabilities: ["OPERATOR"],
+    document:
+      "mutation IssuePartner($id: ID!, $input: PartnerCredentialInput!) { issuePartnerCredential(partnerId: $id, input: $input) { secretKey credential { id partnerId profileId } } }",
+    variables: async (fx) => ({ id: fx.partner.id, input: { profileId: await fx.partner.subject(), name: "security suite: partner-managed" } }),
+    invalidVariables: (fx) => ({ id: fx.partner.id, input: { name: "no subject" } }),
   },
 ];
 

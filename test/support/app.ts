@@ -22,6 +22,8 @@ export interface TestApp {
   server: FastifyInstance;
   smtp: SmtpCapture;
   database: TestDatabase;
+  /** Authorization for the operator surface (/v1/admin/*, operator GraphQL operations). */
+  operatorHeaders: Record<string, string>;
   request<T = any>(method: string, url: string, options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string }): Promise<HttpResponse<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<HttpResponse<T>>;
   /** Signs in through request-otp and verify-otp; returns the session. */
@@ -71,8 +73,10 @@ export async function startTestApp(
     return { status: response.statusCode, headers: response.headers, body: text ? JSON.parse(text) : undefined };
   };
 
+  rememberSecret(config.operatorToken);
   const testApp: TestApp = {
     app,
+    operatorHeaders: { authorization: `Bearer ${config.operatorToken}` },
     server,
     smtp,
     database,

@@ -12,14 +12,16 @@ import { rememberSecret } from "./secrets.js";
  * The shared security suite (ARCHITECTURE.md, "Examples to follow"): every authenticated REST route and
  * every GraphQL operation is registered here as a target and runs the same cases: missing, malformed,
  * unknown, revoked, expired, wrong-environment and mismatched keys; broken bearer tokens; every principal
- * kind against the capability matrix. A rejected call must answer the contract's code and change nothing.
+ * kind (the operator token included) against the capability matrix; a managed child's own credential against
+ * the target's delegation rule. A rejected call must answer the contract's code and change nothing.
  *
  * A new route or operation joins by adding one entry to the registry in test/integration/security.test.ts;
  * the completeness checks there fail until it does.
  */
 
-export type PrincipalKind = "anonymous" | "public" | "secret" | "session";
-export const PRINCIPAL_KINDS: readonly PrincipalKind[] = ["anonymous", "public", "secret", "session"];
+export type PrincipalKind = "anonymous" | "public" | "secret" | "session" | "operator";
+/** Every kind of caller the capability matrix knows; `operator` is the operator token (`Authorization: Bearer`). */
+export const PRINCIPAL_KINDS: readonly PrincipalKind[] = ["anonymous", "public", "secret", "session", "operator"];
 
 /** Configuration for the app the suite runs against: sign-in limits out of the way, last-use flushes off. */
 export const SECURITY_SUITE_ENV: Record<string, string> = {
@@ -41,6 +43,7 @@ const CONTRACT_STATUS = {
   INVALID_BEARER_TOKEN: 401,
   CREDENTIAL_MISMATCH: 403,
   FORBIDDEN: 403,
+  MANAGED_PROFILE_ACCESS_DENIED: 403,
 } as const;
 export type AuthErrorCode = keyof typeof CONTRACT_STATUS;
 
@@ -53,7 +56,10 @@ export interface Credential {
 /** What every target's inputs and every case's headers are built from; created once per suite. */
 export interface SecurityFixtures {
   t: TestApp;
-  /** The profile the suite acts as: a session and an active credential of its own. */
+  /**
+   * The profile the suite acts as: a session and an active credential of its own. The operator made it an
+   * active manager (every corridor a child may use), so it owns managed children.
+   */
   owner: { profileId: string; accessToken: string; headers: Record<string, string>; credential: Credential };
   /** A second profile: two active credentials, one revoked, one expired, one of the live environment. */
   stranger: { profileId: string; credential: Credential; sibling: Credential };
@@ -66,6 +72,23 @@ export interface SecurityFixtures {
   spareCredential(): Promise<Credential>;
   /** A refresh token that is unspent and whose sign-in is not revoked; a new sign-in once it is used up. */
   liveRefreshToken(): Promise<string>;
+  /** An active managed child of the owner with room for another credential; a new child once it is deleted or full. */
+  child(): Promise<{ profileId: string }>;
+  /**
+   * The own credential of an active managed child of the owner (the child's key, no selector); replaced once
+   * it or its child is no longer active. Its child is not the one `child()` returns, so deleting that leaves it.
+   */
+  childCredential(): Promise<Credential & { profileId: string }>;
+  /** An active credential of an active child of the owner that a call may revoke; replaced once it is not. */
+  spareChildCredential(): Promise<Credential & { profileId: string }>;
+  /** A signed-in profile that is no manager yet, for the operator to enable; a new one once it is. */
+  nonManagerProfile(): Promise<string>;
+  /** A profile with a pricing assignment (the stranger). */
+  pricedProfileId: string;
+  /** An active partner, and a profile with room for one more partner-managed credential. */
+  partner: { id: string; subject(): Promise<string> };
+  /** A partner whose active flag calls may toggle. */
+  togglePartnerId: string;
 }
 
 type MaybePromise<T> = T | Promise<T>;
@@ -81,6 +104,12 @@ interface TargetBase {
    * are real, so "a refused call changed nothing" means something) or `not-refused` (no 401/403).
    */
   allowedOutcome?: "success" | "not-refused";
+  /**
+   * The route's delegation rule for a managed child's own credential (CONTRACT.md, Delegation): `refused`
+   * answers 403 MANAGED_PROFILE_ACCESS_DENIED to a kind the matrix allows; `allowed` (default) lets the child
+   * act as itself.
+   */
+  childCredential?: "allowed" | "refused";
 }
 
 export interface RestTarget extends TargetBase {
@@ -113,12 +142,22 @@ export function allowedKinds(target: SecurityTarget): PrincipalKind[] {
   return PRINCIPAL_KINDS.filter((kind) => target.capabilities.every((capability) => (CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind)));
 }
 
-/** The contract's answer to a kind the matrix does not allow (CONTRACT.md: error table, capability matrix). */
+/**
+ * The contract's answer to a kind the matrix does not allow (CONTRACT.md: error table, capability matrix).
+ * The operator surface knows only the operator token: any other caller is unauthenticated there (401), while
+ * the operator token is a known caller that may not do the profiles' tasks (403).
+ */
 function refusalFor(target: SecurityTarget, kind: PrincipalKind): AuthErrorCode | undefined {
   const missing = target.capabilities.find((capability) => !(CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind));
   if (!missing) return undefined;
-  if (kind !== "anonymous") return "FORBIDDEN";
-  return missing === "RAMP_INFO" ? "CREDENTIAL_REQUIRED" : "AUTHENTICATION_REQUIRED";
+  if (kind === "anonymous") return missing === "RAMP_INFO" ? "CREDENTIAL_REQUIRED" : "AUTHENTICATION_REQUIRED";
+  if (missing === "OPERATOR") return "AUTHENTICATION_REQUIRED";
+  return "FORBIDDEN";
+}
+
+/** The answer to a managed child's own key of the given kind: the matrix first, then the route's delegation rule. */
+function childRefusalFor(target: SecurityTarget, kind: "public" | "secret"): AuthErrorCode | undefined {
+  return refusalFor(target, kind) ?? (target.childCredential === "refused" ? "MANAGED_PROFILE_ACCESS_DENIED" : undefined);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -197,6 +236,60 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
   let refreshToken: string | undefined;
   const refreshEmail = `security-refresh-${randomUUID()}@example.com`;
 
+  // The owner is an active manager: the operator enables it with every corridor a child may use.
+  const enabled = await t.request("PUT", `/v1/admin/managers/${owner.profileId}`, {
+    headers: t.operatorHeaders,
+    body: { allowedCorridors: ["BR", "MX", "US", "AR", "CO"], isActive: true },
+  });
+  if (enabled.status !== 201) throw new Error(`fixture: enable manager: ${JSON.stringify(enabled.body)}`);
+  const ownerSecret = { "x-api-key": ownerCredential.secretKey };
+  const createChild = async (label: string) => {
+    const created = await t.request("POST", "/v1/managed-profiles", {
+      headers: ownerSecret,
+      body: { externalSubjectId: `security-${label}-${randomUUID()}`, contactEmail: `security-${label}-${randomUUID()}@example.com`, customerType: "individual" },
+    });
+    if (created.status !== 201) throw new Error(`fixture: create child: ${JSON.stringify(created.body)}`);
+    return { profileId: created.body.managedProfile.profileId as string };
+  };
+  const issueChildCredential = async (profileId: string, name: string) => {
+    const created = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: ownerSecret, body: { name } });
+    if (created.status !== 201) throw new Error(`fixture: child credential: ${JSON.stringify(created.body)}`);
+    rememberSecret(created.body.secretKey);
+    return { id: created.body.id as string, publicKey: created.body.publicKey as string, secretKey: created.body.secretKey as string, profileId };
+  };
+  /** The credential (and its child) are both still active. */
+  const stillActive = async (credential: (Credential & { profileId: string }) | undefined) => {
+    if (!credential) return false;
+    const row = await t.app.db.apiCredential.findUnique({ where: { id: credential.id }, include: { profile: { select: { deletedAt: true } } } });
+    return !!row && !row.revokedAt && !row.profile.deletedAt;
+  };
+  let child = await createChild("child");
+  let childCredential = await issueChildCredential((await createChild("keyed-child")).profileId, "security suite: child's own");
+  let spareChildCredential: (Credential & { profileId: string }) | undefined;
+  const activeChild = async () => {
+    const row = await t.app.db.profile.findUnique({ where: { id: child.profileId } });
+    const active = await t.app.db.apiCredential.count({ where: { profileId: child.profileId, revokedAt: null, expiresAt: { gt: new Date() } } });
+    if (!row || row.deletedAt || active >= 4) child = await createChild("child");
+    return child;
+  };
+
+  // Before the first use of the child's key: prove it authenticates as the child, so its refusals mean something.
+  const asChild = await t.graphql("{ me { id } }", undefined, { "x-api-key": childCredential.secretKey });
+  if (asChild.body?.data?.me?.id !== childCredential.profileId) throw new Error(`fixture: child credential unusable: ${JSON.stringify(asChild.body)}`);
+
+  // Operator fixtures: a pricing assignment to read, partners to toggle and to issue credentials with.
+  const priced = await t.request("PUT", `/v1/admin/pricing-assignments/${stranger.profileId}`, { headers: t.operatorHeaders, body: { pricingProfile: "security-suite" } });
+  if (priced.status !== 200) throw new Error(`fixture: pricing assignment: ${JSON.stringify(priced.body)}`);
+  const createPartner = async (name: string) => {
+    const created = await t.request("POST", "/v1/admin/partners", { headers: t.operatorHeaders, body: { name } });
+    if (created.status !== 201) throw new Error(`fixture: partner: ${JSON.stringify(created.body)}`);
+    return created.body.partner.id as string;
+  };
+  const partnerId = await createPartner("security suite: issuing partner");
+  const togglePartnerId = await createPartner("security suite: toggled partner");
+  let partnerSubject = (await t.signIn(`security-partner-subject-${randomUUID()}@example.com`)).profileId;
+  let nonManager: string | undefined;
+
   return {
     t,
     owner: { profileId: owner.profileId, accessToken: owner.accessToken, headers: owner.headers, credential: ownerCredential },
@@ -217,12 +310,43 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
       }
       return refreshToken;
     },
+    child: activeChild,
+    async childCredential() {
+      if (!(await stillActive(childCredential))) {
+        childCredential = await issueChildCredential((await createChild("keyed-child")).profileId, "security suite: child's own");
+      }
+      return childCredential;
+    },
+    async spareChildCredential() {
+      if (!(await stillActive(spareChildCredential))) {
+        spareChildCredential = await issueChildCredential((await activeChild()).profileId, "security suite: child's spare");
+      }
+      return spareChildCredential!;
+    },
+    async nonManagerProfile() {
+      if (!nonManager || (await t.app.db.manager.findUnique({ where: { profileId: nonManager } }))) {
+        nonManager = (await t.signIn(`security-non-manager-${randomUUID()}@example.com`)).profileId;
+      }
+      return nonManager;
+    },
+    pricedProfileId: stranger.profileId,
+    partner: {
+      id: partnerId,
+      async subject() {
+        const active = await t.app.db.apiCredential.count({ where: { profileId: partnerSubject, revokedAt: null, expiresAt: { gt: new Date() } } });
+        if (active >= 4) partnerSubject = (await t.signIn(`security-partner-subject-${randomUUID()}@example.com`)).profileId;
+        return partnerSubject;
+      },
+    },
+    togglePartnerId,
   };
 }
 
-/** Headers that authenticate as each principal kind, all for the owner. */
+/** Headers that authenticate as each principal kind, all for the owner (the operator token speaks for no profile). */
 function kindHeaders(fx: SecurityFixtures, kind: PrincipalKind): Record<string, string> {
   switch (kind) {
+    case "operator":
+      return fx.t.operatorHeaders;
     case "anonymous":
       return {};
     case "public":
@@ -239,7 +363,8 @@ function kindHeaders(fx: SecurityFixtures, kind: PrincipalKind): Record<string, 
 
 export interface SecurityCase {
   name: string;
-  headers: (fx: SecurityFixtures) => Record<string, string>;
+  /** Prepared before the no-change window opens (it may create the fixture it names). */
+  headers: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
   /** The contract's error, or `allowed`: authentication must not refuse the call. */
   expected: AuthErrorCode | "allowed";
   /** Send input that fails validation (REST: malformed JSON; GraphQL: the target's invalidVariables). */
@@ -247,6 +372,8 @@ export interface SecurityCase {
 }
 
 const MALFORMED_JSON = '{"truncated": ';
+
+const kindLabel = (kind: PrincipalKind) => (kind === "anonymous" ? "no credential" : kind === "operator" ? "operator token" : `${kind} principal`);
 
 /** Every case the suite runs for one target. */
 export function securityCases(target: SecurityTarget): SecurityCase[] {
@@ -296,10 +423,21 @@ export function securityCases(target: SecurityTarget): SecurityCase[] {
     ).map(
       (name): SecurityCase => ({ name: `bearer: ${name}`, headers: (fx) => ({ authorization: fx.badTokens[name]! }), expected: "INVALID_BEARER_TOKEN" }),
     ),
+    // The operator token is compared whole: anything else under Bearer is a session token, and is refused as one.
+    {
+      name: "bearer: the operator token with one character more",
+      headers: (fx) => ({ authorization: rememberSecret(`${fx.t.operatorHeaders.authorization}x`) }),
+      expected: "INVALID_BEARER_TOKEN",
+    },
+    {
+      name: "the operator token under the Basic scheme",
+      headers: (fx) => ({ authorization: fx.t.operatorHeaders.authorization!.replace(/^Bearer /, "Basic ") }),
+      expected: "INVALID_BEARER_TOKEN",
+    },
   ];
 
   for (const kind of PRINCIPAL_KINDS) {
-    const label = kind === "anonymous" ? "no credential" : `${kind} principal`;
+    const label = kindLabel(kind);
     cases.push({ name: label, headers: (fx) => kindHeaders(fx, kind), expected: refusalFor(target, kind) ?? "allowed" });
   }
   cases.push({
@@ -307,6 +445,29 @@ export function securityCases(target: SecurityTarget): SecurityCase[] {
     headers: (fx) => ({ "x-api-key": fx.owner.credential.secretKey, "x-public-key": fx.owner.credential.publicKey }),
     expected: refusalFor(target, "secret") ?? "allowed",
   });
+  // A managed child's own credential acts as the child, without a selector; routes that refuse it answer 403
+  // MANAGED_PROFILE_ACCESS_DENIED (CONTRACT.md, Delegation) once the capability matrix has let its kind through.
+  const childCases: SecurityCase[] = [
+    {
+      name: "a managed child's own credential",
+      headers: async (fx) => ({ "x-api-key": (await fx.childCredential()).secretKey }),
+      expected: childRefusalFor(target, "secret") ?? "allowed",
+    },
+    {
+      name: "a managed child's own credential, both values",
+      headers: async (fx) => {
+        const credential = await fx.childCredential();
+        return { "x-api-key": credential.secretKey, "x-public-key": credential.publicKey };
+      },
+      expected: childRefusalFor(target, "secret") ?? "allowed",
+    },
+    {
+      name: "a managed child's own public key",
+      headers: async (fx) => ({ "x-public-key": (await fx.childCredential()).publicKey }),
+      expected: childRefusalFor(target, "public") ?? "allowed",
+    },
+  ];
+  cases.push(...childCases);
 
   // Order of checks (CONTRACT.md): authentication before validation; an unauthenticated caller always gets
   // an authentication error, never a validation error. REST refuses in onRequest, before the body is read,
@@ -318,8 +479,14 @@ export function securityCases(target: SecurityTarget): SecurityCase[] {
     for (const kind of PRINCIPAL_KINDS) {
       const refusal = refusalFor(target, kind);
       if (refusal && (isRest(target) || kind === "anonymous")) {
-        const label = kind === "anonymous" ? "no credential" : `${kind} principal`;
+        const label = kindLabel(kind);
         cases.push({ name: `${label} and ${invalid}`, headers: (fx) => kindHeaders(fx, kind), expected: refusal, invalidInput: true });
+      }
+    }
+    // Direct-child rejection comes before validation too (REST refuses it before the body is read).
+    if (isRest(target)) {
+      for (const childCase of childCases) {
+        if (childCase.expected !== "allowed") cases.push({ ...childCase, name: `${childCase.name} and ${invalid}`, invalidInput: true });
       }
     }
   }
@@ -409,7 +576,7 @@ function expectNotRefused(target: SecurityTarget, response: HttpResponse): void 
 }
 
 export async function runCase(fx: SecurityFixtures, target: SecurityTarget, securityCase: SecurityCase): Promise<void> {
-  const headers = securityCase.headers(fx);
+  const headers = await securityCase.headers(fx);
   if (securityCase.expected === "allowed") {
     const response = await call(fx, target, headers);
     rememberReturnedSecrets(response.body);

@@ -19,6 +19,7 @@ afterEach(() => {
 /** Not a real secret: 40 characters for configurations that need one. */
 const JWT_SECRET = "unit-test-jwt-secret-0123456789abcdefghij";
 const SMTP_URL = "smtp://127.0.0.1:2525";
+const OPERATOR_TOKEN = "unit-test-operator-token-0123456789abcdef";
 
 function configError(env: Record<string, string>): ConfigError {
   let thrown: unknown;
@@ -151,7 +152,7 @@ describe("invalid values", () => {
 });
 
 describe("production checks", () => {
-  const production = (env: Record<string, string>) => ({ NODE_ENV: "production", DATA_DIR: dataDir(), ...env });
+  const production = (env: Record<string, string>) => ({ NODE_ENV: "production", DATA_DIR: dataDir(), OPERATOR_TOKEN, ...env });
 
   it("refuses to start without SMTP_URL, saying why", () => {
     const message = configError(production({ JWT_SECRET })).message;
@@ -175,10 +176,19 @@ describe("production checks", () => {
     expect(message).toMatch(/32/);
   });
 
-  it("names both problems when both are missing", () => {
-    const message = configError(production({})).message;
+  it("names every problem when several settings are missing", () => {
+    const message = configError(production({ OPERATOR_TOKEN: undefined as unknown as string })).message;
     expect(message).toContain("SMTP_URL");
     expect(message).toContain("JWT_SECRET");
+    expect(message).toContain("OPERATOR_TOKEN");
+  });
+
+  it("refuses a missing or short OPERATOR_TOKEN", () => {
+    const missing = configError(production({ SMTP_URL, JWT_SECRET, OPERATOR_TOKEN: undefined as unknown as string })).message;
+    expect(missing).toContain("OPERATOR_TOKEN");
+    const short = configError(production({ SMTP_URL, JWT_SECRET, OPERATOR_TOKEN: "x".repeat(31) })).message;
+    expect(short).toContain("OPERATOR_TOKEN");
+    expect(short).toMatch(/32/);
   });
 
   it("starts with both set: production mode, introspection off, the given secret", () => {
@@ -217,7 +227,9 @@ describe("generated secrets outside production", () => {
 
   it("a configured JWT_SECRET wins and nothing is written", () => {
     const dir = dataDir();
-    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET }).jwt.secret).toBe(JWT_SECRET);
+    const config = loadConfig({ DATA_DIR: dir, JWT_SECRET, OPERATOR_TOKEN });
+    expect(config.jwt.secret).toBe(JWT_SECRET);
+    expect(config.operatorToken).toBe(OPERATOR_TOKEN);
     expect(existsSync(join(dir, "secrets.json"))).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ describe("RevocableCache", () => {
     vi.useFakeTimers();
     try {
       const cache = new RevocableCache<number>(1000);
-      const loader = vi.fn(async () => ({ value: 1, tag: "t" }));
+      const loader = vi.fn(async () => ({ value: 1, tags: ["t"] }));
       expect(await cache.load("k", loader)).toBe(1);
       expect(await cache.load("k", loader)).toBe(1);
       expect(loader).toHaveBeenCalledTimes(1);
@@ -20,11 +20,11 @@ describe("RevocableCache", () => {
 
   it("drops every entry of a tag at once, and only those", async () => {
     const cache = new RevocableCache<string>(60_000);
-    await cache.load("a1", async () => ({ value: "a1", tag: "a" }));
-    await cache.load("a2", async () => ({ value: "a2", tag: "a" }));
-    await cache.load("b1", async () => ({ value: "b1", tag: "b" }));
+    await cache.load("a1", async () => ({ value: "a1", tags: ["a"] }));
+    await cache.load("a2", async () => ({ value: "a2", tags: ["a"] }));
+    await cache.load("b1", async () => ({ value: "b1", tags: ["b"] }));
     cache.invalidate("a");
-    const reload = vi.fn(async () => ({ value: "fresh", tag: "a" }));
+    const reload = vi.fn(async () => ({ value: "fresh", tags: ["a"] }));
     expect(await cache.load("a1", reload)).toBe("fresh");
     expect(await cache.load("a2", reload)).toBe("fresh");
     expect(await cache.load("b1", reload)).toBe("b1");
@@ -33,12 +33,12 @@ describe("RevocableCache", () => {
 
   it("does not cache a load that raced an invalidation (a stale read cannot undo a revocation)", async () => {
     const cache = new RevocableCache<string>(60_000);
-    let finish!: (value: { value: string; tag: string }) => void;
+    let finish!: (value: { value: string; tags: string[] }) => void;
     const slow = cache.load("k", () => new Promise((resolve) => (finish = resolve)));
     cache.invalidate("t");
-    finish({ value: "read before the revocation", tag: "t" });
+    finish({ value: "read before the revocation", tags: ["t"] });
     expect(await slow).toBe("read before the revocation");
-    expect(await cache.load("k", async () => ({ value: "after", tag: "t" }))).toBe("after");
+    expect(await cache.load("k", async () => ({ value: "after", tags: ["t"] }))).toBe("after");
   });
 
   it("does not cache misses, nor anything with a zero TTL", async () => {
@@ -48,16 +48,23 @@ describe("RevocableCache", () => {
     await cache.load("k", miss);
     expect(miss).toHaveBeenCalledTimes(2);
     const uncached = new RevocableCache<string>(0);
-    const loader = vi.fn(async () => ({ value: "v", tag: "t" }));
+    const loader = vi.fn(async () => ({ value: "v", tags: ["t"] }));
     await uncached.load("k", loader);
     await uncached.load("k", loader);
     expect(loader).toHaveBeenCalledTimes(2);
   });
 
+  it("drops an entry through any of its tags", async () => {
+    const cache = new RevocableCache<string>(60_000);
+    await cache.load("k", async () => ({ value: "cached", tags: ["credential", "partner"] }));
+    cache.invalidate("partner");
+    expect(await cache.load("k", async () => ({ value: "fresh", tags: ["credential", "partner"] }))).toBe("fresh");
+  });
+
   it("stays within its size bound by evicting the oldest entry", async () => {
     const cache = new RevocableCache<number>(60_000, 2);
-    for (const key of ["a", "b", "c"]) await cache.load(key, async () => ({ value: 0, tag: key }));
-    const loader = vi.fn(async () => ({ value: 1, tag: "a" }));
+    for (const key of ["a", "b", "c"]) await cache.load(key, async () => ({ value: 0, tags: [key] }));
+    const loader = vi.fn(async () => ({ value: 1, tags: ["a"] }));
     expect(await cache.load("a", loader)).toBe(1);
     expect(await cache.load("c", loader)).toBe(0);
   });

@@ -1,0 +1,362 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/client.js";
+import { testEngine, type TestDatabase } from "../support/database.js";
+import { LOG_DIR, rememberSecret } from "../support/secrets.js";
+import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+
+/**
+ * The operator CLI (`node dist/cli/admin.js`, built by `npm run build`) as a real child process against a
+ * fresh database of the project's engine, shared with a real server process: what the CLI changes, the
+ * server enforces. On PostgreSQL the CLI's changes reach a running server through LISTEN/NOTIFY.
+ */
+
+const CLI = fileURLToPath(new URL("../../dist/cli/admin.js", import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const INHERITED_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "TZ", "SYSTEMROOT"];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const engine = testEngine();
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The JSON document the CLI printed on success. */
+  json: any;
+}
+
+let cliRuns = 0;
+const cliLog = join(LOG_DIR, `e2e-cli-${engine}-${process.pid}.log`);
+
+/**
+ * Runs one CLI command with only the database configuration of `database` (and what node needs). Its
+ * stderr is teed to the log directory for the secret audit (stdout carries a new secret key by design).
+ */
+function runCli(database: TestDatabase, args: string[], timeoutMs = 30_000): Promise<CliResult> {
+  const env: Record<string, string> = {};
+  for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name] as string;
+  Object.assign(env, { DATA_DIR: database.dataDir, ...(database.url && { DATABASE_URL: database.url }) });
+  const run = ++cliRuns;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`admin ${args.join(" ")} did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      appendFileSync(cliLog, `--- run ${run}: exit ${code}\n${stderr}`);
+      resolve({ code, stdout, stderr, json: parseOutput(stdout) });
+    });
+  });
+}
+
+/** The pretty-printed JSON document on stdout (log lines, if any, are single-line and skipped). */
+function parseOutput(stdout: string): unknown {
+  const start = stdout.indexOf("{\n");
+  const end = stdout.indexOf("\n}", start);
+  if (start < 0 || end < 0) return undefined;
+  return JSON.parse(stdout.slice(start, end + 2));
+}
+
+/** Runs a command that must succeed; returns its JSON. */
+async function ok(database: TestDatabase, args: string[]) {
+  const result = await runCli(database, args);
+  expect(result.code, `admin ${args.join(" ")}:\n${result.stdout}\n${result.stderr}`).toBe(0);
+  expect(result.json, `admin ${args.join(" ")} printed no JSON:\n${result.stdout}`).toBeDefined();
+  return result.json;
+}
+
+/** Runs a command that the service must refuse: exit 1, `refused: CODE` on stderr, nothing on stdout. */
+async function refused(database: TestDatabase, args: string[], code: string) {
+  const result = await runCli(database, args);
+  expect(result.code, `admin ${args.join(" ")}:\n${result.stdout}\n${result.stderr}`).toBe(1);
+  expect(result.stderr).toContain(`refused: ${code}`);
+  expect(result.json).toBeUndefined();
+  return result;
+}
+
+/* ------------------------------------------------------------------------ HTTP */
+
+async function call(server: ServerProcess, method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(options.body !== undefined && { "content-type": "application/json" }), ...options.headers },
+    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const me = (server: ServerProcess, headers: Record<string, string>) =>
+  call(server, "POST", "/graphql", { headers, body: { query: "{ me { id } }" } });
+
+async function signIn(server: ServerProcess) {
+  const email = `cli-${randomUUID().slice(0, 8)}@example.com`;
+  const requested = await call(server, "POST", "/v1/auth/request-otp", { body: { email } });
+  expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+  const token = await server.smtp.nextCode(email);
+  const verified = await call(server, "POST", "/v1/auth/verify-otp", { body: { email, token } });
+  expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+  rememberSecret(verified.body.access_token);
+  rememberSecret(verified.body.refresh_token);
+  return { profileId: verified.body.user_id as string, headers: { authorization: `Bearer ${verified.body.access_token}` } };
+}
+
+/* ----------------------------------------------------------------------- setup */
+
+let server: ServerProcess;
+let database: TestDatabase;
+let owner: Awaited<ReturnType<typeof signIn>>;
+let operatorHeaders: Record<string, string>;
+
+beforeAll(async () => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the end-to-end tests`);
+  mkdirSync(LOG_DIR, { recursive: true });
+  // A long authentication cache: a change only reaches a running server by an explicit invalidation.
+  server = await startServerProcess({ env: { AUTH_CACHE_TTL_SECONDS: "300" } });
+  database = server.database;
+  owner = await signIn(server);
+  // The server generated the operator token under DATA_DIR (no OPERATOR_TOKEN set); the CLI shares it.
+  const operatorToken = JSON.parse(readFileSync(join(database.dataDir, "secrets.json"), "utf8")).operatorToken as string;
+  rememberSecret(operatorToken);
+  operatorHeaders = { authorization: `Bearer ${operatorToken}` };
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+/* ----------------------------------------------------------------------- tests */
+
+describe(`operator CLI (${engine})`, () => {
+  it("partner create <name>: prints the partner as JSON, exit 0", async () => {
+    const result = await runCli(database, ["partner", "create", "Acme"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.json).toEqual({
+      partner: { id: expect.stringMatching(UUID), name: "Acme", isActive: true, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) },
+    });
+    const off = await ok(database, ["partner", "deactivate", result.json.partner.id]);
+    expect(off.partner).toMatchObject({ id: result.json.partner.id, name: "Acme", isActive: false });
+    const on = await ok(database, ["partner", "activate", result.json.partner.id]);
+    expect(on.partner).toMatchObject({ id: result.json.partner.id, isActive: true });
+  });
+
+  it("manager put/get: sets and reads the policy; the server enforces it", async () => {
+    const manager = await signIn(server);
+    const listChildren = () => call(server, "GET", "/v1/managed-profiles", { headers: manager.headers });
+    expect((await listChildren()).status).toBe(403);
+
+    const put = await ok(database, ["manager", "put", manager.profileId, "--corridors", "BR,MX", "--customer-types", "individual"]);
+    expect(put.manager).toEqual({
+      profileId: manager.profileId,
+      allowedCorridors: ["BR", "MX"],
+      allowedCustomerTypes: ["individual"],
+      isActive: true,
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
+    });
+    const got = await ok(database, ["manager", "get", manager.profileId]);
+    expect(got).toEqual({ manager: put.manager });
+
+    // The server reads the same policy (REST operator surface) and lets the manager act.
+    const rest = await call(server, "GET", `/v1/admin/managers/${manager.profileId}`, { headers: operatorHeaders });
+    expect(rest.status).toBe(200);
+    expect(rest.body.manager).toEqual(put.manager);
+    const listed = await listChildren();
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.manager).toEqual({ profileId: manager.profileId, allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["individual"] });
+
+    // Replacing: no --customer-types means no narrowing; --inactive disables.
+    const disabled = await ok(database, ["manager", "put", manager.profileId, "--corridors", "US", "--inactive"]);
+    expect(disabled.manager).toMatchObject({ profileId: manager.profileId, allowedCorridors: ["US"], allowedCustomerTypes: null, isActive: false, createdAt: put.manager.createdAt });
+    expect((await ok(database, ["manager", "get", manager.profileId])).manager).toMatchObject({ allowedCorridors: ["US"], allowedCustomerTypes: null, isActive: false });
+    const refusedList = await listChildren();
+    expect(refusedList.status).toBe(403);
+    expect(refusedList.body.error.code).toBe("MANAGED_PROFILE_ACCESS_DENIED");
+  });
+
+  it("refusals: exit 1 with `refused: CODE` on stderr", async () => {
+    const unknown = randomUUID();
+    const results = await Promise.all([
+      refused(database, ["manager", "put", unknown, "--corridors", "BR"], "NOT_FOUND"),
+      refused(database, ["manager", "get", unknown], "NOT_FOUND"),
+      refused(database, ["manager", "put", owner.profileId, "--corridors", "BR,XX"], "VALIDATION_FAILED"),
+      refused(database, ["manager", "put", owner.profileId, "--corridors", "BR", "--customer-types", "robot"], "VALIDATION_FAILED"),
+      refused(database, ["partner", "deactivate", unknown], "NOT_FOUND"),
+      refused(database, ["pricing", "assign", owner.profileId, "Not Valid"], "VALIDATION_FAILED"),
+      refused(database, ["pricing", "assign", unknown, "vip"], "NOT_FOUND"),
+      refused(database, ["pricing", "get", unknown], "NOT_FOUND"),
+    ]);
+    // Validation refusals name the field.
+    expect(results[2].stderr).toMatch(/allowedCorridors/);
+    expect(results[3].stderr).toMatch(/allowedCustomerTypes/);
+    expect(results[5].stderr).toMatch(/pricingProfile/);
+    // Nothing was stored for the owner by the refused commands.
+    await Promise.all([
+      refused(database, ["manager", "get", owner.profileId], "NOT_FOUND"),
+      refused(database, ["pricing", "get", owner.profileId], "NOT_FOUND"),
+    ]);
+  });
+
+  it("usage errors: exit 2 with the usage text", async () => {
+    const cases: [string[], RegExp][] = [
+      [["frobnicate", "now"], /unknown command: frobnicate now/],
+      [["manager", "put"], /missing <profileId>/],
+      [["manager", "put", owner.profileId], /missing --corridors/],
+      [["manager", "get"], /missing <profileId>/],
+      [["partner", "create"], /missing <name>/],
+      [["partner", "credential", randomUUID()], /missing <profileId>/],
+      [["pricing", "assign", owner.profileId], /missing <pricingProfile>/],
+      [["manager", "put", owner.profileId, "--corridors", "BR", "--bogus"], /usage error/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(database, args)));
+    results.forEach((result, i) => {
+      const label = `admin ${cases[i][0].join(" ")}`;
+      expect(result.code, `${label}:\n${result.stdout}\n${result.stderr}`).toBe(2);
+      expect(result.stderr, label).toMatch(cases[i][1]);
+      expect(result.stderr, label).toContain("Operator commands");
+      expect(result.stderr, label).toContain("manager put <profileId> --corridors");
+      expect(result.json, label).toBeUndefined();
+    });
+    const [none, help] = await Promise.all([runCli(database, []), runCli(database, ["--help"])]);
+    expect(none.code).toBe(2);
+    expect(none.stdout + none.stderr).toContain("Operator commands");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("partner credential <partnerId> <profileId>");
+    // The usage errors changed nothing.
+    await refused(database, ["manager", "get", owner.profileId], "NOT_FOUND");
+  });
+
+  it("partner credential <partnerId> <profileId>: prints a secret key that the server accepts for that profile", async () => {
+    const { partner } = await ok(database, ["partner", "create", "Key Partner"]);
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const [issued, dated] = await Promise.all([
+      ok(database, ["partner", "credential", partner.id, owner.profileId, "--name", "cli key"]),
+      ok(database, ["partner", "credential", partner.id, owner.profileId, "--expires-at", expiresAt]),
+    ]);
+    rememberSecret(issued.secretKey);
+    rememberSecret(dated.secretKey);
+    expect(dated).toMatchObject({ name: "API Credential", expiresAt, partnerId: partner.id, profileId: owner.profileId });
+    expect(issued).toMatchObject({
+      id: expect.stringMatching(UUID),
+      name: "cli key",
+      profileId: owner.profileId,
+      partnerId: partner.id,
+      environment: "test",
+      revokedAt: null,
+      secretKeyPrefix: issued.secretKey.slice(0, 16),
+    });
+    expect(issued.secretKey).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
+    expect(issued.publicKey).toMatch(/^pk_test_[A-Za-z0-9]{32}$/);
+    expect(issued).not.toHaveProperty("secretKeyHash");
+
+    const asKey = await me(server, { "x-api-key": issued.secretKey });
+    expect(asKey.status, JSON.stringify(asKey.body)).toBe(200);
+    expect(asKey.body.data.me.id).toBe(owner.profileId);
+    const listed = await call(server, "GET", "/v1/api-credentials", { headers: owner.headers });
+    expect(listed.body.credentials).toEqual(expect.arrayContaining([expect.objectContaining({ id: issued.id, partnerId: partner.id, name: "cli key" })]));
+
+
+    await Promise.all([
+      refused(database, ["partner", "credential", partner.id, randomUUID()], "CREDENTIAL_SUBJECT_REQUIRED"),
+      refused(database, ["partner", "credential", randomUUID(), owner.profileId], "NOT_FOUND"),
+      refused(database, ["partner", "credential", partner.id, owner.profileId, "--expires-at", "2000-01-01T00:00:00Z"], "INVALID_CREDENTIAL_EXPIRY"),
+    ]);
+  });
+
+  it("pricing assign/get", async () => {
+    const assigned = await ok(database, ["pricing", "assign", owner.profileId, "vip-tier"]);
+    expect(assigned).toEqual({ pricingAssignment: { profileId: owner.profileId, pricingProfile: "vip-tier", updatedAt: expect.stringMatching(ISO) } });
+    expect(await ok(database, ["pricing", "get", owner.profileId])).toEqual(assigned);
+    const replaced = await ok(database, ["pricing", "assign", owner.profileId, "standard"]);
+    expect(replaced.pricingAssignment.pricingProfile).toBe("standard");
+    expect((await ok(database, ["pricing", "get", owner.profileId])).pricingAssignment.pricingProfile).toBe("standard");
+    const rest = await call(server, "GET", `/v1/admin/pricing-assignments/${owner.profileId}`, { headers: operatorHeaders });
+    expect(rest.body.pricingAssignment).toMatchObject({ profileId: owner.profileId, pricingProfile: "standard" });
+  });
+
+  // How a CLI change reaches servers differs by engine by design; each project runs its own case.
+  const reachesRunningServer = {
+    name: "PostgreSQL: partner deactivate through the CLI refuses a credential the running server cached, at once (LISTEN/NOTIFY)",
+    run: async () => {
+      const profile = await signIn(server);
+      const { partner } = await ok(database, ["partner", "create", "Notify Partner"]);
+      const issued = await ok(database, ["partner", "credential", partner.id, profile.profileId]);
+      rememberSecret(issued.secretKey);
+      const key = { "x-api-key": issued.secretKey };
+      for (let i = 0; i < 2; i++) expect((await me(server, key)).body.data?.me.id).toBe(profile.profileId);
+
+      // Control: a change written behind the server's back (no notification) is not seen: the server
+      // really serves this credential from its cache, so only the CLI's notification can refuse it at once.
+      const db = openDatabase(database.config);
+      try {
+        await db.partner.update({ where: { id: partner.id }, data: { isActive: false } });
+        expect((await me(server, key)).body.data?.me.id).toBe(profile.profileId);
+        await db.partner.update({ where: { id: partner.id }, data: { isActive: true } });
+      } finally {
+        await db.$disconnect();
+      }
+
+      const off = await ok(database, ["partner", "deactivate", partner.id]);
+      expect(off.partner).toMatchObject({ id: partner.id, isActive: false });
+      const refusedCall = await me(server, key);
+      expect(refusedCall.status, JSON.stringify(refusedCall.body)).toBe(401);
+      expect(refusedCall.body.errors[0].extensions.code).toBe("INVALID_API_KEY");
+      const refusedRest = await call(server, "GET", "/v1/managed-profiles", { headers: key });
+      expect(refusedRest.status).toBe(401);
+      expect(refusedRest.body.error.code).toBe("INVALID_API_KEY");
+
+      await ok(database, ["partner", "activate", partner.id]);
+      const restored = await me(server, key);
+      expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+      expect(restored.body.data.me.id).toBe(profile.profileId);
+    },
+  };
+  const reachesNewServerProcess = {
+    name: "SQLite: a partner deactivated through the CLI is refused by a new server process; reactivated, accepted again",
+    run: async () => {
+      const profile = await signIn(server);
+      const { partner } = await ok(database, ["partner", "create", "Restart Partner"]);
+      const issued = await ok(database, ["partner", "credential", partner.id, profile.profileId]);
+      rememberSecret(issued.secretKey);
+      const key = { "x-api-key": issued.secretKey };
+      expect((await me(server, key)).body.data?.me.id).toBe(profile.profileId);
+
+      const off = await ok(database, ["partner", "deactivate", partner.id]);
+      expect(off.partner).toMatchObject({ id: partner.id, isActive: false });
+      const second = await startServerProcess({ database, smtp: server.smtp });
+      try {
+        const refusedCall = await me(second, key);
+        expect(refusedCall.status, JSON.stringify(refusedCall.body)).toBe(401);
+        expect(refusedCall.body.errors[0].extensions.code).toBe("INVALID_API_KEY");
+      } finally {
+        await second.stop();
+        await second.dispose();
+      }
+
+      await ok(database, ["partner", "activate", partner.id]);
+      const third = await startServerProcess({ database, smtp: server.smtp });
+      try {
+        const restored = await me(third, key);
+        expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+        expect(restored.body.data.me.id).toBe(profile.profileId);
+      } finally {
+        await third.stop();
+        await third.dispose();
+      }
+    },
+  };
+  const propagation = engine === "postgresql" ? reachesRunningServer : reachesNewServerProcess;
+  it(propagation.name, propagation.run);
+});
