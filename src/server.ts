@@ -24,6 +24,7 @@ import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
 import { authRoutes } from "./rest/v1/auth.js";
+import { referenceDataRoutes } from "./rest/v1/reference-data.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key", "X-Public-Key", "X-Managed-Profile-Id", "X-Request-ID", "Idempotency-Key"];
@@ -150,6 +151,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   apiCredentialRoutes(server, app);
   managedProfileRoutes(server, app);
   adminRoutes(server, app);
+  referenceDataRoutes(server);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;

@@ -9,6 +9,8 @@ export const CAPABILITY_MATRIX = {
   /** Sign-in and session renewal: open to everyone. */
   SIGN_IN: ["anonymous", "public", "secret", "session"],
   QUOTE: ["anonymous", "public", "secret", "session"],
+  /** Public reference data (countries, currencies, rails): anyone, though a presented credential must be valid. */
+  REFERENCE_DATA: ["anonymous", "public", "secret", "session"],
   RAMP_INFO: ["public", "secret"],
   /** Read the calling profile itself. */
   PROFILE_READ: ["secret", "session"],

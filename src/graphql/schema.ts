@@ -8,11 +8,12 @@ import { CredentialsResolver } from "./resolvers/credentials.js";
 import { IdentityResolver } from "./resolvers/identity.js";
 import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
 import { ProfileResolver } from "./resolvers/profile.js";
+import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 
 /** The executable schema: type-graphql resolvers with @auth enforced on every field that declares it. */
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
   const schema = await buildSchema({
-    resolvers: [IdentityResolver, ProfileResolver, CredentialsResolver, ManagedProfilesResolver, AdminResolver],
+    resolvers: [IdentityResolver, ProfileResolver, CredentialsResolver, ManagedProfilesResolver, AdminResolver, ReferenceDataResolver],
     directives: [...specifiedDirectives, authDirective],
     validate: false,
     // Subscriptions read the event bus through their own `subscribe`; topic-based pub/sub is not used.

@@ -21,3 +21,11 @@ export const CHILD_CORRIDOR_CUSTOMER_TYPES: Readonly<Record<Corridor, readonly C
 export function childMaySupport(corridor: Corridor, customerType: CustomerType): boolean {
   return CHILD_CORRIDOR_CUSTOMER_TYPES[corridor].includes(customerType);
 }
+
+/** The fiat currency of each corridor: the one place that ties a fiat to its corridor. */
+export const CORRIDOR_FIAT = { AR: "ARS", BR: "BRL", CO: "COP", EU: "EUR", MX: "MXN", US: "USD" } as const satisfies Record<Corridor, string>;
+export type FiatSymbol = (typeof CORRIDOR_FIAT)[Corridor];
+
+export function corridorOfFiat(fiat: FiatSymbol): Corridor {
+  return CORRIDORS.find((corridor) => CORRIDOR_FIAT[corridor] === fiat)!;
+}

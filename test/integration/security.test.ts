@@ -32,6 +32,12 @@ const TARGETS: SecurityTarget[] = [
   { route: "POST /v1/auth/refresh", capabilities: ["SIGN_IN"], body: async (fx) => ({ refresh_token: await fx.liveRefreshToken() }) },
   { route: "POST /v1/auth/logout", capabilities: ["SIGN_IN"], body: async (fx) => ({ refresh_token: await fx.liveRefreshToken() }) },
 
+  // REST: public reference data, open to every kind; only broken credentials are refused.
+  { route: "GET /v1/supported-countries", capabilities: ["REFERENCE_DATA"] },
+  { route: "GET /v1/supported-cryptocurrencies", capabilities: ["REFERENCE_DATA"] },
+  { route: "GET /v1/supported-fiat-currencies", capabilities: ["REFERENCE_DATA"] },
+  { route: "GET /v1/supported-payment-methods", capabilities: ["REFERENCE_DATA"] },
+
   // REST: a manager's headless children and their credentials. The manager acts for itself: a selector is
   // unsupported and a child's own credential is refused (MANAGER_ONLY).
   {
@@ -139,6 +145,30 @@ const TARGETS: SecurityTarget[] = [
     document: "mutation Logout($token: String!) { logout(refreshToken: $token) }",
     variables: async (fx) => ({ token: await fx.liveRefreshToken() }),
     invalidVariables: () => ({ token: 42 }),
+  },
+
+  // GraphQL: public reference data.
+  {
+    field: "Query.supportedCountries",
+    capabilities: ["REFERENCE_DATA"],
+    document: "query Countries($fiat: FiatCurrencySymbol) { supportedCountries(fiatCurrency: $fiat) { countryCode name support { buy sell } } }",
+    variables: () => ({ fiat: "EUR" }),
+    invalidVariables: () => ({ fiat: "JPY" }),
+  },
+  {
+    field: "Query.supportedCryptocurrencies",
+    capabilities: ["REFERENCE_DATA"],
+    document: "query Assets($network: Network) { supportedCryptocurrencies(network: $network) { assetSymbol assetContractAddress } }",
+    variables: () => ({ network: "POLYGON" }),
+    invalidVariables: () => ({ network: "SOLANA" }),
+  },
+  { field: "Query.supportedFiatCurrencies", capabilities: ["REFERENCE_DATA"], document: "query { supportedFiatCurrencies { symbol decimals } }" },
+  {
+    field: "Query.supportedPaymentMethods",
+    capabilities: ["REFERENCE_DATA"],
+    document: "query Rails($type: RampDirection, $fiat: FiatCurrencySymbol) { supportedPaymentMethods(type: $type, fiat: $fiat) { id limits { min max } } }",
+    variables: () => ({ type: "SELL", fiat: "BRL" }),
+    invalidVariables: () => ({ type: "SWAP" }),
   },
 
   // GraphQL: managed children.

@@ -23,6 +23,7 @@ function outcome(capability: keyof typeof CAPABILITY_MATRIX, kind: Principal["ki
 describe("capability matrix (CONTRACT.md)", () => {
   it.each([
     ["QUOTE", ["allowed", "allowed", "allowed", "allowed", "FORBIDDEN"]],
+    ["REFERENCE_DATA", ["allowed", "allowed", "allowed", "allowed", "FORBIDDEN"]],
     ["RAMP_INFO", ["CREDENTIAL_REQUIRED", "allowed", "allowed", "FORBIDDEN", "FORBIDDEN"]],
     ["EXACT_LIMITS", ["AUTHENTICATION_REQUIRED", "FORBIDDEN", "allowed", "allowed", "FORBIDDEN"]],
     ["RAMP_OPERATIONS", ["AUTHENTICATION_REQUIRED", "FORBIDDEN", "allowed", "allowed", "FORBIDDEN"]],

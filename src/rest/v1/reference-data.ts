@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../../reference-data/catalog.js";
+import {
+  countriesQuery,
+  cryptocurrenciesQuery,
+  paymentMethodsQuery,
+  supportedCountries,
+  supportedCryptocurrencies,
+  supportedFiatCurrencies,
+  supportedPaymentMethods,
+} from "../../reference-data/service.js";
+import { errorResponses, jsonSchema } from "../http.js";
+
+const fiatSymbol = z.enum(FIAT_SYMBOLS);
+const countries = z.object({
+  countries: z.array(
+    z.object({
+      countryCode: z.string(),
+      name: z.string(),
+      emoji: z.string(),
+      supportedCurrencies: z.array(fiatSymbol),
+      support: z.object({ buy: z.boolean(), sell: z.boolean() }),
+    }),
+  ),
+});
+const cryptocurrencies = z.object({
+  cryptocurrencies: z.array(
+    z.object({
+      assetSymbol: z.string(),
+      assetNetwork: z.enum(NETWORKS),
+      assetDecimals: z.number().int(),
+      assetContractAddress: z.string().nullable().describe("Set on EVM networks."),
+      assetForeignAssetId: z.string().nullable().describe("Set on AssetHub."),
+    }),
+  ),
+});
+const fiatCurrencies = z.object({ currencies: z.array(z.object({ symbol: fiatSymbol, name: z.string(), decimals: z.number().int() })) });
+const paymentMethods = z.object({
+  paymentMethods: z.array(
+    z.object({
+      id: z.enum(PAYMENT_METHOD_IDS),
+      name: z.string(),
+      supportedFiats: z.array(fiatSymbol),
+      limits: z
+        .object({ min: z.number().int(), max: z.number().int() })
+        .describe("In whole units of the `fiat` filtered by, else of the first supported fiat."),
+    }),
+  ),
+});
+
+/** The catalog is the same for every caller and changes only with a deployment. */
+const CACHE_CONTROL = "public, max-age=300";
+
+function cacheable<T>(reply: FastifyReply, body: T): T {
+  void reply.header("Cache-Control", CACHE_CONTROL);
+  return body;
+}
+
+/** Public reference data (CONTRACT.md, Ramp domain): anyone may read it; a presented credential must still be valid. */
+export function referenceDataRoutes(server: FastifyInstance) {
+  const config = { capabilities: ["REFERENCE_DATA"] as const };
+  const tags = ["Reference data"];
+
+  server.get("/v1/supported-countries", {
+    config,
+    schema: {
+      tags,
+      querystring: jsonSchema(countriesQuery, "input"),
+      response: { 200: jsonSchema(countries), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request, reply) => cacheable(reply, { countries: supportedCountries(request.query) }),
+  });
+
+  server.get("/v1/supported-cryptocurrencies", {
+    config,
+    schema: {
+      tags,
+      querystring: jsonSchema(cryptocurrenciesQuery, "input"),
+      response: { 200: jsonSchema(cryptocurrencies), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request, reply) => cacheable(reply, { cryptocurrencies: supportedCryptocurrencies(request.query) }),
+  });
+
+  server.get("/v1/supported-fiat-currencies", {
+    config,
+    schema: { tags, response: { 200: jsonSchema(fiatCurrencies), ...errorResponses(401, 403) } },
+    handler: async (_request, reply) => cacheable(reply, { currencies: supportedFiatCurrencies() }),
+  });
+
+  server.get("/v1/supported-payment-methods", {
+    config,
+    schema: {
+      tags,
+      querystring: jsonSchema(paymentMethodsQuery, "input"),
+      response: { 200: jsonSchema(paymentMethods), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request, reply) => cacheable(reply, { paymentMethods: supportedPaymentMethods(request.query) }),
+  });
+}
