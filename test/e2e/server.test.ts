@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createClient, type Client, type FormattedExecutionResult } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -199,7 +200,8 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
   };
 
   beforeAll(async () => {
-    server = await startServerProcess();
+    // Many sign-ins from one address; the sign-in limit has tests of its own.
+    server = await startServerProcess({ env: { RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000" } });
   });
   afterAll(async () => {
     await Promise.all(sockets.map((socket) => socket.dispose()));
@@ -329,6 +331,36 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     // The same secret key may still read its profile over the socket (the refusal is the task, not the key).
     const keySocket = open({ "X-API-Key": secretKey });
     expect(await execute(keySocket.client, "{ me { id } }")).toEqual({ data: { me: { id: owner.profileId } } });
+  });
+
+  it("applies X-Managed-Profile-Id from the connection_init payload, through the same delegation as HTTP", async () => {
+    // The operator token the server generated under its data directory.
+    const { operatorToken } = JSON.parse(readFileSync(join(server.database.dataDir, "secrets.json"), "utf8")) as { operatorToken: string };
+    rememberSecret(operatorToken);
+    const manager = await signIn(server, randomEmail("manager"));
+    const enabled = await call(server, "PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: { authorization: `Bearer ${operatorToken}` },
+      body: { allowedCorridors: ["BR"], isActive: true },
+    });
+    expect(enabled.status).toBe(201);
+    const { secretKey } = await createCredential(server, manager, "manager key");
+    const created = await call(server, "POST", "/v1/managed-profiles", {
+      headers: { "x-api-key": secretKey },
+      body: { externalSubjectId: `socket-${randomUUID()}`, contactEmail: randomEmail("child"), customerType: "individual" },
+    });
+    expect(created.status).toBe(201);
+    const childId = created.body.managedProfile.profileId;
+
+    // Reading as the child: the selector arrives in connection_init, not as a header.
+    const asChild = open({ "X-API-Key": secretKey, "X-Managed-Profile-Id": childId });
+    expect(await execute(asChild.client, "{ me { id } }")).toEqual({ data: { me: { id: childId } } });
+
+    // The same rules as over HTTP: a malformed selector, and a selector where delegation is unsupported.
+    const malformed = await execute(open({ "X-API-Key": secretKey, "X-Managed-Profile-Id": "child-42" }).client, "{ me { id } }");
+    expect(malformed.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_MANAGED_PROFILE_ID", status: 400 });
+    const unsupported = subscribe(open({ Authorization: `Bearer ${manager.accessToken}`, "X-Managed-Profile-Id": childId }).client, CREDENTIAL_EVENTS);
+    await unsupported.until(() => firstError(unsupported) !== undefined, "MANAGED_PROFILE_UNSUPPORTED error");
+    expect({ code: unsupported.errorCode(), status: unsupported.errorStatus() }).toEqual({ code: "MANAGED_PROFILE_UNSUPPORTED", status: 400 });
   });
 
   it("refuses a revoked key on the very next request", async () => {
