@@ -6,7 +6,7 @@ import cors from "@fastify/cors";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { GraphQLError, specifiedRules, validate, type GraphQLSchema } from "graphql";
+import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import type { App } from "./app.js";
@@ -16,7 +16,7 @@ import { NO_DELEGATION } from "./auth/delegation.js";
 import type { Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
 import type { GraphQLContext } from "./graphql/context.js";
-import { authorizeOperationFirst } from "./graphql/auth-directive.js";
+import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
 import { managedProfileSelector } from "./rest/http.js";
@@ -244,8 +244,6 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   const format = formatGraphQLError(app.log);
   const wsServer = useServer<Record<string, unknown>, { principal?: Principal; authError?: AppError }>(
     {
-      schema,
-      validate: (validationSchema, document) => validate(validationSchema, document, [...specifiedRules, ...armor.validationRules]),
       onConnect: async (ctx) => {
         try {
           ctx.extra.principal = await app.authenticator.authenticate(normalizeHeaderNames(ctx.connectionParams));
@@ -255,14 +253,36 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         }
         return true;
       },
-      onSubscribe: (ctx) => (ctx.extra.authError ? [toGraphQLError(ctx.extra.authError)] : undefined),
-      context: (ctx): GraphQLContext => ({
-        app,
-        principal: ctx.extra.principal ?? { kind: "anonymous" },
-        selector: connectionSelector(ctx.connectionParams),
-        requestId: randomUUID(),
-        enforceSignInLimit: () => signInLimit({ ip: ctx.extra.request.socket.remoteAddress ?? "unknown" }),
-      }),
+      // Parse, validate and authorize here, as Apollo does over HTTP, so the root fields' @auth is
+      // checked before variables are coerced.
+      onSubscribe: (ctx, _id, payload) => {
+        if (ctx.extra.authError) return [toGraphQLError(ctx.extra.authError)];
+        const refuse = (message: string) => [toGraphQLError(new AppError("VALIDATION_FAILED", message))];
+        let document;
+        try {
+          document = parse(payload.query, { maxTokens: MAX_GRAPHQL_TOKENS });
+        } catch (error) {
+          return refuse((error as GraphQLError).message);
+        }
+        const invalid = validate(schema, document, [...specifiedRules, ...armor.validationRules]);
+        if (invalid.length) return invalid.flatMap((error) => refuse(error.message));
+        const operation = getOperationAST(document, payload.operationName);
+        if (!operation) return refuse("The document names no operation to run.");
+        const contextValue: GraphQLContext = {
+          app,
+          principal: ctx.extra.principal ?? { kind: "anonymous" },
+          selector: connectionSelector(ctx.connectionParams),
+          requestId: randomUUID(),
+          enforceSignInLimit: () => signInLimit({ ip: ctx.extra.request.socket.remoteAddress ?? "unknown" }),
+        };
+        try {
+          authorizeRootFields(schema, operation, contextValue);
+        } catch (error) {
+          if (error instanceof AppError) return [toGraphQLError(error)];
+          throw error;
+        }
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+      },
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => format(error, error.originalError ?? error)) } : undefined,
       onError: (_ctx, _id, _payload, errors) => errors.map((error: GraphQLError) => format(error, error.originalError ?? error)),

@@ -11,6 +11,7 @@ import {
   type GraphQLField,
   type GraphQLFieldConfig,
   type GraphQLSchema,
+  type OperationDefinitionNode,
 } from "graphql";
 import { Directive } from "type-graphql";
 import { CAPABILITIES, requireCapabilities, type Capability } from "../auth/capabilities.js";
@@ -47,28 +48,32 @@ function requiredCapabilities(schema: GraphQLSchema, field: GraphQLField<unknown
 }
 
 /**
- * Checks the @auth of the operation's root fields as soon as the operation is known, before variables
+ * Checks the @auth of an operation's root fields as soon as the operation is known, before variables
  * are coerced: an unauthenticated caller gets an authentication error, never a validation error.
  * (Fields below the root, and roots reached through fragments, are checked by `enforceAuth`.)
  */
+export function authorizeRootFields(schema: GraphQLSchema, operation: OperationDefinitionNode, context: GraphQLContext): void {
+  const root = schema.getRootType(operation.operation);
+  for (const selection of operation.selectionSet.selections) {
+    const field = selection.kind === Kind.FIELD ? root?.getFields()[selection.name.value] : undefined;
+    const requires = field && requiredCapabilities(schema, field);
+    if (requires) authorize(context, requires);
+  }
+}
+
+/** `authorizeRootFields` for Apollo over HTTP, answering with the error's HTTP status. */
 export function authorizeOperationFirst(schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, contextValue }) {
           if (!operation) return;
-          const root = schema.getRootType(operation.operation);
-          for (const selection of operation.selectionSet.selections) {
-            const field = selection.kind === Kind.FIELD ? root?.getFields()[selection.name.value] : undefined;
-            const requires = field && requiredCapabilities(schema, field);
-            if (!requires) continue;
-            try {
-              authorize(contextValue, requires);
-            } catch (error) {
-              if (!(error instanceof AppError)) throw error;
-              const { message, extensions } = toGraphQLError(error);
-              throw new GraphQLError(message, { extensions: { ...extensions, http: { status: error.status } } });
-            }
+          try {
+            authorizeRootFields(schema, operation, contextValue);
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            const { message, extensions } = toGraphQLError(error);
+            throw new GraphQLError(message, { extensions: { ...extensions, http: { status: error.status } } });
           }
         },
       };

@@ -356,11 +356,23 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(await execute(asChild.client, "{ me { id } }")).toEqual({ data: { me: { id: childId } } });
 
     // The same rules as over HTTP: a malformed selector, and a selector where delegation is unsupported.
-    const malformed = await execute(open({ "X-API-Key": secretKey, "X-Managed-Profile-Id": "child-42" }).client, "{ me { id } }");
+    const malformed = await execute(open({ "X-API-Key": secretKey, "X-Managed-Profile-Id": "child-42" }).client, "{ me { id } }").catch(
+      (errors: { extensions?: Record<string, unknown> }[]) => ({ errors }),
+    );
     expect(malformed.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_MANAGED_PROFILE_ID", status: 400 });
     const unsupported = subscribe(open({ Authorization: `Bearer ${manager.accessToken}`, "X-Managed-Profile-Id": childId }).client, CREDENTIAL_EVENTS);
     await unsupported.until(() => firstError(unsupported) !== undefined, "MANAGED_PROFILE_UNSUPPORTED error");
     expect({ code: unsupported.errorCode(), status: unsupported.errorStatus() }).toEqual({ code: "MANAGED_PROFILE_UNSUPPORTED", status: 400 });
+  });
+
+  it("checks authentication before variables and documents over the socket too, with the contract's codes", async () => {
+    const anonymous = open({});
+    const missingVariable = await execute(anonymous.client, "mutation Revoke($id: ID!) { revokeApiCredential(id: $id) }").catch(
+      (errors: { extensions?: Record<string, unknown> }[]) => ({ errors }),
+    );
+    expect(missingVariable.errors?.[0]?.extensions).toMatchObject({ code: "AUTHENTICATION_REQUIRED", status: 401 });
+    const syntax = await execute(anonymous.client, "{ me { id ").catch((errors: { extensions?: Record<string, unknown> }[]) => ({ errors }));
+    expect(syntax.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
   });
 
   it("refuses a revoked key on the very next request", async () => {
