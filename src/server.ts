@@ -172,11 +172,6 @@ function rateLimited(retryAfterSeconds: number): AppError {
   return new AppError("RATE_LIMITED", undefined, undefined, { "Retry-After": String(Math.max(1, retryAfterSeconds)) });
 }
 
-function connectionSelector(params: Record<string, unknown> | undefined): string | undefined {
-  const value = normalizeHeaderNames(params)["x-managed-profile-id"];
-  return value === undefined || value === null ? undefined : String(value);
-}
-
 function callerKey(principal: Principal | undefined): string | undefined {
   if (!principal || principal.kind === "anonymous" || principal.kind === "operator") return undefined;
   return principal.kind === "session" ? `profile:${principal.profileId}` : `credential:${principal.credential.id}`;
@@ -271,7 +266,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         const contextValue: GraphQLContext = {
           app,
           principal: ctx.extra.principal ?? { kind: "anonymous" },
-          selector: connectionSelector(ctx.connectionParams),
+          selector: managedProfileSelector(normalizeHeaderNames(ctx.connectionParams)),
           requestId: randomUUID(),
           enforceSignInLimit: () => signInLimit({ ip: ctx.extra.request.socket.remoteAddress ?? "unknown" }),
         };

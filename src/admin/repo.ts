@@ -1,10 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "../db/tx.js";
 
-export function findProfileKind(db: Queryable, profileId: string) {
-  return db.profile.findUnique({ where: { id: profileId }, select: { id: true, managerProfileId: true } });
-}
-
 export function insertPartner(db: Queryable, name: string) {
   return db.partner.create({ data: { id: randomUUID(), name } });
 }

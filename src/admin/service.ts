@@ -6,6 +6,7 @@ import { inTransaction } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { findManagerPolicy, upsertManagerPolicy } from "../managed-profiles/repo.js";
+import { findProfile } from "../profiles/repo.js";
 import { managerPolicyInput, type ManagerPolicy } from "../managed-profiles/types.js";
 import { canonicalId, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
@@ -98,7 +99,7 @@ export class AdminService {
 
   private async requireProfile(profileId: string) {
     const id = canonicalId(profileId);
-    const profile = id ? await repo.findProfileKind(this.db, id) : null;
+    const profile = id ? await findProfile(this.db, id) : null;
     if (!profile) throw new AppError("NOT_FOUND", "Profile not found.");
     return profile;
   }

@@ -43,8 +43,9 @@ export const errorResponse = zod.object({
 });
 
 /** Error responses every authenticated route can give, for the OpenAPI document. */
+const errorResponseSchema = jsonSchema(errorResponse);
 export function errorResponses(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((status) => [status, jsonSchema(errorResponse)]));
+  return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
 }
 
 /** The acting context of a request whose route needs one (every capability but sign-in and operator). */
@@ -53,9 +54,17 @@ export function actingOf(request: { acting: ActingContext | null }): ActingConte
   return request.acting;
 }
 
-/** The selector header, as sent (any value, even empty, counts as sent). */
-export function managedProfileSelector(headers: Record<string, string | string[] | undefined>): string | undefined {
+/** The selector header, as sent (any value, even empty, counts as sent), from HTTP or connection_init headers. */
+export function managedProfileSelector(headers: Record<string, unknown>): string | undefined {
   const value = headers["x-managed-profile-id"];
-  return Array.isArray(value) ? value[0] : value;
+  if (value === undefined || value === null) return undefined;
+  return String(Array.isArray(value) ? value[0] : value);
+}
+
+type Wire<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+/** A view as JSON on the wire: its dates as ISO 8601 strings (the response schemas say date-time). */
+export function wireDates<T extends object>(view: T): Wire<T> {
+  return Object.fromEntries(Object.entries(view).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])) as Wire<T>;
 }
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import type { ApiCredentialView } from "../../credentials/types.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
 
 const credentialResource = z.object({
   id: z.uuid(),
@@ -19,24 +18,9 @@ const credentialResource = z.object({
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
-const createdResource = credentialResource.extend({ secretKey: z.string() });
-const createBody = z.object({ name: z.string().max(100).optional(), expiresAt: isoDateTime.optional() });
-
-export const createdCredentialResource = createdResource;
+export const createdCredentialResource = credentialResource.extend({ secretKey: z.string() });
 export const credentialList = z.object({ credentials: z.array(credentialResource) });
-export const createCredentialBody = createBody;
-
-export function credentialJson(view: ApiCredentialView) {
-  return {
-    ...view,
-    publicLastUsedAt: view.publicLastUsedAt?.toISOString() ?? null,
-    secretLastUsedAt: view.secretLastUsedAt?.toISOString() ?? null,
-    expiresAt: view.expiresAt.toISOString(),
-    revokedAt: view.revokedAt?.toISOString() ?? null,
-    createdAt: view.createdAt.toISOString(),
-    updatedAt: view.updatedAt.toISOString(),
-  };
-}
+export const createCredentialBody = z.object({ name: z.string().max(100).optional(), expiresAt: isoDateTime.optional() });
 
 /** The session's own credential lifecycle (CONTRACT.md, API credentials). */
 export function apiCredentialRoutes(server: FastifyInstance, app: App) {
@@ -47,12 +31,12 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
     schema: {
       tags: ["Authentication"],
       security: [{ BearerAuth: [] }],
-      body: jsonSchema(createBody, "input"),
-      response: { 201: jsonSchema(createdResource), ...errorResponses(400, 401, 403, 409) },
+      body: jsonSchema(createCredentialBody, "input"),
+      response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 403, 409) },
     },
     handler: async (request, reply) => {
       const { credential, secretKey } = await app.credentials.create(actingOf(request).subjectProfileId, request.body);
-      return reply.code(201).send({ ...credentialJson(credential), secretKey });
+      return reply.code(201).send({ ...wireDates(credential), secretKey });
     },
   });
 
@@ -63,7 +47,7 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
       security: [{ BearerAuth: [] }],
       response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403) },
     },
-    handler: async (request) => ({ credentials: (await app.credentials.list(actingOf(request).subjectProfileId)).map(credentialJson) }),
+    handler: async (request) => ({ credentials: (await app.credentials.list(actingOf(request).subjectProfileId)).map(wireDates) }),
   });
 
   server.delete("/v1/api-credentials/:credentialId", {

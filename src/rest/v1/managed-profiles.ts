@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import type { ManagedProfileView, ManagerPolicy } from "../../managed-profiles/types.js";
+import type { ManagerPolicy } from "../../managed-profiles/types.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { MANAGER_ONLY } from "../../auth/delegation.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
-import { createCredentialBody, createdCredentialResource, credentialJson, credentialList } from "./api-credentials.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { createCredentialBody, createdCredentialResource, credentialList } from "./api-credentials.js";
 
 const managedProfile = z.object({
   profileId: z.uuid(),
@@ -33,16 +33,8 @@ const listQuery = z.object({ status: z.enum(["active", "deleted", "all"]).option
 const childParams = z.object({ profileId: z.string() });
 const childCredentialParams = z.object({ profileId: z.string(), credentialId: z.string() });
 
-export function managedProfileJson(view: ManagedProfileView) {
-  return {
-    ...view,
-    deletedAt: view.deletedAt?.toISOString() ?? null,
-    createdAt: view.createdAt.toISOString(),
-    updatedAt: view.updatedAt.toISOString(),
-  };
-}
-
-const managerJson = (policy: ManagerPolicy) => ({
+/** The list envelope's policy object: what the manager may do, not its bookkeeping. */
+const managerEnvelope = (policy: ManagerPolicy) => ({
   profileId: policy.profileId,
   allowedCorridors: policy.allowedCorridors,
   allowedCustomerTypes: policy.allowedCustomerTypes,
@@ -67,7 +59,7 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { managedProfile: child, created } = await app.managedProfiles.create(manager(request), request.body);
-      return reply.code(created ? 201 : 200).send({ managedProfile: managedProfileJson(child) });
+      return reply.code(created ? 201 : 200).send({ managedProfile: wireDates(child) });
     },
   });
 
@@ -76,14 +68,14 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     schema: { tags, security, querystring: jsonSchema(listQuery, "input"), response: { 200: jsonSchema(list), ...errorResponses(400, 401, 403) } },
     handler: async (request) => {
       const page = await app.managedProfiles.list(manager(request), request.query);
-      return { ...page, managedProfiles: page.managedProfiles.map(managedProfileJson), manager: managerJson(page.manager) };
+      return { ...page, managedProfiles: page.managedProfiles.map(wireDates), manager: managerEnvelope(page.manager) };
     },
   });
 
   server.get("/v1/managed-profiles/:profileId", {
     config: lifecycle,
     schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 200: jsonSchema(managedProfileEnvelope), ...errorResponses(401, 403, 404) } },
-    handler: async (request) => ({ managedProfile: managedProfileJson(await app.managedProfiles.get(manager(request), params(request).profileId)) }),
+    handler: async (request) => ({ managedProfile: wireDates(await app.managedProfiles.get(manager(request), params(request).profileId)) }),
   });
 
   server.delete("/v1/managed-profiles/:profileId", {
@@ -106,7 +98,7 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { credential, secretKey } = await app.managedProfiles.createCredential(manager(request), params(request).profileId, request.body);
-      return reply.code(201).send({ ...credentialJson(credential), secretKey });
+      return reply.code(201).send({ ...wireDates(credential), secretKey });
     },
   });
 
@@ -114,7 +106,7 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     config: childCredentials,
     schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403, 404) } },
     handler: async (request) => ({
-      credentials: (await app.managedProfiles.listCredentials(manager(request), params(request).profileId)).map(credentialJson),
+      credentials: (await app.managedProfiles.listCredentials(manager(request), params(request).profileId)).map(wireDates),
     }),
   });
 
