@@ -13,7 +13,13 @@ import { createInProcessBus, createPostgresBus, type EventBus } from "./events/b
 import { IdentityService } from "./identity/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
+import { OnboardingService } from "./onboarding/service.js";
 import { ProfileService } from "./profiles/service.js";
+import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js";
+import { QuoteService } from "./quotes/service.js";
+import { RampProcessor } from "./ramps/processor.js";
+import { RampService } from "./ramps/service.js";
+import { WidgetSessionService } from "./widget-sessions/service.js";
 
 /** Everything the adapters (REST, GraphQL, WebSocket, CLI) call: framework-free services and their wiring. */
 export interface App {
@@ -28,6 +34,13 @@ export interface App {
   delegation: Delegation;
   managedProfiles: ManagedProfileService;
   admin: AdminService;
+  quotes: QuoteService;
+  widgetSessions: WidgetSessionService;
+  ramps: RampService;
+  onboarding: OnboardingService;
+  rampProcessor: RampProcessor;
+  /** Starts the background workers (ramp processing); the CLI never does. */
+  startWorkers(): void;
   /** Database reachable (readiness). */
   ping(): Promise<void>;
   /** Flushes buffered writes and closes connections; idempotent. */
@@ -50,6 +63,10 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   });
 
   const credentials = new CredentialService(db, bus, config.rampEnvironment);
+  const delegation = new Delegation(db, bus, config.authCacheTtlMs);
+  const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
+  const kycProvider = new SandboxKycProvider();
+  const rampProcessor = new RampProcessor(db, rampProvider, config.ramps.processorIntervalMs, log);
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -71,14 +88,23 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     ),
     credentials,
     profiles: new ProfileService(db),
-    delegation: new Delegation(db, bus, config.authCacheTtlMs),
+    delegation,
     managedProfiles: new ManagedProfileService(db, bus, credentials),
     admin: new AdminService(db, bus, credentials),
+    quotes: new QuoteService(db, rampProvider),
+    widgetSessions: new WidgetSessionService(db, config.widgetBaseUrl),
+    ramps: new RampService(db, rampProvider, kycProvider, delegation, { startWindowMs: config.ramps.startWindowMs }),
+    onboarding: new OnboardingService(db, rampProvider, kycProvider, delegation, config.publicBaseUrl),
+    rampProcessor,
+    startWorkers() {
+      rampProcessor.start();
+    },
     async ping() {
       await db.$queryRawUnsafe("SELECT 1");
     },
     close() {
       closing ??= (async () => {
+        await rampProcessor.stop();
         await verifier.flushLastUses();
         mailer.close();
         await bus.close();

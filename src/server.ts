@@ -24,6 +24,9 @@ import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
 import { authRoutes } from "./rest/v1/auth.js";
+import { onboardingRoutes } from "./rest/v1/onboarding.js";
+import { quoteRoutes } from "./rest/v1/quotes.js";
+import { rampRoutes } from "./rest/v1/ramps.js";
 import { referenceDataRoutes } from "./rest/v1/reference-data.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -152,6 +155,9 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   managedProfileRoutes(server, app);
   adminRoutes(server, app);
   referenceDataRoutes(server);
+  quoteRoutes(server, app);
+  rampRoutes(server, app);
+  onboardingRoutes(server, app);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;

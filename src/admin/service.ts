@@ -8,6 +8,7 @@ import type { EventBus } from "../events/bus.js";
 import { findManagerPolicy, upsertManagerPolicy } from "../managed-profiles/repo.js";
 import { findProfile } from "../profiles/repo.js";
 import { managerPolicyInput, type ManagerPolicy } from "../managed-profiles/types.js";
+import { PRICING_PROFILE_NAMES } from "../quotes/pricing.js";
 import { canonicalId, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
 
@@ -18,7 +19,7 @@ const partnerCredentialInput = z
   .object({ profileId: z.unknown().optional(), name: z.string().optional(), expiresAt: z.string().optional() })
   .strict();
 const pricingInput = z
-  .object({ pricingProfile: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "must be a pricing profile name (a-z, 0-9, -)") })
+  .object({ pricingProfile: z.enum(PRICING_PROFILE_NAMES) })
   .strict();
 
 export interface PartnerView {

@@ -21,6 +21,8 @@ export interface DelegationRule {
 }
 
 export const NO_DELEGATION: DelegationRule = { selector: "unsupported", childCredential: "allowed" };
+/** Acting for a child: the selector and the child's own key both work; corridor checks, if any, come later. */
+export const DELEGATED: DelegationRule = { selector: "supported", childCredential: "allowed" };
 /** Managing children: the manager acts for itself; selectors and children's own keys are refused. */
 export const MANAGER_ONLY: DelegationRule = { selector: "unsupported", childCredential: "refused" };
 
@@ -33,6 +35,8 @@ export interface ActingContext {
   /** Set when the subject is a managed child: its manager, whose current policy was checked. */
   readonly controllingManagerId: string | null;
   readonly credentialId: string | null;
+  /** The partner a partner-managed credential is attributed to. */
+  readonly partnerId: string | null;
   readonly principalKind: "public" | "secret" | "session";
 }
 
@@ -90,7 +94,9 @@ export class Delegation {
   /** Null for callers that speak for no profile (anonymous, operator) and select none. */
   async resolve(principal: Principal, selector: string | undefined, rule: DelegationRule): Promise<ActingContext | null> {
     const childCredential = childCredentialOf(principal);
-    const credentialId = principal.kind === "secret" || principal.kind === "public" ? principal.credential.id : null;
+    const credential = principal.kind === "secret" || principal.kind === "public" ? principal.credential : null;
+    const credentialId = credential?.id ?? null;
+    const partnerId = credential?.partnerId ?? null;
 
     const childId = this.checkSelectorCaller(principal, selector);
     if (childId !== undefined) {
@@ -102,6 +108,7 @@ export class Delegation {
         subjectProfileId: childId,
         controllingManagerId: managerId,
         credentialId,
+        partnerId,
         principalKind: principal.kind as "secret" | "session",
       };
     }
@@ -114,13 +121,23 @@ export class Delegation {
         subjectProfileId: childCredential.profileId,
         controllingManagerId: childCredential.managerProfileId,
         credentialId,
+        partnerId,
         principalKind: principal.kind as "public" | "secret",
       };
     }
 
     const profileId = principalProfileId(principal);
     if (!profileId || principal.kind === "anonymous" || principal.kind === "operator") return null;
-    return { actorProfileId: profileId, subjectProfileId: profileId, controllingManagerId: null, credentialId, principalKind: principal.kind };
+    return { actorProfileId: profileId, subjectProfileId: profileId, controllingManagerId: null, credentialId, partnerId, principalKind: principal.kind };
+  }
+
+  /**
+   * The corridor checks of a corridor-bound mutation whose corridor is known only from its data (the
+   * quote's fiat, the ramp's corridor, the requested limits), against the manager's current policy.
+   */
+  async authorizeCorridor(acting: ActingContext, corridor: Corridor): Promise<void> {
+    if (!acting.controllingManagerId) return;
+    await this.checkControl(acting.controllingManagerId, acting.subjectProfileId, { ...DELEGATED, corridor });
   }
 
   /** Steps 4 to 6 of the contract: the manager, the child, then corridor and customer type. */

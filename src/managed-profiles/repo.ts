@@ -135,3 +135,8 @@ export async function findDelegationTarget(db: Queryable, childProfileId: string
   });
   return row && { managerProfileId: row.managerProfileId, customerType: row.customerType as CustomerType | null, deletedAt: row.deletedAt, activeEntities: row._count.customerEntities };
 }
+
+/** The customer entities of a profile, oldest first. */
+export function listCustomerEntities(db: Queryable, profileId: string) {
+  return db.customerEntity.findMany({ where: { profileId }, orderBy: { createdAt: "asc" }, select: { id: true, customerType: true, isActive: true } });
+}

@@ -14,3 +14,10 @@ export function upsertProfileByEmail(db: Queryable, email: string) {
     select: { id: true },
   });
 }
+
+/** What KYC providers know a subject by: a direct profile's login email, a child's contact email. */
+export async function findKycSubject(db: Queryable, profileId: string) {
+  const row = await db.profile.findUnique({ where: { id: profileId }, select: { id: true, email: true, contactEmail: true, customerType: true, deletedAt: true } });
+  if (!row || row.deletedAt) return null;
+  return { profileId: row.id, email: row.email ?? row.contactEmail, customerType: (row.customerType ?? "individual") as "individual" | "business" };
+}

@@ -195,7 +195,7 @@ describe(`operator CLI (${engine})`, () => {
       refused(database, ["manager", "put", owner.profileId, "--corridors", "BR", "--customer-types", "robot"], "VALIDATION_FAILED"),
       refused(database, ["partner", "deactivate", unknown], "NOT_FOUND"),
       refused(database, ["pricing", "assign", owner.profileId, "Not Valid"], "VALIDATION_FAILED"),
-      refused(database, ["pricing", "assign", unknown, "vip"], "NOT_FOUND"),
+      refused(database, ["pricing", "assign", unknown, "reduced"], "NOT_FOUND"),
       refused(database, ["pricing", "get", unknown], "NOT_FOUND"),
     ]);
     // Validation refusals name the field.
@@ -276,14 +276,14 @@ describe(`operator CLI (${engine})`, () => {
   });
 
   it("pricing assign/get", async () => {
-    const assigned = await ok(database, ["pricing", "assign", owner.profileId, "vip-tier"]);
-    expect(assigned).toEqual({ pricingAssignment: { profileId: owner.profileId, pricingProfile: "vip-tier", updatedAt: expect.stringMatching(ISO) } });
+    const assigned = await ok(database, ["pricing", "assign", owner.profileId, "reduced"]);
+    expect(assigned).toEqual({ pricingAssignment: { profileId: owner.profileId, pricingProfile: "reduced", updatedAt: expect.stringMatching(ISO) } });
     expect(await ok(database, ["pricing", "get", owner.profileId])).toEqual(assigned);
-    const replaced = await ok(database, ["pricing", "assign", owner.profileId, "standard"]);
-    expect(replaced.pricingAssignment.pricingProfile).toBe("standard");
-    expect((await ok(database, ["pricing", "get", owner.profileId])).pricingAssignment.pricingProfile).toBe("standard");
+    const replaced = await ok(database, ["pricing", "assign", owner.profileId, "zero-fee"]);
+    expect(replaced.pricingAssignment.pricingProfile).toBe("zero-fee");
+    expect((await ok(database, ["pricing", "get", owner.profileId])).pricingAssignment.pricingProfile).toBe("zero-fee");
     const rest = await call(server, "GET", `/v1/admin/pricing-assignments/${owner.profileId}`, { headers: operatorHeaders });
-    expect(rest.body.pricingAssignment).toMatchObject({ profileId: owner.profileId, pricingProfile: "standard" });
+    expect(rest.body.pricingAssignment).toMatchObject({ profileId: owner.profileId, pricingProfile: "zero-fee" });
   });
 
   // How a CLI change reaches servers differs by engine by design; each project runs its own case.

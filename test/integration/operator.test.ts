@@ -78,7 +78,7 @@ describe("operator authentication", () => {
     const routes: [string, string, unknown][] = [
       ["PUT", `/v1/admin/managers/${session.profileId}`, { allowedCorridors: ["BR"], isActive: true }],
       ["GET", `/v1/admin/managers/${session.profileId}`, undefined],
-      ["PUT", `/v1/admin/pricing-assignments/${session.profileId}`, { pricingProfile: "vip" }],
+      ["PUT", `/v1/admin/pricing-assignments/${session.profileId}`, { pricingProfile: "reduced" }],
       ["GET", `/v1/admin/pricing-assignments/${session.profileId}`, undefined],
       ["POST", "/v1/admin/partners", { name: "Intruder" }],
       ["PATCH", `/v1/admin/partners/${partner.id}`, { isActive: false }],
@@ -136,7 +136,7 @@ describe("operator authentication", () => {
       ["query ($id: ID!) { manager(profileId: $id) { profileId } }", { id: session.profileId }],
       ["mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [BR], isActive: true }) { profileId } }", { id: session.profileId }],
       ["query ($id: ID!) { pricingAssignment(profileId: $id) { pricingProfile } }", { id: session.profileId }],
-      ['mutation ($id: ID!) { assignPricingProfile(profileId: $id, pricingProfile: "vip") { pricingProfile } }', { id: session.profileId }],
+      ['mutation ($id: ID!) { assignPricingProfile(profileId: $id, pricingProfile: "reduced") { pricingProfile } }', { id: session.profileId }],
       ['mutation { createPartner(name: "Intruder") { id } }', {}],
       ["mutation ($id: ID!) { setPartnerActive(partnerId: $id, isActive: false) { id } }", { id: randomUUID() }],
       [
@@ -331,19 +331,19 @@ describe("pricing assignments (REST)", () => {
     const session = await t.signIn();
     const path = `/v1/admin/pricing-assignments/${session.profileId}`;
     expectError(await admin("GET", path), 404, "NOT_FOUND");
-    const assigned = await admin("PUT", path, { pricingProfile: "partner-tier-1" });
+    const assigned = await admin("PUT", path, { pricingProfile: "partner-markup" });
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
     expect(assigned.body).toEqual({
-      pricingAssignment: { profileId: session.profileId, pricingProfile: "partner-tier-1", updatedAt: expect.stringMatching(ISO) },
+      pricingAssignment: { profileId: session.profileId, pricingProfile: "partner-markup", updatedAt: expect.stringMatching(ISO) },
     });
     expect((await admin("GET", path)).body).toEqual(assigned.body);
 
-    const replaced = await admin("PUT", path, { pricingProfile: "vip" });
+    const replaced = await admin("PUT", path, { pricingProfile: "reduced" });
     expect(replaced.status).toBe(200);
-    expect(replaced.body.pricingAssignment.pricingProfile).toBe("vip");
+    expect(replaced.body.pricingAssignment.pricingProfile).toBe("reduced");
     const got = await admin("GET", path);
     expect(got.status).toBe(200);
-    expect(got.body.pricingAssignment).toMatchObject({ profileId: session.profileId, pricingProfile: "vip" });
+    expect(got.body.pricingAssignment).toMatchObject({ profileId: session.profileId, pricingProfile: "reduced" });
     expect(await t.app.db.pricingAssignment.count({ where: { profileId: session.profileId } })).toBe(1);
   });
 
@@ -375,8 +375,8 @@ describe("pricing assignments (REST)", () => {
     expect((await admin("PUT", path, { pricingProfile: "x".repeat(64) })).status).toBe(200);
     expect((await admin("PUT", path, { pricingProfile: "0-tier" })).status).toBe(200);
 
-    expectError(await admin("PUT", `/v1/admin/pricing-assignments/${randomUUID()}`, { pricingProfile: "vip" }), 404, "NOT_FOUND");
-    expectError(await admin("PUT", "/v1/admin/pricing-assignments/not-a-uuid", { pricingProfile: "vip" }), 404, "NOT_FOUND");
+    expectError(await admin("PUT", `/v1/admin/pricing-assignments/${randomUUID()}`, { pricingProfile: "reduced" }), 404, "NOT_FOUND");
+    expectError(await admin("PUT", "/v1/admin/pricing-assignments/not-a-uuid", { pricingProfile: "reduced" }), 404, "NOT_FOUND");
     expectError(await admin("GET", `/v1/admin/pricing-assignments/${randomUUID()}`), 404, "NOT_FOUND");
   });
 });

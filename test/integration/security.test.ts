@@ -96,7 +96,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["OPERATOR"],
     params: (fx) => ({ profileId: fx.pricedProfileId }),
     // A new name every time, so a refused call would have changed the assignment.
-    body: () => ({ pricingProfile: `suite-${randomUUID().slice(0, 8)}` }),
+    body: () => ({ pricingProfile: "reduced" }),
   },
   { route: "GET /v1/admin/pricing-assignments/{profileId}", capabilities: ["OPERATOR"], params: (fx) => ({ profileId: fx.pricedProfileId }) },
   { route: "POST /v1/admin/partners", capabilities: ["OPERATOR"], body: () => ({ name: "security suite: created partner" }) },
@@ -268,7 +268,7 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.assignPricingProfile",
     capabilities: ["OPERATOR"],
     document: "mutation Assign($id: ID!, $name: String!) { assignPricingProfile(profileId: $id, pricingProfile: $name) { profileId pricingProfile } }",
-    variables: (fx) => ({ id: fx.pricedProfileId, name: `suite-${randomUUID().slice(0, 8)}` }),
+    variables: (fx) => ({ id: fx.pricedProfileId, name: "reduced" }),
     invalidVariables: (fx) => ({ id: fx.pricedProfileId, name: 42 }),
   },
   {

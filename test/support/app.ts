@@ -41,7 +41,12 @@ let instances = 0;
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { /** Share another app's database (a second instance); it stays owned by that app. */ database?: TestDatabase } = {},
+  options: {
+    /** Share another app's database (a second instance); it stays owned by that app. */
+    database?: TestDatabase;
+    /** Run the background workers (ramp processing), with sandbox steps of SANDBOX_STEP_DELAY_MS (default 20 ms here). */
+    workers?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const smtp = await startSmtpCapture();
@@ -51,6 +56,8 @@ export async function startTestApp(
     OTP_RESEND_COOLDOWN_SECONDS: "0",
     // Tests sign in many profiles from one address; the limits have tests of their own.
     RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "10000",
+    SANDBOX_STEP_DELAY_MS: "20",
+    RAMP_PROCESSOR_INTERVAL_MS: "10",
     LOG_LEVEL: "info",
     ...(database.url && { DATABASE_URL: database.url }),
     ...env,
@@ -60,6 +67,7 @@ export async function startTestApp(
   const app = await createApp(config, log);
   const server = await buildServer(app);
   await server.ready();
+  if (options.workers) app.startWorkers();
 
   const request: TestApp["request"] = async (method, url, options = {}) => {
     const hasBody = options.body !== undefined || options.rawBody !== undefined;

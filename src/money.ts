@@ -1,0 +1,26 @@
+import { Decimal } from "decimal.js";
+
+/**
+ * Decimal arithmetic for every amount: enough significant digits that no supported amount is ever
+ * rounded implicitly, so the only roundings are the explicit ones below, to a currency's digits.
+ */
+export const Money = Decimal.clone({ precision: 80, toExpNeg: -80, toExpPos: 80 });
+export type Money = Decimal;
+
+/** A caller's amount: digits with an optional fraction, no sign, exponent or grouping. */
+export const AMOUNT_PATTERN = /^(0|[1-9]\d{0,29})(\.\d{1,30})?$/;
+
+export const money = (value: string | number) => new Money(value);
+
+/** Fees are rounded up to the currency's digits: the service never charges less than it quoted. */
+export const roundFee = (value: Decimal, decimals: number) => value.toDecimalPlaces(decimals, Decimal.ROUND_UP);
+/** Amounts paid out are rounded down: the service never promises more than it delivers. */
+export const roundPayout = (value: Decimal, decimals: number) => value.toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
+/** Informational conversions (USD equivalents) round half up. */
+export const roundDisplay = (value: Decimal, decimals: number) => value.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
+
+/** The wire form: plain notation with exactly `decimals` digits after the point. */
+export const formatAmount = (value: Decimal, decimals: number) => value.toFixed(decimals);
+
+/** Digits after the decimal point as written. */
+export const fractionDigits = (amount: string) => amount.split(".")[1]?.length ?? 0;

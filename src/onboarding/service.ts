@@ -1,0 +1,164 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { ActingContext, Delegation } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors.js";
+import { listCustomerEntities } from "../managed-profiles/repo.js";
+import { formatAmount, money } from "../money.js";
+import { findKycSubject } from "../profiles/repo.js";
+import type { KycProvider, KycStatus, KycSubject, RampProvider } from "../providers/ports.js";
+import { findCompletedSince } from "../ramps/repo.js";
+import { COUNTRIES, fiatCurrency } from "../reference-data/catalog.js";
+import { CORRIDOR_FIAT, CORRIDORS, CUSTOMER_TYPES, childMaySupport, type Corridor } from "../reference-data/corridors.js";
+import { parseInput } from "../validation.js";
+import { ONBOARDING_COUNTRIES, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
+
+const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
+const limitsInput = z.object({ corridors: z.array(z.enum(LIMIT_CORRIDORS)).min(1).refine((list) => new Set(list).size === list.length, "must not repeat a corridor") }).strict();
+const requirementsQuery = z.object({ country: z.enum(ONBOARDING_COUNTRIES), customerType: z.enum(CUSTOMER_TYPES) });
+
+export interface CorridorEligibility {
+  kycStatus: KycStatus;
+  canBuy: boolean;
+  canSell: boolean;
+}
+
+export interface UserLimit {
+  corridor: Corridor;
+  currency: string;
+  direction: "BUY" | "SELL";
+  max: string;
+  used: string;
+  period: { type: "calendar_month"; startsAt: Date; endsAt: Date };
+}
+
+/** The reference's account states; the sandbox's not_started has no account yet. */
+type AccountState = "pending" | "approved" | "rejected";
+
+/** A name-based (version 5) UUID: stable ids for provider accounts the sandbox derives rather than stores. */
+function nameBasedUuid(name: string): string {
+  const bytes = createHash("sha1").update(`ramp-gateway:${name}`).digest().subarray(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Ramp eligibility, limits and onboarding state of the acting subject. */
+export class OnboardingService {
+  constructor(
+    private readonly db: Db,
+    private readonly provider: RampProvider,
+    private readonly kyc: KycProvider,
+    private readonly delegation: Delegation,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  /** Per corridor only the KYC status and whether buying and selling are possible: no PII, ids or limits. */
+  async rampInfo(acting: ActingContext): Promise<{ corridors: Record<Corridor, CorridorEligibility> }> {
+    const subject = await this.subject(acting);
+    const entries = await Promise.all(
+      CORRIDORS.map(async (corridor) => {
+        const [kycStatus, allowed] = await Promise.all([this.kyc.status(subject, corridor), this.corridorAllowed(acting, corridor)]);
+        const open = allowed && kycStatus === "approved";
+        const support = COUNTRIES.find((country) => country.corridor === corridor)!.support;
+        return [corridor, { kycStatus, canBuy: open && support.buy, canSell: open && support.sell }] as const;
+      }),
+    );
+    return { corridors: Object.fromEntries(entries) as Record<Corridor, CorridorEligibility> };
+  }
+
+  /** Monthly maximum and use per requested corridor and direction; each corridor passes the manager's current policy. */
+  async limits(acting: ActingContext, input: unknown): Promise<{ limits: UserLimit[] }> {
+    const { corridors } = parseInput(limitsInput, input);
+    for (const corridor of corridors) await this.delegation.authorizeCorridor(acting, corridor);
+    const now = new Date();
+    const startsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    const endsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    const completed = await findCompletedSince(this.db, acting.subjectProfileId, corridors, startsAt);
+    const limits = corridors.flatMap((corridor) =>
+      (["BUY", "SELL"] as const).map((direction) => {
+        const currency = CORRIDOR_FIAT[corridor];
+        const used = completed
+          .filter((ramp) => ramp.corridor === corridor && ramp.type === direction)
+          .reduce((sum, ramp) => sum.plus(direction === "BUY" ? ramp.quote.inputAmount : ramp.quote.outputAmount), money(0));
+        const decimals = fiatCurrency(currency)!.decimals;
+        return {
+          corridor,
+          currency,
+          direction,
+          max: formatAmount(money(this.provider.monthlyLimit(corridor, direction)), decimals),
+          used: formatAmount(used, decimals),
+          period: { type: "calendar_month" as const, startsAt, endsAt },
+        };
+      }),
+    );
+    return { limits };
+  }
+
+  /** The subject's customer entities and, per entity, its provider account state in each corridor it may use. */
+  async status(acting: ActingContext) {
+    const subject = await this.subject(acting);
+    const stored = await listCustomerEntities(this.db, acting.subjectProfileId);
+    // A direct profile transacts as the individual who signed in until it registers entities of its own.
+    const entities = stored.length || acting.controllingManagerId ? stored : [{ id: nameBasedUuid(`${subject.profileId}:individual`), customerType: "individual", isActive: true }];
+    const active = entities.filter((entity) => entity.isActive);
+    const views = await Promise.all(
+      entities.map(async (entity) => {
+        const customerType = entity.customerType as KycSubject["customerType"];
+        const corridors = acting.controllingManagerId ? CORRIDORS.filter((corridor) => childMaySupport(corridor, customerType)) : CORRIDORS;
+        const accounts = [];
+        for (const corridor of corridors) {
+          const status = await this.kyc.status({ ...subject, customerType }, corridor);
+          if (status === "not_started") continue;
+          const state: AccountState = status;
+          accounts.push({
+            id: nameBasedUuid(`${entity.id}:${corridor}`),
+            provider: "sandbox",
+            country: corridor,
+            customerType,
+            rail: null,
+            companyName: null,
+            taxReference: null,
+            status: state,
+            state,
+            statusExternal: null,
+            error: null,
+            kycCase: null,
+          });
+        }
+        return { id: entity.id, type: customerType, status: entity.isActive ? ("active" as const) : ("archived" as const), accounts };
+      }),
+    );
+    return {
+      activeEntityId: active.length === 1 ? active[0].id : null,
+      selectionRequired: active.length > 1,
+      roles: acting.controllingManagerId ? ["managed_profile"] : [],
+      entities: views,
+    };
+  }
+
+  requirements(query: unknown): OnboardingRequirements {
+    const { country, customerType } = parseInput(requirementsQuery, query ?? {});
+    const flow = onboardingRequirements(country, customerType, this.publicBaseUrl);
+    if (!flow) throw new AppError("NOT_FOUND", `No ${customerType} onboarding is offered in ${country}.`);
+    return flow;
+  }
+
+  private async subject(acting: ActingContext): Promise<KycSubject> {
+    const subject = await findKycSubject(this.db, acting.subjectProfileId);
+    if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
+    return subject;
+  }
+
+  /** Whether the subject may use the corridor now: a child through its manager's current policy. */
+  private async corridorAllowed(acting: ActingContext, corridor: Corridor): Promise<boolean> {
+    try {
+      await this.delegation.authorizeCorridor(acting, corridor);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.code === "MANAGED_PROFILE_ACCESS_DENIED") return false;
+      throw error;
+    }
+  }
+}

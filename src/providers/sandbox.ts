@@ -1,0 +1,182 @@
+import { createHash } from "node:crypto";
+import { money } from "../money.js";
+import type { Corridor, FiatSymbol } from "../reference-data/corridors.js";
+import type { Network } from "../reference-data/catalog.js";
+import { nextProcessingPhase } from "../ramps/phases.js";
+import type { KycProvider, KycStatus, KycSubject, MarketTerms, PaymentInstructions, ProviderRamp, RampProvider, StepOutcome } from "./ports.js";
+
+/*
+ * The sandbox provider: deterministic prices, deterministic KYC and a processing run with configurable
+ * delays. Its failure triggers are documented in the README ("Sandbox provider").
+ */
+
+const FIAT_PER_USD: Record<FiatSymbol, string> = { USD: "1", EUR: "0.92", BRL: "5.40", ARS: "1050", MXN: "17.20", COP: "4100" };
+const USD_PER_TOKEN: Record<string, string> = { USDC: "1", "USDC.e": "0.9999", USDT: "0.9998" };
+const NETWORK_FEE_USD: Record<Network, string> = {
+  assethub: "0.01",
+  arbitrum: "0.03",
+  avalanche: "0.05",
+  base: "0.01",
+  bsc: "0.05",
+  ethereum: "1.50",
+  moonbeam: "0.02",
+  polygon: "0.02",
+};
+const RAIL_FEES: Record<FiatSymbol, { fixed: string; rate: string }> = {
+  BRL: { fixed: "0", rate: "0.0025" },
+  EUR: { fixed: "0.50", rate: "0" },
+  ARS: { fixed: "0", rate: "0.005" },
+  USD: { fixed: "1", rate: "0" },
+  MXN: { fixed: "0", rate: "0.002" },
+  COP: { fixed: "0", rate: "0.003" },
+};
+/** Monthly ceilings per corridor, the same for both directions, in the corridor's fiat. */
+const MONTHLY_LIMITS: Record<Corridor, string> = { AR: "10000000", BR: "50000", CO: "80000000", EU: "20000", MX: "200000", US: "10000" };
+const EXPLORERS: Record<Network, string> = {
+  assethub: "https://assethub-polkadot.subscan.io/extrinsic/",
+  arbitrum: "https://arbiscan.io/tx/",
+  avalanche: "https://snowtrace.io/tx/",
+  base: "https://basescan.org/tx/",
+  bsc: "https://bscscan.com/tx/",
+  ethereum: "https://etherscan.io/tx/",
+  moonbeam: "https://moonscan.io/tx/",
+  polygon: "https://polygonscan.com/tx/",
+};
+
+/** Input amounts whose fraction is one of these trigger the documented sandbox outcomes. */
+export const SANDBOX_TRIGGERS = {
+  /** The exchange is refused: the ramp fails in `exchanging`. */
+  failExchange: "66",
+  /** The payout fails once (recoverable, logged), then succeeds. */
+  retryPayout: "77",
+} as const;
+
+/** Markers in the subject's email local part (`name+kyc-pending@...`) that set its sandbox KYC status. */
+export const SANDBOX_KYC_MARKERS: Record<string, KycStatus> = { "+kyc-none": "not_started", "+kyc-pending": "pending", "+kyc-rejected": "rejected" };
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export class SandboxRampProvider implements RampProvider {
+  constructor(readonly stepDelayMs: number) {}
+
+  async marketTerms(): Promise<MarketTerms> {
+    return {
+      fiatPerUsd: (fiat) => money(FIAT_PER_USD[fiat]),
+      usdPerToken: (symbol) => money(USD_PER_TOKEN[symbol]),
+      networkFeeUsd: (network) => money(NETWORK_FEE_USD[network]),
+      railFee: (fiat) => ({ fixed: money(RAIL_FEES[fiat].fixed), rate: money(RAIL_FEES[fiat].rate) }),
+    };
+  }
+
+  paymentInstructions(ramp: { id: string; paymentMethod: string; inputAmount: string; inputCurrency: string }): PaymentInstructions {
+    const reference = `SBX${ramp.id.replace(/-/g, "").slice(0, 22).toUpperCase()}`;
+    return {
+      method: ramp.paymentMethod,
+      amount: ramp.inputAmount,
+      currency: ramp.inputCurrency,
+      reference,
+      beneficiary: "Sandbox Ramp Partner",
+      depositQrCode: ramp.paymentMethod === "pix" ? pixBrCode(reference, ramp.inputAmount) : null,
+    };
+  }
+
+  unsignedTransactions(ramp: { id: string; type: "BUY" | "SELL"; network: string; walletAddress: string | null; inputAmount: string }): unknown[] {
+    if (ramp.type === "BUY") return [];
+    return [
+      {
+        phase: "RampPhase",
+        network: ramp.network,
+        signer: ramp.walletAddress,
+        nonce: 0,
+        txData: `0x${sha256(`sandbox-transfer:${ramp.id}:${ramp.inputAmount}`)}`,
+        meta: { description: "Transfer the input amount to the sandbox deposit address" },
+      },
+    ];
+  }
+
+  step(ramp: ProviderRamp): StepOutcome {
+    const fraction = ramp.inputAmount.split(".")[1] ?? "";
+    if (fraction === SANDBOX_TRIGGERS.failExchange && ramp.currentPhase === "exchanging") {
+      return { kind: "fail", error: "Exchange refused", details: "The sandbox liquidity provider refused the exchange (amount trigger .66)." };
+    }
+    if (fraction === SANDBOX_TRIGGERS.retryPayout && ramp.currentPhase === "payingOut" && ramp.retries === 0) {
+      return { kind: "retry", error: "Payout delayed", details: "The sandbox payout rail timed out once (amount trigger .77); retrying." };
+    }
+    const phase = nextProcessingPhase(ramp.currentPhase);
+    if (phase === "complete" && ramp.type === "BUY") return { kind: "advance", phase, transactionHash: `0x${sha256(`sandbox-payout:${ramp.id}`)}` };
+    return { kind: "advance", phase };
+  }
+
+  monthlyLimit(corridor: Corridor): string {
+    return MONTHLY_LIMITS[corridor];
+  }
+
+  explorerLink(network: string, transactionHash: string): string | null {
+    const base = EXPLORERS[network as Network];
+    return base ? base + transactionHash : null;
+  }
+}
+
+export class SandboxKycProvider implements KycProvider {
+  async status(subject: KycSubject): Promise<KycStatus> {
+    const localPart = subject.email?.split("@")[0] ?? "";
+    const marker = Object.keys(SANDBOX_KYC_MARKERS).find((candidate) => localPart.includes(candidate));
+    return marker ? SANDBOX_KYC_MARKERS[marker] : "approved";
+  }
+
+  async brazilianTaxId(subject: KycSubject): Promise<string | null> {
+    return subject.customerType === "business" ? sandboxCnpj(subject.profileId) : sandboxCpf(subject.profileId);
+  }
+}
+
+/** Digits derived from the profile id, so each sandbox subject has a stable tax id. */
+function digitsOf(profileId: string, count: number): number[] {
+  return [...sha256(profileId)].slice(0, count).map((hex) => parseInt(hex, 16) % 10);
+}
+
+function checkDigit(digits: number[], weights: number[]): number {
+  const rest = digits.reduce((sum, digit, index) => sum + digit * weights[index], 0) % 11;
+  return rest < 2 ? 0 : 11 - rest;
+}
+
+/** A valid CPF (11 digits with both check digits) for a sandbox individual. */
+export function sandboxCpf(profileId: string): string {
+  const digits = digitsOf(profileId, 9);
+  digits.push(checkDigit(digits, [10, 9, 8, 7, 6, 5, 4, 3, 2]));
+  digits.push(checkDigit(digits, [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]));
+  return digits.join("");
+}
+
+/** A valid CNPJ (14 digits with both check digits) for a sandbox business. */
+export function sandboxCnpj(profileId: string): string {
+  const digits = digitsOf(profileId, 12);
+  digits.push(checkDigit(digits, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
+  digits.push(checkDigit(digits, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
+  return digits.join("");
+}
+
+/** A static PIX BR Code (EMV merchant-presented format) with its CRC16-CCITT checksum. */
+function pixBrCode(reference: string, amount: string): string {
+  const field = (id: string, value: string) => `${id}${String(value.length).padStart(2, "0")}${value}`;
+  const payload =
+    field("00", "01") +
+    field("26", field("00", "br.gov.bcb.pix") + field("01", "sandbox@ramp-gateway.local")) +
+    field("52", "0000") +
+    field("53", "986") +
+    field("54", amount) +
+    field("58", "BR") +
+    field("59", "SANDBOX RAMP PARTNER") +
+    field("60", "SAO PAULO") +
+    field("62", field("05", reference.slice(0, 25))) +
+    "6304";
+  return payload + crc16(payload);
+}
+
+function crc16(text: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(text, "utf8")) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, "0");
+}

@@ -1,0 +1,251 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { ActingContext } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors.js";
+import type { Quote } from "../generated/prisma/client.js";
+import { AMOUNT_PATTERN, fractionDigits, money } from "../money.js";
+import type { RampProvider } from "../providers/ports.js";
+import {
+  country,
+  CRYPTOCURRENCIES,
+  cryptocurrency,
+  fiatCurrency,
+  NETWORKS,
+  PAYMENT_METHODS,
+  paymentMethod as railById,
+  paymentMethodLimits,
+  type Network,
+} from "../reference-data/catalog.js";
+import { corridorOfFiat, type FiatSymbol } from "../reference-data/corridors.js";
+import { canonicalId, parseInput } from "../validation.js";
+import { DEFAULT_PRICING_PROFILE, PRICING_PROFILES, priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
+import * as repo from "./repo.js";
+import { RAMP_TYPES, type QuoteView } from "./types.js";
+
+export const QUOTE_TTL_MS = 10 * 60_000;
+
+const amount = z.string().regex(AMOUNT_PATTERN, "must be a positive decimal string such as \"100.50\"");
+const quoteInput = z.object({
+  rampType: z.enum(RAMP_TYPES),
+  from: z.string(),
+  to: z.string(),
+  inputAmount: amount,
+  inputCurrency: z.string(),
+  outputCurrency: z.string(),
+  network: z.string().optional(),
+  paymentMethod: z.string().optional(),
+  countryCode: z.string().optional(),
+});
+const bestQuoteInput = z.object({
+  rampType: z.enum(RAMP_TYPES),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  inputAmount: amount,
+  inputCurrency: z.string(),
+  outputCurrency: z.string(),
+  networks: z.array(z.string()).min(1).optional(),
+  paymentMethod: z.string().optional(),
+  countryCode: z.string().optional(),
+});
+
+/** A conversion the catalog supports, resolved from a request. */
+interface Conversion {
+  rampType: "BUY" | "SELL";
+  rail: string;
+  fiat: FiatSymbol;
+  fiatDecimals: number;
+  token: string;
+  tokenDecimals: number;
+  network: Network;
+  inputAmount: string;
+  countryCode: string | null;
+}
+
+const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
+const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** Quotes: priced with the subject's pricing profile, attributed to the caller, valid 10 minutes. */
+export class QuoteService {
+  constructor(
+    private readonly db: Db,
+    private readonly provider: RampProvider,
+  ) {}
+
+  async create(acting: ActingContext | null, input: unknown): Promise<QuoteView> {
+    const request = parseInput(quoteInput, input);
+    const [isBuy, network] = [request.rampType === "BUY", request.rampType === "BUY" ? request.to : request.from];
+    if (request.network !== undefined && !sameText(request.network, network)) throw invalid("network", `must match ${isBuy ? "to" : "from"}`);
+    const conversion = resolveConversion({ ...request, rail: isBuy ? request.from : request.to, network, railField: isBuy ? "from" : "to", networkField: isBuy ? "to" : "from" });
+    const pricingProfile = await this.pricingProfileOf(acting);
+    const priced = this.price(conversion, await this.provider.marketTerms(), pricingProfile);
+    return this.save(acting, conversion, priced, pricingProfile);
+  }
+
+  /** Prices every candidate network and keeps the one that pays out the most. */
+  async createBest(acting: ActingContext | null, input: unknown): Promise<QuoteView> {
+    const request = parseInput(bestQuoteInput, input);
+    const isBuy = request.rampType === "BUY";
+    const railGiven = isBuy ? request.from : request.to;
+    const candidates = request.networks ?? [...NETWORKS];
+    const fiatSymbol = isBuy ? request.inputCurrency : request.outputCurrency;
+    const rail = railGiven ?? request.paymentMethod ?? defaultRail(fiatSymbol);
+    const options = candidates
+      .filter((network) => tokenSymbol(isBuy ? request.outputCurrency : request.inputCurrency, network))
+      .map((network) => resolveConversion({ ...request, rail, network, railField: isBuy ? "from" : "to", networkField: "networks" }));
+    if (!options.length) throw invalid("networks", `offer no network carrying ${isBuy ? request.outputCurrency : request.inputCurrency}`);
+    const [terms, pricingProfile] = await Promise.all([this.provider.marketTerms(), this.pricingProfileOf(acting)]);
+    const priced = options.map((conversion) => ({ conversion, priced: this.price(conversion, terms, pricingProfile) }));
+    const best = priced.reduce((a, b) => (money(b.priced.outputAmount).gt(a.priced.outputAmount) ? b : a));
+    return this.save(acting, best.conversion, best.priced, pricingProfile);
+  }
+
+  /** A quote the caller may see (its own, or an unowned one); another profile's is NOT_FOUND. */
+  async get(acting: ActingContext | null, quoteId: string): Promise<QuoteView> {
+    const id = canonicalId(quoteId);
+    const quote = id ? await repo.findVisibleQuote(this.db, id, acting?.subjectProfileId ?? null) : null;
+    if (!quote) throw new AppError("NOT_FOUND", "Quote not found.");
+    return toQuoteView(quote);
+  }
+
+  private price(conversion: Conversion, terms: Awaited<ReturnType<RampProvider["marketTerms"]>>, profile: PricingProfileName): PricedQuote {
+    const priced = priceQuote(conversion, terms, profile);
+    if (!priced) throw invalid("inputAmount", "does not cover the fees");
+    const limits = paymentMethodLimits(conversion.rail, conversion.fiat)!;
+    if (priced.grossFiat.lt(limits.min) || priced.grossFiat.gt(limits.max)) {
+      throw invalid("inputAmount", `must be worth between ${limits.min} and ${limits.max} ${conversion.fiat} on ${conversion.rail}`);
+    }
+    return priced;
+  }
+
+  /** The subject's pricing profile, else its manager's, else the default (anonymous callers: the default). */
+  private async pricingProfileOf(acting: ActingContext | null): Promise<PricingProfileName> {
+    if (!acting) return DEFAULT_PRICING_PROFILE;
+    const candidates = [acting.subjectProfileId, ...(acting.controllingManagerId ? [acting.controllingManagerId] : [])];
+    const assignments = await repo.findPricingAssignments(this.db, candidates);
+    for (const profileId of candidates) {
+      const name = assignments.find((assignment) => assignment.profileId === profileId)?.pricingProfile;
+      if (name && name in PRICING_PROFILES) return name as PricingProfileName;
+    }
+    return DEFAULT_PRICING_PROFILE;
+  }
+
+  private async save(acting: ActingContext | null, conversion: Conversion, priced: PricedQuote, pricingProfile: PricingProfileName): Promise<QuoteView> {
+    const isBuy = conversion.rampType === "BUY";
+    const now = Date.now();
+    // Secret keys and sessions own their quotes; a public key or no key only attributes them.
+    const owned = acting !== null && acting.principalKind !== "public";
+    const quote = await repo.insertQuote(this.db, {
+      id: randomUUID(),
+      rampType: conversion.rampType,
+      from: isBuy ? conversion.rail : conversion.network,
+      to: isBuy ? conversion.network : conversion.rail,
+      network: conversion.network,
+      paymentMethod: conversion.rail,
+      corridor: corridorOfFiat(conversion.fiat),
+      countryCode: conversion.countryCode,
+      inputAmount: conversion.inputAmount,
+      inputCurrency: isBuy ? conversion.fiat : conversion.token,
+      outputAmount: priced.outputAmount,
+      outputCurrency: isBuy ? conversion.token : conversion.fiat,
+      feeCurrency: conversion.fiat,
+      ...priced.fees,
+      pricingProfile,
+      ownerProfileId: owned ? acting.subjectProfileId : null,
+      credentialId: acting?.credentialId ?? null,
+      partnerId: acting?.partnerId ?? null,
+      expiresAt: new Date(now + QUOTE_TTL_MS),
+      createdAt: new Date(now),
+    });
+    return toQuoteView(quote);
+  }
+}
+
+/** The catalog's symbol of a token, matched without regard to case (the reference spells USDC.e "USDC.E"). */
+function tokenSymbol(symbol: string, network: string): string | undefined {
+  return CRYPTOCURRENCIES.find((asset) => asset.network === network && sameText(asset.symbol, symbol))?.symbol;
+}
+
+/** The first rail that carries the fiat (its home rail). */
+function defaultRail(fiat: string): string {
+  return PAYMENT_METHODS.find((rail) => rail.limits.some((limit) => limit.fiat === fiat))?.id ?? "";
+}
+
+/** Checks a request against the catalog: the rail carries the fiat, the network carries the token, digits fit. */
+function resolveConversion(request: {
+  rampType: "BUY" | "SELL";
+  rail: string;
+  network: string;
+  inputAmount: string;
+  inputCurrency: string;
+  outputCurrency: string;
+  paymentMethod?: string;
+  countryCode?: string;
+  railField: string;
+  networkField: string;
+}): Conversion {
+  const isBuy = request.rampType === "BUY";
+  const [fiatField, tokenField] = isBuy ? ["inputCurrency", "outputCurrency"] : ["outputCurrency", "inputCurrency"];
+  const rail = railById(request.rail.toLowerCase());
+  if (!rail) throw invalid(request.railField, "must be a payment method (pix, sepa, cbu, ach, spei)");
+  if (request.paymentMethod !== undefined && !sameText(request.paymentMethod, rail.id)) throw invalid("paymentMethod", `must match ${request.railField}`);
+  const fiat = fiatCurrency(isBuy ? request.inputCurrency : request.outputCurrency);
+  if (!fiat) throw invalid(fiatField, "must be a supported fiat currency");
+  if (!paymentMethodLimits(rail.id, fiat.symbol)) throw invalid(fiatField, `is not carried by ${rail.id}`);
+  const network = NETWORKS.find((candidate) => sameText(candidate, request.network));
+  if (!network) throw invalid(request.networkField, "must be a supported network");
+  const symbol = tokenSymbol(isBuy ? request.outputCurrency : request.inputCurrency, network);
+  const token = symbol ? cryptocurrency(symbol, network) : undefined;
+  if (!token) throw invalid(tokenField, `is not a supported token on ${network}`);
+  const inputDecimals = isBuy ? fiat.decimals : token.decimals;
+  if (fractionDigits(request.inputAmount) > inputDecimals) throw invalid("inputAmount", `has more than ${inputDecimals} decimal places`);
+  if (money(request.inputAmount).isZero()) throw invalid("inputAmount", "must be greater than zero");
+  let countryCode: string | null = null;
+  if (request.countryCode !== undefined) {
+    const match = country(request.countryCode.toUpperCase());
+    if (!match || match.corridor !== corridorOfFiat(fiat.symbol)) throw invalid("countryCode", `must be a country served in ${fiat.symbol}`);
+    countryCode = match.countryCode;
+  }
+  return {
+    rampType: request.rampType,
+    rail: rail.id,
+    fiat: fiat.symbol,
+    fiatDecimals: fiat.decimals,
+    token: token.symbol,
+    tokenDecimals: token.decimals,
+    network,
+    inputAmount: request.inputAmount,
+    countryCode,
+  };
+}
+
+export function toQuoteView(quote: Quote): QuoteView {
+  return {
+    id: quote.id,
+    rampType: quote.rampType as QuoteView["rampType"],
+    from: quote.from,
+    to: quote.to,
+    network: quote.network,
+    paymentMethod: quote.paymentMethod,
+    countryCode: quote.countryCode,
+    inputAmount: quote.inputAmount,
+    inputCurrency: quote.inputCurrency,
+    outputAmount: quote.outputAmount,
+    outputCurrency: quote.outputCurrency,
+    feeCurrency: quote.feeCurrency,
+    networkFeeFiat: quote.networkFeeFiat,
+    networkFeeUSD: quote.networkFeeUSD,
+    anchorFeeFiat: quote.anchorFeeFiat,
+    anchorFeeUSD: quote.anchorFeeUSD,
+    vortexFeeFiat: quote.vortexFeeFiat,
+    vortexFeeUSD: quote.vortexFeeUSD,
+    partnerFeeFiat: quote.partnerFeeFiat,
+    partnerFeeUSD: quote.partnerFeeUSD,
+    processingFeeFiat: quote.processingFeeFiat,
+    processingFeeUSD: quote.processingFeeUSD,
+    totalFeeFiat: quote.totalFeeFiat,
+    totalFeeUSD: quote.totalFeeUSD,
+    expiresAt: quote.expiresAt,
+    createdAt: quote.createdAt,
+  };
+}

@@ -1,0 +1,22 @@
+import type { FeeBreakdown } from "./pricing.js";
+
+export const RAMP_TYPES = ["BUY", "SELL"] as const;
+export type RampType = (typeof RAMP_TYPES)[number];
+
+/** A quote as callers see it (field names of the reference contract). */
+export interface QuoteView extends FeeBreakdown {
+  id: string;
+  rampType: RampType;
+  from: string;
+  to: string;
+  network: string;
+  paymentMethod: string;
+  countryCode: string | null;
+  inputAmount: string;
+  inputCurrency: string;
+  outputAmount: string;
+  outputCurrency: string;
+  feeCurrency: string;
+  expiresAt: Date;
+  createdAt: Date;
+}

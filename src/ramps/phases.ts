@@ -1,0 +1,29 @@
+/**
+ * The provider-agnostic phases of a ramp, in order, and the status each one reports. A ramp only moves
+ * forward; `failed` and `timedOut` end it from any non-terminal phase.
+ */
+export const RAMP_PHASES = ["initial", "awaitingPayment", "paymentConfirmed", "exchanging", "payingOut", "complete", "failed", "timedOut"] as const;
+export type RampPhase = (typeof RAMP_PHASES)[number];
+
+export const RAMP_STATUSES = ["PENDING", "COMPLETE", "FAILED"] as const;
+export type RampStatus = (typeof RAMP_STATUSES)[number];
+
+/** The happy path after `initial`: what the processor moves a started ramp through. */
+export const PROCESSING_PHASES = ["awaitingPayment", "paymentConfirmed", "exchanging", "payingOut", "complete"] as const satisfies readonly RampPhase[];
+
+export function statusOfPhase(phase: RampPhase): RampStatus {
+  if (phase === "complete") return "COMPLETE";
+  if (phase === "failed" || phase === "timedOut") return "FAILED";
+  return "PENDING";
+}
+
+export function isTerminal(phase: RampPhase): boolean {
+  return statusOfPhase(phase) !== "PENDING";
+}
+
+/** The phase after `phase` on the happy path. */
+export function nextProcessingPhase(phase: RampPhase): RampPhase {
+  const index = PROCESSING_PHASES.indexOf(phase as (typeof PROCESSING_PHASES)[number]);
+  if (index < 0 || index === PROCESSING_PHASES.length - 1) throw new Error(`no phase follows ${phase}`);
+  return PROCESSING_PHASES[index + 1];
+}

@@ -1,0 +1,111 @@
+import type { Logger } from "pino";
+import type { Db } from "../db/client.js";
+import { inTransaction } from "../db/tx.js";
+import { recordRampEvent } from "../events/outbox.js";
+import type { RampProvider, StepOutcome } from "../providers/ports.js";
+import { isTerminal, statusOfPhase, type RampPhase } from "./phases.js";
+import * as repo from "./repo.js";
+import { eventRamp } from "./service.js";
+
+const BATCH = 100;
+
+/**
+ * Drives started ramps through the provider's steps and times out ramps never started. All state is
+ * in the database (the phase and when the next step is due), so a restart resumes where it stopped;
+ * every change is a conditional update, so several instances never apply a step twice.
+ */
+export class RampProcessor {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Db,
+    private readonly provider: RampProvider,
+    private readonly intervalMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the pass in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass: time out unstarted ramps, then take every due step. */
+  async tick(now = new Date()): Promise<void> {
+    for (const ramp of await repo.findUnstartedPastDeadline(this.db, now, BATCH)) await this.timeOut(ramp, now);
+    for (const ramp of await repo.findDueRamps(this.db, now, BATCH)) await this.step(ramp);
+  }
+
+  private schedule(delayMs: number) {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .catch((error: unknown) => this.log.error({ err: error }, "ramp processing pass failed"))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(this.intervalMs);
+        });
+    }, delayMs);
+  }
+
+  private async timeOut(ramp: repo.RampRow, now: Date) {
+    await inTransaction(this.db, async (tx) => {
+      const moved = await repo.updateRampIf(tx, { id: ramp.id, currentPhase: "initial" }, { currentPhase: "timedOut", status: "FAILED", nextStepAt: null });
+      if (!moved) return;
+      await repo.insertError(tx, {
+        rampId: ramp.id,
+        phase: "initial",
+        error: "Start window elapsed",
+        details: `The ramp was not started by ${ramp.startDeadline.toISOString()}.`,
+        recoverable: false,
+        at: now,
+      });
+      await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
+      await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
+    });
+  }
+
+  private async step(ramp: repo.RampRow) {
+    const phase = ramp.currentPhase as RampPhase;
+    if (isTerminal(phase)) return;
+    const outcome: StepOutcome = this.provider.step({
+      id: ramp.id,
+      type: ramp.type as "BUY" | "SELL",
+      currentPhase: phase,
+      inputAmount: ramp.quote.inputAmount,
+      network: ramp.quote.network,
+      walletAddress: ramp.walletAddress,
+      retries: ramp.retries,
+    });
+    const now = new Date();
+    const expected = { id: ramp.id, currentPhase: phase, nextStepAt: ramp.nextStepAt };
+    await inTransaction(this.db, async (tx) => {
+      if (outcome.kind === "retry") {
+        const moved = await repo.updateRampIf(tx, expected, { retries: ramp.retries + 1, nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs) });
+        if (moved) await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: true, at: now });
+        return;
+      }
+      const next: RampPhase = outcome.kind === "fail" ? "failed" : outcome.phase;
+      const moved = await repo.updateRampIf(tx, expected, {
+        currentPhase: next,
+        status: statusOfPhase(next),
+        retries: 0,
+        nextStepAt: isTerminal(next) ? null : new Date(now.getTime() + this.provider.stepDelayMs),
+        ...(outcome.kind === "advance" && outcome.transactionHash ? { transactionHash: outcome.transactionHash } : {}),
+      });
+      if (!moved) return; // another instance took this step
+      if (outcome.kind === "fail") await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: false, at: now });
+      await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
+      if (statusOfPhase(next) !== statusOfPhase(phase)) await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
+    });
+  }
+}

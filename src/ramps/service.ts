@@ -1,0 +1,308 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { ActingContext, Delegation } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { inTransaction, isKnownError } from "../db/tx.js";
+import { AppError } from "../errors.js";
+import { recordRampEvent } from "../events/outbox.js";
+import { findKycSubject } from "../profiles/repo.js";
+import type { KycProvider, RampProvider } from "../providers/ports.js";
+import { consumeQuote, findQuoteConsumption, findVisibleQuote } from "../quotes/repo.js";
+import { toQuoteView } from "../quotes/service.js";
+import { EVM_NETWORKS } from "../reference-data/catalog.js";
+import type { Corridor } from "../reference-data/corridors.js";
+import { canonicalId, parseInput } from "../validation.js";
+import { findVisibleWidgetSession } from "../widget-sessions/repo.js";
+import { statusOfPhase, type RampPhase } from "./phases.js";
+import * as repo from "./repo.js";
+import type { RampErrorView, RampHistoryEntry, RampView } from "./types.js";
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const SS58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
+const MAX_JSON_BYTES = 16 * 1024;
+
+const uuid = z.string({ error: "is required" }).refine((value) => canonicalId(value) !== null, { message: "must be a UUID" }).transform((value) => canonicalId(value)!);
+const shortText = z.string().min(1).max(256);
+
+const rampIdInput = z.object({ rampId: uuid });
+const registerInput = z.object({
+  quoteId: uuid,
+  destinationAddress: shortText.optional(),
+  fiatAccountId: uuid.optional(),
+  sessionId: uuid.optional(),
+  signingAccounts: z.array(z.object({ address: shortText, type: z.enum(["EVM", "Substrate"]) })).max(10).optional(),
+  // The reference's known fields; anything else (provider auth tokens included) is dropped, never stored.
+  additionalData: z
+    .object({
+      destinationAddress: shortText.optional(),
+      walletAddress: shortText.optional(),
+      pixDestination: shortText.optional(),
+      receiverTaxId: shortText.optional(),
+      taxId: shortText.optional(),
+      paymentData: z.object({ amount: shortText.optional(), memo: shortText.optional(), memoType: shortText.optional() }).optional(),
+    })
+    .optional(),
+});
+const transactionHash = z.string().min(1).max(256).nullable().optional();
+const updateInput = z.object({
+  rampId: uuid,
+  presignedTxs: z
+    .array(z.record(z.string(), z.unknown()))
+    .max(20)
+    .refine((txs) => JSON.stringify(txs).length <= MAX_JSON_BYTES, "must be at most 16 KB"),
+  additionalData: z
+    .object({
+      assethubToPendulumHash: transactionHash,
+      squidRouterApproveHash: transactionHash,
+      squidRouterNoPermitApproveHash: transactionHash,
+      squidRouterNoPermitSwapHash: transactionHash,
+      squidRouterNoPermitTransferHash: transactionHash,
+      squidRouterSwapHash: transactionHash,
+    })
+    .strict()
+    .nullable()
+    .optional(),
+});
+const historyInput = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+const notFound = () => new AppError("NOT_FOUND", "Ramp not found.");
+const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
+
+export interface RampSettings {
+  startWindowMs: number;
+}
+
+/**
+ * Ramps: registration consumes a quote once, update and start act only in the initial phase and start
+ * window, and every change writes its outbox events in the same transaction.
+ */
+export class RampService {
+  constructor(
+    private readonly db: Db,
+    private readonly provider: RampProvider,
+    private readonly kyc: KycProvider,
+    private readonly delegation: Delegation,
+    private readonly settings: RampSettings,
+  ) {}
+
+  async register(acting: ActingContext, input: unknown): Promise<RampView> {
+    // The quote decides the corridor, and the corridor checks come before the rest of the body's validation.
+    const { quoteId } = parseInput(z.object({ quoteId: uuid }), input);
+    const quote = await findVisibleQuote(this.db, quoteId, acting.subjectProfileId);
+    if (!quote) throw new AppError("NOT_FOUND", "Quote not found.");
+    const corridor = quote.corridor as Corridor;
+    await this.delegation.authorizeCorridor(acting, corridor);
+    const request = parseInput(registerInput, input);
+
+    const isBuy = quote.rampType === "BUY";
+    const extra = request.additionalData ?? {};
+    if (request.destinationAddress && extra.destinationAddress && request.destinationAddress !== extra.destinationAddress) {
+      throw invalid("additionalData.destinationAddress", "differs from destinationAddress");
+    }
+    const walletAddress = isBuy ? (request.destinationAddress ?? extra.destinationAddress) : extra.walletAddress;
+    const walletField = isBuy ? "destinationAddress" : "additionalData.walletAddress";
+    if (!walletAddress) throw invalid(walletField, isBuy ? "is required for BUY: where the tokens go" : "is required for SELL: where the tokens come from");
+    if (!(EVM_NETWORKS as readonly string[]).includes(quote.network) ? !SS58_ADDRESS.test(walletAddress) : !EVM_ADDRESS.test(walletAddress)) {
+      throw invalid(walletField, `is not a valid ${quote.network} address`);
+    }
+    if (request.sessionId && !(await findVisibleWidgetSession(this.db, request.sessionId, acting.subjectProfileId))) {
+      throw new AppError("NOT_FOUND", "Widget session not found.");
+    }
+    // Payout accounts arrive with the fiat-account capability; until then none exists to refer to.
+    if (request.fiatAccountId) throw new AppError("NOT_FOUND", "Fiat account not found.");
+
+    const subject = await findKycSubject(this.db, acting.subjectProfileId);
+    if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
+    if ((await this.kyc.status(subject, corridor)) !== "approved") {
+      throw new AppError("KYC_NOT_APPROVED", `KYC for the ${corridor} corridor is not approved for this profile.`);
+    }
+    if (corridor === "BR" && extra.taxId !== undefined) {
+      const verified = await this.kyc.brazilianTaxId(subject);
+      if (extra.taxId.replace(/\D/g, "") !== verified) throw invalid("additionalData.taxId", "does not match the profile's verified tax id");
+    }
+
+    const now = new Date();
+    if (quote.expiresAt <= now) throw new AppError("QUOTE_EXPIRED");
+    if (quote.consumedAt) throw new AppError("QUOTE_CONSUMED");
+    const id = randomUUID();
+    try {
+      const ramp = await inTransaction(this.db, async (tx) => {
+        if (!(await consumeQuote(tx, quote.id, now))) return null;
+        const created = await repo.insertRamp(tx, {
+          id,
+          quoteId: quote.id,
+          profileId: acting.subjectProfileId,
+          actorProfileId: acting.actorProfileId,
+          credentialId: acting.credentialId,
+          type: quote.rampType,
+          corridor,
+          currentPhase: "initial",
+          status: "PENDING",
+          walletAddress,
+          sessionId: request.sessionId ?? null,
+          additionalData: JSON.stringify({ ...extra, ...(request.signingAccounts ? { signingAccounts: request.signingAccounts } : {}) }),
+          unsignedTxs: JSON.stringify(this.provider.unsignedTransactions({ id, type: quote.rampType as "BUY" | "SELL", network: quote.network, walletAddress, inputAmount: quote.inputAmount })),
+          depositQrCode: isBuy ? this.provider.paymentInstructions({ ...quote, id }).depositQrCode : null,
+          startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
+          createdAt: now,
+        });
+        await recordRampEvent(tx, eventRamp(created), "TRANSACTION_CREATED", now);
+        return created;
+      });
+      if (!ramp) throw await this.quoteUnavailable(quote.id);
+      return this.view(ramp);
+    } catch (error) {
+      // The unique quote id is the database's last word on "one ramp per quote".
+      if (isKnownError(error, "P2002")) throw new AppError("QUOTE_CONSUMED");
+      throw error;
+    }
+  }
+
+  /** Adds signed transactions and client-reported hashes while the ramp is initial; later values win. */
+  async update(acting: ActingContext, input: unknown): Promise<RampView> {
+    const ramp = await this.startable(acting, input);
+    const request = parseInput(updateInput, input);
+    const additionalData = { ...JSON.parse(ramp.additionalData), ...Object.fromEntries(Object.entries(request.additionalData ?? {}).filter(([, value]) => value !== undefined)) };
+    const updated = await inTransaction(this.db, (tx) =>
+      repo.updateRampIf(
+        tx,
+        { id: ramp.id, currentPhase: "initial", updatedAt: ramp.updatedAt, startDeadlineAfter: new Date() },
+        { additionalData: JSON.stringify(additionalData), presignedTxs: JSON.stringify(request.presignedTxs) },
+      ),
+    );
+    if (!updated) return this.update(acting, input); // changed meanwhile: re-read, re-check, merge again
+    return this.view(updated);
+  }
+
+  /** The caller says the external part (a bank transfer, a signed transfer) is done: processing begins. */
+  async start(acting: ActingContext, input: unknown): Promise<RampView> {
+    const ramp = await this.startable(acting, input);
+    if (ramp.type === "SELL" && JSON.parse(ramp.presignedTxs).length === 0) {
+      throw invalid("presignedTxs", "must be submitted with POST /v1/ramp/update before a SELL ramp starts");
+    }
+    const now = new Date();
+    const started = await inTransaction(this.db, async (tx) => {
+      const moved = await repo.updateRampIf(
+        tx,
+        { id: ramp.id, currentPhase: "initial", startDeadlineAfter: now },
+        { currentPhase: "awaitingPayment", startedAt: now, nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs) },
+      );
+      if (moved) await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
+      return moved;
+    });
+    if (!started) throw this.notStartable(await repo.findRamp(this.db, ramp.id, acting.subjectProfileId));
+    return this.view(started);
+  }
+
+  /** Reads skip the corridor checks: a tightened policy never hides a ramp. */
+  async get(acting: ActingContext, rampId: string): Promise<RampView> {
+    return this.view(await this.owned(acting, rampId));
+  }
+
+  async errors(acting: ActingContext, rampId: string): Promise<RampErrorView[]> {
+    const ramp = await this.owned(acting, rampId);
+    return (await repo.listErrors(this.db, ramp.id)).map(toErrorView);
+  }
+
+  /** Error logs of several of the subject's ramps (GraphQL batches them); keyed by ramp id. */
+  async errorsOfRamps(rampIds: readonly string[]): Promise<Map<string, RampErrorView[]>> {
+    const byRamp = new Map<string, RampErrorView[]>(rampIds.map((id) => [id, []]));
+    for (const entry of await repo.listErrorsOfRamps(this.db, rampIds)) byRamp.get(entry.rampId)?.push(toErrorView(entry));
+    return byRamp;
+  }
+
+  async history(acting: ActingContext, query: unknown): Promise<{ totalCount: number; transactions: RampHistoryEntry[]; ramps: RampView[] }> {
+    const page = parseInput(historyInput, query ?? {});
+    const { ramps, total } = await repo.listHistory(this.db, acting.subjectProfileId, page);
+    const views = ramps.map((ramp) => this.view(ramp));
+    return { totalCount: total, transactions: views.map(toHistoryEntry), ramps: views };
+  }
+
+  private async owned(acting: ActingContext, rampId: string) {
+    const id = canonicalId(rampId);
+    const ramp = id ? await repo.findRamp(this.db, id, acting.subjectProfileId) : null;
+    if (!ramp) throw notFound();
+    return ramp;
+  }
+
+  /** The ramp an update or start names, after the corridor checks, still initial and within its window. */
+  private async startable(acting: ActingContext, input: unknown) {
+    const { rampId } = parseInput(rampIdInput, input);
+    const ramp = await repo.findRamp(this.db, rampId, acting.subjectProfileId);
+    if (!ramp) throw notFound();
+    await this.delegation.authorizeCorridor(acting, ramp.corridor as Corridor);
+    if (ramp.currentPhase !== "initial" || ramp.startDeadline <= new Date()) throw this.notStartable(ramp);
+    return ramp;
+  }
+
+  private notStartable(ramp: repo.RampRow | null): AppError {
+    if (!ramp) return notFound();
+    if (ramp.currentPhase === "timedOut" || (ramp.currentPhase === "initial" && ramp.startDeadline <= new Date())) {
+      return new AppError("RAMP_START_WINDOW_ELAPSED", `The ramp had to be started by ${ramp.startDeadline.toISOString()}.`);
+    }
+    return new AppError("RAMP_NOT_STARTABLE", `The ramp is already in phase ${ramp.currentPhase}.`);
+  }
+
+  private async quoteUnavailable(quoteId: string): Promise<AppError> {
+    return (await findQuoteConsumption(this.db, quoteId))?.consumedAt ? new AppError("QUOTE_CONSUMED") : new AppError("QUOTE_EXPIRED");
+  }
+
+  view(ramp: repo.RampRow): RampView {
+    const { id: _quoteId, rampType: _type, expiresAt: _quoteExpiry, createdAt: _quoteCreated, ...terms } = toQuoteView(ramp.quote);
+    const instructions = ramp.type === "BUY" ? this.provider.paymentInstructions({ ...ramp.quote, id: ramp.id }) : null;
+    return {
+      ...terms,
+      id: ramp.id,
+      quoteId: ramp.quoteId,
+      type: ramp.type as RampView["type"],
+      currentPhase: ramp.currentPhase as RampPhase,
+      status: statusOfPhase(ramp.currentPhase as RampPhase),
+      walletAddress: ramp.walletAddress,
+      sessionId: ramp.sessionId,
+      fiatAccountId: ramp.fiatAccountId,
+      paymentInstructions: instructions && { method: instructions.method, amount: instructions.amount, currency: instructions.currency, reference: instructions.reference, beneficiary: instructions.beneficiary },
+      depositQrCode: ramp.depositQrCode,
+      unsignedTxs: JSON.parse(ramp.unsignedTxs) as unknown[],
+      transactionHash: ramp.transactionHash,
+      transactionExplorerLink: ramp.transactionHash ? this.provider.explorerLink(ramp.quote.network, ramp.transactionHash) : null,
+      expiresAt: ramp.startDeadline,
+      startedAt: ramp.startedAt,
+      createdAt: ramp.createdAt,
+      updatedAt: ramp.updatedAt,
+    };
+  }
+}
+
+/** The fields outbox events describe a ramp with. */
+export function eventRamp(ramp: repo.RampRow) {
+  const currentPhase = ramp.currentPhase as RampPhase;
+  return { id: ramp.id, quoteId: ramp.quoteId, sessionId: ramp.sessionId, type: ramp.type, status: statusOfPhase(currentPhase), currentPhase };
+}
+
+function toErrorView(entry: { createdAt: Date; phase: string; error: string; details: string | null; recoverable: boolean }): RampErrorView {
+  return { timestamp: entry.createdAt, phase: entry.phase as RampPhase, error: entry.error, details: entry.details, recoverable: entry.recoverable };
+}
+
+function toHistoryEntry(ramp: RampView): RampHistoryEntry {
+  return {
+    id: ramp.id,
+    type: ramp.type,
+    from: ramp.from,
+    to: ramp.to,
+    fromAmount: ramp.inputAmount,
+    toAmount: ramp.outputAmount,
+    fromCurrency: ramp.inputCurrency,
+    toCurrency: ramp.outputCurrency,
+    status: ramp.status,
+    currentPhase: ramp.currentPhase,
+    date: ramp.createdAt,
+    expiresAt: ramp.expiresAt,
+    walletAddress: ramp.walletAddress,
+    externalTxHash: ramp.type === "BUY" ? ramp.transactionHash : null,
+    externalTxExplorerLink: ramp.type === "BUY" ? ramp.transactionExplorerLink : null,
+  };
+}
+

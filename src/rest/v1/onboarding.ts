@@ -1,0 +1,121 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { App } from "../../app.js";
+import { DELEGATED } from "../../auth/delegation.js";
+import { KYC_STATUSES } from "../../providers/ports.js";
+import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+
+const eligibility = z.object({ kycStatus: z.enum(KYC_STATUSES), canBuy: z.boolean(), canSell: z.boolean() });
+const rampInfo = z.object({ corridors: z.record(z.enum(CORRIDORS), eligibility) });
+const limits = z.object({
+  limits: z.array(
+    z.object({
+      corridor: z.enum(CORRIDORS),
+      currency: z.string(),
+      direction: z.enum(["BUY", "SELL"]),
+      max: z.string(),
+      used: z.string(),
+      period: z.object({ type: z.literal("calendar_month"), startsAt: isoDateTime, endsAt: isoDateTime }),
+    }),
+  ),
+});
+const accountState = z.enum(["pending", "approved", "rejected"]);
+const onboardingStatus = z.object({
+  activeEntityId: z.uuid().nullable(),
+  selectionRequired: z.boolean(),
+  roles: z.array(z.string()),
+  entities: z.array(
+    z.object({
+      id: z.uuid(),
+      type: z.enum(CUSTOMER_TYPES),
+      status: z.enum(["active", "archived", "blocked"]),
+      accounts: z.array(
+        z.object({
+          id: z.uuid(),
+          provider: z.string(),
+          country: z.string().nullable(),
+          customerType: z.enum(CUSTOMER_TYPES),
+          rail: z.string().nullable(),
+          companyName: z.string().nullable(),
+          taxReference: z.string().nullable(),
+          status: accountState,
+          state: accountState,
+          statusExternal: z.string().nullable(),
+          error: z.object({ code: z.string(), message: z.string() }).nullable(),
+          kycCase: z.null(),
+        }),
+      ),
+    }),
+  ),
+});
+const step = z.object({
+  order: z.number().int(),
+  kind: z.enum(["api", "direct-upload", "hosted"]),
+  method: z.enum(["POST", "PUT"]),
+  path: z.string(),
+  operationId: z.string(),
+  description: z.string(),
+  fixedQuery: z.record(z.string(), z.string()).optional(),
+});
+const requirements = z.object({
+  country: z.string(),
+  customerType: z.enum(CUSTOMER_TYPES),
+  provider: z.string(),
+  flow: z.string(),
+  mode: z.enum(["api", "hosted", "hybrid"]),
+  requirementsVersion: z.string(),
+  documentationUrl: z.string(),
+  openapiUrl: z.string(),
+  documents: z.array(
+    z.object({ type: z.string(), required: z.boolean(), collection: z.enum(["direct-upload", "hosted"]), acceptedMediaTypes: z.array(z.string()), description: z.string() }),
+  ),
+  steps: z.array(step),
+});
+
+/** Eligibility, limits and onboarding of the acting subject (CONTRACT.md, Ramp domain). */
+export function onboardingRoutes(server: FastifyInstance, app: App) {
+  const tags = ["Account"];
+  const secretOrSession: Record<string, string[]>[] = [{ SecretApiKey: [] }, { BearerAuth: [] }];
+
+  server.get("/v1/ramp-info", {
+    config: { capabilities: ["RAMP_INFO"] as const, delegation: DELEGATED },
+    schema: { tags, security: [{ PublicApiKey: [] }, { SecretApiKey: [] }], response: { 200: jsonSchema(rampInfo), ...errorResponses(400, 401, 403) } },
+    handler: async (request) => app.onboarding.rampInfo(actingOf(request)),
+  });
+
+  server.post("/v1/limits", {
+    config: { capabilities: ["EXACT_LIMITS"] as const, delegation: DELEGATED },
+    schema: {
+      tags,
+      security: secretOrSession,
+      body: jsonSchema(z.object({ corridors: z.array(z.enum(["AR", "BR", "CO", "MX", "US"])) }), "input"),
+      response: { 200: jsonSchema(limits), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) => {
+      const result = await app.onboarding.limits(actingOf(request), request.body);
+      return {
+        limits: result.limits.map((limit) => ({ ...limit, period: { ...limit.period, startsAt: limit.period.startsAt.toISOString(), endsAt: limit.period.endsAt.toISOString() } })),
+      };
+    },
+  });
+
+  server.get("/v1/onboarding/status", {
+    config: { capabilities: ["EXACT_LIMITS"] as const, delegation: DELEGATED },
+    schema: { tags, security: secretOrSession, response: { 200: jsonSchema(onboardingStatus), ...errorResponses(400, 401, 403) } },
+    handler: async (request) => app.onboarding.status(actingOf(request)),
+  });
+
+  server.get("/v1/onboarding/requirements", {
+    config: { capabilities: ["REFERENCE_DATA"] as const },
+    schema: {
+      tags: ["Reference data"],
+      querystring: jsonSchema(z.object({ country: z.string(), customerType: z.string() }), "input"),
+      response: { 200: jsonSchema(requirements), ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request, reply) => {
+      void reply.header("Cache-Control", "public, max-age=300");
+      return app.onboarding.requirements(request.query);
+    },
+  });
+}

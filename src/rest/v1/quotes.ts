@@ -1,0 +1,81 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { App } from "../../app.js";
+import { DELEGATED } from "../../auth/delegation.js";
+import { RAMP_TYPES } from "../../quotes/types.js";
+import { errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+
+const amount = z.string().describe("Decimal string");
+/** The fee breakdown, in the quote's fiat (`feeCurrency`) and in USD. */
+export const feeFields = {
+  feeCurrency: z.string(),
+  networkFeeFiat: amount,
+  networkFeeUSD: amount,
+  anchorFeeFiat: amount.describe("The rail's (anchor's) fee."),
+  anchorFeeUSD: amount,
+  vortexFeeFiat: amount.describe("The service fee."),
+  vortexFeeUSD: amount,
+  partnerFeeFiat: amount.describe("The partner's markup."),
+  partnerFeeUSD: amount,
+  processingFeeFiat: amount.describe("Anchor fee plus service fee."),
+  processingFeeUSD: amount,
+  totalFeeFiat: amount.describe("Network, processing and partner fees."),
+  totalFeeUSD: amount,
+};
+/** What a quote fixes, shared by quotes and ramps. */
+export const quoteTermFields = {
+  from: z.string(),
+  to: z.string(),
+  network: z.string(),
+  paymentMethod: z.string(),
+  countryCode: z.string().nullable(),
+  inputAmount: amount,
+  inputCurrency: z.string(),
+  outputAmount: amount,
+  outputCurrency: z.string(),
+  ...feeFields,
+};
+const quote = z.object({ id: z.uuid(), rampType: z.enum(RAMP_TYPES), ...quoteTermFields, expiresAt: isoDateTime, createdAt: isoDateTime });
+const quoteBody = z.object({
+  rampType: z.enum(RAMP_TYPES),
+  from: z.string(),
+  to: z.string(),
+  inputAmount: amount,
+  inputCurrency: z.string(),
+  outputCurrency: z.string(),
+  network: z.string().optional(),
+  paymentMethod: z.string().optional(),
+  countryCode: z.string().optional(),
+});
+const bestQuoteBody = quoteBody.partial({ from: true, to: true }).extend({ networks: z.array(z.string()).optional() });
+const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
+
+/** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
+export function quoteRoutes(server: FastifyInstance, app: App) {
+  const config = { capabilities: ["QUOTE"] as const, delegation: DELEGATED };
+  const security: Record<string, string[]>[] = [{}, { PublicApiKey: [] }, { SecretApiKey: [] }, { BearerAuth: [] }];
+
+  server.post("/v1/quotes", {
+    config,
+    schema: { tags: ["Quotes"], security, body: jsonSchema(quoteBody, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
+    handler: async (request, reply) => reply.code(201).send(wireDates(await app.quotes.create(request.acting, request.body))),
+  });
+
+  server.post("/v1/quotes/best", {
+    config,
+    schema: { tags: ["Quotes"], security, body: jsonSchema(bestQuoteBody, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
+    handler: async (request, reply) => reply.code(201).send(wireDates(await app.quotes.createBest(request.acting, request.body))),
+  });
+
+  server.get("/v1/quotes/:id", {
+    config,
+    schema: { tags: ["Quotes"], security, params: jsonSchema(z.object({ id: z.string() }), "input"), response: { 200: jsonSchema(quote), ...errorResponses(401, 403, 404) } },
+    handler: async (request) => wireDates(await app.quotes.get(request.acting, (request.params as { id: string }).id)),
+  });
+
+  server.post("/v1/session/create", {
+    config,
+    schema: { tags: ["Widget"], security, response: { 201: jsonSchema(widgetSession), ...errorResponses(400, 401, 403, 404) } },
+    handler: async (request, reply) => reply.code(201).send(await app.widgetSessions.create(request.acting, request.body)),
+  });
+}
