@@ -44,7 +44,8 @@ const bestQuoteInput = z.object({
   inputAmount: amount,
   inputCurrency: z.string(),
   outputCurrency: z.string(),
-  networks: z.array(z.string()).min(1).optional(),
+  /** A whitelist of networks to compare; omitted or empty: every network (the reference's rule). */
+  networks: z.array(z.string().transform((name) => name.toLowerCase()).pipe(z.enum(NETWORKS, { error: "must be a supported network" }))).optional(),
   paymentMethod: z.string().optional(),
   countryCode: z.string().optional(),
 });
@@ -87,7 +88,7 @@ export class QuoteService {
     const request = parseInput(bestQuoteInput, input);
     const isBuy = request.rampType === "BUY";
     const railGiven = isBuy ? request.from : request.to;
-    const candidates = request.networks ?? [...NETWORKS];
+    const candidates = request.networks?.length ? request.networks : [...NETWORKS];
     const fiatSymbol = isBuy ? request.inputCurrency : request.outputCurrency;
     const rail = railGiven ?? request.paymentMethod ?? defaultRail(fiatSymbol);
     const options = candidates
@@ -103,7 +104,7 @@ export class QuoteService {
   /** A quote the caller may see (its own, or an unowned one); another profile's is NOT_FOUND. */
   async get(acting: ActingContext | null, quoteId: string): Promise<QuoteView> {
     const id = canonicalId(quoteId);
-    const quote = id ? await repo.findVisibleQuote(this.db, id, acting?.subjectProfileId ?? null) : null;
+    const quote = id ? await repo.findVisibleQuote(this.db, id, ownerOf(acting)) : null;
     if (!quote) throw new AppError("NOT_FOUND", "Quote not found.");
     return toQuoteView(quote);
   }
@@ -133,8 +134,7 @@ export class QuoteService {
   private async save(acting: ActingContext | null, conversion: Conversion, priced: PricedQuote, pricingProfile: PricingProfileName): Promise<QuoteView> {
     const isBuy = conversion.rampType === "BUY";
     const now = Date.now();
-    // Secret keys and sessions own their quotes; a public key or no key only attributes them.
-    const owned = acting !== null && acting.principalKind !== "public";
+    const owner = ownerOf(acting);
     const quote = await repo.insertQuote(this.db, {
       id: randomUUID(),
       rampType: conversion.rampType,
@@ -151,7 +151,7 @@ export class QuoteService {
       feeCurrency: conversion.fiat,
       ...priced.fees,
       pricingProfile,
-      ownerProfileId: owned ? acting.subjectProfileId : null,
+      ownerProfileId: owner,
       credentialId: acting?.credentialId ?? null,
       partnerId: acting?.partnerId ?? null,
       expiresAt: new Date(now + QUOTE_TTL_MS),
@@ -159,6 +159,14 @@ export class QuoteService {
     });
     return toQuoteView(quote);
   }
+}
+
+/**
+ * The profile a caller owns quotes and sessions as: secret keys and sessions own what they create and see
+ * their own; a public key (it sits in browsers) or no key only attributes, and sees only unowned ones.
+ */
+export function ownerOf(acting: ActingContext | null): string | null {
+  return acting && acting.principalKind !== "public" ? acting.subjectProfileId : null;
 }
 
 /** The catalog's symbol of a token, matched without regard to case (the reference spells USDC.e "USDC.E"). */

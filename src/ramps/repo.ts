@@ -44,21 +44,21 @@ export function insertError(tx: Tx, entry: { rampId: string; phase: RampPhase; e
 }
 
 /**
- * Moves a ramp on only if it is still where the caller saw it (phase, and the step it was due for):
+ * Moves a ramp on only if it is still where the caller saw it (phase, the step it was due for, the revision):
  * the one guard that keeps concurrent starts, updates and processors from applying a change twice.
  */
 export async function updateRampIf(
   tx: Tx,
-  expected: { id: string; currentPhase: RampPhase; nextStepAt?: Date | null; updatedAt?: Date; startDeadlineAfter?: Date },
+  expected: { id: string; currentPhase: RampPhase; nextStepAt?: Date | null; revision?: number; startDeadlineAfter?: Date },
   data: Prisma.RampUncheckedUpdateManyInput,
 ): Promise<RampRow | null> {
-  const { id, currentPhase, nextStepAt, updatedAt, startDeadlineAfter } = expected;
+  const { id, currentPhase, nextStepAt, revision, startDeadlineAfter } = expected;
   const { count } = await tx.ramp.updateMany({
     where: {
       id,
       currentPhase,
       ...(nextStepAt !== undefined ? { nextStepAt } : {}),
-      ...(updatedAt !== undefined ? { updatedAt } : {}),
+      ...(revision !== undefined ? { revision } : {}),
       ...(startDeadlineAfter !== undefined ? { startDeadline: { gt: startDeadlineAfter } } : {}),
     },
     data,

@@ -163,18 +163,21 @@ export class RampService {
 
   /** Adds signed transactions and client-reported hashes while the ramp is initial; later values win. */
   async update(acting: ActingContext, input: unknown): Promise<RampView> {
-    const ramp = await this.startable(acting, input);
-    const request = parseInput(updateInput, input);
-    const additionalData = { ...JSON.parse(ramp.additionalData), ...Object.fromEntries(Object.entries(request.additionalData ?? {}).filter(([, value]) => value !== undefined)) };
-    const updated = await inTransaction(this.db, (tx) =>
-      repo.updateRampIf(
-        tx,
-        { id: ramp.id, currentPhase: "initial", updatedAt: ramp.updatedAt, startDeadlineAfter: new Date() },
-        { additionalData: JSON.stringify(additionalData), presignedTxs: JSON.stringify(request.presignedTxs) },
-      ),
-    );
-    if (!updated) return this.update(acting, input); // changed meanwhile: re-read, re-check, merge again
-    return this.view(updated);
+    for (;;) {
+      const ramp = await this.startable(acting, input);
+      const request = parseInput(updateInput, input);
+      const reported = Object.entries(request.additionalData ?? {}).filter(([, value]) => value !== undefined);
+      const additionalData = { ...JSON.parse(ramp.additionalData), ...Object.fromEntries(reported) };
+      const updated = await inTransaction(this.db, (tx) =>
+        repo.updateRampIf(
+          tx,
+          { id: ramp.id, currentPhase: "initial", revision: ramp.revision, startDeadlineAfter: new Date() },
+          { additionalData: JSON.stringify(additionalData), presignedTxs: JSON.stringify(request.presignedTxs), revision: { increment: 1 } },
+        ),
+      );
+      if (updated) return this.view(updated);
+      // Another update (or the start) won the race: read the ramp again, check again and merge onto its values.
+    }
   }
 
   /** The caller says the external part (a bank transfer, a signed transfer) is done: processing begins. */

@@ -5,8 +5,9 @@ import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { AMOUNT_PATTERN } from "../money.js";
 import { findVisibleQuote } from "../quotes/repo.js";
+import { ownerOf } from "../quotes/service.js";
 import { RAMP_TYPES } from "../quotes/types.js";
-import { NETWORKS } from "../reference-data/catalog.js";
+import { country, cryptocurrency, FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../reference-data/catalog.js";
 import { canonicalId, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
 
@@ -16,23 +17,33 @@ const common = {
   externalSessionId: z.string().min(1).max(128).optional(),
   walletAddressLocked: z.string().min(1).max(128).optional(),
 };
-/** Either a locked quote, or the parameters the widget quotes with (the reference's two forms). */
-const sessionInput = z.union([
-  z.object({ quoteId: z.string(), ...common }).strict(),
-  z
-    .object({
-      rampType: z.enum(RAMP_TYPES),
-      network: z.enum(NETWORKS),
-      inputAmount: z.string().regex(AMOUNT_PATTERN, "must be a positive decimal string"),
-      ...common,
-      externalSessionId: z.string().min(1).max(128),
-      fiat: z.string().max(8).optional(),
-      cryptoLocked: z.string().max(16).optional(),
-      paymentMethod: z.string().max(16).optional(),
-      countryCode: z.string().length(2).optional(),
-    })
-    .strict(),
-]);
+/** Attribution comes from the caller's headers; the reference's body fields for it are accepted and ignored. */
+const ignoredAttribution = { apiKey: z.string().max(256).optional(), partnerId: z.string().max(256).optional() };
+const lockedInput = z.object({ quoteId: z.string(), ...common, ...ignoredAttribution }).strict();
+const refreshInput = z
+  .object({
+    rampType: z.enum(RAMP_TYPES),
+    network: z.enum(NETWORKS),
+    inputAmount: z.string().regex(AMOUNT_PATTERN, "must be a positive decimal string"),
+    ...common,
+    externalSessionId: z.string().min(1).max(128),
+    fiat: z.enum(FIAT_SYMBOLS).optional(),
+    cryptoLocked: z.string().max(16).optional(),
+    paymentMethod: z.enum(PAYMENT_METHOD_IDS).optional(),
+    countryCode: z.string().refine((code) => country(code) !== undefined, "must be a supported country").optional(),
+    ...ignoredAttribution,
+  })
+  .strict()
+  .refine((form) => form.cryptoLocked === undefined || cryptocurrency(form.cryptoLocked, form.network) !== undefined, {
+    path: ["cryptoLocked"],
+    message: "must be a token on the chosen network",
+  });
+/**
+ * Either a locked quote, or the parameters the widget quotes with (the reference's two forms). A body
+ * naming `quoteId` is the locked form, anything else the refresh form, so errors name the fields of the
+ * form meant (a union would only say "Invalid input" for the whole body).
+ */
+const sessionInput = (input: unknown) => (typeof input === "object" && input !== null && "quoteId" in input ? lockedInput : refreshInput);
 
 export interface WidgetSessionView {
   sessionId: string;
@@ -47,17 +58,17 @@ export class WidgetSessionService {
   ) {}
 
   async create(acting: ActingContext | null, input: unknown): Promise<WidgetSessionView> {
-    const parameters = parseInput(sessionInput, input);
-    const viewer = acting?.subjectProfileId ?? null;
+    const parameters = parseInput(sessionInput(input), input);
+    const owner = ownerOf(acting);
     let quoteId: string | null = null;
     if ("quoteId" in parameters) {
       quoteId = canonicalId(parameters.quoteId);
-      if (!quoteId || !(await findVisibleQuote(this.db, quoteId, viewer))) throw new AppError("NOT_FOUND", "Quote not found.");
+      if (!quoteId || !(await findVisibleQuote(this.db, quoteId, owner))) throw new AppError("NOT_FOUND", "Quote not found.");
     }
     const id = randomUUID();
     await repo.insertWidgetSession(this.db, {
         id,
-        ownerProfileId: acting && acting.principalKind !== "public" ? viewer : null,
+        ownerProfileId: owner,
         credentialId: acting?.credentialId ?? null,
         partnerId: acting?.partnerId ?? null,
         quoteId,

@@ -69,6 +69,7 @@ CREATE TABLE "Ramp" (
     "startedAt" DATETIME,
     "nextStepAt" DATETIME,
     "retries" INTEGER NOT NULL DEFAULT 0,
+    "revision" INTEGER NOT NULL DEFAULT 0,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     CONSTRAINT "Ramp_quoteId_fkey" FOREIGN KEY ("quoteId") REFERENCES "Quote" ("id") ON DELETE RESTRICT ON UPDATE CASCADE

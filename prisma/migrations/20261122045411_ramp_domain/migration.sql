@@ -73,6 +73,7 @@ CREATE TABLE "Ramp" (
     "startedAt" TIMESTAMPTZ(3),
     "nextStepAt" TIMESTAMPTZ(3),
     "retries" INTEGER NOT NULL DEFAULT 0,
+    "revision" INTEGER NOT NULL DEFAULT 0,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL,
 
