@@ -11,13 +11,13 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
-import { requireCapabilities } from "./auth/capabilities.js";
 import { NO_DELEGATION } from "./auth/delegation.js";
 import type { Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
+import { createLoaders } from "./graphql/loaders.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
 import { managedProfileSelector } from "./rest/http.js";
 import { adminRoutes } from "./rest/v1/admin.js";
@@ -110,8 +110,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     request.principal = await app.authenticator.authenticate(request.headers);
     if (request.principal.kind !== "anonymous") await limits.perCaller(request);
     if (!capabilities) return payload;
-    const selector = app.delegation.checkSelectorCaller(request.principal, managedProfileSelector(request.headers));
-    requireCapabilities(request.principal, capabilities);
+    const selector = app.delegation.checkCaller(request.principal, managedProfileSelector(request.headers), capabilities);
     const rule = request.routeOptions.config.delegation ?? NO_DELEGATION;
     request.acting = await app.delegation.resolve(request.principal, selector, rule);
     return payload;
@@ -236,6 +235,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         selector: managedProfileSelector(request.headers),
         requestId: request.id,
         enforceSignInLimit: () => signInLimit(request),
+        loaders: createLoaders(app),
       }),
     }),
   });
@@ -275,6 +275,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
           selector: managedProfileSelector(normalizeHeaderNames(ctx.connectionParams)),
           requestId: randomUUID(),
           enforceSignInLimit: () => signInLimit({ ip: ctx.extra.request.socket.remoteAddress ?? "unknown" }),
+          loaders: createLoaders(app),
         };
         try {
           authorizeRootFields(schema, operation, contextValue);

@@ -5,6 +5,7 @@ import { findDelegationTarget, findManagerPolicy } from "../managed-profiles/rep
 import type { ManagerPolicy } from "../managed-profiles/types.js";
 import { childMaySupport, type Corridor, type CustomerType } from "../reference-data/corridors.js";
 import { canonicalId } from "../validation.js";
+import { requireCapabilities, type Capability } from "./capabilities.js";
 import { principalProfileId, type Principal } from "./principal.js";
 import { RevocableCache } from "./revocable-cache.js";
 
@@ -41,6 +42,7 @@ export interface ActingContext {
 }
 
 const denied = (message: string) => new AppError("MANAGED_PROFILE_ACCESS_DENIED", message);
+const actorRequired = () => new AppError("AUTHENTICATION_REQUIRED", "Acting for a managed profile needs a secret key or a session.");
 
 /** The credential, when the principal is a managed child's own key. */
 function childCredentialOf(principal: Principal) {
@@ -83,11 +85,23 @@ export class Delegation {
   checkSelectorCaller(principal: Principal, selector: string | undefined): string | undefined {
     if (selector === undefined) return undefined;
     if (childCredentialOf(principal)) throw denied("A managed child's credential cannot select a managed profile.");
+    // An unauthenticated caller gets an authentication error, never a validation error.
+    if (principal.kind === "anonymous") throw actorRequired();
     const childId = canonicalId(selector);
     if (!childId) throw new AppError("INVALID_MANAGED_PROFILE_ID");
-    if (principal.kind !== "secret" && principal.kind !== "session") {
-      throw new AppError("AUTHENTICATION_REQUIRED", "Acting for a managed profile needs a secret key or a session.");
-    }
+    if (principal.kind !== "secret" && principal.kind !== "session") throw actorRequired();
+    return childId;
+  }
+
+  /**
+   * Everything before delegation proper, in the contract's order, for REST and GraphQL alike: an
+   * unauthenticated caller gets the operation's authentication error first, then the selector's caller
+   * checks, then the capability matrix. Returns the selector as the database spells ids.
+   */
+  checkCaller(principal: Principal, selector: string | undefined, capabilities: readonly Capability[]): string | undefined {
+    if (principal.kind === "anonymous") requireCapabilities(principal, capabilities);
+    const childId = this.checkSelectorCaller(principal, selector);
+    requireCapabilities(principal, capabilities);
     return childId;
   }
 

@@ -14,7 +14,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { Directive } from "type-graphql";
-import { CAPABILITIES, requireCapabilities, type Capability } from "../auth/capabilities.js";
+import { CAPABILITIES, type Capability } from "../auth/capabilities.js";
 import { AppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
 import { toGraphQLError } from "./errors.js";
@@ -37,10 +37,9 @@ export function Auth(...capabilities: [Capability, ...Capability[]]): MethodDeco
   return Directive(`@auth(requires: [${capabilities.join(", ")}])`);
 }
 
-/** The selector's caller checks, then the capability matrix: the order REST follows too. */
+/** The same caller checks, in the same order, as REST. */
 function authorize(context: GraphQLContext, requires: Capability[]): void {
-  context.app.delegation.checkSelectorCaller(context.principal, context.selector);
-  requireCapabilities(context.principal, requires);
+  context.app.delegation.checkCaller(context.principal, context.selector, requires);
 }
 
 function requiredCapabilities(schema: GraphQLSchema, field: GraphQLField<unknown, unknown> | GraphQLFieldConfig<unknown, unknown>) {

@@ -2,6 +2,7 @@ import type { App } from "../app.js";
 import { NO_DELEGATION, type ActingContext, type DelegationRule } from "../auth/delegation.js";
 import type { Principal } from "../auth/principal.js";
 import { AppError } from "../errors.js";
+import type { GraphQLLoaders } from "./loaders.js";
 
 export interface GraphQLContext {
   app: App;
@@ -11,6 +12,8 @@ export interface GraphQLContext {
   requestId: string;
   /** The per-IP sign-in rate limit (request-otp and verify-otp), shared with REST. */
   enforceSignInLimit(): Promise<void>;
+  /** Batch loaders, new for every request (see createLoaders). */
+  loaders: GraphQLLoaders;
 }
 
 /** Who acts for whom in this operation, under the field's delegation rule (the one path REST uses too). */
@@ -18,4 +21,9 @@ export async function actingContext(context: GraphQLContext, rule: DelegationRul
   const acting = await context.app.delegation.resolve(context.principal, context.selector, rule);
   if (!acting) throw new AppError("AUTHENTICATION_REQUIRED");
   return acting;
+}
+
+/** `actingContext` for operations open to anonymous callers (quotes): null when nobody is authenticated. */
+export async function optionalActingContext(context: GraphQLContext, rule: DelegationRule = NO_DELEGATION): Promise<ActingContext | null> {
+  return context.app.delegation.resolve(context.principal, context.selector, rule);
 }

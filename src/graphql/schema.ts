@@ -7,13 +7,26 @@ import { AdminResolver } from "./resolvers/admin.js";
 import { CredentialsResolver } from "./resolvers/credentials.js";
 import { IdentityResolver } from "./resolvers/identity.js";
 import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
+import { OnboardingResolver } from "./resolvers/onboarding.js";
 import { ProfileResolver } from "./resolvers/profile.js";
+import { QuotesResolver } from "./resolvers/quotes.js";
+import { RampsResolver } from "./resolvers/ramps.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 
 /** The executable schema: type-graphql resolvers with @auth enforced on every field that declares it. */
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
   const schema = await buildSchema({
-    resolvers: [IdentityResolver, ProfileResolver, CredentialsResolver, ManagedProfilesResolver, AdminResolver, ReferenceDataResolver],
+    resolvers: [
+      IdentityResolver,
+      ProfileResolver,
+      CredentialsResolver,
+      ManagedProfilesResolver,
+      AdminResolver,
+      ReferenceDataResolver,
+      QuotesResolver,
+      RampsResolver,
+      OnboardingResolver,
+    ],
     directives: [...specifiedDirectives, authDirective],
     validate: false,
     // Subscriptions read the event bus through their own `subscribe`; topic-based pub/sub is not used.

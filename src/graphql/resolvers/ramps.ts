@@ -1,0 +1,79 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { DELEGATED } from "../../auth/delegation.js";
+import { AppError } from "../../errors.js";
+import type { RampView } from "../../ramps/types.js";
+import { Auth } from "../auth-directive.js";
+import { actingContext, type GraphQLContext } from "../context.js";
+import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
+import { Ramp, RampConnection, RampError, RegisterRampInput, toDirection, UpdateRampInput } from "../types/ramps.js";
+
+/**
+ * GraphQL input as the services take REST bodies: plain objects, with the fields a caller left out (or set
+ * to null) left out, so the services' validation sees what a REST body would carry.
+ */
+export function serviceInput(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(serviceInput);
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, inner]) => inner !== null && inner !== undefined)
+      .map(([key, inner]) => [key, serviceInput(inner)]),
+  );
+}
+
+export const toRamp = (view: RampView): Ramp => ({ ...view, type: toDirection(view.type), unsignedTxs: view.unsignedTxs as Record<string, unknown>[] });
+
+/** The offset a `ramps` cursor stands for. */
+function offsetAfter(after: string | null | undefined): number {
+  if (after == null) return 0;
+  const position = decodeCursor(after);
+  if (!/^\d{1,9}$/.test(position)) throw new AppError("VALIDATION_FAILED", "after is not a cursor of this list", [{ field: "after", message: "is not a cursor of this list" }]);
+  return Number(position) + 1;
+}
+
+/** Ramps of the acting subject (itself, or a managed child through the selector or the child's own key). */
+@Resolver(() => Ramp)
+export class RampsResolver {
+  @Query(() => Ramp, { description: "One of the subject's ramps; reads skip the manager's corridor policy." })
+  @Auth("RAMP_OPERATIONS")
+  async ramp(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext) {
+    return toRamp(await context.app.ramps.get(await actingContext(context, DELEGATED), id));
+  }
+
+  @Query(() => RampConnection, { description: "The subject's ramp history, newest first." })
+  @Auth("RAMP_OPERATIONS")
+  async ramps(@Args() { first, after }: PageArgs, @Ctx() context: GraphQLContext) {
+    const acting = await actingContext(context, DELEGATED);
+    const limit = Math.min(Math.max(first, 1), MAX_PAGE_SIZE);
+    const offset = offsetAfter(after);
+    const page = await context.app.ramps.history(acting, { limit, offset });
+    const hasNextPage = offset + page.ramps.length < page.totalCount;
+    // Cursors are offsets in the subject's newest-first history.
+    return toConnection(page.ramps.map(toRamp), { hasNextPage, hasPreviousPage: offset > 0 }, (_node, index) => encodeCursor(String(offset + index)));
+  }
+
+  @FieldResolver(() => [RampError], { description: "The ramp's error log, oldest first (batched across a list of ramps)." })
+  async errors(@Root() ramp: Ramp, @Ctx() context: GraphQLContext) {
+    return context.loaders.rampErrors.load(ramp.id);
+  }
+
+  @Mutation(() => Ramp, { description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat." })
+  @Auth("RAMP_OPERATIONS")
+  async registerRamp(@Arg("input", () => RegisterRampInput) input: RegisterRampInput, @Ctx() context: GraphQLContext) {
+    return toRamp(await context.app.ramps.register(await actingContext(context, DELEGATED), serviceInput(input)));
+  }
+
+  @Mutation(() => Ramp, { description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial." })
+  @Auth("RAMP_OPERATIONS")
+  async updateRamp(@Arg("input", () => UpdateRampInput) input: UpdateRampInput, @Ctx() context: GraphQLContext) {
+    // Nulls in additionalData clear a hash, as in REST; only the fields left out are dropped.
+    const body = { rampId: input.rampId, presignedTxs: input.presignedTxs, ...(input.additionalData !== undefined && { additionalData: input.additionalData && { ...input.additionalData } }) };
+    return toRamp(await context.app.ramps.update(await actingContext(context, DELEGATED), body));
+  }
+
+  @Mutation(() => Ramp, { description: "Starts processing: the caller's part (payment, signed transfer) is done." })
+  @Auth("RAMP_OPERATIONS")
+  async startRamp(@Arg("rampId", () => ID) rampId: string, @Ctx() context: GraphQLContext) {
+    return toRamp(await context.app.ramps.start(await actingContext(context, DELEGATED), { rampId }));
+  }
+}

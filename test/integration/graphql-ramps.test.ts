@@ -1,0 +1,599 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
+import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { rememberSecret } from "../support/secrets.js";
+
+/**
+ * The ramp domain over GraphQL only (issue 4, item 8; issue 3's GraphQL delegation rows): quotes, widget
+ * sessions, the ramp lifecycle to COMPLETE on the sandbox provider, errors through one batched query,
+ * history as a Relay connection, rampInfo and limits, directly and for managed children.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" }, { workers: true });
+});
+afterAll(() => t?.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+type Headers = Record<string, string>;
+type Policy = { allowedCorridors: Corridor[]; allowedCustomerTypes?: CustomerType[] | null; isActive: boolean };
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const WALLET = "0x1111111111111111111111111111111111111111";
+const SELLER = "0x2222222222222222222222222222222222222222";
+const ALL_CHILD_CORRIDORS: Corridor[] = ["BR", "MX", "US", "AR", "CO"];
+
+const QUOTE_FIELDS = `id rampType from to network paymentMethod countryCode inputAmount inputCurrency outputAmount outputCurrency feeCurrency
+  networkFeeFiat networkFeeUSD anchorFeeFiat anchorFeeUSD vortexFeeFiat vortexFeeUSD partnerFeeFiat partnerFeeUSD
+  processingFeeFiat processingFeeUSD totalFeeFiat totalFeeUSD expiresAt createdAt`;
+const RAMP_FIELDS = `id quoteId type currentPhase status from to network paymentMethod countryCode inputAmount inputCurrency
+  outputAmount outputCurrency feeCurrency networkFeeFiat networkFeeUSD anchorFeeFiat anchorFeeUSD vortexFeeFiat vortexFeeUSD
+  partnerFeeFiat partnerFeeUSD processingFeeFiat processingFeeUSD totalFeeFiat totalFeeUSD walletAddress sessionId fiatAccountId
+  paymentInstructions { method amount currency reference beneficiary } depositQrCode unsignedTxs transactionHash
+  transactionExplorerLink expiresAt startedAt createdAt updatedAt errors { timestamp phase error details recoverable }`;
+
+const GQL = {
+  createQuote: `mutation Q($input: CreateQuoteInput!) { createQuote(input: $input) { ${QUOTE_FIELDS} } }`,
+  createBestQuote: `mutation B($input: CreateBestQuoteInput!) { createBestQuote(input: $input) { ${QUOTE_FIELDS} } }`,
+  quote: `query Q($id: ID!) { quote(id: $id) { ${QUOTE_FIELDS} } }`,
+  session: "mutation S($input: CreateWidgetSessionInput!) { createWidgetSession(input: $input) { sessionId url } }",
+  register: `mutation R($input: RegisterRampInput!) { registerRamp(input: $input) { ${RAMP_FIELDS} } }`,
+  update: `mutation U($input: UpdateRampInput!) { updateRamp(input: $input) { ${RAMP_FIELDS} } }`,
+  start: `mutation S($id: ID!) { startRamp(rampId: $id) { ${RAMP_FIELDS} } }`,
+  ramp: `query R($id: ID!) { ramp(id: $id) { ${RAMP_FIELDS} } }`,
+  ramps: `query H($first: Int!, $after: String) {
+    ramps(first: $first, after: $after) { count edges { cursor node { id status currentPhase errors { phase error recoverable } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
+  }`,
+  rampInfo: "query { rampInfo { corridors { corridor kycStatus canBuy canSell } } }",
+  limits: "query L($corridors: [Corridor!]!) { limits(corridors: $corridors) { corridor currency direction max used period { type startsAt endsAt } } }",
+};
+
+const buyQuote = (inputAmount = "100", overrides: Record<string, unknown> = {}) => ({
+  rampType: "BUY", from: "pix", to: "polygon", inputAmount, inputCurrency: "BRL", outputCurrency: "USDC", ...overrides,
+});
+const sellQuote = (inputAmount = "50", overrides: Record<string, unknown> = {}) => ({
+  rampType: "SELL", from: "polygon", to: "pix", inputAmount, inputCurrency: "USDC", outputCurrency: "BRL", ...overrides,
+});
+/** Quotes in other corridors (BUY, the rail's home fiat). */
+const QUOTE_IN: Record<"MX" | "AR" | "EU" | "US", Record<string, unknown>> = {
+  MX: buyQuote("1000", { from: "spei", inputCurrency: "MXN" }),
+  AR: buyQuote("20000", { from: "cbu", inputCurrency: "ARS" }),
+  EU: buyQuote("100", { from: "sepa", inputCurrency: "EUR" }),
+  US: buyQuote("100", { from: "ach", inputCurrency: "USD" }),
+};
+
+function expectGraphQLError(response: HttpResponse, status: number, code: string): void {
+  const [first] = response.body?.errors ?? [];
+  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({ code, status });
+  expect(response.body.data ?? null, JSON.stringify(response.body)).toBeNull();
+}
+
+/** The operation's data, after checking it answered without errors. */
+async function ok<T = any>(document: string, variables: Record<string, unknown>, headers: Headers = {}): Promise<T> {
+  const response = await t.graphql(document, variables, headers);
+  expect(response.body.errors, JSON.stringify(response.body)).toBeUndefined();
+  expect(response.status).toBe(200);
+  return response.body.data as T;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+interface Caller {
+  profileId: string;
+  session: Headers;
+  secret: Headers;
+  publicKey: Headers;
+}
+
+async function newCaller(email?: string): Promise<Caller> {
+  const signedIn = await t.signIn(email);
+  const credential = await t.createCredential(signedIn.headers);
+  return { profileId: signedIn.profileId, session: signedIn.headers, secret: { "x-api-key": credential.secretKey }, publicKey: { "x-public-key": credential.publicKey } };
+}
+
+async function putManager(profileId: string, policy: Policy): Promise<void> {
+  const response = await t.request("PUT", `/v1/admin/managers/${profileId}`, { headers: t.operatorHeaders, body: policy });
+  expect([200, 201], JSON.stringify(response.body)).toContain(response.status);
+}
+
+async function newManager(policy: Policy = { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: true }): Promise<Caller> {
+  const manager = await newCaller();
+  await putManager(manager.profileId, policy);
+  return manager;
+}
+
+interface Child {
+  profileId: string;
+  /** The child's own secret key. */
+  own: Headers;
+  ownPublic: Headers;
+}
+
+async function newChild(manager: Caller, customerType: CustomerType = "individual"): Promise<Child> {
+  const created = await t.request("POST", "/v1/managed-profiles", {
+    headers: manager.secret,
+    body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const profileId = created.body.managedProfile.profileId as string;
+  const credential = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: manager.secret, body: {} });
+  expect(credential.status, JSON.stringify(credential.body)).toBe(201);
+  rememberSecret(credential.body.secretKey);
+  return { profileId, own: { "x-api-key": credential.body.secretKey }, ownPublic: { "x-public-key": credential.body.publicKey } };
+}
+
+const selecting = (headers: Headers, childId: string) => ({ ...headers, "x-managed-profile-id": childId });
+
+async function createQuote(headers: Headers, input: Record<string, unknown> = buyQuote()) {
+  return (await ok(GQL.createQuote, { input }, headers)).createQuote;
+}
+
+async function registerBuy(headers: Headers, quoteId: string) {
+  return (await ok(GQL.register, { input: { quoteId, destinationAddress: WALLET } }, headers)).registerRamp;
+}
+
+/** Polls ramp(id) until the ramp leaves PENDING. */
+async function settled(headers: Headers, rampId: string) {
+  return waitFor(async () => {
+    const { ramp } = await ok(GQL.ramp, { id: rampId }, headers);
+    return ramp.status === "PENDING" ? undefined : ramp;
+  });
+}
+
+/** BUY through the whole lifecycle: quote, register, start, COMPLETE. */
+async function completeBuy(headers: Headers, inputAmount = "100") {
+  const quote = await createQuote(headers, buyQuote(inputAmount));
+  const ramp = await registerBuy(headers, quote.id);
+  await ok(GQL.start, { id: ramp.id }, headers);
+  return settled(headers, ramp.id);
+}
+
+/** SELL through the whole lifecycle: quote, register, update with the signed transactions, start, COMPLETE. */
+async function completeSell(headers: Headers, inputAmount = "50") {
+  const quote = await createQuote(headers, sellQuote(inputAmount));
+  const { registerRamp: ramp } = await ok(GQL.register, { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } }, headers);
+  const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({ ...tx, signature: `0x${"ab".repeat(65)}` }));
+  await ok(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, headers);
+  await ok(GQL.start, { id: ramp.id }, headers);
+  return settled(headers, ramp.id);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe("quotes and widget sessions over GraphQL", () => {
+  it("createQuote answers the same quote REST reads back, with the fee breakdown as decimal strings", async () => {
+    const caller = await newCaller();
+    const quote = await createQuote(caller.secret, buyQuote("1234.56", { countryCode: "BR" }));
+    const rest = await t.request("GET", `/v1/quotes/${quote.id}`, { headers: caller.secret });
+    expect(rest.status).toBe(200);
+    expect({ ...quote, rampType: "BUY", network: "polygon", paymentMethod: "pix" }).toEqual(rest.body);
+    expect(quote).toMatchObject({ rampType: "BUY", network: "POLYGON", paymentMethod: "PIX", feeCurrency: "BRL", countryCode: "BR", inputAmount: "1234.56" });
+    expect(quote.expiresAt).toMatch(ISO);
+    expect(new Date(quote.expiresAt).getTime() - new Date(quote.createdAt).getTime()).toBe(600_000);
+    for (const field of ["outputAmount", "networkFeeFiat", "networkFeeUSD", "vortexFeeFiat", "totalFeeFiat", "totalFeeUSD"]) {
+      expect(quote[field]).toMatch(/^\d+(\.\d+)?$/);
+    }
+
+    // The owner reads it back over GraphQL; a null optional field is as if left out.
+    expect((await ok(GQL.quote, { id: quote.id }, caller.session)).quote).toEqual(quote);
+    const withNulls = await createQuote(caller.secret, buyQuote("100", { network: null, paymentMethod: null, countryCode: null }));
+    expect(withNulls.countryCode).toBeNull();
+
+    // The service validates as for REST.
+    const invalid = await t.graphql(GQL.createQuote, { input: buyQuote("-1") }, caller.secret);
+    expectGraphQLError(invalid, 400, "VALIDATION_FAILED");
+    expect(invalid.body.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toContain("inputAmount");
+  });
+
+  it("createBestQuote picks the network paying out the most; anonymous quotes are readable by anyone", async () => {
+    const best = (await ok(GQL.createBestQuote, { input: { rampType: "BUY", inputAmount: "500", inputCurrency: "BRL", outputCurrency: "USDC", networks: ["ethereum", "polygon", "base"] } })).createBestQuote;
+    expect(best.network).toBe("BASE");
+    expect(best.from).toBe("pix");
+    const stranger = await newCaller();
+    expect((await ok(GQL.quote, { id: best.id }, stranger.secret)).quote.id).toBe(best.id);
+    expect((await ok(GQL.quote, { id: best.id })).quote.id).toBe(best.id);
+  });
+
+  it("createWidgetSession: a locked quote or the widget's own parameters; mixing the two forms is refused", async () => {
+    const caller = await newCaller();
+    const quote = await createQuote(caller.secret);
+    const locked = (await ok(GQL.session, { input: { quoteId: quote.id, callbackUrl: "https://example.com/done" } }, caller.secret)).createWidgetSession;
+    expect(new URL(locked.url).searchParams.get("sessionId")).toBe(locked.sessionId);
+    const open = (await ok(GQL.session, { input: { rampType: "SELL", network: "BASE", inputAmount: "25", externalSessionId: "ext-1", fiat: "BRL" } }, caller.publicKey)).createWidgetSession;
+    expect(open.sessionId).not.toBe(locked.sessionId);
+    const stored = await t.app.db.widgetSession.findUniqueOrThrow({ where: { id: open.sessionId } });
+    expect(JSON.parse(stored.parameters)).toMatchObject({ rampType: "SELL", network: "base", inputAmount: "25" });
+    expect(stored.ownerProfileId).toBeNull();
+
+    expectGraphQLError(await t.graphql(GQL.session, { input: { quoteId: quote.id, rampType: "BUY" } }, caller.secret), 400, "VALIDATION_FAILED");
+    expectGraphQLError(await t.graphql(GQL.session, { input: {} }, caller.secret), 400, "VALIDATION_FAILED");
+    // Another profile's quote is not found.
+    expectGraphQLError(await t.graphql(GQL.session, { input: { quoteId: quote.id } }, (await newCaller()).secret), 404, "NOT_FOUND");
+  });
+});
+
+describe("ramps end to end over GraphQL", () => {
+  it("a BUY ramp completes: register, start, poll ramp(id) to COMPLETE; a recoverable error shows in errors", async () => {
+    const caller = await newCaller();
+    // .77 logs one recoverable payout error, then completes.
+    const quote = await createQuote(caller.session, buyQuote("250.77"));
+    const ramp = await registerBuy(caller.session, quote.id);
+    expect(ramp).toMatchObject({
+      quoteId: quote.id,
+      type: "BUY",
+      currentPhase: "INITIAL",
+      status: "PENDING",
+      inputAmount: "250.77",
+      outputAmount: quote.outputAmount,
+      totalFeeFiat: quote.totalFeeFiat,
+      walletAddress: WALLET,
+      sessionId: null,
+      fiatAccountId: null,
+      unsignedTxs: [],
+      transactionHash: null,
+      startedAt: null,
+      errors: [],
+    });
+    expect(ramp.paymentInstructions).toMatchObject({ method: "pix", amount: "250.77", currency: "BRL" });
+    expect(ramp.depositQrCode).toEqual(expect.any(String));
+    expect(ramp.expiresAt).toMatch(ISO);
+
+    // The quote is consumed once.
+    expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, caller.session), 409, "QUOTE_CONSUMED");
+
+    const started = (await ok(GQL.start, { id: ramp.id }, caller.secret)).startRamp;
+    expect(started).toMatchObject({ currentPhase: "AWAITING_PAYMENT", status: "PENDING" });
+    expect(started.startedAt).toMatch(ISO);
+    expectGraphQLError(await t.graphql(GQL.start, { id: ramp.id }, caller.secret), 409, "RAMP_NOT_STARTABLE");
+
+    const done = await settled(caller.session, ramp.id);
+    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "COMPLETE" });
+    expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(done.transactionExplorerLink).toBe(`https://polygonscan.com/tx/${done.transactionHash}`);
+    expect(done.errors).toEqual([{ timestamp: expect.stringMatching(ISO), phase: "PAYING_OUT", error: "Payout delayed", details: expect.any(String), recoverable: true }]);
+
+    // The same ramp as REST shows it.
+    const rest = await t.request("GET", `/v1/ramp/${ramp.id}`, { headers: caller.secret });
+    const { errors: _errors, ...fields } = done;
+    expect({ ...fields, type: "BUY", currentPhase: "complete", network: "polygon", paymentMethod: "pix" }).toEqual(rest.body);
+  });
+
+  it("a SELL ramp completes: register with the source wallet, updateRamp with presignedTxs, start, COMPLETE", async () => {
+    const caller = await newCaller();
+    const quote = await createQuote(caller.secret, sellQuote("80"));
+    const { registerRamp: ramp } = await ok(GQL.register, { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } }, caller.secret);
+    expect(ramp).toMatchObject({ type: "SELL", currentPhase: "INITIAL", walletAddress: SELLER, paymentInstructions: null, depositQrCode: null });
+    expect(ramp.unsignedTxs).toHaveLength(1);
+    expect(ramp.unsignedTxs[0]).toMatchObject({ network: "polygon", signer: SELLER, nonce: 0 });
+
+    // Without the signed transactions a SELL cannot start.
+    const early = await t.graphql(GQL.start, { id: ramp.id }, caller.secret);
+    expectGraphQLError(early, 400, "VALIDATION_FAILED");
+    expect(early.body.errors[0].extensions.details).toEqual([expect.objectContaining({ field: "presignedTxs" })]);
+
+    const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({ ...tx, signature: `0x${"cd".repeat(65)}` }));
+    const updated = (await ok(GQL.update, { input: { rampId: ramp.id, presignedTxs, additionalData: { squidRouterSwapHash: "0xabc" } } }, caller.session)).updateRamp;
+    expect(updated.currentPhase).toBe("INITIAL");
+    const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
+    expect(JSON.parse(row.presignedTxs)).toEqual(presignedTxs);
+    expect(JSON.parse(row.additionalData)).toMatchObject({ walletAddress: SELLER, squidRouterSwapHash: "0xabc" });
+    // An unknown hash field is refused, as in REST (the input type itself has no such field).
+    expectGraphQLError(await t.graphql(GQL.update, { input: { rampId: ramp.id, presignedTxs, additionalData: { otherHash: "0x1" } } }, caller.session), 400, "VALIDATION_FAILED");
+
+    await ok(GQL.start, { id: ramp.id }, caller.secret);
+    const done = await settled(caller.secret, ramp.id);
+    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "COMPLETE", errors: [] });
+    expectGraphQLError(await t.graphql(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, caller.secret), 409, "RAMP_NOT_STARTABLE");
+  });
+
+  it("a failing ramp reports FAILED with its unrecoverable error", async () => {
+    const caller = await newCaller();
+    const failed = await completeBuy(caller.secret, "100.66");
+    expect(failed).toMatchObject({ status: "FAILED", currentPhase: "FAILED", transactionHash: null });
+    expect(failed.errors).toEqual([expect.objectContaining({ phase: "EXCHANGING", error: "Exchange refused", recoverable: false })]);
+  });
+});
+
+describe("history, errors, rampInfo and limits", () => {
+  it("ramps pages the history newest first with offset cursors; errors of a whole page cost one query", async () => {
+    const caller = await newCaller();
+    const completed = await completeBuy(caller.secret, "60.77");
+    const failed = await completeBuy(caller.secret, "70.66");
+    const clean = [];
+    for (const amount of ["80", "90", "110"]) clean.push(await completeBuy(caller.secret, amount));
+    // History lists ramps that were started; one still initial is not in it.
+    const unstarted = await registerBuy(caller.secret, (await createQuote(caller.secret, buyQuote("120"))).id);
+    const newestFirst = [...clean.map((ramp) => ramp.id).reverse(), failed.id, completed.id];
+
+    const batch = vi.spyOn(t.app.ramps, "errorsOfRamps");
+    const all = (await ok(GQL.ramps, { first: 10 }, caller.session)).ramps;
+    expect(batch).toHaveBeenCalledTimes(1);
+    expect([...batch.mock.calls[0]![0]].sort()).toEqual([...newestFirst].sort());
+    expect(all.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst);
+    expect(all.count).toBe(5);
+    expect(all.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
+    const errorsById = Object.fromEntries(all.edges.map((edge: { node: { id: string; errors: unknown[] } }) => [edge.node.id, edge.node.errors]));
+    expect(errorsById[completed.id]).toEqual([{ phase: "PAYING_OUT", error: "Payout delayed", recoverable: true }]);
+    expect(errorsById[failed.id]).toEqual([{ phase: "EXCHANGING", error: "Exchange refused", recoverable: false }]);
+    expect(errorsById[clean[0].id]).toEqual([]);
+    expect(errorsById[unstarted.id]).toBeUndefined();
+
+    // Pages of two: cursors continue where the last page ended.
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    for (;;) {
+      const page: any = (await ok(GQL.ramps, { first: 2, after }, caller.secret)).ramps;
+      pages += 1;
+      seen.push(...page.edges.map((edge: { node: { id: string } }) => edge.node.id));
+      expect(page.pageInfo.hasPreviousPage).toBe(after !== null);
+      expect(page.pageInfo.endCursor).toBe(page.edges.at(-1).cursor);
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(newestFirst);
+    expect(batch).toHaveBeenCalledTimes(4);
+
+    expectGraphQLError(await t.graphql(GQL.ramps, { first: 2, after: "not-a-cursor" }, caller.secret), 400, "VALIDATION_FAILED");
+    // Another profile's history is its own (empty).
+    expect((await ok(GQL.ramps, { first: 10 }, (await newCaller()).secret)).ramps).toMatchObject({ count: 0, edges: [] });
+  });
+
+  it("rampInfo: one entry per corridor from the sandbox KYC; public and secret keys only", async () => {
+    const approved = await newCaller();
+    const info = (await ok(GQL.rampInfo, {}, approved.publicKey)).rampInfo;
+    expect(info.corridors.map((entry: { corridor: string }) => entry.corridor).sort()).toEqual(["AR", "BR", "CO", "EU", "MX", "US"]);
+    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toEqual({ corridor: "BR", kycStatus: "APPROVED", canBuy: true, canSell: true });
+    expect((await ok(GQL.rampInfo, {}, approved.secret)).rampInfo).toEqual(info);
+
+    const pending = await newCaller(`someone+kyc-pending-${randomUUID()}@example.com`);
+    const pendingInfo = (await ok(GQL.rampInfo, {}, pending.secret)).rampInfo;
+    expect(pendingInfo.corridors.every((entry: { kycStatus: string; canBuy: boolean; canSell: boolean }) => entry.kycStatus === "PENDING" && !entry.canBuy && !entry.canSell)).toBe(true);
+
+    expectGraphQLError(await t.graphql(GQL.rampInfo, {}, approved.session), 403, "FORBIDDEN");
+    expectGraphQLError(await t.graphql(GQL.rampInfo, {}), 401, "CREDENTIAL_REQUIRED");
+    // An unauthenticated caller gets the authentication error first, whatever selector it sends.
+    for (const selector of [approved.profileId, "not-a-uuid"]) {
+      expectGraphQLError(await t.graphql(GQL.rampInfo, {}, { "x-managed-profile-id": selector }), 401, "CREDENTIAL_REQUIRED");
+    }
+  });
+
+  it("limits: the monthly maximum and what completed ramps used, per corridor and direction", async () => {
+    const caller = await newCaller();
+    await completeBuy(caller.secret, "120.50");
+    await completeSell(caller.secret, "30");
+    const { limits } = await ok(GQL.limits, { corridors: ["BR", "MX"] }, caller.session);
+    expect(limits).toHaveLength(4);
+    const br = limits.filter((limit: { corridor: string }) => limit.corridor === "BR");
+    expect(br.find((limit: { direction: string }) => limit.direction === "BUY")).toMatchObject({ currency: "BRL", max: "50000.00", used: "120.50" });
+    const sold = await t.app.db.ramp.findFirstOrThrow({ where: { profileId: caller.profileId, type: "SELL" }, include: { quote: true } });
+    expect(br.find((limit: { direction: string }) => limit.direction === "SELL")).toMatchObject({ used: sold.quote.outputAmount });
+    expect(limits.find((limit: { corridor: string; direction: string }) => limit.corridor === "MX" && limit.direction === "BUY")).toMatchObject({ currency: "MXN", used: "0.00" });
+    expect(limits[0].period.type).toBe("calendar_month");
+    expect(limits[0].period.startsAt).toMatch(ISO);
+    // EU has no exact limits (the service refuses it); public keys get none at all.
+    expectGraphQLError(await t.graphql(GQL.limits, { corridors: ["EU"] }, caller.secret), 400, "VALIDATION_FAILED");
+    expectGraphQLError(await t.graphql(GQL.limits, { corridors: ["BR"] }, caller.publicKey), 403, "FORBIDDEN");
+  });
+});
+
+describe("managed children over GraphQL", () => {
+  it("a manager's secret key with X-Managed-Profile-Id runs a BUY and a SELL to COMPLETE for its child", async () => {
+    const manager = await newManager();
+    const child = await newChild(manager);
+    const asChild = selecting(manager.secret, child.profileId);
+
+    const buy = await completeBuy(asChild, "150");
+    expect(buy.status).toBe("COMPLETE");
+    const sell = await completeSell(asChild, "40");
+    expect(sell.status).toBe("COMPLETE");
+    // Both ramps belong to the child, acted by the manager.
+    const rows = await t.app.db.ramp.findMany({ where: { id: { in: [buy.id, sell.id] } } });
+    expect(rows.map((row) => ({ profileId: row.profileId, actorProfileId: row.actorProfileId }))).toEqual([
+      { profileId: child.profileId, actorProfileId: manager.profileId },
+      { profileId: child.profileId, actorProfileId: manager.profileId },
+    ]);
+
+    // The child's history is the child's, through the selector and through its own key; the manager's own is empty.
+    const history = (await ok(GQL.ramps, { first: 10 }, asChild)).ramps;
+    expect(history.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([sell.id, buy.id]);
+    expect((await ok(GQL.ramps, { first: 10 }, child.own)).ramps.edges).toEqual(history.edges);
+    expect((await ok(GQL.ramps, { first: 10 }, manager.secret)).ramps.count).toBe(0);
+    // The manager's own reads do not see the child's ramp.
+    expectGraphQLError(await t.graphql(GQL.ramp, { id: buy.id }, manager.secret), 404, "NOT_FOUND");
+
+    // Session + selector acts for the child too; limits and rampInfo answer for the child.
+    const limits = (await ok(GQL.limits, { corridors: ["BR"] }, selecting(manager.session, child.profileId))).limits;
+    expect(limits.find((limit: { direction: string }) => limit.direction === "BUY").used).toBe("150.00");
+    const info = (await ok(GQL.rampInfo, {}, asChild)).rampInfo;
+    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "EU")).toMatchObject({ canBuy: false, canSell: false });
+    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toMatchObject({ canBuy: true, canSell: true });
+  });
+
+  it("a child's own credential runs a BUY and a SELL to COMPLETE as the child", async () => {
+    const manager = await newManager();
+    const child = await newChild(manager);
+    const buy = await completeBuy(child.own, "75");
+    const sell = await completeSell(child.own, "35");
+    expect([buy.status, sell.status]).toEqual(["COMPLETE", "COMPLETE"]);
+    const rows = await t.app.db.ramp.findMany({ where: { id: { in: [buy.id, sell.id] } } });
+    expect(rows.every((row) => row.profileId === child.profileId && row.actorProfileId === child.profileId)).toBe(true);
+    // The manager sees them through the selector; the child's own public key reads rampInfo.
+    expect((await ok(GQL.ramp, { id: buy.id }, selecting(manager.secret, child.profileId))).ramp.status).toBe("COMPLETE");
+    expect((await ok(GQL.rampInfo, {}, child.ownPublic)).rampInfo.corridors).toHaveLength(6);
+  });
+
+  describe("the contract's delegation rows, with exact codes", () => {
+    it("a selector with a child's credential -> 403 MANAGED_PROFILE_ACCESS_DENIED", async () => {
+      const manager = await newManager();
+      const child = await newChild(manager);
+      const sibling = await newChild(manager);
+      for (const headers of [selecting(child.own, sibling.profileId), selecting(child.own, child.profileId), selecting(child.ownPublic, sibling.profileId)]) {
+        expectGraphQLError(await t.graphql(GQL.ramps, { first: 5 }, headers), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+        expectGraphQLError(await t.graphql(GQL.createQuote, { input: buyQuote() }, headers), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      }
+      expectGraphQLError(await t.graphql(GQL.rampInfo, {}, selecting(child.ownPublic, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: randomUUID() } }, selecting(child.own, sibling.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    });
+
+    it("a selector that is not a UUID -> 400 INVALID_MANAGED_PROFILE_ID", async () => {
+      const manager = await newManager();
+      for (const [document, variables] of [
+        [GQL.ramps, { first: 5 }],
+        [GQL.createQuote, { input: buyQuote() }],
+        [GQL.register, { input: { quoteId: randomUUID() } }],
+        [GQL.limits, { corridors: ["BR"] }],
+        [GQL.rampInfo, {}],
+      ] as const) {
+        expectGraphQLError(await t.graphql(document, variables, selecting(manager.secret, "not-a-uuid")), 400, "INVALID_MANAGED_PROFILE_ID");
+      }
+    });
+
+    it("a public key (or nobody) with a selector -> 401 AUTHENTICATION_REQUIRED", async () => {
+      const manager = await newManager();
+      const child = await newChild(manager);
+      const quotesBefore = await t.app.db.quote.count();
+      expectGraphQLError(await t.graphql(GQL.createQuote, { input: buyQuote() }, selecting(manager.publicKey, child.profileId)), 401, "AUTHENTICATION_REQUIRED");
+      expectGraphQLError(await t.graphql(GQL.rampInfo, {}, selecting(manager.publicKey, child.profileId)), 401, "AUTHENTICATION_REQUIRED");
+      expectGraphQLError(await t.graphql(GQL.createQuote, { input: buyQuote() }, selecting({}, child.profileId)), 401, "AUTHENTICATION_REQUIRED");
+      expect(await t.app.db.quote.count()).toBe(quotesBefore);
+    });
+
+    it("an inactive manager, another manager's child or a deleted child -> 403 MANAGED_PROFILE_ACCESS_DENIED", async () => {
+      const manager = await newManager();
+      const child = await newChild(manager);
+      const ramp = await registerBuy(selecting(manager.secret, child.profileId), (await createQuote(selecting(manager.secret, child.profileId))).id);
+      const operations = (childId: string): [string, Record<string, unknown>][] => [
+        [GQL.ramps, { first: 5 }],
+        [GQL.ramp, { id: ramp.id }],
+        [GQL.createQuote, { input: buyQuote() }],
+        [GQL.start, { id: ramp.id }],
+        [GQL.limits, { corridors: ["BR"] }],
+        [GQL.rampInfo, {}],
+        [GQL.quote, { id: childId }],
+      ];
+
+      // Another manager selecting this child.
+      const other = await newManager();
+      for (const [document, variables] of operations(child.profileId)) {
+        expectGraphQLError(await t.graphql(document, variables, selecting(other.secret, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      }
+
+      // The manager made inactive: the selector and the child's own key both stop working.
+      await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: false });
+      for (const [document, variables] of operations(child.profileId)) {
+        expectGraphQLError(await t.graphql(document, variables, selecting(manager.secret, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+        expectGraphQLError(await t.graphql(document, variables, child.own), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      }
+      await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: true });
+      expect((await ok(GQL.ramp, { id: ramp.id }, selecting(manager.session, child.profileId))).ramp.currentPhase).toBe("INITIAL");
+
+      // The child deleted: its history is kept, but the selector is refused.
+      const deleted = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}`, { headers: manager.secret });
+      expect(deleted.status).toBe(204);
+      for (const [document, variables] of operations(child.profileId)) {
+        expectGraphQLError(await t.graphql(document, variables, selecting(manager.secret, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      }
+      expect(await t.app.db.ramp.count({ where: { profileId: child.profileId } })).toBe(1);
+      expect((await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } })).currentPhase).toBe("initial");
+    });
+
+    it("registerRamp outside the manager's current policy -> 403, while reads of existing ramps still work", async () => {
+      const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
+      const child = await newChild(manager);
+      const business = await newChild(manager, "business");
+      const asChild = selecting(manager.secret, child.profileId);
+      const deny = async (headers: Headers, input: Record<string, unknown>) => {
+        // Quote discovery is a read: the quote is made; registering it is corridor-bound.
+        const quote = await createQuote(headers, input);
+        const before = await t.app.db.ramp.count();
+        expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, headers), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+        expect(await t.app.db.ramp.count()).toBe(before);
+        expect((await t.app.db.quote.findUniqueOrThrow({ where: { id: quote.id } })).consumedAt).toBeNull();
+      };
+
+      // Policy ["BR"]: MXN is outside it, for the selector and for the child's own key.
+      await deny(asChild, QUOTE_IN.MX);
+      await deny(child.own, QUOTE_IN.MX);
+      expectGraphQLError(await t.graphql(GQL.limits, { corridors: ["BR", "MX"] }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+
+      // Every child corridor allowed: AR still only for individuals, EU for no child.
+      await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: true });
+      await deny(selecting(manager.secret, business.profileId), QUOTE_IN.AR);
+      await deny(business.own, QUOTE_IN.AR);
+      await deny(asChild, QUOTE_IN.EU);
+      await deny(selecting(manager.session, business.profileId), QUOTE_IN.EU);
+      expect((await registerBuy(asChild, (await createQuote(asChild, QUOTE_IN.AR)).id)).status).toBe("PENDING");
+      // A customer-type narrowing counts too.
+      await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, allowedCustomerTypes: ["individual"], isActive: true });
+      await deny(selecting(manager.secret, business.profileId), QUOTE_IN.US);
+
+      // A BR ramp registered and another completed under a BR policy ...
+      await putManager(manager.profileId, { allowedCorridors: ["BR"], isActive: true });
+      const waiting = await registerBuy(asChild, (await createQuote(asChild)).id);
+      const unstartedFromQuote = await createQuote(asChild);
+      const completed = await completeBuy(asChild, "55");
+      expect(completed.status).toBe("COMPLETE");
+
+      // ... then the policy is tightened to MX: corridor-bound mutations stop, reads go on.
+      await putManager(manager.profileId, { allowedCorridors: ["MX"], isActive: true });
+      expectGraphQLError(await t.graphql(GQL.start, { id: waiting.id }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectGraphQLError(await t.graphql(GQL.start, { id: waiting.id }, child.own), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectGraphQLError(await t.graphql(GQL.update, { input: { rampId: waiting.id, presignedTxs: [] } }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: unstartedFromQuote.id, destinationAddress: WALLET } }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectGraphQLError(await t.graphql(GQL.limits, { corridors: ["BR"] }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expect((await ok(GQL.ramp, { id: waiting.id }, asChild)).ramp).toMatchObject({ id: waiting.id, currentPhase: "INITIAL" });
+      expect((await ok(GQL.ramp, { id: completed.id }, child.own)).ramp).toMatchObject({ status: "COMPLETE" });
+      const history = (await ok(GQL.ramps, { first: 10 }, asChild)).ramps;
+      expect(history.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([completed.id]);
+      expect((await ok(GQL.quote, { id: unstartedFromQuote.id }, asChild)).quote.id).toBe(unstartedFromQuote.id);
+      const info = (await ok(GQL.rampInfo, {}, asChild)).rampInfo;
+      expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toMatchObject({ canBuy: false, canSell: false });
+    });
+
+    it("cross-owner ramp(id), quote(id) and registerRamp -> 404 NOT_FOUND", async () => {
+      const owner = await newCaller();
+      const other = await newCaller();
+      const quote = await createQuote(owner.secret);
+      const ramp = await registerBuy(owner.secret, (await createQuote(owner.secret)).id);
+      for (const headers of [other.secret, other.session]) {
+        expectGraphQLError(await t.graphql(GQL.ramp, { id: ramp.id }, headers), 404, "NOT_FOUND");
+        expectGraphQLError(await t.graphql(GQL.quote, { id: quote.id }, headers), 404, "NOT_FOUND");
+        expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, headers), 404, "NOT_FOUND");
+        expectGraphQLError(await t.graphql(GQL.start, { id: ramp.id }, headers), 404, "NOT_FOUND");
+      }
+      // An owned quote is not readable anonymously or by a public key either; unknown ids are the same 404.
+      expectGraphQLError(await t.graphql(GQL.quote, { id: quote.id }), 404, "NOT_FOUND");
+      expectGraphQLError(await t.graphql(GQL.quote, { id: quote.id }, owner.publicKey), 404, "NOT_FOUND");
+      expectGraphQLError(await t.graphql(GQL.ramp, { id: randomUUID() }, owner.secret), 404, "NOT_FOUND");
+
+      // A manager's own quote and ramp are not its child's, and a child's are not another child's.
+      const manager = await newManager();
+      const child = await newChild(manager);
+      const sibling = await newChild(manager);
+      const managersQuote = await createQuote(manager.secret);
+      expectGraphQLError(await t.graphql(GQL.quote, { id: managersQuote.id }, selecting(manager.secret, child.profileId)), 404, "NOT_FOUND");
+      expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: managersQuote.id, destinationAddress: WALLET } }, child.own), 404, "NOT_FOUND");
+      const childsRamp = await registerBuy(child.own, (await createQuote(child.own)).id);
+      expectGraphQLError(await t.graphql(GQL.ramp, { id: childsRamp.id }, selecting(manager.secret, sibling.profileId)), 404, "NOT_FOUND");
+      expectGraphQLError(await t.graphql(GQL.ramp, { id: childsRamp.id }, sibling.own), 404, "NOT_FOUND");
+      expect((await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } })).currentPhase).toBe("initial");
+    });
+  });
+});
