@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGraphQLSchema } from "../../src/graphql/schema.js";
+import { PRICING_PROFILE_NAMES } from "../../src/quotes/pricing.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import {
   authenticatingRoutes,
@@ -10,14 +11,24 @@ import {
   routerRoutes,
   SECURITY_SUITE_ENV,
   securitySuite,
+  type SecurityFixtures,
   type SecurityTarget,
 } from "../support/security-suite.js";
+
+const BUY_QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const EVM_ADDRESS = `0x${"1".repeat(40)}`;
 
 /**
  * The registry: every authenticated REST route and every GraphQL operation. A new route or operation
  * joins with one entry here (its capabilities from CAPABILITY_MATRIX and how to call it validly); the
  * completeness checks below fail until it does.
  */
+/** A pricing profile other than the one assigned now, so a refused assignment would show as a change. */
+async function otherPricingProfile(fx: SecurityFixtures): Promise<string> {
+  const current = (await fx.t.app.admin.getPricing(fx.pricedProfileId)).pricingProfile;
+  return PRICING_PROFILE_NAMES.find((name) => name !== current)!;
+}
+
 const TARGETS: SecurityTarget[] = [
   // REST: the session's own credentials.
   { route: "POST /v1/api-credentials", capabilities: ["OWN_CREDENTIALS"], body: () => ({ name: "security suite: created" }) },
@@ -95,8 +106,8 @@ const TARGETS: SecurityTarget[] = [
     route: "PUT /v1/admin/pricing-assignments/{profileId}",
     capabilities: ["OPERATOR"],
     params: (fx) => ({ profileId: fx.pricedProfileId }),
-    // A new name every time, so a refused call would have changed the assignment.
-    body: () => ({ pricingProfile: "reduced" }),
+    // A different name every time, so a refused call would have changed the assignment.
+    body: async (fx) => ({ pricingProfile: await otherPricingProfile(fx) }),
   },
   { route: "GET /v1/admin/pricing-assignments/{profileId}", capabilities: ["OPERATOR"], params: (fx) => ({ profileId: fx.pricedProfileId }) },
   { route: "POST /v1/admin/partners", capabilities: ["OPERATOR"], body: () => ({ name: "security suite: created partner" }) },
@@ -113,6 +124,47 @@ const TARGETS: SecurityTarget[] = [
     params: (fx) => ({ partnerId: fx.partner.id }),
     body: async (fx) => ({ profileId: await fx.partner.subject(), name: "security suite: partner-managed" }),
   },
+
+  // REST: quotes and widget sessions, open to every kind; a secret key or session owns what it creates, so
+  // objects are prepared with the case's own headers (`caller`, see fx.quote and fx.ramp).
+  { route: "POST /v1/quotes", capabilities: ["QUOTE"], body: () => ({ ...BUY_QUOTE }) },
+  {
+    route: "POST /v1/quotes/best",
+    capabilities: ["QUOTE"],
+    body: () => ({ rampType: "BUY", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC", networks: ["polygon", "base"] }),
+  },
+  { route: "GET /v1/quotes/{id}", capabilities: ["QUOTE"], ownedInputs: true, params: async (fx, caller) => ({ id: await fx.quote(caller) }) },
+  {
+    route: "POST /v1/session/create",
+    capabilities: ["QUOTE"],
+    ownedInputs: true,
+    body: async (fx, caller) => ({ quoteId: await fx.quote(caller), externalSessionId: `security-${randomUUID()}` }),
+  },
+
+  // REST: ramps, for secret keys and sessions (a child's own key acts as the child). Every case gets an unused
+  // quote or an untouched ramp of its caller's (fx.quote and fx.ramp replace what register, update and start used).
+  {
+    route: "POST /v1/ramp/register",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    body: async (fx, caller) => ({ quoteId: await fx.quote(caller), destinationAddress: EVM_ADDRESS }),
+  },
+  {
+    route: "POST /v1/ramp/update",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    body: async (fx, caller) => ({ rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] }),
+  },
+  { route: "POST /v1/ramp/start", capabilities: ["RAMP_OPERATIONS"], ownedInputs: true, body: async (fx, caller) => ({ rampId: await fx.ramp(caller) }) },
+  { route: "GET /v1/ramp/history", capabilities: ["RAMP_OPERATIONS"], query: () => ({ limit: "5", offset: "0" }) },
+  { route: "GET /v1/ramp/{id}", capabilities: ["RAMP_OPERATIONS"], ownedInputs: true, params: async (fx, caller) => ({ id: await fx.ramp(caller) }) },
+  { route: "GET /v1/ramp/{id}/errors", capabilities: ["RAMP_OPERATIONS"], ownedInputs: true, params: async (fx, caller) => ({ id: await fx.ramp(caller) }) },
+
+  // REST: limits, onboarding and ramp-info of the acting subject; onboarding requirements are reference data.
+  { route: "POST /v1/limits", capabilities: ["EXACT_LIMITS"], body: () => ({ corridors: ["BR", "MX"] }) },
+  { route: "GET /v1/onboarding/status", capabilities: ["EXACT_LIMITS"] },
+  { route: "GET /v1/onboarding/requirements", capabilities: ["REFERENCE_DATA"], query: () => ({ country: "BR", customerType: "individual" }) },
+  { route: "GET /v1/ramp-info", capabilities: ["RAMP_INFO"] },
 
   // GraphQL.
   { field: "Query.me", capabilities: ["PROFILE_READ"], document: "query { me { id email } }" },
@@ -268,7 +320,7 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.assignPricingProfile",
     capabilities: ["OPERATOR"],
     document: "mutation Assign($id: ID!, $name: String!) { assignPricingProfile(profileId: $id, pricingProfile: $name) { profileId pricingProfile } }",
-    variables: (fx) => ({ id: fx.pricedProfileId, name: "reduced" }),
+    variables: async (fx) => ({ id: fx.pricedProfileId, name: await otherPricingProfile(fx) }),
     invalidVariables: (fx) => ({ id: fx.pricedProfileId, name: 42 }),
   },
   {
@@ -295,6 +347,87 @@ const TARGETS: SecurityTarget[] = [
       "mutation IssuePartner($id: ID!, $input: PartnerCredentialInput!) { issuePartnerCredential(partnerId: $id, input: $input) { secretKey credential { id partnerId profileId } } }",
     variables: async (fx) => ({ id: fx.partner.id, input: { profileId: await fx.partner.subject(), name: "security suite: partner-managed" } }),
     invalidVariables: (fx) => ({ id: fx.partner.id, input: { name: "no subject" } }),
+  },
+
+  // GraphQL: quotes and widget sessions (every kind), ramps (secret keys and sessions; a child's own key acts
+  // as the child), rampInfo and limits. Objects named by the inputs are fresh and the caller's own (fx.quote,
+  // fx.ramp with `caller`); registerRamp consumes a quote and startRamp a ramp, so each case gets new ones.
+  {
+    field: "Query.quote",
+    capabilities: ["QUOTE"],
+    ownedInputs: true,
+    document: "query Quote($id: ID!) { quote(id: $id) { id rampType inputAmount outputAmount totalFeeFiat totalFeeUSD expiresAt } }",
+    variables: async (fx, caller) => ({ id: await fx.quote(caller) }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.createQuote",
+    capabilities: ["QUOTE"],
+    document: "mutation CreateQuote($input: CreateQuoteInput!) { createQuote(input: $input) { id rampType outputAmount totalFeeFiat } }",
+    variables: () => ({ input: { ...BUY_QUOTE } }),
+    invalidVariables: () => ({ input: { ...BUY_QUOTE, rampType: "SWAP" } }),
+  },
+  {
+    field: "Mutation.createBestQuote",
+    capabilities: ["QUOTE"],
+    document: "mutation BestQuote($input: CreateBestQuoteInput!) { createBestQuote(input: $input) { id network outputAmount } }",
+    variables: () => ({ input: { rampType: "BUY", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC", networks: ["polygon", "base"] } }),
+    invalidVariables: () => ({ input: { rampType: "BUY", inputAmount: 250, inputCurrency: "BRL", outputCurrency: "USDC" } }),
+  },
+  {
+    field: "Mutation.createWidgetSession",
+    capabilities: ["QUOTE"],
+    ownedInputs: true,
+    document: "mutation WidgetSession($input: CreateWidgetSessionInput!) { createWidgetSession(input: $input) { sessionId url } }",
+    variables: async (fx, caller) => ({ input: { quoteId: await fx.quote(caller), externalSessionId: `security-${randomUUID()}` } }),
+    invalidVariables: () => ({ input: { rampType: "BUY", network: "MARS", inputAmount: "100", externalSessionId: "security" } }),
+  },
+  {
+    field: "Mutation.registerRamp",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    document: "mutation Register($input: RegisterRampInput!) { registerRamp(input: $input) { id status currentPhase errors { phase } } }",
+    variables: async (fx, caller) => ({ input: { quoteId: await fx.quote(caller), destinationAddress: EVM_ADDRESS } }),
+    invalidVariables: () => ({ input: { destinationAddress: EVM_ADDRESS } }),
+  },
+  {
+    field: "Mutation.updateRamp",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    document: "mutation Update($input: UpdateRampInput!) { updateRamp(input: $input) { id currentPhase } }",
+    variables: async (fx, caller) => ({ input: { rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] } }),
+    invalidVariables: () => ({ input: { rampId: randomUUID(), presignedTxs: ["not an object"] } }),
+  },
+  {
+    field: "Mutation.startRamp",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    document: "mutation Start($id: ID!) { startRamp(rampId: $id) { id currentPhase startedAt } }",
+    variables: async (fx, caller) => ({ id: await fx.ramp(caller) }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Query.ramp",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    document: "query Ramp($id: ID!) { ramp(id: $id) { id status currentPhase paymentInstructions { reference } errors { phase error } } }",
+    variables: async (fx, caller) => ({ id: await fx.ramp(caller) }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Query.ramps",
+    capabilities: ["RAMP_OPERATIONS"],
+    document: "query Ramps($first: Int!) { ramps(first: $first) { count edges { node { id status errors { phase } } } pageInfo { hasNextPage } } }",
+    variables: () => ({ first: 5 }),
+    invalidVariables: () => ({ first: "five" }),
+  },
+  { field: "Query.rampInfo", capabilities: ["RAMP_INFO"], document: "query { rampInfo { corridors { corridor kycStatus canBuy canSell } } }" },
+  {
+    field: "Query.limits",
+    capabilities: ["EXACT_LIMITS"],
+    document: "query Limits($corridors: [Corridor!]!) { limits(corridors: $corridors) { corridor direction max used } }",
+    variables: () => ({ corridors: ["BR", "MX"] }),
+    invalidVariables: () => ({ corridors: ["XX"] }),
   },
 ];
 

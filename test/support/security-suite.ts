@@ -33,7 +33,7 @@ export const SECURITY_SUITE_ENV: Record<string, string> = {
   LAST_USED_FLUSH_INTERVAL_MS: "3600000",
 };
 
-/** Statuses of the authentication codes, as CONTRACT.md's error table states them. */
+/** Statuses of the authentication codes (and NOT_FOUND, for another owner's object), as CONTRACT.md's error table states them. */
 const CONTRACT_STATUS = {
   AUTHENTICATION_REQUIRED: 401,
   CREDENTIAL_REQUIRED: 401,
@@ -44,6 +44,7 @@ const CONTRACT_STATUS = {
   CREDENTIAL_MISMATCH: 403,
   FORBIDDEN: 403,
   MANAGED_PROFILE_ACCESS_DENIED: 403,
+  NOT_FOUND: 404,
 } as const;
 export type AuthErrorCode = keyof typeof CONTRACT_STATUS;
 
@@ -89,6 +90,18 @@ export interface SecurityFixtures {
   partner: { id: string; subject(): Promise<string> };
   /** A partner whose active flag calls may toggle. */
   togglePartnerId: string;
+  /**
+   * An unconsumed quote (BUY, 250.00 BRL over pix to USDC on polygon) created with `caller`'s headers, so it
+   * is the caller's own (unowned for a public key or none); created with the owner's session when `caller`
+   * may not create one. The same quote again while no call consumed it (refused calls change nothing).
+   */
+  quote(caller?: Record<string, string>): Promise<string>;
+  /**
+   * An untouched BUY ramp in phase initial (no signed transactions yet), registered with `caller`'s headers
+   * on a quote of its own; registered with the owner's secret key when `caller` may not register one. The
+   * same ramp again while it is untouched.
+   */
+  ramp(caller?: Record<string, string>): Promise<string>;
 }
 
 type MaybePromise<T> = T | Promise<T>;
@@ -110,15 +123,26 @@ interface TargetBase {
    * act as itself.
    */
   childCredential?: "allowed" | "refused";
+  /**
+   * The inputs name an object of the caller's own (a quote, a ramp: prepared with the case's headers as
+   * `caller`). One more case then asks with another profile's secret key about an object prepared for the
+   * owner: another owner's object is 404 NOT_FOUND, never forbidden (ARCHITECTURE.md), and nothing changes.
+   */
+  ownedInputs?: boolean;
 }
 
 export interface RestTarget extends TargetBase {
   /** `METHOD /path` as in the OpenAPI document, path parameters in braces. */
   route: `${HttpMethod} /${string}`;
-  /** Path parameters; called before every case (outside the no-change window). */
-  params?: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
-  /** A valid request body; called before every case. */
-  body?: (fx: SecurityFixtures) => MaybePromise<unknown>;
+  /**
+   * Path parameters; called before every case (outside the no-change window) with the headers the inputs
+   * are for (`caller`: the case's own, see `ownedInputs`).
+   */
+  params?: (fx: SecurityFixtures, caller: Record<string, string>) => MaybePromise<Record<string, string>>;
+  /** A valid request body; called before every case, like `params`. */
+  body?: (fx: SecurityFixtures, caller: Record<string, string>) => MaybePromise<unknown>;
+  /** A valid query string; called before every case. */
+  query?: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
 }
 
 export interface GraphQLTarget extends TargetBase {
@@ -126,10 +150,10 @@ export interface GraphQLTarget extends TargetBase {
   field: `${string}.${string}`;
   /** The document to send; it must select `field`, and the @auth of every field it selects must add up to `capabilities`. */
   document: string;
-  /** Valid variables; called before every case. */
-  variables?: (fx: SecurityFixtures) => MaybePromise<Record<string, unknown>>;
+  /** Valid variables; called before every case with the headers the inputs are for (as RestTarget.params). */
+  variables?: (fx: SecurityFixtures, caller: Record<string, string>) => MaybePromise<Record<string, unknown>>;
   /** Variables that fail validation (coercion): an unauthenticated caller must still get the authentication error. */
-  invalidVariables?: (fx: SecurityFixtures) => MaybePromise<Record<string, unknown>>;
+  invalidVariables?: (fx: SecurityFixtures, caller: Record<string, string>) => MaybePromise<Record<string, unknown>>;
 }
 
 export type SecurityTarget = RestTarget | GraphQLTarget;
@@ -278,7 +302,7 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
   if (asChild.body?.data?.me?.id !== childCredential.profileId) throw new Error(`fixture: child credential unusable: ${JSON.stringify(asChild.body)}`);
 
   // Operator fixtures: a pricing assignment to read, partners to toggle and to issue credentials with.
-  const priced = await t.request("PUT", `/v1/admin/pricing-assignments/${stranger.profileId}`, { headers: t.operatorHeaders, body: { pricingProfile: "security-suite" } });
+  const priced = await t.request("PUT", `/v1/admin/pricing-assignments/${stranger.profileId}`, { headers: t.operatorHeaders, body: { pricingProfile: "partner-markup" } });
   if (priced.status !== 200) throw new Error(`fixture: pricing assignment: ${JSON.stringify(priced.body)}`);
   const createPartner = async (name: string) => {
     const created = await t.request("POST", "/v1/admin/partners", { headers: t.operatorHeaders, body: { name } });
@@ -289,6 +313,39 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
   const togglePartnerId = await createPartner("security suite: toggled partner");
   let partnerSubject = (await t.signIn(`security-partner-subject-${randomUUID()}@example.com`)).profileId;
   let nonManager: string | undefined;
+  // Quotes and ramps, made with the caller's headers when it may make them, else for the owner; the last
+  // one made per headers is handed out again while still unused (fewer rows for every comparison).
+  const made = new Map<string, string>();
+  const forCaller = async (
+    kind: string,
+    caller: Record<string, string> | undefined,
+    fallback: Record<string, string>,
+    unused: (id: string) => Promise<boolean>,
+    make: (headers: Record<string, string>) => Promise<HttpResponse>,
+  ): Promise<string> => {
+    for (const headers of caller ? [caller, fallback] : [fallback]) {
+      const key = `${kind} ${JSON.stringify(headers)}`;
+      const previous = made.get(key);
+      if (previous && (await unused(previous))) return previous;
+      const created = await make(headers);
+      if (created.status === 201) {
+        made.set(key, created.body.id);
+        return created.body.id as string;
+      }
+      if (headers === fallback) throw new Error(`fixture: ${kind}: ${JSON.stringify(created.body)}`);
+    }
+    throw new Error("unreachable");
+  };
+  const soon = () => new Date(Date.now() + 60_000);
+  const quoteBody = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+  const quote = (caller?: Record<string, string>) =>
+    forCaller(
+      "quote",
+      caller,
+      owner.headers,
+      async (id) => (await t.app.db.quote.count({ where: { id, consumedAt: null, expiresAt: { gt: soon() } } })) === 1,
+      (headers) => t.request("POST", "/v1/quotes", { headers, body: quoteBody }),
+    );
 
   return {
     t,
@@ -339,6 +396,15 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
       },
     },
     togglePartnerId,
+    quote,
+    ramp: (caller) =>
+      forCaller(
+        "ramp",
+        caller,
+        ownerSecret,
+        async (id) => (await t.app.db.ramp.count({ where: { id, currentPhase: "initial", presignedTxs: "[]", startDeadline: { gt: soon() } } })) === 1,
+        async (headers) => t.request("POST", "/v1/ramp/register", { headers, body: { quoteId: await quote(headers), destinationAddress: `0x${"1".repeat(40)}` } }),
+      ),
   };
 }
 
@@ -367,6 +433,8 @@ export interface SecurityCase {
   headers: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
   /** The contract's error, or `allowed`: authentication must not refuse the call. */
   expected: AuthErrorCode | "allowed";
+  /** Whose inputs the case sends (the `caller` of params, body and variables): the case's own headers unless set. */
+  inputsFor?: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
   /** Send input that fails validation (REST: malformed JSON; GraphQL: the target's invalidVariables). */
   invalidInput?: boolean;
 }
@@ -468,6 +536,15 @@ export function securityCases(target: SecurityTarget): SecurityCase[] {
     },
   ];
   cases.push(...childCases);
+  // Another owner's object is not found (ARCHITECTURE.md): inputs prepared for the owner, asked by the stranger.
+  if (target.ownedInputs && !refusalFor(target, "secret")) {
+    cases.push({
+      name: "another profile's secret key on the owner's object",
+      headers: (fx) => ({ "x-api-key": fx.stranger.credential.secretKey }),
+      inputsFor: (fx) => ({ "x-api-key": fx.owner.credential.secretKey }),
+      expected: "NOT_FOUND",
+    });
+  }
 
   // Order of checks (CONTRACT.md): authentication before validation; an unauthenticated caller always gets
   // an authentication error, never a validation error. REST refuses in onRequest, before the body is read,
@@ -529,20 +606,21 @@ function carriesData(value: unknown): boolean {
   return true;
 }
 
-async function call(fx: SecurityFixtures, target: SecurityTarget, headers: Record<string, string>, invalidInput = false): Promise<HttpResponse> {
+async function call(fx: SecurityFixtures, target: SecurityTarget, headers: Record<string, string>, invalidInput = false, caller = headers): Promise<HttpResponse> {
   const { t } = fx;
   if (isRest(target)) {
     const [method, template] = target.route.split(" ") as [HttpMethod, string];
-    const params = (await target.params?.(fx)) ?? {};
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const params = (await target.params?.(fx, caller)) ?? {};
+    const query = target.query ? `?${new URLSearchParams(await target.query(fx))}` : "";
+    const path = `${template.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (params[name] === undefined) throw new Error(`${target.route}: no value for path parameter ${name}`);
       return encodeURIComponent(params[name]);
-    });
+    })}${query}`;
     if (invalidInput) return t.request(method, path, { headers, rawBody: MALFORMED_JSON });
-    const body = await target.body?.(fx);
+    const body = await target.body?.(fx, caller);
     return t.request(method, path, { headers, ...(body !== undefined && { body }) });
   }
-  return t.graphql(target.document, await (invalidInput ? target.invalidVariables : target.variables)?.(fx), headers);
+  return t.graphql(target.document, await (invalidInput ? target.invalidVariables : target.variables)?.(fx, caller), headers);
 }
 
 function expectRefusal(target: SecurityTarget, response: HttpResponse, code: AuthErrorCode): void {
@@ -577,16 +655,17 @@ function expectNotRefused(target: SecurityTarget, response: HttpResponse): void 
 
 export async function runCase(fx: SecurityFixtures, target: SecurityTarget, securityCase: SecurityCase): Promise<void> {
   const headers = await securityCase.headers(fx);
+  const caller = (await securityCase.inputsFor?.(fx)) ?? headers;
   if (securityCase.expected === "allowed") {
-    const response = await call(fx, target, headers);
+    const response = await call(fx, target, headers, false, caller);
     rememberReturnedSecrets(response.body);
     return expectNotRefused(target, response);
   }
   // Inputs (a fresh object to act on) are prepared by `call` before the request; prepare them here so the
   // comparison window holds only the refused request.
   const prepared: SecurityTarget = isRest(target)
-    ? { ...target, params: constant(await target.params?.(fx)), body: constant(await target.body?.(fx)) }
-    : { ...target, variables: constant(await target.variables?.(fx)), invalidVariables: constant(await target.invalidVariables?.(fx)) };
+    ? { ...target, params: constant(await target.params?.(fx, caller)), body: constant(await target.body?.(fx, caller)), query: constant(await target.query?.(fx)) }
+    : { ...target, variables: constant(await target.variables?.(fx, caller)), invalidVariables: constant(await target.invalidVariables?.(fx, caller)) };
   const before = await databaseState(fx.t);
   const response = await call(fx, prepared, headers, securityCase.invalidInput);
   expectRefusal(target, response, securityCase.expected);

@@ -1,0 +1,233 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/client.js";
+import { freshDatabase, type TestDatabase } from "../support/database.js";
+import { rememberSecret } from "../support/secrets.js";
+import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
+
+/**
+ * Ramps on the BUILT server process (`npm run build` first) over real HTTP: a BUY and a SELL ramp run to
+ * COMPLETE on the sandbox provider, a ramp in flight survives `kill -9` of its server (a new process on the
+ * same database finishes it, each phase once), and a ramp never started fails as timed out.
+ */
+
+const PROCESSING = ["awaitingPayment", "paymentConfirmed", "exchanging", "payingOut", "complete"];
+const EVM_ADDRESS = `0x${"2".repeat(40)}`;
+const SIGN_IN_ENV = { RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000" };
+
+/* ---------------------------------------------------------------- HTTP */
+
+interface Reply<T = any> {
+  status: number;
+  body: T;
+}
+
+async function call<T = any>(server: ServerProcess, method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply<T>> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(options.body !== undefined && { "content-type": "application/json" }), ...options.headers },
+    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Calls and insists on `status`, showing the body when it is not. */
+async function expectCall<T = any>(status: number, server: ServerProcess, method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown }): Promise<T> {
+  const reply = await call<T>(server, method, path, options);
+  expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(status);
+  return reply.body;
+}
+
+/** request-otp -> the code from the real SMTP capture -> verify-otp, over real HTTP. */
+async function signIn(server: ServerProcess, label: string): Promise<{ profileId: string; headers: Record<string, string> }> {
+  const email = `${label}-${randomUUID().slice(0, 8)}@example.com`;
+  await expectCall(200, server, "POST", "/v1/auth/request-otp", { body: { email } });
+  const token = await server.smtp.nextCode(email);
+  const verified = await expectCall(200, server, "POST", "/v1/auth/verify-otp", { body: { email, token } });
+  rememberSecret(verified.access_token);
+  rememberSecret(verified.refresh_token);
+  return { profileId: verified.user_id, headers: { authorization: `Bearer ${verified.access_token}` } };
+}
+
+/** A secret key of a freshly signed-in profile. */
+async function secretKeyHeaders(server: ServerProcess, label: string): Promise<Record<string, string>> {
+  const session = await signIn(server, label);
+  const created = await expectCall(201, server, "POST", "/v1/api-credentials", { headers: session.headers, body: { name: `e2e ${label}` } });
+  rememberSecret(created.secretKey);
+  return { "x-api-key": created.secretKey };
+}
+
+/** Polls `read` until `done` holds for its value; fails with the last value after `timeoutMs`. */
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const readRamp = (server: ServerProcess, headers: Record<string, string>, id: string) => expectCall(200, server, "GET", `/v1/ramp/${id}`, { headers });
+
+/* ------------------------------------------------------------- ramps */
+
+const BUY_QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const SELL_QUOTE = { rampType: "SELL", from: "polygon", to: "pix", inputAmount: "100.00", inputCurrency: "USDC", outputCurrency: "BRL" };
+
+async function registerBuy(server: ServerProcess, headers: Record<string, string>) {
+  const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body: BUY_QUOTE });
+  const ramp = await expectCall(201, server, "POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, destinationAddress: EVM_ADDRESS } });
+  expect(ramp).toMatchObject({ quoteId: quote.id, type: "BUY", currentPhase: "initial", status: "PENDING", walletAddress: EVM_ADDRESS });
+  return ramp;
+}
+
+/** The ramp's outbox entries, in order, read from the server's database. */
+async function outboxOf(database: TestDatabase, rampId: string) {
+  const db = openDatabase(database.config);
+  try {
+    const rows = await db.rampEvent.findMany({ where: { rampId }, orderBy: { sequence: "asc" } });
+    return rows.map((row) => JSON.parse(row.body) as { eventId: string; eventType: string; timestamp: string; payload: Record<string, unknown> });
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** The events of a ramp that ran from registration to COMPLETE: created, every phase once, one status change. */
+function expectCompletedOutbox(events: Awaited<ReturnType<typeof outboxOf>>, ramp: { id: string; quoteId: string; type: string }) {
+  expect(events.map((event) => [event.eventType, event.payload.currentPhase ?? null, event.payload.transactionStatus])).toEqual([
+    ["TRANSACTION_CREATED", null, "PENDING"],
+    ...PROCESSING.map((phase) => ["PHASE_CHANGE", phase, phase === "complete" ? "COMPLETE" : "PENDING"]),
+    ["STATUS_CHANGE", null, "COMPLETE"],
+  ]);
+  for (const event of events) {
+    expect(event.payload).toMatchObject({ transactionId: ramp.id, quoteId: ramp.quoteId, transactionType: ramp.type, sessionId: null });
+    expect(new Date(event.timestamp).toISOString()).toBe(event.timestamp);
+  }
+  expect(new Set(events.map((event) => event.eventId)).size).toBe(events.length);
+}
+
+describe("BUY and SELL ramps over real HTTP", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess({ env: { ...SIGN_IN_ENV, SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" } });
+  });
+  afterAll(() => server?.dispose());
+
+  it("a BUY ramp (secret key) runs from quote to COMPLETE, with the payout hash and the outbox's events in order", async () => {
+    const headers = await secretKeyHeaders(server, "e2e-buyer");
+    const registered = await registerBuy(server, headers);
+    expect(registered.paymentInstructions).toMatchObject({ method: "pix", currency: "BRL", amount: "250.00" });
+
+    const started = await expectCall(200, server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
+    expect(started).toMatchObject({ id: registered.id, currentPhase: "awaitingPayment", status: "PENDING", startedAt: expect.any(String) });
+
+    const done = await waitFor(() => readRamp(server, headers, registered.id), (ramp) => ramp.status !== "PENDING", "the BUY ramp to finish");
+    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "complete", transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(done.transactionExplorerLink).toContain(done.transactionHash);
+    expect(await expectCall(200, server, "GET", `/v1/ramp/${registered.id}/errors`, { headers })).toEqual([]);
+
+    const history = await expectCall(200, server, "GET", "/v1/ramp/history?limit=20&offset=0", { headers });
+    expect(history.totalCount).toBe("1");
+    expect(history.transactions).toEqual([expect.objectContaining({ id: registered.id, type: "BUY", status: "COMPLETE", currentPhase: "complete", fromAmount: "250.00" })]);
+
+    expectCompletedOutbox(await outboxOf(server.database, registered.id), registered);
+    // A finished ramp cannot start again.
+    const again = await call(server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
+    expect({ status: again.status, code: again.body?.error?.code }).toEqual({ status: 409, code: "RAMP_NOT_STARTABLE" });
+  });
+
+  it("a SELL ramp (session) needs its signed transactions, then runs to COMPLETE", async () => {
+    const { headers } = await signIn(server, "e2e-seller");
+    const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body: SELL_QUOTE });
+    const registered = await expectCall(201, server, "POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, additionalData: { walletAddress: EVM_ADDRESS } } });
+    expect(registered).toMatchObject({ type: "SELL", currentPhase: "initial", status: "PENDING", walletAddress: EVM_ADDRESS, paymentInstructions: null });
+    expect(registered.unsignedTxs.length).toBeGreaterThan(0);
+
+    const early = await call(server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
+    expect({ status: early.status, code: early.body?.error?.code }).toEqual({ status: 400, code: "VALIDATION_FAILED" });
+    expect(early.body.error.details).toEqual([expect.objectContaining({ field: "presignedTxs" })]);
+
+    const presignedTxs = registered.unsignedTxs.map((tx: Record<string, unknown>) => ({ ...tx, signature: `0x${"ab".repeat(65)}` }));
+    const updated = await expectCall(200, server, "POST", "/v1/ramp/update", { headers, body: { rampId: registered.id, presignedTxs } });
+    expect(updated).toMatchObject({ id: registered.id, currentPhase: "initial" });
+    await expectCall(200, server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
+
+    const done = await waitFor(() => readRamp(server, headers, registered.id), (ramp) => ramp.status !== "PENDING", "the SELL ramp to finish");
+    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "complete", inputAmount: "100.00", inputCurrency: "USDC", outputCurrency: "BRL" });
+    expectCompletedOutbox(await outboxOf(server.database, registered.id), registered);
+  });
+});
+
+describe("a ramp in flight survives kill -9 of its server", () => {
+  let database: TestDatabase;
+  let smtp: SmtpCapture;
+  const servers: ServerProcess[] = [];
+  const env = { ...SIGN_IN_ENV, SANDBOX_STEP_DELAY_MS: "1000", RAMP_PROCESSOR_INTERVAL_MS: "50" };
+  beforeAll(async () => {
+    database = await freshDatabase();
+    smtp = await startSmtpCapture();
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.dispose();
+    await smtp?.close();
+    await database?.drop();
+  });
+
+  it("a new process on the same database completes it, each phase once", async () => {
+    const first = await startServerProcess({ database, smtp, env });
+    servers.push(first);
+    const headers = await secretKeyHeaders(first, "e2e-crash");
+    const registered = await registerBuy(first, headers);
+    await expectCall(200, first, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
+
+    // Mid-way: past the first step, not finished.
+    const midway = await waitFor(() => readRamp(first, headers, registered.id), (ramp) => ramp.currentPhase !== "awaitingPayment", "the first processing step", 15_000);
+    expect(["paymentConfirmed", "exchanging"]).toContain(midway.currentPhase);
+    expect(await first.stop("SIGKILL")).toBeNull();
+
+    const second = await startServerProcess({ database, smtp, env });
+    servers.push(second);
+    const done = await waitFor(() => readRamp(second, headers, registered.id), (ramp) => ramp.status !== "PENDING", "the ramp to finish after the restart", 30_000);
+    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "complete" });
+    expect(await expectCall(200, second, "GET", `/v1/ramp/${registered.id}/errors`, { headers })).toEqual([]);
+
+    const events = await outboxOf(database, registered.id);
+    const phases = events.filter((event) => event.eventType === "PHASE_CHANGE").map((event) => event.payload.currentPhase);
+    expect(phases).toEqual(PROCESSING);
+    expectCompletedOutbox(events, registered);
+  });
+});
+
+describe("start window", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess({ env: { ...SIGN_IN_ENV, RAMP_START_WINDOW_SECONDS: "1", SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" } });
+  });
+  afterAll(() => server?.dispose());
+
+  it("a ramp not started within RAMP_START_WINDOW_SECONDS becomes FAILED (timedOut) and can no longer start", async () => {
+    const headers = await secretKeyHeaders(server, "e2e-late");
+    const registered = await registerBuy(server, headers);
+    const expiresAt = Date.parse(registered.expiresAt);
+    expect(expiresAt - Date.parse(registered.createdAt)).toBe(1000);
+
+    const failed = await waitFor(() => readRamp(server, headers, registered.id), (ramp) => ramp.status !== "PENDING", "the start window to elapse");
+    expect(failed).toMatchObject({ status: "FAILED", currentPhase: "timedOut", startedAt: null });
+    expect(await expectCall(200, server, "GET", `/v1/ramp/${registered.id}/errors`, { headers })).toEqual([
+      { timestamp: expect.any(String), phase: "initial", error: "Start window elapsed", details: expect.any(String), recoverable: false },
+    ]);
+
+    const late = await call(server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
+    expect({ status: late.status, code: late.body?.error?.code }).toEqual({ status: 400, code: "RAMP_START_WINDOW_ELAPSED" });
+
+    const events = await outboxOf(server.database, registered.id);
+    expect(events.map((event) => [event.eventType, event.payload.currentPhase ?? null, event.payload.transactionStatus])).toEqual([
+      ["TRANSACTION_CREATED", null, "PENDING"],
+      ["PHASE_CHANGE", "timedOut", "FAILED"],
+      ["STATUS_CHANGE", null, "FAILED"],
+    ]);
+  });
+});

@@ -1,0 +1,343 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
+import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { freshDatabase } from "../support/database.js";
+
+/**
+ * Ramp processing on the sandbox provider and the event outbox (CONTRACT.md, "Ramp domain" and
+ * "Webhooks"): started ramps run through the phases to COMPLETE or FAILED, the failure triggers leave
+ * their error log entries, unstarted ramps time out, and the outbox holds exactly the events the
+ * contract names, once each, across a restart and with two processors on one database.
+ */
+
+const LIMITS = { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" };
+
+let t: TestApp;
+/** A second instance on its own database whose start window is one second. */
+let short: TestApp;
+beforeAll(async () => {
+  [t, short] = await Promise.all([
+    startTestApp(LIMITS, { workers: true }),
+    startTestApp({ ...LIMITS, RAMP_START_WINDOW_SECONDS: "1" }, { workers: true }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([t?.close(), short?.close()]);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+type Headers = Record<string, string>;
+type Ramp = Record<string, any> & { id: string; quoteId: string; type: "BUY" | "SELL" };
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const WALLET = "0x1111111111111111111111111111111111111111";
+const SELLER = "0x2222222222222222222222222222222222222222";
+const PRESIGNED = [{ phase: "RampPhase", network: "polygon", signer: SELLER, nonce: 0, txData: `0x${"ab".repeat(32)}` }];
+
+function expectRestError(response: HttpResponse, status: number, code: string): void {
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect(response.body.error.status).toBe(status);
+}
+
+async function newCaller(app: TestApp): Promise<Headers> {
+  const signedIn = await app.signIn();
+  const credential = await app.createCredential(signedIn.headers);
+  return { "x-api-key": credential.secretKey };
+}
+
+async function call(app: TestApp, method: string, url: string, headers: Headers, body?: unknown, expected = 200) {
+  const response = await app.request(method, url, { headers, body });
+  expect(response.status, `${method} ${url}: ${JSON.stringify(response.body)}`).toBe(expected);
+  return response.body;
+}
+
+/** A registered ramp of the caller; SELL ramps get their presigned transactions, ready to start. */
+async function registerRamp(app: TestApp, headers: Headers, type: "BUY" | "SELL", inputAmount: string, extra: Record<string, unknown> = {}): Promise<Ramp> {
+  const quoteBody =
+    type === "BUY"
+      ? { rampType: "BUY", from: "pix", to: "polygon", inputAmount, inputCurrency: "BRL", outputCurrency: "USDC" }
+      : { rampType: "SELL", from: "polygon", to: "pix", inputAmount, inputCurrency: "USDC", outputCurrency: "BRL" };
+  const quote = await call(app, "POST", "/v1/quotes", headers, quoteBody, 201);
+  const addresses = type === "BUY" ? { destinationAddress: WALLET } : { additionalData: { walletAddress: SELLER } };
+  const ramp = await call(app, "POST", "/v1/ramp/register", headers, { quoteId: quote.id, ...addresses, ...extra }, 201);
+  if (type === "SELL") await call(app, "POST", "/v1/ramp/update", headers, { rampId: ramp.id, presignedTxs: PRESIGNED });
+  return ramp;
+}
+
+async function startedRamp(app: TestApp, headers: Headers, type: "BUY" | "SELL", inputAmount: string, extra: Record<string, unknown> = {}) {
+  const ramp = await registerRamp(app, headers, type, inputAmount, extra);
+  const started = await call(app, "POST", "/v1/ramp/start", headers, { rampId: ramp.id });
+  return { ...ramp, ...started } as Ramp;
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`waitFor: gave up; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Waits for the ramp's status to leave PENDING and returns it. */
+function finished(app: TestApp, headers: Headers, rampId: string): Promise<Ramp> {
+  return waitFor(
+    () => call(app, "GET", `/v1/ramp/${rampId}`, headers),
+    (ramp) => ramp.status !== "PENDING",
+  );
+}
+
+async function outboxOf(app: TestApp, rampId: string): Promise<RampEventBody[]> {
+  return (await readOutbox(app.app.db, 0, 100_000)).filter((entry) => entry.rampId === rampId).map((entry) => entry.body);
+}
+
+/** [eventType, transactionStatus, currentPhase (PHASE_CHANGE only)] per event. */
+const summary = (events: RampEventBody[]) =>
+  events.map((event) => (event.eventType === "PHASE_CHANGE" ? [event.eventType, event.payload.transactionStatus, event.payload.currentPhase] : [event.eventType, event.payload.transactionStatus]));
+
+const CREATED = ["TRANSACTION_CREATED", "PENDING"];
+const phase = (name: string, status = "PENDING") => ["PHASE_CHANGE", status, name];
+const COMPLETED = [
+  CREATED,
+  phase("awaitingPayment"),
+  phase("paymentConfirmed"),
+  phase("exchanging"),
+  phase("payingOut"),
+  phase("complete", "COMPLETE"),
+  ["STATUS_CHANGE", "COMPLETE"],
+];
+const FAILED_IN_EXCHANGE = [CREATED, phase("awaitingPayment"), phase("paymentConfirmed"), phase("exchanging"), phase("failed", "FAILED"), ["STATUS_CHANGE", "FAILED"]];
+const TIMED_OUT = [CREATED, phase("timedOut", "FAILED"), ["STATUS_CHANGE", "FAILED"]];
+
+/** The exact body of every event of the ramp (CONTRACT.md, Webhooks), and time never running backwards. */
+function expectEventBodies(events: RampEventBody[], ramp: Ramp) {
+  const ids = new Set<string>();
+  let previous = 0;
+  for (const event of events) {
+    expect(Object.keys(event).sort()).toEqual(["eventId", "eventType", "payload", "timestamp"]);
+    expect(event.eventId).toMatch(UUID);
+    ids.add(event.eventId);
+    expect(event.timestamp).toMatch(ISO);
+    expect(Date.parse(event.timestamp)).toBeGreaterThanOrEqual(previous);
+    previous = Date.parse(event.timestamp);
+    const { currentPhase, ...common } = event.payload;
+    expect(common).toEqual({
+      quoteId: ramp.quoteId,
+      transactionId: ramp.id,
+      sessionId: ramp.sessionId ?? null,
+      transactionStatus: expect.stringMatching(/^(PENDING|COMPLETE|FAILED)$/),
+      transactionType: ramp.type,
+    });
+    if (event.eventType === "PHASE_CHANGE") expect(currentPhase).toEqual(expect.any(String));
+    else expect("currentPhase" in event.payload).toBe(false);
+  }
+  expect(ids.size).toBe(events.length);
+}
+
+async function errorsOf(app: TestApp, headers: Headers, rampId: string) {
+  return call(app, "GET", `/v1/ramp/${rampId}/errors`, headers);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe("processing on the sandbox provider", () => {
+  it("completes a BUY with a transaction hash and explorer link; the outbox holds exactly its seven events", async () => {
+    const headers = await newCaller(t);
+    const ramp = await startedRamp(t, headers, "BUY", "100");
+    expect(ramp).toMatchObject({ currentPhase: "awaitingPayment", status: "PENDING" });
+    const done = await finished(t, headers, ramp.id);
+    expect(done).toMatchObject({ currentPhase: "complete", status: "COMPLETE", startedAt: ramp.startedAt });
+    expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(done.transactionExplorerLink).toBe(`https://polygonscan.com/tx/${done.transactionHash}`);
+    expect(await errorsOf(t, headers, ramp.id)).toEqual([]);
+
+    const events = await outboxOf(t, ramp.id);
+    expect(summary(events)).toEqual(COMPLETED);
+    expectEventBodies(events, ramp);
+    // Each event carries the moment of its change: registration, then the start.
+    expect(events[0].timestamp).toBe(ramp.createdAt);
+    expect(events[1].timestamp).toBe(ramp.startedAt);
+    // The history shows the payout transaction of a BUY.
+    const history = await call(t, "GET", "/v1/ramp/history", headers);
+    expect(history.transactions).toEqual([
+      expect.objectContaining({ id: ramp.id, status: "COMPLETE", currentPhase: "complete", externalTxHash: done.transactionHash, externalTxExplorerLink: done.transactionExplorerLink }),
+    ]);
+  });
+
+  it("completes a SELL (no payout hash); the outbox holds exactly its seven events", async () => {
+    const headers = await newCaller(t);
+    const ramp = await startedRamp(t, headers, "SELL", "50");
+    const done = await finished(t, headers, ramp.id);
+    expect(done).toMatchObject({ type: "SELL", currentPhase: "complete", status: "COMPLETE", transactionHash: null, transactionExplorerLink: null });
+    expect(await errorsOf(t, headers, ramp.id)).toEqual([]);
+    const events = await outboxOf(t, ramp.id);
+    expect(summary(events)).toEqual(COMPLETED);
+    expectEventBodies(events, ramp);
+  });
+
+  it.each([
+    ["BUY", "100.66"],
+    ["SELL", "50.66"],
+  ] as const)("fails a %s with amount %s in `exchanging`, with one unrecoverable error entry and STATUS_CHANGE FAILED", async (type, amount) => {
+    const headers = await newCaller(t);
+    const ramp = await startedRamp(t, headers, type, amount);
+    const done = await finished(t, headers, ramp.id);
+    expect(done).toMatchObject({ currentPhase: "failed", status: "FAILED", transactionHash: null });
+    const errors = await errorsOf(t, headers, ramp.id);
+    expect(errors).toEqual([{ timestamp: expect.stringMatching(ISO), phase: "exchanging", error: "Exchange refused", details: expect.stringContaining(".66"), recoverable: false }]);
+    expect(Object.keys(errors[0]).sort()).toEqual(["details", "error", "phase", "recoverable", "timestamp"]);
+    const events = await outboxOf(t, ramp.id);
+    expect(summary(events)).toEqual(FAILED_IN_EXCHANGE);
+    expectEventBodies(events, ramp);
+    // The failure is the moment of the last two events.
+    expect(events.at(-1)!.timestamp).toBe(errors[0].timestamp);
+    // A failed ramp can be neither updated nor started again.
+    expectRestError(await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.id } }), 409, "RAMP_NOT_STARTABLE");
+  });
+
+  it("completes a `.77` ramp after one recoverable payout error, which adds no event", async () => {
+    const headers = await newCaller(t);
+    const ramp = await startedRamp(t, headers, "BUY", "100.77");
+    const done = await finished(t, headers, ramp.id);
+    expect(done).toMatchObject({ currentPhase: "complete", status: "COMPLETE" });
+    expect(await errorsOf(t, headers, ramp.id)).toEqual([
+      { timestamp: expect.stringMatching(ISO), phase: "payingOut", error: "Payout delayed", details: expect.stringContaining(".77"), recoverable: true },
+    ]);
+    const events = await outboxOf(t, ramp.id);
+    expect(summary(events)).toEqual(COMPLETED);
+    expectEventBodies(events, ramp);
+  });
+
+  it("carries the widget session id in every event of a ramp registered with one", async () => {
+    const headers = await newCaller(t);
+    const session = await call(t, "POST", "/v1/session/create", headers, { rampType: "BUY", network: "polygon", inputAmount: "100", externalSessionId: `ext-${randomUUID()}` }, 201);
+    const ramp = await startedRamp(t, headers, "BUY", "100", { sessionId: session.sessionId });
+    expect(ramp.sessionId).toBe(session.sessionId);
+    await finished(t, headers, ramp.id);
+    const events = await outboxOf(t, ramp.id);
+    expect(summary(events)).toEqual(COMPLETED);
+    expectEventBodies(events, ramp);
+    expect(events.map((event) => event.payload.sessionId)).toEqual(Array(7).fill(session.sessionId));
+  });
+});
+
+describe("the start window", () => {
+  it("times out unstarted ramps: phase timedOut, status FAILED, an error entry, events, and update/start answer 400", async () => {
+    const headers = await newCaller(short);
+    const [buy, sell] = [await registerRamp(short, headers, "BUY", "100"), await registerRamp(short, headers, "SELL", "50")];
+    expect(Date.parse(buy.expiresAt) - Date.parse(buy.createdAt)).toBe(1000);
+    for (const ramp of [buy, sell]) {
+      const done = await finished(short, headers, ramp.id);
+      expect(done).toMatchObject({ currentPhase: "timedOut", status: "FAILED", startedAt: null });
+      expect(await errorsOf(short, headers, ramp.id)).toEqual([
+        { timestamp: expect.stringMatching(ISO), phase: "initial", error: "Start window elapsed", details: expect.stringContaining(ramp.expiresAt), recoverable: false },
+      ]);
+      const events = await outboxOf(short, ramp.id);
+      expect(summary(events)).toEqual(TIMED_OUT);
+      expectEventBodies(events, ramp);
+      expect(Date.parse(events[1].timestamp)).toBeGreaterThanOrEqual(Date.parse(ramp.expiresAt));
+      expectRestError(await short.request("POST", "/v1/ramp/update", { headers, body: { rampId: ramp.id, presignedTxs: PRESIGNED } }), 400, "RAMP_START_WINDOW_ELAPSED");
+      expectRestError(await short.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.id } }), 400, "RAMP_START_WINDOW_ELAPSED");
+    }
+    // Timed-out ramps left their initial phase: the history lists them, as FAILED.
+    const history = await call(short, "GET", "/v1/ramp/history", headers);
+    expect(history.totalCount).toBe("2");
+    expect(history.transactions.map((entry: { status: string; currentPhase: string }) => [entry.status, entry.currentPhase])).toEqual([
+      ["FAILED", "timedOut"],
+      ["FAILED", "timedOut"],
+    ]);
+  });
+
+  it("never times out a ramp started within its window", async () => {
+    const headers = await newCaller(short);
+    const ramp = await startedRamp(short, headers, "BUY", "100");
+    const done = await finished(short, headers, ramp.id);
+    expect(done).toMatchObject({ currentPhase: "complete", status: "COMPLETE" });
+    expect(Date.parse(ramp.startedAt)).toBeLessThan(Date.parse(ramp.expiresAt));
+    // Well past the deadline, it is still complete with the same events.
+    await waitFor(async () => Date.now(), (now) => now > Date.parse(ramp.expiresAt) + 100);
+    await short.app.rampProcessor.tick();
+    expect((await call(short, "GET", `/v1/ramp/${ramp.id}`, headers)).currentPhase).toBe("complete");
+    expect(summary(await outboxOf(short, ramp.id))).toEqual(COMPLETED);
+  });
+});
+
+describe("durability and concurrency of processing", () => {
+  it("resumes a ramp in flight after the process stops and another starts on the same database", async () => {
+    const database = await freshDatabase();
+    let first: TestApp | undefined;
+    let second: TestApp | undefined;
+    try {
+      // No workers: the steps happen only when this test ticks.
+      first = await startTestApp({ ...LIMITS, SANDBOX_STEP_DELAY_MS: "0" }, { database });
+      const headers = await newCaller(first);
+      const ramp = await startedRamp(first, headers, "BUY", "100");
+      const unstarted = await registerRamp(first, headers, "SELL", "50");
+      await first.app.rampProcessor.tick();
+      await first.app.rampProcessor.tick();
+      expect((await call(first, "GET", `/v1/ramp/${ramp.id}`, headers)).currentPhase).toBe("exchanging");
+      await first.close();
+      first = undefined;
+
+      second = await startTestApp(LIMITS, { database, workers: true });
+      const done = await finished(second, headers, ramp.id);
+      expect(done).toMatchObject({ currentPhase: "complete", status: "COMPLETE" });
+      expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+      const events = await outboxOf(second, ramp.id);
+      expect(summary(events)).toEqual(COMPLETED);
+      expectEventBodies(events, ramp);
+      // A ramp registered before the restart can still be started after it, and completes.
+      expect((await call(second, "POST", "/v1/ramp/start", headers, { rampId: unstarted.id })).currentPhase).toBe("awaitingPayment");
+      expect(await finished(second, headers, unstarted.id)).toMatchObject({ status: "COMPLETE" });
+      expect(summary(await outboxOf(second, unstarted.id))).toEqual(COMPLETED);
+    } finally {
+      await first?.close();
+      await second?.close();
+      await database.drop();
+    }
+  });
+
+  it("never duplicates a step with two processors on one database", async () => {
+    const other = await startTestApp(LIMITS, { database: t.database, workers: true });
+    try {
+      const headers = await newCaller(t);
+      const amounts = [
+        ["BUY", "100"],
+        ["BUY", "100.77"],
+        ["BUY", "100.66"],
+        ["SELL", "50"],
+        ["SELL", "50.77"],
+        ["BUY", "150"],
+        ["SELL", "60"],
+        ["BUY", "200"],
+      ] as const;
+      const ramps: Ramp[] = [];
+      for (const [type, amount] of amounts) ramps.push(await registerRamp(t, headers, type, amount));
+      // Started through both instances at once, then run by both processors.
+      await Promise.all(ramps.map((ramp, index) => call(index % 2 ? other : t, "POST", "/v1/ramp/start", headers, { rampId: ramp.id })));
+      for (const [index, ramp] of ramps.entries()) {
+        const [, amount] = amounts[index];
+        const done = await finished(index % 2 ? t : other, headers, ramp.id);
+        const events = await outboxOf(t, ramp.id);
+        expectEventBodies(events, ramp);
+        const errors = await errorsOf(t, headers, ramp.id);
+        if (amount.endsWith(".66")) {
+          expect(done.status).toBe("FAILED");
+          expect(summary(events)).toEqual(FAILED_IN_EXCHANGE);
+          expect(errors).toHaveLength(1);
+        } else {
+          expect(done.status).toBe("COMPLETE");
+          expect(summary(events)).toEqual(COMPLETED);
+          expect(errors).toHaveLength(amount.endsWith(".77") ? 1 : 0);
+        }
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
