@@ -49,6 +49,17 @@ try {
       body: JSON.stringify({ query: "{ me { apiCredentials { edges { node { id } } } } }" }),
     }),
   );
+  const quoteBody = JSON.stringify({ rampType: "BUY", from: "pix", to: "polygon", inputAmount: "1234.56", inputCurrency: "BRL", outputCurrency: "USDC" });
+  results.push(
+    await measure("POST /v1/quotes (session)", {
+      url: `${gateway.url}/v1/quotes`,
+      method: "POST",
+      headers: { ...session, "content-type": "application/json" },
+      body: quoteBody,
+    }),
+  );
+  const quote = await (await fetch(`${gateway.url}/v1/quotes`, { method: "POST", headers: { ...session, "content-type": "application/json" }, body: quoteBody })).json();
+  results.push(await measure("GET /v1/quotes/{id} (session)", { url: `${gateway.url}/v1/quotes/${quote.id}`, headers: session }));
   const baseline = results[0].rps;
   const engine = databaseUrl ? "PostgreSQL" : "embedded SQLite";
   console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, ${engine}, LOG_LEVEL=warn\n`);
