@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 /** Every environment variable of the service, parsed once. The README's table mirrors this list. */
@@ -30,6 +31,12 @@ const envSchema = z.object({
   AUTH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   LAST_USED_FLUSH_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  SIGNING_KEY_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  SIGNING_PRIVATE_KEY: z.string().includes("PRIVATE KEY", { message: "must be a PEM private key" }).optional(),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .string()
+    .default("")
+    .refine((list) => splitList(list).every(isCidr), "must be comma-separated CIDR ranges such as 10.0.0.0/8,fd00::/8"),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8080"),
   WIDGET_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://widget.ramp-gateway.example/"),
   RAMP_START_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
@@ -58,6 +65,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     if (!e.SMTP_URL) problems.push("SMTP_URL must be set: sign-in codes cannot be delivered otherwise");
     if (!e.JWT_SECRET) problems.push("JWT_SECRET must be set (32+ characters): generated secrets are for development only");
     if (!e.OPERATOR_TOKEN) problems.push("OPERATOR_TOKEN must be set (32+ characters): generated secrets are for development only");
+    if (!e.SIGNING_KEY_ENCRYPTION_KEY && !e.SIGNING_PRIVATE_KEY) {
+      problems.push("SIGNING_KEY_ENCRYPTION_KEY (32+ characters) or SIGNING_PRIVATE_KEY must be set: the webhook signing key must survive restarts");
+    }
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
   }
   const dataDir = resolve(e.DATA_DIR);
@@ -81,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     operatorToken: e.OPERATOR_TOKEN ?? persistentDevelopmentSecret(dataDir, "operatorToken"),
     refreshTokenTtlMs: e.REFRESH_TOKEN_TTL_DAYS * 86_400_000,
     otpResendCooldownMs: e.OTP_RESEND_COOLDOWN_SECONDS * 1000,
-    corsOrigins: e.CORS_ORIGINS.split(",").map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: splitList(e.CORS_ORIGINS),
     trustProxy: e.TRUST_PROXY === "true",
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimits: {
@@ -92,6 +102,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     authCacheTtlMs: e.AUTH_CACHE_TTL_SECONDS * 1000,
     lastUsedFlushIntervalMs: e.LAST_USED_FLUSH_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    webhooks: {
+      /** Encrypts the stored signing key; unused when SIGNING_PRIVATE_KEY is given. */
+      signingKeyEncryptionKey: e.SIGNING_KEY_ENCRYPTION_KEY ?? persistentDevelopmentSecret(dataDir, "signingKeyEncryptionKey"),
+      signingPrivateKey: e.SIGNING_PRIVATE_KEY,
+      /** Private ranges an operator allows as webhook targets (on-premise receivers); empty by default. */
+      allowPrivateNetworks: splitList(e.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+    },
     publicBaseUrl: e.PUBLIC_BASE_URL,
     widgetBaseUrl: e.WIDGET_BASE_URL,
     ramps: {
@@ -106,6 +123,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxCost: e.GRAPHQL_MAX_COST,
     },
   };
+}
+
+function splitList(value: string): string[] {
+  return value.split(",").map((item) => item.trim()).filter(Boolean);
+}
+
+function isCidr(value: string): boolean {
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

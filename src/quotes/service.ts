@@ -26,7 +26,8 @@ import { RAMP_TYPES, type QuoteView } from "./types.js";
 export const QUOTE_TTL_MS = 10 * 60_000;
 
 const amount = z.string().regex(AMOUNT_PATTERN, "must be a positive decimal string such as \"100.50\"");
-const quoteInput = z.object({
+/** A quote request (also the REST body schema the OpenAPI document shows). */
+export const quoteInput = z.object({
   rampType: z.enum(RAMP_TYPES),
   from: z.string(),
   to: z.string(),
@@ -37,7 +38,7 @@ const quoteInput = z.object({
   paymentMethod: z.string().optional(),
   countryCode: z.string().optional(),
 });
-const bestQuoteInput = z.object({
+export const bestQuoteInput = z.object({
   rampType: z.enum(RAMP_TYPES),
   from: z.string().optional(),
   to: z.string().optional(),

@@ -600,7 +600,7 @@ describe("GraphQL in production", () => {
   beforeAll(async () => {
     const jwtSecret = rememberSecret(randomBytes(32).toString("base64url"));
     usedSecrets.add(jwtSecret);
-    p = await start({ NODE_ENV: "production", JWT_SECRET: jwtSecret, OPERATOR_TOKEN: `operator-${jwtSecret}` });
+    p = await start({ NODE_ENV: "production", JWT_SECRET: jwtSecret, OPERATOR_TOKEN: `operator-${jwtSecret}`, SIGNING_KEY_ENCRYPTION_KEY: `signing-${jwtSecret}` });
   });
   afterAll(() => p?.close());
 

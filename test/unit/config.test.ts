@@ -20,6 +20,7 @@ afterEach(() => {
 const JWT_SECRET = "unit-test-jwt-secret-0123456789abcdefghij";
 const SMTP_URL = "smtp://127.0.0.1:2525";
 const OPERATOR_TOKEN = "unit-test-operator-token-0123456789abcdef";
+const SIGNING_KEY_ENCRYPTION_KEY = "unit-test-signing-key-encryption-0123456789";
 
 function configError(env: Record<string, string>): ConfigError {
   let thrown: unknown;
@@ -152,7 +153,7 @@ describe("invalid values", () => {
 });
 
 describe("production checks", () => {
-  const production = (env: Record<string, string>) => ({ NODE_ENV: "production", DATA_DIR: dataDir(), OPERATOR_TOKEN, ...env });
+  const production = (env: Record<string, string>) => ({ NODE_ENV: "production", DATA_DIR: dataDir(), OPERATOR_TOKEN, SIGNING_KEY_ENCRYPTION_KEY, ...env });
 
   it("refuses to start without SMTP_URL, saying why", () => {
     const message = configError(production({ JWT_SECRET })).message;
@@ -191,6 +192,22 @@ describe("production checks", () => {
     expect(short).toMatch(/32/);
   });
 
+  it("refuses to start without SIGNING_KEY_ENCRYPTION_KEY or SIGNING_PRIVATE_KEY, or with a short key", () => {
+    const missing = configError(production({ SMTP_URL, JWT_SECRET, SIGNING_KEY_ENCRYPTION_KEY: undefined as unknown as string })).message;
+    expect(missing).toContain("SIGNING_KEY_ENCRYPTION_KEY");
+    const short = configError(production({ SMTP_URL, JWT_SECRET, SIGNING_KEY_ENCRYPTION_KEY: "x".repeat(31) })).message;
+    expect(short).toContain("SIGNING_KEY_ENCRYPTION_KEY");
+    expect(short).toMatch(/32/);
+    const pem = "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n";
+    expect(loadConfig(production({ SMTP_URL, JWT_SECRET, SIGNING_KEY_ENCRYPTION_KEY: undefined as unknown as string, SIGNING_PRIVATE_KEY: pem })).webhooks.signingPrivateKey).toBe(pem);
+  });
+
+  it("refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS entries that are not CIDR ranges", () => {
+    const message = configError({ DATA_DIR: dataDir(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: "10.0.0.0/8,intranet" }).message;
+    expect(message).toContain("WEBHOOK_ALLOW_PRIVATE_NETWORKS");
+    expect(loadConfig({ DATA_DIR: dataDir(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: " 10.0.0.0/8, fd00::/8 " }).webhooks.allowPrivateNetworks).toEqual(["10.0.0.0/8", "fd00::/8"]);
+  });
+
   it("starts with both set: production mode, introspection off, the given secret", () => {
     const env = production({ SMTP_URL, JWT_SECRET: "y".repeat(32) });
     const config = loadConfig(env);
@@ -225,9 +242,9 @@ describe("generated secrets outside production", () => {
     expect(loadConfig({ DATA_DIR: dir }).jwt.secret).toBe(config.jwt.secret);
   });
 
-  it("a configured JWT_SECRET wins and nothing is written", () => {
+  it("configured secrets win and nothing is written", () => {
     const dir = dataDir();
-    const config = loadConfig({ DATA_DIR: dir, JWT_SECRET, OPERATOR_TOKEN });
+    const config = loadConfig({ DATA_DIR: dir, JWT_SECRET, OPERATOR_TOKEN, SIGNING_KEY_ENCRYPTION_KEY });
     expect(config.jwt.secret).toBe(JWT_SECRET);
     expect(config.operatorToken).toBe(OPERATOR_TOKEN);
     expect(existsSync(join(dir, "secrets.json"))).toBe(false);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
+import { bestQuoteInput, quoteInput } from "../../quotes/service.js";
 import { RAMP_TYPES } from "../../quotes/types.js";
 import { errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
 
@@ -36,18 +37,6 @@ export const quoteTermFields = {
   ...feeFields,
 };
 const quote = z.object({ id: z.uuid(), rampType: z.enum(RAMP_TYPES), ...quoteTermFields, expiresAt: isoDateTime, createdAt: isoDateTime });
-const quoteBody = z.object({
-  rampType: z.enum(RAMP_TYPES),
-  from: z.string(),
-  to: z.string(),
-  inputAmount: amount,
-  inputCurrency: z.string(),
-  outputCurrency: z.string(),
-  network: z.string().optional(),
-  paymentMethod: z.string().optional(),
-  countryCode: z.string().optional(),
-});
-const bestQuoteBody = quoteBody.partial({ from: true, to: true }).extend({ networks: z.array(z.string()).optional() });
 const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
@@ -57,13 +46,13 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
 
   server.post("/v1/quotes", {
     config,
-    schema: { tags: ["Quotes"], security, body: jsonSchema(quoteBody, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
+    schema: { tags: ["Quotes"], security, body: jsonSchema(quoteInput, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
     handler: async (request, reply) => reply.code(201).send(wireDates(await app.quotes.create(request.acting, request.body))),
   });
 
   server.post("/v1/quotes/best", {
     config,
-    schema: { tags: ["Quotes"], security, body: jsonSchema(bestQuoteBody, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
+    schema: { tags: ["Quotes"], security, body: jsonSchema(bestQuoteInput, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
     handler: async (request, reply) => reply.code(201).send(wireDates(await app.quotes.createBest(request.acting, request.body))),
   });
 
