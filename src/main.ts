@@ -19,7 +19,7 @@ async function main() {
   const app = await createApp(config, log);
   const server = await buildServer(app);
   const address = await server.listen({ port: config.port, host: config.host });
-  app.startWorkers();
+  await app.startWorkers();
   log.info(
     { address, database: config.database.engine, environment: config.rampEnvironment, production: config.production },
     "ramp gateway listening",

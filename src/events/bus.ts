@@ -10,6 +10,8 @@ export interface BusTopics {
    * partner deactivated, a child deleted, a manager's policy changed.
    */
   authInvalidated: { tag: string };
+  /** The webhook signing key was rotated: every instance reloads the active key. */
+  signingKeyRotated: { keyId: string };
 }
 export type Topic = keyof BusTopics;
 type Handler<T extends Topic> = (message: BusTopics[T]) => void;
@@ -123,19 +125,24 @@ export async function createPostgresBus(connectionString: string, log: Logger): 
   };
 }
 
-/**
- * Turns a topic into an async iterator (for GraphQL subscriptions). Messages are buffered until read;
- * `return()` unsubscribes.
- */
+/** Turns a topic into an async iterator (for GraphQL subscriptions); see `streamOf`. */
 export function streamTopic<T extends Topic, R>(
   bus: EventBus,
   topic: T,
   select: (message: BusTopics[T]) => R | undefined,
 ): AsyncIterableIterator<R> {
+  return streamOf((handler: (message: BusTopics[T]) => void) => bus.subscribe(topic, handler), select);
+}
+
+/**
+ * Turns a listener registration into an async iterator: selected messages are buffered until read;
+ * `return()` unregisters.
+ */
+export function streamOf<M, R>(listen: (handler: (message: M) => void) => () => void, select: (message: M) => R | undefined): AsyncIterableIterator<R> {
   const buffer: R[] = [];
   let wake: (() => void) | undefined;
   let done = false;
-  const unsubscribe = bus.subscribe(topic, (message) => {
+  const unsubscribe = listen((message) => {
     const value = select(message);
     if (value === undefined) return;
     buffer.push(value);

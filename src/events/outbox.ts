@@ -51,8 +51,28 @@ export async function recordRampEvent(tx: Tx, ramp: EventRamp, eventType: RampEv
   return body;
 }
 
-/** Outbox entries after a sequence number, in order (the dispatcher's and the tests' reading position). */
-export async function readOutbox(db: Queryable, afterSequence: number, limit: number) {
-  const rows = await db.rampEvent.findMany({ where: { sequence: { gt: afterSequence } }, orderBy: { sequence: "asc" }, take: limit });
-  return rows.map((row) => ({ sequence: row.sequence, rampId: row.rampId, body: JSON.parse(row.body) as RampEventBody }));
+/** An outbox entry with the ramp's subject, so readers can tell who may see it. */
+export interface OutboxEntry {
+  sequence: number;
+  rampId: string;
+  /** The ramp's subject profile. */
+  profileId: string;
+  body: RampEventBody;
+}
+
+/** Outbox entries after a sequence number, in order (the feed's and the tests' reading position). */
+export async function readOutbox(db: Queryable, afterSequence: number, limit: number): Promise<OutboxEntry[]> {
+  const rows = await db.rampEvent.findMany({
+    where: { sequence: { gt: afterSequence } },
+    orderBy: { sequence: "asc" },
+    take: limit,
+    include: { ramp: { select: { profileId: true } } },
+  });
+  return rows.map((row) => ({ sequence: row.sequence, rampId: row.rampId, profileId: row.ramp.profileId, body: JSON.parse(row.body) as RampEventBody }));
+}
+
+/** The newest sequence number written so far (0 for an empty outbox). */
+export async function lastOutboxSequence(db: Queryable): Promise<number> {
+  const newest = await db.rampEvent.findFirst({ orderBy: { sequence: "desc" }, select: { sequence: true } });
+  return newest?.sequence ?? 0;
 }

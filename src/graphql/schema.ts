@@ -10,6 +10,7 @@ import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
 import { OnboardingResolver } from "./resolvers/onboarding.js";
 import { ProfileResolver } from "./resolvers/profile.js";
 import { QuotesResolver } from "./resolvers/quotes.js";
+import { RampEventsResolver } from "./resolvers/ramp-events.js";
 import { RampsResolver } from "./resolvers/ramps.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 
@@ -26,6 +27,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       QuotesResolver,
       RampsResolver,
       OnboardingResolver,
+      RampEventsResolver,
     ],
     directives: [...specifiedDirectives, authDirective],
     validate: false,

@@ -79,4 +79,11 @@ export class WidgetSessionService {
     url.searchParams.set("sessionId", id);
     return { sessionId: id, url: url.toString() };
   }
+
+  /** A session the subject may follow: its own or an unowned one; anything else is NOT_FOUND. */
+  async requireVisible(acting: ActingContext, sessionId: string): Promise<string> {
+    const id = canonicalId(sessionId);
+    if (!id || !(await repo.findVisibleWidgetSession(this.db, id, acting.subjectProfileId))) throw new AppError("NOT_FOUND", "Widget session not found.");
+    return id;
+  }
 }

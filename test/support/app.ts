@@ -67,7 +67,7 @@ export async function startTestApp(
   const app = await createApp(config, log);
   const server = await buildServer(app);
   await server.ready();
-  if (options.workers) app.startWorkers();
+  if (options.workers) await app.startWorkers();
 
   const request: TestApp["request"] = async (method, url, options = {}) => {
     const hasBody = options.body !== undefined || options.rawBody !== undefined;

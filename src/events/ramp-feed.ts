@@ -1,0 +1,94 @@
+import type { Logger } from "pino";
+import type { Db } from "../db/client.js";
+import { lastOutboxSequence, readOutbox, type OutboxEntry } from "./outbox.js";
+
+const BATCH = 500;
+/**
+ * How long a missing sequence number is waited for. PostgreSQL hands out sequence numbers at insert, so a
+ * transaction committing late can leave a lower number visible after higher ones; once it is this old it
+ * was rolled back (or is long gone) and the feed moves past it.
+ */
+const GAP_PATIENCE_MS = 5_000;
+
+type Listener = (entry: OutboxEntry) => void;
+
+/**
+ * The outbox as a live feed for this instance's subscribers. Every instance reads the shared outbox, so
+ * an event written by any instance reaches subscribers connected to any instance; a sequence seen once is
+ * never emitted twice, and a late-committing lower sequence is still emitted when it appears.
+ */
+export class RampEventFeed {
+  private readonly listeners = new Set<Listener>();
+  /** Every sequence up to here was emitted (or given up on). */
+  private floor = 0;
+  /** Sequences above the floor already emitted. */
+  private readonly emitted = new Set<number>();
+  /** When each missing sequence above the floor was first noticed. */
+  private readonly gaps = new Map<number, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private started = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly intervalMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  /** Starts after the newest event written so far: subscribers get what happens from now on. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.floor = await lastOutboxSequence(this.db);
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    clearTimeout(this.timer);
+    await this.polling;
+  }
+
+  listen(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** One read of the outbox: emits what is new, then moves the floor over what is settled. */
+  async poll(now = Date.now()): Promise<void> {
+    const entries = await readOutbox(this.db, this.floor, BATCH);
+    for (const entry of entries) {
+      if (this.emitted.has(entry.sequence)) continue;
+      this.emitted.add(entry.sequence);
+      this.gaps.delete(entry.sequence);
+      for (const listener of this.listeners) {
+        try {
+          listener(entry);
+        } catch (error) {
+          this.log.error({ err: error }, "ramp event listener failed");
+        }
+      }
+    }
+    const highest = entries.at(-1)?.sequence ?? this.floor;
+    for (let sequence = this.floor + 1; sequence < highest; sequence++) {
+      if (!this.emitted.has(sequence) && !this.gaps.has(sequence)) this.gaps.set(sequence, now);
+    }
+    while (this.emitted.has(this.floor + 1) || (this.gaps.has(this.floor + 1) && now - this.gaps.get(this.floor + 1)! >= GAP_PATIENCE_MS)) {
+      this.floor++;
+      this.emitted.delete(this.floor);
+      this.gaps.delete(this.floor);
+    }
+  }
+
+  private schedule() {
+    if (!this.started) return;
+    this.timer = setTimeout(() => {
+      this.polling = this.poll()
+        .catch((error: unknown) => this.log.error({ err: error }, "reading the ramp event outbox failed"))
+        .finally(() => {
+          this.polling = undefined;
+          this.schedule();
+        });
+    }, this.intervalMs);
+  }
+}

@@ -1,0 +1,92 @@
+import { Arg, Ctx, ID, Resolver, Root, Subscription } from "type-graphql";
+import { DELEGATED, type ActingContext } from "../../auth/delegation.js";
+import { AppError } from "../../errors.js";
+import { streamOf } from "../../events/bus.js";
+import { WEBHOOK_EVENT_TYPES, type OutboxEntry, type RampEventBody } from "../../events/outbox.js";
+import { Auth } from "../auth-directive.js";
+import { actingContext, type GraphQLContext } from "../context.js";
+import { followedStream, stillEntitled } from "../subscriptions.js";
+import { RampEvent } from "../types/ramp-events.js";
+import { Ramp } from "../types/ramps.js";
+import { toRamp } from "./ramps.js";
+
+interface RampEventsArgs {
+  quoteId?: string | null;
+  sessionId?: string | null;
+  rampId?: string | null;
+}
+
+/** Every new outbox entry, from the moment of the call (the subscription filters them once authorized). */
+const outboxEntries = (context: GraphQLContext) => streamOf((listener: (entry: OutboxEntry) => void) => context.app.rampEvents.listen(listener), (entry: OutboxEntry) => entry);
+
+const isWebhookEvent = (entry: OutboxEntry) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(entry.body.eventType);
+
+/** Which events a `rampEvents` subscription follows, checked once on subscribe: the object must be the subject's to read. */
+async function eventFilter(context: GraphQLContext, acting: ActingContext, args: RampEventsArgs): Promise<(entry: OutboxEntry) => boolean> {
+  const given = (["quoteId", "sessionId", "rampId"] as const).filter((name) => args[name] != null);
+  if (given.length !== 1) {
+    throw new AppError("VALIDATION_FAILED", "Give exactly one of quoteId, sessionId or rampId.", given.length ? given.map((field) => ({ field, message: "only one of quoteId, sessionId or rampId" })) : [{ field: "quoteId", message: "one of quoteId, sessionId or rampId is required" }]);
+  }
+  const { app } = context;
+  if (args.rampId != null) {
+    const { id } = await app.ramps.get(acting, args.rampId);
+    return (entry) => entry.rampId === id;
+  }
+  if (args.quoteId != null) {
+    const { id } = await app.quotes.get(acting, args.quoteId);
+    return (entry) => entry.body.payload.quoteId === id;
+  }
+  const sessionId = await app.widgetSessions.requireVisible(acting, args.sessionId!);
+  return (entry) => entry.body.payload.sessionId === sessionId;
+}
+
+/** Live ramp events over graphql-ws: the webhook bodies, and the ramp itself on every phase change. */
+@Resolver()
+export class RampEventsResolver {
+  @Subscription(() => RampEvent, {
+    description: "TRANSACTION_CREATED and STATUS_CHANGE events of the subject's ramps for one quote, widget session or ramp: exactly the webhook bodies.",
+    subscribe: ({ args, context }) => {
+      const ctx = context as GraphQLContext;
+      return followedStream(
+        outboxEntries(ctx),
+        async () => {
+          const acting = await actingContext(ctx, DELEGATED);
+          const matches = await eventFilter(ctx, acting, args as RampEventsArgs);
+          return (entry) => (isWebhookEvent(entry) && entry.profileId === acting.subjectProfileId && matches(entry) ? entry.body : undefined);
+        },
+        () => stillEntitled(ctx, DELEGATED),
+      );
+    },
+  })
+  @Auth("RAMP_OPERATIONS")
+  rampEvents(
+    @Arg("quoteId", () => ID, { nullable: true }) _quoteId: string | null,
+    @Arg("sessionId", () => ID, { nullable: true }) _sessionId: string | null,
+    @Arg("rampId", () => ID, { nullable: true }) _rampId: string | null,
+    @Root() event: RampEventBody,
+  ): RampEventBody {
+    return event;
+  }
+
+  @Subscription(() => Ramp, {
+    description: "The subject's ramp each time it enters a phase (as of that phase).",
+    subscribe: ({ args, context }) => {
+      const ctx = context as GraphQLContext;
+      return followedStream(
+        outboxEntries(ctx),
+        async () => {
+          const acting = await actingContext(ctx, DELEGATED);
+          const { id } = await ctx.app.ramps.get(acting, (args as { rampId: string }).rampId);
+          return (entry) => (entry.body.eventType === "PHASE_CHANGE" && entry.rampId === id && entry.profileId === acting.subjectProfileId ? entry.body : undefined);
+        },
+        () => stillEntitled(ctx, DELEGATED),
+      );
+    },
+  })
+  @Auth("RAMP_OPERATIONS")
+  async rampProgress(@Arg("rampId", () => ID) _rampId: string, @Root() event: RampEventBody, @Ctx() context: GraphQLContext): Promise<Ramp> {
+    const ramp = await context.app.ramps.get(await actingContext(context, DELEGATED), event.payload.transactionId);
+    // The phase this event reports, even if the ramp has moved on since.
+    return toRamp({ ...ramp, currentPhase: event.payload.currentPhase!, status: event.payload.transactionStatus });
+  }
+}

@@ -1,0 +1,35 @@
+import { Field, ID, ObjectType } from "type-graphql";
+
+/** The fields of a webhook body's payload, as the JSON spells them. */
+@ObjectType({ description: "What an event says about its ramp (the webhook body's payload)." })
+export class RampEventPayload {
+  @Field(() => ID)
+  quoteId!: string;
+
+  @Field(() => ID, { description: "The ramp's id." })
+  transactionId!: string;
+
+  @Field(() => ID, { nullable: true, description: "The widget session the ramp was registered with." })
+  sessionId!: string | null;
+
+  @Field({ description: "PENDING, COMPLETE or FAILED." })
+  transactionStatus!: string;
+
+  @Field({ description: "BUY or SELL." })
+  transactionType!: string;
+}
+
+@ObjectType({ description: "A ramp event, exactly as webhook receivers get it." })
+export class RampEvent {
+  @Field(() => ID, { description: "Stable across redeliveries." })
+  eventId!: string;
+
+  @Field({ description: "TRANSACTION_CREATED or STATUS_CHANGE." })
+  eventType!: string;
+
+  @Field({ description: "ISO 8601 UTC with milliseconds." })
+  timestamp!: string;
+
+  @Field(() => RampEventPayload)
+  payload!: RampEventPayload;
+}
