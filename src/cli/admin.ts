@@ -3,6 +3,7 @@ import { createApp, type App } from "../app.js";
 import { ConfigError, loadConfig } from "../config.js";
 import { AppError } from "../errors.js";
 import { createLogger } from "../log.js";
+import { SigningKeyRotationRefused } from "../webhooks/signing.js";
 
 const USAGE = `Operator commands (same configuration as the server: DATABASE_URL, DATA_DIR, ...):
 
@@ -14,6 +15,8 @@ const USAGE = `Operator commands (same configuration as the server: DATABASE_URL
   npm run admin -- partner credential <partnerId> <profileId> [--name <name>] [--expires-at <ISO date-time>]
   npm run admin -- pricing assign <profileId> <pricingProfile>
   npm run admin -- pricing get <profileId>
+  npm run admin -- signing-key show
+  npm run admin -- signing-key rotate
 
 Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage.`;
 
@@ -65,6 +68,15 @@ async function run(app: App, args: string[]): Promise<unknown> {
       return { pricingAssignment: await app.admin.assignPricing(need(first, "<profileId>"), { pricingProfile: need(second, "<pricingProfile>") }) };
     case "pricing get":
       return { pricingAssignment: await app.admin.getPricing(need(first, "<profileId>")) };
+    case "signing-key show": {
+      const { id, createdAt, source, publicKey } = app.signingKeys.info();
+      return { signingKey: { id, createdAt, source, publicKey } };
+    }
+    case "signing-key rotate": {
+      // Prints the new public key's id and creation time; the private key never leaves the service.
+      const { id, createdAt } = await app.signingKeys.rotate();
+      return { signingKey: { id, createdAt } };
+    }
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(" ")}` : "no command given");
   }
@@ -86,6 +98,10 @@ async function main(): Promise<number> {
     if (error instanceof AppError) {
       const details = error.details?.map((detail) => `\n  ${detail.field}: ${detail.message}`).join("") ?? "";
       console.error(`refused: ${error.code}: ${error.message}${details}`);
+      return 1;
+    }
+    if (error instanceof SigningKeyRotationRefused) {
+      console.error(`refused: ${error.message}`);
       return 1;
     }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
