@@ -10,6 +10,7 @@ import { CredentialService } from "./credentials/service.js";
 import { openDatabase, type Db } from "./db/client.js";
 import { migrate } from "./db/migrate.js";
 import { createInProcessBus, createPostgresBus, type EventBus } from "./events/bus.js";
+import { RampEventFeed } from "./events/ramp-feed.js";
 import { IdentityService } from "./identity/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
@@ -19,6 +20,8 @@ import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js"
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
+import { SigningKeyService } from "./webhooks/signing.js";
+import { WebhookService } from "./webhooks/service.js";
 import { WidgetSessionService } from "./widget-sessions/service.js";
 
 /** Everything the adapters (REST, GraphQL, WebSocket, CLI) call: framework-free services and their wiring. */
@@ -39,8 +42,13 @@ export interface App {
   ramps: RampService;
   onboarding: OnboardingService;
   rampProcessor: RampProcessor;
-  /** Starts the background workers (ramp processing); the CLI never does. */
-  startWorkers(): void;
+  webhooks: WebhookService;
+  /** The webhook signing key (loaded, or created once, before the app is returned). */
+  signingKeys: SigningKeyService;
+  /** New outbox events, as they are written by any instance (GraphQL subscriptions read it). */
+  rampEvents: RampEventFeed;
+  /** Starts the background workers (ramp processing, the event feed); the CLI never does. */
+  startWorkers(): Promise<void>;
   /** Database reachable (readiness). */
   ping(): Promise<void>;
   /** Flushes buffered writes and closes connections; idempotent. */
@@ -50,9 +58,23 @@ export interface App {
 export async function createApp(config: Config, log: Logger): Promise<App> {
   const applied = await migrate(config.database);
   if (applied.length) log.info({ migrations: applied }, "database migrations applied");
+  const { allowPrivateNetworks } = config.webhooks;
+  if (allowPrivateNetworks.length) log.info({ allowPrivateNetworks }, "webhook targets allowed in private networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS)");
 
   const db = openDatabase(config.database);
   const bus = config.database.engine === "postgresql" ? await createPostgresBus(config.database.url, log) : createInProcessBus(log);
+  const signingKeys = new SigningKeyService(
+    db,
+    bus,
+    { encryptionKey: config.webhooks.signingKeyEncryptionKey, configuredPrivateKey: config.webhooks.signingPrivateKey },
+    log,
+  );
+  // An unreadable key (wrong SIGNING_KEY_ENCRYPTION_KEY, bad SIGNING_PRIVATE_KEY) stops start-up here.
+  await signingKeys.start().catch(async (error: unknown) => {
+    await bus.close();
+    await db.$disconnect();
+    throw error;
+  });
   const mailer = createMailer(config.mail, log);
   const accessTokens = new AccessTokens(config.jwt);
   const verifier = new CredentialVerifier(db, bus, {
@@ -67,6 +89,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
   const kycProvider = new SandboxKycProvider();
   const rampProcessor = new RampProcessor(db, rampProvider, config.ramps.processorIntervalMs, log);
+  const rampEvents = new RampEventFeed(db, config.ramps.eventPollMs, log);
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -96,8 +119,12 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     ramps: new RampService(db, rampProvider, kycProvider, delegation, { startWindowMs: config.ramps.startWindowMs }),
     onboarding: new OnboardingService(db, rampProvider, kycProvider, delegation, config.publicBaseUrl),
     rampProcessor,
-    startWorkers() {
+    webhooks: new WebhookService(db, { allowPrivateNetworks }),
+    signingKeys,
+    rampEvents,
+    async startWorkers() {
       rampProcessor.start();
+      await rampEvents.start();
     },
     async ping() {
       await db.$queryRawUnsafe("SELECT 1");
@@ -105,7 +132,9 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     close() {
       closing ??= (async () => {
         await rampProcessor.stop();
+        await rampEvents.stop();
         await verifier.flushLastUses();
+        signingKeys.close();
         mailer.close();
         await bus.close();
         await db.$disconnect();

@@ -41,6 +41,7 @@ const envSchema = z.object({
   WIDGET_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://widget.ramp-gateway.example/"),
   RAMP_START_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   RAMP_PROCESSOR_INTERVAL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
+  RAMP_EVENT_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(100),
   SANDBOX_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(750),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
@@ -114,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ramps: {
       startWindowMs: e.RAMP_START_WINDOW_SECONDS * 1000,
       processorIntervalMs: e.RAMP_PROCESSOR_INTERVAL_MS,
+      eventPollMs: e.RAMP_EVENT_POLL_MS,
       sandboxStepDelayMs: e.SANDBOX_STEP_DELAY_MS,
     },
     graphql: {

@@ -25,9 +25,11 @@ import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
 import { authRoutes } from "./rest/v1/auth.js";
 import { onboardingRoutes } from "./rest/v1/onboarding.js";
+import { publicKeyRoutes } from "./rest/v1/public-key.js";
 import { quoteRoutes } from "./rest/v1/quotes.js";
 import { rampRoutes } from "./rest/v1/ramps.js";
 import { referenceDataRoutes } from "./rest/v1/reference-data.js";
+import { webhookRoutes } from "./rest/v1/webhooks.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key", "X-Public-Key", "X-Managed-Profile-Id", "X-Request-ID", "Idempotency-Key"];
@@ -154,9 +156,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   managedProfileRoutes(server, app);
   adminRoutes(server, app);
   referenceDataRoutes(server);
+  publicKeyRoutes(server, app);
   quoteRoutes(server, app);
   rampRoutes(server, app);
   onboardingRoutes(server, app);
+  webhookRoutes(server, app);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;

@@ -29,6 +29,13 @@ export const CAPABILITY_MATRIX = {
 } as const satisfies Record<string, readonly PrincipalKind[]>;
 
 export type Capability = keyof typeof CAPABILITY_MATRIX;
+
+/**
+ * Tasks only one kind of credential authenticates for: presenting another kind is an authentication
+ * failure (401), not a refused task (403). Webhook management takes a secret key only (issue 5, and the
+ * reference: bearer sessions are not accepted); the operator surface takes the operator token only.
+ */
+export const SINGLE_CREDENTIAL_TASKS: readonly Capability[] = ["WEBHOOK_MANAGEMENT", "OPERATOR"];
 export const CAPABILITIES = Object.keys(CAPABILITY_MATRIX) as Capability[];
 
 export function allows(capability: Capability, kind: PrincipalKind): boolean {
@@ -39,7 +46,7 @@ export function allows(capability: Capability, kind: PrincipalKind): boolean {
 export function requireCapabilities(principal: Principal, capabilities: readonly Capability[]): void {
   for (const capability of capabilities) {
     if (allows(capability, principal.kind)) continue;
-    if (principal.kind === "anonymous" || (capability === "OPERATOR" && principal.kind !== "operator")) {
+    if (principal.kind === "anonymous" || SINGLE_CREDENTIAL_TASKS.includes(capability)) {
       throw new AppError(capability === "RAMP_INFO" ? "CREDENTIAL_REQUIRED" : "AUTHENTICATION_REQUIRED");
     }
     throw new AppError("FORBIDDEN");

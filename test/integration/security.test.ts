@@ -29,6 +29,17 @@ async function otherPricingProfile(fx: SecurityFixtures): Promise<string> {
   return PRICING_PROFILE_NAMES.find((name) => name !== current)!;
 }
 
+const WEBHOOK_URL = "https://93.184.215.14/hook";
+let lastOwnerWebhook: string | undefined;
+/** A webhook subscription of the owner's (registered with its secret key); a new one once it was deleted. */
+async function ownerWebhook(fx: SecurityFixtures): Promise<string> {
+  if (lastOwnerWebhook && (await fx.t.app.db.webhookSubscription.count({ where: { id: lastOwnerWebhook } }))) return lastOwnerWebhook;
+  const headers = { "x-api-key": fx.owner.credential.secretKey };
+  const created = await fx.t.request("POST", "/v1/webhook", { headers, body: { url: WEBHOOK_URL, quoteId: await fx.quote(headers) } });
+  if (created.status !== 201) throw new Error(`fixture: webhook: ${JSON.stringify(created.body)}`);
+  lastOwnerWebhook = created.body.id as string;
+  return lastOwnerWebhook;
+}
 const TARGETS: SecurityTarget[] = [
   // REST: the session's own credentials.
   { route: "POST /v1/api-credentials", capabilities: ["OWN_CREDENTIALS"], body: () => ({ name: "security suite: created" }) },
@@ -48,6 +59,8 @@ const TARGETS: SecurityTarget[] = [
   { route: "GET /v1/supported-cryptocurrencies", capabilities: ["REFERENCE_DATA"] },
   { route: "GET /v1/supported-fiat-currencies", capabilities: ["REFERENCE_DATA"] },
   { route: "GET /v1/supported-payment-methods", capabilities: ["REFERENCE_DATA"] },
+  // REST: the webhook signing key, public like the reference data.
+  { route: "GET /v1/public-key", capabilities: ["REFERENCE_DATA"] },
 
   // REST: a manager's headless children and their credentials. The manager acts for itself: a selector is
   // unsupported and a child's own credential is refused (MANAGER_ONLY).
@@ -165,6 +178,24 @@ const TARGETS: SecurityTarget[] = [
   { route: "GET /v1/onboarding/status", capabilities: ["EXACT_LIMITS"] },
   { route: "GET /v1/onboarding/requirements", capabilities: ["REFERENCE_DATA"], query: () => ({ country: "BR", customerType: "individual" }) },
   { route: "GET /v1/ramp-info", capabilities: ["RAMP_INFO"] },
+  // REST: webhook registrations, a non-managed profile's secret key only (MANAGER_ONLY: selector 400, a child's
+  // own key 403). The URL is a public IP literal, so no DNS is needed; the quote is the caller's own.
+  {
+    route: "POST /v1/webhook",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    body: async (fx, caller) => ({ url: WEBHOOK_URL, quoteId: await fx.quote(caller) }),
+  },
+  { route: "GET /v1/webhook", capabilities: ["WEBHOOK_MANAGEMENT"], childCredential: "refused" },
+  {
+    route: "DELETE /v1/webhook/{id}",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    // An existing subscription of the owner's: refused calls must leave it in place.
+    params: async (fx) => ({ id: await ownerWebhook(fx) }),
+  },
 
   // GraphQL.
   { field: "Query.me", capabilities: ["PROFILE_READ"], document: "query { me { id email } }" },

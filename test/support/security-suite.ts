@@ -3,7 +3,7 @@ import { getDirective } from "@graphql-tools/utils";
 import { isObjectType, parse, TypeInfo, validate, visit, visitWithTypeInfo, type GraphQLSchema } from "graphql";
 import jwt from "jsonwebtoken";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CAPABILITY_MATRIX, type Capability } from "../../src/auth/capabilities.js";
+import { CAPABILITY_MATRIX, SINGLE_CREDENTIAL_TASKS, type Capability } from "../../src/auth/capabilities.js";
 import { Prisma } from "../../src/generated/prisma/client.js";
 import type { HttpResponse, TestApp } from "./app.js";
 import { rememberSecret } from "./secrets.js";
@@ -175,7 +175,7 @@ function refusalFor(target: SecurityTarget, kind: PrincipalKind): AuthErrorCode 
   const missing = target.capabilities.find((capability) => !(CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind));
   if (!missing) return undefined;
   if (kind === "anonymous") return missing === "RAMP_INFO" ? "CREDENTIAL_REQUIRED" : "AUTHENTICATION_REQUIRED";
-  if (missing === "OPERATOR") return "AUTHENTICATION_REQUIRED";
+  if (SINGLE_CREDENTIAL_TASKS.includes(missing)) return "AUTHENTICATION_REQUIRED";
   return "FORBIDDEN";
 }
 

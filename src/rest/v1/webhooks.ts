@@ -1,0 +1,60 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { App } from "../../app.js";
+import { MANAGER_ONLY } from "../../auth/delegation.js";
+import { WEBHOOK_EVENT_TYPES } from "../../webhooks/types.js";
+import { registerWebhookInput } from "../../webhooks/service.js";
+import { errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+
+const webhook = z.object({
+  id: z.uuid(),
+  url: z.string(),
+  quoteId: z.uuid().nullable(),
+  sessionId: z.uuid().nullable(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  isActive: z.boolean(),
+  createdAt: isoDateTime,
+});
+const webhookList = z.object({ webhooks: z.array(webhook) });
+
+/**
+ * Webhook registrations (CONTRACT.md, Webhooks): a non-managed profile's secret key only. A selector is
+ * unsupported (400) and a managed child's own key refused (403): managed profiles follow ramps by polling
+ * and GraphQL subscriptions.
+ */
+export function webhookRoutes(server: FastifyInstance, app: App) {
+  const config = { capabilities: ["WEBHOOK_MANAGEMENT"] as const, delegation: MANAGER_ONLY };
+  const tags = ["Webhooks"];
+  const security: Record<string, string[]>[] = [{ SecretApiKey: [] }];
+
+  server.post("/v1/webhook", {
+    config,
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(registerWebhookInput, "input"),
+      response: { 201: jsonSchema(webhook), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request, reply) => reply.code(201).send(wireDates(await app.webhooks.register(request.acting, request.body))),
+  });
+
+  server.get("/v1/webhook", {
+    config,
+    schema: { tags, security, response: { 200: jsonSchema(webhookList), ...errorResponses(400, 401, 403) } },
+    handler: async (request) => ({ webhooks: (await app.webhooks.list(request.acting)).map(wireDates) }),
+  });
+
+  server.delete("/v1/webhook/:id", {
+    config,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(z.object({ id: z.string() }), "input"),
+      response: { 204: { type: "null" }, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request, reply) => {
+      await app.webhooks.delete(request.acting, (request.params as { id: string }).id);
+      return reply.code(204).send();
+    },
+  });
+}

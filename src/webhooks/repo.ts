@@ -1,0 +1,27 @@
+import type { Queryable } from "../db/tx.js";
+import type { Prisma } from "../generated/prisma/client.js";
+
+export function insertSubscription(db: Queryable, data: Prisma.WebhookSubscriptionUncheckedCreateInput) {
+  return db.webhookSubscription.create({ data });
+}
+
+/** A profile's subscriptions, newest first (active and disabled). */
+export function listSubscriptions(db: Queryable, ownerProfileId: string) {
+  return db.webhookSubscription.findMany({ where: { ownerProfileId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+}
+
+/** Removes a profile's subscription; false when it has none with this id. */
+export async function deleteSubscription(db: Queryable, id: string, ownerProfileId: string): Promise<boolean> {
+  const { count } = await db.webhookSubscription.deleteMany({ where: { id, ownerProfileId } });
+  return count === 1;
+}
+
+/** Who created a quote (owner and credential), to decide whether a key may subscribe to it. */
+export function findQuoteAttribution(db: Queryable, quoteId: string) {
+  return db.quote.findUnique({ where: { id: quoteId }, select: { ownerProfileId: true, credentialId: true } });
+}
+
+/** Who created a widget session (owner and credential). */
+export function findWidgetSessionAttribution(db: Queryable, sessionId: string) {
+  return db.widgetSession.findUnique({ where: { id: sessionId }, select: { ownerProfileId: true, credentialId: true } });
+}

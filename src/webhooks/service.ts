@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { ActingContext } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors.js";
+import type { WebhookSubscription } from "../generated/prisma/client.js";
+import { canonicalId, parseInput } from "../validation.js";
+import * as repo from "./repo.js";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookView } from "./types.js";
+import { checkWebhookUrl, systemResolver, type HostResolver } from "./url-policy.js";
+
+/** The URL itself is checked by the URL policy (INVALID_WEBHOOK_URL), not here. */
+export const registerWebhookInput = z
+  .object({
+    url: z.string(),
+    quoteId: z.string().nullish(),
+    sessionId: z.string().nullish(),
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .min(1, "must name at least one event type")
+      .refine((events) => new Set(events).size === events.length, "must not repeat an event type")
+      .optional(),
+  })
+  .strict()
+  .superRefine((input, context) => {
+    if ((input.quoteId == null) === (input.sessionId == null)) {
+      for (const field of ["quoteId", "sessionId"]) {
+        context.addIssue({ code: "custom", path: [field], message: "exactly one of quoteId and sessionId is required" });
+      }
+    }
+  });
+
+export interface WebhookServiceOptions {
+  /** CIDR ranges an operator allows as targets although they are not public (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
+  allowPrivateNetworks: readonly string[];
+  /** Host name resolution for the URL policy; node's resolver unless a test injects one. */
+  resolve?: HostResolver;
+}
+
+const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found.`);
+
+/**
+ * Webhook registrations (CONTRACT.md, Webhooks). Only a non-managed profile's secret key manages them
+ * (the route's capability and MANAGER_ONLY rule); a subscription is owned by the key's profile, and may
+ * follow only a quote or widget session created with that very key.
+ */
+export class WebhookService {
+  private readonly resolve: HostResolver;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: WebhookServiceOptions,
+  ) {
+    this.resolve = options.resolve ?? systemResolver;
+  }
+
+  async register(acting: ActingContext | null, input: unknown): Promise<WebhookView> {
+    const { ownerProfileId, credentialId } = keyOwner(acting);
+    const form = parseInput(registerWebhookInput, input);
+    const target = form.quoteId != null ? await this.ownQuote(form.quoteId, ownerProfileId, credentialId) : null;
+    const session = form.sessionId != null ? await this.ownSession(form.sessionId, ownerProfileId, credentialId) : null;
+    await checkWebhookUrl(form.url, { resolve: this.resolve, allowPrivateNetworks: this.options.allowPrivateNetworks });
+    const events = WEBHOOK_EVENT_TYPES.filter((event) => !form.events || form.events.includes(event));
+    const created = await repo.insertSubscription(this.db, {
+      id: randomUUID(),
+      ownerProfileId,
+      credentialId,
+      url: form.url,
+      quoteId: target,
+      sessionId: session,
+      events: events.join(","),
+    });
+    return view(created);
+  }
+
+  /** The caller's subscriptions (any key of its profile registered them), newest first. */
+  async list(acting: ActingContext | null): Promise<WebhookView[]> {
+    const { ownerProfileId } = keyOwner(acting);
+    return (await repo.listSubscriptions(this.db, ownerProfileId)).map(view);
+  }
+
+  /**
+   * Removes one of the caller's subscriptions for good: no further deliveries. Another profile's, an
+   * unknown id, or one already deleted is NOT_FOUND (a second delete answers 404, like credentials).
+   */
+  async delete(acting: ActingContext | null, id: string): Promise<void> {
+    const { ownerProfileId } = keyOwner(acting);
+    const subscriptionId = canonicalId(id);
+    if (!subscriptionId || !(await repo.deleteSubscription(this.db, subscriptionId, ownerProfileId))) throw notFound("Webhook");
+  }
+
+  /** The quote's id when it was created with this very key for this profile; otherwise not found. */
+  private async ownQuote(quoteId: string, ownerProfileId: string, credentialId: string): Promise<string> {
+    const id = canonicalId(quoteId);
+    const quote = id ? await repo.findQuoteAttribution(this.db, id) : null;
+    if (!quote || !createdWith(quote, ownerProfileId, credentialId)) throw notFound("Quote");
+    return id!;
+  }
+
+  private async ownSession(sessionId: string, ownerProfileId: string, credentialId: string): Promise<string> {
+    const id = canonicalId(sessionId);
+    const session = id ? await repo.findWidgetSessionAttribution(this.db, id) : null;
+    if (!session || !createdWith(session, ownerProfileId, credentialId)) throw notFound("Widget session");
+    return id!;
+  }
+}
+
+/**
+ * Created with the caller's key: the same credential, and not for another profile (a manager's key that
+ * created a quote for a child through the selector made it the child's, which the manager cannot follow).
+ * A quote made with the key's public value is unowned, but still the same credential's.
+ */
+function createdWith(record: { ownerProfileId: string | null; credentialId: string | null }, ownerProfileId: string, credentialId: string) {
+  return record.credentialId === credentialId && (record.ownerProfileId === null || record.ownerProfileId === ownerProfileId);
+}
+
+/** The profile and secret key a webhook call speaks for; the route rule already refused anything else. */
+function keyOwner(acting: ActingContext | null): { ownerProfileId: string; credentialId: string } {
+  if (!acting || acting.principalKind !== "secret" || !acting.credentialId) throw new AppError("AUTHENTICATION_REQUIRED");
+  if (acting.controllingManagerId !== null) throw new AppError("MANAGED_PROFILE_ACCESS_DENIED", "Managed profiles cannot use webhooks.");
+  return { ownerProfileId: acting.subjectProfileId, credentialId: acting.credentialId };
+}
+
+function view(row: WebhookSubscription): WebhookView {
+  return {
+    id: row.id,
+    url: row.url,
+    quoteId: row.quoteId,
+    sessionId: row.sessionId,
+    events: row.events.split(",").filter((event): event is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event)),
+    isActive: row.isActive,
+    createdAt: row.createdAt,
+  };
+}
