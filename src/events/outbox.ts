@@ -4,7 +4,8 @@ import type { RampPhase, RampStatus } from "../ramps/phases.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
 export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as const;
-export type RampEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | "PHASE_CHANGE";
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export type RampEventType = WebhookEventType | "PHASE_CHANGE";
 
 /** The ramp as an event describes it. */
 export interface EventRamp {

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
+import { PollLoop } from "../workers/poll-loop.js";
 import { lastOutboxSequence, readOutbox, type OutboxEntry } from "./outbox.js";
 
 const BATCH = 500;
@@ -25,28 +26,25 @@ export class RampEventFeed {
   private readonly emitted = new Set<number>();
   /** When each missing sequence above the floor was first noticed. */
   private readonly gaps = new Map<number, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
-  private started = false;
+  private readonly loop: PollLoop;
 
   constructor(
     private readonly db: Db,
-    private readonly intervalMs: number,
+    intervalMs: number,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.loop = new PollLoop(() => this.poll(), intervalMs, log, "reading the ramp event outbox failed");
+  }
 
   /** Starts after the newest event written so far: subscribers get what happens from now on. */
   async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
+    if (this.loop.active) return;
     this.floor = await lastOutboxSequence(this.db);
-    this.schedule();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.started = false;
-    clearTimeout(this.timer);
-    await this.polling;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   listen(listener: Listener): () => void {
@@ -78,17 +76,5 @@ export class RampEventFeed {
       this.emitted.delete(this.floor);
       this.gaps.delete(this.floor);
     }
-  }
-
-  private schedule() {
-    if (!this.started) return;
-    this.timer = setTimeout(() => {
-      this.polling = this.poll()
-        .catch((error: unknown) => this.log.error({ err: error }, "reading the ramp event outbox failed"))
-        .finally(() => {
-          this.polling = undefined;
-          this.schedule();
-        });
-    }, this.intervalMs);
   }
 }

@@ -18,7 +18,7 @@ export interface GraphQLContext {
 
 /** Who acts for whom in this operation, under the field's delegation rule (the one path REST uses too). */
 export async function actingContext(context: GraphQLContext, rule: DelegationRule = NO_DELEGATION): Promise<ActingContext> {
-  const acting = await context.app.delegation.resolve(context.principal, context.selector, rule);
+  const acting = await optionalActingContext(context, rule);
   if (!acting) throw new AppError("AUTHENTICATION_REQUIRED");
   return acting;
 }

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
 import { inTransaction } from "../db/tx.js";
 import { recordRampEvent } from "../events/outbox.js";
+import { PollLoop } from "../workers/poll-loop.js";
 import type { RampProvider, StepOutcome } from "../providers/ports.js";
 import { isTerminal, statusOfPhase, type RampPhase } from "./phases.js";
 import * as repo from "./repo.js";
@@ -15,46 +16,30 @@ const BATCH = 100;
  * every change is a conditional update, so several instances never apply a step twice.
  */
 export class RampProcessor {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly loop: PollLoop;
 
   constructor(
     private readonly db: Db,
     private readonly provider: RampProvider,
-    private readonly intervalMs: number,
-    private readonly log: Logger,
-  ) {}
+    intervalMs: number,
+    log: Logger,
+  ) {
+    this.loop = new PollLoop(() => this.tick(), intervalMs, log, "ramp processing pass failed");
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start(0);
   }
 
   /** Stops polling and waits for the pass in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass: time out unstarted ramps, then take every due step. */
   async tick(now = new Date()): Promise<void> {
     for (const ramp of await repo.findUnstartedPastDeadline(this.db, now, BATCH)) await this.timeOut(ramp, now);
     for (const ramp of await repo.findDueRamps(this.db, now, BATCH)) await this.step(ramp);
-  }
-
-  private schedule(delayMs: number) {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((error: unknown) => this.log.error({ err: error }, "ramp processing pass failed"))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.intervalMs);
-        });
-    }, delayMs);
   }
 
   private async timeOut(ramp: repo.RampRow, now: Date) {

@@ -6,7 +6,8 @@ import { AppError } from "../errors.js";
 import type { WebhookSubscription } from "../generated/prisma/client.js";
 import { canonicalId, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookView } from "./types.js";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js";
+import type { WebhookView } from "./types.js";
 import { checkWebhookUrl, systemResolver, type HostResolver } from "./url-policy.js";
 
 /** The URL itself is checked by the URL policy (INVALID_WEBHOOK_URL), not here. */
@@ -54,7 +55,7 @@ export class WebhookService {
     this.resolve = options.resolve ?? systemResolver;
   }
 
-  async register(acting: ActingContext | null, input: unknown): Promise<WebhookView> {
+  async register(acting: ActingContext, input: unknown): Promise<WebhookView> {
     const { ownerProfileId, credentialId } = keyOwner(acting);
     const form = parseInput(registerWebhookInput, input);
     const target = form.quoteId != null ? await this.ownQuote(form.quoteId, ownerProfileId, credentialId) : null;
@@ -74,7 +75,7 @@ export class WebhookService {
   }
 
   /** The caller's subscriptions (any key of its profile registered them), newest first. */
-  async list(acting: ActingContext | null): Promise<WebhookView[]> {
+  async list(acting: ActingContext): Promise<WebhookView[]> {
     const { ownerProfileId } = keyOwner(acting);
     return (await repo.listSubscriptions(this.db, ownerProfileId)).map(view);
   }
@@ -83,7 +84,7 @@ export class WebhookService {
    * Removes one of the caller's subscriptions for good: no further deliveries. Another profile's, an
    * unknown id, or one already deleted is NOT_FOUND (a second delete answers 404, like credentials).
    */
-  async delete(acting: ActingContext | null, id: string): Promise<void> {
+  async delete(acting: ActingContext, id: string): Promise<void> {
     const { ownerProfileId } = keyOwner(acting);
     const subscriptionId = canonicalId(id);
     if (!subscriptionId || !(await repo.deleteSubscription(this.db, subscriptionId, ownerProfileId))) throw notFound("Webhook");
@@ -114,10 +115,12 @@ function createdWith(record: { ownerProfileId: string | null; credentialId: stri
   return record.credentialId === credentialId && (record.ownerProfileId === null || record.ownerProfileId === ownerProfileId);
 }
 
-/** The profile and secret key a webhook call speaks for; the route rule already refused anything else. */
-function keyOwner(acting: ActingContext | null): { ownerProfileId: string; credentialId: string } {
-  if (!acting || acting.principalKind !== "secret" || !acting.credentialId) throw new AppError("AUTHENTICATION_REQUIRED");
-  if (acting.controllingManagerId !== null) throw new AppError("MANAGED_PROFILE_ACCESS_DENIED", "Managed profiles cannot use webhooks.");
+/**
+ * The profile and secret key a webhook call speaks for. The route's capability (secret key only) and its
+ * MANAGER_ONLY rule (no selector, no child's key) have decided who may call; this only reads the answer.
+ */
+function keyOwner(acting: ActingContext): { ownerProfileId: string; credentialId: string } {
+  if (!acting.credentialId) throw new AppError("AUTHENTICATION_REQUIRED", "Webhook management needs a secret key.");
   return { ownerProfileId: acting.subjectProfileId, credentialId: acting.credentialId };
 }
 

@@ -1,6 +1,4 @@
-/** The event kinds a webhook can subscribe to (CONTRACT.md, Webhooks), in the order views list them. */
-export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import type { WebhookEventType } from "../events/outbox.js";
 
 /** A webhook registration as callers see it. */
 export interface WebhookView {

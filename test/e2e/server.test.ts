@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createClient, type Client, type FormattedExecutionResult } from "graphql-ws";
+import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { execute, firstError, openSocket, subscribe, type WsSocket } from "../support/ws-client.js";
 
 /* ---------------------------------------------------------------- HTTP */
 
@@ -79,104 +79,6 @@ async function revokeCredential(server: ServerProcess, session: Session, id: str
 
 /* ----------------------------------------------------------- WebSocket */
 
-interface WsClient {
-  client: Client;
-  closes: { code: number; reason: string }[];
-  dispose(): Promise<void>;
-}
-
-function wsClient(server: ServerProcess, connectionParams: Record<string, unknown>): WsClient {
-  const closes: WsClient["closes"] = [];
-  const client = createClient({
-    url: server.wsUrl,
-    webSocketImpl: WebSocket,
-    connectionParams,
-    lazy: false,
-    retryAttempts: 0,
-    onNonLazyError: () => undefined,
-    on: { closed: (event) => closes.push({ code: (event as { code: number }).code, reason: String((event as { reason?: unknown }).reason ?? "") }) },
-  });
-  return { client, closes, dispose: async () => void (await client.dispose()) };
-}
-
-interface Subscription {
-  results: FormattedExecutionResult<any, unknown>[];
-  /** Payloads of `error` messages (arrays of GraphQL errors) or the close event that ended the socket. */
-  failures: unknown[];
-  completed: boolean;
-  /** Resolves once `predicate` holds (checked on every message), rejects after `timeoutMs`. */
-  until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
-  /** The contract code of the first error, whether it came as an `error` message or a `next` with errors. */
-  errorCode(): string | undefined;
-  errorStatus(): number | undefined;
-  stop(): void;
-}
-
-function subscribe(client: Client, query: string): Subscription {
-  const waiters = new Set<() => void>();
-  const notify = () => waiters.forEach((check) => check());
-  const subscription: Subscription = {
-    results: [],
-    failures: [],
-    completed: false,
-    until(predicate, what, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (!predicate()) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify({ results: subscription.results, failures: subscription.failures })}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      });
-    },
-    errorCode: () => firstError(subscription)?.extensions?.code as string | undefined,
-    errorStatus: () => firstError(subscription)?.extensions?.status as number | undefined,
-    stop: () => undefined,
-  };
-  subscription.stop = client.subscribe(
-    { query },
-    {
-      next: (result) => {
-        subscription.results.push(result);
-        notify();
-      },
-      error: (error) => {
-        subscription.failures.push(error);
-        notify();
-      },
-      complete: () => {
-        subscription.completed = true;
-        notify();
-      },
-    },
-  );
-  return subscription;
-}
-
-function firstError(subscription: Subscription): { message?: string; extensions?: Record<string, unknown> } | undefined {
-  const fromNext = subscription.results.find((result) => result.errors?.length)?.errors?.[0];
-  if (fromNext) return fromNext as { extensions?: Record<string, unknown> };
-  const failure = subscription.failures[0];
-  return Array.isArray(failure) ? failure[0] : undefined;
-}
-
-/** Runs one query over the socket and waits for its result. */
-function execute<T = any>(client: Client, query: string): Promise<FormattedExecutionResult<T, unknown>> {
-  return new Promise((resolve, reject) => {
-    let result: FormattedExecutionResult<T, unknown> | undefined;
-    client.subscribe<T>(
-      { query },
-      { next: (value) => (result = value), error: reject, complete: () => (result ? resolve(result) : reject(new Error("no result"))) },
-    );
-  });
-}
-
 /**
  * The server handles a socket's messages in order: once a query sent after a `subscribe` has its result
  * (a database round trip), the subscription's source stream is registered and no event can be missed.
@@ -192,9 +94,9 @@ const CREDENTIAL_EVENTS = "subscription { apiCredentialEvents { action credentia
 
 describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "sqlite"})`, () => {
   let server: ServerProcess;
-  const sockets: WsClient[] = [];
+  const sockets: WsSocket[] = [];
   const open = (params: Record<string, unknown>) => {
-    const socket = wsClient(server, params);
+    const socket = openSocket(server.wsUrl, params);
     sockets.push(socket);
     return socket;
   };
@@ -411,7 +313,7 @@ describe("graceful shutdown and restart", () => {
   const SHUTDOWN_TIMEOUT_MS = 5_000;
   let first: ServerProcess | undefined;
   let second: ServerProcess | undefined;
-  let socket: WsClient | undefined;
+  let socket: WsSocket | undefined;
 
   afterAll(async () => {
     await socket?.dispose();
@@ -424,7 +326,7 @@ describe("graceful shutdown and restart", () => {
     const session = await signIn(first, randomEmail("restart"));
     const credential = await createCredential(first, session, "survives restart");
 
-    socket = wsClient(first, { Authorization: `Bearer ${session.accessToken}` });
+    socket = openSocket(first.wsUrl, { Authorization: `Bearer ${session.accessToken}` });
     const events = subscribe(socket.client, CREDENTIAL_EVENTS);
     await barrier(socket.client, session.profileId);
     expect(socket.closes).toEqual([]);
@@ -456,7 +358,7 @@ describe("graceful shutdown and restart", () => {
     const asKey = await graphql(second, "{ me { id } }", { "x-api-key": credential.secretKey });
     expect(asKey.body).toEqual({ data: { me: { id: session.profileId } } });
     // The pre-restart token still opens a socket too.
-    const resumed = wsClient(second, { Authorization: `Bearer ${session.accessToken}` });
+    const resumed = openSocket(second.wsUrl, { Authorization: `Bearer ${session.accessToken}` });
     try {
       expect(await execute(resumed.client, "{ me { id } }")).toEqual({ data: { me: { id: session.profileId } } });
     } finally {

@@ -2,7 +2,7 @@ import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { execute, openClient, subscribe, type Subscription } from "../support/ws-client.js";
+import { execute, openSocket, subscribe, type Subscription, type WsSocket } from "../support/ws-client.js";
 
 /*
  * GraphQL subscriptions over graphql-ws (CONTRACT.md, GraphQL): rampEvents yields exactly the webhook bodies
@@ -16,7 +16,7 @@ const PROGRESS = "subscription ($rampId: ID!) { rampProgress(rampId: $rampId) { 
 
 let t: TestApp;
 let wsUrl: string;
-const clients: Client[] = [];
+const sockets: WsSocket[] = [];
 
 beforeAll(async () => {
   // Steps slow enough that a subscriber set up after the start still sees every later phase.
@@ -25,7 +25,7 @@ beforeAll(async () => {
   wsUrl = `${address.replace(/^http/, "ws")}/graphql`;
 });
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.dispose()));
+  await Promise.all(sockets.map((socket) => socket.dispose()));
   await t?.close();
 });
 
@@ -49,9 +49,9 @@ async function newCaller(): Promise<Caller> {
 }
 
 function client(params: Record<string, unknown>): Client {
-  const opened = openClient(wsUrl, params);
-  clients.push(opened);
-  return opened;
+  const opened = openSocket(wsUrl, params);
+  sockets.push(opened);
+  return opened.client;
 }
 
 /** Subscribes, then runs a query needing a database round trip on the same socket: once it answers, the subscription listens. */

@@ -1,19 +1,38 @@
 import { createClient, type Client, type FormattedExecutionResult } from "graphql-ws";
 import WebSocket from "ws";
 
-/** A graphql-ws client on `url` with the given connection_init payload. */
-export function openClient(url: string, connectionParams: Record<string, unknown>): Client {
-  return createClient({ url, webSocketImpl: WebSocket, connectionParams, lazy: false, retryAttempts: 0, onNonLazyError: () => undefined });
+export interface WsSocket {
+  client: Client;
+  /** Close events the socket saw. */
+  closes: { code: number; reason: string }[];
+  dispose(): Promise<void>;
+}
+
+/** A graphql-ws client on `url` (`ws://…/graphql`) with the given connection_init payload. */
+export function openSocket(url: string, connectionParams: Record<string, unknown>): WsSocket {
+  const closes: WsSocket["closes"] = [];
+  const client = createClient({
+    url,
+    webSocketImpl: WebSocket,
+    connectionParams,
+    lazy: false,
+    retryAttempts: 0,
+    onNonLazyError: () => undefined,
+    on: { closed: (event) => closes.push({ code: (event as { code: number }).code, reason: String((event as { reason?: unknown }).reason ?? "") }) },
+  });
+  return { client, closes, dispose: async () => void (await client.dispose()) };
 }
 
 export interface Subscription {
   results: FormattedExecutionResult<any, unknown>[];
   /** Payloads of `error` messages (arrays of GraphQL errors) or the close event that ended the socket. */
   failures: unknown[];
+  completed: boolean;
   /** Resolves once `predicate` holds (checked on every message), rejects after `timeoutMs`. */
   until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** The contract code of the first error, whether it came as an `error` message or a `next` with errors. */
   errorCode(): string | undefined;
+  errorStatus(): number | undefined;
   stop(): void;
 }
 
@@ -23,6 +42,7 @@ export function subscribe(client: Client, query: string, variables: Record<strin
   const subscription: Subscription = {
     results: [],
     failures: [],
+    completed: false,
     until(predicate, what, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -39,12 +59,8 @@ export function subscribe(client: Client, query: string, variables: Record<strin
         check();
       });
     },
-    errorCode() {
-      const fromNext = subscription.results.find((result) => result.errors?.length)?.errors?.[0];
-      const failure = subscription.failures[0];
-      const error = fromNext ?? (Array.isArray(failure) ? failure[0] : undefined);
-      return error?.extensions?.code as string | undefined;
-    },
+    errorCode: () => firstError(subscription)?.extensions?.code as string | undefined,
+    errorStatus: () => firstError(subscription)?.extensions?.status as number | undefined,
     stop: () => undefined,
   };
   subscription.stop = client.subscribe(
@@ -58,10 +74,21 @@ export function subscribe(client: Client, query: string, variables: Record<strin
         subscription.failures.push(error);
         notify();
       },
-      complete: notify,
+      complete: () => {
+        subscription.completed = true;
+        notify();
+      },
     },
   );
   return subscription;
+}
+
+/** The first GraphQL error a subscription got, from a `next` with errors or an `error` message. */
+export function firstError(subscription: Pick<Subscription, "results" | "failures">): { message?: string; extensions?: Record<string, unknown> } | undefined {
+  const fromNext = subscription.results.find((result) => result.errors?.length)?.errors?.[0];
+  if (fromNext) return fromNext as { extensions?: Record<string, unknown> };
+  const failure = subscription.failures[0];
+  return Array.isArray(failure) ? failure[0] : undefined;
 }
 
 /** Runs one operation over the socket and waits for its result. */

@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { MANAGER_ONLY } from "../../auth/delegation.js";
-import { WEBHOOK_EVENT_TYPES } from "../../webhooks/types.js";
+import { WEBHOOK_EVENT_TYPES } from "../../events/outbox.js";
 import { registerWebhookInput } from "../../webhooks/service.js";
-import { errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
 
 const webhook = z.object({
   id: z.uuid(),
@@ -35,13 +35,13 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(registerWebhookInput, "input"),
       response: { 201: jsonSchema(webhook), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request, reply) => reply.code(201).send(wireDates(await app.webhooks.register(request.acting, request.body))),
+    handler: async (request, reply) => reply.code(201).send(wireDates(await app.webhooks.register(actingOf(request), request.body))),
   });
 
   server.get("/v1/webhook", {
     config,
     schema: { tags, security, response: { 200: jsonSchema(webhookList), ...errorResponses(400, 401, 403) } },
-    handler: async (request) => ({ webhooks: (await app.webhooks.list(request.acting)).map(wireDates) }),
+    handler: async (request) => ({ webhooks: (await app.webhooks.list(actingOf(request))).map(wireDates) }),
   });
 
   server.delete("/v1/webhook/:id", {
@@ -53,7 +53,7 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
       response: { 204: { type: "null" }, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {
-      await app.webhooks.delete(request.acting, (request.params as { id: string }).id);
+      await app.webhooks.delete(actingOf(request), (request.params as { id: string }).id);
       return reply.code(204).send();
     },
   });
