@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import type { z } from "zod";
 import { z as zod } from "zod";
 import type { Capability } from "../auth/capabilities.js";
@@ -68,3 +69,9 @@ export function wireDates<T extends object>(view: T): Wire<T> {
   return Object.fromEntries(Object.entries(view).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])) as Wire<T>;
 }
 
+
+/** Public data that changes only with a deployment or a key rotation: the same for every caller, for 5 minutes. */
+export function cacheable<T>(reply: FastifyReply, body: T): T {
+  void reply.header("Cache-Control", "public, max-age=300");
+  return body;
+}

@@ -4,7 +4,7 @@ import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
 import { KYC_STATUSES } from "../../providers/ports.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { actingOf, cacheable, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const eligibility = z.object({ kycStatus: z.enum(KYC_STATUSES), canBuy: z.boolean(), canSell: z.boolean() });
 const rampInfo = z.object({ corridors: z.record(z.enum(CORRIDORS), eligibility) });
@@ -113,9 +113,6 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
       querystring: jsonSchema(z.object({ country: z.string(), customerType: z.string() }), "input"),
       response: { 200: jsonSchema(requirements), ...errorResponses(400, 401, 404) },
     },
-    handler: async (request, reply) => {
-      void reply.header("Cache-Control", "public, max-age=300");
-      return app.onboarding.requirements(request.query);
-    },
+    handler: async (request, reply) => cacheable(reply, app.onboarding.requirements(request.query)),
   });
 }

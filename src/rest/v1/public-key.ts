@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
-import { errorResponses, jsonSchema } from "../http.js";
+import { cacheable, errorResponses, jsonSchema } from "../http.js";
 
 const publicKeyResponse = z.object({
   publicKey: z.string().describe("SPKI PEM of the key that signs webhook deliveries."),
@@ -10,9 +10,6 @@ const publicKeyResponse = z.object({
   hash: z.literal(SIGNATURE_SCHEME.hash).describe("Message digest, also used by MGF1."),
   saltLength: z.literal(SIGNATURE_SCHEME.saltLength),
 });
-
-/** Receivers may cache the key this long; after a rotation they refetch it when a signature stops verifying. */
-const CACHE_CONTROL = "public, max-age=300";
 
 /** True when an If-None-Match header names `etag` (weak comparison, `*` matches anything). */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -34,9 +31,10 @@ export function publicKeyRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const key = app.signingKeys.info();
-      void reply.header("Cache-Control", CACHE_CONTROL).header("ETag", key.etag);
+      // Receivers may cache the key; after a rotation they refetch it when a signature stops verifying.
+      const body = cacheable(reply.header("ETag", key.etag), { publicKey: key.publicKey, ...SIGNATURE_SCHEME });
       if (matches(request.headers["if-none-match"], key.etag)) return reply.code(304).send();
-      return { publicKey: key.publicKey, ...SIGNATURE_SCHEME };
+      return body;
     },
   });
 }

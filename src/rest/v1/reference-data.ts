@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../../reference-data/catalog.js";
 import {
@@ -10,7 +10,7 @@ import {
   supportedFiatCurrencies,
   supportedPaymentMethods,
 } from "../../reference-data/service.js";
-import { errorResponses, jsonSchema } from "../http.js";
+import { cacheable, errorResponses, jsonSchema } from "../http.js";
 
 const fiatSymbol = z.enum(FIAT_SYMBOLS);
 const countries = z.object({
@@ -48,14 +48,6 @@ const paymentMethods = z.object({
     }),
   ),
 });
-
-/** The catalog is the same for every caller and changes only with a deployment. */
-const CACHE_CONTROL = "public, max-age=300";
-
-function cacheable<T>(reply: FastifyReply, body: T): T {
-  void reply.header("Cache-Control", CACHE_CONTROL);
-  return body;
-}
 
 /** Public reference data (CONTRACT.md, Ramp domain): anyone may read it; a presented credential must still be valid. */
 export function referenceDataRoutes(server: FastifyInstance) {
