@@ -10,6 +10,7 @@ import { CredentialService } from "./credentials/service.js";
 import { openDatabase, type Db } from "./db/client.js";
 import { migrate } from "./db/migrate.js";
 import { createInProcessBus, createPostgresBus, type EventBus } from "./events/bus.js";
+import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
 import { IdentityService } from "./identity/service.js";
 import { createMailer } from "./mail/mailer.js";
@@ -20,8 +21,11 @@ import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js"
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
+import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
+import { WebhookSender } from "./webhooks/sender.js";
 import { SigningKeyService } from "./webhooks/signing.js";
 import { WebhookService } from "./webhooks/service.js";
+import { systemResolver, type HostResolver } from "./webhooks/url-policy.js";
 import { WidgetSessionService } from "./widget-sessions/service.js";
 
 /** Everything the adapters (REST, GraphQL, WebSocket, CLI) call: framework-free services and their wiring. */
@@ -47,7 +51,9 @@ export interface App {
   signingKeys: SigningKeyService;
   /** New outbox events, as they are written by any instance (GraphQL subscriptions read it). */
   rampEvents: RampEventFeed;
-  /** Starts the background workers (ramp processing, the event feed); the CLI never does. */
+  /** Sends the queued webhook deliveries. */
+  webhookDelivery: WebhookDeliveryWorker;
+  /** Starts the background workers (ramp processing, the event feed, webhook delivery); the CLI never does. */
   startWorkers(): Promise<void>;
   /** Database reachable (readiness). */
   ping(): Promise<void>;
@@ -55,7 +61,14 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function createApp(config: Config, log: Logger): Promise<App> {
+/** What tests put in place of the outside world: name resolution and the CAs trusted for webhook targets. */
+export interface AppSeams {
+  resolveHost?: HostResolver;
+  webhookCa?: string;
+  clock?: () => Date;
+}
+
+export async function createApp(config: Config, log: Logger, seams: AppSeams = {}): Promise<App> {
   const applied = await migrate(config.database);
   if (applied.length) log.info({ migrations: applied }, "database migrations applied");
   const { allowPrivateNetworks } = config.webhooks;
@@ -88,8 +101,25 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const delegation = new Delegation(db, bus, config.authCacheTtlMs);
   const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
   const kycProvider = new SandboxKycProvider();
-  const rampProcessor = new RampProcessor(db, rampProvider, config.ramps.processorIntervalMs, log);
+  const outbox = new OutboxSignal(bus, log);
+  const rampProcessor = new RampProcessor(db, rampProvider, outbox, config.ramps.processorIntervalMs, log);
   const rampEvents = new RampEventFeed(db, config.ramps.eventPollMs, log);
+  const resolve = seams.resolveHost ?? systemResolver;
+  const sender = new WebhookSender({ resolve, allowPrivateNetworks, timeoutMs: config.webhooks.timeoutMs, ca: seams.webhookCa });
+  const webhookDelivery = new WebhookDeliveryWorker(
+    db,
+    (timestamp, rawBody) => signingKeys.sign(timestamp, rawBody),
+    sender,
+    {
+      engine: config.database.engine,
+      pollMs: config.webhooks.deliveryPollMs,
+      timeoutMs: config.webhooks.timeoutMs,
+      concurrency: config.webhooks.deliveryConcurrency,
+    },
+    log,
+    seams.clock,
+  );
+  let stopListening: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -116,23 +146,32 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     admin: new AdminService(db, bus, credentials),
     quotes: new QuoteService(db, rampProvider),
     widgetSessions: new WidgetSessionService(db, config.widgetBaseUrl),
-    ramps: new RampService(db, rampProvider, kycProvider, delegation, { startWindowMs: config.ramps.startWindowMs }),
+    ramps: new RampService(db, rampProvider, kycProvider, delegation, outbox, { startWindowMs: config.ramps.startWindowMs }),
     onboarding: new OnboardingService(db, rampProvider, kycProvider, delegation, config.publicBaseUrl),
     rampProcessor,
-    webhooks: new WebhookService(db, { allowPrivateNetworks }),
+    webhooks: new WebhookService(db, outbox, { allowPrivateNetworks, resolve }),
     signingKeys,
     rampEvents,
+    webhookDelivery,
     async startWorkers() {
+      stopListening ??= outbox.onCommitted(() => {
+        rampEvents.wake();
+        webhookDelivery.wake();
+      });
       rampProcessor.start();
       await rampEvents.start();
+      webhookDelivery.start();
     },
     async ping() {
       await db.$queryRawUnsafe("SELECT 1");
     },
     close() {
       closing ??= (async () => {
+        stopListening?.();
         await rampProcessor.stop();
         await rampEvents.stop();
+        await webhookDelivery.stop();
+        await sender.close();
         await verifier.flushLastUses();
         signingKeys.close();
         mailer.close();

@@ -37,6 +37,9 @@ const envSchema = z.object({
     .string()
     .default("")
     .refine((list) => splitList(list).every(isCidr), "must be comma-separated CIDR ranges such as 10.0.0.0/8,fd00::/8"),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+  WEBHOOK_DELIVERY_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
+  WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8080"),
   WIDGET_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://widget.ramp-gateway.example/"),
   RAMP_START_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
@@ -109,6 +112,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       signingPrivateKey: e.SIGNING_PRIVATE_KEY,
       /** Private ranges an operator allows as webhook targets (on-premise receivers); empty by default. */
       allowPrivateNetworks: splitList(e.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      deliveryPollMs: e.WEBHOOK_DELIVERY_POLL_MS,
+      deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
     },
     publicBaseUrl: e.PUBLIC_BASE_URL,
     widgetBaseUrl: e.WIDGET_BASE_URL,

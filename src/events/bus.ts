@@ -12,6 +12,8 @@ export interface BusTopics {
   authInvalidated: { tag: string };
   /** The webhook signing key was rotated: every instance reloads the active key. */
   signingKeyRotated: { keyId: string };
+  /** Ramp events or webhook deliveries were committed: outbox readers look now, not at their next poll. */
+  outboxWritten: Record<string, never>;
 }
 export type Topic = keyof BusTopics;
 type Handler<T extends Topic> = (message: BusTopics[T]) => void;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable, Tx } from "../db/tx.js";
 import type { RampPhase, RampStatus } from "../ramps/phases.js";
+import { enqueueDeliveries } from "../webhooks/delivery-repo.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
 export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as const;
@@ -33,7 +34,10 @@ export interface RampEventBody {
   };
 }
 
-/** Writes an event in the caller's transaction, so it exists exactly when the change it reports does. */
+/**
+ * Writes an event, and the webhook deliveries it owes, in the caller's transaction: they exist exactly when
+ * the change they report does. Tell the readers with `OutboxSignal.committed()` after the commit.
+ */
 export async function recordRampEvent(tx: Tx, ramp: EventRamp, eventType: RampEventType, at: Date): Promise<RampEventBody> {
   const body: RampEventBody = {
     eventId: randomUUID(),
@@ -49,6 +53,7 @@ export async function recordRampEvent(tx: Tx, ramp: EventRamp, eventType: RampEv
     },
   };
   await tx.rampEvent.create({ data: { eventId: body.eventId, rampId: ramp.id, eventType, body: JSON.stringify(body), createdAt: at } });
+  if (eventType !== "PHASE_CHANGE") await enqueueDeliveries(tx, { eventId: body.eventId, eventType }, ramp, at);
   return body;
 }
 

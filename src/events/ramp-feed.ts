@@ -47,6 +47,11 @@ export class RampEventFeed {
     return this.loop.stop();
   }
 
+  /** Reads now: an instance committed events (OutboxSignal). */
+  wake(): void {
+    this.loop.wake();
+  }
+
   listen(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
 import { inTransaction } from "../db/tx.js";
 import { recordRampEvent } from "../events/outbox.js";
+import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import type { RampProvider, StepOutcome } from "../providers/ports.js";
 import { isTerminal, statusOfPhase, type RampPhase } from "./phases.js";
@@ -21,6 +22,7 @@ export class RampProcessor {
   constructor(
     private readonly db: Db,
     private readonly provider: RampProvider,
+    private readonly outbox: OutboxSignal,
     intervalMs: number,
     log: Logger,
   ) {
@@ -43,9 +45,9 @@ export class RampProcessor {
   }
 
   private async timeOut(ramp: repo.RampRow, now: Date) {
-    await inTransaction(this.db, async (tx) => {
+    const timedOut = await inTransaction(this.db, async (tx) => {
       const moved = await repo.updateRampIf(tx, { id: ramp.id, currentPhase: "initial" }, { currentPhase: "timedOut", status: "FAILED", nextStepAt: null });
-      if (!moved) return;
+      if (!moved) return false;
       await repo.insertError(tx, {
         rampId: ramp.id,
         phase: "initial",
@@ -56,7 +58,9 @@ export class RampProcessor {
       });
       await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
       await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
+      return true;
     });
+    if (timedOut) this.outbox.committed();
   }
 
   private async step(ramp: repo.RampRow) {
@@ -73,11 +77,11 @@ export class RampProcessor {
     });
     const now = new Date();
     const expected = { id: ramp.id, currentPhase: phase, nextStepAt: ramp.nextStepAt };
-    await inTransaction(this.db, async (tx) => {
+    const recorded = await inTransaction(this.db, async (tx) => {
       if (outcome.kind === "retry") {
         const moved = await repo.updateRampIf(tx, expected, { retries: ramp.retries + 1, nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs) });
         if (moved) await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: true, at: now });
-        return;
+        return false;
       }
       const next: RampPhase = outcome.kind === "fail" ? "failed" : outcome.phase;
       const moved = await repo.updateRampIf(tx, expected, {
@@ -87,10 +91,12 @@ export class RampProcessor {
         nextStepAt: isTerminal(next) ? null : new Date(now.getTime() + this.provider.stepDelayMs),
         ...(outcome.kind === "advance" && outcome.transactionHash ? { transactionHash: outcome.transactionHash } : {}),
       });
-      if (!moved) return; // another instance took this step
+      if (!moved) return false; // another instance took this step
       if (outcome.kind === "fail") await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: false, at: now });
       await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
       if (statusOfPhase(next) !== statusOfPhase(phase)) await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
+      return true;
     });
+    if (recorded) this.outbox.committed();
   }
 }

@@ -5,6 +5,7 @@ import type { Db } from "../db/client.js";
 import { inTransaction, isKnownError } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import { recordRampEvent } from "../events/outbox.js";
+import type { OutboxSignal } from "../events/outbox-signal.js";
 import { findKycSubject } from "../profiles/repo.js";
 import type { KycProvider, RampProvider } from "../providers/ports.js";
 import { consumeQuote, findQuoteConsumption, findVisibleQuote } from "../quotes/repo.js";
@@ -85,6 +86,7 @@ export class RampService {
     private readonly provider: RampProvider,
     private readonly kyc: KycProvider,
     private readonly delegation: Delegation,
+    private readonly outbox: OutboxSignal,
     private readonly settings: RampSettings,
   ) {}
 
@@ -153,6 +155,7 @@ export class RampService {
         return created;
       });
       if (!ramp) throw await this.quoteUnavailable(quote.id);
+      this.outbox.committed();
       return this.view(ramp);
     } catch (error) {
       // The unique quote id is the database's last word on "one ramp per quote".
@@ -197,6 +200,7 @@ export class RampService {
       return moved;
     });
     if (!started) throw this.notStartable(await repo.findRamp(this.db, ramp.id, acting.subjectProfileId));
+    this.outbox.committed();
     return this.view(started);
   }
 

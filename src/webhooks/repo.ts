@@ -10,6 +10,10 @@ export function listSubscriptions(db: Queryable, ownerProfileId: string) {
   return db.webhookSubscription.findMany({ where: { ownerProfileId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
 }
 
+export function findSubscription(db: Queryable, id: string, ownerProfileId: string) {
+  return db.webhookSubscription.findFirst({ where: { id, ownerProfileId } });
+}
+
 /** Removes a profile's subscription; false when it has none with this id. */
 export async function deleteSubscription(db: Queryable, id: string, ownerProfileId: string): Promise<boolean> {
   const { count } = await db.webhookSubscription.deleteMany({ where: { id, ownerProfileId } });

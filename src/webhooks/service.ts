@@ -6,8 +6,10 @@ import { AppError } from "../errors.js";
 import type { WebhookSubscription } from "../generated/prisma/client.js";
 import { canonicalId, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
+import * as deliveryRepo from "./delivery-repo.js";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js";
-import type { WebhookView } from "./types.js";
+import type { OutboxSignal } from "../events/outbox-signal.js";
+import type { WebhookDeliveryView, WebhookView } from "./types.js";
 import { checkWebhookUrl, systemResolver, type HostResolver } from "./url-policy.js";
 
 /** The URL itself is checked by the URL policy (INVALID_WEBHOOK_URL), not here. */
@@ -31,6 +33,13 @@ export const registerWebhookInput = z
     }
   });
 
+const deliveryPage = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+
 export interface WebhookServiceOptions {
   /** CIDR ranges an operator allows as targets although they are not public (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
   allowPrivateNetworks: readonly string[];
@@ -50,6 +59,7 @@ export class WebhookService {
 
   constructor(
     private readonly db: Db,
+    private readonly outbox: OutboxSignal,
     private readonly options: WebhookServiceOptions,
   ) {
     this.resolve = options.resolve ?? systemResolver;
@@ -90,6 +100,41 @@ export class WebhookService {
     if (!subscriptionId || !(await repo.deleteSubscription(this.db, subscriptionId, ownerProfileId))) throw notFound("Webhook");
   }
 
+  /** A subscription's deliveries, newest first, each with its attempt log. */
+  async deliveries(acting: ActingContext, id: string, query: unknown): Promise<{ totalCount: number; deliveries: WebhookDeliveryView[] }> {
+    const subscription = await this.owned(acting, id);
+    const page = parseInput(deliveryPage, query ?? {});
+    const [totalCount, rows] = await Promise.all([
+      deliveryRepo.countDeliveries(this.db, subscription.id),
+      deliveryRepo.listDeliveries(this.db, subscription.id, page),
+    ]);
+    return { totalCount, deliveries: rows.map(deliveryView) };
+  }
+
+  /**
+   * Sends a delivered or failed event again, with a fresh round of attempts and the same eventId. A
+   * pending one is already on its way and stays as it is. A disabled subscription is registered again
+   * instead (WEBHOOK_DISABLED).
+   */
+  async redeliver(acting: ActingContext, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
+    const subscription = await this.owned(acting, id);
+    const deliveryKey = canonicalId(deliveryId);
+    const found = deliveryKey ? await deliveryRepo.findDelivery(this.db, deliveryKey, subscription.id) : null;
+    if (!found) throw notFound("Delivery");
+    if (!subscription.isActive) throw new AppError("WEBHOOK_DISABLED");
+    await deliveryRepo.restartDelivery(this.db, found.id, new Date());
+    this.outbox.committed();
+    return deliveryView((await deliveryRepo.findDelivery(this.db, found.id, subscription.id))!);
+  }
+
+  private async owned(acting: ActingContext, id: string): Promise<WebhookSubscription> {
+    const { ownerProfileId } = keyOwner(acting);
+    const subscriptionId = canonicalId(id);
+    const subscription = subscriptionId ? await repo.findSubscription(this.db, subscriptionId, ownerProfileId) : null;
+    if (!subscription) throw notFound("Webhook");
+    return subscription;
+  }
+
   /** The quote's id when it was created with this very key for this profile; otherwise not found. */
   private async ownQuote(quoteId: string, ownerProfileId: string, credentialId: string): Promise<string> {
     const id = canonicalId(quoteId);
@@ -122,6 +167,19 @@ function createdWith(record: { ownerProfileId: string | null; credentialId: stri
 function keyOwner(acting: ActingContext): { ownerProfileId: string; credentialId: string } {
   if (!acting.credentialId) throw new AppError("AUTHENTICATION_REQUIRED", "Webhook management needs a secret key.");
   return { ownerProfileId: acting.subjectProfileId, credentialId: acting.credentialId };
+}
+
+function deliveryView(row: deliveryRepo.DeliveryRow): WebhookDeliveryView {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    eventType: row.event.eventType as WebhookEventType,
+    status: row.status as deliveryRepo.DeliveryStatus,
+    attempts: row.attempts.map(({ startedAt, durationMs, statusCode, error }) => ({ startedAt, durationMs, statusCode, error })),
+    nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
+    deliveredAt: row.deliveredAt,
+    createdAt: row.createdAt,
+  };
 }
 
 function view(row: WebhookSubscription): WebhookView {

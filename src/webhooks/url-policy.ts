@@ -121,7 +121,7 @@ export function isAllowedTargetAddress(address: string, allowPrivateNetworks: re
 const refuse = (why: string) => new AppError("INVALID_WEBHOOK_URL", `The webhook URL is not allowed: ${why}.`);
 
 /** The URL's host as an IP literal, or undefined for a name. WHATWG URL has already normalized IPv4 forms. */
-function ipLiteral(hostname: string): string | undefined {
+export function ipLiteral(hostname: string): string | undefined {
   if (hostname.startsWith("[") && hostname.endsWith("]")) return hostname.slice(1, -1);
   return ipaddr.IPv4.isValidFourPartDecimal(hostname) ? hostname : undefined;
 }

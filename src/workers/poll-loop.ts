@@ -2,12 +2,15 @@ import type { Logger } from "pino";
 
 /**
  * Runs one pass, waits `intervalMs` after it ends, runs the next, until stopped. Passes never overlap, a
- * failing pass is logged and the loop goes on, and `stop()` waits for the pass in progress.
+ * failing pass is logged and the loop goes on, `wake()` brings the next pass forward, and `stop()` waits
+ * for the pass in progress.
  */
 export class PollLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  /** A wake-up arrived during a pass: the next pass follows at once. */
+  private woken = false;
 
   constructor(
     private readonly pass: () => Promise<void>,
@@ -27,6 +30,17 @@ export class PollLoop {
     this.schedule(firstDelayMs);
   }
 
+  /** Runs the next pass now rather than after the interval (right after the pass in progress, if any). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.woken = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -40,7 +54,9 @@ export class PollLoop {
         .catch((error: unknown) => this.log.error({ err: error }, this.failure))
         .finally(() => {
           this.running = undefined;
-          this.schedule(this.intervalMs);
+          const next = this.woken ? 0 : this.intervalMs;
+          this.woken = false;
+          this.schedule(next);
         });
     }, delayMs);
   }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActingContext } from "../../src/auth/delegation.js";
 import { AppError } from "../../src/errors.js";
+import { OutboxSignal } from "../../src/events/outbox-signal.js";
 import { WebhookService } from "../../src/webhooks/service.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
@@ -310,7 +311,7 @@ describe("URL rules for names (WebhookService on this database with an injected 
   let acting: ActingContext;
 
   beforeAll(() => {
-    service = new WebhookService(t.app.db, { allowPrivateNetworks: [], resolve: resolver });
+    service = new WebhookService(t.app.db, new OutboxSignal(t.app.bus, t.app.log), { allowPrivateNetworks: [], resolve: resolver });
     acting = {
       actorProfileId: alice.profileId,
       subjectProfileId: alice.profileId,

@@ -3,7 +3,7 @@ import type { OutgoingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
-import { createApp, type App } from "../../src/app.js";
+import { createApp, type App, type AppSeams } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { loggerOptions } from "../../src/log.js";
 import { buildServer } from "../../src/server.js";
@@ -46,6 +46,8 @@ export async function startTestApp(
     database?: TestDatabase;
     /** Run the background workers (ramp processing), with sandbox steps of SANDBOX_STEP_DELAY_MS (default 20 ms here). */
     workers?: boolean;
+    /** Stand-ins for name resolution, trusted CAs and the clock (webhook delivery tests). */
+    seams?: AppSeams;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
@@ -64,7 +66,7 @@ export async function startTestApp(
   });
   mkdirSync(LOG_DIR, { recursive: true });
   const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: join(LOG_DIR, `integration-${process.pid}-${++instances}.log`), sync: true }));
-  const app = await createApp(config, log);
+  const app = await createApp(config, log, options.seams);
   const server = await buildServer(app);
   await server.ready();
   if (options.workers) await app.startWorkers();

@@ -4,6 +4,7 @@ import type { App } from "../../app.js";
 import { MANAGER_ONLY } from "../../auth/delegation.js";
 import { WEBHOOK_EVENT_TYPES } from "../../events/outbox.js";
 import { registerWebhookInput } from "../../webhooks/service.js";
+import type { WebhookDeliveryView } from "../../webhooks/types.js";
 import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
 
 const webhook = z.object({
@@ -16,6 +17,24 @@ const webhook = z.object({
   createdAt: isoDateTime,
 });
 const webhookList = z.object({ webhooks: z.array(webhook) });
+const attempt = z.object({ startedAt: isoDateTime, durationMs: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable() });
+const delivery = z.object({
+  id: z.uuid(),
+  eventId: z.uuid(),
+  eventType: z.enum(WEBHOOK_EVENT_TYPES),
+  status: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.array(attempt),
+  nextAttemptAt: isoDateTime.nullable(),
+  deliveredAt: isoDateTime.nullable(),
+  createdAt: isoDateTime,
+});
+const deliveryLog = z.object({ totalCount: z.number().int(), deliveries: z.array(delivery) });
+const idParams = z.object({ id: z.string() });
+const deliveryParams = z.object({ id: z.string(), deliveryId: z.string() });
+
+function deliveryToWire(view: WebhookDeliveryView) {
+  return { ...wireDates(view), attempts: view.attempts.map(wireDates) };
+}
 
 /**
  * Webhook registrations (CONTRACT.md, Webhooks): a non-managed profile's secret key only. A selector is
@@ -49,12 +68,41 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     schema: {
       tags,
       security,
-      params: jsonSchema(z.object({ id: z.string() }), "input"),
+      params: jsonSchema(idParams, "input"),
       response: { 204: { type: "null" }, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {
       await app.webhooks.delete(actingOf(request), (request.params as { id: string }).id);
       return reply.code(204).send();
+    },
+  });
+
+  server.get("/v1/webhook/:id/deliveries", {
+    config,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(idParams, "input"),
+      querystring: jsonSchema(z.object({ limit: z.string().optional(), offset: z.string().optional() }), "input"),
+      response: { 200: jsonSchema(deliveryLog), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => {
+      const page = await app.webhooks.deliveries(actingOf(request), (request.params as { id: string }).id, request.query);
+      return { totalCount: page.totalCount, deliveries: page.deliveries.map(deliveryToWire) };
+    },
+  });
+
+  server.post("/v1/webhook/:id/deliveries/:deliveryId/redeliver", {
+    config,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(deliveryParams, "input"),
+      response: { 202: jsonSchema(delivery), ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    handler: async (request, reply) => {
+      const { id, deliveryId } = request.params as { id: string; deliveryId: string };
+      return reply.code(202).send(deliveryToWire(await app.webhooks.redeliver(actingOf(request), id, deliveryId)));
     },
   });
 }

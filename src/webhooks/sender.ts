@@ -1,0 +1,141 @@
+import type { LookupFunction } from "node:net";
+import { performance } from "node:perf_hooks";
+import { Pool } from "undici";
+import { ipLiteral, isAllowedTargetAddress, type HostResolver, type ResolvedAddress } from "./url-policy.js";
+
+export interface SenderOptions {
+  resolve: HostResolver;
+  /** CIDR ranges an operator allows although they are not public (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
+  allowPrivateNetworks: readonly string[];
+  /** The whole send: resolving, connecting, the answer's head and the capped read of its body. */
+  timeoutMs: number;
+  /** Extra certificate authorities to trust (tests' local receiver); the system's are always trusted. */
+  ca?: string;
+}
+
+/** What one send came to: a status code, or the reason there was none. */
+export interface SendOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** Bytes of an answer's body read at most; the rest is dropped with the connection (a receiver owes us a status). */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Connection pools kept per (origin, vetted address); the oldest is closed beyond this. */
+const MAX_POOLS = 256;
+
+/**
+ * Sends webhook POSTs safely (CONTRACT.md, Webhooks): the host is resolved once per send and every address
+ * must be allowed (public, or in an operator's range); the connection goes to that vetted address, so a
+ * second, different DNS answer can never move it. Redirects are not followed (a 3xx is a failure), and
+ * at most MAX_RESPONSE_BYTES of an answer are read.
+ */
+export class WebhookSender {
+  /** Pools by origin and pinned address, in least-recently-used order. */
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(private readonly options: SenderOptions) {}
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
+    const started = performance.now();
+    const finish = (statusCode: number | null, error: string | null): SendOutcome => ({
+      ok: statusCode !== null && statusCode >= 200 && statusCode < 300,
+      statusCode,
+      error,
+      durationMs: Math.round(performance.now() - started),
+    });
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const target = new URL(url);
+      if (target.protocol !== "https:") return finish(null, "only https URLs are delivered to");
+      const address = await this.vettedAddress(target.hostname, signal);
+      if (typeof address === "string") return finish(null, address);
+      const response = await this.pool(target.origin, address).request({
+        path: `${target.pathname}${target.search}`,
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", "user-agent": "ramp-gateway-webhooks" },
+        body,
+        signal,
+      });
+      const truncated = await readCapped(response.body);
+      const redirect = response.statusCode >= 300 && response.statusCode < 400 ? "redirect not followed" : null;
+      return finish(response.statusCode, redirect ?? (truncated ? `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off` : null));
+    } catch (error) {
+      return finish(null, signal.aborted ? `no answer within ${this.options.timeoutMs} ms` : describe(error));
+    }
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.destroy()));
+  }
+
+  /** The address to connect to, or why there is none. An IP literal is its own (single) answer. */
+  private async vettedAddress(hostname: string, signal: AbortSignal): Promise<ResolvedAddress | string> {
+    const literal = ipLiteral(hostname);
+    const addresses = literal !== undefined ? [{ address: literal, family: literal.includes(":") ? 6 : 4 }] : await abortable(this.options.resolve(hostname), signal);
+    if (addresses.length === 0) return `${hostname} does not resolve`;
+    const refused = addresses.find(({ address }) => !isAllowedTargetAddress(address, this.options.allowPrivateNetworks));
+    if (refused) return `${hostname} resolves to ${refused.address}, which is not publicly routable`;
+    return addresses[0]!;
+  }
+
+  private pool(origin: string, pinned: ResolvedAddress): Pool {
+    const key = `${origin} ${pinned.address}`;
+    let pool = this.pools.get(key);
+    if (pool) {
+      this.pools.delete(key);
+    } else {
+      pool = new Pool(origin, {
+        connect: { lookup: pinnedLookup(pinned), ...(this.options.ca ? { ca: this.options.ca } : {}) },
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      if (this.pools.size >= MAX_POOLS) {
+        const [oldestKey, oldest] = this.pools.entries().next().value as [string, Pool];
+        this.pools.delete(oldestKey);
+        void oldest.close().catch(() => undefined);
+      }
+    }
+    this.pools.set(key, pool);
+    return pool;
+  }
+}
+
+/** A `lookup` that always answers the vetted address: the socket cannot be sent anywhere else. */
+function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    else callback(null, pinned.address, pinned.family);
+  };
+}
+
+/** Reads and discards the body up to the cap; true when there was more (the connection is then dropped). */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<boolean> {
+  let read = 0;
+  for await (const chunk of body) {
+    read += chunk.length;
+    if (read > MAX_RESPONSE_BYTES) {
+      body.destroy();
+      return true;
+    }
+  }
+  return false;
+}
+
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function describe(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return "the host name does not resolve";
+  return code ? `${code}: ${message ?? "request failed"}` : (message ?? "request failed");
+}

@@ -1,0 +1,449 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claimDueDeliveries } from "../../src/webhooks/delivery-repo.js";
+import { FAILED_DELIVERIES_TO_DISABLE, RETRY_DELAYS_MS } from "../../src/webhooks/delivery-worker.js";
+import { MAX_RESPONSE_BYTES } from "../../src/webhooks/sender.js";
+import type { HostResolver } from "../../src/webhooks/url-policy.js";
+import { testEngine } from "../support/database.js";
+import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startWebhookReceiver, testCertificates, type ReceivedDelivery, type Responder, type WebhookReceiver } from "../support/webhook-receiver.js";
+
+/*
+ * Durable webhook delivery (CONTRACT.md, Webhooks), on the project's engine: a delivery per event and
+ * matching subscription, signed as the contract says, retried on the exact schedule, disabled after five
+ * failed deliveries, never following redirects, connecting only to the address it vetted, and logged.
+ *
+ * Two apps: `live` runs its workers on the real clock; `manual` runs none, and the tests step its clock
+ * and call the delivery worker by hand. Receivers are local HTTPS servers allowed through
+ * WEBHOOK_ALLOW_PRIVATE_NETWORKS=127.0.0.1/32 with a CA made for the test.
+ */
+
+const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const ADDRESS = `0x${"2".repeat(40)}`;
+const TIMEOUT_MS = 1_500;
+
+type Headers = Record<string, string>;
+interface Caller {
+  session: Headers;
+  secret: Headers;
+}
+
+/** What the stand-in resolver answers for a name, call by call (the last answer repeats). */
+const dnsAnswers = new Map<string, string[][]>();
+const dnsCalls: string[] = [];
+const resolver: HostResolver = async (hostname) => {
+  dnsCalls.push(hostname);
+  const answers = dnsAnswers.get(hostname);
+  if (!answers?.length) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+  const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+  return answer.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+};
+
+let fakeNow = Date.now();
+const manualClock = () => new Date(fakeNow);
+const env = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
+  WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+  WEBHOOK_DELIVERY_POLL_MS: "20",
+  RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
+  RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000",
+};
+let live: TestApp;
+let manual: TestApp;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  const seams = { resolveHost: resolver, webhookCa: testCertificates().ca };
+  [live, manual] = await Promise.all([
+    startTestApp(env, { workers: true, seams }),
+    startTestApp(env, { seams: { ...seams, clock: manualClock } }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await Promise.all([live?.close(), manual?.close()]);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+async function receiver(t: TestApp, respond?: Responder): Promise<WebhookReceiver> {
+  const key = await t.request("GET", "/v1/public-key");
+  const started = await startWebhookReceiver({ publicKey: key.body.publicKey, respond });
+  if (t === manual) started.clock = manualClock;
+  receivers.push(started);
+  return started;
+}
+
+async function newCaller(t: TestApp): Promise<Caller> {
+  const signedIn = await t.signIn();
+  const credential = await t.createCredential(signedIn.headers);
+  return { session: signedIn.headers, secret: { "x-api-key": credential.secretKey } };
+}
+
+function ok(response: HttpResponse, status: number) {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  return response.body;
+}
+
+function expectError(response: HttpResponse, status: number, code: string) {
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+}
+
+async function quote(t: TestApp, caller: Caller): Promise<string> {
+  return ok(await t.request("POST", "/v1/quotes", { headers: caller.secret, body: BUY }), 201).id;
+}
+
+async function subscribe(t: TestApp, caller: Caller, body: Record<string, unknown>): Promise<string> {
+  return ok(await t.request("POST", "/v1/webhook", { headers: caller.secret, body }), 201).id;
+}
+
+async function register(t: TestApp, caller: Caller, quoteId: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return ok(await t.request("POST", "/v1/ramp/register", { headers: caller.secret, body: { quoteId, destinationAddress: ADDRESS, ...extra } }), 201).id;
+}
+
+/** A quote, a subscription to it at `url`, and a registered ramp: one TRANSACTION_CREATED delivery queued. */
+async function followedRamp(t: TestApp, caller: Caller, url: string, events?: string[]) {
+  const quoteId = await quote(t, caller);
+  const webhookId = await subscribe(t, caller, { url, quoteId, ...(events && { events }) });
+  const rampId = await register(t, caller, quoteId);
+  return { quoteId, webhookId, rampId };
+}
+
+async function deliveries(t: TestApp, caller: Caller, webhookId: string, query = "") {
+  return ok(await t.request("GET", `/v1/webhook/${webhookId}/deliveries${query}`, { headers: caller.secret }), 200);
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The outbox's stored body of an event: what a receiver must get byte for byte. */
+async function storedBody(t: TestApp, eventId: string): Promise<string> {
+  return (await t.app.db.rampEvent.findUniqueOrThrow({ where: { eventId } })).body;
+}
+
+/** Steps the manual clock to `at` and runs one delivery pass. */
+async function runAt(at: number): Promise<void> {
+  fakeNow = at;
+  await manual.app.webhookDelivery.runOnce();
+}
+
+const startedAtOf = (log: { deliveries: { attempts: { startedAt: string }[] }[] }) => log.deliveries[0]!.attempts.map((attempt) => Date.parse(attempt.startedAt));
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe("delivery", () => {
+  it("posts every subscribed event once, signed over '<timestamp>.<raw body>', with the outbox's exact body", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const { webhookId, rampId } = await followedRamp(live, caller, target.url());
+    ok(await live.request("POST", "/v1/ramp/start", { headers: caller.secret, body: { rampId } }), 200);
+
+    const got = await target.waitFor(2);
+    expect(got.map((delivery) => delivery.verificationError)).toEqual([undefined, undefined]);
+    expect(got.map((delivery) => [delivery.event!.eventType, delivery.event!.payload.transactionStatus])).toEqual([
+      ["TRANSACTION_CREATED", "PENDING"],
+      ["STATUS_CHANGE", "COMPLETE"],
+    ]);
+    for (const delivery of got) {
+      expect(delivery.rawBody).toBe(await storedBody(live, delivery.event!.eventId));
+      expect(delivery.path).toBe("/hook");
+      expect(delivery.headers["content-type"]).toBe("application/json");
+      expect(Math.abs(Number(delivery.headers["x-service-timestamp"]) - Date.now() / 1000)).toBeLessThan(30);
+      expect(delivery.event!.payload.transactionId).toBe(rampId);
+    }
+    const log = await eventually(() => deliveries(live, caller, webhookId), (page) => page.deliveries.every((d: any) => d.status === "delivered"), "delivered");
+    expect(log.totalCount).toBe(2);
+    expect(log.deliveries.map((d: any) => [d.eventType, d.status, d.attempts.length, d.attempts[0].statusCode, d.attempts[0].error])).toEqual([
+      ["STATUS_CHANGE", "delivered", 1, 204, null],
+      ["TRANSACTION_CREATED", "delivered", 1, 204, null],
+    ]);
+    expect(log.deliveries.map((d: any) => d.eventId).sort()).toEqual(got.map((delivery) => delivery.event!.eventId).sort());
+  });
+
+  it("sends only the subscribed event types, and follows a widget session's ramps", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const session = ok(
+      await live.request("POST", "/v1/session/create", { headers: caller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-delivery" } }),
+      201,
+    );
+    await subscribe(live, caller, { url: target.url("/session"), sessionId: session.sessionId, events: ["STATUS_CHANGE"] });
+    const quoteId = await quote(live, caller);
+    const rampId = await register(live, caller, quoteId, { sessionId: session.sessionId });
+    ok(await live.request("POST", "/v1/ramp/start", { headers: caller.secret, body: { rampId } }), 200);
+
+    const [delivery] = await target.waitFor(1);
+    expect([delivery!.path, delivery!.event!.eventType, delivery!.event!.payload.sessionId]).toEqual(["/session", "STATUS_CHANGE", session.sessionId]);
+    // TRANSACTION_CREATED was written before STATUS_CHANGE: had it been queued, it would have come first.
+    const queued = await live.app.db.webhookDelivery.count({ where: { event: { rampId } } });
+    expect(queued).toBe(1);
+  });
+
+  it("queues nothing for a deleted subscription, and its log is gone with it", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const quoteId = await quote(live, caller);
+    const webhookId = await subscribe(live, caller, { url: target.url(), quoteId });
+    ok(await live.request("DELETE", `/v1/webhook/${webhookId}`, { headers: caller.secret }), 204);
+    const rampId = await register(live, caller, quoteId);
+
+    expect(await live.app.db.webhookDelivery.count({ where: { event: { rampId } } })).toBe(0);
+    expectError(await live.request("GET", `/v1/webhook/${webhookId}/deliveries`, { headers: caller.secret }), 404, "NOT_FOUND");
+  });
+});
+
+describe("retries", () => {
+  it("retries a failing receiver after exactly 1, 2, 4, 8 and 16 s, then gives the delivery up", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual, () => ({ status: 500 }));
+    const { webhookId } = await followedRamp(manual, caller, target.url());
+    const t0 = Date.now() + 60_000;
+
+    await runAt(t0);
+    let elapsed = 0;
+    for (const delay of RETRY_DELAYS_MS) {
+      await runAt(t0 + elapsed + delay - 1);
+      expect(target.received.length, `nothing is due ${delay - 1} ms after a failure`).toBe(RETRY_DELAYS_MS.indexOf(delay) + 1);
+      elapsed += delay;
+      await runAt(t0 + elapsed);
+    }
+    await runAt(t0 + elapsed + 60 * 60_000);
+
+    expect(target.received).toHaveLength(1 + RETRY_DELAYS_MS.length);
+    expect(target.received.every((delivery) => delivery.verificationError === undefined)).toBe(true);
+    expect(new Set(target.received.map((delivery) => delivery.event!.eventId)).size).toBe(1);
+    expect(target.received.map((delivery) => Number(delivery.headers["x-service-timestamp"]) - Math.floor(t0 / 1000))).toEqual([0, 1, 3, 7, 15, 31]);
+
+    const log = await deliveries(manual, caller, webhookId);
+    const attempts = startedAtOf(log);
+    expect(attempts.slice(1).map((at, index) => at - attempts[index]!)).toEqual([...RETRY_DELAYS_MS]);
+    expect(log.deliveries[0]).toMatchObject({ status: "failed", nextAttemptAt: null, deliveredAt: null });
+    expect(log.deliveries[0].attempts.every((attempt: any) => attempt.statusCode === 500)).toBe(true);
+    // One failed delivery is not five: the subscription stays active.
+    const [subscription] = ok(await manual.request("GET", "/v1/webhook", { headers: caller.secret }), 200).webhooks;
+    expect(subscription.isActive).toBe(true);
+  });
+
+  it("counts a success after failures as delivered and shows when the next attempt was due", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual, ({ index }) => ({ status: index < 2 ? 503 : 200 }));
+    const { webhookId } = await followedRamp(manual, caller, target.url());
+    const t0 = Date.now() + 60_000;
+
+    await runAt(t0);
+    const pending = (await deliveries(manual, caller, webhookId)).deliveries[0];
+    expect(pending).toMatchObject({ status: "pending", nextAttemptAt: new Date(t0 + 1_000).toISOString() });
+    await runAt(t0 + 1_000);
+    await runAt(t0 + 3_000);
+    const log = await deliveries(manual, caller, webhookId);
+    expect(log.deliveries[0]).toMatchObject({ status: "delivered", nextAttemptAt: null, deliveredAt: new Date(t0 + 3_000).toISOString() });
+    expect(log.deliveries[0].attempts.map((attempt: any) => attempt.statusCode)).toEqual([503, 503, 200]);
+  });
+
+  it("disables the subscription after five failed deliveries in a row; a delivered one resets the count", async () => {
+    const caller = await newCaller(manual);
+    let failing = true;
+    const target = await receiver(manual, () => ({ status: failing ? 500 : 204 }));
+    const session = ok(
+      await manual.request("POST", "/v1/session/create", { headers: caller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-disable" } }),
+      201,
+    );
+    const webhookId = await subscribe(manual, caller, { url: target.url(), sessionId: session.sessionId });
+    const subscription = () => manual.app.db.webhookSubscription.findUniqueOrThrow({ where: { id: webhookId } });
+    let t = Date.now() + 60_000;
+    /** Registers `count` ramps of the session, then runs their deliveries through a whole round. */
+    const failRound = async (count: number) => {
+      for (let index = 0; index < count; index++) await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+      await runAt(t);
+      for (const delay of RETRY_DELAYS_MS) await runAt((t += delay));
+      t += 60_000;
+    };
+
+    await failRound(FAILED_DELIVERIES_TO_DISABLE - 1);
+    expect(await subscription()).toMatchObject({ isActive: true, consecutiveFailures: FAILED_DELIVERIES_TO_DISABLE - 1 });
+    failing = false;
+    await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+    await runAt((t += 1_000));
+    expect(await subscription()).toMatchObject({ isActive: true, consecutiveFailures: 0 });
+
+    failing = true;
+    await failRound(FAILED_DELIVERIES_TO_DISABLE);
+    expect(await subscription()).toMatchObject({ isActive: false, consecutiveFailures: FAILED_DELIVERIES_TO_DISABLE });
+    const listed = ok(await manual.request("GET", "/v1/webhook", { headers: caller.secret }), 200).webhooks;
+    expect(listed.find((webhook: any) => webhook.id === webhookId).isActive).toBe(false);
+
+    // Disabled: new events queue nothing, and redelivery points at registering again.
+    const before = target.received.length;
+    await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+    await runAt((t += 1_000));
+    expect(target.received.length).toBe(before);
+    const log = await deliveries(manual, caller, webhookId, "?limit=1");
+    expectError(await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${log.deliveries[0].id}/redeliver`, { headers: caller.secret }), 409, "WEBHOOK_DISABLED");
+
+    // Registering again resumes.
+    failing = false;
+    await subscribe(manual, caller, { url: target.url("/again"), sessionId: session.sessionId });
+    await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+    await runAt((t += 1_000));
+    expect(target.received.at(-1)!.path).toBe("/again");
+  });
+
+  it("sends again when a worker's claim lapses (the worker died mid-send): at least once", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual);
+    const { webhookId } = await followedRamp(manual, caller, target.url());
+    const t0 = Date.now() + 60_000;
+    const engine = testEngine() === "postgresql" ? "postgresql" : "sqlite";
+    // A worker claims the delivery and is never heard of again.
+    const claimed = await claimDueDeliveries(manual.app.db, engine, { now: new Date(t0), leaseUntil: new Date(t0 + TIMEOUT_MS + 5_000), token: crypto.randomUUID(), limit: 100 });
+    expect(claimed.map((delivery) => delivery.subscriptionId)).toContain(webhookId);
+
+    await runAt(t0 + TIMEOUT_MS + 4_999);
+    expect(target.received).toHaveLength(0);
+    await runAt(t0 + TIMEOUT_MS + 5_000);
+    expect(target.received).toHaveLength(1);
+    expect((await deliveries(manual, caller, webhookId)).deliveries[0].status).toBe("delivered");
+  });
+});
+
+describe("outbound requests", () => {
+  it("does not follow a redirect: a 3xx is a failed attempt and the Location is never requested", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live, ({ path }) => (path === "/moved" ? { status: 302, headers: { location: target.url("/elsewhere") } } : { status: 204 }));
+    const { webhookId } = await followedRamp(live, caller, target.url("/moved"));
+
+    const log = await eventually(() => deliveries(live, caller, webhookId), (page) => page.deliveries[0]?.attempts.length >= 2, "two attempts");
+    expect(log.deliveries[0].attempts.slice(0, 2).map((attempt: any) => [attempt.statusCode, attempt.error])).toEqual([
+      [302, "redirect not followed"],
+      [302, "redirect not followed"],
+    ]);
+    expect(target.received.some((delivery) => delivery.path === "/elsewhere")).toBe(false);
+    ok(await live.request("DELETE", `/v1/webhook/${webhookId}`, { headers: caller.secret }), 204);
+  });
+
+  it("connects to the address it vetted: a resolver that answers an allowed address, then a private one, cannot move the send", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual, ({ index }) => ({ status: index === 0 ? 500 : 204 }));
+    const host = `pinned-${Date.now()}.receiver.test`;
+    // Registration and the first send see 127.0.0.1 (allowed); every later answer is a private address.
+    dnsAnswers.set(host, [["127.0.0.1"], ["127.0.0.1"], ["10.20.30.40"]]);
+    const { webhookId } = await followedRamp(manual, caller, `https://${host}:${target.port}/pinned`);
+    const t0 = Date.now() + 60_000;
+    dnsCalls.length = 0;
+
+    // The first send resolves once and connects to 127.0.0.1. The name exists only in the stand-in resolver
+    // and the certificate is for receiver.test: had the HTTP client resolved the name itself, it would fail.
+    await runAt(t0);
+    expect(dnsCalls).toEqual([host]);
+    expect(target.received.map((delivery) => delivery.path)).toEqual(["/pinned"]);
+
+    // The retry resolves to 10.20.30.40, which is refused before any connection.
+    await runAt(t0 + 1_000);
+    expect(dnsCalls).toEqual([host, host]);
+    expect(target.received).toHaveLength(1);
+    const log = await deliveries(manual, caller, webhookId);
+    expect(log.deliveries[0].attempts.map((attempt: any) => [attempt.statusCode, attempt.error])).toEqual([
+      [500, null],
+      [null, `${host} resolves to 10.20.30.40, which is not publicly routable`],
+    ]);
+  });
+
+  it("checks a name that did not resolve at registration again at each send", async () => {
+    const caller = await newCaller(manual);
+    const host = `later-${Date.now()}.receiver.test`;
+    const { webhookId } = await followedRamp(manual, caller, `https://${host}/hook`);
+    dnsAnswers.set(host, [["169.254.169.254"]]);
+    await runAt(Date.now() + 60_000);
+    const log = await deliveries(manual, caller, webhookId);
+    expect(log.deliveries[0].attempts.map((attempt: any) => [attempt.statusCode, attempt.error])).toEqual([
+      [null, `${host} resolves to 169.254.169.254, which is not publicly routable`],
+    ]);
+  });
+
+  it("gives up on an answer after the timeout", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual, () => ({ status: 204, delayMs: TIMEOUT_MS + 1_000 }));
+    const { webhookId } = await followedRamp(manual, caller, target.url());
+    await runAt(Date.now() + 60_000);
+    const [attempt] = (await deliveries(manual, caller, webhookId)).deliveries[0].attempts;
+    expect([attempt.statusCode, attempt.error]).toEqual([null, `no answer within ${TIMEOUT_MS} ms`]);
+    expect(attempt.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS + 1_000);
+    ok(await manual.request("DELETE", `/v1/webhook/${webhookId}`, { headers: caller.secret }), 204);
+  });
+
+  it("reads at most the capped size of an answer", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual, () => ({ status: 200, body: Buffer.alloc(20 * 1024 * 1024, 0x61) }));
+    const { webhookId } = await followedRamp(manual, caller, target.url());
+    await runAt(Date.now() + 60_000);
+    const delivery = (await deliveries(manual, caller, webhookId)).deliveries[0];
+    expect(delivery.status).toBe("delivered");
+    expect(delivery.attempts.map((attempt: any) => [attempt.statusCode, attempt.error])).toEqual([[200, `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off`]]);
+  });
+});
+
+describe("delivery log and redelivery", () => {
+  it("pages the log newest first and redelivers an event with the same eventId in a new round", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual);
+    const session = ok(
+      await manual.request("POST", "/v1/session/create", { headers: caller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-log" } }),
+      201,
+    );
+    const webhookId = await subscribe(manual, caller, { url: target.url(), sessionId: session.sessionId });
+    for (let index = 0; index < 3; index++) await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+    const t0 = Date.now() + 60_000;
+    await runAt(t0);
+
+    const all = await deliveries(manual, caller, webhookId);
+    expect(all.totalCount).toBe(3);
+    const page = await deliveries(manual, caller, webhookId, "?limit=2&offset=1");
+    expect(page.deliveries.map((d: any) => d.id)).toEqual(all.deliveries.slice(1).map((d: any) => d.id));
+    expectError(await manual.request("GET", `/v1/webhook/${webhookId}/deliveries?limit=0`, { headers: caller.secret }), 400, "VALIDATION_FAILED");
+    expectError(await manual.request("GET", `/v1/webhook/${webhookId}/deliveries?limit=101`, { headers: caller.secret }), 400, "VALIDATION_FAILED");
+
+    const chosen = all.deliveries[1];
+    const redelivered = ok(await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${chosen.id}/redeliver`, { headers: caller.secret }), 202);
+    expect(redelivered).toMatchObject({ id: chosen.id, eventId: chosen.eventId, status: "pending", deliveredAt: null });
+    // A pending delivery is already on its way: asking again changes nothing.
+    expect(ok(await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${chosen.id}/redeliver`, { headers: caller.secret }), 202)).toEqual(redelivered);
+    await runAt(t0 + 5_000);
+    const sent = target.received.filter((delivery: ReceivedDelivery) => delivery.event?.eventId === chosen.eventId);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.rawBody).toBe(sent[0]!.rawBody);
+    expect(Number(sent[1]!.headers["x-service-timestamp"])).toBe(Math.floor((t0 + 5_000) / 1000));
+    const after = (await deliveries(manual, caller, webhookId)).deliveries.find((d: any) => d.id === chosen.id);
+    expect(after).toMatchObject({ status: "delivered", deliveredAt: new Date(t0 + 5_000).toISOString() });
+    expect(after.attempts.map((attempt: any) => Date.parse(attempt.startedAt))).toEqual([t0, t0 + 5_000]);
+  });
+
+  it("answers 404 for another profile's subscription, an unknown delivery or one of another subscription", async () => {
+    const owner = await newCaller(manual);
+    const other = await newCaller(manual);
+    const target = await receiver(manual);
+    const first = await followedRamp(manual, owner, target.url());
+    const second = await followedRamp(manual, owner, target.url());
+    const [delivery] = (await deliveries(manual, owner, first.webhookId)).deliveries;
+
+    for (const [headers, webhookId, deliveryId] of [
+      [other.secret, first.webhookId, delivery.id],
+      [owner.secret, second.webhookId, delivery.id],
+      [owner.secret, first.webhookId, crypto.randomUUID()],
+      [owner.secret, first.webhookId, "not-a-uuid"],
+    ] as const) {
+      expectError(await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${deliveryId}/redeliver`, { headers }), 404, "NOT_FOUND");
+    }
+    expectError(await manual.request("GET", `/v1/webhook/${first.webhookId}/deliveries`, { headers: other.secret }), 404, "NOT_FOUND");
+    expectError(await manual.request("GET", `/v1/webhook/not-a-uuid/deliveries`, { headers: owner.secret }), 404, "NOT_FOUND");
+    // Nothing was touched by the refused calls.
+    expect((await deliveries(manual, owner, first.webhookId)).deliveries[0]).toEqual(delivery);
+  });
+});
