@@ -13,6 +13,7 @@ import { QuotesResolver } from "./resolvers/quotes.js";
 import { RampEventsResolver } from "./resolvers/ramp-events.js";
 import { RampsResolver } from "./resolvers/ramps.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
+import { WebhooksResolver } from "./resolvers/webhooks.js";
 
 /** The executable schema: type-graphql resolvers with @auth enforced on every field that declares it. */
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
@@ -28,6 +29,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       RampsResolver,
       OnboardingResolver,
       RampEventsResolver,
+      WebhooksResolver,
     ],
     directives: [...specifiedDirectives, authDirective],
     validate: false,

@@ -5,9 +5,13 @@ export function insertSubscription(db: Queryable, data: Prisma.WebhookSubscripti
   return db.webhookSubscription.create({ data });
 }
 
-/** A profile's subscriptions, newest first (active and disabled). */
-export function listSubscriptions(db: Queryable, ownerProfileId: string) {
-  return db.webhookSubscription.findMany({ where: { ownerProfileId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+/** A profile's subscriptions, newest first (active and disabled); all of them, or one page. */
+export function listSubscriptions(db: Queryable, ownerProfileId: string, page?: { limit: number; offset: number }) {
+  return db.webhookSubscription.findMany({
+    where: { ownerProfileId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    ...(page && { skip: page.offset, take: page.limit }),
+  });
 }
 
 export function findSubscription(db: Queryable, id: string, ownerProfileId: string) {

@@ -84,10 +84,10 @@ export class WebhookService {
     return view(created);
   }
 
-  /** The caller's subscriptions (any key of its profile registered them), newest first. */
-  async list(acting: ActingContext): Promise<WebhookView[]> {
+  /** The caller's subscriptions (any key of its profile registered them), newest first; all, or one page. */
+  async list(acting: ActingContext, page?: { limit: number; offset: number }): Promise<WebhookView[]> {
     const { ownerProfileId } = keyOwner(acting);
-    return (await repo.listSubscriptions(this.db, ownerProfileId)).map(view);
+    return (await repo.listSubscriptions(this.db, ownerProfileId, page)).map(view);
   }
 
   /**

@@ -40,6 +40,20 @@ async function ownerWebhook(fx: SecurityFixtures): Promise<string> {
   lastOwnerWebhook = created.body.id as string;
   return lastOwnerWebhook;
 }
+let lastOwnerDelivery: { id: string; deliveryId: string } | undefined;
+/** A queued delivery of an owner's webhook (no workers run here, so it stays pending). */
+async function ownerDelivery(fx: SecurityFixtures): Promise<{ id: string; deliveryId: string }> {
+  if (lastOwnerDelivery && (await fx.t.app.db.webhookDelivery.count({ where: { id: lastOwnerDelivery.deliveryId } }))) return lastOwnerDelivery;
+  const headers = { "x-api-key": fx.owner.credential.secretKey };
+  const quoteId = await fx.quote(headers);
+  const created = await fx.t.request("POST", "/v1/webhook", { headers, body: { url: WEBHOOK_URL, quoteId } });
+  if (created.status !== 201) throw new Error(`fixture: webhook: ${JSON.stringify(created.body)}`);
+  const ramp = await fx.t.request("POST", "/v1/ramp/register", { headers, body: { quoteId, destinationAddress: `0x${"2".repeat(40)}` } });
+  if (ramp.status !== 201) throw new Error(`fixture: ramp: ${JSON.stringify(ramp.body)}`);
+  const delivery = await fx.t.app.db.webhookDelivery.findFirstOrThrow({ where: { subscriptionId: created.body.id } });
+  lastOwnerDelivery = { id: created.body.id as string, deliveryId: delivery.id };
+  return lastOwnerDelivery;
+}
 const TARGETS: SecurityTarget[] = [
   // REST: the session's own credentials.
   { route: "POST /v1/api-credentials", capabilities: ["OWN_CREDENTIALS"], body: () => ({ name: "security suite: created" }) },
@@ -195,6 +209,20 @@ const TARGETS: SecurityTarget[] = [
     ownedInputs: true,
     // An existing subscription of the owner's: refused calls must leave it in place.
     params: async (fx) => ({ id: await ownerWebhook(fx) }),
+  },
+  {
+    route: "GET /v1/webhook/{id}/deliveries",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    params: async (fx) => ({ id: (await ownerDelivery(fx)).id }),
+  },
+  {
+    route: "POST /v1/webhook/{id}/deliveries/{deliveryId}/redeliver",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    params: async (fx) => ownerDelivery(fx),
   },
 
   // GraphQL.
@@ -428,6 +456,43 @@ const TARGETS: SecurityTarget[] = [
     document: "mutation Update($input: UpdateRampInput!) { updateRamp(input: $input) { id currentPhase } }",
     variables: async (fx, caller) => ({ input: { rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] } }),
     invalidVariables: () => ({ input: { rampId: randomUUID(), presignedTxs: ["not an object"] } }),
+  },
+  // GraphQL: webhook subscriptions and their delivery logs, like the REST routes.
+  {
+    field: "Query.webhooks",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    document: "query { webhooks(first: 5) { count edges { node { id isActive deliveries(first: 5) { count edges { node { id status attempts { statusCode } } } } } } } }",
+  },
+  {
+    field: "Mutation.registerWebhook",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    document: "mutation Register($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id events isActive } }",
+    variables: async (fx, caller) => ({ input: { url: WEBHOOK_URL, quoteId: await fx.quote(caller) } }),
+    invalidVariables: () => ({ input: { url: 42 } }),
+  },
+  {
+    field: "Mutation.deleteWebhook",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    document: "mutation Delete($id: ID!) { deleteWebhook(id: $id) }",
+    variables: async (fx) => ({ id: await ownerWebhook(fx) }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.redeliverWebhookDelivery",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    document: "mutation Redeliver($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status } }",
+    variables: async (fx) => {
+      const { id, deliveryId } = await ownerDelivery(fx);
+      return { webhookId: id, deliveryId };
+    },
+    invalidVariables: () => ({}),
   },
   {
     field: "Mutation.startRamp",

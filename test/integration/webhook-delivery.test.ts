@@ -447,3 +447,66 @@ describe("delivery log and redelivery", () => {
     expect((await deliveries(manual, owner, first.webhookId)).deliveries[0]).toEqual(delivery);
   });
 });
+
+describe("GraphQL", () => {
+  const gql = async (caller: Caller, query: string, variables?: Record<string, unknown>) => (await manual.graphql(query, variables, caller.secret)).body;
+  const WEBHOOK_FIELDS = "id url quoteId sessionId events isActive createdAt";
+
+  it("registers, lists page by page, shows deliveries with attempts, redelivers and deletes, as REST does", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual);
+    const quoteIds = [await quote(manual, caller), await quote(manual, caller)];
+    const registered = [];
+    for (const quoteId of quoteIds) {
+      const body = await gql(caller, `mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ${WEBHOOK_FIELDS} } }`, {
+        input: { url: target.url("/graphql-hook"), quoteId, events: ["TRANSACTION_CREATED"] },
+      });
+      expect(body.errors).toBeUndefined();
+      registered.push(body.data.registerWebhook);
+    }
+    expect(registered[0]).toMatchObject({ url: target.url("/graphql-hook"), quoteId: quoteIds[0], sessionId: null, events: ["TRANSACTION_CREATED"], isActive: true });
+    const rest = ok(await manual.request("GET", "/v1/webhook", { headers: caller.secret }), 200).webhooks;
+    expect(rest.map((webhook: any) => webhook.id)).toEqual([registered[1].id, registered[0].id]);
+
+    const firstPage = (await gql(caller, "{ webhooks(first: 1) { count pageInfo { hasNextPage endCursor } edges { node { id } } } }")).data.webhooks;
+    expect([firstPage.count, firstPage.pageInfo.hasNextPage, firstPage.edges[0].node.id]).toEqual([1, true, registered[1].id]);
+    const secondPage = (await gql(caller, "query ($after: String) { webhooks(first: 1, after: $after) { pageInfo { hasNextPage hasPreviousPage } edges { node { id } } } }", { after: firstPage.pageInfo.endCursor })).data.webhooks;
+    expect([secondPage.pageInfo, secondPage.edges[0].node.id]).toEqual([{ hasNextPage: false, hasPreviousPage: true }, registered[0].id]);
+    const badCursor = await gql(caller, '{ webhooks(first: 1, after: "bm90LWEtY3Vyc29y") { count } }');
+    expect(badCursor.errors[0].extensions.code).toBe("VALIDATION_FAILED");
+
+    await register(manual, caller, quoteIds[0]!);
+    const t0 = Date.now() + 60_000;
+    await runAt(t0);
+    const DELIVERIES = "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error } } } } } } } }";
+    const withLog = (await gql(caller, DELIVERIES)).data.webhooks.edges.find((edge: any) => edge.node.id === registered[0].id).node;
+    expect(withLog.deliveries.count).toBe(1);
+    const delivery = withLog.deliveries.edges[0].node;
+    expect(delivery).toMatchObject({ eventType: "TRANSACTION_CREATED", status: "DELIVERED", deliveredAt: new Date(t0).toISOString() });
+    expect(delivery.attempts.map((attempt: any) => [attempt.startedAt, attempt.statusCode, attempt.error])).toEqual([[new Date(t0).toISOString(), 204, null]]);
+    expect(delivery.eventId).toBe(target.received.at(-1)!.event!.eventId);
+
+    const REDELIVER = "mutation ($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status nextAttemptAt } }";
+    const redelivered = await gql(caller, REDELIVER, { webhookId: registered[0].id, deliveryId: delivery.id });
+    expect(redelivered.data.redeliverWebhookDelivery).toMatchObject({ id: delivery.id, status: "PENDING" });
+    const unknown = await gql(caller, REDELIVER, { webhookId: registered[0].id, deliveryId: crypto.randomUUID() });
+    expect(unknown.errors[0].extensions.code).toBe("NOT_FOUND");
+
+    expect((await gql(caller, "mutation ($id: ID!) { deleteWebhook(id: $id) }", { id: registered[0].id })).data).toEqual({ deleteWebhook: true });
+    const again = await gql(caller, "mutation ($id: ID!) { deleteWebhook(id: $id) }", { id: registered[0].id });
+    expect(again.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect(ok(await manual.request("GET", "/v1/webhook", { headers: caller.secret }), 200).webhooks.map((webhook: any) => webhook.id)).toEqual([registered[1].id]);
+  });
+
+  it("refuses what REST refuses, with the same codes", async () => {
+    const caller = await newCaller(manual);
+    const quoteId = await quote(manual, caller);
+    const REGISTER = "mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }";
+    const code = async (variables: Record<string, unknown>) => (await gql(caller, REGISTER, variables)).errors?.[0]?.extensions?.code;
+    expect(await code({ input: { url: "http://93.184.215.14/hook", quoteId } })).toBe("INVALID_WEBHOOK_URL");
+    expect(await code({ input: { url: "https://10.1.2.3/hook", quoteId } })).toBe("INVALID_WEBHOOK_URL");
+    expect(await code({ input: { url: "https://93.184.215.14/hook" } })).toBe("VALIDATION_FAILED");
+    expect(await code({ input: { url: "https://93.184.215.14/hook", quoteId: crypto.randomUUID() } })).toBe("NOT_FOUND");
+    expect(await manual.app.db.webhookSubscription.count({ where: { quoteId } })).toBe(0);
+  });
+});

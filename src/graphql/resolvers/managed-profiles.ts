@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { MANAGER_ONLY } from "../../auth/delegation.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
-import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
+import { offsetConnection, offsetPage, PageArgs, toConnection } from "../types/connection.js";
 import { ApiCredentialConnection, CreateApiCredentialInput, CreatedApiCredential, credentialInput } from "../types/credentials.js";
 import {
   CreateManagedProfileInput,
@@ -21,15 +21,12 @@ export class ManagedProfilesResolver {
   @Auth("MANAGED_PROFILES")
   async managedProfiles(
     @Arg("status", () => ManagedProfileFilterEnum, { defaultValue: "active" }) status: string,
-    @Args() { first, after }: PageArgs,
+    @Args() args: PageArgs,
     @Ctx() context: GraphQLContext,
   ) {
-    const limit = Math.min(Math.max(first, 1), MAX_PAGE_SIZE);
-    const offset = after == null ? 0 : Number(decodeCursor(after)) + 1;
+    const { limit, offset } = offsetPage(args);
     const page = await context.app.managedProfiles.list(await managerId(context), { status, limit, offset });
-    const hasNextPage = offset + page.managedProfiles.length < page.pagination.total;
-    // Cursors are offsets in the manager's newest-first list.
-    return toConnection(page.managedProfiles, { hasNextPage, hasPreviousPage: offset > 0 }, (_node, index) => encodeCursor(String(offset + index)));
+    return offsetConnection(page.managedProfiles, offset, offset + page.managedProfiles.length < page.pagination.total);
   }
 
   @Query(() => ManagedProfile, { description: "One of the caller's children, active or deleted." })

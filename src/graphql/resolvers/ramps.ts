@@ -1,10 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { DELEGATED } from "../../auth/delegation.js";
-import { AppError } from "../../errors.js";
 import type { RampView } from "../../ramps/types.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
-import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
+import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import { Ramp, RampConnection, RampError, RegisterRampInput, toDirection, UpdateRampInput } from "../types/ramps.js";
 
 /**
@@ -23,14 +22,6 @@ export function serviceInput(value: unknown): unknown {
 
 export const toRamp = (view: RampView): Ramp => ({ ...view, type: toDirection(view.type), unsignedTxs: view.unsignedTxs as Record<string, unknown>[] });
 
-/** The offset a `ramps` cursor stands for. */
-function offsetAfter(after: string | null | undefined): number {
-  if (after == null) return 0;
-  const position = decodeCursor(after);
-  if (!/^\d{1,9}$/.test(position)) throw new AppError("VALIDATION_FAILED", "after is not a cursor of this list", [{ field: "after", message: "is not a cursor of this list" }]);
-  return Number(position) + 1;
-}
-
 /** Ramps of the acting subject (itself, or a managed child through the selector or the child's own key). */
 @Resolver(() => Ramp)
 export class RampsResolver {
@@ -42,14 +33,11 @@ export class RampsResolver {
 
   @Query(() => RampConnection, { description: "The subject's ramp history, newest first." })
   @Auth("RAMP_OPERATIONS")
-  async ramps(@Args() { first, after }: PageArgs, @Ctx() context: GraphQLContext) {
+  async ramps(@Args() args: PageArgs, @Ctx() context: GraphQLContext) {
     const acting = await actingContext(context, DELEGATED);
-    const limit = Math.min(Math.max(first, 1), MAX_PAGE_SIZE);
-    const offset = offsetAfter(after);
+    const { limit, offset } = offsetPage(args);
     const page = await context.app.ramps.history(acting, { limit, offset });
-    const hasNextPage = offset + page.ramps.length < page.totalCount;
-    // Cursors are offsets in the subject's newest-first history.
-    return toConnection(page.ramps.map(toRamp), { hasNextPage, hasPreviousPage: offset > 0 }, (_node, index) => encodeCursor(String(offset + index)));
+    return offsetConnection(page.ramps.map(toRamp), offset, offset + page.ramps.length < page.totalCount);
   }
 
   @FieldResolver(() => [RampError], { description: "The ramp's error log, oldest first (batched across a list of ramps)." })

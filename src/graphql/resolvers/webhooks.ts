@@ -1,0 +1,59 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { MANAGER_ONLY } from "../../auth/delegation.js";
+import type { WebhookDeliveryView, WebhookView } from "../../webhooks/types.js";
+import { Auth } from "../auth-directive.js";
+import { actingContext, type GraphQLContext } from "../context.js";
+import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
+import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDelivery, WebhookDeliveryConnection, WebhookDeliveryStatusEnum, WebhookEventTypeEnum } from "../types/webhooks.js";
+import { serviceInput } from "./ramps.js";
+
+const toWebhook = (view: WebhookView): Webhook => ({ ...view, events: view.events.map((event) => WebhookEventTypeEnum[event]) });
+const toDelivery = (view: WebhookDeliveryView): WebhookDelivery => ({
+  ...view,
+  eventType: WebhookEventTypeEnum[view.eventType],
+  status: view.status as WebhookDeliveryStatusEnum,
+});
+
+/**
+ * Webhook subscriptions and their delivery logs (CONTRACT.md, Webhooks): a non-managed profile's secret key
+ * only, like the REST routes (the capability; MANAGER_ONLY refuses the selector and a child's own key).
+ */
+@Resolver(() => Webhook)
+export class WebhooksResolver {
+  @Query(() => WebhookConnection, { description: "The profile's webhook subscriptions, newest first." })
+  @Auth("WEBHOOK_MANAGEMENT")
+  async webhooks(@Args() args: PageArgs, @Ctx() context: GraphQLContext) {
+    const acting = await actingContext(context, MANAGER_ONLY);
+    const { limit, offset } = offsetPage(args);
+    // One more than the page: whether another page follows.
+    const views = await context.app.webhooks.list(acting, { limit: limit + 1, offset });
+    return offsetConnection(views.slice(0, limit).map(toWebhook), offset, views.length > limit);
+  }
+
+  @FieldResolver(() => WebhookDeliveryConnection, { description: "Deliveries of this subscription, newest first, with their attempts." })
+  async deliveries(@Root() webhook: Webhook, @Args() args: PageArgs, @Ctx() context: GraphQLContext) {
+    const acting = await actingContext(context, MANAGER_ONLY);
+    const { limit, offset } = offsetPage(args);
+    const page = await context.app.webhooks.deliveries(acting, webhook.id, { limit, offset });
+    return offsetConnection(page.deliveries.map(toDelivery), offset, offset + page.deliveries.length < page.totalCount);
+  }
+
+  @Mutation(() => Webhook, { description: "Subscribes a URL to the events of a quote or widget session created with this secret key." })
+  @Auth("WEBHOOK_MANAGEMENT")
+  async registerWebhook(@Arg("input", () => RegisterWebhookInput) input: RegisterWebhookInput, @Ctx() context: GraphQLContext) {
+    return toWebhook(await context.app.webhooks.register(await actingContext(context, MANAGER_ONLY), serviceInput(input)));
+  }
+
+  @Mutation(() => Boolean, { description: "Removes a subscription and its delivery log; true when it was removed." })
+  @Auth("WEBHOOK_MANAGEMENT")
+  async deleteWebhook(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext) {
+    await context.app.webhooks.delete(await actingContext(context, MANAGER_ONLY), id);
+    return true;
+  }
+
+  @Mutation(() => WebhookDelivery, { description: "Sends a delivered or failed event again in a new round, with the same eventId." })
+  @Auth("WEBHOOK_MANAGEMENT")
+  async redeliverWebhookDelivery(@Arg("webhookId", () => ID) webhookId: string, @Arg("deliveryId", () => ID) deliveryId: string, @Ctx() context: GraphQLContext) {
+    return toDelivery(await context.app.webhooks.redeliver(await actingContext(context, MANAGER_ONLY), webhookId, deliveryId));
+  }
+}
