@@ -23,7 +23,12 @@ export default defineConfig({
       })),
       ...engines.map((engine) => ({
         extends: true as const,
-        test: { name: `e2e-${engine}`, include: ["test/e2e/**/*.test.ts"], env: { TEST_DB: engine } },
+        test: {
+          name: `e2e-${engine}`,
+          include: ["test/e2e/**/*.test.ts"],
+          exclude: engine === "postgresql" ? [] : ["test/e2e/**/*.pg.test.ts"],
+          env: { TEST_DB: engine },
+        },
       })),
       { extends: true, test: { name: "audit", include: ["test/audit/**/*.test.ts"] } },
     ],
