@@ -12,6 +12,8 @@ export TEST_PG_URL
 
 rm -rf test-output
 npm run --silent build
+# Tests and tools are type-checked too (the build covers src/ only).
+npm run --silent typecheck
 report() { echo "--reporter=default --reporter=json --outputFile.json=test-output/results-$1.json"; }
 status=0
 npx vitest run --project unit --project 'integration-*' --project 'e2e-*' $(report suite) "$@" || status=$?

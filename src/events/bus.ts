@@ -81,6 +81,7 @@ export async function createPostgresBus(connectionString: string, log: Logger): 
   const handlers = new LocalHandlers();
   let client: pg.Client | undefined;
   let closed = false;
+  let notifying: Promise<unknown> = Promise.resolve();
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString });
@@ -116,7 +117,11 @@ export async function createPostgresBus(connectionString: string, log: Logger): 
         log.warn({ topic }, "event bus disconnected; other instances rely on cache expiry");
         return;
       }
-      await client.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ origin: instanceId, topic, message })]);
+      // One query at a time on the listening connection: notices go out in order, never overlapping.
+      const connection = client;
+      const sent = notifying.then(() => connection.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ origin: instanceId, topic, message })]));
+      notifying = sent.catch(() => undefined);
+      await sent;
     },
     subscribe: (topic, handler) => handlers.add(topic, handler),
     onResync: (handler) => handlers.addResync(handler),

@@ -6,7 +6,11 @@ import type { GraphQLContext } from "./context.js";
  * Re-authorizes a long-lived subscription before each event: once the caller's credential is revoked or
  * its session expired, the stream ends with an error instead of delivering.
  */
-export async function* guardedStream<T>(source: AsyncIterableIterator<T>, stillAuthorized: () => Promise<boolean>): AsyncGenerator<T> {
+export function guardedStream<T>(source: AsyncIterableIterator<T>, stillAuthorized: () => Promise<boolean>): AsyncIterableIterator<T> {
+  return stoppable(guarded(source, stillAuthorized), source);
+}
+
+async function* guarded<T>(source: AsyncIterableIterator<T>, stillAuthorized: () => Promise<boolean>): AsyncGenerator<T> {
   try {
     for await (const value of source) {
       if (!(await stillAuthorized())) {
@@ -24,7 +28,15 @@ export async function* guardedStream<T>(source: AsyncIterableIterator<T>, stillA
  * what it follows (undefined: not for it) while events are buffered, so none written meanwhile is missed;
  * then each event is re-authorized before it is delivered.
  */
-export async function* followedStream<S, T>(
+export function followedStream<S, T>(
+  source: AsyncIterableIterator<S>,
+  prepare: () => Promise<(value: S) => T | undefined>,
+  stillAuthorized: () => Promise<boolean>,
+): AsyncIterableIterator<T> {
+  return stoppable(followed(source, prepare, stillAuthorized), source);
+}
+
+async function* followed<S, T>(
   source: AsyncIterableIterator<S>,
   prepare: () => Promise<(value: S) => T | undefined>,
   stillAuthorized: () => Promise<boolean>,
@@ -42,6 +54,25 @@ export async function* followedStream<S, T>(
   } finally {
     await source.return?.();
   }
+}
+
+/**
+ * A generator's `return()` takes effect only at its next `yield`: one waiting on a quiet source (or skipping
+ * events that are not for it) would keep its listener long after the client stopped. Ending the source
+ * first finishes the pending read at once, so the generator reaches its `finally` now.
+ */
+function stoppable<T>(generator: AsyncGenerator<T>, source: AsyncIterableIterator<unknown>): AsyncIterableIterator<T> {
+  return {
+    next: () => generator.next(),
+    throw: (error?: unknown) => generator.throw(error),
+    async return(value?: unknown) {
+      await source.return?.();
+      return generator.return(value as T);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 /**

@@ -456,7 +456,7 @@ describe("GraphQL", () => {
     const caller = await newCaller(manual);
     const target = await receiver(manual);
     const quoteIds = [await quote(manual, caller), await quote(manual, caller)];
-    const registered = [];
+    const registered: { id: string }[] = [];
     for (const quoteId of quoteIds) {
       const body = await gql(caller, `mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ${WEBHOOK_FIELDS} } }`, {
         input: { url: target.url("/graphql-hook"), quoteId, events: ["TRANSACTION_CREATED"] },

@@ -1,0 +1,389 @@
+// npm run bench, second part: webhook delivery and subscription fan-out of the built server, each next to a
+// baseline measured in the same run on the same machine (RSA-PSS signing on one core, a raw `ws` broadcast),
+// so the ratios say what the gateway's own layers cost. Figures only: nothing here passes or fails.
+import { execFileSync } from "node:child_process";
+import { constants, generateKeyPairSync, sign } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:https";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createClient } from "graphql-ws";
+import WebSocket, { WebSocketServer } from "ws";
+import { signIn, startServer } from "./support.mjs";
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
+const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 16);
+const LATENCY_RAMPS = Number(process.env.BENCH_LATENCY_RAMPS ?? 50);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const FANOUT_ROUNDS = Number(process.env.BENCH_FANOUT_ROUNDS ?? 5);
+const SIGNING_MS = 2500;
+/** Between sandbox phases: long enough that one phase's fan-out is over before the next phase is written. */
+const STEP_DELAY_MS = 2000;
+const WAIT_LIMIT_MS = 60_000;
+
+const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const ADDRESS = `0x${"2".repeat(40)}`;
+const RAMP_EVENTS = "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
+const RAMP_PROGRESS = "subscription ($rampId: ID!) { rampProgress(rampId: $rampId) { id currentPhase status type } }";
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable with the server's ISO timestamps (same host). */
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Polls `done` (which may be async) until it holds; throws naming `what` after WAIT_LIMIT_MS. */
+async function until(done, what, intervalMs = 2) {
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+/* ------------------------------------------------------------------ baselines (bench process) */
+
+/** A body shaped and sized like a webhook delivery (about 300 bytes). */
+const SAMPLE_BODY = JSON.stringify({
+  eventId: "6f1c2b1e-8d0a-4f5e-9a43-2f7d3c9e1b20",
+  eventType: "TRANSACTION_CREATED",
+  timestamp: new Date().toISOString(),
+  payload: {
+    quoteId: "0b8e4c5d-4a3f-4f1e-8c2b-7d6e5f4a3b21",
+    transactionId: "9a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c53",
+    sessionId: "3c2b1a09-8f7e-4d6c-8b5a-493827160f1e",
+    transactionStatus: "PENDING",
+    transactionType: "BUY",
+  },
+});
+
+/** RSA-PSS signatures per second on this one thread, as the delivery worker signs: "<ts>.<raw body>". */
+function signingRate() {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const data = Buffer.from(`${Math.floor(Date.now() / 1000)}.${SAMPLE_BODY}`);
+  const started = now();
+  let signatures = 0;
+  while (now() - started < SIGNING_MS) {
+    for (let i = 0; i < 50; i++) sign("sha256", data, { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
+    signatures += 50;
+  }
+  return { rate: signatures / ((now() - started) / 1000), bytes: data.length };
+}
+
+/** One message from a plain `ws` server to SUBSCRIBERS connected clients: send start to the last receipt, per round. */
+async function rawBroadcast(rounds) {
+  const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+  await new Promise((resolve) => server.once("listening", resolve));
+  const url = `ws://127.0.0.1:${server.address().port}`;
+  let received = 0;
+  const clients = [];
+  for (let i = 0; i < SUBSCRIBERS; i++) {
+    const client = new WebSocket(url);
+    client.on("message", () => received++);
+    clients.push(new Promise((resolve, reject) => (client.once("open", () => resolve(client)), client.once("error", reject))));
+  }
+  const opened = await Promise.all(clients);
+  await until(() => server.clients.size === SUBSCRIBERS, "raw ws clients");
+  // The same frame a graphql-ws subscriber gets for a rampEvents event.
+  const message = JSON.stringify({ id: "1", type: "next", payload: { data: { rampEvents: JSON.parse(SAMPLE_BODY) } } });
+  const latencies = [];
+  for (let round = 0; round <= rounds; round++) {
+    received = 0;
+    const sent = now();
+    for (const socket of server.clients) socket.send(message);
+    await until(() => received === SUBSCRIBERS, "the raw broadcast");
+    if (round > 0) latencies.push(now() - sent); // round 0 warms up
+  }
+  for (const client of opened) client.terminate();
+  await new Promise((resolve) => server.close(resolve));
+  return latencies;
+}
+
+/* ------------------------------------------------------------------ webhook receiver */
+
+/** A CA and a certificate it signed for 127.0.0.1, made with the openssl command line (as test/support/webhook-receiver.ts does). */
+function certificates() {
+  const dir = mkdtempSync(join(tmpdir(), "bench-webhook-tls-"));
+  const file = (name) => join(dir, name);
+  const openssl = (...args) => execFileSync("openssl", args, { stdio: "pipe" });
+  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=ramp gateway bench CA", "-keyout", file("ca.key"), "-out", file("ca.pem"));
+  openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", file("leaf.key"), "-out", file("leaf.csr"));
+  writeFileSync(file("leaf.ext"), "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
+  openssl("x509", "-req", "-in", file("leaf.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-CAcreateserial", "-days", "1", "-extfile", file("leaf.ext"), "-out", file("leaf.pem"));
+  return { dir, caFile: file("ca.pem"), key: readFileSync(file("leaf.key")), cert: readFileSync(file("leaf.pem")) };
+}
+
+/**
+ * Answers 204 at once, or holds every answer while `holding` (so the service's queue fills up before the
+ * timed part). Keeps each delivery's receipt time, by ramp id.
+ */
+async function startReceiver(tls) {
+  const receiver = { holding: false, held: [], count: 0, lastAt: 0, byRamp: new Map(), unsigned: 0 };
+  const server = createServer({ key: tls.key, cert: tls.cert }, (request, response) => {
+    const chunks = [];
+    request.on("data", (chunk) => chunks.push(chunk));
+    request.on("end", () => {
+      const receivedAt = now();
+      receiver.count++;
+      receiver.lastAt = receivedAt;
+      if (!request.headers["x-service-signature"]) receiver.unsigned++;
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      receiver.byRamp.set(body.payload.transactionId, { receivedAt, eventAt: Date.parse(body.timestamp) });
+      const answer = () => response.writeHead(204).end();
+      if (receiver.holding) receiver.held.push(answer);
+      else answer();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  receiver.url = `https://127.0.0.1:${server.address().port}/deliveries`;
+  receiver.release = () => {
+    receiver.holding = false;
+    receiver.held.splice(0).forEach((answer) => answer());
+  };
+  receiver.close = () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve)));
+  return receiver;
+}
+
+/* ------------------------------------------------------------------ the gateway over HTTP */
+
+function api(gateway, headers) {
+  return async (method, path, body, expected) => {
+    const response = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: { ...headers, ...(body !== undefined && { "content-type": "application/json" }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
+
+/** Webhook deliveries per second: EVENTS registrations queue their deliveries while the receiver holds its answers, then it lets go. */
+async function deliveryRate(call, receiver, sessionId) {
+  receiver.holding = true;
+  const produceStarted = now();
+  let next = 0;
+  const producer = async () => {
+    while (next++ < EVENTS) {
+      const quote = await call("POST", "/v1/quotes", BUY, 201);
+      await call("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS, sessionId }, 201);
+    }
+  };
+  await Promise.all(Array.from({ length: PRODUCERS }, producer));
+  const produceRate = EVENTS / ((now() - produceStarted) / 1000);
+  const heldAtRelease = receiver.count;
+  const released = now();
+  receiver.release();
+  await until(() => receiver.count >= EVENTS, `${EVENTS} webhook deliveries`);
+  return { produceRate, heldAtRelease, rate: (EVENTS - heldAtRelease) / ((receiver.lastAt - released) / 1000) };
+}
+
+/** The first webhook attempt after a registration, one ramp at a time. */
+async function firstAttemptLatency(call, receiver, sessionId) {
+  const fromResponse = [];
+  const fromEvent = [];
+  for (let i = 0; i < LATENCY_RAMPS; i++) {
+    const quote = await call("POST", "/v1/quotes", BUY, 201);
+    const ramp = await call("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS, sessionId }, 201);
+    const responded = now();
+    await until(() => receiver.byRamp.has(ramp.id), `the delivery for ramp ${i + 1}`);
+    const { receivedAt, eventAt } = receiver.byRamp.get(ramp.id);
+    fromResponse.push(receivedAt - responded);
+    fromEvent.push(receivedAt - eventAt);
+  }
+  return { fromResponse, fromEvent };
+}
+
+/* ------------------------------------------------------------------ subscribers */
+
+/** SUBSCRIBERS graphql-ws connections with the secret key in connection_init, opened 100 at a time. */
+async function openSubscribers(wsUrl, secretKey) {
+  const clients = [];
+  for (let batch = 0; batch < SUBSCRIBERS; batch += 100) {
+    const opening = [];
+    for (let i = batch; i < Math.min(SUBSCRIBERS, batch + 100); i++) {
+      opening.push(
+        new Promise((resolve, reject) => {
+          const client = createClient({
+            url: wsUrl,
+            webSocketImpl: WebSocket,
+            connectionParams: { "X-API-Key": secretKey },
+            lazy: false,
+            retryAttempts: 0,
+            onNonLazyError: reject,
+            on: { connected: () => resolve(client) },
+          });
+        }),
+      );
+    }
+    clients.push(...(await Promise.all(opening)));
+  }
+  return clients;
+}
+
+/** Runs one operation on a connection and waits for its result. */
+function execute(client, query) {
+  return new Promise((resolve, reject) => {
+    client.subscribe({ query }, { next: (result) => (result.errors ? reject(new Error(JSON.stringify(result.errors))) : undefined), error: reject, complete: resolve });
+  });
+}
+
+/** Subscribes every connection; keeps each one's results with their arrival times. */
+function subscribeAll(clients, query, variables) {
+  const subscribers = clients.map((client) => {
+    const subscriber = { arrivals: [], errors: [] };
+    subscriber.stop = client.subscribe(
+      { query, variables },
+      {
+        next: (result) => (result.errors ? subscriber.errors.push(result.errors) : subscriber.arrivals.push({ at: now(), data: result.data })),
+        error: (error) => subscriber.errors.push(error),
+        complete: () => undefined,
+      },
+    );
+    return subscriber;
+  });
+  return {
+    /** Waits until every subscriber has `count` results; the times of each one's `count`-th result. */
+    async arrivals(count, what) {
+      await until(() => subscribers.every((subscriber) => subscriber.arrivals.length >= count || subscriber.errors.length), what);
+      const failed = subscribers.find((subscriber) => subscriber.errors.length);
+      if (failed) throw new Error(`${what}: ${JSON.stringify(failed.errors[0])}`);
+      return subscribers.map((subscriber) => subscriber.arrivals[count - 1]);
+    },
+    stop: () => subscribers.forEach((subscriber) => subscriber.stop()),
+  };
+}
+
+/**
+ * Waits until the server answers /healthz within 5 ms five times in a row (20 ms apart): the work a
+ * previous step left behind (authorizing new subscriptions, their database reads) is over.
+ */
+async function serverIdle(gateway) {
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  for (let quiet = 0; quiet < 5; ) {
+    if (Date.now() > deadline) throw new Error("the server did not become idle");
+    await sleep(20);
+    const sent = now();
+    await fetch(`${gateway.url}/healthz`).then((response) => response.arrayBuffer());
+    quiet = now() - sent < 5 ? quiet + 1 : 0;
+  }
+}
+
+/**
+ * rampEvents: every connection follows one widget session for all rounds (round 0, a warm-up, shows that
+ * every subscription listens); each round registers a ramp in it. rampProgress: each round, every
+ * connection subscribes to a new ramp, which is then started; the subscriptions are stopped once its first
+ * phase arrived, and the round ends when the ramp has entered its next phase.
+ */
+async function fanOut(gateway, call, clients, sessionId, rounds) {
+  const results = { eventsFromResponse: [], eventsFromTimestamp: [], eventsFirst: [], progressFromResponse: [], progressFirst: [] };
+  const events = subscribeAll(clients, RAMP_EVENTS, { sessionId });
+  for (let round = 0; round <= rounds; round++) {
+    await serverIdle(gateway);
+    const quote = await call("POST", "/v1/quotes", BUY, 201);
+    await call("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS, sessionId }, 201);
+    const registered = now();
+    const arrivals = await events.arrivals(round + 1, "rampEvents at every subscriber");
+    if (round === 0) continue;
+    const times = arrivals.map(({ at }) => at);
+    results.eventsFromResponse.push(Math.max(...times) - registered);
+    results.eventsFromTimestamp.push(Math.max(...times) - Date.parse(arrivals[0].data.rampEvents.timestamp));
+    results.eventsFirst.push(Math.min(...times) - registered);
+  }
+  events.stop();
+  for (let round = 0; round <= rounds; round++) {
+    const quote = await call("POST", "/v1/quotes", BUY, 201);
+    const ramp = await call("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS }, 201);
+    const progress = subscribeAll(clients, RAMP_PROGRESS, { rampId: ramp.id });
+    await Promise.all(clients.map((client) => execute(client, "{ supportedFiatCurrencies { symbol } }")));
+    await serverIdle(gateway);
+    await call("POST", "/v1/ramp/start", { rampId: ramp.id }, 200);
+    const started = now();
+    const arrivals = await progress.arrivals(1, "rampProgress at every subscriber");
+    progress.stop();
+    const phases = new Set(arrivals.map(({ data }) => data.rampProgress.currentPhase));
+    if (phases.size !== 1 || !phases.has("AWAITING_PAYMENT")) throw new Error(`rampProgress: first phases ${[...phases]}`);
+    await until(async () => (await call("GET", `/v1/ramp/${ramp.id}`, undefined, 200)).currentPhase !== "awaitingPayment", "the next phase", 50);
+    if (round === 0) continue;
+    const times = arrivals.map(({ at }) => at);
+    results.progressFromResponse.push(Math.max(...times) - started);
+    results.progressFirst.push(Math.min(...times) - started);
+  }
+  return results;
+}
+
+/* ------------------------------------------------------------------ run */
+
+const signing = signingRate();
+const rawLatencies = await rawBroadcast(FANOUT_ROUNDS * 4);
+const tls = certificates();
+const receiver = await startReceiver(tls);
+// BENCH_DATABASE_URL=postgresql://... measures distributed mode instead of the embedded default.
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+const gateway = await startServer({
+  ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+  NODE_EXTRA_CA_CERTS: tls.caFile,
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
+  // Only bounds the sends held while the queue fills up; every timed send is answered at once.
+  WEBHOOK_TIMEOUT_MS: "120000",
+  SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
+});
+let clients = [];
+try {
+  const session = await signIn(gateway);
+  const credential = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench events" }, 201);
+  const call = api(gateway, { "x-api-key": credential.secretKey });
+  const widget = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" }, 201);
+  await call("POST", "/v1/webhook", { url: receiver.url, sessionId: widget.sessionId }, 201);
+
+  const deliveries = await deliveryRate(call, receiver, widget.sessionId);
+  const firstAttempt = await firstAttemptLatency(call, receiver, widget.sessionId);
+  if (receiver.unsigned) throw new Error(`${receiver.unsigned} deliveries came without a signature`);
+
+  clients = await openSubscribers(`${gateway.url.replace(/^http/, "ws")}/graphql`, credential.secretKey);
+  const followed = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench subscribers" }, 201);
+  const fan = await fanOut(gateway, call, clients, followed.sessionId, FANOUT_ROUNDS);
+
+  const engine = databaseUrl ? "PostgreSQL" : "embedded SQLite";
+  console.log(`\nWebhooks and subscriptions: ${engine}, LOG_LEVEL=warn, ${cpus().length} CPUs, server defaults unless stated\n`);
+  const rateRow = (name, rate, ratio) => console.log(`${name.padEnd(66)} ${rate.toFixed(0).padStart(8)} ${ratio.padStart(10)}`);
+  console.log(`${"throughput".padEnd(66)} ${"per s".padStart(8)} ${"vs signing".padStart(10)}`);
+  rateRow(`RSA-PSS 2048 signing, one core, ${signing.bytes} B (bench process)`, signing.rate, "1.00");
+  rateRow(`webhook deliveries to a local HTTPS receiver answering 204 (1)`, deliveries.rate, (deliveries.rate / signing.rate).toFixed(2));
+  rateRow(`  events queued before letting go: quote + register, ${PRODUCERS} in parallel`, deliveries.produceRate, "-");
+
+  const latencyRow = (name, values) =>
+    console.log(`${name.padEnd(66)} ${String(values.length).padStart(5)} ${percentile(values, 50).toFixed(1).padStart(8)} ${percentile(values, 95).toFixed(1).padStart(8)}`);
+  console.log(`\n${"latency, ms".padEnd(66)} ${"n".padStart(5)} ${"median".padStart(8)} ${"p95".padStart(8)}`);
+  latencyRow("first webhook attempt, from the register response (2)", firstAttempt.fromResponse);
+  latencyRow("first webhook attempt, from the event's timestamp (2)", firstAttempt.fromEvent);
+  latencyRow(`raw ws broadcast to ${SUBSCRIBERS} clients: send to last receipt`, rawLatencies);
+  latencyRow(`rampEvents, last of ${SUBSCRIBERS}: from the register response (3)`, fan.eventsFromResponse);
+  latencyRow(`rampEvents, last of ${SUBSCRIBERS}: from the event's timestamp (3)`, fan.eventsFromTimestamp);
+  latencyRow(`rampEvents, first of ${SUBSCRIBERS}: from the register response`, fan.eventsFirst);
+  latencyRow(`rampProgress, last of ${SUBSCRIBERS}: from the start response (4)`, fan.progressFromResponse);
+  latencyRow(`rampProgress, first of ${SUBSCRIBERS}: from the start response`, fan.progressFirst);
+
+  console.log(`
+(1) ${EVENTS} TRANSACTION_CREATED events on ramps of one widget session followed by one webhook, queued while the
+    receiver held its answers (${deliveries.heldAtRelease} sends in flight); timed from letting go to the last delivery received.
+    WEBHOOK_TIMEOUT_MS=120000 only so the held sends outlast the queueing.
+(2) ${LATENCY_RAMPS} ramps one at a time, WEBHOOK_DELIVERY_POLL_MS default. The event's timestamp is taken by the server
+    before the register transaction (same host clock, whole ms); the delivery can start before the response arrives.
+(3) ${SUBSCRIBERS} graphql-ws connections (secret key, opened by the bench process on the same ${cpus().length} CPUs), each subscribed
+    once to rampEvents(sessionId) of one widget session; ${FANOUT_ROUNDS} rounds after a warm-up that every subscriber received. The
+    event is TRANSACTION_CREATED, written in the register call's transaction; RAMP_EVENT_POLL_MS default.
+(4) Per round, the same connections subscribe to rampProgress(rampId) of a new ramp; once each answered a query sent after
+    its subscribe and the server is idle (/healthz under 5 ms five times in a row), POST /v1/ramp/start writes the first
+    PHASE_CHANGE (AWAITING_PAYMENT) in its transaction; each subscriber's result reads the ramp. SANDBOX_STEP_DELAY_MS=${STEP_DELAY_MS}.`);
+} finally {
+  await Promise.all(clients.map((client) => client.dispose()));
+  await gateway.stop();
+  await receiver.close();
+  rmSync(tls.dir, { recursive: true });
+}
