@@ -12,6 +12,7 @@ import { migrate } from "./db/migrate.js";
 import { createInProcessBus, createPostgresBus, type EventBus } from "./events/bus.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
+import { FiatAccountService } from "./fiat-accounts/service.js";
 import { IdentityService } from "./identity/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
@@ -44,6 +45,7 @@ export interface App {
   quotes: QuoteService;
   widgetSessions: WidgetSessionService;
   ramps: RampService;
+  fiatAccounts: FiatAccountService;
   onboarding: OnboardingService;
   rampProcessor: RampProcessor;
   webhooks: WebhookService;
@@ -102,6 +104,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
   const kycProvider = new SandboxKycProvider();
   const outbox = new OutboxSignal(bus, log);
+  const fiatAccounts = new FiatAccountService(db, delegation);
   const rampProcessor = new RampProcessor(db, rampProvider, outbox, config.ramps.processorIntervalMs, log);
   const rampEvents = new RampEventFeed(db, config.ramps.eventPollMs, log);
   const resolve = seams.resolveHost ?? systemResolver;
@@ -146,7 +149,8 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     admin: new AdminService(db, bus, credentials),
     quotes: new QuoteService(db, rampProvider),
     widgetSessions: new WidgetSessionService(db, config.widgetBaseUrl),
-    ramps: new RampService(db, rampProvider, kycProvider, delegation, outbox, { startWindowMs: config.ramps.startWindowMs }),
+    ramps: new RampService(db, rampProvider, kycProvider, delegation, fiatAccounts, outbox, { startWindowMs: config.ramps.startWindowMs }),
+    fiatAccounts,
     onboarding: new OnboardingService(db, rampProvider, kycProvider, delegation, config.publicBaseUrl),
     rampProcessor,
     webhooks: new WebhookService(db, outbox, { allowPrivateNetworks, resolve }),

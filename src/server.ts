@@ -24,6 +24,7 @@ import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
 import { authRoutes } from "./rest/v1/auth.js";
+import { fiatAccountRoutes } from "./rest/v1/fiat-accounts.js";
 import { onboardingRoutes } from "./rest/v1/onboarding.js";
 import { publicKeyRoutes } from "./rest/v1/public-key.js";
 import { quoteRoutes } from "./rest/v1/quotes.js";
@@ -161,6 +162,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   rampRoutes(server, app);
   onboardingRoutes(server, app);
   webhookRoutes(server, app);
+  fiatAccountRoutes(server, app);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;

@@ -15,6 +15,8 @@ export const CAPABILITY_MATRIX = {
   /** Read the calling profile itself. */
   PROFILE_READ: ["secret", "session"],
   EXACT_LIMITS: ["secret", "session"],
+  /** The subject's provider accounts: payout fiat accounts (reads, like exact limits, and their changes). */
+  PROVIDER_ACCOUNTS: ["secret", "session"],
   RAMP_OPERATIONS: ["secret", "session"],
   ACT_FOR_MANAGED_CHILD: ["secret", "session"],
   /** Create, list, read and delete one's own managed children. */

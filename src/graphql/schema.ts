@@ -5,6 +5,7 @@ import { buildSchema } from "type-graphql";
 import { authDirective, enforceAuth } from "./auth-directive.js";
 import { AdminResolver } from "./resolvers/admin.js";
 import { CredentialsResolver } from "./resolvers/credentials.js";
+import { FiatAccountsResolver } from "./resolvers/fiat-accounts.js";
 import { IdentityResolver } from "./resolvers/identity.js";
 import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
 import { OnboardingResolver } from "./resolvers/onboarding.js";
@@ -30,6 +31,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       OnboardingResolver,
       RampEventsResolver,
       WebhooksResolver,
+      FiatAccountsResolver,
     ],
     directives: [...specifiedDirectives, authDirective],
     validate: false,

@@ -1,9 +1,7 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { listCustomerEntities } from "../managed-profiles/repo.js";
 import { formatAmount, money } from "../money.js";
 import { findKycSubject } from "../profiles/repo.js";
 import type { KycProvider, KycStatus, KycSubject, RampProvider } from "../providers/ports.js";
@@ -11,6 +9,7 @@ import { findCompletedSince } from "../ramps/repo.js";
 import { COUNTRIES, fiatCurrency } from "../reference-data/catalog.js";
 import { CORRIDOR_FIAT, CORRIDORS, CUSTOMER_TYPES, childMaySupport, type Corridor } from "../reference-data/corridors.js";
 import { parseInput } from "../validation.js";
+import { providerAccountId, subjectEntities } from "./customer-accounts.js";
 import { ONBOARDING_COUNTRIES, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
 
 const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
@@ -34,15 +33,6 @@ export interface UserLimit {
 
 /** The reference's account states; the sandbox's not_started has no account yet. */
 type AccountState = "pending" | "approved" | "rejected";
-
-/** A name-based (version 5) UUID: stable ids for provider accounts the sandbox derives rather than stores. */
-function nameBasedUuid(name: string): string {
-  const bytes = createHash("sha1").update(`ramp-gateway:${name}`).digest().subarray(0, 16);
-  bytes[6] = (bytes[6] & 0x0f) | 0x50;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /** Ramp eligibility, limits and onboarding state of the acting subject. */
 export class OnboardingService {
@@ -99,9 +89,7 @@ export class OnboardingService {
   /** The subject's customer entities and, per entity, its provider account state in each corridor it may use. */
   async status(acting: ActingContext) {
     const subject = await this.subject(acting);
-    const stored = await listCustomerEntities(this.db, acting.subjectProfileId);
-    // A direct profile transacts as the individual who signed in until it registers entities of its own.
-    const entities = stored.length || acting.controllingManagerId ? stored : [{ id: nameBasedUuid(`${subject.profileId}:individual`), customerType: "individual", isActive: true }];
+    const entities = await subjectEntities(this.db, acting.subjectProfileId, acting.controllingManagerId !== null);
     const active = entities.filter((entity) => entity.isActive);
     const views = await Promise.all(
       entities.map(async (entity) => {
@@ -113,7 +101,7 @@ export class OnboardingService {
           if (status === "not_started") continue;
           const state: AccountState = status;
           accounts.push({
-            id: nameBasedUuid(`${entity.id}:${corridor}`),
+            id: providerAccountId(entity.id, corridor),
             provider: "sandbox",
             country: corridor,
             customerType,

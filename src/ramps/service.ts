@@ -6,6 +6,8 @@ import { inTransaction, isKnownError } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import { recordRampEvent } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
+import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rules.js";
+import type { FiatAccountService } from "../fiat-accounts/service.js";
 import { findKycSubject } from "../profiles/repo.js";
 import type { KycProvider, RampProvider } from "../providers/ports.js";
 import { consumeQuote, findQuoteConsumption, findVisibleQuote } from "../quotes/repo.js";
@@ -86,6 +88,7 @@ export class RampService {
     private readonly provider: RampProvider,
     private readonly kyc: KycProvider,
     private readonly delegation: Delegation,
+    private readonly fiatAccounts: FiatAccountService,
     private readonly outbox: OutboxSignal,
     private readonly settings: RampSettings,
   ) {}
@@ -113,8 +116,7 @@ export class RampService {
     if (request.sessionId && !(await findVisibleWidgetSession(this.db, request.sessionId, acting.subjectProfileId))) {
       throw new AppError("NOT_FOUND", "Widget session not found.");
     }
-    // Payout accounts arrive with the fiat-account capability; until then none exists to refer to.
-    if (request.fiatAccountId) throw new AppError("NOT_FOUND", "Fiat account not found.");
+    const fiatAccountId = await this.payoutAccount(acting, quote.rampType, corridor, request.fiatAccountId);
 
     const subject = await findKycSubject(this.db, acting.subjectProfileId);
     if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
@@ -144,6 +146,7 @@ export class RampService {
           currentPhase: "initial",
           status: "PENDING",
           walletAddress,
+          fiatAccountId,
           sessionId: request.sessionId ?? null,
           additionalData: JSON.stringify({ ...extra, ...(request.signingAccounts ? { signingAccounts: request.signingAccounts } : {}) }),
           unsignedTxs: JSON.stringify(this.provider.unsignedTransactions({ id, type: quote.rampType as "BUY" | "SELL", network: quote.network, walletAddress, inputAmount: quote.inputAmount })),
@@ -162,6 +165,20 @@ export class RampService {
       if (isKnownError(error, "P2002")) throw new AppError("QUOTE_CONSUMED");
       throw error;
     }
+  }
+
+  /**
+   * Where the ramp pays out fiat: SELL ramps in the fiat-account corridors name one of the subject's
+   * accounts there; elsewhere (BUY, BRL by PIX, EUR by SEPA) there is nothing to name.
+   */
+  private async payoutAccount(acting: ActingContext, rampType: string, corridor: Corridor, fiatAccountId: string | undefined): Promise<string | null> {
+    const needsAccount = rampType === "SELL" && (FIAT_ACCOUNT_COUNTRIES as readonly string[]).includes(corridor);
+    if (!needsAccount) {
+      if (fiatAccountId) throw invalid("fiatAccountId", rampType === "SELL" ? `is not used in ${corridor}: the payout goes by the quote's rail` : "is only for SELL ramps");
+      return null;
+    }
+    if (!fiatAccountId) throw invalid("fiatAccountId", `is required for a SELL ramp in ${corridor}: the account the payout goes to`);
+    return this.fiatAccounts.payoutAccount(acting.subjectProfileId, fiatAccountId, corridor);
   }
 
   /** Adds signed transactions and client-reported hashes while the ramp is initial; later values win. */

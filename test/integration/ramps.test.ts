@@ -310,7 +310,7 @@ describe("POST /v1/ramp/register", () => {
     await expectNothingChanged(mismatched.id);
   });
 
-  it("refuses an unknown widget session and any fiatAccountId with 404, and changes nothing", async () => {
+  it("refuses an unknown widget session (404) and a fiatAccountId on a BUY ramp (400), and changes nothing", async () => {
     const caller = await newCaller();
     const q = await quote(caller.secret);
     expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, sessionId: randomUUID() }), 404, "NOT_FOUND");
@@ -319,7 +319,8 @@ describe("POST /v1/ramp/register", () => {
     const foreign = await t.request("POST", "/v1/session/create", { headers: other.secret, body: { quoteId: (await quote(other.secret)).id } });
     expect(foreign.status, JSON.stringify(foreign.body)).toBe(201);
     expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, sessionId: foreign.body.sessionId }), 404, "NOT_FOUND");
-    expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, fiatAccountId: randomUUID() }), 404, "NOT_FOUND");
+    // Payout accounts are for SELL ramps (test/integration/fiat-accounts.test.ts has the SELL rules).
+    expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, fiatAccountId: randomUUID() }), 400, "VALIDATION_FAILED");
     await expectNothingChanged(q.id);
   });
 

@@ -54,6 +54,26 @@ async function ownerDelivery(fx: SecurityFixtures): Promise<{ id: string; delive
   lastOwnerDelivery = { id: created.body.id as string, deliveryId: delivery.id };
   return lastOwnerDelivery;
 }
+/** A valid account body per route prefix (the alias names the country; /v1/domestic takes it from the body). */
+const FIAT_ACCOUNTS: [prefix: `/${string}`, body: Record<string, string>, query: Record<string, string>][] = [
+  ["/v1/domestic", { country: "US", type: "ACH", accountNumber: "000123456789", routingNumber: "021000021", accountType: "checking", accountName: "Jane Doe" }, { country: "US" }],
+  ["/v1/mx", { type: "SPEI", accountNumber: "032180000118359719", accountName: "Juana Pérez" }, {}],
+  ["/v1/ar", { type: "COELSA", accountNumber: "2850590940090418135201", documentType: "CUIT", documentNumber: "20123456786", accountName: "Juan García" }, {}],
+  [
+    "/v1/co",
+    { type: "ACH", accountNumber: "123456789", accountType: "savings", accountBankCode: "1007", documentType: "CC", documentNumber: "1234567890", accountName: "Ana Gómez" },
+    {},
+  ],
+];
+/** A usable account created with the caller's headers; with the owner's secret key when the caller may not create one. */
+async function fiatAccountOf(fx: SecurityFixtures, caller: Record<string, string>, prefix: string, body: Record<string, string>): Promise<string> {
+  for (const headers of [caller, { "x-api-key": fx.owner.credential.secretKey }]) {
+    const created = await fx.t.request("POST", `${prefix}/fiatAccounts`, { headers, body });
+    if (created.status === 200) return created.body.fiatAccountId as string;
+  }
+  throw new Error(`fixture: no fiat account could be created under ${prefix}`);
+}
+
 const TARGETS: SecurityTarget[] = [
   // REST: the session's own credentials.
   { route: "POST /v1/api-credentials", capabilities: ["OWN_CREDENTIALS"], body: () => ({ name: "security suite: created" }) },
@@ -224,6 +244,18 @@ const TARGETS: SecurityTarget[] = [
     ownedInputs: true,
     params: async (fx) => ownerDelivery(fx),
   },
+
+  // REST: payout fiat accounts of the acting subject (DELEGATED), under /v1/domestic and the country aliases.
+  ...FIAT_ACCOUNTS.flatMap(([prefix, body, query]): SecurityTarget[] => [
+    { route: `POST ${prefix}/fiatAccounts`, capabilities: ["PROVIDER_ACCOUNTS"], body: () => body },
+    { route: `GET ${prefix}/fiatAccounts`, capabilities: ["PROVIDER_ACCOUNTS"], query: () => query },
+    {
+      route: `DELETE ${prefix}/fiatAccounts/{fiatAccountId}`,
+      capabilities: ["PROVIDER_ACCOUNTS"],
+      ownedInputs: true,
+      params: async (fx, caller) => ({ fiatAccountId: await fiatAccountOf(fx, caller, prefix, body) }),
+    },
+  ]),
 
   // GraphQL.
   { field: "Query.me", capabilities: ["PROFILE_READ"], document: "query { me { id email } }" },
@@ -456,6 +488,29 @@ const TARGETS: SecurityTarget[] = [
     document: "mutation Update($input: UpdateRampInput!) { updateRamp(input: $input) { id currentPhase } }",
     variables: async (fx, caller) => ({ input: { rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] } }),
     invalidVariables: () => ({ input: { rampId: randomUUID(), presignedTxs: ["not an object"] } }),
+  },
+  // GraphQL: payout fiat accounts, like the REST routes.
+  {
+    field: "Query.fiatAccounts",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    document: "query List($country: FiatAccountCountry!) { fiatAccounts(country: $country, first: 5) { count edges { node { fiatAccountId accountNumber } } } }",
+    variables: () => ({ country: "US" }),
+    invalidVariables: () => ({ country: "BR" }),
+  },
+  {
+    field: "Mutation.createFiatAccount",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    document: "mutation Create($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccountId customerId } }",
+    variables: () => ({ input: FIAT_ACCOUNTS[0]![1] }),
+    invalidVariables: () => ({ input: { country: "US" } }),
+  },
+  {
+    field: "Mutation.deleteFiatAccount",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    ownedInputs: true,
+    document: "mutation Delete($id: ID!) { deleteFiatAccount(fiatAccountId: $id) }",
+    variables: async (fx, caller) => ({ id: await fiatAccountOf(fx, caller, "/v1/domestic", FIAT_ACCOUNTS[0]![1]) }),
+    invalidVariables: () => ({}),
   },
   // GraphQL: webhook subscriptions and their delivery logs, like the REST routes.
   {

@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import type { ActingContext, Delegation } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { AppError } from "../errors.js";
+import { providerAccountId, subjectEntities } from "../onboarding/customer-accounts.js";
+import { canonicalId } from "../validation.js";
+import * as repo from "./repo.js";
+import { FIAT_ACCOUNT_COUNTRIES, maskAccountNumber, validateFiatAccount, type FiatAccountCountry, type FiatAccountDetails } from "./rules.js";
+import type { FiatAccountView } from "./types.js";
+
+/** Where a request names its country: a path alias (/v1/mx/...), the query, the body. */
+export interface CountrySources {
+  path?: FiatAccountCountry;
+  query?: unknown;
+  body?: unknown;
+}
+
+const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
+const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");
+
+/**
+ * The country a request is about: every place that names one must name the same (a conflict is 400), and
+ * at least one must.
+ */
+export function requestCountry(sources: CountrySources): FiatAccountCountry {
+  const named: [string, unknown][] = [
+    ["path", sources.path],
+    ["query", (sources.query as { country?: unknown } | undefined)?.country],
+    ["body", (sources.body as { country?: unknown } | null | undefined)?.country],
+  ];
+  const given = named.filter(([, value]) => value !== undefined);
+  for (const [where, value] of given) {
+    if (!(FIAT_ACCOUNT_COUNTRIES as readonly unknown[]).includes(value)) throw invalid("country", `in the ${where} must be one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")}`);
+  }
+  if (given.length === 0) throw invalid("country", `is required (one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")})`);
+  const [first, ...others] = given as [string, FiatAccountCountry][];
+  const conflict = others.find(([, value]) => value !== first![1]);
+  if (conflict) throw invalid("country", `differs between the ${first![0]} (${first![1]}) and the ${conflict[0]} (${conflict[1]})`);
+  return first![1];
+}
+
+/**
+ * Payout bank accounts of the acting subject (CONTRACT.md, KYC/KYB and fiat accounts). Creating and
+ * deleting are bound to the account's corridor (the manager's current policy for a child); listing is a
+ * read and skips it. Accounts are soft-deleted so ramps keep naming the account they paid out to.
+ */
+export class FiatAccountService {
+  constructor(
+    private readonly db: Db,
+    private readonly delegation: Delegation,
+  ) {}
+
+  async create(acting: ActingContext, sources: CountrySources): Promise<FiatAccountView> {
+    const country = requestCountry(sources);
+    await this.delegation.authorizeCorridor(acting, country);
+    const details = validateFiatAccount(country, sources.body);
+    const created = await repo.insertFiatAccount(this.db, {
+      id: randomUUID(),
+      profileId: acting.subjectProfileId,
+      actorProfileId: acting.actorProfileId,
+      country,
+      type: details.type,
+      details: JSON.stringify(details),
+      createdAt: new Date(),
+    });
+    return view(created, await this.customerId(acting, country));
+  }
+
+  /** The subject's accounts in one country, newest first; all, or one page. */
+  async list(acting: ActingContext, sources: CountrySources, page?: { limit: number; offset: number }): Promise<FiatAccountView[]> {
+    const country = requestCountry(sources);
+    const rows = await repo.listFiatAccounts(this.db, acting.subjectProfileId, country, page);
+    if (rows.length === 0) return [];
+    const customerId = await this.customerId(acting, country);
+    return rows.map((row) => view(row, customerId));
+  }
+
+  async delete(acting: ActingContext, fiatAccountId: string): Promise<void> {
+    const id = canonicalId(fiatAccountId);
+    const account = id ? await repo.findFiatAccount(this.db, id, acting.subjectProfileId) : null;
+    if (!account) throw notFound();
+    await this.delegation.authorizeCorridor(acting, account.country as FiatAccountCountry);
+    if (!(await repo.softDeleteFiatAccount(this.db, account.id, acting.subjectProfileId, new Date()))) throw notFound();
+  }
+
+  /**
+   * The account a SELL ramp of `subjectProfileId` in `corridor` pays out to: one of the subject's usable
+   * accounts (else NOT_FOUND) in that very corridor (else 400).
+   */
+  async payoutAccount(subjectProfileId: string, fiatAccountId: string, corridor: string): Promise<string> {
+    const id = canonicalId(fiatAccountId);
+    const account = id ? await repo.findFiatAccount(this.db, id, subjectProfileId) : null;
+    if (!account) throw notFound();
+    if (account.country !== corridor) throw invalid("fiatAccountId", `is an account in ${account.country}; this ramp pays out in ${corridor}`);
+    return account.id;
+  }
+
+  /** The subject's provider account in the country: of its active entity (the first, should it have several). */
+  private async customerId(acting: ActingContext, country: FiatAccountCountry): Promise<string> {
+    const entities = await subjectEntities(this.db, acting.subjectProfileId, acting.controllingManagerId !== null);
+    const entity = entities.find((candidate) => candidate.isActive) ?? entities[0];
+    return providerAccountId(entity ? entity.id : acting.subjectProfileId, country);
+  }
+}
+
+function view(row: { id: string; country: string; details: string; createdAt: Date }, customerId: string): FiatAccountView {
+  const details = JSON.parse(row.details) as FiatAccountDetails;
+  return {
+    fiatAccountId: row.id,
+    customerId,
+    country: row.country as FiatAccountCountry,
+    type: details.type,
+    accountNumber: maskAccountNumber(details.accountNumber),
+    accountName: details.accountName,
+    accountType: details.accountType ?? null,
+    routingNumber: details.routingNumber ?? null,
+    accountBankCode: details.accountBankCode ?? null,
+    createdAt: row.createdAt,
+  };
+}

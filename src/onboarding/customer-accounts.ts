@@ -1,0 +1,35 @@
+import { createHash } from "node:crypto";
+import type { Queryable } from "../db/tx.js";
+import { listCustomerEntities } from "../managed-profiles/repo.js";
+import type { Corridor } from "../reference-data/corridors.js";
+
+/** An entity a subject transacts as. */
+export interface SubjectEntity {
+  id: string;
+  customerType: string;
+  isActive: boolean;
+}
+
+/**
+ * The entities a subject transacts as, oldest first: its registered ones, or, for a direct profile that has
+ * none, the individual who signed in (a stable derived id).
+ */
+export async function subjectEntities(db: Queryable, subjectProfileId: string, managedChild: boolean): Promise<SubjectEntity[]> {
+  const stored = await listCustomerEntities(db, subjectProfileId);
+  if (stored.length || managedChild) return stored;
+  return [{ id: nameBasedUuid(`${subjectProfileId}:individual`), customerType: "individual", isActive: true }];
+}
+
+/** The id of an entity's provider account (its customer) in a corridor: derived by the sandbox, not stored. */
+export function providerAccountId(entityId: string, corridor: Corridor): string {
+  return nameBasedUuid(`${entityId}:${corridor}`);
+}
+
+/** A name-based (version 5) UUID: stable ids for what the sandbox derives rather than stores. */
+function nameBasedUuid(name: string): string {
+  const bytes = createHash("sha1").update(`ramp-gateway:${name}`).digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
