@@ -32,7 +32,6 @@ export const ERROR_TABLE = {
   RAMP_START_WINDOW_ELAPSED: { status: 400, message: "The ramp's start window has elapsed." },
   KYC_NOT_APPROVED: { status: 403, message: "KYC is not approved for this corridor." },
   INVALID_WEBHOOK_URL: { status: 400, message: "The webhook URL is not allowed." },
-  WEBHOOK_DISABLED: { status: 409, message: "The webhook subscription is disabled; register it again to resume." },
   IDEMPOTENCY_KEY_REQUIRED: { status: 400, message: "A valid Idempotency-Key header is required." },
   IDEMPOTENCY_KEY_MISMATCH: { status: 422, message: "The Idempotency-Key was used with a different body." },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: "A request with this Idempotency-Key is still running." },

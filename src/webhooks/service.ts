@@ -114,14 +114,18 @@ export class WebhookService {
   /**
    * Sends a delivered or failed event again, with a fresh round of attempts and the same eventId. A
    * pending one is already on its way and stays as it is. A disabled subscription is registered again
-   * instead (WEBHOOK_DISABLED).
+   * instead (400: the contract's error table is closed).
    */
   async redeliver(acting: ActingContext, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const subscription = await this.owned(acting, id);
     const deliveryKey = canonicalId(deliveryId);
     const found = deliveryKey ? await deliveryRepo.findDelivery(this.db, deliveryKey, subscription.id) : null;
     if (!found) throw notFound("Delivery");
-    if (!subscription.isActive) throw new AppError("WEBHOOK_DISABLED");
+    if (!subscription.isActive) {
+      throw new AppError("VALIDATION_FAILED", "The webhook is disabled: register it again to resume deliveries.", [
+        { field: "id", message: "is a disabled webhook: register it again to resume deliveries" },
+      ]);
+    }
     await deliveryRepo.restartDelivery(this.db, found.id, new Date());
     this.outbox.committed();
     return deliveryView((await deliveryRepo.findDelivery(this.db, found.id, subscription.id))!);

@@ -285,7 +285,9 @@ describe("retries", () => {
     await runAt((t += 1_000));
     expect(target.received.length).toBe(before);
     const log = await deliveries(manual, caller, webhookId, "?limit=1");
-    expectError(await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${log.deliveries[0].id}/redeliver`, { headers: caller.secret }), 409, "WEBHOOK_DISABLED");
+    const refused = await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${log.deliveries[0].id}/redeliver`, { headers: caller.secret });
+    expectError(refused, 400, "VALIDATION_FAILED");
+    expect(refused.body.error.details).toEqual([{ field: "id", message: "is a disabled webhook: register it again to resume deliveries" }]);
 
     // Registering again resumes.
     failing = false;

@@ -98,7 +98,7 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
       tags,
       security,
       params: jsonSchema(deliveryParams, "input"),
-      response: { 202: jsonSchema(delivery), ...errorResponses(400, 401, 403, 404, 409) },
+      response: { 202: jsonSchema(delivery), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {
       const { id, deliveryId } = request.params as { id: string; deliveryId: string };
