@@ -163,6 +163,42 @@ function api(gateway, headers) {
   };
 }
 
+/** A random valid CPF: nine digits and both check digits. */
+function randomCpf() {
+  const digits = Array.from({ length: 9 }, (_, index) => (index === 0 ? 1 : 0) + Math.floor(Math.random() * (index === 0 ? 9 : 10)));
+  for (const length of [9, 10]) {
+    const rest = digits.reduce((sum, digit, index) => sum + digit * (length + 1 - index), 0) % 11;
+    digits.push(rest < 2 ? 0 : 11 - rest);
+  }
+  return digits.join("");
+}
+
+/** Takes the caller through BR KYC (a subaccount, then level 1), as an integrator does: BR ramps need it approved. */
+async function completeBrKyc(call) {
+  const taxId = randomCpf();
+  const { subAccountId } = await call("POST", "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId }, 200);
+  await call(
+    "POST",
+    "/v1/brl/newKyc",
+    {
+      subAccountId,
+      fullName: "Ana Souza",
+      dateOfBirth: "1990-04-12",
+      taxIdNumber: taxId,
+      countryOfTaxId: "BR",
+      email: "ana.souza@example.com",
+      streetAddress: "Rua Augusta 100",
+      city: "São Paulo",
+      state: "SP",
+      zipCode: "01304-000",
+      country: "BR",
+      uploadedDocumentId: "sandbox-document",
+      uploadedSelfieId: "sandbox-selfie",
+    },
+    200,
+  );
+}
+
 /** Webhook deliveries per second: EVENTS registrations queue their deliveries while the receiver holds its answers, then it lets go. */
 async function deliveryRate(call, receiver, sessionId) {
   receiver.holding = true;
@@ -332,12 +368,15 @@ const gateway = await startServer({
   // Only bounds the sends held while the queue fills up; every timed send is answered at once.
   WEBHOOK_TIMEOUT_MS: "120000",
   SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
+  // The bench's caller completes BR KYC first: decided as soon as it is finished.
+  SANDBOX_KYC_DECISION_MS: "0",
 });
 let clients = [];
 try {
   const session = await signIn(gateway);
   const credential = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench events" }, 201);
   const call = api(gateway, { "x-api-key": credential.secretKey });
+  await completeBrKyc(call);
   const widget = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" }, 201);
   await call("POST", "/v1/webhook", { url: receiver.url, sessionId: widget.sessionId }, 201);
 

@@ -13,7 +13,11 @@ import { createInProcessBus, createPostgresBus, type EventBus } from "./events/b
 import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
+import { IdempotencyService } from "./idempotency/service.js";
 import { IdentityService } from "./identity/service.js";
+import { BrazilOnboarding } from "./kyc/brazil.js";
+import { DomesticOnboarding } from "./kyc/domestic.js";
+import { KycService } from "./kyc/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
 import { OnboardingService } from "./onboarding/service.js";
@@ -22,6 +26,7 @@ import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js"
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
+import { RecipientService } from "./recipients/service.js";
 import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
 import { WebhookSender } from "./webhooks/sender.js";
 import { SigningKeyService } from "./webhooks/signing.js";
@@ -46,6 +51,16 @@ export interface App {
   widgetSessions: WidgetSessionService;
   ramps: RampService;
   fiatAccounts: FiatAccountService;
+  /** Provider customers and their KYC/KYB cases. */
+  kyc: KycService;
+  /** Customers and KYC/KYB in AR, CO, MX and US (`/v1/domestic/*`). */
+  domesticOnboarding: DomesticOnboarding;
+  /** Subaccounts and KYC/KYB in Brazil (`/v1/brl/*`). */
+  brazilOnboarding: BrazilOnboarding;
+  /** First answers of requests made with an Idempotency-Key. */
+  idempotency: IdempotencyService;
+  /** Sender-side recipients and their invitations. */
+  recipients: RecipientService;
   onboarding: OnboardingService;
   rampProcessor: RampProcessor;
   webhooks: WebhookService;
@@ -102,9 +117,11 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const credentials = new CredentialService(db, bus, config.rampEnvironment);
   const delegation = new Delegation(db, bus, config.authCacheTtlMs);
   const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
-  const kycProvider = new SandboxKycProvider();
+  const kyc = new KycService(db, new SandboxKycProvider(config.ramps.sandboxKycDecisionMs, config.publicBaseUrl), delegation);
   const outbox = new OutboxSignal(bus, log);
-  const fiatAccounts = new FiatAccountService(db, delegation);
+  const fiatAccounts = new FiatAccountService(db, delegation, kyc);
+  const onboarding = new OnboardingService(db, rampProvider, kyc, delegation, config.publicBaseUrl);
+  const idempotency = new IdempotencyService(db);
   const rampProcessor = new RampProcessor(db, rampProvider, outbox, config.ramps.processorIntervalMs, log);
   const rampEvents = new RampEventFeed(db, config.ramps.eventPollMs, log);
   const resolve = seams.resolveHost ?? systemResolver;
@@ -149,9 +166,14 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     admin: new AdminService(db, bus, credentials),
     quotes: new QuoteService(db, rampProvider),
     widgetSessions: new WidgetSessionService(db, config.widgetBaseUrl),
-    ramps: new RampService(db, rampProvider, kycProvider, delegation, fiatAccounts, outbox, { startWindowMs: config.ramps.startWindowMs }),
+    ramps: new RampService(db, rampProvider, kyc, delegation, fiatAccounts, outbox, { startWindowMs: config.ramps.startWindowMs }),
     fiatAccounts,
-    onboarding: new OnboardingService(db, rampProvider, kycProvider, delegation, config.publicBaseUrl),
+    onboarding,
+    kyc,
+    domesticOnboarding: new DomesticOnboarding(kyc),
+    brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency),
+    idempotency,
+    recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),
     rampProcessor,
     webhooks: new WebhookService(db, outbox, { allowPrivateNetworks, resolve }),
     signingKeys,

@@ -46,6 +46,7 @@ const envSchema = z.object({
   RAMP_PROCESSOR_INTERVAL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
   RAMP_EVENT_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(100),
   SANDBOX_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(750),
+  SANDBOX_KYC_DECISION_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_000),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
@@ -123,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       processorIntervalMs: e.RAMP_PROCESSOR_INTERVAL_MS,
       eventPollMs: e.RAMP_EVENT_POLL_MS,
       sandboxStepDelayMs: e.SANDBOX_STEP_DELAY_MS,
+      sandboxKycDecisionMs: e.SANDBOX_KYC_DECISION_MS,
     },
     graphql: {
       introspection: !production,

@@ -24,11 +24,13 @@ import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
 import { authRoutes } from "./rest/v1/auth.js";
+import { customerRoutes } from "./rest/v1/customers.js";
 import { fiatAccountRoutes } from "./rest/v1/fiat-accounts.js";
 import { onboardingRoutes } from "./rest/v1/onboarding.js";
 import { publicKeyRoutes } from "./rest/v1/public-key.js";
 import { quoteRoutes } from "./rest/v1/quotes.js";
 import { rampRoutes } from "./rest/v1/ramps.js";
+import { recipientRoutes } from "./rest/v1/recipients.js";
 import { referenceDataRoutes } from "./rest/v1/reference-data.js";
 import { webhookRoutes } from "./rest/v1/webhooks.js";
 
@@ -163,6 +165,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   onboardingRoutes(server, app);
   webhookRoutes(server, app);
   fiatAccountRoutes(server, app);
+  customerRoutes(server, app);
+  recipientRoutes(server, app);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;

@@ -24,6 +24,8 @@ export interface DelegationRule {
 export const NO_DELEGATION: DelegationRule = { selector: "unsupported", childCredential: "allowed" };
 /** Acting for a child: the selector and the child's own key both work; corridor checks, if any, come later. */
 export const DELEGATED: DelegationRule = { selector: "supported", childCredential: "allowed" };
+/** Acting for a child only through its manager's selector: a child's own key is refused (the BR token import). */
+export const SELECTOR_ONLY: DelegationRule = { selector: "supported", childCredential: "refused" };
 /** Managing children: the manager acts for itself; selectors and children's own keys are refused. */
 export const MANAGER_ONLY: DelegationRule = { selector: "unsupported", childCredential: "refused" };
 
@@ -146,12 +148,13 @@ export class Delegation {
   }
 
   /**
-   * The corridor checks of a corridor-bound mutation whose corridor is known only from its data (the
-   * quote's fiat, the ramp's corridor, the requested limits), against the manager's current policy.
+   * The corridor checks of a corridor-bound mutation whose corridor (and customer type, for KYC and KYB)
+   * is known only from its data (the quote's fiat, the ramp's corridor, the requested limits, the
+   * customer to create), against the manager's current policy.
    */
-  async authorizeCorridor(acting: ActingContext, corridor: Corridor): Promise<void> {
+  async authorizeCorridor(acting: ActingContext, corridor: Corridor, customerType?: CustomerType): Promise<void> {
     if (!acting.controllingManagerId) return;
-    await this.checkControl(acting.controllingManagerId, acting.subjectProfileId, { ...DELEGATED, corridor });
+    await this.checkControl(acting.controllingManagerId, acting.subjectProfileId, { ...DELEGATED, corridor, customerType });
   }
 
   /** Steps 4 to 6 of the contract: the manager, the child, then corridor and customer type. */

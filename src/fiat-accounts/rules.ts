@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError, type FieldIssue } from "../errors.js";
+import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 
 /**
  * Payout fiat accounts of the domestic corridors: the body of `POST /v1/domestic/fiatAccounts`, which
@@ -7,8 +8,9 @@ import { AppError, type FieldIssue } from "../errors.js";
  * and CBU/CVU check digits, CUIT/CUIL and NIT check digits, lengths). Pure: no database, no HTTP.
  */
 
-export const FIAT_ACCOUNT_COUNTRIES = ["AR", "CO", "MX", "US"] as const;
-export type FiatAccountCountry = (typeof FIAT_ACCOUNT_COUNTRIES)[number];
+/** Payout accounts exist in the domestic corridors. */
+export const FIAT_ACCOUNT_COUNTRIES = DOMESTIC_COUNTRIES;
+export type FiatAccountCountry = DomesticCountry;
 
 /** The reference's DomesticFiatAccountType enum (the corridors served here offer only some of them). */
 export const FIAT_ACCOUNT_TYPES = ["ACH", "ACH_BOL", "ACH_CHL", "ACH_DOM", "B89", "BANK_CN", "BANK_USA", "COELSA", "PIX", "SPEI"] as const;

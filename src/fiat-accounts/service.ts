@@ -2,42 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { providerAccountId, subjectEntities } from "../onboarding/customer-accounts.js";
+import type { KycService } from "../kyc/service.js";
 import { canonicalId } from "../validation.js";
 import * as repo from "./repo.js";
-import { FIAT_ACCOUNT_COUNTRIES, maskAccountNumber, validateFiatAccount, type FiatAccountCountry, type FiatAccountDetails } from "./rules.js";
+import { requestCountry, type CountrySources } from "../reference-data/domestic.js";
+import { maskAccountNumber, validateFiatAccount, type FiatAccountCountry, type FiatAccountDetails } from "./rules.js";
 import type { FiatAccountView } from "./types.js";
-
-/** Where a request names its country: a path alias (/v1/mx/...), the query, the body. */
-export interface CountrySources {
-  path?: FiatAccountCountry;
-  query?: unknown;
-  body?: unknown;
-}
 
 const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");
-
-/**
- * The country a request is about: every place that names one must name the same (a conflict is 400), and
- * at least one must.
- */
-export function requestCountry(sources: CountrySources): FiatAccountCountry {
-  const named: [string, unknown][] = [
-    ["path", sources.path],
-    ["query", (sources.query as { country?: unknown } | undefined)?.country],
-    ["body", (sources.body as { country?: unknown } | null | undefined)?.country],
-  ];
-  const given = named.filter(([, value]) => value !== undefined);
-  for (const [where, value] of given) {
-    if (!(FIAT_ACCOUNT_COUNTRIES as readonly unknown[]).includes(value)) throw invalid("country", `in the ${where} must be one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")}`);
-  }
-  if (given.length === 0) throw invalid("country", `is required (one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")})`);
-  const [first, ...others] = given as [string, FiatAccountCountry][];
-  const conflict = others.find(([, value]) => value !== first![1]);
-  if (conflict) throw invalid("country", `differs between the ${first![0]} (${first![1]}) and the ${conflict[0]} (${conflict[1]})`);
-  return first![1];
-}
 
 /**
  * Payout bank accounts of the acting subject (CONTRACT.md, KYC/KYB and fiat accounts). Creating and
@@ -48,12 +21,14 @@ export class FiatAccountService {
   constructor(
     private readonly db: Db,
     private readonly delegation: Delegation,
+    private readonly kyc: KycService,
   ) {}
 
   async create(acting: ActingContext, sources: CountrySources): Promise<FiatAccountView> {
     const country = requestCountry(sources);
     await this.delegation.authorizeCorridor(acting, country);
     const details = validateFiatAccount(country, sources.body);
+    const customerId = await this.customerId(acting, country);
     const created = await repo.insertFiatAccount(this.db, {
       id: randomUUID(),
       profileId: acting.subjectProfileId,
@@ -63,7 +38,7 @@ export class FiatAccountService {
       details: JSON.stringify(details),
       createdAt: new Date(),
     });
-    return view(created, await this.customerId(acting, country));
+    return view(created, customerId);
   }
 
   /** The subject's accounts in one country, newest first; all, or one page. */
@@ -95,11 +70,12 @@ export class FiatAccountService {
     return account.id;
   }
 
-  /** The subject's provider account in the country: of its active entity (the first, should it have several). */
+  /** The subject's provider customer in the country, whose accounts these are; NOT_FOUND before it exists. */
   private async customerId(acting: ActingContext, country: FiatAccountCountry): Promise<string> {
-    const entities = await subjectEntities(this.db, acting.subjectProfileId, acting.controllingManagerId !== null);
-    const entity = entities.find((candidate) => candidate.isActive) ?? entities[0];
-    return providerAccountId(entity ? entity.id : acting.subjectProfileId, country);
+    const cases = (await this.kyc.casesOf(acting.subjectProfileId)).filter((row) => row.corridor === country);
+    const customer = cases.find((row) => row.customerType === "individual") ?? cases[0];
+    if (!customer) throw new AppError("NOT_FOUND", `Customer not found: create the ${country} customer first.`);
+    return customer.providerCustomerId;
   }
 }
 

@@ -5,6 +5,7 @@ import { buildSchema } from "type-graphql";
 import { authDirective, enforceAuth } from "./auth-directive.js";
 import { AdminResolver } from "./resolvers/admin.js";
 import { CredentialsResolver } from "./resolvers/credentials.js";
+import { CustomersResolver } from "./resolvers/customers.js";
 import { FiatAccountsResolver } from "./resolvers/fiat-accounts.js";
 import { IdentityResolver } from "./resolvers/identity.js";
 import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
@@ -13,6 +14,7 @@ import { ProfileResolver } from "./resolvers/profile.js";
 import { QuotesResolver } from "./resolvers/quotes.js";
 import { RampEventsResolver } from "./resolvers/ramp-events.js";
 import { RampsResolver } from "./resolvers/ramps.js";
+import { RecipientsResolver } from "./resolvers/recipients.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 import { WebhooksResolver } from "./resolvers/webhooks.js";
 
@@ -32,6 +34,8 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       RampEventsResolver,
       WebhooksResolver,
       FiatAccountsResolver,
+      CustomersResolver,
+      RecipientsResolver,
     ],
     directives: [...specifiedDirectives, authDirective],
     validate: false,

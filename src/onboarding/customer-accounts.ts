@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Queryable } from "../db/tx.js";
 import { listCustomerEntities } from "../managed-profiles/repo.js";
-import type { Corridor } from "../reference-data/corridors.js";
 
 /** An entity a subject transacts as. */
 export interface SubjectEntity {
@@ -20,12 +19,7 @@ export async function subjectEntities(db: Queryable, subjectProfileId: string, m
   return [{ id: nameBasedUuid(`${subjectProfileId}:individual`), customerType: "individual", isActive: true }];
 }
 
-/** The id of an entity's provider account (its customer) in a corridor: derived by the sandbox, not stored. */
-export function providerAccountId(entityId: string, corridor: Corridor): string {
-  return nameBasedUuid(`${entityId}:${corridor}`);
-}
-
-/** A name-based (version 5) UUID: stable ids for what the sandbox derives rather than stores. */
+/** A name-based (version 5) UUID: a stable id for the individual a direct profile signs in as. */
 function nameBasedUuid(name: string): string {
   const bytes = createHash("sha1").update(`ramp-gateway:${name}`).digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x50;

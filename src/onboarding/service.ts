@@ -3,21 +3,25 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { formatAmount, money } from "../money.js";
-import { findKycSubject } from "../profiles/repo.js";
-import type { KycProvider, KycStatus, KycSubject, RampProvider } from "../providers/ports.js";
+import type { KycService } from "../kyc/service.js";
+import type { KycStatus, RampProvider } from "../providers/ports.js";
 import { findCompletedSince } from "../ramps/repo.js";
 import { COUNTRIES, fiatCurrency } from "../reference-data/catalog.js";
-import { CORRIDOR_FIAT, CORRIDORS, CUSTOMER_TYPES, childMaySupport, type Corridor } from "../reference-data/corridors.js";
+import { CORRIDOR_FIAT, CORRIDORS, CUSTOMER_TYPES, childMaySupport, type Corridor, type CustomerType } from "../reference-data/corridors.js";
 import { parseInput } from "../validation.js";
-import { providerAccountId, subjectEntities } from "./customer-accounts.js";
+import { subjectEntities } from "./customer-accounts.js";
 import { ONBOARDING_COUNTRIES, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
 
 const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
 const limitsInput = z.object({ corridors: z.array(z.enum(LIMIT_CORRIDORS)).min(1).refine((list) => new Set(list).size === list.length, "must not repeat a corridor") }).strict();
 const requirementsQuery = z.object({ country: z.enum(ONBOARDING_COUNTRIES), customerType: z.enum(CUSTOMER_TYPES) });
 
+/** What ramp-info tells of KYC (CONTRACT.md): a case in review is still pending there. */
+export const ELIGIBILITY_KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
+export type EligibilityKycStatus = (typeof ELIGIBILITY_KYC_STATUSES)[number];
+
 export interface CorridorEligibility {
-  kycStatus: KycStatus;
+  kycStatus: EligibilityKycStatus;
   canBuy: boolean;
   canSell: boolean;
 }
@@ -31,26 +35,27 @@ export interface UserLimit {
   period: { type: "calendar_month"; startsAt: Date; endsAt: Date };
 }
 
-/** The reference's account states; the sandbox's not_started has no account yet. */
+/** The reference's account states: a case under way (pending or in review) is pending. */
 type AccountState = "pending" | "approved" | "rejected";
+const accountState = (status: KycStatus): AccountState => (status === "approved" || status === "rejected" ? status : "pending");
 
 /** Ramp eligibility, limits and onboarding state of the acting subject. */
 export class OnboardingService {
   constructor(
     private readonly db: Db,
     private readonly provider: RampProvider,
-    private readonly kyc: KycProvider,
+    private readonly kyc: KycService,
     private readonly delegation: Delegation,
     private readonly publicBaseUrl: string,
   ) {}
 
   /** Per corridor only the KYC status and whether buying and selling are possible: no PII, ids or limits. */
   async rampInfo(acting: ActingContext): Promise<{ corridors: Record<Corridor, CorridorEligibility> }> {
-    const subject = await this.subject(acting);
     const entries = await Promise.all(
       CORRIDORS.map(async (corridor) => {
-        const [kycStatus, allowed] = await Promise.all([this.kyc.status(subject, corridor), this.corridorAllowed(acting, corridor)]);
-        const open = allowed && kycStatus === "approved";
+        const [caseStatus, allowed] = await Promise.all([this.kyc.corridorStatus(acting.subjectProfileId, corridor), this.corridorAllowed(acting, corridor)]);
+        const open = allowed && caseStatus === "approved";
+        const kycStatus: EligibilityKycStatus = caseStatus === "in_review" ? "pending" : caseStatus;
         const support = COUNTRIES.find((country) => country.corridor === corridor)!.support;
         return [corridor, { kycStatus, canBuy: open && support.buy, canSell: open && support.sell }] as const;
       }),
@@ -86,24 +91,24 @@ export class OnboardingService {
     return { limits };
   }
 
-  /** The subject's customer entities and, per entity, its provider account state in each corridor it may use. */
+  /** The subject's customer entities and, per entity, its provider accounts (KYC/KYB cases) in the corridors it may use. */
   async status(acting: ActingContext) {
-    const subject = await this.subject(acting);
-    const entities = await subjectEntities(this.db, acting.subjectProfileId, acting.controllingManagerId !== null);
+    const [entities, cases] = await Promise.all([
+      subjectEntities(this.db, acting.subjectProfileId, acting.controllingManagerId !== null),
+      this.kyc.casesOf(acting.subjectProfileId),
+    ]);
     const active = entities.filter((entity) => entity.isActive);
-    const views = await Promise.all(
-      entities.map(async (entity) => {
-        const customerType = entity.customerType as KycSubject["customerType"];
-        const corridors = acting.controllingManagerId ? CORRIDORS.filter((corridor) => childMaySupport(corridor, customerType)) : CORRIDORS;
-        const accounts = [];
-        for (const corridor of corridors) {
-          const status = await this.kyc.status({ ...subject, customerType }, corridor);
-          if (status === "not_started") continue;
-          const state: AccountState = status;
-          accounts.push({
-            id: providerAccountId(entity.id, corridor),
+    const views = entities.map((entity) => {
+      const customerType = entity.customerType as CustomerType;
+      const accounts = cases
+        .filter((row) => row.customerType === customerType && row.status !== "not_started")
+        .filter((row) => !acting.controllingManagerId || childMaySupport(row.corridor as Corridor, customerType))
+        .map((row) => {
+          const state = accountState(row.status as KycStatus);
+          return {
+            id: row.providerCustomerId,
             provider: "sandbox",
-            country: corridor,
+            country: row.corridor as Corridor,
             customerType,
             rail: null,
             companyName: null,
@@ -113,13 +118,12 @@ export class OnboardingService {
             statusExternal: null,
             error: null,
             kycCase: null,
-          });
-        }
-        return { id: entity.id, type: customerType, status: entity.isActive ? ("active" as const) : ("archived" as const), accounts };
-      }),
-    );
+          };
+        });
+      return { id: entity.id, type: customerType, status: entity.isActive ? ("active" as const) : ("archived" as const), accounts };
+    });
     return {
-      activeEntityId: active.length === 1 ? active[0].id : null,
+      activeEntityId: active.length === 1 ? active[0]!.id : null,
       selectionRequired: active.length > 1,
       roles: acting.controllingManagerId ? ["managed_profile"] : [],
       entities: views,
@@ -131,12 +135,6 @@ export class OnboardingService {
     const flow = onboardingRequirements(country, customerType, this.publicBaseUrl);
     if (!flow) throw new AppError("NOT_FOUND", `No ${customerType} onboarding is offered in ${country}.`);
     return flow;
-  }
-
-  private async subject(acting: ActingContext): Promise<KycSubject> {
-    const subject = await findKycSubject(this.db, acting.subjectProfileId);
-    if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
-    return subject;
   }
 
   /** Whether the subject may use the corridor now: a child through its manager's current policy. */

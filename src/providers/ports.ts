@@ -63,19 +63,37 @@ export interface RampProvider {
   explorerLink(network: string, transactionHash: string): string | null;
 }
 
-export const KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
+export const KYC_STATUSES = ["not_started", "pending", "in_review", "approved", "rejected"] as const;
+/**
+ * A subject's verification in a corridor: not_started (a customer, nothing submitted), pending (submitted,
+ * not finished: information given, or the hosted flow opened), in_review (finished, awaiting the
+ * provider's decision), approved, rejected.
+ */
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
-/** Who is verified: the subject profile as the KYC provider knows it. */
-export interface KycSubject {
-  profileId: string;
-  /** The login email of a direct profile, the contact email of a managed child. */
-  email: string | null;
+/** An attempt handed to the provider for a decision. Documents and personal data stay with the provider. */
+export interface KycSubmission {
+  corridor: Corridor;
   customerType: CustomerType;
+  method: "api" | "redirect" | "token_import";
+  /** The email the provider customer was created with (a managed child's contact email). */
+  contactEmail: string | null;
+  /** The names an API submission gave (none for hosted flows). */
+  names: string[];
+}
+
+/** The provider's decision on an attempt, which takes effect after `decideAfterMs`. */
+export interface KycDecision {
+  outcome: "approved" | "rejected";
+  /** Why, for support: never shown to callers. */
+  reason: string | null;
+  decideAfterMs: number;
 }
 
 export interface KycProvider {
-  status(subject: KycSubject, corridor: Corridor): Promise<KycStatus>;
-  /** The tax id the provider verified for the subject in Brazil (CPF or CNPJ digits), if any. */
-  brazilianTaxId(subject: KycSubject): Promise<string | null>;
+  /** Creates the provider's customer (the BR subaccount) and returns its id. */
+  createCustomer(input: { corridor: Corridor; customerType: CustomerType; contactEmail: string | null }): Promise<string>;
+  submit(submission: KycSubmission): Promise<KycDecision>;
+  /** The hosted verification page of an attempt (redirect flows, hosted KYB). */
+  hostedFlowUrl(attemptId: string, customerType: CustomerType): string;
 }

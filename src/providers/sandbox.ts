@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { money } from "../money.js";
-import type { Corridor, FiatSymbol } from "../reference-data/corridors.js";
+import type { Corridor, CustomerType, FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
 import { nextProcessingPhase } from "../ramps/phases.js";
-import type { KycProvider, KycStatus, KycSubject, MarketTerms, PaymentInstructions, ProviderRamp, RampProvider, StepOutcome } from "./ports.js";
+import type { KycDecision, KycProvider, KycSubmission, MarketTerms, PaymentInstructions, ProviderRamp, RampProvider, StepOutcome } from "./ports.js";
 
 /*
  * The sandbox provider: deterministic prices, deterministic KYC and a processing run with configurable
@@ -50,9 +50,6 @@ export const SANDBOX_TRIGGERS = {
   /** The payout fails once (recoverable, logged), then succeeds. */
   retryPayout: "77",
 } as const;
-
-/** Markers in the subject's email local part (`name+kyc-pending@...`) that set its sandbox KYC status. */
-export const SANDBOX_KYC_MARKERS: Record<string, KycStatus> = { "+kyc-none": "not_started", "+kyc-pending": "pending", "+kyc-rejected": "rejected" };
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -117,42 +114,34 @@ export class SandboxRampProvider implements RampProvider {
   }
 }
 
+/**
+ * KYC and KYB in the sandbox: customers are made up, and every attempt is decided after a configurable
+ * delay (SANDBOX_KYC_DECISION_MS). Rejected: a submitted name containing "reject" (any case), or a
+ * contact email whose local part carries "+kyc-rejected" (the only input a hosted flow has). Approved
+ * otherwise.
+ */
 export class SandboxKycProvider implements KycProvider {
-  async status(subject: KycSubject): Promise<KycStatus> {
-    const localPart = subject.email?.split("@")[0] ?? "";
-    const marker = Object.keys(SANDBOX_KYC_MARKERS).find((candidate) => localPart.includes(candidate));
-    return marker ? SANDBOX_KYC_MARKERS[marker] : "approved";
+  constructor(
+    private readonly decisionDelayMs: number,
+    private readonly hostedFlowBaseUrl: string,
+  ) {}
+
+  async createCustomer(): Promise<string> {
+    return randomUUID();
   }
 
-  async brazilianTaxId(subject: KycSubject): Promise<string | null> {
-    return subject.customerType === "business" ? sandboxCnpj(subject.profileId) : sandboxCpf(subject.profileId);
+  async submit(submission: KycSubmission): Promise<KycDecision> {
+    const rejectedFor = submission.names.some((name) => /reject/i.test(name))
+      ? "a submitted name contains the sandbox marker 'reject'"
+      : (submission.contactEmail?.split("@")[0] ?? "").includes("+kyc-rejected")
+        ? "the contact email carries the sandbox marker +kyc-rejected"
+        : null;
+    return { outcome: rejectedFor ? "rejected" : "approved", reason: rejectedFor && `sandbox: ${rejectedFor}`, decideAfterMs: this.decisionDelayMs };
   }
-}
 
-/** Digits derived from the profile id, so each sandbox subject has a stable tax id. */
-function digitsOf(profileId: string, count: number): number[] {
-  return [...sha256(profileId)].slice(0, count).map((hex) => parseInt(hex, 16) % 10);
-}
-
-function checkDigit(digits: number[], weights: number[]): number {
-  const rest = digits.reduce((sum, digit, index) => sum + digit * weights[index], 0) % 11;
-  return rest < 2 ? 0 : 11 - rest;
-}
-
-/** A valid CPF (11 digits with both check digits) for a sandbox individual. */
-export function sandboxCpf(profileId: string): string {
-  const digits = digitsOf(profileId, 9);
-  digits.push(checkDigit(digits, [10, 9, 8, 7, 6, 5, 4, 3, 2]));
-  digits.push(checkDigit(digits, [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]));
-  return digits.join("");
-}
-
-/** A valid CNPJ (14 digits with both check digits) for a sandbox business. */
-export function sandboxCnpj(profileId: string): string {
-  const digits = digitsOf(profileId, 12);
-  digits.push(checkDigit(digits, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
-  digits.push(checkDigit(digits, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
-  return digits.join("");
+  hostedFlowUrl(attemptId: string, customerType: CustomerType): string {
+    return new URL(`/sandbox/${customerType === "business" ? "kyb" : "kyc"}/${attemptId}`, this.hostedFlowBaseUrl).toString();
+  }
 }
 
 /** A static PIX BR Code (EMV merchant-presented format) with its CRC16-CCITT checksum. */

@@ -8,8 +8,8 @@ import { recordRampEvent } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rules.js";
 import type { FiatAccountService } from "../fiat-accounts/service.js";
-import { findKycSubject } from "../profiles/repo.js";
-import type { KycProvider, RampProvider } from "../providers/ports.js";
+import type { KycService } from "../kyc/service.js";
+import type { RampProvider } from "../providers/ports.js";
 import { consumeQuote, findQuoteConsumption, findVisibleQuote } from "../quotes/repo.js";
 import { toQuoteView } from "../quotes/service.js";
 import { EVM_NETWORKS } from "../reference-data/catalog.js";
@@ -86,7 +86,7 @@ export class RampService {
   constructor(
     private readonly db: Db,
     private readonly provider: RampProvider,
-    private readonly kyc: KycProvider,
+    private readonly kyc: KycService,
     private readonly delegation: Delegation,
     private readonly fiatAccounts: FiatAccountService,
     private readonly outbox: OutboxSignal,
@@ -118,13 +118,11 @@ export class RampService {
     }
     const fiatAccountId = await this.payoutAccount(acting, quote.rampType, corridor, request.fiatAccountId);
 
-    const subject = await findKycSubject(this.db, acting.subjectProfileId);
-    if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
-    if ((await this.kyc.status(subject, corridor)) !== "approved") {
+    if ((await this.kyc.corridorStatus(acting.subjectProfileId, corridor)) !== "approved") {
       throw new AppError("KYC_NOT_APPROVED", `KYC for the ${corridor} corridor is not approved for this profile.`);
     }
     if (corridor === "BR" && extra.taxId !== undefined) {
-      const verified = await this.kyc.brazilianTaxId(subject);
+      const verified = await this.kyc.verifiedBrazilianTaxId(acting.subjectProfileId);
       if (extra.taxId.replace(/\D/g, "") !== verified) throw invalid("additionalData.taxId", "does not match the profile's verified tax id");
     }
 

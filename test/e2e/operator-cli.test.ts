@@ -8,6 +8,7 @@ import { openDatabase } from "../../src/db/client.js";
 import { testEngine, type TestDatabase } from "../support/database.js";
 import { LOG_DIR, rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { call } from "../support/e2e-http.js";
 
 /**
  * The operator CLI (`node dist/cli/admin.js`, built by `npm run build`) as a real child process against a
@@ -87,16 +88,6 @@ async function refused(database: TestDatabase, args: string[], code: string) {
 }
 
 /* ------------------------------------------------------------------------ HTTP */
-
-async function call(server: ServerProcess, method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...(options.body !== undefined && { "content-type": "application/json" }), ...options.headers },
-    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 const me = (server: ServerProcess, headers: Record<string, string>) =>
   call(server, "POST", "/graphql", { headers, body: { query: "{ me { id } }" } });

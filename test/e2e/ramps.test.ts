@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { rememberSecret } from "../support/secrets.js";
+import { call, expectCall, httpSend, newSecretKey, signIn, waitFor } from "../support/e2e-http.js";
+import { completeKyc } from "../support/kyc.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
 
@@ -14,60 +14,16 @@ import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
 
 const PROCESSING = ["awaitingPayment", "paymentConfirmed", "exchanging", "payingOut", "complete"];
 const EVM_ADDRESS = `0x${"2".repeat(40)}`;
-const SIGN_IN_ENV = { RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000" };
+// Sign-ins from one address in a row; KYC decided as soon as it is finished (callers complete BR KYC first).
+const CALLER_ENV = { RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000", SANDBOX_KYC_DECISION_MS: "0" };
 
 /* ---------------------------------------------------------------- HTTP */
 
-interface Reply<T = any> {
-  status: number;
-  body: T;
-}
-
-async function call<T = any>(server: ServerProcess, method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply<T>> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...(options.body !== undefined && { "content-type": "application/json" }), ...options.headers },
-    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
-/** Calls and insists on `status`, showing the body when it is not. */
-async function expectCall<T = any>(status: number, server: ServerProcess, method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown }): Promise<T> {
-  const reply = await call<T>(server, method, path, options);
-  expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(status);
-  return reply.body;
-}
-
-/** request-otp -> the code from the real SMTP capture -> verify-otp, over real HTTP. */
-async function signIn(server: ServerProcess, label: string): Promise<{ profileId: string; headers: Record<string, string> }> {
-  const email = `${label}-${randomUUID().slice(0, 8)}@example.com`;
-  await expectCall(200, server, "POST", "/v1/auth/request-otp", { body: { email } });
-  const token = await server.smtp.nextCode(email);
-  const verified = await expectCall(200, server, "POST", "/v1/auth/verify-otp", { body: { email, token } });
-  rememberSecret(verified.access_token);
-  rememberSecret(verified.refresh_token);
-  return { profileId: verified.user_id, headers: { authorization: `Bearer ${verified.access_token}` } };
-}
-
-/** A secret key of a freshly signed-in profile. */
+/** A secret key of a freshly signed-in profile whose BR KYC is approved (ramps there need it). */
 async function secretKeyHeaders(server: ServerProcess, label: string): Promise<Record<string, string>> {
-  const session = await signIn(server, label);
-  const created = await expectCall(201, server, "POST", "/v1/api-credentials", { headers: session.headers, body: { name: `e2e ${label}` } });
-  rememberSecret(created.secretKey);
-  return { "x-api-key": created.secretKey };
-}
-
-/** Polls `read` until `done` holds for its value; fails with the last value after `timeoutMs`. */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const { headers } = await newSecretKey(server, label);
+  await completeKyc(httpSend(server), headers, ["BR"]);
+  return headers;
 }
 
 const readRamp = (server: ServerProcess, headers: Record<string, string>, id: string) => expectCall(200, server, "GET", `/v1/ramp/${id}`, { headers });
@@ -112,7 +68,7 @@ function expectCompletedOutbox(events: Awaited<ReturnType<typeof outboxOf>>, ram
 describe("BUY and SELL ramps over real HTTP", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess({ env: { ...SIGN_IN_ENV, SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" } });
+    server = await startServerProcess({ env: { ...CALLER_ENV, SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" } });
   });
   afterAll(() => server?.dispose());
 
@@ -141,6 +97,7 @@ describe("BUY and SELL ramps over real HTTP", () => {
 
   it("a SELL ramp (session) needs its signed transactions, then runs to COMPLETE", async () => {
     const { headers } = await signIn(server, "e2e-seller");
+    await completeKyc(httpSend(server), headers, ["BR"]);
     const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body: SELL_QUOTE });
     const registered = await expectCall(201, server, "POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, additionalData: { walletAddress: EVM_ADDRESS } } });
     expect(registered).toMatchObject({ type: "SELL", currentPhase: "initial", status: "PENDING", walletAddress: EVM_ADDRESS, paymentInstructions: null });
@@ -165,7 +122,7 @@ describe("a ramp in flight survives kill -9 of its server", () => {
   let database: TestDatabase;
   let smtp: SmtpCapture;
   const servers: ServerProcess[] = [];
-  const env = { ...SIGN_IN_ENV, SANDBOX_STEP_DELAY_MS: "1000", RAMP_PROCESSOR_INTERVAL_MS: "50" };
+  const env = { ...CALLER_ENV, SANDBOX_STEP_DELAY_MS: "1000", RAMP_PROCESSOR_INTERVAL_MS: "50" };
   beforeAll(async () => {
     database = await freshDatabase();
     smtp = await startSmtpCapture();
@@ -204,7 +161,7 @@ describe("a ramp in flight survives kill -9 of its server", () => {
 describe("start window", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess({ env: { ...SIGN_IN_ENV, RAMP_START_WINDOW_SECONDS: "1", SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" } });
+    server = await startServerProcess({ env: { ...CALLER_ENV, RAMP_START_WINDOW_SECONDS: "1", SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" } });
   });
   afterAll(() => server?.dispose());
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { deliveryLog, expectCall, newSecretKey, waitFor, type Headers } from "../support/e2e-http.js";
+import { deliveryLog, expectCall, httpSend, newSecretKey, waitFor, type Headers } from "../support/e2e-http.js";
+import { completeKyc } from "../support/kyc.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
 import { startWebhookReceiver, testCertificates, type WebhookReceiver } from "../support/webhook-receiver.js";
@@ -27,6 +28,8 @@ const env = {
   WEBHOOK_DELIVERY_POLL_MS: "20",
   SANDBOX_STEP_DELAY_MS: "20",
   RAMP_PROCESSOR_INTERVAL_MS: "10",
+  // The caller completes BR KYC before registering ramps: decided as soon as it is finished.
+  SANDBOX_KYC_DECISION_MS: "0",
 };
 
 let database: TestDatabase;
@@ -47,6 +50,7 @@ beforeAll(async () => {
   expect((await expectCall(200, b, "GET", "/v1/public-key")).publicKey).toBe(publicKey);
   receiver = await startWebhookReceiver({ publicKey, respond: () => ({ status: 204, delayMs: 5 }) });
   caller = await newSecretKey(a, "e2e-two-instances");
+  await completeKyc(httpSend(a), caller.headers, ["BR"]);
 });
 afterAll(async () => {
   await Promise.all(sockets.map((socket) => socket.dispose()));

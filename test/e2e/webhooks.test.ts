@@ -6,7 +6,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { deliveryLog, expectCall, inBatches, newSecretKey, waitFor, type Headers } from "../support/e2e-http.js";
+import { deliveryLog, expectCall, httpSend, inBatches, newSecretKey, waitFor, type Headers } from "../support/e2e-http.js";
+import { completeKyc } from "../support/kyc.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
 import { startWebhookReceiver, testCertificates, type WebhookReceiver } from "../support/webhook-receiver.js";
@@ -27,6 +28,8 @@ const ENV = {
   RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
   RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000",
   WEBHOOK_DELIVERY_POLL_MS: "50",
+  // The callers complete BR KYC before registering ramps: decided as soon as it is finished.
+  SANDBOX_KYC_DECISION_MS: "0",
 };
 
 async function servedPublicKey(server: ServerProcess): Promise<string> {
@@ -74,6 +77,7 @@ describe("500 deliveries survive kill -9 of the sending process", () => {
     servers.push(first);
     receiver.publicKey = await servedPublicKey(first);
     const { headers } = await newSecretKey(first, "e2e-webhook-crash");
+    await completeKyc(httpSend(first), headers, ["BR"]);
     const session = await expectCall(201, first, "POST", "/v1/session/create", {
       headers,
       body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "e2e-crash" },
@@ -129,6 +133,7 @@ describe("a receiver verifies a real delivery with openssl against the served pu
     server = await startServerProcess({ env: ENV });
     receiver = await startWebhookReceiver({ publicKey: await servedPublicKey(server) });
     headers = (await newSecretKey(server, "e2e-openssl")).headers;
+    await completeKyc(httpSend(server), headers, ["BR"]);
   });
   afterAll(async () => {
     await receiver?.close();

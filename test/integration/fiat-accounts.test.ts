@@ -41,6 +41,11 @@ async function newUser(): Promise<{ profileId: string; session: Headers; secret:
   return { profileId: session.profileId, session: session.headers, secret: { "x-api-key": credential.secretKey } };
 }
 
+/** The subject's provider customer in each country: payout accounts belong to it, so it comes first. */
+async function customers(headers: Headers, ...countries: Corridor[]): Promise<void> {
+  for (const country of countries) ok(await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers, body: { country } }), 200);
+}
+
 const create = (headers: Headers, body: unknown, path = "/v1/domestic/fiatAccounts") => t.request("POST", path, { headers, body });
 const list = (headers: Headers, query = "?country=US", path = "/v1/domestic/fiatAccounts") => t.request("GET", `${path}${query}`, { headers });
 const accountCount = () => t.app.db.fiatAccount.count();
@@ -48,6 +53,7 @@ const accountCount = () => t.app.db.fiatAccount.count();
 describe("creating and listing", () => {
   it("creates an account (200 {fiatAccountId}) and lists the subject's accounts of a country, newest first, number masked", async () => {
     const user = await newUser();
+    await customers(user.secret, "US", "MX");
     const first = ok(await create(user.secret, US_ACH), 200);
     expect(Object.keys(first)).toEqual(["fiatAccountId"]);
     const second = ok(await create(user.session, { ...US_ACH, accountNumber: "9876 5432 10", accountType: "savings" }), 200);
@@ -65,6 +71,7 @@ describe("creating and listing", () => {
 
   it("takes the country from the path alias, the query or the body; a conflict or none is 400 and creates nothing", async () => {
     const user = await newUser();
+    await customers(user.secret, "MX", "AR");
     const { country: _country, ...spei } = MX_SPEI;
     ok(await create(user.secret, spei, "/v1/mx/fiatAccounts"), 200);
     ok(await create(user.secret, spei, "/v1/domestic/fiatAccounts?country=MX"), 200);
@@ -122,6 +129,7 @@ describe("owner scoping and deletion", () => {
   it("another profile's account is 404 and untouched; a deleted account is neither listed nor deletable again", async () => {
     const owner = await newUser();
     const stranger = await newUser();
+    await customers(owner.secret, "US");
     const { fiatAccountId } = ok(await create(owner.secret, US_ACH), 200);
 
     expect(ok(await list(stranger.secret), 200)).toEqual([]);
@@ -156,6 +164,7 @@ describe("delegation", () => {
 
   it("a manager creates, lists and deletes a child's accounts through the selector; the child sees them with its own key", async () => {
     const { manager, selecting, own } = await managerWithChild(["MX", "US"]);
+    await customers(selecting, "MX", "US");
     const { fiatAccountId } = ok(await create(selecting, MX_SPEI), 200);
     ok(await create(own, US_ACH), 200);
     expect(ok(await list(own, "?country=MX"), 200).map((account: any) => account.fiatAccountId)).toEqual([fiatAccountId]);
@@ -168,6 +177,7 @@ describe("delegation", () => {
 
   it("checks the corridor against the manager's current policy on creation and deletion, not on listing", async () => {
     const { manager, selecting, own, childId } = await managerWithChild(["MX", "US"]);
+    await customers(own, "MX");
     const { fiatAccountId } = ok(await create(selecting, MX_SPEI), 200);
     const before = await accountCount();
     expectError(await create(selecting, AR_COELSA), 403, "MANAGED_PROFILE_ACCESS_DENIED");
@@ -194,6 +204,10 @@ describe("SELL ramps pay out to a fiat account of the same subject and corridor"
   it("requires one of the subject's usable accounts in the quote's corridor", async () => {
     const user = await newUser();
     const stranger = await newUser();
+    // Approved in MX: only the payout account decides here.
+    await t.completeKyc(user.secret, ["MX"]);
+    await customers(user.secret, "US");
+    await customers(stranger.secret, "MX");
     const mx = ok(await create(user.secret, MX_SPEI), 200).fiatAccountId;
     const us = ok(await create(user.secret, US_ACH), 200).fiatAccountId;
     const strangers = ok(await create(stranger.secret, MX_SPEI), 200).fiatAccountId;
@@ -217,6 +231,7 @@ describe("SELL ramps pay out to a fiat account of the same subject and corridor"
 
   it("refuses a fiat account where the payout goes by the quote's rail", async () => {
     const user = await newUser();
+    await t.completeKyc(user.secret, ["MX"]);
     const mx = ok(await create(user.secret, MX_SPEI), 200).fiatAccountId;
     const buy = ok(await t.request("POST", "/v1/quotes", { headers: user.secret, body: { rampType: "BUY", from: "spei", to: "polygon", inputAmount: "1000", inputCurrency: "MXN", outputCurrency: "USDC" } }), 201).id;
     const response = await t.request("POST", "/v1/ramp/register", { headers: user.secret, body: { quoteId: buy, destinationAddress: WALLET, fiatAccountId: mx } });
@@ -230,6 +245,7 @@ describe("GraphQL", () => {
 
   it("creates, pages through and deletes accounts as REST does, and reports validation per field", async () => {
     const user = await newUser();
+    await customers(user.secret, "US");
     const created: { fiatAccountId: string }[] = [];
     for (const accountNumber of ["111122223333", "444455556666", "777788889999"]) {
       const body = (await t.graphql(`mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { ${FIELDS} } }`, { input: { ...US_ACH, accountNumber } }, user.secret)).body;

@@ -100,9 +100,11 @@ interface Caller {
   publicKey: Headers;
 }
 
-async function newCaller(email?: string): Promise<Caller> {
-  const signedIn = await t.signIn(email);
+/** A signed-in profile with its keys, KYC approved in BR (the corridor of the ramps here) unless `kyc` says otherwise. */
+async function newCaller(kyc: "approved" | "none" = "approved"): Promise<Caller> {
+  const signedIn = await t.signIn();
   const credential = await t.createCredential(signedIn.headers);
+  if (kyc === "approved") await t.completeKyc(signedIn.headers);
   return { profileId: signedIn.profileId, session: signedIn.headers, secret: { "x-api-key": credential.secretKey }, publicKey: { "x-public-key": credential.publicKey } };
 }
 
@@ -112,7 +114,8 @@ async function putManager(profileId: string, policy: Policy): Promise<void> {
 }
 
 async function newManager(policy: Policy = { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: true }): Promise<Caller> {
-  const manager = await newCaller();
+  // Managers act for their children here, never for themselves: no KYC of their own.
+  const manager = await newCaller("none");
   await putManager(manager.profileId, policy);
   return manager;
 }
@@ -362,9 +365,20 @@ describe("history, errors, rampInfo and limits", () => {
     expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toEqual({ corridor: "BR", kycStatus: "APPROVED", canBuy: true, canSell: true });
     expect((await ok(GQL.rampInfo, {}, approved.secret)).rampInfo).toEqual(info);
 
-    const pending = await newCaller(`someone+kyc-pending-${randomUUID()}@example.com`);
+    // KYC information given in MX but not sent: MX is pending, the corridors without a case have not started; neither can buy or sell.
+    const pending = await newCaller("none");
+    expect((await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers: pending.secret, body: { country: "MX" } })).status).toBe(200);
+    const submitted = await t.request("POST", "/v1/domestic/submitKycInformation", {
+      headers: pending.secret,
+      body: { country: "MX", firstName: "Ana", lastName: "Souza", dateOfBirth: "1990-04-12", documentType: "NATIONAL_ID", documentNumber: "12345678" },
+    });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     const pendingInfo = (await ok(GQL.rampInfo, {}, pending.secret)).rampInfo;
-    expect(pendingInfo.corridors.every((entry: { kycStatus: string; canBuy: boolean; canSell: boolean }) => entry.kycStatus === "PENDING" && !entry.canBuy && !entry.canSell)).toBe(true);
+    const byCorridor = Object.fromEntries(pendingInfo.corridors.map(({ corridor, ...entry }: { corridor: string }) => [corridor, entry]));
+    const closed = (kycStatus: string) => ({ kycStatus, canBuy: false, canSell: false });
+    expect(byCorridor).toMatchObject({ MX: closed("PENDING"), BR: closed("NOT_STARTED"), AR: closed("NOT_STARTED"), CO: closed("NOT_STARTED"), US: closed("NOT_STARTED") });
+    // EU needs no case: the verified login email of a direct profile is its verification.
+    expect(byCorridor.EU.kycStatus).toBe("APPROVED");
 
     expectGraphQLError(await t.graphql(GQL.rampInfo, {}, approved.session), 403, "FORBIDDEN");
     expectGraphQLError(await t.graphql(GQL.rampInfo, {}), 401, "CREDENTIAL_REQUIRED");
@@ -398,6 +412,7 @@ describe("managed children over GraphQL", () => {
     const manager = await newManager();
     const child = await newChild(manager);
     const asChild = selecting(manager.secret, child.profileId);
+    await t.completeKyc(asChild);
 
     const buy = await completeBuy(asChild, "150");
     expect(buy.status).toBe("COMPLETE");
@@ -429,6 +444,7 @@ describe("managed children over GraphQL", () => {
   it("a child's own credential runs a BUY and a SELL to COMPLETE as the child", async () => {
     const manager = await newManager();
     const child = await newChild(manager);
+    await t.completeKyc(child.own);
     const buy = await completeBuy(child.own, "75");
     const sell = await completeSell(child.own, "35");
     expect([buy.status, sell.status]).toEqual(["COMPLETE", "COMPLETE"]);
@@ -478,6 +494,7 @@ describe("managed children over GraphQL", () => {
     it("an inactive manager, another manager's child or a deleted child -> 403 MANAGED_PROFILE_ACCESS_DENIED", async () => {
       const manager = await newManager();
       const child = await newChild(manager);
+      await t.completeKyc(selecting(manager.secret, child.profileId));
       const ramp = await registerBuy(selecting(manager.secret, child.profileId), (await createQuote(selecting(manager.secret, child.profileId))).id);
       const operations = (childId: string): [string, Record<string, unknown>][] => [
         [GQL.ramps, { first: 5 }],
@@ -519,6 +536,8 @@ describe("managed children over GraphQL", () => {
       const child = await newChild(manager);
       const business = await newChild(manager, "business");
       const asChild = selecting(manager.secret, child.profileId);
+      // The individual child is approved where it registers (BR); the business child is refused before KYC matters.
+      await t.completeKyc(asChild);
       const deny = async (headers: Headers, input: Record<string, unknown>) => {
         // Quote discovery is a read: the quote is made; registering it is corridor-bound.
         const quote = await createQuote(headers, input);
@@ -535,6 +554,7 @@ describe("managed children over GraphQL", () => {
 
       // Every child corridor allowed: AR still only for individuals, EU for no child.
       await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: true });
+      await t.completeKyc(child.own, ["AR"]);
       await deny(selecting(manager.secret, business.profileId), QUOTE_IN.AR);
       await deny(business.own, QUOTE_IN.AR);
       await deny(asChild, QUOTE_IN.EU);
@@ -587,6 +607,7 @@ describe("managed children over GraphQL", () => {
       const manager = await newManager();
       const child = await newChild(manager);
       const sibling = await newChild(manager);
+      await t.completeKyc(child.own);
       const managersQuote = await createQuote(manager.secret);
       expectGraphQLError(await t.graphql(GQL.quote, { id: managersQuote.id }, selecting(manager.secret, child.profileId)), 404, "NOT_FOUND");
       expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: managersQuote.id, destinationAddress: WALLET } }, child.own), 404, "NOT_FOUND");

@@ -21,6 +21,7 @@ afterAll(() => t?.close());
 
 type Headers = Record<string, string>;
 type KycStatus = "not_started" | "pending" | "approved" | "rejected";
+type Eligibility = { kycStatus: KycStatus; canBuy: boolean; canSell: boolean };
 type Policy = { allowedCorridors: Corridor[]; allowedCustomerTypes?: CustomerType[] | null; isActive: boolean };
 
 const CORRIDORS: Corridor[] = ["AR", "BR", "CO", "EU", "MX", "US"];
@@ -43,9 +44,9 @@ function expectStatus(response: HttpResponse, status: number, context = ""): voi
   expect(response.status, `${context} ${JSON.stringify(response.body)}`).toBe(status);
 }
 
-/** A signed-in profile (its email may carry a sandbox KYC marker) with a credential of its own. */
-async function newProfile(marker = ""): Promise<Profile> {
-  const session = await t.signIn(`user-${randomUUID().slice(0, 8)}${marker}@example.com`);
+/** A signed-in profile with a credential of its own, without any KYC case. */
+async function newProfile(): Promise<Profile> {
+  const session = await t.signIn();
   const credential = await t.createCredential(session.headers);
   return { profileId: session.profileId, session: session.headers, secret: { "x-api-key": credential.secretKey }, publicKey: { "x-public-key": credential.publicKey } };
 }
@@ -63,10 +64,11 @@ interface Child {
   ownPublic: Headers;
 }
 
-async function newChild(manager: Profile, customerType: CustomerType, marker = ""): Promise<Child> {
+/** A managed child with its own keys; `contactMarker` goes into its contact email's local part (the sandbox reads "+kyc-rejected" there). */
+async function newChild(manager: Profile, customerType: CustomerType, contactMarker = ""): Promise<Child> {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
-    body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID().slice(0, 8)}${marker}@example.com`, customerType },
+    body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID().slice(0, 8)}${contactMarker}@example.com`, customerType },
   });
   expectStatus(created, 201, "create child");
   const profileId: string = created.body.managedProfile.profileId;
@@ -79,10 +81,38 @@ async function newChild(manager: Profile, customerType: CustomerType, marker = "
 const selecting = (headers: Headers, childId: string): Headers => ({ ...headers, "x-managed-profile-id": childId });
 
 /** The ramp-info body with every corridor the same, then the given overrides. */
-function eligibility(kycStatus: KycStatus, open: boolean, overrides: Partial<Record<Corridor, { kycStatus: KycStatus; canBuy: boolean; canSell: boolean }>> = {}) {
+function eligibility(kycStatus: KycStatus, open: boolean, overrides: Partial<Record<Corridor, Eligibility>> = {}) {
   return { corridors: { ...Object.fromEntries(CORRIDORS.map((corridor) => [corridor, { kycStatus, canBuy: open, canSell: open }])), ...overrides } };
 }
-const closed = (kycStatus: KycStatus = "approved") => ({ kycStatus, canBuy: false, canSell: false });
+const closed = (kycStatus: KycStatus = "approved"): Eligibility => ({ kycStatus, canBuy: false, canSell: false });
+const OPEN: Eligibility = { kycStatus: "approved", canBuy: true, canSell: true };
+/** A subject without any case: nothing started anywhere, except EU for a direct profile (its login email is the verification). */
+const directWithoutCases = eligibility("not_started", false, { EU: OPEN });
+
+// KYC cases through the real flows (the sandbox decides a finished attempt at once on `t`).
+
+const KYC_FORM = { firstName: "Ana", lastName: "Souza", dateOfBirth: "1990-04-12", documentType: "NATIONAL_ID", documentNumber: "12345678" };
+
+/** KYC information given in a domestic corridor but not sent for review: the case is pending. Returns the submission. */
+async function kycSubmittedNotSent(headers: Headers, country: Corridor, lastName = KYC_FORM.lastName): Promise<string> {
+  expectStatus(await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers, body: { country } }), 200, `create customer ${country}`);
+  const submitted = await t.request("POST", "/v1/domestic/submitKycInformation", { headers, body: { ...KYC_FORM, country, lastName } });
+  expectStatus(submitted, 200, `submit ${country}`);
+  return submitted.body.submissionId;
+}
+
+/** A KYC in a domestic corridor that the sandbox rejects: the submitted name contains "reject". */
+async function kycRejected(headers: Headers, country: Corridor): Promise<void> {
+  const submissionId = await kycSubmittedNotSent(headers, country, "Rejected");
+  expectStatus(await t.request("POST", "/v1/domestic/sendKycSubmission", { headers, body: { country, submissionId } }), 200, `send ${country}`);
+}
+
+/** A business's hosted KYB link opened and not finished: the case is pending. */
+async function kybLinkOpened(headers: Headers, country: Corridor): Promise<void> {
+  expectStatus(await t.request("POST", "/v1/domestic/createBusinessCustomer", { headers, body: { country } }), 200, `create business ${country}`);
+  expectStatus(await t.request("GET", `/v1/domestic/getKybRedirectLink?country=${country}`, { headers }), 200, `KYB link ${country}`);
+  expectStatus(await t.request("POST", "/v1/domestic/kycRedirectOpened", { headers, body: { country, type: "BUSINESS" } }), 200, `KYB link opened ${country}`);
+}
 
 async function rampInfo(headers: Headers, query = "") {
   const response = await t.request("GET", `/v1/ramp-info${query}`, { headers });
@@ -141,10 +171,11 @@ async function brRamp(headers: Headers, type: "BUY" | "SELL", inputAmount: strin
 describe("GET /v1/ramp-info", () => {
   it("public and secret keys -> 200 with exactly the corridors and, per corridor, kycStatus, canBuy, canSell", async () => {
     const profile = await newProfile();
+    await t.completeKyc(profile.secret, ["BR"]);
     for (const headers of [profile.publicKey, profile.secret, { ...profile.publicKey, ...profile.secret }]) {
       const response = await t.request("GET", "/v1/ramp-info", { headers });
       expectStatus(response, 200);
-      expect(response.body).toEqual(eligibility("approved", true));
+      expect(response.body).toEqual(eligibility("not_started", false, { BR: OPEN, EU: OPEN }));
       expect(Object.keys(response.body)).toEqual(["corridors"]);
       expect(Object.keys(response.body.corridors).sort()).toEqual(CORRIDORS);
       for (const entry of Object.values(response.body.corridors)) expect(Object.keys(entry as object).sort()).toEqual(["canBuy", "canSell", "kycStatus"]);
@@ -161,43 +192,53 @@ describe("GET /v1/ramp-info", () => {
     expectRestError(await t.request("GET", "/v1/ramp-info", { headers: { "x-public-key": `pk_test_${"A".repeat(32)}` } }), 401, "INVALID_PUBLIC_KEY");
   });
 
-  it("the sandbox's KYC markers in the email set kycStatus, and only approved corridors can buy and sell", async () => {
-    for (const [marker, kycStatus] of [
-      ["+kyc-none", "not_started"],
-      ["+kyc-pending", "pending"],
-      ["+kyc-rejected", "rejected"],
-    ] as const) {
-      const profile = await newProfile(marker);
-      expect(await rampInfo(profile.publicKey), marker).toEqual(eligibility(kycStatus, false));
-      expect(await rampInfo(profile.secret), marker).toEqual(eligibility(kycStatus, false));
-    }
+  it("each corridor's KYC case sets its kycStatus, and only approved corridors can buy and sell", async () => {
+    const profile = await newProfile();
+    expect(await rampInfo(profile.publicKey)).toEqual(directWithoutCases);
+    // AR: a customer without a submission has not started; BR approved; MX given but not sent; CO rejected.
+    expectStatus(await t.request("POST", "/v1/ar/createIndividualCustomer", { headers: profile.secret, body: {} }), 200);
+    await t.completeKyc(profile.secret, ["BR"]);
+    await kycSubmittedNotSent(profile.secret, "MX");
+    await kycRejected(profile.secret, "CO");
+    const expected = eligibility("not_started", false, { BR: OPEN, CO: closed("rejected"), EU: OPEN, MX: closed("pending") });
+    expect(await rampInfo(profile.publicKey)).toEqual(expected);
+    expect(await rampInfo(profile.secret)).toEqual(expected);
   });
 
   it("a manager's secret key + selector gives the child's view: policy corridors only, EU never, AR not for a business", async () => {
     const manager = await newManager({ allowedCorridors: ["AR", "BR", "EU", "MX"], isActive: true });
     const individual = await newChild(manager, "individual");
     const business = await newChild(manager, "business");
-    const pending = await newChild(manager, "individual", "+kyc-pending");
+    const pending = await newChild(manager, "individual");
+    // Approved in every policy corridor a child may use: through the selector, and with the child's own key.
+    await t.completeKyc(selecting(manager.secret, individual.profileId), ["AR", "BR"]);
+    await t.completeKyc(individual.own, ["MX"]);
+    await t.completeKyc(selecting(manager.secret, business.profileId), ["BR", "MX"], "business");
 
-    const individualView = eligibility("approved", true, { CO: closed(), EU: closed(), US: closed() });
+    const individualView = eligibility("not_started", false, { AR: OPEN, BR: OPEN, MX: OPEN });
     expect(await rampInfo(selecting(manager.secret, individual.profileId))).toEqual(individualView);
     expect(await rampInfo(individual.own)).toEqual(individualView);
     expect(await rampInfo(individual.ownPublic)).toEqual(individualView);
 
-    const businessView = eligibility("approved", true, { AR: closed(), CO: closed(), EU: closed(), US: closed() });
+    // AR is closed to a business child: it cannot even start KYB there, though the policy lists AR.
+    expectRestError(await t.request("POST", "/v1/ar/createBusinessCustomer", { headers: selecting(manager.secret, business.profileId), body: {} }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    const businessView = eligibility("not_started", false, { BR: OPEN, MX: OPEN });
     expect(await rampInfo(selecting(manager.secret, business.profileId))).toEqual(businessView);
     expect(await rampInfo(business.ownPublic)).toEqual(businessView);
 
-    // The child's KYC follows its contact email.
-    expect(await rampInfo(selecting(manager.secret, pending.profileId))).toEqual(eligibility("pending", false));
+    // The child's KYC is its own: a hosted link opened is pending, and only there.
+    expectStatus(await t.request("POST", "/v1/mx/createIndividualCustomer", { headers: pending.own, body: {} }), 200);
+    expectStatus(await t.request("GET", "/v1/mx/getKycRedirectLink", { headers: pending.own }), 200);
+    expectStatus(await t.request("POST", "/v1/mx/kycRedirectOpened", { headers: pending.own, body: {} }), 200);
+    expect(await rampInfo(selecting(manager.secret, pending.profileId))).toEqual(eligibility("not_started", false, { MX: closed("pending") }));
 
-    // The manager itself is a direct profile: every corridor, EU included.
-    expect(await rampInfo(manager.secret)).toEqual(eligibility("approved", true));
+    // The manager itself is a direct profile: EU is open to it without a case, the others need KYC of its own.
+    expect(await rampInfo(manager.secret)).toEqual(directWithoutCases);
 
-    // The view follows the manager's current policy.
+    // The view follows the manager's current policy: approved corridors outside it close.
     const tightened = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["MX"], isActive: true } });
     expectStatus(tightened, 200);
-    expect(await rampInfo(individual.own)).toEqual(eligibility("approved", false, { MX: { kycStatus: "approved", canBuy: true, canSell: true } }));
+    expect(await rampInfo(individual.own)).toEqual(eligibility("not_started", false, { AR: closed(), BR: closed(), MX: OPEN }));
   });
 
   it("a public key with a selector -> 401 AUTHENTICATION_REQUIRED; a session with one -> 403 FORBIDDEN; other selector rows as everywhere", async () => {
@@ -212,10 +253,16 @@ describe("GET /v1/ramp-info", () => {
   });
 
   it("query parameters never change the subject", async () => {
+    // Four subjects with different views: BR approved, MX pending, no case at all, and a child whose KYB was rejected.
     const approved = await newProfile();
-    const pending = await newProfile("+kyc-pending");
+    await t.completeKyc(approved.secret, ["BR"]);
+    const pending = await newProfile();
+    await kycSubmittedNotSent(pending.secret, "MX");
     const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
     const child = await newChild(manager, "business", "+kyc-rejected");
+    await t.completeKyc(selecting(manager.secret, child.profileId), ["BR"], "business");
+    expect(await rampInfo(child.own)).toEqual(eligibility("not_started", false, { BR: closed("rejected") }));
+    const approvedView = eligibility("not_started", false, { BR: OPEN, EU: OPEN });
     const queries = [
       `?profileId=${pending.profileId}`,
       `?userId=${pending.profileId}`,
@@ -223,10 +270,10 @@ describe("GET /v1/ramp-info", () => {
       `?x-managed-profile-id=${child.profileId}&profile_id=${pending.profileId}&subject=${child.profileId}`,
     ];
     for (const query of queries) {
-      expect(await rampInfo(approved.publicKey, query), query).toEqual(eligibility("approved", true));
-      expect(await rampInfo(approved.secret, query), query).toEqual(eligibility("approved", true));
-      expect(await rampInfo(manager.secret, query), query).toEqual(eligibility("approved", true));
-      expect(await rampInfo(pending.secret, `?profileId=${approved.profileId}`), query).toEqual(eligibility("pending", false));
+      expect(await rampInfo(approved.publicKey, query), query).toEqual(approvedView);
+      expect(await rampInfo(approved.secret, query), query).toEqual(approvedView);
+      expect(await rampInfo(manager.secret, query), query).toEqual(directWithoutCases);
+      expect(await rampInfo(pending.secret, `?profileId=${approved.profileId}`), query).toEqual(eligibility("not_started", false, { EU: OPEN, MX: closed("pending") }));
     }
   });
 });
@@ -262,6 +309,7 @@ describe("POST /v1/limits", () => {
 
   it("used grows with completed ramps in that corridor and direction only", async () => {
     const profile = await newProfile();
+    await t.completeKyc(profile.secret, ["BR"]);
     // Neither a ramp never started nor a failed one counts.
     await brRamp(profile.secret, "BUY", "70", { start: false });
     await brRamp(profile.secret, "BUY", "80.66", { status: "FAILED" });
@@ -304,6 +352,7 @@ describe("POST /v1/limits", () => {
     const manager = await newManager({ allowedCorridors: ["BR", "MX"], isActive: true });
     const child = await newChild(manager, "business");
     const acting = selecting(manager.secret, child.profileId);
+    await t.completeKyc(acting, ["BR"], "business");
     for (const headers of [acting, selecting(manager.session, child.profileId), child.own]) {
       expectRestError(await limits(headers, ["US"]), 403, "MANAGED_PROFILE_ACCESS_DENIED", "US");
       expectRestError(await limits(headers, ["BR", "US"]), 403, "MANAGED_PROFILE_ACCESS_DENIED", "BR+US");
@@ -318,8 +367,15 @@ describe("POST /v1/limits", () => {
 });
 
 describe("GET /v1/onboarding/status", () => {
-  const account = (country: Corridor, customerType: CustomerType, state: "pending" | "approved" | "rejected") => ({
-    id: expect.stringMatching(UUID),
+  /** A second instance on the same database whose provider decides ten minutes after an attempt is finished: its cases stay in review. */
+  let slow: TestApp;
+  beforeAll(async () => {
+    slow = await startTestApp({ SANDBOX_KYC_DECISION_MS: "600000" }, { database: t.database });
+  });
+  afterAll(() => slow?.close());
+
+  const account = (id: string, country: Corridor, customerType: CustomerType, state: "pending" | "approved" | "rejected") => ({
+    id,
     provider: "sandbox",
     country,
     customerType,
@@ -333,49 +389,100 @@ describe("GET /v1/onboarding/status", () => {
     kycCase: null,
   });
 
-  it("a direct profile: one active individual entity with an account per corridor", async () => {
+  /** The provider customer id of the subject's case: BR's subaccount, a domestic customer's alfred_pay_id. */
+  async function providerCustomerId(headers: Headers, country: Corridor, customerType: CustomerType = "individual"): Promise<string> {
+    if (country === "BR") {
+      const user = await t.request("GET", "/v1/brl/getUser", { headers });
+      expectStatus(user, 200, "BR user");
+      return user.body.subAccountId;
+    }
+    const status = await t.request("GET", `/v1/domestic/getKycStatus?country=${country}${customerType === "business" ? "&type=BUSINESS" : ""}`, { headers });
+    expectStatus(status, 200, `${country} status`);
+    return status.body.alfred_pay_id;
+  }
+
+  const accountsOf = (body: { entities: { accounts: { country: string }[] }[] }) => [...body.entities[0]!.accounts].sort((a, b) => a.country.localeCompare(b.country));
+
+  it("a direct profile: one active individual entity with an account per KYC case under way or decided", async () => {
     const profile = await newProfile();
+    // No case yet: no provider account, and EU never has one.
+    const fresh = await t.request("GET", "/v1/onboarding/status", { headers: profile.secret });
+    expectStatus(fresh, 200);
+    const entityId = fresh.body.activeEntityId;
+    expect(entityId).toMatch(UUID);
+    expect(fresh.body).toEqual({ activeEntityId: entityId, selectionRequired: false, roles: [], entities: [{ id: entityId, type: "individual", status: "active", accounts: [] }] });
+
+    // AR: a customer without a submission (not started, no account); BR approved; MX given but not sent (pending);
+    // CO rejected; US finished through the slow instance (in review: pending to the reference).
+    expectStatus(await t.request("POST", "/v1/ar/createIndividualCustomer", { headers: profile.secret, body: {} }), 200);
+    await t.completeKyc(profile.secret, ["BR"]);
+    await kycSubmittedNotSent(profile.secret, "MX");
+    await kycRejected(profile.secret, "CO");
+    await slow.completeKyc(profile.secret, ["US"]);
+    expect((await t.request("GET", "/v1/domestic/getKycStatus?country=US", { headers: profile.secret })).body.status).toBe("VERIFYING");
+
     const response = await t.request("GET", "/v1/onboarding/status", { headers: profile.secret });
     expectStatus(response, 200);
-    const entityId = response.body.activeEntityId;
-    expect(entityId).toMatch(UUID);
-    expect(response.body).toEqual({
+    expect({ ...response.body, entities: [{ ...response.body.entities[0], accounts: accountsOf(response.body) }] }).toEqual({
       activeEntityId: entityId,
       selectionRequired: false,
       roles: [],
-      entities: [{ id: entityId, type: "individual", status: "active", accounts: CORRIDORS.map((corridor) => account(corridor, "individual", "approved")) }],
+      entities: [
+        {
+          id: entityId,
+          type: "individual",
+          status: "active",
+          accounts: [
+            account(await providerCustomerId(profile.secret, "BR"), "BR", "individual", "approved"),
+            account(await providerCustomerId(profile.secret, "CO"), "CO", "individual", "rejected"),
+            account(await providerCustomerId(profile.secret, "MX"), "MX", "individual", "pending"),
+            account(await providerCustomerId(profile.secret, "US"), "US", "individual", "pending"),
+          ],
+        },
+      ],
     });
     // Stable ids, and the same through the session.
     const again = await t.request("GET", "/v1/onboarding/status", { headers: profile.session });
     expectStatus(again, 200);
     expect(again.body).toEqual(response.body);
-
-    const pending = await newProfile("+kyc-pending");
-    const pendingStatus = await t.request("GET", "/v1/onboarding/status", { headers: pending.secret });
-    expect(pendingStatus.body.entities[0].accounts).toEqual(CORRIDORS.map((corridor) => account(corridor, "individual", "pending")));
-    // Not started: no provider account yet.
-    const none = await newProfile("+kyc-none");
-    const noneStatus = await t.request("GET", "/v1/onboarding/status", { headers: none.session });
-    expect(noneStatus.body.entities[0].accounts).toEqual([]);
   });
 
-  it("a child through the selector or its own key: its entity, the managed role, the corridors children may use", async () => {
-    const manager = await newManager({ allowedCorridors: ["BR", "US"], isActive: true });
+  it("a child through the selector or its own key: its entity, the managed role, its cases also outside the current policy", async () => {
+    const manager = await newManager({ allowedCorridors: ["BR", "MX", "US"], isActive: true });
     const business = await newChild(manager, "business");
-    const individual = await newChild(manager, "individual", "+kyc-rejected");
+    const individual = await newChild(manager, "individual");
     const entityOf = async (profileId: string) => (await t.app.db.customerEntity.findFirstOrThrow({ where: { profileId } })).id;
+
+    // The business child: KYB approved in BR through the selector, a hosted KYB link opened in MX with its own key.
+    await t.completeKyc(selecting(manager.secret, business.profileId), ["BR"], "business");
+    await kybLinkOpened(business.own, "MX");
+    // The individual child: KYC rejected in US (the submitted name contains "reject").
+    await kycRejected(individual.own, "US");
+    // Status is a read: a corridor the policy no longer allows keeps its account.
+    const tightened = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["BR", "US"], isActive: true } });
+    expectStatus(tightened, 200);
 
     const businessEntity = await entityOf(business.profileId);
     const businessView = {
       activeEntityId: businessEntity,
       selectionRequired: false,
       roles: ["managed_profile"],
-      entities: [{ id: businessEntity, type: "business", status: "active", accounts: (["BR", "CO", "MX", "US"] as const).map((corridor) => account(corridor, "business", "approved")) }],
+      entities: [
+        {
+          id: businessEntity,
+          type: "business",
+          status: "active",
+          accounts: [
+            account(await providerCustomerId(business.own, "BR", "business"), "BR", "business", "approved"),
+            account(await providerCustomerId(business.own, "MX", "business"), "MX", "business", "pending"),
+          ],
+        },
+      ],
     };
     for (const headers of [selecting(manager.secret, business.profileId), selecting(manager.session, business.profileId), business.own]) {
       const response = await t.request("GET", "/v1/onboarding/status", { headers });
       expectStatus(response, 200);
-      expect(response.body).toEqual(businessView);
+      expect({ ...response.body, entities: [{ ...response.body.entities[0], accounts: accountsOf(response.body) }] }).toEqual(businessView);
     }
 
     const individualEntity = await entityOf(individual.profileId);
@@ -385,7 +492,7 @@ describe("GET /v1/onboarding/status", () => {
       activeEntityId: individualEntity,
       selectionRequired: false,
       roles: ["managed_profile"],
-      entities: [{ id: individualEntity, type: "individual", status: "active", accounts: (["AR", "BR", "CO", "MX", "US"] as const).map((corridor) => account(corridor, "individual", "rejected")) }],
+      entities: [{ id: individualEntity, type: "individual", status: "active", accounts: [account(await providerCustomerId(individual.own, "US"), "US", "individual", "rejected")] }],
     });
 
     // The manager's own status is its own.

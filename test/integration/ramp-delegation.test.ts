@@ -75,7 +75,8 @@ async function newManager(policy: Policy | null = POLICY): Promise<Manager> {
   return { profileId: session.profileId, session: session.headers, secret: { "x-api-key": credential.secretKey }, publicKey: { "x-public-key": credential.publicKey } };
 }
 
-async function newChild(manager: Manager, customerType: CustomerType = "individual"): Promise<Child> {
+/** A managed child of the manager with its own key; KYC (KYB for a business) approved through the selector in `kyc`. */
+async function newChild(manager: Manager, customerType: CustomerType = "individual", kyc: Corridor[] = []): Promise<Child> {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
     body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType },
@@ -85,6 +86,7 @@ async function newChild(manager: Manager, customerType: CustomerType = "individu
   const key = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: manager.secret, body: { name: "child's own" } });
   expectStatus(key, 201, "child credential");
   rememberSecret(key.body.secretKey);
+  if (kyc.length > 0) await t.completeKyc(selecting(manager.secret, profileId), kyc, customerType);
   return { profileId, customerType, own: { "x-api-key": key.body.secretKey } };
 }
 
@@ -136,7 +138,7 @@ interface Fixture {
 
 async function fixture(policy: Policy = POLICY, customerType: CustomerType = "individual"): Promise<Fixture> {
   const manager = await newManager(policy);
-  const child = await newChild(manager, customerType);
+  const child = await newChild(manager, customerType, ["BR"]);
   const acting = selecting(manager.secret, child.profileId);
   const ramp = await newRamp(acting);
   return { manager, child, quoteId: await quote(acting), rampId: ramp.id };
@@ -285,7 +287,7 @@ describe("whom the selector may name (every ramp and quote route)", () => {
 describe("corridor checks on corridor-bound routes (the manager's current policy and the capability table)", () => {
   it("a corridor outside the policy: quoting and reading work, register and limits -> 403 (selector and own key)", async () => {
     const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
-    const child = await newChild(manager);
+    const child = await newChild(manager, "individual", ["BR"]);
     for (const headers of [selecting(manager.secret, child.profileId), selecting(manager.session, child.profileId), child.own]) {
       const mxQuote = await quote(headers, "MX_BUY"); // quote discovery skips the corridor checks
       expectStatus(await t.request("GET", `/v1/quotes/${mxQuote}`, { headers }), 200);
@@ -302,8 +304,9 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
 
   it("customer-type narrowing: allowedCustomerTypes [individual] refuses a business child (403), not an individual one", async () => {
     const manager = await newManager({ allowedCorridors: CHILD_CORRIDORS, allowedCustomerTypes: ["individual"], isActive: true });
+    // The business child cannot even start KYB under this policy: its refusals are the policy's.
     const business = await newChild(manager, "business");
-    const individual = await newChild(manager, "individual");
+    const individual = await newChild(manager, "individual", ["BR"]);
     for (const headers of [selecting(manager.secret, business.profileId), business.own]) {
       const brQuote = await quote(headers, "BR_BUY");
       expectRestError(await register(headers, brQuote), ...DENIED, "business child, BR");
@@ -320,8 +323,10 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
 
   it("the capability table: AR for a business child -> 403, AR for an individual -> 201; EU for any child -> 403 though the policy lists it", async () => {
     const manager = await newManager({ allowedCorridors: ["AR", "BR", "CO", "EU", "MX", "US"], isActive: true });
-    const business = await newChild(manager, "business");
+    const business = await newChild(manager, "business", ["BR"]);
     const individual = await newChild(manager, "individual");
+    // KYC with the child's own key works as through the selector.
+    await t.completeKyc(individual.own, ["AR"]);
     for (const headers of [selecting(manager.secret, business.profileId), selecting(manager.session, business.profileId), business.own]) {
       expectRestError(await register(headers, await quote(headers, "AR_BUY"), "AR_BUY"), ...DENIED, "business AR");
       expectRestError(await register(headers, await quote(headers, "EU_BUY"), "EU_BUY"), ...DENIED, "business EU");
@@ -342,7 +347,7 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
 
   it("tightening after registration: update/start -> 403, reads stay 200; a started ramp still completes; relaxing reopens", async () => {
     const manager = await newManager({ allowedCorridors: ["BR", "MX"], isActive: true });
-    const child = await newChild(manager);
+    const child = await newChild(manager, "individual", ["BR"]);
     const bySelector = selecting(manager.secret, child.profileId);
     const waiting = await newRamp(bySelector);
     const sell = await newRamp(child.own, "BR_SELL");
@@ -432,7 +437,7 @@ describe("full ramps of a child", () => {
 
   it("BUY and SELL complete via the manager's key, the manager's session and the child's own key; the child owns them", async () => {
     const manager = await newManager();
-    const child = await newChild(manager);
+    const child = await newChild(manager, "individual", ["BR"]);
     const callers: Record<(typeof callerLabels)[number], Headers> = {
       "manager's key + selector": selecting(manager.secret, child.profileId),
       "manager's session + selector": selecting(manager.session, child.profileId),
@@ -484,7 +489,7 @@ describe("full ramps of a child", () => {
 describe("quote ownership under delegation", () => {
   it("a quote made through the selector is the child's: the manager itself gets 404 reading or registering it", async () => {
     const manager = await newManager();
-    const child = await newChild(manager);
+    const child = await newChild(manager, "individual", ["BR"]);
     const sibling = await newChild(manager);
     const acting = selecting(manager.secret, child.profileId);
     const quoteId = await quote(acting);

@@ -43,10 +43,13 @@ function expectRestError(response: HttpResponse, status: number, code: string): 
   expect(response.body.error.status).toBe(status);
 }
 
+/** A signed-in profile's secret key, KYC approved in BR (the corridor of every ramp here). */
 async function newCaller(app: TestApp): Promise<Headers> {
   const signedIn = await app.signIn();
   const credential = await app.createCredential(signedIn.headers);
-  return { "x-api-key": credential.secretKey };
+  const headers = { "x-api-key": credential.secretKey };
+  await app.completeKyc(headers);
+  return headers;
 }
 
 async function call(app: TestApp, method: string, url: string, headers: Headers, body?: unknown, expected = 200) {

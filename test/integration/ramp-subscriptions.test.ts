@@ -37,9 +37,11 @@ interface Caller {
   ws: { secret: Record<string, string>; session: Record<string, string>; publicKey: Record<string, string> };
 }
 
+/** A signed-in profile with a secret key, KYC approved in BR (the corridor of every ramp here). */
 async function newCaller(): Promise<Caller> {
   const signedIn = await t.signIn();
   const credential = await t.createCredential(signedIn.headers);
+  await t.completeKyc(signedIn.headers);
   return {
     profileId: signedIn.profileId,
     session: signedIn.headers,
@@ -199,7 +201,9 @@ describe("delegation and re-authorization per event", () => {
       body: { externalSubjectId: `sub-${Math.random()}`, contactEmail: `child-${Math.random().toString(36).slice(2)}@example.com`, customerType: "individual" },
     });
     expect(created.status).toBe(201);
-    return { manager, childId: created.body.managedProfile.profileId as string };
+    const childId = created.body.managedProfile.profileId as string;
+    await t.completeKyc({ ...manager.secret, "x-managed-profile-id": childId });
+    return { manager, childId };
   }
 
   it("a manager follows its child's ramp through the selector in connection_init; deleting the child ends the stream", async () => {

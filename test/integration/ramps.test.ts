@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
-import { sandboxCpf } from "../../src/providers/sandbox.js";
+import { LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 
 /**
@@ -43,10 +43,13 @@ interface Caller {
   secret: Headers;
 }
 
-async function newCaller(email?: string): Promise<Caller> {
-  const signedIn = await t.signIn(email);
+/** A signed-in profile with a secret key, KYC approved in BR unless `kyc` says otherwise. */
+
+async function newCaller(kyc: "approved" | "none" = "approved"): Promise<Caller & { brTaxId?: string }> {
+  const signedIn = await t.signIn();
   const credential = await t.createCredential(signedIn.headers);
-  return { profileId: signedIn.profileId, session: signedIn.headers, secret: { "x-api-key": credential.secretKey } };
+  const { brTaxId } = kyc === "approved" ? await t.completeKyc(signedIn.headers) : {};
+  return { profileId: signedIn.profileId, session: signedIn.headers, secret: { "x-api-key": credential.secretKey }, brTaxId };
 }
 
 function expectRestError(response: HttpResponse, status: number, code: string): void {
@@ -275,11 +278,20 @@ describe("POST /v1/ramp/register", () => {
   });
 
   it.each([
-    ["+kyc-pending", "pending"],
-    ["+kyc-rejected", "rejected"],
-    ["+kyc-none", "not started"],
-  ])("refuses a subject whose KYC is not approved (%s: %s) with 403 KYC_NOT_APPROVED, and changes nothing", async (marker) => {
-    const caller = await newCaller(`user-${randomUUID().slice(0, 8)}${marker}@example.com`);
+    ["not started", async (caller: Caller) => caller],
+    [
+      "rejected",
+      async (caller: Caller) => {
+        // The sandbox rejects a submitted name containing "reject".
+        const { subAccountId } = (await t.request("POST", "/v1/brl/createSubaccount", { headers: caller.secret, body: { accountType: "INDIVIDUAL", name: "Rejected Person", taxId: randomCpf() } })).body;
+        const taxIdNumber = (await t.app.db.kycCase.findFirstOrThrow({ where: { providerCustomerId: subAccountId } })).taxId;
+        const submitted = await t.request("POST", "/v1/brl/newKyc", { headers: caller.secret, body: { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber, fullName: "Rejected Person" } });
+        expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+        return caller;
+      },
+    ],
+  ])("refuses a subject whose KYC is not approved (%s) with 403 KYC_NOT_APPROVED, and changes nothing", async (_state, prepare) => {
+    const caller = await prepare(await newCaller("none"));
     const q = await quote(caller.session);
     expectRestError(await register(caller.session, { quoteId: q.id, destinationAddress: WALLET }), 403, "KYC_NOT_APPROVED");
     expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET }), 403, "KYC_NOT_APPROVED");
@@ -288,7 +300,7 @@ describe("POST /v1/ramp/register", () => {
 
   it("cross-checks a BRL taxId against the profile's verified CPF (punctuation ignored); a mismatch is refused", async () => {
     const caller = await newCaller();
-    const cpf = sandboxCpf(caller.profileId);
+    const cpf = caller.brTaxId!;
     expect(cpf).toMatch(/^\d{11}$/);
 
     const plain = await quote(caller.secret);
@@ -304,7 +316,7 @@ describe("POST /v1/ramp/register", () => {
     // Another profile's CPF is a mismatch too.
     const other = await newCaller();
     expectFieldError(
-      await register(caller.secret, { quoteId: mismatched.id, destinationAddress: WALLET, additionalData: { taxId: sandboxCpf(other.profileId) } }),
+      await register(caller.secret, { quoteId: mismatched.id, destinationAddress: WALLET, additionalData: { taxId: other.brTaxId } }),
       "additionalData.taxId",
     );
     await expectNothingChanged(mismatched.id);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGraphQLSchema } from "../../src/graphql/schema.js";
 import { PRICING_PROFILE_NAMES } from "../../src/quotes/pricing.js";
 import { startTestApp, type TestApp } from "../support/app.js";
+import { LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
 import {
   authenticatingRoutes,
   documentedRoutes,
@@ -72,6 +73,63 @@ async function fiatAccountOf(fx: SecurityFixtures, caller: Record<string, string
     if (created.status === 200) return created.body.fiatAccountId as string;
   }
   throw new Error(`fixture: no fiat account could be created under ${prefix}`);
+}
+
+/** The domestic customer and KYC/KYB operations, per route prefix; `country` names the corridor where the path does not. */
+function domesticKycTargets(prefix: `/${string}`, country: Record<string, string>): SecurityTarget[] {
+  const kyc = { capabilities: ["PROVIDER_ACCOUNTS"] as const };
+  // Changes depend on the case's state (a customer exists, a submission is open...): allowed callers get 2xx or 4xx, never 401/403.
+  const change = { ...kyc, allowedOutcome: "not-refused" as const };
+  return [
+    { route: `POST ${prefix}/createIndividualCustomer`, ...change, body: () => country },
+    { route: `POST ${prefix}/createBusinessCustomer`, ...change, body: () => country },
+    {
+      route: `POST ${prefix}/submitKycInformation`,
+      ...change,
+      body: () => ({ ...country, firstName: "Ana", lastName: "Souza", dateOfBirth: "1990-04-12", documentType: "NATIONAL_ID", documentNumber: "12345678" }),
+    },
+    { route: `POST ${prefix}/sendKycSubmission`, ...change, body: () => ({ ...country, submissionId: randomUUID() }) },
+    { route: `POST ${prefix}/submitKybInformation`, ...change, body: () => ({ ...country, businessName: "Acme", taxId: "ACM010101ABC" }) },
+    { route: `POST ${prefix}/sendKybSubmission`, ...change, body: () => ({ ...country, submissionId: randomUUID() }) },
+    { route: `GET ${prefix}/getKycRedirectLink`, ...change, query: () => country },
+    { route: `GET ${prefix}/getKybRedirectLink`, ...change, query: () => country },
+    { route: `POST ${prefix}/kycRedirectOpened`, ...change, body: () => country },
+    { route: `POST ${prefix}/kycRedirectFinished`, ...change, body: () => country },
+    { route: `POST ${prefix}/retryKyc`, ...change, body: () => country },
+    // The owner and the suite's children completed KYC in every domestic corridor: their status reads succeed.
+    { route: `GET ${prefix}/getKycStatus`, ...kyc, query: () => country },
+    { route: `GET ${prefix}/alfredpayStatus`, ...kyc, query: () => country },
+  ];
+}
+
+/** The BR subaccount and KYC/KYB operations under a prefix (/v1/brl, /v1/brla). */
+function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
+  const kyc = { capabilities: ["PROVIDER_ACCOUNTS"] as const };
+  const change = { ...kyc, allowedOutcome: "not-refused" as const };
+  return [
+    { route: `POST ${prefix}/createSubaccount`, ...change, body: () => ({ accountType: "INDIVIDUAL", name: "Ana Souza", taxId: randomCpf() }) },
+    { route: `POST ${prefix}/newKyc`, ...change, body: () => ({ ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: randomCpf() }) },
+    { route: `GET ${prefix}/getKycStatus`, ...change, query: () => ({ taxId: randomCpf() }) },
+    { route: `GET ${prefix}/getUser`, ...kyc },
+    { route: `GET ${prefix}/getUserRemainingLimit`, ...kyc, query: () => ({ direction: "BUY" }) },
+    { route: `POST ${prefix}/kyb/new-level-1/web-sdk`, ...change, query: () => ({ subAccountId: randomUUID() }) },
+    { route: `GET ${prefix}/kyb/attempt-status`, ...change, query: () => ({ attemptId: randomUUID() }) },
+    // Without an Idempotency-Key an allowed caller gets 400; a child's own key is refused even so.
+    {
+      route: `POST ${prefix}/kyc/import-token`,
+      capabilities: ["BR_KYC_IMPORT"],
+      childCredential: "refused",
+      allowedOutcome: "not-refused",
+      body: () => ({ importToken: "share-token", consentAttested: true }),
+    },
+  ];
+}
+
+/** A pending invitation of the owner's (its session invites; recipients are session-only). */
+async function ownerInvitation(fx: SecurityFixtures): Promise<string> {
+  const created = await fx.t.request("POST", "/v1/recipients/invitations", { headers: fx.owner.headers, body: { email: `invitee-${randomUUID()}@example.com`, relationship: "friend" } });
+  if (created.status !== 201) throw new Error(`fixture: invitation: ${JSON.stringify(created.body)}`);
+  return created.body.id as string;
 }
 
 const TARGETS: SecurityTarget[] = [
@@ -256,6 +314,26 @@ const TARGETS: SecurityTarget[] = [
       params: async (fx, caller) => ({ fiatAccountId: await fiatAccountOf(fx, caller, prefix, body) }),
     },
   ]),
+
+  // REST: customers and KYC/KYB of the acting subject (DELEGATED), domestic and BR.
+  ...domesticKycTargets("/v1/domestic", { country: "US" }),
+  ...domesticKycTargets("/v1/ar", {}),
+  ...domesticKycTargets("/v1/co", {}),
+  ...domesticKycTargets("/v1/mx", {}),
+  ...brazilKycTargets("/v1/brl"),
+  ...brazilKycTargets("/v1/brla"),
+
+  // REST: sender-side recipients (a session only) and the invitee's side.
+  { route: "POST /v1/recipients/invitations", capabilities: ["RECIPIENTS"], body: () => ({ email: `invitee-${randomUUID()}@example.com`, relationship: "family" }) },
+  { route: "GET /v1/recipients/invitations", capabilities: ["RECIPIENTS"] },
+  { route: "POST /v1/recipients/invitations/{id}/archive", capabilities: ["RECIPIENTS"], params: async (fx) => ({ id: await ownerInvitation(fx) }) },
+  { route: "POST /v1/recipients/invitations/{id}/unarchive", capabilities: ["RECIPIENTS"], params: async (fx) => ({ id: await ownerInvitation(fx) }) },
+  { route: "GET /v1/recipients", capabilities: ["RECIPIENTS"] },
+  { route: "PATCH /v1/recipients/{id}", capabilities: ["RECIPIENTS"], params: async (fx) => ({ id: await ownerInvitation(fx) }), body: () => ({ relationship: "business" }) },
+  // A pending invitation has no eligibility yet (404): the point here is who may ask.
+  { route: "GET /v1/recipients/{id}/eligibility", capabilities: ["RECIPIENTS"], allowedOutcome: "not-refused", params: async (fx) => ({ id: await ownerInvitation(fx) }) },
+  { route: "POST /v1/recipient-invitations/preview", capabilities: ["RECIPIENTS"], childCredential: "refused", allowedOutcome: "not-refused", body: () => ({ code: "not-a-code" }) },
+  { route: "POST /v1/recipient-invitations/accept", capabilities: ["RECIPIENTS"], childCredential: "refused", allowedOutcome: "not-refused", body: () => ({ code: "not-a-code" }) },
 
   // GraphQL.
   { field: "Query.me", capabilities: ["PROFILE_READ"], document: "query { me { id email } }" },
@@ -489,6 +567,64 @@ const TARGETS: SecurityTarget[] = [
     variables: async (fx, caller) => ({ input: { rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] } }),
     invalidVariables: () => ({ input: { rampId: randomUUID(), presignedTxs: ["not an object"] } }),
   },
+  // GraphQL: recipients, like the REST routes (a session only).
+  { field: "Query.recipients", capabilities: ["RECIPIENTS"], document: "query { recipients(first: 5) { count edges { node { id relationship } } } }" },
+  {
+    field: "Query.recipientInvitations",
+    capabilities: ["RECIPIENTS"],
+    document: "query List($archived: Boolean!) { recipientInvitations(archived: $archived, first: 5) { count edges { node { id status } } } }",
+    variables: () => ({ archived: false }),
+    invalidVariables: () => ({ archived: "sometimes" }),
+  },
+  {
+    field: "Query.recipientEligibility",
+    capabilities: ["RECIPIENTS"],
+    allowedOutcome: "not-refused",
+    document: "query Eligibility($id: ID!) { recipientEligibility(id: $id) { corridor canReceive } }",
+    variables: async (fx) => ({ id: await ownerInvitation(fx) }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.inviteRecipient",
+    capabilities: ["RECIPIENTS"],
+    document: "mutation Invite($email: String!) { inviteRecipient(email: $email, relationship: FRIEND) { id status } }",
+    variables: () => ({ email: `invitee-${randomUUID()}@example.com` }),
+    invalidVariables: () => ({ email: 42 }),
+  },
+  {
+    field: "Mutation.archiveRecipientInvitation",
+    capabilities: ["RECIPIENTS"],
+    document: "mutation Archive($id: ID!) { archiveRecipientInvitation(id: $id) { id archived } }",
+    variables: async (fx) => ({ id: await ownerInvitation(fx) }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.updateRecipientRelationship",
+    capabilities: ["RECIPIENTS"],
+    document: "mutation Update($id: ID!) { updateRecipientRelationship(id: $id, relationship: BUSINESS) }",
+    variables: async (fx) => ({ id: await ownerInvitation(fx) }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Query.recipientInvitationPreview",
+    capabilities: ["RECIPIENTS"],
+    childCredential: "refused",
+    allowedOutcome: "not-refused",
+    document: "query Preview($code: String!) { recipientInvitationPreview(code: $code) { invitationId sender } }",
+    variables: () => ({ code: "not-a-code" }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.acceptRecipientInvitation",
+    capabilities: ["RECIPIENTS"],
+    childCredential: "refused",
+    allowedOutcome: "not-refused",
+    document: "mutation Accept($code: String!) { acceptRecipientInvitation(code: $code) { invitationId } }",
+    variables: () => ({ code: "not-a-code" }),
+    invalidVariables: () => ({}),
+  },
+  // GraphQL: the subject's customers and their KYC/KYB status.
+  { field: "Query.customers", capabilities: ["PROVIDER_ACCOUNTS"], document: "query { customers { customerId corridor customerType kycStatus } }" },
   // GraphQL: payout fiat accounts, like the REST routes.
   {
     field: "Query.fiatAccounts",

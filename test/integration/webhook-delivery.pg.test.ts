@@ -43,6 +43,7 @@ describe("two instances", () => {
   it("send each delivery once", async () => {
     const signedIn = await first.signIn();
     const secret = { "x-api-key": (await first.createCredential(signedIn.headers)).secretKey };
+    await first.completeKyc(secret);
     const session = ok(
       await first.request("POST", "/v1/session/create", { headers: secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-two" } }),
       201,
@@ -90,6 +91,7 @@ describe("wake-ups between instances", () => {
     const signedIn = await writer.signIn();
     const credential = await writer.createCredential(signedIn.headers);
     const secret = { "x-api-key": credential.secretKey };
+    await writer.completeKyc(secret);
     const quoteId = ok(await writer.request("POST", "/v1/quotes", { headers: secret, body: BUY }), 201).id;
     ok(await writer.request("POST", "/v1/webhook", { headers: secret, body: { url: woken.url(), quoteId } }), 201);
 

@@ -74,9 +74,11 @@ async function receiver(t: TestApp, respond?: Responder): Promise<WebhookReceive
   return started;
 }
 
+/** A signed-in profile with a secret key, KYC approved in BR (the corridor of every ramp here). */
 async function newCaller(t: TestApp): Promise<Caller> {
   const signedIn = await t.signIn();
   const credential = await t.createCredential(signedIn.headers);
+  await t.completeKyc(signedIn.headers);
   return { session: signedIn.headers, secret: { "x-api-key": credential.secretKey } };
 }
 

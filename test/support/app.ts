@@ -10,6 +10,8 @@ import { buildServer } from "../../src/server.js";
 import { freshDatabase, type TestDatabase } from "./database.js";
 import { LOG_DIR, rememberSecret } from "./secrets.js";
 import { startSmtpCapture, type SmtpCapture } from "./smtp.js";
+import { completeKyc } from "./kyc.js";
+import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -30,6 +32,8 @@ export interface TestApp {
   signIn(email?: string): Promise<{ accessToken: string; refreshToken: string; profileId: string; headers: Record<string, string> }>;
   /** Creates a credential for a signed-in session; returns its values. */
   createCredential(sessionHeaders: Record<string, string>, body?: Record<string, unknown>): Promise<{ id: string; publicKey: string; secretKey: string }>;
+  /** Takes the subject the headers act as through KYC (KYB for a business) in the corridors (default BR), through the API. */
+  completeKyc(headers: Record<string, string>, corridors?: Corridor[], customerType?: CustomerType): Promise<{ brTaxId?: string }>;
   close(): Promise<void>;
 }
 
@@ -59,6 +63,8 @@ export async function startTestApp(
     // Tests sign in many profiles from one address; the limits have tests of their own.
     RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "10000",
     SANDBOX_STEP_DELAY_MS: "20",
+    // KYC decisions take effect at once: tests that need a case in review set a delay of their own.
+    SANDBOX_KYC_DECISION_MS: "0",
     RAMP_PROCESSOR_INTERVAL_MS: "10",
     LOG_LEVEL: "info",
     ...(database.url && { DATABASE_URL: database.url }),
@@ -103,6 +109,8 @@ export async function startTestApp(
       rememberSecret(refresh_token);
       return { accessToken: access_token, refreshToken: refresh_token, profileId: user_id, headers: { authorization: `Bearer ${access_token}` } };
     },
+    completeKyc: (headers, corridors = ["BR"], customerType) =>
+      completeKyc(async (method, path, requestHeaders, requestBody) => request(method, path, { headers: requestHeaders, body: requestBody }), headers, corridors, customerType),
     async createCredential(sessionHeaders, body = {}) {
       const created = await request("POST", "/v1/api-credentials", { headers: sessionHeaders, body });
       if (created.status !== 201) throw new Error(`create credential: ${JSON.stringify(created.body)}`);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import type { Send } from "./kyc.js";
 import { rememberSecret } from "./secrets.js";
 import type { ServerProcess } from "./server-process.js";
 
@@ -21,6 +22,12 @@ export async function call<T = any>(server: ServerProcess, method: string, path:
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
+
+/** `call` as the `send` of completeKyc (test/support/kyc.ts): KYC through a server process, over real HTTP. */
+export const httpSend =
+  (server: ServerProcess): Send =>
+  (method, path, headers, body) =>
+    call(server, method, path, { headers, body });
 
 /** Calls and insists on `status`, showing the body when it is not. */
 export async function expectCall<T = any>(status: number, server: ServerProcess, method: string, path: string, options?: { headers?: Headers; body?: unknown }): Promise<T> {

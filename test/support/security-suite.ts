@@ -5,6 +5,7 @@ import jwt from "jsonwebtoken";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CAPABILITY_MATRIX, SINGLE_CREDENTIAL_TASKS, type Capability } from "../../src/auth/capabilities.js";
 import { Prisma } from "../../src/generated/prisma/client.js";
+import type { Corridor } from "../../src/reference-data/corridors.js";
 import type { HttpResponse, TestApp } from "./app.js";
 import { rememberSecret } from "./secrets.js";
 
@@ -59,7 +60,8 @@ export interface SecurityFixtures {
   t: TestApp;
   /**
    * The profile the suite acts as: a session and an active credential of its own. The operator made it an
-   * active manager (every corridor a child may use), so it owns managed children.
+   * active manager (every corridor a child may use), so it owns managed children. Its KYC is approved in
+   * BR, US, MX, AR and CO, so it may register the suite's ramps and own payout accounts.
    */
   owner: { profileId: string; accessToken: string; headers: Record<string, string>; credential: Credential };
   /** A second profile: two active credentials, one revoked, one expired, one of the live environment. */
@@ -78,6 +80,7 @@ export interface SecurityFixtures {
   /**
    * The own credential of an active managed child of the owner (the child's key, no selector); replaced once
    * it or its child is no longer active. Its child is not the one `child()` returns, so deleting that leaves it.
+   * The child's KYC is approved like the owner's, so it may register ramps and own payout accounts with this key.
    */
   childCredential(): Promise<Credential & { profileId: string }>;
   /** An active credential of an active child of the owner that a call may revoke; replaced once it is not. */
@@ -287,8 +290,19 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
     const row = await t.app.db.apiCredential.findUnique({ where: { id: credential.id }, include: { profile: { select: { deletedAt: true } } } });
     return !!row && !row.revokedAt && !row.profile.deletedAt;
   };
+  // The subjects that register the suite's ramps (BUY over pix: the BR corridor) and own its payout accounts
+  // (US, MX, AR, CO: a customer there first), the owner and the keyed child, complete KYC in those corridors
+  // through the API once, when made, outside every no-change window. The child goes through the owner's
+  // selector, so its own key is still unused when the check below runs.
+  const KYC_CORRIDORS: Corridor[] = ["BR", "US", "MX", "AR", "CO"];
+  await t.completeKyc(owner.headers, KYC_CORRIDORS);
+  const createKeyedChild = async () => {
+    const { profileId } = await createChild("keyed-child");
+    await t.completeKyc({ ...ownerSecret, "x-managed-profile-id": profileId }, KYC_CORRIDORS);
+    return issueChildCredential(profileId, "security suite: child's own");
+  };
   let child = await createChild("child");
-  let childCredential = await issueChildCredential((await createChild("keyed-child")).profileId, "security suite: child's own");
+  let childCredential = await createKeyedChild();
   let spareChildCredential: (Credential & { profileId: string }) | undefined;
   const activeChild = async () => {
     const row = await t.app.db.profile.findUnique({ where: { id: child.profileId } });
@@ -369,9 +383,7 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
     },
     child: activeChild,
     async childCredential() {
-      if (!(await stillActive(childCredential))) {
-        childCredential = await issueChildCredential((await createChild("keyed-child")).profileId, "security suite: child's own");
-      }
+      if (!(await stillActive(childCredential))) childCredential = await createKeyedChild();
       return childCredential;
     },
     async spareChildCredential() {

@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { KYC_STATUSES } from "../../providers/ports.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../ramps/phases.js";
 import { Connection } from "./connection.js";
@@ -14,8 +15,10 @@ export const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerEnumType(RampPhaseEnum, { name: "RampPhase", description: "The provider-agnostic step of a ramp." });
 export const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
 registerEnumType(RampStatusEnum, { name: "RampStatus", description: "PENDING until the ramp completes or fails." });
-export const KycStatusEnum = screamingEnumOf(KYC_STATUSES);
-registerEnumType(KycStatusEnum, { name: "KycStatus" });
+export const KycStatusEnum = screamingEnumOf(ELIGIBILITY_KYC_STATUSES);
+registerEnumType(KycStatusEnum, { name: "KycStatus", description: "KYC as eligibility tells it: a case in review is PENDING." });
+export const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
+registerEnumType(KycCaseStatusEnum, { name: "KycCaseStatus", description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision." });
 
 /** The services spell ramp types BUY/SELL; the RampDirection enum's values are buy/sell. */
 export const toDirection = (type: "BUY" | "SELL") => type.toLowerCase();

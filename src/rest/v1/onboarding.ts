@@ -2,11 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
-import { KYC_STATUSES } from "../../providers/ports.js";
+import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { actingOf, cacheable, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
-const eligibility = z.object({ kycStatus: z.enum(KYC_STATUSES), canBuy: z.boolean(), canSell: z.boolean() });
+const eligibility = z.object({ kycStatus: z.enum(ELIGIBILITY_KYC_STATUSES), canBuy: z.boolean(), canSell: z.boolean() });
 const rampInfo = z.object({ corridors: z.record(z.enum(CORRIDORS), eligibility) });
 const limits = z.object({
   limits: z.array(

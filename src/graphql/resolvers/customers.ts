@@ -1,0 +1,23 @@
+import { Ctx, Query, Resolver } from "type-graphql";
+import { DELEGATED } from "../../auth/delegation.js";
+import { Auth } from "../auth-directive.js";
+import { actingContext, type GraphQLContext } from "../context.js";
+import { Customer } from "../types/customers.js";
+
+/** The acting subject's provider customers and KYC/KYB state (REST: /v1/domestic/*, /v1/brl/*). */
+@Resolver(() => Customer)
+export class CustomersResolver {
+  @Query(() => [Customer], { description: "The subject's customers in every corridor (at most one per corridor and customer type), oldest first." })
+  @Auth("PROVIDER_ACCOUNTS")
+  async customers(@Ctx() context: GraphQLContext): Promise<Customer[]> {
+    const acting = await actingContext(context, DELEGATED);
+    return (await context.app.kyc.casesOf(acting.subjectProfileId)).map((row) => ({
+      customerId: row.providerCustomerId,
+      corridor: row.corridor,
+      customerType: row.customerType,
+      kycStatus: row.status,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }));
+  }
+}

@@ -1,0 +1,104 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Db } from "../db/client.js";
+import { isKnownError } from "../db/tx.js";
+import { AppError, type ErrorCode, type FieldIssue } from "../errors.js";
+
+/** A response worth replaying: its status and JSON body. */
+export interface StoredResponse<T> {
+  status: number;
+  body: T;
+}
+
+/** `Idempotency-Key`: 1 to 128 visible ASCII characters (CONTRACT.md). */
+const KEY = /^[\x21-\x7e]{1,128}$/;
+/** How long a first request may run before its claim counts as abandoned (its process died mid-request). */
+const CLAIM_MS = 60_000;
+
+/** The Idempotency-Key header as sent, checked; IDEMPOTENCY_KEY_REQUIRED when missing or malformed. */
+export function idempotencyKey(header: unknown): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (typeof value !== "string" || !KEY.test(value)) {
+    throw new AppError("IDEMPOTENCY_KEY_REQUIRED", "Idempotency-Key must be 1 to 128 visible ASCII characters.");
+  }
+  return value;
+}
+
+/** A stable digest of a JSON body: the same fields in any order hash alike. */
+export function requestHash(body: unknown): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value !== null && typeof value === "object"
+        ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
+        : value;
+  return createHash("sha256").update(JSON.stringify(canonical(body))).digest("hex");
+}
+
+/**
+ * Idempotent requests (CONTRACT.md, Idempotency-Key): the first request under a key claims it in the
+ * database (a unique row), runs, and stores its response; the same key with the same body replays that
+ * response, with another body is IDEMPOTENCY_KEY_MISMATCH (422), and while the first still runs is
+ * IDEMPOTENCY_KEY_IN_USE (409). A request that fails with a domain error stores that answer too; an
+ * unexpected failure releases the key so the request can be retried.
+ */
+export class IdempotencyService {
+  constructor(private readonly db: Db) {}
+
+  async run<T>(scope: string, key: string, hash: string, work: () => Promise<StoredResponse<T>>): Promise<StoredResponse<T>> {
+    const claim = await this.claim(scope, key, hash);
+    if ("replay" in claim) return replay(claim.replay) as StoredResponse<T>;
+    let outcome: StoredOutcome;
+    try {
+      const response = await work();
+      outcome = { status: response.status, body: response.body };
+    } catch (error) {
+      if (!(error instanceof AppError)) {
+        await this.db.idempotencyRecord.deleteMany({ where: { id: claim.id, state: "in_flight" } });
+        throw error;
+      }
+      await this.finish(claim.id, { status: error.status, error: { code: error.code, message: error.message, details: error.details } });
+      throw error;
+    }
+    await this.finish(claim.id, outcome);
+    return outcome as StoredResponse<T>;
+  }
+
+  /** Claims the key for this request, or finds the answer another request stored under it. */
+  private async claim(scope: string, key: string, hash: string): Promise<{ id: string } | { replay: StoredOutcome }> {
+    const now = new Date();
+    const id = randomUUID();
+    try {
+      await this.db.idempotencyRecord.create({ data: { id, scope, key, requestHash: hash, state: "in_flight", lockedUntil: new Date(now.getTime() + CLAIM_MS) } });
+      return { id };
+    } catch (error) {
+      if (!isKnownError(error, "P2002")) throw error;
+    }
+    const existing = await this.db.idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
+    // Released meanwhile (the first request failed unexpectedly): claim it afresh.
+    if (!existing) return this.claim(scope, key, hash);
+    if (existing.requestHash !== hash) throw new AppError("IDEMPOTENCY_KEY_MISMATCH");
+    if (existing.state === "done") return { replay: JSON.parse(existing.responseBody!) as StoredOutcome };
+    // An abandoned claim is taken over by exactly one request (a conditional update on the claim it saw).
+    if (existing.lockedUntil <= now) {
+      const { count } = await this.db.idempotencyRecord.updateMany({
+        where: { id: existing.id, state: "in_flight", lockedUntil: existing.lockedUntil },
+        data: { lockedUntil: new Date(now.getTime() + CLAIM_MS) },
+      });
+      if (count === 1) return { id: existing.id };
+    }
+    throw new AppError("IDEMPOTENCY_KEY_IN_USE");
+  }
+
+  private async finish(id: string, outcome: StoredOutcome): Promise<void> {
+    await this.db.idempotencyRecord.updateMany({ where: { id, state: "in_flight" }, data: { state: "done", responseStatus: outcome.status, responseBody: JSON.stringify(outcome) } });
+  }
+}
+
+/** What the first request answered: a response, or the domain error it ended with. */
+type StoredOutcome = { status: number; body: unknown } | { status: number; error: { code: ErrorCode; message: string; details?: FieldIssue[] } };
+
+/** The first answer again: the same response, or the same error (rendered for this request). */
+function replay(outcome: StoredOutcome): StoredResponse<unknown> {
+  if ("error" in outcome) throw new AppError(outcome.error.code, outcome.error.message, outcome.error.details);
+  return outcome;
+}

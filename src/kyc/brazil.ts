@@ -1,0 +1,229 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { ActingContext } from "../auth/delegation.js";
+import { AppError } from "../errors.js";
+import { idempotencyKey, requestHash, type IdempotencyService, type StoredResponse } from "../idempotency/service.js";
+import type { OnboardingService } from "../onboarding/service.js";
+import type { KycStatus } from "../providers/ports.js";
+import { canonicalId, parseInput } from "../validation.js";
+import type { KycCaseRow } from "./repo.js";
+import type { KycService } from "./service.js";
+import { isValidCnpj, isValidCpf } from "./tax-ids.js";
+
+const digits = (value: string) => value.replace(/[.\-/\s]/g, "");
+
+const createSubaccountInput = z
+  .object({
+    accountType: z.enum(["INDIVIDUAL", "COMPANY"]),
+    name: z.string().trim().min(1, "is required").max(200),
+    taxId: z.string().trim().min(1, "is required"),
+    quoteId: z.string().optional(),
+    sessionId: z.string().optional(),
+    companyName: z.string().max(200).optional(),
+    startDate: z.string().optional(),
+    cnpj: z.string().optional(),
+  })
+  .strict()
+  .superRefine((input, context) => {
+    const taxId = digits(input.taxId);
+    const valid = input.accountType === "COMPANY" ? isValidCnpj(taxId) : isValidCpf(taxId);
+    if (!valid) context.addIssue({ code: "custom", path: ["taxId"], message: input.accountType === "COMPANY" ? "is not a valid CNPJ" : "is not a valid CPF" });
+  });
+
+/** Level 1 KYC: what the provider verifies. It is handed over, never stored here. */
+const newKycInput = z
+  .object({
+    subAccountId: z.string(),
+    fullName: z.string().trim().min(1, "is required").max(200),
+    dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date (YYYY-MM-DD)"),
+    taxIdNumber: z.string().trim().min(1, "is required"),
+    countryOfTaxId: z.string().max(60),
+    email: z.email(),
+    streetAddress: z.string().max(200),
+    city: z.string().max(100),
+    state: z.string().max(100),
+    zipCode: z.string().max(20),
+    country: z.string().max(60),
+    uploadedDocumentId: z.string().min(1).max(200),
+    uploadedSelfieId: z.string().min(1).max(200),
+  })
+  .strict();
+
+/** The share token is a secret: it goes to the provider and nowhere else (not stored, not logged). */
+const importTokenInput = z
+  .object({
+    importToken: z
+      .string()
+      .min(1, "is required")
+      .refine((token) => Buffer.byteLength(token, "utf8") <= 1024, "must be at most 1024 bytes"),
+    consentAttested: z.literal(true, "must be true: the subject consented to sharing the verification"),
+  })
+  .strict();
+
+const taxIdQuery = z.object({ taxId: z.string().optional() }).strict();
+const limitQuery = z.object({ taxId: z.string().optional(), direction: z.enum(["BUY", "SELL"]) }).strict();
+
+const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
+const subaccountNotFound = () => new AppError("NOT_FOUND", "Subaccount not found.");
+
+/** The reference's BR KYC status: in progress, or completed with a result; level 1 once approved. */
+function brazilStatus(row: KycCaseRow): { type: "KYC" | "KYB"; status: "PENDING" | "PROCESSING" | "COMPLETED"; result?: "APPROVED" | "REJECTED"; level: string } {
+  const type = row.customerType === "business" ? "KYB" : "KYC";
+  switch (row.status as KycStatus) {
+    case "not_started":
+      return { type, status: "PENDING", level: "0" };
+    case "pending":
+    case "in_review":
+      return { type, status: "PROCESSING", level: "0" };
+    case "approved":
+      return { type, status: "COMPLETED", result: "APPROVED", level: "1" };
+    case "rejected":
+      return { type, status: "COMPLETED", result: "REJECTED", level: "0" };
+  }
+}
+
+/**
+ * Brazilian customers (subaccounts) and their KYC/KYB as the reference's `/v1/brl/*` operations (legacy
+ * alias `/v1/brla/*`). The subaccount is the subject's BR case; its CPF or CNPJ is kept, since BR ramps
+ * naming a taxId must match it. A `taxId` in a read only cross-checks ownership.
+ */
+export class BrazilOnboarding {
+  constructor(
+    private readonly kyc: KycService,
+    private readonly onboarding: OnboardingService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  /**
+   * Imports a KYC share token into the subject's individual BR case (CONTRACT.md, KYC/KYB and fiat
+   * accounts): the subject is the authenticated one (or the manager's selected child), never named in the
+   * body or query; `Idempotency-Key` replays the first answer. In review at once, decided after the
+   * provider's delay.
+   */
+  async importToken(acting: ActingContext, request: { idempotencyKey: unknown; query: unknown; body: unknown }): Promise<StoredResponse<{ attemptId: string; status: "pending" }>> {
+    const key = idempotencyKey(request.idempotencyKey);
+    const named = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
+    if (named.length) {
+      throw new AppError("VALIDATION_FAILED", "The subject comes from the credential, not the query.", named.map((field) => ({ field, message: "is not accepted: the subject comes from the credential" })));
+    }
+    parseInput(importTokenInput, request.body);
+    const scope = `brl-kyc-import-token:${acting.actorProfileId}:${acting.subjectProfileId}`;
+    return this.idempotency.run(scope, key, requestHash(request.body), async () => {
+      const row = await this.existing(acting, { corridor: "BR", customerType: "individual" });
+      if (!row) throw new AppError("NOT_FOUND", "Subaccount not found: create the individual subaccount first.");
+      const { submissionId } = await this.kyc.submitAndSend(acting, row, "token_import", []);
+      return { status: 202, body: { attemptId: submissionId, status: "pending" as const } };
+    });
+  }
+
+  /** Creates the subaccount, returns the existing one unchanged, or reopens a rejected one (retry KYC). */
+  async createSubaccount(acting: ActingContext, body: unknown): Promise<{ subAccountId: string }> {
+    const form = parseInput(createSubaccountInput, body);
+    const customerType = form.accountType === "COMPANY" ? "business" : "individual";
+    const taxId = digits(form.taxId);
+    const key = { corridor: "BR" as const, customerType } as const;
+    const existing = await this.existing(acting, key);
+    if (!existing) return { subAccountId: (await this.kyc.createCustomer(acting, key, taxId)).providerCustomerId };
+    if (existing.taxId !== taxId) throw invalid("taxId", "differs from the subaccount's");
+    if (existing.status === "rejected") await this.kyc.retry(acting, key);
+    else if (existing.status !== "not_started") throw invalid("taxId", "already has a subaccount with KYC under way or done");
+    return { subAccountId: existing.providerCustomerId };
+  }
+
+  /** Level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay. */
+  async submitLevelOne(acting: ActingContext, body: unknown): Promise<{ id: string }> {
+    const form = parseInput(newKycInput, body);
+    const row = await this.subaccount(acting, form.subAccountId);
+    if (row.customerType !== "individual") throw invalid("subAccountId", "is a company subaccount: companies go through KYB");
+    if (digits(form.taxIdNumber) !== row.taxId) throw invalid("taxIdNumber", "differs from the subaccount's tax id");
+    const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", [form.fullName]);
+    return { id: submissionId };
+  }
+
+  async kycStatus(acting: ActingContext, query: unknown) {
+    const { taxId } = parseInput(taxIdQuery, query ?? {});
+    if (!taxId) throw invalid("taxId", "is required");
+    const row = await this.ownedByTaxId(acting, taxId);
+    if (row.status === "not_started") throw new AppError("NOT_FOUND", "No KYC process started.");
+    return brazilStatus(row);
+  }
+
+  /** The subaccount, its wallet and KYC level. */
+  async user(acting: ActingContext, query: unknown) {
+    const { taxId } = parseInput(taxIdQuery, query ?? {});
+    const row = taxId ? await this.ownedByTaxId(acting, taxId) : await this.canonical(acting);
+    const approved = row.status === "approved";
+    return {
+      subAccountId: row.providerCustomerId,
+      evmAddress: subaccountWallet(row.providerCustomerId),
+      kycLevel: approved ? 1 : 0,
+      identityStatus: approved ? ("CONFIRMED" as const) : ("NOT-IDENTIFIED" as const),
+    };
+  }
+
+  /** The subaccount's remaining BRL this month in a direction: the monthly limit less what completed ramps used. */
+  async remainingLimit(acting: ActingContext, query: unknown): Promise<{ remainingLimit: number }> {
+    const { taxId, direction } = parseInput(limitQuery, query ?? {});
+    if (taxId) await this.ownedByTaxId(acting, taxId);
+    else await this.canonical(acting);
+    const { limits } = await this.onboarding.limits(acting, { corridors: ["BR"] });
+    const limit = limits.find((candidate) => candidate.direction === direction)!;
+    return { remainingLimit: Math.max(0, Number(limit.max) - Number(limit.used)) };
+  }
+
+  /** Starts the hosted KYB of a company subaccount; the sandbox's hosted flow completes at once and is decided after the delay. */
+  async startKyb(acting: ActingContext, query: unknown) {
+    const { subAccountId } = parseInput(z.object({ subAccountId: z.string() }).strict(), query ?? {});
+    const row = await this.subaccount(acting, subAccountId);
+    if (row.customerType !== "business") throw invalid("subAccountId", "is not a company subaccount");
+    const { submissionId } = await this.kyc.submitAndSend(acting, row, "redirect", []);
+    const url = this.kyc.hostedFlowUrl(submissionId, "business");
+    return { attemptId: submissionId, authorizedRepresentativeUrl: `${url}?step=representative`, basicCompanyDataUrl: `${url}?step=company` };
+  }
+
+  async kybAttemptStatus(acting: ActingContext, query: unknown) {
+    const { attemptId } = parseInput(z.object({ attemptId: z.string() }).strict(), query ?? {});
+    const id = canonicalId(attemptId);
+    const row = id ? await this.kyc.caseBySubmission(acting, id) : null;
+    if (!row || row.corridor !== "BR" || row.customerType !== "business") throw new AppError("NOT_FOUND", "KYB attempt not found.");
+    const { status, result } = brazilStatus(row);
+    return { status, ...(result && { result }), ...(result === "REJECTED" && { retryable: true }) };
+  }
+
+  private async existing(acting: ActingContext, key: { corridor: "BR"; customerType: "individual" | "business" }): Promise<KycCaseRow | null> {
+    try {
+      return await this.kyc.caseOf(acting, key);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "NOT_FOUND") return null;
+      throw error;
+    }
+  }
+
+  private async subaccount(acting: ActingContext, subAccountId: string): Promise<KycCaseRow> {
+    const id = canonicalId(subAccountId);
+    const row = id ? await this.kyc.caseByCustomer(acting, id).catch(() => null) : null;
+    if (!row || row.corridor !== "BR") throw subaccountNotFound();
+    return row;
+  }
+
+  /** The subject's BR subaccount with this tax id; another's, or none, is not found (400 in the reference). */
+  private async ownedByTaxId(acting: ActingContext, taxId: string): Promise<KycCaseRow> {
+    const cases = await this.kyc.casesOf(acting.subjectProfileId);
+    const row = cases.find((candidate) => candidate.corridor === "BR" && candidate.taxId === digits(taxId));
+    if (!row) throw invalid("taxId", "names no subaccount of this profile");
+    return row;
+  }
+
+  /** The subject's one BR subaccount (individual before business); not found without one. */
+  private async canonical(acting: ActingContext): Promise<KycCaseRow> {
+    const cases = (await this.kyc.casesOf(acting.subjectProfileId)).filter((row) => row.corridor === "BR");
+    const row = cases.find((candidate) => candidate.customerType === "individual") ?? cases[0];
+    if (!row) throw subaccountNotFound();
+    return row;
+  }
+}
+
+/** The sandbox subaccount's EVM wallet: derived from its id, stable. */
+function subaccountWallet(subAccountId: string): string {
+  return `0x${createHash("sha256").update(`sandbox-subaccount:${subAccountId}`).digest("hex").slice(0, 40)}`;
+}

@@ -1,0 +1,233 @@
+import { randomUUID } from "node:crypto";
+import type { ActingContext, Delegation } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { isKnownError } from "../db/tx.js";
+import { AppError } from "../errors.js";
+import { findKycSubject } from "../profiles/repo.js";
+import type { KycProvider, KycStatus, KycSubmission } from "../providers/ports.js";
+import type { Corridor, CustomerType } from "../reference-data/corridors.js";
+import * as repo from "./repo.js";
+
+/** Which status a subject shows in a corridor when it has several cases there (individual and business). */
+const STATUS_RANK: Record<KycStatus, number> = { approved: 4, in_review: 3, pending: 2, rejected: 1, not_started: 0 };
+
+const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
+const customerNotFound = () => new AppError("NOT_FOUND", "Customer not found.");
+
+/** What a KYC/KYB operation is about: the corridor and the customer type (KYC: individual, KYB: business). */
+export interface CaseKey {
+  corridor: Corridor;
+  customerType: CustomerType;
+}
+
+/**
+ * Customers and their KYC/KYB cases with the provider, per subject, corridor and customer type (CONTRACT.md,
+ * KYC/KYB and fiat accounts). Every state change is a conditional update on the state it was read in, so
+ * concurrent requests cannot both start or decide an attempt. The provider's decision takes effect when it
+ * is due; reads apply it then, so no worker is needed. Why a case was rejected is kept for support only.
+ *
+ * Operations that change a case are bound to its corridor and customer type: for a managed child, the
+ * manager's current policy and the child's customer type apply. Reads skip the corridor policy.
+ */
+export class KycService {
+  constructor(
+    private readonly db: Db,
+    private readonly provider: KycProvider,
+    private readonly delegation: Delegation,
+  ) {}
+
+  /**
+   * The subject's status in a corridor, as ramps and ramp-info see it: the most advanced of its cases there.
+   * EU has no provider case: the verified login email (every sign-in proves it) is the verification, and
+   * managed children never have one.
+   */
+  async corridorStatus(subjectProfileId: string, corridor: Corridor): Promise<KycStatus> {
+    if (corridor === "EU") return (await repo.hasLoginEmail(this.db, subjectProfileId)) ? "approved" : "not_started";
+    const cases = await Promise.all((await repo.findCasesInCorridor(this.db, subjectProfileId, corridor)).map((row) => this.current(row)));
+    return cases.map((row) => row.status as KycStatus).reduce<KycStatus>((best, status) => (STATUS_RANK[status] > STATUS_RANK[best] ? status : best), "not_started");
+  }
+
+  /** Every case of the subject, decisions applied (onboarding status). */
+  async casesOf(subjectProfileId: string): Promise<repo.KycCaseRow[]> {
+    return Promise.all((await repo.findCasesOf(this.db, subjectProfileId)).map((row) => this.current(row)));
+  }
+
+  /** The CPF or CNPJ of the subject's approved Brazilian case, if any. */
+  async verifiedBrazilianTaxId(subjectProfileId: string): Promise<string | null> {
+    const cases = await Promise.all((await repo.findCasesInCorridor(this.db, subjectProfileId, "BR")).map((row) => this.current(row)));
+    return cases.find((row) => row.status === "approved" && row.taxId)?.taxId ?? null;
+  }
+
+  /** Creates the provider customer of the subject for a corridor and customer type (one each). */
+  async createCustomer(acting: ActingContext, key: CaseKey, brazilianTaxId?: string): Promise<repo.KycCaseRow> {
+    await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
+    const exists = () => invalid("country", `already has a ${key.customerType} customer in ${key.corridor}`);
+    if (await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType)) throw exists();
+    const subject = await findKycSubject(this.db, acting.subjectProfileId);
+    if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
+    const providerCustomerId = await this.provider.createCustomer({ ...key, contactEmail: subject.email });
+    try {
+      return await repo.insertCase(this.db, {
+        id: randomUUID(),
+        profileId: acting.subjectProfileId,
+        corridor: key.corridor,
+        customerType: key.customerType,
+        providerCustomerId,
+        contactEmail: subject.email,
+        status: "not_started",
+        taxId: brazilianTaxId ?? null,
+      });
+    } catch (error) {
+      if (isKnownError(error, "P2002")) throw exists();
+      throw error;
+    }
+  }
+
+  /** The subject's case (decision applied); NOT_FOUND before its customer exists. A read: no corridor policy. */
+  async caseOf(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
+    const row = await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType);
+    if (!row) throw customerNotFound();
+    return this.current(row);
+  }
+
+  /** The subject's case by its provider customer id (the BR subaccount id). */
+  async caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<repo.KycCaseRow> {
+    const row = await repo.findCaseByCustomer(this.db, acting.subjectProfileId, providerCustomerId);
+    if (!row) throw customerNotFound();
+    return this.current(row);
+  }
+
+  /** The subject's case whose current attempt this is, or null. */
+  async caseBySubmission(acting: ActingContext, submissionId: string): Promise<repo.KycCaseRow | null> {
+    const row = await repo.findCaseBySubmission(this.db, acting.subjectProfileId, submissionId);
+    return row && this.current(row);
+  }
+
+  hostedFlowUrl(attemptId: string, customerType: CustomerType): string {
+    return this.provider.hostedFlowUrl(attemptId, customerType);
+  }
+
+  /**
+   * Records an API submission's information (pending): the provider decides on it when it is sent.
+   * Giving information again before sending replaces the attempt.
+   */
+  async submitInformation(acting: ActingContext, key: CaseKey, names: string[]): Promise<{ submissionId: string }> {
+    const row = await this.changeable(acting, key);
+    if (!(row.status === "not_started" || (row.status === "pending" && row.method === "api"))) throw this.notOpen(row);
+    const decision = await this.provider.submit(this.submission(row, "api", names));
+    const submissionId = randomUUID();
+    await this.move(row, {
+      status: "pending",
+      method: "api",
+      submissionId,
+      pendingOutcome: decision.outcome,
+      pendingReason: decision.reason,
+      decisionDelayMs: decision.decideAfterMs,
+    });
+    return { submissionId };
+  }
+
+  /** Sends the API submission for review: the provider's decision takes effect after its delay. */
+  async sendSubmission(acting: ActingContext, key: CaseKey, submissionId: string): Promise<void> {
+    const row = await this.changeable(acting, key);
+    if (row.submissionId !== submissionId || row.method !== "api") throw new AppError("NOT_FOUND", "Submission not found.");
+    if (row.status !== "pending") throw this.notOpen(row);
+    await this.move(row, { status: "in_review", decisionDueAt: new Date(Date.now() + (row.decisionDelayMs ?? 0)) });
+  }
+
+  /** A hosted verification link: a new attempt, or the one already opened. */
+  async redirectLink(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string }> {
+    const row = await this.changeable(acting, key);
+    if (row.status === "pending" && row.method === "redirect" && row.submissionId) {
+      return { submissionId: row.submissionId, url: this.provider.hostedFlowUrl(row.submissionId, key.customerType) };
+    }
+    if (row.status !== "not_started") throw this.notOpen(row);
+    const submissionId = randomUUID();
+    await this.move(row, { method: "redirect", submissionId, pendingOutcome: null, pendingReason: null, decisionDelayMs: null });
+    return { submissionId, url: this.provider.hostedFlowUrl(submissionId, key.customerType) };
+  }
+
+  /** The subject opened the hosted flow: the attempt is under way (pending). Again: nothing changes. */
+  async redirectOpened(acting: ActingContext, key: CaseKey): Promise<void> {
+    const row = await this.changeable(acting, key);
+    if (row.method !== "redirect" || !row.submissionId) throw invalid("country", `has no hosted ${flowName(key)} link: ask for one first`);
+    if (row.status === "not_started") await this.move(row, { status: "pending" });
+  }
+
+  /** The subject finished the hosted flow: the provider decides (in_review until it is due). Again: nothing changes. */
+  async redirectFinished(acting: ActingContext, key: CaseKey): Promise<void> {
+    const row = await this.changeable(acting, key);
+    if (row.method !== "redirect" || !row.submissionId) throw invalid("country", `has no hosted ${flowName(key)} link: ask for one first`);
+    if (row.status !== "not_started" && row.status !== "pending") return;
+    const decision = await this.provider.submit(this.submission(row, "redirect", []));
+    await this.move(row, {
+      status: "in_review",
+      pendingOutcome: decision.outcome,
+      pendingReason: decision.reason,
+      decisionDelayMs: decision.decideAfterMs,
+      decisionDueAt: new Date(Date.now() + decision.decideAfterMs),
+    });
+  }
+
+  /**
+   * Submits and sends in one step (BR level 1, an imported token): in review at once, decided after the
+   * provider's delay.
+   */
+  async submitAndSend(acting: ActingContext, row: repo.KycCaseRow, method: KycSubmission["method"], names: string[]): Promise<{ submissionId: string }> {
+    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+    if (row.status !== "not_started") throw this.notOpen(row);
+    const decision = await this.provider.submit(this.submission(row, method, names));
+    const submissionId = randomUUID();
+    await this.move(row, {
+      status: "in_review",
+      method,
+      submissionId,
+      pendingOutcome: decision.outcome,
+      pendingReason: decision.reason,
+      decisionDelayMs: decision.decideAfterMs,
+      decisionDueAt: new Date(Date.now() + decision.decideAfterMs),
+    });
+    return { submissionId };
+  }
+
+  /** Starts over after a rejection: a new hosted link for a redirect flow, otherwise a fresh case to submit to. */
+  async retry(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string } | { success: true }> {
+    const row = await this.changeable(acting, key);
+    if (row.status !== "rejected") throw invalid("country", `has no failed ${flowName(key)} submission to retry`);
+    const redirect = row.method === "redirect";
+    const submissionId = redirect ? randomUUID() : null;
+    await this.move(row, { status: "not_started", submissionId, method: redirect ? "redirect" : null, decidedAt: null, pendingOutcome: null, pendingReason: null, decisionDelayMs: null });
+    return submissionId ? { submissionId, url: this.provider.hostedFlowUrl(submissionId, key.customerType) } : { success: true };
+  }
+
+  /** The case a change is about, once the corridor and customer type are authorized; NOT_FOUND before the customer exists. */
+  private async changeable(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
+    await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
+    return this.caseOf(acting, key);
+  }
+
+  private submission(row: repo.KycCaseRow, method: KycSubmission["method"], names: string[]): KycSubmission {
+    return { corridor: row.corridor as Corridor, customerType: row.customerType as CustomerType, method, contactEmail: row.contactEmail, names };
+  }
+
+  /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
+  private async move(row: repo.KycCaseRow, data: Parameters<typeof repo.updateCaseIf>[2]): Promise<void> {
+    if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data))) {
+      throw invalid("country", `${flowName(row)} changed meanwhile: read its status and try again`);
+    }
+  }
+
+  private notOpen(row: repo.KycCaseRow): AppError {
+    return invalid("country", `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`);
+  }
+
+  /** The case with its provider decision applied once due (a conditional update: decided once). */
+  private async current(row: repo.KycCaseRow, now = new Date()): Promise<repo.KycCaseRow> {
+    if (!row.decisionDueAt || row.decisionDueAt > now || !row.pendingOutcome) return row;
+    const decided = { status: row.pendingOutcome, statusReason: row.pendingReason, decidedAt: now, pendingOutcome: null, pendingReason: null, decisionDelayMs: null, decisionDueAt: null };
+    if (await repo.updateCaseIf(this.db, { id: row.id, status: row.status, decisionDueAt: row.decisionDueAt }, decided)) return { ...row, ...decided };
+    return (await this.db.kycCase.findUniqueOrThrow({ where: { id: row.id } })) as repo.KycCaseRow;
+  }
+}
+
+const flowName = (key: { customerType: string }) => (key.customerType === "business" ? "KYB" : "KYC");

@@ -1,0 +1,216 @@
+import { createHmac, hkdfSync, randomBytes, randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import { z } from "zod";
+import type { ActingContext } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { isKnownError } from "../db/tx.js";
+import { AppError } from "../errors.js";
+import type { KycService } from "../kyc/service.js";
+import type { Mailer } from "../mail/mailer.js";
+import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
+import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
+import { canonicalId, parseInput } from "../validation.js";
+import * as repo from "./repo.js";
+
+export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const inviteInput = z.object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)), relationship: z.enum(RELATIONSHIPS) }).strict();
+const relationshipInput = z.object({ relationship: z.enum(RELATIONSHIPS) }).strict();
+const listInput = z.object({ archived: z.enum(["true", "false"]).default("false") }).strict();
+const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
+
+/** An invitation as its sender sees it. */
+export interface InvitationView {
+  id: string;
+  email: string;
+  relationship: string;
+  /** pending, or expired once expiresAt has passed without an acceptance. */
+  status: "pending" | "expired";
+  archived: boolean;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+/** A recipient (an accepted invitation) as its sender sees it. */
+export interface RecipientView {
+  id: string;
+  email: string;
+  relationship: string;
+  acceptedAt: Date;
+}
+
+/** An invitation as its invitee sees it before accepting: who invites, as what, until when. */
+export interface InvitationPreview {
+  invitationId: string;
+  /** The sender's email, masked (`a***@example.com`). */
+  sender: string;
+  relationship: string;
+  expiresAt: Date;
+}
+
+const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found.`);
+const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
+
+/**
+ * Sender-side recipients (CONTRACT.md, capability matrix: a session only): a sender invites a person by
+ * email; the invitee, signed in with that email, previews and accepts with the code mailed to it. The code
+ * is kept only as an HMAC. Invitations and recipients are the sender's (another sender's is 404); preview
+ * and acceptance are the invitee's own (no selector).
+ */
+export class RecipientService {
+  private readonly codeKey: Buffer;
+
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+    private readonly kyc: KycService,
+    hashSecret: string,
+    private readonly log: Logger,
+  ) {
+    this.codeKey = Buffer.from(hkdfSync("sha256", hashSecret, "", "ramp-gateway recipient invitation code", 32));
+  }
+
+  /** Invites a person; inviting the same email again while pending mails a new code (the old one stops working). */
+  async invite(acting: ActingContext, input: unknown): Promise<{ invitation: InvitationView; created: boolean }> {
+    const form = parseInput(inviteInput, input);
+    const sender = await repo.findProfileEmail(this.db, acting.subjectProfileId);
+    if (sender === form.email) throw invalid("email", "is the sender's own");
+    const code = randomBytes(24).toString("base64url");
+    const now = new Date();
+    const fields = { relationship: form.relationship, codeHash: this.hash(code), expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), archivedAt: null };
+    const existing = await repo.findInvitationByEmail(this.db, acting.subjectProfileId, form.email);
+    if (existing?.status === "accepted") throw invalid("email", "is already a recipient");
+    let row: repo.InvitationRow;
+    try {
+      row = existing
+        ? await repo.updateInvitation(this.db, existing.id, fields)
+        : await repo.insertInvitation(this.db, { id: randomUUID(), senderProfileId: acting.subjectProfileId, email: form.email, status: "pending", createdAt: now, ...fields });
+    } catch (error) {
+      // Two invitations to one email raced: the other one stands.
+      if (isKnownError(error, "P2002")) throw invalid("email", "was invited by a concurrent request");
+      throw error;
+    }
+    try {
+      await this.mailer.send({
+        to: form.email,
+        subject: "You are invited to receive payouts",
+        text: `${maskEmail(sender)} invites you to receive payouts. Your invitation code is ${code}. Sign in with this email address and accept it within 7 days. If you do not know the sender, ignore this message.`,
+      });
+    } catch (error) {
+      this.log.error({ err: error }, "recipient invitation could not be mailed");
+      if (!existing) await repo.deleteInvitation(this.db, row.id);
+      throw new AppError("INTERNAL", "The invitation could not be sent.");
+    }
+    return { invitation: invitationView(row, now), created: !existing };
+  }
+
+  /** The sender's invitations not yet accepted, newest first: the current ones, or the archived ones; all, or one page. */
+  async invitations(acting: ActingContext, query: unknown, page?: { limit: number; offset: number }): Promise<InvitationView[]> {
+    const { archived } = parseInput(listInput, query ?? {});
+    const now = new Date();
+    return (await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived === "true", page)).map((row) => invitationView(row, now));
+  }
+
+  async archive(acting: ActingContext, invitationId: string, archived: boolean): Promise<InvitationView> {
+    const row = await this.ownPending(acting, invitationId);
+    return invitationView(await repo.updateInvitation(this.db, row.id, { archivedAt: archived ? (row.archivedAt ?? new Date()) : null }), new Date());
+  }
+
+  /** The sender's recipients (accepted invitations), newest first; all, or one page. */
+  async recipients(acting: ActingContext, page?: { limit: number; offset: number }): Promise<RecipientView[]> {
+    return (await repo.listRecipients(this.db, acting.subjectProfileId, page)).map(recipientView);
+  }
+
+  /** Changes how the sender relates to a recipient or a pending invitee. */
+  async updateRelationship(acting: ActingContext, id: string, input: unknown): Promise<RecipientView | InvitationView> {
+    const row = await this.own(acting, id);
+    const { relationship } = parseInput(relationshipInput, input);
+    const updated = await repo.updateInvitation(this.db, row.id, { relationship });
+    return updated.status === "accepted" ? recipientView(updated) : invitationView(updated, new Date());
+  }
+
+  /**
+   * Where a recipient can receive payouts now, per corridor: its KYC is approved there and, in the
+   * fiat-account corridors, it has a payout account. Nothing else about the recipient is told.
+   */
+  async eligibility(acting: ActingContext, id: string): Promise<{ recipientId: string; corridors: Record<Corridor, { canReceive: boolean }> }> {
+    const row = await this.own(acting, id);
+    if (row.status !== "accepted" || !row.recipientProfileId) throw notFound("Recipient");
+    const recipient = row.recipientProfileId;
+    const entries = await Promise.all(
+      CORRIDORS.map(async (corridor) => {
+        const approved = (await this.kyc.corridorStatus(recipient, corridor)) === "approved";
+        const needsAccount = (DOMESTIC_COUNTRIES as readonly string[]).includes(corridor);
+        const canReceive = approved && (!needsAccount || (await repo.hasUsableFiatAccount(this.db, recipient, corridor)));
+        return [corridor, { canReceive }] as const;
+      }),
+    );
+    return { recipientId: row.id, corridors: Object.fromEntries(entries) as Record<Corridor, { canReceive: boolean }> };
+  }
+
+  /** What the invitee signed in with the invited email sees before accepting. */
+  async preview(acting: ActingContext, input: unknown): Promise<InvitationPreview> {
+    const row = await this.invitedTo(acting, input);
+    const sender = await repo.findProfileEmail(this.db, row.senderProfileId);
+    return { invitationId: row.id, sender: maskEmail(sender), relationship: row.relationship, expiresAt: row.expiresAt };
+  }
+
+  /** The invitee accepts: it becomes the sender's recipient (once: a conditional update). */
+  async accept(acting: ActingContext, input: unknown): Promise<{ invitationId: string; relationship: string; acceptedAt: Date }> {
+    const row = await this.invitedTo(acting, input);
+    const acceptedAt = new Date();
+    if (!(await repo.acceptInvitation(this.db, row.id, acting.subjectProfileId, acceptedAt))) throw notFound("Invitation");
+    return { invitationId: row.id, relationship: row.relationship, acceptedAt };
+  }
+
+  /** A pending, unexpired, unarchived invitation to the caller's own login email with this code; else NOT_FOUND. */
+  private async invitedTo(acting: ActingContext, input: unknown): Promise<repo.InvitationRow> {
+    const { code } = parseInput(codeInput, input);
+    const row = await repo.findInvitationByCode(this.db, this.hash(code));
+    const email = await repo.findProfileEmail(this.db, acting.subjectProfileId);
+    const usable = row && row.status === "pending" && !row.archivedAt && row.expiresAt > new Date() && row.email === email && row.senderProfileId !== acting.subjectProfileId;
+    if (!usable) throw notFound("Invitation");
+    return row;
+  }
+
+  private async own(acting: ActingContext, id: string): Promise<repo.InvitationRow> {
+    const key = canonicalId(id);
+    const row = key ? await repo.findInvitation(this.db, key, acting.subjectProfileId) : null;
+    if (!row) throw notFound("Recipient");
+    return row;
+  }
+
+  private async ownPending(acting: ActingContext, id: string): Promise<repo.InvitationRow> {
+    const row = await this.own(acting, id).catch(() => null);
+    if (!row || row.status !== "pending") throw notFound("Invitation");
+    return row;
+  }
+
+  private hash(code: string): string {
+    return createHmac("sha256", this.codeKey).update(code).digest("hex");
+  }
+}
+
+function invitationView(row: repo.InvitationRow, now: Date): InvitationView {
+  return {
+    id: row.id,
+    email: row.email,
+    relationship: row.relationship,
+    status: row.expiresAt > now ? "pending" : "expired",
+    archived: row.archivedAt !== null,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+  };
+}
+
+function recipientView(row: repo.InvitationRow): RecipientView {
+  return { id: row.id, email: row.email, relationship: row.relationship, acceptedAt: row.acceptedAt! };
+}
+
+/** `ana.souza@example.com` -> `a***@example.com`: enough to recognize, not to harvest. */
+function maskEmail(email: string | null): string {
+  if (!email) return "a managed profile";
+  const [local = "", domain = ""] = email.split("@");
+  return `${local.slice(0, 1)}***@${domain}`;
+}

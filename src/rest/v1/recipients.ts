@@ -1,0 +1,120 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { App } from "../../app.js";
+import { DELEGATED, MANAGER_ONLY } from "../../auth/delegation.js";
+import { CORRIDORS } from "../../reference-data/corridors.js";
+import { RELATIONSHIPS } from "../../recipients/service.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+
+const invitation = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  relationship: z.enum(RELATIONSHIPS),
+  status: z.enum(["pending", "expired"]),
+  archived: z.boolean(),
+  expiresAt: isoDateTime,
+  createdAt: isoDateTime,
+});
+const recipient = z.object({ id: z.uuid(), email: z.string(), relationship: z.enum(RELATIONSHIPS), acceptedAt: isoDateTime });
+const idParams = z.object({ id: z.string() });
+const codeBody = z.object({ code: z.string() });
+
+/**
+ * Sender-side recipients and the invitee's side of an invitation (a session only: the capability matrix).
+ * The sender's operations act for the subject (a manager's session may select a child); preview and
+ * acceptance are the invitee's own: no selector, and a managed child never accepts.
+ */
+export function recipientRoutes(server: FastifyInstance, app: App) {
+  const sender = { capabilities: ["RECIPIENTS"] as const, delegation: DELEGATED };
+  const invitee = { capabilities: ["RECIPIENTS"] as const, delegation: MANAGER_ONLY };
+  const tags = ["Recipients"];
+  const security: Record<string, string[]>[] = [{ BearerAuth: [] }];
+  const recipients = app.recipients;
+
+  server.post("/v1/recipients/invitations", {
+    config: sender,
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(z.object({ email: z.string(), relationship: z.enum(RELATIONSHIPS) }), "input"),
+      response: { 200: jsonSchema(invitation), 201: jsonSchema(invitation), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request, reply) => {
+      const { invitation: view, created } = await recipients.invite(actingOf(request), request.body);
+      return reply.code(created ? 201 : 200).send(wireDates(view));
+    },
+  });
+
+  server.get("/v1/recipients/invitations", {
+    config: sender,
+    schema: {
+      tags,
+      security,
+      querystring: jsonSchema(z.object({ archived: z.enum(["true", "false"]).optional() }), "input"),
+      response: { 200: jsonSchema(z.object({ invitations: z.array(invitation) })), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) => ({ invitations: (await recipients.invitations(actingOf(request), request.query)).map(wireDates) }),
+  });
+
+  for (const [action, archived] of [["archive", true], ["unarchive", false]] as const) {
+    server.post(`/v1/recipients/invitations/:id/${action}`, {
+      config: sender,
+      schema: { tags, security, params: jsonSchema(idParams, "input"), response: { 200: jsonSchema(invitation), ...errorResponses(400, 401, 403, 404) } },
+      handler: async (request) => wireDates(await recipients.archive(actingOf(request), (request.params as { id: string }).id, archived)),
+    });
+  }
+
+  server.get("/v1/recipients", {
+    config: sender,
+    schema: { tags, security, response: { 200: jsonSchema(z.object({ recipients: z.array(recipient) })), ...errorResponses(400, 401, 403) } },
+    handler: async (request) => ({ recipients: (await recipients.recipients(actingOf(request))).map(wireDates) }),
+  });
+
+  server.patch("/v1/recipients/:id", {
+    config: sender,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(idParams, "input"),
+      body: jsonSchema(z.object({ relationship: z.enum(RELATIONSHIPS) }), "input"),
+      response: { 200: jsonSchema(z.union([recipient, invitation])), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => wireDates(await recipients.updateRelationship(actingOf(request), (request.params as { id: string }).id, request.body)),
+  });
+
+  server.get("/v1/recipients/:id/eligibility", {
+    config: sender,
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(idParams, "input"),
+      response: {
+        200: jsonSchema(z.object({ recipientId: z.uuid(), corridors: z.object(Object.fromEntries(CORRIDORS.map((corridor) => [corridor, z.object({ canReceive: z.boolean() })]))) })),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    },
+    handler: (request) => recipients.eligibility(actingOf(request), (request.params as { id: string }).id),
+  });
+
+  server.post("/v1/recipient-invitations/preview", {
+    config: invitee,
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(codeBody, "input"),
+      response: { 200: jsonSchema(z.object({ invitationId: z.uuid(), sender: z.string(), relationship: z.enum(RELATIONSHIPS), expiresAt: isoDateTime })), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => wireDates(await recipients.preview(actingOf(request), request.body)),
+  });
+
+  server.post("/v1/recipient-invitations/accept", {
+    config: invitee,
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(codeBody, "input"),
+      response: { 200: jsonSchema(z.object({ invitationId: z.uuid(), relationship: z.enum(RELATIONSHIPS), acceptedAt: isoDateTime })), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => wireDates(await recipients.accept(actingOf(request), request.body)),
+  });
+}

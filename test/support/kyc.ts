@@ -1,0 +1,93 @@
+import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
+
+/** One API call: method, path, headers and JSON body in; status and parsed body out (in-process or over HTTP). */
+export type Send = (method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<{ status: number; body: any }>;
+
+const checkDigit = (digits: number[], weights: number[]) => {
+  const rest = digits.reduce((sum, digit, index) => sum + digit * weights[index]!, 0) % 11;
+  return rest < 2 ? 0 : 11 - rest;
+};
+
+/** A random valid CPF (11 digits, both check digits). */
+export function randomCpf(): string {
+  const digits = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10));
+  digits[0] = 1 + (digits[0]! % 9);
+  digits.push(checkDigit(digits, [10, 9, 8, 7, 6, 5, 4, 3, 2]));
+  digits.push(checkDigit(digits, [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]));
+  return digits.join("");
+}
+
+/** A random valid CNPJ (14 digits, both check digits). */
+export function randomCnpj(): string {
+  const digits = Array.from({ length: 12 }, () => Math.floor(Math.random() * 10));
+  digits[0] = 1 + (digits[0]! % 9);
+  digits.push(checkDigit(digits, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
+  digits.push(checkDigit(digits, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
+  return digits.join("");
+}
+
+/** A BR level-1 KYC body (`POST /v1/brl/newKyc`) but for the subaccount and its tax id. */
+export const LEVEL_ONE_KYC = {
+  fullName: "Ana Souza",
+  dateOfBirth: "1990-04-12",
+  countryOfTaxId: "BR",
+  email: "ana.souza@example.com",
+  streetAddress: "Rua Augusta 100",
+  city: "São Paulo",
+  state: "SP",
+  zipCode: "01304-000",
+  country: "BR",
+  uploadedDocumentId: "sandbox-document",
+  uploadedSelfieId: "sandbox-selfie",
+};
+
+async function expect2xx(send: Send, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const response = await send(method, path, headers, body);
+  if (response.status >= 300) throw new Error(`KYC step ${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+/**
+ * Takes the subject the headers act as through KYC (KYB for a business) in each corridor, the way an
+ * integrator does: BR through a subaccount and level 1, the domestic corridors through an API submission
+ * (individuals) or the hosted flow (businesses). Returns the BR tax id used, if any. With
+ * SANDBOX_KYC_DECISION_MS=0 the cases are approved as soon as they are read.
+ */
+export async function completeKyc(send: Send, headers: Record<string, string>, corridors: Corridor[], customerType: CustomerType = "individual"): Promise<{ brTaxId?: string }> {
+  let brTaxId: string | undefined;
+  for (const corridor of corridors) {
+    if (corridor === "EU") continue;
+    if (corridor === "BR") {
+      brTaxId = customerType === "business" ? randomCnpj() : randomCpf();
+      const { subAccountId } = await expect2xx(send, "POST", "/v1/brl/createSubaccount", headers, {
+        accountType: customerType === "business" ? "COMPANY" : "INDIVIDUAL",
+        name: "Ana Souza",
+        taxId: brTaxId,
+      });
+      if (customerType === "business") {
+        await expect2xx(send, "POST", `/v1/brl/kyb/new-level-1/web-sdk?subAccountId=${subAccountId}`, headers);
+        continue;
+      }
+      await expect2xx(send, "POST", "/v1/brl/newKyc", headers, { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: brTaxId });
+      continue;
+    }
+    if (customerType === "business") {
+      await expect2xx(send, "POST", "/v1/domestic/createBusinessCustomer", headers, { country: corridor });
+      await expect2xx(send, "GET", `/v1/domestic/getKybRedirectLink?country=${corridor}`, headers);
+      await expect2xx(send, "POST", "/v1/domestic/kycRedirectOpened", headers, { country: corridor, type: "BUSINESS" });
+      await expect2xx(send, "POST", "/v1/domestic/kycRedirectFinished", headers, { country: corridor, type: "BUSINESS" });
+      continue;
+    }
+    await expect2xx(send, "POST", "/v1/domestic/createIndividualCustomer", headers, { country: corridor });
+    const { submissionId } = await expect2xx(send, "POST", "/v1/domestic/submitKycInformation", headers, {
+      country: corridor,
+      firstName: "Ana",
+      lastName: "Souza",
+      dateOfBirth: "1990-04-12",
+      documentType: "NATIONAL_ID",
+      documentNumber: "12345678",
+    });
+    await expect2xx(send, "POST", "/v1/domestic/sendKycSubmission", headers, { country: corridor, submissionId });
+  }
+  return { brTaxId };
+}
