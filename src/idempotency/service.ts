@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Db } from "../db/client.js";
 import { isKnownError } from "../db/tx.js";
 import { AppError, type ErrorCode, type FieldIssue } from "../errors.js";
+import * as repo from "./repo.js";
 
 /** A response worth replaying: its status and JSON body. */
 export interface StoredResponse<T> {
@@ -53,7 +54,7 @@ export class IdempotencyService {
       outcome = { status: response.status, body: response.body };
     } catch (error) {
       if (!(error instanceof AppError)) {
-        await this.db.idempotencyRecord.deleteMany({ where: { id: claim.id, state: "in_flight" } });
+        await repo.releaseClaim(this.db, claim.id);
         throw error;
       }
       await this.finish(claim.id, { status: error.status, error: { code: error.code, message: error.message, details: error.details } });
@@ -68,29 +69,23 @@ export class IdempotencyService {
     const now = new Date();
     const id = randomUUID();
     try {
-      await this.db.idempotencyRecord.create({ data: { id, scope, key, requestHash: hash, state: "in_flight", lockedUntil: new Date(now.getTime() + CLAIM_MS) } });
+      await repo.insertClaim(this.db, { id, scope, key, requestHash: hash, lockedUntil: new Date(now.getTime() + CLAIM_MS) });
       return { id };
     } catch (error) {
       if (!isKnownError(error, "P2002")) throw error;
     }
-    const existing = await this.db.idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
+    const existing = await repo.findRecord(this.db, scope, key);
     // Released meanwhile (the first request failed unexpectedly): claim it afresh.
     if (!existing) return this.claim(scope, key, hash);
     if (existing.requestHash !== hash) throw new AppError("IDEMPOTENCY_KEY_MISMATCH");
     if (existing.state === "done") return { replay: JSON.parse(existing.responseBody!) as StoredOutcome };
     // An abandoned claim is taken over by exactly one request (a conditional update on the claim it saw).
-    if (existing.lockedUntil <= now) {
-      const { count } = await this.db.idempotencyRecord.updateMany({
-        where: { id: existing.id, state: "in_flight", lockedUntil: existing.lockedUntil },
-        data: { lockedUntil: new Date(now.getTime() + CLAIM_MS) },
-      });
-      if (count === 1) return { id: existing.id };
-    }
+    if (existing.lockedUntil <= now && (await repo.renewClaim(this.db, existing.id, existing.lockedUntil, new Date(now.getTime() + CLAIM_MS)))) return { id: existing.id };
     throw new AppError("IDEMPOTENCY_KEY_IN_USE");
   }
 
   private async finish(id: string, outcome: StoredOutcome): Promise<void> {
-    await this.db.idempotencyRecord.updateMany({ where: { id, state: "in_flight" }, data: { state: "done", responseStatus: outcome.status, responseBody: JSON.stringify(outcome) } });
+    await repo.finishClaim(this.db, id, outcome.status, JSON.stringify(outcome));
   }
 }
 

@@ -7,6 +7,10 @@ export function insertCase(db: Queryable, data: Prisma.KycCaseUncheckedCreateInp
   return db.kycCase.create({ data });
 }
 
+export function findCaseById(db: Queryable, id: string) {
+  return db.kycCase.findUniqueOrThrow({ where: { id } });
+}
+
 /** A subject's case in a corridor as one customer type, or null. */
 export function findCase(db: Queryable, profileId: string, corridor: string, customerType: string) {
   return db.kycCase.findUnique({ where: { profileId_corridor_customerType: { profileId, corridor, customerType } } });

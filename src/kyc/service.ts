@@ -226,7 +226,7 @@ export class KycService {
     if (!row.decisionDueAt || row.decisionDueAt > now || !row.pendingOutcome) return row;
     const decided = { status: row.pendingOutcome, statusReason: row.pendingReason, decidedAt: now, pendingOutcome: null, pendingReason: null, decisionDelayMs: null, decisionDueAt: null };
     if (await repo.updateCaseIf(this.db, { id: row.id, status: row.status, decisionDueAt: row.decisionDueAt }, decided)) return { ...row, ...decided };
-    return (await this.db.kycCase.findUniqueOrThrow({ where: { id: row.id } })) as repo.KycCaseRow;
+    return repo.findCaseById(this.db, row.id);
   }
 }
 

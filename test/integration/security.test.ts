@@ -66,11 +66,19 @@ const FIAT_ACCOUNTS: [prefix: `/${string}`, body: Record<string, string>, query:
     {},
   ],
 ];
+/** Usable accounts already made, by prefix and the headers they were made with (reused while undeleted). */
+const fiatAccounts = new Map<string, string>();
 /** A usable account created with the caller's headers; with the owner's secret key when the caller may not create one. */
 async function fiatAccountOf(fx: SecurityFixtures, caller: Record<string, string>, prefix: string, body: Record<string, string>): Promise<string> {
+  const cacheKey = `${prefix} ${JSON.stringify(caller)}`;
+  const known = fiatAccounts.get(cacheKey);
+  if (known && (await fx.t.app.db.fiatAccount.count({ where: { id: known, deletedAt: null } }))) return known;
   for (const headers of [caller, { "x-api-key": fx.owner.credential.secretKey }]) {
     const created = await fx.t.request("POST", `${prefix}/fiatAccounts`, { headers, body });
-    if (created.status === 200) return created.body.fiatAccountId as string;
+    if (created.status === 200) {
+      fiatAccounts.set(cacheKey, created.body.fiatAccountId as string);
+      return created.body.fiatAccountId as string;
+    }
   }
   throw new Error(`fixture: no fiat account could be created under ${prefix}`);
 }
@@ -125,11 +133,14 @@ function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
   ];
 }
 
-/** A pending invitation of the owner's (its session invites; recipients are session-only). */
+let lastOwnerInvitation: string | undefined;
+/** A pending invitation of the owner's (its session invites; recipients are session-only), reused while pending. */
 async function ownerInvitation(fx: SecurityFixtures): Promise<string> {
+  if (lastOwnerInvitation && (await fx.t.app.db.recipientInvitation.count({ where: { id: lastOwnerInvitation, status: "pending" } }))) return lastOwnerInvitation;
   const created = await fx.t.request("POST", "/v1/recipients/invitations", { headers: fx.owner.headers, body: { email: `invitee-${randomUUID()}@example.com`, relationship: "friend" } });
   if (created.status !== 201) throw new Error(`fixture: invitation: ${JSON.stringify(created.body)}`);
-  return created.body.id as string;
+  lastOwnerInvitation = created.body.id as string;
+  return lastOwnerInvitation;
 }
 
 const TARGETS: SecurityTarget[] = [
