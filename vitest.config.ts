@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 const engines = ["sqlite", "postgresql"] as const;
@@ -7,6 +8,9 @@ export default defineConfig({
   resolve: { alias: { graphql: "graphql/index.js" } },
   test: {
     pool: "forks",
+    // Test files wait on databases and child processes more than on the CPU: two at a time even on two
+    // cores (vitest's default, cores - 1, runs them one by one there and doubles the suite's time).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
