@@ -201,7 +201,7 @@ export class BrazilOnboarding {
 
   private async subaccount(acting: ActingContext, subAccountId: string): Promise<KycCaseRow> {
     const id = canonicalId(subAccountId);
-    const row = id ? await this.kyc.caseByCustomer(acting, id).catch(() => null) : null;
+    const row = id ? await this.kyc.caseByCustomer(acting, id) : null;
     if (!row || row.corridor !== "BR") throw subaccountNotFound();
     return row;
   }

@@ -90,11 +90,10 @@ export class KycService {
     return this.current(row);
   }
 
-  /** The subject's case by its provider customer id (the BR subaccount id). */
-  async caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<repo.KycCaseRow> {
+  /** The subject's case by its provider customer id (the BR subaccount id), or null. */
+  async caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<repo.KycCaseRow | null> {
     const row = await repo.findCaseByCustomer(this.db, acting.subjectProfileId, providerCustomerId);
-    if (!row) throw customerNotFound();
-    return this.current(row);
+    return row && this.current(row);
   }
 
   /** The subject's case whose current attempt this is, or null. */

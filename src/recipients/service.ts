@@ -174,16 +174,17 @@ export class RecipientService {
     return row;
   }
 
-  private async own(acting: ActingContext, id: string): Promise<repo.InvitationRow> {
+  /** One of the sender's invitations (pending or accepted); another sender's, or none, is NOT_FOUND. */
+  private async own(acting: ActingContext, id: string, what = "Recipient"): Promise<repo.InvitationRow> {
     const key = canonicalId(id);
     const row = key ? await repo.findInvitation(this.db, key, acting.subjectProfileId) : null;
-    if (!row) throw notFound("Recipient");
+    if (!row) throw notFound(what);
     return row;
   }
 
   private async ownPending(acting: ActingContext, id: string): Promise<repo.InvitationRow> {
-    const row = await this.own(acting, id).catch(() => null);
-    if (!row || row.status !== "pending") throw notFound("Invitation");
+    const row = await this.own(acting, id, "Invitation");
+    if (row.status !== "pending") throw notFound("Invitation");
     return row;
   }
 

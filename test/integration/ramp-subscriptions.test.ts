@@ -1,5 +1,5 @@
 import type { Client } from "graphql-ws";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { execute, openSocket, subscribe, type Subscription, type WsSocket } from "../support/ws-client.js";
@@ -185,6 +185,24 @@ describe("rampProgress", () => {
         type: "BUY",
       })),
     );
+  });
+
+  it("reads the ramp once per event for all the subject's subscribers, not once each", async () => {
+    const caller = await newCaller();
+    const rampId = await register(caller.secret, await quote(caller.secret));
+    const subscriptions = [];
+    for (let index = 0; index < 4; index++) subscriptions.push(await listening(client(index % 2 ? caller.ws.secret : caller.ws.session), PROGRESS, { rampId }));
+    const reads = vi.spyOn(t.app.ramps, "get");
+    try {
+      await start(caller.secret, rampId);
+      for (const progress of subscriptions) await progress.until(() => data(progress, "rampProgress").at(-1)?.status === "COMPLETE", "COMPLETE");
+      const phases = data(subscriptions[0]!, "rampProgress").length;
+      expect(phases).toBe(5);
+      for (const progress of subscriptions) expect(data(progress, "rampProgress")).toEqual(data(subscriptions[0]!, "rampProgress"));
+      expect(reads.mock.calls.filter(([, id]) => id === rampId)).toHaveLength(phases);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { DELEGATED, type ActingContext } from "../../auth/delegation.js";
 import { AppError } from "../../errors.js";
 import { streamOf } from "../../events/bus.js";
 import { WEBHOOK_EVENT_TYPES, type OutboxEntry, type RampEventBody } from "../../events/outbox.js";
+import type { RampView } from "../../ramps/types.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
 import { followedStream, stillEntitled } from "../subscriptions.js";
@@ -18,6 +19,25 @@ interface RampEventsArgs {
 
 /** Every new outbox entry, from the moment of the call (the subscription filters them once authorized). */
 const outboxEntries = (context: GraphQLContext) => streamOf((listener: (entry: OutboxEntry) => void) => context.app.rampEvents.listen(listener), (entry: OutboxEntry) => entry);
+
+/** How long a ramp read for an event is shared: every subscriber's result for that event is resolved by then. */
+const SHARED_READ_MS = 10_000;
+/** Ramp reads by event and subject: the subscribers following one ramp share one read per event, not one each. */
+const rampReads = new Map<string, Promise<RampView>>();
+
+function rampAtEvent(context: GraphQLContext, acting: ActingContext, event: RampEventBody): Promise<RampView> {
+  const key = `${event.eventId} ${acting.subjectProfileId}`;
+  let read = rampReads.get(key);
+  if (!read) {
+    read = context.app.ramps.get(acting, event.payload.transactionId);
+    rampReads.set(key, read);
+    const forget = () => rampReads.delete(key);
+    setTimeout(forget, SHARED_READ_MS).unref();
+    // A failed read (the subscriber lost access meanwhile) is not shared.
+    read.catch(forget);
+  }
+  return read;
+}
 
 const isWebhookEvent = (entry: OutboxEntry) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(entry.body.eventType);
 
@@ -85,7 +105,7 @@ export class RampEventsResolver {
   })
   @Auth("RAMP_OPERATIONS")
   async rampProgress(@Arg("rampId", () => ID) _rampId: string, @Root() event: RampEventBody, @Ctx() context: GraphQLContext): Promise<Ramp> {
-    const ramp = await context.app.ramps.get(await actingContext(context, DELEGATED), event.payload.transactionId);
+    const ramp = await rampAtEvent(context, await actingContext(context, DELEGATED), event);
     // The phase this event reports, even if the ramp has moved on since.
     return toRamp({ ...ramp, currentPhase: event.payload.currentPhase!, status: event.payload.transactionStatus });
   }
