@@ -15,6 +15,11 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code:
   throw new AppError(code, code === "VALIDATION_FAILED" ? undefined : details[0]?.message, details);
 }
 
+/** VALIDATION_FAILED about one field: `field message` as the error's message, and the one detail. */
+export function fieldError(field: string, message: string): AppError {
+  return new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

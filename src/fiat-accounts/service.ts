@@ -3,13 +3,12 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
-import { canonicalId } from "../validation.js";
+import { canonicalId, fieldError } from "../validation.js";
 import * as repo from "./repo.js";
 import { requestCountry, type CountrySources } from "../reference-data/domestic.js";
 import { maskAccountNumber, validateFiatAccount, type FiatAccountCountry, type FiatAccountDetails } from "./rules.js";
 import type { FiatAccountView } from "./types.js";
 
-const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");
 
 /**
@@ -66,7 +65,7 @@ export class FiatAccountService {
     const id = canonicalId(fiatAccountId);
     const account = id ? await repo.findFiatAccount(this.db, id, subjectProfileId) : null;
     if (!account) throw notFound();
-    if (account.country !== corridor) throw invalid("fiatAccountId", `is an account in ${account.country}; this ramp pays out in ${corridor}`);
+    if (account.country !== corridor) throw fieldError("fiatAccountId", `is an account in ${account.country}; this ramp pays out in ${corridor}`);
     return account.id;
   }
 

@@ -5,7 +5,7 @@ import { AppError } from "../errors.js";
 import { idempotencyKey, requestHash, type IdempotencyService, type StoredResponse } from "../idempotency/service.js";
 import type { OnboardingService } from "../onboarding/service.js";
 import type { KycStatus } from "../providers/ports.js";
-import { canonicalId, parseInput } from "../validation.js";
+import { canonicalId, fieldError, parseInput } from "../validation.js";
 import type { KycCaseRow } from "./repo.js";
 import type { KycService } from "./service.js";
 import { isValidCnpj, isValidCpf } from "./tax-ids.js";
@@ -63,7 +63,6 @@ const importTokenInput = z
 const taxIdQuery = z.object({ taxId: z.string().optional() }).strict();
 const limitQuery = z.object({ taxId: z.string().optional(), direction: z.enum(["BUY", "SELL"]) }).strict();
 
-const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 const subaccountNotFound = () => new AppError("NOT_FOUND", "Subaccount not found.");
 
 /** The reference's BR KYC status: in progress, or completed with a result; level 1 once approved. */
@@ -124,9 +123,9 @@ export class BrazilOnboarding {
     const key = { corridor: "BR" as const, customerType } as const;
     const existing = await this.existing(acting, key);
     if (!existing) return { subAccountId: (await this.kyc.createCustomer(acting, key, taxId)).providerCustomerId };
-    if (existing.taxId !== taxId) throw invalid("taxId", "differs from the subaccount's");
+    if (existing.taxId !== taxId) throw fieldError("taxId", "differs from the subaccount's");
     if (existing.status === "rejected") await this.kyc.retry(acting, key);
-    else if (existing.status !== "not_started") throw invalid("taxId", "already has a subaccount with KYC under way or done");
+    else if (existing.status !== "not_started") throw fieldError("taxId", "already has a subaccount with KYC under way or done");
     return { subAccountId: existing.providerCustomerId };
   }
 
@@ -134,15 +133,15 @@ export class BrazilOnboarding {
   async submitLevelOne(acting: ActingContext, body: unknown): Promise<{ id: string }> {
     const form = parseInput(newKycInput, body);
     const row = await this.subaccount(acting, form.subAccountId);
-    if (row.customerType !== "individual") throw invalid("subAccountId", "is a company subaccount: companies go through KYB");
-    if (digits(form.taxIdNumber) !== row.taxId) throw invalid("taxIdNumber", "differs from the subaccount's tax id");
+    if (row.customerType !== "individual") throw fieldError("subAccountId", "is a company subaccount: companies go through KYB");
+    if (digits(form.taxIdNumber) !== row.taxId) throw fieldError("taxIdNumber", "differs from the subaccount's tax id");
     const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", [form.fullName]);
     return { id: submissionId };
   }
 
   async kycStatus(acting: ActingContext, query: unknown) {
     const { taxId } = parseInput(taxIdQuery, query ?? {});
-    if (!taxId) throw invalid("taxId", "is required");
+    if (!taxId) throw fieldError("taxId", "is required");
     const row = await this.ownedByTaxId(acting, taxId);
     if (row.status === "not_started") throw new AppError("NOT_FOUND", "No KYC process started.");
     return brazilStatus(row);
@@ -175,7 +174,7 @@ export class BrazilOnboarding {
   async startKyb(acting: ActingContext, query: unknown) {
     const { subAccountId } = parseInput(z.object({ subAccountId: z.string() }).strict(), query ?? {});
     const row = await this.subaccount(acting, subAccountId);
-    if (row.customerType !== "business") throw invalid("subAccountId", "is not a company subaccount");
+    if (row.customerType !== "business") throw fieldError("subAccountId", "is not a company subaccount");
     const { submissionId } = await this.kyc.submitAndSend(acting, row, "redirect", []);
     const url = this.kyc.hostedFlowUrl(submissionId, "business");
     return { attemptId: submissionId, authorizedRepresentativeUrl: `${url}?step=representative`, basicCompanyDataUrl: `${url}?step=company` };
@@ -210,7 +209,7 @@ export class BrazilOnboarding {
   private async ownedByTaxId(acting: ActingContext, taxId: string): Promise<KycCaseRow> {
     const cases = await this.kyc.casesOf(acting.subjectProfileId);
     const row = cases.find((candidate) => candidate.corridor === "BR" && candidate.taxId === digits(taxId));
-    if (!row) throw invalid("taxId", "names no subaccount of this profile");
+    if (!row) throw fieldError("taxId", "names no subaccount of this profile");
     return row;
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { isKnownError } from "../db/tx.js";
+import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
 import { findKycSubject } from "../profiles/repo.js";
 import type { KycProvider, KycStatus, KycSubmission } from "../providers/ports.js";
@@ -11,7 +12,6 @@ import * as repo from "./repo.js";
 /** Which status a subject shows in a corridor when it has several cases there (individual and business). */
 const STATUS_RANK: Record<KycStatus, number> = { approved: 4, in_review: 3, pending: 2, rejected: 1, not_started: 0 };
 
-const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 const customerNotFound = () => new AppError("NOT_FOUND", "Customer not found.");
 
 /** What a KYC/KYB operation is about: the corridor and the customer type (KYC: individual, KYB: business). */
@@ -61,7 +61,7 @@ export class KycService {
   /** Creates the provider customer of the subject for a corridor and customer type (one each). */
   async createCustomer(acting: ActingContext, key: CaseKey, brazilianTaxId?: string): Promise<repo.KycCaseRow> {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
-    const exists = () => invalid("country", `already has a ${key.customerType} customer in ${key.corridor}`);
+    const exists = () => fieldError("country", `already has a ${key.customerType} customer in ${key.corridor}`);
     if (await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType)) throw exists();
     const subject = await findKycSubject(this.db, acting.subjectProfileId);
     if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
@@ -149,14 +149,14 @@ export class KycService {
   /** The subject opened the hosted flow: the attempt is under way (pending). Again: nothing changes. */
   async redirectOpened(acting: ActingContext, key: CaseKey): Promise<void> {
     const row = await this.changeable(acting, key);
-    if (row.method !== "redirect" || !row.submissionId) throw invalid("country", `has no hosted ${flowName(key)} link: ask for one first`);
+    if (row.method !== "redirect" || !row.submissionId) throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status === "not_started") await this.move(row, { status: "pending" });
   }
 
   /** The subject finished the hosted flow: the provider decides (in_review until it is due). Again: nothing changes. */
   async redirectFinished(acting: ActingContext, key: CaseKey): Promise<void> {
     const row = await this.changeable(acting, key);
-    if (row.method !== "redirect" || !row.submissionId) throw invalid("country", `has no hosted ${flowName(key)} link: ask for one first`);
+    if (row.method !== "redirect" || !row.submissionId) throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status !== "not_started" && row.status !== "pending") return;
     const decision = await this.provider.submit(this.submission(row, "redirect", []));
     await this.move(row, {
@@ -192,7 +192,7 @@ export class KycService {
   /** Starts over after a rejection: a new hosted link for a redirect flow, otherwise a fresh case to submit to. */
   async retry(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string } | { success: true }> {
     const row = await this.changeable(acting, key);
-    if (row.status !== "rejected") throw invalid("country", `has no failed ${flowName(key)} submission to retry`);
+    if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
     const redirect = row.method === "redirect";
     const submissionId = redirect ? randomUUID() : null;
     await this.move(row, { status: "not_started", submissionId, method: redirect ? "redirect" : null, decidedAt: null, pendingOutcome: null, pendingReason: null, decisionDelayMs: null });
@@ -212,12 +212,12 @@ export class KycService {
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
   private async move(row: repo.KycCaseRow, data: Parameters<typeof repo.updateCaseIf>[2]): Promise<void> {
     if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data))) {
-      throw invalid("country", `${flowName(row)} changed meanwhile: read its status and try again`);
+      throw fieldError("country", `${flowName(row)} changed meanwhile: read its status and try again`);
     }
   }
 
   private notOpen(row: repo.KycCaseRow): AppError {
-    return invalid("country", `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`);
+    return fieldError("country", `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`);
   }
 
   /** The case with its provider decision applied once due (a conditional update: decided once). */

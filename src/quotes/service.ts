@@ -18,7 +18,7 @@ import {
   type Network,
 } from "../reference-data/catalog.js";
 import { corridorOfFiat, type FiatSymbol } from "../reference-data/corridors.js";
-import { canonicalId, parseInput } from "../validation.js";
+import { canonicalId, fieldError, parseInput } from "../validation.js";
 import { DEFAULT_PRICING_PROFILE, PRICING_PROFILES, priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
 import * as repo from "./repo.js";
 import { RAMP_TYPES, type QuoteView } from "./types.js";
@@ -64,7 +64,6 @@ interface Conversion {
   countryCode: string | null;
 }
 
-const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Quotes: priced with the subject's pricing profile, attributed to the caller, valid 10 minutes. */
@@ -77,7 +76,7 @@ export class QuoteService {
   async create(acting: ActingContext | null, input: unknown): Promise<QuoteView> {
     const request = parseInput(quoteInput, input);
     const [isBuy, network] = [request.rampType === "BUY", request.rampType === "BUY" ? request.to : request.from];
-    if (request.network !== undefined && !sameText(request.network, network)) throw invalid("network", `must match ${isBuy ? "to" : "from"}`);
+    if (request.network !== undefined && !sameText(request.network, network)) throw fieldError("network", `must match ${isBuy ? "to" : "from"}`);
     const conversion = resolveConversion({ ...request, rail: isBuy ? request.from : request.to, network, railField: isBuy ? "from" : "to", networkField: isBuy ? "to" : "from" });
     const pricingProfile = await this.pricingProfileOf(acting);
     const priced = this.price(conversion, await this.provider.marketTerms(), pricingProfile);
@@ -95,7 +94,7 @@ export class QuoteService {
     const options = candidates
       .filter((network) => tokenSymbol(isBuy ? request.outputCurrency : request.inputCurrency, network))
       .map((network) => resolveConversion({ ...request, rail, network, railField: isBuy ? "from" : "to", networkField: "networks" }));
-    if (!options.length) throw invalid("networks", `offer no network carrying ${isBuy ? request.outputCurrency : request.inputCurrency}`);
+    if (!options.length) throw fieldError("networks", `offer no network carrying ${isBuy ? request.outputCurrency : request.inputCurrency}`);
     const [terms, pricingProfile] = await Promise.all([this.provider.marketTerms(), this.pricingProfileOf(acting)]);
     const priced = options.map((conversion) => ({ conversion, priced: this.price(conversion, terms, pricingProfile) }));
     const best = priced.reduce((a, b) => (money(b.priced.outputAmount).gt(a.priced.outputAmount) ? b : a));
@@ -112,10 +111,10 @@ export class QuoteService {
 
   private price(conversion: Conversion, terms: Awaited<ReturnType<RampProvider["marketTerms"]>>, profile: PricingProfileName): PricedQuote {
     const priced = priceQuote(conversion, terms, profile);
-    if (!priced) throw invalid("inputAmount", "does not cover the fees");
+    if (!priced) throw fieldError("inputAmount", "does not cover the fees");
     const limits = paymentMethodLimits(conversion.rail, conversion.fiat)!;
     if (priced.grossFiat.lt(limits.min) || priced.grossFiat.gt(limits.max)) {
-      throw invalid("inputAmount", `must be worth between ${limits.min} and ${limits.max} ${conversion.fiat} on ${conversion.rail}`);
+      throw fieldError("inputAmount", `must be worth between ${limits.min} and ${limits.max} ${conversion.fiat} on ${conversion.rail}`);
     }
     return priced;
   }
@@ -196,23 +195,23 @@ function resolveConversion(request: {
   const isBuy = request.rampType === "BUY";
   const [fiatField, tokenField] = isBuy ? ["inputCurrency", "outputCurrency"] : ["outputCurrency", "inputCurrency"];
   const rail = railById(request.rail.toLowerCase());
-  if (!rail) throw invalid(request.railField, "must be a payment method (pix, sepa, cbu, ach, spei)");
-  if (request.paymentMethod !== undefined && !sameText(request.paymentMethod, rail.id)) throw invalid("paymentMethod", `must match ${request.railField}`);
+  if (!rail) throw fieldError(request.railField, "must be a payment method (pix, sepa, cbu, ach, spei)");
+  if (request.paymentMethod !== undefined && !sameText(request.paymentMethod, rail.id)) throw fieldError("paymentMethod", `must match ${request.railField}`);
   const fiat = fiatCurrency(isBuy ? request.inputCurrency : request.outputCurrency);
-  if (!fiat) throw invalid(fiatField, "must be a supported fiat currency");
-  if (!paymentMethodLimits(rail.id, fiat.symbol)) throw invalid(fiatField, `is not carried by ${rail.id}`);
+  if (!fiat) throw fieldError(fiatField, "must be a supported fiat currency");
+  if (!paymentMethodLimits(rail.id, fiat.symbol)) throw fieldError(fiatField, `is not carried by ${rail.id}`);
   const network = NETWORKS.find((candidate) => sameText(candidate, request.network));
-  if (!network) throw invalid(request.networkField, "must be a supported network");
+  if (!network) throw fieldError(request.networkField, "must be a supported network");
   const symbol = tokenSymbol(isBuy ? request.outputCurrency : request.inputCurrency, network);
   const token = symbol ? cryptocurrency(symbol, network) : undefined;
-  if (!token) throw invalid(tokenField, `is not a supported token on ${network}`);
+  if (!token) throw fieldError(tokenField, `is not a supported token on ${network}`);
   const inputDecimals = isBuy ? fiat.decimals : token.decimals;
-  if (fractionDigits(request.inputAmount) > inputDecimals) throw invalid("inputAmount", `has more than ${inputDecimals} decimal places`);
-  if (money(request.inputAmount).isZero()) throw invalid("inputAmount", "must be greater than zero");
+  if (fractionDigits(request.inputAmount) > inputDecimals) throw fieldError("inputAmount", `has more than ${inputDecimals} decimal places`);
+  if (money(request.inputAmount).isZero()) throw fieldError("inputAmount", "must be greater than zero");
   let countryCode: string | null = null;
   if (request.countryCode !== undefined) {
     const match = country(request.countryCode.toUpperCase());
-    if (!match || match.corridor !== corridorOfFiat(fiat.symbol)) throw invalid("countryCode", `must be a country served in ${fiat.symbol}`);
+    if (!match || match.corridor !== corridorOfFiat(fiat.symbol)) throw fieldError("countryCode", `must be a country served in ${fiat.symbol}`);
     countryCode = match.countryCode;
   }
   return {

@@ -14,7 +14,7 @@ import { consumeQuote, findQuoteConsumption, findVisibleQuote } from "../quotes/
 import { toQuoteView } from "../quotes/service.js";
 import { EVM_NETWORKS } from "../reference-data/catalog.js";
 import type { Corridor } from "../reference-data/corridors.js";
-import { canonicalId, parseInput } from "../validation.js";
+import { canonicalId, fieldError, parseInput } from "../validation.js";
 import { findVisibleWidgetSession } from "../widget-sessions/repo.js";
 import { statusOfPhase, type RampPhase } from "./phases.js";
 import * as repo from "./repo.js";
@@ -72,7 +72,6 @@ const historyInput = z.object({
 });
 
 const notFound = () => new AppError("NOT_FOUND", "Ramp not found.");
-const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 
 export interface RampSettings {
   startWindowMs: number;
@@ -105,13 +104,13 @@ export class RampService {
     const isBuy = quote.rampType === "BUY";
     const extra = request.additionalData ?? {};
     if (request.destinationAddress && extra.destinationAddress && request.destinationAddress !== extra.destinationAddress) {
-      throw invalid("additionalData.destinationAddress", "differs from destinationAddress");
+      throw fieldError("additionalData.destinationAddress", "differs from destinationAddress");
     }
     const walletAddress = isBuy ? (request.destinationAddress ?? extra.destinationAddress) : extra.walletAddress;
     const walletField = isBuy ? "destinationAddress" : "additionalData.walletAddress";
-    if (!walletAddress) throw invalid(walletField, isBuy ? "is required for BUY: where the tokens go" : "is required for SELL: where the tokens come from");
+    if (!walletAddress) throw fieldError(walletField, isBuy ? "is required for BUY: where the tokens go" : "is required for SELL: where the tokens come from");
     if (!(EVM_NETWORKS as readonly string[]).includes(quote.network) ? !SS58_ADDRESS.test(walletAddress) : !EVM_ADDRESS.test(walletAddress)) {
-      throw invalid(walletField, `is not a valid ${quote.network} address`);
+      throw fieldError(walletField, `is not a valid ${quote.network} address`);
     }
     if (request.sessionId && !(await findVisibleWidgetSession(this.db, request.sessionId, acting.subjectProfileId))) {
       throw new AppError("NOT_FOUND", "Widget session not found.");
@@ -123,7 +122,7 @@ export class RampService {
     }
     if (corridor === "BR" && extra.taxId !== undefined) {
       const verified = await this.kyc.verifiedBrazilianTaxId(acting.subjectProfileId);
-      if (extra.taxId.replace(/\D/g, "") !== verified) throw invalid("additionalData.taxId", "does not match the profile's verified tax id");
+      if (extra.taxId.replace(/\D/g, "") !== verified) throw fieldError("additionalData.taxId", "does not match the profile's verified tax id");
     }
 
     const now = new Date();
@@ -172,10 +171,10 @@ export class RampService {
   private async payoutAccount(acting: ActingContext, rampType: string, corridor: Corridor, fiatAccountId: string | undefined): Promise<string | null> {
     const needsAccount = rampType === "SELL" && (FIAT_ACCOUNT_COUNTRIES as readonly string[]).includes(corridor);
     if (!needsAccount) {
-      if (fiatAccountId) throw invalid("fiatAccountId", rampType === "SELL" ? `is not used in ${corridor}: the payout goes by the quote's rail` : "is only for SELL ramps");
+      if (fiatAccountId) throw fieldError("fiatAccountId", rampType === "SELL" ? `is not used in ${corridor}: the payout goes by the quote's rail` : "is only for SELL ramps");
       return null;
     }
-    if (!fiatAccountId) throw invalid("fiatAccountId", `is required for a SELL ramp in ${corridor}: the account the payout goes to`);
+    if (!fiatAccountId) throw fieldError("fiatAccountId", `is required for a SELL ramp in ${corridor}: the account the payout goes to`);
     return this.fiatAccounts.payoutAccount(acting.subjectProfileId, fiatAccountId, corridor);
   }
 
@@ -202,7 +201,7 @@ export class RampService {
   async start(acting: ActingContext, input: unknown): Promise<RampView> {
     const ramp = await this.startable(acting, input);
     if (ramp.type === "SELL" && JSON.parse(ramp.presignedTxs).length === 0) {
-      throw invalid("presignedTxs", "must be submitted with POST /v1/ramp/update before a SELL ramp starts");
+      throw fieldError("presignedTxs", "must be submitted with POST /v1/ramp/update before a SELL ramp starts");
     }
     const now = new Date();
     const started = await inTransaction(this.db, async (tx) => {

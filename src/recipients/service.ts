@@ -9,7 +9,7 @@ import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
 import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
-import { canonicalId, parseInput } from "../validation.js";
+import { canonicalId, fieldError, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
@@ -50,7 +50,6 @@ export interface InvitationPreview {
 }
 
 const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found.`);
-const invalid = (field: string, message: string) => new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 
 /**
  * Sender-side recipients (CONTRACT.md, capability matrix: a session only): a sender invites a person by
@@ -75,12 +74,12 @@ export class RecipientService {
   async invite(acting: ActingContext, input: unknown): Promise<{ invitation: InvitationView; created: boolean }> {
     const form = parseInput(inviteInput, input);
     const sender = await repo.findProfileEmail(this.db, acting.subjectProfileId);
-    if (sender === form.email) throw invalid("email", "is the sender's own");
+    if (sender === form.email) throw fieldError("email", "is the sender's own");
     const code = randomBytes(24).toString("base64url");
     const now = new Date();
     const fields = { relationship: form.relationship, codeHash: this.hash(code), expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), archivedAt: null };
     const existing = await repo.findInvitationByEmail(this.db, acting.subjectProfileId, form.email);
-    if (existing?.status === "accepted") throw invalid("email", "is already a recipient");
+    if (existing?.status === "accepted") throw fieldError("email", "is already a recipient");
     let row: repo.InvitationRow;
     try {
       row = existing
@@ -88,7 +87,7 @@ export class RecipientService {
         : await repo.insertInvitation(this.db, { id: randomUUID(), senderProfileId: acting.subjectProfileId, email: form.email, status: "pending", createdAt: now, ...fields });
     } catch (error) {
       // Two invitations to one email raced: the other one stands.
-      if (isKnownError(error, "P2002")) throw invalid("email", "was invited by a concurrent request");
+      if (isKnownError(error, "P2002")) throw fieldError("email", "was invited by a concurrent request");
       throw error;
     }
     try {

@@ -1,4 +1,4 @@
-import { AppError } from "../errors.js";
+import { fieldError } from "../validation.js";
 
 /** The corridors served through `/v1/domestic` (and the `/v1/ar`, `/v1/co`, `/v1/mx` aliases). */
 export const DOMESTIC_COUNTRIES = ["AR", "CO", "MX", "US"] as const;
@@ -11,7 +11,7 @@ export interface CountrySources {
   body?: unknown;
 }
 
-const invalid = (message: string) => new AppError("VALIDATION_FAILED", `country ${message}`, [{ field: "country", message }]);
+const invalid = (message: string) => fieldError("country", message);
 
 /**
  * The country a domestic request is about: every place that names one must name the same (a conflict is

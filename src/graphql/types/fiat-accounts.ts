@@ -1,8 +1,8 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { enumOf } from "./enums.js";
 import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES } from "../../fiat-accounts/rules.js";
 import { Connection } from "./connection.js";
 
-const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((value) => [value, value])) as { [K in T]: K };
 export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
 registerEnumType(FiatAccountCountryEnum, { name: "FiatAccountCountry", description: "The corridors with payout fiat accounts." });
 export const FiatAccountTypeEnum = enumOf(FIAT_ACCOUNT_TYPES);

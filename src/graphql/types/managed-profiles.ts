@@ -1,8 +1,8 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { enumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { Connection } from "./connection.js";
 
-const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as Record<string, T>;
 
 export const CorridorEnum = enumOf(CORRIDORS);
 registerEnumType(CorridorEnum, { name: "Corridor" });

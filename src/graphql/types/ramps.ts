@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { screamingEnumOf } from "./enums.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { KYC_STATUSES } from "../../providers/ports.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../ramps/phases.js";
@@ -7,9 +8,6 @@ import { Connection } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 
-/** An enum whose GraphQL names are the values in SCREAMING_SNAKE_CASE (`awaitingPayment` -> AWAITING_PAYMENT). */
-const screamingEnumOf = <T extends string>(values: readonly T[]) =>
-  Object.fromEntries(values.map((value) => [value.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase(), value])) as Record<string, T>;
 
 export const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerEnumType(RampPhaseEnum, { name: "RampPhase", description: "The provider-agnostic step of a ramp." });

@@ -1,9 +1,9 @@
 import { Field, ID, ObjectType, registerEnumType } from "type-graphql";
+import { enumOf } from "./enums.js";
 import { RELATIONSHIPS } from "../../recipients/service.js";
 import { Connection } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 
-const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as Record<string, T>;
 export const RelationshipEnum = enumOf(RELATIONSHIPS);
 registerEnumType(RelationshipEnum, { name: "RecipientRelationship" });
 export const InvitationStatusEnum = enumOf(["pending", "expired"] as const);

@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType, registerEnumType } from "type-graphql";
+import { enumOf } from "./enums.js";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS, RAMP_DIRECTIONS } from "../../reference-data/catalog.js";
 
-const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as Record<string, T>;
 
 export const NetworkEnum = enumOf(NETWORKS);
 registerEnumType(NetworkEnum, { name: "Network", description: "Blockchain networks." });
