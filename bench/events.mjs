@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createClient } from "graphql-ws";
 import WebSocket, { WebSocketServer } from "ws";
-import { signIn, startServer } from "./support.mjs";
+import { api, completeBrKyc, signIn, startServer } from "./support.mjs";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 16);
@@ -146,57 +146,6 @@ async function startReceiver(tls) {
   };
   receiver.close = () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve)));
   return receiver;
-}
-
-/* ------------------------------------------------------------------ the gateway over HTTP */
-
-function api(gateway, headers) {
-  return async (method, path, body, expected) => {
-    const response = await fetch(`${gateway.url}${path}`, {
-      method,
-      headers: { ...headers, ...(body !== undefined && { "content-type": "application/json" }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-}
-
-/** A random valid CPF: nine digits and both check digits. */
-function randomCpf() {
-  const digits = Array.from({ length: 9 }, (_, index) => (index === 0 ? 1 : 0) + Math.floor(Math.random() * (index === 0 ? 9 : 10)));
-  for (const length of [9, 10]) {
-    const rest = digits.reduce((sum, digit, index) => sum + digit * (length + 1 - index), 0) % 11;
-    digits.push(rest < 2 ? 0 : 11 - rest);
-  }
-  return digits.join("");
-}
-
-/** Takes the caller through BR KYC (a subaccount, then level 1), as an integrator does: BR ramps need it approved. */
-async function completeBrKyc(call) {
-  const taxId = randomCpf();
-  const { subAccountId } = await call("POST", "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId }, 200);
-  await call(
-    "POST",
-    "/v1/brl/newKyc",
-    {
-      subAccountId,
-      fullName: "Ana Souza",
-      dateOfBirth: "1990-04-12",
-      taxIdNumber: taxId,
-      countryOfTaxId: "BR",
-      email: "ana.souza@example.com",
-      streetAddress: "Rua Augusta 100",
-      city: "São Paulo",
-      state: "SP",
-      zipCode: "01304-000",
-      country: "BR",
-      uploadedDocumentId: "sandbox-document",
-      uploadedSelfieId: "sandbox-selfie",
-    },
-    200,
-  );
 }
 
 /** Webhook deliveries per second: EVENTS registrations queue their deliveries while the receiver holds its answers, then it lets go. */

@@ -1,73 +1,205 @@
-// npm run bench: request rate and p99 latency of the built server, next to a bare Fastify route measured
-// in the same run on the same machine, so the ratios say what the gateway's own layers cost.
-import { spawn } from "node:child_process";
-import autocannon from "autocannon";
-import { signIn, startServer } from "./support.mjs";
+// npm run bench, first part: the requests integrators and dashboards repeat, each next to the floor it is
+// measured against (a bare Fastify route, or Apollo on Fastify answering `{ hello }`), both measured in the
+// same run on the same core. The server and the floors run on one core, wrk (C) on the other; every target
+// is measured in several interleaved rounds, and the table shows medians.
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+import { api, completeBrKyc, ensureWrk, freePort, LOAD_CPU, median, pinSelf, rssMb, SERVER_CPU, signIn, startPinned, startServer, wrk } from "./support.mjs";
 
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const P99_GOAL_MS = 50;
+const RSS_GOAL_MB = 250;
 
 const BARE_FASTIFY = `
   const app = (await import("fastify")).default();
   app.get("/", async () => ({ status: "ok" }));
-  const address = await app.listen({ port: 0, host: "127.0.0.1" });
-  console.log(address);
+  await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
+`;
+const APOLLO_HELLO = `
+  const { ApolloServer } = await import("@apollo/server");
+  const { fastifyApolloDrainPlugin, fastifyApolloHandler } = await import("@as-integrations/fastify");
+  const app = (await import("fastify")).default();
+  const apollo = new ApolloServer({ typeDefs: "type Query { hello: String }", resolvers: { Query: { hello: () => "world" } }, plugins: [fastifyApolloDrainPlugin(app)] });
+  await apollo.start();
+  app.route({ url: "/graphql", method: ["GET", "POST", "OPTIONS"], handler: fastifyApolloHandler(apollo) });
+  await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
 `;
 
-async function startBareFastify() {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", BARE_FASTIFY], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise((resolve) => child.stdout.once("data", (chunk) => resolve(String(chunk).trim())));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  return { url, stop: () => (child.kill("SIGTERM"), exited) };
+async function startFloor(source, path) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}${path}`;
+  const ready = () => fetch(url, { method: path === "/graphql" ? "POST" : "GET", headers: { "content-type": "application/json" }, body: path === "/graphql" ? '{"query":"{hello}"}' : undefined }).then((r) => r.ok, () => false);
+  const floor = await startPinned(["--input-type=module", "-e", source], { env: { PORT: String(port) }, ready });
+  return { ...floor, url };
 }
 
-function measure(name, options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options }, (error, result) => {
-      if (error) return reject(error);
-      if (result.non2xx || result.errors) return reject(new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-      resolve({ name, rps: result.requests.average, p99: result.latency.p99 });
-    });
-  });
-}
+const graphqlBody = (query) => JSON.stringify({ query });
+const QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "1234.56", inputCurrency: "BRL", outputCurrency: "USDC" };
+const ADDRESS = `0x${"2".repeat(40)}`;
+const DASHBOARD_PAGE = graphqlBody(
+  "{ ramps(first: 20) { edges { node { id type currentPhase status inputAmount inputCurrency outputAmount outputCurrency createdAt errors { phase error } } } pageInfo { hasNextPage endCursor } } }",
+);
 
-const bare = await startBareFastify();
-// BENCH_DATABASE_URL=postgresql://... measures distributed mode instead of the embedded default.
-const databaseUrl = process.env.BENCH_DATABASE_URL;
-const gateway = await startServer(databaseUrl ? { DATABASE_URL: databaseUrl } : {});
-try {
+/**
+ * What a dashboard and an integrator have after an hour: a session, a secret key with BR KYC approved, a
+ * quote, and a history of 30 finished ramps (a fifth of them failed, with an error logged).
+ */
+async function seed(gateway) {
   const session = await signIn(gateway);
-  const results = [];
-  results.push(await measure("bare Fastify route", { url: bare.url }));
-  results.push(await measure("GET /healthz (full plugin stack)", { url: `${gateway.url}/healthz` }));
-  results.push(await measure("GET /v1/api-credentials (session)", { url: `${gateway.url}/v1/api-credentials`, headers: session }));
-  results.push(
-    await measure("GraphQL me { apiCredentials }", {
-      url: `${gateway.url}/graphql`,
-      method: "POST",
-      headers: { ...session, "content-type": "application/json" },
-      body: JSON.stringify({ query: "{ me { apiCredentials { edges { node { id } } } } }" }),
-    }),
-  );
-  const quoteBody = JSON.stringify({ rampType: "BUY", from: "pix", to: "polygon", inputAmount: "1234.56", inputCurrency: "BRL", outputCurrency: "USDC" });
-  results.push(
-    await measure("POST /v1/quotes (session)", {
-      url: `${gateway.url}/v1/quotes`,
-      method: "POST",
-      headers: { ...session, "content-type": "application/json" },
-      body: quoteBody,
-    }),
-  );
-  const quote = await (await fetch(`${gateway.url}/v1/quotes`, { method: "POST", headers: { ...session, "content-type": "application/json" }, body: quoteBody })).json();
-  results.push(await measure("GET /v1/quotes/{id} (session)", { url: `${gateway.url}/v1/quotes/${quote.id}`, headers: session }));
-  const baseline = results[0].rps;
-  const engine = databaseUrl ? "PostgreSQL" : "embedded SQLite";
-  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, ${engine}, LOG_LEVEL=warn\n`);
-  console.log(`${"scenario".padEnd(40)} ${"req/s".padStart(9)} ${"p99 ms".padStart(8)} ${"vs bare".padStart(8)}`);
-  for (const { name, rps, p99 } of results) {
-    console.log(`${name.padEnd(40)} ${rps.toFixed(0).padStart(9)} ${String(p99).padStart(8)} ${(rps / baseline).toFixed(2).padStart(8)}`);
+  const credential = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench" }, 201);
+  const secret = { "x-api-key": credential.secretKey };
+  const call = api(gateway, secret);
+  await completeBrKyc(call);
+  const ramps = [];
+  for (let i = 0; i < 30; i++) {
+    const quote = await call("POST", "/v1/quotes", { ...QUOTE, inputAmount: i % 5 === 0 ? "250.66" : "250.00" }, 201);
+    const ramp = await call("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS }, 201);
+    await call("POST", "/v1/ramp/start", { rampId: ramp.id }, 200);
+    ramps.push(ramp.id);
   }
+  for (const id of ramps) {
+    for (let waited = 0; (await call("GET", `/v1/ramp/${id}`, undefined, 200)).status === "PENDING"; waited++) {
+      if (waited > 400) throw new Error(`ramp ${id} did not finish`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const quote = await call("POST", "/v1/quotes", QUOTE, 201);
+  return { session, secret, quoteId: quote.id, rampId: ramps[1], secretKey: credential.secretKey };
+}
+
+/** The scenarios of one gateway, as wrk requests; `floor` names the route each is compared with. */
+function scenarios(gateway, seeded) {
+  const { session, secret } = seeded;
+  return [
+    { name: "GET /healthz (full plugin stack)", floor: "fastify", request: { url: `${gateway.url}/healthz` } },
+    { name: "GET /v1/ramp-info (secret key)", floor: "fastify", goal: 0.4, request: { url: `${gateway.url}/v1/ramp-info`, headers: secret } },
+    { name: "GET /v1/ramp/{id} (secret key)", floor: "fastify", goal: 0.35, request: { url: `${gateway.url}/v1/ramp/${seeded.rampId}`, headers: secret } },
+    { name: "GET /v1/quotes/{id} (secret key)", floor: "fastify", goal: 0.35, request: { url: `${gateway.url}/v1/quotes/${seeded.quoteId}`, headers: secret } },
+    {
+      name: "GraphQL me { apiCredentials(first: 5) } (session)",
+      floor: "apollo",
+      goal: 0.5,
+      request: { url: `${gateway.url}/graphql`, method: "POST", headers: session, body: graphqlBody("{ me { id email apiCredentials(first: 5) { edges { node { id name publicKey expiresAt } } } } }") },
+    },
+    {
+      name: "GraphQL ramps(first: 20) { ... errors } (session)",
+      floor: "apollo",
+      goal: 0.25,
+      request: { url: `${gateway.url}/graphql`, method: "POST", headers: session, body: DASHBOARD_PAGE },
+    },
+    { name: "POST /v1/quotes (secret key)", floor: "fastify", goal: 0.1, request: { url: `${gateway.url}/v1/quotes`, method: "POST", headers: secret, body: JSON.stringify(QUOTE) } },
+  ];
+}
+
+/** Status reads at full load while 10 connections create quotes: the reads' rate and p99. */
+async function mixed(gateway, seeded) {
+  const [reads] = await Promise.all([
+    wrk({ url: `${gateway.url}/v1/ramp/${seeded.rampId}`, headers: seeded.secret, durationS: DURATION_S, connections: CONNECTIONS }),
+    wrk({ url: `${gateway.url}/v1/quotes`, method: "POST", headers: seeded.secret, body: JSON.stringify(QUOTE), durationS: DURATION_S, connections: 10 }),
+  ]);
+  return reads;
+}
+
+/** SUBSCRIBERS graphql-ws connections, each following a widget session through rampEvents (held by this process). */
+async function openSubscribers(gateway, seeded) {
+  const call = api(gateway, seeded.secret);
+  const { sessionId } = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" }, 201);
+  const url = `${gateway.url.replace(/^http/, "ws")}/graphql`;
+  const clients = [];
+  for (let i = 0; i < SUBSCRIBERS; i++) {
+    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { "X-API-Key": seeded.secretKey }, lazy: false, retryAttempts: 0 });
+    client.subscribe(
+      { query: "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventId } }", variables: { sessionId } },
+      { next: () => undefined, error: (error) => console.error("subscriber failed", error), complete: () => undefined },
+    );
+    clients.push(client);
+  }
+  return clients;
+}
+
+/** The ramp-info load with SUBSCRIBERS subscribers connected; the server's peak resident set meanwhile. */
+async function rssUnderLoad(gateway, seeded) {
+  const clients = await openSubscribers(gateway, seeded);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  let peak = rssMb(gateway.pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid))), 100);
+  const load = await wrk({ url: `${gateway.url}/v1/ramp-info`, headers: seeded.secret, durationS: DURATION_S, connections: CONNECTIONS });
+  clearInterval(sampler);
+  await Promise.all(clients.map((client) => client.dispose()));
+  return { peak, load };
+}
+
+async function measureEngine(engine, databaseUrl, floors) {
+  const gateway = await startServer({ ...(databaseUrl && { DATABASE_URL: databaseUrl }), SANDBOX_STEP_DELAY_MS: "20", SANDBOX_KYC_DECISION_MS: "0" });
+  try {
+    const seeded = await seed(gateway);
+    const list = scenarios(gateway, seeded);
+    const targets = [
+      { name: "floor: bare Fastify route", key: "fastify", request: { url: floors.fastify.url } },
+      { name: "floor: Apollo on Fastify { hello }", key: "apollo", request: { url: floors.apollo.url, method: "POST", body: graphqlBody("{ hello }") } },
+      ...list,
+    ];
+    for (const target of targets) await wrk({ ...target.request, durationS: 1, connections: CONNECTIONS }); // warm-up
+    const runs = new Map(targets.map((target) => [target, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of targets) {
+        const result = await wrk({ ...target.request, durationS: DURATION_S, connections: CONNECTIONS });
+        if (result.failures) throw new Error(`${engine}: ${target.name}: ${result.failures} failed requests`);
+        runs.get(target).push(result);
+      }
+    }
+    const summary = (target) => ({ rps: median(runs.get(target).map((run) => run.rps)), p99: median(runs.get(target).map((run) => run.p99)) });
+    const floorRps = { fastify: summary(targets[0]).rps, apollo: summary(targets[1]).rps };
+    const rows = targets.map((target) => ({ ...target, ...summary(target), ratio: target.floor ? summary(target).rps / floorRps[target.floor] : undefined }));
+    const mix = [];
+    for (let round = 0; round < ROUNDS; round++) mix.push(await mixed(gateway, seeded));
+    rows.push({ name: "GET /v1/ramp/{id} while 10 connections create quotes", rps: median(mix.map((run) => run.rps)), p99: median(mix.map((run) => run.p99)), floor: "fastify", ratio: median(mix.map((run) => run.rps)) / floorRps.fastify });
+    const rss = await rssUnderLoad(gateway, seeded);
+    return { rows, rss };
+  } finally {
+    await gateway.stop();
+  }
+}
+
+const fmt = (value, digits = 0) => (value === undefined ? "-" : value.toFixed(digits));
+
+function print(results) {
+  const engines = Object.keys(results);
+  const head = ["scenario".padEnd(54), ...engines.flatMap((engine) => [`${engine} req/s`.padStart(16), "p99 ms".padStart(8), "ratio".padStart(6)]), "goal".padStart(22)];
+  console.log(head.join(" "));
+  const first = results[engines[0]].rows;
+  first.forEach((row, index) => {
+    const cells = engines.flatMap((engine) => {
+      const r = results[engine].rows[index];
+      return [fmt(r.rps).padStart(16), fmt(r.p99, 1).padStart(8), fmt(r.ratio, 3).padStart(6)];
+    });
+    const main = results[engines[0]].rows[index];
+    let goal = "";
+    if (row.key) goal = "(floor)";
+    else if (row.goal !== undefined) goal = `>= ${row.goal} x, p99 <= ${P99_GOAL_MS} ${main.ratio >= row.goal && main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`;
+    else goal = `p99 <= ${P99_GOAL_MS} ${main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`;
+    console.log([row.name.padEnd(54), ...cells, goal.padStart(22)].join(" "));
+  });
+  for (const engine of engines) {
+    const { peak, load } = results[engine].rss;
+    console.log(
+      `${engine}: server RSS with ${SUBSCRIBERS} rampEvents subscribers during the ramp-info load: ${peak.toFixed(0)} MB (goal <= ${RSS_GOAL_MB} MB ${peak <= RSS_GOAL_MB ? "met" : "MISSED"}); ramp-info meanwhile ${load.rps.toFixed(0)} req/s, p99 ${load.p99.toFixed(1)} ms`,
+    );
+  }
+}
+
+ensureWrk();
+pinSelf();
+const floors = { fastify: await startFloor(BARE_FASTIFY, "/"), apollo: await startFloor(APOLLO_HELLO, "/graphql") };
+try {
+  const results = {};
+  results[process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "SQLite"] = await measureEngine("main", process.env.BENCH_DATABASE_URL, floors);
+  console.log(`\n${CONNECTIONS} keep-alive connections, server and floors on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; ${ROUNDS} rounds of ${DURATION_S} s, medians; LOG_LEVEL=warn\n`);
+  print(results);
 } finally {
-  await gateway.stop();
-  await bare.stop();
+  await floors.fastify.stop();
+  await floors.apollo.stop();
 }
