@@ -37,11 +37,12 @@ export async function startPinned(args, { env = {}, ready, stdout = "ignore" } =
   return { child, pid: child.pid, stop: () => (child.kill("SIGTERM"), exited) };
 }
 
-export async function startServer(env = {}) {
+/** The built server on a fresh data directory; `nodeArgs` go to node (a profiler, say). */
+export async function startServer(env = {}, nodeArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), "ramp-gateway-bench-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = await startPinned(["dist/main.js"], {
+  const server = await startPinned([...nodeArgs, "dist/main.js"], {
     env: {
       DATA_DIR: dataDir,
       PORT: String(port),

@@ -8,6 +8,7 @@ import { AccessTokens } from "./auth/tokens.js";
 import type { Config } from "./config.js";
 import { CredentialService } from "./credentials/service.js";
 import { openDatabase, type Db } from "./db/client.js";
+import type { Reads, StatementCounter } from "./db/statements.js";
 import { migrate } from "./db/migrate.js";
 import { createInProcessBus, createPostgresBus, type EventBus } from "./events/bus.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
@@ -23,6 +24,7 @@ import { ManagedProfileService } from "./managed-profiles/service.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { ProfileService } from "./profiles/service.js";
 import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js";
+import { PricingAssignments } from "./quotes/pricing-assignments.js";
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
@@ -39,6 +41,10 @@ export interface App {
   config: Config;
   log: Logger;
   db: Db;
+  /** The hot reads, on prepared statements (see db/reads.ts). */
+  reads: Reads;
+  /** Statements sent to the database so far (tests pin per-request budgets with it). */
+  statements: StatementCounter;
   bus: EventBus;
   authenticator: Authenticator;
   identity: IdentityService;
@@ -91,7 +97,8 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const { allowPrivateNetworks } = config.webhooks;
   if (allowPrivateNetworks.length) log.info({ allowPrivateNetworks }, "webhook targets allowed in private networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS)");
 
-  const db = openDatabase(config.database);
+  const database = await openDatabase(config.database);
+  const { db, reads, writes } = database;
   const bus = config.database.engine === "postgresql" ? await createPostgresBus(config.database.url, log) : createInProcessBus(log);
   const signingKeys = new SigningKeyService(
     db,
@@ -102,26 +109,28 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   // An unreadable key (wrong SIGNING_KEY_ENCRYPTION_KEY, bad SIGNING_PRIVATE_KEY) stops start-up here.
   await signingKeys.start().catch(async (error: unknown) => {
     await bus.close();
-    await db.$disconnect();
+    await database.close();
     throw error;
   });
   const mailer = createMailer(config.mail, log);
   const accessTokens = new AccessTokens(config.jwt);
-  const verifier = new CredentialVerifier(db, bus, {
+  const verifier = new CredentialVerifier(db, reads, bus, {
     environment: config.rampEnvironment,
-    cacheTtlMs: config.authCacheTtlMs,
+    cacheTtlMs: config.cacheTtlMs,
     flushIntervalMs: config.lastUsedFlushIntervalMs,
     log,
   });
 
-  const credentials = new CredentialService(db, bus, config.rampEnvironment);
-  const delegation = new Delegation(db, bus, config.authCacheTtlMs);
+  const credentials = new CredentialService(db, reads, bus, config.rampEnvironment);
+  const delegation = new Delegation(db, bus, config.cacheTtlMs);
   const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
-  const kyc = new KycService(db, new SandboxKycProvider(config.ramps.sandboxKycDecisionMs, config.publicBaseUrl), delegation);
+  const kyc = new KycService(db, reads, bus, new SandboxKycProvider(config.ramps.sandboxKycDecisionMs, config.publicBaseUrl), delegation, config.cacheTtlMs);
   const outbox = new OutboxSignal(bus, log);
   const fiatAccounts = new FiatAccountService(db, delegation, kyc);
   const onboarding = new OnboardingService(db, rampProvider, kyc, delegation, config.publicBaseUrl);
   const idempotency = new IdempotencyService(db);
+  const pricing = new PricingAssignments(db, reads, bus, config.cacheTtlMs);
+  const quotes = new QuoteService(reads, writes, rampProvider, pricing);
   const rampProcessor = new RampProcessor(db, rampProvider, outbox, config.ramps.processorIntervalMs, log);
   const rampEvents = new RampEventFeed(db, config.ramps.eventPollMs, log);
   const resolve = seams.resolveHost ?? systemResolver;
@@ -145,8 +154,10 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     config,
     log,
     db,
+    reads,
+    statements: database.statements,
     bus,
-    authenticator: new Authenticator(verifier, new SessionVerifier(db, accessTokens, bus, config.authCacheTtlMs), config.operatorToken),
+    authenticator: new Authenticator(verifier, new SessionVerifier(reads, accessTokens, bus, config.cacheTtlMs), config.operatorToken),
     identity: new IdentityService(
       db,
       mailer,
@@ -160,13 +171,13 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       log,
     ),
     credentials,
-    profiles: new ProfileService(db),
+    profiles: new ProfileService(reads),
     delegation,
     managedProfiles: new ManagedProfileService(db, bus, credentials),
-    admin: new AdminService(db, bus, credentials),
-    quotes: new QuoteService(db, rampProvider),
-    widgetSessions: new WidgetSessionService(db, config.widgetBaseUrl),
-    ramps: new RampService(db, rampProvider, kyc, delegation, fiatAccounts, outbox, { startWindowMs: config.ramps.startWindowMs }),
+    admin: new AdminService(db, reads, bus, credentials, pricing),
+    quotes,
+    widgetSessions: new WidgetSessionService(db, quotes, config.widgetBaseUrl),
+    ramps: new RampService(db, reads, rampProvider, kyc, delegation, fiatAccounts, outbox, { startWindowMs: config.ramps.startWindowMs }),
     fiatAccounts,
     onboarding,
     kyc,
@@ -202,7 +213,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
         signingKeys.close();
         mailer.close();
         await bus.close();
-        await db.$disconnect();
+        await database.close();
       })();
       return closing;
     },

@@ -28,7 +28,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_OTP_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(10),
-  AUTH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   LAST_USED_FLUSH_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   SIGNING_KEY_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
@@ -104,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       perCredentialPerMinute: e.RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE,
       otpPerIpPerMinute: e.RATE_LIMIT_OTP_PER_IP_PER_MINUTE,
     },
-    authCacheTtlMs: e.AUTH_CACHE_TTL_SECONDS * 1000,
+    cacheTtlMs: e.CACHE_TTL_SECONDS * 1000,
     lastUsedFlushIntervalMs: e.LAST_USED_FLUSH_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     webhooks: {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
 import cors from "@fastify/cors";
@@ -226,6 +227,8 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
     validationRules: armor.validationRules,
     // armor's typings come from Apollo's CommonJS build; the plugins are the same objects.
     plugins: [
+      // Cache hints are unused (responses are per caller), and the plugin wraps every field's resolver.
+      ApolloServerPluginCacheControlDisabled(),
       ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
       authorizeOperationFirst(schema),
       fastifyApolloDrainPlugin(server),

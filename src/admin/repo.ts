@@ -13,15 +13,3 @@ export async function setPartnerActive(db: Queryable, partnerId: string, isActiv
   const { count } = await db.partner.updateMany({ where: { id: partnerId }, data: { isActive } });
   return count === 1 ? db.partner.findUniqueOrThrow({ where: { id: partnerId } }) : null;
 }
-
-export function upsertPricingAssignment(db: Queryable, profileId: string, pricingProfile: string) {
-  return db.pricingAssignment.upsert({
-    where: { profileId },
-    create: { profileId, pricingProfile },
-    update: { pricingProfile },
-  });
-}
-
-export function findPricingAssignment(db: Queryable, profileId: string) {
-  return db.pricingAssignment.findUnique({ where: { profileId } });
-}

@@ -4,11 +4,13 @@ import type { IssuedCredential } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
 import { inTransaction } from "../db/tx.js";
 import { AppError } from "../errors.js";
+import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
 import { findManagerPolicy, upsertManagerPolicy } from "../managed-profiles/repo.js";
-import { findProfile } from "../profiles/repo.js";
+import { findProfiles } from "../profiles/repo.js";
 import { managerPolicyInput, type ManagerPolicy } from "../managed-profiles/types.js";
 import { PRICING_PROFILE_NAMES } from "../quotes/pricing.js";
+import type { PricingAssignments, PricingAssignmentView } from "../quotes/pricing-assignments.js";
 import { canonicalId, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
 
@@ -38,8 +40,10 @@ export interface PartnerView {
 export class AdminService {
   constructor(
     private readonly db: Db,
+    private readonly reads: Reads,
     private readonly bus: EventBus,
     private readonly credentials: CredentialService,
+    private readonly pricing: PricingAssignments,
   ) {}
 
   /** Enables, updates or disables a manager; `created` is true the first time. */
@@ -47,7 +51,7 @@ export class AdminService {
     const policy = parseInput(managerPolicyInput, input);
     const { id } = await this.requireOrdinaryProfile(profileId);
     const created = await inTransaction(this.db, (tx) => upsertManagerPolicy(tx, id, policy));
-    await this.bus.publish("authInvalidated", { tag: id });
+    await this.bus.publish("cacheInvalidated", { tag: id });
     return { manager: (await findManagerPolicy(this.db, id))!, created };
   }
 
@@ -58,18 +62,17 @@ export class AdminService {
     return manager;
   }
 
-  async assignPricing(profileId: string, input: unknown) {
+  async assignPricing(profileId: string, input: unknown): Promise<PricingAssignmentView> {
     const { pricingProfile } = parseInput(pricingInput, input);
     const { id } = await this.requireProfile(profileId);
-    const assignment = await repo.upsertPricingAssignment(this.db, id, pricingProfile);
-    return { profileId: assignment.profileId, pricingProfile: assignment.pricingProfile, updatedAt: assignment.updatedAt };
+    return this.pricing.assign(id, pricingProfile);
   }
 
-  async getPricing(profileId: string) {
+  async getPricing(profileId: string): Promise<PricingAssignmentView> {
     const id = canonicalId(profileId);
-    const assignment = id ? await repo.findPricingAssignment(this.db, id) : null;
+    const assignment = id ? await this.pricing.get(id) : null;
     if (!assignment) throw new AppError("NOT_FOUND", "No pricing profile is assigned to this profile.");
-    return { profileId: assignment.profileId, pricingProfile: assignment.pricingProfile, updatedAt: assignment.updatedAt };
+    return assignment;
   }
 
   async createPartner(input: unknown): Promise<PartnerView> {
@@ -83,7 +86,7 @@ export class AdminService {
     const id = canonicalId(partnerId);
     const partner = id ? await repo.setPartnerActive(this.db, id, isActive) : null;
     if (!partner) throw new AppError("NOT_FOUND", "Partner not found.");
-    await this.bus.publish("authInvalidated", { tag: partner.id });
+    await this.bus.publish("cacheInvalidated", { tag: partner.id });
     return partner;
   }
 
@@ -100,7 +103,7 @@ export class AdminService {
 
   private async requireProfile(profileId: string) {
     const id = canonicalId(profileId);
-    const profile = id ? await findProfile(this.db, id) : null;
+    const [profile] = id ? await findProfiles(this.reads, [id]) : [];
     if (!profile) throw new AppError("NOT_FOUND", "Profile not found.");
     return profile;
   }

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
+import type { Reads } from "../db/statements.js";
 import { findCredentialByKey, recordLastUses, type CredentialLookup, type LastUse } from "../credentials/repo.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
@@ -38,11 +39,12 @@ export class CredentialVerifier {
 
   constructor(
     private readonly db: Db,
+    private readonly reads: Reads,
     bus: EventBus,
     private readonly options: { environment: RampEnvironment; cacheTtlMs: number; flushIntervalMs: number; log: Logger },
   ) {
     this.cache = new RevocableCache(options.cacheTtlMs);
-    bus.subscribe("authInvalidated", ({ tag }) => this.cache.invalidate(tag));
+    bus.subscribe("cacheInvalidated", ({ tag }) => this.cache.invalidate(tag));
     bus.onResync(() => this.cache.clear());
   }
 
@@ -71,14 +73,14 @@ export class CredentialVerifier {
   }
 
   private async load(kind: KeyKind, lookup: CredentialLookup, digest: string) {
-    const record = await findCredentialByKey(this.db, lookup);
+    const record = await findCredentialByKey(this.reads, lookup);
     if (!record) return undefined;
     const entry: CachedCredential = {
       credential: {
         id: record.id,
         profileId: record.profileId,
         partnerId: record.partnerId,
-        managerProfileId: record.profile.managerProfileId,
+        managerProfileId: record.managerProfileId,
         keyDigest: digest,
       },
       // A public value is stored as it is; compare digests for both kinds alike.
@@ -86,7 +88,7 @@ export class CredentialVerifier {
       environment: record.environment,
       expiresAt: record.expiresAt,
       revokedAt: record.revokedAt,
-      partnerActive: record.partner?.isActive ?? true,
+      partnerActive: record.partnerIsActive ?? true,
     };
     return { value: entry, tags: [record.id, record.profileId, ...(record.partnerId ? [record.partnerId] : [])] };
   }

@@ -69,7 +69,7 @@ export class Delegation {
   ) {
     this.policies = new RevocableCache(cacheTtlMs);
     this.targets = new RevocableCache(cacheTtlMs);
-    bus.subscribe("authInvalidated", ({ tag }) => {
+    bus.subscribe("cacheInvalidated", ({ tag }) => {
       this.policies.invalidate(tag);
       this.targets.invalidate(tag);
     });

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client.js";
+import type { Reads } from "../db/statements.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { findSessionFamily } from "../identity/repo.js";
@@ -18,20 +18,33 @@ export interface VerifiedSession {
  */
 export class SessionVerifier {
   private readonly cache: RevocableCache<boolean>;
+  /** Tokens whose signature and claims were checked already (the HMAC and JSON work of every request). */
+  private readonly tokens: RevocableCache<VerifiedSession>;
 
   constructor(
-    private readonly db: Db,
+    private readonly reads: Reads,
     private readonly accessTokens: AccessTokens,
     bus: EventBus,
     cacheTtlMs: number,
   ) {
     this.cache = new RevocableCache(cacheTtlMs);
-    bus.subscribe("authInvalidated", ({ tag }) => this.cache.invalidate(tag));
-    bus.onResync(() => this.cache.clear());
+    this.tokens = new RevocableCache(cacheTtlMs);
+    bus.subscribe("cacheInvalidated", ({ tag }) => {
+      this.cache.invalidate(tag);
+      this.tokens.invalidate(tag);
+    });
+    bus.onResync(() => {
+      this.cache.clear();
+      this.tokens.clear();
+    });
   }
 
   async verify(token: string): Promise<VerifiedSession> {
-    const session = this.accessTokens.verify(token);
+    const session = (await this.tokens.load(token, async () => {
+      const verified = this.accessTokens.verify(token);
+      return { value: verified, tags: [verified.sessionId] };
+    }))!;
+    // Checked on every request, cached or not: the token's expiry and whether its sign-in still holds.
     if (!(await this.isActive(session))) throw new AppError("INVALID_BEARER_TOKEN", "The session has ended.");
     return session;
   }
@@ -40,7 +53,7 @@ export class SessionVerifier {
     // Tokens are ours, so sid is canonical; anything else names no sign-in.
     if (session.expiresAt.getTime() <= Date.now() || canonicalId(session.sessionId) !== session.sessionId) return false;
     const active = await this.cache.load(session.sessionId, async () => {
-      const family = await findSessionFamily(this.db, session.sessionId);
+      const family = await findSessionFamily(this.reads, session.sessionId);
       return family ? { value: family.revokedAt === null && family.profileId === session.profileId, tags: [session.sessionId] } : undefined;
     });
     return active === true;

@@ -1,6 +1,7 @@
-import type { ApiCredential } from "../generated/prisma/client.js";
 import type { Db } from "../db/client.js";
+import { columns, type Reads } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
+import { Prisma, type ApiCredential } from "../generated/prisma/client.js";
 
 export type CredentialRecord = ApiCredential;
 
@@ -36,27 +37,20 @@ export function insertCredential(tx: Tx, profileId: string, credential: NewCrede
   return tx.apiCredential.create({ data: { ...credential, profileId } });
 }
 
-export function findCredential(db: Queryable, profileId: string, credentialId: string): Promise<CredentialRecord | null> {
-  return db.apiCredential.findFirst({ where: { id: credentialId, profileId } });
+const SELECT_CREDENTIAL = `SELECT ${columns("ApiCredential", Object.values(Prisma.ApiCredentialScalarFieldEnum))} FROM "ApiCredential"`;
+
+export async function findCredential(reads: Reads, profileId: string, credentialId: string): Promise<CredentialRecord | null> {
+  return (await reads.one<CredentialRecord>(`${SELECT_CREDENTIAL} WHERE "id" = $1 AND "profileId" = $2`, [credentialId, profileId])) ?? null;
 }
 
 /** Newest first; `after` is the last record of the previous page. */
-export function listCredentials(
-  db: Queryable,
-  profileId: string,
-  page: { take?: number; after?: { createdAt: Date; id: string } } = {},
-): Promise<CredentialRecord[]> {
-  const { after } = page;
-  return db.apiCredential.findMany({
-    where: {
-      profileId,
-      ...(after && {
-        OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-      }),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: page.take,
-  });
+export function listCredentials(reads: Reads, profileId: string, page: { take?: number; after?: { createdAt: Date; id: string } } = {}): Promise<CredentialRecord[]> {
+  const { take, after } = page;
+  const args: unknown[] = [profileId];
+  const arg = (value: unknown) => `$${args.push(value)}`;
+  const afterCursor = after ? ` AND ("createdAt" < ${arg(after.createdAt)} OR ("createdAt" = ${arg(after.createdAt)} AND "id" < ${arg(after.id)}))` : "";
+  const limit = take === undefined ? "" : ` LIMIT ${arg(take)}`;
+  return reads.all(`${SELECT_CREDENTIAL} WHERE "profileId" = $1${afterCursor} ORDER BY "createdAt" DESC, "id" DESC${limit}`, args);
 }
 
 /** Revokes an active credential of the profile; false when it is missing, already revoked or not the profile's. */
@@ -70,26 +64,35 @@ export async function revokeCredential(db: Queryable, profileId: string, credent
 
 export type CredentialLookup = { publicKey: string } | { secretKeyHash: string } | { id: string };
 
+export interface CredentialForAuthentication {
+  id: string;
+  profileId: string;
+  partnerId: string | null;
+  environment: string;
+  secretKeyHash: string;
+  publicKey: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  /** Null unless partner-managed. */
+  partnerIsActive: boolean | null;
+  managerProfileId: string | null;
+}
+
 /**
  * The authentication lookup: the one read not scoped by owner, since finding the owner is its purpose.
  * Public values are stored as they are; secret values only as their SHA-256 digest.
  */
-export function findCredentialByKey(db: Queryable, lookup: CredentialLookup) {
-  return db.apiCredential.findUnique({
-    where: lookup,
-    select: {
-      id: true,
-      profileId: true,
-      partnerId: true,
-      environment: true,
-      secretKeyHash: true,
-      publicKey: true,
-      expiresAt: true,
-      revokedAt: true,
-      partner: { select: { isActive: true } },
-      profile: { select: { managerProfileId: true } },
-    },
-  });
+export async function findCredentialByKey(reads: Reads, lookup: CredentialLookup): Promise<CredentialForAuthentication | null> {
+  const [column, value] = Object.entries(lookup)[0] as [keyof CredentialLookup, string];
+  const row = await reads.one<CredentialForAuthentication>(
+    `SELECT ${columns("ApiCredential", ["id", "profileId", "partnerId", "environment", "secretKeyHash", "publicKey", "expiresAt", "revokedAt"])},
+      "Partner"."isActive" AS "partnerIsActive", "Profile"."managerProfileId" AS "managerProfileId"
+    FROM "ApiCredential" JOIN "Profile" ON "Profile"."id" = "ApiCredential"."profileId"
+      LEFT JOIN "Partner" ON "Partner"."id" = "ApiCredential"."partnerId"
+    WHERE "ApiCredential"."${column}" = $1`,
+    [value],
+  );
+  return row ?? null;
 }
 
 export interface LastUse {

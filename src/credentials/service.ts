@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
 import type { Db } from "../db/client.js";
+import type { Reads } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
@@ -32,6 +33,7 @@ export function toCredentialView(record: repo.CredentialRecord): ApiCredentialVi
 export class CredentialService {
   constructor(
     private readonly db: Db,
+    private readonly reads: Reads,
     private readonly bus: EventBus,
     private readonly environment: RampEnvironment,
   ) {}
@@ -85,16 +87,16 @@ export class CredentialService {
     let after: { createdAt: Date; id: string } | undefined;
     if (page.after !== undefined) {
       const afterId = canonicalId(page.after);
-      after = afterId ? ((await repo.findCredential(this.db, profileId, afterId)) ?? undefined) : undefined;
+      after = afterId ? ((await repo.findCredential(this.reads, profileId, afterId)) ?? undefined) : undefined;
       if (!after) throw new AppError("VALIDATION_FAILED", undefined, [{ field: "after", message: "unknown cursor" }]);
     }
-    const records = await repo.listCredentials(this.db, profileId, { take: page.first, after });
+    const records = await repo.listCredentials(this.reads, profileId, { take: page.first, after });
     return records.map(toCredentialView);
   }
 
   async get(profileId: string, credentialId: string): Promise<ApiCredentialView> {
     const id = canonicalId(credentialId);
-    const record = id ? await repo.findCredential(this.db, profileId, id) : null;
+    const record = id ? await repo.findCredential(this.reads, profileId, id) : null;
     if (!record) throw new AppError("CREDENTIAL_NOT_FOUND");
     return toCredentialView(record);
   }
@@ -106,11 +108,11 @@ export class CredentialService {
   async revoke(profileId: string, credentialId: string, { idempotent = false } = {}): Promise<void> {
     const id = canonicalId(credentialId);
     if (id && (await repo.revokeCredential(this.db, profileId, id, new Date()))) {
-      await this.bus.publish("authInvalidated", { tag: id });
+      await this.bus.publish("cacheInvalidated", { tag: id });
       await this.bus.publish("apiCredential", { profileId, credentialId: id, action: "revoked" });
       return;
     }
-    const exists = idempotent && id && (await repo.findCredential(this.db, profileId, id));
+    const exists = idempotent && id && (await repo.findCredential(this.reads, profileId, id));
     if (!exists) throw new AppError("CREDENTIAL_NOT_FOUND");
   }
 }

@@ -1,10 +1,13 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.js";
 import { PrismaClient as SqlitePrismaClient } from "../generated/prisma-sqlite/client.js";
 import type { Config } from "../config.js";
-import { serializedSqliteAdapter } from "./sqlite-adapter.js";
+import { postgresStatements, sqliteReads, type Reads, type StatementCounter, type Writes } from "./statements.js";
+import { sqliteAdapter } from "./sqlite-adapter.js";
 
 /**
  * Both engines share one data model; code is typed against the PostgreSQL client and the SQLite client
@@ -13,10 +16,86 @@ import { serializedSqliteAdapter } from "./sqlite-adapter.js";
 export type Db = PrismaClient;
 export type DatabaseConfig = Config["database"];
 
-export function openDatabase(database: DatabaseConfig): Db {
+/** One database, two ways in: the ORM for transactions and most statements; prepared statements for the hot ones. */
+export interface Database {
+  db: Db;
+  reads: Reads;
+  writes: Writes;
+  /** Statements sent so far through either. */
+  readonly statements: StatementCounter;
+  close(): Promise<void>;
+}
+
+const POOL_SIZE = 10;
+
+/** Connects (the ORM included, so prepared writes can share its SQLite connection). */
+export async function openDatabase(database: DatabaseConfig): Promise<Database> {
+  const statements: StatementCounter = { count: 0 };
   if (database.engine === "postgresql") {
-    return new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 10 }) });
+    const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
+    // An idle connection the server ended leaves the pool; the next query opens another.
+    pool.on("error", () => undefined);
+    const db = new PrismaClient({ adapter: counted(new PrismaPg(pool), statements) });
+    return {
+      db,
+      ...postgresStatements(pool, statements),
+      statements,
+      async close() {
+        await db.$disconnect();
+        await pool.end();
+      },
+    };
   }
   mkdirSync(dirname(database.file), { recursive: true });
-  return new SqlitePrismaClient({ adapter: serializedSqliteAdapter(database.file) }) as unknown as Db;
+  const { adapter, writes } = sqliteAdapter(database.file, statements);
+  const db = new SqlitePrismaClient({ adapter: counted(adapter, statements) }) as unknown as Db;
+  await db.$connect();
+  const reads = sqliteReads(database.file, statements);
+  return {
+    db,
+    reads,
+    writes,
+    statements,
+    async close() {
+      await reads.close();
+      await db.$disconnect();
+    },
+  };
+}
+
+/** Counts every statement the ORM sends, in and out of transactions (a transaction's BEGIN as one). */
+function counted(factory: SqlDriverAdapterFactory, counter: StatementCounter): SqlDriverAdapterFactory {
+  const count = <A extends unknown[], R>(run: (...args: A) => Promise<R>) => (...args: A) => (counter.count++, run(...args));
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect(): Promise<SqlDriverAdapter> {
+      const adapter = await factory.connect();
+      return {
+        provider: adapter.provider,
+        adapterName: adapter.adapterName,
+        queryRaw: count(adapter.queryRaw.bind(adapter)),
+        executeRaw: count(adapter.executeRaw.bind(adapter)),
+        executeScript: count(adapter.executeScript.bind(adapter)),
+        getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+        dispose: () => adapter.dispose(),
+        async startTransaction(isolationLevel): Promise<Transaction> {
+          counter.count++;
+          const transaction = await adapter.startTransaction(isolationLevel);
+          return {
+            provider: transaction.provider,
+            adapterName: transaction.adapterName,
+            options: transaction.options,
+            queryRaw: count(transaction.queryRaw.bind(transaction)),
+            executeRaw: count(transaction.executeRaw.bind(transaction)),
+            createSavepoint: transaction.createSavepoint?.bind(transaction),
+            rollbackToSavepoint: transaction.rollbackToSavepoint?.bind(transaction),
+            releaseSavepoint: transaction.releaseSavepoint?.bind(transaction),
+            commit: () => transaction.commit(),
+            rollback: () => transaction.rollback(),
+          };
+        },
+      };
+    },
+  };
 }

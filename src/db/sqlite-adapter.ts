@@ -1,49 +1,81 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
+import type BetterSqlite3 from "better-sqlite3";
+import { sqliteWrites, type StatementCounter, type Writes } from "./statements.js";
 
 /**
- * The better-sqlite3 adapter runs every query on one connection and serializes transactions with a
- * mutex, but a query outside a transaction is not serialized: it would run inside whichever interactive
- * transaction is open, and vanish if that one rolls back. This factory makes standalone queries wait for
- * the open transaction to finish, so each statement commits on its own terms.
+ * The ORM's SQLite connections, one that writes and one that only reads (WAL lets it read beside an open
+ * write transaction), and the prepared writes, which share the writing one (SQLite has one writer). The
+ * better-sqlite3 adapter serializes transactions with a mutex, but a statement outside a transaction is not
+ * serialized: on the writing connection it would run inside whichever interactive transaction is open, and
+ * vanish if that one rolls back. So standalone writes wait for the open transaction to finish, and
+ * standalone reads go to the reading connection and wait for nothing.
  */
-export function serializedSqliteAdapter(file: string): SqlDriverAdapterFactory {
-  const inner = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
+export function sqliteAdapter(file: string, counter: StatementCounter): { adapter: SqlDriverAdapterFactory; writes: Writes } {
+  const writer = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
+  // Opened after the writer, which creates the file and turns WAL on.
+  const reader = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000, readonly: true });
+  const gate = transactionGate();
+  let writingConnection!: (connection: BetterSqlite3.Database) => void;
+  const connected = new Promise<BetterSqlite3.Database>((resolve) => (writingConnection = resolve));
   return {
-    provider: inner.provider,
-    adapterName: inner.adapterName,
-    async connect() {
-      const adapter = await inner.connect();
-      await adapter.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
-      return serialized(adapter);
+    adapter: {
+      provider: writer.provider,
+      adapterName: writer.adapterName,
+      async connect() {
+        const writing = await writer.connect();
+        await writing.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
+        // The adapter's own better-sqlite3 handle (a plain field of its class): prepared writes share the one writer.
+        writingConnection((writing as unknown as { client: BetterSqlite3.Database }).client);
+        return routed(writing, await reader.connect(), gate);
+      },
+    },
+    writes: sqliteWrites(() => connected, gate.after, counter),
+  };
+}
+
+/** Prisma reads with SELECT; it writes with INSERT/UPDATE/DELETE (RETURNING rows through queryRaw). */
+const isRead = (query: SqlQuery) => /^\s*SELECT\b/i.test(query.sql);
+
+/** Marks the spans in which an ORM transaction is open; `after` runs a statement once none is. */
+function transactionGate() {
+  let openTransaction: Promise<void> = Promise.resolve();
+  return {
+    async after<T>(run: () => T | Promise<T>): Promise<T> {
+      let current: Promise<void>;
+      do {
+        current = openTransaction;
+        await current;
+      } while (current !== openTransaction);
+      return run();
+    },
+    /** Opens a span; the returned function closes it. */
+    open(): () => void {
+      let finish!: () => void;
+      const previous = openTransaction;
+      openTransaction = Promise.all([previous, new Promise<void>((resolve) => (finish = resolve))]).then(() => undefined);
+      return finish;
     },
   };
 }
 
-function serialized(adapter: SqlDriverAdapter): SqlDriverAdapter {
-  let openTransaction: Promise<void> = Promise.resolve();
-  const afterTransaction = async <T>(run: () => Promise<T>): Promise<T> => {
-    let current: Promise<void>;
-    do {
-      current = openTransaction;
-      await current;
-    } while (current !== openTransaction);
-    return run();
-  };
+function routed(writer: SqlDriverAdapter, reader: SqlDriverAdapter, gate: ReturnType<typeof transactionGate>): SqlDriverAdapter {
+  const afterTransaction = gate.after;
   return {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
-    queryRaw: (query: SqlQuery) => afterTransaction(() => adapter.queryRaw(query)),
-    executeRaw: (query: SqlQuery) => afterTransaction(() => adapter.executeRaw(query)),
-    executeScript: (script: string) => afterTransaction(() => adapter.executeScript(script)),
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
+    provider: writer.provider,
+    adapterName: writer.adapterName,
+    queryRaw: (query: SqlQuery) => (isRead(query) ? reader.queryRaw(query) : afterTransaction(() => writer.queryRaw(query))),
+    executeRaw: (query: SqlQuery) => afterTransaction(() => writer.executeRaw(query)),
+    executeScript: (script: string) => afterTransaction(() => writer.executeScript(script)),
+    getConnectionInfo: writer.getConnectionInfo?.bind(writer),
+    async dispose() {
+      await reader.dispose();
+      await writer.dispose();
+    },
     async startTransaction(isolationLevel): Promise<Transaction> {
       // The inner adapter queues transactions itself; we only mark the span in which one is open.
-      const transaction = await adapter.startTransaction(isolationLevel);
-      let finish!: () => void;
-      const previous = openTransaction;
-      openTransaction = Promise.all([previous, new Promise<void>((resolve) => (finish = resolve))]).then(() => undefined);
+      const transaction = await writer.startTransaction(isolationLevel);
+      const finish = gate.open();
       const end = <T>(result: Promise<T>) => result.finally(finish);
       return {
         provider: transaction.provider,

@@ -6,10 +6,10 @@ import pg from "pg";
 export interface BusTopics {
   apiCredential: { profileId: string; credentialId: string; action: "created" | "revoked" };
   /**
-   * Cached authentication state tagged with this id is stale: a credential revoked, a sign-in ended, a
-   * partner deactivated, a child deleted, a manager's policy changed.
+   * Cached state tagged with this id is stale: a credential revoked, a sign-in ended, a partner
+   * deactivated, a child deleted, a manager's policy changed, a subject's KYC case or pricing changed.
    */
-  authInvalidated: { tag: string };
+  cacheInvalidated: { tag: string };
   /** The webhook signing key was rotated: every instance reloads the active key. */
   signingKeyRotated: { keyId: string };
   /** Ramp events or webhook deliveries were committed: outbox readers look now, not at their next poll. */

@@ -1,11 +1,14 @@
 import DataLoader from "dataloader";
 import type { App } from "../app.js";
+import type { ProfileView } from "../profiles/service.js";
 import type { RampErrorView } from "../ramps/types.js";
 
 /** Batch loaders of one GraphQL operation: a list of N items costs one query per field, not N. */
 export interface GraphQLLoaders {
   /** Error logs by ramp id; only for ramps a resolver already read as the caller's. */
   rampErrors: DataLoader<string, RampErrorView[]>;
+  /** Profiles by id; only for ids the caller speaks for (`me`). */
+  profile: DataLoader<string, ProfileView>;
 }
 
 /**
@@ -21,5 +24,6 @@ export function createLoaders(app: App): GraphQLLoaders {
       },
       { cache: false },
     ),
+    profile: new DataLoader((profileIds) => app.profiles.getMany(profileIds), { cache: false }),
   };
 }

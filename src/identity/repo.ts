@@ -1,3 +1,4 @@
+import type { Reads } from "../db/statements.js";
 import { isKnownError, type Queryable } from "../db/tx.js";
 
 export const MAX_FAILED_OTP_ATTEMPTS = 5;
@@ -81,8 +82,9 @@ export function findRefreshToken(db: Queryable, tokenHash: string) {
 }
 
 /** Authentication lookup of a sign-in by id (from a verified access token). */
-export function findSessionFamily(db: Queryable, familyId: string) {
-  return db.sessionFamily.findUnique({ where: { id: familyId }, select: { profileId: true, revokedAt: true } });
+export async function findSessionFamily(reads: Reads, familyId: string) {
+  const row = await reads.one<{ profileId: string; revokedAt: Date | null }>(`SELECT "profileId", "revokedAt" FROM "SessionFamily" WHERE "id" = $1`, [familyId]);
+  return row ?? null;
 }
 
 export async function revokeSessionFamily(db: Queryable, familyId: string, now: Date): Promise<void> {

@@ -134,7 +134,7 @@ export class IdentityService {
   /** Ends a sign-in: its refresh tokens and, on every instance at once, its access tokens. */
   private async endSession(familyId: string, now: Date): Promise<void> {
     await repo.revokeSessionFamily(this.db, familyId, now);
-    await this.bus.publish("authInvalidated", { tag: familyId });
+    await this.bus.publish("cacheInvalidated", { tag: familyId });
   }
 
   private async issueSession(db: Queryable, familyId: string, profileId: string, now: Date): Promise<SessionTokens> {

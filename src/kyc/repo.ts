@@ -1,5 +1,6 @@
+import { columns, type Reads } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import { Prisma } from "../generated/prisma/client.js";
 
 export type KycCaseRow = Prisma.KycCaseGetPayload<object>;
 
@@ -16,14 +17,29 @@ export function findCase(db: Queryable, profileId: string, corridor: string, cus
   return db.kycCase.findUnique({ where: { profileId_corridor_customerType: { profileId, corridor, customerType } } });
 }
 
-/** A subject's cases in a corridor (individual and business). */
-export function findCasesInCorridor(db: Queryable, profileId: string, corridor: string) {
-  return db.kycCase.findMany({ where: { profileId, corridor }, orderBy: { createdAt: "asc" } });
+/** What a subject's KYC state is made of: its cases, oldest first, and whether it signs in with an email of its own. */
+export interface SubjectKyc {
+  cases: KycCaseRow[];
+  /** A direct profile's verified login email (children only have a contact email): EU's verification. */
+  hasLoginEmail: boolean;
 }
 
-/** A subject's cases in every corridor. */
-export function findCasesOf(db: Queryable, profileId: string) {
-  return db.kycCase.findMany({ where: { profileId }, orderBy: { createdAt: "asc" } });
+const CASE_FIELDS = Object.values(Prisma.KycCaseScalarFieldEnum);
+
+/** A subject's KYC state in one statement; an unknown or deleted profile has no cases and no login email. */
+export async function findSubjectKyc(reads: Reads, profileId: string): Promise<SubjectKyc> {
+  const rows = await reads.all<{ hasLoginEmail: boolean | number; case: KycCaseRow | { id: null } }>(
+    `SELECT ("Profile"."email" IS NOT NULL AND "Profile"."deletedAt" IS NULL) AS "hasLoginEmail", ${columns("KycCase", CASE_FIELDS, "case.")}
+    FROM "Profile" LEFT JOIN "KycCase" ON "KycCase"."profileId" = "Profile"."id"
+    WHERE "Profile"."id" = $1 ORDER BY "KycCase"."createdAt" ASC, "KycCase"."id" ASC`,
+    [profileId],
+  );
+  return {
+    // SQLite answers the comparison as 0 or 1.
+    hasLoginEmail: rows.length > 0 && Boolean(rows[0]!.hasLoginEmail),
+    // A profile without cases is one row whose case columns are all null.
+    cases: rows.flatMap((row) => (row.case.id === null ? [] : [row.case as KycCaseRow])),
+  };
 }
 
 /** A subject's case by its provider customer id (the BR subaccount id), or null. */
@@ -43,10 +59,4 @@ export function findCaseBySubmission(db: Queryable, profileId: string, submissio
 export async function updateCaseIf(db: Queryable, expected: { id: string; status: string; submissionId?: string | null; decisionDueAt?: Date | null }, data: Prisma.KycCaseUpdateManyMutationInput): Promise<boolean> {
   const { count } = await db.kycCase.updateMany({ where: expected, data });
   return count === 1;
-}
-
-/** Whether the profile signs in with an email of its own (a direct profile; children only have a contact email). */
-export async function hasLoginEmail(db: Queryable, profileId: string): Promise<boolean> {
-  const profile = await db.profile.findUnique({ where: { id: profileId }, select: { email: true, deletedAt: true } });
-  return Boolean(profile?.email && !profile.deletedAt);
 }

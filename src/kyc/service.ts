@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
+import type { Reads } from "../db/statements.js";
+import type { EventBus } from "../events/bus.js";
+import { RevocableCache } from "../auth/revocable-cache.js";
 import { isKnownError } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
@@ -30,11 +33,21 @@ export interface CaseKey {
  * manager's current policy and the child's customer type apply. Reads skip the corridor policy.
  */
 export class KycService {
+  /** Each subject's cases and login email, dropped on every instance when one of its cases changes. */
+  private readonly subjects: RevocableCache<repo.SubjectKyc>;
+
   constructor(
     private readonly db: Db,
+    private readonly reads: Reads,
+    private readonly bus: EventBus,
     private readonly provider: KycProvider,
     private readonly delegation: Delegation,
-  ) {}
+    cacheTtlMs: number,
+  ) {
+    this.subjects = new RevocableCache(cacheTtlMs);
+    bus.subscribe("cacheInvalidated", ({ tag }) => this.subjects.invalidate(tag));
+    bus.onResync(() => this.subjects.clear());
+  }
 
   /**
    * The subject's status in a corridor, as ramps and ramp-info see it: the most advanced of its cases there.
@@ -42,20 +55,36 @@ export class KycService {
    * managed children never have one.
    */
   async corridorStatus(subjectProfileId: string, corridor: Corridor): Promise<KycStatus> {
-    if (corridor === "EU") return (await repo.hasLoginEmail(this.db, subjectProfileId)) ? "approved" : "not_started";
-    const cases = await Promise.all((await repo.findCasesInCorridor(this.db, subjectProfileId, corridor)).map((row) => this.current(row)));
-    return cases.map((row) => row.status as KycStatus).reduce<KycStatus>((best, status) => (STATUS_RANK[status] > STATUS_RANK[best] ? status : best), "not_started");
+    if (corridor === "EU") return (await this.subjectKyc(subjectProfileId)).hasLoginEmail ? "approved" : "not_started";
+    return (await this.casesOf(subjectProfileId))
+      .filter((row) => row.corridor === corridor)
+      .map((row) => row.status as KycStatus)
+      .reduce<KycStatus>((best, status) => (STATUS_RANK[status] > STATUS_RANK[best] ? status : best), "not_started");
   }
 
-  /** Every case of the subject, decisions applied (onboarding status). */
+  /** Every case of the subject, oldest first, with the provider's decisions that are due (onboarding status). */
   async casesOf(subjectProfileId: string): Promise<repo.KycCaseRow[]> {
-    return Promise.all((await repo.findCasesOf(this.db, subjectProfileId)).map((row) => this.current(row)));
+    const now = new Date();
+    return (await this.subjectKyc(subjectProfileId)).cases.map((row) => withDueDecision(row, now));
   }
 
   /** The CPF or CNPJ of the subject's approved Brazilian case, if any. */
   async verifiedBrazilianTaxId(subjectProfileId: string): Promise<string | null> {
-    const cases = await Promise.all((await repo.findCasesInCorridor(this.db, subjectProfileId, "BR")).map((row) => this.current(row)));
-    return cases.find((row) => row.status === "approved" && row.taxId)?.taxId ?? null;
+    return (await this.casesOf(subjectProfileId)).find((row) => row.corridor === "BR" && row.status === "approved" && row.taxId)?.taxId ?? null;
+  }
+
+  /** The subject's KYC state: from memory, or one statement. */
+  private async subjectKyc(subjectProfileId: string): Promise<repo.SubjectKyc> {
+    const loaded = await this.subjects.load(subjectProfileId, async () => ({
+      value: await repo.findSubjectKyc(this.reads, subjectProfileId),
+      tags: [kycTag(subjectProfileId)],
+    }));
+    return loaded!;
+  }
+
+  /** Tells every instance that the subject's cases changed (after the change is stored). */
+  private async changed(subjectProfileId: string): Promise<void> {
+    await this.bus.publish("cacheInvalidated", { tag: kycTag(subjectProfileId) });
   }
 
   /** Creates the provider customer of the subject for a corridor and customer type (one each). */
@@ -67,7 +96,7 @@ export class KycService {
     if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
     const providerCustomerId = await this.provider.createCustomer({ ...key, contactEmail: subject.email });
     try {
-      return await repo.insertCase(this.db, {
+      const created = await repo.insertCase(this.db, {
         id: randomUUID(),
         profileId: acting.subjectProfileId,
         corridor: key.corridor,
@@ -77,6 +106,8 @@ export class KycService {
         status: "not_started",
         taxId: brazilianTaxId ?? null,
       });
+      await this.changed(acting.subjectProfileId);
+      return created;
     } catch (error) {
       if (isKnownError(error, "P2002")) throw exists();
       throw error;
@@ -214,19 +245,46 @@ export class KycService {
     if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data))) {
       throw fieldError("country", `${flowName(row)} changed meanwhile: read its status and try again`);
     }
+    await this.changed(row.profileId);
   }
 
   private notOpen(row: repo.KycCaseRow): AppError {
     return fieldError("country", `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`);
   }
 
-  /** The case with its provider decision applied once due (a conditional update: decided once). */
+  /**
+   * The case with its provider decision stored once due (a conditional update: decided once), before a
+   * change is made on it. Reads need no write: `withDueDecision` gives the same answer.
+   */
   private async current(row: repo.KycCaseRow, now = new Date()): Promise<repo.KycCaseRow> {
-    if (!row.decisionDueAt || row.decisionDueAt > now || !row.pendingOutcome) return row;
-    const decided = { status: row.pendingOutcome, statusReason: row.pendingReason, decidedAt: now, pendingOutcome: null, pendingReason: null, decisionDelayMs: null, decisionDueAt: null };
-    if (await repo.updateCaseIf(this.db, { id: row.id, status: row.status, decisionDueAt: row.decisionDueAt }, decided)) return { ...row, ...decided };
+    const decision = dueDecision(row, now);
+    if (!decision) return row;
+    if (await repo.updateCaseIf(this.db, { id: row.id, status: row.status, decisionDueAt: row.decisionDueAt }, decision)) return { ...row, ...decision };
     return repo.findCaseById(this.db, row.id);
   }
+}
+
+/** Tags the cached KYC state of a subject (its own namespace: a KYC step drops nothing else). */
+const kycTag = (subjectProfileId: string) => `kyc:${subjectProfileId}`;
+
+/** What the provider's decision changes on a case once it is due (taking effect when it was due); null before. */
+function dueDecision(row: repo.KycCaseRow, now: Date) {
+  if (!row.decisionDueAt || row.decisionDueAt > now || !row.pendingOutcome) return null;
+  return {
+    status: row.pendingOutcome,
+    statusReason: row.pendingReason,
+    decidedAt: row.decisionDueAt,
+    pendingOutcome: null,
+    pendingReason: null,
+    decisionDelayMs: null,
+    decisionDueAt: null,
+  };
+}
+
+/** The case as it stands now, its due decision applied (reads: nothing is written). */
+function withDueDecision(row: repo.KycCaseRow, now: Date): repo.KycCaseRow {
+  const decision = dueDecision(row, now);
+  return decision ? { ...row, ...decision } : row;
 }
 
 const flowName = (key: { customerType: string }) => (key.customerType === "business" ? "KYB" : "KYC");

@@ -71,7 +71,7 @@ export class ManagedProfileService {
     await this.activeManager(managerProfileId);
     const { id } = await this.ownedChild(managerProfileId, childProfileId);
     const deleted = await inTransaction(this.db, (tx) => repo.deleteManagedChild(tx, managerProfileId, id, new Date()));
-    if (deleted) await this.bus.publish("authInvalidated", { tag: id });
+    if (deleted) await this.bus.publish("cacheInvalidated", { tag: id });
   }
 
   async createCredential(managerProfileId: string, childProfileId: string, input: unknown): Promise<IssuedCredential> {

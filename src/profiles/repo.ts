@@ -1,8 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { columns, placeholders, type Reads } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 
-export function findProfile(db: Queryable, profileId: string) {
-  return db.profile.findUnique({ where: { id: profileId }, select: { id: true, email: true, managerProfileId: true, createdAt: true, updatedAt: true } });
+/** Profiles by id (unknown ids are left out). */
+export function findProfiles(reads: Reads, profileIds: readonly string[]) {
+  return reads.all<{ id: string; email: string | null; managerProfileId: string | null; createdAt: Date; updatedAt: Date }>(
+    `SELECT ${columns("Profile", ["id", "email", "managerProfileId", "createdAt", "updatedAt"])} FROM "Profile" WHERE "id" IN (${placeholders(profileIds.length)})`,
+    profileIds,
+  );
 }
 
 /** The profile signed in with this (normalized) email, created on first sign-in. */

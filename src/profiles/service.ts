@@ -1,6 +1,6 @@
-import type { Db } from "../db/client.js";
+import type { Reads } from "../db/statements.js";
 import { AppError } from "../errors.js";
-import { findProfile } from "./repo.js";
+import { findProfiles } from "./repo.js";
 
 export interface ProfileView {
   id: string;
@@ -10,11 +10,15 @@ export interface ProfileView {
 }
 
 export class ProfileService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly reads: Reads) {}
 
-  async get(profileId: string): Promise<ProfileView> {
-    const profile = await findProfile(this.db, profileId);
-    if (!profile) throw new AppError("NOT_FOUND", "Profile not found.");
-    return profile;
+  /** Profiles by id, in the order asked (a batch of `me` reads); a missing one is NOT_FOUND. */
+  async getMany(profileIds: readonly string[]): Promise<ProfileView[]> {
+    const found = new Map((await findProfiles(this.reads, profileIds)).map((profile) => [profile.id, profile]));
+    return profileIds.map((id) => {
+      const profile = found.get(id);
+      if (!profile) throw new AppError("NOT_FOUND", "Profile not found.");
+      return profile;
+    });
   }
 }

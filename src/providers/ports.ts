@@ -44,14 +44,14 @@ export interface PaymentInstructions {
   currency: string;
   reference: string;
   beneficiary: string;
-  /** PIX BR Code (copy-and-paste), when the rail is PIX. */
-  depositQrCode: string | null;
 }
 
 export interface RampProvider {
   marketTerms(): Promise<MarketTerms>;
   /** How a BUY's user pays in fiat. */
   paymentInstructions(ramp: { id: string; paymentMethod: string; inputAmount: string; inputCurrency: string }): PaymentInstructions;
+  /** A BUY's PIX BR Code (copy and paste), when the rail is PIX; made once, at registration. */
+  depositQrCode(ramp: { id: string; paymentMethod: string; inputAmount: string }): string | null;
   /** What a SELL's user signs to send the tokens (none for BUY). */
   unsignedTransactions(ramp: { id: string; type: "BUY" | "SELL"; network: string; walletAddress: string | null; inputAmount: string }): unknown[];
   /** The next step of a started ramp. */

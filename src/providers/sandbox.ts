@@ -66,15 +66,11 @@ export class SandboxRampProvider implements RampProvider {
   }
 
   paymentInstructions(ramp: { id: string; paymentMethod: string; inputAmount: string; inputCurrency: string }): PaymentInstructions {
-    const reference = `SBX${ramp.id.replace(/-/g, "").slice(0, 22).toUpperCase()}`;
-    return {
-      method: ramp.paymentMethod,
-      amount: ramp.inputAmount,
-      currency: ramp.inputCurrency,
-      reference,
-      beneficiary: "Sandbox Ramp Partner",
-      depositQrCode: ramp.paymentMethod === "pix" ? pixBrCode(reference, ramp.inputAmount) : null,
-    };
+    return { method: ramp.paymentMethod, amount: ramp.inputAmount, currency: ramp.inputCurrency, reference: paymentReference(ramp.id), beneficiary: "Sandbox Ramp Partner" };
+  }
+
+  depositQrCode(ramp: { id: string; paymentMethod: string; inputAmount: string }): string | null {
+    return ramp.paymentMethod === "pix" ? pixBrCode(paymentReference(ramp.id), ramp.inputAmount) : null;
   }
 
   unsignedTransactions(ramp: { id: string; type: "BUY" | "SELL"; network: string; walletAddress: string | null; inputAmount: string }): unknown[] {
@@ -145,6 +141,9 @@ export class SandboxKycProvider implements KycProvider {
 }
 
 /** A static PIX BR Code (EMV merchant-presented format) with its CRC16-CCITT checksum. */
+/** The reference a payer quotes, derived from the ramp id. */
+const paymentReference = (rampId: string) => `SBX${rampId.replace(/-/g, "").slice(0, 22).toUpperCase()}`;
+
 function pixBrCode(reference: string, amount: string): string {
   const field = (id: string, value: string) => `${id}${String(value.length).padStart(2, "0")}${value}`;
   const payload =

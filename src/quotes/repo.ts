@@ -1,23 +1,40 @@
+import { columns, insert, type Reads, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import { Prisma, type Quote } from "../generated/prisma/client.js";
 
-/** The pricing profiles assigned to any of these profiles. */
-export function findPricingAssignments(db: Queryable, profileIds: string[]) {
-  return db.pricingAssignment.findMany({ where: { profileId: { in: profileIds } }, select: { profileId: true, pricingProfile: true } });
+const SELECT_QUOTE = `SELECT ${columns("Quote", Object.values(Prisma.QuoteScalarFieldEnum))} FROM "Quote"`;
+
+export function upsertPricingAssignment(db: Queryable, profileId: string, pricingProfile: string) {
+  return db.pricingAssignment.upsert({
+    where: { profileId },
+    create: { profileId, pricingProfile },
+    update: { pricingProfile },
+    select: { profileId: true, pricingProfile: true, updatedAt: true },
+  });
 }
 
-export function insertQuote(db: Queryable, data: Prisma.QuoteUncheckedCreateInput) {
-  return db.quote.create({ data });
+export async function findPricingAssignment(reads: Reads, profileId: string) {
+  const row = await reads.one<{ profileId: string; pricingProfile: string; updatedAt: Date }>(
+    `SELECT "profileId", "pricingProfile", "updatedAt" FROM "PricingAssignment" WHERE "profileId" = $1`,
+    [profileId],
+  );
+  return row ?? null;
+}
+
+/** Stores a new quote: one prepared statement (quote creation is a hot write). */
+export async function insertQuote(writes: Writes, quote: Omit<Quote, "consumedAt">): Promise<Quote> {
+  const row: Quote = { ...quote, consumedAt: null };
+  await writes.run(...insert("Quote", row));
+  return row;
 }
 
 /**
  * A quote the viewer may see: its own, or one nobody owns (anonymous or public-key attribution).
  * Another profile's quote is not found.
  */
-export function findVisibleQuote(db: Queryable, quoteId: string, viewerProfileId: string | null) {
-  return db.quote.findFirst({
-    where: { id: quoteId, OR: [{ ownerProfileId: null }, ...(viewerProfileId ? [{ ownerProfileId: viewerProfileId }] : [])] },
-  });
+export async function findVisibleQuote(reads: Reads, quoteId: string, viewerProfileId: string | null): Promise<Quote | null> {
+  const visible = viewerProfileId ? `("ownerProfileId" IS NULL OR "ownerProfileId" = $2)` : `"ownerProfileId" IS NULL`;
+  return (await reads.one<Quote>(`${SELECT_QUOTE} WHERE "id" = $1 AND ${visible}`, viewerProfileId ? [quoteId, viewerProfileId] : [quoteId])) ?? null;
 }
 
 /** Marks the quote used, once: only while unconsumed and unexpired. True when this call won. */

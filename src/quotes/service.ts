@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
+import type { Reads, Writes } from "../db/statements.js";
 import { AppError } from "../errors.js";
 import type { Quote } from "../generated/prisma/client.js";
 import { AMOUNT_PATTERN, fractionDigits, money } from "../money.js";
@@ -19,7 +19,8 @@ import {
 } from "../reference-data/catalog.js";
 import { corridorOfFiat, type FiatSymbol } from "../reference-data/corridors.js";
 import { canonicalId, fieldError, parseInput } from "../validation.js";
-import { DEFAULT_PRICING_PROFILE, PRICING_PROFILES, priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
+import type { PricingAssignments } from "./pricing-assignments.js";
+import { priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
 import * as repo from "./repo.js";
 import { RAMP_TYPES, type QuoteView } from "./types.js";
 
@@ -69,8 +70,10 @@ const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /** Quotes: priced with the subject's pricing profile, attributed to the caller, valid 10 minutes. */
 export class QuoteService {
   constructor(
-    private readonly db: Db,
+    private readonly reads: Reads,
+    private readonly writes: Writes,
     private readonly provider: RampProvider,
+    private readonly pricing: PricingAssignments,
   ) {}
 
   async create(acting: ActingContext | null, input: unknown): Promise<QuoteView> {
@@ -78,7 +81,7 @@ export class QuoteService {
     const [isBuy, network] = [request.rampType === "BUY", request.rampType === "BUY" ? request.to : request.from];
     if (request.network !== undefined && !sameText(request.network, network)) throw fieldError("network", `must match ${isBuy ? "to" : "from"}`);
     const conversion = resolveConversion({ ...request, rail: isBuy ? request.from : request.to, network, railField: isBuy ? "from" : "to", networkField: isBuy ? "to" : "from" });
-    const pricingProfile = await this.pricingProfileOf(acting);
+    const pricingProfile = await this.pricing.effective(acting);
     const priced = this.price(conversion, await this.provider.marketTerms(), pricingProfile);
     return this.save(acting, conversion, priced, pricingProfile);
   }
@@ -95,7 +98,7 @@ export class QuoteService {
       .filter((network) => tokenSymbol(isBuy ? request.outputCurrency : request.inputCurrency, network))
       .map((network) => resolveConversion({ ...request, rail, network, railField: isBuy ? "from" : "to", networkField: "networks" }));
     if (!options.length) throw fieldError("networks", `offer no network carrying ${isBuy ? request.outputCurrency : request.inputCurrency}`);
-    const [terms, pricingProfile] = await Promise.all([this.provider.marketTerms(), this.pricingProfileOf(acting)]);
+    const [terms, pricingProfile] = await Promise.all([this.provider.marketTerms(), this.pricing.effective(acting)]);
     const priced = options.map((conversion) => ({ conversion, priced: this.price(conversion, terms, pricingProfile) }));
     const best = priced.reduce((a, b) => (money(b.priced.outputAmount).gt(a.priced.outputAmount) ? b : a));
     return this.save(acting, best.conversion, best.priced, pricingProfile);
@@ -104,7 +107,7 @@ export class QuoteService {
   /** A quote the caller may see (its own, or an unowned one); another profile's is NOT_FOUND. */
   async get(acting: ActingContext | null, quoteId: string): Promise<QuoteView> {
     const id = canonicalId(quoteId);
-    const quote = id ? await repo.findVisibleQuote(this.db, id, ownerOf(acting)) : null;
+    const quote = id ? await repo.findVisibleQuote(this.reads, id, ownerOf(acting)) : null;
     if (!quote) throw new AppError("NOT_FOUND", "Quote not found.");
     return toQuoteView(quote);
   }
@@ -119,23 +122,11 @@ export class QuoteService {
     return priced;
   }
 
-  /** The subject's pricing profile, else its manager's, else the default (anonymous callers: the default). */
-  private async pricingProfileOf(acting: ActingContext | null): Promise<PricingProfileName> {
-    if (!acting) return DEFAULT_PRICING_PROFILE;
-    const candidates = [acting.subjectProfileId, ...(acting.controllingManagerId ? [acting.controllingManagerId] : [])];
-    const assignments = await repo.findPricingAssignments(this.db, candidates);
-    for (const profileId of candidates) {
-      const name = assignments.find((assignment) => assignment.profileId === profileId)?.pricingProfile;
-      if (name && name in PRICING_PROFILES) return name as PricingProfileName;
-    }
-    return DEFAULT_PRICING_PROFILE;
-  }
-
   private async save(acting: ActingContext | null, conversion: Conversion, priced: PricedQuote, pricingProfile: PricingProfileName): Promise<QuoteView> {
     const isBuy = conversion.rampType === "BUY";
     const now = Date.now();
     const owner = ownerOf(acting);
-    const quote = await repo.insertQuote(this.db, {
+    const quote = await repo.insertQuote(this.writes, {
       id: randomUUID(),
       rampType: conversion.rampType,
       from: isBuy ? conversion.rail : conversion.network,

@@ -1,41 +1,58 @@
+import { columns, placeholders, type Reads } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import { Prisma } from "../generated/prisma/client.js";
 import type { RampPhase } from "./phases.js";
 
 const WITH_QUOTE = { quote: true } as const;
 export type RampRow = Prisma.RampGetPayload<{ include: typeof WITH_QUOTE }>;
+export type RampErrorRow = Prisma.RampErrorLogGetPayload<object>;
+
+/** A ramp and its quote (as `quote`) in one row. */
+const RAMP_WITH_QUOTE = `${columns("Ramp", Object.values(Prisma.RampScalarFieldEnum))}, ${columns("Quote", Object.values(Prisma.QuoteScalarFieldEnum), "quote.")}`;
+const FROM_RAMP_WITH_QUOTE = `FROM "Ramp" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"`;
 
 export function insertRamp(tx: Tx, data: Prisma.RampUncheckedCreateInput): Promise<RampRow> {
   return tx.ramp.create({ data, include: WITH_QUOTE });
 }
 
-/** The subject's ramp; another profile's is null (callers answer NOT_FOUND). */
-export function findRamp(db: Queryable, rampId: string, subjectProfileId: string): Promise<RampRow | null> {
-  return db.ramp.findFirst({ where: { id: rampId, profileId: subjectProfileId }, include: WITH_QUOTE });
+/** The subject's ramp; another profile's is null (callers answer NOT_FOUND). One statement: status polling. */
+export async function findRamp(reads: Reads, rampId: string, subjectProfileId: string): Promise<RampRow | null> {
+  return (await reads.one<RampRow>(`SELECT ${RAMP_WITH_QUOTE} ${FROM_RAMP_WITH_QUOTE} WHERE "Ramp"."id" = $1 AND "Ramp"."profileId" = $2`, [rampId, subjectProfileId])) ?? null;
 }
 
-/** Ramps by id, for batched loading (GraphQL); only the subject's are returned. */
-export function findRamps(db: Queryable, rampIds: readonly string[], subjectProfileId: string): Promise<RampRow[]> {
-  return db.ramp.findMany({ where: { id: { in: [...rampIds] }, profileId: subjectProfileId }, include: WITH_QUOTE });
+/**
+ * The subject's history: ramps that left their initial phase, newest first, and how many there are, in one
+ * statement. The page is chosen and counted on ids alone; only its rows are read in full, and put in order
+ * here (sorting them whole in SQL would copy every wide row once more).
+ */
+export async function listHistory(reads: Reads, subjectProfileId: string, page: { limit: number; offset: number }): Promise<{ ramps: RampRow[]; total: number }> {
+  const history = `"profileId" = $1 AND "currentPhase" <> 'initial'`;
+  const rows = await reads.all<RampRow & { page: { position: number; total: number } }>(
+    `SELECT ${RAMP_WITH_QUOTE}, "page"."position" AS "page.position", "page"."total" AS "page.total"
+    FROM (
+      SELECT "id", CAST(ROW_NUMBER() OVER (ORDER BY "createdAt" DESC, "id" DESC) AS INTEGER) AS "position", CAST(COUNT(*) OVER () AS INTEGER) AS "total"
+      FROM "Ramp" WHERE ${history} ORDER BY "createdAt" DESC, "id" DESC LIMIT $2 OFFSET $3
+    ) AS "page" JOIN "Ramp" ON "Ramp"."id" = "page"."id" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"`,
+    [subjectProfileId, page.limit, page.offset],
+  );
+  if (rows.length === 0 && page.offset > 0) {
+    // Past the end, the page carries no count: ask for it alone.
+    const counted = await reads.one<{ total: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history}`, [subjectProfileId]);
+    return { ramps: [], total: counted?.total ?? 0 };
+  }
+  return { ramps: rows.sort((a, b) => a.page.position - b.page.position), total: rows[0]?.page.total ?? 0 };
 }
 
-/** The subject's history: ramps that left their initial phase, newest first. */
-export async function listHistory(db: Queryable, subjectProfileId: string, page: { limit: number; offset: number }) {
-  const where = { profileId: subjectProfileId, currentPhase: { not: "initial" } };
-  const [ramps, total] = await Promise.all([
-    db.ramp.findMany({ where, include: WITH_QUOTE, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
-    db.ramp.count({ where }),
-  ]);
-  return { ramps, total };
+const RAMP_ERRORS = `SELECT ${columns("RampErrorLog", Object.values(Prisma.RampErrorLogScalarFieldEnum))} FROM "RampErrorLog"`;
+
+export function listErrors(reads: Reads, rampId: string): Promise<RampErrorRow[]> {
+  return reads.all(`${RAMP_ERRORS} WHERE "rampId" = $1 ORDER BY "createdAt" ASC, "id" ASC`, [rampId]);
 }
 
-export function listErrors(db: Queryable, rampId: string) {
-  return db.rampErrorLog.findMany({ where: { rampId }, orderBy: { createdAt: "asc" } });
-}
-
-/** Error logs of several ramps at once (GraphQL lists). */
-export function listErrorsOfRamps(db: Queryable, rampIds: readonly string[]) {
-  return db.rampErrorLog.findMany({ where: { rampId: { in: [...rampIds] } }, orderBy: { createdAt: "asc" } });
+/** Error logs of several ramps at once (GraphQL lists): one statement per list. */
+export function listErrorsOfRamps(reads: Reads, rampIds: readonly string[]): Promise<RampErrorRow[]> {
+  if (rampIds.length === 0) return Promise.resolve([]);
+  return reads.all(`${RAMP_ERRORS} WHERE "rampId" IN (${placeholders(rampIds.length)}) ORDER BY "createdAt" ASC, "id" ASC`, rampIds);
 }
 
 export function insertError(tx: Tx, entry: { rampId: string; phase: RampPhase; error: string; details: string; recoverable: boolean; at: Date }) {

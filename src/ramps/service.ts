@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
+import type { Reads } from "../db/statements.js";
 import { inTransaction, isKnownError } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import { recordRampEvent } from "../events/outbox.js";
@@ -18,7 +19,7 @@ import { canonicalId, fieldError, parseInput } from "../validation.js";
 import { findVisibleWidgetSession } from "../widget-sessions/repo.js";
 import { statusOfPhase, type RampPhase } from "./phases.js";
 import * as repo from "./repo.js";
-import type { RampErrorView, RampHistoryEntry, RampView } from "./types.js";
+import type { RampErrorView, RampView } from "./types.js";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SS58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
@@ -84,6 +85,7 @@ export interface RampSettings {
 export class RampService {
   constructor(
     private readonly db: Db,
+    private readonly reads: Reads,
     private readonly provider: RampProvider,
     private readonly kyc: KycService,
     private readonly delegation: Delegation,
@@ -95,7 +97,7 @@ export class RampService {
   async register(acting: ActingContext, input: unknown): Promise<RampView> {
     // The quote decides the corridor, and the corridor checks come before the rest of the body's validation.
     const { quoteId } = parseInput(z.object({ quoteId: uuid }), input);
-    const quote = await findVisibleQuote(this.db, quoteId, acting.subjectProfileId);
+    const quote = await findVisibleQuote(this.reads, quoteId, acting.subjectProfileId);
     if (!quote) throw new AppError("NOT_FOUND", "Quote not found.");
     const corridor = quote.corridor as Corridor;
     await this.delegation.authorizeCorridor(acting, corridor);
@@ -147,7 +149,7 @@ export class RampService {
           sessionId: request.sessionId ?? null,
           additionalData: JSON.stringify({ ...extra, ...(request.signingAccounts ? { signingAccounts: request.signingAccounts } : {}) }),
           unsignedTxs: JSON.stringify(this.provider.unsignedTransactions({ id, type: quote.rampType as "BUY" | "SELL", network: quote.network, walletAddress, inputAmount: quote.inputAmount })),
-          depositQrCode: isBuy ? this.provider.paymentInstructions({ ...quote, id }).depositQrCode : null,
+          depositQrCode: isBuy ? this.provider.depositQrCode({ ...quote, id }) : null,
           startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
           createdAt: now,
         });
@@ -213,7 +215,7 @@ export class RampService {
       if (moved) await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
       return moved;
     });
-    if (!started) throw this.notStartable(await repo.findRamp(this.db, ramp.id, acting.subjectProfileId));
+    if (!started) throw this.notStartable(await repo.findRamp(this.reads, ramp.id, acting.subjectProfileId));
     this.outbox.committed();
     return this.view(started);
   }
@@ -225,26 +227,25 @@ export class RampService {
 
   async errors(acting: ActingContext, rampId: string): Promise<RampErrorView[]> {
     const ramp = await this.owned(acting, rampId);
-    return (await repo.listErrors(this.db, ramp.id)).map(toErrorView);
+    return (await repo.listErrors(this.reads, ramp.id)).map(toErrorView);
   }
 
   /** Error logs of several of the subject's ramps (GraphQL batches them); keyed by ramp id. */
   async errorsOfRamps(rampIds: readonly string[]): Promise<Map<string, RampErrorView[]>> {
     const byRamp = new Map<string, RampErrorView[]>(rampIds.map((id) => [id, []]));
-    for (const entry of await repo.listErrorsOfRamps(this.db, rampIds)) byRamp.get(entry.rampId)?.push(toErrorView(entry));
+    for (const entry of await repo.listErrorsOfRamps(this.reads, rampIds)) byRamp.get(entry.rampId)?.push(toErrorView(entry));
     return byRamp;
   }
 
-  async history(acting: ActingContext, query: unknown): Promise<{ totalCount: number; transactions: RampHistoryEntry[]; ramps: RampView[] }> {
+  async history(acting: ActingContext, query: unknown): Promise<{ totalCount: number; ramps: RampView[] }> {
     const page = parseInput(historyInput, query ?? {});
-    const { ramps, total } = await repo.listHistory(this.db, acting.subjectProfileId, page);
-    const views = ramps.map((ramp) => this.view(ramp));
-    return { totalCount: total, transactions: views.map(toHistoryEntry), ramps: views };
+    const { ramps, total } = await repo.listHistory(this.reads, acting.subjectProfileId, page);
+    return { totalCount: total, ramps: ramps.map((ramp) => this.view(ramp)) };
   }
 
   private async owned(acting: ActingContext, rampId: string) {
     const id = canonicalId(rampId);
-    const ramp = id ? await repo.findRamp(this.db, id, acting.subjectProfileId) : null;
+    const ramp = id ? await repo.findRamp(this.reads, id, acting.subjectProfileId) : null;
     if (!ramp) throw notFound();
     return ramp;
   }
@@ -252,7 +253,7 @@ export class RampService {
   /** The ramp an update or start names, after the corridor checks, still initial and within its window. */
   private async startable(acting: ActingContext, input: unknown) {
     const { rampId } = parseInput(rampIdInput, input);
-    const ramp = await repo.findRamp(this.db, rampId, acting.subjectProfileId);
+    const ramp = await repo.findRamp(this.reads, rampId, acting.subjectProfileId);
     if (!ramp) throw notFound();
     await this.delegation.authorizeCorridor(acting, ramp.corridor as Corridor);
     if (ramp.currentPhase !== "initial" || ramp.startDeadline <= new Date()) throw this.notStartable(ramp);
@@ -273,7 +274,7 @@ export class RampService {
 
   view(ramp: repo.RampRow): RampView {
     const { id: _quoteId, rampType: _type, expiresAt: _quoteExpiry, createdAt: _quoteCreated, ...terms } = toQuoteView(ramp.quote);
-    const instructions = ramp.type === "BUY" ? this.provider.paymentInstructions({ ...ramp.quote, id: ramp.id }) : null;
+    const paymentInstructions = ramp.type === "BUY" ? this.provider.paymentInstructions({ ...ramp.quote, id: ramp.id }) : null;
     return {
       ...terms,
       id: ramp.id,
@@ -284,7 +285,7 @@ export class RampService {
       walletAddress: ramp.walletAddress,
       sessionId: ramp.sessionId,
       fiatAccountId: ramp.fiatAccountId,
-      paymentInstructions: instructions && { method: instructions.method, amount: instructions.amount, currency: instructions.currency, reference: instructions.reference, beneficiary: instructions.beneficiary },
+      paymentInstructions,
       depositQrCode: ramp.depositQrCode,
       unsignedTxs: JSON.parse(ramp.unsignedTxs) as unknown[],
       transactionHash: ramp.transactionHash,
@@ -306,24 +307,3 @@ export function eventRamp(ramp: repo.RampRow) {
 function toErrorView(entry: { createdAt: Date; phase: string; error: string; details: string | null; recoverable: boolean }): RampErrorView {
   return { timestamp: entry.createdAt, phase: entry.phase as RampPhase, error: entry.error, details: entry.details, recoverable: entry.recoverable };
 }
-
-function toHistoryEntry(ramp: RampView): RampHistoryEntry {
-  return {
-    id: ramp.id,
-    type: ramp.type,
-    from: ramp.from,
-    to: ramp.to,
-    fromAmount: ramp.inputAmount,
-    toAmount: ramp.outputAmount,
-    fromCurrency: ramp.inputCurrency,
-    toCurrency: ramp.outputCurrency,
-    status: ramp.status,
-    currentPhase: ramp.currentPhase,
-    date: ramp.createdAt,
-    expiresAt: ramp.expiresAt,
-    walletAddress: ramp.walletAddress,
-    externalTxHash: ramp.type === "BUY" ? ramp.transactionHash : null,
-    externalTxExplorerLink: ramp.type === "BUY" ? ramp.transactionExplorerLink : null,
-  };
-}
-

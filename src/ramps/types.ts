@@ -15,7 +15,7 @@ export interface RampView extends QuoteTerms {
   sessionId: string | null;
   fiatAccountId: string | null;
   /** How to pay a BUY in fiat; null for SELL. */
-  paymentInstructions: Omit<PaymentInstructions, "depositQrCode"> | null;
+  paymentInstructions: PaymentInstructions | null;
   depositQrCode: string | null;
   unsignedTxs: unknown[];
   transactionHash: string | null;
@@ -33,23 +33,4 @@ export interface RampErrorView {
   error: string;
   details: string | null;
   recoverable: boolean;
-}
-
-/** One entry of GET /v1/ramp/history (the reference's GetRampHistoryTransaction). */
-export interface RampHistoryEntry {
-  id: string;
-  type: "BUY" | "SELL";
-  from: string;
-  to: string;
-  fromAmount: string;
-  toAmount: string;
-  fromCurrency: string;
-  toCurrency: string;
-  status: RampStatus;
-  currentPhase: RampPhase;
-  date: Date;
-  expiresAt: Date;
-  walletAddress: string | null;
-  externalTxHash: string | null;
-  externalTxExplorerLink: string | null;
 }

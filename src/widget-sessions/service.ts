@@ -4,8 +4,7 @@ import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { AMOUNT_PATTERN } from "../money.js";
-import { findVisibleQuote } from "../quotes/repo.js";
-import { ownerOf } from "../quotes/service.js";
+import { ownerOf, type QuoteService } from "../quotes/service.js";
 import { RAMP_TYPES } from "../quotes/types.js";
 import { country, cryptocurrency, FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../reference-data/catalog.js";
 import { canonicalId, parseInput } from "../validation.js";
@@ -54,6 +53,7 @@ export interface WidgetSessionView {
 export class WidgetSessionService {
   constructor(
     private readonly db: Db,
+    private readonly quotes: QuoteService,
     private readonly widgetBaseUrl: string,
   ) {}
 
@@ -61,10 +61,8 @@ export class WidgetSessionService {
     const parameters = parseInput(sessionInput(input), input);
     const owner = ownerOf(acting);
     let quoteId: string | null = null;
-    if ("quoteId" in parameters) {
-      quoteId = canonicalId(parameters.quoteId);
-      if (!quoteId || !(await findVisibleQuote(this.db, quoteId, owner))) throw new AppError("NOT_FOUND", "Quote not found.");
-    }
+    // The quote must be one the caller may see (NOT_FOUND otherwise).
+    if ("quoteId" in parameters) quoteId = (await this.quotes.get(acting, parameters.quoteId)).id;
     const id = randomUUID();
     await repo.insertWidgetSession(this.db, {
         id,

@@ -115,7 +115,7 @@ beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the end-to-end tests`);
   mkdirSync(LOG_DIR, { recursive: true });
   // A long authentication cache: a change only reaches a running server by an explicit invalidation.
-  server = await startServerProcess({ env: { AUTH_CACHE_TTL_SECONDS: "300" } });
+  server = await startServerProcess({ env: { CACHE_TTL_SECONDS: "300" } });
   database = server.database;
   owner = await signIn(server);
   // The server generated the operator token under DATA_DIR (no OPERATOR_TOKEN set); the CLI shares it.
@@ -290,13 +290,13 @@ describe(`operator CLI (${engine})`, () => {
 
       // Control: a change written behind the server's back (no notification) is not seen: the server
       // really serves this credential from its cache, so only the CLI's notification can refuse it at once.
-      const db = openDatabase(database.config);
+      const { db, close } = await openDatabase(database.config);
       try {
         await db.partner.update({ where: { id: partner.id }, data: { isActive: false } });
         expect((await me(server, key)).body.data?.me.id).toBe(profile.profileId);
         await db.partner.update({ where: { id: partner.id }, data: { isActive: true } });
       } finally {
-        await db.$disconnect();
+        await close();
       }
 
       const off = await ok(database, ["partner", "deactivate", partner.id]);

@@ -42,12 +42,12 @@ async function registerBuy(server: ServerProcess, headers: Record<string, string
 
 /** The ramp's outbox entries, in order, read from the server's database. */
 async function outboxOf(database: TestDatabase, rampId: string) {
-  const db = openDatabase(database.config);
+  const { db, close } = await openDatabase(database.config);
   try {
     const rows = await db.rampEvent.findMany({ where: { rampId }, orderBy: { sequence: "asc" } });
     return rows.map((row) => JSON.parse(row.body) as { eventId: string; eventType: string; timestamp: string; payload: Record<string, unknown> });
   } finally {
-    await db.$disconnect();
+    await close();
   }
 }
 

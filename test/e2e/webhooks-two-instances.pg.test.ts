@@ -63,12 +63,12 @@ afterAll(async () => {
 
 /** A ramp's webhook bodies (TRANSACTION_CREATED, STATUS_CHANGE) in the shared outbox, in order. */
 async function webhookBodies(rampIds: string[]): Promise<{ eventId: string; eventType: string; payload: { transactionId: string } }[]> {
-  const db = openDatabase(database.config);
+  const { db, close } = await openDatabase(database.config);
   try {
     const rows = await db.rampEvent.findMany({ where: { rampId: { in: rampIds }, eventType: { not: "PHASE_CHANGE" } }, orderBy: { sequence: "asc" } });
     return rows.map((row) => JSON.parse(row.body));
   } finally {
-    await db.$disconnect();
+    await close();
   }
 }
 

@@ -38,11 +38,11 @@ async function servedPublicKey(server: ServerProcess): Promise<string> {
 
 /** The TRANSACTION_CREATED events in the outbox of the server's database. */
 async function createdEventIds(database: TestDatabase): Promise<string[]> {
-  const db = openDatabase(database.config);
+  const { db, close } = await openDatabase(database.config);
   try {
     return (await db.rampEvent.findMany({ where: { eventType: "TRANSACTION_CREATED" }, select: { eventId: true } })).map((row) => row.eventId);
   } finally {
-    await db.$disconnect();
+    await close();
   }
 }
 

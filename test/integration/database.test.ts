@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../src/db/client.js";
+import { openDatabase, type Database, type Db } from "../../src/db/client.js";
 import { migrate, migrationsDirectory } from "../../src/db/migrate.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { adminPostgresUrl, freshDatabase, testEngine, type TestDatabase } from "../support/database.js";
@@ -11,14 +11,16 @@ import { adminPostgresUrl, freshDatabase, testEngine, type TestDatabase } from "
 import { diffMigrationsToSchema } from "../../tools/schema-engine.mjs";
 
 let database: TestDatabase;
+let opened: Database;
 let db: Db;
 beforeAll(async () => {
   database = await freshDatabase();
   await migrate(database.config);
-  db = openDatabase(database.config);
+  opened = await openDatabase(database.config);
+  db = opened.db;
 });
 afterAll(async () => {
-  await db?.$disconnect();
+  await opened?.close();
   await database?.drop();
 });
 

@@ -5,8 +5,8 @@ let first: TestApp;
 let second: TestApp;
 beforeAll(async () => {
   // A long cache TTL: only the NOTIFY from the other instance can make the second one forget a key or sign-in.
-  first = await startTestApp({ AUTH_CACHE_TTL_SECONDS: "300" });
-  second = await startTestApp({ AUTH_CACHE_TTL_SECONDS: "300" }, { database: first.database });
+  first = await startTestApp({ CACHE_TTL_SECONDS: "300" });
+  second = await startTestApp({ CACHE_TTL_SECONDS: "300" }, { database: first.database });
 });
 afterAll(async () => {
   await second?.close();

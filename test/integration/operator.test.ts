@@ -553,7 +553,7 @@ describe("partner-managed credentials (REST)", () => {
     const unaffected = await issuePartnerCredential(otherPartner.id, { profileId: owner.profileId });
     const own = await t.createCredential(owner.headers, { name: "own" });
 
-    // Cached by successful calls (the cache keeps entries for AUTH_CACHE_TTL_SECONDS, 30 s by default).
+    // Cached by successful calls (the cache keeps entries for CACHE_TTL_SECONDS, 30 s by default).
     for (let i = 0; i < 3; i++) expect((await me({ "x-api-key": credential.secretKey })).body.data.me.id).toBe(owner.profileId);
     const rest = (key: Headers) => t.request("GET", "/v1/managed-profiles", { headers: key });
     expect((await rest({ "x-api-key": credential.secretKey })).body.error?.code).not.toBe("INVALID_API_KEY");

@@ -183,7 +183,7 @@ describe("the stored signing key", () => {
   it("several services racing to create the key on one database agree on one key", async () => {
     const database = await freshDatabase();
     await migrate(database.config);
-    const db = openDatabase(database.config);
+    const { db, close } = await openDatabase(database.config);
     const log = appLog();
     const encryptionKey = rememberSecret(randomBytes(32).toString("base64url"));
     const services = Array.from({ length: 4 }, () => new SigningKeyService(db, createInProcessBus(log), { encryptionKey }, log));
@@ -194,7 +194,7 @@ describe("the stored signing key", () => {
       for (const service of services) expect(service.publicKey()).toBe(rows[0]!.publicKey);
     } finally {
       services.forEach((service) => service.close());
-      await db.$disconnect();
+      await close();
       await database.drop();
     }
   });

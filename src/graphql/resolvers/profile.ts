@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Query, Resolver } from "type-graphql";
+import { Args, Ctx, FieldResolver, Query, Resolver, Root } from "type-graphql";
 import { Auth } from "../auth-directive.js";
 import type { DelegationRule } from "../../auth/delegation.js";
 import { actingContext, type GraphQLContext } from "../context.js";
@@ -14,8 +14,24 @@ const READ_FOR_CHILD: DelegationRule = { selector: "supported", childCredential:
 export class ProfileResolver {
   @Query(() => Profile, { description: "The profile the caller speaks for." })
   @Auth("PROFILE_READ")
-  async me(@Ctx() context: GraphQLContext) {
-    return context.app.profiles.get((await actingContext(context, READ_FOR_CHILD)).subjectProfileId);
+  async me(@Ctx() context: GraphQLContext): Promise<Pick<Profile, "id">> {
+    // Its other fields are read when asked for: `me { apiCredentials }` reads only the credentials.
+    return { id: (await actingContext(context, READ_FOR_CHILD)).subjectProfileId };
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  async email(@Root() profile: Pick<Profile, "id">, @Ctx() context: GraphQLContext) {
+    return (await context.loaders.profile.load(profile.id)).email;
+  }
+
+  @FieldResolver(() => Date)
+  async createdAt(@Root() profile: Pick<Profile, "id">, @Ctx() context: GraphQLContext) {
+    return (await context.loaders.profile.load(profile.id)).createdAt;
+  }
+
+  @FieldResolver(() => Date)
+  async updatedAt(@Root() profile: Pick<Profile, "id">, @Ctx() context: GraphQLContext) {
+    return (await context.loaders.profile.load(profile.id)).updatedAt;
   }
 
   @FieldResolver(() => ApiCredentialConnection, { description: "The profile's credentials, newest first." })

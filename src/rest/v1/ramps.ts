@@ -70,6 +70,27 @@ const idParams = z.object({ id: z.string() });
 
 const toWire = (view: RampView) => ({ ...wireDates(view), paymentInstructions: view.paymentInstructions });
 
+/** A ramp as the reference's history lists it, under its own field names. */
+function toHistoryEntry(ramp: RampView) {
+  return {
+    id: ramp.id,
+    type: ramp.type,
+    from: ramp.from,
+    to: ramp.to,
+    fromAmount: ramp.inputAmount,
+    toAmount: ramp.outputAmount,
+    fromCurrency: ramp.inputCurrency,
+    toCurrency: ramp.outputCurrency,
+    status: ramp.status,
+    currentPhase: ramp.currentPhase,
+    date: ramp.createdAt.toISOString(),
+    expiresAt: ramp.expiresAt.toISOString(),
+    walletAddress: ramp.walletAddress,
+    externalTxHash: ramp.type === "BUY" ? ramp.transactionHash : null,
+    externalTxExplorerLink: ramp.type === "BUY" ? ramp.transactionExplorerLink : null,
+  };
+}
+
 /** Ramps (CONTRACT.md, Ramp domain): secret keys and sessions, for themselves or a managed child. */
 export function rampRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["RAMP_OPERATIONS"] as const, delegation: DELEGATED };
@@ -105,7 +126,7 @@ export function rampRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request) => {
       const page = await app.ramps.history(actingOf(request), request.query);
-      return { totalCount: String(page.totalCount), transactions: page.transactions.map(wireDates) };
+      return { totalCount: String(page.totalCount), transactions: page.ramps.map(toHistoryEntry) };
     },
   });
 

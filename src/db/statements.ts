@@ -1,0 +1,180 @@
+import { createHash } from "node:crypto";
+import Database from "better-sqlite3";
+import type pg from "pg";
+
+/** Counts the statements sent to the database, by the ORM and by `Reads` alike (tests pin request budgets with it). */
+export interface StatementCounter {
+  count: number;
+}
+
+/**
+ * The reads the hot paths repeat (ramp status, quote reads, history, credential lists, authentication and
+ * KYC misses), as hand-written SQL on statements prepared once per connection. Prisma 7 spends 100 to 200 µs
+ * of JavaScript on every query whatever its size; these cost the database's own work. Transactions and
+ * every other read stay with the ORM, and rows come back as the ORM returns them (dates as Date, booleans
+ * as boolean), a column named `a.b` as field `b` of an object `a` (a joined table's row).
+ *
+ * SQL is written for PostgreSQL, with `$1`-style placeholders and double-quoted names, which SQLite reads as
+ * well once placeholders are renumbered.
+ */
+export interface Reads {
+  all<Row>(sql: string, args?: readonly unknown[]): Promise<Row[]>;
+  /** The first row, or undefined. */
+  one<Row>(sql: string, args?: readonly unknown[]): Promise<Row | undefined>;
+  close(): Promise<void>;
+}
+
+/** The hot writes (quote creation): one statement each, outside any transaction, on prepared statements. */
+export interface Writes {
+  /** Runs one statement on its own; the number of rows it changed. */
+  run(sql: string, args?: readonly unknown[]): Promise<number>;
+}
+
+/** Prepared statements kept per connection: distinct SQL texts are few (a list of ids adds one per length). */
+const MAX_PREPARED = 500;
+
+type Conversion = "date" | "boolean" | undefined;
+type RowOf = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * Builds a function turning a row's values (in column order) into an object, nesting `a.b` columns. It is
+ * compiled once per statement, so every row of it shares one object shape: rows of 50 columns or more
+ * built field by field cost several times as much (measured on SQLite).
+ */
+function rowBuilder(names: readonly string[], conversions: readonly Conversion[]): RowOf {
+  const convert = (index: number) => {
+    const value = `values[${index}]`;
+    if (conversions[index] === "date") return `${value} === null ? null : new Date(${value})`;
+    if (conversions[index] === "boolean") return `${value} === null ? null : ${value} === 1`;
+    return value;
+  };
+  const groups = new Map<string, string[]>();
+  const fields: string[] = [];
+  names.forEach((name, index) => {
+    const dot = name.indexOf(".");
+    if (dot < 0) return fields.push(`${JSON.stringify(name)}: ${convert(index)}`);
+    const group = name.slice(0, dot);
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group)!.push(`${JSON.stringify(name.slice(dot + 1))}: ${convert(index)}`);
+  });
+  for (const [group, members] of groups) fields.push(`${JSON.stringify(group)}: { ${members.join(", ")} }`);
+  return new Function("values", `return { ${fields.join(", ")} };`) as RowOf;
+}
+
+/** A bounded map of prepared statements by SQL text (the oldest one goes first). */
+function statementCache<T>(prepare: (sql: string) => T): (sql: string) => T {
+  const prepared = new Map<string, T>();
+  return (sql) => {
+    let entry = prepared.get(sql);
+    if (entry === undefined) {
+      if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
+      entry = prepare(sql);
+      prepared.set(sql, entry);
+    }
+    return entry;
+  };
+}
+
+/** Prepares SQLite statements on one connection: placeholders renumbered, rows built by `rowBuilder`. */
+function sqliteStatements(connection: Database.Database) {
+  const prepare = statementCache((sql) => {
+    // better-sqlite3 takes numbered parameters (?1) for named ones: use plain ?s, in the order they appear.
+    const order = [...sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]) - 1);
+    const statement = connection.prepare(sql.replace(/\$\d+/g, "?"));
+    if (!statement.reader) return { statement, order, row: undefined };
+    const columns = statement.raw(true).columns();
+    const conversions = columns.map(({ type }) => (type === "DATETIME" ? "date" : type === "BOOLEAN" ? "boolean" : undefined));
+    return { statement, order, row: rowBuilder(columns.map(({ name }) => name), conversions) };
+  });
+  // As the ORM stores them: ISO dates with an explicit offset, booleans as 0 and 1.
+  const value = (arg: unknown) => (arg instanceof Date ? arg.toISOString().replace("Z", "+00:00") : typeof arg === "boolean" ? Number(arg) : arg);
+  return (sql: string, args: readonly unknown[]) => {
+    const { statement, order, row } = prepare(sql);
+    return { statement, row: row!, values: order.map((index) => value(args[index])) };
+  };
+}
+
+/** SQLite reads: a connection of their own that never writes, so they run beside an open write transaction (WAL). */
+export function sqliteReads(file: string, counter: StatementCounter): Reads {
+  const connection = new Database(file, { timeout: 10_000 });
+  connection.pragma("query_only = ON");
+  const bound = sqliteStatements(connection);
+  return {
+    async all<Row>(sql: string, args: readonly unknown[] = []) {
+      counter.count++;
+      const { statement, row, values } = bound(sql, args);
+      return (statement.all(...values) as unknown[][]).map(row) as Row[];
+    },
+    async one<Row>(sql: string, args: readonly unknown[] = []) {
+      counter.count++;
+      const { statement, row, values } = bound(sql, args);
+      const found = statement.get(...values) as unknown[] | undefined;
+      return (found && row(found)) as Row | undefined;
+    },
+    async close() {
+      connection.close();
+    },
+  };
+}
+
+/**
+ * SQLite writes on the ORM's own writing connection (SQLite has one writer), each once no ORM transaction is
+ * open (`afterTransaction`), so it is never swallowed by one.
+ */
+export function sqliteWrites(connection: () => Promise<Database.Database>, afterTransaction: <T>(run: () => T) => Promise<T>, counter: StatementCounter): Writes {
+  let bound: ReturnType<typeof sqliteStatements> | undefined;
+  return {
+    async run(sql: string, args: readonly unknown[] = []) {
+      bound ??= sqliteStatements(await connection());
+      return afterTransaction(() => {
+        counter.count++;
+        const { statement, values } = bound!(sql, args);
+        return statement.run(...values).changes;
+      });
+    },
+  };
+}
+
+/** PostgreSQL: named statements on the shared pool, so each connection parses and plans a statement once. */
+export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { reads: Reads; writes: Writes } {
+  // The driver already converts dates and booleans; rows only need their shape.
+  const prepare = statementCache((sql) => ({ name: `stmt_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`, row: undefined as RowOf | undefined }));
+  const query = (sql: string, args: readonly unknown[]) => {
+    counter.count++;
+    return pool.query({ name: prepare(sql).name, text: sql, values: [...args], rowMode: "array" });
+  };
+  const rows = async (sql: string, args: readonly unknown[]) => {
+    const result = await query(sql, args);
+    const entry = prepare(sql);
+    entry.row ??= rowBuilder(result.fields.map(({ name }) => name), []);
+    return (result.rows as unknown[][]).map(entry.row);
+  };
+  return {
+    reads: {
+      all: async <Row>(sql: string, args: readonly unknown[] = []) => (await rows(sql, args)) as Row[],
+      one: async <Row>(sql: string, args: readonly unknown[] = []) => (await rows(sql, args))[0] as Row | undefined,
+      // The pool is the ORM's too: whoever opened it closes it.
+      async close() {},
+    },
+    writes: { run: async (sql: string, args: readonly unknown[] = []) => (await query(sql, args)).rowCount ?? 0 },
+  };
+}
+
+/** `INSERT INTO "<table>" (<its keys>) VALUES (...)` with the row's values as arguments. */
+export function insert(table: string, row: Record<string, unknown>): [string, unknown[]] {
+  const names = Object.keys(row);
+  return [`INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES (${placeholders(names.length)})`, Object.values(row)];
+}
+
+/**
+ * A select list naming each column `<prefix><field>`; with a prefix `quote.`, a joined table's columns come
+ * back as the object `quote`: `columns("Quote", ["id"], "quote.")` is `"Quote"."id" AS "quote.id"`.
+ */
+export function columns(table: string, fields: readonly string[], prefix = ""): string {
+  return fields.map((field) => `"${table}"."${field}" AS "${prefix}${field}"`).join(", ");
+}
+
+/** `$from, $from+1, ...`: placeholders for a list of `count` values (SQL `IN (...)`). */
+export function placeholders(count: number, from = 1): string {
+  return Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ");
+}

@@ -1,0 +1,58 @@
+import type { ActingContext } from "../auth/delegation.js";
+import { RevocableCache } from "../auth/revocable-cache.js";
+import type { Db } from "../db/client.js";
+import type { Reads } from "../db/statements.js";
+import type { EventBus } from "../events/bus.js";
+import { DEFAULT_PRICING_PROFILE, PRICING_PROFILES, type PricingProfileName } from "./pricing.js";
+import * as repo from "./repo.js";
+
+export interface PricingAssignmentView {
+  profileId: string;
+  pricingProfile: string;
+  updatedAt: Date;
+}
+
+/** Tags a profile's cached assignment (its own namespace: assigning pricing drops nothing else). */
+const pricingTag = (profileId: string) => `pricing:${profileId}`;
+
+/**
+ * Which pricing profile prices a profile's quotes, as the operator assigned it. Read on every quote, so
+ * each profile's assignment is cached, and dropped on every instance when the operator changes it.
+ */
+export class PricingAssignments {
+  private readonly assigned: RevocableCache<string | null>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly reads: Reads,
+    private readonly bus: EventBus,
+    cacheTtlMs: number,
+  ) {
+    this.assigned = new RevocableCache(cacheTtlMs);
+    bus.subscribe("cacheInvalidated", ({ tag }) => this.assigned.invalidate(tag));
+    bus.onResync(() => this.assigned.clear());
+  }
+
+  async assign(profileId: string, pricingProfile: PricingProfileName): Promise<PricingAssignmentView> {
+    const assignment = await repo.upsertPricingAssignment(this.db, profileId, pricingProfile);
+    await this.bus.publish("cacheInvalidated", { tag: pricingTag(profileId) });
+    return assignment;
+  }
+
+  async get(profileId: string): Promise<PricingAssignmentView | null> {
+    return repo.findPricingAssignment(this.reads, profileId);
+  }
+
+  /** The subject's pricing profile, else its manager's, else the default (anonymous callers: the default). */
+  async effective(acting: ActingContext | null): Promise<PricingProfileName> {
+    if (!acting) return DEFAULT_PRICING_PROFILE;
+    for (const profileId of [acting.subjectProfileId, ...(acting.controllingManagerId ? [acting.controllingManagerId] : [])]) {
+      const name = await this.assigned.load(profileId, async () => ({
+        value: (await this.get(profileId))?.pricingProfile ?? null,
+        tags: [pricingTag(profileId)],
+      }));
+      if (name && name in PRICING_PROFILES) return name as PricingProfileName;
+    }
+    return DEFAULT_PRICING_PROFILE;
+  }
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findRamp } from "../../src/ramps/repo.js";
+import { findSubjectKyc } from "../../src/kyc/repo.js";
+import { listCredentials } from "../../src/credentials/repo.js";
+import { inTransaction } from "../../src/db/tx.js";
+import { testEngine } from "../support/database.js";
+import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+
+/**
+ * What the requests integrators and dashboards repeat cost the database (issue 11): one statement or none,
+ * never one per listed item. `setup` drives ramps to their end with the background workers; `probe`, a second
+ * instance on the same database without workers, serves the measured requests, so its statement count holds
+ * only what those requests issued.
+ */
+
+let setup: TestApp;
+let probe: TestApp;
+beforeAll(async () => {
+  setup = await startTestApp({}, { workers: true });
+  // No last-use flush during a measurement: it is one batched write per interval, not a cost of a request.
+  probe = await startTestApp({ LAST_USED_FLUSH_INTERVAL_MS: "3600000" }, { database: setup.database });
+});
+afterAll(async () => {
+  await probe?.close();
+  await setup?.close();
+});
+
+type Headers = Record<string, string>;
+const WALLET = "0x1111111111111111111111111111111111111111";
+const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputCurrency: "BRL", outputCurrency: "USDC" };
+
+function ok(response: HttpResponse, status = 200) {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  return response.body;
+}
+
+/** The statements a request costs on the probe instance. */
+async function statementsOf(send: () => Promise<HttpResponse>): Promise<number> {
+  const before = probe.app.statements.count;
+  const response = await send();
+  expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+  expect(response.body?.errors, JSON.stringify(response.body)).toBeUndefined();
+  return probe.app.statements.count - before;
+}
+
+/** The cost of a request once the caches it fills are warm (it is sent twice; the second is counted). */
+async function warmStatementsOf(send: () => Promise<HttpResponse>): Promise<number> {
+  await statementsOf(send);
+  return statementsOf(send);
+}
+
+/** A signed-in profile with a secret key and BR KYC approved. */
+async function caller() {
+  const session = await setup.signIn();
+  const { secretKey } = await setup.createCredential(session.headers);
+  const secret = { "x-api-key": secretKey };
+  await setup.completeKyc(secret, ["BR"]);
+  return { session: session.headers, secret, profileId: session.profileId };
+}
+
+/** `count` BUY ramps of the caller, started and finished (a fifth of them failed, with an error logged). */
+async function finishedRamps(headers: Headers, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const quote = ok(await setup.request("POST", "/v1/quotes", { headers, body: { ...BUY, inputAmount: i % 5 === 0 ? "100.66" : "100.77" } }), 201);
+    const ramp = ok(await setup.request("POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, destinationAddress: WALLET } }), 201);
+    ok(await setup.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.id } }));
+    ids.push(ramp.id);
+  }
+  for (const id of ids) {
+    for (let waited = 0; ok(await setup.request("GET", `/v1/ramp/${id}`, { headers })).status === "PENDING"; waited++) {
+      if (waited > 500) throw new Error(`ramp ${id} did not finish`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  return ids;
+}
+
+const DASHBOARD_PAGE = "{ ramps(first: 20) { edges { node { id status currentPhase inputAmount errors { phase error } } } pageInfo { hasNextPage } } }";
+
+describe(`statements per hot request (${testEngine()})`, () => {
+  let few: Awaited<ReturnType<typeof caller>>;
+  let many: Awaited<ReturnType<typeof caller>>;
+  let rampIds: string[];
+  beforeAll(async () => {
+    [few, many] = [await caller(), await caller()];
+    rampIds = await finishedRamps(few.secret, 2);
+    await finishedRamps(many.secret, 7);
+  });
+
+  it("ramp-info costs none once its caller's key and KYC state are cached", async () => {
+    expect(await warmStatementsOf(() => probe.request("GET", "/v1/ramp-info", { headers: few.secret }))).toBe(0);
+    expect(await warmStatementsOf(() => probe.graphql("{ rampInfo { corridors { corridor kycStatus } } }", {}, few.secret))).toBe(0);
+  });
+
+  it("a key seen for the first time costs its one lookup", async () => {
+    const { secretKey } = await setup.createCredential(few.session);
+    const secret = { "x-api-key": secretKey };
+    expect(await warmStatementsOf(() => probe.request("GET", "/v1/ramp-info", { headers: few.secret }))).toBe(0);
+    expect(await statementsOf(() => probe.request("GET", "/v1/ramp-info", { headers: secret }))).toBe(1);
+  });
+
+  it("ramp status, quote reads and the credential list cost one each", async () => {
+    const quote = ok(await setup.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } }), 201);
+    expect(await warmStatementsOf(() => probe.request("GET", `/v1/ramp/${rampIds[0]}`, { headers: few.secret }))).toBe(1);
+    expect(await warmStatementsOf(() => probe.request("GET", `/v1/quotes/${quote.id}`, { headers: few.secret }))).toBe(1);
+    expect(await warmStatementsOf(() => probe.request("GET", "/v1/api-credentials", { headers: few.session }))).toBe(1);
+    expect(await warmStatementsOf(() => probe.graphql(`query ($id: ID!) { ramp(id: $id) { id status } }`, { id: rampIds[0] }, few.secret))).toBe(1);
+    expect(await warmStatementsOf(() => probe.graphql("{ me { apiCredentials(first: 5) { edges { node { id name } } } } }", {}, few.session))).toBe(1);
+    // The profile's own fields are read when asked for: one more statement, not one per credential.
+    expect(await warmStatementsOf(() => probe.graphql("{ me { email apiCredentials(first: 5) { edges { node { id } } } } }", {}, few.session))).toBe(2);
+  });
+
+  it("a history page costs the same whatever its length: one statement, one more for every ramp's errors", async () => {
+    for (const subject of [few, many]) {
+      expect(await warmStatementsOf(() => probe.request("GET", "/v1/ramp/history?limit=20", { headers: subject.secret }))).toBe(1);
+      expect(await warmStatementsOf(() => probe.graphql(DASHBOARD_PAGE, {}, subject.session))).toBe(2);
+    }
+    const page = ok(await probe.graphql(DASHBOARD_PAGE, {}, many.session)).data.ramps.edges;
+    expect(page).toHaveLength(7);
+    expect(page.filter((edge: { node: { errors: unknown[] } }) => edge.node.errors.length > 0)).toHaveLength(7);
+  });
+
+  it("onboarding status reads the entities alone; KYC state comes from memory", async () => {
+    expect(await warmStatementsOf(() => probe.request("GET", "/v1/onboarding/status", { headers: few.secret }))).toBe(1);
+  });
+
+  it("quote creation costs its one insert (the pricing assignment is cached)", async () => {
+    const create = () => probe.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } });
+    expect(await warmStatementsOf(create)).toBe(1);
+  });
+});
+
+describe(`prepared reads (${testEngine()})`, () => {
+  it("return rows exactly as the ORM does: dates, booleans, nulls, a joined row", async () => {
+    const subject = await caller();
+    const [rampId] = await finishedRamps(subject.secret, 1);
+    const { reads, db } = probe.app;
+    expect(await findRamp(reads, rampId!, subject.profileId)).toEqual(await db.ramp.findFirst({ where: { id: rampId! }, include: { quote: true } }));
+    expect((await findSubjectKyc(reads, subject.profileId)).cases).toEqual(await db.kycCase.findMany({ where: { profileId: subject.profileId }, orderBy: { createdAt: "asc" } }));
+    expect(await listCredentials(reads, subject.profileId)).toEqual(await db.apiCredential.findMany({ where: { profileId: subject.profileId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }));
+    expect(await findSubjectKyc(reads, randomUUID())).toEqual({ cases: [], hasLoginEmail: false });
+  });
+
+  it("run beside an open write transaction without waiting for it, and see what it committed once it has", async () => {
+    const { reads, db } = probe.app;
+    const id = randomUUID();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let created!: () => void;
+    const inserted = new Promise<void>((resolve) => (created = resolve));
+    const transaction = inTransaction(db, async (tx) => {
+      await tx.profile.create({ data: { id, email: `${id}@open.test` } });
+      created();
+      await held;
+    });
+    await inserted;
+    const readProfile = () => reads.one<{ id: string }>(`SELECT "id" FROM "Profile" WHERE "id" = $1`, [id]);
+    // Neither the prepared read nor the ORM's own read outside the transaction waits for it, nor sees its write.
+    const during = await Promise.race([Promise.all([readProfile(), db.profile.findUnique({ where: { id } })]), new Promise((resolve) => setTimeout(() => resolve("waited"), 2000))]);
+    expect(during).toEqual([undefined, null]);
+    release();
+    await transaction;
+    expect(await readProfile()).toEqual({ id });
+  });
+});
