@@ -132,6 +132,25 @@ describe(`statements per hot request (${testEngine()})`, () => {
   });
 });
 
+describe(`cached state follows each change on the next request (${testEngine()})`, () => {
+  it("a KYC decision shows in ramp-info, which had the subject's state cached", async () => {
+    const session = await probe.signIn();
+    const key = { "x-api-key": (await probe.createCredential(session.headers)).secretKey };
+    const mexico = async () => ok(await probe.request("GET", "/v1/ramp-info", { headers: key })).corridors.MX.kycStatus;
+    expect(await mexico()).toBe("not_started");
+    await probe.completeKyc(key, ["MX"]);
+    expect(await mexico()).toBe("approved");
+  });
+
+  it("a pricing profile assigned prices the next quote, though the previous one had it cached", async () => {
+    const session = await probe.signIn();
+    const serviceFee = async () => Number(ok(await probe.request("POST", "/v1/quotes", { headers: session.headers, body: { ...BUY, inputAmount: "1000" } }), 201).vortexFeeFiat);
+    expect(await serviceFee()).toBeGreaterThan(0);
+    ok(await probe.request("PUT", `/v1/admin/pricing-assignments/${session.profileId}`, { headers: probe.operatorHeaders, body: { pricingProfile: "zero-fee" } }));
+    expect(await serviceFee()).toBe(0);
+  });
+});
+
 describe(`prepared reads (${testEngine()})`, () => {
   it("return rows exactly as the ORM does: dates, booleans, nulls, a joined row", async () => {
     const subject = await caller();

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from "../support/app.js";
 let first: TestApp;
 let second: TestApp;
 beforeAll(async () => {
-  // A long cache TTL: only the NOTIFY from the other instance can make the second one forget a key or sign-in.
+  // A long cache TTL: only the NOTIFY from the other instance can make the second one forget what it cached.
   first = await startTestApp({ CACHE_TTL_SECONDS: "300" });
   second = await startTestApp({ CACHE_TTL_SECONDS: "300" }, { database: first.database });
 });
@@ -34,6 +34,57 @@ describe("two instances on one PostgreSQL database", () => {
     expect(loggedOut.status).toBe(204);
     await expect.poll(async () => (await list()).status, { timeout: 2000, interval: 20 }).toBe(401);
     expect((await list()).body.error.code).toBe("INVALID_BEARER_TOKEN");
+  });
+
+  it("a KYC decision made through one instance shows in the other's ramp-info at once, though it had the subject's state cached", async () => {
+    const session = await first.signIn();
+    const { secretKey } = await first.createCredential(session.headers);
+    const key = { "x-api-key": secretKey };
+    const mexico = async () => (await second.request("GET", "/v1/ramp-info", { headers: key })).body.corridors.MX.kycStatus;
+    expect(await mexico()).toBe("not_started");
+    await first.completeKyc(key, ["MX"]);
+    await expect.poll(mexico, { timeout: 2000, interval: 20 }).toBe("approved");
+  });
+
+  it("a pricing profile assigned through one instance prices the other's next quote", async () => {
+    const session = await first.signIn();
+    const serviceFee = async () => {
+      const quote = await second.request("POST", "/v1/quotes", {
+        headers: session.headers,
+        body: { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "1000", inputCurrency: "BRL", outputCurrency: "USDC" },
+      });
+      expect(quote.status).toBe(201);
+      return Number(quote.body.vortexFeeFiat);
+    };
+    expect(await serviceFee()).toBeGreaterThan(0);
+    const assigned = await first.request("PUT", `/v1/admin/pricing-assignments/${session.profileId}`, { headers: first.operatorHeaders, body: { pricingProfile: "zero-fee" } });
+    expect(assigned.status).toBe(200);
+    await expect.poll(serviceFee, { timeout: 2000, interval: 20 }).toBe(0);
+  });
+
+  it("a manager's policy tightened, then its child deleted, through one instance: the other refuses at once", async () => {
+    const manager = await first.signIn();
+    const { secretKey } = await first.createCredential(manager.headers);
+    const policy = (allowedCorridors: string[]) =>
+      first.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: first.operatorHeaders, body: { allowedCorridors, isActive: true } });
+    expect((await policy(["MX", "BR"])).status).toBeLessThan(300);
+    const child = await first.request("POST", "/v1/managed-profiles", {
+      headers: { "x-api-key": secretKey },
+      body: { externalSubjectId: `subject-${Date.now()}`, contactEmail: `child-${Date.now()}@example.com`, customerType: "individual" },
+    });
+    expect(child.status).toBe(201);
+    const childId = child.body.managedProfile.profileId;
+    const limits = async (corridor: string) =>
+      (await second.request("POST", "/v1/limits", { headers: { "x-api-key": secretKey, "x-managed-profile-id": childId }, body: { corridors: [corridor] } })).status;
+    expect(await limits("MX")).toBe(200);
+    expect(await limits("BR")).toBe(200);
+
+    expect((await policy(["BR"])).status).toBe(200);
+    await expect.poll(() => limits("MX"), { timeout: 2000, interval: 20 }).toBe(403);
+    expect(await limits("BR")).toBe(200);
+
+    expect((await first.request("DELETE", `/v1/managed-profiles/${childId}`, { headers: { "x-api-key": secretKey } })).status).toBeLessThan(300);
+    await expect.poll(() => limits("BR"), { timeout: 2000, interval: 20 }).toBe(403);
   });
 
   it("sessions issued by one instance are accepted by the other (shared JWT secret)", async () => {
