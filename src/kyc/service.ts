@@ -55,11 +55,20 @@ export class KycService {
    * managed children never have one.
    */
   async corridorStatus(subjectProfileId: string, corridor: Corridor): Promise<KycStatus> {
-    if (corridor === "EU") return (await this.subjectKyc(subjectProfileId)).hasLoginEmail ? "approved" : "not_started";
-    return (await this.casesOf(subjectProfileId))
-      .filter((row) => row.corridor === corridor)
-      .map((row) => row.status as KycStatus)
-      .reduce<KycStatus>((best, status) => (STATUS_RANK[status] > STATUS_RANK[best] ? status : best), "not_started");
+    return (await this.corridorStatuses(subjectProfileId))[corridor];
+  }
+
+  /** `corridorStatus` of every corridor at once (ramp-info). */
+  async corridorStatuses(subjectProfileId: string): Promise<Record<Corridor, KycStatus>> {
+    const { cases, hasLoginEmail } = await this.subjectKyc(subjectProfileId);
+    const statuses: Record<Corridor, KycStatus> = { AR: "not_started", BR: "not_started", CO: "not_started", EU: hasLoginEmail ? "approved" : "not_started", MX: "not_started", US: "not_started" };
+    const now = new Date();
+    for (const row of cases) {
+      const status = withDueDecision(row, now).status as KycStatus;
+      const corridor = row.corridor as Corridor;
+      if (STATUS_RANK[status] > STATUS_RANK[statuses[corridor]]) statuses[corridor] = status;
+    }
+    return statuses;
   }
 
   /** Every case of the subject, oldest first, with the provider's decisions that are due (onboarding status). */

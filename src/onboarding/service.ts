@@ -13,6 +13,8 @@ import { subjectEntities } from "./customer-accounts.js";
 import { ONBOARDING_COUNTRIES, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
 
 const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
+/** Which directions each corridor's country supports. */
+const CORRIDOR_SUPPORT = Object.fromEntries(CORRIDORS.map((corridor) => [corridor, COUNTRIES.find((country) => country.corridor === corridor)!.support])) as Record<Corridor, { buy: boolean; sell: boolean }>;
 const limitsInput = z.object({ corridors: z.array(z.enum(LIMIT_CORRIDORS)).min(1).refine((list) => new Set(list).size === list.length, "must not repeat a corridor") }).strict();
 const requirementsQuery = z.object({ country: z.enum(ONBOARDING_COUNTRIES), customerType: z.enum(CUSTOMER_TYPES) });
 
@@ -51,16 +53,16 @@ export class OnboardingService {
 
   /** Per corridor only the KYC status and whether buying and selling are possible: no PII, ids or limits. */
   async rampInfo(acting: ActingContext): Promise<{ corridors: Record<Corridor, CorridorEligibility> }> {
-    const entries = await Promise.all(
-      CORRIDORS.map(async (corridor) => {
-        const [caseStatus, allowed] = await Promise.all([this.kyc.corridorStatus(acting.subjectProfileId, corridor), this.corridorAllowed(acting, corridor)]);
-        const open = allowed && caseStatus === "approved";
-        const kycStatus: EligibilityKycStatus = caseStatus === "in_review" ? "pending" : caseStatus;
-        const support = COUNTRIES.find((country) => country.corridor === corridor)!.support;
-        return [corridor, { kycStatus, canBuy: open && support.buy, canSell: open && support.sell }] as const;
-      }),
-    );
-    return { corridors: Object.fromEntries(entries) as Record<Corridor, CorridorEligibility> };
+    const statuses = await this.kyc.corridorStatuses(acting.subjectProfileId);
+    const corridors = {} as Record<Corridor, CorridorEligibility>;
+    for (const corridor of CORRIDORS) {
+      const caseStatus = statuses[corridor];
+      // Only a managed child's corridors depend on a policy (its manager's): the check costs nothing otherwise.
+      const open = caseStatus === "approved" && (!acting.controllingManagerId || (await this.corridorAllowed(acting, corridor)));
+      const support = CORRIDOR_SUPPORT[corridor];
+      corridors[corridor] = { kycStatus: caseStatus === "in_review" ? "pending" : caseStatus, canBuy: open && support.buy, canSell: open && support.sell };
+    }
+    return { corridors };
   }
 
   /** Monthly maximum and use per requested corridor and direction; each corridor passes the manager's current policy. */

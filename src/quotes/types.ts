@@ -20,3 +20,6 @@ export interface QuoteView extends FeeBreakdown {
   expiresAt: Date;
   createdAt: Date;
 }
+
+/** What a ramp shows of the quote it was registered from. */
+export type QuoteTerms = Omit<QuoteView, "id" | "rampType" | "expiresAt" | "createdAt">;

@@ -7,17 +7,45 @@ const WITH_QUOTE = { quote: true } as const;
 export type RampRow = Prisma.RampGetPayload<{ include: typeof WITH_QUOTE }>;
 export type RampErrorRow = Prisma.RampErrorLogGetPayload<object>;
 
-/** A ramp and its quote (as `quote`) in one row. */
-const RAMP_WITH_QUOTE = `${columns("Ramp", Object.values(Prisma.RampScalarFieldEnum))}, ${columns("Quote", Object.values(Prisma.QuoteScalarFieldEnum), "quote.")}`;
+/** What a caller sees of a ramp (its view), without what only changes need: the reads status polling and history repeat. */
+const VIEW_FIELDS = [
+  "id",
+  "quoteId",
+  "type",
+  "currentPhase",
+  "walletAddress",
+  "sessionId",
+  "fiatAccountId",
+  "depositQrCode",
+  "unsignedTxs",
+  "transactionHash",
+  "startDeadline",
+  "startedAt",
+  "createdAt",
+  "updatedAt",
+] as const satisfies readonly (keyof RampRow)[];
+export type RampViewRow = Pick<RampRow, (typeof VIEW_FIELDS)[number] | "quote">;
+
 const FROM_RAMP_WITH_QUOTE = `FROM "Ramp" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"`;
+/** A ramp and its quote (as `quote`) in one row. */
+const rampWithQuote = (fields: readonly string[]) => `${columns("Ramp", fields)}, ${columns("Quote", Object.values(Prisma.QuoteScalarFieldEnum), "quote.")}`;
+const RAMP_WITH_QUOTE = rampWithQuote(Object.values(Prisma.RampScalarFieldEnum));
+const RAMP_VIEW = rampWithQuote(VIEW_FIELDS);
 
 export function insertRamp(tx: Tx, data: Prisma.RampUncheckedCreateInput): Promise<RampRow> {
   return tx.ramp.create({ data, include: WITH_QUOTE });
 }
 
-/** The subject's ramp; another profile's is null (callers answer NOT_FOUND). One statement: status polling. */
+const OWNED = `WHERE "Ramp"."id" = $1 AND "Ramp"."profileId" = $2`;
+
+/** The subject's ramp, whole (for a change); another profile's is null (callers answer NOT_FOUND). */
 export async function findRamp(reads: Reads, rampId: string, subjectProfileId: string): Promise<RampRow | null> {
-  return (await reads.one<RampRow>(`SELECT ${RAMP_WITH_QUOTE} ${FROM_RAMP_WITH_QUOTE} WHERE "Ramp"."id" = $1 AND "Ramp"."profileId" = $2`, [rampId, subjectProfileId])) ?? null;
+  return (await reads.one<RampRow>(`SELECT ${RAMP_WITH_QUOTE} ${FROM_RAMP_WITH_QUOTE} ${OWNED}`, [rampId, subjectProfileId])) ?? null;
+}
+
+/** The subject's ramp as its view needs it (status polling: one statement); another profile's is null. */
+export async function findRampView(reads: Reads, rampId: string, subjectProfileId: string): Promise<RampViewRow | null> {
+  return (await reads.one<RampViewRow>(`SELECT ${RAMP_VIEW} ${FROM_RAMP_WITH_QUOTE} ${OWNED}`, [rampId, subjectProfileId])) ?? null;
 }
 
 /**
@@ -25,10 +53,10 @@ export async function findRamp(reads: Reads, rampId: string, subjectProfileId: s
  * statement. The page is chosen and counted on ids alone; only its rows are read in full, and put in order
  * here (sorting them whole in SQL would copy every wide row once more).
  */
-export async function listHistory(reads: Reads, subjectProfileId: string, page: { limit: number; offset: number }): Promise<{ ramps: RampRow[]; total: number }> {
+export async function listHistory(reads: Reads, subjectProfileId: string, page: { limit: number; offset: number }): Promise<{ ramps: RampViewRow[]; total: number }> {
   const history = `"profileId" = $1 AND "currentPhase" <> 'initial'`;
-  const rows = await reads.all<RampRow & { page: { position: number; total: number } }>(
-    `SELECT ${RAMP_WITH_QUOTE}, "page"."position" AS "page.position", "page"."total" AS "page.total"
+  const rows = await reads.all<RampViewRow & { page: { position: number; total: number } }>(
+    `SELECT ${RAMP_VIEW}, "page"."position" AS "page.position", "page"."total" AS "page.total"
     FROM (
       SELECT "id", CAST(ROW_NUMBER() OVER (ORDER BY "createdAt" DESC, "id" DESC) AS INTEGER) AS "position", CAST(COUNT(*) OVER () AS INTEGER) AS "total"
       FROM "Ramp" WHERE ${history} ORDER BY "createdAt" DESC, "id" DESC LIMIT $2 OFFSET $3

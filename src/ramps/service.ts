@@ -12,7 +12,7 @@ import type { FiatAccountService } from "../fiat-accounts/service.js";
 import type { KycService } from "../kyc/service.js";
 import type { RampProvider } from "../providers/ports.js";
 import { consumeQuote, findQuoteConsumption, findVisibleQuote } from "../quotes/repo.js";
-import { toQuoteView } from "../quotes/service.js";
+import { quoteTerms } from "../quotes/service.js";
 import { EVM_NETWORKS } from "../reference-data/catalog.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import { canonicalId, fieldError, parseInput } from "../validation.js";
@@ -245,7 +245,7 @@ export class RampService {
 
   private async owned(acting: ActingContext, rampId: string) {
     const id = canonicalId(rampId);
-    const ramp = id ? await repo.findRamp(this.reads, id, acting.subjectProfileId) : null;
+    const ramp = id ? await repo.findRampView(this.reads, id, acting.subjectProfileId) : null;
     if (!ramp) throw notFound();
     return ramp;
   }
@@ -272,11 +272,10 @@ export class RampService {
     return (await findQuoteConsumption(this.db, quoteId))?.consumedAt ? new AppError("QUOTE_CONSUMED") : new AppError("QUOTE_EXPIRED");
   }
 
-  view(ramp: repo.RampRow): RampView {
-    const { id: _quoteId, rampType: _type, expiresAt: _quoteExpiry, createdAt: _quoteCreated, ...terms } = toQuoteView(ramp.quote);
-    const paymentInstructions = ramp.type === "BUY" ? this.provider.paymentInstructions({ ...ramp.quote, id: ramp.id }) : null;
+  view(ramp: repo.RampViewRow): RampView {
+    const { quote } = ramp;
+    // Fields first, then the spread: building it the other way round leaves V8 a slow dictionary object.
     return {
-      ...terms,
       id: ramp.id,
       quoteId: ramp.quoteId,
       type: ramp.type as RampView["type"],
@@ -285,17 +284,22 @@ export class RampService {
       walletAddress: ramp.walletAddress,
       sessionId: ramp.sessionId,
       fiatAccountId: ramp.fiatAccountId,
-      paymentInstructions,
+      paymentInstructions:
+        ramp.type === "BUY"
+          ? this.provider.paymentInstructions({ id: ramp.id, paymentMethod: quote.paymentMethod, inputAmount: quote.inputAmount, inputCurrency: quote.inputCurrency })
+          : null,
       depositQrCode: ramp.depositQrCode,
       unsignedTxs: JSON.parse(ramp.unsignedTxs) as unknown[],
       transactionHash: ramp.transactionHash,
-      transactionExplorerLink: ramp.transactionHash ? this.provider.explorerLink(ramp.quote.network, ramp.transactionHash) : null,
+      transactionExplorerLink: ramp.transactionHash ? this.provider.explorerLink(quote.network, ramp.transactionHash) : null,
       expiresAt: ramp.startDeadline,
       startedAt: ramp.startedAt,
       createdAt: ramp.createdAt,
       updatedAt: ramp.updatedAt,
+      ...quoteTerms(quote),
     };
   }
+
 }
 
 /** The fields outbox events describe a ramp with. */

@@ -1,8 +1,7 @@
 import type { PaymentInstructions } from "../providers/ports.js";
-import type { QuoteView } from "../quotes/types.js";
+import type { QuoteTerms } from "../quotes/types.js";
 import type { RampPhase, RampStatus } from "./phases.js";
 
-type QuoteTerms = Omit<QuoteView, "id" | "rampType" | "expiresAt" | "createdAt">;
 
 /** A ramp as callers see it (field names of the reference contract). */
 export interface RampView extends QuoteTerms {

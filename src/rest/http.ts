@@ -62,14 +62,6 @@ export function managedProfileSelector(headers: Record<string, unknown>): string
   return String(Array.isArray(value) ? value[0] : value);
 }
 
-type Wire<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
-
-/** A view as JSON on the wire: its dates as ISO 8601 strings (the response schemas say date-time). */
-export function wireDates<T extends object>(view: T): Wire<T> {
-  return Object.fromEntries(Object.entries(view).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])) as Wire<T>;
-}
-
-
 /** Public data that changes only with a deployment or a key rotation: the same for every caller, for 5 minutes. */
 export function cacheable<T>(reply: FastifyReply, body: T): T {
   void reply.header("Cache-Control", "public, max-age=300");

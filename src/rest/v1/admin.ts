@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { errorResponses, isoDateTime, jsonSchema } from "../http.js";
 import { createCredentialBody, createdCredentialResource } from "./api-credentials.js";
 
 const manager = z.object({
@@ -42,14 +42,14 @@ export function adminRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { manager: policy, created } = await app.admin.putManager(params(request).profileId, request.body);
-      return reply.code(created ? 201 : 200).send({ manager: wireDates(policy) });
+      return reply.code(created ? 201 : 200).send({ manager: policy });
     },
   });
 
   server.get("/v1/admin/managers/:profileId", {
     config,
     schema: { tags, security, params: jsonSchema(profileParams, "input"), response: { 200: jsonSchema(z.object({ manager })), ...errorResponses(401, 404) } },
-    handler: async (request) => ({ manager: wireDates(await app.admin.getManager(params(request).profileId)) }),
+    handler: async (request) => ({ manager: await app.admin.getManager(params(request).profileId) }),
   });
 
   server.put("/v1/admin/pricing-assignments/:profileId", {
@@ -62,7 +62,7 @@ export function adminRoutes(server: FastifyInstance, app: App) {
       response: { 200: jsonSchema(z.object({ pricingAssignment })), ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => {
-      return { pricingAssignment: wireDates(await app.admin.assignPricing(params(request).profileId, request.body)) };
+      return { pricingAssignment: await app.admin.assignPricing(params(request).profileId, request.body) };
     },
   });
 
@@ -70,14 +70,14 @@ export function adminRoutes(server: FastifyInstance, app: App) {
     config,
     schema: { tags, security, params: jsonSchema(profileParams, "input"), response: { 200: jsonSchema(z.object({ pricingAssignment })), ...errorResponses(401, 404) } },
     handler: async (request) => {
-      return { pricingAssignment: wireDates(await app.admin.getPricing(params(request).profileId)) };
+      return { pricingAssignment: await app.admin.getPricing(params(request).profileId) };
     },
   });
 
   server.post("/v1/admin/partners", {
     config,
     schema: { tags, security, body: jsonSchema(z.object({ name: z.string() }), "input"), response: { 201: jsonSchema(z.object({ partner })), ...errorResponses(400, 401) } },
-    handler: async (request, reply) => reply.code(201).send({ partner: wireDates(await app.admin.createPartner(request.body)) }),
+    handler: async (request, reply) => reply.code(201).send({ partner: await app.admin.createPartner(request.body) }),
   });
 
   server.patch("/v1/admin/partners/:partnerId", {
@@ -89,7 +89,7 @@ export function adminRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(z.object({ isActive: z.boolean() }), "input"),
       response: { 200: jsonSchema(z.object({ partner })), ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => ({ partner: wireDates(await app.admin.setPartnerActive(params(request).partnerId, request.body)) }),
+    handler: async (request) => ({ partner: await app.admin.setPartnerActive(params(request).partnerId, request.body) }),
   });
 
   server.post("/v1/admin/partners/:partnerId/api-credentials", {
@@ -103,7 +103,7 @@ export function adminRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { credential, secretKey } = await app.admin.issuePartnerCredential(params(request).partnerId, request.body);
-      return reply.code(201).send({ ...wireDates(credential), secretKey });
+      return reply.code(201).send({ ...credential, secretKey });
     },
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const credentialResource = z.object({
   id: z.uuid(),
@@ -36,7 +36,7 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { credential, secretKey } = await app.credentials.create(actingOf(request).subjectProfileId, request.body);
-      return reply.code(201).send({ ...wireDates(credential), secretKey });
+      return reply.code(201).send({ ...credential, secretKey });
     },
   });
 
@@ -47,7 +47,7 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
       security: [{ BearerAuth: [] }],
       response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403) },
     },
-    handler: async (request) => ({ credentials: (await app.credentials.list(actingOf(request).subjectProfileId)).map(wireDates) }),
+    handler: async (request) => ({ credentials: await app.credentials.list(actingOf(request).subjectProfileId) }),
   });
 
   server.delete("/v1/api-credentials/:credentialId", {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { DELEGATED, SELECTOR_ONLY } from "../../auth/delegation.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const IMPORT_TOKEN_BODY_LIMIT = 16 * 1024;
 const success = z.object({ success: z.boolean() });
@@ -46,9 +46,9 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       });
 
     post("createIndividualCustomer", z.object({ createdAt: isoDateTime }), async (request) =>
-      wireDates(await domestic.createCustomer(actingOf(request), "individual", sources(request, path))), [400, 401, 403]);
+      await domestic.createCustomer(actingOf(request), "individual", sources(request, path)), [400, 401, 403]);
     post("createBusinessCustomer", z.object({ createdAt: isoDateTime }), async (request) =>
-      wireDates(await domestic.createCustomer(actingOf(request), "business", sources(request, path))), [400, 401, 403]);
+      await domestic.createCustomer(actingOf(request), "business", sources(request, path)), [400, 401, 403]);
     post("submitKycInformation", z.object({ submissionId: z.uuid() }), (request) => domestic.submitKycInformation(actingOf(request), sources(request, path)));
     post("sendKycSubmission", success, (request) => domestic.sendSubmission(actingOf(request), "individual", sources(request, path)));
     post("submitKybInformation", z.object({ submissionId: z.uuid() }), (request) => domestic.submitKybInformation(actingOf(request), sources(request, path)));
@@ -61,10 +61,10 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     get(
       "getKycStatus",
       z.object({ alfred_pay_id: z.uuid(), country: z.enum(DOMESTIC_COUNTRIES), status: domesticStatus, updated_at: isoDateTime, lastFailure: z.string().optional() }),
-      async (request) => wireDates(await domestic.status(actingOf(request), sources(request, path))),
+      async (request) => await domestic.status(actingOf(request), sources(request, path)),
     );
     get("alfredpayStatus", z.object({ country: z.enum(DOMESTIC_COUNTRIES), creationTime: isoDateTime, status: domesticStatus }), async (request) =>
-      wireDates(await domestic.customerStatus(actingOf(request), sources(request, path))),
+      await domestic.customerStatus(actingOf(request), sources(request, path)),
     );
   }
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
 import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES, fiatAccountInput, type FiatAccountCountry } from "../../fiat-accounts/rules.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const fiatAccount = z.object({
   fiatAccountId: z.uuid(),
@@ -57,7 +57,7 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
         querystring: jsonSchema(countryQuery, "input"),
         response: { 200: jsonSchema(z.array(fiatAccount)), ...errorResponses(400, 401, 403) },
       },
-      handler: async (request) => (await app.fiatAccounts.list(actingOf(request), { path, query: request.query })).map(wireDates),
+      handler: (request) => app.fiatAccounts.list(actingOf(request), { path, query: request.query }),
     });
 
     server.delete(`${prefix}/fiatAccounts/:fiatAccountId`, {

@@ -4,7 +4,7 @@ import type { App } from "../../app.js";
 import type { ManagerPolicy } from "../../managed-profiles/types.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { MANAGER_ONLY } from "../../auth/delegation.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 import { createCredentialBody, createdCredentialResource, credentialList } from "./api-credentials.js";
 
 const managedProfile = z.object({
@@ -59,7 +59,7 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { managedProfile: child, created } = await app.managedProfiles.create(manager(request), request.body);
-      return reply.code(created ? 201 : 200).send({ managedProfile: wireDates(child) });
+      return reply.code(created ? 201 : 200).send({ managedProfile: child });
     },
   });
 
@@ -68,14 +68,14 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     schema: { tags, security, querystring: jsonSchema(listQuery, "input"), response: { 200: jsonSchema(list), ...errorResponses(400, 401, 403) } },
     handler: async (request) => {
       const page = await app.managedProfiles.list(manager(request), request.query);
-      return { ...page, managedProfiles: page.managedProfiles.map(wireDates), manager: managerEnvelope(page.manager) };
+      return { ...page, managedProfiles: page.managedProfiles, manager: managerEnvelope(page.manager) };
     },
   });
 
   server.get("/v1/managed-profiles/:profileId", {
     config: lifecycle,
     schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 200: jsonSchema(managedProfileEnvelope), ...errorResponses(401, 403, 404) } },
-    handler: async (request) => ({ managedProfile: wireDates(await app.managedProfiles.get(manager(request), params(request).profileId)) }),
+    handler: async (request) => ({ managedProfile: await app.managedProfiles.get(manager(request), params(request).profileId) }),
   });
 
   server.delete("/v1/managed-profiles/:profileId", {
@@ -98,7 +98,7 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { credential, secretKey } = await app.managedProfiles.createCredential(manager(request), params(request).profileId, request.body);
-      return reply.code(201).send({ ...wireDates(credential), secretKey });
+      return reply.code(201).send({ ...credential, secretKey });
     },
   });
 
@@ -106,7 +106,7 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     config: childCredentials,
     schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403, 404) } },
     handler: async (request) => ({
-      credentials: (await app.managedProfiles.listCredentials(manager(request), params(request).profileId)).map(wireDates),
+      credentials: await app.managedProfiles.listCredentials(manager(request), params(request).profileId),
     }),
   });
 

@@ -4,7 +4,7 @@ import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
 import { bestQuoteInput, quoteInput } from "../../quotes/service.js";
 import { RAMP_TYPES } from "../../quotes/types.js";
-import { errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const amount = z.string().describe("Decimal string");
 /** The fee breakdown, in the quote's fiat (`feeCurrency`) and in USD. */
@@ -47,19 +47,19 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/quotes", {
     config,
     schema: { tags: ["Quotes"], security, body: jsonSchema(quoteInput, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
-    handler: async (request, reply) => reply.code(201).send(wireDates(await app.quotes.create(request.acting, request.body))),
+    handler: async (request, reply) => reply.code(201).send(await app.quotes.create(request.acting, request.body)),
   });
 
   server.post("/v1/quotes/best", {
     config,
     schema: { tags: ["Quotes"], security, body: jsonSchema(bestQuoteInput, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
-    handler: async (request, reply) => reply.code(201).send(wireDates(await app.quotes.createBest(request.acting, request.body))),
+    handler: async (request, reply) => reply.code(201).send(await app.quotes.createBest(request.acting, request.body)),
   });
 
   server.get("/v1/quotes/:id", {
     config,
     schema: { tags: ["Quotes"], security, params: jsonSchema(z.object({ id: z.string() }), "input"), response: { 200: jsonSchema(quote), ...errorResponses(401, 403, 404) } },
-    handler: async (request) => wireDates(await app.quotes.get(request.acting, (request.params as { id: string }).id)),
+    handler: async (request) => await app.quotes.get(request.acting, (request.params as { id: string }).id),
   });
 
   server.post("/v1/session/create", {

@@ -4,7 +4,7 @@ import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../ramps/phases.js";
 import type { RampView } from "../../ramps/types.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 import { quoteTermFields } from "./quotes.js";
 
 const phase = z.enum(RAMP_PHASES);
@@ -68,8 +68,6 @@ const updateBody = z.object({ rampId: z.uuid(), presignedTxs: z.array(looseObjec
 const startBody = z.object({ rampId: z.uuid() });
 const idParams = z.object({ id: z.string() });
 
-const toWire = (view: RampView) => ({ ...wireDates(view), paymentInstructions: view.paymentInstructions });
-
 /** A ramp as the reference's history lists it, under its own field names. */
 function toHistoryEntry(ramp: RampView) {
   return {
@@ -83,8 +81,8 @@ function toHistoryEntry(ramp: RampView) {
     toCurrency: ramp.outputCurrency,
     status: ramp.status,
     currentPhase: ramp.currentPhase,
-    date: ramp.createdAt.toISOString(),
-    expiresAt: ramp.expiresAt.toISOString(),
+    date: ramp.createdAt,
+    expiresAt: ramp.expiresAt,
     walletAddress: ramp.walletAddress,
     externalTxHash: ramp.type === "BUY" ? ramp.transactionHash : null,
     externalTxExplorerLink: ramp.type === "BUY" ? ramp.transactionExplorerLink : null,
@@ -101,19 +99,19 @@ export function rampRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/ramp/register", {
     config,
     schema: { tags, security, body: jsonSchema(registerBody, "input"), response: { 201: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) } },
-    handler: async (request, reply) => reply.code(201).send(toWire(await app.ramps.register(actingOf(request), request.body))),
+    handler: async (request, reply) => reply.code(201).send(await app.ramps.register(actingOf(request), request.body)),
   });
 
   server.post("/v1/ramp/update", {
     config,
     schema: { tags, security, body: jsonSchema(updateBody, "input"), response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) } },
-    handler: async (request) => toWire(await app.ramps.update(actingOf(request), request.body)),
+    handler: (request) => app.ramps.update(actingOf(request), request.body),
   });
 
   server.post("/v1/ramp/start", {
     config,
     schema: { tags, security, body: jsonSchema(startBody, "input"), response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) } },
-    handler: async (request) => toWire(await app.ramps.start(actingOf(request), request.body)),
+    handler: (request) => app.ramps.start(actingOf(request), request.body),
   });
 
   server.get("/v1/ramp/history", {
@@ -133,12 +131,12 @@ export function rampRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/ramp/:id", {
     config,
     schema: { tags, security, params: jsonSchema(idParams, "input"), response: { 200: jsonSchema(ramp), ...errorResponses(401, 403, 404) } },
-    handler: async (request) => toWire(await app.ramps.get(actingOf(request), id(request))),
+    handler: (request) => app.ramps.get(actingOf(request), id(request)),
   });
 
   server.get("/v1/ramp/:id/errors", {
     config,
     schema: { tags, security, params: jsonSchema(idParams, "input"), response: { 200: jsonSchema(z.array(rampError)), ...errorResponses(401, 403, 404) } },
-    handler: async (request) => (await app.ramps.errors(actingOf(request), id(request))).map(wireDates),
+    handler: (request) => app.ramps.errors(actingOf(request), id(request)),
   });
 }

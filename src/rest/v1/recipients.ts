@@ -4,7 +4,7 @@ import type { App } from "../../app.js";
 import { DELEGATED, MANAGER_ONLY } from "../../auth/delegation.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { RELATIONSHIPS } from "../../recipients/service.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const invitation = z.object({
   id: z.uuid(),
@@ -41,7 +41,7 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { invitation: view, created } = await recipients.invite(actingOf(request), request.body);
-      return reply.code(created ? 201 : 200).send(wireDates(view));
+      return reply.code(created ? 201 : 200).send(view);
     },
   });
 
@@ -53,21 +53,21 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       querystring: jsonSchema(z.object({ archived: z.enum(["true", "false"]).optional() }), "input"),
       response: { 200: jsonSchema(z.object({ invitations: z.array(invitation) })), ...errorResponses(400, 401, 403) },
     },
-    handler: async (request) => ({ invitations: (await recipients.invitations(actingOf(request), request.query)).map(wireDates) }),
+    handler: async (request) => ({ invitations: await recipients.invitations(actingOf(request), request.query) }),
   });
 
   for (const [action, archived] of [["archive", true], ["unarchive", false]] as const) {
     server.post(`/v1/recipients/invitations/:id/${action}`, {
       config: sender,
       schema: { tags, security, params: jsonSchema(idParams, "input"), response: { 200: jsonSchema(invitation), ...errorResponses(400, 401, 403, 404) } },
-      handler: async (request) => wireDates(await recipients.archive(actingOf(request), (request.params as { id: string }).id, archived)),
+      handler: async (request) => await recipients.archive(actingOf(request), (request.params as { id: string }).id, archived),
     });
   }
 
   server.get("/v1/recipients", {
     config: sender,
     schema: { tags, security, response: { 200: jsonSchema(z.object({ recipients: z.array(recipient) })), ...errorResponses(400, 401, 403) } },
-    handler: async (request) => ({ recipients: (await recipients.recipients(actingOf(request))).map(wireDates) }),
+    handler: async (request) => ({ recipients: await recipients.recipients(actingOf(request)) }),
   });
 
   server.patch("/v1/recipients/:id", {
@@ -79,7 +79,7 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(z.object({ relationship: z.enum(RELATIONSHIPS) }), "input"),
       response: { 200: jsonSchema(z.union([recipient, invitation])), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request) => wireDates(await recipients.updateRelationship(actingOf(request), (request.params as { id: string }).id, request.body)),
+    handler: async (request) => await recipients.updateRelationship(actingOf(request), (request.params as { id: string }).id, request.body),
   });
 
   server.get("/v1/recipients/:id/eligibility", {
@@ -104,7 +104,7 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(codeBody, "input"),
       response: { 200: jsonSchema(z.object({ invitationId: z.uuid(), sender: z.string(), relationship: z.enum(RELATIONSHIPS), expiresAt: isoDateTime })), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request) => wireDates(await recipients.preview(actingOf(request), request.body)),
+    handler: async (request) => await recipients.preview(actingOf(request), request.body),
   });
 
   server.post("/v1/recipient-invitations/accept", {
@@ -115,6 +115,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(codeBody, "input"),
       response: { 200: jsonSchema(z.object({ invitationId: z.uuid(), relationship: z.enum(RELATIONSHIPS), acceptedAt: isoDateTime })), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request) => wireDates(await recipients.accept(actingOf(request), request.body)),
+    handler: async (request) => await recipients.accept(actingOf(request), request.body),
   });
 }

@@ -4,8 +4,7 @@ import type { App } from "../../app.js";
 import { MANAGER_ONLY } from "../../auth/delegation.js";
 import { WEBHOOK_EVENT_TYPES } from "../../events/outbox.js";
 import { registerWebhookInput } from "../../webhooks/service.js";
-import type { WebhookDeliveryView } from "../../webhooks/types.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema, wireDates } from "../http.js";
+import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const webhook = z.object({
   id: z.uuid(),
@@ -32,10 +31,6 @@ const deliveryLog = z.object({ totalCount: z.number().int(), deliveries: z.array
 const idParams = z.object({ id: z.string() });
 const deliveryParams = z.object({ id: z.string(), deliveryId: z.string() });
 
-function deliveryToWire(view: WebhookDeliveryView) {
-  return { ...wireDates(view), attempts: view.attempts.map(wireDates) };
-}
-
 /**
  * Webhook registrations (CONTRACT.md, Webhooks): a non-managed profile's secret key only. A selector is
  * unsupported (400) and a managed child's own key refused (403): managed profiles follow ramps by polling
@@ -54,13 +49,13 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(registerWebhookInput, "input"),
       response: { 201: jsonSchema(webhook), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request, reply) => reply.code(201).send(wireDates(await app.webhooks.register(actingOf(request), request.body))),
+    handler: async (request, reply) => reply.code(201).send(await app.webhooks.register(actingOf(request), request.body)),
   });
 
   server.get("/v1/webhook", {
     config,
     schema: { tags, security, response: { 200: jsonSchema(webhookList), ...errorResponses(400, 401, 403) } },
-    handler: async (request) => ({ webhooks: (await app.webhooks.list(actingOf(request))).map(wireDates) }),
+    handler: async (request) => ({ webhooks: await app.webhooks.list(actingOf(request)) }),
   });
 
   server.delete("/v1/webhook/:id", {
@@ -88,7 +83,7 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request) => {
       const page = await app.webhooks.deliveries(actingOf(request), (request.params as { id: string }).id, request.query);
-      return { totalCount: page.totalCount, deliveries: page.deliveries.map(deliveryToWire) };
+      return { totalCount: page.totalCount, deliveries: page.deliveries };
     },
   });
 
@@ -102,7 +97,7 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     },
     handler: async (request, reply) => {
       const { id, deliveryId } = request.params as { id: string; deliveryId: string };
-      return reply.code(202).send(deliveryToWire(await app.webhooks.redeliver(actingOf(request), id, deliveryId)));
+      return reply.code(202).send(await app.webhooks.redeliver(actingOf(request), id, deliveryId));
     },
   });
 }
