@@ -4,7 +4,6 @@ import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/di
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
 import cors from "@fastify/cors";
-import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from "graphql";
@@ -15,6 +14,7 @@ import { normalizeHeaderNames } from "./auth/authenticate.js";
 import { NO_DELEGATION } from "./auth/delegation.js";
 import type { Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
+import { RateLimiter } from "./rate-limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
@@ -37,7 +37,6 @@ import { webhookRoutes } from "./rest/v1/webhooks.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key", "X-Public-Key", "X-Managed-Profile-Id", "X-Request-ID", "Idempotency-Key"];
-const MINUTE_MS = 60_000;
 const MAX_GRAPHQL_TOKENS = 1000;
 
 /** Fastify errors raised before a handler runs, in the contract's table. */
@@ -93,20 +92,16 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
-  // Per client IP, before anything else runs (route-level settings may be stricter).
-  await server.register(rateLimit, {
-    max: config.rateLimits.perIpPerMinute,
-    timeWindow: MINUTE_MS,
-    errorResponseBuilder: (_request, context) => rateLimited(Math.ceil(context.ttl / 1000)),
-  });
   const limits = {
-    perCaller: limiter(server.createRateLimit({
-      max: config.rateLimits.perCredentialPerMinute,
-      timeWindow: MINUTE_MS,
-      keyGenerator: (request) => callerKey(request.principal) ?? request.ip,
-    })),
-    signIn: limiter(server.createRateLimit({ max: config.rateLimits.otpPerIpPerMinute, timeWindow: MINUTE_MS })),
+    perIp: new RateLimiter(config.rateLimits.perIpPerMinute),
+    perCaller: new RateLimiter(config.rateLimits.perCredentialPerMinute),
+    signIn: new RateLimiter(config.rateLimits.otpPerIpPerMinute),
   };
+  server.addHook("onClose", async () => Object.values(limits).forEach((limiter) => limiter.close()));
+  // Per client IP, before anything else runs (sign-in has its own, stricter limit; health checks none).
+  server.addHook("onRequest", async (request) => {
+    if (request.routeOptions.config?.rateLimit !== false) limits.perIp.hit(request.ip);
+  });
 
   // Who is calling, whether the route's tasks allow it, and the caller's own rate: after the per-IP
   // limit (onRequest), before the body is read (so unauthenticated callers never see validation errors).
@@ -114,7 +109,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     const { capabilities, graphql } = request.routeOptions.config;
     if (!capabilities && !graphql) return payload;
     request.principal = await app.authenticator.authenticate(request.headers);
-    if (request.principal.kind !== "anonymous") await limits.perCaller(request);
+    const caller = callerKey(request.principal);
+    if (caller) limits.perCaller.hit(caller);
     if (!capabilities) return payload;
     const selector = app.delegation.checkCaller(request.principal, managedProfileSelector(request.headers), capabilities);
     const rule = request.routeOptions.config.delegation ?? NO_DELEGATION;
@@ -173,23 +169,9 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   return server;
 }
 
-type RateCheck = ReturnType<FastifyInstance["createRateLimit"]>;
-/** Enforces a rate limit on one request: RATE_LIMITED with Retry-After once it is exceeded. */
-export type Limiter = (request: { ip: string; principal?: Principal }) => Promise<void>;
-
-function limiter(check: RateCheck): Limiter {
-  return async (request) => {
-    const result = await check(request as FastifyRequest);
-    if (!result.isAllowed && result.isExceeded) throw rateLimited(result.ttlInSeconds);
-  };
-}
-
-function rateLimited(retryAfterSeconds: number): AppError {
-  return new AppError("RATE_LIMITED", undefined, undefined, { "Retry-After": String(Math.max(1, retryAfterSeconds)) });
-}
-
-function callerKey(principal: Principal | undefined): string | undefined {
-  if (!principal || principal.kind === "anonymous" || principal.kind === "operator") return undefined;
+/** What a caller's own rate is counted by: its credential, or its profile for a session. */
+function callerKey(principal: Principal): string | undefined {
+  if (principal.kind === "anonymous" || principal.kind === "operator") return undefined;
   return principal.kind === "session" ? `profile:${principal.profileId}` : `credential:${principal.credential.id}`;
 }
 
@@ -206,7 +188,7 @@ function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyR
   return reply.send({ error: errorBody(appError, request.id) });
 }
 
-async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSchema, signInLimit: Limiter) {
+async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSchema, signInLimit: RateLimiter) {
   const { graphql } = app.config;
   const armor = new ApolloArmor({
     maxDepth: { n: graphql.maxDepth },
@@ -247,7 +229,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         principal: request.principal,
         selector: managedProfileSelector(request.headers),
         requestId: request.id,
-        enforceSignInLimit: () => signInLimit(request),
+        enforceSignInLimit: () => signInLimit.hit(request.ip),
         loaders: createLoaders(app),
       }),
     }),
@@ -287,7 +269,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
           principal: ctx.extra.principal ?? { kind: "anonymous" },
           selector: managedProfileSelector(normalizeHeaderNames(ctx.connectionParams)),
           requestId: randomUUID(),
-          enforceSignInLimit: () => signInLimit({ ip: ctx.extra.request.socket.remoteAddress ?? "unknown" }),
+          enforceSignInLimit: () => signInLimit.hit(ctx.extra.request.socket.remoteAddress ?? "unknown"),
           loaders: createLoaders(app),
         };
         try {

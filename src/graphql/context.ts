@@ -11,7 +11,7 @@ export interface GraphQLContext {
   selector: string | undefined;
   requestId: string;
   /** The per-IP sign-in rate limit (request-otp and verify-otp), shared with REST. */
-  enforceSignInLimit(): Promise<void>;
+  enforceSignInLimit(): void;
   /** Batch loaders, new for every request (see createLoaders). */
   loaders: GraphQLLoaders;
 }

@@ -20,6 +20,8 @@ declare module "fastify" {
     delegation?: DelegationRule;
     /** Errors on this route are answered in GraphQL's shape. */
     graphql?: boolean;
+    /** `false`: not counted by the per-IP rate limit (health checks; sign-in has its own). */
+    rateLimit?: false;
   }
 }
 

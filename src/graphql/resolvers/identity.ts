@@ -21,14 +21,14 @@ export class IdentityResolver {
     @Arg("locale", () => String, { nullable: true }) locale: string | null,
     @Ctx() { app, enforceSignInLimit }: GraphQLContext,
   ) {
-    await enforceSignInLimit();
+    enforceSignInLimit();
     return app.identity.requestOtp({ email, locale: locale ?? undefined });
   }
 
   @Mutation(() => Session, { description: "Exchanges the emailed code for a session; creates the profile on first sign-in." })
   @Auth("SIGN_IN")
   async verifyOtp(@Arg("email") email: string, @Arg("token") token: string, @Ctx() { app, enforceSignInLimit }: GraphQLContext) {
-    await enforceSignInLimit();
+    enforceSignInLimit();
     return toSession(await app.identity.verifyOtp({ email, token }));
   }
 

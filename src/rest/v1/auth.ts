@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import type { Limiter } from "../../server.js";
+import type { RateLimiter } from "../../rate-limiter.js";
 import { errorResponses, jsonSchema } from "../http.js";
 
 const requestOtpBody = z.object({ email: z.string(), locale: z.string().optional() });
@@ -19,10 +19,10 @@ const session = z.object({
 const refreshed = session.omit({ user_id: true, token_type: true });
 
 /** Email OTP sign-in and session renewal (CONTRACT.md, Identity). */
-export function authRoutes(server: FastifyInstance, app: App, signInLimit: Limiter) {
+export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateLimiter) {
   const config = { capabilities: ["SIGN_IN"] as const };
   const signInLimited = { ...config, rateLimit: false as const };
-  const enforceSignInLimit = (request: FastifyRequest) => signInLimit(request);
+  const enforceSignInLimit = async (request: FastifyRequest) => signInLimit.hit(request.ip);
 
   server.post("/v1/auth/request-otp", {
     config: signInLimited,
