@@ -7,7 +7,7 @@ import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { isWellFormedKey, sha256Hex, type KeyKind, type RampEnvironment } from "./keys.js";
 import type { VerifiedCredential } from "./principal.js";
-import { RevocableCache } from "./revocable-cache.js";
+import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 
 interface CachedCredential {
   credential: VerifiedCredential;
@@ -43,9 +43,7 @@ export class CredentialVerifier {
     bus: EventBus,
     private readonly options: { environment: RampEnvironment; cacheTtlMs: number; flushIntervalMs: number; log: Logger },
   ) {
-    this.cache = new RevocableCache(options.cacheTtlMs);
-    bus.subscribe("cacheInvalidated", ({ tag }) => this.cache.invalidate(tag));
-    bus.onResync(() => this.cache.clear());
+    this.cache = busInvalidatedCache(bus, options.cacheTtlMs);
   }
 
   async verify(kind: KeyKind, value: string): Promise<VerifiedCredential> {

@@ -7,7 +7,7 @@ import { childMaySupport, type Corridor, type CustomerType } from "../reference-
 import { canonicalId } from "../validation.js";
 import { requireCapabilities, type Capability } from "./capabilities.js";
 import { principalProfileId, type Principal } from "./principal.js";
-import { RevocableCache } from "./revocable-cache.js";
+import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 
 /** What a route or GraphQL field declares about acting for managed children. */
 export interface DelegationRule {
@@ -67,16 +67,8 @@ export class Delegation {
     bus: EventBus,
     cacheTtlMs: number,
   ) {
-    this.policies = new RevocableCache(cacheTtlMs);
-    this.targets = new RevocableCache(cacheTtlMs);
-    bus.subscribe("cacheInvalidated", ({ tag }) => {
-      this.policies.invalidate(tag);
-      this.targets.invalidate(tag);
-    });
-    bus.onResync(() => {
-      this.policies.clear();
-      this.targets.clear();
-    });
+    this.policies = busInvalidatedCache(bus, cacheTtlMs);
+    this.targets = busInvalidatedCache(bus, cacheTtlMs);
   }
 
   /**

@@ -3,7 +3,7 @@ import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { findSessionFamily } from "../identity/repo.js";
 import { canonicalId } from "../validation.js";
-import { RevocableCache } from "./revocable-cache.js";
+import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import type { AccessTokens } from "./tokens.js";
 
 export interface VerifiedSession {
@@ -27,16 +27,8 @@ export class SessionVerifier {
     bus: EventBus,
     cacheTtlMs: number,
   ) {
-    this.cache = new RevocableCache(cacheTtlMs);
-    this.tokens = new RevocableCache(cacheTtlMs);
-    bus.subscribe("cacheInvalidated", ({ tag }) => {
-      this.cache.invalidate(tag);
-      this.tokens.invalidate(tag);
-    });
-    bus.onResync(() => {
-      this.cache.clear();
-      this.tokens.clear();
-    });
+    this.cache = busInvalidatedCache(bus, cacheTtlMs);
+    this.tokens = busInvalidatedCache(bus, cacheTtlMs);
   }
 
   async verify(token: string): Promise<VerifiedSession> {

@@ -3,7 +3,7 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
-import { RevocableCache } from "../auth/revocable-cache.js";
+import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import { isKnownError } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
@@ -44,9 +44,7 @@ export class KycService {
     private readonly delegation: Delegation,
     cacheTtlMs: number,
   ) {
-    this.subjects = new RevocableCache(cacheTtlMs);
-    bus.subscribe("cacheInvalidated", ({ tag }) => this.subjects.invalidate(tag));
-    bus.onResync(() => this.subjects.clear());
+    this.subjects = busInvalidatedCache(bus, cacheTtlMs);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { ActingContext } from "../auth/delegation.js";
-import { RevocableCache } from "../auth/revocable-cache.js";
+import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
@@ -28,9 +28,7 @@ export class PricingAssignments {
     private readonly bus: EventBus,
     cacheTtlMs: number,
   ) {
-    this.assigned = new RevocableCache(cacheTtlMs);
-    bus.subscribe("cacheInvalidated", ({ tag }) => this.assigned.invalidate(tag));
-    bus.onResync(() => this.assigned.clear());
+    this.assigned = busInvalidatedCache(bus, cacheTtlMs);
   }
 
   async assign(profileId: string, pricingProfile: PricingProfileName): Promise<PricingAssignmentView> {

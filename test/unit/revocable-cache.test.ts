@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { RevocableCache } from "../../src/auth/revocable-cache.js";
+import { RevocableCache } from "../../src/cache/revocable-cache.js";
 
 describe("RevocableCache", () => {
   it("serves a loaded value until it expires, then loads again", async () => {

@@ -1,3 +1,5 @@
+import type { EventBus } from "../events/bus.js";
+
 /**
  * A short-lived in-memory cache for authentication state. Each entry carries tags (the ids of what it
  * depends on: credential, profile, partner, session); `invalidate(tag)` drops every entry with that tag
@@ -60,4 +62,15 @@ export class RevocableCache<V> {
       if (keys?.size === 0) this.keysByTag.delete(tag);
     }
   }
+}
+
+/**
+ * A cache kept honest on every instance: the bus's cacheInvalidated notices drop entries by tag, and a
+ * reconnected listener (which may have missed some) drops everything.
+ */
+export function busInvalidatedCache<V>(bus: EventBus, ttlMs: number): RevocableCache<V> {
+  const cache = new RevocableCache<V>(ttlMs);
+  bus.subscribe("cacheInvalidated", ({ tag }) => cache.invalidate(tag));
+  bus.onResync(() => cache.clear());
+  return cache;
 }
