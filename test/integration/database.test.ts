@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database, type Db } from "../../src/db/client.js";
 import { migrate, migrationsDirectory } from "../../src/db/migrate.js";
+import { insert } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { adminPostgresUrl, freshDatabase, testEngine, type TestDatabase } from "../support/database.js";
 // @ts-expect-error: a dev-only JavaScript tool without typings
@@ -79,5 +80,21 @@ describe(`transactions (${testEngine()})`, () => {
     await standalone;
     expect(await db.profile.findUnique({ where: { id: outsider } })).not.toBeNull();
     expect(await db.profile.count({ where: { email: { endsWith: "@rollback.test" } } })).toBe(0);
+  });
+});
+
+describe(`prepared writes (${testEngine()})`, () => {
+  it("writes asked for together all land, and one that fails fails alone", async () => {
+    const [first, second] = [randomUUID(), randomUUID()];
+    const profile = (id: string, email: string) => insert("Profile", { id, email, updatedAt: new Date() });
+    const outcomes = await Promise.allSettled([
+      opened.writes.run(...profile(first, `${first}@batch.test`)),
+      // The same id again: refused by the primary key, and only this write is undone.
+      opened.writes.run(...profile(first, `${second}@other.test`)),
+      opened.writes.run(...profile(second, `${second}@batch.test`)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const stored = await db.profile.findMany({ where: { id: { in: [first, second] } }, orderBy: { email: "asc" } });
+    expect(stored.map((row) => row.email).sort()).toEqual([`${first}@batch.test`, `${second}@batch.test`].sort());
   });
 });
