@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.js";
-import { columns, type Reads } from "../db/statements.js";
+import { columns, limitClause, type Reads } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 import { Prisma, type ApiCredential } from "../generated/prisma/client.js";
 
@@ -49,7 +49,7 @@ export function listCredentials(reads: Reads, profileId: string, page: { take?: 
   const args: unknown[] = [profileId];
   const arg = (value: unknown) => `$${args.push(value)}`;
   const afterCursor = after ? ` AND ("createdAt" < ${arg(after.createdAt)} OR ("createdAt" = ${arg(after.createdAt)} AND "id" < ${arg(after.id)}))` : "";
-  const limit = take === undefined ? "" : ` LIMIT ${arg(take)}`;
+  const limit = take === undefined ? "" : ` ${limitClause(take)}`;
   return reads.all(`${SELECT_CREDENTIAL} WHERE "profileId" = $1${afterCursor} ORDER BY "createdAt" DESC, "id" DESC${limit}`, args);
 }
 

@@ -1,4 +1,4 @@
-import { columns, placeholders, type Reads } from "../db/statements.js";
+import { columns, limitClause, placeholders, type Reads } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 import type { RampPhase } from "./phases.js";
@@ -59,9 +59,9 @@ export async function listHistory(reads: Reads, subjectProfileId: string, page: 
     `SELECT ${RAMP_VIEW}, "page"."position" AS "page.position", "page"."total" AS "page.total"
     FROM (
       SELECT "id", CAST(ROW_NUMBER() OVER (ORDER BY "createdAt" DESC, "id" DESC) AS INTEGER) AS "position", CAST(COUNT(*) OVER () AS INTEGER) AS "total"
-      FROM "Ramp" WHERE ${history} ORDER BY "createdAt" DESC, "id" DESC LIMIT $2 OFFSET $3
+      FROM "Ramp" WHERE ${history} ORDER BY "createdAt" DESC, "id" DESC ${limitClause(page.limit)} OFFSET $2
     ) AS "page" JOIN "Ramp" ON "Ramp"."id" = "page"."id" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"`,
-    [subjectProfileId, page.limit, page.offset],
+    [subjectProfileId, page.offset],
   );
   if (rows.length === 0 && page.offset > 0) {
     // Past the end, the page carries no count: ask for it alone.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRamp } from "../../src/ramps/repo.js";
 import { findSubjectKyc } from "../../src/kyc/repo.js";
 import { listCredentials } from "../../src/credentials/repo.js";
+import { limitClause } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { testEngine } from "../support/database.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
@@ -160,6 +161,11 @@ describe(`prepared reads (${testEngine()})`, () => {
     expect((await findSubjectKyc(reads, subject.profileId)).cases).toEqual(await db.kycCase.findMany({ where: { profileId: subject.profileId }, orderBy: { createdAt: "asc" } }));
     expect(await listCredentials(reads, subject.profileId)).toEqual(await db.apiCredential.findMany({ where: { profileId: subject.profileId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }));
     expect(await findSubjectKyc(reads, randomUUID())).toEqual({ cases: [], hasLoginEmail: false });
+  });
+
+  it("refuse a bound row limit, which SQLite would prepare again on every run", async () => {
+    await expect(probe.app.reads.all(`SELECT "id" FROM "Profile" LIMIT $1`, [1])).rejects.toThrow(/limitClause/);
+    expect(await probe.app.reads.all(`SELECT "id" FROM "Profile" ${limitClause(1)}`)).toHaveLength(1);
   });
 
   it("run beside an open write transaction without waiting for it, and see what it committed once it has", async () => {
