@@ -1,6 +1,7 @@
 import { getDirective, MapperKind, mapSchema } from "@graphql-tools/utils";
 import type { ApolloServerPlugin } from "@apollo/server";
 import {
+  defaultFieldResolver,
   DirectiveLocation,
   GraphQLDirective,
   GraphQLEnumType,
@@ -86,15 +87,14 @@ export function enforceAuth(schema: GraphQLSchema): GraphQLSchema {
     [MapperKind.OBJECT_FIELD]: (field) => {
       const requires = requiredCapabilities(schema, field);
       if (!requires) return field;
-      const { resolve, subscribe } = field;
+      // A field without a resolver of its own reads its property: it is checked all the same.
+      const { resolve = defaultFieldResolver, subscribe } = field;
       return {
         ...field,
-        ...(resolve && {
-          resolve: (source, args, context: GraphQLContext, info) => {
-            authorize(context, requires);
-            return resolve(source, args, context, info);
-          },
-        }),
+        resolve: (source, args, context: GraphQLContext, info) => {
+          authorize(context, requires);
+          return resolve(source, args, context, info);
+        },
         ...(subscribe && {
           subscribe: (source, args, context: GraphQLContext, info) => {
             authorize(context, requires);

@@ -20,7 +20,8 @@ export function serviceInput(value: unknown): unknown {
   );
 }
 
-export const toRamp = (view: RampView): Ramp => ({ ...view, type: toDirection(view.type), unsignedTxs: view.unsignedTxs as Record<string, unknown>[] });
+/** The GraphQL ramp, an instance of its type: type-graphql copies any other object into one for each of its field resolvers. */
+export const toRamp = (view: RampView): Ramp => Object.assign(new Ramp(), view, { type: toDirection(view.type), unsignedTxs: view.unsignedTxs as Record<string, unknown>[] });
 
 /** Ramps of the acting subject (itself, or a managed child through the selector or the child's own key). */
 @Resolver(() => Ramp)
@@ -41,7 +42,7 @@ export class RampsResolver {
   }
 
   @FieldResolver(() => [RampError], { description: "The ramp's error log, oldest first (batched across a list of ramps)." })
-  async errors(@Root() ramp: Ramp, @Ctx() context: GraphQLContext) {
+  async errors(@Root() ramp: Pick<Ramp, "id">, @Ctx() context: GraphQLContext) {
     return context.loaders.rampErrors.load(ramp.id);
   }
 
