@@ -80,8 +80,17 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // Bodies are JSON only; anything else is refused as the wrong media type.
   server.removeContentTypeParser("text/plain");
 
-  server.addHook("onRequest", async (request, reply) => {
+  const limits = {
+    perIp: new RateLimiter(config.rateLimits.perIpPerMinute),
+    perCaller: new RateLimiter(config.rateLimits.perCredentialPerMinute),
+    signIn: new RateLimiter(config.rateLimits.otpPerIpPerMinute),
+  };
+  server.addHook("onClose", async () => Object.values(limits).forEach((limiter) => limiter.close()));
+
+  // Hooks every request runs take a callback: an async hook costs a promise per request.
+  server.addHook("onRequest", (request, reply, done) => {
     reply.header("X-Request-ID", request.id);
+    done();
   });
 
   await server.register(cors, {
@@ -92,15 +101,16 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     maxAge: 600,
   });
 
-  const limits = {
-    perIp: new RateLimiter(config.rateLimits.perIpPerMinute),
-    perCaller: new RateLimiter(config.rateLimits.perCredentialPerMinute),
-    signIn: new RateLimiter(config.rateLimits.otpPerIpPerMinute),
-  };
-  server.addHook("onClose", async () => Object.values(limits).forEach((limiter) => limiter.close()));
-  // Per client IP, before anything else runs (sign-in has its own, stricter limit; health checks none).
-  server.addHook("onRequest", async (request) => {
-    if (request.routeOptions.config?.rateLimit !== false) limits.perIp.hit(request.ip);
+  // Per client IP, before anything else runs but CORS (so a browser can read the 429); sign-in has its own,
+  // stricter limit, health checks none.
+  server.addHook("onRequest", (request, _reply, done) => {
+    let refused: Error | undefined;
+    try {
+      if (request.routeOptions.config?.rateLimit !== false) limits.perIp.hit(request.ip);
+    } catch (error) {
+      refused = error as Error;
+    }
+    done(refused);
   });
 
   // Who is calling, whether the route's tasks allow it, and the caller's own rate: after the per-IP

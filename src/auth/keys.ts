@@ -1,4 +1,4 @@
-import { createHash, randomInt } from "node:crypto";
+import { hash, randomInt } from "node:crypto";
 
 export type RampEnvironment = "test" | "live";
 export type KeyKind = "public" | "secret";
@@ -22,6 +22,7 @@ export function isWellFormedKey(kind: KeyKind, value: string): boolean {
   return KEY_PATTERN[kind].test(value);
 }
 
+/** One-shot hashing: a third of the cost of a Hash object, on every keyed request. */
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return hash("sha256", value, "hex");
 }
