@@ -22,7 +22,7 @@ import { canonicalId, fieldError, parseInput } from "../validation.js";
 import type { PricingAssignments } from "./pricing-assignments.js";
 import { priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
 import * as repo from "./repo.js";
-import { RAMP_TYPES, type QuoteTerms, type QuoteView } from "./types.js";
+import { RAMP_TYPES, type QuoteTerms, type QuoteTermsField, type QuoteView } from "./types.js";
 
 export const QUOTE_TTL_MS = 10 * 60_000;
 
@@ -224,7 +224,7 @@ export function toQuoteView(quote: Quote): QuoteView {
 }
 
 /** What a quote fixes, as a ramp registered from it shows it too: the conversion and its fee breakdown. */
-export function quoteTerms(quote: Quote): QuoteTerms {
+export function quoteTerms(quote: Pick<Quote, QuoteTermsField>): QuoteTerms {
   return {
     from: quote.from,
     to: quote.to,
