@@ -1,8 +1,10 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from "type-graphql";
 import { DELEGATED } from "../../auth/delegation.js";
 import type { RampView } from "../../ramps/types.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
+import { selects } from "../selection.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import { Ramp, RampConnection, RampError, RegisterRampInput, toDirection, UpdateRampInput } from "../types/ramps.js";
 
@@ -34,16 +36,22 @@ export class RampsResolver {
 
   @Query(() => RampConnection, { description: "The subject's ramp history, newest first." })
   @Auth("RAMP_OPERATIONS")
-  async ramps(@Args() args: PageArgs, @Ctx() context: GraphQLContext) {
+  async ramps(@Args() args: PageArgs, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo) {
     const acting = await actingContext(context, DELEGATED);
     const { limit, offset } = offsetPage(args);
     const page = await context.app.ramps.history(acting, { limit, offset });
-    return offsetConnection(page.ramps.map(toRamp), offset, offset + page.ramps.length < page.totalCount);
+    const ramps = page.ramps.map(toRamp);
+    if (selects(info, ["edges", "node", "errors"])) {
+      const errors = await context.app.ramps.errorsOfRamps(ramps.map(({ id }) => id));
+      for (const ramp of ramps) ramp.errors = errors.get(ramp.id)!;
+    }
+    return offsetConnection(ramps, offset, offset + ramps.length < page.totalCount);
   }
 
-  @FieldResolver(() => [RampError], { description: "The ramp's error log, oldest first (batched across a list of ramps)." })
-  async errors(@Root() ramp: Pick<Ramp, "id">, @Ctx() context: GraphQLContext) {
-    return context.loaders.rampErrors.load(ramp.id);
+  @FieldResolver(() => [RampError], { description: "The ramp's error log, oldest first (read once for a whole page of ramps)." })
+  errors(@Root() ramp: Ramp, @Ctx() context: GraphQLContext): RampError[] | Promise<RampError[]> {
+    // A page read them already; a single ramp (or a subscription's) asks the batch loader.
+    return ramp.errors ?? context.loaders.rampErrors.load(ramp.id);
   }
 
   @Mutation(() => Ramp, { description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat." })

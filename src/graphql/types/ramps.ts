@@ -192,6 +192,9 @@ export class Ramp extends QuoteTerms {
 
   @Field()
   updatedAt!: Date;
+
+  /** The error log when the list the ramp came in read it already (resolved by the `errors` field resolver). */
+  errors?: RampError[];
 }
 
 export const RampConnection = Connection(Ramp, "Ramp");
