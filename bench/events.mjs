@@ -2,15 +2,14 @@
 // baseline measured in the same run on the same machine (RSA-PSS signing on one core, a raw `ws` broadcast),
 // so the ratios say what the gateway's own layers cost. Figures only: nothing here passes or fails.
 import { execFileSync } from "node:child_process";
-import { constants, generateKeyPairSync, sign } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createClient } from "graphql-ws";
-import WebSocket, { WebSocketServer } from "ws";
-import { api, completeBrKyc, signIn, startServer } from "./support.mjs";
+import WebSocket from "ws";
+import { api, completeBrKyc, freePort, pinSelf, SERVER_CPU, signIn, startPinned, startServer } from "./support.mjs";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 16);
@@ -61,45 +60,67 @@ const SAMPLE_BODY = JSON.stringify({
   },
 });
 
-/** RSA-PSS signatures per second on this one thread, as the delivery worker signs: "<ts>.<raw body>". */
+/**
+ * RSA-PSS signatures per second on one thread of the gateway's core, as the delivery worker signs
+ * "<ts>.<raw body>": the process runs pinned where the gateway will.
+ */
 function signingRate() {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const data = Buffer.from(`${Math.floor(Date.now() / 1000)}.${SAMPLE_BODY}`);
-  const started = now();
-  let signatures = 0;
-  while (now() - started < SIGNING_MS) {
-    for (let i = 0; i < 50; i++) sign("sha256", data, { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
-    signatures += 50;
-  }
-  return { rate: signatures / ((now() - started) / 1000), bytes: data.length };
+  const data = `${Math.floor(Date.now() / 1000)}.${SAMPLE_BODY}`;
+  const output = execFileSync("taskset", [
+    "-c",
+    String(SERVER_CPU),
+    process.execPath,
+    "-e",
+    `const { constants, generateKeyPairSync, sign } = require("node:crypto");
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const data = Buffer.from(${JSON.stringify(data)});
+    const started = performance.now();
+    let signatures = 0;
+    while (performance.now() - started < ${SIGNING_MS}) {
+      for (let i = 0; i < 50; i++) sign("sha256", data, { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
+      signatures += 50;
+    }
+    console.log(signatures / ((performance.now() - started) / 1000));`,
+  ]);
+  return { rate: Number(output), bytes: Buffer.byteLength(data) };
 }
 
-/** One message from a plain `ws` server to SUBSCRIBERS connected clients: send start to the last receipt, per round. */
+/**
+ * One message from a plain `ws` server (its own process, pinned where the gateway runs) to SUBSCRIBERS
+ * clients of this process: send start to the last receipt, per round.
+ */
 async function rawBroadcast(rounds) {
-  const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
-  await new Promise((resolve) => server.once("listening", resolve));
-  const url = `ws://127.0.0.1:${server.address().port}`;
+  const port = await freePort();
+  // The same frame a graphql-ws subscriber gets for a rampEvents event.
+  const message = JSON.stringify({ id: "1", type: "next", payload: { data: { rampEvents: JSON.parse(SAMPLE_BODY) } } });
+  const server = await startPinned(
+    [
+      "--input-type=module",
+      "-e",
+      `const { WebSocketServer } = await import("ws");
+      const server = new WebSocketServer({ port: ${port}, host: "127.0.0.1" });
+      process.stdin.on("data", () => { for (const socket of server.clients) socket.send(${JSON.stringify(message)}); });`,
+    ],
+    { ready: () => fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false), stdin: "pipe" },
+  );
   let received = 0;
   const clients = [];
   for (let i = 0; i < SUBSCRIBERS; i++) {
-    const client = new WebSocket(url);
+    const client = new WebSocket(`ws://127.0.0.1:${port}`);
     client.on("message", () => received++);
     clients.push(new Promise((resolve, reject) => (client.once("open", () => resolve(client)), client.once("error", reject))));
   }
   const opened = await Promise.all(clients);
-  await until(() => server.clients.size === SUBSCRIBERS, "raw ws clients");
-  // The same frame a graphql-ws subscriber gets for a rampEvents event.
-  const message = JSON.stringify({ id: "1", type: "next", payload: { data: { rampEvents: JSON.parse(SAMPLE_BODY) } } });
   const latencies = [];
   for (let round = 0; round <= rounds; round++) {
     received = 0;
     const sent = now();
-    for (const socket of server.clients) socket.send(message);
+    server.child.stdin.write("x");
     await until(() => received === SUBSCRIBERS, "the raw broadcast");
     if (round > 0) latencies.push(now() - sent); // round 0 warms up
   }
   for (const client of opened) client.terminate();
-  await new Promise((resolve) => server.close(resolve));
+  await server.stop();
   return latencies;
 }
 
@@ -304,6 +325,7 @@ async function fanOut(gateway, call, clients, sessionId, rounds) {
 
 /* ------------------------------------------------------------------ run */
 
+pinSelf();
 const signing = signingRate();
 const rawLatencies = await rawBroadcast(FANOUT_ROUNDS * 4);
 const tls = certificates();
@@ -341,7 +363,7 @@ try {
   console.log(`\nWebhooks and subscriptions: ${engine}, LOG_LEVEL=warn, ${cpus().length} CPUs, server defaults unless stated\n`);
   const rateRow = (name, rate, ratio) => console.log(`${name.padEnd(66)} ${rate.toFixed(0).padStart(8)} ${ratio.padStart(10)}`);
   console.log(`${"throughput".padEnd(66)} ${"per s".padStart(8)} ${"vs signing".padStart(10)}`);
-  rateRow(`RSA-PSS 2048 signing, one core, ${signing.bytes} B (bench process)`, signing.rate, "1.00");
+  rateRow(`RSA-PSS 2048 signing, one thread on the gateway's core, ${signing.bytes} B`, signing.rate, "1.00");
   rateRow(`webhook deliveries to a local HTTPS receiver answering 204 (1)`, deliveries.rate, (deliveries.rate / signing.rate).toFixed(2));
   rateRow(`  events queued before letting go: quote + register, ${PRODUCERS} in parallel`, deliveries.produceRate, "-");
 

@@ -27,10 +27,10 @@ export function pinSelf() {
 }
 
 /** Starts `node <args>` pinned to SERVER_CPU, in production mode; resolves once `ready()` holds. */
-export async function startPinned(args, { env = {}, ready, stdout = "ignore" } = {}) {
+export async function startPinned(args, { env = {}, ready, stdout = "ignore", stdin = "ignore" } = {}) {
   const child = spawn("taskset", ["-c", String(SERVER_CPU), process.execPath, ...args], {
     env: { ...process.env, NODE_ENV: "production", ...env },
-    stdio: ["ignore", stdout, "inherit"],
+    stdio: [stdin, stdout, "inherit"],
   });
   const exited = new Promise((resolve) => child.on("exit", resolve));
   for (let attempt = 0; !(await ready(child)); attempt++) {

@@ -19,6 +19,8 @@ import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { createLoaders } from "./graphql/loaders.js";
+import { sharedSubscribe } from "./graphql/shared-execution.js";
+import { audienceKey } from "./graphql/subscriptions.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
 import { managedProfileSelector } from "./rest/http.js";
 import { adminRoutes } from "./rest/v1/admin.js";
@@ -248,8 +250,11 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   // Subscriptions: same port and path. Credentials arrive in the connection_init payload.
   const sockets = new WebSocketServer({ server: server.server, path: "/graphql" });
   const format = formatGraphQLError(app.log);
+  // Subscribers of one caller running one operation share its execution for each event (see sharedSubscribe).
+  const shareKeys = new WeakMap<object, string>();
   const wsServer = useServer<Record<string, unknown>, { principal?: Principal; authError?: AppError }>(
     {
+      subscribe: sharedSubscribe((args) => shareKeys.get(args.contextValue as object)),
       onConnect: async (ctx) => {
         try {
           ctx.extra.principal = await app.authenticator.authenticate(normalizeHeaderNames(ctx.connectionParams));
@@ -288,6 +293,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
           if (error instanceof AppError) return [toGraphQLError(error)];
           throw error;
         }
+        shareKeys.set(contextValue, JSON.stringify([payload.query, payload.operationName ?? null, payload.variables ?? null, audienceKey(contextValue.principal, contextValue.selector)]));
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
       onNext: (_ctx, _id, _payload, _args, result) =>

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import pg from "pg";
+import { AppError } from "../errors.js";
 
 /** Messages every instance must see. Small payloads: ids, never secrets (PostgreSQL NOTIFY caps at 8 kB). */
 export interface BusTopics {
@@ -141,17 +142,27 @@ export function streamTopic<T extends Topic, R>(
   return streamOf((handler: (message: BusTopics[T]) => void) => bus.subscribe(topic, handler), select);
 }
 
+/** Messages a stream holds for a reader that does not keep up; one more ends the stream. */
+export const MAX_UNREAD_MESSAGES = 256;
+
 /**
- * Turns a listener registration into an async iterator: selected messages are buffered until read;
- * `return()` unregisters.
+ * Turns a listener registration into an async iterator: selected messages are buffered until read, at
+ * most MAX_UNREAD_MESSAGES: a subscriber that falls further behind gets what was held, then RATE_LIMITED,
+ * and may subscribe again (the server never holds an unbounded backlog); `return()` unregisters.
  */
 export function streamOf<M, R>(listen: (handler: (message: M) => void) => () => void, select: (message: M) => R | undefined): AsyncIterableIterator<R> {
   const buffer: R[] = [];
   let wake: (() => void) | undefined;
   let done = false;
+  let overflowed = false;
   const unsubscribe = listen((message) => {
     const value = select(message);
-    if (value === undefined) return;
+    if (value === undefined || done) return;
+    if (buffer.length >= MAX_UNREAD_MESSAGES) {
+      overflowed = true;
+      void finish();
+      return;
+    }
     buffer.push(value);
     wake?.();
   });
@@ -165,6 +176,8 @@ export function streamOf<M, R>(listen: (handler: (message: M) => void) => () => 
     async next() {
       while (!done && buffer.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       if (buffer.length > 0) return { value: buffer.shift() as R, done: false };
+      // What was held is delivered first: the subscriber knows exactly where it lost track.
+      if (overflowed) throw new AppError("RATE_LIMITED", `The subscriber fell more than ${MAX_UNREAD_MESSAGES} events behind; subscribe again.`);
       return { value: undefined, done: true };
     },
     return: finish,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Queryable, Tx } from "../db/tx.js";
+import { limitClause, type Reads } from "../db/statements.js";
+import type { Tx } from "../db/tx.js";
 import type { RampPhase, RampStatus } from "../ramps/phases.js";
 import { enqueueDeliveries } from "../webhooks/delivery-repo.js";
 
@@ -66,19 +67,19 @@ export interface OutboxEntry {
   body: RampEventBody;
 }
 
-/** Outbox entries after a sequence number, in order (the feed's and the tests' reading position). */
-export async function readOutbox(db: Queryable, afterSequence: number, limit: number): Promise<OutboxEntry[]> {
-  const rows = await db.rampEvent.findMany({
-    where: { sequence: { gt: afterSequence } },
-    orderBy: { sequence: "asc" },
-    take: limit,
-    include: { ramp: { select: { profileId: true } } },
-  });
-  return rows.map((row) => ({ sequence: row.sequence, rampId: row.rampId, profileId: row.ramp.profileId, body: JSON.parse(row.body) as RampEventBody }));
+/** Outbox entries after a sequence number, in order (the feed's and the tests' reading position): one prepared read. */
+export async function readOutbox(reads: Reads, afterSequence: number, limit: number): Promise<OutboxEntry[]> {
+  const rows = await reads.all<{ sequence: number; rampId: string; profileId: string; body: string }>(
+    `SELECT "RampEvent"."sequence", "RampEvent"."rampId", "Ramp"."profileId", "RampEvent"."body"
+    FROM "RampEvent" JOIN "Ramp" ON "Ramp"."id" = "RampEvent"."rampId"
+    WHERE "RampEvent"."sequence" > $1 ORDER BY "RampEvent"."sequence" ${limitClause(limit)}`,
+    [afterSequence],
+  );
+  return rows.map((row) => ({ sequence: row.sequence, rampId: row.rampId, profileId: row.profileId, body: JSON.parse(row.body) as RampEventBody }));
 }
 
 /** The newest sequence number written so far (0 for an empty outbox). */
-export async function lastOutboxSequence(db: Queryable): Promise<number> {
-  const newest = await db.rampEvent.findFirst({ orderBy: { sequence: "desc" }, select: { sequence: true } });
+export async function lastOutboxSequence(reads: Reads): Promise<number> {
+  const newest = await reads.one<{ sequence: number }>(`SELECT MAX("sequence") AS "sequence" FROM "RampEvent"`);
   return newest?.sequence ?? 0;
 }

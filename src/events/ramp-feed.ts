@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Db } from "../db/client.js";
+import type { Reads } from "../db/statements.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import { lastOutboxSequence, readOutbox, type OutboxEntry } from "./outbox.js";
 
@@ -13,13 +13,20 @@ const GAP_PATIENCE_MS = 5_000;
 
 type Listener = (entry: OutboxEntry) => void;
 
+/** What a subscriber follows: one ramp, or the ramps registered on one quote or one widget session. */
+export type FeedTopic = { rampId: string } | { quoteId: string } | { sessionId: string };
+
+const topicKey = (topic: FeedTopic) =>
+  "rampId" in topic ? `ramp ${topic.rampId}` : "quoteId" in topic ? `quote ${topic.quoteId}` : `session ${topic.sessionId}`;
+
 /**
  * The outbox as a live feed for this instance's subscribers. Every instance reads the shared outbox, so
  * an event written by any instance reaches subscribers connected to any instance; a sequence seen once is
  * never emitted twice, and a late-committing lower sequence is still emitted when it appears.
  */
 export class RampEventFeed {
-  private readonly listeners = new Set<Listener>();
+  /** Listeners by topic key: an event reaches only the subscribers of its ramp, quote and session. */
+  private readonly listeners = new Map<string, Set<Listener>>();
   /** Every sequence up to here was emitted (or given up on). */
   private floor = 0;
   /** Sequences above the floor already emitted. */
@@ -29,7 +36,7 @@ export class RampEventFeed {
   private readonly loop: PollLoop;
 
   constructor(
-    private readonly db: Db,
+    private readonly reads: Reads,
     intervalMs: number,
     private readonly log: Logger,
   ) {
@@ -39,7 +46,7 @@ export class RampEventFeed {
   /** Starts after the newest event written so far: subscribers get what happens from now on. */
   async start(): Promise<void> {
     if (this.loop.active) return;
-    this.floor = await lastOutboxSequence(this.db);
+    this.floor = await lastOutboxSequence(this.reads);
     this.loop.start();
   }
 
@@ -52,25 +59,38 @@ export class RampEventFeed {
     this.loop.wake();
   }
 
-  listen(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  listen(topic: FeedTopic, listener: Listener): () => void {
+    const key = topicKey(topic);
+    let listeners = this.listeners.get(key);
+    if (!listeners) this.listeners.set(key, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners.get(key) === listeners) this.listeners.delete(key);
+    };
+  }
+
+  private emit(key: string, entry: OutboxEntry): void {
+    for (const listener of this.listeners.get(key) ?? []) {
+      try {
+        listener(entry);
+      } catch (error) {
+        this.log.error({ err: error }, "ramp event listener failed");
+      }
+    }
   }
 
   /** One read of the outbox: emits what is new, then moves the floor over what is settled. */
   async poll(now = Date.now()): Promise<void> {
-    const entries = await readOutbox(this.db, this.floor, BATCH);
+    const entries = await readOutbox(this.reads, this.floor, BATCH);
     for (const entry of entries) {
       if (this.emitted.has(entry.sequence)) continue;
       this.emitted.add(entry.sequence);
       this.gaps.delete(entry.sequence);
-      for (const listener of this.listeners) {
-        try {
-          listener(entry);
-        } catch (error) {
-          this.log.error({ err: error }, "ramp event listener failed");
-        }
-      }
+      const { quoteId, sessionId } = entry.body.payload;
+      this.emit(topicKey({ rampId: entry.rampId }), entry);
+      this.emit(topicKey({ quoteId }), entry);
+      if (sessionId) this.emit(topicKey({ sessionId }), entry);
     }
     const highest = entries.at(-1)?.sequence ?? this.floor;
     for (let sequence = this.floor + 1; sequence < highest; sequence++) {

@@ -6,7 +6,8 @@ import type { Logger } from "pino";
  * for the pass in progress.
  */
 export class PollLoop {
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the scheduled pass. */
+  private cancel: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
   /** A wake-up arrived during a pass: the next pass follows at once. */
@@ -37,19 +38,19 @@ export class PollLoop {
       this.woken = true;
       return;
     }
-    clearTimeout(this.timer);
+    this.cancel?.();
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.cancel?.();
     await this.running;
   }
 
   private schedule(delayMs: number) {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
+    const run = () => {
       this.running = this.pass()
         .catch((error: unknown) => this.log.error({ err: error }, this.failure))
         .finally(() => {
@@ -58,6 +59,14 @@ export class PollLoop {
           this.woken = false;
           this.schedule(next);
         });
-    }, delayMs);
+    };
+    // A pass asked for now runs in this turn's check phase, not a timer's millisecond later.
+    if (delayMs === 0) {
+      const immediate = setImmediate(run);
+      this.cancel = () => clearImmediate(immediate);
+    } else {
+      const timer = setTimeout(run, delayMs);
+      this.cancel = () => clearTimeout(timer);
+    }
   }
 }

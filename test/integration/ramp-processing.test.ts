@@ -96,7 +96,7 @@ function finished(app: TestApp, headers: Headers, rampId: string): Promise<Ramp>
 }
 
 async function outboxOf(app: TestApp, rampId: string): Promise<RampEventBody[]> {
-  return (await readOutbox(app.app.db, 0, 100_000)).filter((entry) => entry.rampId === rampId).map((entry) => entry.body);
+  return (await readOutbox(app.app.reads, 0, 100_000)).filter((entry) => entry.rampId === rampId).map((entry) => entry.body);
 }
 
 /** [eventType, transactionStatus, currentPhase (PHASE_CHANGE only)] per event. */

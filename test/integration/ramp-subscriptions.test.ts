@@ -81,7 +81,7 @@ async function start(headers: Record<string, string>, rampId: string) {
 }
 
 const webhookBodies = async (rampId: string) =>
-  (await readOutbox(t.app.db, 0, 10_000)).filter((entry) => entry.rampId === rampId && entry.body.eventType !== "PHASE_CHANGE").map((entry) => entry.body);
+  (await readOutbox(t.app.reads, 0, 10_000)).filter((entry) => entry.rampId === rampId && entry.body.eventType !== "PHASE_CHANGE").map((entry) => entry.body);
 const data = (subscription: Subscription, field: string) => subscription.results.filter((result) => result.data).map((result) => (result.data as Record<string, any>)[field]);
 
 describe("rampEvents", () => {

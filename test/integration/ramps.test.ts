@@ -101,11 +101,11 @@ async function sellRamp(headers: Headers, inputAmount = "50") {
 const presigned = (n: number) => [{ phase: "RampPhase", network: "polygon", signer: SELLER, nonce: n, txData: `0x${String(n).padStart(64, "0")}` }];
 
 async function outboxOf(rampId: string) {
-  return (await readOutbox(t.app.db, 0, 100_000)).filter((entry) => entry.rampId === rampId).map((entry) => entry.body);
+  return (await readOutbox(t.app.reads, 0, 100_000)).filter((entry) => entry.rampId === rampId).map((entry) => entry.body);
 }
 
 async function outboxOfQuote(quoteId: string) {
-  return (await readOutbox(t.app.db, 0, 100_000)).filter((entry) => entry.body.payload.quoteId === quoteId);
+  return (await readOutbox(t.app.reads, 0, 100_000)).filter((entry) => entry.body.payload.quoteId === quoteId);
 }
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {

@@ -3,7 +3,7 @@ import type { ApiCredentialView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
-import { guardedStream } from "../subscriptions.js";
+import { guardedStream, stillEntitled } from "../subscriptions.js";
 import { decodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
 import {
   ApiCredentialConnection,
@@ -51,10 +51,10 @@ export class CredentialsResolver {
   @Subscription(() => ApiCredentialEvent, {
     description: "Credentials of the caller's profile being created or revoked.",
     subscribe: async ({ context }) => {
-      const { app, principal } = context as GraphQLContext;
+      const { app } = context as GraphQLContext;
       const profileId = (await actingContext(context as GraphQLContext)).subjectProfileId;
       const events = streamTopic(app.bus, "apiCredential", (message) => (message.profileId === profileId ? message : undefined));
-      return guardedStream(events, () => app.authenticator.stillValid(principal));
+      return guardedStream(events, (event) => stillEntitled(context as GraphQLContext, undefined, event));
     },
   })
   @Auth("OWN_CREDENTIALS")

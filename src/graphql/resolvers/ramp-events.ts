@@ -3,7 +3,9 @@ import { DELEGATED, type ActingContext } from "../../auth/delegation.js";
 import { AppError } from "../../errors.js";
 import { streamOf } from "../../events/bus.js";
 import { WEBHOOK_EVENT_TYPES, type OutboxEntry, type RampEventBody } from "../../events/outbox.js";
+import type { FeedTopic } from "../../events/ramp-feed.js";
 import type { RampView } from "../../ramps/types.js";
+import { canonicalId } from "../../validation.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
 import { followedStream, stillEntitled } from "../subscriptions.js";
@@ -17,8 +19,16 @@ interface RampEventsArgs {
   rampId?: string | null;
 }
 
-/** Every new outbox entry, from the moment of the call (the subscription filters them once authorized). */
-const outboxEntries = (context: GraphQLContext) => streamOf((listener: (entry: OutboxEntry) => void) => context.app.rampEvents.listen(listener), (entry: OutboxEntry) => entry);
+/**
+ * New outbox entries of a topic, from the moment of the call: the subscription filters them once authorized.
+ * Arguments that name no one topic (or no id) follow nothing; authorizing them refuses the subscription.
+ */
+function outboxEntries(context: GraphQLContext, args: RampEventsArgs): AsyncIterableIterator<OutboxEntry> {
+  const named = (["rampId", "quoteId", "sessionId"] as const).filter((name) => args[name] != null);
+  const id = named.length === 1 ? canonicalId(args[named[0]!]) : null;
+  const listen = (listener: (entry: OutboxEntry) => void) => (id ? context.app.rampEvents.listen({ [named[0]!]: id } as FeedTopic, listener) : () => undefined);
+  return streamOf(listen, (entry: OutboxEntry) => entry);
+}
 
 /** How long a ramp read for an event is shared: every subscriber's result for that event is resolved by then. */
 const SHARED_READ_MS = 10_000;
@@ -68,13 +78,13 @@ export class RampEventsResolver {
     subscribe: ({ args, context }) => {
       const ctx = context as GraphQLContext;
       return followedStream(
-        outboxEntries(ctx),
+        outboxEntries(ctx, args as RampEventsArgs),
         async () => {
           const acting = await actingContext(ctx, DELEGATED);
           const matches = await eventFilter(ctx, acting, args as RampEventsArgs);
           return (entry) => (isWebhookEvent(entry) && entry.profileId === acting.subjectProfileId && matches(entry) ? entry.body : undefined);
         },
-        () => stillEntitled(ctx, DELEGATED),
+        (entry) => stillEntitled(ctx, DELEGATED, entry.body),
       );
     },
   })
@@ -93,13 +103,13 @@ export class RampEventsResolver {
     subscribe: ({ args, context }) => {
       const ctx = context as GraphQLContext;
       return followedStream(
-        outboxEntries(ctx),
+        outboxEntries(ctx, { rampId: (args as { rampId: string }).rampId }),
         async () => {
           const acting = await actingContext(ctx, DELEGATED);
           const { id } = await ctx.app.ramps.get(acting, (args as { rampId: string }).rampId);
           return (entry) => (entry.body.eventType === "PHASE_CHANGE" && entry.rampId === id && entry.profileId === acting.subjectProfileId ? entry.body : undefined);
         },
-        () => stillEntitled(ctx, DELEGATED),
+        (entry) => stillEntitled(ctx, DELEGATED, entry.body),
       );
     },
   })
