@@ -8,7 +8,7 @@ import { AccessTokens } from "./auth/tokens.js";
 import type { Config } from "./config.js";
 import { CredentialService } from "./credentials/service.js";
 import { openDatabase, type Db } from "./db/client.js";
-import type { Reads, StatementCounter } from "./db/statements.js";
+import type { Reads, StatementCounter, Writes } from "./db/statements.js";
 import { migrate } from "./db/migrate.js";
 import { createInProcessBus, createPostgresBus, type EventBus } from "./events/bus.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
@@ -41,8 +41,10 @@ export interface App {
   config: Config;
   log: Logger;
   db: Db;
-  /** The hot reads, on prepared statements (see db/reads.ts). */
+  /** The hot reads, on prepared statements (see db/statements.ts). */
   reads: Reads;
+  /** The hot writes, on prepared statements (see db/statements.ts). */
+  writes: Writes;
   /** Statements sent to the database so far (tests pin per-request budgets with it). */
   statements: StatementCounter;
   bus: EventBus;
@@ -136,7 +138,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const resolve = seams.resolveHost ?? systemResolver;
   const sender = new WebhookSender({ resolve, allowPrivateNetworks, timeoutMs: config.webhooks.timeoutMs, ca: seams.webhookCa });
   const webhookDelivery = new WebhookDeliveryWorker(
-    db,
+    database,
     (timestamp, rawBody) => signingKeys.sign(timestamp, rawBody),
     sender,
     {
@@ -144,6 +146,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       pollMs: config.webhooks.deliveryPollMs,
       timeoutMs: config.webhooks.timeoutMs,
       concurrency: config.webhooks.deliveryConcurrency,
+      concurrencyPerReceiver: config.webhooks.deliveryConcurrencyPerReceiver,
     },
     log,
     seams.clock,
@@ -155,6 +158,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
     db,
     reads,
+    writes,
     statements: database.statements,
     bus,
     authenticator: new Authenticator(verifier, new SessionVerifier(reads, accessTokens, bus, config.cacheTtlMs), config.operatorToken),

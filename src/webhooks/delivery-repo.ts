@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db/client.js";
+import { limitClause, placeholders, type Reads, type Writes } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -44,55 +44,48 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries under `token`, moving them to `leaseUntil` so no other worker takes
- * them meanwhile. On PostgreSQL workers skip each other's locked rows (FOR UPDATE SKIP LOCKED); SQLite has
- * one writer, where the conditional update alone decides.
+ * Up to `limit` due deliveries, earliest first, none to the URLs in `skip` (their share of the send slots is
+ * taken): what the next claim may take. An index range scan that stops at `limit` (with what `skip` passes over).
  */
-export async function claimDueDeliveries(
-  db: Db,
+export async function findDueDeliveries(reads: Reads, due: { now: Date; limit: number; skip: readonly string[] }): Promise<{ id: string; url: string }[]> {
+  const skipped = due.skip.length ? `AND "WebhookSubscription"."url" NOT IN (${placeholders(due.skip.length, 2)})` : "";
+  return reads.all(
+    `SELECT "WebhookDelivery"."id", "WebhookSubscription"."url"
+    FROM "WebhookDelivery" JOIN "WebhookSubscription" ON "WebhookSubscription"."id" = "WebhookDelivery"."subscriptionId"
+    WHERE "WebhookDelivery"."status" = 'pending' AND "WebhookDelivery"."nextAttemptAt" <= $1 ${skipped}
+    ORDER BY "WebhookDelivery"."nextAttemptAt" ${limitClause(due.limit)}`,
+    [due.now, ...due.skip],
+  );
+}
+
+/**
+ * Claims those of `ids` that are still due under `token`, moving them to `leaseUntil` so no other worker
+ * takes them meanwhile; returns what sending them needs. On PostgreSQL workers skip each other's locked rows
+ * (FOR UPDATE SKIP LOCKED); SQLite has one writer, where the conditional update alone decides.
+ */
+export async function claimDeliveries(
+  database: { reads: Reads; writes: Writes },
   engine: "postgresql" | "sqlite",
-  claim: { now: Date; leaseUntil: Date; token: string; limit: number },
+  claim: { ids: readonly string[]; now: Date; leaseUntil: Date; token: string },
 ): Promise<ClaimedDelivery[]> {
-  const { now, leaseUntil, token, limit } = claim;
-  if (engine === "postgresql") {
-    await db.$executeRaw`
-      UPDATE "WebhookDelivery" SET "nextAttemptAt" = ${leaseUntil}, "claimToken" = ${token}::uuid, "updatedAt" = ${now}
-      WHERE "id" IN (
-        SELECT "id" FROM "WebhookDelivery"
-        WHERE "status" = 'pending' AND "nextAttemptAt" <= ${now}
-        ORDER BY "nextAttemptAt" LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)`;
-  } else {
-    const due = await db.webhookDelivery.findMany({
-      where: { status: "pending", nextAttemptAt: { lte: now } },
-      orderBy: { nextAttemptAt: "asc" },
-      take: limit,
-      select: { id: true },
-    });
-    if (due.length === 0) return [];
-    await db.webhookDelivery.updateMany({
-      where: { id: { in: due.map(({ id }) => id) }, status: "pending", nextAttemptAt: { lte: now } },
-      data: { nextAttemptAt: leaseUntil, claimToken: token },
-    });
-  }
-  const claimed = await db.webhookDelivery.findMany({
-    where: { claimToken: token },
-    select: {
-      id: true,
-      subscriptionId: true,
-      roundAttempts: true,
-      subscription: { select: { url: true, isActive: true } },
-      event: { select: { body: true } },
-    },
-  });
-  return claimed.map((row) => ({
-    id: row.id,
-    subscriptionId: row.subscriptionId,
-    roundAttempts: row.roundAttempts,
-    url: row.subscription.url,
-    subscriptionActive: row.subscription.isActive,
-    body: row.event.body,
-  }));
+  const { ids, now, leaseUntil, token } = claim;
+  if (ids.length === 0) return [];
+  const list = placeholders(ids.length, 4);
+  const stillDue = `"id" IN (${list}) AND "status" = 'pending' AND "nextAttemptAt" <= $3`;
+  await database.writes.run(
+    `UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = $2, "updatedAt" = $3
+    WHERE ${engine === "postgresql" ? `"id" IN (SELECT "id" FROM "WebhookDelivery" WHERE ${stillDue} FOR UPDATE SKIP LOCKED)` : stillDue}`,
+    [leaseUntil, token, now, ...ids],
+  );
+  const rows = await database.reads.all<Omit<ClaimedDelivery, "subscriptionActive"> & { isActive: boolean }>(
+    `SELECT "WebhookDelivery"."id", "WebhookDelivery"."subscriptionId", "WebhookDelivery"."roundAttempts",
+      "WebhookSubscription"."url", "WebhookSubscription"."isActive", "RampEvent"."body"
+    FROM "WebhookDelivery" JOIN "WebhookSubscription" ON "WebhookSubscription"."id" = "WebhookDelivery"."subscriptionId"
+      JOIN "RampEvent" ON "RampEvent"."eventId" = "WebhookDelivery"."eventId"
+    WHERE "WebhookDelivery"."id" IN (${placeholders(ids.length, 2)}) AND "WebhookDelivery"."claimToken" = $1`,
+    [token, ...ids],
+  );
+  return rows.map(({ isActive, ...row }) => ({ ...row, subscriptionActive: isActive }));
 }
 
 /** One send's record. */
@@ -108,32 +101,31 @@ export interface AttemptRecord {
  * failed (retryAt null). False when the claim lapsed or the delivery is gone (its subscription deleted).
  */
 export async function settleDelivery(
-  tx: Tx,
+  writes: Writes,
   delivery: { id: string; token: string },
   outcome: { status: DeliveryStatus; retryAt: Date | null; at: Date },
 ): Promise<boolean> {
-  const { count } = await tx.webhookDelivery.updateMany({
-    where: { id: delivery.id, claimToken: delivery.token },
-    data: {
-      status: outcome.status,
-      roundAttempts: { increment: 1 },
-      nextAttemptAt: outcome.retryAt,
-      claimToken: null,
-      ...(outcome.status === "delivered" ? { deliveredAt: outcome.at } : {}),
-    },
-  });
-  return count === 1;
+  const changed = await writes.run(
+    `UPDATE "WebhookDelivery" SET "status" = $1, "roundAttempts" = "roundAttempts" + 1, "nextAttemptAt" = $2, "claimToken" = NULL,
+      "deliveredAt" = CASE WHEN $1 = 'delivered' THEN $3 ELSE "deliveredAt" END, "updatedAt" = $3
+    WHERE "id" = $4 AND "claimToken" = $5`,
+    [outcome.status, outcome.retryAt, outcome.at, delivery.id, delivery.token],
+  );
+  return changed === 1;
 }
 
 /** Logs a send, unless its delivery is gone (the subscription was deleted meanwhile). */
-export async function insertAttempt(tx: Tx, deliveryId: string, attempt: AttemptRecord): Promise<void> {
-  if ((await tx.webhookDelivery.count({ where: { id: deliveryId } })) === 0) return;
-  await tx.webhookDeliveryAttempt.create({ data: { id: randomUUID(), deliveryId, ...attempt } });
+export async function insertAttempt(writes: Writes, deliveryId: string, attempt: AttemptRecord): Promise<void> {
+  await writes.run(
+    `INSERT INTO "WebhookDeliveryAttempt" ("id", "deliveryId", "startedAt", "durationMs", "statusCode", "error")
+    SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM "WebhookDelivery" WHERE "id" = $2)`,
+    [randomUUID(), deliveryId, attempt.startedAt, attempt.durationMs, attempt.statusCode, attempt.error],
+  );
 }
 
 /** A delivered event ends a subscription's run of failures. */
-export async function resetFailures(tx: Tx, subscriptionId: string): Promise<void> {
-  await tx.webhookSubscription.updateMany({ where: { id: subscriptionId, consecutiveFailures: { gt: 0 } }, data: { consecutiveFailures: 0 } });
+export async function resetFailures(writes: Writes, subscriptionId: string): Promise<void> {
+  await writes.run(`UPDATE "WebhookSubscription" SET "consecutiveFailures" = 0 WHERE "id" = $1 AND "consecutiveFailures" > 0`, [subscriptionId]);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
+import type { Reads, Writes } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import * as repo from "./delivery-repo.js";
@@ -12,6 +13,11 @@ export const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000] as const;
 export const FAILED_DELIVERIES_TO_DISABLE = 5;
 /** A claim outlives the send's timeout by this much before another worker may take the delivery over. */
 const CLAIM_MARGIN_MS = 5_000;
+/**
+ * Sends that finish within this long of each other settle together: on SQLite one commit writes whole
+ * pages of the log, the deliveries and their indexes, so settling alone cost each send several of them.
+ */
+const SETTLE_WINDOW_MS = 5;
 
 export interface DeliveryWorkerSettings {
   engine: "postgresql" | "sqlite";
@@ -21,23 +27,43 @@ export interface DeliveryWorkerSettings {
   timeoutMs: number;
   /** Sends in flight at once on this instance. */
   concurrency: number;
+  /** Sends in flight at once to one receiving URL: a slow or dead receiver holds no more of the slots. */
+  concurrencyPerReceiver: number;
 }
 
-/** Signs a raw body for the X-Service-Signature header. */
-export type Signer = (timestamp: number, rawBody: string) => string;
+/** Signs a raw body for the X-Service-Signature header, off the event loop. */
+export type Signer = (timestamp: number, rawBody: string) => Promise<string>;
+
+/** The database as the worker uses it: prepared statements for claims and settlements, the ORM for the rest. */
+export interface DeliveryDatabase {
+  db: Db;
+  reads: Reads;
+  writes: Writes;
+}
 
 /**
  * Sends queued webhook deliveries (CONTRACT.md, Webhooks). A delivery is claimed before it is sent and
  * settled after, both in the database: a worker killed mid-send leaves a claim that lapses, and the
  * delivery is sent again (at-least-once; receivers dedupe on the body's stable eventId). Several
- * instances share the queue without sending a delivery twice while its claim holds.
+ * instances share the queue without sending a delivery twice while its claim holds. Each receiving URL
+ * gets at most its share of this instance's send slots, so one that never answers delays no one else.
  */
 export class WebhookDeliveryWorker {
   private readonly loop: PollLoop;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Sends in flight by receiving URL. */
+  private readonly perReceiver = new Map<string, number>();
+  /**
+   * The last look past busy receivers that found nothing: looking past them again finds nothing either
+   * until events are written, retries fall due (within a poll interval) or the busy set shrinks. Each such
+   * look reads past every due delivery of the busy receivers, so it is not repeated for every finished send.
+   */
+  private fruitlessLook: { skipped: Set<string>; at: number } | undefined;
+  /** The next moment the finished sends settle together (see SETTLE_WINDOW_MS). */
+  private settleTurn: Promise<void> | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly database: DeliveryDatabase,
     private readonly sign: Signer,
     private readonly sender: WebhookSender,
     private readonly settings: DeliveryWorkerSettings,
@@ -52,8 +78,9 @@ export class WebhookDeliveryWorker {
     this.loop.start(0);
   }
 
-  /** Looks for due deliveries now (new events were written, or a send finished and made room). */
+  /** Looks for due deliveries now: new events were written, or deliveries restarted. */
   wake(): void {
+    this.fruitlessLook = undefined;
     this.loop.wake();
   }
 
@@ -75,55 +102,101 @@ export class WebhookDeliveryWorker {
       const room = this.settings.concurrency - this.inFlight.size;
       if (room <= 0) return started;
       const now = this.clock();
+      const skip = this.busyReceivers();
+      if (this.knownFruitless(skip, now.getTime())) return started;
+      const due = await repo.findDueDeliveries(this.database.reads, { now, limit: room, skip });
+      if (due.length === 0 && skip.length > 0) this.fruitlessLook = { skipped: new Set(skip), at: now.getTime() };
+      const ids = this.fairShare(due, room);
       const token = randomUUID();
-      const claimed = await repo.claimDueDeliveries(this.db, this.settings.engine, {
-        now,
-        leaseUntil: new Date(now.getTime() + this.settings.timeoutMs + CLAIM_MARGIN_MS),
-        token,
-        limit: room,
-      });
+      const leaseUntil = new Date(now.getTime() + this.settings.timeoutMs + CLAIM_MARGIN_MS);
+      const claimed = await repo.claimDeliveries(this.database, this.settings.engine, { ids, now, leaseUntil, token });
       for (const delivery of claimed) {
-        const sending = this.deliver(delivery, token)
+        const release = this.holdReceiverSlot(delivery.url);
+        const sending = this.deliver(delivery, token, release)
           .catch((error: unknown) => this.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed to settle"))
           .finally(() => {
+            release();
             this.inFlight.delete(sending);
-            this.loop.wake();
+            // The instance's own limit had held claims back: there is room again.
+            if (this.inFlight.size === this.settings.concurrency - 1) this.loop.wake();
           });
         this.inFlight.add(sending);
         started.push(sending);
       }
-      if (claimed.length < room) return started;
+      // Nothing more is due (or another worker took it): wait to be woken.
+      if (due.length < room || claimed.length === 0) return started;
     }
   }
 
-  private async deliver(delivery: repo.ClaimedDelivery, token: string): Promise<void> {
+  /** Whether looking past these busy receivers would repeat a look that found nothing. */
+  private knownFruitless(skip: string[], now: number): boolean {
+    const last = this.fruitlessLook;
+    if (!last || skip.length === 0 || now - last.at >= this.settings.pollMs) return false;
+    return [...last.skipped].every((url) => skip.includes(url));
+  }
+
+  /**
+   * Counts a send to `url`; the returned function (which may be called more than once) ends it. Once half
+   * of the receiver's share is free, the worker looks for more: claims come in batches rather than one per
+   * finished send, and the receiver still has sends under way meanwhile.
+   */
+  private holdReceiverSlot(url: string): () => void {
+    this.perReceiver.set(url, (this.perReceiver.get(url) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const left = this.perReceiver.get(url)! - 1;
+      if (left > 0) this.perReceiver.set(url, left);
+      else this.perReceiver.delete(url);
+      if (left <= this.settings.concurrencyPerReceiver / 2) this.loop.wake();
+    };
+  }
+
+  /** Receiving URLs whose share of the send slots is taken. */
+  private busyReceivers(): string[] {
+    return [...this.perReceiver].filter(([, sending]) => sending >= this.settings.concurrencyPerReceiver).map(([url]) => url);
+  }
+
+  /** The due deliveries to claim, earliest first: each URL up to what is left of its share. */
+  private fairShare(due: { id: string; url: string }[], room: number): string[] {
+    const taken = new Map<string, number>();
+    const ids: string[] = [];
+    for (const { id, url } of due) {
+      const sending = (this.perReceiver.get(url) ?? 0) + (taken.get(url) ?? 0);
+      if (sending >= this.settings.concurrencyPerReceiver) continue;
+      taken.set(url, (taken.get(url) ?? 0) + 1);
+      ids.push(id);
+      if (ids.length === room) break;
+    }
+    return ids;
+  }
+
+  /** Sends and settles one delivery; `sent` frees its receiver's slot as soon as the receiver has answered. */
+  private async deliver(delivery: repo.ClaimedDelivery, token: string, sent: () => void): Promise<void> {
+    const { writes } = this.database;
     if (!delivery.subscriptionActive) {
-      await inTransaction(this.db, (tx) => repo.settleDelivery(tx, { id: delivery.id, token }, { status: "failed", retryAt: null, at: this.clock() }));
+      await repo.settleDelivery(writes, { id: delivery.id, token }, { status: "failed", retryAt: null, at: this.clock() });
       return;
     }
     const startedAt = this.clock();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
-    const outcome = await this.sender.send(
-      delivery.url,
-      { "x-service-timestamp": String(timestamp), "x-service-signature": this.sign(timestamp, delivery.body) },
-      delivery.body,
-    );
+    const signature = await this.sign(timestamp, delivery.body);
+    const outcome = await this.sender.send(delivery.url, { "x-service-timestamp": String(timestamp), "x-service-signature": signature }, delivery.body);
+    sent();
+    await (this.settleTurn ??= new Promise((resolve) => setTimeout(() => resolve((this.settleTurn = undefined)), SETTLE_WINDOW_MS)));
     const at = this.clock();
-    const attempt = { startedAt, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: outcome.error };
     const retryDelay = RETRY_DELAYS_MS[delivery.roundAttempts];
-    const disabled = await inTransaction(this.db, async (tx) => {
-      await repo.insertAttempt(tx, delivery.id, attempt);
-      if (outcome.ok) {
-        if (await repo.settleDelivery(tx, { id: delivery.id, token }, { status: "delivered", retryAt: null, at })) await repo.resetFailures(tx, delivery.subscriptionId);
-        return false;
-      }
-      if (retryDelay !== undefined) {
-        await repo.settleDelivery(tx, { id: delivery.id, token }, { status: "pending", retryAt: new Date(at.getTime() + retryDelay), at });
-        return false;
-      }
-      if (!(await repo.settleDelivery(tx, { id: delivery.id, token }, { status: "failed", retryAt: null, at }))) return false;
-      return repo.countFailure(tx, delivery.subscriptionId, FAILED_DELIVERIES_TO_DISABLE, at);
-    });
-    if (disabled) this.log.warn({ subscriptionId: delivery.subscriptionId }, "webhook subscription disabled after consecutive failed deliveries");
+    const status = outcome.ok ? "delivered" : retryDelay !== undefined ? "pending" : "failed";
+    // Asked for together: on SQLite they commit with the other sends' settlements of this turn. A receiver
+    // that took an event is alive, whoever settles it: its run of failures ends either way.
+    const [, settled] = await Promise.all([
+      repo.insertAttempt(writes, delivery.id, { startedAt, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: outcome.error }),
+      repo.settleDelivery(writes, { id: delivery.id, token }, { status, retryAt: status === "pending" ? new Date(at.getTime() + retryDelay!) : null, at }),
+      status === "delivered" && repo.resetFailures(writes, delivery.subscriptionId),
+    ]);
+    if (status === "failed" && settled && (await inTransaction(this.database.db, (tx) => repo.countFailure(tx, delivery.subscriptionId, FAILED_DELIVERIES_TO_DISABLE, at)))) {
+      this.log.warn({ subscriptionId: delivery.subscriptionId }, "webhook subscription disabled after consecutive failed deliveries");
+    }
   }
 }

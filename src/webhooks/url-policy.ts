@@ -113,9 +113,17 @@ export function isAllowedTargetAddress(address: string, allowPrivateNetworks: re
   const candidates: Address[] = [parsed];
   if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) candidates.push((parsed as ipaddr.IPv6).toIPv4Address());
   return allowPrivateNetworks.some((cidr) => {
-    const [network, bits] = ipaddr.parseCIDR(cidr);
+    const [network, bits] = parsedRange(cidr);
     return candidates.some((candidate) => candidate.kind() === network.kind() && candidate.match(network, bits));
   });
+}
+
+/** Allowed ranges come from configuration: each is parsed once, not at every send. */
+const parsedRanges = new Map<string, [Address, number]>();
+function parsedRange(cidr: string): [Address, number] {
+  let range = parsedRanges.get(cidr);
+  if (!range) parsedRanges.set(cidr, (range = ipaddr.parseCIDR(cidr)));
+  return range;
 }
 
 const refuse = (why: string) => new AppError("INVALID_WEBHOOK_URL", `The webhook URL is not allowed: ${why}.`);

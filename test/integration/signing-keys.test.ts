@@ -148,7 +148,7 @@ describe("the stored signing key", () => {
     // Signatures of one instance verify with the key the other serves.
     const rawBody = JSON.stringify(sampleEvent());
     const timestamp = Math.floor(Date.now() / 1000);
-    const signature = t.app.signingKeys.sign(timestamp, rawBody);
+    const signature = await t.app.signingKeys.sign(timestamp, rawBody);
     expect(verifyWebhook({ publicKey: await servedKey(second), timestamp: String(timestamp), signature, rawBody }).eventType).toBe("STATUS_CHANGE");
   });
 
@@ -252,7 +252,7 @@ describe("rotation", () => {
     // The other instance signs with the new key too.
     const rawBody = JSON.stringify(sampleEvent());
     const timestamp = Math.floor(Date.now() / 1000);
-    const signature = second.app.signingKeys.sign(timestamp, rawBody);
+    const signature = await second.app.signingKeys.sign(timestamp, rawBody);
     expect(verifyWebhook({ publicKey: info.publicKey, timestamp, signature, rawBody }).payload.transactionStatus).toBe("COMPLETE");
     expect(() => verifyWebhook({ publicKey: before, timestamp, signature, rawBody })).toThrow(/signature check failed/);
 
@@ -331,7 +331,7 @@ describe("openssl verifies the service's signatures", () => {
     try {
       const rawBody = JSON.stringify(sampleEvent());
       const timestamp = Math.floor(Date.now() / 1000);
-      const signature = t.app.signingKeys.sign(timestamp, rawBody);
+      const signature = await t.app.signingKeys.sign(timestamp, rawBody);
       writeFileSync(join(dir, "pub.pem"), await servedKey(second));
       writeFileSync(join(dir, "data.txt"), `${timestamp}.${rawBody}`, "utf8");
       writeFileSync(join(dir, "sig.bin"), Buffer.from(signature, "base64"));
@@ -369,7 +369,7 @@ describe("SIGNING_PRIVATE_KEY from configuration", () => {
 
       const rawBody = JSON.stringify(sampleEvent());
       const timestamp = Math.floor(Date.now() / 1000);
-      expect(verifyWebhook({ publicKey: expected, timestamp, signature: configured.app.signingKeys.sign(timestamp, rawBody), rawBody }).eventId).toBeTruthy();
+      expect(verifyWebhook({ publicKey: expected, timestamp, signature: await configured.app.signingKeys.sign(timestamp, rawBody), rawBody }).eventId).toBeTruthy();
 
       await expect(configured.app.signingKeys.rotate()).rejects.toBeInstanceOf(SigningKeyRotationRefused);
       const cli = await runCli(configured.database, ["signing-key", "rotate"], { SIGNING_PRIVATE_KEY: pem });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimDueDeliveries } from "../../src/webhooks/delivery-repo.js";
+import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
 import { FAILED_DELIVERIES_TO_DISABLE, RETRY_DELAYS_MS } from "../../src/webhooks/delivery-worker.js";
 import { MAX_RESPONSE_BYTES } from "../../src/webhooks/sender.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
@@ -306,7 +306,9 @@ describe("retries", () => {
     const t0 = Date.now() + 60_000;
     const engine = testEngine() === "postgresql" ? "postgresql" : "sqlite";
     // A worker claims the delivery and is never heard of again.
-    const claimed = await claimDueDeliveries(manual.app.db, engine, { now: new Date(t0), leaseUntil: new Date(t0 + TIMEOUT_MS + 5_000), token: crypto.randomUUID(), limit: 100 });
+    const now = new Date(t0);
+    const due = await findDueDeliveries(manual.app.reads, { now, limit: 100, skip: [] });
+    const claimed = await claimDeliveries(manual.app, engine, { ids: due.map(({ id }) => id), now, leaseUntil: new Date(t0 + TIMEOUT_MS + 5_000), token: crypto.randomUUID() });
     expect(claimed.map((delivery) => delivery.subscriptionId)).toContain(webhookId);
 
     await runAt(t0 + TIMEOUT_MS + 4_999);
@@ -391,6 +393,33 @@ describe("outbound requests", () => {
     const delivery = (await deliveries(manual, caller, webhookId)).deliveries[0];
     expect(delivery.status).toBe("delivered");
     expect(delivery.attempts.map((attempt: any) => [attempt.statusCode, attempt.error])).toEqual([[200, `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off`]]);
+  });
+});
+
+describe("fair share of the send slots", () => {
+  it("a receiver that never answers holds no more than its share; another subscription's first attempt starts at once", async () => {
+    const { deliveryConcurrency, deliveryConcurrencyPerReceiver: share } = live.app.config.webhooks;
+    const dead = await receiver(live, () => ({ status: 204, delayMs: 60_000 }));
+    const deadCaller = await newCaller(live);
+    const session = ok(
+      await live.request("POST", "/v1/session/create", { headers: deadCaller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-dead" } }),
+      201,
+    );
+    await subscribe(live, deadCaller, { url: dead.url(), sessionId: session.sessionId });
+    // More than all the slots: without a share, the dead receiver would hold every one of them.
+    for (let index = 0; index < deliveryConcurrency + share; index++) await register(live, deadCaller, await quote(live, deadCaller), { sessionId: session.sessionId });
+    await dead.waitFor(share);
+
+    const caller = await newCaller(live);
+    const healthy = await receiver(live);
+    const registered = Date.now();
+    await followedRamp(live, caller, healthy.url());
+    const [first] = await healthy.waitFor(1, { timeoutMs: 5_000 });
+    expect(first!.receivedAt - registered).toBeLessThan(1_000);
+
+    // Sends to the dead receiver stay open until the timeout: none ever had more than `share` beside it.
+    const overlapping = dead.received.map((sent) => dead.received.filter((other) => other.receivedAt <= sent.receivedAt && other.receivedAt > sent.receivedAt - (TIMEOUT_MS - 100)).length);
+    expect(Math.max(...overlapping)).toBe(share);
   });
 });
 

@@ -41,9 +41,9 @@ beforeAll(async () => {
 });
 
 /** A signed delivery as the service sends it. */
-function delivery(body: unknown = event(), timestamp = TS, key = privateKey): VerifyWebhookInput {
+async function delivery(body: unknown = event(), timestamp = TS, key = privateKey): Promise<VerifyWebhookInput> {
   const rawBody = typeof body === "string" ? body : JSON.stringify(body);
-  return { publicKey: publicPem, timestamp: String(timestamp), signature: signWithKey(key, timestamp, rawBody), rawBody, now: NOW };
+  return { publicKey: publicPem, timestamp: String(timestamp), signature: await signWithKey(key, timestamp, rawBody), rawBody, now: NOW };
 }
 
 function rejection(input: VerifyWebhookInput): WebhookVerificationError {
@@ -57,25 +57,25 @@ function rejection(input: VerifyWebhookInput): WebhookVerificationError {
 }
 
 describe("webhook signatures", () => {
-  it("round trip: a signed delivery verifies and yields the typed event", () => {
+  it("round trip: a signed delivery verifies and yields the typed event", async () => {
     const body = event({ sessionId: randomUUID(), transactionStatus: "PENDING", transactionType: "SELL" });
-    expect(verifyWebhook(delivery(body))).toEqual(body);
+    expect(verifyWebhook(await delivery(body))).toEqual(body);
     // Buffers and KeyObjects are accepted as well.
-    const input = delivery(body);
+    const input = await delivery(body);
     expect(verifyWebhook({ ...input, rawBody: Buffer.from(input.rawBody as string), publicKey: createPublicKey(publicPem), timestamp: TS })).toEqual(body);
   });
 
-  it("non-ASCII bodies are signed as UTF-8", () => {
+  it("non-ASCII bodies are signed as UTF-8", async () => {
     const rawBody = JSON.stringify({ ...event(), note: "café ✓" });
-    const input = delivery(rawBody);
+    const input = await delivery(rawBody);
     expect(verifyWebhook(input).eventType).toBe("STATUS_CHANGE");
     expect(
       verify("sha256", Buffer.from(`${TS}.${rawBody}`, "utf8"), { key: publicPem, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, Buffer.from(input.signature, "base64")),
     ).toBe(true);
   });
 
-  it("a body with one flipped byte is rejected by the signature check", () => {
-    const input = delivery();
+  it("a body with one flipped byte is rejected by the signature check", async () => {
+    const input = await delivery();
     const raw = Buffer.from(input.rawBody as string);
     const index = raw.indexOf("COMPLETE");
     raw[index] = raw[index]! ^ 0x01;
@@ -84,50 +84,50 @@ describe("webhook signatures", () => {
     expect(error.message).toMatch(/signature/);
   });
 
-  it("a signature made with another key is rejected", () => {
-    expect(rejection(delivery(event(), TS, otherPrivateKey)).check).toBe("signature");
+  it("a signature made with another key is rejected", async () => {
+    expect(rejection(await delivery(event(), TS, otherPrivateKey)).check).toBe("signature");
   });
 
-  it("a signature over another timestamp is rejected (the timestamp is signed)", () => {
-    const input = delivery();
+  it("a signature over another timestamp is rejected (the timestamp is signed)", async () => {
+    const input = await delivery();
     expect(rejection({ ...input, timestamp: String(TS + 1) }).check).toBe("signature");
   });
 
-  it("timestamps outside the window are rejected in both directions; the edges are accepted", () => {
-    const old = rejection(delivery(event(), TS - 301));
+  it("timestamps outside the window are rejected in both directions; the edges are accepted", async () => {
+    const old = rejection(await delivery(event(), TS - 301));
     expect(old.check).toBe("timestamp");
     expect(old.message).toMatch(/301 s old/);
-    const future = rejection(delivery(event(), TS + 301));
+    const future = rejection(await delivery(event(), TS + 301));
     expect(future.check).toBe("timestamp");
     expect(future.message).toMatch(/301 s in the future/);
-    expect(verifyWebhook(delivery(event(), TS - 300)).eventType).toBe("STATUS_CHANGE");
-    expect(verifyWebhook(delivery(event(), TS + 300)).eventType).toBe("STATUS_CHANGE");
+    expect(verifyWebhook(await delivery(event(), TS - 300)).eventType).toBe("STATUS_CHANGE");
+    expect(verifyWebhook(await delivery(event(), TS + 300)).eventType).toBe("STATUS_CHANGE");
     // A custom tolerance.
-    expect(rejection({ ...delivery(event(), TS - 61), toleranceSeconds: 60 }).check).toBe("timestamp");
-    expect(verifyWebhook({ ...delivery(event(), TS - 60), toleranceSeconds: 60 }).eventType).toBe("STATUS_CHANGE");
+    expect(rejection({ ...await delivery(event(), TS - 61), toleranceSeconds: 60 }).check).toBe("timestamp");
+    expect(verifyWebhook({ ...await delivery(event(), TS - 60), toleranceSeconds: 60 }).eventType).toBe("STATUS_CHANGE");
   });
 
-  it("a timestamp that is not Unix seconds is rejected", () => {
+  it("a timestamp that is not Unix seconds is rejected", async () => {
     for (const timestamp of ["", "abc", "1.5", "-1", new Date(NOW).toISOString()]) {
-      expect(rejection({ ...delivery(), timestamp }).check).toBe("timestamp");
+      expect(rejection({ ...await delivery(), timestamp }).check).toBe("timestamp");
     }
   });
 
-  it("malformed signatures are rejected by the signature check", () => {
-    const input = delivery();
+  it("malformed signatures are rejected by the signature check", async () => {
+    const input = await delivery();
     for (const signature of ["", "not base64!", "abc", Buffer.from("short").toString("base64"), input.signature.slice(0, -8)]) {
       const error = rejection({ ...input, signature });
       expect(error.check).toBe("signature");
     }
   });
 
-  it("an unreadable public key is reported as a signature failure", () => {
-    const error = rejection({ ...delivery(), publicKey: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----\n" });
+  it("an unreadable public key is reported as a signature failure", async () => {
+    const error = rejection({ ...await delivery(), publicKey: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----\n" });
     expect(error.check).toBe("signature");
     expect(error.message).toMatch(/public key/);
   });
 
-  it("a correctly signed body of the wrong shape is rejected by the payload check, naming the field", () => {
+  it("a correctly signed body of the wrong shape is rejected by the payload check, naming the field", async () => {
     const cases: [unknown, RegExp][] = [
       ["not json", /not JSON/],
       [{ ...event(), eventId: undefined }, /eventId/],
@@ -140,15 +140,15 @@ describe("webhook signatures", () => {
       [[event()], /body/],
     ];
     for (const [body, reason] of cases) {
-      const error = rejection(delivery(body));
+      const error = rejection(await delivery(body));
       expect(error.check).toBe("payload");
       expect(error.message).toMatch(reason);
     }
   });
 
-  it("uses RSA-PSS with salt length 32: node verifies with saltLength 32 and not with another", () => {
+  it("uses RSA-PSS with salt length 32: node verifies with saltLength 32 and not with another", async () => {
     const rawBody = JSON.stringify(event());
-    const signature = Buffer.from(signWithKey(privateKey, TS, rawBody), "base64");
+    const signature = Buffer.from(await signWithKey(privateKey, TS, rawBody), "base64");
     expect(signature).toHaveLength(256);
     const check = (saltLength: number, padding = constants.RSA_PKCS1_PSS_PADDING) =>
       verify("sha256", signedPayload(TS, rawBody), { key: publicPem, padding, saltLength }, signature);
@@ -163,7 +163,7 @@ describe("webhook signatures", () => {
 describe("signing key encryption at rest", () => {
   const secret = "a".repeat(32) + "-encryption-key";
 
-  it("round trips, authenticates the key id, and a wrong secret never yields a key", () => {
+  it("round trips, authenticates the key id, and a wrong secret never yields a key", async () => {
     const stored = encryptPrivateKey(privateKey, secret, "key-1");
     expect(stored).toMatch(/^v1\./);
     expect(stored).not.toContain("PRIVATE KEY");
