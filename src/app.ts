@@ -28,6 +28,7 @@ import { PricingAssignments } from "./quotes/pricing-assignments.js";
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
+import { RampViewCache } from "./ramps/view-cache.js";
 import { RecipientService } from "./recipients/service.js";
 import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
 import { WebhookSender } from "./webhooks/sender.js";
@@ -132,9 +133,11 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const onboarding = new OnboardingService(db, rampProvider, kyc, delegation, config.publicBaseUrl);
   const idempotency = new IdempotencyService(db);
   const pricing = new PricingAssignments(db, reads, bus, config.cacheTtlMs);
-  const quotes = new QuoteService(reads, writes, rampProvider, pricing);
-  const rampProcessor = new RampProcessor(db, rampProvider, outbox, config.ramps.processorIntervalMs, log);
+  const quotes = new QuoteService(reads, writes, rampProvider, pricing, config.cacheTtlMs);
+  const rampViews = new RampViewCache(bus, config.cacheTtlMs);
+  const rampProcessor = new RampProcessor(db, rampProvider, outbox, rampViews, config.ramps.processorIntervalMs, log);
   const rampEvents = new RampEventFeed(reads, config.ramps.eventPollMs, log);
+  rampEvents.listenToAll((entry) => rampViews.forget(entry.rampId));
   const resolve = seams.resolveHost ?? systemResolver;
   const sender = new WebhookSender({ resolve, allowPrivateNetworks, timeoutMs: config.webhooks.timeoutMs, ca: seams.webhookCa });
   const webhookDelivery = new WebhookDeliveryWorker(
@@ -181,7 +184,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     admin: new AdminService(db, reads, bus, credentials, pricing),
     quotes,
     widgetSessions: new WidgetSessionService(db, quotes, config.widgetBaseUrl),
-    ramps: new RampService(db, reads, rampProvider, kyc, delegation, fiatAccounts, outbox, { startWindowMs: config.ramps.startWindowMs }),
+    ramps: new RampService(db, reads, rampProvider, kyc, delegation, fiatAccounts, outbox, rampViews, { startWindowMs: config.ramps.startWindowMs }),
     fiatAccounts,
     onboarding,
     kyc,

@@ -68,8 +68,8 @@ export class RevocableCache<V> {
  * A cache kept honest on every instance: the bus's cacheInvalidated notices drop entries by tag, and a
  * reconnected listener (which may have missed some) drops everything.
  */
-export function busInvalidatedCache<V>(bus: EventBus, ttlMs: number): RevocableCache<V> {
-  const cache = new RevocableCache<V>(ttlMs);
+export function busInvalidatedCache<V>(bus: EventBus, ttlMs: number, maxEntries?: number): RevocableCache<V> {
+  const cache = new RevocableCache<V>(ttlMs, maxEntries);
   bus.subscribe("cacheInvalidated", ({ tag }) => cache.invalidate(tag));
   bus.onResync(() => cache.clear());
   return cache;

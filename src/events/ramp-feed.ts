@@ -16,8 +16,8 @@ type Listener = (entry: OutboxEntry) => void;
 /** What a subscriber follows: one ramp, or the ramps registered on one quote or one widget session. */
 export type FeedTopic = { rampId: string } | { quoteId: string } | { sessionId: string };
 
-const topicKey = (topic: FeedTopic) =>
-  "rampId" in topic ? `ramp ${topic.rampId}` : "quoteId" in topic ? `quote ${topic.quoteId}` : `session ${topic.sessionId}`;
+const topicKey = (topic: FeedTopic | { everything: true }) =>
+  "everything" in topic ? "*" : "rampId" in topic ? `ramp ${topic.rampId}` : "quoteId" in topic ? `quote ${topic.quoteId}` : `session ${topic.sessionId}`;
 
 /**
  * The outbox as a live feed for this instance's subscribers. Every instance reads the shared outbox, so
@@ -59,7 +59,12 @@ export class RampEventFeed {
     this.loop.wake();
   }
 
-  listen(topic: FeedTopic, listener: Listener): () => void {
+  /** Listens to every event, ahead of the topics' subscribers. */
+  listenToAll(listener: Listener): () => void {
+    return this.listen({ everything: true }, listener);
+  }
+
+  listen(topic: FeedTopic | { everything: true }, listener: Listener): () => void {
     const key = topicKey(topic);
     let listeners = this.listeners.get(key);
     if (!listeners) this.listeners.set(key, (listeners = new Set()));
@@ -88,6 +93,7 @@ export class RampEventFeed {
       this.emitted.add(entry.sequence);
       this.gaps.delete(entry.sequence);
       const { quoteId, sessionId } = entry.body.payload;
+      this.emit("*", entry);
       this.emit(topicKey({ rampId: entry.rampId }), entry);
       this.emit(topicKey({ quoteId }), entry);
       if (sessionId) this.emit(topicKey({ sessionId }), entry);

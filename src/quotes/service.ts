@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
+import { RevocableCache } from "../cache/revocable-cache.js";
 import type { Reads, Writes } from "../db/statements.js";
 import { AppError } from "../errors.js";
 import type { Quote } from "../generated/prisma/client.js";
@@ -69,12 +70,18 @@ const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Quotes: priced with the subject's pricing profile, attributed to the caller, valid 10 minutes. */
 export class QuoteService {
+  /** Quotes never change once made: what a caller may see of one stays true, so it is read once in a while (at most 10,000 kept). */
+  private readonly views: RevocableCache<QuoteView>;
+
   constructor(
     private readonly reads: Reads,
     private readonly writes: Writes,
     private readonly provider: RampProvider,
     private readonly pricing: PricingAssignments,
-  ) {}
+    cacheTtlMs: number,
+  ) {
+    this.views = new RevocableCache(cacheTtlMs, 10_000);
+  }
 
   async create(acting: ActingContext | null, input: unknown): Promise<QuoteView> {
     const request = parseInput(quoteInput, input);
@@ -107,9 +114,13 @@ export class QuoteService {
   /** A quote the caller may see (its own, or an unowned one); another profile's is NOT_FOUND. */
   async get(acting: ActingContext | null, quoteId: string): Promise<QuoteView> {
     const id = canonicalId(quoteId);
-    const quote = id ? await repo.findVisibleQuote(this.reads, id, ownerOf(acting)) : null;
-    if (!quote) throw new AppError("NOT_FOUND", "Quote not found.");
-    return toQuoteView(quote);
+    const viewer = ownerOf(acting);
+    const view = id && (await this.views.load(`${viewer} ${id}`, async () => {
+      const quote = await repo.findVisibleQuote(this.reads, id, viewer);
+      return quote ? { value: toQuoteView(quote), tags: [] } : undefined;
+    }));
+    if (!view) throw new AppError("NOT_FOUND", "Quote not found.");
+    return view;
   }
 
   private price(conversion: Conversion, terms: Awaited<ReturnType<RampProvider["marketTerms"]>>, profile: PricingProfileName): PricedQuote {

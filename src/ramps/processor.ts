@@ -8,6 +8,7 @@ import type { RampProvider, StepOutcome } from "../providers/ports.js";
 import { isTerminal, statusOfPhase, type RampPhase } from "./phases.js";
 import * as repo from "./repo.js";
 import { eventRamp } from "./service.js";
+import type { RampViewCache } from "./view-cache.js";
 
 const BATCH = 100;
 
@@ -23,6 +24,7 @@ export class RampProcessor {
     private readonly db: Db,
     private readonly provider: RampProvider,
     private readonly outbox: OutboxSignal,
+    private readonly views: RampViewCache,
     intervalMs: number,
     log: Logger,
   ) {
@@ -60,7 +62,9 @@ export class RampProcessor {
       await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
       return true;
     });
-    if (timedOut) this.outbox.committed();
+    if (!timedOut) return;
+    await this.views.changed(ramp.id);
+    this.outbox.committed();
   }
 
   private async step(ramp: repo.RampRow) {
@@ -77,11 +81,12 @@ export class RampProcessor {
     });
     const now = new Date();
     const expected = { id: ramp.id, currentPhase: phase, nextStepAt: ramp.nextStepAt };
-    const recorded = await inTransaction(this.db, async (tx) => {
+    const changed = await inTransaction(this.db, async (tx): Promise<"retried" | "moved" | undefined> => {
       if (outcome.kind === "retry") {
         const moved = await repo.updateRampIf(tx, expected, { retries: ramp.retries + 1, nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs) });
-        if (moved) await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: true, at: now });
-        return false;
+        if (!moved) return undefined;
+        await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: true, at: now });
+        return "retried";
       }
       const next: RampPhase = outcome.kind === "fail" ? "failed" : outcome.phase;
       const moved = await repo.updateRampIf(tx, expected, {
@@ -91,12 +96,14 @@ export class RampProcessor {
         nextStepAt: isTerminal(next) ? null : new Date(now.getTime() + this.provider.stepDelayMs),
         ...(outcome.kind === "advance" && outcome.transactionHash ? { transactionHash: outcome.transactionHash } : {}),
       });
-      if (!moved) return false; // another instance took this step
+      if (!moved) return undefined; // another instance took this step
       if (outcome.kind === "fail") await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: false, at: now });
       await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
       if (statusOfPhase(next) !== statusOfPhase(phase)) await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
-      return true;
+      return "moved";
     });
-    if (recorded) this.outbox.committed();
+    if (!changed) return;
+    await this.views.changed(ramp.id);
+    if (changed === "moved") this.outbox.committed();
   }
 }

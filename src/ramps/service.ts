@@ -20,6 +20,7 @@ import { findVisibleWidgetSession } from "../widget-sessions/repo.js";
 import { statusOfPhase, type RampPhase } from "./phases.js";
 import * as repo from "./repo.js";
 import type { RampErrorView, RampView } from "./types.js";
+import type { RampViewCache } from "./view-cache.js";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SS58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
@@ -91,6 +92,7 @@ export class RampService {
     private readonly delegation: Delegation,
     private readonly fiatAccounts: FiatAccountService,
     private readonly outbox: OutboxSignal,
+    private readonly views: RampViewCache,
     private readonly settings: RampSettings,
   ) {}
 
@@ -194,7 +196,10 @@ export class RampService {
           { additionalData: JSON.stringify(additionalData), presignedTxs: JSON.stringify(request.presignedTxs), revision: { increment: 1 } },
         ),
       );
-      if (updated) return this.view(updated);
+      if (updated) {
+        await this.views.changed(updated.id);
+        return this.view(updated);
+      }
       // Another update (or the start) won the race: read the ramp again, check again and merge onto its values.
     }
   }
@@ -216,17 +221,24 @@ export class RampService {
       return moved;
     });
     if (!started) throw this.notStartable(await repo.findRamp(this.reads, ramp.id, acting.subjectProfileId));
+    await this.views.changed(started.id);
     this.outbox.committed();
     return this.view(started);
   }
 
-  /** Reads skip the corridor checks: a tightened policy never hides a ramp. */
+  /** Reads skip the corridor checks: a tightened policy never hides a ramp. Status polling: from memory when unchanged. */
   async get(acting: ActingContext, rampId: string): Promise<RampView> {
-    return this.view(await this.owned(acting, rampId));
+    const id = canonicalId(rampId);
+    const view = id && (await this.views.load(acting.subjectProfileId, id, async () => {
+      const ramp = await repo.findRampView(this.reads, id, acting.subjectProfileId);
+      return ramp ? this.view(ramp) : undefined;
+    }));
+    if (!view) throw notFound();
+    return view;
   }
 
   async errors(acting: ActingContext, rampId: string): Promise<RampErrorView[]> {
-    const ramp = await this.owned(acting, rampId);
+    const ramp = await this.get(acting, rampId);
     return (await repo.listErrors(this.reads, ramp.id)).map(toErrorView);
   }
 
@@ -241,13 +253,6 @@ export class RampService {
     const page = parseInput(historyInput, query ?? {});
     const { ramps, total } = await repo.listHistory(this.reads, acting.subjectProfileId, page);
     return { totalCount: total, ramps: ramps.map((ramp) => this.view(ramp)) };
-  }
-
-  private async owned(acting: ActingContext, rampId: string) {
-    const id = canonicalId(rampId);
-    const ramp = id ? await repo.findRampView(this.reads, id, acting.subjectProfileId) : null;
-    if (!ramp) throw notFound();
-    return ramp;
   }
 
   /** The ramp an update or start names, after the corridor checks, still initial and within its window. */

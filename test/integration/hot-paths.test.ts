@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROCESSING_PHASES } from "../../src/ramps/phases.js";
 import { findRamp } from "../../src/ramps/repo.js";
 import { findSubjectKyc } from "../../src/kyc/repo.js";
 import { listCredentials } from "../../src/credentials/repo.js";
@@ -102,12 +103,14 @@ describe(`statements per hot request (${testEngine()})`, () => {
     expect(await statementsOf(() => probe.request("GET", "/v1/ramp-info", { headers: secret }))).toBe(1);
   });
 
-  it("ramp status, quote reads and the credential list cost one each", async () => {
+  it("ramp status and quote reads cost one statement the first time, none after (until the ramp changes); the credential list one", async () => {
     const quote = ok(await setup.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } }), 201);
-    expect(await warmStatementsOf(() => probe.request("GET", `/v1/ramp/${rampIds[0]}`, { headers: few.secret }))).toBe(1);
-    expect(await warmStatementsOf(() => probe.request("GET", `/v1/quotes/${quote.id}`, { headers: few.secret }))).toBe(1);
+    expect(await statementsOf(() => probe.request("GET", `/v1/ramp/${rampIds[0]}`, { headers: few.secret }))).toBe(1);
+    expect(await statementsOf(() => probe.request("GET", `/v1/ramp/${rampIds[0]}`, { headers: few.secret }))).toBe(0);
+    expect(await statementsOf(() => probe.graphql(`query ($id: ID!) { ramp(id: $id) { id status } }`, { id: rampIds[0] }, few.secret))).toBe(0);
+    expect(await statementsOf(() => probe.request("GET", `/v1/quotes/${quote.id}`, { headers: few.secret }))).toBe(1);
+    expect(await statementsOf(() => probe.request("GET", `/v1/quotes/${quote.id}`, { headers: few.secret }))).toBe(0);
     expect(await warmStatementsOf(() => probe.request("GET", "/v1/api-credentials", { headers: few.session }))).toBe(1);
-    expect(await warmStatementsOf(() => probe.graphql(`query ($id: ID!) { ramp(id: $id) { id status } }`, { id: rampIds[0] }, few.secret))).toBe(1);
     expect(await warmStatementsOf(() => probe.graphql("{ me { apiCredentials(first: 5) { edges { node { id name } } } } }", {}, few.session))).toBe(1);
     // The profile's own fields are read when asked for: one more statement, not one per credential.
     expect(await warmStatementsOf(() => probe.graphql("{ me { email apiCredentials(first: 5) { edges { node { id } } } } }", {}, few.session))).toBe(2);
@@ -134,6 +137,20 @@ describe(`statements per hot request (${testEngine()})`, () => {
 });
 
 describe(`cached state follows each change on the next request (${testEngine()})`, () => {
+  it("a ramp's status polling shows each phase it moves to, though the previous one was cached: the caller's start and the processor's steps", async () => {
+    const subject = await caller();
+    const quote = ok(await setup.request("POST", "/v1/quotes", { headers: subject.secret, body: { ...BUY, inputAmount: "100" } }), 201);
+    const ramp = ok(await setup.request("POST", "/v1/ramp/register", { headers: subject.secret, body: { quoteId: quote.id, destinationAddress: WALLET } }), 201);
+    const phase = async () => ok(await setup.request("GET", `/v1/ramp/${ramp.id}`, { headers: subject.secret })).currentPhase;
+    expect(await phase()).toBe("initial");
+    ok(await setup.request("POST", "/v1/ramp/start", { headers: subject.secret, body: { rampId: ramp.id } }));
+    expect(await phase()).toBe("awaitingPayment");
+    // The cache lives 30 s here: only the processor's invalidations can show its steps within the poll's 10 s.
+    const seen: string[] = [];
+    await expect.poll(async () => (seen.push(await phase()), seen.at(-1)), { timeout: 10_000, interval: 5 }).toBe("complete");
+    expect(seen.filter((value, index) => value !== seen[index - 1])).toEqual(PROCESSING_PHASES.filter((value) => seen.includes(value)));
+  });
+
   it("a KYC decision shows in ramp-info, which had the subject's state cached", async () => {
     const session = await probe.signIn();
     const key = { "x-api-key": (await probe.createCredential(session.headers)).secretKey };

@@ -87,6 +87,19 @@ describe("two instances on one PostgreSQL database", () => {
     await expect.poll(() => limits("BR"), { timeout: 2000, interval: 20 }).toBe(403);
   });
 
+  it("a ramp started through one instance shows its new phase in the other's status polling at once, though it had the ramp cached", async () => {
+    const session = await first.signIn();
+    const key = { "x-api-key": (await first.createCredential(session.headers)).secretKey };
+    await first.completeKyc(key, ["BR"]);
+    const quote = await first.request("POST", "/v1/quotes", { headers: key, body: { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC" } });
+    const ramp = await first.request("POST", "/v1/ramp/register", { headers: key, body: { quoteId: quote.body.id, destinationAddress: `0x${"1".repeat(40)}` } });
+    expect(ramp.status).toBe(201);
+    const phase = async () => (await second.request("GET", `/v1/ramp/${ramp.body.id}`, { headers: key })).body.currentPhase;
+    expect(await phase()).toBe("initial");
+    expect((await first.request("POST", "/v1/ramp/start", { headers: key, body: { rampId: ramp.body.id } })).status).toBe(200);
+    await expect.poll(phase, { timeout: 2000, interval: 20 }).toBe("awaitingPayment");
+  });
+
   it("sessions issued by one instance are accepted by the other (shared JWT secret)", async () => {
     const session = await first.signIn();
     const listed = await second.request("GET", "/v1/api-credentials", { headers: session.headers });
