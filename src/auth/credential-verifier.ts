@@ -50,8 +50,7 @@ export class CredentialVerifier {
     if (!isWellFormedKey(kind, value)) throw new AppError(MALFORMED[kind]);
     const digest = sha256Hex(value);
     const now = new Date();
-    const lookup = kind === "public" ? { publicKey: value } : { secretKeyHash: digest };
-    const entry = await this.cache.load(digest, () => this.load(kind, lookup, digest));
+    const entry = this.cache.peek(digest) ?? (await this.cache.load(digest, () => this.load(kind, kind === "public" ? { publicKey: value } : { secretKeyHash: digest }, digest)));
     if (
       !entry ||
       !timingSafeEqual(entry.storedDigest, Buffer.from(digest, "hex")) ||

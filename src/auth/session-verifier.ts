@@ -32,10 +32,12 @@ export class SessionVerifier {
   }
 
   async verify(token: string): Promise<VerifiedSession> {
-    const session = (await this.tokens.load(token, async () => {
-      const verified = this.accessTokens.verify(token);
-      return { value: verified, tags: [verified.sessionId] };
-    }))!;
+    const session =
+      this.tokens.peek(token) ??
+      (await this.tokens.load(token, async () => {
+        const verified = this.accessTokens.verify(token);
+        return { value: verified, tags: [verified.sessionId] };
+      }))!;
     // Checked on every request, cached or not: the token's expiry and whether its sign-in still holds.
     if (!(await this.isActive(session))) throw new AppError("INVALID_BEARER_TOKEN", "The session has ended.");
     return session;
@@ -44,7 +46,7 @@ export class SessionVerifier {
   async isActive(session: VerifiedSession): Promise<boolean> {
     // Tokens are ours, so sid is canonical; anything else names no sign-in.
     if (session.expiresAt.getTime() <= Date.now() || canonicalId(session.sessionId) !== session.sessionId) return false;
-    const active = await this.cache.load(session.sessionId, async () => {
+    const active = this.cache.peek(session.sessionId) ?? await this.cache.load(session.sessionId, async () => {
       const family = await findSessionFamily(this.reads, session.sessionId);
       return family ? { value: family.revokedAt === null && family.profileId === session.profileId, tags: [session.sessionId] } : undefined;
     });

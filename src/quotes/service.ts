@@ -115,7 +115,8 @@ export class QuoteService {
   async get(acting: ActingContext | null, quoteId: string): Promise<QuoteView> {
     const id = canonicalId(quoteId);
     const viewer = ownerOf(acting);
-    const view = id && (await this.views.load(`${viewer} ${id}`, async () => {
+    const key = `${viewer} ${id}`;
+    const view = id && (this.views.peek(key) ?? await this.views.load(key, async () => {
       const quote = await repo.findVisibleQuote(this.reads, id, viewer);
       return quote ? { value: toQuoteView(quote), tags: [] } : undefined;
     }));

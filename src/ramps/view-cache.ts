@@ -21,8 +21,9 @@ export class RampViewCache {
   }
 
   /** The subject's ramp, from memory or `read` (undefined: not the subject's, which is not remembered). */
-  load(subjectProfileId: string, rampId: string, read: () => Promise<RampView | undefined>): Promise<RampView | undefined> {
-    return this.cache.load(`${subjectProfileId} ${rampId}`, async () => {
+  async load(subjectProfileId: string, rampId: string, read: () => Promise<RampView | undefined>): Promise<RampView | undefined> {
+    const key = `${subjectProfileId} ${rampId}`;
+    return this.cache.peek(key) ?? this.cache.load(key, async () => {
       const view = await read();
       return view && { value: view, tags: [rampId] };
     });
