@@ -70,6 +70,7 @@ export async function startServer(env = {}, nodeArgs = []) {
   const url = `http://127.0.0.1:${port}`;
   const mail = await startMailSink();
   const server = await startPinned([...nodeArgs, "dist/main.js"], {
+    stdout: process.env.BENCH_SERVER_STDOUT ? "inherit" : "ignore",
     env: {
       DATA_DIR: dataDir,
       PORT: String(port),

@@ -1,13 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
-import pg from "pg";
-import { PrismaClient } from "../generated/prisma/client.js";
-import { PrismaClient as SqlitePrismaClient } from "../generated/prisma-sqlite/client.js";
+import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import { postgresStatements, sqliteReads, type Reads, type StatementCounter, type Writes } from "./statements.js";
-import { sqliteAdapter } from "./sqlite-adapter.js";
 
 /**
  * Both engines share one data model; code is typed against the PostgreSQL client and the SQLite client
@@ -28,10 +24,14 @@ export interface Database {
 
 const POOL_SIZE = 10;
 
-/** Connects (the ORM included, so prepared writes can share its SQLite connection). */
+/**
+ * Connects (the ORM included, so prepared writes can share its SQLite connection). Each engine's client and
+ * driver are loaded when it is the one in use: the other's would only take memory.
+ */
 export async function openDatabase(database: DatabaseConfig): Promise<Database> {
   const statements: StatementCounter = { count: 0 };
   if (database.engine === "postgresql") {
+    const [{ default: pg }, { PrismaPg }, { PrismaClient }] = await Promise.all([import("pg"), import("@prisma/adapter-pg"), import("../generated/prisma/client.js")]);
     const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
     // An idle connection the server ended leaves the pool; the next query opens another.
     pool.on("error", () => undefined);
@@ -47,6 +47,7 @@ export async function openDatabase(database: DatabaseConfig): Promise<Database> 
     };
   }
   mkdirSync(dirname(database.file), { recursive: true });
+  const [{ sqliteAdapter }, { PrismaClient: SqlitePrismaClient }] = await Promise.all([import("./sqlite-adapter.js"), import("../generated/prisma-sqlite/client.js")]);
   const { adapter, writes } = sqliteAdapter(database.file, statements);
   const db = new SqlitePrismaClient({ adapter: counted(adapter, statements) }) as unknown as Db;
   await db.$connect();

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import type { DatabaseConfig } from "./client.js";
 
 const MIGRATIONS_TABLE = "_prisma_migrations";
@@ -89,6 +88,8 @@ function migrateSqlite(file: string, all: Migration[]): string[] {
 }
 
 async function migratePostgres(url: string, all: Migration[]): Promise<string[]> {
+  // The PostgreSQL driver is loaded in distributed mode only (see openDatabase).
+  const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import pg from "pg";
+import type pg from "pg";
 import { AppError } from "../errors.js";
 
 /** Messages every instance must see. Small payloads: ids, never secrets (PostgreSQL NOTIFY caps at 8 kB). */
@@ -78,6 +78,7 @@ const CHANNEL = "ramp_gateway_bus";
 const RECONNECT_DELAY_MS = 1000;
 
 export async function createPostgresBus(connectionString: string, log: Logger): Promise<EventBus> {
+  const { default: pg } = await import("pg");
   const instanceId = randomUUID();
   const handlers = new LocalHandlers();
   let client: pg.Client | undefined;
