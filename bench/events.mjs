@@ -4,12 +4,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
-import { cpus, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { api, completeBrKyc, freePort, LOAD_CPU, pinSelf, SERVER_CPU, signIn, startPinned, startServer } from "./support.mjs";
+import { api, benchPostgres, completeBrKyc, freePort, LOAD_CPU, pinSelf, SERVER_CPU, signIn, startPinned, startServer } from "./support.mjs";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 16);
@@ -172,6 +172,7 @@ async function startReceiver(tls) {
 
 /** Webhook deliveries per second: EVENTS registrations queue their deliveries while the receiver holds its answers, then it lets go. */
 async function deliveryRate(call, receiver, sessionId) {
+  receiver.count = 0;
   receiver.holding = true;
   const produceStarted = now();
   let next = 0;
@@ -357,49 +358,51 @@ async function fanOut(gateway, call, clients, sessionId, rounds) {
 
 /* ------------------------------------------------------------------ run */
 
-pinSelf();
-const signing = signingRate();
-const rawLatencies = await rawBroadcast(FANOUT_ROUNDS * 4);
-const tls = certificates();
-const receiver = await startReceiver(tls);
-// BENCH_DATABASE_URL=postgresql://... measures distributed mode instead of the embedded default.
-const databaseUrl = process.env.BENCH_DATABASE_URL;
-const gateway = await startServer({
-  ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-  NODE_EXTRA_CA_CERTS: tls.caFile,
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
-  // Only bounds the sends held while the queue fills up; every timed send is answered at once.
-  WEBHOOK_TIMEOUT_MS: "120000",
-  SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
-  // The bench's caller completes BR KYC first: decided as soon as it is finished.
-  SANDBOX_KYC_DECISION_MS: "0",
-});
-let clients = [];
-let dead;
-try {
-  const session = await signIn(gateway);
-  const credential = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench events" }, 201);
-  const call = api(gateway, { "x-api-key": credential.secretKey });
-  await completeBrKyc(call);
-  const widget = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" }, 201);
-  await call("POST", "/v1/webhook", { url: receiver.url, sessionId: widget.sessionId }, 201);
+/** Every figure of one gateway on one engine (the floors are shared by the engines). */
+async function measureEngine(engine, databaseUrl, { tls, receiver }) {
+  const gateway = await startServer({
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    NODE_EXTRA_CA_CERTS: tls.caFile,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
+    // Only bounds the sends held while the queue fills up; every timed send is answered at once.
+    WEBHOOK_TIMEOUT_MS: "120000",
+    SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
+    // The bench's callers complete BR KYC first: decided as soon as it is finished.
+    SANDBOX_KYC_DECISION_MS: "0",
+  });
+  let clients = [];
+  const dead = await startSilentReceiver(tls);
+  try {
+    const session = await signIn(gateway);
+    const credential = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench events" }, 201);
+    const call = api(gateway, { "x-api-key": credential.secretKey });
+    await completeBrKyc(call);
+    const widget = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" }, 201);
+    await call("POST", "/v1/webhook", { url: receiver.url, sessionId: widget.sessionId }, 201);
 
-  const deliveries = await deliveryRate(call, receiver, widget.sessionId);
-  const firstAttempt = await firstAttemptLatency(call, receiver, widget.sessionId);
-  if (receiver.unsigned) throw new Error(`${receiver.unsigned} deliveries came without a signature`);
-  dead = await startSilentReceiver(tls);
-  const other = await signIn(gateway, "bench-other@example.com");
-  const otherCall = api(gateway, { "x-api-key": (await api(gateway, other)("POST", "/v1/api-credentials", { name: "bench other" }, 201)).secretKey });
-  await completeBrKyc(otherCall);
-  const besideDead = await firstAttemptBesideDeadReceiver(call, dead, otherCall, receiver);
+    const deliveries = await deliveryRate(call, receiver, widget.sessionId);
+    const firstAttempt = await firstAttemptLatency(call, receiver, widget.sessionId);
+    if (receiver.unsigned) throw new Error(`${receiver.unsigned} deliveries came without a signature`);
+    const other = await signIn(gateway, "bench-other@example.com");
+    const otherCall = api(gateway, { "x-api-key": (await api(gateway, other)("POST", "/v1/api-credentials", { name: "bench other" }, 201)).secretKey });
+    await completeBrKyc(otherCall);
+    const besideDead = await firstAttemptBesideDeadReceiver(call, dead, otherCall, receiver);
 
-  clients = await openSubscribers(`${gateway.url.replace(/^http/, "ws")}/graphql`, credential.secretKey);
-  const followed = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench subscribers" }, 201);
-  const fan = await fanOut(gateway, call, clients, followed.sessionId, FANOUT_ROUNDS);
+    clients = await openSubscribers(`${gateway.url.replace(/^http/, "ws")}/graphql`, credential.secretKey);
+    const followed = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench subscribers" }, 201);
+    const fan = await fanOut(gateway, call, clients, followed.sessionId, FANOUT_ROUNDS);
+    return { engine, deliveries, firstAttempt, besideDead, fan };
+  } finally {
+    await Promise.all(clients.map((client) => client.dispose()));
+    await gateway.stop();
+    await dead.close();
+  }
+}
 
-  const engine = databaseUrl ? "PostgreSQL" : "embedded SQLite";
-  console.log(`\nWebhooks and subscriptions: ${engine}, NODE_ENV=production, LOG_LEVEL=warn, ${cpus().length} CPUs, gateway on CPU ${SERVER_CPU}, server defaults unless stated\n`);
-  const verdict = (met) => (met ? "met" : "MISSED");
+const verdict = (met) => (met ? "met" : "MISSED");
+
+function print({ engine, deliveries, firstAttempt, besideDead, fan }, signing, rawLatencies) {
+  console.log(`\nWebhooks and subscriptions: ${engine}, NODE_ENV=production, LOG_LEVEL=warn, gateway on CPU ${SERVER_CPU}, server defaults unless stated\n`);
   const rateRow = (name, rate, ratio, goal = "") => console.log(`${name.padEnd(66)} ${rate.toFixed(0).padStart(8)} ${ratio.padStart(10)}  ${goal}`);
   console.log(`${"throughput".padEnd(66)} ${"per s".padStart(8)} ${"vs signing".padStart(10)}`);
   rateRow(`RSA-PSS 2048 signing, one thread on the gateway's core, ${signing.bytes} B`, signing.rate, "1.00", "(floor)");
@@ -422,25 +425,35 @@ try {
   latencyRow(`rampEvents, first of ${SUBSCRIBERS}: from the register response`, fan.eventsFirst);
   latencyRow(`rampProgress, last of ${SUBSCRIBERS}: from the start response (4)`, fan.progressFromResponse);
   latencyRow(`rampProgress, first of ${SUBSCRIBERS}: from the start response`, fan.progressFirst);
+}
 
+pinSelf();
+const signing = signingRate();
+const rawLatencies = await rawBroadcast(FANOUT_ROUNDS * 4);
+const tls = certificates();
+const receiver = await startReceiver(tls);
+const postgresql = benchPostgres();
+try {
+  const results = [await measureEngine("embedded SQLite", undefined, { tls, receiver })];
+  if (postgresql) results.push(await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_events"), { tls, receiver }));
+  for (const result of results) print(result, signing, rawLatencies);
   console.log(`
 (1) ${EVENTS} TRANSACTION_CREATED events on ramps of one widget session followed by one webhook, queued while the
-    receiver held its answers (${deliveries.heldAtRelease} sends in flight); timed from letting go to the last delivery received.
+    receiver held its answers; timed from letting go to the last delivery received.
     WEBHOOK_TIMEOUT_MS=120000 only so the held sends outlast the queueing.
 (2) ${LATENCY_RAMPS} ramps one at a time, WEBHOOK_DELIVERY_POLL_MS default. The event's timestamp is taken by the server
     before the register transaction (same host clock, whole ms); the delivery can start before the response arrives.
 (3) ${SUBSCRIBERS} graphql-ws connections (secret key, opened by the bench process on CPU ${LOAD_CPU}), each subscribed
     once to rampEvents(sessionId) of one widget session; ${FANOUT_ROUNDS} rounds after a warm-up that every subscriber received. The
-    event is TRANSACTION_CREATED, written in the register call's transaction; RAMP_EVENT_POLL_MS default.
+    event is TRANSACTION_CREATED, written in the register call's transaction; RAMP_EVENT_POLL_MS default. The floor is a plain
+    ws server in its own process on the gateway's core sending one prepared message to ${SUBSCRIBERS} clients of this process.
 (4) Per round, the same connections subscribe to rampProgress(rampId) of a new ramp; once each answered a query sent after
     its subscribe and the server is idle (/healthz under 5 ms five times in a row), POST /v1/ramp/start writes the first
     PHASE_CHANGE (AWAITING_PAYMENT) in its transaction; each subscriber's result reads the ramp. SANDBOX_STEP_DELAY_MS=${STEP_DELAY_MS}.
 (5) ${DEAD_RECEIVER_EVENTS} deliveries queued for a receiver that never answers (its sends hold their slots for WEBHOOK_TIMEOUT_MS), then
     ${LATENCY_RAMPS} ramps of another profile one at a time, each followed by its own webhook: from the register response.`);
 } finally {
-  await Promise.all(clients.map((client) => client.dispose()));
-  await gateway.stop();
   await receiver.close();
-  await dead?.close();
+  postgresql?.stop();
   rmSync(tls.dir, { recursive: true });
 }

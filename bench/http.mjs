@@ -2,11 +2,9 @@
 // measured against (a bare Fastify route, or Apollo on Fastify answering `{ hello }`), both measured in the
 // same run on the same core. The server and the floors run on one core, wrk (C) on the other; every target
 // is measured in several interleaved rounds, and the table shows medians.
-import { execFileSync } from "node:child_process";
 import { createClient } from "graphql-ws";
-import pg from "pg";
 import WebSocket from "ws";
-import { api, completeBrKyc, ensureWrk, freePort, LOAD_CPU, median, pinSelf, rssMb, SERVER_CPU, signIn, startPinned, startServer, wrk } from "./support.mjs";
+import { api, benchPostgres, completeBrKyc, ensureWrk, freePort, LOAD_CPU, median, pinSelf, rssMb, SERVER_CPU, signIn, startPinned, startServer, wrk } from "./support.mjs";
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -194,41 +192,13 @@ function print(results) {
   }
 }
 
-/**
- * PostgreSQL for the distributed-mode columns: BENCH_DATABASE_URL (an empty database), else a fresh database
- * on a throwaway cluster (as the test suite starts one) pinned to the server's core; none when PostgreSQL
- * is not installed or BENCH_ENGINES=sqlite.
- */
-function postgres() {
-  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: () => undefined };
-  const cluster = (command) => execFileSync("taskset", ["-c", String(SERVER_CPU), "bash", "tools/pg-test-cluster.sh", command], { env: { ...process.env, PG_TEST_PORT: "54339" }, encoding: "utf8" });
-  try {
-    const admin = /TEST_PG_URL=(\S+)/.exec(cluster("start"))[1];
-    const url = new URL(admin);
-    url.pathname = "/ramp_bench";
-    return { url: url.toString(), admin, stop: () => cluster("stop") };
-  } catch (error) {
-    console.error(`PostgreSQL columns skipped: ${error.message.split("\n")[0]}`);
-    return undefined;
-  }
-}
-
-async function freshDatabase(adminUrl, name) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-}
-
 ensureWrk();
 pinSelf();
 const floors = { fastify: await startFloor(BARE_FASTIFY, "/"), apollo: await startFloor(APOLLO_HELLO, "/graphql") };
-const postgresql = process.env.BENCH_ENGINES === "sqlite" ? undefined : postgres();
+const postgresql = benchPostgres();
 try {
   const results = { SQLite: await measureEngine("SQLite", undefined, floors) };
-  if (postgresql?.admin) await freshDatabase(postgresql.admin, "ramp_bench");
-  if (postgresql) results.PostgreSQL = await measureEngine("PostgreSQL", postgresql.url, floors);
+  if (postgresql) results.PostgreSQL = await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_http"), floors);
   console.log(`\n${CONNECTIONS} keep-alive connections, server and floors on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; ${ROUNDS} rounds of ${DURATION_S} s, medians; NODE_ENV=production, LOG_LEVEL=warn; each run opens its connections 1 s before the load`);
   console.log("Each engine's ratios are to the floors measured in its own rounds; the goals apply to the embedded default (SQLite).\n");
   print(results);

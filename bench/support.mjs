@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { SMTPServer } from "smtp-server";
 
 /** The server (and the floors it is compared with) run on SERVER_CPU, the load generator on LOAD_CPU. */
@@ -224,4 +225,38 @@ export async function completeBrKyc(call) {
     },
     200,
   );
+}
+
+/**
+ * PostgreSQL for the distributed-mode figures: BENCH_DATABASE_URL (a server's admin URL), else a throwaway
+ * cluster (as the test suite starts one) pinned to the server's core; none when PostgreSQL is not installed
+ * or BENCH_ENGINES=sqlite. `database(name)` makes a fresh, empty database and answers its URL.
+ */
+export function benchPostgres() {
+  if (process.env.BENCH_ENGINES === "sqlite") return undefined;
+  let admin = process.env.BENCH_DATABASE_URL;
+  let stop = () => undefined;
+  if (!admin) {
+    const cluster = (command) => execFileSync("taskset", ["-c", String(SERVER_CPU), "bash", "tools/pg-test-cluster.sh", command], { env: { ...process.env, PG_TEST_PORT: "54339" }, encoding: "utf8" });
+    try {
+      admin = /TEST_PG_URL=(\S+)/.exec(cluster("start"))[1];
+    } catch (error) {
+      console.error(`PostgreSQL figures skipped: ${error.message.split("\n")[0]}`);
+      return undefined;
+    }
+    stop = () => cluster("stop");
+  }
+  return {
+    stop,
+    async database(name) {
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${name}`);
+      await client.end();
+      const url = new URL(admin);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+  };
 }
