@@ -9,7 +9,18 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { api, benchPostgres, completeBrKyc, freePort, LOAD_CPU, pinSelf, SERVER_CPU, signIn, startPinned, startServer } from "./support.mjs";
+import {
+  api,
+  benchPostgres,
+  completeBrKyc,
+  freePort,
+  LOAD_CPU,
+  pinSelf,
+  SERVER_CPU,
+  signIn,
+  startPinned,
+  startServer,
+} from "./support.mjs";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 16);
@@ -22,9 +33,17 @@ const SIGNING_MS = 2500;
 const STEP_DELAY_MS = 2000;
 const WAIT_LIMIT_MS = 60_000;
 
-const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const BUY = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 const ADDRESS = `0x${"2".repeat(40)}`;
-const RAMP_EVENTS = "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
+const RAMP_EVENTS =
+  "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
 const RAMP_PROGRESS = "subscription ($rampId: ID!) { rampProgress(rampId: $rampId) { id currentPhase status type } }";
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable with the server's ISO timestamps (same host). */
@@ -102,14 +121,23 @@ async function rawBroadcast(rounds) {
       const server = new WebSocketServer({ port: ${port}, host: "127.0.0.1" });
       process.stdin.on("data", () => { for (const socket of server.clients) socket.send(${JSON.stringify(message)}); });`,
     ],
-    { ready: () => fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false), stdin: "pipe" },
+    {
+      ready: () =>
+        fetch(`http://127.0.0.1:${port}/`).then(
+          () => true,
+          () => false,
+        ),
+      stdin: "pipe",
+    },
   );
   let received = 0;
   const clients = [];
   for (let i = 0; i < SUBSCRIBERS; i++) {
     const client = new WebSocket(`ws://127.0.0.1:${port}`);
     client.on("message", () => received++);
-    clients.push(new Promise((resolve, reject) => (client.once("open", () => resolve(client)), client.once("error", reject))));
+    clients.push(
+      new Promise((resolve, reject) => (client.once("open", () => resolve(client)), client.once("error", reject))),
+    );
   }
   const opened = await Promise.all(clients);
   const latencies = [];
@@ -132,10 +160,51 @@ function certificates() {
   const dir = mkdtempSync(join(tmpdir(), "bench-webhook-tls-"));
   const file = (name) => join(dir, name);
   const openssl = (...args) => execFileSync("openssl", args, { stdio: "pipe" });
-  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=ramp gateway bench CA", "-keyout", file("ca.key"), "-out", file("ca.pem"));
-  openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", file("leaf.key"), "-out", file("leaf.csr"));
+  openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=ramp gateway bench CA",
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.pem"),
+  );
+  openssl(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-keyout",
+    file("leaf.key"),
+    "-out",
+    file("leaf.csr"),
+  );
   writeFileSync(file("leaf.ext"), "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
-  openssl("x509", "-req", "-in", file("leaf.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-CAcreateserial", "-days", "1", "-extfile", file("leaf.ext"), "-out", file("leaf.pem"));
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    file("leaf.csr"),
+    "-CA",
+    file("ca.pem"),
+    "-CAkey",
+    file("ca.key"),
+    "-CAcreateserial",
+    "-days",
+    "1",
+    "-extfile",
+    file("leaf.ext"),
+    "-out",
+    file("leaf.pem"),
+  );
   return { dir, caFile: file("ca.pem"), key: readFileSync(file("leaf.key")), cert: readFileSync(file("leaf.pem")) };
 }
 
@@ -197,7 +266,12 @@ async function firstAttemptLatency(call, receiver, sessionId) {
   const fromEvent = [];
   for (let i = 0; i < LATENCY_RAMPS; i++) {
     const quote = await call("POST", "/v1/quotes", BUY, 201);
-    const ramp = await call("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS, sessionId }, 201);
+    const ramp = await call(
+      "POST",
+      "/v1/ramp/register",
+      { quoteId: quote.id, destinationAddress: ADDRESS, sessionId },
+      201,
+    );
     const responded = now();
     await until(() => receiver.byRamp.has(ramp.id), `the delivery for ramp ${i + 1}`);
     const { receivedAt, eventAt } = receiver.byRamp.get(ramp.id);
@@ -211,7 +285,10 @@ async function firstAttemptLatency(call, receiver, sessionId) {
 async function startSilentReceiver(tls) {
   const server = createServer({ key: tls.key, cert: tls.cert }, (request) => request.resume());
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `https://127.0.0.1:${server.address().port}/deliveries`, close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))) };
+  return {
+    url: `https://127.0.0.1:${server.address().port}/deliveries`,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
+  };
 }
 
 /**
@@ -220,11 +297,21 @@ async function startSilentReceiver(tls) {
  * by a webhook of its own quote.
  */
 async function firstAttemptBesideDeadReceiver(deadCall, dead, otherCall, receiver) {
-  const widget = await deadCall("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench dead" }, 201);
+  const widget = await deadCall(
+    "POST",
+    "/v1/session/create",
+    { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench dead" },
+    201,
+  );
   await deadCall("POST", "/v1/webhook", { url: dead.url, sessionId: widget.sessionId }, 201);
   for (let i = 0; i < DEAD_RECEIVER_EVENTS; i++) {
     const quote = await deadCall("POST", "/v1/quotes", BUY, 201);
-    await deadCall("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS, sessionId: widget.sessionId }, 201);
+    await deadCall(
+      "POST",
+      "/v1/ramp/register",
+      { quoteId: quote.id, destinationAddress: ADDRESS, sessionId: widget.sessionId },
+      201,
+    );
   }
   const latencies = [];
   for (let i = 0; i < LATENCY_RAMPS; i++) {
@@ -268,7 +355,14 @@ async function openSubscribers(wsUrl, secretKey) {
 /** Runs one operation on a connection and waits for its result. */
 function execute(client, query) {
   return new Promise((resolve, reject) => {
-    client.subscribe({ query }, { next: (result) => (result.errors ? reject(new Error(JSON.stringify(result.errors))) : undefined), error: reject, complete: resolve });
+    client.subscribe(
+      { query },
+      {
+        next: (result) => (result.errors ? reject(new Error(JSON.stringify(result.errors))) : undefined),
+        error: reject,
+        complete: resolve,
+      },
+    );
   });
 }
 
@@ -279,7 +373,10 @@ function subscribeAll(clients, query, variables) {
     subscriber.stop = client.subscribe(
       { query, variables },
       {
-        next: (result) => (result.errors ? subscriber.errors.push(result.errors) : subscriber.arrivals.push({ at: now(), data: result.data })),
+        next: (result) =>
+          result.errors
+            ? subscriber.errors.push(result.errors)
+            : subscriber.arrivals.push({ at: now(), data: result.data }),
         error: (error) => subscriber.errors.push(error),
         complete: () => undefined,
       },
@@ -289,7 +386,10 @@ function subscribeAll(clients, query, variables) {
   return {
     /** Waits until every subscriber has `count` results; the times of each one's `count`-th result. */
     async arrivals(count, what) {
-      await until(() => subscribers.every((subscriber) => subscriber.arrivals.length >= count || subscriber.errors.length), what);
+      await until(
+        () => subscribers.every((subscriber) => subscriber.arrivals.length >= count || subscriber.errors.length),
+        what,
+      );
       const failed = subscribers.find((subscriber) => subscriber.errors.length);
       if (failed) throw new Error(`${what}: ${JSON.stringify(failed.errors[0])}`);
       return subscribers.map((subscriber) => subscriber.arrivals[count - 1]);
@@ -304,7 +404,7 @@ function subscribeAll(clients, query, variables) {
  */
 async function serverIdle(gateway) {
   const deadline = Date.now() + WAIT_LIMIT_MS;
-  for (let quiet = 0; quiet < 5; ) {
+  for (let quiet = 0; quiet < 5;) {
     if (Date.now() > deadline) throw new Error("the server did not become idle");
     await sleep(20);
     const sent = now();
@@ -320,7 +420,13 @@ async function serverIdle(gateway) {
  * phase arrived, and the round ends when the ramp has entered its next phase.
  */
 async function fanOut(gateway, call, clients, sessionId, rounds) {
-  const results = { eventsFromResponse: [], eventsFromTimestamp: [], eventsFirst: [], progressFromResponse: [], progressFirst: [] };
+  const results = {
+    eventsFromResponse: [],
+    eventsFromTimestamp: [],
+    eventsFirst: [],
+    progressFromResponse: [],
+    progressFirst: [],
+  };
   const events = subscribeAll(clients, RAMP_EVENTS, { sessionId });
   for (let round = 0; round <= rounds; round++) {
     await serverIdle(gateway);
@@ -346,8 +452,13 @@ async function fanOut(gateway, call, clients, sessionId, rounds) {
     const arrivals = await progress.arrivals(1, "rampProgress at every subscriber");
     progress.stop();
     const phases = new Set(arrivals.map(({ data }) => data.rampProgress.currentPhase));
-    if (phases.size !== 1 || !phases.has("AWAITING_PAYMENT")) throw new Error(`rampProgress: first phases ${[...phases]}`);
-    await until(async () => (await call("GET", `/v1/ramp/${ramp.id}`, undefined, 200)).currentPhase !== "awaitingPayment", "the next phase", 50);
+    if (phases.size !== 1 || !phases.has("AWAITING_PAYMENT"))
+      throw new Error(`rampProgress: first phases ${[...phases]}`);
+    await until(
+      async () => (await call("GET", `/v1/ramp/${ramp.id}`, undefined, 200)).currentPhase !== "awaitingPayment",
+      "the next phase",
+      50,
+    );
     if (round === 0) continue;
     const times = arrivals.map(({ at }) => at);
     results.progressFromResponse.push(Math.max(...times) - started);
@@ -377,19 +488,31 @@ async function measureEngine(engine, databaseUrl, { tls, receiver }) {
     const credential = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench events" }, 201);
     const call = api(gateway, { "x-api-key": credential.secretKey });
     await completeBrKyc(call);
-    const widget = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" }, 201);
+    const widget = await call(
+      "POST",
+      "/v1/session/create",
+      { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" },
+      201,
+    );
     await call("POST", "/v1/webhook", { url: receiver.url, sessionId: widget.sessionId }, 201);
 
     const deliveries = await deliveryRate(call, receiver, widget.sessionId);
     const firstAttempt = await firstAttemptLatency(call, receiver, widget.sessionId);
     if (receiver.unsigned) throw new Error(`${receiver.unsigned} deliveries came without a signature`);
     const other = await signIn(gateway, "bench-other@example.com");
-    const otherCall = api(gateway, { "x-api-key": (await api(gateway, other)("POST", "/v1/api-credentials", { name: "bench other" }, 201)).secretKey });
+    const otherCall = api(gateway, {
+      "x-api-key": (await api(gateway, other)("POST", "/v1/api-credentials", { name: "bench other" }, 201)).secretKey,
+    });
     await completeBrKyc(otherCall);
     const besideDead = await firstAttemptBesideDeadReceiver(call, dead, otherCall, receiver);
 
     clients = await openSubscribers(`${gateway.url.replace(/^http/, "ws")}/graphql`, credential.secretKey);
-    const followed = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench subscribers" }, 201);
+    const followed = await call(
+      "POST",
+      "/v1/session/create",
+      { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench subscribers" },
+      201,
+    );
     const fan = await fanOut(gateway, call, clients, followed.sessionId, FANOUT_ROUNDS);
     return { engine, deliveries, firstAttempt, besideDead, fan };
   } finally {
@@ -402,26 +525,49 @@ async function measureEngine(engine, databaseUrl, { tls, receiver }) {
 const verdict = (met) => (met ? "met" : "MISSED");
 
 function print({ engine, deliveries, firstAttempt, besideDead, fan }, signing, rawLatencies) {
-  console.log(`\nWebhooks and subscriptions: ${engine}, NODE_ENV=production, LOG_LEVEL=warn, gateway on CPU ${SERVER_CPU}, server defaults unless stated\n`);
-  const rateRow = (name, rate, ratio, goal = "") => console.log(`${name.padEnd(66)} ${rate.toFixed(0).padStart(8)} ${ratio.padStart(10)}  ${goal}`);
+  console.log(
+    `\nWebhooks and subscriptions: ${engine}, NODE_ENV=production, LOG_LEVEL=warn, gateway on CPU ${SERVER_CPU}, server defaults unless stated\n`,
+  );
+  const rateRow = (name, rate, ratio, goal = "") =>
+    console.log(`${name.padEnd(66)} ${rate.toFixed(0).padStart(8)} ${ratio.padStart(10)}  ${goal}`);
   console.log(`${"throughput".padEnd(66)} ${"per s".padStart(8)} ${"vs signing".padStart(10)}`);
-  rateRow(`RSA-PSS 2048 signing, one thread on the gateway's core, ${signing.bytes} B`, signing.rate, "1.00", "(floor)");
+  rateRow(
+    `RSA-PSS 2048 signing, one thread on the gateway's core, ${signing.bytes} B`,
+    signing.rate,
+    "1.00",
+    "(floor)",
+  );
   const deliveryRatio = deliveries.rate / signing.rate;
-  rateRow(`webhook deliveries to a local HTTPS receiver answering 204 (1)`, deliveries.rate, deliveryRatio.toFixed(2), `goal >= 0.5 x ${verdict(deliveryRatio >= 0.5)}`);
+  rateRow(
+    `webhook deliveries to a local HTTPS receiver answering 204 (1)`,
+    deliveries.rate,
+    deliveryRatio.toFixed(2),
+    `goal >= 0.5 x ${verdict(deliveryRatio >= 0.5)}`,
+  );
   rateRow(`  events queued before letting go: quote + register, ${PRODUCERS} in parallel`, deliveries.produceRate, "-");
 
   const latencyRow = (name, values, goal = "") =>
     console.log(
       `${name.padEnd(66)} ${String(values.length).padStart(5)} ${percentile(values, 50).toFixed(1).padStart(8)} ${percentile(values, 95).toFixed(1).padStart(8)} ${percentile(values, 99).toFixed(1).padStart(8)}  ${goal}`,
     );
-  console.log(`\n${"latency, ms".padEnd(66)} ${"n".padStart(5)} ${"median".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)}`);
+  console.log(
+    `\n${"latency, ms".padEnd(66)} ${"n".padStart(5)} ${"median".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)}`,
+  );
   latencyRow("first webhook attempt, from the register response (2)", firstAttempt.fromResponse);
   latencyRow("first webhook attempt, from the event's timestamp (2)", firstAttempt.fromEvent);
-  latencyRow(`another profile's first attempt beside a dead receiver (5)`, besideDead, `goal p99 <= 1000 ${verdict(percentile(besideDead, 99) <= 1000)}`);
+  latencyRow(
+    `another profile's first attempt beside a dead receiver (5)`,
+    besideDead,
+    `goal p99 <= 1000 ${verdict(percentile(besideDead, 99) <= 1000)}`,
+  );
   latencyRow(`raw ws broadcast to ${SUBSCRIBERS} clients: send to last receipt`, rawLatencies, "(floor)");
   const fanRatio = percentile(fan.eventsFromTimestamp, 50) / percentile(rawLatencies, 50);
   latencyRow(`rampEvents, last of ${SUBSCRIBERS}: from the register response (3)`, fan.eventsFromResponse);
-  latencyRow(`rampEvents, last of ${SUBSCRIBERS}: from the event's timestamp (3)`, fan.eventsFromTimestamp, `${fanRatio.toFixed(2)} x floor, goal <= 1.5 x ${verdict(fanRatio <= 1.5)}`);
+  latencyRow(
+    `rampEvents, last of ${SUBSCRIBERS}: from the event's timestamp (3)`,
+    fan.eventsFromTimestamp,
+    `${fanRatio.toFixed(2)} x floor, goal <= 1.5 x ${verdict(fanRatio <= 1.5)}`,
+  );
   latencyRow(`rampEvents, first of ${SUBSCRIBERS}: from the register response`, fan.eventsFirst);
   latencyRow(`rampProgress, last of ${SUBSCRIBERS}: from the start response (4)`, fan.progressFromResponse);
   latencyRow(`rampProgress, first of ${SUBSCRIBERS}: from the start response`, fan.progressFirst);
@@ -435,7 +581,8 @@ const receiver = await startReceiver(tls);
 const postgresql = benchPostgres();
 try {
   const results = [await measureEngine("embedded SQLite", undefined, { tls, receiver })];
-  if (postgresql) results.push(await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_events"), { tls, receiver }));
+  if (postgresql)
+    results.push(await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_events"), { tls, receiver }));
   for (const result of results) print(result, signing, rawLatencies);
   console.log(`
 (1) ${EVENTS} TRANSACTION_CREATED events on ramps of one widget session followed by one webhook, queued while the

@@ -4,7 +4,22 @@
 // is measured in several interleaved rounds, and the table shows medians.
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { api, benchPostgres, completeBrKyc, ensureWrk, freePort, LOAD_CPU, median, pinSelf, rssMb, SERVER_CPU, signIn, startPinned, startServer, wrk } from "./support.mjs";
+import {
+  api,
+  benchPostgres,
+  completeBrKyc,
+  ensureWrk,
+  freePort,
+  LOAD_CPU,
+  median,
+  pinSelf,
+  rssMb,
+  SERVER_CPU,
+  signIn,
+  startPinned,
+  startServer,
+  wrk,
+} from "./support.mjs";
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -31,13 +46,28 @@ const APOLLO_HELLO = `
 async function startFloor(source, path) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}${path}`;
-  const ready = () => fetch(url, { method: path === "/graphql" ? "POST" : "GET", headers: { "content-type": "application/json" }, body: path === "/graphql" ? '{"query":"{hello}"}' : undefined }).then((r) => r.ok, () => false);
+  const ready = () =>
+    fetch(url, {
+      method: path === "/graphql" ? "POST" : "GET",
+      headers: { "content-type": "application/json" },
+      body: path === "/graphql" ? '{"query":"{hello}"}' : undefined,
+    }).then(
+      (r) => r.ok,
+      () => false,
+    );
   const floor = await startPinned(["--input-type=module", "-e", source], { env: { PORT: String(port) }, ready });
   return { ...floor, url };
 }
 
 const graphqlBody = (query) => JSON.stringify({ query });
-const QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "1234.56", inputCurrency: "BRL", outputCurrency: "USDC" };
+const QUOTE = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "1234.56",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 const ADDRESS = `0x${"2".repeat(40)}`;
 const DASHBOARD_PAGE = graphqlBody(
   "{ ramps(first: 20) { edges { node { id type currentPhase status inputAmount inputCurrency outputAmount outputCurrency createdAt errors { phase error } } } pageInfo { hasNextPage endCursor } } }",
@@ -75,14 +105,36 @@ function scenarios(gateway, seeded) {
   const { session, secret } = seeded;
   return [
     { name: "GET /healthz (full plugin stack)", floor: "fastify", request: { url: `${gateway.url}/healthz` } },
-    { name: "GET /v1/ramp-info (secret key)", floor: "fastify", goal: 0.4, request: { url: `${gateway.url}/v1/ramp-info`, headers: secret } },
-    { name: "GET /v1/ramp/{id} (secret key)", floor: "fastify", goal: 0.35, request: { url: `${gateway.url}/v1/ramp/${seeded.rampId}`, headers: secret } },
-    { name: "GET /v1/quotes/{id} (secret key)", floor: "fastify", goal: 0.35, request: { url: `${gateway.url}/v1/quotes/${seeded.quoteId}`, headers: secret } },
+    {
+      name: "GET /v1/ramp-info (secret key)",
+      floor: "fastify",
+      goal: 0.4,
+      request: { url: `${gateway.url}/v1/ramp-info`, headers: secret },
+    },
+    {
+      name: "GET /v1/ramp/{id} (secret key)",
+      floor: "fastify",
+      goal: 0.35,
+      request: { url: `${gateway.url}/v1/ramp/${seeded.rampId}`, headers: secret },
+    },
+    {
+      name: "GET /v1/quotes/{id} (secret key)",
+      floor: "fastify",
+      goal: 0.35,
+      request: { url: `${gateway.url}/v1/quotes/${seeded.quoteId}`, headers: secret },
+    },
     {
       name: "GraphQL me { apiCredentials(first: 5) } (session)",
       floor: "apollo",
       goal: 0.5,
-      request: { url: `${gateway.url}/graphql`, method: "POST", headers: session, body: graphqlBody("{ me { id email apiCredentials(first: 5) { edges { node { id name publicKey expiresAt } } } } }") },
+      request: {
+        url: `${gateway.url}/graphql`,
+        method: "POST",
+        headers: session,
+        body: graphqlBody(
+          "{ me { id email apiCredentials(first: 5) { edges { node { id name publicKey expiresAt } } } } }",
+        ),
+      },
     },
     {
       name: "GraphQL ramps(first: 20) { ... errors } (session)",
@@ -90,15 +142,32 @@ function scenarios(gateway, seeded) {
       goal: 0.25,
       request: { url: `${gateway.url}/graphql`, method: "POST", headers: session, body: DASHBOARD_PAGE },
     },
-    { name: "POST /v1/quotes (secret key)", floor: "fastify", goal: 0.1, request: { url: `${gateway.url}/v1/quotes`, method: "POST", headers: secret, body: JSON.stringify(QUOTE) } },
+    {
+      name: "POST /v1/quotes (secret key)",
+      floor: "fastify",
+      goal: 0.1,
+      request: { url: `${gateway.url}/v1/quotes`, method: "POST", headers: secret, body: JSON.stringify(QUOTE) },
+    },
   ];
 }
 
 /** Status reads at full load while 10 connections create quotes: the reads' rate and p99. */
 async function mixed(gateway, seeded) {
   const [reads] = await Promise.all([
-    wrk({ url: `${gateway.url}/v1/ramp/${seeded.rampId}`, headers: seeded.secret, durationS: DURATION_S, connections: CONNECTIONS }),
-    wrk({ url: `${gateway.url}/v1/quotes`, method: "POST", headers: seeded.secret, body: JSON.stringify(QUOTE), durationS: DURATION_S, connections: 10 }),
+    wrk({
+      url: `${gateway.url}/v1/ramp/${seeded.rampId}`,
+      headers: seeded.secret,
+      durationS: DURATION_S,
+      connections: CONNECTIONS,
+    }),
+    wrk({
+      url: `${gateway.url}/v1/quotes`,
+      method: "POST",
+      headers: seeded.secret,
+      body: JSON.stringify(QUOTE),
+      durationS: DURATION_S,
+      connections: 10,
+    }),
   ]);
   return reads;
 }
@@ -106,14 +175,32 @@ async function mixed(gateway, seeded) {
 /** SUBSCRIBERS graphql-ws connections, each following a widget session through rampEvents (held by this process). */
 async function openSubscribers(gateway, seeded) {
   const call = api(gateway, seeded.secret);
-  const { sessionId } = await call("POST", "/v1/session/create", { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" }, 201);
+  const { sessionId } = await call(
+    "POST",
+    "/v1/session/create",
+    { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "bench" },
+    201,
+  );
   const url = `${gateway.url.replace(/^http/, "ws")}/graphql`;
   const clients = [];
   for (let i = 0; i < SUBSCRIBERS; i++) {
-    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { "X-API-Key": seeded.secretKey }, lazy: false, retryAttempts: 0 });
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      connectionParams: { "X-API-Key": seeded.secretKey },
+      lazy: false,
+      retryAttempts: 0,
+    });
     client.subscribe(
-      { query: "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventId } }", variables: { sessionId } },
-      { next: () => undefined, error: (error) => clients.closing || console.error("subscriber failed", error), complete: () => undefined },
+      {
+        query: "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventId } }",
+        variables: { sessionId },
+      },
+      {
+        next: () => undefined,
+        error: (error) => clients.closing || console.error("subscriber failed", error),
+        complete: () => undefined,
+      },
     );
     clients.push(client);
   }
@@ -126,7 +213,12 @@ async function rssUnderLoad(gateway, seeded) {
   await new Promise((resolve) => setTimeout(resolve, 2000));
   let peak = rssMb(gateway.pid);
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid))), 100);
-  const load = await wrk({ url: `${gateway.url}/v1/ramp-info`, headers: seeded.secret, durationS: DURATION_S, connections: CONNECTIONS });
+  const load = await wrk({
+    url: `${gateway.url}/v1/ramp-info`,
+    headers: seeded.secret,
+    durationS: DURATION_S,
+    connections: CONNECTIONS,
+  });
   clearInterval(sampler);
   clients.closing = true;
   await Promise.all(clients.map((client) => client.dispose()));
@@ -134,13 +226,21 @@ async function rssUnderLoad(gateway, seeded) {
 }
 
 async function measureEngine(engine, databaseUrl, floors) {
-  const gateway = await startServer({ ...(databaseUrl && { DATABASE_URL: databaseUrl }), SANDBOX_STEP_DELAY_MS: "20", SANDBOX_KYC_DECISION_MS: "0" });
+  const gateway = await startServer({
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    SANDBOX_STEP_DELAY_MS: "20",
+    SANDBOX_KYC_DECISION_MS: "0",
+  });
   try {
     const seeded = await seed(gateway);
     const list = scenarios(gateway, seeded);
     const targets = [
       { name: "floor: bare Fastify route", key: "fastify", request: { url: floors.fastify.url } },
-      { name: "floor: Apollo on Fastify { hello }", key: "apollo", request: { url: floors.apollo.url, method: "POST", body: graphqlBody("{ hello }") } },
+      {
+        name: "floor: Apollo on Fastify { hello }",
+        key: "apollo",
+        request: { url: floors.apollo.url, method: "POST", body: graphqlBody("{ hello }") },
+      },
       ...list,
     ];
     for (const target of targets) await wrk({ ...target.request, durationS: 1, connections: CONNECTIONS }); // warm-up
@@ -152,12 +252,25 @@ async function measureEngine(engine, databaseUrl, floors) {
         runs.get(target).push(result);
       }
     }
-    const summary = (target) => ({ rps: median(runs.get(target).map((run) => run.rps)), p99: median(runs.get(target).map((run) => run.p99)) });
+    const summary = (target) => ({
+      rps: median(runs.get(target).map((run) => run.rps)),
+      p99: median(runs.get(target).map((run) => run.p99)),
+    });
     const floorRps = { fastify: summary(targets[0]).rps, apollo: summary(targets[1]).rps };
-    const rows = targets.map((target) => ({ ...target, ...summary(target), ratio: target.floor ? summary(target).rps / floorRps[target.floor] : undefined }));
+    const rows = targets.map((target) => ({
+      ...target,
+      ...summary(target),
+      ratio: target.floor ? summary(target).rps / floorRps[target.floor] : undefined,
+    }));
     const mix = [];
     for (let round = 0; round < ROUNDS; round++) mix.push(await mixed(gateway, seeded));
-    rows.push({ name: "GET /v1/ramp/{id} while 10 connections create quotes", rps: median(mix.map((run) => run.rps)), p99: median(mix.map((run) => run.p99)), floor: "fastify", ratio: median(mix.map((run) => run.rps)) / floorRps.fastify });
+    rows.push({
+      name: "GET /v1/ramp/{id} while 10 connections create quotes",
+      rps: median(mix.map((run) => run.rps)),
+      p99: median(mix.map((run) => run.p99)),
+      floor: "fastify",
+      ratio: median(mix.map((run) => run.rps)) / floorRps.fastify,
+    });
     const rss = await rssUnderLoad(gateway, seeded);
     return { rows, rss };
   } finally {
@@ -169,7 +282,11 @@ const fmt = (value, digits = 0) => (value === undefined ? "-" : value.toFixed(di
 
 function print(results) {
   const engines = Object.keys(results);
-  const head = ["scenario".padEnd(54), ...engines.flatMap((engine) => [`${engine} req/s`.padStart(16), "p99 ms".padStart(8), "ratio".padStart(6)]), "goal".padStart(22)];
+  const head = [
+    "scenario".padEnd(54),
+    ...engines.flatMap((engine) => [`${engine} req/s`.padStart(16), "p99 ms".padStart(8), "ratio".padStart(6)]),
+    "goal".padStart(22),
+  ];
   console.log(head.join(" "));
   const first = results[engines[0]].rows;
   first.forEach((row, index) => {
@@ -180,7 +297,8 @@ function print(results) {
     const main = results[engines[0]].rows[index];
     let goal = "";
     if (row.key) goal = "(floor)";
-    else if (row.goal !== undefined) goal = `>= ${row.goal} x, p99 <= ${P99_GOAL_MS} ${main.ratio >= row.goal && main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`;
+    else if (row.goal !== undefined)
+      goal = `>= ${row.goal} x, p99 <= ${P99_GOAL_MS} ${main.ratio >= row.goal && main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`;
     else goal = `p99 <= ${P99_GOAL_MS} ${main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`;
     console.log([row.name.padEnd(54), ...cells, goal.padStart(22)].join(" "));
   });
@@ -198,9 +316,14 @@ const floors = { fastify: await startFloor(BARE_FASTIFY, "/"), apollo: await sta
 const postgresql = benchPostgres();
 try {
   const results = { SQLite: await measureEngine("SQLite", undefined, floors) };
-  if (postgresql) results.PostgreSQL = await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_http"), floors);
-  console.log(`\n${CONNECTIONS} keep-alive connections, server and floors on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; ${ROUNDS} rounds of ${DURATION_S} s, medians; NODE_ENV=production, LOG_LEVEL=warn; each run opens its connections 1 s before the load`);
-  console.log("Each engine's ratios are to the floors measured in its own rounds; the goals apply to the embedded default (SQLite).\n");
+  if (postgresql)
+    results.PostgreSQL = await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_http"), floors);
+  console.log(
+    `\n${CONNECTIONS} keep-alive connections, server and floors on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; ${ROUNDS} rounds of ${DURATION_S} s, medians; NODE_ENV=production, LOG_LEVEL=warn; each run opens its connections 1 s before the load`,
+  );
+  console.log(
+    "Each engine's ratios are to the floors measured in its own rounds; the goals apply to the embedded default (SQLite).\n",
+  );
   print(results);
 } finally {
   await floors.fastify.stop();

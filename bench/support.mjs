@@ -59,7 +59,11 @@ async function startMailSink() {
     },
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `smtp://127.0.0.1:${server.server.address().port}`, codes, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `smtp://127.0.0.1:${server.server.address().port}`,
+    codes,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 const secret = () => randomBytes(32).toString("base64url");
@@ -85,14 +89,22 @@ export async function startServer(env = {}, nodeArgs = []) {
       RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "100000000",
       ...env,
     },
-    ready: () => fetch(`${url}/readyz`).then((r) => r.ok, () => false),
+    ready: () =>
+      fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ),
   });
   return { ...server, url, dataDir, mail, stop: () => server.stop().finally(() => mail.close()) };
 }
 
 export async function signIn({ url, mail }, email = "bench@example.com") {
   const post = (path, body) =>
-    fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+    fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
   mail.codes.delete(email);
   await post("/v1/auth/request-otp", { email });
   for (let waited = 0; !mail.codes.has(email); waited++) {
@@ -114,7 +126,11 @@ export function ensureWrk() {
   if (spawnSync("wrk", ["--version"]).error === undefined) return;
   console.error("wrk is missing: installing it with apt-get");
   const root = process.getuid?.() === 0;
-  const apt = (...args) => execFileSync(root ? "apt-get" : "sudo", root ? args : ["apt-get", ...args], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const apt = (...args) =>
+    execFileSync(root ? "apt-get" : "sudo", root ? args : ["apt-get", ...args], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   apt("update", "-qq");
   apt("install", "-y", "-qq", "wrk");
 }
@@ -152,7 +168,19 @@ export function wrk({ url, method = "GET", headers = {}, body, connections = 50,
     ].join("\n"),
   );
   const totalS = durationS + OPEN_MS / 1000;
-  const args = ["-c", String(LOAD_CPU), "wrk", "-t1", `-c${connections}`, `-d${totalS}s`, `--timeout`, `${timeoutS}s`, "-s", script, url];
+  const args = [
+    "-c",
+    String(LOAD_CPU),
+    "wrk",
+    "-t1",
+    `-c${connections}`,
+    `-d${totalS}s`,
+    `--timeout`,
+    `${timeoutS}s`,
+    "-s",
+    script,
+    url,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn("taskset", args, { stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
@@ -161,7 +189,12 @@ export function wrk({ url, method = "GET", headers = {}, body, connections = 50,
       const match = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(output);
       if (code !== 0 || !match) return reject(new Error(`wrk ${url} exited ${code}: ${output}`));
       const [requests, durationUs, socketErrors, statusErrors, p50Us, p99Us] = match.slice(1).map(Number);
-      resolve({ rps: requests / ((durationUs - OPEN_MS * 1000) / 1e6), p50: p50Us / 1000, p99: p99Us / 1000, failures: socketErrors + statusErrors });
+      resolve({
+        rps: requests / ((durationUs - OPEN_MS * 1000) / 1e6),
+        p50: p50Us / 1000,
+        p99: p99Us / 1000,
+        failures: socketErrors + statusErrors,
+      });
     });
   });
 }
@@ -193,7 +226,10 @@ export function api(gateway, headers) {
 
 /** A random valid CPF: nine digits and both check digits. */
 function randomCpf() {
-  const digits = Array.from({ length: 9 }, (_, index) => (index === 0 ? 1 : 0) + Math.floor(Math.random() * (index === 0 ? 9 : 10)));
+  const digits = Array.from(
+    { length: 9 },
+    (_, index) => (index === 0 ? 1 : 0) + Math.floor(Math.random() * (index === 0 ? 9 : 10)),
+  );
   for (const length of [9, 10]) {
     const rest = digits.reduce((sum, digit, index) => sum + digit * (length + 1 - index), 0) % 11;
     digits.push(rest < 2 ? 0 : 11 - rest);
@@ -204,7 +240,12 @@ function randomCpf() {
 /** Takes the caller through BR KYC (a subaccount, then level 1), as an integrator does: BR ramps need it approved. */
 export async function completeBrKyc(call) {
   const taxId = randomCpf();
-  const { subAccountId } = await call("POST", "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId }, 200);
+  const { subAccountId } = await call(
+    "POST",
+    "/v1/brl/createSubaccount",
+    { accountType: "INDIVIDUAL", name: "Ana Souza", taxId },
+    200,
+  );
   await call(
     "POST",
     "/v1/brl/newKyc",
@@ -237,7 +278,11 @@ export function benchPostgres() {
   let admin = process.env.BENCH_DATABASE_URL;
   let stop = () => undefined;
   if (!admin) {
-    const cluster = (command) => execFileSync("taskset", ["-c", String(SERVER_CPU), "bash", "tools/pg-test-cluster.sh", command], { env: { ...process.env, PG_TEST_PORT: "54339" }, encoding: "utf8" });
+    const cluster = (command) =>
+      execFileSync("taskset", ["-c", String(SERVER_CPU), "bash", "tools/pg-test-cluster.sh", command], {
+        env: { ...process.env, PG_TEST_PORT: "54339" },
+        encoding: "utf8",
+      });
     try {
       admin = /TEST_PG_URL=(\S+)/.exec(cluster("start"))[1];
     } catch (error) {

@@ -98,11 +98,15 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const applied = await migrate(config.database);
   if (applied.length) log.info({ migrations: applied }, "database migrations applied");
   const { allowPrivateNetworks } = config.webhooks;
-  if (allowPrivateNetworks.length) log.info({ allowPrivateNetworks }, "webhook targets allowed in private networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS)");
+  if (allowPrivateNetworks.length)
+    log.info({ allowPrivateNetworks }, "webhook targets allowed in private networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS)");
 
   const database = await openDatabase(config.database);
   const { db, reads, writes } = database;
-  const bus = config.database.engine === "postgresql" ? await createPostgresBus(config.database.url, log) : createInProcessBus(log);
+  const bus =
+    config.database.engine === "postgresql"
+      ? await createPostgresBus(config.database.url, log)
+      : createInProcessBus(log);
   const signingKeys = new SigningKeyService(
     db,
     bus,
@@ -127,7 +131,14 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const credentials = new CredentialService(db, reads, bus, config.rampEnvironment);
   const delegation = new Delegation(db, bus, config.cacheTtlMs);
   const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
-  const kyc = new KycService(db, reads, bus, new SandboxKycProvider(config.ramps.sandboxKycDecisionMs, config.publicBaseUrl), delegation, config.cacheTtlMs);
+  const kyc = new KycService(
+    db,
+    reads,
+    bus,
+    new SandboxKycProvider(config.ramps.sandboxKycDecisionMs, config.publicBaseUrl),
+    delegation,
+    config.cacheTtlMs,
+  );
   const outbox = new OutboxSignal(bus, log);
   const fiatAccounts = new FiatAccountService(db, delegation, kyc);
   const onboarding = new OnboardingService(db, rampProvider, kyc, delegation, config.publicBaseUrl);
@@ -139,7 +150,12 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const rampEvents = new RampEventFeed(reads, config.ramps.eventPollMs, log);
   rampEvents.listenToAll((entry) => rampViews.forget(entry.rampId));
   const resolve = seams.resolveHost ?? systemResolver;
-  const sender = new WebhookSender({ resolve, allowPrivateNetworks, timeoutMs: config.webhooks.timeoutMs, ca: seams.webhookCa });
+  const sender = new WebhookSender({
+    resolve,
+    allowPrivateNetworks,
+    timeoutMs: config.webhooks.timeoutMs,
+    ca: seams.webhookCa,
+  });
   const webhookDelivery = new WebhookDeliveryWorker(
     database,
     (timestamp, rawBody) => signingKeys.sign(timestamp, rawBody),
@@ -164,7 +180,11 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     writes,
     statements: database.statements,
     bus,
-    authenticator: new Authenticator(verifier, new SessionVerifier(reads, accessTokens, bus, config.cacheTtlMs), config.operatorToken),
+    authenticator: new Authenticator(
+      verifier,
+      new SessionVerifier(reads, accessTokens, bus, config.cacheTtlMs),
+      config.operatorToken,
+    ),
     identity: new IdentityService(
       db,
       mailer,
@@ -184,7 +204,9 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     admin: new AdminService(db, reads, bus, credentials, pricing),
     quotes,
     widgetSessions: new WidgetSessionService(db, quotes, config.widgetBaseUrl),
-    ramps: new RampService(db, reads, rampProvider, kyc, delegation, fiatAccounts, outbox, rampViews, { startWindowMs: config.ramps.startWindowMs }),
+    ramps: new RampService(db, reads, rampProvider, kyc, delegation, fiatAccounts, outbox, rampViews, {
+      startWindowMs: config.ramps.startWindowMs,
+    }),
     fiatAccounts,
     onboarding,
     kyc,

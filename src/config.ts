@@ -9,11 +9,17 @@ const envSchema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("127.0.0.1"),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+    .optional(),
   DATA_DIR: z.string().default("./data"),
   RAMP_ENVIRONMENT: z.enum(["test", "live"]).default("test"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
   MAIL_FROM: z.string().default("Ramp Gateway <no-reply@ramp-gateway.local>"),
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   OPERATOR_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
@@ -69,10 +75,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (production) {
     const problems: string[] = [];
     if (!e.SMTP_URL) problems.push("SMTP_URL must be set: sign-in codes cannot be delivered otherwise");
-    if (!e.JWT_SECRET) problems.push("JWT_SECRET must be set (32+ characters): generated secrets are for development only");
-    if (!e.OPERATOR_TOKEN) problems.push("OPERATOR_TOKEN must be set (32+ characters): generated secrets are for development only");
+    if (!e.JWT_SECRET)
+      problems.push("JWT_SECRET must be set (32+ characters): generated secrets are for development only");
+    if (!e.OPERATOR_TOKEN)
+      problems.push("OPERATOR_TOKEN must be set (32+ characters): generated secrets are for development only");
     if (!e.SIGNING_KEY_ENCRYPTION_KEY && !e.SIGNING_PRIVATE_KEY) {
-      problems.push("SIGNING_KEY_ENCRYPTION_KEY (32+ characters) or SIGNING_PRIVATE_KEY must be set: the webhook signing key must survive restarts");
+      problems.push(
+        "SIGNING_KEY_ENCRYPTION_KEY (32+ characters) or SIGNING_PRIVATE_KEY must be set: the webhook signing key must survive restarts",
+      );
     }
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
   }
@@ -110,14 +120,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     webhooks: {
       /** Encrypts the stored signing key; unused when SIGNING_PRIVATE_KEY is given. */
-      signingKeyEncryptionKey: e.SIGNING_KEY_ENCRYPTION_KEY ?? persistentDevelopmentSecret(dataDir, "signingKeyEncryptionKey"),
+      signingKeyEncryptionKey:
+        e.SIGNING_KEY_ENCRYPTION_KEY ?? persistentDevelopmentSecret(dataDir, "signingKeyEncryptionKey"),
       signingPrivateKey: e.SIGNING_PRIVATE_KEY,
       /** Private ranges an operator allows as webhook targets (on-premise receivers); empty by default. */
       allowPrivateNetworks: splitList(e.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       deliveryPollMs: e.WEBHOOK_DELIVERY_POLL_MS,
       deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
-      deliveryConcurrencyPerReceiver: Math.min(e.WEBHOOK_DELIVERY_CONCURRENCY_PER_RECEIVER, e.WEBHOOK_DELIVERY_CONCURRENCY),
+      deliveryConcurrencyPerReceiver: Math.min(
+        e.WEBHOOK_DELIVERY_CONCURRENCY_PER_RECEIVER,
+        e.WEBHOOK_DELIVERY_CONCURRENCY,
+      ),
     },
     publicBaseUrl: e.PUBLIC_BASE_URL,
     widgetBaseUrl: e.WIDGET_BASE_URL,
@@ -138,7 +152,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 function splitList(value: string): string[] {
-  return value.split(",").map((item) => item.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 function isCidr(value: string): boolean {

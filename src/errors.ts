@@ -17,7 +17,10 @@ export const ERROR_TABLE = {
   MANAGED_PROFILE_ACCESS_DENIED: { status: 403, message: "Access to this managed profile is denied." },
   MANAGED_PROFILE_UNSUPPORTED: { status: 400, message: "X-Managed-Profile-Id is not supported here." },
   INVALID_MANAGED_PROFILE_ID: { status: 400, message: "X-Managed-Profile-Id must be a UUID." },
-  MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH: { status: 400, message: "The managed profile's customer type does not match." },
+  MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH: {
+    status: 400,
+    message: "The managed profile's customer type does not match.",
+  },
   MANAGED_PROFILE_NOT_FOUND: { status: 404, message: "Managed profile not found." },
   MANAGED_PROFILE_CONFLICT: { status: 409, message: "The external subject or contact email is already reserved." },
   CREDENTIAL_NOT_FOUND: { status: 404, message: "Credential not found." },

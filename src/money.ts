@@ -17,7 +17,8 @@ export const roundFee = (value: Decimal, decimals: number) => value.toDecimalPla
 /** Amounts paid out are rounded down: the service never promises more than it delivers. */
 export const roundPayout = (value: Decimal, decimals: number) => value.toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
 /** Informational conversions (USD equivalents) round half up. */
-export const roundDisplay = (value: Decimal, decimals: number) => value.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
+export const roundDisplay = (value: Decimal, decimals: number) =>
+  value.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
 
 /** The wire form: plain notation with exactly `decimals` digits after the point. */
 export const formatAmount = (value: Decimal, decimals: number) => value.toFixed(decimals);

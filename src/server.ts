@@ -5,7 +5,13 @@ import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations
 import { ApolloArmor } from "@escape.tech/graphql-armor";
 import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
@@ -38,7 +44,15 @@ import { referenceDataRoutes } from "./rest/v1/reference-data.js";
 import { webhookRoutes } from "./rest/v1/webhooks.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key", "X-Public-Key", "X-Managed-Profile-Id", "X-Request-ID", "Idempotency-Key"];
+const ALLOWED_HEADERS = [
+  "Content-Type",
+  "Authorization",
+  "X-API-Key",
+  "X-Public-Key",
+  "X-Managed-Profile-Id",
+  "X-Request-ID",
+  "Idempotency-Key",
+];
 const MAX_GRAPHQL_TOKENS = 1000;
 
 /** Fastify errors raised before a handler runs, in the contract's table. */
@@ -124,7 +138,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     const caller = callerKey(request.principal);
     if (caller) limits.perCaller.hit(caller);
     if (!capabilities) return payload;
-    const selector = app.delegation.checkCaller(request.principal, managedProfileSelector(request.headers), capabilities);
+    const selector = app.delegation.checkCaller(
+      request.principal,
+      managedProfileSelector(request.headers),
+      capabilities,
+    );
     const rule = request.routeOptions.config.delegation ?? NO_DELEGATION;
     request.acting = await app.delegation.resolve(request.principal, selector, rule);
     return payload;
@@ -132,7 +150,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
 
   server.setErrorHandler((error: FastifyError, request, reply) => replyWithError(error, request, reply));
   server.setNotFoundHandler((request, reply) =>
-    replyWithError(new AppError("NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}.`), request, reply),
+    replyWithError(
+      new AppError("NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}.`),
+      request,
+      reply,
+    ),
   );
 
   await server.register(swagger, {
@@ -293,12 +315,29 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
           if (error instanceof AppError) return [toGraphQLError(error)];
           throw error;
         }
-        shareKeys.set(contextValue, JSON.stringify([payload.query, payload.operationName ?? null, payload.variables ?? null, audienceKey(contextValue.principal, contextValue.selector)]));
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+        shareKeys.set(
+          contextValue,
+          JSON.stringify([
+            payload.query,
+            payload.operationName ?? null,
+            payload.variables ?? null,
+            audienceKey(contextValue.principal, contextValue.selector),
+          ]),
+        );
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue,
+        };
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => format(error, error.originalError ?? error)) } : undefined,
-      onError: (_ctx, _id, _payload, errors) => errors.map((error: GraphQLError) => format(error, error.originalError ?? error)),
+        result.errors
+          ? { ...result, errors: result.errors.map((error) => format(error, error.originalError ?? error)) }
+          : undefined,
+      onError: (_ctx, _id, _payload, errors) =>
+        errors.map((error: GraphQLError) => format(error, error.originalError ?? error)),
     },
     sockets,
   );

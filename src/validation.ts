@@ -5,7 +5,11 @@ import { AppError, type ErrorCode } from "./errors.js";
  * Validates domain input with a zod schema. Failures become VALIDATION_FAILED (or the given code) with
  * one `details` entry per field, so REST and GraphQL report the same thing.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: ErrorCode = "VALIDATION_FAILED"): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  code: ErrorCode = "VALIDATION_FAILED",
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({

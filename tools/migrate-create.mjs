@@ -33,9 +33,10 @@ async function diff(engine) {
   try {
     return await diffMigrationsToSchema({ engine, shadowUrl });
   } catch (e) {
-    const hint = engine === "postgresql"
-      ? `\n(PostgreSQL shadow server: ${redacted(shadowUrl)}; is it running? Set MIGRATION_SHADOW_URL to an admin URL.)`
-      : "";
+    const hint =
+      engine === "postgresql"
+        ? `\n(PostgreSQL shadow server: ${redacted(shadowUrl)}; is it running? Set MIGRATION_SHADOW_URL to an admin URL.)`
+        : "";
     fail(`${engine}: schema engine failed: ${e?.message ?? e}${hint}`);
   }
 }
@@ -45,7 +46,12 @@ const timestamp = () => new Date().toISOString().replace(/\D/g, "").slice(0, 14)
 
 async function latestMigration(engine) {
   const dirs = await readdir(join(ROOT, ENGINES[engine].migrationsDir)).catch(() => []);
-  return dirs.filter((d) => /^\d{14}_/.test(d)).sort().at(-1) ?? "";
+  return (
+    dirs
+      .filter((d) => /^\d{14}_/.test(d))
+      .sort()
+      .at(-1) ?? ""
+  );
 }
 
 const args = process.argv.slice(2);
@@ -62,14 +68,20 @@ if (args[0] === "--check") {
     }
   }
   if (problems.length) {
-    fail(`${problems.map((p) => `- ${p}`).join("\n")}\nRun \`npm run migrate:create -- <name>\` to add a migration.`, 1);
+    fail(
+      `${problems.map((p) => `- ${p}`).join("\n")}\nRun \`npm run migrate:create -- <name>\` to add a migration.`,
+      1,
+    );
   }
   console.log("Migrations are up to date with the schemas (postgresql, sqlite).");
   process.exit(0);
 }
 
 // Prisma-style name: lower case, non-alphanumerics collapsed to "_".
-const name = args[0].toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+const name = args[0]
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, "_")
+  .replace(/^_+|_+$/g, "");
 if (!name || args[0].startsWith("-")) fail(`invalid migration name: ${JSON.stringify(args[0])}`);
 if (!sqliteSchemaIsFresh()) fail("prisma/sqlite/schema.prisma is stale: run `npm run prisma:sqlite-schema` first");
 
@@ -94,7 +106,12 @@ for (const [engine, sql] of Object.entries(sqlByEngine)) {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, "migration.sql"), sql);
   const lock = join(base, "migration_lock.toml");
-  if (await access(lock).then(() => false, () => true)) {
+  if (
+    await access(lock).then(
+      () => false,
+      () => true,
+    )
+  ) {
     await writeFile(lock, lockfileContent(engine));
     console.log(`${engine}: wrote ${relative(ROOT, lock)}`);
   }

@@ -41,15 +41,29 @@ function loadWasm() {
 /** The checked-in migrations as the engine's MigrationList (directories sorted by name). */
 export async function readMigrations(engine, migrationsDir = ENGINES[engine].migrationsDir) {
   const baseDir = resolve(ROOT, migrationsDir);
-  const entries = await readdir(baseDir, { withFileTypes: true }).catch((e) => (e.code === "ENOENT" ? [] : Promise.reject(e)));
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  const migrationDirectories = await Promise.all(dirs.map(async (path) => {
-    const content = await readFile(join(baseDir, path, "migration.sql"), "utf8")
-      .then((value) => ({ tag: "ok", value }), (e) => ({ tag: "error", value: String(e.message) }));
-    return { path, migrationFile: { path: "migration.sql", content } };
-  }));
+  const entries = await readdir(baseDir, { withFileTypes: true }).catch((e) =>
+    e.code === "ENOENT" ? [] : Promise.reject(e),
+  );
+  const dirs = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  const migrationDirectories = await Promise.all(
+    dirs.map(async (path) => {
+      const content = await readFile(join(baseDir, path, "migration.sql"), "utf8").then(
+        (value) => ({ tag: "ok", value }),
+        (e) => ({ tag: "error", value: String(e.message) }),
+      );
+      return { path, migrationFile: { path: "migration.sql", content } };
+    }),
+  );
   const lock = await readFile(join(baseDir, "migration_lock.toml"), "utf8").catch(() => lockfileContent(engine));
-  return { baseDir, lockfile: { path: "migration_lock.toml", content: lock }, shadowDbInitScript: "", migrationDirectories };
+  return {
+    baseDir,
+    lockfile: { path: "migration_lock.toml", content: lock },
+    shadowDbInitScript: "",
+    migrationDirectories,
+  };
 }
 
 // Patch 2: the engine replays migrations into the SQLite shadow with executeRaw, and better-sqlite3
@@ -85,7 +99,11 @@ function patchPgCharType() {
 async function adminQuery(adminUrl, sql) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  try { await client.query(sql); } finally { await client.end(); }
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 // Patch 4: adapter-pg's connectToShadowDb does `new Pool({ ...config, database })`, but a
@@ -111,10 +129,17 @@ function pgFactory(adminUrl) {
     // $$-quoted bodies or ';' in strings ("unterminated dollar-quoted string"). Send each migration
     // as one simple-protocol query instead, as the runtime runner does.
     shadow.executeScript = async (script) => {
-      try { await shadow.underlyingDriver().query(script); } catch (e) { shadow.onError(e); }
+      try {
+        await shadow.underlyingDriver().query(script);
+      } catch (e) {
+        shadow.onError(e);
+      }
     };
     const closePool = shadow.dispose.bind(shadow);
-    shadow.dispose = async () => { await closePool(); await drop(name); };
+    shadow.dispose = async () => {
+      await closePool();
+      await drop(name);
+    };
     return shadow;
   };
   return { factory, cleanup: () => Promise.all([...shadows].map(drop)) };
@@ -129,7 +154,8 @@ function pgFactory(adminUrl) {
 export async function diffMigrationsToSchema({ engine, shadowUrl, schemaPath, migrationsDir }) {
   const paths = ENGINES[engine];
   if (!paths) throw new Error(`engine must be "postgresql" or "sqlite", got ${JSON.stringify(engine)}`);
-  if (engine === "postgresql" && !shadowUrl) throw new Error("PostgreSQL diff needs shadowUrl (an admin connection URL)");
+  if (engine === "postgresql" && !shadowUrl)
+    throw new Error("PostgreSQL diff needs shadowUrl (an admin connection URL)");
   const schemaFile = resolve(ROOT, schemaPath ?? paths.schemaPath);
   const schema = { path: relative(ROOT, schemaFile), content: await readFile(schemaFile, "utf8") };
   const migrations = await readMigrations(engine, migrationsDir ?? paths.migrationsDir);
@@ -152,7 +178,10 @@ export async function diffMigrationsToSchema({ engine, shadowUrl, schemaPath, mi
   let schemaEngine;
   try {
     schemaEngine = await glue.SchemaEngine.new(
-      { datamodels: [[schema.path, schema.content]] }, log, bindMigrationAwareSqlAdapterFactory(factory));
+      { datamodels: [[schema.path, schema.content]] },
+      log,
+      bindMigrationAwareSqlAdapterFactory(factory),
+    );
     // Patch 1: createMigration() gets no shadow factory ("SQLite shadow DB must be provided through
     // an external factory"); diff(from: migrations, to: schema) replays them into a shadow itself.
     const result = await schemaEngine.diff({
@@ -162,7 +191,7 @@ export async function diffMigrationsToSchema({ engine, shadowUrl, schemaPath, mi
       exitCode: true, // 2 = there are changes, 0 = none
       filters: { externalTables: [], externalEnums: [] },
     });
-    return result.exitCode === 2 ? result.stdout ?? "" : "";
+    return result.exitCode === 2 ? (result.stdout ?? "") : "";
   } finally {
     schemaEngine?.free();
     await Promise.all(opened.map((a) => a.dispose()));

@@ -8,8 +8,10 @@ const target = new URL("../prisma/sqlite/schema.prisma", import.meta.url);
 
 function toSqliteSchema(text) {
   return text
-    .replace(/^\/\/ The one source of truth.*\n\/\/ .*\n/m,
-      "// GENERATED from prisma/schema.prisma by `npm run prisma:sqlite-schema`: do not edit.\n")
+    .replace(
+      /^\/\/ The one source of truth.*\n\/\/ .*\n/m,
+      "// GENERATED from prisma/schema.prisma by `npm run prisma:sqlite-schema`: do not edit.\n",
+    )
     .replace('provider = "postgresql"', 'provider = "sqlite"')
     .replace('output       = "../src/generated/prisma"', 'output       = "../../src/generated/prisma-sqlite"')
     .replace(/ @db\.\w+(\([^)]*\))?/g, "");

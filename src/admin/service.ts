@@ -20,9 +20,7 @@ const partnerCredentialInput = z
   // A missing or unusable subject is the contract's CREDENTIAL_SUBJECT_REQUIRED, not a validation error.
   .object({ profileId: z.unknown().optional(), name: z.string().optional(), expiresAt: z.string().optional() })
   .strict();
-const pricingInput = z
-  .object({ pricingProfile: z.enum(PRICING_PROFILE_NAMES) })
-  .strict();
+const pricingInput = z.object({ pricingProfile: z.enum(PRICING_PROFILE_NAMES) }).strict();
 
 export interface PartnerView {
   id: string;
@@ -111,7 +109,9 @@ export class AdminService {
   private async requireOrdinaryProfile(profileId: string) {
     const profile = await this.requireProfile(profileId);
     if (profile.managerProfileId) {
-      throw new AppError("VALIDATION_FAILED", undefined, [{ field: "profileId", message: "a managed child cannot be a manager" }]);
+      throw new AppError("VALIDATION_FAILED", undefined, [
+        { field: "profileId", message: "a managed child cannot be a manager" },
+      ]);
     }
     return profile;
   }

@@ -41,7 +41,12 @@ export class CredentialVerifier {
     private readonly db: Db,
     private readonly reads: Reads,
     bus: EventBus,
-    private readonly options: { environment: RampEnvironment; cacheTtlMs: number; flushIntervalMs: number; log: Logger },
+    private readonly options: {
+      environment: RampEnvironment;
+      cacheTtlMs: number;
+      flushIntervalMs: number;
+      log: Logger;
+    },
   ) {
     this.cache = busInvalidatedCache(bus, options.cacheTtlMs);
   }
@@ -50,7 +55,11 @@ export class CredentialVerifier {
     if (!isWellFormedKey(kind, value)) throw new AppError(MALFORMED[kind]);
     const digest = sha256Hex(value);
     const now = new Date();
-    const entry = this.cache.peek(digest) ?? (await this.cache.load(digest, () => this.load(kind, kind === "public" ? { publicKey: value } : { secretKeyHash: digest }, digest)));
+    const entry =
+      this.cache.peek(digest) ??
+      (await this.cache.load(digest, () =>
+        this.load(kind, kind === "public" ? { publicKey: value } : { secretKeyHash: digest }, digest),
+      ));
     if (
       !entry ||
       !timingSafeEqual(entry.storedDigest, Buffer.from(digest, "hex")) ||
@@ -65,7 +74,9 @@ export class CredentialVerifier {
 
   /** For long-lived connections: the credential is still active (from the cache, else read again). */
   async isStillValid(kind: KeyKind, credential: VerifiedCredential): Promise<boolean> {
-    const entry = await this.cache.load(credential.keyDigest, () => this.load(kind, { id: credential.id }, credential.keyDigest));
+    const entry = await this.cache.load(credential.keyDigest, () =>
+      this.load(kind, { id: credential.id }, credential.keyDigest),
+    );
     return !!entry && isActive(entry, new Date());
   }
 

@@ -44,7 +44,8 @@ export interface ActingContext {
 }
 
 const denied = (message: string) => new AppError("MANAGED_PROFILE_ACCESS_DENIED", message);
-const actorRequired = () => new AppError("AUTHENTICATION_REQUIRED", "Acting for a managed profile needs a secret key or a session.");
+const actorRequired = () =>
+  new AppError("AUTHENTICATION_REQUIRED", "Acting for a managed profile needs a secret key or a session.");
 
 /** The credential, when the principal is a managed child's own key. */
 function childCredentialOf(principal: Principal) {
@@ -92,7 +93,11 @@ export class Delegation {
    * unauthenticated caller gets the operation's authentication error first, then the selector's caller
    * checks, then the capability matrix. Returns the selector as the database spells ids.
    */
-  checkCaller(principal: Principal, selector: string | undefined, capabilities: readonly Capability[]): string | undefined {
+  checkCaller(
+    principal: Principal,
+    selector: string | undefined,
+    capabilities: readonly Capability[],
+  ): string | undefined {
     if (principal.kind === "anonymous") requireCapabilities(principal, capabilities);
     const childId = this.checkSelectorCaller(principal, selector);
     requireCapabilities(principal, capabilities);
@@ -100,7 +105,11 @@ export class Delegation {
   }
 
   /** Null for callers that speak for no profile (anonymous, operator) and select none. */
-  async resolve(principal: Principal, selector: string | undefined, rule: DelegationRule): Promise<ActingContext | null> {
+  async resolve(
+    principal: Principal,
+    selector: string | undefined,
+    rule: DelegationRule,
+  ): Promise<ActingContext | null> {
     const childCredential = childCredentialOf(principal);
     const credential = principal.kind === "secret" || principal.kind === "public" ? principal.credential : null;
     const credentialId = credential?.id ?? null;
@@ -136,7 +145,14 @@ export class Delegation {
 
     const profileId = principalProfileId(principal);
     if (!profileId || principal.kind === "anonymous" || principal.kind === "operator") return null;
-    return { actorProfileId: profileId, subjectProfileId: profileId, controllingManagerId: null, credentialId, partnerId, principalKind: principal.kind };
+    return {
+      actorProfileId: profileId,
+      subjectProfileId: profileId,
+      controllingManagerId: null,
+      credentialId,
+      partnerId,
+      principalKind: principal.kind,
+    };
   }
 
   /**
@@ -146,7 +162,11 @@ export class Delegation {
    */
   async authorizeCorridor(acting: ActingContext, corridor: Corridor, customerType?: CustomerType): Promise<void> {
     if (!acting.controllingManagerId) return;
-    await this.checkControl(acting.controllingManagerId, acting.subjectProfileId, { ...DELEGATED, corridor, customerType });
+    await this.checkControl(acting.controllingManagerId, acting.subjectProfileId, {
+      ...DELEGATED,
+      corridor,
+      customerType,
+    });
   }
 
   /** Steps 4 to 6 of the contract: the manager, the child, then corridor and customer type. */
@@ -160,16 +180,24 @@ export class Delegation {
       const target = await findDelegationTarget(this.db, childId);
       return { value: target, tags: [childId, ...(target?.managerProfileId ? [target.managerProfileId] : [])] };
     });
-    if (!child || child.managerProfileId !== managerId || child.deletedAt || child.activeEntities !== 1 || !child.customerType) {
+    if (
+      !child ||
+      child.managerProfileId !== managerId ||
+      child.deletedAt ||
+      child.activeEntities !== 1 ||
+      !child.customerType
+    ) {
       throw denied("The managed profile is not an active child of this manager.");
     }
     if (rule.corridor) {
       const corridorAllowed = manager.allowedCorridors.includes(rule.corridor);
-      const typeAllowed = manager.allowedCustomerTypes === null || manager.allowedCustomerTypes.includes(child.customerType);
+      const typeAllowed =
+        manager.allowedCustomerTypes === null || manager.allowedCustomerTypes.includes(child.customerType);
       if (!corridorAllowed || !typeAllowed || !childMaySupport(rule.corridor, child.customerType)) {
         throw denied(`The manager's policy does not allow ${rule.corridor} for this ${child.customerType} profile.`);
       }
     }
-    if (rule.customerType && rule.customerType !== child.customerType) throw new AppError("MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
+    if (rule.customerType && rule.customerType !== child.customerType)
+      throw new AppError("MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
   }
 }

@@ -46,10 +46,14 @@ export class SessionVerifier {
   async isActive(session: VerifiedSession): Promise<boolean> {
     // Tokens are ours, so sid is canonical; anything else names no sign-in.
     if (session.expiresAt.getTime() <= Date.now() || canonicalId(session.sessionId) !== session.sessionId) return false;
-    const active = this.cache.peek(session.sessionId) ?? await this.cache.load(session.sessionId, async () => {
-      const family = await findSessionFamily(this.reads, session.sessionId);
-      return family ? { value: family.revokedAt === null && family.profileId === session.profileId, tags: [session.sessionId] } : undefined;
-    });
+    const active =
+      this.cache.peek(session.sessionId) ??
+      (await this.cache.load(session.sessionId, async () => {
+        const family = await findSessionFamily(this.reads, session.sessionId);
+        return family
+          ? { value: family.revokedAt === null && family.profileId === session.profileId, tags: [session.sessionId] }
+          : undefined;
+      }));
     return active === true;
   }
 }

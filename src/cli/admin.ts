@@ -22,7 +22,13 @@ Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and mes
 
 class UsageError extends Error {}
 
-const list = (value: string | undefined) => (value === undefined ? undefined : value.split(",").map((item) => item.trim()).filter(Boolean));
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean);
 
 /** One command against the services (never HTTP): what it prints on success. */
 async function run(app: App, args: string[]): Promise<unknown> {
@@ -55,7 +61,9 @@ async function run(app: App, args: string[]): Promise<unknown> {
       return { partner: await app.admin.createPartner({ name: need(first, "<name>") }) };
     case "partner activate":
     case "partner deactivate":
-      return { partner: await app.admin.setPartnerActive(need(first, "<partnerId>"), { isActive: action === "activate" }) };
+      return {
+        partner: await app.admin.setPartnerActive(need(first, "<partnerId>"), { isActive: action === "activate" }),
+      };
     case "partner credential": {
       const issued = await app.admin.issuePartnerCredential(need(first, "<partnerId>"), {
         profileId: need(second, "<profileId>"),
@@ -65,7 +73,11 @@ async function run(app: App, args: string[]): Promise<unknown> {
       return { ...issued.credential, secretKey: issued.secretKey };
     }
     case "pricing assign":
-      return { pricingAssignment: await app.admin.assignPricing(need(first, "<profileId>"), { pricingProfile: need(second, "<pricingProfile>") }) };
+      return {
+        pricingAssignment: await app.admin.assignPricing(need(first, "<profileId>"), {
+          pricingProfile: need(second, "<pricingProfile>"),
+        }),
+      };
     case "pricing get":
       return { pricingAssignment: await app.admin.getPricing(need(first, "<profileId>")) };
     case "signing-key show": {

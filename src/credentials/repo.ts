@@ -39,22 +39,45 @@ export function insertCredential(tx: Tx, profileId: string, credential: NewCrede
 
 const SELECT_CREDENTIAL = `SELECT ${columns("ApiCredential", Object.values(Prisma.ApiCredentialScalarFieldEnum))} FROM "ApiCredential"`;
 
-export async function findCredential(reads: Reads, profileId: string, credentialId: string): Promise<CredentialRecord | null> {
-  return (await reads.one<CredentialRecord>(`${SELECT_CREDENTIAL} WHERE "id" = $1 AND "profileId" = $2`, [credentialId, profileId])) ?? null;
+export async function findCredential(
+  reads: Reads,
+  profileId: string,
+  credentialId: string,
+): Promise<CredentialRecord | null> {
+  return (
+    (await reads.one<CredentialRecord>(`${SELECT_CREDENTIAL} WHERE "id" = $1 AND "profileId" = $2`, [
+      credentialId,
+      profileId,
+    ])) ?? null
+  );
 }
 
 /** Newest first; `after` is the last record of the previous page. */
-export function listCredentials(reads: Reads, profileId: string, page: { take?: number; after?: { createdAt: Date; id: string } } = {}): Promise<CredentialRecord[]> {
+export function listCredentials(
+  reads: Reads,
+  profileId: string,
+  page: { take?: number; after?: { createdAt: Date; id: string } } = {},
+): Promise<CredentialRecord[]> {
   const { take, after } = page;
   const args: unknown[] = [profileId];
   const arg = (value: unknown) => `$${args.push(value)}`;
-  const afterCursor = after ? ` AND ("createdAt" < ${arg(after.createdAt)} OR ("createdAt" = ${arg(after.createdAt)} AND "id" < ${arg(after.id)}))` : "";
+  const afterCursor = after
+    ? ` AND ("createdAt" < ${arg(after.createdAt)} OR ("createdAt" = ${arg(after.createdAt)} AND "id" < ${arg(after.id)}))`
+    : "";
   const limit = take === undefined ? "" : ` ${limitClause(take)}`;
-  return reads.all(`${SELECT_CREDENTIAL} WHERE "profileId" = $1${afterCursor} ORDER BY "createdAt" DESC, "id" DESC${limit}`, args);
+  return reads.all(
+    `${SELECT_CREDENTIAL} WHERE "profileId" = $1${afterCursor} ORDER BY "createdAt" DESC, "id" DESC${limit}`,
+    args,
+  );
 }
 
 /** Revokes an active credential of the profile; false when it is missing, already revoked or not the profile's. */
-export async function revokeCredential(db: Queryable, profileId: string, credentialId: string, now: Date): Promise<boolean> {
+export async function revokeCredential(
+  db: Queryable,
+  profileId: string,
+  credentialId: string,
+  now: Date,
+): Promise<boolean> {
   const { count } = await db.apiCredential.updateMany({
     where: { id: credentialId, profileId, revokedAt: null },
     data: { revokedAt: now },
@@ -82,7 +105,10 @@ export interface CredentialForAuthentication {
  * The authentication lookup: the one read not scoped by owner, since finding the owner is its purpose.
  * Public values are stored as they are; secret values only as their SHA-256 digest.
  */
-export async function findCredentialByKey(reads: Reads, lookup: CredentialLookup): Promise<CredentialForAuthentication | null> {
+export async function findCredentialByKey(
+  reads: Reads,
+  lookup: CredentialLookup,
+): Promise<CredentialForAuthentication | null> {
   const [column, value] = Object.entries(lookup)[0] as [keyof CredentialLookup, string];
   const row = await reads.one<CredentialForAuthentication>(
     `SELECT ${columns("ApiCredential", ["id", "profileId", "partnerId", "environment", "secretKeyHash", "publicKey", "expiresAt", "revokedAt"])},
@@ -105,16 +131,20 @@ export interface LastUse {
 export async function recordLastUses(db: Db, uses: LastUse[]): Promise<void> {
   const writes = uses.flatMap(({ credentialId, publicAt, secretAt }) => [
     ...(publicAt
-      ? [db.apiCredential.updateMany({
-          where: { id: credentialId, OR: [{ publicLastUsedAt: null }, { publicLastUsedAt: { lt: publicAt } }] },
-          data: { publicLastUsedAt: publicAt },
-        })]
+      ? [
+          db.apiCredential.updateMany({
+            where: { id: credentialId, OR: [{ publicLastUsedAt: null }, { publicLastUsedAt: { lt: publicAt } }] },
+            data: { publicLastUsedAt: publicAt },
+          }),
+        ]
       : []),
     ...(secretAt
-      ? [db.apiCredential.updateMany({
-          where: { id: credentialId, OR: [{ secretLastUsedAt: null }, { secretLastUsedAt: { lt: secretAt } }] },
-          data: { secretLastUsedAt: secretAt },
-        })]
+      ? [
+          db.apiCredential.updateMany({
+            where: { id: credentialId, OR: [{ secretLastUsedAt: null }, { secretLastUsedAt: { lt: secretAt } }] },
+            data: { secretLastUsedAt: secretAt },
+          }),
+        ]
       : []),
   ]);
   if (writes.length) await db.$transaction(writes);

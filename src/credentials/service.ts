@@ -63,7 +63,8 @@ export class CredentialService {
     }
     const { publicKey, secretKey } = generateKeyPair(this.environment);
     const record = await inTransaction(this.db, async (tx) => {
-      if (!(await repo.lockProfileForIssuance(tx, profileId))) throw new AppError(options.missingSubject ?? "CREDENTIAL_SUBJECT_REQUIRED");
+      if (!(await repo.lockProfileForIssuance(tx, profileId)))
+        throw new AppError(options.missingSubject ?? "CREDENTIAL_SUBJECT_REQUIRED");
       if ((await repo.countActiveCredentials(tx, profileId, now)) >= MAX_ACTIVE_CREDENTIALS) {
         throw new AppError("CREDENTIAL_LIMIT_REACHED");
       }

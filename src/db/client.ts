@@ -31,7 +31,11 @@ const POOL_SIZE = 10;
 export async function openDatabase(database: DatabaseConfig): Promise<Database> {
   const statements: StatementCounter = { count: 0 };
   if (database.engine === "postgresql") {
-    const [{ default: pg }, { PrismaPg }, { PrismaClient }] = await Promise.all([import("pg"), import("@prisma/adapter-pg"), import("../generated/prisma/client.js")]);
+    const [{ default: pg }, { PrismaPg }, { PrismaClient }] = await Promise.all([
+      import("pg"),
+      import("@prisma/adapter-pg"),
+      import("../generated/prisma/client.js"),
+    ]);
     const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
     // An idle connection the server ended leaves the pool; the next query opens another.
     pool.on("error", () => undefined);
@@ -47,7 +51,10 @@ export async function openDatabase(database: DatabaseConfig): Promise<Database> 
     };
   }
   mkdirSync(dirname(database.file), { recursive: true });
-  const [{ sqliteAdapter }, { PrismaClient: SqlitePrismaClient }] = await Promise.all([import("./sqlite-adapter.js"), import("../generated/prisma-sqlite/client.js")]);
+  const [{ sqliteAdapter }, { PrismaClient: SqlitePrismaClient }] = await Promise.all([
+    import("./sqlite-adapter.js"),
+    import("../generated/prisma-sqlite/client.js"),
+  ]);
   const { adapter, writes } = sqliteAdapter(database.file, statements);
   const db = new SqlitePrismaClient({ adapter: counted(adapter, statements) }) as unknown as Db;
   await db.$connect();
@@ -66,7 +73,9 @@ export async function openDatabase(database: DatabaseConfig): Promise<Database> 
 
 /** Counts every statement the ORM sends, in and out of transactions (a transaction's BEGIN as one). */
 function counted(factory: SqlDriverAdapterFactory, counter: StatementCounter): SqlDriverAdapterFactory {
-  const count = <A extends unknown[], R>(run: (...args: A) => Promise<R>) => (...args: A) => (counter.count++, run(...args));
+  const count =
+    <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
+    (...args: A) => (counter.count++, run(...args));
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,

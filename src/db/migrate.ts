@@ -68,7 +68,9 @@ function migrateSqlite(file: string, all: Migration[]): string[] {
   const db = new Database(file);
   try {
     db.exec(CREATE_TABLE("DATETIME"));
-    const applied = db.prepare(`SELECT migration_name, checksum FROM "${MIGRATIONS_TABLE}" WHERE rolled_back_at IS NULL`).all() as {
+    const applied = db
+      .prepare(`SELECT migration_name, checksum FROM "${MIGRATIONS_TABLE}" WHERE rolled_back_at IS NULL`)
+      .all() as {
       migration_name: string;
       checksum: string;
     }[];
@@ -95,7 +97,9 @@ async function migratePostgres(url: string, all: Migration[]): Promise<string[]>
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
     await client.query(CREATE_TABLE("TIMESTAMPTZ"));
-    const { rows } = await client.query(`SELECT migration_name, checksum FROM "${MIGRATIONS_TABLE}" WHERE rolled_back_at IS NULL`);
+    const { rows } = await client.query(
+      `SELECT migration_name, checksum FROM "${MIGRATIONS_TABLE}" WHERE rolled_back_at IS NULL`,
+    );
     const toApply = pending(all, rows);
     for (const migration of toApply) {
       const startedAt = new Date();

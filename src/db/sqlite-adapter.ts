@@ -11,7 +11,10 @@ import { sqliteWrites, type StatementCounter, type Writes } from "./statements.j
  * vanish if that one rolls back. So standalone writes wait for the open transaction to finish, and
  * standalone reads go to the reading connection and wait for nothing.
  */
-export function sqliteAdapter(file: string, counter: StatementCounter): { adapter: SqlDriverAdapterFactory; writes: Writes } {
+export function sqliteAdapter(
+  file: string,
+  counter: StatementCounter,
+): { adapter: SqlDriverAdapterFactory; writes: Writes } {
   const writer = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
   // Opened after the writer, which creates the file and turns WAL on.
   const reader = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000, readonly: true });
@@ -24,7 +27,9 @@ export function sqliteAdapter(file: string, counter: StatementCounter): { adapte
       adapterName: writer.adapterName,
       async connect() {
         const writing = await writer.connect();
-        await writing.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
+        await writing.executeScript(
+          "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+        );
         // The adapter's own better-sqlite3 handle (a plain field of its class): prepared writes share the one writer.
         writingConnection((writing as unknown as { client: BetterSqlite3.Database }).client);
         return routed(writing, await reader.connect(), gate);
@@ -53,18 +58,25 @@ function transactionGate() {
     open(): () => void {
       let finish!: () => void;
       const previous = openTransaction;
-      openTransaction = Promise.all([previous, new Promise<void>((resolve) => (finish = resolve))]).then(() => undefined);
+      openTransaction = Promise.all([previous, new Promise<void>((resolve) => (finish = resolve))]).then(
+        () => undefined,
+      );
       return finish;
     },
   };
 }
 
-function routed(writer: SqlDriverAdapter, reader: SqlDriverAdapter, gate: ReturnType<typeof transactionGate>): SqlDriverAdapter {
+function routed(
+  writer: SqlDriverAdapter,
+  reader: SqlDriverAdapter,
+  gate: ReturnType<typeof transactionGate>,
+): SqlDriverAdapter {
   const afterTransaction = gate.after;
   return {
     provider: writer.provider,
     adapterName: writer.adapterName,
-    queryRaw: (query: SqlQuery) => (isRead(query) ? reader.queryRaw(query) : afterTransaction(() => writer.queryRaw(query))),
+    queryRaw: (query: SqlQuery) =>
+      isRead(query) ? reader.queryRaw(query) : afterTransaction(() => writer.queryRaw(query)),
     executeRaw: (query: SqlQuery) => afterTransaction(() => writer.executeRaw(query)),
     executeScript: (script: string) => afterTransaction(() => writer.executeScript(script)),
     getConnectionInfo: writer.getConnectionInfo?.bind(writer),

@@ -84,11 +84,21 @@ function sqliteStatements(connection: Database.Database) {
     const statement = connection.prepare(sql.replace(/\$\d+/g, "?"));
     if (!statement.reader) return { statement, order, row: undefined };
     const columns = statement.raw(true).columns();
-    const conversions = columns.map(({ type }) => (type === "DATETIME" ? "date" : type === "BOOLEAN" ? "boolean" : undefined));
-    return { statement, order, row: rowBuilder(columns.map(({ name }) => name), conversions) };
+    const conversions = columns.map(({ type }) =>
+      type === "DATETIME" ? "date" : type === "BOOLEAN" ? "boolean" : undefined,
+    );
+    return {
+      statement,
+      order,
+      row: rowBuilder(
+        columns.map(({ name }) => name),
+        conversions,
+      ),
+    };
   });
   // As the ORM stores them: ISO dates with an explicit offset, booleans as 0 and 1.
-  const value = (arg: unknown) => (arg instanceof Date ? arg.toISOString().replace("Z", "+00:00") : typeof arg === "boolean" ? Number(arg) : arg);
+  const value = (arg: unknown) =>
+    arg instanceof Date ? arg.toISOString().replace("Z", "+00:00") : typeof arg === "boolean" ? Number(arg) : arg;
   return (sql: string, args: readonly unknown[]) => {
     const { statement, order, row } = prepare(sql);
     return { statement, row: row!, values: order.map((index) => value(args[index])) };
@@ -126,9 +136,17 @@ export function sqliteReads(file: string, counter: StatementCounter): Reads {
  * caller hears back after the commit, so what it was told is stored. The batch's BEGIN and COMMIT are not
  * counted: they are in-process calls, one pair for every write of the batch.
  */
-export function sqliteWrites(connection: () => Promise<Database.Database>, afterTransaction: <T>(run: () => T) => Promise<T>, counter: StatementCounter): Writes {
+export function sqliteWrites(
+  connection: () => Promise<Database.Database>,
+  afterTransaction: <T>(run: () => T) => Promise<T>,
+  counter: StatementCounter,
+): Writes {
   let bound: ReturnType<typeof sqliteStatements> | undefined;
-  let queued: { sql: string; args: readonly unknown[]; done: (outcome: { changes: number } | { error: unknown }) => void }[] = [];
+  let queued: {
+    sql: string;
+    args: readonly unknown[];
+    done: (outcome: { changes: number } | { error: unknown }) => void;
+  }[] = [];
 
   const commitQueued = async () => {
     const batch = queued;
@@ -161,7 +179,11 @@ export function sqliteWrites(connection: () => Promise<Database.Database>, after
     run(sql: string, args: readonly unknown[] = []) {
       return new Promise<number>((resolve, reject) => {
         if (queued.length === 0) setImmediate(() => void commitQueued());
-        queued.push({ sql, args, done: (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.changes)) });
+        queued.push({
+          sql,
+          args,
+          done: (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.changes)),
+        });
       });
     },
   };
@@ -170,7 +192,10 @@ export function sqliteWrites(connection: () => Promise<Database.Database>, after
 /** PostgreSQL: named statements on the shared pool, so each connection parses and plans a statement once. */
 export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { reads: Reads; writes: Writes } {
   // The driver already converts dates and booleans; rows only need their shape.
-  const prepare = statementCache((sql) => ({ name: `stmt_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`, row: undefined as RowOf | undefined }));
+  const prepare = statementCache((sql) => ({
+    name: `stmt_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
+    row: undefined as RowOf | undefined,
+  }));
   const query = (sql: string, args: readonly unknown[]) => {
     counter.count++;
     return pool.query({ name: prepare(sql).name, text: sql, values: [...args], rowMode: "array" });
@@ -178,7 +203,10 @@ export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { 
   const rows = async (sql: string, args: readonly unknown[]) => {
     const result = await query(sql, args);
     const entry = prepare(sql);
-    entry.row ??= rowBuilder(result.fields.map(({ name }) => name), []);
+    entry.row ??= rowBuilder(
+      result.fields.map(({ name }) => name),
+      [],
+    );
     return (result.rows as unknown[][]).map(entry.row);
   };
   return {
@@ -195,7 +223,10 @@ export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { 
 /** `INSERT INTO "<table>" (<its keys>) VALUES (...)` with the row's values as arguments. */
 export function insert(table: string, row: Record<string, unknown>): [string, unknown[]] {
   const names = Object.keys(row);
-  return [`INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES (${placeholders(names.length)})`, Object.values(row)];
+  return [
+    `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES (${placeholders(names.length)})`,
+    Object.values(row),
+  ];
 }
 
 /**
@@ -213,7 +244,8 @@ export function columns(table: string, fields: readonly string[], prefix = ""): 
  * Distinct limits are few, so each keeps its own prepared statement.
  */
 export function limitClause(limit: number): string {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a row limit must be a whole number, not ${limit}`);
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new RangeError(`a row limit must be a whole number, not ${limit}`);
   return `LIMIT ${limit}`;
 }
 

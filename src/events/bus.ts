@@ -121,7 +121,9 @@ export async function createPostgresBus(connectionString: string, log: Logger): 
       }
       // One query at a time on the listening connection: notices go out in order, never overlapping.
       const connection = client;
-      const sent = notifying.then(() => connection.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ origin: instanceId, topic, message })]));
+      const sent = notifying.then(() =>
+        connection.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ origin: instanceId, topic, message })]),
+      );
       notifying = sent.catch(() => undefined);
       await sent;
     },
@@ -151,7 +153,10 @@ export const MAX_UNREAD_MESSAGES = 256;
  * most MAX_UNREAD_MESSAGES: a subscriber that falls further behind gets what was held, then RATE_LIMITED,
  * and may subscribe again (the server never holds an unbounded backlog); `return()` unregisters.
  */
-export function streamOf<M, R>(listen: (handler: (message: M) => void) => () => void, select: (message: M) => R | undefined): AsyncIterableIterator<R> {
+export function streamOf<M, R>(
+  listen: (handler: (message: M) => void) => () => void,
+  select: (message: M) => R | undefined,
+): AsyncIterableIterator<R> {
   const buffer: R[] = [];
   let wake: (() => void) | undefined;
   let done = false;
@@ -178,7 +183,11 @@ export function streamOf<M, R>(listen: (handler: (message: M) => void) => () => 
       while (!done && buffer.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       if (buffer.length > 0) return { value: buffer.shift() as R, done: false };
       // What was held is delivered first: the subscriber knows exactly where it lost track.
-      if (overflowed) throw new AppError("RATE_LIMITED", `The subscriber fell more than ${MAX_UNREAD_MESSAGES} events behind; subscribe again.`);
+      if (overflowed)
+        throw new AppError(
+          "RATE_LIMITED",
+          `The subscriber fell more than ${MAX_UNREAD_MESSAGES} events behind; subscribe again.`,
+        );
       return { value: undefined, done: true };
     },
     return: finish,

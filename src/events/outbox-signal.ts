@@ -20,7 +20,9 @@ export class OutboxSignal {
     this.queued = true;
     setImmediate(() => {
       this.queued = false;
-      this.bus.publish("outboxWritten", {}).catch((error: unknown) => this.log.warn({ err: error }, "outbox notice not sent; readers poll"));
+      this.bus
+        .publish("outboxWritten", {})
+        .catch((error: unknown) => this.log.warn({ err: error }, "outbox notice not sent; readers poll"));
     });
   }
 

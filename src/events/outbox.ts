@@ -39,7 +39,12 @@ export interface RampEventBody {
  * Writes an event, and the webhook deliveries it owes, in the caller's transaction: they exist exactly when
  * the change they report does. Tell the readers with `OutboxSignal.committed()` after the commit.
  */
-export async function recordRampEvent(tx: Tx, ramp: EventRamp, eventType: RampEventType, at: Date): Promise<RampEventBody> {
+export async function recordRampEvent(
+  tx: Tx,
+  ramp: EventRamp,
+  eventType: RampEventType,
+  at: Date,
+): Promise<RampEventBody> {
   const body: RampEventBody = {
     eventId: randomUUID(),
     eventType,
@@ -53,7 +58,9 @@ export async function recordRampEvent(tx: Tx, ramp: EventRamp, eventType: RampEv
       ...(eventType === "PHASE_CHANGE" ? { currentPhase: ramp.currentPhase } : {}),
     },
   };
-  await tx.rampEvent.create({ data: { eventId: body.eventId, rampId: ramp.id, eventType, body: JSON.stringify(body), createdAt: at } });
+  await tx.rampEvent.create({
+    data: { eventId: body.eventId, rampId: ramp.id, eventType, body: JSON.stringify(body), createdAt: at },
+  });
   if (eventType !== "PHASE_CHANGE") await enqueueDeliveries(tx, { eventId: body.eventId, eventType }, ramp, at);
   return body;
 }
@@ -75,7 +82,12 @@ export async function readOutbox(reads: Reads, afterSequence: number, limit: num
     WHERE "RampEvent"."sequence" > $1 ORDER BY "RampEvent"."sequence" ${limitClause(limit)}`,
     [afterSequence],
   );
-  return rows.map((row) => ({ sequence: row.sequence, rampId: row.rampId, profileId: row.profileId, body: JSON.parse(row.body) as RampEventBody }));
+  return rows.map((row) => ({
+    sequence: row.sequence,
+    rampId: row.rampId,
+    profileId: row.profileId,
+    body: JSON.parse(row.body) as RampEventBody,
+  }));
 }
 
 /** The newest sequence number written so far (0 for an empty outbox). */

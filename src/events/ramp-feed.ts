@@ -17,7 +17,13 @@ type Listener = (entry: OutboxEntry) => void;
 export type FeedTopic = { rampId: string } | { quoteId: string } | { sessionId: string };
 
 const topicKey = (topic: FeedTopic | { everything: true }) =>
-  "everything" in topic ? "*" : "rampId" in topic ? `ramp ${topic.rampId}` : "quoteId" in topic ? `quote ${topic.quoteId}` : `session ${topic.sessionId}`;
+  "everything" in topic
+    ? "*"
+    : "rampId" in topic
+      ? `ramp ${topic.rampId}`
+      : "quoteId" in topic
+        ? `quote ${topic.quoteId}`
+        : `session ${topic.sessionId}`;
 
 /**
  * The outbox as a live feed for this instance's subscribers. Every instance reads the shared outbox, so
@@ -102,7 +108,10 @@ export class RampEventFeed {
     for (let sequence = this.floor + 1; sequence < highest; sequence++) {
       if (!this.emitted.has(sequence) && !this.gaps.has(sequence)) this.gaps.set(sequence, now);
     }
-    while (this.emitted.has(this.floor + 1) || (this.gaps.has(this.floor + 1) && now - this.gaps.get(this.floor + 1)! >= GAP_PATIENCE_MS)) {
+    while (
+      this.emitted.has(this.floor + 1) ||
+      (this.gaps.has(this.floor + 1) && now - this.gaps.get(this.floor + 1)! >= GAP_PATIENCE_MS)
+    ) {
       this.floor++;
       this.emitted.delete(this.floor);
       this.gaps.delete(this.floor);

@@ -1,11 +1,27 @@
 import type { Queryable } from "../db/tx.js";
 
-export function insertFiatAccount(db: Queryable, data: { id: string; profileId: string; actorProfileId: string; country: string; type: string; details: string; createdAt: Date }) {
+export function insertFiatAccount(
+  db: Queryable,
+  data: {
+    id: string;
+    profileId: string;
+    actorProfileId: string;
+    country: string;
+    type: string;
+    details: string;
+    createdAt: Date;
+  },
+) {
   return db.fiatAccount.create({ data });
 }
 
 /** A subject's usable accounts in a country, newest first; all, or one page. */
-export function listFiatAccounts(db: Queryable, profileId: string, country: string, page?: { limit: number; offset: number }) {
+export function listFiatAccounts(
+  db: Queryable,
+  profileId: string,
+  country: string,
+  page?: { limit: number; offset: number },
+) {
   return db.fiatAccount.findMany({
     where: { profileId, country, deletedAt: null },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -20,6 +36,9 @@ export function findFiatAccount(db: Queryable, id: string, profileId: string) {
 
 /** Marks a subject's account deleted; false when it has no usable account with this id. */
 export async function softDeleteFiatAccount(db: Queryable, id: string, profileId: string, at: Date): Promise<boolean> {
-  const { count } = await db.fiatAccount.updateMany({ where: { id, profileId, deletedAt: null }, data: { deletedAt: at } });
+  const { count } = await db.fiatAccount.updateMany({
+    where: { id, profileId, deletedAt: null },
+    data: { deletedAt: at },
+  });
   return count === 1;
 }

@@ -13,7 +13,18 @@ export const FIAT_ACCOUNT_COUNTRIES = DOMESTIC_COUNTRIES;
 export type FiatAccountCountry = DomesticCountry;
 
 /** The reference's DomesticFiatAccountType enum (the corridors served here offer only some of them). */
-export const FIAT_ACCOUNT_TYPES = ["ACH", "ACH_BOL", "ACH_CHL", "ACH_DOM", "B89", "BANK_CN", "BANK_USA", "COELSA", "PIX", "SPEI"] as const;
+export const FIAT_ACCOUNT_TYPES = [
+  "ACH",
+  "ACH_BOL",
+  "ACH_CHL",
+  "ACH_DOM",
+  "B89",
+  "BANK_CN",
+  "BANK_USA",
+  "COELSA",
+  "PIX",
+  "SPEI",
+] as const;
 export type FiatAccountType = (typeof FIAT_ACCOUNT_TYPES)[number];
 
 export const BANK_ACCOUNT_TYPES = ["checking", "savings"] as const;
@@ -21,8 +32,11 @@ export type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
 
 const TEXT_MAX = 200;
 const oneOf = (values: readonly string[]) => `must be one of ${values.join(", ")}`;
-const requiredOr = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : message);
-const text = z.string({ error: requiredOr("must be a string") }).max(TEXT_MAX, `must be at most ${TEXT_MAX} characters`);
+const requiredOr = (message: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? "is required" : message;
+const text = z
+  .string({ error: requiredOr("must be a string") })
+  .max(TEXT_MAX, `must be at most ${TEXT_MAX} characters`);
 /** Absent, null and blank all mean "not given". */
 const optionalText = text.nullish();
 
@@ -126,9 +140,11 @@ type RailSpecificRules = RailRules & { accountNumber: FieldRule };
 // --- check digits ------------------------------------------------------------------------------------
 
 const digitsOf = (value: string) => [...value].map(Number);
-const weightedSum = (digits: number[], weights: readonly number[]) => digits.reduce((sum, digit, index) => sum + digit * weights[index % weights.length]!, 0);
+const weightedSum = (digits: number[], weights: readonly number[]) =>
+  digits.reduce((sum, digit, index) => sum + digit * weights[index % weights.length]!, 0);
 /** The "10 minus the last digit of the weighted sum" check digit of CLABE and CBU. */
-const tensComplement = (digits: number[], weights: readonly number[]) => (10 - (weightedSum(digits, weights) % 10)) % 10;
+const tensComplement = (digits: number[], weights: readonly number[]) =>
+  (10 - (weightedSum(digits, weights) % 10)) % 10;
 
 /** Federal Reserve routing symbols: banks (00–12), thrifts (21–32), electronic (61–72), traveler's checks (80). */
 const ABA_PREFIX = /^(0\d|1[0-2]|2[1-9]|3[0-2]|6[1-9]|7[0-2]|80)/;
@@ -137,9 +153,12 @@ function abaProblems(digits: string): string[] {
   if (/^0+$/.test(digits)) return ["is not a valid ABA routing number (all zeros)"];
   const problems: string[] = [];
   if (!ABA_PREFIX.test(digits)) {
-    problems.push(`is not a valid ABA routing number: ${digits.slice(0, 2)} is not a Federal Reserve routing symbol (00–12, 21–32, 61–72, 80)`);
+    problems.push(
+      `is not a valid ABA routing number: ${digits.slice(0, 2)} is not a Federal Reserve routing symbol (00–12, 21–32, 61–72, 80)`,
+    );
   }
-  if (weightedSum(digitsOf(digits), [3, 7, 1]) % 10 !== 0) problems.push("is not a valid ABA routing number (checksum)");
+  if (weightedSum(digitsOf(digits), [3, 7, 1]) % 10 !== 0)
+    problems.push("is not a valid ABA routing number (checksum)");
   return problems;
 }
 
@@ -157,9 +176,13 @@ function cbuProblems(digits: string): string[] {
   if (digits.length !== 22) return [`must be a 22-digit CBU or CVU (got ${digits.length} digits)`];
   const problems: string[] = [];
   const bankCheck = tensComplement(digitsOf(digits.slice(0, 7)), CBU_BANK_BLOCK_WEIGHTS);
-  if (Number(digits[7]) !== bankCheck) problems.push(`is not a valid CBU/CVU: the check digit of the bank block (8th digit) should be ${bankCheck}`);
+  if (Number(digits[7]) !== bankCheck)
+    problems.push(`is not a valid CBU/CVU: the check digit of the bank block (8th digit) should be ${bankCheck}`);
   const accountCheck = tensComplement(digitsOf(digits.slice(8, 21)), CBU_ACCOUNT_BLOCK_WEIGHTS);
-  if (Number(digits[21]) !== accountCheck) problems.push(`is not a valid CBU/CVU: the check digit of the account block (22nd digit) should be ${accountCheck}`);
+  if (Number(digits[21]) !== accountCheck)
+    problems.push(
+      `is not a valid CBU/CVU: the check digit of the account block (22nd digit) should be ${accountCheck}`,
+    );
   return problems;
 }
 
@@ -175,14 +198,16 @@ function cuitProblems(digits: string): string[] {
   // 11 means 0; 10 has no digit (AFIP issues such numbers under prefix 23 or 33 instead).
   const expected = remainder === 11 ? 0 : remainder;
   if (expected === 10) problems.push("is not a valid CUIT/CUIL: no check digit fits these first 10 digits");
-  else if (Number(digits[10]) !== expected) problems.push(`is not a valid CUIT/CUIL: the check digit should be ${expected}`);
+  else if (Number(digits[10]) !== expected)
+    problems.push(`is not a valid CUIT/CUIL: the check digit should be ${expected}`);
   return problems;
 }
 
 /** DIAN's weights, applied from the rightmost digit of the NIT's body. */
 const NIT_WEIGHTS = [3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71] as const;
 function nitProblems(digits: string): string[] {
-  if (digits.length !== 10) return [`must be a NIT of 9 digits and a check digit, such as 900123456-7 (got ${digits.length} digits)`];
+  if (digits.length !== 10)
+    return [`must be a NIT of 9 digits and a check digit, such as 900123456-7 (got ${digits.length} digits)`];
   const remainder = weightedSum(digitsOf(digits.slice(0, 9)).reverse(), NIT_WEIGHTS) % 11;
   const expected = remainder < 2 ? remainder : 11 - remainder;
   return Number(digits[9]) === expected ? [] : [`is not a valid NIT: the check digit should be ${expected}`];
@@ -235,12 +260,18 @@ const digits =
   (value) => {
     const stripped = value.replace(separators, "");
     if (!onlyDigits(stripped)) {
-      return { problems: [`must contain only digits (${separators === BANK_SEPARATORS ? "spaces and dashes" : "spaces, dots and dashes"} may separate them)`] };
+      return {
+        problems: [
+          `must contain only digits (${separators === BANK_SEPARATORS ? "spaces and dashes" : "spaces, dots and dashes"} may separate them)`,
+        ],
+      };
     }
     return outcome(stripped, problems(stripped));
   };
 const lengthBetween = (min: number, max: number, what: string) => (value: string) =>
-  value.length >= min && value.length <= max ? [] : [`must be ${what} of ${min === max ? min : `${min}–${max}`} digits (got ${value.length})`];
+  value.length >= min && value.length <= max
+    ? []
+    : [`must be ${what} of ${min === max ? min : `${min}–${max}`} digits (got ${value.length})`];
 /** A word from a list, matched without regard to case and stored as the list spells it. */
 const choice =
   (values: readonly string[], message: string): FieldCheck =>
@@ -257,7 +288,8 @@ const alphanumeric =
       ? { value: stripped }
       : { problems: [`must be ${min}–${max} letters or digits`] };
   };
-const usZip: FieldCheck = (value) => (/^\d{5}(-\d{4})?$/.test(value) ? { value } : { problems: ["must be a US ZIP code (12345 or 12345-6789)"] });
+const usZip: FieldCheck = (value) =>
+  /^\d{5}(-\d{4})?$/.test(value) ? { value } : { problems: ["must be a US ZIP code (12345 or 12345-6789)"] };
 
 const ACCOUNT_TYPE = choice(BANK_ACCOUNT_TYPES, `must be "checking" or "savings"`);
 const AR_DOCUMENT_TYPES = ["CUIT", "CUIL"] as const;
@@ -376,12 +408,16 @@ export function validateFiatAccount(country: FiatAccountCountry, body: unknown):
   const input = body as Record<string, unknown>;
   const reported = new Set(issues.map((issue) => issue.field));
   const usable = (field: string) => !reported.has(field) && input[field] != null;
-  if (usable("country") && input.country !== country) issues.push({ field: "country", message: `must match the account's corridor ${country}` });
+  if (usable("country") && input.country !== country)
+    issues.push({ field: "country", message: `must match the account's corridor ${country}` });
   if (!usable("type")) throw fail();
   const type = input.type as FiatAccountType;
   const rules = railRules(country, type);
   if (!rules) {
-    issues.push({ field: "type", message: `is not offered in ${country}; use ${ACCOUNT_TYPES_BY_COUNTRY[country].join(" or ")}` });
+    issues.push({
+      field: "type",
+      message: `is not offered in ${country}; use ${ACCOUNT_TYPES_BY_COUNTRY[country].join(" or ")}`,
+    });
     throw fail();
   }
 

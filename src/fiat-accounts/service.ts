@@ -41,7 +41,11 @@ export class FiatAccountService {
   }
 
   /** The subject's accounts in one country, newest first; all, or one page. */
-  async list(acting: ActingContext, sources: CountrySources, page?: { limit: number; offset: number }): Promise<FiatAccountView[]> {
+  async list(
+    acting: ActingContext,
+    sources: CountrySources,
+    page?: { limit: number; offset: number },
+  ): Promise<FiatAccountView[]> {
     const country = requestCountry(sources);
     const rows = await repo.listFiatAccounts(this.db, acting.subjectProfileId, country, page);
     if (rows.length === 0) return [];
@@ -65,7 +69,8 @@ export class FiatAccountService {
     const id = canonicalId(fiatAccountId);
     const account = id ? await repo.findFiatAccount(this.db, id, subjectProfileId) : null;
     if (!account) throw notFound();
-    if (account.country !== corridor) throw fieldError("fiatAccountId", `is an account in ${account.country}; this ramp pays out in ${corridor}`);
+    if (account.country !== corridor)
+      throw fieldError("fiatAccountId", `is an account in ${account.country}; this ramp pays out in ${corridor}`);
     return account.id;
   }
 
@@ -78,7 +83,10 @@ export class FiatAccountService {
   }
 }
 
-function view(row: { id: string; country: string; details: string; createdAt: Date }, customerId: string): FiatAccountView {
+function view(
+  row: { id: string; country: string; details: string; createdAt: Date },
+  customerId: string,
+): FiatAccountView {
   const details = JSON.parse(row.details) as FiatAccountDetails;
   return {
     fiatAccountId: row.id,

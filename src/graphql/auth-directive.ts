@@ -43,7 +43,10 @@ function authorize(context: GraphQLContext, requires: Capability[]): void {
   context.app.delegation.checkCaller(context.principal, context.selector, requires);
 }
 
-function requiredCapabilities(schema: GraphQLSchema, field: GraphQLField<unknown, unknown> | GraphQLFieldConfig<unknown, unknown>) {
+function requiredCapabilities(
+  schema: GraphQLSchema,
+  field: GraphQLField<unknown, unknown> | GraphQLFieldConfig<unknown, unknown>,
+) {
   return getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined;
 }
 
@@ -52,7 +55,11 @@ function requiredCapabilities(schema: GraphQLSchema, field: GraphQLField<unknown
  * are coerced: an unauthenticated caller gets an authentication error, never a validation error.
  * (Fields below the root, and roots reached through fragments, are checked by `enforceAuth`.)
  */
-export function authorizeRootFields(schema: GraphQLSchema, operation: OperationDefinitionNode, context: GraphQLContext): void {
+export function authorizeRootFields(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  context: GraphQLContext,
+): void {
   const root = schema.getRootType(operation.operation);
   for (const selection of operation.selectionSet.selections) {
     const field = selection.kind === Kind.FIELD ? root?.getFields()[selection.name.value] : undefined;

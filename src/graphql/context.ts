@@ -17,13 +17,19 @@ export interface GraphQLContext {
 }
 
 /** Who acts for whom in this operation, under the field's delegation rule (the one path REST uses too). */
-export async function actingContext(context: GraphQLContext, rule: DelegationRule = NO_DELEGATION): Promise<ActingContext> {
+export async function actingContext(
+  context: GraphQLContext,
+  rule: DelegationRule = NO_DELEGATION,
+): Promise<ActingContext> {
   const acting = await optionalActingContext(context, rule);
   if (!acting) throw new AppError("AUTHENTICATION_REQUIRED");
   return acting;
 }
 
 /** `actingContext` for operations open to anonymous callers (quotes): null when nobody is authenticated. */
-export async function optionalActingContext(context: GraphQLContext, rule: DelegationRule = NO_DELEGATION): Promise<ActingContext | null> {
+export async function optionalActingContext(
+  context: GraphQLContext,
+  rule: DelegationRule = NO_DELEGATION,
+): Promise<ActingContext | null> {
   return context.app.delegation.resolve(context.principal, context.selector, rule);
 }

@@ -4,7 +4,15 @@ import type { Logger } from "pino";
 import { AppError, ERROR_TABLE } from "../errors.js";
 
 /** Apollo's own failure codes for documents it cannot run: all are the caller's fault. */
-const DOCUMENT_ERRORS = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "BAD_USER_INPUT", "OPERATION_RESOLUTION_FAILURE", "BAD_REQUEST", "PERSISTED_QUERY_NOT_SUPPORTED", "PERSISTED_QUERY_NOT_FOUND"]);
+const DOCUMENT_ERRORS = new Set([
+  "GRAPHQL_PARSE_FAILED",
+  "GRAPHQL_VALIDATION_FAILED",
+  "BAD_USER_INPUT",
+  "OPERATION_RESOLUTION_FAILURE",
+  "BAD_REQUEST",
+  "PERSISTED_QUERY_NOT_SUPPORTED",
+  "PERSISTED_QUERY_NOT_FOUND",
+]);
 
 /** An AppError as a GraphQL error: the contract's code in extensions.code and the HTTP status beside it. */
 export function toGraphQLError(error: AppError): GraphQLError {

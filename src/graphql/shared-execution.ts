@@ -12,7 +12,9 @@ export function sharedSubscribe(shareKey: (args: ExecutionArgs) => string | unde
   const run = (args: ExecutionArgs, event: unknown): Promise<ExecutionResult> => {
     const execution = () => Promise.resolve(execute({ ...args, rootValue: event }));
     const key = shareKey(args);
-    return key === undefined || typeof event !== "object" || event === null ? execution() : oncePerEvent(executions, event, key, execution);
+    return key === undefined || typeof event !== "object" || event === null
+      ? execution()
+      : oncePerEvent(executions, event, key, execution);
   };
   return async (args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> => {
     const events = await createSourceEventStream(args);

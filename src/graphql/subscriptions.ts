@@ -5,7 +5,8 @@ import type { GraphQLContext } from "./context.js";
 
 /** Who a subscriber sees for: subscribers with the same principal and selector are entitled to the same things. */
 export function audienceKey(principal: Principal, selector: string | undefined): string {
-  const who = principal.kind === "session" ? principal.sessionId : "credential" in principal ? principal.credential.id : "";
+  const who =
+    principal.kind === "session" ? principal.sessionId : "credential" in principal ? principal.credential.id : "";
   return `${principal.kind} ${who} ${selector ?? ""}`;
 }
 
@@ -13,7 +14,12 @@ export function audienceKey(principal: Principal, selector: string | undefined):
  * What one event costs its subscribers, computed once for all those that would compute the same thing
  * (`key`) and forgotten with the event: a thousand subscribers of one caller make one check, not a thousand.
  */
-export function oncePerEvent<T>(memo: WeakMap<object, Map<string, T>>, event: object, key: string, compute: () => T): T {
+export function oncePerEvent<T>(
+  memo: WeakMap<object, Map<string, T>>,
+  event: object,
+  key: string,
+  compute: () => T,
+): T {
   let byKey = memo.get(event);
   if (!byKey) memo.set(event, (byKey = new Map()));
   let value = byKey.get(key);
@@ -47,7 +53,8 @@ export function followedStream<S, T>(
           if (next.done) return { done: true, value: undefined };
           const selected = select(next.value);
           if (selected === undefined) continue;
-          if (!(await stillAuthorized(next.value))) throw new AppError("AUTHENTICATION_REQUIRED", "The credential of this subscription is no longer valid.");
+          if (!(await stillAuthorized(next.value)))
+            throw new AppError("AUTHENTICATION_REQUIRED", "The credential of this subscription is no longer valid.");
           return { done: false, value: selected };
         }
       } catch (error) {
@@ -66,7 +73,10 @@ export function followedStream<S, T>(
 }
 
 /** `followedStream` of every event of the source. */
-export function guardedStream<S>(source: AsyncIterableIterator<S>, stillAuthorized: (event: S) => Promise<boolean>): AsyncIterableIterator<S> {
+export function guardedStream<S>(
+  source: AsyncIterableIterator<S>,
+  stillAuthorized: (event: S) => Promise<boolean>,
+): AsyncIterableIterator<S> {
   return followedStream(source, async () => (event: S) => event, stillAuthorized);
 }
 
@@ -77,7 +87,11 @@ const entitlements = new WeakMap<object, Map<string, Promise<boolean>>>();
  * the delegation's own error (a deleted child, an inactive manager) once it no longer holds. Decided once
  * per event for all the subscribers of one caller, selector and rule.
  */
-export function stillEntitled(context: GraphQLContext, rule: DelegationRule | undefined, event: object): Promise<boolean> {
+export function stillEntitled(
+  context: GraphQLContext,
+  rule: DelegationRule | undefined,
+  event: object,
+): Promise<boolean> {
   const { app, principal, selector } = context;
   const key = `${audienceKey(principal, selector)} ${rule ? `${rule.selector} ${rule.childCredential} ${rule.corridor ?? ""} ${rule.customerType ?? ""}` : "-"}`;
   return oncePerEvent(entitlements, event, key, async () => {

@@ -30,9 +30,15 @@ export function requestHash(body: unknown): string {
     Array.isArray(value)
       ? value.map(canonical)
       : value !== null && typeof value === "object"
-        ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+          )
         : value;
-  return createHash("sha256").update(JSON.stringify(canonical(body))).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(body)))
+    .digest("hex");
 }
 
 /**
@@ -45,7 +51,12 @@ export function requestHash(body: unknown): string {
 export class IdempotencyService {
   constructor(private readonly db: Db) {}
 
-  async run<T>(scope: string, key: string, hash: string, work: () => Promise<StoredResponse<T>>): Promise<StoredResponse<T>> {
+  async run<T>(
+    scope: string,
+    key: string,
+    hash: string,
+    work: () => Promise<StoredResponse<T>>,
+  ): Promise<StoredResponse<T>> {
     const claim = await this.claim(scope, key, hash);
     if ("replay" in claim) return replay(claim.replay) as StoredResponse<T>;
     let outcome: StoredOutcome;
@@ -57,7 +68,10 @@ export class IdempotencyService {
         await repo.releaseClaim(this.db, claim.id);
         throw error;
       }
-      await this.finish(claim.id, { status: error.status, error: { code: error.code, message: error.message, details: error.details } });
+      await this.finish(claim.id, {
+        status: error.status,
+        error: { code: error.code, message: error.message, details: error.details },
+      });
       throw error;
     }
     await this.finish(claim.id, outcome);
@@ -69,7 +83,13 @@ export class IdempotencyService {
     const now = new Date();
     const id = randomUUID();
     try {
-      await repo.insertClaim(this.db, { id, scope, key, requestHash: hash, lockedUntil: new Date(now.getTime() + CLAIM_MS) });
+      await repo.insertClaim(this.db, {
+        id,
+        scope,
+        key,
+        requestHash: hash,
+        lockedUntil: new Date(now.getTime() + CLAIM_MS),
+      });
       return { id };
     } catch (error) {
       if (!isKnownError(error, "P2002")) throw error;
@@ -80,7 +100,11 @@ export class IdempotencyService {
     if (existing.requestHash !== hash) throw new AppError("IDEMPOTENCY_KEY_MISMATCH");
     if (existing.state === "done") return { replay: JSON.parse(existing.responseBody!) as StoredOutcome };
     // An abandoned claim is taken over by exactly one request (a conditional update on the claim it saw).
-    if (existing.lockedUntil <= now && (await repo.renewClaim(this.db, existing.id, existing.lockedUntil, new Date(now.getTime() + CLAIM_MS)))) return { id: existing.id };
+    if (
+      existing.lockedUntil <= now &&
+      (await repo.renewClaim(this.db, existing.id, existing.lockedUntil, new Date(now.getTime() + CLAIM_MS)))
+    )
+      return { id: existing.id };
     throw new AppError("IDEMPOTENCY_KEY_IN_USE");
   }
 
@@ -90,7 +114,9 @@ export class IdempotencyService {
 }
 
 /** What the first request answered: a response, or the domain error it ended with. */
-type StoredOutcome = { status: number; body: unknown } | { status: number; error: { code: ErrorCode; message: string; details?: FieldIssue[] } };
+type StoredOutcome =
+  | { status: number; body: unknown }
+  | { status: number; error: { code: ErrorCode; message: string; details?: FieldIssue[] } };
 
 /** The first answer again: the same response, or the same error (rendered for this request). */
 function replay(outcome: StoredOutcome): StoredResponse<unknown> {

@@ -14,10 +14,20 @@ export interface NewChallenge {
  * Stores a fresh code for the email unless one was sent within the cool-down. Conditional in the
  * database, so concurrent requests cannot both send. Returns false while the cool-down runs.
  */
-export async function replaceChallenge(db: Queryable, challenge: NewChallenge, cooldownStartedBefore: Date): Promise<boolean> {
+export async function replaceChallenge(
+  db: Queryable,
+  challenge: NewChallenge,
+  cooldownStartedBefore: Date,
+): Promise<boolean> {
   const { count } = await db.otpChallenge.updateMany({
     where: { email: challenge.email, sentAt: { lte: cooldownStartedBefore } },
-    data: { codeHash: challenge.codeHash, sentAt: challenge.sentAt, expiresAt: challenge.expiresAt, failedAttempts: 0, consumedAt: null },
+    data: {
+      codeHash: challenge.codeHash,
+      sentAt: challenge.sentAt,
+      expiresAt: challenge.expiresAt,
+      failedAttempts: 0,
+      consumedAt: null,
+    },
   });
   if (count === 1) return true;
   try {
@@ -41,7 +51,13 @@ export async function dropChallenge(db: Queryable, email: string, codeHash: stri
 /** Marks the code used; only one of several concurrent verifications wins. */
 export async function consumeChallenge(db: Queryable, email: string, codeHash: string, now: Date): Promise<boolean> {
   const { count } = await db.otpChallenge.updateMany({
-    where: { email, codeHash, consumedAt: null, expiresAt: { gt: now }, failedAttempts: { lt: MAX_FAILED_OTP_ATTEMPTS } },
+    where: {
+      email,
+      codeHash,
+      consumedAt: null,
+      expiresAt: { gt: now },
+      failedAttempts: { lt: MAX_FAILED_OTP_ATTEMPTS },
+    },
     data: { consumedAt: now },
   });
   return count === 1;
@@ -74,7 +90,10 @@ export async function spendRefreshToken(db: Queryable, tokenHash: string, now: D
     data: { spentAt: now },
   });
   if (count !== 1) return undefined;
-  return db.refreshToken.findUniqueOrThrow({ where: { tokenHash }, select: { family: { select: { id: true, profileId: true } } } });
+  return db.refreshToken.findUniqueOrThrow({
+    where: { tokenHash },
+    select: { family: { select: { id: true, profileId: true } } },
+  });
 }
 
 export function findRefreshToken(db: Queryable, tokenHash: string) {
@@ -83,7 +102,10 @@ export function findRefreshToken(db: Queryable, tokenHash: string) {
 
 /** Authentication lookup of a sign-in by id (from a verified access token). */
 export async function findSessionFamily(reads: Reads, familyId: string) {
-  const row = await reads.one<{ profileId: string; revokedAt: Date | null }>(`SELECT "profileId", "revokedAt" FROM "SessionFamily" WHERE "id" = $1`, [familyId]);
+  const row = await reads.one<{ profileId: string; revokedAt: Date | null }>(
+    `SELECT "profileId", "revokedAt" FROM "SessionFamily" WHERE "id" = $1`,
+    [familyId],
+  );
   return row ?? null;
 }
 

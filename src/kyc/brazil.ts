@@ -27,7 +27,12 @@ const createSubaccountInput = z
   .superRefine((input, context) => {
     const taxId = digits(input.taxId);
     const valid = input.accountType === "COMPANY" ? isValidCnpj(taxId) : isValidCpf(taxId);
-    if (!valid) context.addIssue({ code: "custom", path: ["taxId"], message: input.accountType === "COMPANY" ? "is not a valid CNPJ" : "is not a valid CPF" });
+    if (!valid)
+      context.addIssue({
+        code: "custom",
+        path: ["taxId"],
+        message: input.accountType === "COMPANY" ? "is not a valid CNPJ" : "is not a valid CPF",
+      });
   });
 
 /** Level 1 KYC: what the provider verifies. It is handed over, never stored here. */
@@ -66,7 +71,12 @@ const limitQuery = z.object({ taxId: z.string().optional(), direction: z.enum(["
 const subaccountNotFound = () => new AppError("NOT_FOUND", "Subaccount not found.");
 
 /** The reference's BR KYC status: in progress, or completed with a result; level 1 once approved. */
-function brazilStatus(row: KycCaseRow): { type: "KYC" | "KYB"; status: "PENDING" | "PROCESSING" | "COMPLETED"; result?: "APPROVED" | "REJECTED"; level: string } {
+function brazilStatus(row: KycCaseRow): {
+  type: "KYC" | "KYB";
+  status: "PENDING" | "PROCESSING" | "COMPLETED";
+  result?: "APPROVED" | "REJECTED";
+  level: string;
+} {
   const type = row.customerType === "business" ? "KYB" : "KYC";
   switch (row.status as KycStatus) {
     case "not_started":
@@ -99,11 +109,18 @@ export class BrazilOnboarding {
    * body or query; `Idempotency-Key` replays the first answer. In review at once, decided after the
    * provider's delay.
    */
-  async importToken(acting: ActingContext, request: { idempotencyKey: unknown; query: unknown; body: unknown }): Promise<StoredResponse<{ attemptId: string; status: "pending" }>> {
+  async importToken(
+    acting: ActingContext,
+    request: { idempotencyKey: unknown; query: unknown; body: unknown },
+  ): Promise<StoredResponse<{ attemptId: string; status: "pending" }>> {
     const key = idempotencyKey(request.idempotencyKey);
     const named = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
     if (named.length) {
-      throw new AppError("VALIDATION_FAILED", "The subject comes from the credential, not the query.", named.map((field) => ({ field, message: "is not accepted: the subject comes from the credential" })));
+      throw new AppError(
+        "VALIDATION_FAILED",
+        "The subject comes from the credential, not the query.",
+        named.map((field) => ({ field, message: "is not accepted: the subject comes from the credential" })),
+      );
     }
     parseInput(importTokenInput, request.body);
     const scope = `brl-kyc-import-token:${acting.actorProfileId}:${acting.subjectProfileId}`;
@@ -125,7 +142,8 @@ export class BrazilOnboarding {
     if (!existing) return { subAccountId: (await this.kyc.createCustomer(acting, key, taxId)).providerCustomerId };
     if (existing.taxId !== taxId) throw fieldError("taxId", "differs from the subaccount's");
     if (existing.status === "rejected") await this.kyc.retry(acting, key);
-    else if (existing.status !== "not_started") throw fieldError("taxId", "already has a subaccount with KYC under way or done");
+    else if (existing.status !== "not_started")
+      throw fieldError("taxId", "already has a subaccount with KYC under way or done");
     return { subAccountId: existing.providerCustomerId };
   }
 
@@ -133,7 +151,8 @@ export class BrazilOnboarding {
   async submitLevelOne(acting: ActingContext, body: unknown): Promise<{ id: string }> {
     const form = parseInput(newKycInput, body);
     const row = await this.subaccount(acting, form.subAccountId);
-    if (row.customerType !== "individual") throw fieldError("subAccountId", "is a company subaccount: companies go through KYB");
+    if (row.customerType !== "individual")
+      throw fieldError("subAccountId", "is a company subaccount: companies go through KYB");
     if (digits(form.taxIdNumber) !== row.taxId) throw fieldError("taxIdNumber", "differs from the subaccount's tax id");
     const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", [form.fullName]);
     return { id: submissionId };
@@ -177,19 +196,27 @@ export class BrazilOnboarding {
     if (row.customerType !== "business") throw fieldError("subAccountId", "is not a company subaccount");
     const { submissionId } = await this.kyc.submitAndSend(acting, row, "redirect", []);
     const url = this.kyc.hostedFlowUrl(submissionId, "business");
-    return { attemptId: submissionId, authorizedRepresentativeUrl: `${url}?step=representative`, basicCompanyDataUrl: `${url}?step=company` };
+    return {
+      attemptId: submissionId,
+      authorizedRepresentativeUrl: `${url}?step=representative`,
+      basicCompanyDataUrl: `${url}?step=company`,
+    };
   }
 
   async kybAttemptStatus(acting: ActingContext, query: unknown) {
     const { attemptId } = parseInput(z.object({ attemptId: z.string() }).strict(), query ?? {});
     const id = canonicalId(attemptId);
     const row = id ? await this.kyc.caseBySubmission(acting, id) : null;
-    if (!row || row.corridor !== "BR" || row.customerType !== "business") throw new AppError("NOT_FOUND", "KYB attempt not found.");
+    if (!row || row.corridor !== "BR" || row.customerType !== "business")
+      throw new AppError("NOT_FOUND", "KYB attempt not found.");
     const { status, result } = brazilStatus(row);
     return { status, ...(result && { result }), ...(result === "REJECTED" && { retryable: true }) };
   }
 
-  private async existing(acting: ActingContext, key: { corridor: "BR"; customerType: "individual" | "business" }): Promise<KycCaseRow | null> {
+  private async existing(
+    acting: ActingContext,
+    key: { corridor: "BR"; customerType: "individual" | "business" },
+  ): Promise<KycCaseRow | null> {
     try {
       return await this.kyc.caseOf(acting, key);
     } catch (error) {

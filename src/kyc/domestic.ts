@@ -8,7 +8,8 @@ import type { KycCaseRow } from "./repo.js";
 import type { CaseKey, KycService } from "./service.js";
 
 /** The reference's customer statuses for the domestic corridors. */
-export type DomesticStatus = "CONSULTED" | "LINK_OPENED" | "USER_COMPLETED" | "VERIFYING" | "FAILED" | "SUCCESS" | "UPDATE_REQUIRED";
+export type DomesticStatus =
+  "CONSULTED" | "LINK_OPENED" | "USER_COMPLETED" | "VERIFYING" | "FAILED" | "SUCCESS" | "UPDATE_REQUIRED";
 
 const name = z.string().trim().min(1, "is required").max(100, "must be at most 100 characters");
 const optionalText = z.string().trim().max(200, "must be at most 200 characters").optional();
@@ -55,7 +56,8 @@ const sendSubmission = z.object({ country, submissionId: z.uuid("must be a submi
 const typeInput = z.object({ country, type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() }).strict();
 
 /** The customer type a `type` (INDIVIDUAL, the default, or BUSINESS) names. */
-const customerTypeOf = (type: "INDIVIDUAL" | "BUSINESS" | undefined): CustomerType => (type === "BUSINESS" ? "business" : "individual");
+const customerTypeOf = (type: "INDIVIDUAL" | "BUSINESS" | undefined): CustomerType =>
+  type === "BUSINESS" ? "business" : "individual";
 
 function domesticStatus(row: KycCaseRow): DomesticStatus {
   switch (row.status as KycStatus) {
@@ -80,7 +82,11 @@ function domesticStatus(row: KycCaseRow): DomesticStatus {
 export class DomesticOnboarding {
   constructor(private readonly kyc: KycService) {}
 
-  async createCustomer(acting: ActingContext, customerType: CustomerType, sources: CountrySources): Promise<{ createdAt: Date }> {
+  async createCustomer(
+    acting: ActingContext,
+    customerType: CustomerType,
+    sources: CountrySources,
+  ): Promise<{ createdAt: Date }> {
     const corridor = requestCountry(sources);
     parseInput(z.object({ country }).strict(), sources.body ?? {});
     const created = await this.kyc.createCustomer(acting, { corridor, customerType });
@@ -99,14 +105,22 @@ export class DomesticOnboarding {
     return this.kyc.submitInformation(acting, key, [form.businessName]);
   }
 
-  async sendSubmission(acting: ActingContext, customerType: CustomerType, sources: CountrySources): Promise<{ success: true }> {
+  async sendSubmission(
+    acting: ActingContext,
+    customerType: CustomerType,
+    sources: CountrySources,
+  ): Promise<{ success: true }> {
     const corridor = requestCountry(sources);
     const { submissionId } = parseInput(sendSubmission, sources.body ?? {});
     await this.kyc.sendSubmission(acting, { corridor, customerType }, submissionId);
     return { success: true };
   }
 
-  async redirectLink(acting: ActingContext, customerType: CustomerType, sources: CountrySources): Promise<{ submissionId: string; verification_url: string }> {
+  async redirectLink(
+    acting: ActingContext,
+    customerType: CustomerType,
+    sources: CountrySources,
+  ): Promise<{ submissionId: string; verification_url: string }> {
     const link = await this.kyc.redirectLink(acting, { corridor: requestCountry(sources), customerType });
     return { submissionId: link.submissionId, verification_url: link.url };
   }
@@ -121,13 +135,25 @@ export class DomesticOnboarding {
     return { success: true };
   }
 
-  async retry(acting: ActingContext, sources: CountrySources): Promise<{ submissionId: string; verification_url: string } | { success: true }> {
+  async retry(
+    acting: ActingContext,
+    sources: CountrySources,
+  ): Promise<{ submissionId: string; verification_url: string } | { success: true }> {
     const retried = await this.kyc.retry(acting, this.typedKey(sources));
     return "url" in retried ? { submissionId: retried.submissionId, verification_url: retried.url } : retried;
   }
 
   /** The latest status of the subject's KYC (or, with type BUSINESS, KYB) in the country. */
-  async status(acting: ActingContext, sources: CountrySources): Promise<{ alfred_pay_id: string; country: DomesticCountry; status: DomesticStatus; updated_at: Date; lastFailure?: string }> {
+  async status(
+    acting: ActingContext,
+    sources: CountrySources,
+  ): Promise<{
+    alfred_pay_id: string;
+    country: DomesticCountry;
+    status: DomesticStatus;
+    updated_at: Date;
+    lastFailure?: string;
+  }> {
     const key = this.typedKey(sources, "query");
     const row = await this.kyc.caseOf(acting, key);
     const status = domesticStatus(row);
@@ -142,7 +168,10 @@ export class DomesticOnboarding {
   }
 
   /** The customer's onboarding state (alfredpayStatus). */
-  async customerStatus(acting: ActingContext, sources: CountrySources): Promise<{ country: DomesticCountry; creationTime: Date; status: DomesticStatus }> {
+  async customerStatus(
+    acting: ActingContext,
+    sources: CountrySources,
+  ): Promise<{ country: DomesticCountry; creationTime: Date; status: DomesticStatus }> {
     const key = this.typedKey(sources, "query");
     const row = await this.kyc.caseOf(acting, key);
     return { country: key.corridor as DomesticCountry, creationTime: row.createdAt, status: domesticStatus(row) };

@@ -56,7 +56,11 @@ export function findCaseBySubmission(db: Queryable, profileId: string, submissio
  * Moves a case on only if it is still as it was read (`expected`): concurrent requests cannot both
  * start an attempt, or decide one twice. True when this call moved it.
  */
-export async function updateCaseIf(db: Queryable, expected: { id: string; status: string; submissionId?: string | null; decisionDueAt?: Date | null }, data: Prisma.KycCaseUpdateManyMutationInput): Promise<boolean> {
+export async function updateCaseIf(
+  db: Queryable,
+  expected: { id: string; status: string; submissionId?: string | null; decisionDueAt?: Date | null },
+  data: Prisma.KycCaseUpdateManyMutationInput,
+): Promise<boolean> {
   const { count } = await db.kycCase.updateMany({ where: expected, data });
   return count === 1;
 }

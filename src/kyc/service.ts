@@ -59,7 +59,14 @@ export class KycService {
   /** `corridorStatus` of every corridor at once (ramp-info). */
   async corridorStatuses(subjectProfileId: string): Promise<Record<Corridor, KycStatus>> {
     const { cases, hasLoginEmail } = await this.subjectKyc(subjectProfileId);
-    const statuses: Record<Corridor, KycStatus> = { AR: "not_started", BR: "not_started", CO: "not_started", EU: hasLoginEmail ? "approved" : "not_started", MX: "not_started", US: "not_started" };
+    const statuses: Record<Corridor, KycStatus> = {
+      AR: "not_started",
+      BR: "not_started",
+      CO: "not_started",
+      EU: hasLoginEmail ? "approved" : "not_started",
+      MX: "not_started",
+      US: "not_started",
+    };
     const now = new Date();
     for (const row of cases) {
       const status = withDueDecision(row, now).status as KycStatus;
@@ -77,7 +84,11 @@ export class KycService {
 
   /** The CPF or CNPJ of the subject's approved Brazilian case, if any. */
   async verifiedBrazilianTaxId(subjectProfileId: string): Promise<string | null> {
-    return (await this.casesOf(subjectProfileId)).find((row) => row.corridor === "BR" && row.status === "approved" && row.taxId)?.taxId ?? null;
+    return (
+      (await this.casesOf(subjectProfileId)).find(
+        (row) => row.corridor === "BR" && row.status === "approved" && row.taxId,
+      )?.taxId ?? null
+    );
   }
 
   /** The subject's KYC state: from memory, or one statement. */
@@ -167,7 +178,8 @@ export class KycService {
   /** Sends the API submission for review: the provider's decision takes effect after its delay. */
   async sendSubmission(acting: ActingContext, key: CaseKey, submissionId: string): Promise<void> {
     const row = await this.changeable(acting, key);
-    if (row.submissionId !== submissionId || row.method !== "api") throw new AppError("NOT_FOUND", "Submission not found.");
+    if (row.submissionId !== submissionId || row.method !== "api")
+      throw new AppError("NOT_FOUND", "Submission not found.");
     if (row.status !== "pending") throw this.notOpen(row);
     await this.move(row, { status: "in_review", decisionDueAt: new Date(Date.now() + (row.decisionDelayMs ?? 0)) });
   }
@@ -180,21 +192,29 @@ export class KycService {
     }
     if (row.status !== "not_started") throw this.notOpen(row);
     const submissionId = randomUUID();
-    await this.move(row, { method: "redirect", submissionId, pendingOutcome: null, pendingReason: null, decisionDelayMs: null });
+    await this.move(row, {
+      method: "redirect",
+      submissionId,
+      pendingOutcome: null,
+      pendingReason: null,
+      decisionDelayMs: null,
+    });
     return { submissionId, url: this.provider.hostedFlowUrl(submissionId, key.customerType) };
   }
 
   /** The subject opened the hosted flow: the attempt is under way (pending). Again: nothing changes. */
   async redirectOpened(acting: ActingContext, key: CaseKey): Promise<void> {
     const row = await this.changeable(acting, key);
-    if (row.method !== "redirect" || !row.submissionId) throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
+    if (row.method !== "redirect" || !row.submissionId)
+      throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status === "not_started") await this.move(row, { status: "pending" });
   }
 
   /** The subject finished the hosted flow: the provider decides (in_review until it is due). Again: nothing changes. */
   async redirectFinished(acting: ActingContext, key: CaseKey): Promise<void> {
     const row = await this.changeable(acting, key);
-    if (row.method !== "redirect" || !row.submissionId) throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
+    if (row.method !== "redirect" || !row.submissionId)
+      throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status !== "not_started" && row.status !== "pending") return;
     const decision = await this.provider.submit(this.submission(row, "redirect", []));
     await this.move(row, {
@@ -210,7 +230,12 @@ export class KycService {
    * Submits and sends in one step (BR level 1, an imported token): in review at once, decided after the
    * provider's delay.
    */
-  async submitAndSend(acting: ActingContext, row: repo.KycCaseRow, method: KycSubmission["method"], names: string[]): Promise<{ submissionId: string }> {
+  async submitAndSend(
+    acting: ActingContext,
+    row: repo.KycCaseRow,
+    method: KycSubmission["method"],
+    names: string[],
+  ): Promise<{ submissionId: string }> {
     await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
     if (row.status !== "not_started") throw this.notOpen(row);
     const decision = await this.provider.submit(this.submission(row, method, names));
@@ -233,8 +258,18 @@ export class KycService {
     if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
     const redirect = row.method === "redirect";
     const submissionId = redirect ? randomUUID() : null;
-    await this.move(row, { status: "not_started", submissionId, method: redirect ? "redirect" : null, decidedAt: null, pendingOutcome: null, pendingReason: null, decisionDelayMs: null });
-    return submissionId ? { submissionId, url: this.provider.hostedFlowUrl(submissionId, key.customerType) } : { success: true };
+    await this.move(row, {
+      status: "not_started",
+      submissionId,
+      method: redirect ? "redirect" : null,
+      decidedAt: null,
+      pendingOutcome: null,
+      pendingReason: null,
+      decisionDelayMs: null,
+    });
+    return submissionId
+      ? { submissionId, url: this.provider.hostedFlowUrl(submissionId, key.customerType) }
+      : { success: true };
   }
 
   /** The case a change is about, once the corridor and customer type are authorized; NOT_FOUND before the customer exists. */
@@ -244,7 +279,13 @@ export class KycService {
   }
 
   private submission(row: repo.KycCaseRow, method: KycSubmission["method"], names: string[]): KycSubmission {
-    return { corridor: row.corridor as Corridor, customerType: row.customerType as CustomerType, method, contactEmail: row.contactEmail, names };
+    return {
+      corridor: row.corridor as Corridor,
+      customerType: row.customerType as CustomerType,
+      method,
+      contactEmail: row.contactEmail,
+      names,
+    };
   }
 
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
@@ -256,7 +297,10 @@ export class KycService {
   }
 
   private notOpen(row: repo.KycCaseRow): AppError {
-    return fieldError("country", `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`);
+    return fieldError(
+      "country",
+      `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`,
+    );
   }
 
   /**
@@ -266,7 +310,10 @@ export class KycService {
   private async current(row: repo.KycCaseRow, now = new Date()): Promise<repo.KycCaseRow> {
     const decision = dueDecision(row, now);
     if (!decision) return row;
-    if (await repo.updateCaseIf(this.db, { id: row.id, status: row.status, decisionDueAt: row.decisionDueAt }, decision)) return { ...row, ...decision };
+    if (
+      await repo.updateCaseIf(this.db, { id: row.id, status: row.status, decisionDueAt: row.decisionDueAt }, decision)
+    )
+      return { ...row, ...decision };
     return repo.findCaseById(this.db, row.id);
   }
 }

@@ -13,5 +13,13 @@ function hasCheckDigits(value: string, length: number, weights: [number[], numbe
   return first === digits[length - 2] && checkDigit([...body, first], weights[1]) === digits[length - 1];
 }
 
-export const isValidCpf = (digits: string) => hasCheckDigits(digits, 11, [[10, 9, 8, 7, 6, 5, 4, 3, 2], [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]]);
-export const isValidCnpj = (digits: string) => hasCheckDigits(digits, 14, [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]);
+export const isValidCpf = (digits: string) =>
+  hasCheckDigits(digits, 11, [
+    [10, 9, 8, 7, 6, 5, 4, 3, 2],
+    [11, 10, 9, 8, 7, 6, 5, 4, 3, 2],
+  ]);
+export const isValidCnpj = (digits: string) =>
+  hasCheckDigits(digits, 14, [
+    [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2],
+    [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2],
+  ]);

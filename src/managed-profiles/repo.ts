@@ -83,7 +83,12 @@ export async function insertManagedChild(
 }
 
 /** The manager's children holding either reserved identifier (deleted ones included). */
-export function findChildrenByReservedKeys(db: Queryable, managerProfileId: string, externalSubjectId: string, contactEmail: string) {
+export function findChildrenByReservedKeys(
+  db: Queryable,
+  managerProfileId: string,
+  externalSubjectId: string,
+  contactEmail: string,
+) {
   return db.profile.findMany({
     where: { managerProfileId, OR: [{ externalSubjectId }, { contactEmail }] },
     select: CHILD_FIELDS,
@@ -106,7 +111,13 @@ export async function listManagedChildren(
     ...(page.status === "deleted" && { deletedAt: { not: null } }),
   };
   const [rows, total] = await Promise.all([
-    db.profile.findMany({ where, select: CHILD_FIELDS, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit, skip: page.offset }),
+    db.profile.findMany({
+      where,
+      select: CHILD_FIELDS,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: page.limit,
+      skip: page.offset,
+    }),
     db.profile.count({ where }),
   ]);
   return { rows, total };
@@ -117,13 +128,21 @@ export async function listManagedChildren(
  * either finishes first and is revoked below, or sees the child deleted), then revokes its credentials.
  * Returns false when the child was already deleted.
  */
-export async function deleteManagedChild(tx: Tx, managerProfileId: string, childProfileId: string, now: Date): Promise<boolean> {
+export async function deleteManagedChild(
+  tx: Tx,
+  managerProfileId: string,
+  childProfileId: string,
+  now: Date,
+): Promise<boolean> {
   const { count } = await tx.profile.updateMany({
     where: { id: childProfileId, managerProfileId, deletedAt: null },
     data: { deletedAt: now, credentialsRevision: { increment: 1 } },
   });
   if (count === 0) return false;
-  await tx.apiCredential.updateMany({ where: { profileId: childProfileId, revokedAt: null }, data: { revokedAt: now } });
+  await tx.apiCredential.updateMany({
+    where: { profileId: childProfileId, revokedAt: null },
+    data: { revokedAt: now },
+  });
   return true;
 }
 
@@ -131,12 +150,28 @@ export async function deleteManagedChild(tx: Tx, managerProfileId: string, child
 export async function findDelegationTarget(db: Queryable, childProfileId: string) {
   const row = await db.profile.findUnique({
     where: { id: childProfileId },
-    select: { managerProfileId: true, customerType: true, deletedAt: true, _count: { select: { customerEntities: { where: { isActive: true } } } } },
+    select: {
+      managerProfileId: true,
+      customerType: true,
+      deletedAt: true,
+      _count: { select: { customerEntities: { where: { isActive: true } } } },
+    },
   });
-  return row && { managerProfileId: row.managerProfileId, customerType: row.customerType as CustomerType | null, deletedAt: row.deletedAt, activeEntities: row._count.customerEntities };
+  return (
+    row && {
+      managerProfileId: row.managerProfileId,
+      customerType: row.customerType as CustomerType | null,
+      deletedAt: row.deletedAt,
+      activeEntities: row._count.customerEntities,
+    }
+  );
 }
 
 /** The customer entities of a profile, oldest first. */
 export function listCustomerEntities(db: Queryable, profileId: string) {
-  return db.customerEntity.findMany({ where: { profileId }, orderBy: { createdAt: "asc" }, select: { id: true, customerType: true, isActive: true } });
+  return db.customerEntity.findMany({
+    where: { profileId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, customerType: true, isActive: true },
+  });
 }

@@ -6,7 +6,12 @@ import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { canonicalId, parseInput } from "../validation.js";
 import * as repo from "./repo.js";
-import { createManagedProfileInput, listManagedProfilesInput, type ManagedProfileView, type ManagerPolicy } from "./types.js";
+import {
+  createManagedProfileInput,
+  listManagedProfilesInput,
+  type ManagedProfileView,
+  type ManagerPolicy,
+} from "./types.js";
 
 /**
  * Headless children of a manager: creation (idempotent on the external subject), listing, reading,
@@ -28,7 +33,10 @@ export class ManagedProfileService {
   }
 
   /** Creates a child; an identical retry returns the existing one (`created: false`). */
-  async create(managerProfileId: string, input: unknown): Promise<{ managedProfile: ManagedProfileView; created: boolean }> {
+  async create(
+    managerProfileId: string,
+    input: unknown,
+  ): Promise<{ managedProfile: ManagedProfileView; created: boolean }> {
     await this.activeManager(managerProfileId);
     const child = parseInput(createManagedProfileInput, input);
     try {
@@ -38,7 +46,12 @@ export class ManagedProfileService {
       if (!isKnownError(error, "P2002")) throw error;
     }
     // The subject or the email is reserved: an identical, active child is a retry; anything else conflicts.
-    const holders = await repo.findChildrenByReservedKeys(this.db, managerProfileId, child.externalSubjectId, child.contactEmail);
+    const holders = await repo.findChildrenByReservedKeys(
+      this.db,
+      managerProfileId,
+      child.externalSubjectId,
+      child.contactEmail,
+    );
     const same = holders.find(
       (row) =>
         row.externalSubjectId === child.externalSubjectId &&

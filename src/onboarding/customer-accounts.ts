@@ -13,7 +13,11 @@ export interface SubjectEntity {
  * The entities a subject transacts as, oldest first: its registered ones, or, for a direct profile that has
  * none, the individual who signed in (a stable derived id).
  */
-export async function subjectEntities(db: Queryable, subjectProfileId: string, managedChild: boolean): Promise<SubjectEntity[]> {
+export async function subjectEntities(
+  db: Queryable,
+  subjectProfileId: string,
+  managedChild: boolean,
+): Promise<SubjectEntity[]> {
   const stored = await listCustomerEntities(db, subjectProfileId);
   if (stored.length || managedChild) return stored;
   return [{ id: nameBasedUuid(`${subjectProfileId}:individual`), customerType: "individual", isActive: true }];

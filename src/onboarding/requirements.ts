@@ -27,14 +27,50 @@ interface Document {
 
 const IMAGES = ["image/jpeg", "image/png", "application/pdf"];
 const identityDocuments: Document[] = [
-  { type: "identity_document_front", required: true, collection: "direct-upload", acceptedMediaTypes: IMAGES, description: "Front of a government-issued identity document." },
-  { type: "identity_document_back", required: true, collection: "direct-upload", acceptedMediaTypes: IMAGES, description: "Back of the identity document." },
-  { type: "selfie", required: true, collection: "direct-upload", acceptedMediaTypes: ["image/jpeg", "image/png"], description: "A photo of the person holding the document." },
+  {
+    type: "identity_document_front",
+    required: true,
+    collection: "direct-upload",
+    acceptedMediaTypes: IMAGES,
+    description: "Front of a government-issued identity document.",
+  },
+  {
+    type: "identity_document_back",
+    required: true,
+    collection: "direct-upload",
+    acceptedMediaTypes: IMAGES,
+    description: "Back of the identity document.",
+  },
+  {
+    type: "selfie",
+    required: true,
+    collection: "direct-upload",
+    acceptedMediaTypes: ["image/jpeg", "image/png"],
+    description: "A photo of the person holding the document.",
+  },
 ];
 const businessDocuments: Document[] = [
-  { type: "incorporation_certificate", required: true, collection: "direct-upload", acceptedMediaTypes: IMAGES, description: "Certificate of incorporation or equivalent registry extract." },
-  { type: "proof_of_address", required: true, collection: "direct-upload", acceptedMediaTypes: IMAGES, description: "Company proof of address, at most 3 months old." },
-  { type: "ubo_identity_document", required: true, collection: "direct-upload", acceptedMediaTypes: IMAGES, description: "Identity document of each ultimate beneficial owner." },
+  {
+    type: "incorporation_certificate",
+    required: true,
+    collection: "direct-upload",
+    acceptedMediaTypes: IMAGES,
+    description: "Certificate of incorporation or equivalent registry extract.",
+  },
+  {
+    type: "proof_of_address",
+    required: true,
+    collection: "direct-upload",
+    acceptedMediaTypes: IMAGES,
+    description: "Company proof of address, at most 3 months old.",
+  },
+  {
+    type: "ubo_identity_document",
+    required: true,
+    collection: "direct-upload",
+    acceptedMediaTypes: IMAGES,
+    description: "Identity document of each ultimate beneficial owner.",
+  },
 ];
 
 const domestic = (country: OnboardingCountry, customerType: CustomerType): Step[] => {
@@ -42,24 +78,98 @@ const domestic = (country: OnboardingCountry, customerType: CustomerType): Step[
   const create = customerType === "individual" ? "createIndividualCustomer" : "createBusinessCustomer";
   const query = { country };
   return [
-    { order: 1, kind: "api", method: "POST", path: `/v1/domestic/${create}`, operationId: `createDomestic${customerType === "individual" ? "Individual" : "Business"}Customer`, description: "Create the customer with the provider.", fixedQuery: query },
-    { order: 2, kind: "api", method: "POST", path: `/v1/domestic/submit${kind}Information`, operationId: `submitDomestic${kind}Information`, description: "Submit the customer's information.", fixedQuery: query },
-    { order: 3, kind: "direct-upload", method: "POST", path: `/v1/domestic/submit${kind}File`, operationId: `submitDomestic${kind}File`, description: "Upload each required document.", fixedQuery: query },
-    { order: 4, kind: "api", method: "POST", path: `/v1/domestic/send${kind}Submission`, operationId: `sendDomestic${kind}Submission`, description: "Send the submission for review.", fixedQuery: query },
+    {
+      order: 1,
+      kind: "api",
+      method: "POST",
+      path: `/v1/domestic/${create}`,
+      operationId: `createDomestic${customerType === "individual" ? "Individual" : "Business"}Customer`,
+      description: "Create the customer with the provider.",
+      fixedQuery: query,
+    },
+    {
+      order: 2,
+      kind: "api",
+      method: "POST",
+      path: `/v1/domestic/submit${kind}Information`,
+      operationId: `submitDomestic${kind}Information`,
+      description: "Submit the customer's information.",
+      fixedQuery: query,
+    },
+    {
+      order: 3,
+      kind: "direct-upload",
+      method: "POST",
+      path: `/v1/domestic/submit${kind}File`,
+      operationId: `submitDomestic${kind}File`,
+      description: "Upload each required document.",
+      fixedQuery: query,
+    },
+    {
+      order: 4,
+      kind: "api",
+      method: "POST",
+      path: `/v1/domestic/send${kind}Submission`,
+      operationId: `sendDomestic${kind}Submission`,
+      description: "Send the submission for review.",
+      fixedQuery: query,
+    },
   ];
 };
 
 const brazil = (customerType: CustomerType): Step[] =>
   customerType === "individual"
     ? [
-        { order: 1, kind: "api", method: "POST", path: "/v1/brl/createSubaccount", operationId: "createSubaccount", description: "Create the customer's account with the provider." },
-        { order: 2, kind: "api", method: "POST", path: "/v1/brl/newKyc", operationId: "brNewKyc", description: "Submit level-1 KYC (or import a token with POST /v1/brl/kyc/import-token)." },
+        {
+          order: 1,
+          kind: "api",
+          method: "POST",
+          path: "/v1/brl/createSubaccount",
+          operationId: "createSubaccount",
+          description: "Create the customer's account with the provider.",
+        },
+        {
+          order: 2,
+          kind: "api",
+          method: "POST",
+          path: "/v1/brl/newKyc",
+          operationId: "brNewKyc",
+          description: "Submit level-1 KYC (or import a token with POST /v1/brl/kyc/import-token).",
+        },
       ]
     : [
-        { order: 1, kind: "api", method: "POST", path: "/v1/brl/createSubaccount", operationId: "createSubaccount", description: "Create the company's account with the provider." },
-        { order: 2, kind: "api", method: "POST", path: "/v1/brl/kyb/new-level-1/api", operationId: "submitBrKybLevel1Api", description: "Submit level-1 KYB." },
-        { order: 3, kind: "direct-upload", method: "POST", path: "/v1/brl/kyb/documents", operationId: "createBrKybDocument", description: "Upload each required company document." },
-        { order: 4, kind: "api", method: "POST", path: "/v1/brl/kyb/ubos", operationId: "createBrKybUbo", description: "Declare each ultimate beneficial owner." },
+        {
+          order: 1,
+          kind: "api",
+          method: "POST",
+          path: "/v1/brl/createSubaccount",
+          operationId: "createSubaccount",
+          description: "Create the company's account with the provider.",
+        },
+        {
+          order: 2,
+          kind: "api",
+          method: "POST",
+          path: "/v1/brl/kyb/new-level-1/api",
+          operationId: "submitBrKybLevel1Api",
+          description: "Submit level-1 KYB.",
+        },
+        {
+          order: 3,
+          kind: "direct-upload",
+          method: "POST",
+          path: "/v1/brl/kyb/documents",
+          operationId: "createBrKybDocument",
+          description: "Upload each required company document.",
+        },
+        {
+          order: 4,
+          kind: "api",
+          method: "POST",
+          path: "/v1/brl/kyb/ubos",
+          operationId: "createBrKybUbo",
+          description: "Declare each ultimate beneficial owner.",
+        },
       ];
 
 export interface OnboardingRequirements {
@@ -76,7 +186,11 @@ export interface OnboardingRequirements {
 }
 
 /** The flow for a country and customer type; undefined where none is offered. */
-export function onboardingRequirements(country: OnboardingCountry, customerType: CustomerType, publicBaseUrl: string): OnboardingRequirements | undefined {
+export function onboardingRequirements(
+  country: OnboardingCountry,
+  customerType: CustomerType,
+  publicBaseUrl: string,
+): OnboardingRequirements | undefined {
   if (country === "AR" && customerType === "business") return undefined;
   return {
     country,

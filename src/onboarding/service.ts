@@ -7,15 +7,31 @@ import type { KycService } from "../kyc/service.js";
 import type { KycStatus, RampProvider } from "../providers/ports.js";
 import { findCompletedSince } from "../ramps/repo.js";
 import { COUNTRIES, fiatCurrency } from "../reference-data/catalog.js";
-import { CORRIDOR_FIAT, CORRIDORS, CUSTOMER_TYPES, childMaySupport, type Corridor, type CustomerType } from "../reference-data/corridors.js";
+import {
+  CORRIDOR_FIAT,
+  CORRIDORS,
+  CUSTOMER_TYPES,
+  childMaySupport,
+  type Corridor,
+  type CustomerType,
+} from "../reference-data/corridors.js";
 import { parseInput } from "../validation.js";
 import { subjectEntities } from "./customer-accounts.js";
 import { ONBOARDING_COUNTRIES, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
 
 const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
 /** Which directions each corridor's country supports. */
-const CORRIDOR_SUPPORT = Object.fromEntries(CORRIDORS.map((corridor) => [corridor, COUNTRIES.find((country) => country.corridor === corridor)!.support])) as Record<Corridor, { buy: boolean; sell: boolean }>;
-const limitsInput = z.object({ corridors: z.array(z.enum(LIMIT_CORRIDORS)).min(1).refine((list) => new Set(list).size === list.length, "must not repeat a corridor") }).strict();
+const CORRIDOR_SUPPORT = Object.fromEntries(
+  CORRIDORS.map((corridor) => [corridor, COUNTRIES.find((country) => country.corridor === corridor)!.support]),
+) as Record<Corridor, { buy: boolean; sell: boolean }>;
+const limitsInput = z
+  .object({
+    corridors: z
+      .array(z.enum(LIMIT_CORRIDORS))
+      .min(1)
+      .refine((list) => new Set(list).size === list.length, "must not repeat a corridor"),
+  })
+  .strict();
 const requirementsQuery = z.object({ country: z.enum(ONBOARDING_COUNTRIES), customerType: z.enum(CUSTOMER_TYPES) });
 
 /** What ramp-info tells of KYC (CONTRACT.md): a case in review is still pending there. */
@@ -39,7 +55,8 @@ export interface UserLimit {
 
 /** The reference's account states: a case under way (pending or in review) is pending. */
 type AccountState = "pending" | "approved" | "rejected";
-const accountState = (status: KycStatus): AccountState => (status === "approved" || status === "rejected" ? status : "pending");
+const accountState = (status: KycStatus): AccountState =>
+  status === "approved" || status === "rejected" ? status : "pending";
 
 /** Ramp eligibility, limits and onboarding state of the acting subject. */
 export class OnboardingService {
@@ -58,9 +75,14 @@ export class OnboardingService {
     for (const corridor of CORRIDORS) {
       const caseStatus = statuses[corridor];
       // Only a managed child's corridors depend on a policy (its manager's): the check costs nothing otherwise.
-      const open = caseStatus === "approved" && (!acting.controllingManagerId || (await this.corridorAllowed(acting, corridor)));
+      const open =
+        caseStatus === "approved" && (!acting.controllingManagerId || (await this.corridorAllowed(acting, corridor)));
       const support = CORRIDOR_SUPPORT[corridor];
-      corridors[corridor] = { kycStatus: caseStatus === "in_review" ? "pending" : caseStatus, canBuy: open && support.buy, canSell: open && support.sell };
+      corridors[corridor] = {
+        kycStatus: caseStatus === "in_review" ? "pending" : caseStatus,
+        canBuy: open && support.buy,
+        canSell: open && support.sell,
+      };
     }
     return { corridors };
   }
@@ -78,7 +100,10 @@ export class OnboardingService {
         const currency = CORRIDOR_FIAT[corridor];
         const used = completed
           .filter((ramp) => ramp.corridor === corridor && ramp.type === direction)
-          .reduce((sum, ramp) => sum.plus(direction === "BUY" ? ramp.quote.inputAmount : ramp.quote.outputAmount), money(0));
+          .reduce(
+            (sum, ramp) => sum.plus(direction === "BUY" ? ramp.quote.inputAmount : ramp.quote.outputAmount),
+            money(0),
+          );
         const decimals = fiatCurrency(currency)!.decimals;
         return {
           corridor,
@@ -122,7 +147,12 @@ export class OnboardingService {
             kycCase: null,
           };
         });
-      return { id: entity.id, type: customerType, status: entity.isActive ? ("active" as const) : ("archived" as const), accounts };
+      return {
+        id: entity.id,
+        type: customerType,
+        status: entity.isActive ? ("active" as const) : ("archived" as const),
+        accounts,
+      };
     });
     return {
       activeEntityId: active.length === 1 ? active[0]!.id : null,

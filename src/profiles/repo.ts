@@ -4,7 +4,13 @@ import type { Queryable } from "../db/tx.js";
 
 /** Profiles by id (unknown ids are left out). */
 export function findProfiles(reads: Reads, profileIds: readonly string[]) {
-  return reads.all<{ id: string; email: string | null; managerProfileId: string | null; createdAt: Date; updatedAt: Date }>(
+  return reads.all<{
+    id: string;
+    email: string | null;
+    managerProfileId: string | null;
+    createdAt: Date;
+    updatedAt: Date;
+  }>(
     `SELECT ${columns("Profile", ["id", "email", "managerProfileId", "createdAt", "updatedAt"])} FROM "Profile" WHERE "id" IN (${placeholders(profileIds.length)})`,
     profileIds,
   );
@@ -22,7 +28,14 @@ export function upsertProfileByEmail(db: Queryable, email: string) {
 
 /** What KYC providers know a subject by: a direct profile's login email, a child's contact email. */
 export async function findKycSubject(db: Queryable, profileId: string) {
-  const row = await db.profile.findUnique({ where: { id: profileId }, select: { id: true, email: true, contactEmail: true, customerType: true, deletedAt: true } });
+  const row = await db.profile.findUnique({
+    where: { id: profileId },
+    select: { id: true, email: true, contactEmail: true, customerType: true, deletedAt: true },
+  });
   if (!row || row.deletedAt) return null;
-  return { profileId: row.id, email: row.email ?? row.contactEmail, customerType: (row.customerType ?? "individual") as "individual" | "business" };
+  return {
+    profileId: row.id,
+    email: row.email ?? row.contactEmail,
+    customerType: (row.customerType ?? "individual") as "individual" | "business",
+  };
 }

@@ -49,11 +49,22 @@ export interface PaymentInstructions {
 export interface RampProvider {
   marketTerms(): Promise<MarketTerms>;
   /** How a BUY's user pays in fiat. */
-  paymentInstructions(ramp: { id: string; paymentMethod: string; inputAmount: string; inputCurrency: string }): PaymentInstructions;
+  paymentInstructions(ramp: {
+    id: string;
+    paymentMethod: string;
+    inputAmount: string;
+    inputCurrency: string;
+  }): PaymentInstructions;
   /** A BUY's PIX BR Code (copy and paste), when the rail is PIX; made once, at registration. */
   depositQrCode(ramp: { id: string; paymentMethod: string; inputAmount: string }): string | null;
   /** What a SELL's user signs to send the tokens (none for BUY). */
-  unsignedTransactions(ramp: { id: string; type: "BUY" | "SELL"; network: string; walletAddress: string | null; inputAmount: string }): unknown[];
+  unsignedTransactions(ramp: {
+    id: string;
+    type: "BUY" | "SELL";
+    network: string;
+    walletAddress: string | null;
+    inputAmount: string;
+  }): unknown[];
   /** The next step of a started ramp. */
   step(ramp: ProviderRamp): StepOutcome;
   /** How long the provider takes between steps. */
@@ -92,7 +103,11 @@ export interface KycDecision {
 
 export interface KycProvider {
   /** Creates the provider's customer (the BR subaccount) and returns its id. */
-  createCustomer(input: { corridor: Corridor; customerType: CustomerType; contactEmail: string | null }): Promise<string>;
+  createCustomer(input: {
+    corridor: Corridor;
+    customerType: CustomerType;
+    contactEmail: string | null;
+  }): Promise<string>;
   submit(submission: KycSubmission): Promise<KycDecision>;
   /** The hosted verification page of an attempt (redirect flows, hosted KYB). */
   hostedFlowUrl(attemptId: string, customerType: CustomerType): string;

@@ -3,14 +3,30 @@ import { money } from "../money.js";
 import type { Corridor, CustomerType, FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
 import { nextProcessingPhase } from "../ramps/phases.js";
-import type { KycDecision, KycProvider, KycSubmission, MarketTerms, PaymentInstructions, ProviderRamp, RampProvider, StepOutcome } from "./ports.js";
+import type {
+  KycDecision,
+  KycProvider,
+  KycSubmission,
+  MarketTerms,
+  PaymentInstructions,
+  ProviderRamp,
+  RampProvider,
+  StepOutcome,
+} from "./ports.js";
 
 /*
  * The sandbox provider: deterministic prices, deterministic KYC and a processing run with configurable
  * delays. Its failure triggers are documented in the README ("Sandbox provider").
  */
 
-const FIAT_PER_USD: Record<FiatSymbol, string> = { USD: "1", EUR: "0.92", BRL: "5.40", ARS: "1050", MXN: "17.20", COP: "4100" };
+const FIAT_PER_USD: Record<FiatSymbol, string> = {
+  USD: "1",
+  EUR: "0.92",
+  BRL: "5.40",
+  ARS: "1050",
+  MXN: "17.20",
+  COP: "4100",
+};
 const USD_PER_TOKEN: Record<string, string> = { USDC: "1", "USDC.e": "0.9999", USDT: "0.9998" };
 const NETWORK_FEE_USD: Record<Network, string> = {
   assethub: "0.01",
@@ -31,7 +47,14 @@ const RAIL_FEES: Record<FiatSymbol, { fixed: string; rate: string }> = {
   COP: { fixed: "0", rate: "0.003" },
 };
 /** Monthly ceilings per corridor, the same for both directions, in the corridor's fiat. */
-const MONTHLY_LIMITS: Record<Corridor, string> = { AR: "10000000", BR: "50000", CO: "80000000", EU: "20000", MX: "200000", US: "10000" };
+const MONTHLY_LIMITS: Record<Corridor, string> = {
+  AR: "10000000",
+  BR: "50000",
+  CO: "80000000",
+  EU: "20000",
+  MX: "200000",
+  US: "10000",
+};
 const EXPLORERS: Record<Network, string> = {
   assethub: "https://assethub-polkadot.subscan.io/extrinsic/",
   arbitrum: "https://arbiscan.io/tx/",
@@ -65,15 +88,32 @@ export class SandboxRampProvider implements RampProvider {
     };
   }
 
-  paymentInstructions(ramp: { id: string; paymentMethod: string; inputAmount: string; inputCurrency: string }): PaymentInstructions {
-    return { method: ramp.paymentMethod, amount: ramp.inputAmount, currency: ramp.inputCurrency, reference: paymentReference(ramp.id), beneficiary: "Sandbox Ramp Partner" };
+  paymentInstructions(ramp: {
+    id: string;
+    paymentMethod: string;
+    inputAmount: string;
+    inputCurrency: string;
+  }): PaymentInstructions {
+    return {
+      method: ramp.paymentMethod,
+      amount: ramp.inputAmount,
+      currency: ramp.inputCurrency,
+      reference: paymentReference(ramp.id),
+      beneficiary: "Sandbox Ramp Partner",
+    };
   }
 
   depositQrCode(ramp: { id: string; paymentMethod: string; inputAmount: string }): string | null {
     return ramp.paymentMethod === "pix" ? pixBrCode(paymentReference(ramp.id), ramp.inputAmount) : null;
   }
 
-  unsignedTransactions(ramp: { id: string; type: "BUY" | "SELL"; network: string; walletAddress: string | null; inputAmount: string }): unknown[] {
+  unsignedTransactions(ramp: {
+    id: string;
+    type: "BUY" | "SELL";
+    network: string;
+    walletAddress: string | null;
+    inputAmount: string;
+  }): unknown[] {
     if (ramp.type === "BUY") return [];
     return [
       {
@@ -90,13 +130,22 @@ export class SandboxRampProvider implements RampProvider {
   step(ramp: ProviderRamp): StepOutcome {
     const fraction = ramp.inputAmount.split(".")[1] ?? "";
     if (fraction === SANDBOX_TRIGGERS.failExchange && ramp.currentPhase === "exchanging") {
-      return { kind: "fail", error: "Exchange refused", details: "The sandbox liquidity provider refused the exchange (amount trigger .66)." };
+      return {
+        kind: "fail",
+        error: "Exchange refused",
+        details: "The sandbox liquidity provider refused the exchange (amount trigger .66).",
+      };
     }
     if (fraction === SANDBOX_TRIGGERS.retryPayout && ramp.currentPhase === "payingOut" && ramp.retries === 0) {
-      return { kind: "retry", error: "Payout delayed", details: "The sandbox payout rail timed out once (amount trigger .77); retrying." };
+      return {
+        kind: "retry",
+        error: "Payout delayed",
+        details: "The sandbox payout rail timed out once (amount trigger .77); retrying.",
+      };
     }
     const phase = nextProcessingPhase(ramp.currentPhase);
-    if (phase === "complete" && ramp.type === "BUY") return { kind: "advance", phase, transactionHash: `0x${sha256(`sandbox-payout:${ramp.id}`)}` };
+    if (phase === "complete" && ramp.type === "BUY")
+      return { kind: "advance", phase, transactionHash: `0x${sha256(`sandbox-payout:${ramp.id}`)}` };
     return { kind: "advance", phase };
   }
 
@@ -132,11 +181,18 @@ export class SandboxKycProvider implements KycProvider {
       : (submission.contactEmail?.split("@")[0] ?? "").includes("+kyc-rejected")
         ? "the contact email carries the sandbox marker +kyc-rejected"
         : null;
-    return { outcome: rejectedFor ? "rejected" : "approved", reason: rejectedFor && `sandbox: ${rejectedFor}`, decideAfterMs: this.decisionDelayMs };
+    return {
+      outcome: rejectedFor ? "rejected" : "approved",
+      reason: rejectedFor && `sandbox: ${rejectedFor}`,
+      decideAfterMs: this.decisionDelayMs,
+    };
   }
 
   hostedFlowUrl(attemptId: string, customerType: CustomerType): string {
-    return new URL(`/sandbox/${customerType === "business" ? "kyb" : "kyc"}/${attemptId}`, this.hostedFlowBaseUrl).toString();
+    return new URL(
+      `/sandbox/${customerType === "business" ? "kyb" : "kyc"}/${attemptId}`,
+      this.hostedFlowBaseUrl,
+    ).toString();
   }
 }
 

@@ -44,7 +44,10 @@ export class PricingAssignments {
   /** The subject's pricing profile, else its manager's, else the default (anonymous callers: the default). */
   async effective(acting: ActingContext | null): Promise<PricingProfileName> {
     if (!acting) return DEFAULT_PRICING_PROFILE;
-    for (const profileId of [acting.subjectProfileId, ...(acting.controllingManagerId ? [acting.controllingManagerId] : [])]) {
+    for (const profileId of [
+      acting.subjectProfileId,
+      ...(acting.controllingManagerId ? [acting.controllingManagerId] : []),
+    ]) {
       const name = await this.assigned.load(profileId, async () => ({
         value: (await this.get(profileId))?.pricingProfile ?? null,
         tags: [pricingTag(profileId)],

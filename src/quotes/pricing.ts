@@ -48,7 +48,11 @@ const USD_DECIMALS = 2;
  * processing = anchor + service, total = network + processing + partner. The output is what remains,
  * converted and rounded down to the output currency's digits. Null when the fees eat the whole amount.
  */
-export function priceQuote(request: PricingRequest, terms: MarketTerms, profile: PricingProfileName): PricedQuote | null {
+export function priceQuote(
+  request: PricingRequest,
+  terms: MarketTerms,
+  profile: PricingProfileName,
+): PricedQuote | null {
   const pricing = PRICING_PROFILES[profile];
   const fiatPerUsd = terms.fiatPerUsd(request.fiat);
   const fiatPerToken = terms.usdPerToken(request.token).times(fiatPerUsd);
@@ -67,15 +71,26 @@ export function priceQuote(request: PricingRequest, terms: MarketTerms, profile:
   const netFiat = grossFiat.minus(totalFee);
   if (netFiat.lte(0)) return null;
   const output =
-    request.rampType === "BUY" ? roundPayout(netFiat.dividedBy(fiatPerToken), request.tokenDecimals) : roundPayout(netFiat, request.fiatDecimals);
+    request.rampType === "BUY"
+      ? roundPayout(netFiat.dividedBy(fiatPerToken), request.tokenDecimals)
+      : roundPayout(netFiat, request.fiatDecimals);
   if (output.lte(0)) return null;
 
   // USD equivalents: each part rounded for display, the sums taken from the rounded parts so they add up.
   const usd = (value: Decimal) => roundDisplay(value.dividedBy(fiatPerUsd), USD_DECIMALS);
-  const usdParts = { networkFee: usd(networkFee), anchorFee: usd(anchorFee), vortexFee: usd(vortexFee), partnerFee: usd(partnerFee) };
+  const usdParts = {
+    networkFee: usd(networkFee),
+    anchorFee: usd(anchorFee),
+    vortexFee: usd(vortexFee),
+    partnerFee: usd(partnerFee),
+  };
   const usdProcessing = usdParts.anchorFee.plus(usdParts.vortexFee);
   const fiatValues = { networkFee, anchorFee, vortexFee, partnerFee, processingFee, totalFee };
-  const usdValues = { ...usdParts, processingFee: usdProcessing, totalFee: usdParts.networkFee.plus(usdProcessing).plus(usdParts.partnerFee) };
+  const usdValues = {
+    ...usdParts,
+    processingFee: usdProcessing,
+    totalFee: usdParts.networkFee.plus(usdProcessing).plus(usdParts.partnerFee),
+  };
 
   const fees = Object.fromEntries(
     FEE_NAMES.flatMap((name) => [

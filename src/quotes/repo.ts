@@ -32,14 +32,26 @@ export async function insertQuote(writes: Writes, quote: Omit<Quote, "consumedAt
  * A quote the viewer may see: its own, or one nobody owns (anonymous or public-key attribution).
  * Another profile's quote is not found.
  */
-export async function findVisibleQuote(reads: Reads, quoteId: string, viewerProfileId: string | null): Promise<Quote | null> {
+export async function findVisibleQuote(
+  reads: Reads,
+  quoteId: string,
+  viewerProfileId: string | null,
+): Promise<Quote | null> {
   const visible = viewerProfileId ? `("ownerProfileId" IS NULL OR "ownerProfileId" = $2)` : `"ownerProfileId" IS NULL`;
-  return (await reads.one<Quote>(`${SELECT_QUOTE} WHERE "id" = $1 AND ${visible}`, viewerProfileId ? [quoteId, viewerProfileId] : [quoteId])) ?? null;
+  return (
+    (await reads.one<Quote>(
+      `${SELECT_QUOTE} WHERE "id" = $1 AND ${visible}`,
+      viewerProfileId ? [quoteId, viewerProfileId] : [quoteId],
+    )) ?? null
+  );
 }
 
 /** Marks the quote used, once: only while unconsumed and unexpired. True when this call won. */
 export async function consumeQuote(db: Queryable, quoteId: string, now: Date): Promise<boolean> {
-  const { count } = await db.quote.updateMany({ where: { id: quoteId, consumedAt: null, expiresAt: { gt: now } }, data: { consumedAt: now } });
+  const { count } = await db.quote.updateMany({
+    where: { id: quoteId, consumedAt: null, expiresAt: { gt: now } },
+    data: { consumedAt: now },
+  });
   return count === 1;
 }
 

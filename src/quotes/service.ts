@@ -27,7 +27,7 @@ import { RAMP_TYPES, type QuoteTerms, type QuoteTermsField, type QuoteView } fro
 
 export const QUOTE_TTL_MS = 10 * 60_000;
 
-const amount = z.string().regex(AMOUNT_PATTERN, "must be a positive decimal string such as \"100.50\"");
+const amount = z.string().regex(AMOUNT_PATTERN, 'must be a positive decimal string such as "100.50"');
 /** A quote request (also the REST body schema the OpenAPI document shows). */
 export const quoteInput = z.object({
   rampType: z.enum(RAMP_TYPES),
@@ -48,7 +48,14 @@ export const bestQuoteInput = z.object({
   inputCurrency: z.string(),
   outputCurrency: z.string(),
   /** A whitelist of networks to compare; omitted or empty: every network (the reference's rule). */
-  networks: z.array(z.string().transform((name) => name.toLowerCase()).pipe(z.enum(NETWORKS, { error: "must be a supported network" }))).optional(),
+  networks: z
+    .array(
+      z
+        .string()
+        .transform((name) => name.toLowerCase())
+        .pipe(z.enum(NETWORKS, { error: "must be a supported network" })),
+    )
+    .optional(),
   paymentMethod: z.string().optional(),
   countryCode: z.string().optional(),
 });
@@ -86,8 +93,15 @@ export class QuoteService {
   async create(acting: ActingContext | null, input: unknown): Promise<QuoteView> {
     const request = parseInput(quoteInput, input);
     const [isBuy, network] = [request.rampType === "BUY", request.rampType === "BUY" ? request.to : request.from];
-    if (request.network !== undefined && !sameText(request.network, network)) throw fieldError("network", `must match ${isBuy ? "to" : "from"}`);
-    const conversion = resolveConversion({ ...request, rail: isBuy ? request.from : request.to, network, railField: isBuy ? "from" : "to", networkField: isBuy ? "to" : "from" });
+    if (request.network !== undefined && !sameText(request.network, network))
+      throw fieldError("network", `must match ${isBuy ? "to" : "from"}`);
+    const conversion = resolveConversion({
+      ...request,
+      rail: isBuy ? request.from : request.to,
+      network,
+      railField: isBuy ? "from" : "to",
+      networkField: isBuy ? "to" : "from",
+    });
     const pricingProfile = await this.pricing.effective(acting);
     const priced = this.price(conversion, await this.provider.marketTerms(), pricingProfile);
     return this.save(acting, conversion, priced, pricingProfile);
@@ -103,8 +117,14 @@ export class QuoteService {
     const rail = railGiven ?? request.paymentMethod ?? defaultRail(fiatSymbol);
     const options = candidates
       .filter((network) => tokenSymbol(isBuy ? request.outputCurrency : request.inputCurrency, network))
-      .map((network) => resolveConversion({ ...request, rail, network, railField: isBuy ? "from" : "to", networkField: "networks" }));
-    if (!options.length) throw fieldError("networks", `offer no network carrying ${isBuy ? request.outputCurrency : request.inputCurrency}`);
+      .map((network) =>
+        resolveConversion({ ...request, rail, network, railField: isBuy ? "from" : "to", networkField: "networks" }),
+      );
+    if (!options.length)
+      throw fieldError(
+        "networks",
+        `offer no network carrying ${isBuy ? request.outputCurrency : request.inputCurrency}`,
+      );
     const [terms, pricingProfile] = await Promise.all([this.provider.marketTerms(), this.pricing.effective(acting)]);
     const priced = options.map((conversion) => ({ conversion, priced: this.price(conversion, terms, pricingProfile) }));
     const best = priced.reduce((a, b) => (money(b.priced.outputAmount).gt(a.priced.outputAmount) ? b : a));
@@ -116,25 +136,40 @@ export class QuoteService {
     const id = canonicalId(quoteId);
     const viewer = ownerOf(acting);
     const key = `${viewer} ${id}`;
-    const view = id && (this.views.peek(key) ?? await this.views.load(key, async () => {
-      const quote = await repo.findVisibleQuote(this.reads, id, viewer);
-      return quote ? { value: toQuoteView(quote), tags: [] } : undefined;
-    }));
+    const view =
+      id &&
+      (this.views.peek(key) ??
+        (await this.views.load(key, async () => {
+          const quote = await repo.findVisibleQuote(this.reads, id, viewer);
+          return quote ? { value: toQuoteView(quote), tags: [] } : undefined;
+        })));
     if (!view) throw new AppError("NOT_FOUND", "Quote not found.");
     return view;
   }
 
-  private price(conversion: Conversion, terms: Awaited<ReturnType<RampProvider["marketTerms"]>>, profile: PricingProfileName): PricedQuote {
+  private price(
+    conversion: Conversion,
+    terms: Awaited<ReturnType<RampProvider["marketTerms"]>>,
+    profile: PricingProfileName,
+  ): PricedQuote {
     const priced = priceQuote(conversion, terms, profile);
     if (!priced) throw fieldError("inputAmount", "does not cover the fees");
     const limits = paymentMethodLimits(conversion.rail, conversion.fiat)!;
     if (priced.grossFiat.lt(limits.min) || priced.grossFiat.gt(limits.max)) {
-      throw fieldError("inputAmount", `must be worth between ${limits.min} and ${limits.max} ${conversion.fiat} on ${conversion.rail}`);
+      throw fieldError(
+        "inputAmount",
+        `must be worth between ${limits.min} and ${limits.max} ${conversion.fiat} on ${conversion.rail}`,
+      );
     }
     return priced;
   }
 
-  private async save(acting: ActingContext | null, conversion: Conversion, priced: PricedQuote, pricingProfile: PricingProfileName): Promise<QuoteView> {
+  private async save(
+    acting: ActingContext | null,
+    conversion: Conversion,
+    priced: PricedQuote,
+    pricingProfile: PricingProfileName,
+  ): Promise<QuoteView> {
     const isBuy = conversion.rampType === "BUY";
     const now = Date.now();
     const owner = ownerOf(acting);
@@ -199,7 +234,8 @@ function resolveConversion(request: {
   const [fiatField, tokenField] = isBuy ? ["inputCurrency", "outputCurrency"] : ["outputCurrency", "inputCurrency"];
   const rail = railById(request.rail.toLowerCase());
   if (!rail) throw fieldError(request.railField, "must be a payment method (pix, sepa, cbu, ach, spei)");
-  if (request.paymentMethod !== undefined && !sameText(request.paymentMethod, rail.id)) throw fieldError("paymentMethod", `must match ${request.railField}`);
+  if (request.paymentMethod !== undefined && !sameText(request.paymentMethod, rail.id))
+    throw fieldError("paymentMethod", `must match ${request.railField}`);
   const fiat = fiatCurrency(isBuy ? request.inputCurrency : request.outputCurrency);
   if (!fiat) throw fieldError(fiatField, "must be a supported fiat currency");
   if (!paymentMethodLimits(rail.id, fiat.symbol)) throw fieldError(fiatField, `is not carried by ${rail.id}`);
@@ -209,12 +245,14 @@ function resolveConversion(request: {
   const token = symbol ? cryptocurrency(symbol, network) : undefined;
   if (!token) throw fieldError(tokenField, `is not a supported token on ${network}`);
   const inputDecimals = isBuy ? fiat.decimals : token.decimals;
-  if (fractionDigits(request.inputAmount) > inputDecimals) throw fieldError("inputAmount", `has more than ${inputDecimals} decimal places`);
+  if (fractionDigits(request.inputAmount) > inputDecimals)
+    throw fieldError("inputAmount", `has more than ${inputDecimals} decimal places`);
   if (money(request.inputAmount).isZero()) throw fieldError("inputAmount", "must be greater than zero");
   let countryCode: string | null = null;
   if (request.countryCode !== undefined) {
     const match = country(request.countryCode.toUpperCase());
-    if (!match || match.corridor !== corridorOfFiat(fiat.symbol)) throw fieldError("countryCode", `must be a country served in ${fiat.symbol}`);
+    if (!match || match.corridor !== corridorOfFiat(fiat.symbol))
+      throw fieldError("countryCode", `must be a country served in ${fiat.symbol}`);
     countryCode = match.countryCode;
   }
   return {
@@ -232,7 +270,13 @@ function resolveConversion(request: {
 
 export function toQuoteView(quote: Quote): QuoteView {
   // Fields first, then the spread: building it the other way round leaves V8 a slow dictionary object.
-  return { id: quote.id, rampType: quote.rampType as QuoteView["rampType"], expiresAt: quote.expiresAt, createdAt: quote.createdAt, ...quoteTerms(quote) };
+  return {
+    id: quote.id,
+    rampType: quote.rampType as QuoteView["rampType"],
+    expiresAt: quote.expiresAt,
+    createdAt: quote.createdAt,
+    ...quoteTerms(quote),
+  };
 }
 
 /** What a quote fixes, as a ramp registered from it shows it too: the conversion and its fee breakdown. */

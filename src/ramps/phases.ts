@@ -2,14 +2,29 @@
  * The provider-agnostic phases of a ramp, in order, and the status each one reports. A ramp only moves
  * forward; `failed` and `timedOut` end it from any non-terminal phase.
  */
-export const RAMP_PHASES = ["initial", "awaitingPayment", "paymentConfirmed", "exchanging", "payingOut", "complete", "failed", "timedOut"] as const;
+export const RAMP_PHASES = [
+  "initial",
+  "awaitingPayment",
+  "paymentConfirmed",
+  "exchanging",
+  "payingOut",
+  "complete",
+  "failed",
+  "timedOut",
+] as const;
 export type RampPhase = (typeof RAMP_PHASES)[number];
 
 export const RAMP_STATUSES = ["PENDING", "COMPLETE", "FAILED"] as const;
 export type RampStatus = (typeof RAMP_STATUSES)[number];
 
 /** The happy path after `initial`: what the processor moves a started ramp through. */
-export const PROCESSING_PHASES = ["awaitingPayment", "paymentConfirmed", "exchanging", "payingOut", "complete"] as const satisfies readonly RampPhase[];
+export const PROCESSING_PHASES = [
+  "awaitingPayment",
+  "paymentConfirmed",
+  "exchanging",
+  "payingOut",
+  "complete",
+] as const satisfies readonly RampPhase[];
 
 export function statusOfPhase(phase: RampPhase): RampStatus {
   if (phase === "complete") return "COMPLETE";

@@ -48,7 +48,11 @@ export class RampProcessor {
 
   private async timeOut(ramp: repo.RampRow, now: Date) {
     const timedOut = await inTransaction(this.db, async (tx) => {
-      const moved = await repo.updateRampIf(tx, { id: ramp.id, currentPhase: "initial" }, { currentPhase: "timedOut", status: "FAILED", nextStepAt: null });
+      const moved = await repo.updateRampIf(
+        tx,
+        { id: ramp.id, currentPhase: "initial" },
+        { currentPhase: "timedOut", status: "FAILED", nextStepAt: null },
+      );
       if (!moved) return false;
       await repo.insertError(tx, {
         rampId: ramp.id,
@@ -83,9 +87,19 @@ export class RampProcessor {
     const expected = { id: ramp.id, currentPhase: phase, nextStepAt: ramp.nextStepAt };
     const changed = await inTransaction(this.db, async (tx): Promise<"retried" | "moved" | undefined> => {
       if (outcome.kind === "retry") {
-        const moved = await repo.updateRampIf(tx, expected, { retries: ramp.retries + 1, nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs) });
+        const moved = await repo.updateRampIf(tx, expected, {
+          retries: ramp.retries + 1,
+          nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs),
+        });
         if (!moved) return undefined;
-        await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: true, at: now });
+        await repo.insertError(tx, {
+          rampId: ramp.id,
+          phase,
+          error: outcome.error,
+          details: outcome.details,
+          recoverable: true,
+          at: now,
+        });
         return "retried";
       }
       const next: RampPhase = outcome.kind === "fail" ? "failed" : outcome.phase;
@@ -97,9 +111,18 @@ export class RampProcessor {
         ...(outcome.kind === "advance" && outcome.transactionHash ? { transactionHash: outcome.transactionHash } : {}),
       });
       if (!moved) return undefined; // another instance took this step
-      if (outcome.kind === "fail") await repo.insertError(tx, { rampId: ramp.id, phase, error: outcome.error, details: outcome.details, recoverable: false, at: now });
+      if (outcome.kind === "fail")
+        await repo.insertError(tx, {
+          rampId: ramp.id,
+          phase,
+          error: outcome.error,
+          details: outcome.details,
+          recoverable: false,
+          at: now,
+        });
       await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
-      if (statusOfPhase(next) !== statusOfPhase(phase)) await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
+      if (statusOfPhase(next) !== statusOfPhase(phase))
+        await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
       return "moved";
     });
     if (!changed) return;

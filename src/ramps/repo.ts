@@ -25,12 +25,18 @@ const VIEW_FIELDS = [
   "createdAt",
   "updatedAt",
 ] as const satisfies readonly (keyof RampRow)[];
-export type RampViewRow = Pick<RampRow, (typeof VIEW_FIELDS)[number]> & { quote: Pick<RampRow["quote"], QuoteTermsField> };
+export type RampViewRow = Pick<RampRow, (typeof VIEW_FIELDS)[number]> & {
+  quote: Pick<RampRow["quote"], QuoteTermsField>;
+};
 
 const FROM_RAMP_WITH_QUOTE = `FROM "Ramp" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"`;
 /** A ramp and its quote (as `quote`) in one row. */
-const rampWithQuote = (fields: readonly string[], quoteFields: readonly string[]) => `${columns("Ramp", fields)}, ${columns("Quote", quoteFields, "quote.")}`;
-const RAMP_WITH_QUOTE = rampWithQuote(Object.values(Prisma.RampScalarFieldEnum), Object.values(Prisma.QuoteScalarFieldEnum));
+const rampWithQuote = (fields: readonly string[], quoteFields: readonly string[]) =>
+  `${columns("Ramp", fields)}, ${columns("Quote", quoteFields, "quote.")}`;
+const RAMP_WITH_QUOTE = rampWithQuote(
+  Object.values(Prisma.RampScalarFieldEnum),
+  Object.values(Prisma.QuoteScalarFieldEnum),
+);
 // Every column a row carries costs its conversion to a value: a history page of whole rows took three times as long.
 const RAMP_VIEW = rampWithQuote(VIEW_FIELDS, QUOTE_TERMS_FIELDS);
 
@@ -42,12 +48,26 @@ const OWNED = `WHERE "Ramp"."id" = $1 AND "Ramp"."profileId" = $2`;
 
 /** The subject's ramp, whole (for a change); another profile's is null (callers answer NOT_FOUND). */
 export async function findRamp(reads: Reads, rampId: string, subjectProfileId: string): Promise<RampRow | null> {
-  return (await reads.one<RampRow>(`SELECT ${RAMP_WITH_QUOTE} ${FROM_RAMP_WITH_QUOTE} ${OWNED}`, [rampId, subjectProfileId])) ?? null;
+  return (
+    (await reads.one<RampRow>(`SELECT ${RAMP_WITH_QUOTE} ${FROM_RAMP_WITH_QUOTE} ${OWNED}`, [
+      rampId,
+      subjectProfileId,
+    ])) ?? null
+  );
 }
 
 /** The subject's ramp as its view needs it (status polling: one statement); another profile's is null. */
-export async function findRampView(reads: Reads, rampId: string, subjectProfileId: string): Promise<RampViewRow | null> {
-  return (await reads.one<RampViewRow>(`SELECT ${RAMP_VIEW} ${FROM_RAMP_WITH_QUOTE} ${OWNED}`, [rampId, subjectProfileId])) ?? null;
+export async function findRampView(
+  reads: Reads,
+  rampId: string,
+  subjectProfileId: string,
+): Promise<RampViewRow | null> {
+  return (
+    (await reads.one<RampViewRow>(`SELECT ${RAMP_VIEW} ${FROM_RAMP_WITH_QUOTE} ${OWNED}`, [
+      rampId,
+      subjectProfileId,
+    ])) ?? null
+  );
 }
 
 /**
@@ -55,7 +75,11 @@ export async function findRampView(reads: Reads, rampId: string, subjectProfileI
  * statement. The page is chosen and counted on ids alone; only its rows are read in full, and put in order
  * here (sorting them whole in SQL would copy every wide row once more).
  */
-export async function listHistory(reads: Reads, subjectProfileId: string, page: { limit: number; offset: number }): Promise<{ ramps: RampViewRow[]; total: number }> {
+export async function listHistory(
+  reads: Reads,
+  subjectProfileId: string,
+  page: { limit: number; offset: number },
+): Promise<{ ramps: RampViewRow[]; total: number }> {
   const history = `"profileId" = $1 AND "currentPhase" <> 'initial'`;
   const rows = await reads.all<RampViewRow & { page: { position: number; total: number } }>(
     `SELECT ${RAMP_VIEW}, "page"."position" AS "page.position", "page"."total" AS "page.total"
@@ -67,7 +91,10 @@ export async function listHistory(reads: Reads, subjectProfileId: string, page: 
   );
   if (rows.length === 0 && page.offset > 0) {
     // Past the end, the page carries no count: ask for it alone.
-    const counted = await reads.one<{ total: number }>(`SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history}`, [subjectProfileId]);
+    const counted = await reads.one<{ total: number }>(
+      `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history}`,
+      [subjectProfileId],
+    );
     return { ramps: [], total: counted?.total ?? 0 };
   }
   return { ramps: rows.sort((a, b) => a.page.position - b.page.position), total: rows[0]?.page.total ?? 0 };
@@ -82,10 +109,16 @@ export function listErrors(reads: Reads, rampId: string): Promise<RampErrorRow[]
 /** Error logs of several ramps at once (GraphQL lists): one statement per list. */
 export function listErrorsOfRamps(reads: Reads, rampIds: readonly string[]): Promise<RampErrorRow[]> {
   if (rampIds.length === 0) return Promise.resolve([]);
-  return reads.all(`${RAMP_ERRORS} WHERE "rampId" IN (${placeholders(rampIds.length)}) ORDER BY "createdAt" ASC, "id" ASC`, rampIds);
+  return reads.all(
+    `${RAMP_ERRORS} WHERE "rampId" IN (${placeholders(rampIds.length)}) ORDER BY "createdAt" ASC, "id" ASC`,
+    rampIds,
+  );
 }
 
-export function insertError(tx: Tx, entry: { rampId: string; phase: RampPhase; error: string; details: string; recoverable: boolean; at: Date }) {
+export function insertError(
+  tx: Tx,
+  entry: { rampId: string; phase: RampPhase; error: string; details: string; recoverable: boolean; at: Date },
+) {
   const { at, ...data } = entry;
   return tx.rampErrorLog.create({ data: { id: crypto.randomUUID(), ...data, createdAt: at } });
 }
@@ -96,7 +129,13 @@ export function insertError(tx: Tx, entry: { rampId: string; phase: RampPhase; e
  */
 export async function updateRampIf(
   tx: Tx,
-  expected: { id: string; currentPhase: RampPhase; nextStepAt?: Date | null; revision?: number; startDeadlineAfter?: Date },
+  expected: {
+    id: string;
+    currentPhase: RampPhase;
+    nextStepAt?: Date | null;
+    revision?: number;
+    startDeadlineAfter?: Date;
+  },
   data: Prisma.RampUncheckedUpdateManyInput,
 ): Promise<RampRow | null> {
   const { id, currentPhase, nextStepAt, revision, startDeadlineAfter } = expected;
@@ -115,12 +154,21 @@ export async function updateRampIf(
 
 /** Started ramps whose next provider step is due (the processor's work list; not owner-scoped). */
 export function findDueRamps(db: Queryable, now: Date, limit: number): Promise<RampRow[]> {
-  return db.ramp.findMany({ where: { nextStepAt: { lte: now } }, include: WITH_QUOTE, orderBy: { nextStepAt: "asc" }, take: limit });
+  return db.ramp.findMany({
+    where: { nextStepAt: { lte: now } },
+    include: WITH_QUOTE,
+    orderBy: { nextStepAt: "asc" },
+    take: limit,
+  });
 }
 
 /** Ramps never started within their window (the processor times them out). */
 export function findUnstartedPastDeadline(db: Queryable, now: Date, limit: number): Promise<RampRow[]> {
-  return db.ramp.findMany({ where: { currentPhase: "initial", startDeadline: { lte: now } }, include: WITH_QUOTE, take: limit });
+  return db.ramp.findMany({
+    where: { currentPhase: "initial", startDeadline: { lte: now } },
+    include: WITH_QUOTE,
+    take: limit,
+  });
 }
 
 /** The subject's ramps completed since a moment (terminal ramps never change again, so updatedAt is completion). */

@@ -26,7 +26,10 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SS58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
 const MAX_JSON_BYTES = 16 * 1024;
 
-const uuid = z.string({ error: "is required" }).refine((value) => canonicalId(value) !== null, { message: "must be a UUID" }).transform((value) => canonicalId(value)!);
+const uuid = z
+  .string({ error: "is required" })
+  .refine((value) => canonicalId(value) !== null, { message: "must be a UUID" })
+  .transform((value) => canonicalId(value)!);
 const shortText = z.string().min(1).max(256);
 
 const rampIdInput = z.object({ rampId: uuid });
@@ -35,7 +38,10 @@ const registerInput = z.object({
   destinationAddress: shortText.optional(),
   fiatAccountId: uuid.optional(),
   sessionId: uuid.optional(),
-  signingAccounts: z.array(z.object({ address: shortText, type: z.enum(["EVM", "Substrate"]) })).max(10).optional(),
+  signingAccounts: z
+    .array(z.object({ address: shortText, type: z.enum(["EVM", "Substrate"]) }))
+    .max(10)
+    .optional(),
   // The reference's known fields; anything else (provider auth tokens included) is dropped, never stored.
   additionalData: z
     .object({
@@ -44,7 +50,9 @@ const registerInput = z.object({
       pixDestination: shortText.optional(),
       receiverTaxId: shortText.optional(),
       taxId: shortText.optional(),
-      paymentData: z.object({ amount: shortText.optional(), memo: shortText.optional(), memoType: shortText.optional() }).optional(),
+      paymentData: z
+        .object({ amount: shortText.optional(), memo: shortText.optional(), memoType: shortText.optional() })
+        .optional(),
     })
     .optional(),
 });
@@ -107,13 +115,25 @@ export class RampService {
 
     const isBuy = quote.rampType === "BUY";
     const extra = request.additionalData ?? {};
-    if (request.destinationAddress && extra.destinationAddress && request.destinationAddress !== extra.destinationAddress) {
+    if (
+      request.destinationAddress &&
+      extra.destinationAddress &&
+      request.destinationAddress !== extra.destinationAddress
+    ) {
       throw fieldError("additionalData.destinationAddress", "differs from destinationAddress");
     }
     const walletAddress = isBuy ? (request.destinationAddress ?? extra.destinationAddress) : extra.walletAddress;
     const walletField = isBuy ? "destinationAddress" : "additionalData.walletAddress";
-    if (!walletAddress) throw fieldError(walletField, isBuy ? "is required for BUY: where the tokens go" : "is required for SELL: where the tokens come from");
-    if (!(EVM_NETWORKS as readonly string[]).includes(quote.network) ? !SS58_ADDRESS.test(walletAddress) : !EVM_ADDRESS.test(walletAddress)) {
+    if (!walletAddress)
+      throw fieldError(
+        walletField,
+        isBuy ? "is required for BUY: where the tokens go" : "is required for SELL: where the tokens come from",
+      );
+    if (
+      !(EVM_NETWORKS as readonly string[]).includes(quote.network)
+        ? !SS58_ADDRESS.test(walletAddress)
+        : !EVM_ADDRESS.test(walletAddress)
+    ) {
       throw fieldError(walletField, `is not a valid ${quote.network} address`);
     }
     if (request.sessionId && !(await findVisibleWidgetSession(this.db, request.sessionId, acting.subjectProfileId))) {
@@ -126,7 +146,8 @@ export class RampService {
     }
     if (corridor === "BR" && extra.taxId !== undefined) {
       const verified = await this.kyc.verifiedBrazilianTaxId(acting.subjectProfileId);
-      if (extra.taxId.replace(/\D/g, "") !== verified) throw fieldError("additionalData.taxId", "does not match the profile's verified tax id");
+      if (extra.taxId.replace(/\D/g, "") !== verified)
+        throw fieldError("additionalData.taxId", "does not match the profile's verified tax id");
     }
 
     const now = new Date();
@@ -149,8 +170,19 @@ export class RampService {
           walletAddress,
           fiatAccountId,
           sessionId: request.sessionId ?? null,
-          additionalData: JSON.stringify({ ...extra, ...(request.signingAccounts ? { signingAccounts: request.signingAccounts } : {}) }),
-          unsignedTxs: JSON.stringify(this.provider.unsignedTransactions({ id, type: quote.rampType as "BUY" | "SELL", network: quote.network, walletAddress, inputAmount: quote.inputAmount })),
+          additionalData: JSON.stringify({
+            ...extra,
+            ...(request.signingAccounts ? { signingAccounts: request.signingAccounts } : {}),
+          }),
+          unsignedTxs: JSON.stringify(
+            this.provider.unsignedTransactions({
+              id,
+              type: quote.rampType as "BUY" | "SELL",
+              network: quote.network,
+              walletAddress,
+              inputAmount: quote.inputAmount,
+            }),
+          ),
           depositQrCode: isBuy ? this.provider.depositQrCode({ ...quote, id }) : null,
           startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
           createdAt: now,
@@ -172,13 +204,25 @@ export class RampService {
    * Where the ramp pays out fiat: SELL ramps in the fiat-account corridors name one of the subject's
    * accounts there; elsewhere (BUY, BRL by PIX, EUR by SEPA) there is nothing to name.
    */
-  private async payoutAccount(acting: ActingContext, rampType: string, corridor: Corridor, fiatAccountId: string | undefined): Promise<string | null> {
+  private async payoutAccount(
+    acting: ActingContext,
+    rampType: string,
+    corridor: Corridor,
+    fiatAccountId: string | undefined,
+  ): Promise<string | null> {
     const needsAccount = rampType === "SELL" && (FIAT_ACCOUNT_COUNTRIES as readonly string[]).includes(corridor);
     if (!needsAccount) {
-      if (fiatAccountId) throw fieldError("fiatAccountId", rampType === "SELL" ? `is not used in ${corridor}: the payout goes by the quote's rail` : "is only for SELL ramps");
+      if (fiatAccountId)
+        throw fieldError(
+          "fiatAccountId",
+          rampType === "SELL"
+            ? `is not used in ${corridor}: the payout goes by the quote's rail`
+            : "is only for SELL ramps",
+        );
       return null;
     }
-    if (!fiatAccountId) throw fieldError("fiatAccountId", `is required for a SELL ramp in ${corridor}: the account the payout goes to`);
+    if (!fiatAccountId)
+      throw fieldError("fiatAccountId", `is required for a SELL ramp in ${corridor}: the account the payout goes to`);
     return this.fiatAccounts.payoutAccount(acting.subjectProfileId, fiatAccountId, corridor);
   }
 
@@ -193,7 +237,11 @@ export class RampService {
         repo.updateRampIf(
           tx,
           { id: ramp.id, currentPhase: "initial", revision: ramp.revision, startDeadlineAfter: new Date() },
-          { additionalData: JSON.stringify(additionalData), presignedTxs: JSON.stringify(request.presignedTxs), revision: { increment: 1 } },
+          {
+            additionalData: JSON.stringify(additionalData),
+            presignedTxs: JSON.stringify(request.presignedTxs),
+            revision: { increment: 1 },
+          },
         ),
       );
       if (updated) {
@@ -215,7 +263,11 @@ export class RampService {
       const moved = await repo.updateRampIf(
         tx,
         { id: ramp.id, currentPhase: "initial", startDeadlineAfter: now },
-        { currentPhase: "awaitingPayment", startedAt: now, nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs) },
+        {
+          currentPhase: "awaitingPayment",
+          startedAt: now,
+          nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs),
+        },
       );
       if (moved) await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
       return moved;
@@ -229,10 +281,12 @@ export class RampService {
   /** Reads skip the corridor checks: a tightened policy never hides a ramp. Status polling: from memory when unchanged. */
   async get(acting: ActingContext, rampId: string): Promise<RampView> {
     const id = canonicalId(rampId);
-    const view = id && (await this.views.load(acting.subjectProfileId, id, async () => {
-      const ramp = await repo.findRampView(this.reads, id, acting.subjectProfileId);
-      return ramp ? this.view(ramp) : undefined;
-    }));
+    const view =
+      id &&
+      (await this.views.load(acting.subjectProfileId, id, async () => {
+        const ramp = await repo.findRampView(this.reads, id, acting.subjectProfileId);
+        return ramp ? this.view(ramp) : undefined;
+      }));
     if (!view) throw notFound();
     return view;
   }
@@ -245,7 +299,8 @@ export class RampService {
   /** Error logs of several of the subject's ramps (GraphQL batches them); keyed by ramp id. */
   async errorsOfRamps(rampIds: readonly string[]): Promise<Map<string, RampErrorView[]>> {
     const byRamp = new Map<string, RampErrorView[]>(rampIds.map((id) => [id, []]));
-    for (const entry of await repo.listErrorsOfRamps(this.reads, rampIds)) byRamp.get(entry.rampId)?.push(toErrorView(entry));
+    for (const entry of await repo.listErrorsOfRamps(this.reads, rampIds))
+      byRamp.get(entry.rampId)?.push(toErrorView(entry));
     return byRamp;
   }
 
@@ -268,13 +323,18 @@ export class RampService {
   private notStartable(ramp: repo.RampRow | null): AppError {
     if (!ramp) return notFound();
     if (ramp.currentPhase === "timedOut" || (ramp.currentPhase === "initial" && ramp.startDeadline <= new Date())) {
-      return new AppError("RAMP_START_WINDOW_ELAPSED", `The ramp had to be started by ${ramp.startDeadline.toISOString()}.`);
+      return new AppError(
+        "RAMP_START_WINDOW_ELAPSED",
+        `The ramp had to be started by ${ramp.startDeadline.toISOString()}.`,
+      );
     }
     return new AppError("RAMP_NOT_STARTABLE", `The ramp is already in phase ${ramp.currentPhase}.`);
   }
 
   private async quoteUnavailable(quoteId: string): Promise<AppError> {
-    return (await findQuoteConsumption(this.db, quoteId))?.consumedAt ? new AppError("QUOTE_CONSUMED") : new AppError("QUOTE_EXPIRED");
+    return (await findQuoteConsumption(this.db, quoteId))?.consumedAt
+      ? new AppError("QUOTE_CONSUMED")
+      : new AppError("QUOTE_EXPIRED");
   }
 
   view(ramp: repo.RampViewRow): RampView {
@@ -291,12 +351,19 @@ export class RampService {
       fiatAccountId: ramp.fiatAccountId,
       paymentInstructions:
         ramp.type === "BUY"
-          ? this.provider.paymentInstructions({ id: ramp.id, paymentMethod: quote.paymentMethod, inputAmount: quote.inputAmount, inputCurrency: quote.inputCurrency })
+          ? this.provider.paymentInstructions({
+              id: ramp.id,
+              paymentMethod: quote.paymentMethod,
+              inputAmount: quote.inputAmount,
+              inputCurrency: quote.inputCurrency,
+            })
           : null,
       depositQrCode: ramp.depositQrCode,
       unsignedTxs: JSON.parse(ramp.unsignedTxs) as unknown[],
       transactionHash: ramp.transactionHash,
-      transactionExplorerLink: ramp.transactionHash ? this.provider.explorerLink(quote.network, ramp.transactionHash) : null,
+      transactionExplorerLink: ramp.transactionHash
+        ? this.provider.explorerLink(quote.network, ramp.transactionHash)
+        : null,
       expiresAt: ramp.startDeadline,
       startedAt: ramp.startedAt,
       createdAt: ramp.createdAt,
@@ -304,15 +371,33 @@ export class RampService {
       ...quoteTerms(quote),
     };
   }
-
 }
 
 /** The fields outbox events describe a ramp with. */
 export function eventRamp(ramp: repo.RampRow) {
   const currentPhase = ramp.currentPhase as RampPhase;
-  return { id: ramp.id, quoteId: ramp.quoteId, sessionId: ramp.sessionId, type: ramp.type, status: statusOfPhase(currentPhase), currentPhase };
+  return {
+    id: ramp.id,
+    quoteId: ramp.quoteId,
+    sessionId: ramp.sessionId,
+    type: ramp.type,
+    status: statusOfPhase(currentPhase),
+    currentPhase,
+  };
 }
 
-function toErrorView(entry: { createdAt: Date; phase: string; error: string; details: string | null; recoverable: boolean }): RampErrorView {
-  return { timestamp: entry.createdAt, phase: entry.phase as RampPhase, error: entry.error, details: entry.details, recoverable: entry.recoverable };
+function toErrorView(entry: {
+  createdAt: Date;
+  phase: string;
+  error: string;
+  details: string | null;
+  recoverable: boolean;
+}): RampErrorView {
+  return {
+    timestamp: entry.createdAt,
+    phase: entry.phase as RampPhase,
+    error: entry.error,
+    details: entry.details,
+    recoverable: entry.recoverable,
+  };
 }

@@ -2,7 +2,6 @@ import type { PaymentInstructions } from "../providers/ports.js";
 import type { QuoteTerms } from "../quotes/types.js";
 import type { RampPhase, RampStatus } from "./phases.js";
 
-
 /** A ramp as callers see it (field names of the reference contract). */
 export interface RampView extends QuoteTerms {
   id: string;

@@ -21,12 +21,19 @@ export class RampViewCache {
   }
 
   /** The subject's ramp, from memory or `read` (undefined: not the subject's, which is not remembered). */
-  async load(subjectProfileId: string, rampId: string, read: () => Promise<RampView | undefined>): Promise<RampView | undefined> {
+  async load(
+    subjectProfileId: string,
+    rampId: string,
+    read: () => Promise<RampView | undefined>,
+  ): Promise<RampView | undefined> {
     const key = `${subjectProfileId} ${rampId}`;
-    return this.cache.peek(key) ?? this.cache.load(key, async () => {
-      const view = await read();
-      return view && { value: view, tags: [rampId] };
-    });
+    return (
+      this.cache.peek(key) ??
+      this.cache.load(key, async () => {
+        const view = await read();
+        return view && { value: view, tags: [rampId] };
+      })
+    );
   }
 
   /** Call after committing a change to the ramp: every instance forgets it. */

@@ -43,11 +43,20 @@ export function listPendingInvitations(db: Queryable, senderProfileId: string, a
 
 /** A sender's recipients (accepted invitations), newest first. */
 export function listRecipients(db: Queryable, senderProfileId: string, page?: Page) {
-  return db.recipientInvitation.findMany({ where: { senderProfileId, status: "accepted" }, orderBy: [{ acceptedAt: "desc" }, { id: "desc" }], ...paged(page) });
+  return db.recipientInvitation.findMany({
+    where: { senderProfileId, status: "accepted" },
+    orderBy: [{ acceptedAt: "desc" }, { id: "desc" }],
+    ...paged(page),
+  });
 }
 
 /** Accepts a pending, unarchived invitation for the invitee; false when it is no longer pending. */
-export async function acceptInvitation(db: Queryable, id: string, recipientProfileId: string, at: Date): Promise<boolean> {
+export async function acceptInvitation(
+  db: Queryable,
+  id: string,
+  recipientProfileId: string,
+  at: Date,
+): Promise<boolean> {
   const { count } = await db.recipientInvitation.updateMany({
     where: { id, status: "pending", archivedAt: null, expiresAt: { gt: at } },
     data: { status: "accepted", recipientProfileId, acceptedAt: at },

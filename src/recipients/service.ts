@@ -15,7 +15,9 @@ import * as repo from "./repo.js";
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-const inviteInput = z.object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)), relationship: z.enum(RELATIONSHIPS) }).strict();
+const inviteInput = z
+  .object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)), relationship: z.enum(RELATIONSHIPS) })
+  .strict();
 const relationshipInput = z.object({ relationship: z.enum(RELATIONSHIPS) }).strict();
 const listInput = z.object({ archived: z.enum(["true", "false"]).default("false") }).strict();
 const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
@@ -77,14 +79,26 @@ export class RecipientService {
     if (sender === form.email) throw fieldError("email", "is the sender's own");
     const code = randomBytes(24).toString("base64url");
     const now = new Date();
-    const fields = { relationship: form.relationship, codeHash: this.hash(code), expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), archivedAt: null };
+    const fields = {
+      relationship: form.relationship,
+      codeHash: this.hash(code),
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+      archivedAt: null,
+    };
     const existing = await repo.findInvitationByEmail(this.db, acting.subjectProfileId, form.email);
     if (existing?.status === "accepted") throw fieldError("email", "is already a recipient");
     let row: repo.InvitationRow;
     try {
       row = existing
         ? await repo.updateInvitation(this.db, existing.id, fields)
-        : await repo.insertInvitation(this.db, { id: randomUUID(), senderProfileId: acting.subjectProfileId, email: form.email, status: "pending", createdAt: now, ...fields });
+        : await repo.insertInvitation(this.db, {
+            id: randomUUID(),
+            senderProfileId: acting.subjectProfileId,
+            email: form.email,
+            status: "pending",
+            createdAt: now,
+            ...fields,
+          });
     } catch (error) {
       // Two invitations to one email raced: the other one stands.
       if (isKnownError(error, "P2002")) throw fieldError("email", "was invited by a concurrent request");
@@ -105,15 +119,24 @@ export class RecipientService {
   }
 
   /** The sender's invitations not yet accepted, newest first: the current ones, or the archived ones; all, or one page. */
-  async invitations(acting: ActingContext, query: unknown, page?: { limit: number; offset: number }): Promise<InvitationView[]> {
+  async invitations(
+    acting: ActingContext,
+    query: unknown,
+    page?: { limit: number; offset: number },
+  ): Promise<InvitationView[]> {
     const { archived } = parseInput(listInput, query ?? {});
     const now = new Date();
-    return (await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived === "true", page)).map((row) => invitationView(row, now));
+    return (await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived === "true", page)).map((row) =>
+      invitationView(row, now),
+    );
   }
 
   async archive(acting: ActingContext, invitationId: string, archived: boolean): Promise<InvitationView> {
     const row = await this.ownPending(acting, invitationId);
-    return invitationView(await repo.updateInvitation(this.db, row.id, { archivedAt: archived ? (row.archivedAt ?? new Date()) : null }), new Date());
+    return invitationView(
+      await repo.updateInvitation(this.db, row.id, { archivedAt: archived ? (row.archivedAt ?? new Date()) : null }),
+      new Date(),
+    );
   }
 
   /** The sender's recipients (accepted invitations), newest first; all, or one page. */
@@ -133,7 +156,10 @@ export class RecipientService {
    * Where a recipient can receive payouts now, per corridor: its KYC is approved there and, in the
    * fiat-account corridors, it has a payout account. Nothing else about the recipient is told.
    */
-  async eligibility(acting: ActingContext, id: string): Promise<{ recipientId: string; corridors: Record<Corridor, { canReceive: boolean }> }> {
+  async eligibility(
+    acting: ActingContext,
+    id: string,
+  ): Promise<{ recipientId: string; corridors: Record<Corridor, { canReceive: boolean }> }> {
     const row = await this.own(acting, id);
     if (row.status !== "accepted" || !row.recipientProfileId) throw notFound("Recipient");
     const recipient = row.recipientProfileId;
@@ -141,7 +167,8 @@ export class RecipientService {
       CORRIDORS.map(async (corridor) => {
         const approved = (await this.kyc.corridorStatus(recipient, corridor)) === "approved";
         const needsAccount = (DOMESTIC_COUNTRIES as readonly string[]).includes(corridor);
-        const canReceive = approved && (!needsAccount || (await repo.hasUsableFiatAccount(this.db, recipient, corridor)));
+        const canReceive =
+          approved && (!needsAccount || (await repo.hasUsableFiatAccount(this.db, recipient, corridor)));
         return [corridor, { canReceive }] as const;
       }),
     );
@@ -152,14 +179,23 @@ export class RecipientService {
   async preview(acting: ActingContext, input: unknown): Promise<InvitationPreview> {
     const row = await this.invitedTo(acting, input);
     const sender = await repo.findProfileEmail(this.db, row.senderProfileId);
-    return { invitationId: row.id, sender: maskEmail(sender), relationship: row.relationship, expiresAt: row.expiresAt };
+    return {
+      invitationId: row.id,
+      sender: maskEmail(sender),
+      relationship: row.relationship,
+      expiresAt: row.expiresAt,
+    };
   }
 
   /** The invitee accepts: it becomes the sender's recipient (once: a conditional update). */
-  async accept(acting: ActingContext, input: unknown): Promise<{ invitationId: string; relationship: string; acceptedAt: Date }> {
+  async accept(
+    acting: ActingContext,
+    input: unknown,
+  ): Promise<{ invitationId: string; relationship: string; acceptedAt: Date }> {
     const row = await this.invitedTo(acting, input);
     const acceptedAt = new Date();
-    if (!(await repo.acceptInvitation(this.db, row.id, acting.subjectProfileId, acceptedAt))) throw notFound("Invitation");
+    if (!(await repo.acceptInvitation(this.db, row.id, acting.subjectProfileId, acceptedAt)))
+      throw notFound("Invitation");
     return { invitationId: row.id, relationship: row.relationship, acceptedAt };
   }
 
@@ -168,7 +204,13 @@ export class RecipientService {
     const { code } = parseInput(codeInput, input);
     const row = await repo.findInvitationByCode(this.db, this.hash(code));
     const email = await repo.findProfileEmail(this.db, acting.subjectProfileId);
-    const usable = row && row.status === "pending" && !row.archivedAt && row.expiresAt > new Date() && row.email === email && row.senderProfileId !== acting.subjectProfileId;
+    const usable =
+      row &&
+      row.status === "pending" &&
+      !row.archivedAt &&
+      row.expiresAt > new Date() &&
+      row.email === email &&
+      row.senderProfileId !== acting.subjectProfileId;
     if (!usable) throw notFound("Invitation");
     return row;
   }

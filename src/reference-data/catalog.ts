@@ -6,10 +6,27 @@ import { CORRIDOR_FIAT, type Corridor, type FiatSymbol } from "./corridors.js";
  */
 
 /** Blockchain networks, as the reference contract's `Networks` enum names them. */
-export const NETWORKS = ["assethub", "arbitrum", "avalanche", "base", "bsc", "ethereum", "polygon", "moonbeam"] as const;
+export const NETWORKS = [
+  "assethub",
+  "arbitrum",
+  "avalanche",
+  "base",
+  "bsc",
+  "ethereum",
+  "polygon",
+  "moonbeam",
+] as const;
 export type Network = (typeof NETWORKS)[number];
 /** Networks whose assets are ERC-20 contracts; AssetHub names its assets by id instead. */
-export const EVM_NETWORKS = ["arbitrum", "avalanche", "base", "bsc", "ethereum", "polygon", "moonbeam"] as const satisfies readonly Network[];
+export const EVM_NETWORKS = [
+  "arbitrum",
+  "avalanche",
+  "base",
+  "bsc",
+  "ethereum",
+  "polygon",
+  "moonbeam",
+] as const satisfies readonly Network[];
 export type EvmNetwork = (typeof EVM_NETWORKS)[number];
 
 export const RAMP_DIRECTIONS = ["buy", "sell"] as const;
@@ -34,7 +51,10 @@ const FIAT_DETAILS: Readonly<Record<FiatSymbol, Omit<FiatCurrency, "symbol">>> =
   COP: { name: "Colombian Peso", decimals: 2 },
 };
 
-export const FIAT_CURRENCIES: readonly FiatCurrency[] = (Object.keys(FIAT_DETAILS) as FiatSymbol[]).map((symbol) => ({ symbol, ...FIAT_DETAILS[symbol] }));
+export const FIAT_CURRENCIES: readonly FiatCurrency[] = (Object.keys(FIAT_DETAILS) as FiatSymbol[]).map((symbol) => ({
+  symbol,
+  ...FIAT_DETAILS[symbol],
+}));
 export const FIAT_SYMBOLS: readonly FiatSymbol[] = FIAT_CURRENCIES.map((currency) => currency.symbol);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -89,7 +109,12 @@ export type Cryptocurrency =
   | (CryptocurrencyBase & { readonly network: EvmNetwork; readonly contractAddress: `0x${string}` })
   | (CryptocurrencyBase & { readonly network: "assethub"; readonly foreignAssetId: string });
 
-const erc20 = (network: EvmNetwork, symbol: string, contractAddress: `0x${string}`, decimals = 6): Cryptocurrency => ({ symbol, network, decimals, contractAddress });
+const erc20 = (network: EvmNetwork, symbol: string, contractAddress: `0x${string}`, decimals = 6): Cryptocurrency => ({
+  symbol,
+  network,
+  decimals,
+  contractAddress,
+});
 
 export const CRYPTOCURRENCIES: readonly Cryptocurrency[] = [
   { symbol: "USDC", network: "assethub", decimals: 6, foreignAssetId: "1337" },
@@ -154,10 +179,13 @@ const COUNTRY_CORRIDORS: readonly (readonly [countryCode: string, name: string, 
 ];
 
 /** The flag: the code's two letters as Unicode regional indicator symbols. */
-const flagEmoji = (countryCode: string) => String.fromCodePoint(...[...countryCode].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
+const flagEmoji = (countryCode: string) =>
+  String.fromCodePoint(...[...countryCode].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
 
 const served = (currencies: readonly FiatSymbol[], direction: RampDirection) =>
-  PAYMENT_METHODS.some((method) => method.directions.includes(direction) && method.limits.some((limit) => currencies.includes(limit.fiat)));
+  PAYMENT_METHODS.some(
+    (method) => method.directions.includes(direction) && method.limits.some((limit) => currencies.includes(limit.fiat)),
+  );
 
 export const COUNTRIES: readonly Country[] = COUNTRY_CORRIDORS.map(([countryCode, name, corridor]) => {
   const supportedCurrencies = [CORRIDOR_FIAT[corridor]];

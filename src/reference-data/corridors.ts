@@ -23,7 +23,14 @@ export function childMaySupport(corridor: Corridor, customerType: CustomerType):
 }
 
 /** The fiat currency of each corridor: the one place that ties a fiat to its corridor. */
-export const CORRIDOR_FIAT = { AR: "ARS", BR: "BRL", CO: "COP", EU: "EUR", MX: "MXN", US: "USD" } as const satisfies Record<Corridor, string>;
+export const CORRIDOR_FIAT = {
+  AR: "ARS",
+  BR: "BRL",
+  CO: "COP",
+  EU: "EUR",
+  MX: "MXN",
+  US: "USD",
+} as const satisfies Record<Corridor, string>;
 export type FiatSymbol = (typeof CORRIDOR_FIAT)[Corridor];
 
 export function corridorOfFiat(fiat: FiatSymbol): Corridor {

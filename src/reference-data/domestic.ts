@@ -17,7 +17,10 @@ const invalid = (message: string) => fieldError("country", message);
  * The country a domestic request is about: every place that names one must name the same (a conflict is
  * 400), and at least one must.
  */
-export function requestCountry(sources: CountrySources, allowed: readonly DomesticCountry[] = DOMESTIC_COUNTRIES): DomesticCountry {
+export function requestCountry(
+  sources: CountrySources,
+  allowed: readonly DomesticCountry[] = DOMESTIC_COUNTRIES,
+): DomesticCountry {
   const named: [string, unknown][] = [
     ["path", sources.path],
     ["query", (sources.query as { country?: unknown } | undefined)?.country],
@@ -25,11 +28,13 @@ export function requestCountry(sources: CountrySources, allowed: readonly Domest
   ];
   const given = named.filter(([, value]) => value !== undefined && value !== null);
   for (const [where, value] of given) {
-    if (!(allowed as readonly unknown[]).includes(value)) throw invalid(`in the ${where} must be one of ${allowed.join(", ")}`);
+    if (!(allowed as readonly unknown[]).includes(value))
+      throw invalid(`in the ${where} must be one of ${allowed.join(", ")}`);
   }
   if (given.length === 0) throw invalid(`is required (one of ${allowed.join(", ")})`);
   const [first, ...others] = given as [string, DomesticCountry][];
   const conflict = others.find(([, value]) => value !== first![1]);
-  if (conflict) throw invalid(`differs between the ${first![0]} (${first![1]}) and the ${conflict[0]} (${conflict[1]})`);
+  if (conflict)
+    throw invalid(`differs between the ${first![0]} (${first![1]}) and the ${conflict[0]} (${conflict[1]})`);
   return first![1];
 }

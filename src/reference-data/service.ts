@@ -20,7 +20,8 @@ import type { FiatSymbol } from "./corridors.js";
  * empty list.
  */
 
-const oneOf = <T extends string>(values: readonly T[]) => z.enum(values, { error: `must be one of ${values.join(", ")}` });
+const oneOf = <T extends string>(values: readonly T[]) =>
+  z.enum(values, { error: `must be one of ${values.join(", ")}` });
 
 export const countriesQuery = z.object({
   countryCode: z
@@ -38,7 +39,10 @@ export const countriesQuery = z.object({
   fiatCurrency: oneOf(FIAT_SYMBOLS).optional(),
 });
 export const cryptocurrenciesQuery = z.object({ network: oneOf(NETWORKS).optional() });
-export const paymentMethodsQuery = z.object({ type: oneOf(RAMP_DIRECTIONS).optional(), fiat: oneOf(FIAT_SYMBOLS).optional() });
+export const paymentMethodsQuery = z.object({
+  type: oneOf(RAMP_DIRECTIONS).optional(),
+  fiat: oneOf(FIAT_SYMBOLS).optional(),
+});
 
 export interface CountryView {
   countryCode: string;
@@ -95,7 +99,9 @@ export function supportedFiatCurrencies(): FiatCurrencyView[] {
 export function supportedPaymentMethods(query: unknown): PaymentMethodView[] {
   const { type, fiat } = parseInput(paymentMethodsQuery, query ?? {});
   return PAYMENT_METHODS.filter(
-    (method) => (type === undefined || method.directions.includes(type)) && (fiat === undefined || method.limits.some((limit) => limit.fiat === fiat)),
+    (method) =>
+      (type === undefined || method.directions.includes(type)) &&
+      (fiat === undefined || method.limits.some((limit) => limit.fiat === fiat)),
   ).map((method) => paymentMethodView(method, fiat));
 }
 
@@ -121,5 +127,10 @@ const cryptocurrencyView = (asset: Cryptocurrency): CryptocurrencyView => ({
  */
 function paymentMethodView(method: PaymentMethod, fiat: FiatSymbol | undefined): PaymentMethodView {
   const { min, max } = method.limits.find((limit) => limit.fiat === fiat) ?? method.limits[0]!;
-  return { id: method.id, name: method.name, supportedFiats: method.limits.map((limit) => limit.fiat), limits: { min, max } };
+  return {
+    id: method.id,
+    name: method.name,
+    supportedFiats: method.limits.map((limit) => limit.fiat),
+    limits: { min, max },
+  };
 }

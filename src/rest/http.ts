@@ -30,7 +30,10 @@ declare module "fastify" {
  * validated by the services (the same zod schemas), after authentication, not by Fastify.
  */
 export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output") {
-  const { $schema: _dialect, ...rest } = zod.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _dialect, ...rest } = zod.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 

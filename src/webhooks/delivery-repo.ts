@@ -15,7 +15,10 @@ export async function enqueueDeliveries(
   at: Date,
 ): Promise<void> {
   const following = await tx.webhookSubscription.findMany({
-    where: { isActive: true, OR: [{ quoteId: ramp.quoteId }, ...(ramp.sessionId ? [{ sessionId: ramp.sessionId }] : [])] },
+    where: {
+      isActive: true,
+      OR: [{ quoteId: ramp.quoteId }, ...(ramp.sessionId ? [{ sessionId: ramp.sessionId }] : [])],
+    },
     select: { id: true, events: true },
   });
   const wanting = following.filter((subscription) => subscription.events.split(",").includes(event.eventType));
@@ -47,7 +50,10 @@ export interface ClaimedDelivery {
  * Up to `limit` due deliveries, earliest first, none to the URLs in `skip` (their share of the send slots is
  * taken): what the next claim may take. An index range scan that stops at `limit` (with what `skip` passes over).
  */
-export async function findDueDeliveries(reads: Reads, due: { now: Date; limit: number; skip: readonly string[] }): Promise<{ id: string; url: string }[]> {
+export async function findDueDeliveries(
+  reads: Reads,
+  due: { now: Date; limit: number; skip: readonly string[] },
+): Promise<{ id: string; url: string }[]> {
   const skipped = due.skip.length ? `AND "WebhookSubscription"."url" NOT IN (${placeholders(due.skip.length, 2)})` : "";
   return reads.all(
     `SELECT "WebhookDelivery"."id", "WebhookSubscription"."url"
@@ -125,7 +131,10 @@ export async function insertAttempt(writes: Writes, deliveryId: string, attempt:
 
 /** A delivered event ends a subscription's run of failures. */
 export async function resetFailures(writes: Writes, subscriptionId: string): Promise<void> {
-  await writes.run(`UPDATE "WebhookSubscription" SET "consecutiveFailures" = 0 WHERE "id" = $1 AND "consecutiveFailures" > 0`, [subscriptionId]);
+  await writes.run(
+    `UPDATE "WebhookSubscription" SET "consecutiveFailures" = 0 WHERE "id" = $1 AND "consecutiveFailures" > 0`,
+    [subscriptionId],
+  );
 }
 
 /**
@@ -134,7 +143,10 @@ export async function resetFailures(writes: Writes, subscriptionId: string): Pro
  * failures all count. True when this call disabled it.
  */
 export async function countFailure(tx: Tx, subscriptionId: string, limit: number, at: Date): Promise<boolean> {
-  await tx.webhookSubscription.updateMany({ where: { id: subscriptionId }, data: { consecutiveFailures: { increment: 1 } } });
+  await tx.webhookSubscription.updateMany({
+    where: { id: subscriptionId },
+    data: { consecutiveFailures: { increment: 1 } },
+  });
   const { count } = await tx.webhookSubscription.updateMany({
     where: { id: subscriptionId, isActive: true, consecutiveFailures: { gte: limit } },
     data: { isActive: false, disabledAt: at },
@@ -146,7 +158,10 @@ export async function countFailure(tx: Tx, subscriptionId: string, limit: number
 
 /** Gives up a subscription's undelivered events (it was disabled); a send in flight no longer settles them. */
 export async function failPending(tx: Queryable, subscriptionId: string): Promise<void> {
-  await tx.webhookDelivery.updateMany({ where: { subscriptionId, status: "pending" }, data: { status: "failed", nextAttemptAt: null, claimToken: null } });
+  await tx.webhookDelivery.updateMany({
+    where: { subscriptionId, status: "pending" },
+    data: { status: "failed", nextAttemptAt: null, claimToken: null },
+  });
 }
 
 /** A subscription's deliveries, newest first, with every attempt (oldest first). */

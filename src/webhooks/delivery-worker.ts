@@ -71,7 +71,12 @@ export class WebhookDeliveryWorker {
     /** The time claims, retries and signatures use; tests step it by hand. */
     private readonly clock: () => Date = () => new Date(),
   ) {
-    this.loop = new PollLoop(async () => void (await this.claimAndSend()), settings.pollMs, log, "webhook delivery pass failed");
+    this.loop = new PollLoop(
+      async () => void (await this.claimAndSend()),
+      settings.pollMs,
+      log,
+      "webhook delivery pass failed",
+    );
   }
 
   start(): void {
@@ -113,7 +118,9 @@ export class WebhookDeliveryWorker {
       for (const delivery of claimed) {
         const release = this.holdReceiverSlot(delivery.url);
         const sending = this.deliver(delivery, token, release)
-          .catch((error: unknown) => this.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed to settle"))
+          .catch((error: unknown) =>
+            this.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed to settle"),
+          )
           .finally(() => {
             release();
             this.inFlight.delete(sending);
@@ -155,7 +162,9 @@ export class WebhookDeliveryWorker {
 
   /** Receiving URLs whose share of the send slots is taken. */
   private busyReceivers(): string[] {
-    return [...this.perReceiver].filter(([, sending]) => sending >= this.settings.concurrencyPerReceiver).map(([url]) => url);
+    return [...this.perReceiver]
+      .filter(([, sending]) => sending >= this.settings.concurrencyPerReceiver)
+      .map(([url]) => url);
   }
 
   /** The due deliveries to claim, earliest first: each URL up to what is left of its share. */
@@ -176,27 +185,55 @@ export class WebhookDeliveryWorker {
   private async deliver(delivery: repo.ClaimedDelivery, token: string, sent: () => void): Promise<void> {
     const { writes } = this.database;
     if (!delivery.subscriptionActive) {
-      await repo.settleDelivery(writes, { id: delivery.id, token }, { status: "failed", retryAt: null, at: this.clock() });
+      await repo.settleDelivery(
+        writes,
+        { id: delivery.id, token },
+        { status: "failed", retryAt: null, at: this.clock() },
+      );
       return;
     }
     const startedAt = this.clock();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const signature = await this.sign(timestamp, delivery.body);
-    const outcome = await this.sender.send(delivery.url, { "x-service-timestamp": String(timestamp), "x-service-signature": signature }, delivery.body);
+    const outcome = await this.sender.send(
+      delivery.url,
+      { "x-service-timestamp": String(timestamp), "x-service-signature": signature },
+      delivery.body,
+    );
     sent();
-    await (this.settleTurn ??= new Promise((resolve) => setTimeout(() => resolve((this.settleTurn = undefined)), SETTLE_WINDOW_MS)));
+    await (this.settleTurn ??= new Promise((resolve) =>
+      setTimeout(() => resolve((this.settleTurn = undefined)), SETTLE_WINDOW_MS),
+    ));
     const at = this.clock();
     const retryDelay = RETRY_DELAYS_MS[delivery.roundAttempts];
     const status = outcome.ok ? "delivered" : retryDelay !== undefined ? "pending" : "failed";
     // Asked for together: on SQLite they commit with the other sends' settlements of this turn. A receiver
     // that took an event is alive, whoever settles it: its run of failures ends either way.
     const [, settled] = await Promise.all([
-      repo.insertAttempt(writes, delivery.id, { startedAt, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: outcome.error }),
-      repo.settleDelivery(writes, { id: delivery.id, token }, { status, retryAt: status === "pending" ? new Date(at.getTime() + retryDelay!) : null, at }),
+      repo.insertAttempt(writes, delivery.id, {
+        startedAt,
+        durationMs: outcome.durationMs,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+      }),
+      repo.settleDelivery(
+        writes,
+        { id: delivery.id, token },
+        { status, retryAt: status === "pending" ? new Date(at.getTime() + retryDelay!) : null, at },
+      ),
       status === "delivered" && repo.resetFailures(writes, delivery.subscriptionId),
     ]);
-    if (status === "failed" && settled && (await inTransaction(this.database.db, (tx) => repo.countFailure(tx, delivery.subscriptionId, FAILED_DELIVERIES_TO_DISABLE, at)))) {
-      this.log.warn({ subscriptionId: delivery.subscriptionId }, "webhook subscription disabled after consecutive failed deliveries");
+    if (
+      status === "failed" &&
+      settled &&
+      (await inTransaction(this.database.db, (tx) =>
+        repo.countFailure(tx, delivery.subscriptionId, FAILED_DELIVERIES_TO_DISABLE, at),
+      ))
+    ) {
+      this.log.warn(
+        { subscriptionId: delivery.subscriptionId },
+        "webhook subscription disabled after consecutive failed deliveries",
+      );
     }
   }
 }

@@ -31,5 +31,8 @@ export function findQuoteAttribution(db: Queryable, quoteId: string) {
 
 /** Who created a widget session (owner and credential). */
 export function findWidgetSessionAttribution(db: Queryable, sessionId: string) {
-  return db.widgetSession.findUnique({ where: { id: sessionId }, select: { ownerProfileId: true, credentialId: true } });
+  return db.widgetSession.findUnique({
+    where: { id: sessionId },
+    select: { ownerProfileId: true, credentialId: true },
+  });
 }

@@ -61,7 +61,10 @@ export class WebhookSender {
       });
       const truncated = await readCapped(response.body);
       const redirect = response.statusCode >= 300 && response.statusCode < 400 ? "redirect not followed" : null;
-      return finish(response.statusCode, redirect ?? (truncated ? `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off` : null));
+      return finish(
+        response.statusCode,
+        redirect ?? (truncated ? `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off` : null),
+      );
     } catch (error) {
       return finish(null, signal.aborted ? `no answer within ${this.options.timeoutMs} ms` : describe(error));
     }
@@ -76,9 +79,14 @@ export class WebhookSender {
   /** The address to connect to, or why there is none. An IP literal is its own (single) answer. */
   private async vettedAddress(hostname: string, signal: AbortSignal): Promise<ResolvedAddress | string> {
     const literal = ipLiteral(hostname);
-    const addresses = literal !== undefined ? [{ address: literal, family: literal.includes(":") ? 6 : 4 }] : await abortable(this.options.resolve(hostname), signal);
+    const addresses =
+      literal !== undefined
+        ? [{ address: literal, family: literal.includes(":") ? 6 : 4 }]
+        : await abortable(this.options.resolve(hostname), signal);
     if (addresses.length === 0) return `${hostname} does not resolve`;
-    const refused = addresses.find(({ address }) => !isAllowedTargetAddress(address, this.options.allowPrivateNetworks));
+    const refused = addresses.find(
+      ({ address }) => !isAllowedTargetAddress(address, this.options.allowPrivateNetworks),
+    );
     if (refused) return `${hostname} resolves to ${refused.address}, which is not publicly routable`;
     return addresses[0]!;
   }

@@ -28,7 +28,11 @@ export const registerWebhookInput = z
   .superRefine((input, context) => {
     if ((input.quoteId == null) === (input.sessionId == null)) {
       for (const field of ["quoteId", "sessionId"]) {
-        context.addIssue({ code: "custom", path: [field], message: "exactly one of quoteId and sessionId is required" });
+        context.addIssue({
+          code: "custom",
+          path: [field],
+          message: "exactly one of quoteId and sessionId is required",
+        });
       }
     }
   });
@@ -97,11 +101,16 @@ export class WebhookService {
   async delete(acting: ActingContext, id: string): Promise<void> {
     const { ownerProfileId } = keyOwner(acting);
     const subscriptionId = canonicalId(id);
-    if (!subscriptionId || !(await repo.deleteSubscription(this.db, subscriptionId, ownerProfileId))) throw notFound("Webhook");
+    if (!subscriptionId || !(await repo.deleteSubscription(this.db, subscriptionId, ownerProfileId)))
+      throw notFound("Webhook");
   }
 
   /** A subscription's deliveries, newest first, each with its attempt log. */
-  async deliveries(acting: ActingContext, id: string, query: unknown): Promise<{ totalCount: number; deliveries: WebhookDeliveryView[] }> {
+  async deliveries(
+    acting: ActingContext,
+    id: string,
+    query: unknown,
+  ): Promise<{ totalCount: number; deliveries: WebhookDeliveryView[] }> {
     const subscription = await this.owned(acting, id);
     const page = parseInput(deliveryPage, query ?? {});
     const [totalCount, rows] = await Promise.all([
@@ -160,8 +169,14 @@ export class WebhookService {
  * created a quote for a child through the selector made it the child's, which the manager cannot follow).
  * A quote made with the key's public value is unowned, but still the same credential's.
  */
-function createdWith(record: { ownerProfileId: string | null; credentialId: string | null }, ownerProfileId: string, credentialId: string) {
-  return record.credentialId === credentialId && (record.ownerProfileId === null || record.ownerProfileId === ownerProfileId);
+function createdWith(
+  record: { ownerProfileId: string | null; credentialId: string | null },
+  ownerProfileId: string,
+  credentialId: string,
+) {
+  return (
+    record.credentialId === credentialId && (record.ownerProfileId === null || record.ownerProfileId === ownerProfileId)
+  );
 }
 
 /**
@@ -179,7 +194,12 @@ function deliveryView(row: deliveryRepo.DeliveryRow): WebhookDeliveryView {
     eventId: row.eventId,
     eventType: row.event.eventType as WebhookEventType,
     status: row.status as deliveryRepo.DeliveryStatus,
-    attempts: row.attempts.map(({ startedAt, durationMs, statusCode, error }) => ({ startedAt, durationMs, statusCode, error })),
+    attempts: row.attempts.map(({ startedAt, durationMs, statusCode, error }) => ({
+      startedAt,
+      durationMs,
+      statusCode,
+      error,
+    })),
     nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
     deliveredAt: row.deliveredAt,
     createdAt: row.createdAt,
@@ -192,7 +212,9 @@ function view(row: WebhookSubscription): WebhookView {
     url: row.url,
     quoteId: row.quoteId,
     sessionId: row.sessionId,
-    events: row.events.split(",").filter((event): event is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event)),
+    events: row.events
+      .split(",")
+      .filter((event): event is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event)),
     isActive: row.isActive,
     createdAt: row.createdAt,
   };

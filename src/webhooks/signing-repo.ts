@@ -44,13 +44,20 @@ export async function insertFirstActiveSigningKey(db: Db, key: NewSigningKey): P
  * A concurrent rotation that commits first makes this one's insert hit the unique index: it retries,
  * retiring that key in turn, so the last rotation wins and exactly one key stays active.
  */
-export async function rotateSigningKey(db: Db, key: NewSigningKey, now: Date): Promise<{ retired: string | null; created: SigningKeyRecord }> {
+export async function rotateSigningKey(
+  db: Db,
+  key: NewSigningKey,
+  now: Date,
+): Promise<{ retired: string | null; created: SigningKeyRecord }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await inTransaction(db, async (tx) => {
         const current = await tx.signingKey.findUnique({ where: { activeSlot: ACTIVE }, select: { id: true } });
         if (current) {
-          await tx.signingKey.updateMany({ where: { id: current.id, activeSlot: ACTIVE }, data: { activeSlot: null, retiredAt: now } });
+          await tx.signingKey.updateMany({
+            where: { id: current.id, activeSlot: ACTIVE },
+            data: { activeSlot: null, retiredAt: now },
+          });
         }
         const created = await tx.signingKey.create({ data: { ...key, activeSlot: ACTIVE, createdAt: now } });
         return { retired: current?.id ?? null, created };

@@ -83,7 +83,9 @@ export function encryptPrivateKey(privateKey: KeyObject, secret: string, keyId: 
   const der = privateKey.export({ format: "der", type: "pkcs8" });
   const ciphertext = Buffer.concat([cipher.update(der), cipher.final()]);
   der.fill(0);
-  return [ENCRYPTION_VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) => (Buffer.isBuffer(part) ? part.toString("base64") : part)).join(".");
+  return [ENCRYPTION_VERSION, iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (Buffer.isBuffer(part) ? part.toString("base64") : part))
+    .join(".");
 }
 
 export class SigningKeyDecryptionError extends Error {}
@@ -91,7 +93,8 @@ export class SigningKeyDecryptionError extends Error {}
 /** The inverse of encryptPrivateKey; a wrong secret or an altered value fails authentication (never yields a key). */
 export function decryptPrivateKey(stored: string, secret: string, keyId: string): KeyObject {
   const [version, iv, tag, ciphertext] = stored.split(".");
-  if (version !== ENCRYPTION_VERSION || !iv || !tag || !ciphertext) throw new SigningKeyDecryptionError("unknown encrypted key format");
+  if (version !== ENCRYPTION_VERSION || !iv || !tag || !ciphertext)
+    throw new SigningKeyDecryptionError("unknown encrypted key format");
   const decipher = createDecipheriv("aes-256-gcm", encryptionKey(secret), Buffer.from(iv, "base64"));
   decipher.setAAD(Buffer.from(keyId, "utf8"));
   decipher.setAuthTag(Buffer.from(tag, "base64"));
@@ -145,7 +148,9 @@ function etagOf(publicKeyPem: string): string {
 function checkRsaKey(key: KeyObject, what: string): void {
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (key.asymmetricKeyType !== "rsa" || bits < MIN_MODULUS_BITS) {
-    throw new ConfigError(`${what} must be an RSA private key of at least ${MIN_MODULUS_BITS} bits (found ${key.asymmetricKeyType ?? "unknown"}, ${bits} bits)`);
+    throw new ConfigError(
+      `${what} must be an RSA private key of at least ${MIN_MODULUS_BITS} bits (found ${key.asymmetricKeyType ?? "unknown"}, ${bits} bits)`,
+    );
   }
 }
 
@@ -220,13 +225,19 @@ export class SigningKeyService {
    */
   async rotate(): Promise<SigningKeyInfo> {
     if (this.options.configuredPrivateKey !== undefined) {
-      throw new SigningKeyRotationRefused("the signing key comes from SIGNING_PRIVATE_KEY; rotate it by changing that setting on every instance");
+      throw new SigningKeyRotationRefused(
+        "the signing key comes from SIGNING_PRIVATE_KEY; rotate it by changing that setting on every instance",
+      );
     }
     const id = randomUUID();
     const { privateKey } = await generateSigningKeyPair();
     const { retired, created } = await rotateSigningKey(
       this.db,
-      { id, publicKey: this.publicPem(privateKey), encryptedPrivateKey: encryptPrivateKey(privateKey, this.options.encryptionKey, id) },
+      {
+        id,
+        publicKey: this.publicPem(privateKey),
+        encryptedPrivateKey: encryptPrivateKey(privateKey, this.options.encryptionKey, id),
+      },
       new Date(),
     );
     this.apply(++this.readsStarted, this.decrypt(created));
@@ -302,7 +313,8 @@ export class SigningKeyService {
     }
     checkRsaKey(privateKey, `stored signing key ${row.id}`);
     const publicKey = this.publicPem(privateKey);
-    if (publicKey !== row.publicKey) throw new ConfigError(`stored webhook signing key ${row.id}: the public key does not match the private key`);
+    if (publicKey !== row.publicKey)
+      throw new ConfigError(`stored webhook signing key ${row.id}: the public key does not match the private key`);
     return { id: row.id, publicKey, createdAt: row.createdAt, source: "database", etag: etagOf(publicKey), privateKey };
   }
 

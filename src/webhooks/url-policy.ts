@@ -87,12 +87,24 @@ function isPublic(address: Address): boolean {
       return isPublic(low32(v6));
     case "rfc6052":
       // 64:ff9b::/96 embeds the IPv4 address in the low 32 bits; 64:ff9b:1::/48 is local-use only.
-      return parts[2] === 0 && parts[3] === 0 && parts[4] === 0 && parts[5] === 0 && parts[1] === 0xff9b && isPublic(low32(v6));
+      return (
+        parts[2] === 0 &&
+        parts[3] === 0 &&
+        parts[4] === 0 &&
+        parts[5] === 0 &&
+        parts[1] === 0xff9b &&
+        isPublic(low32(v6))
+      );
     case "6to4":
       return isPublic(new ipaddr.IPv4([parts[1]! >> 8, parts[1]! & 0xff, parts[2]! >> 8, parts[2]! & 0xff]));
     case "teredo": {
       const server = new ipaddr.IPv4([parts[2]! >> 8, parts[2]! & 0xff, parts[3]! >> 8, parts[3]! & 0xff]);
-      const client = new ipaddr.IPv4([(~parts[6]! >> 8) & 0xff, ~parts[6]! & 0xff, (~parts[7]! >> 8) & 0xff, ~parts[7]! & 0xff]);
+      const client = new ipaddr.IPv4([
+        (~parts[6]! >> 8) & 0xff,
+        ~parts[6]! & 0xff,
+        (~parts[7]! >> 8) & 0xff,
+        ~parts[7]! & 0xff,
+      ]);
       return isPublic(server) && isPublic(client);
     }
     case "unicast":
@@ -111,7 +123,8 @@ export function isAllowedTargetAddress(address: string, allowPrivateNetworks: re
   const parsed = parseAddress(address);
   if (!parsed) return false;
   const candidates: Address[] = [parsed];
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) candidates.push((parsed as ipaddr.IPv6).toIPv4Address());
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    candidates.push((parsed as ipaddr.IPv6).toIPv4Address());
   return allowPrivateNetworks.some((cidr) => {
     const [network, bits] = parsedRange(cidr);
     return candidates.some((candidate) => candidate.kind() === network.kind() && candidate.match(network, bits));
@@ -154,7 +167,8 @@ export async function checkWebhookUrl(url: string, options: UrlPolicyOptions): P
 
   const literal = ipLiteral(hostname);
   if (literal !== undefined) {
-    if (!isAllowedTargetAddress(literal, options.allowPrivateNetworks)) throw refuse(`${literal} is not a publicly routable address`);
+    if (!isAllowedTargetAddress(literal, options.allowPrivateNetworks))
+      throw refuse(`${literal} is not a publicly routable address`);
     return;
   }
   const name = hostname.replace(/\.$/, "");
@@ -163,7 +177,8 @@ export async function checkWebhookUrl(url: string, options: UrlPolicyOptions): P
 
   const addresses = await resolveWithin(options.resolve, name, options.resolveTimeoutMs ?? DEFAULT_RESOLVE_TIMEOUT_MS);
   for (const { address } of addresses) {
-    if (!isAllowedTargetAddress(address, options.allowPrivateNetworks)) throw refuse(`${hostname} resolves to ${address}, which is not publicly routable`);
+    if (!isAllowedTargetAddress(address, options.allowPrivateNetworks))
+      throw refuse(`${hostname} resolves to ${address}, which is not publicly routable`);
   }
 }
 

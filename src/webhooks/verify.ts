@@ -79,19 +79,23 @@ const eventBody = z.object({
 export function verifyWebhook(input: VerifyWebhookInput): RampEventBody {
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const timestampText = String(input.timestamp).trim();
-  if (!TIMESTAMP.test(timestampText)) throw new WebhookVerificationError("timestamp", "X-Service-Timestamp is not a Unix time in seconds");
+  if (!TIMESTAMP.test(timestampText))
+    throw new WebhookVerificationError("timestamp", "X-Service-Timestamp is not a Unix time in seconds");
   const timestamp = Number(timestampText);
   const nowMs = input.now === undefined ? Date.now() : typeof input.now === "number" ? input.now : input.now.getTime();
   const skew = Math.floor(nowMs / 1000) - timestamp;
   if (Math.abs(skew) > tolerance) {
     throw new WebhookVerificationError(
       "timestamp",
-      skew > 0 ? `the delivery is ${skew} s old (tolerance ${tolerance} s)` : `the timestamp is ${-skew} s in the future (tolerance ${tolerance} s)`,
+      skew > 0
+        ? `the delivery is ${skew} s old (tolerance ${tolerance} s)`
+        : `the timestamp is ${-skew} s in the future (tolerance ${tolerance} s)`,
     );
   }
 
   const signatureText = typeof input.signature === "string" ? input.signature.trim() : "";
-  if (!BASE64.test(signatureText) || signatureText.length % 4 !== 0) throw new WebhookVerificationError("signature", "X-Service-Signature is not base64");
+  if (!BASE64.test(signatureText) || signatureText.length % 4 !== 0)
+    throw new WebhookVerificationError("signature", "X-Service-Signature is not base64");
   let key: KeyObject;
   try {
     key = typeof input.publicKey === "string" ? createPublicKey(input.publicKey) : input.publicKey;
@@ -102,11 +106,17 @@ export function verifyWebhook(input: VerifyWebhookInput): RampEventBody {
   const signed = Buffer.concat([Buffer.from(`${timestampText}.`, "utf8"), rawBody]);
   let valid: boolean;
   try {
-    valid = cryptoVerify("sha256", signed, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: SALT_LENGTH }, Buffer.from(signatureText, "base64"));
+    valid = cryptoVerify(
+      "sha256",
+      signed,
+      { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: SALT_LENGTH },
+      Buffer.from(signatureText, "base64"),
+    );
   } catch {
     valid = false;
   }
-  if (!valid) throw new WebhookVerificationError("signature", "the signature does not match the body, timestamp and public key");
+  if (!valid)
+    throw new WebhookVerificationError("signature", "the signature does not match the body, timestamp and public key");
 
   let json: unknown;
   try {

@@ -7,5 +7,8 @@ export function insertWidgetSession(db: Queryable, data: Prisma.WidgetSessionUnc
 
 /** A session the viewer may refer to: its own, or one nobody owns (public-key or anonymous widgets). */
 export function findVisibleWidgetSession(db: Queryable, sessionId: string, viewerProfileId: string) {
-  return db.widgetSession.findFirst({ where: { id: sessionId, OR: [{ ownerProfileId: null }, { ownerProfileId: viewerProfileId }] }, select: { id: true } });
+  return db.widgetSession.findFirst({
+    where: { id: sessionId, OR: [{ ownerProfileId: null }, { ownerProfileId: viewerProfileId }] },
+    select: { id: true },
+  });
 }

@@ -29,7 +29,10 @@ const refreshInput = z
     fiat: z.enum(FIAT_SYMBOLS).optional(),
     cryptoLocked: z.string().max(16).optional(),
     paymentMethod: z.enum(PAYMENT_METHOD_IDS).optional(),
-    countryCode: z.string().refine((code) => country(code) !== undefined, "must be a supported country").optional(),
+    countryCode: z
+      .string()
+      .refine((code) => country(code) !== undefined, "must be a supported country")
+      .optional(),
     ...ignoredAttribution,
   })
   .strict()
@@ -42,7 +45,8 @@ const refreshInput = z
  * naming `quoteId` is the locked form, anything else the refresh form, so errors name the fields of the
  * form meant (a union would only say "Invalid input" for the whole body).
  */
-const sessionInput = (input: unknown) => (typeof input === "object" && input !== null && "quoteId" in input ? lockedInput : refreshInput);
+const sessionInput = (input: unknown) =>
+  typeof input === "object" && input !== null && "quoteId" in input ? lockedInput : refreshInput;
 
 export interface WidgetSessionView {
   sessionId: string;
@@ -65,13 +69,13 @@ export class WidgetSessionService {
     if ("quoteId" in parameters) quoteId = (await this.quotes.get(acting, parameters.quoteId)).id;
     const id = randomUUID();
     await repo.insertWidgetSession(this.db, {
-        id,
-        ownerProfileId: owner,
-        credentialId: acting?.credentialId ?? null,
-        partnerId: acting?.partnerId ?? null,
-        quoteId,
-        externalSessionId: parameters.externalSessionId ?? null,
-        parameters: JSON.stringify(parameters),
+      id,
+      ownerProfileId: owner,
+      credentialId: acting?.credentialId ?? null,
+      partnerId: acting?.partnerId ?? null,
+      quoteId,
+      externalSessionId: parameters.externalSessionId ?? null,
+      parameters: JSON.stringify(parameters),
     });
     const url = new URL(this.widgetBaseUrl);
     url.searchParams.set("sessionId", id);
@@ -81,7 +85,8 @@ export class WidgetSessionService {
   /** A session the subject may follow: its own or an unowned one; anything else is NOT_FOUND. */
   async requireVisible(acting: ActingContext, sessionId: string): Promise<string> {
     const id = canonicalId(sessionId);
-    if (!id || !(await repo.findVisibleWidgetSession(this.db, id, acting.subjectProfileId))) throw new AppError("NOT_FOUND", "Widget session not found.");
+    if (!id || !(await repo.findVisibleWidgetSession(this.db, id, acting.subjectProfileId)))
+      throw new AppError("NOT_FOUND", "Widget session not found.");
     return id;
   }
 }

@@ -54,13 +54,26 @@ function needles(secret: string): { label: string; pattern: RegExp }[] {
 describe("log audit", () => {
   const secretFiles = filesUnder(SECRETS_DIR);
   const secrets = [
-    ...new Set(secretFiles.flatMap((file) => readFileSync(file, "utf8").split("\n").map((line) => line.trim()).filter(Boolean))),
+    ...new Set(
+      secretFiles.flatMap((file) =>
+        readFileSync(file, "utf8")
+          .split("\n")
+          .map((line) => line.trim())
+          .filter(Boolean),
+      ),
+    ),
   ];
   const logFiles = filesUnder(LOG_DIR);
 
   it("has something to audit: the suite remembered secrets and wrote logs", () => {
-    expect(secrets.length, `no secrets remembered under ${SECRETS_DIR}: the suite recorded nothing, the audit would prove nothing`).toBeGreaterThan(0);
-    expect(logFiles.length, `no logs under ${LOG_DIR}: the suite recorded nothing, the audit would prove nothing`).toBeGreaterThan(0);
+    expect(
+      secrets.length,
+      `no secrets remembered under ${SECRETS_DIR}: the suite recorded nothing, the audit would prove nothing`,
+    ).toBeGreaterThan(0);
+    expect(
+      logFiles.length,
+      `no logs under ${LOG_DIR}: the suite recorded nothing, the audit would prove nothing`,
+    ).toBeGreaterThan(0);
     const written = logFiles.filter((file) => statSync(file).size > 0);
     expect(written.length, `every log under ${LOG_DIR} is empty`).toBeGreaterThan(0);
   });
@@ -71,7 +84,8 @@ describe("log audit", () => {
     for (const file of logFiles) {
       const text = readFileSync(file, "utf8");
       const leaked = checks.filter(({ pattern }) => pattern.test(text)).map(({ label }) => label);
-      if (leaked.length) leaks.push(`${relative(process.cwd(), file)}: ${leaked.length} secret(s) leaked: ${leaked.join(", ")}`);
+      if (leaked.length)
+        leaks.push(`${relative(process.cwd(), file)}: ${leaked.length} secret(s) leaked: ${leaked.join(", ")}`);
     }
     // The message names each log and each leaked value by kind and digest, never the value itself.
     expect(leaks, `secrets found in logs:\n${leaks.join("\n")}`).toEqual([]);

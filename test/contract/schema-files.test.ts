@@ -12,7 +12,9 @@ describe("generated files are fresh", () => {
   });
 
   it("prisma/sqlite/schema.prisma is generated from prisma/schema.prisma (npm run prisma:sqlite-schema)", () => {
-    expect(() => execFileSync(process.execPath, ["tools/sqlite-schema.mjs", "--check"], { stdio: "pipe" })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, ["tools/sqlite-schema.mjs", "--check"], { stdio: "pipe" }),
+    ).not.toThrow();
   });
 });
 

@@ -13,7 +13,14 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
  * makes; nothing is set up in the database.
  */
 
-const SELL_QUOTE = { rampType: "SELL", from: "polygon", to: "spei", inputAmount: "40.00", inputCurrency: "USDC", outputCurrency: "MXN" };
+const SELL_QUOTE = {
+  rampType: "SELL",
+  from: "polygon",
+  to: "spei",
+  inputAmount: "40.00",
+  inputCurrency: "USDC",
+  outputCurrency: "MXN",
+};
 const WALLET = `0x${"5".repeat(40)}`;
 const CLABE = "032180000118359719";
 
@@ -35,20 +42,43 @@ async function childSellsThrough(headers: Headers): Promise<void> {
   await expectCall(200, server, "POST", "/v1/mx/createIndividualCustomer", { headers, body: {} });
   const { submissionId } = await expectCall(200, server, "POST", "/v1/mx/submitKycInformation", {
     headers,
-    body: { firstName: "Lucía", lastName: "Hernández", dateOfBirth: "1992-07-30", documentType: "INE", documentNumber: "HRLU920730" },
+    body: {
+      firstName: "Lucía",
+      lastName: "Hernández",
+      dateOfBirth: "1992-07-30",
+      documentType: "INE",
+      documentNumber: "HRLU920730",
+    },
   });
   await expectCall(200, server, "POST", "/v1/mx/sendKycSubmission", { headers, body: { submissionId } });
   expect((await expectCall(200, server, "GET", "/v1/mx/getKycStatus", { headers })).status).toBe("SUCCESS");
-  expect((await expectCall(200, server, "GET", "/v1/ramp-info", { headers })).corridors.MX).toEqual({ kycStatus: "approved", canBuy: true, canSell: true });
+  expect((await expectCall(200, server, "GET", "/v1/ramp-info", { headers })).corridors.MX).toEqual({
+    kycStatus: "approved",
+    canBuy: true,
+    canSell: true,
+  });
 
-  const { fiatAccountId } = await expectCall(200, server, "POST", "/v1/mx/fiatAccounts", { headers, body: { type: "SPEI", accountNumber: CLABE, accountName: "Lucía Hernández" } });
+  const { fiatAccountId } = await expectCall(200, server, "POST", "/v1/mx/fiatAccounts", {
+    headers,
+    body: { type: "SPEI", accountNumber: CLABE, accountName: "Lucía Hernández" },
+  });
   const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body: SELL_QUOTE });
-  const registered = await expectCall(201, server, "POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, fiatAccountId, additionalData: { walletAddress: WALLET } } });
+  const registered = await expectCall(201, server, "POST", "/v1/ramp/register", {
+    headers,
+    body: { quoteId: quote.id, fiatAccountId, additionalData: { walletAddress: WALLET } },
+  });
   expect(registered).toMatchObject({ type: "SELL", fiatAccountId, status: "PENDING" });
-  const presignedTxs = registered.unsignedTxs.map((tx: Record<string, unknown>) => ({ ...tx, signature: `0x${"cd".repeat(65)}` }));
+  const presignedTxs = registered.unsignedTxs.map((tx: Record<string, unknown>) => ({
+    ...tx,
+    signature: `0x${"cd".repeat(65)}`,
+  }));
   await expectCall(200, server, "POST", "/v1/ramp/update", { headers, body: { rampId: registered.id, presignedTxs } });
   await expectCall(200, server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
-  const done = await waitFor(() => expectCall(200, server, "GET", `/v1/ramp/${registered.id}`, { headers }), (ramp) => ramp.status !== "PENDING", "the SELL ramp to finish");
+  const done = await waitFor(
+    () => expectCall(200, server, "GET", `/v1/ramp/${registered.id}`, { headers }),
+    (ramp) => ramp.status !== "PENDING",
+    "the SELL ramp to finish",
+  );
   expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "complete", fiatAccountId });
 }
 
@@ -56,17 +86,28 @@ describe("a managed child sells end to end", () => {
   let manager: Headers;
   beforeAll(async () => {
     manager = (await newSecretKey(server, "e2e-manager")).headers;
-    const profileId = (await expectCall(200, server, "POST", "/graphql", { headers: manager, body: { query: "{ me { id } }" } })).data.me.id;
+    const profileId = (
+      await expectCall(200, server, "POST", "/graphql", { headers: manager, body: { query: "{ me { id } }" } })
+    ).data.me.id;
     // The server generated the operator token under DATA_DIR (no OPERATOR_TOKEN set).
-    const { operatorToken } = JSON.parse(readFileSync(join(server.database.dataDir, "secrets.json"), "utf8")) as { operatorToken: string };
+    const { operatorToken } = JSON.parse(readFileSync(join(server.database.dataDir, "secrets.json"), "utf8")) as {
+      operatorToken: string;
+    };
     rememberSecret(operatorToken);
-    await expectCall(201, server, "PUT", `/v1/admin/managers/${profileId}`, { headers: { authorization: `Bearer ${operatorToken}` }, body: { allowedCorridors: ["MX"], isActive: true } });
+    await expectCall(201, server, "PUT", `/v1/admin/managers/${profileId}`, {
+      headers: { authorization: `Bearer ${operatorToken}` },
+      body: { allowedCorridors: ["MX"], isActive: true },
+    });
   });
 
   async function newChild(): Promise<string> {
     const child = await expectCall(201, server, "POST", "/v1/managed-profiles", {
       headers: manager,
-      body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `subject-${randomUUID()}`,
+        contactEmail: `child-${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
     });
     return child.managedProfile.profileId as string;
   }
@@ -78,7 +119,10 @@ describe("a managed child sells end to end", () => {
 
   it("through the child's own credential", async () => {
     const childId = await newChild();
-    const key = await expectCall(201, server, "POST", `/v1/managed-profiles/${childId}/api-credentials`, { headers: manager, body: { name: "child's own" } });
+    const key = await expectCall(201, server, "POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+      headers: manager,
+      body: { name: "child's own" },
+    });
     rememberSecret(key.secretKey);
     await childSellsThrough({ "x-api-key": key.secretKey });
   });

@@ -101,7 +101,10 @@ async function signIn(server: ServerProcess) {
   expect(verified.status, JSON.stringify(verified.body)).toBe(200);
   rememberSecret(verified.body.access_token);
   rememberSecret(verified.body.refresh_token);
-  return { profileId: verified.body.user_id as string, headers: { authorization: `Bearer ${verified.body.access_token}` } };
+  return {
+    profileId: verified.body.user_id as string,
+    headers: { authorization: `Bearer ${verified.body.access_token}` },
+  };
 }
 
 /* ----------------------------------------------------------------------- setup */
@@ -119,7 +122,8 @@ beforeAll(async () => {
   database = server.database;
   owner = await signIn(server);
   // The server generated the operator token under DATA_DIR (no OPERATOR_TOKEN set); the CLI shares it.
-  const operatorToken = JSON.parse(readFileSync(join(database.dataDir, "secrets.json"), "utf8")).operatorToken as string;
+  const operatorToken = JSON.parse(readFileSync(join(database.dataDir, "secrets.json"), "utf8"))
+    .operatorToken as string;
   rememberSecret(operatorToken);
   operatorHeaders = { authorization: `Bearer ${operatorToken}` };
 });
@@ -135,7 +139,13 @@ describe(`operator CLI (${engine})`, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.json).toEqual({
-      partner: { id: expect.stringMatching(UUID), name: "Acme", isActive: true, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) },
+      partner: {
+        id: expect.stringMatching(UUID),
+        name: "Acme",
+        isActive: true,
+        createdAt: expect.stringMatching(ISO),
+        updatedAt: expect.stringMatching(ISO),
+      },
     });
     const off = await ok(database, ["partner", "deactivate", result.json.partner.id]);
     expect(off.partner).toMatchObject({ id: result.json.partner.id, name: "Acme", isActive: false });
@@ -148,7 +158,15 @@ describe(`operator CLI (${engine})`, () => {
     const listChildren = () => call(server, "GET", "/v1/managed-profiles", { headers: manager.headers });
     expect((await listChildren()).status).toBe(403);
 
-    const put = await ok(database, ["manager", "put", manager.profileId, "--corridors", "BR,MX", "--customer-types", "individual"]);
+    const put = await ok(database, [
+      "manager",
+      "put",
+      manager.profileId,
+      "--corridors",
+      "BR,MX",
+      "--customer-types",
+      "individual",
+    ]);
     expect(put.manager).toEqual({
       profileId: manager.profileId,
       allowedCorridors: ["BR", "MX"],
@@ -166,12 +184,26 @@ describe(`operator CLI (${engine})`, () => {
     expect(rest.body.manager).toEqual(put.manager);
     const listed = await listChildren();
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-    expect(listed.body.manager).toEqual({ profileId: manager.profileId, allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["individual"] });
+    expect(listed.body.manager).toEqual({
+      profileId: manager.profileId,
+      allowedCorridors: ["BR", "MX"],
+      allowedCustomerTypes: ["individual"],
+    });
 
     // Replacing: no --customer-types means no narrowing; --inactive disables.
     const disabled = await ok(database, ["manager", "put", manager.profileId, "--corridors", "US", "--inactive"]);
-    expect(disabled.manager).toMatchObject({ profileId: manager.profileId, allowedCorridors: ["US"], allowedCustomerTypes: null, isActive: false, createdAt: put.manager.createdAt });
-    expect((await ok(database, ["manager", "get", manager.profileId])).manager).toMatchObject({ allowedCorridors: ["US"], allowedCustomerTypes: null, isActive: false });
+    expect(disabled.manager).toMatchObject({
+      profileId: manager.profileId,
+      allowedCorridors: ["US"],
+      allowedCustomerTypes: null,
+      isActive: false,
+      createdAt: put.manager.createdAt,
+    });
+    expect((await ok(database, ["manager", "get", manager.profileId])).manager).toMatchObject({
+      allowedCorridors: ["US"],
+      allowedCustomerTypes: null,
+      isActive: false,
+    });
     const refusedList = await listChildren();
     expect(refusedList.status).toBe(403);
     expect(refusedList.body.error.code).toBe("MANAGED_PROFILE_ACCESS_DENIED");
@@ -183,7 +215,11 @@ describe(`operator CLI (${engine})`, () => {
       refused(database, ["manager", "put", unknown, "--corridors", "BR"], "NOT_FOUND"),
       refused(database, ["manager", "get", unknown], "NOT_FOUND"),
       refused(database, ["manager", "put", owner.profileId, "--corridors", "BR,XX"], "VALIDATION_FAILED"),
-      refused(database, ["manager", "put", owner.profileId, "--corridors", "BR", "--customer-types", "robot"], "VALIDATION_FAILED"),
+      refused(
+        database,
+        ["manager", "put", owner.profileId, "--corridors", "BR", "--customer-types", "robot"],
+        "VALIDATION_FAILED",
+      ),
       refused(database, ["partner", "deactivate", unknown], "NOT_FOUND"),
       refused(database, ["pricing", "assign", owner.profileId, "Not Valid"], "VALIDATION_FAILED"),
       refused(database, ["pricing", "assign", unknown, "reduced"], "NOT_FOUND"),
@@ -238,7 +274,12 @@ describe(`operator CLI (${engine})`, () => {
     ]);
     rememberSecret(issued.secretKey);
     rememberSecret(dated.secretKey);
-    expect(dated).toMatchObject({ name: "API Credential", expiresAt, partnerId: partner.id, profileId: owner.profileId });
+    expect(dated).toMatchObject({
+      name: "API Credential",
+      expiresAt,
+      partnerId: partner.id,
+      profileId: owner.profileId,
+    });
     expect(issued).toMatchObject({
       id: expect.stringMatching(UUID),
       name: "cli key",
@@ -256,24 +297,37 @@ describe(`operator CLI (${engine})`, () => {
     expect(asKey.status, JSON.stringify(asKey.body)).toBe(200);
     expect(asKey.body.data.me.id).toBe(owner.profileId);
     const listed = await call(server, "GET", "/v1/api-credentials", { headers: owner.headers });
-    expect(listed.body.credentials).toEqual(expect.arrayContaining([expect.objectContaining({ id: issued.id, partnerId: partner.id, name: "cli key" })]));
-
+    expect(listed.body.credentials).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: issued.id, partnerId: partner.id, name: "cli key" })]),
+    );
 
     await Promise.all([
       refused(database, ["partner", "credential", partner.id, randomUUID()], "CREDENTIAL_SUBJECT_REQUIRED"),
       refused(database, ["partner", "credential", randomUUID(), owner.profileId], "NOT_FOUND"),
-      refused(database, ["partner", "credential", partner.id, owner.profileId, "--expires-at", "2000-01-01T00:00:00Z"], "INVALID_CREDENTIAL_EXPIRY"),
+      refused(
+        database,
+        ["partner", "credential", partner.id, owner.profileId, "--expires-at", "2000-01-01T00:00:00Z"],
+        "INVALID_CREDENTIAL_EXPIRY",
+      ),
     ]);
   });
 
   it("pricing assign/get", async () => {
     const assigned = await ok(database, ["pricing", "assign", owner.profileId, "reduced"]);
-    expect(assigned).toEqual({ pricingAssignment: { profileId: owner.profileId, pricingProfile: "reduced", updatedAt: expect.stringMatching(ISO) } });
+    expect(assigned).toEqual({
+      pricingAssignment: {
+        profileId: owner.profileId,
+        pricingProfile: "reduced",
+        updatedAt: expect.stringMatching(ISO),
+      },
+    });
     expect(await ok(database, ["pricing", "get", owner.profileId])).toEqual(assigned);
     const replaced = await ok(database, ["pricing", "assign", owner.profileId, "zero-fee"]);
     expect(replaced.pricingAssignment.pricingProfile).toBe("zero-fee");
     expect((await ok(database, ["pricing", "get", owner.profileId])).pricingAssignment.pricingProfile).toBe("zero-fee");
-    const rest = await call(server, "GET", `/v1/admin/pricing-assignments/${owner.profileId}`, { headers: operatorHeaders });
+    const rest = await call(server, "GET", `/v1/admin/pricing-assignments/${owner.profileId}`, {
+      headers: operatorHeaders,
+    });
     expect(rest.body.pricingAssignment).toMatchObject({ profileId: owner.profileId, pricingProfile: "zero-fee" });
   });
 

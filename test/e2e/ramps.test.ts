@@ -26,17 +26,41 @@ async function secretKeyHeaders(server: ServerProcess, label: string): Promise<R
   return headers;
 }
 
-const readRamp = (server: ServerProcess, headers: Record<string, string>, id: string) => expectCall(200, server, "GET", `/v1/ramp/${id}`, { headers });
+const readRamp = (server: ServerProcess, headers: Record<string, string>, id: string) =>
+  expectCall(200, server, "GET", `/v1/ramp/${id}`, { headers });
 
 /* ------------------------------------------------------------- ramps */
 
-const BUY_QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
-const SELL_QUOTE = { rampType: "SELL", from: "polygon", to: "pix", inputAmount: "100.00", inputCurrency: "USDC", outputCurrency: "BRL" };
+const BUY_QUOTE = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
+const SELL_QUOTE = {
+  rampType: "SELL",
+  from: "polygon",
+  to: "pix",
+  inputAmount: "100.00",
+  inputCurrency: "USDC",
+  outputCurrency: "BRL",
+};
 
 async function registerBuy(server: ServerProcess, headers: Record<string, string>) {
   const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body: BUY_QUOTE });
-  const ramp = await expectCall(201, server, "POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, destinationAddress: EVM_ADDRESS } });
-  expect(ramp).toMatchObject({ quoteId: quote.id, type: "BUY", currentPhase: "initial", status: "PENDING", walletAddress: EVM_ADDRESS });
+  const ramp = await expectCall(201, server, "POST", "/v1/ramp/register", {
+    headers,
+    body: { quoteId: quote.id, destinationAddress: EVM_ADDRESS },
+  });
+  expect(ramp).toMatchObject({
+    quoteId: quote.id,
+    type: "BUY",
+    currentPhase: "initial",
+    status: "PENDING",
+    walletAddress: EVM_ADDRESS,
+  });
   return ramp;
 }
 
@@ -45,21 +69,39 @@ async function outboxOf(database: TestDatabase, rampId: string) {
   const { db, close } = await openDatabase(database.config);
   try {
     const rows = await db.rampEvent.findMany({ where: { rampId }, orderBy: { sequence: "asc" } });
-    return rows.map((row) => JSON.parse(row.body) as { eventId: string; eventType: string; timestamp: string; payload: Record<string, unknown> });
+    return rows.map(
+      (row) =>
+        JSON.parse(row.body) as {
+          eventId: string;
+          eventType: string;
+          timestamp: string;
+          payload: Record<string, unknown>;
+        },
+    );
   } finally {
     await close();
   }
 }
 
 /** The events of a ramp that ran from registration to COMPLETE: created, every phase once, one status change. */
-function expectCompletedOutbox(events: Awaited<ReturnType<typeof outboxOf>>, ramp: { id: string; quoteId: string; type: string }) {
-  expect(events.map((event) => [event.eventType, event.payload.currentPhase ?? null, event.payload.transactionStatus])).toEqual([
+function expectCompletedOutbox(
+  events: Awaited<ReturnType<typeof outboxOf>>,
+  ramp: { id: string; quoteId: string; type: string },
+) {
+  expect(
+    events.map((event) => [event.eventType, event.payload.currentPhase ?? null, event.payload.transactionStatus]),
+  ).toEqual([
     ["TRANSACTION_CREATED", null, "PENDING"],
     ...PROCESSING.map((phase) => ["PHASE_CHANGE", phase, phase === "complete" ? "COMPLETE" : "PENDING"]),
     ["STATUS_CHANGE", null, "COMPLETE"],
   ]);
   for (const event of events) {
-    expect(event.payload).toMatchObject({ transactionId: ramp.id, quoteId: ramp.quoteId, transactionType: ramp.type, sessionId: null });
+    expect(event.payload).toMatchObject({
+      transactionId: ramp.id,
+      quoteId: ramp.quoteId,
+      transactionType: ramp.type,
+      sessionId: null,
+    });
     expect(new Date(event.timestamp).toISOString()).toBe(event.timestamp);
   }
   expect(new Set(events.map((event) => event.eventId)).size).toBe(events.length);
@@ -68,7 +110,9 @@ function expectCompletedOutbox(events: Awaited<ReturnType<typeof outboxOf>>, ram
 describe("BUY and SELL ramps over real HTTP", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess({ env: { ...CALLER_ENV, SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" } });
+    server = await startServerProcess({
+      env: { ...CALLER_ENV, SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" },
+    });
   });
   afterAll(() => server?.dispose());
 
@@ -77,43 +121,95 @@ describe("BUY and SELL ramps over real HTTP", () => {
     const registered = await registerBuy(server, headers);
     expect(registered.paymentInstructions).toMatchObject({ method: "pix", currency: "BRL", amount: "250.00" });
 
-    const started = await expectCall(200, server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
-    expect(started).toMatchObject({ id: registered.id, currentPhase: "awaitingPayment", status: "PENDING", startedAt: expect.any(String) });
+    const started = await expectCall(200, server, "POST", "/v1/ramp/start", {
+      headers,
+      body: { rampId: registered.id },
+    });
+    expect(started).toMatchObject({
+      id: registered.id,
+      currentPhase: "awaitingPayment",
+      status: "PENDING",
+      startedAt: expect.any(String),
+    });
 
-    const done = await waitFor(() => readRamp(server, headers, registered.id), (ramp) => ramp.status !== "PENDING", "the BUY ramp to finish");
-    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "complete", transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    const done = await waitFor(
+      () => readRamp(server, headers, registered.id),
+      (ramp) => ramp.status !== "PENDING",
+      "the BUY ramp to finish",
+    );
+    expect(done).toMatchObject({
+      status: "COMPLETE",
+      currentPhase: "complete",
+      transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(done.transactionExplorerLink).toContain(done.transactionHash);
     expect(await expectCall(200, server, "GET", `/v1/ramp/${registered.id}/errors`, { headers })).toEqual([]);
 
     const history = await expectCall(200, server, "GET", "/v1/ramp/history?limit=20&offset=0", { headers });
     expect(history.totalCount).toBe("1");
-    expect(history.transactions).toEqual([expect.objectContaining({ id: registered.id, type: "BUY", status: "COMPLETE", currentPhase: "complete", fromAmount: "250.00" })]);
+    expect(history.transactions).toEqual([
+      expect.objectContaining({
+        id: registered.id,
+        type: "BUY",
+        status: "COMPLETE",
+        currentPhase: "complete",
+        fromAmount: "250.00",
+      }),
+    ]);
 
     expectCompletedOutbox(await outboxOf(server.database, registered.id), registered);
     // A finished ramp cannot start again.
     const again = await call(server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
-    expect({ status: again.status, code: again.body?.error?.code }).toEqual({ status: 409, code: "RAMP_NOT_STARTABLE" });
+    expect({ status: again.status, code: again.body?.error?.code }).toEqual({
+      status: 409,
+      code: "RAMP_NOT_STARTABLE",
+    });
   });
 
   it("a SELL ramp (session) needs its signed transactions, then runs to COMPLETE", async () => {
     const { headers } = await signIn(server, "e2e-seller");
     await completeKyc(httpSend(server), headers, ["BR"]);
     const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body: SELL_QUOTE });
-    const registered = await expectCall(201, server, "POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, additionalData: { walletAddress: EVM_ADDRESS } } });
-    expect(registered).toMatchObject({ type: "SELL", currentPhase: "initial", status: "PENDING", walletAddress: EVM_ADDRESS, paymentInstructions: null });
+    const registered = await expectCall(201, server, "POST", "/v1/ramp/register", {
+      headers,
+      body: { quoteId: quote.id, additionalData: { walletAddress: EVM_ADDRESS } },
+    });
+    expect(registered).toMatchObject({
+      type: "SELL",
+      currentPhase: "initial",
+      status: "PENDING",
+      walletAddress: EVM_ADDRESS,
+      paymentInstructions: null,
+    });
     expect(registered.unsignedTxs.length).toBeGreaterThan(0);
 
     const early = await call(server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
     expect({ status: early.status, code: early.body?.error?.code }).toEqual({ status: 400, code: "VALIDATION_FAILED" });
     expect(early.body.error.details).toEqual([expect.objectContaining({ field: "presignedTxs" })]);
 
-    const presignedTxs = registered.unsignedTxs.map((tx: Record<string, unknown>) => ({ ...tx, signature: `0x${"ab".repeat(65)}` }));
-    const updated = await expectCall(200, server, "POST", "/v1/ramp/update", { headers, body: { rampId: registered.id, presignedTxs } });
+    const presignedTxs = registered.unsignedTxs.map((tx: Record<string, unknown>) => ({
+      ...tx,
+      signature: `0x${"ab".repeat(65)}`,
+    }));
+    const updated = await expectCall(200, server, "POST", "/v1/ramp/update", {
+      headers,
+      body: { rampId: registered.id, presignedTxs },
+    });
     expect(updated).toMatchObject({ id: registered.id, currentPhase: "initial" });
     await expectCall(200, server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
 
-    const done = await waitFor(() => readRamp(server, headers, registered.id), (ramp) => ramp.status !== "PENDING", "the SELL ramp to finish");
-    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "complete", inputAmount: "100.00", inputCurrency: "USDC", outputCurrency: "BRL" });
+    const done = await waitFor(
+      () => readRamp(server, headers, registered.id),
+      (ramp) => ramp.status !== "PENDING",
+      "the SELL ramp to finish",
+    );
+    expect(done).toMatchObject({
+      status: "COMPLETE",
+      currentPhase: "complete",
+      inputAmount: "100.00",
+      inputCurrency: "USDC",
+      outputCurrency: "BRL",
+    });
     expectCompletedOutbox(await outboxOf(server.database, registered.id), registered);
   });
 });
@@ -141,18 +237,30 @@ describe("a ramp in flight survives kill -9 of its server", () => {
     await expectCall(200, first, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
 
     // Mid-way: past the first step, not finished.
-    const midway = await waitFor(() => readRamp(first, headers, registered.id), (ramp) => ramp.currentPhase !== "awaitingPayment", "the first processing step", 15_000);
+    const midway = await waitFor(
+      () => readRamp(first, headers, registered.id),
+      (ramp) => ramp.currentPhase !== "awaitingPayment",
+      "the first processing step",
+      15_000,
+    );
     expect(["paymentConfirmed", "exchanging"]).toContain(midway.currentPhase);
     expect(await first.stop("SIGKILL")).toBeNull();
 
     const second = await startServerProcess({ database, smtp, env });
     servers.push(second);
-    const done = await waitFor(() => readRamp(second, headers, registered.id), (ramp) => ramp.status !== "PENDING", "the ramp to finish after the restart", 30_000);
+    const done = await waitFor(
+      () => readRamp(second, headers, registered.id),
+      (ramp) => ramp.status !== "PENDING",
+      "the ramp to finish after the restart",
+      30_000,
+    );
     expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "complete" });
     expect(await expectCall(200, second, "GET", `/v1/ramp/${registered.id}/errors`, { headers })).toEqual([]);
 
     const events = await outboxOf(database, registered.id);
-    const phases = events.filter((event) => event.eventType === "PHASE_CHANGE").map((event) => event.payload.currentPhase);
+    const phases = events
+      .filter((event) => event.eventType === "PHASE_CHANGE")
+      .map((event) => event.payload.currentPhase);
     expect(phases).toEqual(PROCESSING);
     expectCompletedOutbox(events, registered);
   });
@@ -161,7 +269,14 @@ describe("a ramp in flight survives kill -9 of its server", () => {
 describe("start window", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess({ env: { ...CALLER_ENV, RAMP_START_WINDOW_SECONDS: "1", SANDBOX_STEP_DELAY_MS: "50", RAMP_PROCESSOR_INTERVAL_MS: "20" } });
+    server = await startServerProcess({
+      env: {
+        ...CALLER_ENV,
+        RAMP_START_WINDOW_SECONDS: "1",
+        SANDBOX_STEP_DELAY_MS: "50",
+        RAMP_PROCESSOR_INTERVAL_MS: "20",
+      },
+    });
   });
   afterAll(() => server?.dispose());
 
@@ -171,17 +286,32 @@ describe("start window", () => {
     const expiresAt = Date.parse(registered.expiresAt);
     expect(expiresAt - Date.parse(registered.createdAt)).toBe(1000);
 
-    const failed = await waitFor(() => readRamp(server, headers, registered.id), (ramp) => ramp.status !== "PENDING", "the start window to elapse");
+    const failed = await waitFor(
+      () => readRamp(server, headers, registered.id),
+      (ramp) => ramp.status !== "PENDING",
+      "the start window to elapse",
+    );
     expect(failed).toMatchObject({ status: "FAILED", currentPhase: "timedOut", startedAt: null });
     expect(await expectCall(200, server, "GET", `/v1/ramp/${registered.id}/errors`, { headers })).toEqual([
-      { timestamp: expect.any(String), phase: "initial", error: "Start window elapsed", details: expect.any(String), recoverable: false },
+      {
+        timestamp: expect.any(String),
+        phase: "initial",
+        error: "Start window elapsed",
+        details: expect.any(String),
+        recoverable: false,
+      },
     ]);
 
     const late = await call(server, "POST", "/v1/ramp/start", { headers, body: { rampId: registered.id } });
-    expect({ status: late.status, code: late.body?.error?.code }).toEqual({ status: 400, code: "RAMP_START_WINDOW_ELAPSED" });
+    expect({ status: late.status, code: late.body?.error?.code }).toEqual({
+      status: 400,
+      code: "RAMP_START_WINDOW_ELAPSED",
+    });
 
     const events = await outboxOf(server.database, registered.id);
-    expect(events.map((event) => [event.eventType, event.payload.currentPhase ?? null, event.payload.transactionStatus])).toEqual([
+    expect(
+      events.map((event) => [event.eventType, event.payload.currentPhase ?? null, event.payload.transactionStatus]),
+    ).toEqual([
       ["TRANSACTION_CREATED", null, "PENDING"],
       ["PHASE_CHANGE", "timedOut", "FAILED"],
       ["STATUS_CHANGE", null, "FAILED"],

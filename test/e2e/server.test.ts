@@ -30,8 +30,12 @@ async function call<T = any>(
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-const graphql = <T = any>(server: ServerProcess, query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) =>
-  call<T>(server, "POST", "/graphql", { headers, body: { query, ...(variables && { variables }) } });
+const graphql = <T = any>(
+  server: ServerProcess,
+  query: string,
+  headers: Record<string, string> = {},
+  variables?: Record<string, unknown>,
+) => call<T>(server, "POST", "/graphql", { headers, body: { query, ...(variables && { variables }) } });
 
 interface Session {
   email: string;
@@ -55,7 +59,13 @@ async function signIn(server: ServerProcess, email = randomEmail("user")): Promi
   rememberSecret(access_token);
   rememberSecret(refresh_token);
   expect(verified.body).toMatchObject({ success: true, token_type: "bearer", expires_in: expect.any(Number) });
-  return { email, accessToken: access_token, refreshToken: refresh_token, profileId: user_id, headers: { authorization: `Bearer ${access_token}` } };
+  return {
+    email,
+    accessToken: access_token,
+    refreshToken: refresh_token,
+    profileId: user_id,
+    headers: { authorization: `Bearer ${access_token}` },
+  };
 }
 
 interface Credential {
@@ -123,7 +133,12 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(session.accessToken.split(".")).toHaveLength(3);
 
     const credential = await createCredential(server, session, "e2e flow");
-    expect(credential).toMatchObject({ name: "e2e flow", profileId: session.profileId, environment: "test", revokedAt: null });
+    expect(credential).toMatchObject({
+      name: "e2e flow",
+      profileId: session.profileId,
+      environment: "test",
+      revokedAt: null,
+    });
     expect(credential.publicKey).toMatch(/^pk_test_[A-Za-z0-9]{32}$/);
     expect(credential.secretKey).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
 
@@ -133,10 +148,20 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(listed.body.credentials[0]).not.toHaveProperty("secretKey");
     expect(JSON.stringify(listed.body)).not.toContain(credential.secretKey);
 
-    const asSession = await graphql(server, "{ me { id email apiCredentials { edges { node { id } } } } }", session.headers);
+    const asSession = await graphql(
+      server,
+      "{ me { id email apiCredentials { edges { node { id } } } } }",
+      session.headers,
+    );
     expect(asSession.status).toBe(200);
     expect(asSession.body).toEqual({
-      data: { me: { id: session.profileId, email: email.toLowerCase(), apiCredentials: { edges: [{ node: { id: credential.id } }] } } },
+      data: {
+        me: {
+          id: session.profileId,
+          email: email.toLowerCase(),
+          apiCredentials: { edges: [{ node: { id: credential.id } }] },
+        },
+      },
     });
 
     const asKey = await graphql(server, "{ me { id } }", { "x-api-key": credential.secretKey });
@@ -144,9 +169,13 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(asKey.body).toEqual({ data: { me: { id: session.profileId } } });
 
     // The credential lifecycle is session-only, in GraphQL as in REST.
-    const keyListing = await graphql(server, "{ me { apiCredentials { edges { node { id } } } } }", { "x-api-key": credential.secretKey });
+    const keyListing = await graphql(server, "{ me { apiCredentials { edges { node { id } } } } }", {
+      "x-api-key": credential.secretKey,
+    });
     expect(keyListing.body.errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
-    const keyRest = await call(server, "GET", "/v1/api-credentials", { headers: { "x-api-key": credential.secretKey } });
+    const keyRest = await call(server, "GET", "/v1/api-credentials", {
+      headers: { "x-api-key": credential.secretKey },
+    });
     expect(keyRest.status).toBe(403);
     expect(keyRest.body.error).toMatchObject({ code: "FORBIDDEN", status: 403 });
   });
@@ -222,11 +251,13 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     ];
     const subscriptions = cases.map(({ params }) => subscribe(open(params).client, CREDENTIAL_EVENTS));
     await Promise.all(
-      subscriptions.map((subscription, index) => subscription.until(() => firstError(subscription) !== undefined, `${cases[index].code} error`)),
+      subscriptions.map((subscription, index) =>
+        subscription.until(() => firstError(subscription) !== undefined, `${cases[index].code} error`),
+      ),
     );
-    expect(subscriptions.map((subscription) => ({ code: subscription.errorCode(), status: subscription.errorStatus() }))).toEqual(
-      cases.map(({ code, status }) => ({ code, status })),
-    );
+    expect(
+      subscriptions.map((subscription) => ({ code: subscription.errorCode(), status: subscription.errorStatus() })),
+    ).toEqual(cases.map(({ code, status }) => ({ code, status })));
     // None of them received an event.
     for (const subscription of subscriptions) expect(subscription.results.filter((result) => result.data)).toEqual([]);
 
@@ -237,7 +268,9 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
 
   it("applies X-Managed-Profile-Id from the connection_init payload, through the same delegation as HTTP", async () => {
     // The operator token the server generated under its data directory.
-    const { operatorToken } = JSON.parse(readFileSync(join(server.database.dataDir, "secrets.json"), "utf8")) as { operatorToken: string };
+    const { operatorToken } = JSON.parse(readFileSync(join(server.database.dataDir, "secrets.json"), "utf8")) as {
+      operatorToken: string;
+    };
     rememberSecret(operatorToken);
     const manager = await signIn(server, randomEmail("manager"));
     const enabled = await call(server, "PUT", `/v1/admin/managers/${manager.profileId}`, {
@@ -248,7 +281,11 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     const { secretKey } = await createCredential(server, manager, "manager key");
     const created = await call(server, "POST", "/v1/managed-profiles", {
       headers: { "x-api-key": secretKey },
-      body: { externalSubjectId: `socket-${randomUUID()}`, contactEmail: randomEmail("child"), customerType: "individual" },
+      body: {
+        externalSubjectId: `socket-${randomUUID()}`,
+        contactEmail: randomEmail("child"),
+        customerType: "individual",
+      },
     });
     expect(created.status).toBe(201);
     const childId = created.body.managedProfile.profileId;
@@ -258,22 +295,32 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(await execute(asChild.client, "{ me { id } }")).toEqual({ data: { me: { id: childId } } });
 
     // The same rules as over HTTP: a malformed selector, and a selector where delegation is unsupported.
-    const malformed = await execute(open({ "X-API-Key": secretKey, "X-Managed-Profile-Id": "child-42" }).client, "{ me { id } }").catch(
-      (errors: { extensions?: Record<string, unknown> }[]) => ({ errors }),
-    );
+    const malformed = await execute(
+      open({ "X-API-Key": secretKey, "X-Managed-Profile-Id": "child-42" }).client,
+      "{ me { id } }",
+    ).catch((errors: { extensions?: Record<string, unknown> }[]) => ({ errors }));
     expect(malformed.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_MANAGED_PROFILE_ID", status: 400 });
-    const unsupported = subscribe(open({ Authorization: `Bearer ${manager.accessToken}`, "X-Managed-Profile-Id": childId }).client, CREDENTIAL_EVENTS);
+    const unsupported = subscribe(
+      open({ Authorization: `Bearer ${manager.accessToken}`, "X-Managed-Profile-Id": childId }).client,
+      CREDENTIAL_EVENTS,
+    );
     await unsupported.until(() => firstError(unsupported) !== undefined, "MANAGED_PROFILE_UNSUPPORTED error");
-    expect({ code: unsupported.errorCode(), status: unsupported.errorStatus() }).toEqual({ code: "MANAGED_PROFILE_UNSUPPORTED", status: 400 });
+    expect({ code: unsupported.errorCode(), status: unsupported.errorStatus() }).toEqual({
+      code: "MANAGED_PROFILE_UNSUPPORTED",
+      status: 400,
+    });
   });
 
   it("checks authentication before variables and documents over the socket too, with the contract's codes", async () => {
     const anonymous = open({});
-    const missingVariable = await execute(anonymous.client, "mutation Revoke($id: ID!) { revokeApiCredential(id: $id) }").catch(
+    const missingVariable = await execute(
+      anonymous.client,
+      "mutation Revoke($id: ID!) { revokeApiCredential(id: $id) }",
+    ).catch((errors: { extensions?: Record<string, unknown> }[]) => ({ errors }));
+    expect(missingVariable.errors?.[0]?.extensions).toMatchObject({ code: "AUTHENTICATION_REQUIRED", status: 401 });
+    const syntax = await execute(anonymous.client, "{ me { id ").catch(
       (errors: { extensions?: Record<string, unknown> }[]) => ({ errors }),
     );
-    expect(missingVariable.errors?.[0]?.extensions).toMatchObject({ code: "AUTHENTICATION_REQUIRED", status: 401 });
-    const syntax = await execute(anonymous.client, "{ me { id ").catch((errors: { extensions?: Record<string, unknown> }[]) => ({ errors }));
     expect(syntax.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
   });
 
@@ -305,7 +352,9 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(again.status).toBe(404);
     expect(again.body.error.code).toBe("CREDENTIAL_NOT_FOUND");
     const listed = await call(server, "GET", "/v1/api-credentials", { headers: session.headers });
-    expect(listed.body.credentials).toEqual([expect.objectContaining({ id: credential.id, revokedAt: expect.any(String) })]);
+    expect(listed.body.credentials).toEqual([
+      expect.objectContaining({ id: credential.id, revokedAt: expect.any(String) }),
+    ]);
   });
 });
 
@@ -341,7 +390,12 @@ describe("graceful shutdown and restart", () => {
     await events.until(() => events.completed || events.failures.length > 0, "the subscription to end", 3_000);
     await new Promise<void>((resolve, reject) => {
       const deadline = Date.now() + 3_000;
-      const poll = () => (socket!.closes.length ? resolve() : Date.now() > deadline ? reject(new Error("socket not closed")) : setTimeout(poll, 20));
+      const poll = () =>
+        socket!.closes.length
+          ? resolve()
+          : Date.now() > deadline
+            ? reject(new Error("socket not closed"))
+            : setTimeout(poll, 20);
       poll();
     });
     expect([1000, 1001]).toContain(socket.closes[0].code);

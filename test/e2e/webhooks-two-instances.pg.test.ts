@@ -15,7 +15,14 @@ import { execute, openSocket, subscribe, type Subscription, type WsSocket } from
  * whose events the other one writes.
  */
 
-const BUY_QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const BUY_QUOTE = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 const EVM_ADDRESS = `0x${"2".repeat(40)}`;
 const RAMP_EVENTS =
   "subscription ($quoteId: ID) { rampEvents(quoteId: $quoteId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
@@ -62,10 +69,15 @@ afterAll(async () => {
 });
 
 /** A ramp's webhook bodies (TRANSACTION_CREATED, STATUS_CHANGE) in the shared outbox, in order. */
-async function webhookBodies(rampIds: string[]): Promise<{ eventId: string; eventType: string; payload: { transactionId: string } }[]> {
+async function webhookBodies(
+  rampIds: string[],
+): Promise<{ eventId: string; eventType: string; payload: { transactionId: string } }[]> {
   const { db, close } = await openDatabase(database.config);
   try {
-    const rows = await db.rampEvent.findMany({ where: { rampId: { in: rampIds }, eventType: { not: "PHASE_CHANGE" } }, orderBy: { sequence: "asc" } });
+    const rows = await db.rampEvent.findMany({
+      where: { rampId: { in: rampIds }, eventType: { not: "PHASE_CHANGE" } },
+      orderBy: { sequence: "asc" },
+    });
     return rows.map((row) => JSON.parse(row.body));
   } finally {
     await close();
@@ -73,67 +85,124 @@ async function webhookBodies(rampIds: string[]): Promise<{ eventId: string; even
 }
 
 async function runRamp(server: ServerProcess, quoteId: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const ramp = await expectCall(201, server, "POST", "/v1/ramp/register", { headers: caller.headers, body: { quoteId, destinationAddress: EVM_ADDRESS, ...extra } });
+  const ramp = await expectCall(201, server, "POST", "/v1/ramp/register", {
+    headers: caller.headers,
+    body: { quoteId, destinationAddress: EVM_ADDRESS, ...extra },
+  });
   await expectCall(200, server, "POST", "/v1/ramp/start", { headers: caller.headers, body: { rampId: ramp.id } });
   return ramp.id;
 }
 
 describe("two server processes on one PostgreSQL database", () => {
-  it("deliver each event exactly once per subscription, whichever process registered the webhook and wrote the event", { timeout: 60_000 }, async () => {
-    const RAMPS = 20;
-    const session = await expectCall(201, b, "POST", "/v1/session/create", {
-      headers: caller.headers,
-      body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "e2e-two-instances" },
-    });
-    const viaA = await expectCall(201, a, "POST", "/v1/webhook", { headers: caller.headers, body: { url: receiver.url("/a"), sessionId: session.sessionId } });
-    const viaB = await expectCall(201, b, "POST", "/v1/webhook", { headers: caller.headers, body: { url: receiver.url("/b"), sessionId: session.sessionId } });
+  it(
+    "deliver each event exactly once per subscription, whichever process registered the webhook and wrote the event",
+    { timeout: 60_000 },
+    async () => {
+      const RAMPS = 20;
+      const session = await expectCall(201, b, "POST", "/v1/session/create", {
+        headers: caller.headers,
+        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "e2e-two-instances" },
+      });
+      const viaA = await expectCall(201, a, "POST", "/v1/webhook", {
+        headers: caller.headers,
+        body: { url: receiver.url("/a"), sessionId: session.sessionId },
+      });
+      const viaB = await expectCall(201, b, "POST", "/v1/webhook", {
+        headers: caller.headers,
+        body: { url: receiver.url("/b"), sessionId: session.sessionId },
+      });
 
-    const rampIds = await Promise.all(
-      Array.from({ length: RAMPS }, async (_, index) => {
-        const server = index % 2 === 0 ? a : b;
-        const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers: caller.headers, body: BUY_QUOTE });
-        return runRamp(server, quote.id, { sessionId: session.sessionId });
-      }),
-    );
-    for (const [index, rampId] of rampIds.entries()) {
-      const other = index % 2 === 0 ? b : a;
-      const done = await waitFor(() => expectCall(200, other, "GET", `/v1/ramp/${rampId}`, { headers: caller.headers }), (ramp) => ramp.status !== "PENDING", `ramp ${index} to finish`);
-      expect(done.status).toBe("COMPLETE");
-    }
-    const expected = (await webhookBodies(rampIds)).map((body) => body.eventId).sort();
-    expect(expected).toHaveLength(2 * RAMPS);
+      const rampIds = await Promise.all(
+        Array.from({ length: RAMPS }, async (_, index) => {
+          const server = index % 2 === 0 ? a : b;
+          const quote = await expectCall(201, server, "POST", "/v1/quotes", {
+            headers: caller.headers,
+            body: BUY_QUOTE,
+          });
+          return runRamp(server, quote.id, { sessionId: session.sessionId });
+        }),
+      );
+      for (const [index, rampId] of rampIds.entries()) {
+        const other = index % 2 === 0 ? b : a;
+        const done = await waitFor(
+          () => expectCall(200, other, "GET", `/v1/ramp/${rampId}`, { headers: caller.headers }),
+          (ramp) => ramp.status !== "PENDING",
+          `ramp ${index} to finish`,
+        );
+        expect(done.status).toBe("COMPLETE");
+      }
+      const expected = (await webhookBodies(rampIds)).map((body) => body.eventId).sort();
+      expect(expected).toHaveLength(2 * RAMPS);
 
-    for (const path of ["/a", "/b"]) await receiver.waitFor(2 * RAMPS, { which: (delivery) => delivery.path === path });
-    // Long enough for a second send of any event to arrive, were there one.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(receiver.received.filter((delivery) => delivery.verificationError !== undefined).map((delivery) => delivery.verificationError)).toEqual([]);
-    for (const path of ["/a", "/b"]) {
-      const eventIds = receiver.received.filter((delivery) => delivery.path === path).map((delivery) => delivery.event!.eventId);
-      expect(eventIds.sort(), path).toEqual(expected);
-    }
-    // Each subscription's log, read through the process that did not register it: one attempt per delivery.
-    for (const [server, webhook] of [[b, viaA], [a, viaB]] as const) {
-      const log = await waitFor(() => deliveryLog(server, caller.headers, webhook.id), (entries) => entries.every((entry) => entry.status === "delivered"), "every delivery settled");
-      expect(log.map((entry) => entry.eventId).sort()).toEqual(expected);
-      for (const entry of log) expect(entry.attempts.map((attempt) => attempt.statusCode), entry.id).toEqual([204]);
-    }
-  });
+      for (const path of ["/a", "/b"])
+        await receiver.waitFor(2 * RAMPS, { which: (delivery) => delivery.path === path });
+      // Long enough for a second send of any event to arrive, were there one.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(
+        receiver.received
+          .filter((delivery) => delivery.verificationError !== undefined)
+          .map((delivery) => delivery.verificationError),
+      ).toEqual([]);
+      for (const path of ["/a", "/b"]) {
+        const eventIds = receiver.received
+          .filter((delivery) => delivery.path === path)
+          .map((delivery) => delivery.event!.eventId);
+        expect(eventIds.sort(), path).toEqual(expected);
+      }
+      // Each subscription's log, read through the process that did not register it: one attempt per delivery.
+      for (const [server, webhook] of [
+        [b, viaA],
+        [a, viaB],
+      ] as const) {
+        const log = await waitFor(
+          () => deliveryLog(server, caller.headers, webhook.id),
+          (entries) => entries.every((entry) => entry.status === "delivered"),
+          "every delivery settled",
+        );
+        expect(log.map((entry) => entry.eventId).sort()).toEqual(expected);
+        for (const entry of log)
+          expect(
+            entry.attempts.map((attempt) => attempt.statusCode),
+            entry.id,
+          ).toEqual([204]);
+      }
+    },
+  );
 
-  it("a GraphQL subscription on one process receives rampEvents of a ramp whose events the other process writes, both ways", { timeout: 60_000 }, async () => {
-    for (const [listener, producer] of [[a, b], [b, a]] as const) {
-      const socket = openSocket(listener.wsUrl, { "X-API-Key": caller.secretKey });
-      sockets.push(socket);
-      const quote = await expectCall(201, producer, "POST", "/v1/quotes", { headers: caller.headers, body: BUY_QUOTE });
-      const events: Subscription = subscribe(socket.client, RAMP_EVENTS, { quoteId: quote.id });
-      // A query needing the database on the same socket: once it answers, the subscription is listening.
-      await execute(socket.client, "{ supportedFiatCurrencies { symbol } }");
-      const rampId = await runRamp(producer, quote.id);
+  it(
+    "a GraphQL subscription on one process receives rampEvents of a ramp whose events the other process writes, both ways",
+    { timeout: 60_000 },
+    async () => {
+      for (const [listener, producer] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const socket = openSocket(listener.wsUrl, { "X-API-Key": caller.secretKey });
+        sockets.push(socket);
+        const quote = await expectCall(201, producer, "POST", "/v1/quotes", {
+          headers: caller.headers,
+          body: BUY_QUOTE,
+        });
+        const events: Subscription = subscribe(socket.client, RAMP_EVENTS, { quoteId: quote.id });
+        // A query needing the database on the same socket: once it answers, the subscription is listening.
+        await execute(socket.client, "{ supportedFiatCurrencies { symbol } }");
+        const rampId = await runRamp(producer, quote.id);
 
-      const received = () => events.results.filter((result) => result.data).map((result) => (result.data as { rampEvents: unknown }).rampEvents);
-      await events.until(() => received().length === 2 || events.failures.length > 0, `two rampEvents on ${listener.url}`);
-      expect(events.failures).toEqual([]);
-      expect(received()).toEqual(await webhookBodies([rampId]));
-      expect(received().map((event) => (event as { eventType: string }).eventType)).toEqual(["TRANSACTION_CREATED", "STATUS_CHANGE"]);
-    }
-  });
+        const received = () =>
+          events.results
+            .filter((result) => result.data)
+            .map((result) => (result.data as { rampEvents: unknown }).rampEvents);
+        await events.until(
+          () => received().length === 2 || events.failures.length > 0,
+          `two rampEvents on ${listener.url}`,
+        );
+        expect(events.failures).toEqual([]);
+        expect(received()).toEqual(await webhookBodies([rampId]));
+        expect(received().map((event) => (event as { eventType: string }).eventType)).toEqual([
+          "TRANSACTION_CREATED",
+          "STATUS_CHANGE",
+        ]);
+      }
+    },
+  );
 });

@@ -6,7 +6,15 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { deliveryLog, expectCall, httpSend, inBatches, newSecretKey, waitFor, type Headers } from "../support/e2e-http.js";
+import {
+  deliveryLog,
+  expectCall,
+  httpSend,
+  inBatches,
+  newSecretKey,
+  waitFor,
+  type Headers,
+} from "../support/e2e-http.js";
 import { completeKyc } from "../support/kyc.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
@@ -19,7 +27,14 @@ import { startWebhookReceiver, testCertificates, type WebhookReceiver } from "..
  * served public key.
  */
 
-const BUY_QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const BUY_QUOTE = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 const EVM_ADDRESS = `0x${"2".repeat(40)}`;
 const ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
@@ -40,7 +55,9 @@ async function servedPublicKey(server: ServerProcess): Promise<string> {
 async function createdEventIds(database: TestDatabase): Promise<string[]> {
   const { db, close } = await openDatabase(database.config);
   try {
-    return (await db.rampEvent.findMany({ where: { eventType: "TRANSACTION_CREATED" }, select: { eventId: true } })).map((row) => row.eventId);
+    return (
+      await db.rampEvent.findMany({ where: { eventType: "TRANSACTION_CREATED" }, select: { eventId: true } })
+    ).map((row) => row.eventId);
   } finally {
     await close();
   }
@@ -72,55 +89,75 @@ describe("500 deliveries survive kill -9 of the sending process", () => {
     await database?.drop();
   });
 
-  it("a new process on the same database delivers every event at least once, every signature verified, every delivery ending delivered", { timeout: 120_000 }, async () => {
-    const first = await startServerProcess({ database, smtp, env });
-    servers.push(first);
-    receiver.publicKey = await servedPublicKey(first);
-    const { headers } = await newSecretKey(first, "e2e-webhook-crash");
-    await completeKyc(httpSend(first), headers, ["BR"]);
-    const session = await expectCall(201, first, "POST", "/v1/session/create", {
-      headers,
-      body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "e2e-crash" },
-    });
-    const webhook = await expectCall(201, first, "POST", "/v1/webhook", { headers, body: { url: receiver.url(), sessionId: session.sessionId, events: ["TRANSACTION_CREATED"] } });
+  it(
+    "a new process on the same database delivers every event at least once, every signature verified, every delivery ending delivered",
+    { timeout: 120_000 },
+    async () => {
+      const first = await startServerProcess({ database, smtp, env });
+      servers.push(first);
+      receiver.publicKey = await servedPublicKey(first);
+      const { headers } = await newSecretKey(first, "e2e-webhook-crash");
+      await completeKyc(httpSend(first), headers, ["BR"]);
+      const session = await expectCall(201, first, "POST", "/v1/session/create", {
+        headers,
+        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "e2e-crash" },
+      });
+      const webhook = await expectCall(201, first, "POST", "/v1/webhook", {
+        headers,
+        body: { url: receiver.url(), sessionId: session.sessionId, events: ["TRANSACTION_CREATED"] },
+      });
 
-    await inBatches(Array.from({ length: EVENTS }), 25, async () => {
-      const quote = await expectCall(201, first, "POST", "/v1/quotes", { headers, body: BUY_QUOTE });
-      await expectCall(201, first, "POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, destinationAddress: EVM_ADDRESS, sessionId: session.sessionId } });
-    });
-    const expected = await createdEventIds(database);
-    expect(expected).toHaveLength(EVENTS);
+      await inBatches(Array.from({ length: EVENTS }), 25, async () => {
+        const quote = await expectCall(201, first, "POST", "/v1/quotes", { headers, body: BUY_QUOTE });
+        await expectCall(201, first, "POST", "/v1/ramp/register", {
+          headers,
+          body: { quoteId: quote.id, destinationAddress: EVM_ADDRESS, sessionId: session.sessionId },
+        });
+      });
+      const expected = await createdEventIds(database);
+      expect(expected).toHaveLength(EVENTS);
 
-    // Some delivered, the rest queued or in flight: kill -9 now.
-    await receiver.waitFor(8);
-    expect(await first.stop("SIGKILL")).toBeNull();
-    // Counted by the body's eventId, whether or not the signature verified (checked below).
-    const distinct = () => new Set(receiver.received.map((delivery) => (JSON.parse(delivery.rawBody) as { eventId: string }).eventId));
-    const receivedBeforeKill = distinct().size;
-    expect(receivedBeforeKill).toBeLessThan(EVENTS);
+      // Some delivered, the rest queued or in flight: kill -9 now.
+      await receiver.waitFor(8);
+      expect(await first.stop("SIGKILL")).toBeNull();
+      // Counted by the body's eventId, whether or not the signature verified (checked below).
+      const distinct = () =>
+        new Set(receiver.received.map((delivery) => (JSON.parse(delivery.rawBody) as { eventId: string }).eventId));
+      const receivedBeforeKill = distinct().size;
+      expect(receivedBeforeKill).toBeLessThan(EVENTS);
 
-    answerDelayMs = 20;
-    const second = await startServerProcess({ database, smtp, env });
-    servers.push(second);
-    expect(await servedPublicKey(second)).toBe(receiver.publicKey);
-    await waitFor(async () => distinct().size, (size) => size >= EVENTS, "every event at the receiver", 60_000);
+      answerDelayMs = 20;
+      const second = await startServerProcess({ database, smtp, env });
+      servers.push(second);
+      expect(await servedPublicKey(second)).toBe(receiver.publicKey);
+      await waitFor(
+        async () => distinct().size,
+        (size) => size >= EVENTS,
+        "every event at the receiver",
+        60_000,
+      );
 
-    expect(receiver.received.filter((delivery) => delivery.verificationError !== undefined).map((delivery) => delivery.verificationError)).toEqual([]);
-    expect([...distinct()].sort()).toEqual([...expected].sort());
-    // The receiver has seen every event before the last sends settle: wait for the log to catch up.
-    const log = await waitFor(
-      () => deliveryLog(second, headers, webhook.id),
-      (entries) => entries.every((entry) => entry.status === "delivered"),
-      "every delivery to be settled",
-    );
-    expect(log.map((entry) => entry.eventId).sort()).toEqual([...expected].sort());
-    for (const entry of log) expect(entry.attempts.at(-1), entry.id).toMatchObject({ statusCode: 204, error: null });
+      expect(
+        receiver.received
+          .filter((delivery) => delivery.verificationError !== undefined)
+          .map((delivery) => delivery.verificationError),
+      ).toEqual([]);
+      expect([...distinct()].sort()).toEqual([...expected].sort());
+      // The receiver has seen every event before the last sends settle: wait for the log to catch up.
+      const log = await waitFor(
+        () => deliveryLog(second, headers, webhook.id),
+        (entries) => entries.every((entry) => entry.status === "delivered"),
+        "every delivery to be settled",
+      );
+      expect(log.map((entry) => entry.eventId).sort()).toEqual([...expected].sort());
+      for (const entry of log) expect(entry.attempts.at(-1), entry.id).toMatchObject({ statusCode: 204, error: null });
 
-    // At-least-once: sends the killed process had in flight (or had not settled) went out again.
-    console.info(
-      `[webhooks e2e] ${EVENTS} events: ${receivedBeforeKill} received before kill -9, ${receiver.received.length} requests in all, ${receiver.received.length - EVENTS} duplicates`,
-    );
-  });
+      // At-least-once: sends the killed process had in flight (or had not settled) went out again.
+      console.info(
+        `[webhooks e2e] ${EVENTS} events: ${receivedBeforeKill} received before kill -9, ${receiver.received.length} requests in all, ${receiver.received.length - EVENTS} duplicates`,
+      );
+    },
+  );
 });
 
 describe("a receiver verifies a real delivery with openssl against the served public key", () => {
@@ -144,19 +181,43 @@ describe("a receiver verifies a real delivery with openssl against the served pu
   it("Verified OK over '<timestamp>.<raw body>' as received; a tampered body fails", async () => {
     const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body: BUY_QUOTE });
     await expectCall(201, server, "POST", "/v1/webhook", { headers, body: { url: receiver.url(), quoteId: quote.id } });
-    const ramp = await expectCall(201, server, "POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, destinationAddress: EVM_ADDRESS } });
+    const ramp = await expectCall(201, server, "POST", "/v1/ramp/register", {
+      headers,
+      body: { quoteId: quote.id, destinationAddress: EVM_ADDRESS },
+    });
     const [delivery] = await receiver.waitFor(1);
-    expect(delivery!.event).toMatchObject({ eventType: "TRANSACTION_CREATED", payload: { transactionId: ramp.id, quoteId: quote.id } });
+    expect(delivery!.event).toMatchObject({
+      eventType: "TRANSACTION_CREATED",
+      payload: { transactionId: ramp.id, quoteId: quote.id },
+    });
 
     const timestamp = String(delivery!.headers["x-service-timestamp"]);
     writeFileSync(join(dir, "pub.pem"), await servedPublicKey(server));
     writeFileSync(join(dir, "sig.bin"), Buffer.from(String(delivery!.headers["x-service-signature"]), "base64"));
     writeFileSync(join(dir, "data.txt"), `${timestamp}.${delivery!.rawBody}`, "utf8");
-    writeFileSync(join(dir, "tampered.txt"), `${timestamp}.${delivery!.rawBody.replace("PENDING", "COMPLETE")}`, "utf8");
+    writeFileSync(
+      join(dir, "tampered.txt"),
+      `${timestamp}.${delivery!.rawBody.replace("PENDING", "COMPLETE")}`,
+      "utf8",
+    );
     const openssl = (file: string) =>
       promisify(execFile)(
         "openssl",
-        ["dgst", "-sha256", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32", "-sigopt", "rsa_mgf1_md:sha256", "-verify", "pub.pem", "-signature", "sig.bin", file],
+        [
+          "dgst",
+          "-sha256",
+          "-sigopt",
+          "rsa_padding_mode:pss",
+          "-sigopt",
+          "rsa_pss_saltlen:32",
+          "-sigopt",
+          "rsa_mgf1_md:sha256",
+          "-verify",
+          "pub.pem",
+          "-signature",
+          "sig.bin",
+          file,
+        ],
         { cwd: dir },
       ).then(
         ({ stdout }) => ({ ok: true, stdout }),

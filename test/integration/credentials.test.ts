@@ -10,7 +10,10 @@ afterAll(() => t?.close());
 describe("API credentials", () => {
   it("creates a credential: 201, both values in the contract's formats, secret shown once", async () => {
     const session = await t.signIn();
-    const created = await t.request("POST", "/v1/api-credentials", { headers: session.headers, body: { name: "server" } });
+    const created = await t.request("POST", "/v1/api-credentials", {
+      headers: session.headers,
+      body: { name: "server" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       name: "server",
@@ -51,7 +54,10 @@ describe("API credentials", () => {
     expect(expiry).toBeGreaterThan(before + 364 * 86_400_000);
     expect(expiry).toBeLessThan(before + 367 * 86_400_000);
 
-    const tooLong = await t.request("POST", "/v1/api-credentials", { headers: session.headers, body: { name: "x".repeat(101) } });
+    const tooLong = await t.request("POST", "/v1/api-credentials", {
+      headers: session.headers,
+      body: { name: "x".repeat(101) },
+    });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.code).toBe("INVALID_CREDENTIAL_NAME");
     const past = await t.request("POST", "/v1/api-credentials", {
@@ -64,7 +70,10 @@ describe("API credentials", () => {
       body: { expiresAt: new Date(Date.now() + 2 * 366 * 86_400_000).toISOString() },
     });
     expect(tooFar.body.error.code).toBe("INVALID_CREDENTIAL_EXPIRY");
-    const notADate = await t.request("POST", "/v1/api-credentials", { headers: session.headers, body: { expiresAt: "tomorrow" } });
+    const notADate = await t.request("POST", "/v1/api-credentials", {
+      headers: session.headers,
+      body: { expiresAt: "tomorrow" },
+    });
     expect(notADate.status).toBe(400);
     expect(notADate.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: [{ field: "expiresAt" }] });
     const listed = await t.request("GET", "/v1/api-credentials", { headers: session.headers });
@@ -125,14 +134,19 @@ describe("API credentials", () => {
     // Revoking one frees exactly one slot.
     const listed = await t.request("GET", "/v1/api-credentials", { headers: session.headers });
     await t.request("DELETE", `/v1/api-credentials/${listed.body.credentials[0].id}`, { headers: session.headers });
-    const more = await Promise.all(Array.from({ length: 5 }, () => t.request("POST", "/v1/api-credentials", { headers: session.headers })));
+    const more = await Promise.all(
+      Array.from({ length: 5 }, () => t.request("POST", "/v1/api-credentials", { headers: session.headers })),
+    );
     expect(more.filter((r) => r.status === 201)).toHaveLength(1);
   });
 
   it("does not count expired credentials toward the cap", async () => {
     const session = await t.signIn();
     for (let i = 0; i < 5; i++) await t.createCredential(session.headers);
-    await t.app.db.apiCredential.updateMany({ where: { profileId: session.profileId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.app.db.apiCredential.updateMany({
+      where: { profileId: session.profileId },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const created = await t.request("POST", "/v1/api-credentials", { headers: session.headers });
     expect(created.status).toBe(201);
   });
@@ -145,7 +159,9 @@ describe("API credentials", () => {
     expect(immediately.secretLastUsedAt).toBeNull();
     await t.graphql("{ me { id } }", undefined, { "x-public-key": publicKey, "x-api-key": secretKey });
     await expect
-      .poll(async () => (await t.app.db.apiCredential.findUniqueOrThrow({ where: { id } })).secretLastUsedAt, { timeout: 3000 })
+      .poll(async () => (await t.app.db.apiCredential.findUniqueOrThrow({ where: { id } })).secretLastUsedAt, {
+        timeout: 3000,
+      })
       .not.toBeNull();
     const row = await t.app.db.apiCredential.findUniqueOrThrow({ where: { id } });
     expect(row.publicLastUsedAt).not.toBeNull();

@@ -13,21 +13,48 @@ import { rememberSecret } from "../support/secrets.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" }, { workers: true });
+  t = await startTestApp(
+    { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" },
+    { workers: true },
+  );
 });
 afterAll(() => t?.close());
 
 type Headers = Record<string, string>;
 
 /** Real numbers with valid check digits (ABA 021000021, CLABE 032180000118359719, CBU 2850590940090418135201). */
-const US_ACH = { country: "US", type: "ACH", accountNumber: "000123456789", routingNumber: "021000021", accountType: "checking", accountName: "Jane Doe" };
+const US_ACH = {
+  country: "US",
+  type: "ACH",
+  accountNumber: "000123456789",
+  routingNumber: "021000021",
+  accountType: "checking",
+  accountName: "Jane Doe",
+};
 const MX_SPEI = { country: "MX", type: "SPEI", accountNumber: "032180000118359719", accountName: "Juana Pérez" };
-const AR_COELSA = { country: "AR", type: "COELSA", accountNumber: "2850590940090418135201", documentType: "CUIT", documentNumber: "20-12345678-6", accountName: "Juan García" };
+const AR_COELSA = {
+  country: "AR",
+  type: "COELSA",
+  accountNumber: "2850590940090418135201",
+  documentType: "CUIT",
+  documentNumber: "20-12345678-6",
+  accountName: "Juan García",
+};
 const WALLET = `0x${"3".repeat(40)}`;
-const MX_SELL = { rampType: "SELL", from: "polygon", to: "spei", inputAmount: "50", inputCurrency: "USDC", outputCurrency: "MXN" };
+const MX_SELL = {
+  rampType: "SELL",
+  from: "polygon",
+  to: "spei",
+  inputAmount: "50",
+  inputCurrency: "USDC",
+  outputCurrency: "MXN",
+};
 
 function expectError(response: HttpResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
 }
 
 function ok(response: HttpResponse, status: number) {
@@ -43,11 +70,14 @@ async function newUser(): Promise<{ profileId: string; session: Headers; secret:
 
 /** The subject's provider customer in each country: payout accounts belong to it, so it comes first. */
 async function customers(headers: Headers, ...countries: Corridor[]): Promise<void> {
-  for (const country of countries) ok(await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers, body: { country } }), 200);
+  for (const country of countries)
+    ok(await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers, body: { country } }), 200);
 }
 
-const create = (headers: Headers, body: unknown, path = "/v1/domestic/fiatAccounts") => t.request("POST", path, { headers, body });
-const list = (headers: Headers, query = "?country=US", path = "/v1/domestic/fiatAccounts") => t.request("GET", `${path}${query}`, { headers });
+const create = (headers: Headers, body: unknown, path = "/v1/domestic/fiatAccounts") =>
+  t.request("POST", path, { headers, body });
+const list = (headers: Headers, query = "?country=US", path = "/v1/domestic/fiatAccounts") =>
+  t.request("GET", `${path}${query}`, { headers });
 const accountCount = () => t.app.db.fiatAccount.count();
 
 describe("creating and listing", () => {
@@ -56,12 +86,22 @@ describe("creating and listing", () => {
     await customers(user.secret, "US", "MX");
     const first = ok(await create(user.secret, US_ACH), 200);
     expect(Object.keys(first)).toEqual(["fiatAccountId"]);
-    const second = ok(await create(user.session, { ...US_ACH, accountNumber: "9876 5432 10", accountType: "savings" }), 200);
+    const second = ok(
+      await create(user.session, { ...US_ACH, accountNumber: "9876 5432 10", accountType: "savings" }),
+      200,
+    );
     ok(await create(user.secret, MX_SPEI), 200);
 
     const accounts = ok(await list(user.secret), 200);
     expect(accounts.map((account: any) => account.fiatAccountId)).toEqual([second.fiatAccountId, first.fiatAccountId]);
-    expect(accounts[0]).toMatchObject({ country: "US", type: "ACH", accountNumber: "****3210", accountName: "Jane Doe", accountType: "savings", routingNumber: "021000021" });
+    expect(accounts[0]).toMatchObject({
+      country: "US",
+      type: "ACH",
+      accountNumber: "****3210",
+      accountName: "Jane Doe",
+      accountType: "savings",
+      routingNumber: "021000021",
+    });
     expect(accounts[1].accountNumber).toBe("****6789");
     expect(accounts[0].customerId).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(accounts[0].createdAt).toISOString()).toBe(accounts[0].createdAt);
@@ -112,7 +152,10 @@ describe("creating and listing", () => {
     for (const [body, field] of cases) {
       const response = await create(user.secret, body);
       expectError(response, 400, "VALIDATION_FAILED");
-      expect(response.body.error.details.map((detail: { field: string }) => detail.field), JSON.stringify(response.body)).toContain(field);
+      expect(
+        response.body.error.details.map((detail: { field: string }) => detail.field),
+        JSON.stringify(response.body),
+      ).toContain(field);
     }
     expect(await accountCount()).toBe(before);
   });
@@ -133,13 +176,25 @@ describe("owner scoping and deletion", () => {
     const { fiatAccountId } = ok(await create(owner.secret, US_ACH), 200);
 
     expect(ok(await list(stranger.secret), 200)).toEqual([]);
-    expectError(await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: stranger.secret }), 404, "NOT_FOUND");
-    expectError(await t.request("DELETE", "/v1/domestic/fiatAccounts/not-a-uuid", { headers: owner.secret }), 404, "NOT_FOUND");
+    expectError(
+      await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: stranger.secret }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await t.request("DELETE", "/v1/domestic/fiatAccounts/not-a-uuid", { headers: owner.secret }),
+      404,
+      "NOT_FOUND",
+    );
     expect(ok(await list(owner.secret), 200)).toHaveLength(1);
 
     ok(await t.request("DELETE", `/v1/mx/fiatAccounts/${fiatAccountId}`, { headers: owner.session }), 204);
     expect(ok(await list(owner.secret), 200)).toEqual([]);
-    expectError(await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: owner.secret }), 404, "NOT_FOUND");
+    expectError(
+      await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: owner.secret }),
+      404,
+      "NOT_FOUND",
+    );
     expect((await t.app.db.fiatAccount.findUniqueOrThrow({ where: { id: fiatAccountId } })).deletedAt).not.toBeNull();
   });
 });
@@ -147,19 +202,37 @@ describe("owner scoping and deletion", () => {
 describe("delegation", () => {
   async function managerWithChild(allowedCorridors: Corridor[], customerType: CustomerType = "individual") {
     const manager = await newUser();
-    const put = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors, isActive: true } });
+    const put = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors, isActive: true },
+    });
     expect([200, 201]).toContain(put.status);
     const created = ok(
       await t.request("POST", "/v1/managed-profiles", {
         headers: manager.secret,
-        body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType },
+        body: {
+          externalSubjectId: `subject-${randomUUID()}`,
+          contactEmail: `child-${randomUUID()}@example.com`,
+          customerType,
+        },
       }),
       201,
     );
     const childId: string = created.managedProfile.profileId;
-    const key = ok(await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, { headers: manager.secret, body: { name: "child's own" } }), 201);
+    const key = ok(
+      await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+        headers: manager.secret,
+        body: { name: "child's own" },
+      }),
+      201,
+    );
     rememberSecret(key.secretKey);
-    return { manager, childId, selecting: { ...manager.secret, "x-managed-profile-id": childId }, own: { "x-api-key": key.secretKey as string } };
+    return {
+      manager,
+      childId,
+      selecting: { ...manager.secret, "x-managed-profile-id": childId },
+      own: { "x-api-key": key.secretKey as string },
+    };
   }
 
   it("a manager creates, lists and deletes a child's accounts through the selector; the child sees them with its own key", async () => {
@@ -167,11 +240,17 @@ describe("delegation", () => {
     await customers(selecting, "MX", "US");
     const { fiatAccountId } = ok(await create(selecting, MX_SPEI), 200);
     ok(await create(own, US_ACH), 200);
-    expect(ok(await list(own, "?country=MX"), 200).map((account: any) => account.fiatAccountId)).toEqual([fiatAccountId]);
+    expect(ok(await list(own, "?country=MX"), 200).map((account: any) => account.fiatAccountId)).toEqual([
+      fiatAccountId,
+    ]);
     expect(ok(await list(selecting, "?country=US"), 200)).toHaveLength(1);
     // The manager's own accounts are its own.
     expect(ok(await list(manager.secret, "?country=MX"), 200)).toEqual([]);
-    expectError(await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: manager.secret }), 404, "NOT_FOUND");
+    expectError(
+      await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: manager.secret }),
+      404,
+      "NOT_FOUND",
+    );
     ok(await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: selecting }), 204);
   });
 
@@ -183,14 +262,29 @@ describe("delegation", () => {
     expectError(await create(selecting, AR_COELSA), 403, "MANAGED_PROFILE_ACCESS_DENIED");
     expectError(await create(own, AR_COELSA), 403, "MANAGED_PROFILE_ACCESS_DENIED");
 
-    const tightened = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["US"], isActive: true } });
+    const tightened = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["US"], isActive: true },
+    });
     expect(tightened.status).toBe(200);
     expectError(await create(selecting, MX_SPEI), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-    expectError(await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: own }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectError(
+      await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: own }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     expect(ok(await list(selecting, "?country=MX"), 200)).toHaveLength(1);
     expect(await accountCount()).toBe(before);
-    expectError(await create({ ...own, "x-managed-profile-id": childId }, US_ACH), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-    expectError(await create({ ...manager.secret, "x-managed-profile-id": "nope" }, US_ACH), 400, "INVALID_MANAGED_PROFILE_ID");
+    expectError(
+      await create({ ...own, "x-managed-profile-id": childId }, US_ACH),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
+    expectError(
+      await create({ ...manager.secret, "x-managed-profile-id": "nope" }, US_ACH),
+      400,
+      "INVALID_MANAGED_PROFILE_ID",
+    );
   });
 });
 
@@ -199,7 +293,10 @@ describe("SELL ramps pay out to a fiat account of the same subject and corridor"
     return ok(await t.request("POST", "/v1/quotes", { headers, body: MX_SELL }), 201).id;
   }
   const register = (headers: Headers, quoteId: string, fiatAccountId?: string) =>
-    t.request("POST", "/v1/ramp/register", { headers, body: { quoteId, additionalData: { walletAddress: WALLET }, ...(fiatAccountId && { fiatAccountId }) } });
+    t.request("POST", "/v1/ramp/register", {
+      headers,
+      body: { quoteId, additionalData: { walletAddress: WALLET }, ...(fiatAccountId && { fiatAccountId }) },
+    });
 
   it("requires one of the subject's usable accounts in the quote's corridor", async () => {
     const user = await newUser();
@@ -217,10 +314,14 @@ describe("SELL ramps pay out to a fiat account of the same subject and corridor"
 
     const missing = await register(user.secret, quoteId);
     expectError(missing, 400, "VALIDATION_FAILED");
-    expect(missing.body.error.details).toEqual([{ field: "fiatAccountId", message: "is required for a SELL ramp in MX: the account the payout goes to" }]);
+    expect(missing.body.error.details).toEqual([
+      { field: "fiatAccountId", message: "is required for a SELL ramp in MX: the account the payout goes to" },
+    ]);
     const wrongCountry = await register(user.secret, quoteId, us);
     expectError(wrongCountry, 400, "VALIDATION_FAILED");
-    expect(wrongCountry.body.error.details).toEqual([{ field: "fiatAccountId", message: "is an account in US; this ramp pays out in MX" }]);
+    expect(wrongCountry.body.error.details).toEqual([
+      { field: "fiatAccountId", message: "is an account in US; this ramp pays out in MX" },
+    ]);
     expectError(await register(user.secret, quoteId, strangers), 404, "NOT_FOUND");
     expectError(await register(user.secret, quoteId, deleted), 404, "NOT_FOUND");
     expect(await t.app.db.ramp.count({ where: { quoteId } })).toBe(0);
@@ -233,41 +334,90 @@ describe("SELL ramps pay out to a fiat account of the same subject and corridor"
     const user = await newUser();
     await t.completeKyc(user.secret, ["MX"]);
     const mx = ok(await create(user.secret, MX_SPEI), 200).fiatAccountId;
-    const buy = ok(await t.request("POST", "/v1/quotes", { headers: user.secret, body: { rampType: "BUY", from: "spei", to: "polygon", inputAmount: "1000", inputCurrency: "MXN", outputCurrency: "USDC" } }), 201).id;
-    const response = await t.request("POST", "/v1/ramp/register", { headers: user.secret, body: { quoteId: buy, destinationAddress: WALLET, fiatAccountId: mx } });
+    const buy = ok(
+      await t.request("POST", "/v1/quotes", {
+        headers: user.secret,
+        body: {
+          rampType: "BUY",
+          from: "spei",
+          to: "polygon",
+          inputAmount: "1000",
+          inputCurrency: "MXN",
+          outputCurrency: "USDC",
+        },
+      }),
+      201,
+    ).id;
+    const response = await t.request("POST", "/v1/ramp/register", {
+      headers: user.secret,
+      body: { quoteId: buy, destinationAddress: WALLET, fiatAccountId: mx },
+    });
     expectError(response, 400, "VALIDATION_FAILED");
     expect(response.body.error.details).toEqual([{ field: "fiatAccountId", message: "is only for SELL ramps" }]);
   });
 });
 
 describe("GraphQL", () => {
-  const FIELDS = "fiatAccountId customerId country type accountNumber accountName accountType routingNumber accountBankCode createdAt";
+  const FIELDS =
+    "fiatAccountId customerId country type accountNumber accountName accountType routingNumber accountBankCode createdAt";
 
   it("creates, pages through and deletes accounts as REST does, and reports validation per field", async () => {
     const user = await newUser();
     await customers(user.secret, "US");
     const created: { fiatAccountId: string }[] = [];
     for (const accountNumber of ["111122223333", "444455556666", "777788889999"]) {
-      const body = (await t.graphql(`mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { ${FIELDS} } }`, { input: { ...US_ACH, accountNumber } }, user.secret)).body;
+      const body = (
+        await t.graphql(
+          `mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { ${FIELDS} } }`,
+          { input: { ...US_ACH, accountNumber } },
+          user.secret,
+        )
+      ).body;
       expect(body.errors).toBeUndefined();
       created.push(body.data.createFiatAccount);
     }
-    expect(created[0]).toMatchObject({ country: "US", type: "ACH", accountNumber: "****3333", accountType: "checking", routingNumber: "021000021", accountBankCode: null });
-    expect(ok(await list(user.secret), 200).map((account: any) => account.fiatAccountId)).toEqual(created.map((account) => account.fiatAccountId).reverse());
+    expect(created[0]).toMatchObject({
+      country: "US",
+      type: "ACH",
+      accountNumber: "****3333",
+      accountType: "checking",
+      routingNumber: "021000021",
+      accountBankCode: null,
+    });
+    expect(ok(await list(user.secret), 200).map((account: any) => account.fiatAccountId)).toEqual(
+      created.map((account) => account.fiatAccountId).reverse(),
+    );
 
-    const PAGE = "query ($after: String) { fiatAccounts(country: US, first: 2, after: $after) { count pageInfo { hasNextPage endCursor } edges { node { fiatAccountId } } } }";
+    const PAGE =
+      "query ($after: String) { fiatAccounts(country: US, first: 2, after: $after) { count pageInfo { hasNextPage endCursor } edges { node { fiatAccountId } } } }";
     const first = (await t.graphql(PAGE, {}, user.secret)).body.data.fiatAccounts;
     expect([first.count, first.pageInfo.hasNextPage]).toEqual([2, true]);
     const second = (await t.graphql(PAGE, { after: first.pageInfo.endCursor }, user.secret)).body.data.fiatAccounts;
-    expect([second.count, second.pageInfo.hasNextPage, second.edges[0].node.fiatAccountId]).toEqual([1, false, created[0].fiatAccountId]);
+    expect([second.count, second.pageInfo.hasNextPage, second.edges[0].node.fiatAccountId]).toEqual([
+      1,
+      false,
+      created[0].fiatAccountId,
+    ]);
 
-    const invalid = (await t.graphql("mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccountId } }", { input: { ...MX_SPEI, accountNumber: "032180000118359710" } }, user.secret)).body;
+    const invalid = (
+      await t.graphql(
+        "mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccountId } }",
+        { input: { ...MX_SPEI, accountNumber: "032180000118359710" } },
+        user.secret,
+      )
+    ).body;
     expect(invalid.errors[0].extensions.code).toBe("VALIDATION_FAILED");
-    expect(invalid.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toEqual(["accountNumber"]);
+    expect(invalid.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toEqual([
+      "accountNumber",
+    ]);
 
     const DELETE = "mutation ($id: ID!) { deleteFiatAccount(fiatAccountId: $id) }";
-    expect((await t.graphql(DELETE, { id: created[1].fiatAccountId }, user.secret)).body.data).toEqual({ deleteFiatAccount: true });
-    expect((await t.graphql(DELETE, { id: created[1].fiatAccountId }, user.secret)).body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect((await t.graphql(DELETE, { id: created[1].fiatAccountId }, user.secret)).body.data).toEqual({
+      deleteFiatAccount: true,
+    });
+    expect(
+      (await t.graphql(DELETE, { id: created[1].fiatAccountId }, user.secret)).body.errors[0].extensions.code,
+    ).toBe("NOT_FOUND");
     expect(ok(await list(user.secret), 200)).toHaveLength(2);
   });
 });

@@ -12,7 +12,10 @@ import { rememberSecret } from "../support/secrets.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" }, { workers: true });
+  t = await startTestApp(
+    { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" },
+    { workers: true },
+  );
 });
 afterAll(() => t?.close());
 afterEach(() => {
@@ -52,14 +55,27 @@ const GQL = {
     ramps(first: $first, after: $after) { count edges { cursor node { id status currentPhase errors { phase error recoverable } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
   }`,
   rampInfo: "query { rampInfo { corridors { corridor kycStatus canBuy canSell } } }",
-  limits: "query L($corridors: [Corridor!]!) { limits(corridors: $corridors) { corridor currency direction max used period { type startsAt endsAt } } }",
+  limits:
+    "query L($corridors: [Corridor!]!) { limits(corridors: $corridors) { corridor currency direction max used period { type startsAt endsAt } } }",
 };
 
 const buyQuote = (inputAmount = "100", overrides: Record<string, unknown> = {}) => ({
-  rampType: "BUY", from: "pix", to: "polygon", inputAmount, inputCurrency: "BRL", outputCurrency: "USDC", ...overrides,
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount,
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+  ...overrides,
 });
 const sellQuote = (inputAmount = "50", overrides: Record<string, unknown> = {}) => ({
-  rampType: "SELL", from: "polygon", to: "pix", inputAmount, inputCurrency: "USDC", outputCurrency: "BRL", ...overrides,
+  rampType: "SELL",
+  from: "polygon",
+  to: "pix",
+  inputAmount,
+  inputCurrency: "USDC",
+  outputCurrency: "BRL",
+  ...overrides,
 });
 /** Quotes in other corridors (BUY, the rail's home fiat). */
 const QUOTE_IN: Record<"MX" | "AR" | "EU" | "US", Record<string, unknown>> = {
@@ -71,7 +87,10 @@ const QUOTE_IN: Record<"MX" | "AR" | "EU" | "US", Record<string, unknown>> = {
 
 function expectGraphQLError(response: HttpResponse, status: number, code: string): void {
   const [first] = response.body?.errors ?? [];
-  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({ code, status });
+  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({
+    code,
+    status,
+  });
   expect(response.body.data ?? null, JSON.stringify(response.body)).toBeNull();
 }
 
@@ -105,11 +124,19 @@ async function newCaller(kyc: "approved" | "none" = "approved"): Promise<Caller>
   const signedIn = await t.signIn();
   const credential = await t.createCredential(signedIn.headers);
   if (kyc === "approved") await t.completeKyc(signedIn.headers);
-  return { profileId: signedIn.profileId, session: signedIn.headers, secret: { "x-api-key": credential.secretKey }, publicKey: { "x-public-key": credential.publicKey } };
+  return {
+    profileId: signedIn.profileId,
+    session: signedIn.headers,
+    secret: { "x-api-key": credential.secretKey },
+    publicKey: { "x-public-key": credential.publicKey },
+  };
 }
 
 async function putManager(profileId: string, policy: Policy): Promise<void> {
-  const response = await t.request("PUT", `/v1/admin/managers/${profileId}`, { headers: t.operatorHeaders, body: policy });
+  const response = await t.request("PUT", `/v1/admin/managers/${profileId}`, {
+    headers: t.operatorHeaders,
+    body: policy,
+  });
   expect([200, 201], JSON.stringify(response.body)).toContain(response.status);
 }
 
@@ -130,14 +157,25 @@ interface Child {
 async function newChild(manager: Caller, customerType: CustomerType = "individual"): Promise<Child> {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
-    body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType },
+    body: {
+      externalSubjectId: `subject-${randomUUID()}`,
+      contactEmail: `child-${randomUUID()}@example.com`,
+      customerType,
+    },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const profileId = created.body.managedProfile.profileId as string;
-  const credential = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: manager.secret, body: {} });
+  const credential = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, {
+    headers: manager.secret,
+    body: {},
+  });
   expect(credential.status, JSON.stringify(credential.body)).toBe(201);
   rememberSecret(credential.body.secretKey);
-  return { profileId, own: { "x-api-key": credential.body.secretKey }, ownPublic: { "x-public-key": credential.body.publicKey } };
+  return {
+    profileId,
+    own: { "x-api-key": credential.body.secretKey },
+    ownPublic: { "x-public-key": credential.body.publicKey },
+  };
 }
 
 const selecting = (headers: Headers, childId: string) => ({ ...headers, "x-managed-profile-id": childId });
@@ -169,8 +207,15 @@ async function completeBuy(headers: Headers, inputAmount = "100") {
 /** SELL through the whole lifecycle: quote, register, update with the signed transactions, start, COMPLETE. */
 async function completeSell(headers: Headers, inputAmount = "50") {
   const quote = await createQuote(headers, sellQuote(inputAmount));
-  const { registerRamp: ramp } = await ok(GQL.register, { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } }, headers);
-  const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({ ...tx, signature: `0x${"ab".repeat(65)}` }));
+  const { registerRamp: ramp } = await ok(
+    GQL.register,
+    { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } },
+    headers,
+  );
+  const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({
+    ...tx,
+    signature: `0x${"ab".repeat(65)}`,
+  }));
   await ok(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, headers);
   await ok(GQL.start, { id: ramp.id }, headers);
   return settled(headers, ramp.id);
@@ -185,26 +230,55 @@ describe("quotes and widget sessions over GraphQL", () => {
     const rest = await t.request("GET", `/v1/quotes/${quote.id}`, { headers: caller.secret });
     expect(rest.status).toBe(200);
     expect({ ...quote, rampType: "BUY", network: "polygon", paymentMethod: "pix" }).toEqual(rest.body);
-    expect(quote).toMatchObject({ rampType: "BUY", network: "POLYGON", paymentMethod: "PIX", feeCurrency: "BRL", countryCode: "BR", inputAmount: "1234.56" });
+    expect(quote).toMatchObject({
+      rampType: "BUY",
+      network: "POLYGON",
+      paymentMethod: "PIX",
+      feeCurrency: "BRL",
+      countryCode: "BR",
+      inputAmount: "1234.56",
+    });
     expect(quote.expiresAt).toMatch(ISO);
     expect(new Date(quote.expiresAt).getTime() - new Date(quote.createdAt).getTime()).toBe(600_000);
-    for (const field of ["outputAmount", "networkFeeFiat", "networkFeeUSD", "vortexFeeFiat", "totalFeeFiat", "totalFeeUSD"]) {
+    for (const field of [
+      "outputAmount",
+      "networkFeeFiat",
+      "networkFeeUSD",
+      "vortexFeeFiat",
+      "totalFeeFiat",
+      "totalFeeUSD",
+    ]) {
       expect(quote[field]).toMatch(/^\d+(\.\d+)?$/);
     }
 
     // The owner reads it back over GraphQL; a null optional field is as if left out.
     expect((await ok(GQL.quote, { id: quote.id }, caller.session)).quote).toEqual(quote);
-    const withNulls = await createQuote(caller.secret, buyQuote("100", { network: null, paymentMethod: null, countryCode: null }));
+    const withNulls = await createQuote(
+      caller.secret,
+      buyQuote("100", { network: null, paymentMethod: null, countryCode: null }),
+    );
     expect(withNulls.countryCode).toBeNull();
 
     // The service validates as for REST.
     const invalid = await t.graphql(GQL.createQuote, { input: buyQuote("-1") }, caller.secret);
     expectGraphQLError(invalid, 400, "VALIDATION_FAILED");
-    expect(invalid.body.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toContain("inputAmount");
+    expect(invalid.body.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toContain(
+      "inputAmount",
+    );
   });
 
   it("createBestQuote picks the network paying out the most; anonymous quotes are readable by anyone", async () => {
-    const best = (await ok(GQL.createBestQuote, { input: { rampType: "BUY", inputAmount: "500", inputCurrency: "BRL", outputCurrency: "USDC", networks: ["ethereum", "polygon", "base"] } })).createBestQuote;
+    const best = (
+      await ok(GQL.createBestQuote, {
+        input: {
+          rampType: "BUY",
+          inputAmount: "500",
+          inputCurrency: "BRL",
+          outputCurrency: "USDC",
+          networks: ["ethereum", "polygon", "base"],
+        },
+      })
+    ).createBestQuote;
     expect(best.network).toBe("BASE");
     expect(best.from).toBe("pix");
     const stranger = await newCaller();
@@ -215,18 +289,34 @@ describe("quotes and widget sessions over GraphQL", () => {
   it("createWidgetSession: a locked quote or the widget's own parameters; mixing the two forms is refused", async () => {
     const caller = await newCaller();
     const quote = await createQuote(caller.secret);
-    const locked = (await ok(GQL.session, { input: { quoteId: quote.id, callbackUrl: "https://example.com/done" } }, caller.secret)).createWidgetSession;
+    const locked = (
+      await ok(GQL.session, { input: { quoteId: quote.id, callbackUrl: "https://example.com/done" } }, caller.secret)
+    ).createWidgetSession;
     expect(new URL(locked.url).searchParams.get("sessionId")).toBe(locked.sessionId);
-    const open = (await ok(GQL.session, { input: { rampType: "SELL", network: "BASE", inputAmount: "25", externalSessionId: "ext-1", fiat: "BRL" } }, caller.publicKey)).createWidgetSession;
+    const open = (
+      await ok(
+        GQL.session,
+        { input: { rampType: "SELL", network: "BASE", inputAmount: "25", externalSessionId: "ext-1", fiat: "BRL" } },
+        caller.publicKey,
+      )
+    ).createWidgetSession;
     expect(open.sessionId).not.toBe(locked.sessionId);
     const stored = await t.app.db.widgetSession.findUniqueOrThrow({ where: { id: open.sessionId } });
     expect(JSON.parse(stored.parameters)).toMatchObject({ rampType: "SELL", network: "base", inputAmount: "25" });
     expect(stored.ownerProfileId).toBeNull();
 
-    expectGraphQLError(await t.graphql(GQL.session, { input: { quoteId: quote.id, rampType: "BUY" } }, caller.secret), 400, "VALIDATION_FAILED");
+    expectGraphQLError(
+      await t.graphql(GQL.session, { input: { quoteId: quote.id, rampType: "BUY" } }, caller.secret),
+      400,
+      "VALIDATION_FAILED",
+    );
     expectGraphQLError(await t.graphql(GQL.session, { input: {} }, caller.secret), 400, "VALIDATION_FAILED");
     // Another profile's quote is not found.
-    expectGraphQLError(await t.graphql(GQL.session, { input: { quoteId: quote.id } }, (await newCaller()).secret), 404, "NOT_FOUND");
+    expectGraphQLError(
+      await t.graphql(GQL.session, { input: { quoteId: quote.id } }, (await newCaller()).secret),
+      404,
+      "NOT_FOUND",
+    );
   });
 });
 
@@ -257,7 +347,11 @@ describe("ramps end to end over GraphQL", () => {
     expect(ramp.expiresAt).toMatch(ISO);
 
     // The quote is consumed once.
-    expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, caller.session), 409, "QUOTE_CONSUMED");
+    expectGraphQLError(
+      await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, caller.session),
+      409,
+      "QUOTE_CONSUMED",
+    );
 
     const started = (await ok(GQL.start, { id: ramp.id }, caller.secret)).startRamp;
     expect(started).toMatchObject({ currentPhase: "AWAITING_PAYMENT", status: "PENDING" });
@@ -268,19 +362,39 @@ describe("ramps end to end over GraphQL", () => {
     expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "COMPLETE" });
     expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(done.transactionExplorerLink).toBe(`https://polygonscan.com/tx/${done.transactionHash}`);
-    expect(done.errors).toEqual([{ timestamp: expect.stringMatching(ISO), phase: "PAYING_OUT", error: "Payout delayed", details: expect.any(String), recoverable: true }]);
+    expect(done.errors).toEqual([
+      {
+        timestamp: expect.stringMatching(ISO),
+        phase: "PAYING_OUT",
+        error: "Payout delayed",
+        details: expect.any(String),
+        recoverable: true,
+      },
+    ]);
 
     // The same ramp as REST shows it.
     const rest = await t.request("GET", `/v1/ramp/${ramp.id}`, { headers: caller.secret });
     const { errors: _errors, ...fields } = done;
-    expect({ ...fields, type: "BUY", currentPhase: "complete", network: "polygon", paymentMethod: "pix" }).toEqual(rest.body);
+    expect({ ...fields, type: "BUY", currentPhase: "complete", network: "polygon", paymentMethod: "pix" }).toEqual(
+      rest.body,
+    );
   });
 
   it("a SELL ramp completes: register with the source wallet, updateRamp with presignedTxs, start, COMPLETE", async () => {
     const caller = await newCaller();
     const quote = await createQuote(caller.secret, sellQuote("80"));
-    const { registerRamp: ramp } = await ok(GQL.register, { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } }, caller.secret);
-    expect(ramp).toMatchObject({ type: "SELL", currentPhase: "INITIAL", walletAddress: SELLER, paymentInstructions: null, depositQrCode: null });
+    const { registerRamp: ramp } = await ok(
+      GQL.register,
+      { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } },
+      caller.secret,
+    );
+    expect(ramp).toMatchObject({
+      type: "SELL",
+      currentPhase: "INITIAL",
+      walletAddress: SELLER,
+      paymentInstructions: null,
+      depositQrCode: null,
+    });
     expect(ramp.unsignedTxs).toHaveLength(1);
     expect(ramp.unsignedTxs[0]).toMatchObject({ network: "polygon", signer: SELLER, nonce: 0 });
 
@@ -289,26 +403,49 @@ describe("ramps end to end over GraphQL", () => {
     expectGraphQLError(early, 400, "VALIDATION_FAILED");
     expect(early.body.errors[0].extensions.details).toEqual([expect.objectContaining({ field: "presignedTxs" })]);
 
-    const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({ ...tx, signature: `0x${"cd".repeat(65)}` }));
-    const updated = (await ok(GQL.update, { input: { rampId: ramp.id, presignedTxs, additionalData: { squidRouterSwapHash: "0xabc" } } }, caller.session)).updateRamp;
+    const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({
+      ...tx,
+      signature: `0x${"cd".repeat(65)}`,
+    }));
+    const updated = (
+      await ok(
+        GQL.update,
+        { input: { rampId: ramp.id, presignedTxs, additionalData: { squidRouterSwapHash: "0xabc" } } },
+        caller.session,
+      )
+    ).updateRamp;
     expect(updated.currentPhase).toBe("INITIAL");
     const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
     expect(JSON.parse(row.presignedTxs)).toEqual(presignedTxs);
     expect(JSON.parse(row.additionalData)).toMatchObject({ walletAddress: SELLER, squidRouterSwapHash: "0xabc" });
     // An unknown hash field is refused, as in REST (the input type itself has no such field).
-    expectGraphQLError(await t.graphql(GQL.update, { input: { rampId: ramp.id, presignedTxs, additionalData: { otherHash: "0x1" } } }, caller.session), 400, "VALIDATION_FAILED");
+    expectGraphQLError(
+      await t.graphql(
+        GQL.update,
+        { input: { rampId: ramp.id, presignedTxs, additionalData: { otherHash: "0x1" } } },
+        caller.session,
+      ),
+      400,
+      "VALIDATION_FAILED",
+    );
 
     await ok(GQL.start, { id: ramp.id }, caller.secret);
     const done = await settled(caller.secret, ramp.id);
     expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "COMPLETE", errors: [] });
-    expectGraphQLError(await t.graphql(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, caller.secret), 409, "RAMP_NOT_STARTABLE");
+    expectGraphQLError(
+      await t.graphql(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, caller.secret),
+      409,
+      "RAMP_NOT_STARTABLE",
+    );
   });
 
   it("a failing ramp reports FAILED with its unrecoverable error", async () => {
     const caller = await newCaller();
     const failed = await completeBuy(caller.secret, "100.66");
     expect(failed).toMatchObject({ status: "FAILED", currentPhase: "FAILED", transactionHash: null });
-    expect(failed.errors).toEqual([expect.objectContaining({ phase: "EXCHANGING", error: "Exchange refused", recoverable: false })]);
+    expect(failed.errors).toEqual([
+      expect.objectContaining({ phase: "EXCHANGING", error: "Exchange refused", recoverable: false }),
+    ]);
   });
 });
 
@@ -330,7 +467,9 @@ describe("history, errors, rampInfo and limits", () => {
     expect(all.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst);
     expect(all.count).toBe(5);
     expect(all.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
-    const errorsById = Object.fromEntries(all.edges.map((edge: { node: { id: string; errors: unknown[] } }) => [edge.node.id, edge.node.errors]));
+    const errorsById = Object.fromEntries(
+      all.edges.map((edge: { node: { id: string; errors: unknown[] } }) => [edge.node.id, edge.node.errors]),
+    );
     expect(errorsById[completed.id]).toEqual([{ phase: "PAYING_OUT", error: "Payout delayed", recoverable: true }]);
     expect(errorsById[failed.id]).toEqual([{ phase: "EXCHANGING", error: "Exchange refused", recoverable: false }]);
     expect(errorsById[clean[0].id]).toEqual([]);
@@ -353,30 +492,71 @@ describe("history, errors, rampInfo and limits", () => {
     expect(seen).toEqual(newestFirst);
     expect(batch).toHaveBeenCalledTimes(4);
 
-    expectGraphQLError(await t.graphql(GQL.ramps, { first: 2, after: "not-a-cursor" }, caller.secret), 400, "VALIDATION_FAILED");
+    expectGraphQLError(
+      await t.graphql(GQL.ramps, { first: 2, after: "not-a-cursor" }, caller.secret),
+      400,
+      "VALIDATION_FAILED",
+    );
     // Another profile's history is its own (empty).
-    expect((await ok(GQL.ramps, { first: 10 }, (await newCaller()).secret)).ramps).toMatchObject({ count: 0, edges: [] });
+    expect((await ok(GQL.ramps, { first: 10 }, (await newCaller()).secret)).ramps).toMatchObject({
+      count: 0,
+      edges: [],
+    });
   });
 
   it("rampInfo: one entry per corridor from the sandbox KYC; public and secret keys only", async () => {
     const approved = await newCaller();
     const info = (await ok(GQL.rampInfo, {}, approved.publicKey)).rampInfo;
-    expect(info.corridors.map((entry: { corridor: string }) => entry.corridor).sort()).toEqual(["AR", "BR", "CO", "EU", "MX", "US"]);
-    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toEqual({ corridor: "BR", kycStatus: "APPROVED", canBuy: true, canSell: true });
+    expect(info.corridors.map((entry: { corridor: string }) => entry.corridor).sort()).toEqual([
+      "AR",
+      "BR",
+      "CO",
+      "EU",
+      "MX",
+      "US",
+    ]);
+    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toEqual({
+      corridor: "BR",
+      kycStatus: "APPROVED",
+      canBuy: true,
+      canSell: true,
+    });
     expect((await ok(GQL.rampInfo, {}, approved.secret)).rampInfo).toEqual(info);
 
     // KYC information given in MX but not sent: MX is pending, the corridors without a case have not started; neither can buy or sell.
     const pending = await newCaller("none");
-    expect((await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers: pending.secret, body: { country: "MX" } })).status).toBe(200);
+    expect(
+      (
+        await t.request("POST", "/v1/domestic/createIndividualCustomer", {
+          headers: pending.secret,
+          body: { country: "MX" },
+        })
+      ).status,
+    ).toBe(200);
     const submitted = await t.request("POST", "/v1/domestic/submitKycInformation", {
       headers: pending.secret,
-      body: { country: "MX", firstName: "Ana", lastName: "Souza", dateOfBirth: "1990-04-12", documentType: "NATIONAL_ID", documentNumber: "12345678" },
+      body: {
+        country: "MX",
+        firstName: "Ana",
+        lastName: "Souza",
+        dateOfBirth: "1990-04-12",
+        documentType: "NATIONAL_ID",
+        documentNumber: "12345678",
+      },
     });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     const pendingInfo = (await ok(GQL.rampInfo, {}, pending.secret)).rampInfo;
-    const byCorridor = Object.fromEntries(pendingInfo.corridors.map(({ corridor, ...entry }: { corridor: string }) => [corridor, entry]));
+    const byCorridor = Object.fromEntries(
+      pendingInfo.corridors.map(({ corridor, ...entry }: { corridor: string }) => [corridor, entry]),
+    );
     const closed = (kycStatus: string) => ({ kycStatus, canBuy: false, canSell: false });
-    expect(byCorridor).toMatchObject({ MX: closed("PENDING"), BR: closed("NOT_STARTED"), AR: closed("NOT_STARTED"), CO: closed("NOT_STARTED"), US: closed("NOT_STARTED") });
+    expect(byCorridor).toMatchObject({
+      MX: closed("PENDING"),
+      BR: closed("NOT_STARTED"),
+      AR: closed("NOT_STARTED"),
+      CO: closed("NOT_STARTED"),
+      US: closed("NOT_STARTED"),
+    });
     // EU needs no case: the verified login email of a direct profile is its verification.
     expect(byCorridor.EU.kycStatus).toBe("APPROVED");
 
@@ -384,7 +564,11 @@ describe("history, errors, rampInfo and limits", () => {
     expectGraphQLError(await t.graphql(GQL.rampInfo, {}), 401, "CREDENTIAL_REQUIRED");
     // An unauthenticated caller gets the authentication error first, whatever selector it sends.
     for (const selector of [approved.profileId, "not-a-uuid"]) {
-      expectGraphQLError(await t.graphql(GQL.rampInfo, {}, { "x-managed-profile-id": selector }), 401, "CREDENTIAL_REQUIRED");
+      expectGraphQLError(
+        await t.graphql(GQL.rampInfo, {}, { "x-managed-profile-id": selector }),
+        401,
+        "CREDENTIAL_REQUIRED",
+      );
     }
   });
 
@@ -395,10 +579,23 @@ describe("history, errors, rampInfo and limits", () => {
     const { limits } = await ok(GQL.limits, { corridors: ["BR", "MX"] }, caller.session);
     expect(limits).toHaveLength(4);
     const br = limits.filter((limit: { corridor: string }) => limit.corridor === "BR");
-    expect(br.find((limit: { direction: string }) => limit.direction === "BUY")).toMatchObject({ currency: "BRL", max: "50000.00", used: "120.50" });
-    const sold = await t.app.db.ramp.findFirstOrThrow({ where: { profileId: caller.profileId, type: "SELL" }, include: { quote: true } });
-    expect(br.find((limit: { direction: string }) => limit.direction === "SELL")).toMatchObject({ used: sold.quote.outputAmount });
-    expect(limits.find((limit: { corridor: string; direction: string }) => limit.corridor === "MX" && limit.direction === "BUY")).toMatchObject({ currency: "MXN", used: "0.00" });
+    expect(br.find((limit: { direction: string }) => limit.direction === "BUY")).toMatchObject({
+      currency: "BRL",
+      max: "50000.00",
+      used: "120.50",
+    });
+    const sold = await t.app.db.ramp.findFirstOrThrow({
+      where: { profileId: caller.profileId, type: "SELL" },
+      include: { quote: true },
+    });
+    expect(br.find((limit: { direction: string }) => limit.direction === "SELL")).toMatchObject({
+      used: sold.quote.outputAmount,
+    });
+    expect(
+      limits.find(
+        (limit: { corridor: string; direction: string }) => limit.corridor === "MX" && limit.direction === "BUY",
+      ),
+    ).toMatchObject({ currency: "MXN", used: "0.00" });
     expect(limits[0].period.type).toBe("calendar_month");
     expect(limits[0].period.startsAt).toMatch(ISO);
     // EU has no exact limits (the service refuses it); public keys get none at all.
@@ -437,8 +634,14 @@ describe("managed children over GraphQL", () => {
     const limits = (await ok(GQL.limits, { corridors: ["BR"] }, selecting(manager.session, child.profileId))).limits;
     expect(limits.find((limit: { direction: string }) => limit.direction === "BUY").used).toBe("150.00");
     const info = (await ok(GQL.rampInfo, {}, asChild)).rampInfo;
-    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "EU")).toMatchObject({ canBuy: false, canSell: false });
-    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toMatchObject({ canBuy: true, canSell: true });
+    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "EU")).toMatchObject({
+      canBuy: false,
+      canSell: false,
+    });
+    expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toMatchObject({
+      canBuy: true,
+      canSell: true,
+    });
   });
 
   it("a child's own credential runs a BUY and a SELL to COMPLETE as the child", async () => {
@@ -451,7 +654,9 @@ describe("managed children over GraphQL", () => {
     const rows = await t.app.db.ramp.findMany({ where: { id: { in: [buy.id, sell.id] } } });
     expect(rows.every((row) => row.profileId === child.profileId && row.actorProfileId === child.profileId)).toBe(true);
     // The manager sees them through the selector; the child's own public key reads rampInfo.
-    expect((await ok(GQL.ramp, { id: buy.id }, selecting(manager.secret, child.profileId))).ramp.status).toBe("COMPLETE");
+    expect((await ok(GQL.ramp, { id: buy.id }, selecting(manager.secret, child.profileId))).ramp.status).toBe(
+      "COMPLETE",
+    );
     expect((await ok(GQL.rampInfo, {}, child.ownPublic)).rampInfo.corridors).toHaveLength(6);
   });
 
@@ -460,12 +665,28 @@ describe("managed children over GraphQL", () => {
       const manager = await newManager();
       const child = await newChild(manager);
       const sibling = await newChild(manager);
-      for (const headers of [selecting(child.own, sibling.profileId), selecting(child.own, child.profileId), selecting(child.ownPublic, sibling.profileId)]) {
+      for (const headers of [
+        selecting(child.own, sibling.profileId),
+        selecting(child.own, child.profileId),
+        selecting(child.ownPublic, sibling.profileId),
+      ]) {
         expectGraphQLError(await t.graphql(GQL.ramps, { first: 5 }, headers), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-        expectGraphQLError(await t.graphql(GQL.createQuote, { input: buyQuote() }, headers), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+        expectGraphQLError(
+          await t.graphql(GQL.createQuote, { input: buyQuote() }, headers),
+          403,
+          "MANAGED_PROFILE_ACCESS_DENIED",
+        );
       }
-      expectGraphQLError(await t.graphql(GQL.rampInfo, {}, selecting(child.ownPublic, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-      expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: randomUUID() } }, selecting(child.own, sibling.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectGraphQLError(
+        await t.graphql(GQL.rampInfo, {}, selecting(child.ownPublic, child.profileId)),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
+      expectGraphQLError(
+        await t.graphql(GQL.register, { input: { quoteId: randomUUID() } }, selecting(child.own, sibling.profileId)),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
     });
 
     it("a selector that is not a UUID -> 400 INVALID_MANAGED_PROFILE_ID", async () => {
@@ -477,7 +698,11 @@ describe("managed children over GraphQL", () => {
         [GQL.limits, { corridors: ["BR"] }],
         [GQL.rampInfo, {}],
       ] as const) {
-        expectGraphQLError(await t.graphql(document, variables, selecting(manager.secret, "not-a-uuid")), 400, "INVALID_MANAGED_PROFILE_ID");
+        expectGraphQLError(
+          await t.graphql(document, variables, selecting(manager.secret, "not-a-uuid")),
+          400,
+          "INVALID_MANAGED_PROFILE_ID",
+        );
       }
     });
 
@@ -485,9 +710,21 @@ describe("managed children over GraphQL", () => {
       const manager = await newManager();
       const child = await newChild(manager);
       const quotesBefore = await t.app.db.quote.count();
-      expectGraphQLError(await t.graphql(GQL.createQuote, { input: buyQuote() }, selecting(manager.publicKey, child.profileId)), 401, "AUTHENTICATION_REQUIRED");
-      expectGraphQLError(await t.graphql(GQL.rampInfo, {}, selecting(manager.publicKey, child.profileId)), 401, "AUTHENTICATION_REQUIRED");
-      expectGraphQLError(await t.graphql(GQL.createQuote, { input: buyQuote() }, selecting({}, child.profileId)), 401, "AUTHENTICATION_REQUIRED");
+      expectGraphQLError(
+        await t.graphql(GQL.createQuote, { input: buyQuote() }, selecting(manager.publicKey, child.profileId)),
+        401,
+        "AUTHENTICATION_REQUIRED",
+      );
+      expectGraphQLError(
+        await t.graphql(GQL.rampInfo, {}, selecting(manager.publicKey, child.profileId)),
+        401,
+        "AUTHENTICATION_REQUIRED",
+      );
+      expectGraphQLError(
+        await t.graphql(GQL.createQuote, { input: buyQuote() }, selecting({}, child.profileId)),
+        401,
+        "AUTHENTICATION_REQUIRED",
+      );
       expect(await t.app.db.quote.count()).toBe(quotesBefore);
     });
 
@@ -495,7 +732,10 @@ describe("managed children over GraphQL", () => {
       const manager = await newManager();
       const child = await newChild(manager);
       await t.completeKyc(selecting(manager.secret, child.profileId));
-      const ramp = await registerBuy(selecting(manager.secret, child.profileId), (await createQuote(selecting(manager.secret, child.profileId))).id);
+      const ramp = await registerBuy(
+        selecting(manager.secret, child.profileId),
+        (await createQuote(selecting(manager.secret, child.profileId))).id,
+      );
       const operations = (childId: string): [string, Record<string, unknown>][] => [
         [GQL.ramps, { first: 5 }],
         [GQL.ramp, { id: ramp.id }],
@@ -509,23 +749,37 @@ describe("managed children over GraphQL", () => {
       // Another manager selecting this child.
       const other = await newManager();
       for (const [document, variables] of operations(child.profileId)) {
-        expectGraphQLError(await t.graphql(document, variables, selecting(other.secret, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+        expectGraphQLError(
+          await t.graphql(document, variables, selecting(other.secret, child.profileId)),
+          403,
+          "MANAGED_PROFILE_ACCESS_DENIED",
+        );
       }
 
       // The manager made inactive: the selector and the child's own key both stop working.
       await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: false });
       for (const [document, variables] of operations(child.profileId)) {
-        expectGraphQLError(await t.graphql(document, variables, selecting(manager.secret, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+        expectGraphQLError(
+          await t.graphql(document, variables, selecting(manager.secret, child.profileId)),
+          403,
+          "MANAGED_PROFILE_ACCESS_DENIED",
+        );
         expectGraphQLError(await t.graphql(document, variables, child.own), 403, "MANAGED_PROFILE_ACCESS_DENIED");
       }
       await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: true });
-      expect((await ok(GQL.ramp, { id: ramp.id }, selecting(manager.session, child.profileId))).ramp.currentPhase).toBe("INITIAL");
+      expect((await ok(GQL.ramp, { id: ramp.id }, selecting(manager.session, child.profileId))).ramp.currentPhase).toBe(
+        "INITIAL",
+      );
 
       // The child deleted: its history is kept, but the selector is refused.
       const deleted = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}`, { headers: manager.secret });
       expect(deleted.status).toBe(204);
       for (const [document, variables] of operations(child.profileId)) {
-        expectGraphQLError(await t.graphql(document, variables, selecting(manager.secret, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+        expectGraphQLError(
+          await t.graphql(document, variables, selecting(manager.secret, child.profileId)),
+          403,
+          "MANAGED_PROFILE_ACCESS_DENIED",
+        );
       }
       expect(await t.app.db.ramp.count({ where: { profileId: child.profileId } })).toBe(1);
       expect((await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } })).currentPhase).toBe("initial");
@@ -542,7 +796,11 @@ describe("managed children over GraphQL", () => {
         // Quote discovery is a read: the quote is made; registering it is corridor-bound.
         const quote = await createQuote(headers, input);
         const before = await t.app.db.ramp.count();
-        expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, headers), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+        expectGraphQLError(
+          await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, headers),
+          403,
+          "MANAGED_PROFILE_ACCESS_DENIED",
+        );
         expect(await t.app.db.ramp.count()).toBe(before);
         expect((await t.app.db.quote.findUniqueOrThrow({ where: { id: quote.id } })).consumedAt).toBeNull();
       };
@@ -550,7 +808,11 @@ describe("managed children over GraphQL", () => {
       // Policy ["BR"]: MXN is outside it, for the selector and for the child's own key.
       await deny(asChild, QUOTE_IN.MX);
       await deny(child.own, QUOTE_IN.MX);
-      expectGraphQLError(await t.graphql(GQL.limits, { corridors: ["BR", "MX"] }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectGraphQLError(
+        await t.graphql(GQL.limits, { corridors: ["BR", "MX"] }, asChild),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
 
       // Every child corridor allowed: AR still only for individuals, EU for no child.
       await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: true });
@@ -561,7 +823,11 @@ describe("managed children over GraphQL", () => {
       await deny(selecting(manager.session, business.profileId), QUOTE_IN.EU);
       expect((await registerBuy(asChild, (await createQuote(asChild, QUOTE_IN.AR)).id)).status).toBe("PENDING");
       // A customer-type narrowing counts too.
-      await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, allowedCustomerTypes: ["individual"], isActive: true });
+      await putManager(manager.profileId, {
+        allowedCorridors: ALL_CHILD_CORRIDORS,
+        allowedCustomerTypes: ["individual"],
+        isActive: true,
+      });
       await deny(selecting(manager.secret, business.profileId), QUOTE_IN.US);
 
       // A BR ramp registered and another completed under a BR policy ...
@@ -574,17 +840,43 @@ describe("managed children over GraphQL", () => {
       // ... then the policy is tightened to MX: corridor-bound mutations stop, reads go on.
       await putManager(manager.profileId, { allowedCorridors: ["MX"], isActive: true });
       expectGraphQLError(await t.graphql(GQL.start, { id: waiting.id }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-      expectGraphQLError(await t.graphql(GQL.start, { id: waiting.id }, child.own), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-      expectGraphQLError(await t.graphql(GQL.update, { input: { rampId: waiting.id, presignedTxs: [] } }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-      expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: unstartedFromQuote.id, destinationAddress: WALLET } }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-      expectGraphQLError(await t.graphql(GQL.limits, { corridors: ["BR"] }, asChild), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-      expect((await ok(GQL.ramp, { id: waiting.id }, asChild)).ramp).toMatchObject({ id: waiting.id, currentPhase: "INITIAL" });
+      expectGraphQLError(
+        await t.graphql(GQL.start, { id: waiting.id }, child.own),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
+      expectGraphQLError(
+        await t.graphql(GQL.update, { input: { rampId: waiting.id, presignedTxs: [] } }, asChild),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
+      expectGraphQLError(
+        await t.graphql(
+          GQL.register,
+          { input: { quoteId: unstartedFromQuote.id, destinationAddress: WALLET } },
+          asChild,
+        ),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
+      expectGraphQLError(
+        await t.graphql(GQL.limits, { corridors: ["BR"] }, asChild),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
+      expect((await ok(GQL.ramp, { id: waiting.id }, asChild)).ramp).toMatchObject({
+        id: waiting.id,
+        currentPhase: "INITIAL",
+      });
       expect((await ok(GQL.ramp, { id: completed.id }, child.own)).ramp).toMatchObject({ status: "COMPLETE" });
       const history = (await ok(GQL.ramps, { first: 10 }, asChild)).ramps;
       expect(history.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([completed.id]);
       expect((await ok(GQL.quote, { id: unstartedFromQuote.id }, asChild)).quote.id).toBe(unstartedFromQuote.id);
       const info = (await ok(GQL.rampInfo, {}, asChild)).rampInfo;
-      expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toMatchObject({ canBuy: false, canSell: false });
+      expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toMatchObject({
+        canBuy: false,
+        canSell: false,
+      });
     });
 
     it("cross-owner ramp(id), quote(id) and registerRamp -> 404 NOT_FOUND", async () => {
@@ -595,7 +887,11 @@ describe("managed children over GraphQL", () => {
       for (const headers of [other.secret, other.session]) {
         expectGraphQLError(await t.graphql(GQL.ramp, { id: ramp.id }, headers), 404, "NOT_FOUND");
         expectGraphQLError(await t.graphql(GQL.quote, { id: quote.id }, headers), 404, "NOT_FOUND");
-        expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, headers), 404, "NOT_FOUND");
+        expectGraphQLError(
+          await t.graphql(GQL.register, { input: { quoteId: quote.id, destinationAddress: WALLET } }, headers),
+          404,
+          "NOT_FOUND",
+        );
         expectGraphQLError(await t.graphql(GQL.start, { id: ramp.id }, headers), 404, "NOT_FOUND");
       }
       // An owned quote is not readable anonymously or by a public key either; unknown ids are the same 404.
@@ -609,10 +905,22 @@ describe("managed children over GraphQL", () => {
       const sibling = await newChild(manager);
       await t.completeKyc(child.own);
       const managersQuote = await createQuote(manager.secret);
-      expectGraphQLError(await t.graphql(GQL.quote, { id: managersQuote.id }, selecting(manager.secret, child.profileId)), 404, "NOT_FOUND");
-      expectGraphQLError(await t.graphql(GQL.register, { input: { quoteId: managersQuote.id, destinationAddress: WALLET } }, child.own), 404, "NOT_FOUND");
+      expectGraphQLError(
+        await t.graphql(GQL.quote, { id: managersQuote.id }, selecting(manager.secret, child.profileId)),
+        404,
+        "NOT_FOUND",
+      );
+      expectGraphQLError(
+        await t.graphql(GQL.register, { input: { quoteId: managersQuote.id, destinationAddress: WALLET } }, child.own),
+        404,
+        "NOT_FOUND",
+      );
       const childsRamp = await registerBuy(child.own, (await createQuote(child.own)).id);
-      expectGraphQLError(await t.graphql(GQL.ramp, { id: childsRamp.id }, selecting(manager.secret, sibling.profileId)), 404, "NOT_FOUND");
+      expectGraphQLError(
+        await t.graphql(GQL.ramp, { id: childsRamp.id }, selecting(manager.secret, sibling.profileId)),
+        404,
+        "NOT_FOUND",
+      );
       expectGraphQLError(await t.graphql(GQL.ramp, { id: childsRamp.id }, sibling.own), 404, "NOT_FOUND");
       expect((await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } })).currentPhase).toBe("initial");
     });

@@ -65,8 +65,20 @@ async function caller() {
 async function finishedRamps(headers: Headers, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const quote = ok(await setup.request("POST", "/v1/quotes", { headers, body: { ...BUY, inputAmount: i % 5 === 0 ? "100.66" : "100.77" } }), 201);
-    const ramp = ok(await setup.request("POST", "/v1/ramp/register", { headers, body: { quoteId: quote.id, destinationAddress: WALLET } }), 201);
+    const quote = ok(
+      await setup.request("POST", "/v1/quotes", {
+        headers,
+        body: { ...BUY, inputAmount: i % 5 === 0 ? "100.66" : "100.77" },
+      }),
+      201,
+    );
+    const ramp = ok(
+      await setup.request("POST", "/v1/ramp/register", {
+        headers,
+        body: { quoteId: quote.id, destinationAddress: WALLET },
+      }),
+      201,
+    );
     ok(await setup.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.id } }));
     ids.push(ramp.id);
   }
@@ -79,7 +91,8 @@ async function finishedRamps(headers: Headers, count: number): Promise<string[]>
   return ids;
 }
 
-const DASHBOARD_PAGE = "{ ramps(first: 20) { edges { node { id status currentPhase inputAmount errors { phase error } } } pageInfo { hasNextPage } } }";
+const DASHBOARD_PAGE =
+  "{ ramps(first: 20) { edges { node { id status currentPhase inputAmount errors { phase error } } } pageInfo { hasNextPage } } }";
 
 describe(`statements per hot request (${testEngine()})`, () => {
   let few: Awaited<ReturnType<typeof caller>>;
@@ -93,7 +106,9 @@ describe(`statements per hot request (${testEngine()})`, () => {
 
   it("ramp-info costs none once its caller's key and KYC state are cached", async () => {
     expect(await warmStatementsOf(() => probe.request("GET", "/v1/ramp-info", { headers: few.secret }))).toBe(0);
-    expect(await warmStatementsOf(() => probe.graphql("{ rampInfo { corridors { corridor kycStatus } } }", {}, few.secret))).toBe(0);
+    expect(
+      await warmStatementsOf(() => probe.graphql("{ rampInfo { corridors { corridor kycStatus } } }", {}, few.secret)),
+    ).toBe(0);
   });
 
   it("a key seen for the first time costs its one lookup", async () => {
@@ -104,21 +119,38 @@ describe(`statements per hot request (${testEngine()})`, () => {
   });
 
   it("ramp status and quote reads cost one statement the first time, none after (until the ramp changes); the credential list one", async () => {
-    const quote = ok(await setup.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } }), 201);
+    const quote = ok(
+      await setup.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } }),
+      201,
+    );
     expect(await statementsOf(() => probe.request("GET", `/v1/ramp/${rampIds[0]}`, { headers: few.secret }))).toBe(1);
     expect(await statementsOf(() => probe.request("GET", `/v1/ramp/${rampIds[0]}`, { headers: few.secret }))).toBe(0);
-    expect(await statementsOf(() => probe.graphql(`query ($id: ID!) { ramp(id: $id) { id status } }`, { id: rampIds[0] }, few.secret))).toBe(0);
+    expect(
+      await statementsOf(() =>
+        probe.graphql(`query ($id: ID!) { ramp(id: $id) { id status } }`, { id: rampIds[0] }, few.secret),
+      ),
+    ).toBe(0);
     expect(await statementsOf(() => probe.request("GET", `/v1/quotes/${quote.id}`, { headers: few.secret }))).toBe(1);
     expect(await statementsOf(() => probe.request("GET", `/v1/quotes/${quote.id}`, { headers: few.secret }))).toBe(0);
     expect(await warmStatementsOf(() => probe.request("GET", "/v1/api-credentials", { headers: few.session }))).toBe(1);
-    expect(await warmStatementsOf(() => probe.graphql("{ me { apiCredentials(first: 5) { edges { node { id name } } } } }", {}, few.session))).toBe(1);
+    expect(
+      await warmStatementsOf(() =>
+        probe.graphql("{ me { apiCredentials(first: 5) { edges { node { id name } } } } }", {}, few.session),
+      ),
+    ).toBe(1);
     // The profile's own fields are read when asked for: one more statement, not one per credential.
-    expect(await warmStatementsOf(() => probe.graphql("{ me { email apiCredentials(first: 5) { edges { node { id } } } } }", {}, few.session))).toBe(2);
+    expect(
+      await warmStatementsOf(() =>
+        probe.graphql("{ me { email apiCredentials(first: 5) { edges { node { id } } } } }", {}, few.session),
+      ),
+    ).toBe(2);
   });
 
   it("a history page costs the same whatever its length: one statement, one more for every ramp's errors", async () => {
     for (const subject of [few, many]) {
-      expect(await warmStatementsOf(() => probe.request("GET", "/v1/ramp/history?limit=20", { headers: subject.secret }))).toBe(1);
+      expect(
+        await warmStatementsOf(() => probe.request("GET", "/v1/ramp/history?limit=20", { headers: subject.secret })),
+      ).toBe(1);
       expect(await warmStatementsOf(() => probe.graphql(DASHBOARD_PAGE, {}, subject.session))).toBe(2);
     }
     const page = ok(await probe.graphql(DASHBOARD_PAGE, {}, many.session)).data.ramps.edges;
@@ -127,11 +159,14 @@ describe(`statements per hot request (${testEngine()})`, () => {
   });
 
   it("onboarding status reads the entities alone; KYC state comes from memory", async () => {
-    expect(await warmStatementsOf(() => probe.request("GET", "/v1/onboarding/status", { headers: few.secret }))).toBe(1);
+    expect(await warmStatementsOf(() => probe.request("GET", "/v1/onboarding/status", { headers: few.secret }))).toBe(
+      1,
+    );
   });
 
   it("quote creation costs its one insert (the pricing assignment is cached)", async () => {
-    const create = () => probe.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } });
+    const create = () =>
+      probe.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } });
     expect(await warmStatementsOf(create)).toBe(1);
   });
 });
@@ -139,16 +174,30 @@ describe(`statements per hot request (${testEngine()})`, () => {
 describe(`cached state follows each change on the next request (${testEngine()})`, () => {
   it("a ramp's status polling shows each phase it moves to, though the previous one was cached: the caller's start and the processor's steps", async () => {
     const subject = await caller();
-    const quote = ok(await setup.request("POST", "/v1/quotes", { headers: subject.secret, body: { ...BUY, inputAmount: "100" } }), 201);
-    const ramp = ok(await setup.request("POST", "/v1/ramp/register", { headers: subject.secret, body: { quoteId: quote.id, destinationAddress: WALLET } }), 201);
-    const phase = async () => ok(await setup.request("GET", `/v1/ramp/${ramp.id}`, { headers: subject.secret })).currentPhase;
+    const quote = ok(
+      await setup.request("POST", "/v1/quotes", { headers: subject.secret, body: { ...BUY, inputAmount: "100" } }),
+      201,
+    );
+    const ramp = ok(
+      await setup.request("POST", "/v1/ramp/register", {
+        headers: subject.secret,
+        body: { quoteId: quote.id, destinationAddress: WALLET },
+      }),
+      201,
+    );
+    const phase = async () =>
+      ok(await setup.request("GET", `/v1/ramp/${ramp.id}`, { headers: subject.secret })).currentPhase;
     expect(await phase()).toBe("initial");
     ok(await setup.request("POST", "/v1/ramp/start", { headers: subject.secret, body: { rampId: ramp.id } }));
     expect(await phase()).toBe("awaitingPayment");
     // The cache lives 30 s here: only the processor's invalidations can show its steps within the poll's 10 s.
     const seen: string[] = [];
-    await expect.poll(async () => (seen.push(await phase()), seen.at(-1)), { timeout: 10_000, interval: 5 }).toBe("complete");
-    expect(seen.filter((value, index) => value !== seen[index - 1])).toEqual(PROCESSING_PHASES.filter((value) => seen.includes(value)));
+    await expect
+      .poll(async () => (seen.push(await phase()), seen.at(-1)), { timeout: 10_000, interval: 5 })
+      .toBe("complete");
+    expect(seen.filter((value, index) => value !== seen[index - 1])).toEqual(
+      PROCESSING_PHASES.filter((value) => seen.includes(value)),
+    );
   });
 
   it("a KYC decision shows in ramp-info, which had the subject's state cached", async () => {
@@ -162,9 +211,23 @@ describe(`cached state follows each change on the next request (${testEngine()})
 
   it("a pricing profile assigned prices the next quote, though the previous one had it cached", async () => {
     const session = await probe.signIn();
-    const serviceFee = async () => Number(ok(await probe.request("POST", "/v1/quotes", { headers: session.headers, body: { ...BUY, inputAmount: "1000" } }), 201).vortexFeeFiat);
+    const serviceFee = async () =>
+      Number(
+        ok(
+          await probe.request("POST", "/v1/quotes", {
+            headers: session.headers,
+            body: { ...BUY, inputAmount: "1000" },
+          }),
+          201,
+        ).vortexFeeFiat,
+      );
     expect(await serviceFee()).toBeGreaterThan(0);
-    ok(await probe.request("PUT", `/v1/admin/pricing-assignments/${session.profileId}`, { headers: probe.operatorHeaders, body: { pricingProfile: "zero-fee" } }));
+    ok(
+      await probe.request("PUT", `/v1/admin/pricing-assignments/${session.profileId}`, {
+        headers: probe.operatorHeaders,
+        body: { pricingProfile: "zero-fee" },
+      }),
+    );
     expect(await serviceFee()).toBe(0);
   });
 });
@@ -174,9 +237,18 @@ describe(`prepared reads (${testEngine()})`, () => {
     const subject = await caller();
     const [rampId] = await finishedRamps(subject.secret, 1);
     const { reads, db } = probe.app;
-    expect(await findRamp(reads, rampId!, subject.profileId)).toEqual(await db.ramp.findFirst({ where: { id: rampId! }, include: { quote: true } }));
-    expect((await findSubjectKyc(reads, subject.profileId)).cases).toEqual(await db.kycCase.findMany({ where: { profileId: subject.profileId }, orderBy: { createdAt: "asc" } }));
-    expect(await listCredentials(reads, subject.profileId)).toEqual(await db.apiCredential.findMany({ where: { profileId: subject.profileId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }));
+    expect(await findRamp(reads, rampId!, subject.profileId)).toEqual(
+      await db.ramp.findFirst({ where: { id: rampId! }, include: { quote: true } }),
+    );
+    expect((await findSubjectKyc(reads, subject.profileId)).cases).toEqual(
+      await db.kycCase.findMany({ where: { profileId: subject.profileId }, orderBy: { createdAt: "asc" } }),
+    );
+    expect(await listCredentials(reads, subject.profileId)).toEqual(
+      await db.apiCredential.findMany({
+        where: { profileId: subject.profileId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      }),
+    );
     expect(await findSubjectKyc(reads, randomUUID())).toEqual({ cases: [], hasLoginEmail: false });
   });
 
@@ -200,7 +272,10 @@ describe(`prepared reads (${testEngine()})`, () => {
     await inserted;
     const readProfile = () => reads.one<{ id: string }>(`SELECT "id" FROM "Profile" WHERE "id" = $1`, [id]);
     // Neither the prepared read nor the ORM's own read outside the transaction waits for it, nor sees its write.
-    const during = await Promise.race([Promise.all([readProfile(), db.profile.findUnique({ where: { id } })]), new Promise((resolve) => setTimeout(() => resolve("waited"), 2000))]);
+    const during = await Promise.race([
+      Promise.all([readProfile(), db.profile.findUnique({ where: { id } })]),
+      new Promise((resolve) => setTimeout(() => resolve("waited"), 2000)),
+    ]);
     expect(during).toEqual([undefined, null]);
     release();
     await transaction;

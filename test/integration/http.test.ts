@@ -16,7 +16,15 @@ import { LOG_DIR, rememberSecret } from "../support/secrets.js";
  */
 
 const ORIGINS = ["https://app.example.com", "http://localhost:3000"];
-const ALLOWED_REQUEST_HEADERS = ["Content-Type", "Authorization", "X-API-Key", "X-Public-Key", "X-Managed-Profile-Id", "X-Request-ID", "Idempotency-Key"];
+const ALLOWED_REQUEST_HEADERS = [
+  "Content-Type",
+  "Authorization",
+  "X-API-Key",
+  "X-Public-Key",
+  "X-Managed-Profile-Id",
+  "X-Request-ID",
+  "Idempotency-Key",
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ERROR_KEYS = ["code", "message", "status", "requestId", "details"];
 /** Request id sent with the requests that carry secrets, so the log audit can prove it read their lines. */
@@ -51,7 +59,11 @@ async function call(app: TestApp, method: string, url: string, options: CallOpti
     ...(hasBody && { payload: options.rawBody ?? JSON.stringify(options.body) }),
   });
   const json = /^application\/json/.test(String(response.headers["content-type"] ?? ""));
-  return { status: response.statusCode, headers: response.headers as HttpResponse["headers"], body: json && response.body ? JSON.parse(response.body) : response.body };
+  return {
+    status: response.statusCode,
+    headers: response.headers as HttpResponse["headers"],
+    body: json && response.body ? JSON.parse(response.body) : response.body,
+  };
 }
 
 const gqlBody = (query: string, variables?: Record<string, unknown>) => ({ query, ...(variables && { variables }) });
@@ -97,11 +109,18 @@ function expectRestError(response: HttpResponse, status: number, code: string) {
   expect(error.requestId).toBe(response.headers["x-request-id"]);
   if (code === "VALIDATION_FAILED") {
     expect(Array.isArray(error.details) && error.details.length > 0).toBe(true);
-    for (const issue of error.details) expect(issue).toEqual({ field: expect.any(String), message: expect.any(String) });
+    for (const issue of error.details)
+      expect(issue).toEqual({ field: expect.any(String), message: expect.any(String) });
   } else {
     expect(error).not.toHaveProperty("details");
   }
-  return error as { code: string; message: string; status: number; requestId: string; details?: { field: string; message: string }[] };
+  return error as {
+    code: string;
+    message: string;
+    status: number;
+    requestId: string;
+    details?: { field: string; message: string }[];
+  };
 }
 
 /**
@@ -110,7 +129,10 @@ function expectRestError(response: HttpResponse, status: number, code: string) {
  * for errors raised while executing, 200 (GraphQL over HTTP) or the error's status are both accepted.
  */
 function expectGraphQLError(response: HttpResponse, code: string, status: number, httpStatus?: number) {
-  expect({ code: response.body?.errors?.[0]?.extensions?.code, extensionStatus: response.body?.errors?.[0]?.extensions?.status }).toEqual({ code, extensionStatus: status });
+  expect({
+    code: response.body?.errors?.[0]?.extensions?.code,
+    extensionStatus: response.body?.errors?.[0]?.extensions?.status,
+  }).toEqual({ code, extensionStatus: status });
   if (httpStatus !== undefined) expect({ code, httpStatus: response.status }).toEqual({ code, httpStatus });
   else expect([200, status]).toContain(response.status);
   expect(response.headers["content-type"]).toMatch(/^application\/json/);
@@ -140,7 +162,11 @@ function corsHeaderNames(response: HttpResponse): string[] {
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await start({ CORS_ORIGINS: ORIGINS.join(","), BODY_LIMIT_BYTES: "2048", RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000" });
+  t = await start({
+    CORS_ORIGINS: ORIGINS.join(","),
+    BODY_LIMIT_BYTES: "2048",
+    RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000",
+  });
 });
 afterAll(() => t?.close());
 
@@ -155,8 +181,16 @@ describe("error shape", () => {
   });
 
   it("malformed JSON -> 400 INVALID_JSON", async () => {
-    expectRestError(await t.request("POST", "/v1/auth/refresh", { rawBody: '{"refresh_token": ' }), 400, "INVALID_JSON");
-    expectRestError(await t.request("POST", "/v1/auth/request-otp", { rawBody: "{email: 'single@quotes.example'}" }), 400, "INVALID_JSON");
+    expectRestError(
+      await t.request("POST", "/v1/auth/refresh", { rawBody: '{"refresh_token": ' }),
+      400,
+      "INVALID_JSON",
+    );
+    expectRestError(
+      await t.request("POST", "/v1/auth/request-otp", { rawBody: "{email: 'single@quotes.example'}" }),
+      400,
+      "INVALID_JSON",
+    );
     expectRestError(await t.request("POST", "/v1/auth/refresh", { rawBody: "[1, 2,]" }), 400, "INVALID_JSON");
   });
 
@@ -174,7 +208,10 @@ describe("error shape", () => {
         headers: { "content-type": contentType },
       });
       const error = expectRestError(response, 400, "VALIDATION_FAILED");
-      expect({ contentType, fields: error.details?.map((issue) => issue.field) }).toEqual({ contentType, fields: ["Content-Type"] });
+      expect({ contentType, fields: error.details?.map((issue) => issue.field) }).toEqual({
+        contentType,
+        fields: ["Content-Type"],
+      });
     }
     const withCharset = await t.request("POST", "/v1/auth/refresh", {
       rawBody: JSON.stringify({ refresh_token: "not-a-real-token" }),
@@ -184,11 +221,23 @@ describe("error shape", () => {
   });
 
   it("validation errors list the failing fields in details", async () => {
-    const badEmail = expectRestError(await t.request("POST", "/v1/auth/request-otp", { body: { email: "not-an-email" } }), 400, "VALIDATION_FAILED");
+    const badEmail = expectRestError(
+      await t.request("POST", "/v1/auth/request-otp", { body: { email: "not-an-email" } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(badEmail.details?.map((issue) => issue.field)).toEqual(["email"]);
-    const missing = expectRestError(await t.request("POST", "/v1/auth/verify-otp", { body: {} }), 400, "VALIDATION_FAILED");
+    const missing = expectRestError(
+      await t.request("POST", "/v1/auth/verify-otp", { body: {} }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(missing.details?.map((issue) => issue.field).sort()).toEqual(["email", "token"]);
-    const refresh = expectRestError(await t.request("POST", "/v1/auth/refresh", { body: { refresh_token: 42 } }), 400, "VALIDATION_FAILED");
+    const refresh = expectRestError(
+      await t.request("POST", "/v1/auth/refresh", { body: { refresh_token: 42 } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(refresh.details?.map((issue) => issue.field)).toEqual(["refresh_token"]);
 
     const session = await signIn(t);
@@ -215,12 +264,18 @@ describe("order of checks: authentication before validation", () => {
     ["an oversized body", { body: { name: "x".repeat(4096) } }],
   ];
 
-  it.each(badRequests)("an unauthenticated POST /v1/api-credentials with %s -> 401 AUTHENTICATION_REQUIRED", async (_label, options) => {
-    expectRestError(await t.request("POST", "/v1/api-credentials", options), 401, "AUTHENTICATION_REQUIRED");
-  });
+  it.each(badRequests)(
+    "an unauthenticated POST /v1/api-credentials with %s -> 401 AUTHENTICATION_REQUIRED",
+    async (_label, options) => {
+      expectRestError(await t.request("POST", "/v1/api-credentials", options), 401, "AUTHENTICATION_REQUIRED");
+    },
+  );
 
   it("an invalid bearer token with a bad body -> INVALID_BEARER_TOKEN, not a validation error", async () => {
-    const response = await t.request("POST", "/v1/api-credentials", { rawBody: '{"name": ', headers: { authorization: "Bearer not.a.jwt" } });
+    const response = await t.request("POST", "/v1/api-credentials", {
+      rawBody: '{"name": ',
+      headers: { authorization: "Bearer not.a.jwt" },
+    });
     expectRestError(response, 401, "INVALID_BEARER_TOKEN");
     const deleted = await t.request("DELETE", "/v1/api-credentials/not-a-uuid");
     expectRestError(deleted, 401, "AUTHENTICATION_REQUIRED");
@@ -229,9 +284,15 @@ describe("order of checks: authentication before validation", () => {
   it("a credential kind the task refuses (secret key on a session-only route) -> 403 FORBIDDEN before the body is read", async () => {
     const session = await signIn(t);
     const { secretKey } = await createCredential(t, session.headers);
-    const malformed = await t.request("POST", "/v1/api-credentials", { rawBody: '{"name": ', headers: { "x-api-key": secretKey } });
+    const malformed = await t.request("POST", "/v1/api-credentials", {
+      rawBody: '{"name": ',
+      headers: { "x-api-key": secretKey },
+    });
     expectRestError(malformed, 403, "FORBIDDEN");
-    const invalid = await t.request("POST", "/v1/api-credentials", { body: { expiresAt: "tomorrow" }, headers: { "x-api-key": secretKey } });
+    const invalid = await t.request("POST", "/v1/api-credentials", {
+      body: { expiresAt: "tomorrow" },
+      headers: { "x-api-key": secretKey },
+    });
     expectRestError(invalid, 403, "FORBIDDEN");
   });
 });
@@ -248,7 +309,7 @@ describe("X-Request-ID", () => {
   });
 
   it("replaces an invalid or too long id with a generated one", async () => {
-    for (const id of ["x".repeat(129), "has space", "semi;colon", "slash/path", "quote\"d", "<script>", "a,b", ""]) {
+    for (const id of ["x".repeat(129), "has space", "semi;colon", "slash/path", 'quote"d', "<script>", "a,b", ""]) {
       const response = await t.request("GET", "/v1/missing", { headers: { "x-request-id": id } });
       const echoed = response.headers["x-request-id"];
       expect({ id, echoed: UUID.test(String(echoed)) }).toEqual({ id, echoed: true });
@@ -370,14 +431,23 @@ describe("rate limit per IP", () => {
       expect((await call(r, "GET", "/readyz", { remoteAddress: ip })).status).toBe(200);
     }
     for (let i = 1; i <= 5; i++) {
-      expect({ request: i, status: (await call(r, "GET", "/v1/openapi.json", { remoteAddress: ip })).status }).toEqual({ request: i, status: 200 });
+      expect({ request: i, status: (await call(r, "GET", "/v1/openapi.json", { remoteAddress: ip })).status }).toEqual({
+        request: i,
+        status: 200,
+      });
     }
-    const sixth = await call(r, "GET", "/v1/openapi.json", { remoteAddress: ip, headers: { "x-request-id": "sixth-request" } });
+    const sixth = await call(r, "GET", "/v1/openapi.json", {
+      remoteAddress: ip,
+      headers: { "x-request-id": "sixth-request" },
+    });
     const error = expectRestError(sixth, 429, "RATE_LIMITED");
     expect(error.requestId).toBe("sixth-request");
     expectRetryAfter(sixth);
     // A forwarded-for header does not buy a new budget (no trusted proxy is configured).
-    const spoofed = await call(r, "GET", "/v1/openapi.json", { remoteAddress: ip, headers: { "x-forwarded-for": "203.0.113.99" } });
+    const spoofed = await call(r, "GET", "/v1/openapi.json", {
+      remoteAddress: ip,
+      headers: { "x-forwarded-for": "203.0.113.99" },
+    });
     expectRestError(spoofed, 429, "RATE_LIMITED");
 
     expect((await call(r, "GET", "/healthz", { remoteAddress: ip })).body).toEqual({ status: "ok" });
@@ -410,19 +480,30 @@ describe("rate limit on OTP endpoints", () => {
   it("the 3rd request-otp from one address -> 429 with Retry-After, while other routes still answer", async () => {
     const ip = "198.51.100.20";
     const first = email();
-    expect((await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: ip, body: { email: first } })).status).toBe(200);
-    expect((await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: ip, body: { email: email() } })).status).toBe(200);
+    expect((await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: ip, body: { email: first } })).status).toBe(
+      200,
+    );
+    expect(
+      (await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: ip, body: { email: email() } })).status,
+    ).toBe(200);
     const third = await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: ip, body: { email: email() } });
     expectRestError(third, 429, "RATE_LIMITED");
     expectRetryAfter(third);
 
     expect((await call(r, "GET", "/healthz", { remoteAddress: ip })).status).toBe(200);
     expect((await call(r, "GET", "/v1/openapi.json", { remoteAddress: ip })).status).toBe(200);
-    expectRestError(await call(r, "POST", "/v1/auth/refresh", { remoteAddress: ip, body: { refresh_token: "unknown" } }), 401, "AUTHENTICATION_REQUIRED");
+    expectRestError(
+      await call(r, "POST", "/v1/auth/refresh", { remoteAddress: ip, body: { refresh_token: "unknown" } }),
+      401,
+      "AUTHENTICATION_REQUIRED",
+    );
     const graphql = await call(r, "POST", "/graphql", { remoteAddress: ip, body: gqlBody("{ __typename }") });
     expect(graphql.body).toEqual({ data: { __typename: "Query" } });
     // The limit is per address.
-    expect((await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: "198.51.100.21", body: { email: email() } })).status).toBe(200);
+    expect(
+      (await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: "198.51.100.21", body: { email: email() } }))
+        .status,
+    ).toBe(200);
     // The code mailed to the first address is still there to be used.
     await r.smtp.nextCode(first);
   });
@@ -430,10 +511,16 @@ describe("rate limit on OTP endpoints", () => {
   it("verify-otp has the same strict limit", async () => {
     const ip = "198.51.100.30";
     const target = email();
-    expect((await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: "198.51.100.31", body: { email: target } })).status).toBe(200);
+    expect(
+      (await call(r, "POST", "/v1/auth/request-otp", { remoteAddress: "198.51.100.31", body: { email: target } }))
+        .status,
+    ).toBe(200);
     await r.smtp.nextCode(target);
     const attempts = [];
-    for (let i = 0; i < 3; i++) attempts.push(await call(r, "POST", "/v1/auth/verify-otp", { remoteAddress: ip, body: { email: target, token: "wrong!" } }));
+    for (let i = 0; i < 3; i++)
+      attempts.push(
+        await call(r, "POST", "/v1/auth/verify-otp", { remoteAddress: ip, body: { email: target, token: "wrong!" } }),
+      );
     expect(attempts.slice(0, 2).map((attempt) => attempt.body.error.code)).toEqual(["INVALID_OTP", "INVALID_OTP"]);
     expectRestError(attempts[2], 429, "RATE_LIMITED");
     expectRetryAfter(attempts[2]);
@@ -465,13 +552,20 @@ describe("rate limit per credential", () => {
     const a = await signInFrom(r, "192.0.2.1");
     const b = await signInFrom(r, "192.0.2.2");
     for (let i = 1; i <= 3; i++) {
-      const listed = await call(r, "GET", "/v1/api-credentials", { headers: a.headers, remoteAddress: `192.0.2.${10 + i}` });
+      const listed = await call(r, "GET", "/v1/api-credentials", {
+        headers: a.headers,
+        remoteAddress: `192.0.2.${10 + i}`,
+      });
       expect({ request: i, status: listed.status }).toEqual({ request: i, status: 200 });
     }
     const fourth = await call(r, "GET", "/v1/api-credentials", { headers: a.headers, remoteAddress: "192.0.2.20" });
     expectRestError(fourth, 429, "RATE_LIMITED");
     expectRetryAfter(fourth);
-    const viaGraphQL = await call(r, "POST", "/graphql", { headers: a.headers, body: gqlBody("{ me { id } }"), remoteAddress: "192.0.2.21" });
+    const viaGraphQL = await call(r, "POST", "/graphql", {
+      headers: a.headers,
+      body: gqlBody("{ me { id } }"),
+      remoteAddress: "192.0.2.21",
+    });
     expectGraphQLError(viaGraphQL, "RATE_LIMITED", 429, 429);
 
     // Same address as the refused request, other session: passes.
@@ -482,11 +576,20 @@ describe("rate limit per credential", () => {
 
   it("a secret key has its own budget", async () => {
     const owner = await signInFrom(r, "192.0.2.30");
-    const created = await call(r, "POST", "/v1/api-credentials", { headers: owner.headers, body: {}, remoteAddress: "192.0.2.30" });
+    const created = await call(r, "POST", "/v1/api-credentials", {
+      headers: owner.headers,
+      body: {},
+      remoteAddress: "192.0.2.30",
+    });
     expect(created.status).toBe(201);
     const secretKey = rememberSecret(created.body.secretKey as string);
     usedSecrets.add(secretKey);
-    const me = () => call(r, "POST", "/graphql", { headers: { "x-api-key": secretKey }, body: gqlBody("{ me { id } }"), remoteAddress: "192.0.2.31" });
+    const me = () =>
+      call(r, "POST", "/graphql", {
+        headers: { "x-api-key": secretKey },
+        body: gqlBody("{ me { id } }"),
+        remoteAddress: "192.0.2.31",
+      });
     for (let i = 1; i <= 3; i++) expect((await me()).body).toEqual({ data: { me: { id: owner.profileId } } });
     const fourth = await me();
     expectGraphQLError(fourth, "RATE_LIMITED", 429, 429);
@@ -497,7 +600,12 @@ describe("rate limit per credential", () => {
 describe("GraphQL", () => {
   it("errors carry extensions.code and extensions.status, from resolvers and from the HTTP layer", async () => {
     expectGraphQLError(await t.graphql("{ me { id } }"), "AUTHENTICATION_REQUIRED", 401);
-    expectGraphQLError(await t.graphql("{ me { id } }", undefined, { authorization: "Bearer not.a.jwt" }), "INVALID_BEARER_TOKEN", 401, 401);
+    expectGraphQLError(
+      await t.graphql("{ me { id } }", undefined, { authorization: "Bearer not.a.jwt" }),
+      "INVALID_BEARER_TOKEN",
+      401,
+      401,
+    );
     expectGraphQLError(await t.request("POST", "/graphql", { rawBody: '{"query": ' }), "INVALID_JSON", 400, 400);
     const tooLarge = await t.graphql("{ __typename }", { padding: "x".repeat(4096) });
     expectGraphQLError(tooLarge, "PAYLOAD_TOO_LARGE", 413, 413);
@@ -534,7 +642,11 @@ describe("GraphQL", () => {
     const deep = await t.graphql("{ me { apiCredentials { pageInfo { hasNextPage } } } }", undefined, session.headers);
     expect(deep.body).toEqual({ data: { me: { apiCredentials: { pageInfo: { hasNextPage: false } } } } });
     const aliased = await t.graphql("{ a: me { id } b: me { id } c: me { id } }", undefined, session.headers);
-    expect(aliased.body.data).toEqual({ a: { id: session.profileId }, b: { id: session.profileId }, c: { id: session.profileId } });
+    expect(aliased.body.data).toEqual({
+      a: { id: session.profileId },
+      b: { id: session.profileId },
+      c: { id: session.profileId },
+    });
     const costly = await t.graphql("{ apiCredentials(first: 30) { count } }", undefined, session.headers);
     expect(costly.body).toEqual({ data: { apiCredentials: { count: 0 } } });
   });
@@ -544,27 +656,47 @@ describe("GraphQL", () => {
     const format = formatGraphQLError(pino({ level: "info" }, { write: (line: string) => void logged.push(line) }));
     const internals = "connect ECONNREFUSED 10.0.0.5:5432 user=ramp password=hunter2 at /srv/app/src/db/client.ts:12";
     const plain = new Error(internals);
-    const fromPlain = format({ message: internals, extensions: { code: "INTERNAL_SERVER_ERROR", stacktrace: plain.stack?.split("\n") } }, plain);
+    const fromPlain = format(
+      { message: internals, extensions: { code: "INTERNAL_SERVER_ERROR", stacktrace: plain.stack?.split("\n") } },
+      plain,
+    );
     expect(fromPlain).toEqual({ message: "Internal server error.", extensions: { code: "INTERNAL", status: 500 } });
 
     const wrapped = new GraphQLError(internals, { originalError: plain, path: ["me"] });
-    const fromResolver = format({ message: internals, path: ["me"], extensions: { code: "INTERNAL_SERVER_ERROR", stacktrace: ["Error", "at x"] } }, wrapped);
-    expect(fromResolver).toMatchObject({ message: "Internal server error.", path: ["me"], extensions: { code: "INTERNAL", status: 500 } });
+    const fromResolver = format(
+      {
+        message: internals,
+        path: ["me"],
+        extensions: { code: "INTERNAL_SERVER_ERROR", stacktrace: ["Error", "at x"] },
+      },
+      wrapped,
+    );
+    expect(fromResolver).toMatchObject({
+      message: "Internal server error.",
+      path: ["me"],
+      extensions: { code: "INTERNAL", status: 500 },
+    });
     expect(fromResolver.extensions).toEqual({ code: "INTERNAL", status: 500 });
 
     const foreign = new GraphQLError(internals, { extensions: { code: "DOWNSTREAM_SERVICE_ERROR" } });
-    expect(format({ message: internals, extensions: { code: "DOWNSTREAM_SERVICE_ERROR" } }, foreign).extensions).toEqual({ code: "INTERNAL", status: 500 });
+    expect(
+      format({ message: internals, extensions: { code: "DOWNSTREAM_SERVICE_ERROR" } }, foreign).extensions,
+    ).toEqual({ code: "INTERNAL", status: 500 });
 
     for (const formatted of [fromPlain, fromResolver]) {
       const text = JSON.stringify(formatted);
-      for (const leak of ["hunter2", "ECONNREFUSED", "client.ts", "stacktrace", "at "]) expect(text).not.toContain(leak);
+      for (const leak of ["hunter2", "ECONNREFUSED", "client.ts", "stacktrace", "at "])
+        expect(text).not.toContain(leak);
     }
     // The details go to the server's log instead.
     expect(logged.join("")).toContain("ECONNREFUSED");
 
     // Known errors keep their code, status and message.
     const known = format({ message: "x" }, new AppError("CREDENTIAL_NOT_FOUND"));
-    expect(known).toMatchObject({ message: "Credential not found.", extensions: { code: "CREDENTIAL_NOT_FOUND", status: 404 } });
+    expect(known).toMatchObject({
+      message: "Credential not found.",
+      extensions: { code: "CREDENTIAL_NOT_FOUND", status: 404 },
+    });
   });
 });
 
@@ -578,19 +710,34 @@ describe("GraphQL limits", () => {
   afterAll(() => g?.close());
 
   it("a query deeper than GRAPHQL_MAX_DEPTH is refused; one at the limit runs", async () => {
-    expect((await g.graphql("{ me { apiCredentials { count } } }", undefined, session)).body).toEqual({ data: { me: { apiCredentials: { count: 0 } } } });
-    expectRefusedDocument(await g.graphql("{ me { apiCredentials { pageInfo { hasNextPage } } } }", undefined, session));
+    expect((await g.graphql("{ me { apiCredentials { count } } }", undefined, session)).body).toEqual({
+      data: { me: { apiCredentials: { count: 0 } } },
+    });
+    expectRefusedDocument(
+      await g.graphql("{ me { apiCredentials { pageInfo { hasNextPage } } } }", undefined, session),
+    );
     // Fragments do not hide depth.
-    expectRefusedDocument(await g.graphql("query { ...Deep } fragment Deep on Query { me { apiCredentials { edges { node { id } } } } }", undefined, session));
+    expectRefusedDocument(
+      await g.graphql(
+        "query { ...Deep } fragment Deep on Query { me { apiCredentials { edges { node { id } } } } }",
+        undefined,
+        session,
+      ),
+    );
   });
 
   it("more aliases than GRAPHQL_MAX_ALIASES are refused", async () => {
-    expect((await g.graphql("{ a: me { id } b: me { id } }", undefined, session)).body.data).toEqual({ a: { id: expect.any(String) }, b: { id: expect.any(String) } });
+    expect((await g.graphql("{ a: me { id } b: me { id } }", undefined, session)).body.data).toEqual({
+      a: { id: expect.any(String) },
+      b: { id: expect.any(String) },
+    });
     expectRefusedDocument(await g.graphql("{ a: me { id } b: me { id } c: me { id } }", undefined, session));
   });
 
   it("a query costing more than GRAPHQL_MAX_COST is refused", async () => {
-    expect((await g.graphql("{ apiCredentials(first: 5) { count } }", undefined, session)).body).toEqual({ data: { apiCredentials: { count: 0 } } });
+    expect((await g.graphql("{ apiCredentials(first: 5) { count } }", undefined, session)).body).toEqual({
+      data: { apiCredentials: { count: 0 } },
+    });
     expectRefusedDocument(await g.graphql("{ apiCredentials(first: 1000) { count } }", undefined, session));
   });
 });
@@ -600,7 +747,12 @@ describe("GraphQL in production", () => {
   beforeAll(async () => {
     const jwtSecret = rememberSecret(randomBytes(32).toString("base64url"));
     usedSecrets.add(jwtSecret);
-    p = await start({ NODE_ENV: "production", JWT_SECRET: jwtSecret, OPERATOR_TOKEN: `operator-${jwtSecret}`, SIGNING_KEY_ENCRYPTION_KEY: `signing-${jwtSecret}` });
+    p = await start({
+      NODE_ENV: "production",
+      JWT_SECRET: jwtSecret,
+      OPERATOR_TOKEN: `operator-${jwtSecret}`,
+      SIGNING_KEY_ENCRYPTION_KEY: `signing-${jwtSecret}`,
+    });
   });
   afterAll(() => p?.close());
 
@@ -632,7 +784,8 @@ describe("unknown failures", () => {
     expectGraphQLError(graphql, "INTERNAL", 500);
     expect(graphql.body.errors[0].message).toBe("Internal server error.");
     for (const text of [JSON.stringify(rest.body), JSON.stringify(graphql.body)]) {
-      for (const leak of ["ApiCredential", "prisma", "Prisma", "SQL", "table", "stack", ".ts:"]) expect(text).not.toContain(leak);
+      for (const leak of ["ApiCredential", "prisma", "Prisma", "SQL", "table", "stack", ".ts:"])
+        expect(text).not.toContain(leak);
     }
   });
 });
@@ -667,20 +820,37 @@ describe("OpenAPI", () => {
 
     const routes = registeredRoutes(t.server);
     // The parser read the real tree: every route it found exists, and the known ones are among them.
-    for (const route of routes.filter((candidate) => candidate.url.startsWith("/"))) expect({ route, exists: t.server.hasRoute({ method: route.method as "GET", url: route.url }) }).toEqual({ route, exists: true });
+    for (const route of routes.filter((candidate) => candidate.url.startsWith("/")))
+      expect({ route, exists: t.server.hasRoute({ method: route.method as "GET", url: route.url }) }).toEqual({
+        route,
+        exists: true,
+      });
     const found = routes.map((route) => `${route.method} ${route.path}`);
-    for (const known of ["POST /v1/auth/request-otp", "POST /v1/auth/verify-otp", "POST /v1/auth/refresh", "POST /v1/auth/logout", "POST /v1/api-credentials", "GET /v1/api-credentials", "DELETE /v1/api-credentials/{credentialId}"]) {
+    for (const known of [
+      "POST /v1/auth/request-otp",
+      "POST /v1/auth/verify-otp",
+      "POST /v1/auth/refresh",
+      "POST /v1/auth/logout",
+      "POST /v1/api-credentials",
+      "GET /v1/api-credentials",
+      "DELETE /v1/api-credentials/{credentialId}",
+    ]) {
       expect(found).toContain(known);
     }
 
     // HEAD routes are Fastify's automatic twins of GET; the document does not describe itself.
-    const v1 = routes.filter((route) => route.url.startsWith("/v1/") && !["HEAD", "OPTIONS"].includes(route.method) && route.url !== "/v1/openapi.json");
-    const missing = v1.filter((route) => !document.paths[route.path]?.[route.method.toLowerCase()]).map((route) => `${route.method} ${route.path}`);
+    const v1 = routes.filter(
+      (route) =>
+        route.url.startsWith("/v1/") && !["HEAD", "OPTIONS"].includes(route.method) && route.url !== "/v1/openapi.json",
+    );
+    const missing = v1
+      .filter((route) => !document.paths[route.path]?.[route.method.toLowerCase()])
+      .map((route) => `${route.method} ${route.path}`);
     expect(missing).toEqual([]);
 
     // And nothing is documented that the server does not serve.
-    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
-      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const phantom = documented.filter((operation) => !found.includes(operation));
     expect(phantom).toEqual([]);
@@ -694,14 +864,29 @@ describe("logs", () => {
     const { secretKey, publicKey } = await createCredential(t, session.headers);
     const withSession = { ...headers, ...session.headers };
     expect((await t.request("GET", "/v1/api-credentials", { headers: withSession })).status).toBe(200);
-    expect((await t.graphql("{ me { id } }", undefined, { ...headers, "x-api-key": secretKey, "x-public-key": publicKey })).status).toBe(200);
+    expect(
+      (await t.graphql("{ me { id } }", undefined, { ...headers, "x-api-key": secretKey, "x-public-key": publicKey }))
+        .status,
+    ).toBe(200);
     await t.request("POST", "/v1/api-credentials", { headers: { ...headers, "x-api-key": secretKey }, rawBody: "{" });
     await t.request("GET", "/v1/missing", { headers: { ...withSession, "x-api-key": secretKey } });
-    await t.request("POST", "/v1/api-credentials", { headers: { ...headers, authorization: `Token ${session.accessToken}` } });
+    await t.request("POST", "/v1/api-credentials", {
+      headers: { ...headers, authorization: `Token ${session.accessToken}` },
+    });
     await t.request("POST", "/v1/auth/refresh", { headers, rawBody: `{"refresh_token": "${session.refreshToken}"` });
-    await t.request("POST", "/v1/auth/refresh", { headers, body: { refresh_token: session.refreshToken, extra: secretKey.repeat(80) } });
-    await t.graphql("mutation ($token: String!) { logout(refreshToken: $token) }", { token: session.refreshToken }, headers);
-    const rotated = await t.request("POST", "/v1/auth/refresh", { headers, body: { refresh_token: session.refreshToken } });
+    await t.request("POST", "/v1/auth/refresh", {
+      headers,
+      body: { refresh_token: session.refreshToken, extra: secretKey.repeat(80) },
+    });
+    await t.graphql(
+      "mutation ($token: String!) { logout(refreshToken: $token) }",
+      { token: session.refreshToken },
+      headers,
+    );
+    const rotated = await t.request("POST", "/v1/auth/refresh", {
+      headers,
+      body: { refresh_token: session.refreshToken },
+    });
     if (rotated.body?.access_token) {
       usedSecrets.add(rememberSecret(rotated.body.access_token)).add(rememberSecret(rotated.body.refresh_token));
     }
@@ -714,7 +899,9 @@ describe("logs", () => {
     // The audit reads the lines the probe requests wrote.
     expect(text).toContain(PROBE_REQUEST_ID);
     expect(usedSecrets.size).toBeGreaterThanOrEqual(10);
-    const leaked = [...usedSecrets].filter((secret) => text.includes(secret)).map((secret) => `${secret.slice(0, 12)}… (${secret.length} chars)`);
+    const leaked = [...usedSecrets]
+      .filter((secret) => text.includes(secret))
+      .map((secret) => `${secret.slice(0, 12)}… (${secret.length} chars)`);
     expect(leaked).toEqual([]);
   });
 });

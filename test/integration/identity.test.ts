@@ -115,7 +115,14 @@ describe("POST /v1/auth/request-otp", () => {
   });
 
   it("rejects a missing or invalid email with 400 VALIDATION_FAILED naming `email`", async () => {
-    for (const body of [{}, { email: "" }, { email: "not-an-email" }, { email: "a@" }, { email: 42 }, { email: "   " }]) {
+    for (const body of [
+      {},
+      { email: "" },
+      { email: "not-an-email" },
+      { email: "a@" },
+      { email: 42 },
+      { email: "   " },
+    ]) {
       const response = await t.request("POST", "/v1/auth/request-otp", { body });
       expectRestError(response, 400, "VALIDATION_FAILED");
       expect(response.body.error.details, JSON.stringify(body)).toEqual(
@@ -206,7 +213,9 @@ describe("POST /v1/auth/verify-otp", () => {
   it("never counts more than 5 wrong attempts under 20 concurrent wrong guesses", async () => {
     const email = newEmail();
     const code = await requestOtp(t, email);
-    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => verifyOtp(t, email, wrongCode(code, i + 1))));
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => verifyOtp(t, email, wrongCode(code, i + 1))),
+    );
     const codes = guesses.map((g) => g.body?.error?.code);
     expect(codes.filter((c) => c === "INVALID_OTP")).toHaveLength(5);
     expect(codes.filter((c) => c === "OTP_ATTEMPTS_EXCEEDED")).toHaveLength(15);
@@ -268,10 +277,14 @@ describe("POST /v1/auth/verify-otp", () => {
 describe("access tokens", () => {
   it("are HS256 JWTs with sub = profile id, iss, aud, exp 15 minutes and jti", async () => {
     const session = await signInRest(t, newEmail());
-    const { header, payload } = jwt.decode(session.access_token, { complete: true }) as jwt.Jwt & { payload: jwt.JwtPayload };
+    const { header, payload } = jwt.decode(session.access_token, { complete: true }) as jwt.Jwt & {
+      payload: jwt.JwtPayload;
+    };
     expect(header.alg).toBe("HS256");
     // The signature is the app's own, under its secret and the pinned algorithm.
-    const claims = jwt.verify(session.access_token, t.app.config.jwt.secret, { algorithms: ["HS256"] }) as jwt.JwtPayload;
+    const claims = jwt.verify(session.access_token, t.app.config.jwt.secret, {
+      algorithms: ["HS256"],
+    }) as jwt.JwtPayload;
     expect(claims).toEqual(payload);
     expect(claims.sub).toBe(session.user_id);
     expect(claims.iss).toBe(t.app.config.jwt.issuer);
@@ -294,7 +307,15 @@ describe("access tokens", () => {
     const { secret, issuer, audience } = t.app.config.jwt;
     const now = Math.floor(Date.now() / 1000);
     const sid = (jwt.decode(session.access_token) as jwt.JwtPayload).sid;
-    const claims = { sub: session.user_id, sid, iss: issuer, aud: audience, iat: now, exp: now + 900, jti: randomUUID() };
+    const claims = {
+      sub: session.user_id,
+      sid,
+      iss: issuer,
+      aud: audience,
+      iat: now,
+      exp: now + 900,
+      jti: randomUUID(),
+    };
     const sign = (payload: object, key: string = secret, algorithm: jwt.Algorithm = "HS256") =>
       rememberSecret(jwt.sign(payload, key, { algorithm }));
     const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -396,7 +417,9 @@ describe("POST /v1/auth/refresh", () => {
 
     const missing = await t.request("POST", "/v1/auth/refresh", { body: {} });
     expectRestError(missing, 400, "VALIDATION_FAILED");
-    expect(missing.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: "refresh_token" })]));
+    expect(missing.body.error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: "refresh_token" })]),
+    );
   });
 
   it("stores refresh tokens only hashed", async () => {
@@ -438,7 +461,9 @@ describe("POST /v1/auth/logout", () => {
     const session = await signInRest(t, newEmail());
     const rotated = await refresh(t, session.refresh_token);
     expect(rotated.status).toBe(200);
-    const loggedOut = await t.request("POST", "/v1/auth/logout", { body: { refresh_token: rotated.body.refresh_token } });
+    const loggedOut = await t.request("POST", "/v1/auth/logout", {
+      body: { refresh_token: rotated.body.refresh_token },
+    });
     expect(loggedOut.status).toBe(204);
     expectRestError(await refresh(t, rotated.body.refresh_token), 401, "AUTHENTICATION_REQUIRED");
     const families = await t.app.db.sessionFamily.findMany({ where: { profileId: session.user_id } });
@@ -452,7 +477,9 @@ describe("ending a sign-in ends its access tokens at once", () => {
     const ending = await signInRest(t, email);
     const staying = await signInRest(t, email);
     expect((await listCredentials(t, ending.access_token)).status).toBe(200);
-    expect((await t.request("POST", "/v1/auth/logout", { body: { refresh_token: ending.refresh_token } })).status).toBe(204);
+    expect((await t.request("POST", "/v1/auth/logout", { body: { refresh_token: ending.refresh_token } })).status).toBe(
+      204,
+    );
     const refused = await listCredentials(t, ending.access_token);
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe("INVALID_BEARER_TOKEN");
@@ -481,7 +508,13 @@ async function gqlSignIn(app: TestApp, email: string) {
   const code = await app.smtp.nextCode(email);
   const verified = await app.graphql(VERIFY_OTP, { email, token: code });
   expect(verified.body.errors, JSON.stringify(verified.body)).toBeUndefined();
-  return rememberSession(verified.body.data.verifyOtp) as { accessToken: string; refreshToken: string; userId: string; tokenType: string; expiresIn: number };
+  return rememberSession(verified.body.data.verifyOtp) as {
+    accessToken: string;
+    refreshToken: string;
+    userId: string;
+    tokenType: string;
+    expiresIn: number;
+  };
 }
 
 describe("GraphQL sign-in and sessions", () => {
@@ -513,7 +546,9 @@ describe("GraphQL sign-in and sessions", () => {
   it("reports validation, wrong, reused and exhausted codes in extensions.code and extensions.status", async () => {
     const invalid = await t.graphql(REQUEST_OTP, { email: "not-an-email" });
     expectGraphQLError(invalid, "VALIDATION_FAILED", 400);
-    expect(invalid.body.errors[0].extensions.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: "email" })]));
+    expect(invalid.body.errors[0].extensions.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: "email" })]),
+    );
 
     const email = newEmail("gql");
     expect((await t.graphql(REQUEST_OTP, { email })).body.data.requestOtp.success).toBe(true);
@@ -529,16 +564,27 @@ describe("GraphQL sign-in and sessions", () => {
     const expiring = newEmail("gql");
     await t.graphql(REQUEST_OTP, { email: expiring });
     const expiringCode = await t.smtp.nextCode(expiring);
-    await t.app.db.otpChallenge.update({ where: { email: expiring }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.app.db.otpChallenge.update({
+      where: { email: expiring },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expectGraphQLError(await t.graphql(VERIFY_OTP, { email: expiring, token: expiringCode }), "INVALID_OTP", 400);
 
     const exhausted = newEmail("gql");
     await t.graphql(REQUEST_OTP, { email: exhausted });
     const exhaustedCode = await t.smtp.nextCode(exhausted);
     for (let i = 1; i <= 5; i++) {
-      expectGraphQLError(await t.graphql(VERIFY_OTP, { email: exhausted, token: wrongCode(exhaustedCode, i) }), "INVALID_OTP", 400);
+      expectGraphQLError(
+        await t.graphql(VERIFY_OTP, { email: exhausted, token: wrongCode(exhaustedCode, i) }),
+        "INVALID_OTP",
+        400,
+      );
     }
-    expectGraphQLError(await t.graphql(VERIFY_OTP, { email: exhausted, token: exhaustedCode }), "OTP_ATTEMPTS_EXCEEDED", 429);
+    expectGraphQLError(
+      await t.graphql(VERIFY_OTP, { email: exhausted, token: exhaustedCode }),
+      "OTP_ATTEMPTS_EXCEEDED",
+      429,
+    );
   });
 
   it("refreshSession rotates; a spent token fails with AUTHENTICATION_REQUIRED and revokes the family", async () => {

@@ -22,7 +22,10 @@ afterAll(() => t?.close());
 type Headers = Record<string, string>;
 
 function expectError(response: HttpResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
 }
 
 /** A share token: a secret, so the log audit fails should it ever be logged. */
@@ -35,13 +38,26 @@ function shareToken(): string {
 const importing = (headers: Headers, key: string | undefined, body: unknown, path = PATH) =>
   t.request("POST", path, { headers: { ...headers, ...(key !== undefined && { "idempotency-key": key }) }, body });
 
-async function userWithSubaccount(): Promise<{ profileId: string; secret: Headers; session: Headers; publicKey: Headers }> {
+async function userWithSubaccount(): Promise<{
+  profileId: string;
+  secret: Headers;
+  session: Headers;
+  publicKey: Headers;
+}> {
   const session = await t.signIn();
   const credential = await t.createCredential(session.headers);
   const secret = { "x-api-key": credential.secretKey };
-  const created = await t.request("POST", "/v1/brl/createSubaccount", { headers: secret, body: { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: randomCpf() } });
+  const created = await t.request("POST", "/v1/brl/createSubaccount", {
+    headers: secret,
+    body: { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: randomCpf() },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  return { profileId: session.profileId, secret, session: session.headers, publicKey: { "x-public-key": credential.publicKey } };
+  return {
+    profileId: session.profileId,
+    secret,
+    session: session.headers,
+    publicKey: { "x-public-key": credential.publicKey },
+  };
 }
 
 const caseOf = (profileId: string) => t.app.db.kycCase.findFirstOrThrow({ where: { profileId, corridor: "BR" } });
@@ -55,7 +71,9 @@ describe("importing a token", () => {
     expect(response.body.status).toBe("pending");
     const row = await caseOf(user.profileId);
     expect([row.method, row.submissionId]).toEqual(["token_import", response.body.attemptId]);
-    expect((await t.request("GET", "/v1/ramp-info", { headers: user.secret })).body.corridors.BR.kycStatus).toBe("approved");
+    expect((await t.request("GET", "/v1/ramp-info", { headers: user.secret })).body.corridors.BR.kycStatus).toBe(
+      "approved",
+    );
   });
 
   it("replays the first answer for the same key and body, and refuses another body under it with 422", async () => {
@@ -68,7 +86,11 @@ describe("importing a token", () => {
     // The same fields in another order are the same body.
     const again = await importing(user.session, key, { consentAttested: true, importToken: body.importToken });
     expect([again.status, again.body]).toEqual([202, first.body]);
-    expectError(await importing(user.secret, key, { importToken: shareToken(), consentAttested: true }), 422, "IDEMPOTENCY_KEY_MISMATCH");
+    expectError(
+      await importing(user.secret, key, { importToken: shareToken(), consentAttested: true }),
+      422,
+      "IDEMPOTENCY_KEY_MISMATCH",
+    );
     expect(await caseOf(user.profileId)).toEqual(before);
     // A new key is a new request: the case is no longer open for one.
     expectError(await importing(user.secret, randomUUID(), body), 400, "VALIDATION_FAILED");
@@ -81,10 +103,15 @@ describe("importing a token", () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     // The first request, held open: the same scope and key the route uses for this caller.
-    const first = t.app.idempotency.run(`brl-kyc-import-token:${user.profileId}:${user.profileId}`, key, requestHash(body), async () => {
-      await held;
-      return { status: 202, body: { attemptId: "held", status: "pending" } };
-    });
+    const first = t.app.idempotency.run(
+      `brl-kyc-import-token:${user.profileId}:${user.profileId}`,
+      key,
+      requestHash(body),
+      async () => {
+        await held;
+        return { status: 202, body: { attemptId: "held", status: "pending" } };
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expectError(await importing(user.secret, key, body), 409, "IDEMPOTENCY_KEY_IN_USE");
     release();
@@ -100,7 +127,8 @@ describe("importing a token", () => {
     const accepted = responses.filter((response) => response.status === 202);
     expect(accepted.length).toBeGreaterThan(0);
     expect(new Set(accepted.map((response) => response.body.attemptId)).size).toBe(1);
-    for (const response of responses.filter((candidate) => candidate.status !== 202)) expectError(response, 409, "IDEMPOTENCY_KEY_IN_USE");
+    for (const response of responses.filter((candidate) => candidate.status !== 202))
+      expectError(response, 409, "IDEMPOTENCY_KEY_IN_USE");
     expect((await caseOf(user.profileId)).submissionId).toBe(accepted[0]!.body.attemptId);
     expect(await t.app.db.idempotencyRecord.count({ where: { key } })).toBe(1);
   });
@@ -111,7 +139,14 @@ describe("importing a token", () => {
     const key = randomUUID();
     const body = { importToken: shareToken(), consentAttested: true };
     expectError(await importing(secret, key, body), 404, "NOT_FOUND");
-    expect((await t.request("POST", "/v1/brl/createSubaccount", { headers: secret, body: { accountType: "INDIVIDUAL", name: "Ana", taxId: randomCpf() } })).status).toBe(200);
+    expect(
+      (
+        await t.request("POST", "/v1/brl/createSubaccount", {
+          headers: secret,
+          body: { accountType: "INDIVIDUAL", name: "Ana", taxId: randomCpf() },
+        })
+      ).status,
+    ).toBe(200);
     expectError(await importing(secret, key, body), 404, "NOT_FOUND");
     expect((await importing(secret, randomUUID(), body)).status).toBe(202);
   });
@@ -141,12 +176,26 @@ describe("request checks", () => {
     ] as const) {
       const response = await importing(user.secret, randomUUID(), body);
       expectError(response, 400, "VALIDATION_FAILED");
-      expect(response.body.error.details.map((detail: { field: string }) => detail.field), JSON.stringify(response.body)).toContain(field);
+      expect(
+        response.body.error.details.map((detail: { field: string }) => detail.field),
+        JSON.stringify(response.body),
+      ).toContain(field);
     }
-    const queried = await importing(user.secret, randomUUID(), { importToken: token, consentAttested: true }, `${PATH}?userId=${user.profileId}`);
+    const queried = await importing(
+      user.secret,
+      randomUUID(),
+      { importToken: token, consentAttested: true },
+      `${PATH}?userId=${user.profileId}`,
+    );
     expectError(queried, 400, "VALIDATION_FAILED");
-    expect(queried.body.error.details).toEqual([{ field: "userId", message: "is not accepted: the subject comes from the credential" }]);
-    expectError(await importing(user.secret, randomUUID(), { importToken: "a".repeat(17 * 1024), consentAttested: true }), 413, "PAYLOAD_TOO_LARGE");
+    expect(queried.body.error.details).toEqual([
+      { field: "userId", message: "is not accepted: the subject comes from the credential" },
+    ]);
+    expectError(
+      await importing(user.secret, randomUUID(), { importToken: "a".repeat(17 * 1024), consentAttested: true }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
     expect(await caseOf(user.profileId)).toEqual(before);
     expect(await t.app.db.idempotencyRecord.count({ where: { scope: { contains: user.profileId } } })).toBe(0);
   });
@@ -155,17 +204,30 @@ describe("request checks", () => {
 describe("who may import", () => {
   async function managerAndChild() {
     const manager = await userWithSubaccount();
-    const put = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["BR"], isActive: true } });
+    const put = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["BR"], isActive: true },
+    });
     expect(put.status).toBe(201);
     const created = await t.request("POST", "/v1/managed-profiles", {
       headers: manager.secret,
-      body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `subject-${randomUUID()}`,
+        contactEmail: `child-${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
     });
     const childId: string = created.body.managedProfile.profileId;
-    const key = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, { headers: manager.secret, body: { name: "child's own" } });
+    const key = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+      headers: manager.secret,
+      body: { name: "child's own" },
+    });
     rememberSecret(key.body.secretKey);
     const selecting = { ...manager.secret, "x-managed-profile-id": childId };
-    const subaccount = await t.request("POST", "/v1/brl/createSubaccount", { headers: selecting, body: { accountType: "INDIVIDUAL", name: "Child", taxId: randomCpf() } });
+    const subaccount = await t.request("POST", "/v1/brl/createSubaccount", {
+      headers: selecting,
+      body: { accountType: "INDIVIDUAL", name: "Child", taxId: randomCpf() },
+    });
     expect(subaccount.status, JSON.stringify(subaccount.body)).toBe(200);
     return { manager, childId, selecting, own: { "x-api-key": key.body.secretKey as string } };
   }
@@ -178,9 +240,21 @@ describe("who may import", () => {
     expectError(await importing(manager.publicKey, undefined, bad), 403, "FORBIDDEN");
     // A child's own credential, with or without the selector.
     expectError(await importing(own, undefined, bad), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-    expectError(await importing({ ...own, "x-managed-profile-id": childId }, undefined, bad), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-    expectError(await importing({ ...manager.secret, "x-managed-profile-id": "not-a-uuid" }, undefined, bad), 400, "INVALID_MANAGED_PROFILE_ID");
-    expectError(await importing({ ...manager.secret, "x-managed-profile-id": randomUUID() }, undefined, bad), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectError(
+      await importing({ ...own, "x-managed-profile-id": childId }, undefined, bad),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
+    expectError(
+      await importing({ ...manager.secret, "x-managed-profile-id": "not-a-uuid" }, undefined, bad),
+      400,
+      "INVALID_MANAGED_PROFILE_ID",
+    );
+    expectError(
+      await importing({ ...manager.secret, "x-managed-profile-id": randomUUID() }, undefined, bad),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     expect(await t.app.db.idempotencyRecord.count({ where: { scope: { contains: childId } } })).toBe(0);
   });
 
@@ -192,7 +266,11 @@ describe("who may import", () => {
     // The manager's own case is untouched; its session works for another child's import too.
     expect((await caseOf(manager.profileId)).status).toBe("not_started");
     const second = await managerAndChild();
-    const bySession = await importing({ ...second.manager.session, "x-managed-profile-id": second.childId }, randomUUID(), { importToken: shareToken(), consentAttested: true });
+    const bySession = await importing(
+      { ...second.manager.session, "x-managed-profile-id": second.childId },
+      randomUUID(),
+      { importToken: shareToken(), consentAttested: true },
+    );
     expect(bySession.status, JSON.stringify(bySession.body)).toBe(202);
   });
 });

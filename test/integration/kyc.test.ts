@@ -25,7 +25,13 @@ afterAll(async () => {
 });
 
 type Headers = Record<string, string>;
-const KYC_INFO = { firstName: "Ana", lastName: "Souza", dateOfBirth: "1990-04-12", documentType: "NATIONAL_ID", documentNumber: "12345678" };
+const KYC_INFO = {
+  firstName: "Ana",
+  lastName: "Souza",
+  dateOfBirth: "1990-04-12",
+  documentType: "NATIONAL_ID",
+  documentNumber: "12345678",
+};
 
 function ok(response: HttpResponse, status = 200) {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -33,20 +39,29 @@ function ok(response: HttpResponse, status = 200) {
 }
 
 function expectError(response: HttpResponse, status: number, code: string, field?: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
   if (field) expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
 }
 
-async function newUser(app: TestApp = t, email?: string): Promise<{ profileId: string; secret: Headers; session: Headers }> {
+async function newUser(
+  app: TestApp = t,
+  email?: string,
+): Promise<{ profileId: string; secret: Headers; session: Headers }> {
   const session = await app.signIn(email);
   const credential = await app.createCredential(session.headers);
   return { profileId: session.profileId, session: session.headers, secret: { "x-api-key": credential.secretKey } };
 }
 
-const post = (headers: Headers, path: string, body: unknown = {}, app = t) => app.request("POST", path, { headers, body });
+const post = (headers: Headers, path: string, body: unknown = {}, app = t) =>
+  app.request("POST", path, { headers, body });
 const get = (headers: Headers, path: string, app = t) => app.request("GET", path, { headers });
-const status = async (headers: Headers, country: string, type = "INDIVIDUAL", app = t) => ok(await get(headers, `/v1/domestic/getKycStatus?country=${country}&type=${type}`, app)).status;
-const rampInfo = async (headers: Headers, corridor: Corridor) => ok(await get(headers, "/v1/ramp-info")).corridors[corridor].kycStatus;
+const status = async (headers: Headers, country: string, type = "INDIVIDUAL", app = t) =>
+  ok(await get(headers, `/v1/domestic/getKycStatus?country=${country}&type=${type}`, app)).status;
+const rampInfo = async (headers: Headers, corridor: Corridor) =>
+  ok(await get(headers, "/v1/ramp-info")).corridors[corridor].kycStatus;
 
 describe("domestic KYC through the API", () => {
   it("goes from customer to approved: CONSULTED, USER_COMPLETED, then SUCCESS; ramp-info follows", async () => {
@@ -60,13 +75,21 @@ describe("domestic KYC through the API", () => {
     expect(consulted).toMatchObject({ country: "MX", status: "CONSULTED" });
     expect(consulted.alfred_pay_id).toMatch(/^[0-9a-f-]{36}$/);
 
-    const { submissionId } = ok(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }));
+    const { submissionId } = ok(
+      await post(user.secret, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }),
+    );
     expect(await status(user.secret, "MX")).toBe("USER_COMPLETED");
     expect(await rampInfo(user.secret, "MX")).toBe("pending");
-    expect(ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }))).toEqual({ success: true });
+    expect(ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }))).toEqual({
+      success: true,
+    });
     expect(await status(user.secret, "MX")).toBe("SUCCESS");
     expect(await rampInfo(user.secret, "MX")).toBe("approved");
-    expect(ok(await get(user.secret, "/v1/domestic/alfredpayStatus?country=MX"))).toMatchObject({ country: "MX", status: "SUCCESS", creationTime: created.createdAt });
+    expect(ok(await get(user.secret, "/v1/domestic/alfredpayStatus?country=MX"))).toMatchObject({
+      country: "MX",
+      status: "SUCCESS",
+      creationTime: created.createdAt,
+    });
     // Other corridors are untouched.
     expect(await rampInfo(user.secret, "CO")).toBe("not_started");
   });
@@ -88,19 +111,61 @@ describe("domestic KYC through the API", () => {
 
   it("refuses what the state does not allow, with 400 or 404, and changes nothing", async () => {
     const user = await newUser();
-    expectError(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO }), 404, "NOT_FOUND");
+    expectError(
+      await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO }),
+      404,
+      "NOT_FOUND",
+    );
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "US" }));
-    expectError(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "US" }), 400, "VALIDATION_FAILED", "country");
-    expectError(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO, firstName: "" }), 400, "VALIDATION_FAILED", "firstName");
-    expectError(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO, dateOfBirth: "12/04/1990" }), 400, "VALIDATION_FAILED", "dateOfBirth");
-    const { submissionId } = ok(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO }));
-    expectError(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId: randomUUID() }), 404, "NOT_FOUND");
-    expectError(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId: "nope" }), 400, "VALIDATION_FAILED", "submissionId");
+    expectError(
+      await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "US" }),
+      400,
+      "VALIDATION_FAILED",
+      "country",
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO, firstName: "" }),
+      400,
+      "VALIDATION_FAILED",
+      "firstName",
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/submitKycInformation", {
+        country: "US",
+        ...KYC_INFO,
+        dateOfBirth: "12/04/1990",
+      }),
+      400,
+      "VALIDATION_FAILED",
+      "dateOfBirth",
+    );
+    const { submissionId } = ok(
+      await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO }),
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId: randomUUID() }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId: "nope" }),
+      400,
+      "VALIDATION_FAILED",
+      "submissionId",
+    );
     ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId }));
     expect(await status(user.secret, "US")).toBe("SUCCESS");
     const before = await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } });
-    expectError(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId }), 400, "VALIDATION_FAILED");
-    expectError(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO }), 400, "VALIDATION_FAILED");
+    expectError(
+      await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/submitKycInformation", { country: "US", ...KYC_INFO }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expectError(await get(user.secret, "/v1/domestic/getKycRedirectLink?country=US"), 400, "VALIDATION_FAILED");
     expectError(await post(user.secret, "/v1/domestic/retryKyc", { country: "US" }), 400, "VALIDATION_FAILED");
     expect(await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } })).toEqual(before);
@@ -108,26 +173,63 @@ describe("domestic KYC through the API", () => {
 
   it("takes the country from the alias, the query or the body; a conflict is 400", async () => {
     const user = await newUser();
-    expectError(await post(user.secret, "/v1/mx/createIndividualCustomer", { country: "US" }), 400, "VALIDATION_FAILED", "country");
-    expectError(await post(user.secret, "/v1/domestic/createIndividualCustomer?country=CO", { country: "MX" }), 400, "VALIDATION_FAILED", "country");
-    expectError(await post(user.secret, "/v1/domestic/createIndividualCustomer", {}), 400, "VALIDATION_FAILED", "country");
-    expectError(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "BR" }), 400, "VALIDATION_FAILED", "country");
-    expectError(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "MX", name: "extra" }), 400, "VALIDATION_FAILED");
+    expectError(
+      await post(user.secret, "/v1/mx/createIndividualCustomer", { country: "US" }),
+      400,
+      "VALIDATION_FAILED",
+      "country",
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/createIndividualCustomer?country=CO", { country: "MX" }),
+      400,
+      "VALIDATION_FAILED",
+      "country",
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/createIndividualCustomer", {}),
+      400,
+      "VALIDATION_FAILED",
+      "country",
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "BR" }),
+      400,
+      "VALIDATION_FAILED",
+      "country",
+    );
+    expectError(
+      await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "MX", name: "extra" }),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(await t.app.db.kycCase.count({ where: { profileId: user.profileId } })).toBe(0);
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer?country=MX", {}));
     expect(await status(user.secret, "MX")).toBe("CONSULTED");
-    expectError(await post(user.secret, "/v1/ar/submitKybInformation", { businessName: "Acme", taxId: "30-1" }), 400, "VALIDATION_FAILED", "country");
+    expectError(
+      await post(user.secret, "/v1/ar/submitKybInformation", { businessName: "Acme", taxId: "30-1" }),
+      400,
+      "VALIDATION_FAILED",
+      "country",
+    );
   });
 
   it("rejects a name with the sandbox marker, keeps the reason internal, and retries to approval", async () => {
     const user = await newUser();
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }));
-    const first = ok(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "CO", ...KYC_INFO, lastName: "Rejectable" }));
+    const first = ok(
+      await post(user.secret, "/v1/domestic/submitKycInformation", {
+        country: "CO",
+        ...KYC_INFO,
+        lastName: "Rejectable",
+      }),
+    );
     ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "CO", submissionId: first.submissionId }));
     const failed = ok(await get(user.secret, "/v1/domestic/getKycStatus?country=CO"));
     expect(failed).toMatchObject({ status: "FAILED", lastFailure: "The verification was not approved." });
     expect(JSON.stringify(failed)).not.toContain("sandbox");
-    expect((await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } })).statusReason).toContain("sandbox");
+    expect((await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } })).statusReason).toContain(
+      "sandbox",
+    );
     expect(await rampInfo(user.secret, "CO")).toBe("rejected");
 
     expect(ok(await post(user.secret, "/v1/domestic/retryKyc", { country: "CO" }))).toEqual({ success: true });
@@ -140,10 +242,20 @@ describe("domestic KYC through the API", () => {
   it("lets exactly one of concurrent sends of a submission through", async () => {
     const user = await newUser(slow);
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "MX" }, slow));
-    const { submissionId } = ok(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }, slow));
-    const sends = await Promise.all(Array.from({ length: 8 }, () => post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }, slow)));
+    const { submissionId } = ok(
+      await post(user.secret, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }, slow),
+    );
+    const sends = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }, slow),
+      ),
+    );
     expect(sends.map((response) => response.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
-    const creates = await Promise.all(Array.from({ length: 6 }, () => post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }, slow)));
+    const creates = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }, slow),
+      ),
+    );
     expect(creates.map((response) => response.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(await slow.app.db.kycCase.count({ where: { profileId: user.profileId } })).toBe(2);
   });
@@ -179,7 +291,9 @@ describe("hosted flows", () => {
   it("runs KYB through the API in CO and MX", async () => {
     const user = await newUser();
     ok(await post(user.secret, "/v1/mx/createBusinessCustomer", {}));
-    const { submissionId } = ok(await post(user.secret, "/v1/mx/submitKybInformation", { businessName: "Acme SA de CV", taxId: "ACM010101ABC" }));
+    const { submissionId } = ok(
+      await post(user.secret, "/v1/mx/submitKybInformation", { businessName: "Acme SA de CV", taxId: "ACM010101ABC" }),
+    );
     ok(await post(user.secret, "/v1/mx/sendKybSubmission", { submissionId }));
     expect(await status(user.secret, "MX", "BUSINESS")).toBe("SUCCESS");
     expect(await rampInfo(user.secret, "MX")).toBe("approved");
@@ -190,23 +304,80 @@ describe("Brazil", () => {
   it("creates a subaccount, submits level 1, and reads status, user and remaining limit (also under /v1/brla)", async () => {
     const user = await newUser();
     const cpf = randomCpf();
-    expectError(await post(user.secret, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: "123.456.789-00" }), 400, "VALIDATION_FAILED", "taxId");
-    expectError(await post(user.secret, "/v1/brl/createSubaccount", { accountType: "COMPANY", name: "Ana Souza", taxId: cpf }), 400, "VALIDATION_FAILED", "taxId");
-    const { subAccountId } = ok(await post(user.secret, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: cpf }));
+    expectError(
+      await post(user.secret, "/v1/brl/createSubaccount", {
+        accountType: "INDIVIDUAL",
+        name: "Ana Souza",
+        taxId: "123.456.789-00",
+      }),
+      400,
+      "VALIDATION_FAILED",
+      "taxId",
+    );
+    expectError(
+      await post(user.secret, "/v1/brl/createSubaccount", { accountType: "COMPANY", name: "Ana Souza", taxId: cpf }),
+      400,
+      "VALIDATION_FAILED",
+      "taxId",
+    );
+    const { subAccountId } = ok(
+      await post(user.secret, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: cpf }),
+    );
     // The same request again: the same subaccount. Another tax id: refused.
-    expect(ok(await post(user.secret, "/v1/brla/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: cpf })).subAccountId).toBe(subAccountId);
-    expectError(await post(user.secret, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: randomCpf() }), 400, "VALIDATION_FAILED", "taxId");
+    expect(
+      ok(
+        await post(user.secret, "/v1/brla/createSubaccount", {
+          accountType: "INDIVIDUAL",
+          name: "Ana Souza",
+          taxId: cpf,
+        }),
+      ).subAccountId,
+    ).toBe(subAccountId);
+    expectError(
+      await post(user.secret, "/v1/brl/createSubaccount", {
+        accountType: "INDIVIDUAL",
+        name: "Ana Souza",
+        taxId: randomCpf(),
+      }),
+      400,
+      "VALIDATION_FAILED",
+      "taxId",
+    );
     expectError(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`), 404, "NOT_FOUND");
-    expect(ok(await get(user.secret, "/v1/brl/getUser"))).toMatchObject({ subAccountId, kycLevel: 0, identityStatus: "NOT-IDENTIFIED" });
+    expect(ok(await get(user.secret, "/v1/brl/getUser"))).toMatchObject({
+      subAccountId,
+      kycLevel: 0,
+      identityStatus: "NOT-IDENTIFIED",
+    });
 
-    expectError(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: cpf }), 404, "NOT_FOUND");
-    expectError(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: randomCpf() }), 400, "VALIDATION_FAILED", "taxIdNumber");
+    expectError(
+      await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: cpf }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: randomCpf() }),
+      400,
+      "VALIDATION_FAILED",
+      "taxIdNumber",
+    );
     ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf }));
-    expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`))).toEqual({ type: "KYC", status: "COMPLETED", result: "APPROVED", level: "1" });
+    expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`))).toEqual({
+      type: "KYC",
+      status: "COMPLETED",
+      result: "APPROVED",
+      level: "1",
+    });
     const formatted = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
-    expect(ok(await get(user.secret, `/v1/brla/getUser?taxId=${formatted}`))).toMatchObject({ subAccountId, kycLevel: 1, identityStatus: "CONFIRMED" });
+    expect(ok(await get(user.secret, `/v1/brla/getUser?taxId=${formatted}`))).toMatchObject({
+      subAccountId,
+      kycLevel: 1,
+      identityStatus: "CONFIRMED",
+    });
     expect(ok(await get(user.secret, "/v1/brl/getUser")).evmAddress).toMatch(/^0x[0-9a-f]{40}$/);
-    expect(typeof ok(await get(user.secret, "/v1/brl/getUserRemainingLimit?direction=BUY")).remainingLimit).toBe("number");
+    expect(typeof ok(await get(user.secret, "/v1/brl/getUserRemainingLimit?direction=BUY")).remainingLimit).toBe(
+      "number",
+    );
     expectError(await get(user.secret, "/v1/brl/getUserRemainingLimit"), 400, "VALIDATION_FAILED", "direction");
     expect(await rampInfo(user.secret, "BR")).toBe("approved");
 
@@ -219,21 +390,70 @@ describe("Brazil", () => {
   it("reopens a rejected subaccount when it is created again, and runs a company through hosted KYB", async () => {
     const user = await newUser();
     const cpf = randomCpf();
-    const { subAccountId } = ok(await post(user.secret, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Rejected Person", taxId: cpf }));
-    ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, fullName: "Rejected Person", subAccountId, taxIdNumber: cpf }));
-    expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`))).toEqual({ type: "KYC", status: "COMPLETED", result: "REJECTED", level: "0" });
-    expectError(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf }), 400, "VALIDATION_FAILED");
-    expect(ok(await post(user.secret, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: cpf })).subAccountId).toBe(subAccountId);
+    const { subAccountId } = ok(
+      await post(user.secret, "/v1/brl/createSubaccount", {
+        accountType: "INDIVIDUAL",
+        name: "Rejected Person",
+        taxId: cpf,
+      }),
+    );
+    ok(
+      await post(user.secret, "/v1/brl/newKyc", {
+        ...LEVEL_ONE_KYC,
+        fullName: "Rejected Person",
+        subAccountId,
+        taxIdNumber: cpf,
+      }),
+    );
+    expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`))).toEqual({
+      type: "KYC",
+      status: "COMPLETED",
+      result: "REJECTED",
+      level: "0",
+    });
+    expectError(
+      await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(
+      ok(
+        await post(user.secret, "/v1/brl/createSubaccount", {
+          accountType: "INDIVIDUAL",
+          name: "Ana Souza",
+          taxId: cpf,
+        }),
+      ).subAccountId,
+    ).toBe(subAccountId);
     ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf }));
     expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`)).result).toBe("APPROVED");
 
     const cnpj = randomCnpj();
-    const company = ok(await post(user.secret, "/v1/brl/createSubaccount", { accountType: "COMPANY", name: "Acme Ltda", taxId: cnpj }));
-    expectError(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId: company.subAccountId, taxIdNumber: cnpj }), 400, "VALIDATION_FAILED", "subAccountId");
-    expectError(await post(user.secret, `/v1/brl/kyb/new-level-1/web-sdk?subAccountId=${subAccountId}`), 400, "VALIDATION_FAILED", "subAccountId");
+    const company = ok(
+      await post(user.secret, "/v1/brl/createSubaccount", { accountType: "COMPANY", name: "Acme Ltda", taxId: cnpj }),
+    );
+    expectError(
+      await post(user.secret, "/v1/brl/newKyc", {
+        ...LEVEL_ONE_KYC,
+        subAccountId: company.subAccountId,
+        taxIdNumber: cnpj,
+      }),
+      400,
+      "VALIDATION_FAILED",
+      "subAccountId",
+    );
+    expectError(
+      await post(user.secret, `/v1/brl/kyb/new-level-1/web-sdk?subAccountId=${subAccountId}`),
+      400,
+      "VALIDATION_FAILED",
+      "subAccountId",
+    );
     const attempt = ok(await post(user.secret, `/v1/brl/kyb/new-level-1/web-sdk?subAccountId=${company.subAccountId}`));
     expect(attempt.basicCompanyDataUrl).toContain(attempt.attemptId);
-    expect(ok(await get(user.secret, `/v1/brl/kyb/attempt-status?attemptId=${attempt.attemptId}`))).toEqual({ status: "COMPLETED", result: "APPROVED" });
+    expect(ok(await get(user.secret, `/v1/brl/kyb/attempt-status?attemptId=${attempt.attemptId}`))).toEqual({
+      status: "COMPLETED",
+      result: "APPROVED",
+    });
     expectError(await get(user.secret, `/v1/brl/kyb/attempt-status?attemptId=${randomUUID()}`), 404, "NOT_FOUND");
   });
 });
@@ -241,14 +461,35 @@ describe("Brazil", () => {
 describe("managed children", () => {
   async function managerWithChildren(allowedCorridors: Corridor[]) {
     const manager = await newUser();
-    ok(await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors, isActive: true } }), 201);
+    ok(
+      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors, isActive: true },
+      }),
+      201,
+    );
     const child = async (customerType: "individual" | "business") => {
       const contactEmail = `child-${randomUUID()}@example.com`;
-      const created = ok(await post(manager.secret, "/v1/managed-profiles", { externalSubjectId: `subject-${randomUUID()}`, contactEmail, customerType }), 201);
+      const created = ok(
+        await post(manager.secret, "/v1/managed-profiles", {
+          externalSubjectId: `subject-${randomUUID()}`,
+          contactEmail,
+          customerType,
+        }),
+        201,
+      );
       const profileId: string = created.managedProfile.profileId;
-      const key = ok(await post(manager.secret, `/v1/managed-profiles/${profileId}/api-credentials`, { name: "child's own" }), 201);
+      const key = ok(
+        await post(manager.secret, `/v1/managed-profiles/${profileId}/api-credentials`, { name: "child's own" }),
+        201,
+      );
       rememberSecret(key.secretKey);
-      return { profileId, contactEmail, selecting: { ...manager.secret, "x-managed-profile-id": profileId }, own: { "x-api-key": key.secretKey as string } };
+      return {
+        profileId,
+        contactEmail,
+        selecting: { ...manager.secret, "x-managed-profile-id": profileId },
+        own: { "x-api-key": key.secretKey as string },
+      };
     };
     return { manager, individual: await child("individual"), business: await child("business") };
   }
@@ -258,7 +499,9 @@ describe("managed children", () => {
     ok(await post(individual.selecting, "/v1/domestic/createIndividualCustomer", { country: "MX" }));
     const row = await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: individual.profileId } });
     expect(row.contactEmail).toBe(individual.contactEmail);
-    const { submissionId } = ok(await post(individual.own, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }));
+    const { submissionId } = ok(
+      await post(individual.own, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }),
+    );
     ok(await post(individual.selecting, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }));
     expect(await status(individual.own, "MX")).toBe("SUCCESS");
     // The manager's own KYC is its own.
@@ -271,27 +514,74 @@ describe("managed children", () => {
 
   it("checks the child's customer type, the corridor capability and the manager's current policy on changes, not on reads", async () => {
     const { manager, individual, business } = await managerWithChildren(["MX", "AR", "CO"]);
-    expectError(await post(business.selecting, "/v1/domestic/createIndividualCustomer", { country: "MX" }), 400, "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
-    expectError(await post(individual.own, "/v1/domestic/createBusinessCustomer", { country: "MX" }), 400, "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
-    expectError(await post(business.selecting, "/v1/ar/createBusinessCustomer", {}), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-    expectError(await post(individual.selecting, "/v1/domestic/createIndividualCustomer", { country: "US" }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectError(
+      await post(business.selecting, "/v1/domestic/createIndividualCustomer", { country: "MX" }),
+      400,
+      "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH",
+    );
+    expectError(
+      await post(individual.own, "/v1/domestic/createBusinessCustomer", { country: "MX" }),
+      400,
+      "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH",
+    );
+    expectError(
+      await post(business.selecting, "/v1/ar/createBusinessCustomer", {}),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
+    expectError(
+      await post(individual.selecting, "/v1/domestic/createIndividualCustomer", { country: "US" }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     ok(await post(business.selecting, "/v1/co/createBusinessCustomer", {}));
     ok(await post(individual.selecting, "/v1/co/createIndividualCustomer", {}));
 
-    ok(await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["MX"], isActive: true } }));
-    expectError(await post(individual.own, "/v1/co/submitKycInformation", KYC_INFO), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    ok(
+      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors: ["MX"], isActive: true },
+      }),
+    );
+    expectError(
+      await post(individual.own, "/v1/co/submitKycInformation", KYC_INFO),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     expect(await status(individual.own, "CO")).toBe("CONSULTED");
     expect(await status(business.selecting, "CO", "BUSINESS")).toBe("CONSULTED");
-    expectError(await post({ ...individual.own, "x-managed-profile-id": individual.profileId }, "/v1/co/submitKycInformation", KYC_INFO), 403, "MANAGED_PROFILE_ACCESS_DENIED");
-    expect(await t.app.db.kycCase.count({ where: { profileId: { in: [individual.profileId, business.profileId] } } })).toBe(2);
+    expectError(
+      await post(
+        { ...individual.own, "x-managed-profile-id": individual.profileId },
+        "/v1/co/submitKycInformation",
+        KYC_INFO,
+      ),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
+    expect(
+      await t.app.db.kycCase.count({ where: { profileId: { in: [individual.profileId, business.profileId] } } }),
+    ).toBe(2);
   });
 });
 
 describe("ramps read the KYC state", () => {
   it("refuses a ramp before approval and registers it after, in the quote's corridor only", async () => {
     const user = await newUser();
-    const quote = async () => ok(await post(user.secret, "/v1/quotes", { rampType: "BUY", from: "spei", to: "polygon", inputAmount: "1000", inputCurrency: "MXN", outputCurrency: "USDC" }), 201).id;
-    const register = async (quoteId: string) => post(user.secret, "/v1/ramp/register", { quoteId, destinationAddress: `0x${"4".repeat(40)}` });
+    const quote = async () =>
+      ok(
+        await post(user.secret, "/v1/quotes", {
+          rampType: "BUY",
+          from: "spei",
+          to: "polygon",
+          inputAmount: "1000",
+          inputCurrency: "MXN",
+          outputCurrency: "USDC",
+        }),
+        201,
+      ).id;
+    const register = async (quoteId: string) =>
+      post(user.secret, "/v1/ramp/register", { quoteId, destinationAddress: `0x${"4".repeat(40)}` });
     expectError(await register(await quote()), 403, "KYC_NOT_APPROVED");
     await t.completeKyc(user.secret, ["CO"]);
     expectError(await register(await quote()), 403, "KYC_NOT_APPROVED");
@@ -308,19 +598,37 @@ describe("GraphQL", () => {
     const QUERY = "{ customers { customerId corridor customerType kycStatus createdAt } }";
     const { body } = await t.graphql(QUERY, {}, user.session);
     expect(body.errors).toBeUndefined();
-    const cases = await t.app.db.kycCase.findMany({ where: { profileId: user.profileId }, orderBy: { createdAt: "asc" } });
-    expect(body.data.customers.map((customer: any) => [customer.customerId, customer.corridor, customer.customerType])).toEqual(
-      cases.map((row) => [row.providerCustomerId, row.corridor, row.customerType.toUpperCase()]),
-    );
+    const cases = await t.app.db.kycCase.findMany({
+      where: { profileId: user.profileId },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(
+      body.data.customers.map((customer: any) => [customer.customerId, customer.corridor, customer.customerType]),
+    ).toEqual(cases.map((row) => [row.providerCustomerId, row.corridor, row.customerType.toUpperCase()]));
     expect(body.data.customers.map((customer: any) => customer.kycStatus)).toEqual(["APPROVED", "NOT_STARTED"]);
 
     const manager = await newUser();
-    ok(await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["MX"], isActive: true } }), 201);
-    const child = ok(await post(manager.secret, "/v1/managed-profiles", { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType: "individual" }), 201);
+    ok(
+      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors: ["MX"], isActive: true },
+      }),
+      201,
+    );
+    const child = ok(
+      await post(manager.secret, "/v1/managed-profiles", {
+        externalSubjectId: `subject-${randomUUID()}`,
+        contactEmail: `child-${randomUUID()}@example.com`,
+        customerType: "individual",
+      }),
+      201,
+    );
     const selecting = { ...manager.secret, "x-managed-profile-id": child.managedProfile.profileId };
     ok(await post(selecting, "/v1/mx/createIndividualCustomer", {}));
     const forChild = (await t.graphql(QUERY, {}, selecting)).body;
-    expect(forChild.data.customers.map((customer: any) => [customer.corridor, customer.kycStatus])).toEqual([["MX", "NOT_STARTED"]]);
+    expect(forChild.data.customers.map((customer: any) => [customer.corridor, customer.kycStatus])).toEqual([
+      ["MX", "NOT_STARTED"],
+    ]);
     expect((await t.graphql(QUERY, {}, manager.secret)).body.data.customers).toEqual([]);
   });
 });

@@ -50,7 +50,10 @@ interface ChildView {
 }
 
 async function putManager(profileId: string, policy: Policy): Promise<HttpResponse> {
-  const response = await t.request("PUT", `/v1/admin/managers/${profileId}`, { headers: t.operatorHeaders, body: policy });
+  const response = await t.request("PUT", `/v1/admin/managers/${profileId}`, {
+    headers: t.operatorHeaders,
+    body: policy,
+  });
   expect([200, 201], JSON.stringify(response.body)).toContain(response.status);
   return response;
 }
@@ -60,7 +63,13 @@ async function newManager(policy: Policy | null = POLICY): Promise<Manager> {
   const session = await t.signIn();
   const credential = await t.createCredential(session.headers, { name: "manager's own" });
   if (policy) await putManager(session.profileId, policy);
-  return { profileId: session.profileId, accessToken: session.accessToken, session: session.headers, secret: { "x-api-key": credential.secretKey }, credential };
+  return {
+    profileId: session.profileId,
+    accessToken: session.accessToken,
+    session: session.headers,
+    secret: { "x-api-key": credential.secretKey },
+    credential,
+  };
 }
 
 const childBody = (overrides: Record<string, unknown> = {}) => ({
@@ -71,26 +80,44 @@ const childBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function createChild(manager: Manager, overrides: Record<string, unknown> = {}): Promise<ChildView> {
-  const created = await t.request("POST", "/v1/managed-profiles", { headers: manager.secret, body: childBody(overrides) });
+  const created = await t.request("POST", "/v1/managed-profiles", {
+    headers: manager.secret,
+    body: childBody(overrides),
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body.managedProfile;
 }
 
 async function issueChildCredential(manager: Manager, childId: string, body: Record<string, unknown> = {}) {
-  const created = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, { headers: manager.secret, body });
+  const created = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+    headers: manager.secret,
+    body,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   rememberSecret(created.body.secretKey);
-  return created.body as { id: string; publicKey: string; secretKey: string; profileId: string; partnerId: string | null };
+  return created.body as {
+    id: string;
+    publicKey: string;
+    secretKey: string;
+    profileId: string;
+    partnerId: string | null;
+  };
 }
 
 function expectRestError(response: HttpResponse, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
   expect(response.body.error.status).toBe(status);
 }
 
 function expectGraphQLError(response: HttpResponse, status: number, code: string): void {
   const [first] = response.body?.errors ?? [];
-  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({ code, status });
+  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({
+    code,
+    status,
+  });
   expect(response.body.data ?? null, JSON.stringify(response.body)).toBeNull();
 }
 
@@ -112,12 +139,14 @@ const GQL = {
   }`,
   get: `query Get($id: ID!) { managedProfile(profileId: $id) { ${CHILD_FIELDS} } }`,
   policy: "query { managerPolicy { profileId allowedCorridors allowedCustomerTypes isActive } }",
-  credentials: "query Keys($id: ID!) { managedProfile(profileId: $id) { profileId apiCredentials { count edges { node { id profileId partnerId revokedAt } } } } }",
+  credentials:
+    "query Keys($id: ID!) { managedProfile(profileId: $id) { profileId apiCredentials { count edges { node { id profileId partnerId revokedAt } } } } }",
   delete: "mutation Delete($id: ID!) { deleteManagedProfile(profileId: $id) }",
   issue: `mutation Issue($id: ID!, $input: CreateApiCredentialInput) {
     createManagedProfileCredential(profileId: $id, input: $input) { secretKey credential { id name profileId partnerId publicKey secretKeyPrefix revokedAt } }
   }`,
-  revoke: "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) }",
+  revoke:
+    "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) }",
 };
 
 /** Every managed-profile REST route, for the given child and child credential. */
@@ -149,9 +178,16 @@ const graphQLOperations = (childId: string, credentialId: string): [string, Reco
 describe("the operator enables managers", () => {
   it("PUT /v1/admin/managers/{profileId}: 201 the first time, 200 after; GET returns the policy", async () => {
     const profile = await t.signIn();
-    const first = await t.request("PUT", `/v1/admin/managers/${profile.profileId}`, { headers: t.operatorHeaders, body: POLICY });
+    const first = await t.request("PUT", `/v1/admin/managers/${profile.profileId}`, {
+      headers: t.operatorHeaders,
+      body: POLICY,
+    });
     expect(first.status).toBe(201);
-    expect(first.body.manager).toMatchObject({ profileId: profile.profileId, allowedCustomerTypes: null, isActive: true });
+    expect(first.body.manager).toMatchObject({
+      profileId: profile.profileId,
+      allowedCustomerTypes: null,
+      isActive: true,
+    });
     expect([...first.body.manager.allowedCorridors].sort()).toEqual([...ALL_CHILD_CORRIDORS].sort());
     expect(first.body.manager.createdAt).toMatch(ISO);
 
@@ -160,7 +196,12 @@ describe("the operator enables managers", () => {
       body: { allowedCorridors: ["BR"], allowedCustomerTypes: ["business"], isActive: false },
     });
     expect(again.status).toBe(200);
-    expect(again.body.manager).toMatchObject({ profileId: profile.profileId, allowedCorridors: ["BR"], allowedCustomerTypes: ["business"], isActive: false });
+    expect(again.body.manager).toMatchObject({
+      profileId: profile.profileId,
+      allowedCorridors: ["BR"],
+      allowedCustomerTypes: ["business"],
+      isActive: false,
+    });
     const read = await t.request("GET", `/v1/admin/managers/${profile.profileId}`, { headers: t.operatorHeaders });
     expect(read.status).toBe(200);
     expect(read.body).toEqual(again.body);
@@ -168,10 +209,17 @@ describe("the operator enables managers", () => {
     // A managed child cannot be made a manager; an unknown profile is not found.
     const manager = await newManager();
     const child = await createChild(manager);
-    const onChild = await t.request("PUT", `/v1/admin/managers/${child.profileId}`, { headers: t.operatorHeaders, body: POLICY });
+    const onChild = await t.request("PUT", `/v1/admin/managers/${child.profileId}`, {
+      headers: t.operatorHeaders,
+      body: POLICY,
+    });
     expectRestError(onChild, 400, "VALIDATION_FAILED");
     expect(await t.app.db.manager.findUnique({ where: { profileId: child.profileId } })).toBeNull();
-    expectRestError(await t.request("PUT", `/v1/admin/managers/${randomUUID()}`, { headers: t.operatorHeaders, body: POLICY }), 404, "NOT_FOUND");
+    expectRestError(
+      await t.request("PUT", `/v1/admin/managers/${randomUUID()}`, { headers: t.operatorHeaders, body: POLICY }),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   it("a non-manager gets 403 MANAGED_PROFILE_ACCESS_DENIED on every managed-profile route, REST and GraphQL", async () => {
@@ -183,7 +231,11 @@ describe("the operator enables managers", () => {
         expectRestError(response, 403, "MANAGED_PROFILE_ACCESS_DENIED");
       }
       // Validation comes after delegation: an invalid body is still refused for the caller.
-      expectRestError(await t.request("POST", "/v1/managed-profiles", { headers, body: { contactEmail: "nope" } }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectRestError(
+        await t.request("POST", "/v1/managed-profiles", { headers, body: { contactEmail: "nope" } }),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
       for (const [document, variables] of graphQLOperations(randomUUID(), randomUUID())) {
         expectGraphQLError(await t.graphql(document, variables, headers), 403, "MANAGED_PROFILE_ACCESS_DENIED");
       }
@@ -236,7 +288,10 @@ describe("creating a managed child", () => {
       updatedAt: expect.stringMatching(ISO),
     });
     expect(new Date(child.createdAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
-    const row = await t.app.db.profile.findUniqueOrThrow({ where: { id: child.profileId }, include: { customerEntities: true } });
+    const row = await t.app.db.profile.findUniqueOrThrow({
+      where: { id: child.profileId },
+      include: { customerEntities: true },
+    });
     expect(row).toMatchObject({ managerProfileId: manager.profileId, email: null, deletedAt: null });
     expect(row.customerEntities).toEqual([expect.objectContaining({ customerType: "business", isActive: true })]);
 
@@ -262,7 +317,9 @@ describe("creating a managed child", () => {
     expect(spaced.status).toBe(200);
     expect(spaced.body).toEqual(created.body);
     expect(await t.app.db.profile.count({ where: { managerProfileId: manager.profileId } })).toBe(1);
-    expect(await t.app.db.customerEntity.count({ where: { profileId: created.body.managedProfile.profileId } })).toBe(1);
+    expect(await t.app.db.customerEntity.count({ where: { profileId: created.body.managedProfile.profileId } })).toBe(
+      1,
+    );
   });
 
   it("stores the contact email trimmed and lower-cased", async () => {
@@ -279,7 +336,11 @@ describe("creating a managed child", () => {
     const first = await createChild(manager);
     const second = await createChild(manager);
     const attempts = [
-      { externalSubjectId: first.externalSubjectId, contactEmail: `other-${randomUUID()}@example.com`, customerType: "individual" },
+      {
+        externalSubjectId: first.externalSubjectId,
+        contactEmail: `other-${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
       { externalSubjectId: `other-${randomUUID()}`, contactEmail: first.contactEmail, customerType: "individual" },
       { externalSubjectId: first.externalSubjectId, contactEmail: first.contactEmail, customerType: "business" },
       // Subject of one child, email of another.
@@ -318,20 +379,37 @@ describe("creating a managed child", () => {
     const theirs = await t.request("POST", "/v1/managed-profiles", { headers: second.secret, body });
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     expect(theirs.body.managedProfile.profileId).not.toBe(mine.body.managedProfile.profileId);
-    expect(theirs.body.managedProfile).toMatchObject({ externalSubjectId: body.externalSubjectId, contactEmail: body.contactEmail });
+    expect(theirs.body.managedProfile).toMatchObject({
+      externalSubjectId: body.externalSubjectId,
+      contactEmail: body.contactEmail,
+    });
   });
 
   it("a deleted child's subject and email stay reserved (409), an identical retry included", async () => {
     const manager = await newManager();
     const child = await createChild(manager);
-    expect((await t.request("DELETE", `/v1/managed-profiles/${child.profileId}`, { headers: manager.secret })).status).toBe(204);
+    expect(
+      (await t.request("DELETE", `/v1/managed-profiles/${child.profileId}`, { headers: manager.secret })).status,
+    ).toBe(204);
     const attempts = [
-      { externalSubjectId: child.externalSubjectId, contactEmail: child.contactEmail, customerType: child.customerType },
-      { externalSubjectId: child.externalSubjectId, contactEmail: `new-${randomUUID()}@example.com`, customerType: child.customerType },
+      {
+        externalSubjectId: child.externalSubjectId,
+        contactEmail: child.contactEmail,
+        customerType: child.customerType,
+      },
+      {
+        externalSubjectId: child.externalSubjectId,
+        contactEmail: `new-${randomUUID()}@example.com`,
+        customerType: child.customerType,
+      },
       { externalSubjectId: `new-${randomUUID()}`, contactEmail: child.contactEmail, customerType: child.customerType },
     ];
     for (const body of attempts) {
-      expectRestError(await t.request("POST", "/v1/managed-profiles", { headers: manager.secret, body }), 409, "MANAGED_PROFILE_CONFLICT");
+      expectRestError(
+        await t.request("POST", "/v1/managed-profiles", { headers: manager.secret, body }),
+        409,
+        "MANAGED_PROFILE_CONFLICT",
+      );
     }
     expect(await t.app.db.profile.count({ where: { managerProfileId: manager.profileId } })).toBe(1);
   });
@@ -348,13 +426,21 @@ describe("creating a managed child", () => {
     const childRow = await t.app.db.profile.findUniqueOrThrow({ where: { id: child.profileId } });
     expect(childRow.email).toBeNull();
     // The signed-in profile is no manager and cannot reach the child.
-    expectRestError(await t.request("GET", `/v1/managed-profiles/${child.profileId}`, { headers: session.headers }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectRestError(
+      await t.request("GET", `/v1/managed-profiles/${child.profileId}`, { headers: session.headers }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     expectGraphQLError(await me(selecting(session.headers, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
   });
 
   it("GraphQL createManagedProfile: created true, an identical retry false with the same record, a conflict 409", async () => {
     const manager = await newManager();
-    const input = { externalSubjectId: `gql-${randomUUID()}`, contactEmail: ` GQL-${randomUUID()}@Example.com `, customerType: "BUSINESS" };
+    const input = {
+      externalSubjectId: `gql-${randomUUID()}`,
+      contactEmail: ` GQL-${randomUUID()}@Example.com `,
+      customerType: "BUSINESS",
+    };
     const created = await t.graphql(GQL.create, { input }, manager.secret);
     expect(created.body.errors).toBeUndefined();
     const payload = created.body.data.createManagedProfile;
@@ -368,12 +454,21 @@ describe("creating a managed child", () => {
     });
     const retry = await t.graphql(GQL.create, { input }, manager.session);
     expect(retry.body.data.createManagedProfile).toEqual({ created: false, managedProfile: payload.managedProfile });
-    const rest = await t.request("GET", `/v1/managed-profiles/${payload.managedProfile.profileId}`, { headers: manager.secret });
-    expect(rest.body.managedProfile).toMatchObject({ customerType: "business", contactEmail: payload.managedProfile.contactEmail });
+    const rest = await t.request("GET", `/v1/managed-profiles/${payload.managedProfile.profileId}`, {
+      headers: manager.secret,
+    });
+    expect(rest.body.managedProfile).toMatchObject({
+      customerType: "business",
+      contactEmail: payload.managedProfile.contactEmail,
+    });
 
     const conflict = await t.graphql(GQL.create, { input: { ...input, customerType: "INDIVIDUAL" } }, manager.secret);
     expectGraphQLError(conflict, 409, "MANAGED_PROFILE_CONFLICT");
-    const invalid = await t.graphql(GQL.create, { input: { ...input, externalSubjectId: `x-${randomUUID()}`, contactEmail: "nope" } }, manager.secret);
+    const invalid = await t.graphql(
+      GQL.create,
+      { input: { ...input, externalSubjectId: `x-${randomUUID()}`, contactEmail: "nope" } },
+      manager.secret,
+    );
     expectGraphQLError(invalid, 400, "VALIDATION_FAILED");
   });
 });
@@ -387,13 +482,18 @@ describe("listing managed children", () => {
       children.push(await createChild(manager, { customerType: i % 2 ? "business" : "individual" }));
       await sleep(3);
     }
-    expect((await t.request("DELETE", `/v1/managed-profiles/${children[1]!.profileId}`, { headers: manager.secret })).status).toBe(204);
+    expect(
+      (await t.request("DELETE", `/v1/managed-profiles/${children[1]!.profileId}`, { headers: manager.secret })).status,
+    ).toBe(204);
     return { manager, children };
   }
   const ids = (response: HttpResponse) => response.body.managedProfiles.map((child: ChildView) => child.profileId);
 
   it("filters by status (default active), newest first, with pagination and the manager's policy", async () => {
-    const { manager, children } = await managerWithChildren(4, { ...POLICY, allowedCustomerTypes: ["business", "individual"] });
+    const { manager, children } = await managerWithChildren(4, {
+      ...POLICY,
+      allowedCustomerTypes: ["business", "individual"],
+    });
     const [a, b, c, d] = children.map((child) => child.profileId);
 
     const active = await t.request("GET", "/v1/managed-profiles", { headers: manager.secret });
@@ -420,10 +520,14 @@ describe("listing managed children", () => {
     expect(ids(all)).toEqual([d, c, b, a]);
     expect(all.body.pagination.total).toBe(4);
 
-    const page = await t.request("GET", "/v1/managed-profiles?status=all&limit=2&offset=1", { headers: manager.secret });
+    const page = await t.request("GET", "/v1/managed-profiles?status=all&limit=2&offset=1", {
+      headers: manager.secret,
+    });
     expect(ids(page)).toEqual([c, b]);
     expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4 });
-    const last = await t.request("GET", "/v1/managed-profiles?status=all&limit=100&offset=3", { headers: manager.secret });
+    const last = await t.request("GET", "/v1/managed-profiles?status=all&limit=100&offset=3", {
+      headers: manager.secret,
+    });
     expect(ids(last)).toEqual([a]);
     expect(last.body.pagination).toEqual({ limit: 100, offset: 3, total: 4 });
     const beyond = await t.request("GET", "/v1/managed-profiles?limit=1&offset=50", { headers: manager.secret });
@@ -438,7 +542,11 @@ describe("listing managed children", () => {
     await createChild(other);
     const listed = await t.request("GET", "/v1/managed-profiles?status=all", { headers: other.secret });
     expect(listed.body.pagination.total).toBe(1);
-    expect(listed.body.manager).toEqual({ profileId: other.profileId, allowedCorridors: expect.arrayContaining(ALL_CHILD_CORRIDORS), allowedCustomerTypes: null });
+    expect(listed.body.manager).toEqual({
+      profileId: other.profileId,
+      allowedCorridors: expect.arrayContaining(ALL_CHILD_CORRIDORS),
+      allowedCustomerTypes: null,
+    });
     const mine = await t.request("GET", "/v1/managed-profiles?status=all", { headers: manager.secret });
     expect(mine.body.pagination.total).toBe(2);
   });
@@ -460,34 +568,50 @@ describe("listing managed children", () => {
     for (const [query, field] of cases) {
       const response = await t.request("GET", `/v1/managed-profiles?${query}`, { headers: manager.secret });
       expectRestError(response, 400, "VALIDATION_FAILED");
-      expect(response.body.error.details, query).toEqual(expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]));
+      expect(response.body.error.details, query).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]),
+      );
     }
     for (const query of ["limit=1", "limit=100", "offset=0"]) {
-      expect((await t.request("GET", `/v1/managed-profiles?${query}`, { headers: manager.secret })).status, query).toBe(200);
+      expect((await t.request("GET", `/v1/managed-profiles?${query}`, { headers: manager.secret })).status, query).toBe(
+        200,
+      );
     }
   });
 
   it("GraphQL managedProfiles: status filter, newest first, cursor pagination; managerPolicy", async () => {
     const { manager, children } = await managerWithChildren(3);
     const [a, b, c] = children.map((child) => child.profileId);
-    const nodes = (response: HttpResponse) => response.body.data.managedProfiles.edges.map((edge: { node: { profileId: string } }) => edge.node.profileId);
+    const nodes = (response: HttpResponse) =>
+      response.body.data.managedProfiles.edges.map((edge: { node: { profileId: string } }) => edge.node.profileId);
 
     const active = await t.graphql(GQL.list, { status: "ACTIVE", first: 10 }, manager.secret);
     expect(active.body.errors).toBeUndefined();
     expect(nodes(active)).toEqual([c, a]);
     const deleted = await t.graphql(GQL.list, { status: "DELETED", first: 10 }, manager.session);
     expect(nodes(deleted)).toEqual([b]);
-    expect(deleted.body.data.managedProfiles.edges[0].node).toMatchObject({ status: "DELETED", deletedAt: expect.stringMatching(ISO) });
+    expect(deleted.body.data.managedProfiles.edges[0].node).toMatchObject({
+      status: "DELETED",
+      deletedAt: expect.stringMatching(ISO),
+    });
 
     const first = await t.graphql(GQL.list, { status: "ALL", first: 2 }, manager.secret);
     expect(nodes(first)).toEqual([c, b]);
     expect(first.body.data.managedProfiles.pageInfo.hasNextPage).toBe(true);
-    const second = await t.graphql(GQL.list, { status: "ALL", first: 2, after: first.body.data.managedProfiles.pageInfo.endCursor }, manager.secret);
+    const second = await t.graphql(
+      GQL.list,
+      { status: "ALL", first: 2, after: first.body.data.managedProfiles.pageInfo.endCursor },
+      manager.secret,
+    );
     expect(nodes(second)).toEqual([a]);
     expect(second.body.data.managedProfiles.pageInfo.hasNextPage).toBe(false);
 
     const policy = await t.graphql(GQL.policy, {}, manager.secret);
-    expect(policy.body.data.managerPolicy).toMatchObject({ profileId: manager.profileId, allowedCustomerTypes: null, isActive: true });
+    expect(policy.body.data.managerPolicy).toMatchObject({
+      profileId: manager.profileId,
+      allowedCustomerTypes: null,
+      isActive: true,
+    });
     expect([...policy.body.data.managerPolicy.allowedCorridors].sort()).toEqual([...ALL_CHILD_CORRIDORS].sort());
   });
 });
@@ -505,7 +629,9 @@ describe("reading and deleting a managed child", () => {
     // The child's key and the manager's selector work (and are now cached) before the deletion.
     expect((await me({ "x-api-key": credential.secretKey })).body.data.me.id).toBe(child.profileId);
     expect((await me(selecting(manager.session, child.profileId))).body.data.me.id).toBe(child.profileId);
-    expect((await me({ "x-api-key": credential.secretKey, "x-public-key": credential.publicKey })).body.data.me.id).toBe(child.profileId);
+    expect(
+      (await me({ "x-api-key": credential.secretKey, "x-public-key": credential.publicKey })).body.data.me.id,
+    ).toBe(child.profileId);
 
     const deleted = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}`, { headers: manager.secret });
     expect(deleted.status).toBe(204);
@@ -515,8 +641,14 @@ describe("reading and deleting a managed child", () => {
     const afterwards = await me({ "x-api-key": credential.secretKey });
     expect(afterwards.status).toBe(401);
     expect(afterwards.body.errors[0].extensions.code).toBe("INVALID_API_KEY");
-    expectRestError(await t.request("GET", "/v1/managed-profiles", { headers: { "x-api-key": credential.secretKey } }), 401, "INVALID_API_KEY");
-    expect((await me({ "x-public-key": credential.publicKey })).body.errors[0].extensions.code).toBe("INVALID_PUBLIC_KEY");
+    expectRestError(
+      await t.request("GET", "/v1/managed-profiles", { headers: { "x-api-key": credential.secretKey } }),
+      401,
+      "INVALID_API_KEY",
+    );
+    expect((await me({ "x-public-key": credential.publicKey })).body.errors[0].extensions.code).toBe(
+      "INVALID_PUBLIC_KEY",
+    );
     // New activity for the child is blocked at once: the manager can no longer act for it either.
     expectGraphQLError(await me(selecting(manager.session, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
     const credentialRow = await t.app.db.apiCredential.findUniqueOrThrow({ where: { id: credential.id } });
@@ -542,9 +674,14 @@ describe("reading and deleting a managed child", () => {
     expect(await t.app.db.customerEntity.count({ where: { profileId: child.profileId } })).toBe(1);
 
     const routes = [
-      t.request("POST", `/v1/managed-profiles/${child.profileId}/api-credentials`, { headers: manager.secret, body: {} }),
+      t.request("POST", `/v1/managed-profiles/${child.profileId}/api-credentials`, {
+        headers: manager.secret,
+        body: {},
+      }),
       t.request("GET", `/v1/managed-profiles/${child.profileId}/api-credentials`, { headers: manager.secret }),
-      t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${credential.id}`, { headers: manager.secret }),
+      t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${credential.id}`, {
+        headers: manager.secret,
+      }),
     ];
     for (const response of await Promise.all(routes)) expectRestError(response, 404, "MANAGED_PROFILE_NOT_FOUND");
     expect(await t.app.db.apiCredential.count({ where: { profileId: child.profileId } })).toBe(1);
@@ -558,7 +695,9 @@ describe("reading and deleting a managed child", () => {
     expect((await me({ "x-api-key": credential.secretKey })).body.data?.me?.id).toBe(child.profileId);
     expect((await me(selecting(manager.secret, child.profileId))).body.data?.me?.id).toBe(child.profileId);
 
-    const deleted = await t.request("DELETE", `/v1/managed-profiles/${child.profileId.toUpperCase()}`, { headers: manager.secret });
+    const deleted = await t.request("DELETE", `/v1/managed-profiles/${child.profileId.toUpperCase()}`, {
+      headers: manager.secret,
+    });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
     const afterwards = await me({ "x-api-key": credential.secretKey });
     expect(afterwards.body.errors?.[0]?.extensions?.code, JSON.stringify(afterwards.body)).toBe("INVALID_API_KEY");
@@ -570,7 +709,11 @@ describe("reading and deleting a managed child", () => {
     const child = await createChild(manager);
     const credential = await issueChildCredential(manager, child.profileId);
     expect((await me({ "x-api-key": credential.secretKey })).body.data?.me?.id).toBe(child.profileId);
-    const revoked = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${credential.id.toUpperCase()}`, { headers: manager.secret });
+    const revoked = await t.request(
+      "DELETE",
+      `/v1/managed-profiles/${child.profileId}/api-credentials/${credential.id.toUpperCase()}`,
+      { headers: manager.secret },
+    );
     expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
     const afterwards = await me({ "x-api-key": credential.secretKey });
     expect(afterwards.body.errors?.[0]?.extensions?.code, JSON.stringify(afterwards.body)).toBe("INVALID_API_KEY");
@@ -579,8 +722,16 @@ describe("reading and deleting a managed child", () => {
   it("an unknown or malformed child id -> 404 MANAGED_PROFILE_NOT_FOUND", async () => {
     const manager = await newManager();
     for (const id of [randomUUID(), "not-a-uuid"]) {
-      expectRestError(await t.request("GET", `/v1/managed-profiles/${id}`, { headers: manager.secret }), 404, "MANAGED_PROFILE_NOT_FOUND");
-      expectRestError(await t.request("DELETE", `/v1/managed-profiles/${id}`, { headers: manager.secret }), 404, "MANAGED_PROFILE_NOT_FOUND");
+      expectRestError(
+        await t.request("GET", `/v1/managed-profiles/${id}`, { headers: manager.secret }),
+        404,
+        "MANAGED_PROFILE_NOT_FOUND",
+      );
+      expectRestError(
+        await t.request("DELETE", `/v1/managed-profiles/${id}`, { headers: manager.secret }),
+        404,
+        "MANAGED_PROFILE_NOT_FOUND",
+      );
     }
   });
 
@@ -589,7 +740,11 @@ describe("reading and deleting a managed child", () => {
     const child = await createChild(manager);
     const credential = await issueChildCredential(manager, child.profileId);
     const read = await t.graphql(GQL.get, { id: child.profileId }, manager.secret);
-    expect(read.body.data.managedProfile).toMatchObject({ profileId: child.profileId, status: "ACTIVE", customerType: "INDIVIDUAL" });
+    expect(read.body.data.managedProfile).toMatchObject({
+      profileId: child.profileId,
+      status: "ACTIVE",
+      customerType: "INDIVIDUAL",
+    });
 
     const deleted = await t.graphql(GQL.delete, { id: child.profileId }, manager.session);
     expect(deleted.body).toEqual({ data: { deleteManagedProfile: true } });
@@ -597,12 +752,31 @@ describe("reading and deleting a managed child", () => {
     const again = await t.graphql(GQL.delete, { id: child.profileId }, manager.secret);
     expect(again.body).toEqual({ data: { deleteManagedProfile: true } });
     const history = await t.graphql(GQL.get, { id: child.profileId }, manager.secret);
-    expect(history.body.data.managedProfile).toMatchObject({ status: "DELETED", deletedAt: expect.stringMatching(ISO) });
+    expect(history.body.data.managedProfile).toMatchObject({
+      status: "DELETED",
+      deletedAt: expect.stringMatching(ISO),
+    });
 
-    expectGraphQLError(await t.graphql(GQL.credentials, { id: child.profileId }, manager.secret), 404, "MANAGED_PROFILE_NOT_FOUND");
-    expectGraphQLError(await t.graphql(GQL.issue, { id: child.profileId }, manager.secret), 404, "MANAGED_PROFILE_NOT_FOUND");
-    expectGraphQLError(await t.graphql(GQL.revoke, { id: child.profileId, credentialId: credential.id }, manager.secret), 404, "MANAGED_PROFILE_NOT_FOUND");
-    expectGraphQLError(await t.graphql(GQL.get, { id: randomUUID() }, manager.secret), 404, "MANAGED_PROFILE_NOT_FOUND");
+    expectGraphQLError(
+      await t.graphql(GQL.credentials, { id: child.profileId }, manager.secret),
+      404,
+      "MANAGED_PROFILE_NOT_FOUND",
+    );
+    expectGraphQLError(
+      await t.graphql(GQL.issue, { id: child.profileId }, manager.secret),
+      404,
+      "MANAGED_PROFILE_NOT_FOUND",
+    );
+    expectGraphQLError(
+      await t.graphql(GQL.revoke, { id: child.profileId, credentialId: credential.id }, manager.secret),
+      404,
+      "MANAGED_PROFILE_NOT_FOUND",
+    );
+    expectGraphQLError(
+      await t.graphql(GQL.get, { id: randomUUID() }, manager.secret),
+      404,
+      "MANAGED_PROFILE_NOT_FOUND",
+    );
   });
 });
 
@@ -680,7 +854,9 @@ describe("a managed child's credentials", () => {
     expect(created.body.secretKeyPrefix).toBe(created.body.secretKey.slice(0, 16));
     const second = await issueChildCredential(manager, child.profileId);
 
-    const listed = await t.request("GET", `/v1/managed-profiles/${child.profileId}/api-credentials`, { headers: manager.secret });
+    const listed = await t.request("GET", `/v1/managed-profiles/${child.profileId}/api-credentials`, {
+      headers: manager.secret,
+    });
     expect(listed.status).toBe(200);
     expect(listed.body.credentials.map((c: { id: string }) => c.id)).toEqual([second.id, created.body.id]);
     for (const credential of listed.body.credentials) {
@@ -693,39 +869,66 @@ describe("a managed child's credentials", () => {
     const own = await t.request("GET", "/v1/api-credentials", { headers: manager.session });
     expect(own.body.credentials.map((c: { id: string }) => c.id)).toEqual([manager.credential.id]);
 
-    const revoked = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${created.body.id}`, { headers: manager.secret });
+    const revoked = await t.request(
+      "DELETE",
+      `/v1/managed-profiles/${child.profileId}/api-credentials/${created.body.id}`,
+      { headers: manager.secret },
+    );
     expect(revoked.status).toBe(204);
     expect((await me({ "x-api-key": created.body.secretKey })).body.errors[0].extensions.code).toBe("INVALID_API_KEY");
-    const again = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${created.body.id}`, { headers: manager.session });
+    const again = await t.request(
+      "DELETE",
+      `/v1/managed-profiles/${child.profileId}/api-credentials/${created.body.id}`,
+      { headers: manager.session },
+    );
     expect(again.status).toBe(204);
-    const after = await t.request("GET", `/v1/managed-profiles/${child.profileId}/api-credentials`, { headers: manager.secret });
+    const after = await t.request("GET", `/v1/managed-profiles/${child.profileId}/api-credentials`, {
+      headers: manager.secret,
+    });
     expect(after.body.credentials.find((c: { id: string }) => c.id === created.body.id).revokedAt).toMatch(ISO);
     expect(after.body.credentials.find((c: { id: string }) => c.id === second.id).revokedAt).toBeNull();
 
     // Unknown ids, and the manager's own credential, are not the child's.
     for (const credentialId of [randomUUID(), "not-a-uuid", manager.credential.id]) {
-      const response = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${credentialId}`, { headers: manager.secret });
+      const response = await t.request(
+        "DELETE",
+        `/v1/managed-profiles/${child.profileId}/api-credentials/${credentialId}`,
+        { headers: manager.secret },
+      );
       expectRestError(response, 404, "CREDENTIAL_NOT_FOUND");
     }
-    expect((await t.app.db.apiCredential.findUniqueOrThrow({ where: { id: manager.credential.id } })).revokedAt).toBeNull();
+    expect(
+      (await t.app.db.apiCredential.findUniqueOrThrow({ where: { id: manager.credential.id } })).revokedAt,
+    ).toBeNull();
     // Another child's credential through this child's path: not found, not revoked.
     const sibling = await createChild(manager);
     const siblingCredential = await issueChildCredential(manager, sibling.profileId);
     expectRestError(
-      await t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${siblingCredential.id}`, { headers: manager.secret }),
+      await t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${siblingCredential.id}`, {
+        headers: manager.secret,
+      }),
       404,
       "CREDENTIAL_NOT_FOUND",
     );
-    expect((await t.app.db.apiCredential.findUniqueOrThrow({ where: { id: siblingCredential.id } })).revokedAt).toBeNull();
+    expect(
+      (await t.app.db.apiCredential.findUniqueOrThrow({ where: { id: siblingCredential.id } })).revokedAt,
+    ).toBeNull();
   });
 
   it("validates the name and expiry like the profile's own credentials", async () => {
     const manager = await newManager();
     const child = await createChild(manager);
     const url = `/v1/managed-profiles/${child.profileId}/api-credentials`;
-    expectRestError(await t.request("POST", url, { headers: manager.secret, body: { name: "x".repeat(101) } }), 400, "INVALID_CREDENTIAL_NAME");
     expectRestError(
-      await t.request("POST", url, { headers: manager.secret, body: { expiresAt: new Date(Date.now() - 1000).toISOString() } }),
+      await t.request("POST", url, { headers: manager.secret, body: { name: "x".repeat(101) } }),
+      400,
+      "INVALID_CREDENTIAL_NAME",
+    );
+    expectRestError(
+      await t.request("POST", url, {
+        headers: manager.secret,
+        body: { expiresAt: new Date(Date.now() - 1000).toISOString() },
+      }),
       400,
       "INVALID_CREDENTIAL_EXPIRY",
     );
@@ -737,17 +940,25 @@ describe("a managed child's credentials", () => {
     const child = await createChild(manager);
     const issued = [];
     for (let i = 0; i < 5; i++) issued.push(await issueChildCredential(manager, child.profileId));
-    const sixth = await t.request("POST", `/v1/managed-profiles/${child.profileId}/api-credentials`, { headers: manager.secret, body: {} });
+    const sixth = await t.request("POST", `/v1/managed-profiles/${child.profileId}/api-credentials`, {
+      headers: manager.secret,
+      body: {},
+    });
     expectRestError(sixth, 409, "CREDENTIAL_LIMIT_REACHED");
     const gql = await t.graphql(GQL.issue, { id: child.profileId }, manager.secret);
     expectGraphQLError(gql, 409, "CREDENTIAL_LIMIT_REACHED");
     // The manager's own cap is separate: it can still issue for itself.
     expect((await t.request("POST", "/v1/api-credentials", { headers: manager.session, body: {} })).status).toBe(201);
     // Revoking one frees exactly one slot.
-    await t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${issued[0]!.id}`, { headers: manager.secret });
+    await t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${issued[0]!.id}`, {
+      headers: manager.secret,
+    });
     await issueChildCredential(manager, child.profileId);
     expectRestError(
-      await t.request("POST", `/v1/managed-profiles/${child.profileId}/api-credentials`, { headers: manager.secret, body: {} }),
+      await t.request("POST", `/v1/managed-profiles/${child.profileId}/api-credentials`, {
+        headers: manager.secret,
+        body: {},
+      }),
       409,
       "CREDENTIAL_LIMIT_REACHED",
     );
@@ -761,7 +972,12 @@ describe("a managed child's credentials", () => {
     expect(created.body.errors).toBeUndefined();
     const { secretKey, credential } = created.body.data.createManagedProfileCredential;
     rememberSecret(secretKey);
-    expect(credential).toMatchObject({ name: "gql child", profileId: child.profileId, partnerId: null, revokedAt: null });
+    expect(credential).toMatchObject({
+      name: "gql child",
+      profileId: child.profileId,
+      partnerId: null,
+      revokedAt: null,
+    });
     expect(secretKey).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
     expect((await me({ "x-api-key": secretKey })).body.data.me.id).toBe(child.profileId);
 
@@ -775,7 +991,11 @@ describe("a managed child's credentials", () => {
     expect((await me({ "x-api-key": secretKey })).body.errors[0].extensions.code).toBe("INVALID_API_KEY");
     const again = await t.graphql(GQL.revoke, { id: child.profileId, credentialId: credential.id }, manager.session);
     expect(again.body).toEqual({ data: { revokeManagedProfileCredential: true } });
-    expectGraphQLError(await t.graphql(GQL.revoke, { id: child.profileId, credentialId: randomUUID() }, manager.secret), 404, "CREDENTIAL_NOT_FOUND");
+    expectGraphQLError(
+      await t.graphql(GQL.revoke, { id: child.profileId, credentialId: randomUUID() }, manager.secret),
+      404,
+      "CREDENTIAL_NOT_FOUND",
+    );
   });
 });
 
@@ -795,11 +1015,18 @@ describe("a managed child's own secret key", () => {
       expectGraphQLError(await me(selecting(childKey, selector)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
     }
     // The child-credential check comes first, even where a selector is not supported at all.
-    const withSelector = await t.request("POST", "/v1/managed-profiles", { headers: selecting(childKey, child.profileId), body: childBody() });
+    const withSelector = await t.request("POST", "/v1/managed-profiles", {
+      headers: selecting(childKey, child.profileId),
+      body: childBody(),
+    });
     expectRestError(withSelector, 403, "MANAGED_PROFILE_ACCESS_DENIED");
     // Managing children is the manager's: 403 on every managed-profile route, REST and GraphQL.
     for (const [method, url, body] of restRoutes(child.profileId, credential.id)) {
-      expectRestError(await t.request(method, url, { headers: childKey, ...(body && { body }) }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expectRestError(
+        await t.request(method, url, { headers: childKey, ...(body && { body }) }),
+        403,
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
     }
     for (const [document, variables] of graphQLOperations(child.profileId, credential.id)) {
       expectGraphQLError(await t.graphql(document, variables, childKey), 403, "MANAGED_PROFILE_ACCESS_DENIED");
@@ -821,8 +1048,12 @@ describe("selecting a managed child (X-Managed-Profile-Id on GraphQL me)", () =>
   it("the manager's secret key or session with its own child's id acts as the child", async () => {
     const manager = await newManager();
     const child = await createChild(manager);
-    expect((await me(selecting(manager.secret, child.profileId))).body).toEqual({ data: { me: { id: child.profileId, email: null } } });
-    expect((await me(selecting(manager.session, child.profileId))).body).toEqual({ data: { me: { id: child.profileId, email: null } } });
+    expect((await me(selecting(manager.secret, child.profileId))).body).toEqual({
+      data: { me: { id: child.profileId, email: null } },
+    });
+    expect((await me(selecting(manager.session, child.profileId))).body).toEqual({
+      data: { me: { id: child.profileId, email: null } },
+    });
     // Both values of the manager's credential are one secret principal.
     const both = { ...manager.secret, "x-public-key": manager.credential.publicKey };
     expect((await me(selecting(both, child.profileId))).body.data.me.id).toBe(child.profileId);
@@ -837,7 +1068,9 @@ describe("selecting a managed child (X-Managed-Profile-Id on GraphQL me)", () =>
     // The product's UUID check accepts upper case, so the selector is a UUID: it must name the child
     // (or be refused as not a UUID) the same way on SQLite and PostgreSQL.
     const response = await me(selecting(manager.secret, selector));
-    expect(response.body, JSON.stringify(response.body)).toEqual({ data: { me: { id: child.profileId, email: null } } });
+    expect(response.body, JSON.stringify(response.body)).toEqual({
+      data: { me: { id: child.profileId, email: null } },
+    });
     const acting = await t.app.delegation.resolve(await t.app.authenticator.authenticate(manager.secret), selector, {
       selector: "supported",
       childCredential: "allowed",
@@ -858,7 +1091,11 @@ describe("selecting a managed child (X-Managed-Profile-Id on GraphQL me)", () =>
   it("a public key with a selector -> 401 AUTHENTICATION_REQUIRED (a public key is not an actor)", async () => {
     const manager = await newManager();
     const child = await createChild(manager);
-    expectGraphQLError(await me(selecting({ "x-public-key": manager.credential.publicKey }, child.profileId)), 401, "AUTHENTICATION_REQUIRED");
+    expectGraphQLError(
+      await me(selecting({ "x-public-key": manager.credential.publicKey }, child.profileId)),
+      401,
+      "AUTHENTICATION_REQUIRED",
+    );
   });
 
   it("another manager's child, a deleted child, an unknown id, an inactive manager -> 403 MANAGED_PROFILE_ACCESS_DENIED", async () => {
@@ -870,7 +1107,13 @@ describe("selecting a managed child (X-Managed-Profile-Id on GraphQL me)", () =>
     const child = await createChild(manager);
     const notManager = await newManager(null);
     for (const headers of [manager.secret, manager.session]) {
-      for (const selector of [othersChild.profileId, deletedChild.profileId, randomUUID(), manager.profileId, other.profileId]) {
+      for (const selector of [
+        othersChild.profileId,
+        deletedChild.profileId,
+        randomUUID(),
+        manager.profileId,
+        other.profileId,
+      ]) {
         expectGraphQLError(await me(selecting(headers, selector)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
       }
     }
@@ -890,18 +1133,36 @@ describe("selecting a managed child (X-Managed-Profile-Id on GraphQL me)", () =>
   it("a selector where delegation is not supported -> 400 MANAGED_PROFILE_UNSUPPORTED, and nothing happens", async () => {
     const manager = await newManager();
     const child = await createChild(manager);
-    const ownCredentials = await t.request("GET", "/v1/api-credentials", { headers: selecting(manager.session, child.profileId) });
+    const ownCredentials = await t.request("GET", "/v1/api-credentials", {
+      headers: selecting(manager.session, child.profileId),
+    });
     expectRestError(ownCredentials, 400, "MANAGED_PROFILE_UNSUPPORTED");
-    const issue = await t.request("POST", "/v1/api-credentials", { headers: selecting(manager.session, child.profileId), body: {} });
+    const issue = await t.request("POST", "/v1/api-credentials", {
+      headers: selecting(manager.session, child.profileId),
+      body: {},
+    });
     expectRestError(issue, 400, "MANAGED_PROFILE_UNSUPPORTED");
     for (const headers of [manager.secret, manager.session]) {
-      const create = await t.request("POST", "/v1/managed-profiles", { headers: selecting(headers, child.profileId), body: childBody() });
+      const create = await t.request("POST", "/v1/managed-profiles", {
+        headers: selecting(headers, child.profileId),
+        body: childBody(),
+      });
       expectRestError(create, 400, "MANAGED_PROFILE_UNSUPPORTED");
       const list = await t.request("GET", "/v1/managed-profiles", { headers: selecting(headers, child.profileId) });
       expectRestError(list, 400, "MANAGED_PROFILE_UNSUPPORTED");
-      const del = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}`, { headers: selecting(headers, child.profileId) });
+      const del = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}`, {
+        headers: selecting(headers, child.profileId),
+      });
       expectRestError(del, 400, "MANAGED_PROFILE_UNSUPPORTED");
-      expectGraphQLError(await t.graphql(GQL.create, { input: { ...childBody(), customerType: "INDIVIDUAL" } }, selecting(headers, child.profileId)), 400, "MANAGED_PROFILE_UNSUPPORTED");
+      expectGraphQLError(
+        await t.graphql(
+          GQL.create,
+          { input: { ...childBody(), customerType: "INDIVIDUAL" } },
+          selecting(headers, child.profileId),
+        ),
+        400,
+        "MANAGED_PROFILE_UNSUPPORTED",
+      );
     }
     expectGraphQLError(
       await t.graphql("{ apiCredentials { count } }", undefined, selecting(manager.session, child.profileId)),
@@ -910,7 +1171,9 @@ describe("selecting a managed child (X-Managed-Profile-Id on GraphQL me)", () =>
     );
     expect(await t.app.db.profile.count({ where: { managerProfileId: manager.profileId } })).toBe(1);
     expect((await t.app.db.profile.findUniqueOrThrow({ where: { id: child.profileId } })).deletedAt).toBeNull();
-    expect(await t.app.db.apiCredential.count({ where: { profileId: { in: [manager.profileId, child.profileId] } } })).toBe(1);
+    expect(
+      await t.app.db.apiCredential.count({ where: { profileId: { in: [manager.profileId, child.profileId] } } }),
+    ).toBe(1);
   });
 });
 
@@ -938,8 +1201,12 @@ describe("corridor-bound delegation (app.delegation.resolve)", () => {
         controllingManagerId: manager.profileId,
         principalKind: principal.kind,
       });
-      await expect(t.app.delegation.resolve(principal, business.profileId, rule("US", "business"))).resolves.toMatchObject({ subjectProfileId: business.profileId });
-      await expect(t.app.delegation.resolve(principal, individual.profileId, rule("AR"))).resolves.toMatchObject({ subjectProfileId: individual.profileId });
+      await expect(
+        t.app.delegation.resolve(principal, business.profileId, rule("US", "business")),
+      ).resolves.toMatchObject({ subjectProfileId: business.profileId });
+      await expect(t.app.delegation.resolve(principal, individual.profileId, rule("AR"))).resolves.toMatchObject({
+        subjectProfileId: individual.profileId,
+      });
     }
   });
 
@@ -948,21 +1215,36 @@ describe("corridor-bound delegation (app.delegation.resolve)", () => {
     const child = await createChild(manager);
     const principal = await principalOf(manager.secret);
     for (const corridor of ["MX", "US", "CO", "AR"] as const) {
-      await expect(t.app.delegation.resolve(principal, child.profileId, rule(corridor)), corridor).rejects.toMatchObject(denied);
+      await expect(
+        t.app.delegation.resolve(principal, child.profileId, rule(corridor)),
+        corridor,
+      ).rejects.toMatchObject(denied);
     }
-    await expect(t.app.delegation.resolve(principal, child.profileId, rule("BR"))).resolves.toMatchObject({ subjectProfileId: child.profileId });
+    await expect(t.app.delegation.resolve(principal, child.profileId, rule("BR"))).resolves.toMatchObject({
+      subjectProfileId: child.profileId,
+    });
   });
 
   it("refuses a customer type outside allowedCustomerTypes (403)", async () => {
-    const manager = await newManager({ allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["individual"], isActive: true });
+    const manager = await newManager({
+      allowedCorridors: ["BR", "MX"],
+      allowedCustomerTypes: ["individual"],
+      isActive: true,
+    });
     const individual = await createChild(manager, { customerType: "individual" });
     const business = await createChild(manager, { customerType: "business" });
     const principal = await principalOf(manager.session);
     await expect(t.app.delegation.resolve(principal, business.profileId, rule("BR"))).rejects.toMatchObject(denied);
-    await expect(t.app.delegation.resolve(principal, business.profileId, rule("MX", "business"))).rejects.toMatchObject(denied);
-    await expect(t.app.delegation.resolve(principal, individual.profileId, rule("BR"))).resolves.toMatchObject({ subjectProfileId: individual.profileId });
+    await expect(t.app.delegation.resolve(principal, business.profileId, rule("MX", "business"))).rejects.toMatchObject(
+      denied,
+    );
+    await expect(t.app.delegation.resolve(principal, individual.profileId, rule("BR"))).resolves.toMatchObject({
+      subjectProfileId: individual.profileId,
+    });
     // Reads skip the corridor checks: the business child is still readable.
-    await expect(t.app.delegation.resolve(principal, business.profileId, READ)).resolves.toMatchObject({ subjectProfileId: business.profileId });
+    await expect(t.app.delegation.resolve(principal, business.profileId, READ)).resolves.toMatchObject({
+      subjectProfileId: business.profileId,
+    });
   });
 
   it("refuses what the capability table does not support: AR business, EU for anyone (403)", async () => {
@@ -973,10 +1255,16 @@ describe("corridor-bound delegation (app.delegation.resolve)", () => {
     await expect(t.app.delegation.resolve(principal, business.profileId, rule("AR"))).rejects.toMatchObject(denied);
     await expect(t.app.delegation.resolve(principal, individual.profileId, rule("AR"))).resolves.toBeTruthy();
     for (const child of [individual, business]) {
-      await expect(t.app.delegation.resolve(principal, child.profileId, rule("EU")), child.customerType).rejects.toMatchObject(denied);
+      await expect(
+        t.app.delegation.resolve(principal, child.profileId, rule("EU")),
+        child.customerType,
+      ).rejects.toMatchObject(denied);
     }
     for (const corridor of ["BR", "CO", "MX", "US"] as const) {
-      await expect(t.app.delegation.resolve(principal, business.profileId, rule(corridor)), corridor).resolves.toBeTruthy();
+      await expect(
+        t.app.delegation.resolve(principal, business.profileId, rule(corridor)),
+        corridor,
+      ).resolves.toBeTruthy();
     }
   });
 
@@ -986,11 +1274,17 @@ describe("corridor-bound delegation (app.delegation.resolve)", () => {
     const business = await createChild(manager, { customerType: "business" });
     const principal = await principalOf(manager.secret);
     const mismatch = { code: "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH", status: 400 };
-    await expect(t.app.delegation.resolve(principal, individual.profileId, rule("BR", "business"))).rejects.toMatchObject(mismatch);
-    await expect(t.app.delegation.resolve(principal, business.profileId, rule("MX", "individual"))).rejects.toMatchObject(mismatch);
+    await expect(
+      t.app.delegation.resolve(principal, individual.profileId, rule("BR", "business")),
+    ).rejects.toMatchObject(mismatch);
+    await expect(
+      t.app.delegation.resolve(principal, business.profileId, rule("MX", "individual")),
+    ).rejects.toMatchObject(mismatch);
     await expect(t.app.delegation.resolve(principal, business.profileId, rule("MX", "business"))).resolves.toBeTruthy();
     // The corridor checks come first: AR for a business child is 403 even when the type differs too.
-    await expect(t.app.delegation.resolve(principal, business.profileId, rule("AR", "individual"))).rejects.toMatchObject(denied);
+    await expect(
+      t.app.delegation.resolve(principal, business.profileId, rule("AR", "individual")),
+    ).rejects.toMatchObject(denied);
   });
 
   it("tightening the policy blocks a corridor-bound resolve at once; a read rule still passes", async () => {
@@ -1011,11 +1305,19 @@ describe("corridor-bound delegation (app.delegation.resolve)", () => {
     await expect(t.app.delegation.resolve(managerPrincipal, child.profileId, rule("BR"))).rejects.toMatchObject(denied);
     await expect(t.app.delegation.resolve(childPrincipal, undefined, rule("BR"))).rejects.toMatchObject(denied);
     await expect(t.app.delegation.resolve(managerPrincipal, child.profileId, rule("MX"))).resolves.toBeTruthy();
-    await expect(t.app.delegation.resolve(managerPrincipal, child.profileId, READ)).resolves.toMatchObject({ subjectProfileId: child.profileId });
-    await expect(t.app.delegation.resolve(childPrincipal, undefined, READ)).resolves.toMatchObject({ subjectProfileId: child.profileId });
+    await expect(t.app.delegation.resolve(managerPrincipal, child.profileId, READ)).resolves.toMatchObject({
+      subjectProfileId: child.profileId,
+    });
+    await expect(t.app.delegation.resolve(childPrincipal, undefined, READ)).resolves.toMatchObject({
+      subjectProfileId: child.profileId,
+    });
 
     // Narrowing the customer types acts at once too.
-    await putManager(manager.profileId, { allowedCorridors: ["MX"], allowedCustomerTypes: ["business"], isActive: true });
+    await putManager(manager.profileId, {
+      allowedCorridors: ["MX"],
+      allowedCustomerTypes: ["business"],
+      isActive: true,
+    });
     await expect(t.app.delegation.resolve(managerPrincipal, child.profileId, rule("MX"))).rejects.toMatchObject(denied);
     await expect(t.app.delegation.resolve(childPrincipal, undefined, rule("MX"))).rejects.toMatchObject(denied);
     await expect(t.app.delegation.resolve(managerPrincipal, child.profileId, READ)).resolves.toBeTruthy();
@@ -1030,10 +1332,19 @@ describe("corridor-bound delegation (app.delegation.resolve)", () => {
     // A child credential with a selector: 403 before the UUID check.
     await expect(t.app.delegation.resolve(childPrincipal, "not-a-uuid", READ)).rejects.toMatchObject(denied);
     // Not a UUID: 400 before the actor check.
-    await expect(t.app.delegation.resolve(publicPrincipal, "not-a-uuid", READ)).rejects.toMatchObject({ code: "INVALID_MANAGED_PROFILE_ID", status: 400 });
+    await expect(t.app.delegation.resolve(publicPrincipal, "not-a-uuid", READ)).rejects.toMatchObject({
+      code: "INVALID_MANAGED_PROFILE_ID",
+      status: 400,
+    });
     // No actor: 401.
-    await expect(t.app.delegation.resolve(publicPrincipal, child.profileId, READ)).rejects.toMatchObject({ code: "AUTHENTICATION_REQUIRED", status: 401 });
-    await expect(t.app.delegation.resolve({ kind: "anonymous" }, child.profileId, READ)).rejects.toMatchObject({ code: "AUTHENTICATION_REQUIRED", status: 401 });
+    await expect(t.app.delegation.resolve(publicPrincipal, child.profileId, READ)).rejects.toMatchObject({
+      code: "AUTHENTICATION_REQUIRED",
+      status: 401,
+    });
+    await expect(t.app.delegation.resolve({ kind: "anonymous" }, child.profileId, READ)).rejects.toMatchObject({
+      code: "AUTHENTICATION_REQUIRED",
+      status: 401,
+    });
   });
 });
 
@@ -1042,16 +1353,24 @@ describe("concurrency", () => {
     const manager = await newManager();
     const body = childBody();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => t.request("POST", "/v1/managed-profiles", { headers: i % 2 ? manager.secret : manager.session, body })),
+      Array.from({ length: 20 }, (_, i) =>
+        t.request("POST", "/v1/managed-profiles", { headers: i % 2 ? manager.secret : manager.session, body }),
+      ),
     );
     const statuses = results.map((response) => response.status);
-    expect(statuses.filter((status) => status === 201), JSON.stringify(results.map((r) => r.body))).toHaveLength(1);
+    expect(
+      statuses.filter((status) => status === 201),
+      JSON.stringify(results.map((r) => r.body)),
+    ).toHaveLength(1);
     expect(statuses.filter((status) => status === 200)).toHaveLength(19);
     const profileIds = new Set(results.map((response) => response.body.managedProfile?.profileId));
     expect(profileIds.size).toBe(1);
     const created = results.find((response) => response.status === 201)!;
     for (const response of results) expect(response.body).toEqual(created.body);
-    const rows = await t.app.db.profile.findMany({ where: { managerProfileId: manager.profileId }, include: { customerEntities: true } });
+    const rows = await t.app.db.profile.findMany({
+      where: { managerProfileId: manager.profileId },
+      include: { customerEntities: true },
+    });
     expect(rows).toHaveLength(1);
     expect(rows[0]!.customerEntities).toHaveLength(1);
   });
@@ -1060,10 +1379,14 @@ describe("concurrency", () => {
     const manager = await newManager();
     for (let round = 0; round < 5; round++) {
       const body = childBody({ customerType: round % 2 ? "business" : "individual" });
-      const creations = Array.from({ length: 10 }, () => t.request("POST", "/v1/managed-profiles", { headers: manager.secret, body }));
+      const creations = Array.from({ length: 10 }, () =>
+        t.request("POST", "/v1/managed-profiles", { headers: manager.secret, body }),
+      );
       // Delete as soon as the child exists, while the other creations are still in flight.
       const deletion = Promise.race(creations).then(async (first) => {
-        const created = first.body.managedProfile ?? (await Promise.all(creations)).find((r) => r.body.managedProfile)!.body.managedProfile;
+        const created =
+          first.body.managedProfile ??
+          (await Promise.all(creations)).find((r) => r.body.managedProfile)!.body.managedProfile;
         return t.request("DELETE", `/v1/managed-profiles/${created.profileId}`, { headers: manager.session });
       });
       const [results, deleted] = await Promise.all([Promise.all(creations), deletion]);
@@ -1074,13 +1397,22 @@ describe("concurrency", () => {
         expect([200, 201, 409], JSON.stringify(response.body)).toContain(response.status);
         if (response.status === 409) expect(response.body.error.code).toBe("MANAGED_PROFILE_CONFLICT");
       }
-      const withSubject = await t.app.db.profile.findMany({ where: { managerProfileId: manager.profileId, externalSubjectId: body.externalSubjectId } });
+      const withSubject = await t.app.db.profile.findMany({
+        where: { managerProfileId: manager.profileId, externalSubjectId: body.externalSubjectId },
+      });
       expect(withSubject).toHaveLength(1);
       expect(withSubject[0]!.deletedAt).not.toBeNull();
       // The subject stays reserved after the race.
-      expectRestError(await t.request("POST", "/v1/managed-profiles", { headers: manager.secret, body }), 409, "MANAGED_PROFILE_CONFLICT");
+      expectRestError(
+        await t.request("POST", "/v1/managed-profiles", { headers: manager.secret, body }),
+        409,
+        "MANAGED_PROFILE_CONFLICT",
+      );
     }
-    const children = await t.app.db.profile.findMany({ where: { managerProfileId: { not: null } }, include: { customerEntities: true } });
+    const children = await t.app.db.profile.findMany({
+      where: { managerProfileId: { not: null } },
+      include: { customerEntities: true },
+    });
     for (const child of children) expect(child.customerEntities, child.id).toHaveLength(1);
   });
 
@@ -1089,7 +1421,10 @@ describe("concurrency", () => {
     for (let round = 0; round < 3; round++) {
       const child = await createChild(manager);
       const issuing = Array.from({ length: 20 }, (_, i) =>
-        t.request("POST", `/v1/managed-profiles/${child.profileId}/api-credentials`, { headers: i % 2 ? manager.secret : manager.session, body: {} }),
+        t.request("POST", `/v1/managed-profiles/${child.profileId}/api-credentials`, {
+          headers: i % 2 ? manager.secret : manager.session,
+          body: {},
+        }),
       );
       const deleting = (async () => {
         await sleep(round * 3);
@@ -1099,16 +1434,28 @@ describe("concurrency", () => {
       expect(deleted.status).toBe(204);
       for (const response of issued) {
         if (response.status === 201) rememberSecret(response.body.secretKey);
-        else expect(["MANAGED_PROFILE_NOT_FOUND", "CREDENTIAL_LIMIT_REACHED"], JSON.stringify(response.body)).toContain(response.body.error.code);
+        else
+          expect(["MANAGED_PROFILE_NOT_FOUND", "CREDENTIAL_LIMIT_REACHED"], JSON.stringify(response.body)).toContain(
+            response.body.error.code,
+          );
       }
       expect(await t.app.db.apiCredential.count({ where: { profileId: child.profileId, revokedAt: null } })).toBe(0);
       // Every key that was issued in the race is refused now.
       for (const response of issued.filter((r) => r.status === 201)) {
-        expect((await me({ "x-api-key": response.body.secretKey })).body.errors[0].extensions.code).toBe("INVALID_API_KEY");
+        expect((await me({ "x-api-key": response.body.secretKey })).body.errors[0].extensions.code).toBe(
+          "INVALID_API_KEY",
+        );
       }
     }
-    const deletedChildren = await t.app.db.profile.findMany({ where: { managerProfileId: manager.profileId, deletedAt: { not: null } }, select: { id: true } });
+    const deletedChildren = await t.app.db.profile.findMany({
+      where: { managerProfileId: manager.profileId, deletedAt: { not: null } },
+      select: { id: true },
+    });
     expect(deletedChildren).toHaveLength(3);
-    expect(await t.app.db.apiCredential.count({ where: { profileId: { in: deletedChildren.map((c) => c.id) }, revokedAt: null } })).toBe(0);
+    expect(
+      await t.app.db.apiCredential.count({
+        where: { profileId: { in: deletedChildren.map((c) => c.id) }, revokedAt: null },
+      }),
+    ).toBe(0);
   });
 });

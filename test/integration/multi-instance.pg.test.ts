@@ -40,7 +40,8 @@ describe("two instances on one PostgreSQL database", () => {
     const session = await first.signIn();
     const { secretKey } = await first.createCredential(session.headers);
     const key = { "x-api-key": secretKey };
-    const mexico = async () => (await second.request("GET", "/v1/ramp-info", { headers: key })).body.corridors.MX.kycStatus;
+    const mexico = async () =>
+      (await second.request("GET", "/v1/ramp-info", { headers: key })).body.corridors.MX.kycStatus;
     expect(await mexico()).toBe("not_started");
     await first.completeKyc(key, ["MX"]);
     await expect.poll(mexico, { timeout: 2000, interval: 20 }).toBe("approved");
@@ -51,13 +52,23 @@ describe("two instances on one PostgreSQL database", () => {
     const serviceFee = async () => {
       const quote = await second.request("POST", "/v1/quotes", {
         headers: session.headers,
-        body: { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "1000", inputCurrency: "BRL", outputCurrency: "USDC" },
+        body: {
+          rampType: "BUY",
+          from: "pix",
+          to: "polygon",
+          inputAmount: "1000",
+          inputCurrency: "BRL",
+          outputCurrency: "USDC",
+        },
       });
       expect(quote.status).toBe(201);
       return Number(quote.body.vortexFeeFiat);
     };
     expect(await serviceFee()).toBeGreaterThan(0);
-    const assigned = await first.request("PUT", `/v1/admin/pricing-assignments/${session.profileId}`, { headers: first.operatorHeaders, body: { pricingProfile: "zero-fee" } });
+    const assigned = await first.request("PUT", `/v1/admin/pricing-assignments/${session.profileId}`, {
+      headers: first.operatorHeaders,
+      body: { pricingProfile: "zero-fee" },
+    });
     expect(assigned.status).toBe(200);
     await expect.poll(serviceFee, { timeout: 2000, interval: 20 }).toBe(0);
   });
@@ -66,16 +77,28 @@ describe("two instances on one PostgreSQL database", () => {
     const manager = await first.signIn();
     const { secretKey } = await first.createCredential(manager.headers);
     const policy = (allowedCorridors: string[]) =>
-      first.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: first.operatorHeaders, body: { allowedCorridors, isActive: true } });
+      first.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: first.operatorHeaders,
+        body: { allowedCorridors, isActive: true },
+      });
     expect((await policy(["MX", "BR"])).status).toBeLessThan(300);
     const child = await first.request("POST", "/v1/managed-profiles", {
       headers: { "x-api-key": secretKey },
-      body: { externalSubjectId: `subject-${Date.now()}`, contactEmail: `child-${Date.now()}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `subject-${Date.now()}`,
+        contactEmail: `child-${Date.now()}@example.com`,
+        customerType: "individual",
+      },
     });
     expect(child.status).toBe(201);
     const childId = child.body.managedProfile.profileId;
     const limits = async (corridor: string) =>
-      (await second.request("POST", "/v1/limits", { headers: { "x-api-key": secretKey, "x-managed-profile-id": childId }, body: { corridors: [corridor] } })).status;
+      (
+        await second.request("POST", "/v1/limits", {
+          headers: { "x-api-key": secretKey, "x-managed-profile-id": childId },
+          body: { corridors: [corridor] },
+        })
+      ).status;
     expect(await limits("MX")).toBe(200);
     expect(await limits("BR")).toBe(200);
 
@@ -83,7 +106,10 @@ describe("two instances on one PostgreSQL database", () => {
     await expect.poll(() => limits("MX"), { timeout: 2000, interval: 20 }).toBe(403);
     expect(await limits("BR")).toBe(200);
 
-    expect((await first.request("DELETE", `/v1/managed-profiles/${childId}`, { headers: { "x-api-key": secretKey } })).status).toBeLessThan(300);
+    expect(
+      (await first.request("DELETE", `/v1/managed-profiles/${childId}`, { headers: { "x-api-key": secretKey } }))
+        .status,
+    ).toBeLessThan(300);
     await expect.poll(() => limits("BR"), { timeout: 2000, interval: 20 }).toBe(403);
   });
 
@@ -91,12 +117,28 @@ describe("two instances on one PostgreSQL database", () => {
     const session = await first.signIn();
     const key = { "x-api-key": (await first.createCredential(session.headers)).secretKey };
     await first.completeKyc(key, ["BR"]);
-    const quote = await first.request("POST", "/v1/quotes", { headers: key, body: { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC" } });
-    const ramp = await first.request("POST", "/v1/ramp/register", { headers: key, body: { quoteId: quote.body.id, destinationAddress: `0x${"1".repeat(40)}` } });
+    const quote = await first.request("POST", "/v1/quotes", {
+      headers: key,
+      body: {
+        rampType: "BUY",
+        from: "pix",
+        to: "polygon",
+        inputAmount: "100",
+        inputCurrency: "BRL",
+        outputCurrency: "USDC",
+      },
+    });
+    const ramp = await first.request("POST", "/v1/ramp/register", {
+      headers: key,
+      body: { quoteId: quote.body.id, destinationAddress: `0x${"1".repeat(40)}` },
+    });
     expect(ramp.status).toBe(201);
-    const phase = async () => (await second.request("GET", `/v1/ramp/${ramp.body.id}`, { headers: key })).body.currentPhase;
+    const phase = async () =>
+      (await second.request("GET", `/v1/ramp/${ramp.body.id}`, { headers: key })).body.currentPhase;
     expect(await phase()).toBe("initial");
-    expect((await first.request("POST", "/v1/ramp/start", { headers: key, body: { rampId: ramp.body.id } })).status).toBe(200);
+    expect(
+      (await first.request("POST", "/v1/ramp/start", { headers: key, body: { rampId: ramp.body.id } })).status,
+    ).toBe(200);
     await expect.poll(phase, { timeout: 2000, interval: 20 }).toBe("awaitingPayment");
   });
 

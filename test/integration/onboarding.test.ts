@@ -12,7 +12,10 @@ import { rememberSecret } from "../support/secrets.js";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" }, { workers: true });
+  t = await startTestApp(
+    { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" },
+    { workers: true },
+  );
 });
 afterAll(() => t?.close());
 
@@ -36,7 +39,10 @@ interface Profile {
 }
 
 function expectRestError(response: HttpResponse, status: number, code: string, context = ""): void {
-  expect({ status: response.status, code: response.body?.error?.code }, `${context} ${JSON.stringify(response.body)}`).toEqual({ status, code });
+  expect(
+    { status: response.status, code: response.body?.error?.code },
+    `${context} ${JSON.stringify(response.body)}`,
+  ).toEqual({ status, code });
   expect(response.body.error.status).toBe(status);
 }
 
@@ -48,12 +54,20 @@ function expectStatus(response: HttpResponse, status: number, context = ""): voi
 async function newProfile(): Promise<Profile> {
   const session = await t.signIn();
   const credential = await t.createCredential(session.headers);
-  return { profileId: session.profileId, session: session.headers, secret: { "x-api-key": credential.secretKey }, publicKey: { "x-public-key": credential.publicKey } };
+  return {
+    profileId: session.profileId,
+    session: session.headers,
+    secret: { "x-api-key": credential.secretKey },
+    publicKey: { "x-public-key": credential.publicKey },
+  };
 }
 
 async function newManager(policy: Policy): Promise<Profile> {
   const manager = await newProfile();
-  const response = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: policy });
+  const response = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+    headers: t.operatorHeaders,
+    body: policy,
+  });
   expect([200, 201], JSON.stringify(response.body)).toContain(response.status);
   return manager;
 }
@@ -68,11 +82,18 @@ interface Child {
 async function newChild(manager: Profile, customerType: CustomerType, contactMarker = ""): Promise<Child> {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
-    body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID().slice(0, 8)}${contactMarker}@example.com`, customerType },
+    body: {
+      externalSubjectId: `subject-${randomUUID()}`,
+      contactEmail: `child-${randomUUID().slice(0, 8)}${contactMarker}@example.com`,
+      customerType,
+    },
   });
   expectStatus(created, 201, "create child");
   const profileId: string = created.body.managedProfile.profileId;
-  const key = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: manager.secret, body: {} });
+  const key = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, {
+    headers: manager.secret,
+    body: {},
+  });
   expectStatus(key, 201, "child credential");
   rememberSecret(key.body.secretKey);
   return { profileId, own: { "x-api-key": key.body.secretKey }, ownPublic: { "x-public-key": key.body.publicKey } };
@@ -82,7 +103,12 @@ const selecting = (headers: Headers, childId: string): Headers => ({ ...headers,
 
 /** The ramp-info body with every corridor the same, then the given overrides. */
 function eligibility(kycStatus: KycStatus, open: boolean, overrides: Partial<Record<Corridor, Eligibility>> = {}) {
-  return { corridors: { ...Object.fromEntries(CORRIDORS.map((corridor) => [corridor, { kycStatus, canBuy: open, canSell: open }])), ...overrides } };
+  return {
+    corridors: {
+      ...Object.fromEntries(CORRIDORS.map((corridor) => [corridor, { kycStatus, canBuy: open, canSell: open }])),
+      ...overrides,
+    },
+  };
 }
 const closed = (kycStatus: KycStatus = "approved"): Eligibility => ({ kycStatus, canBuy: false, canSell: false });
 const OPEN: Eligibility = { kycStatus: "approved", canBuy: true, canSell: true };
@@ -91,12 +117,25 @@ const directWithoutCases = eligibility("not_started", false, { EU: OPEN });
 
 // KYC cases through the real flows (the sandbox decides a finished attempt at once on `t`).
 
-const KYC_FORM = { firstName: "Ana", lastName: "Souza", dateOfBirth: "1990-04-12", documentType: "NATIONAL_ID", documentNumber: "12345678" };
+const KYC_FORM = {
+  firstName: "Ana",
+  lastName: "Souza",
+  dateOfBirth: "1990-04-12",
+  documentType: "NATIONAL_ID",
+  documentNumber: "12345678",
+};
 
 /** KYC information given in a domestic corridor but not sent for review: the case is pending. Returns the submission. */
 async function kycSubmittedNotSent(headers: Headers, country: Corridor, lastName = KYC_FORM.lastName): Promise<string> {
-  expectStatus(await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers, body: { country } }), 200, `create customer ${country}`);
-  const submitted = await t.request("POST", "/v1/domestic/submitKycInformation", { headers, body: { ...KYC_FORM, country, lastName } });
+  expectStatus(
+    await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers, body: { country } }),
+    200,
+    `create customer ${country}`,
+  );
+  const submitted = await t.request("POST", "/v1/domestic/submitKycInformation", {
+    headers,
+    body: { ...KYC_FORM, country, lastName },
+  });
   expectStatus(submitted, 200, `submit ${country}`);
   return submitted.body.submissionId;
 }
@@ -104,14 +143,30 @@ async function kycSubmittedNotSent(headers: Headers, country: Corridor, lastName
 /** A KYC in a domestic corridor that the sandbox rejects: the submitted name contains "reject". */
 async function kycRejected(headers: Headers, country: Corridor): Promise<void> {
   const submissionId = await kycSubmittedNotSent(headers, country, "Rejected");
-  expectStatus(await t.request("POST", "/v1/domestic/sendKycSubmission", { headers, body: { country, submissionId } }), 200, `send ${country}`);
+  expectStatus(
+    await t.request("POST", "/v1/domestic/sendKycSubmission", { headers, body: { country, submissionId } }),
+    200,
+    `send ${country}`,
+  );
 }
 
 /** A business's hosted KYB link opened and not finished: the case is pending. */
 async function kybLinkOpened(headers: Headers, country: Corridor): Promise<void> {
-  expectStatus(await t.request("POST", "/v1/domestic/createBusinessCustomer", { headers, body: { country } }), 200, `create business ${country}`);
-  expectStatus(await t.request("GET", `/v1/domestic/getKybRedirectLink?country=${country}`, { headers }), 200, `KYB link ${country}`);
-  expectStatus(await t.request("POST", "/v1/domestic/kycRedirectOpened", { headers, body: { country, type: "BUSINESS" } }), 200, `KYB link opened ${country}`);
+  expectStatus(
+    await t.request("POST", "/v1/domestic/createBusinessCustomer", { headers, body: { country } }),
+    200,
+    `create business ${country}`,
+  );
+  expectStatus(
+    await t.request("GET", `/v1/domestic/getKybRedirectLink?country=${country}`, { headers }),
+    200,
+    `KYB link ${country}`,
+  );
+  expectStatus(
+    await t.request("POST", "/v1/domestic/kycRedirectOpened", { headers, body: { country, type: "BUSINESS" } }),
+    200,
+    `KYB link opened ${country}`,
+  );
 }
 
 async function rampInfo(headers: Headers, query = "") {
@@ -120,13 +175,19 @@ async function rampInfo(headers: Headers, query = "") {
   return response.body;
 }
 
-const limits = (headers: Headers, corridors: unknown) => t.request("POST", "/v1/limits", { headers, body: { corridors } });
+const limits = (headers: Headers, corridors: unknown) =>
+  t.request("POST", "/v1/limits", { headers, body: { corridors } });
 
 /** The limit entries as `corridor direction -> used`. */
 async function usedOf(headers: Headers, corridors: Corridor[]): Promise<Record<string, string>> {
   const response = await limits(headers, corridors);
   expectStatus(response, 200, "limits");
-  return Object.fromEntries(response.body.limits.map((limit: { corridor: string; direction: string; used: string }) => [`${limit.corridor} ${limit.direction}`, limit.used]));
+  return Object.fromEntries(
+    response.body.limits.map((limit: { corridor: string; direction: string; used: string }) => [
+      `${limit.corridor} ${limit.direction}`,
+      limit.used,
+    ]),
+  );
 }
 
 const QUOTES = {
@@ -139,7 +200,8 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`waitFor: condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`waitFor: condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -148,14 +210,29 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
  * A BR ramp for whoever the headers act as: registered, and unless `start` is false started and run to
  * `status`. Returns the quote's amounts.
  */
-async function brRamp(headers: Headers, type: "BUY" | "SELL", inputAmount: string, options: { start?: boolean; status?: string } = {}) {
+async function brRamp(
+  headers: Headers,
+  type: "BUY" | "SELL",
+  inputAmount: string,
+  options: { start?: boolean; status?: string } = {},
+) {
   const quote = await t.request("POST", "/v1/quotes", { headers, body: { ...QUOTES[type], inputAmount } });
   expectStatus(quote, 201, "quote");
-  const body = type === "BUY" ? { quoteId: quote.body.id, destinationAddress: WALLET } : { quoteId: quote.body.id, additionalData: { walletAddress: WALLET } };
+  const body =
+    type === "BUY"
+      ? { quoteId: quote.body.id, destinationAddress: WALLET }
+      : { quoteId: quote.body.id, additionalData: { walletAddress: WALLET } };
   const ramp = await t.request("POST", "/v1/ramp/register", { headers, body });
   expectStatus(ramp, 201, "register");
   if (options.start !== false) {
-    if (type === "SELL") expectStatus(await t.request("POST", "/v1/ramp/update", { headers, body: { rampId: ramp.body.id, presignedTxs: [{ signed: "0x01" }] } }), 200);
+    if (type === "SELL")
+      expectStatus(
+        await t.request("POST", "/v1/ramp/update", {
+          headers,
+          body: { rampId: ramp.body.id, presignedTxs: [{ signed: "0x01" }] },
+        }),
+        200,
+      );
     expectStatus(await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.body.id } }), 200, "start");
     const status = options.status ?? "COMPLETE";
     await waitFor(
@@ -178,7 +255,8 @@ describe("GET /v1/ramp-info", () => {
       expect(response.body).toEqual(eligibility("not_started", false, { BR: OPEN, EU: OPEN }));
       expect(Object.keys(response.body)).toEqual(["corridors"]);
       expect(Object.keys(response.body.corridors).sort()).toEqual(CORRIDORS);
-      for (const entry of Object.values(response.body.corridors)) expect(Object.keys(entry as object).sort()).toEqual(["canBuy", "canSell", "kycStatus"]);
+      for (const entry of Object.values(response.body.corridors))
+        expect(Object.keys(entry as object).sort()).toEqual(["canBuy", "canSell", "kycStatus"]);
     }
   });
 
@@ -187,20 +265,36 @@ describe("GET /v1/ramp-info", () => {
     expectRestError(await t.request("GET", "/v1/ramp-info", { headers: profile.session }), 403, "FORBIDDEN");
     expectRestError(await t.request("GET", "/v1/ramp-info"), 401, "CREDENTIAL_REQUIRED");
     for (const selector of [profile.profileId, "not-a-uuid"]) {
-      expectRestError(await t.request("GET", "/v1/ramp-info", { headers: { "x-managed-profile-id": selector } }), 401, "CREDENTIAL_REQUIRED");
+      expectRestError(
+        await t.request("GET", "/v1/ramp-info", { headers: { "x-managed-profile-id": selector } }),
+        401,
+        "CREDENTIAL_REQUIRED",
+      );
     }
-    expectRestError(await t.request("GET", "/v1/ramp-info", { headers: { "x-public-key": `pk_test_${"A".repeat(32)}` } }), 401, "INVALID_PUBLIC_KEY");
+    expectRestError(
+      await t.request("GET", "/v1/ramp-info", { headers: { "x-public-key": `pk_test_${"A".repeat(32)}` } }),
+      401,
+      "INVALID_PUBLIC_KEY",
+    );
   });
 
   it("each corridor's KYC case sets its kycStatus, and only approved corridors can buy and sell", async () => {
     const profile = await newProfile();
     expect(await rampInfo(profile.publicKey)).toEqual(directWithoutCases);
     // AR: a customer without a submission has not started; BR approved; MX given but not sent; CO rejected.
-    expectStatus(await t.request("POST", "/v1/ar/createIndividualCustomer", { headers: profile.secret, body: {} }), 200);
+    expectStatus(
+      await t.request("POST", "/v1/ar/createIndividualCustomer", { headers: profile.secret, body: {} }),
+      200,
+    );
     await t.completeKyc(profile.secret, ["BR"]);
     await kycSubmittedNotSent(profile.secret, "MX");
     await kycRejected(profile.secret, "CO");
-    const expected = eligibility("not_started", false, { BR: OPEN, CO: closed("rejected"), EU: OPEN, MX: closed("pending") });
+    const expected = eligibility("not_started", false, {
+      BR: OPEN,
+      CO: closed("rejected"),
+      EU: OPEN,
+      MX: closed("pending"),
+    });
     expect(await rampInfo(profile.publicKey)).toEqual(expected);
     expect(await rampInfo(profile.secret)).toEqual(expected);
   });
@@ -221,7 +315,14 @@ describe("GET /v1/ramp-info", () => {
     expect(await rampInfo(individual.ownPublic)).toEqual(individualView);
 
     // AR is closed to a business child: it cannot even start KYB there, though the policy lists AR.
-    expectRestError(await t.request("POST", "/v1/ar/createBusinessCustomer", { headers: selecting(manager.secret, business.profileId), body: {} }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectRestError(
+      await t.request("POST", "/v1/ar/createBusinessCustomer", {
+        headers: selecting(manager.secret, business.profileId),
+        body: {},
+      }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     const businessView = eligibility("not_started", false, { BR: OPEN, MX: OPEN });
     expect(await rampInfo(selecting(manager.secret, business.profileId))).toEqual(businessView);
     expect(await rampInfo(business.ownPublic)).toEqual(businessView);
@@ -230,26 +331,53 @@ describe("GET /v1/ramp-info", () => {
     expectStatus(await t.request("POST", "/v1/mx/createIndividualCustomer", { headers: pending.own, body: {} }), 200);
     expectStatus(await t.request("GET", "/v1/mx/getKycRedirectLink", { headers: pending.own }), 200);
     expectStatus(await t.request("POST", "/v1/mx/kycRedirectOpened", { headers: pending.own, body: {} }), 200);
-    expect(await rampInfo(selecting(manager.secret, pending.profileId))).toEqual(eligibility("not_started", false, { MX: closed("pending") }));
+    expect(await rampInfo(selecting(manager.secret, pending.profileId))).toEqual(
+      eligibility("not_started", false, { MX: closed("pending") }),
+    );
 
     // The manager itself is a direct profile: EU is open to it without a case, the others need KYC of its own.
     expect(await rampInfo(manager.secret)).toEqual(directWithoutCases);
 
     // The view follows the manager's current policy: approved corridors outside it close.
-    const tightened = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["MX"], isActive: true } });
+    const tightened = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["MX"], isActive: true },
+    });
     expectStatus(tightened, 200);
-    expect(await rampInfo(individual.own)).toEqual(eligibility("not_started", false, { AR: closed(), BR: closed(), MX: OPEN }));
+    expect(await rampInfo(individual.own)).toEqual(
+      eligibility("not_started", false, { AR: closed(), BR: closed(), MX: OPEN }),
+    );
   });
 
   it("a public key with a selector -> 401 AUTHENTICATION_REQUIRED; a session with one -> 403 FORBIDDEN; other selector rows as everywhere", async () => {
     const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
     const child = await newChild(manager, "individual");
-    expectRestError(await t.request("GET", "/v1/ramp-info", { headers: selecting(manager.publicKey, child.profileId) }), 401, "AUTHENTICATION_REQUIRED");
-    expectRestError(await t.request("GET", "/v1/ramp-info", { headers: selecting(manager.session, child.profileId) }), 403, "FORBIDDEN");
-    expectRestError(await t.request("GET", "/v1/ramp-info", { headers: selecting(manager.secret, "not-a-uuid") }), 400, "INVALID_MANAGED_PROFILE_ID");
-    expectRestError(await t.request("GET", "/v1/ramp-info", { headers: selecting(child.ownPublic, child.profileId) }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectRestError(
+      await t.request("GET", "/v1/ramp-info", { headers: selecting(manager.publicKey, child.profileId) }),
+      401,
+      "AUTHENTICATION_REQUIRED",
+    );
+    expectRestError(
+      await t.request("GET", "/v1/ramp-info", { headers: selecting(manager.session, child.profileId) }),
+      403,
+      "FORBIDDEN",
+    );
+    expectRestError(
+      await t.request("GET", "/v1/ramp-info", { headers: selecting(manager.secret, "not-a-uuid") }),
+      400,
+      "INVALID_MANAGED_PROFILE_ID",
+    );
+    expectRestError(
+      await t.request("GET", "/v1/ramp-info", { headers: selecting(child.ownPublic, child.profileId) }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     const other = await newManager({ allowedCorridors: ["BR"], isActive: true });
-    expectRestError(await t.request("GET", "/v1/ramp-info", { headers: selecting(other.secret, child.profileId) }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectRestError(
+      await t.request("GET", "/v1/ramp-info", { headers: selecting(other.secret, child.profileId) }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
   });
 
   it("query parameters never change the subject", async () => {
@@ -273,7 +401,9 @@ describe("GET /v1/ramp-info", () => {
       expect(await rampInfo(approved.publicKey, query), query).toEqual(approvedView);
       expect(await rampInfo(approved.secret, query), query).toEqual(approvedView);
       expect(await rampInfo(manager.secret, query), query).toEqual(directWithoutCases);
-      expect(await rampInfo(pending.secret, `?profileId=${approved.profileId}`), query).toEqual(eligibility("not_started", false, { EU: OPEN, MX: closed("pending") }));
+      expect(await rampInfo(pending.secret, `?profileId=${approved.profileId}`), query).toEqual(
+        eligibility("not_started", false, { EU: OPEN, MX: closed("pending") }),
+      );
     }
   });
 });
@@ -313,15 +443,30 @@ describe("POST /v1/limits", () => {
     // Neither a ramp never started nor a failed one counts.
     await brRamp(profile.secret, "BUY", "70", { start: false });
     await brRamp(profile.secret, "BUY", "80.66", { status: "FAILED" });
-    expect(await usedOf(profile.secret, ["BR", "US"])).toEqual({ "BR BUY": "0.00", "BR SELL": "0.00", "US BUY": "0.00", "US SELL": "0.00" });
+    expect(await usedOf(profile.secret, ["BR", "US"])).toEqual({
+      "BR BUY": "0.00",
+      "BR SELL": "0.00",
+      "US BUY": "0.00",
+      "US SELL": "0.00",
+    });
 
     await brRamp(profile.secret, "BUY", "100.5");
-    expect(await usedOf(profile.secret, ["BR", "US"])).toEqual({ "BR BUY": "100.50", "BR SELL": "0.00", "US BUY": "0.00", "US SELL": "0.00" });
+    expect(await usedOf(profile.secret, ["BR", "US"])).toEqual({
+      "BR BUY": "100.50",
+      "BR SELL": "0.00",
+      "US BUY": "0.00",
+      "US SELL": "0.00",
+    });
 
     await brRamp(profile.session, "BUY", "200");
     const sell = await brRamp(profile.secret, "SELL", "50");
     expect(sell.outputAmount).toMatch(/^\d+\.\d{2}$/);
-    expect(await usedOf(profile.session, ["US", "BR"])).toEqual({ "BR BUY": "300.50", "BR SELL": sell.outputAmount, "US BUY": "0.00", "US SELL": "0.00" });
+    expect(await usedOf(profile.session, ["US", "BR"])).toEqual({
+      "BR BUY": "300.50",
+      "BR SELL": sell.outputAmount,
+      "US BUY": "0.00",
+      "US SELL": "0.00",
+    });
   });
 
   it("invalid corridor lists -> 400 VALIDATION_FAILED", async () => {
@@ -337,9 +482,18 @@ describe("POST /v1/limits", () => {
       {},
     ];
     for (const body of bodies) {
-      expectRestError(await t.request("POST", "/v1/limits", { headers: profile.secret, body }), 400, "VALIDATION_FAILED", JSON.stringify(body));
+      expectRestError(
+        await t.request("POST", "/v1/limits", { headers: profile.secret, body }),
+        400,
+        "VALIDATION_FAILED",
+        JSON.stringify(body),
+      );
     }
-    expectRestError(await t.request("POST", "/v1/limits", { headers: profile.secret, rawBody: "{" }), 400, "INVALID_JSON");
+    expectRestError(
+      await t.request("POST", "/v1/limits", { headers: profile.secret, rawBody: "{" }),
+      400,
+      "INVALID_JSON",
+    );
   });
 
   it("a public key -> 403 FORBIDDEN; no credential -> 401 AUTHENTICATION_REQUIRED", async () => {
@@ -359,10 +513,20 @@ describe("POST /v1/limits", () => {
       expectRestError(await limits(headers, ["AR"]), 403, "MANAGED_PROFILE_ACCESS_DENIED", "AR for a business");
     }
     await brRamp(acting, "BUY", "120");
-    expect(await usedOf(acting, ["BR", "MX"])).toEqual({ "BR BUY": "120.00", "BR SELL": "0.00", "MX BUY": "0.00", "MX SELL": "0.00" });
+    expect(await usedOf(acting, ["BR", "MX"])).toEqual({
+      "BR BUY": "120.00",
+      "BR SELL": "0.00",
+      "MX BUY": "0.00",
+      "MX SELL": "0.00",
+    });
     expect(await usedOf(child.own, ["BR"])).toEqual({ "BR BUY": "120.00", "BR SELL": "0.00" });
     // The manager's own limits count its own ramps, not its child's (and its own policy does not bind it).
-    expect(await usedOf(manager.secret, ["BR", "US"])).toEqual({ "BR BUY": "0.00", "BR SELL": "0.00", "US BUY": "0.00", "US SELL": "0.00" });
+    expect(await usedOf(manager.secret, ["BR", "US"])).toEqual({
+      "BR BUY": "0.00",
+      "BR SELL": "0.00",
+      "US BUY": "0.00",
+      "US SELL": "0.00",
+    });
   });
 });
 
@@ -374,7 +538,12 @@ describe("GET /v1/onboarding/status", () => {
   });
   afterAll(() => slow?.close());
 
-  const account = (id: string, country: Corridor, customerType: CustomerType, state: "pending" | "approved" | "rejected") => ({
+  const account = (
+    id: string,
+    country: Corridor,
+    customerType: CustomerType,
+    state: "pending" | "approved" | "rejected",
+  ) => ({
     id,
     provider: "sandbox",
     country,
@@ -390,18 +559,27 @@ describe("GET /v1/onboarding/status", () => {
   });
 
   /** The provider customer id of the subject's case: BR's subaccount, a domestic customer's alfred_pay_id. */
-  async function providerCustomerId(headers: Headers, country: Corridor, customerType: CustomerType = "individual"): Promise<string> {
+  async function providerCustomerId(
+    headers: Headers,
+    country: Corridor,
+    customerType: CustomerType = "individual",
+  ): Promise<string> {
     if (country === "BR") {
       const user = await t.request("GET", "/v1/brl/getUser", { headers });
       expectStatus(user, 200, "BR user");
       return user.body.subAccountId;
     }
-    const status = await t.request("GET", `/v1/domestic/getKycStatus?country=${country}${customerType === "business" ? "&type=BUSINESS" : ""}`, { headers });
+    const status = await t.request(
+      "GET",
+      `/v1/domestic/getKycStatus?country=${country}${customerType === "business" ? "&type=BUSINESS" : ""}`,
+      { headers },
+    );
     expectStatus(status, 200, `${country} status`);
     return status.body.alfred_pay_id;
   }
 
-  const accountsOf = (body: { entities: { accounts: { country: string }[] }[] }) => [...body.entities[0]!.accounts].sort((a, b) => a.country.localeCompare(b.country));
+  const accountsOf = (body: { entities: { accounts: { country: string }[] }[] }) =>
+    [...body.entities[0]!.accounts].sort((a, b) => a.country.localeCompare(b.country));
 
   it("a direct profile: one active individual entity with an account per KYC case under way or decided", async () => {
     const profile = await newProfile();
@@ -410,20 +588,33 @@ describe("GET /v1/onboarding/status", () => {
     expectStatus(fresh, 200);
     const entityId = fresh.body.activeEntityId;
     expect(entityId).toMatch(UUID);
-    expect(fresh.body).toEqual({ activeEntityId: entityId, selectionRequired: false, roles: [], entities: [{ id: entityId, type: "individual", status: "active", accounts: [] }] });
+    expect(fresh.body).toEqual({
+      activeEntityId: entityId,
+      selectionRequired: false,
+      roles: [],
+      entities: [{ id: entityId, type: "individual", status: "active", accounts: [] }],
+    });
 
     // AR: a customer without a submission (not started, no account); BR approved; MX given but not sent (pending);
     // CO rejected; US finished through the slow instance (in review: pending to the reference).
-    expectStatus(await t.request("POST", "/v1/ar/createIndividualCustomer", { headers: profile.secret, body: {} }), 200);
+    expectStatus(
+      await t.request("POST", "/v1/ar/createIndividualCustomer", { headers: profile.secret, body: {} }),
+      200,
+    );
     await t.completeKyc(profile.secret, ["BR"]);
     await kycSubmittedNotSent(profile.secret, "MX");
     await kycRejected(profile.secret, "CO");
     await slow.completeKyc(profile.secret, ["US"]);
-    expect((await t.request("GET", "/v1/domestic/getKycStatus?country=US", { headers: profile.secret })).body.status).toBe("VERIFYING");
+    expect(
+      (await t.request("GET", "/v1/domestic/getKycStatus?country=US", { headers: profile.secret })).body.status,
+    ).toBe("VERIFYING");
 
     const response = await t.request("GET", "/v1/onboarding/status", { headers: profile.secret });
     expectStatus(response, 200);
-    expect({ ...response.body, entities: [{ ...response.body.entities[0], accounts: accountsOf(response.body) }] }).toEqual({
+    expect({
+      ...response.body,
+      entities: [{ ...response.body.entities[0], accounts: accountsOf(response.body) }],
+    }).toEqual({
       activeEntityId: entityId,
       selectionRequired: false,
       roles: [],
@@ -451,7 +642,8 @@ describe("GET /v1/onboarding/status", () => {
     const manager = await newManager({ allowedCorridors: ["BR", "MX", "US"], isActive: true });
     const business = await newChild(manager, "business");
     const individual = await newChild(manager, "individual");
-    const entityOf = async (profileId: string) => (await t.app.db.customerEntity.findFirstOrThrow({ where: { profileId } })).id;
+    const entityOf = async (profileId: string) =>
+      (await t.app.db.customerEntity.findFirstOrThrow({ where: { profileId } })).id;
 
     // The business child: KYB approved in BR through the selector, a hosted KYB link opened in MX with its own key.
     await t.completeKyc(selecting(manager.secret, business.profileId), ["BR"], "business");
@@ -459,7 +651,10 @@ describe("GET /v1/onboarding/status", () => {
     // The individual child: KYC rejected in US (the submitted name contains "reject").
     await kycRejected(individual.own, "US");
     // Status is a read: a corridor the policy no longer allows keeps its account.
-    const tightened = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["BR", "US"], isActive: true } });
+    const tightened = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["BR", "US"], isActive: true },
+    });
     expectStatus(tightened, 200);
 
     const businessEntity = await entityOf(business.profileId);
@@ -479,20 +674,36 @@ describe("GET /v1/onboarding/status", () => {
         },
       ],
     };
-    for (const headers of [selecting(manager.secret, business.profileId), selecting(manager.session, business.profileId), business.own]) {
+    for (const headers of [
+      selecting(manager.secret, business.profileId),
+      selecting(manager.session, business.profileId),
+      business.own,
+    ]) {
       const response = await t.request("GET", "/v1/onboarding/status", { headers });
       expectStatus(response, 200);
-      expect({ ...response.body, entities: [{ ...response.body.entities[0], accounts: accountsOf(response.body) }] }).toEqual(businessView);
+      expect({
+        ...response.body,
+        entities: [{ ...response.body.entities[0], accounts: accountsOf(response.body) }],
+      }).toEqual(businessView);
     }
 
     const individualEntity = await entityOf(individual.profileId);
-    const individualStatus = await t.request("GET", "/v1/onboarding/status", { headers: selecting(manager.secret, individual.profileId) });
+    const individualStatus = await t.request("GET", "/v1/onboarding/status", {
+      headers: selecting(manager.secret, individual.profileId),
+    });
     expectStatus(individualStatus, 200);
     expect(individualStatus.body).toEqual({
       activeEntityId: individualEntity,
       selectionRequired: false,
       roles: ["managed_profile"],
-      entities: [{ id: individualEntity, type: "individual", status: "active", accounts: [account(await providerCustomerId(individual.own, "US"), "US", "individual", "rejected")] }],
+      entities: [
+        {
+          id: individualEntity,
+          type: "individual",
+          status: "active",
+          accounts: [account(await providerCustomerId(individual.own, "US"), "US", "individual", "rejected")],
+        },
+      ],
     });
 
     // The manager's own status is its own.
@@ -506,11 +717,27 @@ describe("GET /v1/onboarding/status", () => {
     const child = await newChild(manager, "individual");
     expectRestError(await t.request("GET", "/v1/onboarding/status", { headers: manager.publicKey }), 403, "FORBIDDEN");
     expectRestError(await t.request("GET", "/v1/onboarding/status"), 401, "AUTHENTICATION_REQUIRED");
-    expectRestError(await t.request("GET", "/v1/onboarding/status", { headers: selecting(manager.publicKey, child.profileId) }), 401, "AUTHENTICATION_REQUIRED");
-    expectRestError(await t.request("GET", "/v1/onboarding/status", { headers: selecting(manager.secret, "nope") }), 400, "INVALID_MANAGED_PROFILE_ID");
-    expectRestError(await t.request("GET", "/v1/onboarding/status", { headers: selecting(child.own, child.profileId) }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectRestError(
+      await t.request("GET", "/v1/onboarding/status", { headers: selecting(manager.publicKey, child.profileId) }),
+      401,
+      "AUTHENTICATION_REQUIRED",
+    );
+    expectRestError(
+      await t.request("GET", "/v1/onboarding/status", { headers: selecting(manager.secret, "nope") }),
+      400,
+      "INVALID_MANAGED_PROFILE_ID",
+    );
+    expectRestError(
+      await t.request("GET", "/v1/onboarding/status", { headers: selecting(child.own, child.profileId) }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     const other = await newManager({ allowedCorridors: ["BR"], isActive: true });
-    expectRestError(await t.request("GET", "/v1/onboarding/status", { headers: selecting(other.secret, child.profileId) }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    expectRestError(
+      await t.request("GET", "/v1/onboarding/status", { headers: selecting(other.secret, child.profileId) }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
   });
 });
 
@@ -519,13 +746,37 @@ describe("GET /v1/onboarding/requirements", () => {
     const response = await t.request("GET", "/v1/onboarding/requirements?country=BR&customerType=individual");
     expectStatus(response, 200);
     expect(response.headers["cache-control"]).toMatch(/max-age=\d+/);
-    expect(response.body).toMatchObject({ country: "BR", customerType: "individual", provider: expect.any(String), flow: expect.any(String), mode: "api", requirementsVersion: expect.any(String) });
-    expect(Object.keys(response.body).sort()).toEqual(["country", "customerType", "documentationUrl", "documents", "flow", "mode", "openapiUrl", "provider", "requirementsVersion", "steps"]);
+    expect(response.body).toMatchObject({
+      country: "BR",
+      customerType: "individual",
+      provider: expect.any(String),
+      flow: expect.any(String),
+      mode: "api",
+      requirementsVersion: expect.any(String),
+    });
+    expect(Object.keys(response.body).sort()).toEqual([
+      "country",
+      "customerType",
+      "documentationUrl",
+      "documents",
+      "flow",
+      "mode",
+      "openapiUrl",
+      "provider",
+      "requirementsVersion",
+      "steps",
+    ]);
     expect(() => new URL(response.body.documentationUrl)).not.toThrow();
     expect(() => new URL(response.body.openapiUrl)).not.toThrow();
     expect(response.body.documents.length).toBeGreaterThan(0);
     for (const document of response.body.documents) {
-      expect(document).toEqual({ type: expect.any(String), required: expect.any(Boolean), collection: expect.stringMatching(/^(direct-upload|hosted)$/), acceptedMediaTypes: expect.any(Array), description: expect.any(String) });
+      expect(document).toEqual({
+        type: expect.any(String),
+        required: expect.any(Boolean),
+        collection: expect.stringMatching(/^(direct-upload|hosted)$/),
+        acceptedMediaTypes: expect.any(Array),
+        description: expect.any(String),
+      });
     }
     const steps: { order: number; method: string; path: string }[] = response.body.steps;
     expect(steps.map((step) => step.order)).toEqual(steps.map((_, index) => index + 1));
@@ -538,20 +789,34 @@ describe("GET /v1/onboarding/requirements", () => {
   it("every offered country and customer type answers; AR business -> 404 NOT_FOUND", async () => {
     for (const country of ["AR", "BR", "CO", "MX", "US"]) {
       for (const customerType of ["individual", "business"]) {
-        const response = await t.request("GET", `/v1/onboarding/requirements?country=${country}&customerType=${customerType}`);
+        const response = await t.request(
+          "GET",
+          `/v1/onboarding/requirements?country=${country}&customerType=${customerType}`,
+        );
         if (country === "AR" && customerType === "business") {
           expectRestError(response, 404, "NOT_FOUND", "AR business");
           continue;
         }
         expectStatus(response, 200, `${country} ${customerType}`);
-        expect({ country: response.body.country, customerType: response.body.customerType }).toEqual({ country, customerType });
+        expect({ country: response.body.country, customerType: response.body.customerType }).toEqual({
+          country,
+          customerType,
+        });
         expect(response.headers["cache-control"]).toMatch(/max-age=\d+/);
       }
     }
   });
 
   it("a bad or missing country or customer type -> 400 VALIDATION_FAILED", async () => {
-    for (const query of ["country=XX&customerType=individual", "country=EU&customerType=individual", "country=br&customerType=individual", "customerType=individual", "country=BR", "country=BR&customerType=person", ""]) {
+    for (const query of [
+      "country=XX&customerType=individual",
+      "country=EU&customerType=individual",
+      "country=br&customerType=individual",
+      "customerType=individual",
+      "country=BR",
+      "country=BR&customerType=person",
+      "",
+    ]) {
       expectRestError(await t.request("GET", `/v1/onboarding/requirements?${query}`), 400, "VALIDATION_FAILED", query);
     }
   });
@@ -559,8 +824,17 @@ describe("GET /v1/onboarding/requirements", () => {
   it("keys and sessions may ask too; a presented credential must be valid", async () => {
     const profile = await newProfile();
     for (const headers of [profile.publicKey, profile.secret, profile.session]) {
-      expectStatus(await t.request("GET", "/v1/onboarding/requirements?country=MX&customerType=business", { headers }), 200);
+      expectStatus(
+        await t.request("GET", "/v1/onboarding/requirements?country=MX&customerType=business", { headers }),
+        200,
+      );
     }
-    expectRestError(await t.request("GET", "/v1/onboarding/requirements?country=MX&customerType=business", { headers: { "x-public-key": `pk_test_${"B".repeat(32)}` } }), 401, "INVALID_PUBLIC_KEY");
+    expectRestError(
+      await t.request("GET", "/v1/onboarding/requirements?country=MX&customerType=business", {
+        headers: { "x-public-key": `pk_test_${"B".repeat(32)}` },
+      }),
+      401,
+      "INVALID_PUBLIC_KEY",
+    );
   });
 });

@@ -22,14 +22,20 @@ type Headers = Record<string, string>;
 const admin = (method: string, path: string, body?: unknown, headers?: Headers) =>
   t.request(method, path, { headers: headers ?? t.operatorHeaders, ...(body !== undefined && { body }) });
 
-const gql = (query: string, variables?: Record<string, unknown>, headers?: Headers) => t.graphql(query, variables, headers ?? t.operatorHeaders);
+const gql = (query: string, variables?: Record<string, unknown>, headers?: Headers) =>
+  t.graphql(query, variables, headers ?? t.operatorHeaders);
 
 const me = (key: Headers) => t.graphql("{ me { id } }", undefined, key);
 
 /** Expects the contract's REST error shape with the given status and code. */
 function expectError(response: { status: number; body: any }, status: number, code: string) {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body.error).toMatchObject({ code, status, message: expect.any(String), requestId: expect.any(String) });
+  expect(response.body.error).toMatchObject({
+    code,
+    status,
+    message: expect.any(String),
+    requestId: expect.any(String),
+  });
 }
 
 /** Expects one GraphQL error carrying the contract's code and status in its extensions. */
@@ -60,7 +66,10 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 describe("operator authentication", () => {
   it("accepts the operator token on /v1/admin/*", async () => {
     const session = await t.signIn();
-    const put = await admin("PUT", `/v1/admin/managers/${session.profileId}`, { allowedCorridors: ["BR"], isActive: true });
+    const put = await admin("PUT", `/v1/admin/managers/${session.profileId}`, {
+      allowedCorridors: ["BR"],
+      isActive: true,
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(201);
     const got = await admin("GET", `/v1/admin/managers/${session.profileId}`);
     expect(got.status).toBe(200);
@@ -135,9 +144,15 @@ describe("operator authentication", () => {
     const key = await t.createCredential(session.headers);
     const operations: [string, Record<string, unknown>][] = [
       ["query ($id: ID!) { manager(profileId: $id) { profileId } }", { id: session.profileId }],
-      ["mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [BR], isActive: true }) { profileId } }", { id: session.profileId }],
+      [
+        "mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [BR], isActive: true }) { profileId } }",
+        { id: session.profileId },
+      ],
       ["query ($id: ID!) { pricingAssignment(profileId: $id) { pricingProfile } }", { id: session.profileId }],
-      ['mutation ($id: ID!) { assignPricingProfile(profileId: $id, pricingProfile: "reduced") { pricingProfile } }', { id: session.profileId }],
+      [
+        'mutation ($id: ID!) { assignPricingProfile(profileId: $id, pricingProfile: "reduced") { pricingProfile } }',
+        { id: session.profileId },
+      ],
       ['mutation { createPartner(name: "Intruder") { id } }', {}],
       ["mutation ($id: ID!) { setPartnerActive(partnerId: $id, isActive: false) { id } }", { id: randomUUID() }],
       [
@@ -158,7 +173,11 @@ describe("operator authentication", () => {
         expect(response.body.data ?? null, `${query} with ${label}`).toBeNull();
       }
     }
-    const wrong = await gql("query ($id: ID!) { manager(profileId: $id) { profileId } }", { id: session.profileId }, { authorization: `Bearer ${randomUUID()}` });
+    const wrong = await gql(
+      "query ($id: ID!) { manager(profileId: $id) { profileId } }",
+      { id: session.profileId },
+      { authorization: `Bearer ${randomUUID()}` },
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.body.errors[0].extensions.code).toBe("INVALID_BEARER_TOKEN");
     expect(await t.app.db.partner.count({ where: { name: "Intruder" } })).toBe(0);
@@ -172,7 +191,11 @@ describe("managers (REST)", () => {
   it("PUT creates the policy (201), then replaces it (200); GET returns the current one", async () => {
     const session = await t.signIn();
     const path = `/v1/admin/managers/${session.profileId}`;
-    const created = await admin("PUT", path, { allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["individual"], isActive: true });
+    const created = await admin("PUT", path, {
+      allowedCorridors: ["BR", "MX"],
+      allowedCustomerTypes: ["individual"],
+      isActive: true,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(Object.keys(created.body)).toEqual(["manager"]);
     expect(created.body.manager).toEqual({
@@ -185,7 +208,11 @@ describe("managers (REST)", () => {
     });
     expect((await admin("GET", path)).body).toEqual(created.body);
 
-    const updated = await admin("PUT", path, { allowedCorridors: ["CO"], allowedCustomerTypes: ["business"], isActive: false });
+    const updated = await admin("PUT", path, {
+      allowedCorridors: ["CO"],
+      allowedCustomerTypes: ["business"],
+      isActive: false,
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.manager).toMatchObject({
       profileId: session.profileId,
@@ -194,7 +221,9 @@ describe("managers (REST)", () => {
       isActive: false,
       createdAt: created.body.manager.createdAt,
     });
-    expect(Date.parse(updated.body.manager.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.body.manager.createdAt));
+    expect(Date.parse(updated.body.manager.updatedAt)).toBeGreaterThanOrEqual(
+      Date.parse(created.body.manager.createdAt),
+    );
     const got = await admin("GET", path);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(updated.body);
@@ -213,12 +242,20 @@ describe("managers (REST)", () => {
     expect(omitted.body.manager.allowedCustomerTypes).toBeNull();
     expect([...omitted.body.manager.allowedCorridors].sort()).toEqual(["BR", "MX"]);
 
-    const narrowed = await admin("PUT", path, { allowedCorridors: ["US"], allowedCustomerTypes: ["business", "individual", "business"], isActive: true });
+    const narrowed = await admin("PUT", path, {
+      allowedCorridors: ["US"],
+      allowedCustomerTypes: ["business", "individual", "business"],
+      isActive: true,
+    });
     expect(narrowed.status).toBe(200);
     expect([...narrowed.body.manager.allowedCustomerTypes].sort()).toEqual(["business", "individual"]);
 
     // Replacing the policy without the field clears an earlier narrowing.
-    const explicitNull = await admin("PUT", path, { allowedCorridors: ["US"], allowedCustomerTypes: null, isActive: true });
+    const explicitNull = await admin("PUT", path, {
+      allowedCorridors: ["US"],
+      allowedCustomerTypes: null,
+      isActive: true,
+    });
     expect(explicitNull.status).toBe(200);
     expect(explicitNull.body.manager.allowedCustomerTypes).toBeNull();
     expect((await admin("GET", path)).body.manager.allowedCustomerTypes).toBeNull();
@@ -230,9 +267,17 @@ describe("managers (REST)", () => {
 
   it("unknown profile -> 404 NOT_FOUND; no policy -> 404 on GET", async () => {
     const unknown = randomUUID();
-    expectError(await admin("PUT", `/v1/admin/managers/${unknown}`, { allowedCorridors: ["BR"], isActive: true }), 404, "NOT_FOUND");
+    expectError(
+      await admin("PUT", `/v1/admin/managers/${unknown}`, { allowedCorridors: ["BR"], isActive: true }),
+      404,
+      "NOT_FOUND",
+    );
     expectError(await admin("GET", `/v1/admin/managers/${unknown}`), 404, "NOT_FOUND");
-    expectError(await admin("PUT", "/v1/admin/managers/not-a-uuid", { allowedCorridors: ["BR"], isActive: true }), 404, "NOT_FOUND");
+    expectError(
+      await admin("PUT", "/v1/admin/managers/not-a-uuid", { allowedCorridors: ["BR"], isActive: true }),
+      404,
+      "NOT_FOUND",
+    );
     expectError(await admin("GET", "/v1/admin/managers/not-a-uuid"), 404, "NOT_FOUND");
     const session = await t.signIn();
     expectError(await admin("GET", `/v1/admin/managers/${session.profileId}`), 404, "NOT_FOUND");
@@ -247,8 +292,16 @@ describe("managers (REST)", () => {
       ["a lower-case corridor", { allowedCorridors: ["br"], isActive: true }, "allowedCorridors.0"],
       ["corridors not a list", { allowedCorridors: "BR", isActive: true }, "allowedCorridors"],
       ["corridors missing", { isActive: true }, "allowedCorridors"],
-      ["an empty customer-type list", { allowedCorridors: ["BR"], allowedCustomerTypes: [], isActive: true }, "allowedCustomerTypes"],
-      ["an unknown customer type", { allowedCorridors: ["BR"], allowedCustomerTypes: ["robot"], isActive: true }, "allowedCustomerTypes.0"],
+      [
+        "an empty customer-type list",
+        { allowedCorridors: ["BR"], allowedCustomerTypes: [], isActive: true },
+        "allowedCustomerTypes",
+      ],
+      [
+        "an unknown customer type",
+        { allowedCorridors: ["BR"], allowedCustomerTypes: ["robot"], isActive: true },
+        "allowedCustomerTypes.0",
+      ],
       ["isActive missing", { allowedCorridors: ["BR"] }, "isActive"],
       ["isActive not a boolean", { allowedCorridors: ["BR"], isActive: "yes" }, "isActive"],
     ];
@@ -256,7 +309,9 @@ describe("managers (REST)", () => {
       const response = await admin("PUT", path, body);
       expect(response.status, `${label}: ${JSON.stringify(response.body)}`).toBe(400);
       expect(response.body.error.code, label).toBe("VALIDATION_FAILED");
-      expect(response.body.error.details, label).toEqual(expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]));
+      expect(response.body.error.details, label).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]),
+      );
     }
     expectError(await admin("GET", path), 404, "NOT_FOUND");
   });
@@ -266,10 +321,17 @@ describe("managers (REST)", () => {
     await admin("PUT", `/v1/admin/managers/${manager.profileId}`, { allowedCorridors: ["BR"], isActive: true });
     const child = await t.request("POST", "/v1/managed-profiles", {
       headers: manager.headers,
-      body: { externalSubjectId: `ext-${randomUUID()}`, contactEmail: `${randomUUID()}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `ext-${randomUUID()}`,
+        contactEmail: `${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
     });
     expect(child.status, JSON.stringify(child.body)).toBe(201);
-    const refused = await admin("PUT", `/v1/admin/managers/${child.body.managedProfile.profileId}`, { allowedCorridors: ["BR"], isActive: true });
+    const refused = await admin("PUT", `/v1/admin/managers/${child.body.managedProfile.profileId}`, {
+      allowedCorridors: ["BR"],
+      isActive: true,
+    });
     expectError(refused, 400, "VALIDATION_FAILED");
     expect(refused.body.error.details).toEqual([expect.objectContaining({ field: "profileId" })]);
   });
@@ -283,7 +345,11 @@ describe("managers (REST)", () => {
     await admin("PUT", path, { allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["individual"], isActive: true });
     const listed = await list();
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-    expect(listed.body.manager).toEqual({ profileId: session.profileId, allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["individual"] });
+    expect(listed.body.manager).toEqual({
+      profileId: session.profileId,
+      allowedCorridors: ["BR", "MX"],
+      allowedCustomerTypes: ["individual"],
+    });
 
     expect((await admin("PUT", path, { allowedCorridors: ["BR"], isActive: false })).status).toBe(200);
     expectError(await list(), 403, "MANAGED_PROFILE_ACCESS_DENIED");
@@ -291,7 +357,11 @@ describe("managers (REST)", () => {
     expect((await admin("PUT", path, { allowedCorridors: ["US"], isActive: true })).status).toBe(200);
     const reenabled = await list();
     expect(reenabled.status).toBe(200);
-    expect(reenabled.body.manager).toEqual({ profileId: session.profileId, allowedCorridors: ["US"], allowedCustomerTypes: null });
+    expect(reenabled.body.manager).toEqual({
+      profileId: session.profileId,
+      allowedCorridors: ["US"],
+      allowedCustomerTypes: null,
+    });
   });
 
   it("disabling a manager stops delegation at once, even when its policy was cached; re-enabling restores it", async () => {
@@ -300,11 +370,18 @@ describe("managers (REST)", () => {
     await admin("PUT", path, { allowedCorridors: ["BR"], isActive: true });
     const child = await t.request("POST", "/v1/managed-profiles", {
       headers: manager.headers,
-      body: { externalSubjectId: `ext-${randomUUID()}`, contactEmail: `${randomUUID()}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `ext-${randomUUID()}`,
+        contactEmail: `${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
     });
     expect(child.status, JSON.stringify(child.body)).toBe(201);
     const childId = child.body.managedProfile.profileId;
-    const childKey = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, { headers: manager.headers, body: {} });
+    const childKey = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+      headers: manager.headers,
+      body: {},
+    });
     expect(childKey.status, JSON.stringify(childKey.body)).toBe(201);
     rememberSecret(childKey.body.secretKey);
     const asChild = () => me({ "x-api-key": childKey.body.secretKey });
@@ -317,7 +394,9 @@ describe("managers (REST)", () => {
     }
     expect((await admin("PUT", path, { allowedCorridors: ["BR"], isActive: false })).status).toBe(200);
     for (const response of [await asChild(), await viaSelector()]) {
-      expect(response.body.errors?.[0]?.extensions?.code, JSON.stringify(response.body)).toBe("MANAGED_PROFILE_ACCESS_DENIED");
+      expect(response.body.errors?.[0]?.extensions?.code, JSON.stringify(response.body)).toBe(
+        "MANAGED_PROFILE_ACCESS_DENIED",
+      );
     }
     expect((await admin("PUT", path, { allowedCorridors: ["BR"], isActive: true })).status).toBe(200);
     expect((await asChild()).body.data?.me.id).toBe(childId);
@@ -335,7 +414,11 @@ describe("pricing assignments (REST)", () => {
     const assigned = await admin("PUT", path, { pricingProfile: "partner-markup" });
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
     expect(assigned.body).toEqual({
-      pricingAssignment: { profileId: session.profileId, pricingProfile: "partner-markup", updatedAt: expect.stringMatching(ISO) },
+      pricingAssignment: {
+        profileId: session.profileId,
+        pricingProfile: "partner-markup",
+        updatedAt: expect.stringMatching(ISO),
+      },
     });
     expect((await admin("GET", path)).body).toEqual(assigned.body);
 
@@ -353,7 +436,11 @@ describe("pricing assignments (REST)", () => {
     await admin("PUT", `/v1/admin/managers/${manager.profileId}`, { allowedCorridors: ["BR"], isActive: true });
     const child = await t.request("POST", "/v1/managed-profiles", {
       headers: manager.headers,
-      body: { externalSubjectId: `ext-${randomUUID()}`, contactEmail: `${randomUUID()}@example.com`, customerType: "business" },
+      body: {
+        externalSubjectId: `ext-${randomUUID()}`,
+        contactEmail: `${randomUUID()}@example.com`,
+        customerType: "business",
+      },
     });
     const childId = child.body.managedProfile.profileId;
     const assigned = await admin("PUT", `/v1/admin/pricing-assignments/${childId}`, { pricingProfile: "zero-fee" });
@@ -373,10 +460,19 @@ describe("pricing assignments (REST)", () => {
     const missing = await admin("PUT", path, {});
     expectError(missing, 400, "VALIDATION_FAILED");
     expect(missing.body.error.details).toEqual([expect.objectContaining({ field: "pricingProfile" })]);
-    for (const pricingProfile of PRICING_PROFILE_NAMES) expect((await admin("PUT", path, { pricingProfile })).status).toBe(200);
+    for (const pricingProfile of PRICING_PROFILE_NAMES)
+      expect((await admin("PUT", path, { pricingProfile })).status).toBe(200);
 
-    expectError(await admin("PUT", `/v1/admin/pricing-assignments/${randomUUID()}`, { pricingProfile: "reduced" }), 404, "NOT_FOUND");
-    expectError(await admin("PUT", "/v1/admin/pricing-assignments/not-a-uuid", { pricingProfile: "reduced" }), 404, "NOT_FOUND");
+    expectError(
+      await admin("PUT", `/v1/admin/pricing-assignments/${randomUUID()}`, { pricingProfile: "reduced" }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await admin("PUT", "/v1/admin/pricing-assignments/not-a-uuid", { pricingProfile: "reduced" }),
+      404,
+      "NOT_FOUND",
+    );
     expectError(await admin("GET", `/v1/admin/pricing-assignments/${randomUUID()}`), 404, "NOT_FOUND");
   });
 });
@@ -399,7 +495,12 @@ describe("partners (REST)", () => {
     const { id } = created.body.partner;
     const off = await admin("PATCH", `/v1/admin/partners/${id}`, { isActive: false });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
-    expect(off.body.partner).toMatchObject({ id, name: "Acme Wallets", isActive: false, createdAt: created.body.partner.createdAt });
+    expect(off.body.partner).toMatchObject({
+      id,
+      name: "Acme Wallets",
+      isActive: false,
+      createdAt: created.body.partner.createdAt,
+    });
     expect((await t.app.db.partner.findUniqueOrThrow({ where: { id } })).isActive).toBe(false);
     const on = await admin("PATCH", `/v1/admin/partners/${id}`, { isActive: true });
     expect(on.status).toBe(200);
@@ -420,7 +521,10 @@ describe("partners (REST)", () => {
     for (const body of [{}, { isActive: "false" }, { isActive: null }]) {
       const response = await admin("PATCH", `/v1/admin/partners/${partner.id}`, body);
       expect(response.status, `${JSON.stringify(body)}: ${JSON.stringify(response.body)}`).toBe(400);
-      expect(response.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: [expect.objectContaining({ field: "isActive" })] });
+      expect(response.body.error).toMatchObject({
+        code: "VALIDATION_FAILED",
+        details: [expect.objectContaining({ field: "isActive" })],
+      });
     }
     expect((await t.app.db.partner.findUniqueOrThrow({ where: { id: partner.id } })).isActive).toBe(true);
   });
@@ -431,7 +535,9 @@ describe("partner-managed credentials (REST)", () => {
     const owner = await t.signIn();
     const partner = await createPartner();
     const before = Date.now();
-    const issued = await admin("POST", `/v1/admin/partners/${partner.id}/api-credentials`, { profileId: owner.profileId });
+    const issued = await admin("POST", `/v1/admin/partners/${partner.id}/api-credentials`, {
+      profileId: owner.profileId,
+    });
     expect(issued.status, JSON.stringify(issued.body)).toBe(201);
     rememberSecret(issued.body.secretKey);
     expect(issued.body).toMatchObject({
@@ -452,8 +558,17 @@ describe("partner-managed credentials (REST)", () => {
     expect(expiry).toBeLessThan(before + 367 * 86_400_000);
 
     const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const named = await issuePartnerCredential(partner.id, { profileId: owner.profileId, name: "wallet backend", expiresAt });
-    expect(named).toMatchObject({ name: "wallet backend", expiresAt, partnerId: partner.id, profileId: owner.profileId });
+    const named = await issuePartnerCredential(partner.id, {
+      profileId: owner.profileId,
+      name: "wallet backend",
+      expiresAt,
+    });
+    expect(named).toMatchObject({
+      name: "wallet backend",
+      expiresAt,
+      partnerId: partner.id,
+      profileId: owner.profileId,
+    });
 
     // The owner sees both, attributed to the partner, never with the secret.
     const listed = await t.request("GET", "/v1/api-credentials", { headers: owner.headers });
@@ -474,8 +589,16 @@ describe("partner-managed credentials (REST)", () => {
     expect(await t.app.db.apiCredential.count({ where: { partnerId: partner.id } })).toBe(0);
 
     const owner = await t.signIn();
-    expectError(await admin("POST", `/v1/admin/partners/${randomUUID()}/api-credentials`, { profileId: owner.profileId }), 404, "NOT_FOUND");
-    expectError(await admin("POST", "/v1/admin/partners/not-a-uuid/api-credentials", { profileId: owner.profileId }), 404, "NOT_FOUND");
+    expectError(
+      await admin("POST", `/v1/admin/partners/${randomUUID()}/api-credentials`, { profileId: owner.profileId }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await admin("POST", "/v1/admin/partners/not-a-uuid/api-credentials", { profileId: owner.profileId }),
+      404,
+      "NOT_FOUND",
+    );
     expect(await t.app.db.apiCredential.count({ where: { profileId: owner.profileId } })).toBe(0);
   });
 
@@ -492,10 +615,21 @@ describe("partner-managed credentials (REST)", () => {
     const owner = await t.signIn();
     const partner = await createPartner();
     const path = `/v1/admin/partners/${partner.id}/api-credentials`;
-    expectError(await admin("POST", path, { profileId: owner.profileId, name: "x".repeat(101) }), 400, "INVALID_CREDENTIAL_NAME");
-    expectError(await admin("POST", path, { profileId: owner.profileId, expiresAt: new Date(Date.now() - 1000).toISOString() }), 400, "INVALID_CREDENTIAL_EXPIRY");
     expectError(
-      await admin("POST", path, { profileId: owner.profileId, expiresAt: new Date(Date.now() + 2 * 366 * 86_400_000).toISOString() }),
+      await admin("POST", path, { profileId: owner.profileId, name: "x".repeat(101) }),
+      400,
+      "INVALID_CREDENTIAL_NAME",
+    );
+    expectError(
+      await admin("POST", path, { profileId: owner.profileId, expiresAt: new Date(Date.now() - 1000).toISOString() }),
+      400,
+      "INVALID_CREDENTIAL_EXPIRY",
+    );
+    expectError(
+      await admin("POST", path, {
+        profileId: owner.profileId,
+        expiresAt: new Date(Date.now() + 2 * 366 * 86_400_000).toISOString(),
+      }),
       400,
       "INVALID_CREDENTIAL_EXPIRY",
     );
@@ -518,11 +652,21 @@ describe("partner-managed credentials (REST)", () => {
     expect(both.body.data.me.id).toBe(owner.profileId);
     // It cannot reach another profile through the selector: its profile is no manager.
     const selecting = await me({ "x-api-key": credential.secretKey, "x-managed-profile-id": other.profileId });
-    expect(selecting.body.errors?.[0]?.extensions?.code, JSON.stringify(selecting.body)).toBe("MANAGED_PROFILE_ACCESS_DENIED");
+    expect(selecting.body.errors?.[0]?.extensions?.code, JSON.stringify(selecting.body)).toBe(
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
     expect(selecting.body.data ?? null).toBeNull();
     // Not a session: no credential lifecycle, and no operator rights.
-    expectError(await t.request("GET", "/v1/api-credentials", { headers: { "x-api-key": credential.secretKey } }), 403, "FORBIDDEN");
-    expectError(await admin("GET", `/v1/admin/managers/${owner.profileId}`, undefined, { "x-api-key": credential.secretKey }), 401, "AUTHENTICATION_REQUIRED");
+    expectError(
+      await t.request("GET", "/v1/api-credentials", { headers: { "x-api-key": credential.secretKey } }),
+      403,
+      "FORBIDDEN",
+    );
+    expectError(
+      await admin("GET", `/v1/admin/managers/${owner.profileId}`, undefined, { "x-api-key": credential.secretKey }),
+      401,
+      "AUTHENTICATION_REQUIRED",
+    );
   });
 
   it("the owner can revoke it: 204, then it is refused; again -> 404", async () => {
@@ -536,12 +680,24 @@ describe("partner-managed credentials (REST)", () => {
     expect(afterwards.status).toBe(401);
     expect(afterwards.body.errors[0].extensions.code).toBe("INVALID_API_KEY");
     const listed = await t.request("GET", "/v1/api-credentials", { headers: owner.headers });
-    expect(listed.body.credentials[0]).toMatchObject({ id: credential.id, partnerId: partner.id, revokedAt: expect.stringMatching(ISO) });
-    expectError(await t.request("DELETE", `/v1/api-credentials/${credential.id}`, { headers: owner.headers }), 404, "CREDENTIAL_NOT_FOUND");
+    expect(listed.body.credentials[0]).toMatchObject({
+      id: credential.id,
+      partnerId: partner.id,
+      revokedAt: expect.stringMatching(ISO),
+    });
+    expectError(
+      await t.request("DELETE", `/v1/api-credentials/${credential.id}`, { headers: owner.headers }),
+      404,
+      "CREDENTIAL_NOT_FOUND",
+    );
     // Another profile cannot revoke a partner credential it is not bound to.
     const stranger = await t.signIn();
     const second = await issuePartnerCredential(partner.id, { profileId: owner.profileId });
-    expectError(await t.request("DELETE", `/v1/api-credentials/${second.id}`, { headers: stranger.headers }), 404, "CREDENTIAL_NOT_FOUND");
+    expectError(
+      await t.request("DELETE", `/v1/api-credentials/${second.id}`, { headers: stranger.headers }),
+      404,
+      "CREDENTIAL_NOT_FOUND",
+    );
     expect((await me({ "x-api-key": second.secretKey })).body.data.me.id).toBe(owner.profileId);
   });
 
@@ -554,7 +710,8 @@ describe("partner-managed credentials (REST)", () => {
     const own = await t.createCredential(owner.headers, { name: "own" });
 
     // Cached by successful calls (the cache keeps entries for CACHE_TTL_SECONDS, 30 s by default).
-    for (let i = 0; i < 3; i++) expect((await me({ "x-api-key": credential.secretKey })).body.data.me.id).toBe(owner.profileId);
+    for (let i = 0; i < 3; i++)
+      expect((await me({ "x-api-key": credential.secretKey })).body.data.me.id).toBe(owner.profileId);
     const rest = (key: Headers) => t.request("GET", "/v1/managed-profiles", { headers: key });
     expect((await rest({ "x-api-key": credential.secretKey })).body.error?.code).not.toBe("INVALID_API_KEY");
 
@@ -572,7 +729,10 @@ describe("partner-managed credentials (REST)", () => {
     expect((await me({ "x-api-key": own.secretKey })).body.data.me.id).toBe(owner.profileId);
     // The credential itself is not revoked: the owner still lists it as active.
     const listed = await t.request("GET", "/v1/api-credentials", { headers: owner.headers });
-    expect(listed.body.credentials.find((c: { id: string }) => c.id === credential.id)).toMatchObject({ revokedAt: null, partnerId: partner.id });
+    expect(listed.body.credentials.find((c: { id: string }) => c.id === credential.id)).toMatchObject({
+      revokedAt: null,
+      partnerId: partner.id,
+    });
 
     const on = await admin("PATCH", `/v1/admin/partners/${partner.id}`, { isActive: true });
     expect(on.status).toBe(200);
@@ -592,14 +752,26 @@ describe("partner-managed credentials (REST)", () => {
     const first = await issuePartnerCredential(partner.id, { profileId: owner.profileId });
     await issuePartnerCredential(partner.id, { profileId: owner.profileId });
 
-    expectError(await t.request("POST", "/v1/api-credentials", { headers: owner.headers }), 409, "CREDENTIAL_LIMIT_REACHED");
-    expectError(await admin("POST", `/v1/admin/partners/${partner.id}/api-credentials`, { profileId: owner.profileId }), 409, "CREDENTIAL_LIMIT_REACHED");
+    expectError(
+      await t.request("POST", "/v1/api-credentials", { headers: owner.headers }),
+      409,
+      "CREDENTIAL_LIMIT_REACHED",
+    );
+    expectError(
+      await admin("POST", `/v1/admin/partners/${partner.id}/api-credentials`, { profileId: owner.profileId }),
+      409,
+      "CREDENTIAL_LIMIT_REACHED",
+    );
     expect(await t.app.db.apiCredential.count({ where: { profileId: owner.profileId } })).toBe(5);
 
     // Revoking a partner credential frees exactly one slot, for either issuer.
     expect((await t.request("DELETE", `/v1/api-credentials/${first.id}`, { headers: owner.headers })).status).toBe(204);
     await issuePartnerCredential(partner.id, { profileId: owner.profileId });
-    expectError(await t.request("POST", "/v1/api-credentials", { headers: owner.headers }), 409, "CREDENTIAL_LIMIT_REACHED");
+    expectError(
+      await t.request("POST", "/v1/api-credentials", { headers: owner.headers }),
+      409,
+      "CREDENTIAL_LIMIT_REACHED",
+    );
   });
 
   it("holds the cap under concurrent issuance by the operator and the owner", async () => {
@@ -614,7 +786,9 @@ describe("partner-managed credentials (REST)", () => {
     );
     for (const result of results) if (result.status === 201) rememberSecret(result.body.secretKey);
     expect(results.filter((r) => r.status === 201)).toHaveLength(5);
-    expect(results.filter((r) => r.status === 409).every((r) => r.body.error.code === "CREDENTIAL_LIMIT_REACHED")).toBe(true);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.error.code === "CREDENTIAL_LIMIT_REACHED")).toBe(
+      true,
+    );
     expect(results.filter((r) => r.status === 409)).toHaveLength(7);
   });
 });
@@ -624,10 +798,13 @@ describe("partner-managed credentials (REST)", () => {
 const MANAGER_FIELDS = "profileId allowedCorridors allowedCustomerTypes isActive createdAt updatedAt";
 const PUT_MANAGER = `mutation ($id: ID!, $policy: ManagerPolicyInput!) { putManager(profileId: $id, policy: $policy) { ${MANAGER_FIELDS} } }`;
 const MANAGER = `query ($id: ID!) { manager(profileId: $id) { ${MANAGER_FIELDS} } }`;
-const ASSIGN = "mutation ($id: ID!, $p: String!) { assignPricingProfile(profileId: $id, pricingProfile: $p) { profileId pricingProfile updatedAt } }";
+const ASSIGN =
+  "mutation ($id: ID!, $p: String!) { assignPricingProfile(profileId: $id, pricingProfile: $p) { profileId pricingProfile updatedAt } }";
 const PRICING = "query ($id: ID!) { pricingAssignment(profileId: $id) { profileId pricingProfile updatedAt } }";
-const CREATE_PARTNER = "mutation ($name: String!) { createPartner(name: $name) { id name isActive createdAt updatedAt } }";
-const SET_PARTNER = "mutation ($id: ID!, $on: Boolean!) { setPartnerActive(partnerId: $id, isActive: $on) { id name isActive } }";
+const CREATE_PARTNER =
+  "mutation ($name: String!) { createPartner(name: $name) { id name isActive createdAt updatedAt } }";
+const SET_PARTNER =
+  "mutation ($id: ID!, $on: Boolean!) { setPartnerActive(partnerId: $id, isActive: $on) { id name isActive } }";
 const ISSUE = `mutation ($id: ID!, $input: PartnerCredentialInput!) {
   issuePartnerCredential(partnerId: $id, input: $input) { secretKey credential { id name profileId partnerId publicKey secretKeyPrefix expiresAt revokedAt } }
 }`;
@@ -641,31 +818,59 @@ describe("operator operations (GraphQL)", () => {
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.errors).toBeUndefined();
-    expect(put.body.data.putManager).toMatchObject({ profileId: session.profileId, allowedCustomerTypes: ["INDIVIDUAL"], isActive: true });
+    expect(put.body.data.putManager).toMatchObject({
+      profileId: session.profileId,
+      allowedCustomerTypes: ["INDIVIDUAL"],
+      isActive: true,
+    });
     expect([...put.body.data.putManager.allowedCorridors].sort()).toEqual(["BR", "MX"]);
 
     const got = await gql(MANAGER, { id: session.profileId });
     expect(got.body.data.manager).toEqual(put.body.data.putManager);
     const rest = await admin("GET", `/v1/admin/managers/${session.profileId}`);
-    expect(rest.body.manager).toMatchObject({ profileId: session.profileId, allowedCustomerTypes: ["individual"], isActive: true });
+    expect(rest.body.manager).toMatchObject({
+      profileId: session.profileId,
+      allowedCustomerTypes: ["individual"],
+      isActive: true,
+    });
     expect([...rest.body.manager.allowedCorridors].sort()).toEqual(["BR", "MX"]);
 
     // Omitting the narrowing clears it; the second put is an update of the same record.
-    const updated = await gql(PUT_MANAGER, { id: session.profileId, policy: { allowedCorridors: ["US"], isActive: false } });
-    expect(updated.body.data.putManager).toMatchObject({ allowedCorridors: ["US"], allowedCustomerTypes: null, isActive: false, createdAt: put.body.data.putManager.createdAt });
+    const updated = await gql(PUT_MANAGER, {
+      id: session.profileId,
+      policy: { allowedCorridors: ["US"], isActive: false },
+    });
+    expect(updated.body.data.putManager).toMatchObject({
+      allowedCorridors: ["US"],
+      allowedCustomerTypes: null,
+      isActive: false,
+      createdAt: put.body.data.putManager.createdAt,
+    });
     expect(await t.app.db.manager.count({ where: { profileId: session.profileId } })).toBe(1);
   });
 
   it("manager errors carry extensions.code: NOT_FOUND, VALIDATION_FAILED", async () => {
     const session = await t.signIn();
     expectGraphQLError(await gql(MANAGER, { id: session.profileId }), "NOT_FOUND", 404);
-    expectGraphQLError(await gql(PUT_MANAGER, { id: randomUUID(), policy: { allowedCorridors: ["BR"], isActive: true } }), "NOT_FOUND", 404);
+    expectGraphQLError(
+      await gql(PUT_MANAGER, { id: randomUUID(), policy: { allowedCorridors: ["BR"], isActive: true } }),
+      "NOT_FOUND",
+      404,
+    );
     expectGraphQLError(await gql(MANAGER, { id: "not-a-uuid" }), "NOT_FOUND", 404);
 
-    const emptyTypes = await gql(PUT_MANAGER, { id: session.profileId, policy: { allowedCorridors: ["BR"], allowedCustomerTypes: [], isActive: true } });
+    const emptyTypes = await gql(PUT_MANAGER, {
+      id: session.profileId,
+      policy: { allowedCorridors: ["BR"], allowedCustomerTypes: [], isActive: true },
+    });
     expectGraphQLError(emptyTypes, "VALIDATION_FAILED", 400);
-    expect(emptyTypes.body.errors[0].extensions.details).toEqual([expect.objectContaining({ field: "allowedCustomerTypes" })]);
-    const badCorridor = await gql(PUT_MANAGER, { id: session.profileId, policy: { allowedCorridors: ["XX"], isActive: true } });
+    expect(emptyTypes.body.errors[0].extensions.details).toEqual([
+      expect.objectContaining({ field: "allowedCustomerTypes" }),
+    ]);
+    const badCorridor = await gql(PUT_MANAGER, {
+      id: session.profileId,
+      policy: { allowedCorridors: ["XX"], isActive: true },
+    });
     expectGraphQLError(badCorridor, "VALIDATION_FAILED", 400);
     const noActive = await gql(PUT_MANAGER, { id: session.profileId, policy: { allowedCorridors: ["BR"] } });
     expectGraphQLError(noActive, "VALIDATION_FAILED", 400);
@@ -677,9 +882,17 @@ describe("operator operations (GraphQL)", () => {
     expectGraphQLError(await gql(PRICING, { id: session.profileId }), "NOT_FOUND", 404);
     const assigned = await gql(ASSIGN, { id: session.profileId, p: "zero-fee" });
     expect(assigned.body.errors).toBeUndefined();
-    expect(assigned.body.data.assignPricingProfile).toEqual({ profileId: session.profileId, pricingProfile: "zero-fee", updatedAt: expect.stringMatching(ISO) });
-    expect((await gql(PRICING, { id: session.profileId })).body.data.pricingAssignment).toEqual(assigned.body.data.assignPricingProfile);
-    expect((await admin("GET", `/v1/admin/pricing-assignments/${session.profileId}`)).body.pricingAssignment.pricingProfile).toBe("zero-fee");
+    expect(assigned.body.data.assignPricingProfile).toEqual({
+      profileId: session.profileId,
+      pricingProfile: "zero-fee",
+      updatedAt: expect.stringMatching(ISO),
+    });
+    expect((await gql(PRICING, { id: session.profileId })).body.data.pricingAssignment).toEqual(
+      assigned.body.data.assignPricingProfile,
+    );
+    expect(
+      (await admin("GET", `/v1/admin/pricing-assignments/${session.profileId}`)).body.pricingAssignment.pricingProfile,
+    ).toBe("zero-fee");
 
     const invalid = await gql(ASSIGN, { id: session.profileId, p: "Not Valid" });
     expectGraphQLError(invalid, "VALIDATION_FAILED", 400);
@@ -693,14 +906,26 @@ describe("operator operations (GraphQL)", () => {
     const created = await gql(CREATE_PARTNER, { name: "GraphQL Partner" });
     expect(created.body.errors).toBeUndefined();
     const partner = created.body.data.createPartner;
-    expect(partner).toEqual({ id: expect.any(String), name: "GraphQL Partner", isActive: true, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
+    expect(partner).toEqual({
+      id: expect.any(String),
+      name: "GraphQL Partner",
+      isActive: true,
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
+    });
 
     const issued = await gql(ISSUE, { id: partner.id, input: { profileId: owner.profileId, name: "via graphql" } });
     expect(issued.body.errors, JSON.stringify(issued.body)).toBeUndefined();
     const { secretKey, credential } = issued.body.data.issuePartnerCredential;
     rememberSecret(secretKey);
     expect(secretKey).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
-    expect(credential).toMatchObject({ name: "via graphql", profileId: owner.profileId, partnerId: partner.id, revokedAt: null, secretKeyPrefix: secretKey.slice(0, 16) });
+    expect(credential).toMatchObject({
+      name: "via graphql",
+      profileId: owner.profileId,
+      partnerId: partner.id,
+      revokedAt: null,
+      secretKeyPrefix: secretKey.slice(0, 16),
+    });
     expect((await me({ "x-api-key": secretKey })).body.data.me.id).toBe(owner.profileId);
     const listed = await t.request("GET", "/v1/api-credentials", { headers: owner.headers });
     expect(listed.body.credentials).toEqual([expect.objectContaining({ id: credential.id, partnerId: partner.id })]);
@@ -722,9 +947,21 @@ describe("operator operations (GraphQL)", () => {
     const partner = (await gql(CREATE_PARTNER, { name: "Errors Partner" })).body.data.createPartner;
     expectGraphQLError(await gql(SET_PARTNER, { id: randomUUID(), on: false }), "NOT_FOUND", 404);
     expectGraphQLError(await gql(ISSUE, { id: randomUUID(), input: { profileId: owner.profileId } }), "NOT_FOUND", 404);
-    expectGraphQLError(await gql(ISSUE, { id: partner.id, input: { profileId: randomUUID() } }), "CREDENTIAL_SUBJECT_REQUIRED", 404);
-    expectGraphQLError(await gql(ISSUE, { id: partner.id, input: { profileId: "not-a-uuid" } }), "CREDENTIAL_SUBJECT_REQUIRED", 404);
-    expectGraphQLError(await gql(ISSUE, { id: partner.id, input: { profileId: owner.profileId, name: "x".repeat(101) } }), "INVALID_CREDENTIAL_NAME", 400);
+    expectGraphQLError(
+      await gql(ISSUE, { id: partner.id, input: { profileId: randomUUID() } }),
+      "CREDENTIAL_SUBJECT_REQUIRED",
+      404,
+    );
+    expectGraphQLError(
+      await gql(ISSUE, { id: partner.id, input: { profileId: "not-a-uuid" } }),
+      "CREDENTIAL_SUBJECT_REQUIRED",
+      404,
+    );
+    expectGraphQLError(
+      await gql(ISSUE, { id: partner.id, input: { profileId: owner.profileId, name: "x".repeat(101) } }),
+      "INVALID_CREDENTIAL_NAME",
+      400,
+    );
     expectGraphQLError(await gql(CREATE_PARTNER, { name: "" }), "VALIDATION_FAILED", 400);
     expect(await t.app.db.apiCredential.count({ where: { partnerId: partner.id } })).toBe(0);
   });

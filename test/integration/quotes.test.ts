@@ -53,26 +53,51 @@ async function newCaller(email?: string): Promise<Caller> {
 }
 
 function expectError(response: HttpResponse, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
   expect(response.body.error).toMatchObject({ status, message: expect.any(String), requestId: expect.any(String) });
 }
 
 function expectValidation(response: HttpResponse, field: string): void {
   expectError(response, 400, "VALIDATION_FAILED");
-  expect(response.body.error.details, JSON.stringify(response.body)).toEqual(expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]));
+  expect(response.body.error.details, JSON.stringify(response.body)).toEqual(
+    expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]),
+  );
 }
 
-const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC" } as const;
-const SELL = { rampType: "SELL", from: "polygon", to: "sepa", inputAmount: "100", inputCurrency: "USDC", outputCurrency: "EUR" } as const;
+const BUY = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "100",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+} as const;
+const SELL = {
+  rampType: "SELL",
+  from: "polygon",
+  to: "sepa",
+  inputAmount: "100",
+  inputCurrency: "USDC",
+  outputCurrency: "EUR",
+} as const;
 /** Prices differ per pricing profile here (see test/unit/pricing.test.ts, "each pricing profile"). */
 const PROFILED = { ...BUY, inputAmount: "1000" } as const;
-const PROFILE_OUTPUT = { default: "183.775925", "partner-markup": "183.312962", reduced: "184.238888", "zero-fee": "184.701851" } as const;
+const PROFILE_OUTPUT = {
+  default: "183.775925",
+  "partner-markup": "183.312962",
+  reduced: "184.238888",
+  "zero-fee": "184.701851",
+} as const;
 type ProfileName = keyof typeof PROFILE_OUTPUT;
 
 const postQuote = (body: unknown, headers: Headers = {}) => t.request("POST", "/v1/quotes", { headers, body });
 const postBest = (body: unknown, headers: Headers = {}) => t.request("POST", "/v1/quotes/best", { headers, body });
 const getQuote = (id: string, headers: Headers = {}) => t.request("GET", `/v1/quotes/${id}`, { headers });
-const postSession = (body: unknown, headers: Headers = {}) => t.request("POST", "/v1/session/create", { headers, body });
+const postSession = (body: unknown, headers: Headers = {}) =>
+  t.request("POST", "/v1/session/create", { headers, body });
 
 async function quote(body: unknown, headers: Headers = {}) {
   const response = await postQuote(body, headers);
@@ -89,7 +114,10 @@ function expectTenMinutes(body: { createdAt: string; expiresAt: string }) {
 const selecting = (headers: Headers, childId: string) => ({ ...headers, "x-managed-profile-id": childId });
 
 async function assignPricing(profileId: string, pricingProfile: string) {
-  const response = await t.request("PUT", `/v1/admin/pricing-assignments/${profileId}`, { headers: t.operatorHeaders, body: { pricingProfile } });
+  const response = await t.request("PUT", `/v1/admin/pricing-assignments/${profileId}`, {
+    headers: t.operatorHeaders,
+    body: { pricingProfile },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
 }
 
@@ -108,11 +136,18 @@ async function managerWithChild() {
 async function newChild(manager: Caller) {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
-    body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType: "individual" },
+    body: {
+      externalSubjectId: `subject-${randomUUID()}`,
+      contactEmail: `child-${randomUUID()}@example.com`,
+      customerType: "individual",
+    },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const childId: string = created.body.managedProfile.profileId;
-  const issued = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, { headers: manager.secret, body: {} });
+  const issued = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+    headers: manager.secret,
+    body: {},
+  });
   expect(issued.status, JSON.stringify(issued.body)).toBe(201);
   rememberSecret(issued.body.secretKey);
   return {
@@ -163,7 +198,12 @@ describe("POST /v1/quotes", () => {
     expectTenMinutes(response.body);
     expect(Math.abs(Date.parse(response.body.createdAt) - Date.now())).toBeLessThan(60_000);
     const row = await quoteRow(response.body.id);
-    expect(row).toMatchObject({ corridor: "BR", pricingProfile: "default", consumedAt: null, outputAmount: "18.359259" });
+    expect(row).toMatchObject({
+      corridor: "BR",
+      pricingProfile: "default",
+      consumedAt: null,
+      outputAmount: "18.359259",
+    });
   });
 
   it("SELL -> 201 with every field; countryCode is null when not given", async () => {
@@ -202,12 +242,31 @@ describe("POST /v1/quotes", () => {
   });
 
   it("keeps every digit of a large SELL from an 18-decimal token (bsc) into COP", async () => {
-    const response = await postQuote({ rampType: "SELL", from: "bsc", to: "ach", inputAmount: "12345.678901234567890123", inputCurrency: "USDT", outputCurrency: "COP" });
+    const response = await postQuote({
+      rampType: "SELL",
+      from: "bsc",
+      to: "ach",
+      inputAmount: "12345.678901234567890123",
+      inputCurrency: "USDT",
+      outputCurrency: "COP",
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    expect(response.body).toMatchObject({ inputAmount: "12345.678901234567890123", outputAmount: "50202097.73", totalFeeFiat: "405062.30", feeCurrency: "COP" });
+    expect(response.body).toMatchObject({
+      inputAmount: "12345.678901234567890123",
+      outputAmount: "50202097.73",
+      totalFeeFiat: "405062.30",
+      feeCurrency: "COP",
+    });
     // The stored row keeps the caller's string as given.
     expect((await quoteRow(response.body.id)).inputAmount).toBe("12345.678901234567890123");
-    const buy = await postQuote({ rampType: "BUY", from: "cbu", to: "bsc", inputAmount: "49999999.99", inputCurrency: "ARS", outputCurrency: "USDT" });
+    const buy = await postQuote({
+      rampType: "BUY",
+      from: "cbu",
+      to: "bsc",
+      inputAmount: "49999999.99",
+      inputCurrency: "ARS",
+      outputCurrency: "USDT",
+    });
     expect(buy.status, JSON.stringify(buy.body)).toBe(201);
     expect(buy.body.outputAmount).toBe("47152.237580849503233980");
   });
@@ -215,7 +274,12 @@ describe("POST /v1/quotes", () => {
   it("accepts the optional network, paymentMethod and countryCode when they agree; symbols without regard to case", async () => {
     const agreed = await postQuote({ ...BUY, network: "polygon", paymentMethod: "pix", countryCode: "br" });
     expect(agreed.status, JSON.stringify(agreed.body)).toBe(201);
-    expect(agreed.body).toMatchObject({ network: "polygon", paymentMethod: "pix", countryCode: "BR", outputAmount: "18.359259" });
+    expect(agreed.body).toMatchObject({
+      network: "polygon",
+      paymentMethod: "pix",
+      countryCode: "BR",
+      outputAmount: "18.359259",
+    });
     const sell = await postQuote({ ...SELL, countryCode: "DE", paymentMethod: "sepa", network: "polygon" });
     expect(sell.status, JSON.stringify(sell.body)).toBe(201);
     expect(sell.body).toMatchObject({ countryCode: "DE", paymentMethod: "sepa" });
@@ -227,7 +291,12 @@ describe("POST /v1/quotes", () => {
 
   it("anonymous, public-key, secret-key and session callers all get quotes", async () => {
     const caller = await newCaller();
-    for (const [name, headers] of Object.entries({ anonymous: {}, public: caller.public, secret: caller.secret, session: caller.session })) {
+    for (const [name, headers] of Object.entries({
+      anonymous: {},
+      public: caller.public,
+      secret: caller.secret,
+      session: caller.session,
+    })) {
       for (const body of [BUY, SELL]) {
         const response = await postQuote(body, headers);
         expect(response.status, `${name} ${body.rampType}: ${JSON.stringify(response.body)}`).toBe(201);
@@ -248,7 +317,8 @@ describe("GET /v1/quotes/{id}", () => {
         expect(read.status, JSON.stringify(read.body)).toBe(200);
         expect(read.body).toEqual(created);
       }
-      for (const stranger of [other.secret, other.session, other.public, {}]) expectError(await getQuote(created.id, stranger), 404, "NOT_FOUND");
+      for (const stranger of [other.secret, other.session, other.public, {}])
+        expectError(await getQuote(created.id, stranger), 404, "NOT_FOUND");
       // A public key (it sits in browsers) sees only unowned quotes, even its own profile's.
       expectError(await getQuote(created.id, owner.public), 404, "NOT_FOUND");
       expect((await quoteRow(created.id)).ownerProfileId).toBe(owner.profileId);
@@ -260,7 +330,15 @@ describe("GET /v1/quotes/{id}", () => {
     for (const creator of [{}, maker.public]) {
       const created = await quote(SELL, creator);
       expect((await quoteRow(created.id)).ownerProfileId).toBeNull();
-      for (const headers of [{}, maker.public, maker.secret, maker.session, reader.public, reader.secret, reader.session]) {
+      for (const headers of [
+        {},
+        maker.public,
+        maker.secret,
+        maker.session,
+        reader.public,
+        reader.secret,
+        reader.session,
+      ]) {
         const read = await getQuote(created.id, headers);
         expect(read.status, JSON.stringify(read.body)).toBe(200);
         expect(read.body).toEqual(created);
@@ -273,7 +351,8 @@ describe("GET /v1/quotes/{id}", () => {
     const upper = await getQuote(created.id.toUpperCase());
     expect(upper.status).toBe(200);
     expect(upper.body.id).toBe(created.id);
-    for (const id of ["not-a-uuid", `quote_${created.id}`, `${created.id}x`, randomUUID(), "%20"]) expectError(await getQuote(id), 404, "NOT_FOUND");
+    for (const id of ["not-a-uuid", `quote_${created.id}`, `${created.id}x`, randomUUID(), "%20"])
+      expectError(await getQuote(id), 404, "NOT_FOUND");
   });
 });
 
@@ -303,10 +382,23 @@ describe("POST /v1/quotes/best", () => {
     const outputs = await individualOutputs({ ...BUY, inputAmount: "500" }, NETWORKS);
     expect(Object.keys(outputs).length).toBeGreaterThan(3);
     const want = best(outputs);
-    const response = await postBest({ rampType: "BUY", from: "pix", inputAmount: "500", inputCurrency: "BRL", outputCurrency: "USDC" });
+    const response = await postBest({
+      rampType: "BUY",
+      from: "pix",
+      inputAmount: "500",
+      inputCurrency: "BRL",
+      outputCurrency: "USDC",
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(want.networks).toContain(response.body.network);
-    expect(response.body).toMatchObject({ rampType: "BUY", from: "pix", to: response.body.network, paymentMethod: "pix", outputAmount: want.max, inputAmount: "500" });
+    expect(response.body).toMatchObject({
+      rampType: "BUY",
+      from: "pix",
+      to: response.body.network,
+      paymentMethod: "pix",
+      outputAmount: want.max,
+      inputAmount: "500",
+    });
     // Ethereum's network fee makes it the worst; the best is strictly better than it.
     expect(outputs.ethereum).not.toBe(want.max);
     expectTenMinutes(response.body);
@@ -317,10 +409,22 @@ describe("POST /v1/quotes/best", () => {
   it("SELL: picks the best network for the token, with the rail taken from `to`", async () => {
     const outputs = await individualOutputs({ ...SELL, inputCurrency: "USDT", inputAmount: "2000" }, NETWORKS);
     const want = best(outputs);
-    const response = await postBest({ rampType: "SELL", to: "sepa", inputAmount: "2000", inputCurrency: "USDT", outputCurrency: "EUR" });
+    const response = await postBest({
+      rampType: "SELL",
+      to: "sepa",
+      inputAmount: "2000",
+      inputCurrency: "USDT",
+      outputCurrency: "EUR",
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(want.networks).toContain(response.body.network);
-    expect(response.body).toMatchObject({ rampType: "SELL", from: response.body.network, to: "sepa", outputAmount: want.max, feeCurrency: "EUR" });
+    expect(response.body).toMatchObject({
+      rampType: "SELL",
+      from: response.body.network,
+      to: "sepa",
+      outputAmount: want.max,
+      feeCurrency: "EUR",
+    });
   });
 
   it("an empty `networks` list compares every network, as if omitted (the reference's rule)", async () => {
@@ -335,17 +439,47 @@ describe("POST /v1/quotes/best", () => {
   it("honours `networks`: only those are compared (even a worse one alone)", async () => {
     const outputs = await individualOutputs(BUY, ["ethereum", "bsc", "polygon"]);
     expect(best(outputs).networks).toEqual(["polygon"]);
-    const among = await postBest({ rampType: "BUY", from: "pix", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC", networks: ["ethereum", "bsc", "polygon"] });
+    const among = await postBest({
+      rampType: "BUY",
+      from: "pix",
+      inputAmount: "100",
+      inputCurrency: "BRL",
+      outputCurrency: "USDC",
+      networks: ["ethereum", "bsc", "polygon"],
+    });
     expect(among.status, JSON.stringify(among.body)).toBe(201);
     expect(among.body).toMatchObject({ network: "polygon", outputAmount: outputs.polygon });
 
-    const only = await postBest({ rampType: "BUY", from: "pix", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC", networks: ["ethereum"] });
+    const only = await postBest({
+      rampType: "BUY",
+      from: "pix",
+      inputAmount: "100",
+      inputCurrency: "BRL",
+      outputCurrency: "USDC",
+      networks: ["ethereum"],
+    });
     expect(only.status, JSON.stringify(only.body)).toBe(201);
     expect(only.body).toMatchObject({ network: "ethereum", to: "ethereum", outputAmount: outputs.ethereum });
 
     // USDC.e lives on polygon only: a list without polygon offers nothing.
-    expectValidation(await postBest({ rampType: "BUY", from: "pix", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC.e", networks: ["base", "bsc"] }), "networks");
-    const bridged = await postBest({ rampType: "BUY", from: "pix", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC.e" });
+    expectValidation(
+      await postBest({
+        rampType: "BUY",
+        from: "pix",
+        inputAmount: "100",
+        inputCurrency: "BRL",
+        outputCurrency: "USDC.e",
+        networks: ["base", "bsc"],
+      }),
+      "networks",
+    );
+    const bridged = await postBest({
+      rampType: "BUY",
+      from: "pix",
+      inputAmount: "100",
+      inputCurrency: "BRL",
+      outputCurrency: "USDC.e",
+    });
     expect(bridged.status, JSON.stringify(bridged.body)).toBe(201);
     expect(bridged.body.network).toBe("polygon");
   });
@@ -372,7 +506,11 @@ describe("quote validation -> 400 VALIDATION_FAILED with the field", () => {
     ["token not on the network (SELL)", { ...SELL, from: "assethub", inputCurrency: "USDC.e" }, "inputCurrency"],
     ["too many decimals for the fiat", { ...BUY, inputAmount: "100.001" }, "inputAmount"],
     ["too many decimals for the token", { ...SELL, inputAmount: "100.0000001" }, "inputAmount"],
-    ["too many decimals for an 18-decimal token", { ...SELL, from: "bsc", inputAmount: "100.0000000000000000001" }, "inputAmount"],
+    [
+      "too many decimals for an 18-decimal token",
+      { ...SELL, from: "bsc", inputAmount: "100.0000000000000000001" },
+      "inputAmount",
+    ],
     ["zero", { ...BUY, inputAmount: "0" }, "inputAmount"],
     ["zero with decimals", { ...SELL, inputAmount: "0.000000" }, "inputAmount"],
     ["below the rail's minimum (BUY: 50 BRL)", { ...BUY, inputAmount: "49.99" }, "inputAmount"],
@@ -395,7 +533,11 @@ describe("quote validation -> 400 VALIDATION_FAILED with the field", () => {
     ["a JSON number", { ...BUY, inputAmount: 100 }, "inputAmount"],
     ["trailing point", { ...BUY, inputAmount: "100." }, "inputAmount"],
     ["unknown rampType", { ...BUY, rampType: "SWAP" }, "rampType"],
-    ["missing outputCurrency", { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "100", inputCurrency: "BRL" }, "outputCurrency"],
+    [
+      "missing outputCurrency",
+      { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "100", inputCurrency: "BRL" },
+      "outputCurrency",
+    ],
   ];
 
   it.each(cases)("%s", async (_name, body, field) => {
@@ -414,7 +556,7 @@ describe("quote validation -> 400 VALIDATION_FAILED with the field", () => {
   it("a non-object body -> 400", async () => {
     const array = await t.request("POST", "/v1/quotes", { body: [BUY] });
     expectError(array, 400, "VALIDATION_FAILED");
-    const broken = await t.request("POST", "/v1/quotes", { rawBody: "{\"rampType\":" });
+    const broken = await t.request("POST", "/v1/quotes", { rawBody: '{"rampType":' });
     expectError(broken, 400, "INVALID_JSON");
   });
 
@@ -441,7 +583,9 @@ describe("pricing precedence", () => {
   const price = async (headers: Headers) => {
     const created = await quote(PROFILED, headers);
     const row = await quoteRow(created.id);
-    expect(created.outputAmount, `output for ${row.pricingProfile}`).toBe(PROFILE_OUTPUT[row.pricingProfile as ProfileName]);
+    expect(created.outputAmount, `output for ${row.pricingProfile}`).toBe(
+      PROFILE_OUTPUT[row.pricingProfile as ProfileName],
+    );
     return row.pricingProfile;
   };
 
@@ -453,7 +597,10 @@ describe("pricing precedence", () => {
       "child secret": childSecret,
       "child public": childPublic,
     };
-    const profiles = async () => Object.fromEntries(await Promise.all(Object.entries(asChild).map(async ([name, headers]) => [name, await price(headers)])));
+    const profiles = async () =>
+      Object.fromEntries(
+        await Promise.all(Object.entries(asChild).map(async ([name, headers]) => [name, await price(headers)])),
+      );
     const everywhere = (name: string) => Object.fromEntries(Object.keys(asChild).map((key) => [key, name]));
 
     // Nothing assigned: the default.
@@ -497,16 +644,30 @@ describe("pricing precedence", () => {
     const caller = await newCaller();
     await assignPricing(caller.profileId, "partner-markup");
     const marked = await quote(PROFILED, caller.secret);
-    expect(marked).toMatchObject({ vortexFeeFiat: "5.00", partnerFeeFiat: "2.50", partnerFeeUSD: "0.46", processingFeeFiat: "7.50", totalFeeFiat: "10.11" });
+    expect(marked).toMatchObject({
+      vortexFeeFiat: "5.00",
+      partnerFeeFiat: "2.50",
+      partnerFeeUSD: "0.46",
+      processingFeeFiat: "7.50",
+      totalFeeFiat: "10.11",
+    });
     const plain = await quote(PROFILED);
-    expect(plain).toMatchObject({ vortexFeeFiat: "5.00", partnerFeeFiat: "0.00", partnerFeeUSD: "0.00", totalFeeFiat: "7.61" });
+    expect(plain).toMatchObject({
+      vortexFeeFiat: "5.00",
+      partnerFeeFiat: "0.00",
+      partnerFeeUSD: "0.00",
+      totalFeeFiat: "7.61",
+    });
   });
 
   it("an unknown pricing profile name -> 400 VALIDATION_FAILED and nothing changes", async () => {
     const caller = await newCaller();
     await assignPricing(caller.profileId, "reduced");
     for (const pricingProfile of ["vip-gold", "Default", "zero_fee"]) {
-      const response = await t.request("PUT", `/v1/admin/pricing-assignments/${caller.profileId}`, { headers: t.operatorHeaders, body: { pricingProfile } });
+      const response = await t.request("PUT", `/v1/admin/pricing-assignments/${caller.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { pricingProfile },
+      });
       expectValidation(response, "pricingProfile");
     }
     expect(await price(caller.secret)).toBe("reduced");
@@ -521,36 +682,77 @@ describe("attribution", () => {
       return { credentialId, partnerId, ownerProfileId };
     };
     expect(await rowOf({})).toEqual({ credentialId: null, partnerId: null, ownerProfileId: null });
-    expect(await rowOf(caller.public)).toEqual({ credentialId: caller.credentialId, partnerId: null, ownerProfileId: null });
-    expect(await rowOf(caller.secret, SELL)).toEqual({ credentialId: caller.credentialId, partnerId: null, ownerProfileId: caller.profileId });
-    expect(await rowOf(caller.session)).toEqual({ credentialId: null, partnerId: null, ownerProfileId: caller.profileId });
+    expect(await rowOf(caller.public)).toEqual({
+      credentialId: caller.credentialId,
+      partnerId: null,
+      ownerProfileId: null,
+    });
+    expect(await rowOf(caller.secret, SELL)).toEqual({
+      credentialId: caller.credentialId,
+      partnerId: null,
+      ownerProfileId: caller.profileId,
+    });
+    expect(await rowOf(caller.session)).toEqual({
+      credentialId: null,
+      partnerId: null,
+      ownerProfileId: caller.profileId,
+    });
 
     // A partner-managed credential, issued by the operator for this profile.
-    const partner = await t.request("POST", "/v1/admin/partners", { headers: t.operatorHeaders, body: { name: `Wallet ${randomUUID().slice(0, 8)}` } });
+    const partner = await t.request("POST", "/v1/admin/partners", {
+      headers: t.operatorHeaders,
+      body: { name: `Wallet ${randomUUID().slice(0, 8)}` },
+    });
     expect(partner.status, JSON.stringify(partner.body)).toBe(201);
     const partnerId: string = partner.body.partner.id;
-    const issued = await t.request("POST", `/v1/admin/partners/${partnerId}/api-credentials`, { headers: t.operatorHeaders, body: { profileId: caller.profileId } });
+    const issued = await t.request("POST", `/v1/admin/partners/${partnerId}/api-credentials`, {
+      headers: t.operatorHeaders,
+      body: { profileId: caller.profileId },
+    });
     expect(issued.status, JSON.stringify(issued.body)).toBe(201);
     rememberSecret(issued.body.secretKey);
-    expect(await rowOf({ "x-api-key": issued.body.secretKey })).toEqual({ credentialId: issued.body.id, partnerId, ownerProfileId: caller.profileId });
-    expect(await rowOf({ "x-public-key": issued.body.publicKey }, SELL)).toEqual({ credentialId: issued.body.id, partnerId, ownerProfileId: null });
+    expect(await rowOf({ "x-api-key": issued.body.secretKey })).toEqual({
+      credentialId: issued.body.id,
+      partnerId,
+      ownerProfileId: caller.profileId,
+    });
+    expect(await rowOf({ "x-public-key": issued.body.publicKey }, SELL)).toEqual({
+      credentialId: issued.body.id,
+      partnerId,
+      ownerProfileId: null,
+    });
     // The profile's own session reads the partner-attributed quote it owns.
     const owned = await quote(BUY, { "x-api-key": issued.body.secretKey });
     expect((await getQuote(owned.id, caller.session)).status).toBe(200);
     // Best quotes are attributed the same way.
-    const bestQuote = await postBest({ rampType: "BUY", from: "pix", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC" }, { "x-api-key": issued.body.secretKey });
+    const bestQuote = await postBest(
+      { rampType: "BUY", from: "pix", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC" },
+      { "x-api-key": issued.body.secretKey },
+    );
     expect(bestQuote.status).toBe(201);
-    expect(await quoteRow(bestQuote.body.id)).toMatchObject({ credentialId: issued.body.id, partnerId, ownerProfileId: caller.profileId });
+    expect(await quoteRow(bestQuote.body.id)).toMatchObject({
+      credentialId: issued.body.id,
+      partnerId,
+      ownerProfileId: caller.profileId,
+    });
   });
 
   it("under delegation the child owns the quote and the manager's credential is recorded", async () => {
     const { manager, childId, childCredentialId, childSecret } = await managerWithChild();
     const delegated = await quote(BUY, selecting(manager.secret, childId));
-    expect(await quoteRow(delegated.id)).toMatchObject({ credentialId: manager.credentialId, partnerId: null, ownerProfileId: childId });
+    expect(await quoteRow(delegated.id)).toMatchObject({
+      credentialId: manager.credentialId,
+      partnerId: null,
+      ownerProfileId: childId,
+    });
     const bySession = await quote(BUY, selecting(manager.session, childId));
     expect(await quoteRow(bySession.id)).toMatchObject({ credentialId: null, ownerProfileId: childId });
     const own = await quote(SELL, childSecret);
-    expect(await quoteRow(own.id)).toMatchObject({ credentialId: childCredentialId, partnerId: null, ownerProfileId: childId });
+    expect(await quoteRow(own.id)).toMatchObject({
+      credentialId: childCredentialId,
+      partnerId: null,
+      ownerProfileId: childId,
+    });
 
     // Whoever acts as the child reads the child's quotes; the manager acting as itself does not.
     for (const id of [delegated.id, bySession.id, own.id]) {
@@ -595,11 +797,19 @@ describe("POST /v1/session/create", () => {
   it("the locked form (quoteId) -> 201 {sessionId, url} on WIDGET_BASE_URL, owned like the quote", async () => {
     const caller = await newCaller();
     const owned = await quote(BUY, caller.session);
-    const response = await postSession({ quoteId: owned.id, externalSessionId: "ext-locked", callbackUrl: "http://localhost:3000/done" }, caller.secret);
+    const response = await postSession(
+      { quoteId: owned.id, externalSessionId: "ext-locked", callbackUrl: "http://localhost:3000/done" },
+      caller.secret,
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expectWidgetUrl(response.body);
     const row = await t.app.db.widgetSession.findUniqueOrThrow({ where: { id: response.body.sessionId } });
-    expect(row).toMatchObject({ quoteId: owned.id, ownerProfileId: caller.profileId, credentialId: caller.credentialId, externalSessionId: "ext-locked" });
+    expect(row).toMatchObject({
+      quoteId: owned.id,
+      ownerProfileId: caller.profileId,
+      credentialId: caller.credentialId,
+      externalSessionId: "ext-locked",
+    });
 
     // Without the optional fields too, and each call makes a new session.
     const again = await postSession({ quoteId: owned.id }, caller.session);
@@ -621,10 +831,25 @@ describe("POST /v1/session/create", () => {
       expect(response.status, `${name}: ${JSON.stringify(response.body)}`).toBe(201);
       expectWidgetUrl(response.body);
       const row = await t.app.db.widgetSession.findUniqueOrThrow({ where: { id: response.body.sessionId } });
-      expect(row, name).toMatchObject({ quoteId: null, ownerProfileId: owner, credentialId, externalSessionId: "partner-session-1" });
-      expect(JSON.parse(row.parameters)).toMatchObject({ rampType: "BUY", network: "polygon", inputAmount: "150", callbackUrl: refresh.callbackUrl });
+      expect(row, name).toMatchObject({
+        quoteId: null,
+        ownerProfileId: owner,
+        credentialId,
+        externalSessionId: "partner-session-1",
+      });
+      expect(JSON.parse(row.parameters)).toMatchObject({
+        rampType: "BUY",
+        network: "polygon",
+        inputAmount: "150",
+        callbackUrl: refresh.callbackUrl,
+      });
     }
-    const minimal = await postSession({ rampType: "SELL", network: "bsc", inputAmount: "0.000000000000000001", externalSessionId: "x" });
+    const minimal = await postSession({
+      rampType: "SELL",
+      network: "bsc",
+      inputAmount: "0.000000000000000001",
+      externalSessionId: "x",
+    });
     expect(minimal.status, JSON.stringify(minimal.body)).toBe(201);
   });
 
@@ -632,7 +857,8 @@ describe("POST /v1/session/create", () => {
     const [owner, other] = [await newCaller(), await newCaller()];
     const owned = await quote(BUY, owner.secret);
     const before = await t.app.db.widgetSession.count();
-    for (const headers of [other.secret, other.session, other.public, {}]) expectError(await postSession({ quoteId: owned.id }, headers), 404, "NOT_FOUND");
+    for (const headers of [other.secret, other.session, other.public, {}])
+      expectError(await postSession({ quoteId: owned.id }, headers), 404, "NOT_FOUND");
     // A public key sees only unowned quotes, its own profile's owned ones included.
     expectError(await postSession({ quoteId: owned.id }, owner.public), 404, "NOT_FOUND");
     expectError(await postSession({ quoteId: randomUUID() }, owner.secret), 404, "NOT_FOUND");
@@ -641,13 +867,17 @@ describe("POST /v1/session/create", () => {
 
     // An unowned (anonymous) quote can be locked by anyone.
     const unowned = await quote(SELL);
-    for (const headers of [{}, other.public, other.secret]) expect((await postSession({ quoteId: unowned.id }, headers)).status).toBe(201);
+    for (const headers of [{}, other.public, other.secret])
+      expect((await postSession({ quoteId: unowned.id }, headers)).status).toBe(201);
   });
 
   it("under delegation the session belongs to the child", async () => {
     const { manager, childId, childSecret } = await managerWithChild();
     const childQuote = await quote(BUY, childSecret);
-    const response = await postSession({ quoteId: childQuote.id, externalSessionId: "delegated" }, selecting(manager.secret, childId));
+    const response = await postSession(
+      { quoteId: childQuote.id, externalSessionId: "delegated" },
+      selecting(manager.secret, childId),
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(await t.app.db.widgetSession.findUniqueOrThrow({ where: { id: response.body.sessionId } })).toMatchObject({
       ownerProfileId: childId,
@@ -675,18 +905,30 @@ describe("POST /v1/session/create", () => {
       ["empty body (the refresh form's required fields)", {}, "externalSessionId"],
       ["quoteId not a string", { quoteId: 42 }, "quoteId"],
       ["countryCode of three letters", { ...refresh, countryCode: "BRA" }, "countryCode"],
-      ["an externalSessionId over 128 characters", { quoteId, externalSessionId: "x".repeat(129) }, "externalSessionId"],
+      [
+        "an externalSessionId over 128 characters",
+        { quoteId, externalSessionId: "x".repeat(129) },
+        "externalSessionId",
+      ],
       // The two forms are exclusive: route parameters next to a quoteId are unknown keys of the locked form.
       ["both forms at once", { ...refresh, quoteId }, "(body)"],
     ];
     const before = await t.app.db.widgetSession.count();
     for (const [name, body, field] of bodies) {
       const response = await postSession(body);
-      expect({ name, status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ name, status: 400, code: "VALIDATION_FAILED" });
+      expect(
+        { name, status: response.status, code: response.body?.error?.code },
+        JSON.stringify(response.body),
+      ).toEqual({ name, status: 400, code: "VALIDATION_FAILED" });
       expect(response.body.error.details, name).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
     }
     const empty = await postSession({});
-    expect(empty.body.error.details.map((detail: { field: string }) => detail.field).sort()).toEqual(["externalSessionId", "inputAmount", "network", "rampType"]);
+    expect(empty.body.error.details.map((detail: { field: string }) => detail.field).sort()).toEqual([
+      "externalSessionId",
+      "inputAmount",
+      "network",
+      "rampType",
+    ]);
     expect(await t.app.db.widgetSession.count()).toBe(before);
   });
 });

@@ -14,7 +14,10 @@ import { rememberSecret } from "../support/secrets.js";
 let t: TestApp;
 beforeAll(async () => {
   // Many requests from one address and one key: the rate limits have tests of their own.
-  t = await startTestApp({ RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" }, { workers: true });
+  t = await startTestApp(
+    { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" },
+    { workers: true },
+  );
 });
 afterAll(() => t?.close());
 
@@ -31,11 +34,46 @@ const DENIED = [403, "MANAGED_PROFILE_ACCESS_DENIED"] as const;
 
 /** Quote requests the sandbox prices within each rail's limits. */
 const QUOTES = {
-  BR_BUY: { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "100", inputCurrency: "BRL", outputCurrency: "USDC" },
-  BR_SELL: { rampType: "SELL", from: "polygon", to: "pix", inputAmount: "50", inputCurrency: "USDC", outputCurrency: "BRL" },
-  MX_BUY: { rampType: "BUY", from: "spei", to: "polygon", inputAmount: "1000", inputCurrency: "MXN", outputCurrency: "USDC" },
-  AR_BUY: { rampType: "BUY", from: "cbu", to: "polygon", inputAmount: "20000", inputCurrency: "ARS", outputCurrency: "USDC" },
-  EU_BUY: { rampType: "BUY", from: "sepa", to: "polygon", inputAmount: "100", inputCurrency: "EUR", outputCurrency: "USDC" },
+  BR_BUY: {
+    rampType: "BUY",
+    from: "pix",
+    to: "polygon",
+    inputAmount: "100",
+    inputCurrency: "BRL",
+    outputCurrency: "USDC",
+  },
+  BR_SELL: {
+    rampType: "SELL",
+    from: "polygon",
+    to: "pix",
+    inputAmount: "50",
+    inputCurrency: "USDC",
+    outputCurrency: "BRL",
+  },
+  MX_BUY: {
+    rampType: "BUY",
+    from: "spei",
+    to: "polygon",
+    inputAmount: "1000",
+    inputCurrency: "MXN",
+    outputCurrency: "USDC",
+  },
+  AR_BUY: {
+    rampType: "BUY",
+    from: "cbu",
+    to: "polygon",
+    inputAmount: "20000",
+    inputCurrency: "ARS",
+    outputCurrency: "USDC",
+  },
+  EU_BUY: {
+    rampType: "BUY",
+    from: "sepa",
+    to: "polygon",
+    inputAmount: "100",
+    inputCurrency: "EUR",
+    outputCurrency: "USDC",
+  },
 } as const;
 type QuoteKind = keyof typeof QUOTES;
 
@@ -54,7 +92,10 @@ interface Child {
 }
 
 function expectRestError(response: HttpResponse, status: number, code: string, context = ""): void {
-  expect({ status: response.status, code: response.body?.error?.code }, `${context} ${JSON.stringify(response.body)}`).toEqual({ status, code });
+  expect(
+    { status: response.status, code: response.body?.error?.code },
+    `${context} ${JSON.stringify(response.body)}`,
+  ).toEqual({ status, code });
   expect(response.body.error.status).toBe(status);
 }
 
@@ -63,7 +104,10 @@ function expectStatus(response: HttpResponse, status: number, context = ""): voi
 }
 
 async function putManager(profileId: string, policy: Policy): Promise<void> {
-  const response = await t.request("PUT", `/v1/admin/managers/${profileId}`, { headers: t.operatorHeaders, body: policy });
+  const response = await t.request("PUT", `/v1/admin/managers/${profileId}`, {
+    headers: t.operatorHeaders,
+    body: policy,
+  });
   expect([200, 201], JSON.stringify(response.body)).toContain(response.status);
 }
 
@@ -72,18 +116,34 @@ async function newManager(policy: Policy | null = POLICY): Promise<Manager> {
   const session = await t.signIn();
   const credential = await t.createCredential(session.headers, { name: "manager's own" });
   if (policy) await putManager(session.profileId, policy);
-  return { profileId: session.profileId, session: session.headers, secret: { "x-api-key": credential.secretKey }, publicKey: { "x-public-key": credential.publicKey } };
+  return {
+    profileId: session.profileId,
+    session: session.headers,
+    secret: { "x-api-key": credential.secretKey },
+    publicKey: { "x-public-key": credential.publicKey },
+  };
 }
 
 /** A managed child of the manager with its own key; KYC (KYB for a business) approved through the selector in `kyc`. */
-async function newChild(manager: Manager, customerType: CustomerType = "individual", kyc: Corridor[] = []): Promise<Child> {
+async function newChild(
+  manager: Manager,
+  customerType: CustomerType = "individual",
+  kyc: Corridor[] = [],
+): Promise<Child> {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
-    body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType },
+    body: {
+      externalSubjectId: `subject-${randomUUID()}`,
+      contactEmail: `child-${randomUUID()}@example.com`,
+      customerType,
+    },
   });
   expectStatus(created, 201, "create child");
   const profileId: string = created.body.managedProfile.profileId;
-  const key = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: manager.secret, body: { name: "child's own" } });
+  const key = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, {
+    headers: manager.secret,
+    body: { name: "child's own" },
+  });
   expectStatus(key, 201, "child credential");
   rememberSecret(key.body.secretKey);
   if (kyc.length > 0) await t.completeKyc(selecting(manager.secret, profileId), kyc, customerType);
@@ -99,9 +159,12 @@ async function quote(headers: Headers, kind: QuoteKind = "BR_BUY"): Promise<stri
 }
 
 const registerBody = (quoteId: string, kind: QuoteKind) =>
-  QUOTES[kind].rampType === "BUY" ? { quoteId, destinationAddress: WALLET } : { quoteId, additionalData: { walletAddress: WALLET } };
+  QUOTES[kind].rampType === "BUY"
+    ? { quoteId, destinationAddress: WALLET }
+    : { quoteId, additionalData: { walletAddress: WALLET } };
 
-const register = (headers: Headers, quoteId: string, kind: QuoteKind = "BR_BUY") => t.request("POST", "/v1/ramp/register", { headers, body: registerBody(quoteId, kind) });
+const register = (headers: Headers, quoteId: string, kind: QuoteKind = "BR_BUY") =>
+  t.request("POST", "/v1/ramp/register", { headers, body: registerBody(quoteId, kind) });
 
 /** Quotes and registers a ramp for whoever the headers act as; returns the ramp. */
 async function newRamp(headers: Headers, kind: QuoteKind = "BR_BUY") {
@@ -121,12 +184,17 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`waitFor: condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`waitFor: condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
-const waitForStatus = (headers: Headers, rampId: string, status: string) => waitFor(() => readRamp(headers, rampId), (ramp) => ramp.status === status);
+const waitForStatus = (headers: Headers, rampId: string, status: string) =>
+  waitFor(
+    () => readRamp(headers, rampId),
+    (ramp) => ramp.status === status,
+  );
 
 /** A child with an unconsumed quote of its own and a registered (initial) ramp, both made through the selector. */
 interface Fixture {
@@ -172,7 +240,8 @@ const call = (route: Route, headers: Headers) => {
 
 /** Every route answers the same error for these headers. */
 async function expectEveryRoute(routes: Route[], headers: Headers, status: number, code: string, label: string) {
-  for (const route of routes) expectRestError(await call(route, headers), status, code, `${label}: ${route[0]} ${route[1]}`);
+  for (const route of routes)
+    expectRestError(await call(route, headers), status, code, `${label}: ${route[0]} ${route[1]}`);
 }
 
 /** The fixture's quote is still unconsumed and its ramp still initial: the refusals changed nothing. */
@@ -180,7 +249,10 @@ async function expectUntouched(f: Fixture) {
   const row = await t.app.db.quote.findUniqueOrThrow({ where: { id: f.quoteId } });
   expect(row.consumedAt).toBeNull();
   const ramp = await t.app.db.ramp.findUniqueOrThrow({ where: { id: f.rampId } });
-  expect({ phase: ramp.currentPhase, presignedTxs: ramp.presignedTxs }).toEqual({ phase: "initial", presignedTxs: "[]" });
+  expect({ phase: ramp.currentPhase, presignedTxs: ramp.presignedTxs }).toEqual({
+    phase: "initial",
+    presignedTxs: "[]",
+  });
   expect(await t.app.db.ramp.count({ where: { quoteId: f.quoteId } })).toBe(0);
 }
 
@@ -201,7 +273,12 @@ describe("who may send the selector (every ramp and quote route)", () => {
   it("a child's own credential with a selector -> 403 MANAGED_PROFILE_ACCESS_DENIED, even a malformed selector", async () => {
     const sibling = await newChild(f.manager);
     for (const selector of [f.child.profileId, sibling.profileId, "not-a-uuid"]) {
-      await expectEveryRoute(allRoutes(f), selecting(f.child.own, selector), ...DENIED, `child key selecting ${selector}`);
+      await expectEveryRoute(
+        allRoutes(f),
+        selecting(f.child.own, selector),
+        ...DENIED,
+        `child key selecting ${selector}`,
+      );
     }
     await expectUntouched(f);
   });
@@ -209,20 +286,38 @@ describe("who may send the selector (every ramp and quote route)", () => {
   it("a selector that is not a UUID -> 400 INVALID_MANAGED_PROFILE_ID (manager's key, session, public key)", async () => {
     for (const headers of [f.manager.secret, f.manager.session, f.manager.publicKey]) {
       for (const selector of ["not-a-uuid", `${f.child.profileId}x`, ""]) {
-        await expectEveryRoute(allRoutes(f), selecting(headers, selector), 400, "INVALID_MANAGED_PROFILE_ID", `selector ${JSON.stringify(selector)}`);
+        await expectEveryRoute(
+          allRoutes(f),
+          selecting(headers, selector),
+          400,
+          "INVALID_MANAGED_PROFILE_ID",
+          `selector ${JSON.stringify(selector)}`,
+        );
       }
     }
     await expectUntouched(f);
   });
 
   it("a public key with a selector -> 401 AUTHENTICATION_REQUIRED (a public key is not an actor)", async () => {
-    await expectEveryRoute(allRoutes(f), selecting(f.manager.publicKey, f.child.profileId), 401, "AUTHENTICATION_REQUIRED", "public key");
+    await expectEveryRoute(
+      allRoutes(f),
+      selecting(f.manager.publicKey, f.child.profileId),
+      401,
+      "AUTHENTICATION_REQUIRED",
+      "public key",
+    );
     await expectUntouched(f);
   });
 
   it("no credential with a selector, even a malformed one -> 401 AUTHENTICATION_REQUIRED (never a validation error)", async () => {
     await expectEveryRoute(allRoutes(f), selecting({}, f.child.profileId), 401, "AUTHENTICATION_REQUIRED", "anonymous");
-    await expectEveryRoute(allRoutes(f), selecting({}, "not-a-uuid"), 401, "AUTHENTICATION_REQUIRED", "anonymous, malformed selector");
+    await expectEveryRoute(
+      allRoutes(f),
+      selecting({}, "not-a-uuid"),
+      401,
+      "AUTHENTICATION_REQUIRED",
+      "anonymous, malformed selector",
+    );
     await expectUntouched(f);
   });
 });
@@ -232,7 +327,12 @@ describe("whom the selector may name (every ramp and quote route)", () => {
     const f = await fixture();
     const someone = await newManager(null);
     for (const headers of [someone.secret, someone.session]) {
-      await expectEveryRoute(allRoutes(f), selecting(headers, f.child.profileId), ...DENIED, "non-manager, existing child");
+      await expectEveryRoute(
+        allRoutes(f),
+        selecting(headers, f.child.profileId),
+        ...DENIED,
+        "non-manager, existing child",
+      );
       await expectEveryRoute(allRoutes(f), selecting(headers, randomUUID()), ...DENIED, "non-manager, unknown child");
     }
     await expectUntouched(f);
@@ -245,13 +345,21 @@ describe("whom the selector may name (every ramp and quote route)", () => {
       await expectEveryRoute(allRoutes(f), selecting(headers, f.child.profileId), ...DENIED, "other manager");
     }
     await expectEveryRoute(allRoutes(f), selecting(f.manager.secret, randomUUID()), ...DENIED, "unknown child");
-    await expectEveryRoute(allRoutes(f), selecting(f.manager.secret, f.manager.profileId), ...DENIED, "the manager itself");
+    await expectEveryRoute(
+      allRoutes(f),
+      selecting(f.manager.secret, f.manager.profileId),
+      ...DENIED,
+      "the manager itself",
+    );
     await expectUntouched(f);
   });
 
   it("a deleted child -> 403 through the selector; its own key is revoked (401 INVALID_API_KEY)", async () => {
     const f = await fixture();
-    expectStatus(await t.request("DELETE", `/v1/managed-profiles/${f.child.profileId}`, { headers: f.manager.secret }), 204);
+    expectStatus(
+      await t.request("DELETE", `/v1/managed-profiles/${f.child.profileId}`, { headers: f.manager.secret }),
+      204,
+    );
     for (const headers of [f.manager.secret, f.manager.session]) {
       await expectEveryRoute(allRoutes(f), selecting(headers, f.child.profileId), ...DENIED, "deleted child");
     }
@@ -288,13 +396,25 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
   it("a corridor outside the policy: quoting and reading work, register and limits -> 403 (selector and own key)", async () => {
     const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
     const child = await newChild(manager, "individual", ["BR"]);
-    for (const headers of [selecting(manager.secret, child.profileId), selecting(manager.session, child.profileId), child.own]) {
+    for (const headers of [
+      selecting(manager.secret, child.profileId),
+      selecting(manager.session, child.profileId),
+      child.own,
+    ]) {
       const mxQuote = await quote(headers, "MX_BUY"); // quote discovery skips the corridor checks
       expectStatus(await t.request("GET", `/v1/quotes/${mxQuote}`, { headers }), 200);
       expectRestError(await register(headers, mxQuote, "MX_BUY"), ...DENIED, "register MX");
       expect((await t.app.db.quote.findUniqueOrThrow({ where: { id: mxQuote } })).consumedAt).toBeNull();
-      expectRestError(await t.request("POST", "/v1/limits", { headers, body: { corridors: ["MX"] } }), ...DENIED, "limits MX");
-      expectRestError(await t.request("POST", "/v1/limits", { headers, body: { corridors: ["BR", "MX"] } }), ...DENIED, "limits BR+MX");
+      expectRestError(
+        await t.request("POST", "/v1/limits", { headers, body: { corridors: ["MX"] } }),
+        ...DENIED,
+        "limits MX",
+      );
+      expectRestError(
+        await t.request("POST", "/v1/limits", { headers, body: { corridors: ["BR", "MX"] } }),
+        ...DENIED,
+        "limits BR+MX",
+      );
       expectStatus(await t.request("POST", "/v1/limits", { headers, body: { corridors: ["BR"] } }), 200);
       // The allowed corridor registers.
       expectStatus(await register(headers, await quote(headers, "BR_BUY")), 201);
@@ -303,14 +423,22 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
   });
 
   it("customer-type narrowing: allowedCustomerTypes [individual] refuses a business child (403), not an individual one", async () => {
-    const manager = await newManager({ allowedCorridors: CHILD_CORRIDORS, allowedCustomerTypes: ["individual"], isActive: true });
+    const manager = await newManager({
+      allowedCorridors: CHILD_CORRIDORS,
+      allowedCustomerTypes: ["individual"],
+      isActive: true,
+    });
     // The business child cannot even start KYB under this policy: its refusals are the policy's.
     const business = await newChild(manager, "business");
     const individual = await newChild(manager, "individual", ["BR"]);
     for (const headers of [selecting(manager.secret, business.profileId), business.own]) {
       const brQuote = await quote(headers, "BR_BUY");
       expectRestError(await register(headers, brQuote), ...DENIED, "business child, BR");
-      expectRestError(await t.request("POST", "/v1/limits", { headers, body: { corridors: ["BR"] } }), ...DENIED, "business limits");
+      expectRestError(
+        await t.request("POST", "/v1/limits", { headers, body: { corridors: ["BR"] } }),
+        ...DENIED,
+        "business limits",
+      );
       // Reads still answer for the business child.
       expectStatus(await t.request("GET", `/v1/quotes/${brQuote}`, { headers }), 200);
       expectStatus(await t.request("GET", "/v1/ramp/history", { headers }), 200);
@@ -327,18 +455,34 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
     const individual = await newChild(manager, "individual");
     // KYC with the child's own key works as through the selector.
     await t.completeKyc(individual.own, ["AR"]);
-    for (const headers of [selecting(manager.secret, business.profileId), selecting(manager.session, business.profileId), business.own]) {
+    for (const headers of [
+      selecting(manager.secret, business.profileId),
+      selecting(manager.session, business.profileId),
+      business.own,
+    ]) {
       expectRestError(await register(headers, await quote(headers, "AR_BUY"), "AR_BUY"), ...DENIED, "business AR");
       expectRestError(await register(headers, await quote(headers, "EU_BUY"), "EU_BUY"), ...DENIED, "business EU");
-      expectRestError(await t.request("POST", "/v1/limits", { headers, body: { corridors: ["AR"] } }), ...DENIED, "business AR limits");
+      expectRestError(
+        await t.request("POST", "/v1/limits", { headers, body: { corridors: ["AR"] } }),
+        ...DENIED,
+        "business AR limits",
+      );
       expectStatus(await register(headers, await quote(headers, "BR_BUY")), 201);
     }
-    for (const headers of [selecting(manager.secret, individual.profileId), selecting(manager.session, individual.profileId), individual.own]) {
+    for (const headers of [
+      selecting(manager.secret, individual.profileId),
+      selecting(manager.session, individual.profileId),
+      individual.own,
+    ]) {
       expectRestError(await register(headers, await quote(headers, "EU_BUY"), "EU_BUY"), ...DENIED, "individual EU");
       expectStatus(await register(headers, await quote(headers, "AR_BUY"), "AR_BUY"), 201);
       expectStatus(await t.request("POST", "/v1/limits", { headers, body: { corridors: ["AR"] } }), 200);
     }
-    expect(await t.app.db.ramp.count({ where: { profileId: { in: [business.profileId, individual.profileId] }, corridor: "EU" } })).toBe(0);
+    expect(
+      await t.app.db.ramp.count({
+        where: { profileId: { in: [business.profileId, individual.profileId] }, corridor: "EU" },
+      }),
+    ).toBe(0);
     expect(await t.app.db.ramp.count({ where: { profileId: business.profileId, corridor: "AR" } })).toBe(0);
 
     // The manager itself is a direct profile: EU is open to it.
@@ -356,17 +500,45 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
     // Hold the processor so the started ramp is surely mid-way when the policy tightens.
     await t.app.rampProcessor.stop();
     try {
-      expectStatus(await t.request("POST", "/v1/ramp/start", { headers: bySelector, body: { rampId: inFlight.id } }), 200);
+      expectStatus(
+        await t.request("POST", "/v1/ramp/start", { headers: bySelector, body: { rampId: inFlight.id } }),
+        200,
+      );
       await putManager(manager.profileId, { allowedCorridors: ["MX"], isActive: true });
-      expect((await t.app.db.ramp.findUniqueOrThrow({ where: { id: inFlight.id } })).currentPhase).toBe("awaitingPayment");
+      expect((await t.app.db.ramp.findUniqueOrThrow({ where: { id: inFlight.id } })).currentPhase).toBe(
+        "awaitingPayment",
+      );
 
       for (const headers of [bySelector, selecting(manager.session, child.profileId), child.own]) {
-        expectRestError(await t.request("POST", "/v1/ramp/update", { headers, body: { rampId: waiting.id, presignedTxs: [] } }), ...DENIED, "update");
-        expectRestError(await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: waiting.id } }), ...DENIED, "start");
-        expectRestError(await t.request("POST", "/v1/ramp/update", { headers, body: { rampId: sell.id, presignedTxs: [{ signed: "0xab" }] } }), ...DENIED, "update SELL");
-        expectRestError(await t.request("POST", "/v1/limits", { headers, body: { corridors: ["BR"] } }), ...DENIED, "limits");
+        expectRestError(
+          await t.request("POST", "/v1/ramp/update", { headers, body: { rampId: waiting.id, presignedTxs: [] } }),
+          ...DENIED,
+          "update",
+        );
+        expectRestError(
+          await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: waiting.id } }),
+          ...DENIED,
+          "start",
+        );
+        expectRestError(
+          await t.request("POST", "/v1/ramp/update", {
+            headers,
+            body: { rampId: sell.id, presignedTxs: [{ signed: "0xab" }] },
+          }),
+          ...DENIED,
+          "update SELL",
+        );
+        expectRestError(
+          await t.request("POST", "/v1/limits", { headers, body: { corridors: ["BR"] } }),
+          ...DENIED,
+          "limits",
+        );
         // A denied corridor with a malformed rest of the body is still 403, not 400.
-        expectRestError(await t.request("POST", "/v1/ramp/update", { headers, body: { rampId: waiting.id, presignedTxs: "nope" } }), ...DENIED, "update, bad body");
+        expectRestError(
+          await t.request("POST", "/v1/ramp/update", { headers, body: { rampId: waiting.id, presignedTxs: "nope" } }),
+          ...DENIED,
+          "update, bad body",
+        );
         // Reads skip the corridor checks.
         expect((await readRamp(headers, waiting.id)).currentPhase).toBe("initial");
         expectStatus(await t.request("GET", `/v1/ramp/${waiting.id}/errors`, { headers }), 200);
@@ -388,13 +560,27 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
     expect((await readRamp(bySelector, waiting.id)).status).toBe("PENDING");
 
     // Narrowing by customer type blocks the same way.
-    await putManager(manager.profileId, { allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["business"], isActive: true });
-    expectRestError(await t.request("POST", "/v1/ramp/start", { headers: bySelector, body: { rampId: waiting.id } }), ...DENIED, "start, narrowed");
+    await putManager(manager.profileId, {
+      allowedCorridors: ["BR", "MX"],
+      allowedCustomerTypes: ["business"],
+      isActive: true,
+    });
+    expectRestError(
+      await t.request("POST", "/v1/ramp/start", { headers: bySelector, body: { rampId: waiting.id } }),
+      ...DENIED,
+      "start, narrowed",
+    );
 
     // The check reads the current policy: relaxed again, the waiting ramps start and complete.
     await putManager(manager.profileId, { allowedCorridors: ["BR", "MX"], isActive: true });
     expectStatus(await t.request("POST", "/v1/ramp/start", { headers: child.own, body: { rampId: waiting.id } }), 200);
-    expectStatus(await t.request("POST", "/v1/ramp/update", { headers: bySelector, body: { rampId: sell.id, presignedTxs: [{ signed: "0xab" }] } }), 200);
+    expectStatus(
+      await t.request("POST", "/v1/ramp/update", {
+        headers: bySelector,
+        body: { rampId: sell.id, presignedTxs: [{ signed: "0xab" }] },
+      }),
+      200,
+    );
     expectStatus(await t.request("POST", "/v1/ramp/start", { headers: bySelector, body: { rampId: sell.id } }), 200);
     await waitForStatus(bySelector, waiting.id, "COMPLETE");
     await waitForStatus(child.own, sell.id, "COMPLETE");
@@ -405,8 +591,14 @@ describe("order of checks", () => {
   it("an unauthenticated caller with a bad body gets 401, never 400", async () => {
     const bodies = [{}, { quoteId: "nope", rampId: 42, corridors: "EU" }];
     for (const url of ["/v1/ramp/register", "/v1/ramp/update", "/v1/ramp/start", "/v1/limits"]) {
-      for (const body of bodies) expectRestError(await t.request("POST", url, { body }), 401, "AUTHENTICATION_REQUIRED", url);
-      expectRestError(await t.request("POST", url, { rawBody: "{not json" }), 401, "AUTHENTICATION_REQUIRED", `${url} malformed JSON`);
+      for (const body of bodies)
+        expectRestError(await t.request("POST", url, { body }), 401, "AUTHENTICATION_REQUIRED", url);
+      expectRestError(
+        await t.request("POST", url, { rawBody: "{not json" }),
+        401,
+        "AUTHENTICATION_REQUIRED",
+        `${url} malformed JSON`,
+      );
     }
   });
 
@@ -415,8 +607,16 @@ describe("order of checks", () => {
     const other = await newManager();
     for (const headers of [selecting(other.secret, f.child.profileId), selecting(f.child.own, f.child.profileId)]) {
       for (const url of ["/v1/ramp/register", "/v1/ramp/update", "/v1/ramp/start", "/v1/limits", "/v1/quotes"]) {
-        expectRestError(await t.request("POST", url, { headers, body: { quoteId: "nope", rampId: 42, corridors: "EU" } }), ...DENIED, url);
-        expectRestError(await t.request("POST", url, { headers, rawBody: "{not json" }), ...DENIED, `${url} malformed JSON`);
+        expectRestError(
+          await t.request("POST", url, { headers, body: { quoteId: "nope", rampId: 42, corridors: "EU" } }),
+          ...DENIED,
+          url,
+        );
+        expectRestError(
+          await t.request("POST", url, { headers, rawBody: "{not json" }),
+          ...DENIED,
+          `${url} malformed JSON`,
+        );
       }
     }
     // A corridor refusal comes before validating the rest of the register body.
@@ -424,10 +624,28 @@ describe("order of checks", () => {
     const child = await newChild(narrow);
     const mxQuote = await quote(selecting(narrow.secret, child.profileId), "MX_BUY");
     const badRest = { quoteId: mxQuote, destinationAddress: 42, additionalData: "nope", sessionId: "nope" };
-    expectRestError(await t.request("POST", "/v1/ramp/register", { headers: selecting(narrow.secret, child.profileId), body: badRest }), ...DENIED, "register, bad body");
-    expectRestError(await t.request("POST", "/v1/ramp/register", { headers: child.own, body: badRest }), ...DENIED, "register own key, bad body");
+    expectRestError(
+      await t.request("POST", "/v1/ramp/register", {
+        headers: selecting(narrow.secret, child.profileId),
+        body: badRest,
+      }),
+      ...DENIED,
+      "register, bad body",
+    );
+    expectRestError(
+      await t.request("POST", "/v1/ramp/register", { headers: child.own, body: badRest }),
+      ...DENIED,
+      "register own key, bad body",
+    );
     // Allowed, the same caller gets the validation error.
-    expectRestError(await t.request("POST", "/v1/ramp/register", { headers: selecting(f.manager.secret, f.child.profileId), body: { quoteId: "nope" } }), 400, "VALIDATION_FAILED");
+    expectRestError(
+      await t.request("POST", "/v1/ramp/register", {
+        headers: selecting(f.manager.secret, f.child.profileId),
+        body: { quoteId: "nope" },
+      }),
+      400,
+      "VALIDATION_FAILED",
+    );
     await expectUntouched(f);
   });
 });
@@ -448,13 +666,24 @@ describe("full ramps of a child", () => {
         const headers = callers[label];
         const buy = await newRamp(headers, "BR_BUY");
         expect(buy.status, label).toBe("PENDING");
-        expectStatus(await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: buy.id } }), 200, `${label} start BUY`);
+        expectStatus(
+          await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: buy.id } }),
+          200,
+          `${label} start BUY`,
+        );
 
         const sell = await newRamp(headers, "BR_SELL");
         expect(sell.unsignedTxs.length, label).toBeGreaterThan(0);
-        const updated = await t.request("POST", "/v1/ramp/update", { headers, body: { rampId: sell.id, presignedTxs: [{ ...(sell.unsignedTxs[0] as object), signature: "0xsigned" }] } });
+        const updated = await t.request("POST", "/v1/ramp/update", {
+          headers,
+          body: { rampId: sell.id, presignedTxs: [{ ...(sell.unsignedTxs[0] as object), signature: "0xsigned" }] },
+        });
         expectStatus(updated, 200, `${label} update SELL`);
-        expectStatus(await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: sell.id } }), 200, `${label} start SELL`);
+        expectStatus(
+          await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: sell.id } }),
+          200,
+          `${label} start SELL`,
+        );
 
         for (const id of [buy.id, sell.id]) {
           const done = await waitForStatus(headers, id, "COMPLETE");
@@ -462,7 +691,11 @@ describe("full ramps of a child", () => {
         }
         const rows = await t.app.db.ramp.findMany({ where: { id: { in: [buy.id, sell.id] } } });
         const actor = label === "child's own key" ? child.profileId : manager.profileId;
-        for (const row of rows) expect({ profileId: row.profileId, actorProfileId: row.actorProfileId }, label).toEqual({ profileId: child.profileId, actorProfileId: actor });
+        for (const row of rows)
+          expect({ profileId: row.profileId, actorProfileId: row.actorProfileId }, label).toEqual({
+            profileId: child.profileId,
+            actorProfileId: actor,
+          });
         return [buy.id, sell.id];
       }),
     );
@@ -494,7 +727,12 @@ describe("quote ownership under delegation", () => {
     const acting = selecting(manager.secret, child.profileId);
     const quoteId = await quote(acting);
 
-    for (const headers of [manager.secret, manager.session, selecting(manager.secret, sibling.profileId), sibling.own]) {
+    for (const headers of [
+      manager.secret,
+      manager.session,
+      selecting(manager.secret, sibling.profileId),
+      sibling.own,
+    ]) {
       expectRestError(await t.request("GET", `/v1/quotes/${quoteId}`, { headers }), 404, "NOT_FOUND", "read");
       expectRestError(await register(headers, quoteId), 404, "NOT_FOUND", "register");
     }

@@ -36,10 +36,15 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const WALLET = "0x1111111111111111111111111111111111111111";
 const SELLER = "0x2222222222222222222222222222222222222222";
-const PRESIGNED = [{ phase: "RampPhase", network: "polygon", signer: SELLER, nonce: 0, txData: `0x${"ab".repeat(32)}` }];
+const PRESIGNED = [
+  { phase: "RampPhase", network: "polygon", signer: SELLER, nonce: 0, txData: `0x${"ab".repeat(32)}` },
+];
 
 function expectRestError(response: HttpResponse, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
   expect(response.body.error.status).toBe(status);
 }
 
@@ -59,19 +64,39 @@ async function call(app: TestApp, method: string, url: string, headers: Headers,
 }
 
 /** A registered ramp of the caller; SELL ramps get their presigned transactions, ready to start. */
-async function registerRamp(app: TestApp, headers: Headers, type: "BUY" | "SELL", inputAmount: string, extra: Record<string, unknown> = {}): Promise<Ramp> {
+async function registerRamp(
+  app: TestApp,
+  headers: Headers,
+  type: "BUY" | "SELL",
+  inputAmount: string,
+  extra: Record<string, unknown> = {},
+): Promise<Ramp> {
   const quoteBody =
     type === "BUY"
       ? { rampType: "BUY", from: "pix", to: "polygon", inputAmount, inputCurrency: "BRL", outputCurrency: "USDC" }
       : { rampType: "SELL", from: "polygon", to: "pix", inputAmount, inputCurrency: "USDC", outputCurrency: "BRL" };
   const quote = await call(app, "POST", "/v1/quotes", headers, quoteBody, 201);
   const addresses = type === "BUY" ? { destinationAddress: WALLET } : { additionalData: { walletAddress: SELLER } };
-  const ramp = await call(app, "POST", "/v1/ramp/register", headers, { quoteId: quote.id, ...addresses, ...extra }, 201);
-  if (type === "SELL") await call(app, "POST", "/v1/ramp/update", headers, { rampId: ramp.id, presignedTxs: PRESIGNED });
+  const ramp = await call(
+    app,
+    "POST",
+    "/v1/ramp/register",
+    headers,
+    { quoteId: quote.id, ...addresses, ...extra },
+    201,
+  );
+  if (type === "SELL")
+    await call(app, "POST", "/v1/ramp/update", headers, { rampId: ramp.id, presignedTxs: PRESIGNED });
   return ramp;
 }
 
-async function startedRamp(app: TestApp, headers: Headers, type: "BUY" | "SELL", inputAmount: string, extra: Record<string, unknown> = {}) {
+async function startedRamp(
+  app: TestApp,
+  headers: Headers,
+  type: "BUY" | "SELL",
+  inputAmount: string,
+  extra: Record<string, unknown> = {},
+) {
   const ramp = await registerRamp(app, headers, type, inputAmount, extra);
   const started = await call(app, "POST", "/v1/ramp/start", headers, { rampId: ramp.id });
   return { ...ramp, ...started } as Ramp;
@@ -96,12 +121,18 @@ function finished(app: TestApp, headers: Headers, rampId: string): Promise<Ramp>
 }
 
 async function outboxOf(app: TestApp, rampId: string): Promise<RampEventBody[]> {
-  return (await readOutbox(app.app.reads, 0, 100_000)).filter((entry) => entry.rampId === rampId).map((entry) => entry.body);
+  return (await readOutbox(app.app.reads, 0, 100_000))
+    .filter((entry) => entry.rampId === rampId)
+    .map((entry) => entry.body);
 }
 
 /** [eventType, transactionStatus, currentPhase (PHASE_CHANGE only)] per event. */
 const summary = (events: RampEventBody[]) =>
-  events.map((event) => (event.eventType === "PHASE_CHANGE" ? [event.eventType, event.payload.transactionStatus, event.payload.currentPhase] : [event.eventType, event.payload.transactionStatus]));
+  events.map((event) =>
+    event.eventType === "PHASE_CHANGE"
+      ? [event.eventType, event.payload.transactionStatus, event.payload.currentPhase]
+      : [event.eventType, event.payload.transactionStatus],
+  );
 
 const CREATED = ["TRANSACTION_CREATED", "PENDING"];
 const phase = (name: string, status = "PENDING") => ["PHASE_CHANGE", status, name];
@@ -114,7 +145,14 @@ const COMPLETED = [
   phase("complete", "COMPLETE"),
   ["STATUS_CHANGE", "COMPLETE"],
 ];
-const FAILED_IN_EXCHANGE = [CREATED, phase("awaitingPayment"), phase("paymentConfirmed"), phase("exchanging"), phase("failed", "FAILED"), ["STATUS_CHANGE", "FAILED"]];
+const FAILED_IN_EXCHANGE = [
+  CREATED,
+  phase("awaitingPayment"),
+  phase("paymentConfirmed"),
+  phase("exchanging"),
+  phase("failed", "FAILED"),
+  ["STATUS_CHANGE", "FAILED"],
+];
 const TIMED_OUT = [CREATED, phase("timedOut", "FAILED"), ["STATUS_CHANGE", "FAILED"]];
 
 /** The exact body of every event of the ramp (CONTRACT.md, Webhooks), and time never running backwards. */
@@ -168,7 +206,13 @@ describe("processing on the sandbox provider", () => {
     // The history shows the payout transaction of a BUY.
     const history = await call(t, "GET", "/v1/ramp/history", headers);
     expect(history.transactions).toEqual([
-      expect.objectContaining({ id: ramp.id, status: "COMPLETE", currentPhase: "complete", externalTxHash: done.transactionHash, externalTxExplorerLink: done.transactionExplorerLink }),
+      expect.objectContaining({
+        id: ramp.id,
+        status: "COMPLETE",
+        currentPhase: "complete",
+        externalTxHash: done.transactionHash,
+        externalTxExplorerLink: done.transactionExplorerLink,
+      }),
     ]);
   });
 
@@ -176,7 +220,13 @@ describe("processing on the sandbox provider", () => {
     const headers = await newCaller(t);
     const ramp = await startedRamp(t, headers, "SELL", "50");
     const done = await finished(t, headers, ramp.id);
-    expect(done).toMatchObject({ type: "SELL", currentPhase: "complete", status: "COMPLETE", transactionHash: null, transactionExplorerLink: null });
+    expect(done).toMatchObject({
+      type: "SELL",
+      currentPhase: "complete",
+      status: "COMPLETE",
+      transactionHash: null,
+      transactionExplorerLink: null,
+    });
     expect(await errorsOf(t, headers, ramp.id)).toEqual([]);
     const events = await outboxOf(t, ramp.id);
     expect(summary(events)).toEqual(COMPLETED);
@@ -186,22 +236,37 @@ describe("processing on the sandbox provider", () => {
   it.each([
     ["BUY", "100.66"],
     ["SELL", "50.66"],
-  ] as const)("fails a %s with amount %s in `exchanging`, with one unrecoverable error entry and STATUS_CHANGE FAILED", async (type, amount) => {
-    const headers = await newCaller(t);
-    const ramp = await startedRamp(t, headers, type, amount);
-    const done = await finished(t, headers, ramp.id);
-    expect(done).toMatchObject({ currentPhase: "failed", status: "FAILED", transactionHash: null });
-    const errors = await errorsOf(t, headers, ramp.id);
-    expect(errors).toEqual([{ timestamp: expect.stringMatching(ISO), phase: "exchanging", error: "Exchange refused", details: expect.stringContaining(".66"), recoverable: false }]);
-    expect(Object.keys(errors[0]).sort()).toEqual(["details", "error", "phase", "recoverable", "timestamp"]);
-    const events = await outboxOf(t, ramp.id);
-    expect(summary(events)).toEqual(FAILED_IN_EXCHANGE);
-    expectEventBodies(events, ramp);
-    // The failure is the moment of the last two events.
-    expect(events.at(-1)!.timestamp).toBe(errors[0].timestamp);
-    // A failed ramp can be neither updated nor started again.
-    expectRestError(await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.id } }), 409, "RAMP_NOT_STARTABLE");
-  });
+  ] as const)(
+    "fails a %s with amount %s in `exchanging`, with one unrecoverable error entry and STATUS_CHANGE FAILED",
+    async (type, amount) => {
+      const headers = await newCaller(t);
+      const ramp = await startedRamp(t, headers, type, amount);
+      const done = await finished(t, headers, ramp.id);
+      expect(done).toMatchObject({ currentPhase: "failed", status: "FAILED", transactionHash: null });
+      const errors = await errorsOf(t, headers, ramp.id);
+      expect(errors).toEqual([
+        {
+          timestamp: expect.stringMatching(ISO),
+          phase: "exchanging",
+          error: "Exchange refused",
+          details: expect.stringContaining(".66"),
+          recoverable: false,
+        },
+      ]);
+      expect(Object.keys(errors[0]).sort()).toEqual(["details", "error", "phase", "recoverable", "timestamp"]);
+      const events = await outboxOf(t, ramp.id);
+      expect(summary(events)).toEqual(FAILED_IN_EXCHANGE);
+      expectEventBodies(events, ramp);
+      // The failure is the moment of the last two events.
+      expect(events.at(-1)!.timestamp).toBe(errors[0].timestamp);
+      // A failed ramp can be neither updated nor started again.
+      expectRestError(
+        await t.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.id } }),
+        409,
+        "RAMP_NOT_STARTABLE",
+      );
+    },
+  );
 
   it("completes a `.77` ramp after one recoverable payout error, which adds no event", async () => {
     const headers = await newCaller(t);
@@ -209,7 +274,13 @@ describe("processing on the sandbox provider", () => {
     const done = await finished(t, headers, ramp.id);
     expect(done).toMatchObject({ currentPhase: "complete", status: "COMPLETE" });
     expect(await errorsOf(t, headers, ramp.id)).toEqual([
-      { timestamp: expect.stringMatching(ISO), phase: "payingOut", error: "Payout delayed", details: expect.stringContaining(".77"), recoverable: true },
+      {
+        timestamp: expect.stringMatching(ISO),
+        phase: "payingOut",
+        error: "Payout delayed",
+        details: expect.stringContaining(".77"),
+        recoverable: true,
+      },
     ]);
     const events = await outboxOf(t, ramp.id);
     expect(summary(events)).toEqual(COMPLETED);
@@ -218,7 +289,14 @@ describe("processing on the sandbox provider", () => {
 
   it("carries the widget session id in every event of a ramp registered with one", async () => {
     const headers = await newCaller(t);
-    const session = await call(t, "POST", "/v1/session/create", headers, { rampType: "BUY", network: "polygon", inputAmount: "100", externalSessionId: `ext-${randomUUID()}` }, 201);
+    const session = await call(
+      t,
+      "POST",
+      "/v1/session/create",
+      headers,
+      { rampType: "BUY", network: "polygon", inputAmount: "100", externalSessionId: `ext-${randomUUID()}` },
+      201,
+    );
     const ramp = await startedRamp(t, headers, "BUY", "100", { sessionId: session.sessionId });
     expect(ramp.sessionId).toBe(session.sessionId);
     await finished(t, headers, ramp.id);
@@ -232,25 +310,44 @@ describe("processing on the sandbox provider", () => {
 describe("the start window", () => {
   it("times out unstarted ramps: phase timedOut, status FAILED, an error entry, events, and update/start answer 400", async () => {
     const headers = await newCaller(short);
-    const [buy, sell] = [await registerRamp(short, headers, "BUY", "100"), await registerRamp(short, headers, "SELL", "50")];
+    const [buy, sell] = [
+      await registerRamp(short, headers, "BUY", "100"),
+      await registerRamp(short, headers, "SELL", "50"),
+    ];
     expect(Date.parse(buy.expiresAt) - Date.parse(buy.createdAt)).toBe(1000);
     for (const ramp of [buy, sell]) {
       const done = await finished(short, headers, ramp.id);
       expect(done).toMatchObject({ currentPhase: "timedOut", status: "FAILED", startedAt: null });
       expect(await errorsOf(short, headers, ramp.id)).toEqual([
-        { timestamp: expect.stringMatching(ISO), phase: "initial", error: "Start window elapsed", details: expect.stringContaining(ramp.expiresAt), recoverable: false },
+        {
+          timestamp: expect.stringMatching(ISO),
+          phase: "initial",
+          error: "Start window elapsed",
+          details: expect.stringContaining(ramp.expiresAt),
+          recoverable: false,
+        },
       ]);
       const events = await outboxOf(short, ramp.id);
       expect(summary(events)).toEqual(TIMED_OUT);
       expectEventBodies(events, ramp);
       expect(Date.parse(events[1].timestamp)).toBeGreaterThanOrEqual(Date.parse(ramp.expiresAt));
-      expectRestError(await short.request("POST", "/v1/ramp/update", { headers, body: { rampId: ramp.id, presignedTxs: PRESIGNED } }), 400, "RAMP_START_WINDOW_ELAPSED");
-      expectRestError(await short.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.id } }), 400, "RAMP_START_WINDOW_ELAPSED");
+      expectRestError(
+        await short.request("POST", "/v1/ramp/update", { headers, body: { rampId: ramp.id, presignedTxs: PRESIGNED } }),
+        400,
+        "RAMP_START_WINDOW_ELAPSED",
+      );
+      expectRestError(
+        await short.request("POST", "/v1/ramp/start", { headers, body: { rampId: ramp.id } }),
+        400,
+        "RAMP_START_WINDOW_ELAPSED",
+      );
     }
     // Timed-out ramps left their initial phase: the history lists them, as FAILED.
     const history = await call(short, "GET", "/v1/ramp/history", headers);
     expect(history.totalCount).toBe("2");
-    expect(history.transactions.map((entry: { status: string; currentPhase: string }) => [entry.status, entry.currentPhase])).toEqual([
+    expect(
+      history.transactions.map((entry: { status: string; currentPhase: string }) => [entry.status, entry.currentPhase]),
+    ).toEqual([
       ["FAILED", "timedOut"],
       ["FAILED", "timedOut"],
     ]);
@@ -263,7 +360,10 @@ describe("the start window", () => {
     expect(done).toMatchObject({ currentPhase: "complete", status: "COMPLETE" });
     expect(Date.parse(ramp.startedAt)).toBeLessThan(Date.parse(ramp.expiresAt));
     // Well past the deadline, it is still complete with the same events.
-    await waitFor(async () => Date.now(), (now) => now > Date.parse(ramp.expiresAt) + 100);
+    await waitFor(
+      async () => Date.now(),
+      (now) => now > Date.parse(ramp.expiresAt) + 100,
+    );
     await short.app.rampProcessor.tick();
     expect((await call(short, "GET", `/v1/ramp/${ramp.id}`, headers)).currentPhase).toBe("complete");
     expect(summary(await outboxOf(short, ramp.id))).toEqual(COMPLETED);
@@ -295,7 +395,9 @@ describe("durability and concurrency of processing", () => {
       expect(summary(events)).toEqual(COMPLETED);
       expectEventBodies(events, ramp);
       // A ramp registered before the restart can still be started after it, and completes.
-      expect((await call(second, "POST", "/v1/ramp/start", headers, { rampId: unstarted.id })).currentPhase).toBe("awaitingPayment");
+      expect((await call(second, "POST", "/v1/ramp/start", headers, { rampId: unstarted.id })).currentPhase).toBe(
+        "awaitingPayment",
+      );
       expect(await finished(second, headers, unstarted.id)).toMatchObject({ status: "COMPLETE" });
       expect(summary(await outboxOf(second, unstarted.id))).toEqual(COMPLETED);
     } finally {
@@ -322,7 +424,9 @@ describe("durability and concurrency of processing", () => {
       const ramps: Ramp[] = [];
       for (const [type, amount] of amounts) ramps.push(await registerRamp(t, headers, type, amount));
       // Started through both instances at once, then run by both processors.
-      await Promise.all(ramps.map((ramp, index) => call(index % 2 ? other : t, "POST", "/v1/ramp/start", headers, { rampId: ramp.id })));
+      await Promise.all(
+        ramps.map((ramp, index) => call(index % 2 ? other : t, "POST", "/v1/ramp/start", headers, { rampId: ramp.id })),
+      );
       for (const [index, ramp] of ramps.entries()) {
         const [, amount] = amounts[index];
         const done = await finished(index % 2 ? t : other, headers, ramp.id);

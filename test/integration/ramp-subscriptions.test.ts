@@ -9,9 +9,17 @@ import { execute, openSocket, subscribe, type Subscription, type WsSocket } from
  * of the outbox, rampProgress the ramp on every phase change; authorized on subscribe and on every event.
  */
 
-const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const BUY = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 const ADDRESS = `0x${"2".repeat(40)}`;
-const EVENTS = "subscription ($quoteId: ID, $sessionId: ID, $rampId: ID) { rampEvents(quoteId: $quoteId, sessionId: $sessionId, rampId: $rampId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
+const EVENTS =
+  "subscription ($quoteId: ID, $sessionId: ID, $rampId: ID) { rampEvents(quoteId: $quoteId, sessionId: $sessionId, rampId: $rampId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
 const PROGRESS = "subscription ($rampId: ID!) { rampProgress(rampId: $rampId) { id currentPhase status type } }";
 
 let t: TestApp;
@@ -46,7 +54,11 @@ async function newCaller(): Promise<Caller> {
     profileId: signedIn.profileId,
     session: signedIn.headers,
     secret: { "x-api-key": credential.secretKey },
-    ws: { secret: { "X-API-Key": credential.secretKey }, session: { Authorization: signedIn.headers.authorization }, publicKey: { "X-Public-Key": credential.publicKey } },
+    ws: {
+      secret: { "X-API-Key": credential.secretKey },
+      session: { Authorization: signedIn.headers.authorization },
+      publicKey: { "X-Public-Key": credential.publicKey },
+    },
   };
 }
 
@@ -70,7 +82,10 @@ async function quote(headers: Record<string, string>, body: Record<string, unkno
 }
 
 async function register(headers: Record<string, string>, quoteId: string, extra: Record<string, unknown> = {}) {
-  const response = await t.request("POST", "/v1/ramp/register", { headers, body: { quoteId, destinationAddress: ADDRESS, ...extra } });
+  const response = await t.request("POST", "/v1/ramp/register", {
+    headers,
+    body: { quoteId, destinationAddress: ADDRESS, ...extra },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.id as string;
 }
@@ -81,13 +96,19 @@ async function start(headers: Record<string, string>, rampId: string) {
 }
 
 const webhookBodies = async (rampId: string) =>
-  (await readOutbox(t.app.reads, 0, 10_000)).filter((entry) => entry.rampId === rampId && entry.body.eventType !== "PHASE_CHANGE").map((entry) => entry.body);
-const data = (subscription: Subscription, field: string) => subscription.results.filter((result) => result.data).map((result) => (result.data as Record<string, any>)[field]);
+  (await readOutbox(t.app.reads, 0, 10_000))
+    .filter((entry) => entry.rampId === rampId && entry.body.eventType !== "PHASE_CHANGE")
+    .map((entry) => entry.body);
+const data = (subscription: Subscription, field: string) =>
+  subscription.results.filter((result) => result.data).map((result) => (result.data as Record<string, any>)[field]);
 
 describe("rampEvents", () => {
   it("yields exactly the webhook bodies of the outbox, for a quote, a widget session and a ramp", async () => {
     const caller = await newCaller();
-    const session = await t.request("POST", "/v1/session/create", { headers: caller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-1" } });
+    const session = await t.request("POST", "/v1/session/create", {
+      headers: caller.secret,
+      body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-1" },
+    });
     expect(session.status).toBe(201);
     const sessionId = session.body.sessionId as string;
     const quoteId = await quote(caller.secret);
@@ -99,8 +120,12 @@ describe("rampEvents", () => {
     const byRamp = await listening(client(caller.ws.session), EVENTS, { rampId });
     await start(caller.secret, rampId);
 
-    for (const subscription of [byQuote, bySession]) await subscription.until(() => data(subscription, "rampEvents").length === 2, "two events");
-    await byRamp.until(() => data(byRamp, "rampEvents").some((event) => event.eventType === "STATUS_CHANGE"), "STATUS_CHANGE");
+    for (const subscription of [byQuote, bySession])
+      await subscription.until(() => data(subscription, "rampEvents").length === 2, "two events");
+    await byRamp.until(
+      () => data(byRamp, "rampEvents").some((event) => event.eventType === "STATUS_CHANGE"),
+      "STATUS_CHANGE",
+    );
     const outbox = await webhookBodies(rampId);
     expect(outbox.map((body) => [body.eventType, body.payload.transactionStatus])).toEqual([
       ["TRANSACTION_CREATED", "PENDING"],
@@ -111,7 +136,13 @@ describe("rampEvents", () => {
     // Subscribed after the registration: it gets what the feed emits from then on (TRANSACTION_CREATED if not yet emitted).
     const followedByRamp = data(byRamp, "rampEvents");
     expect(followedByRamp).toEqual(outbox.slice(outbox.length - followedByRamp.length));
-    expect(outbox[0].payload).toEqual({ quoteId, transactionId: rampId, sessionId, transactionStatus: "PENDING", transactionType: "BUY" });
+    expect(outbox[0].payload).toEqual({
+      quoteId,
+      transactionId: rampId,
+      sessionId,
+      transactionStatus: "PENDING",
+      transactionType: "BUY",
+    });
   });
 
   it("a FAILED ramp's STATUS_CHANGE arrives too", async () => {
@@ -120,7 +151,10 @@ describe("rampEvents", () => {
     const events = await listening(client(caller.ws.secret), EVENTS, { quoteId });
     await start(caller.secret, await register(caller.secret, quoteId));
     await events.until(() => data(events, "rampEvents").length === 2, "two events");
-    expect(data(events, "rampEvents")[1]).toMatchObject({ eventType: "STATUS_CHANGE", payload: { transactionStatus: "FAILED" } });
+    expect(data(events, "rampEvents")[1]).toMatchObject({
+      eventType: "STATUS_CHANGE",
+      payload: { transactionStatus: "FAILED" },
+    });
   });
 
   it("needs exactly one of quoteId, sessionId, rampId; another profile's objects are NOT_FOUND", async () => {
@@ -191,14 +225,19 @@ describe("rampProgress", () => {
     const caller = await newCaller();
     const rampId = await register(caller.secret, await quote(caller.secret));
     const subscriptions = [];
-    for (let index = 0; index < 4; index++) subscriptions.push(await listening(client(index % 2 ? caller.ws.secret : caller.ws.session), PROGRESS, { rampId }));
+    for (let index = 0; index < 4; index++)
+      subscriptions.push(
+        await listening(client(index % 2 ? caller.ws.secret : caller.ws.session), PROGRESS, { rampId }),
+      );
     const reads = vi.spyOn(t.app.ramps, "get");
     try {
       await start(caller.secret, rampId);
-      for (const progress of subscriptions) await progress.until(() => data(progress, "rampProgress").at(-1)?.status === "COMPLETE", "COMPLETE");
+      for (const progress of subscriptions)
+        await progress.until(() => data(progress, "rampProgress").at(-1)?.status === "COMPLETE", "COMPLETE");
       const phases = data(subscriptions[0]!, "rampProgress").length;
       expect(phases).toBe(5);
-      for (const progress of subscriptions) expect(data(progress, "rampProgress")).toEqual(data(subscriptions[0]!, "rampProgress"));
+      for (const progress of subscriptions)
+        expect(data(progress, "rampProgress")).toEqual(data(subscriptions[0]!, "rampProgress"));
       expect(reads.mock.calls.filter(([, id]) => id === rampId)).toHaveLength(phases);
     } finally {
       reads.mockRestore();
@@ -216,7 +255,11 @@ describe("delegation and re-authorization per event", () => {
     expect(enabled.status).toBe(201);
     const created = await t.request("POST", "/v1/managed-profiles", {
       headers: manager.secret,
-      body: { externalSubjectId: `sub-${Math.random()}`, contactEmail: `child-${Math.random().toString(36).slice(2)}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `sub-${Math.random()}`,
+        contactEmail: `child-${Math.random().toString(36).slice(2)}@example.com`,
+        customerType: "individual",
+      },
     });
     expect(created.status).toBe(201);
     const childId = created.body.managedProfile.profileId as string;
@@ -231,7 +274,10 @@ describe("delegation and re-authorization per event", () => {
     const params = { ...manager.ws.secret, "X-Managed-Profile-Id": childId };
     const progress = await listening(client(params), PROGRESS, { rampId: firstRamp });
     await start(asChild, firstRamp);
-    await progress.until(() => data(progress, "rampProgress").at(-1)?.status === "COMPLETE", "the child's ramp completing");
+    await progress.until(
+      () => data(progress, "rampProgress").at(-1)?.status === "COMPLETE",
+      "the child's ramp completing",
+    );
 
     // The manager itself cannot follow its child's ramp without the selector.
     const without = subscribe(client(manager.ws.secret), PROGRESS, { rampId: firstRamp });
@@ -242,9 +288,14 @@ describe("delegation and re-authorization per event", () => {
     const events = await listening(client(params), EVENTS, { quoteId: secondQuote });
     const secondRamp = await register(asChild, secondQuote);
     await events.until(() => data(events, "rampEvents").length === 1, "TRANSACTION_CREATED");
-    expect((await t.request("DELETE", `/v1/managed-profiles/${childId}`, { headers: manager.secret })).status).toBe(204);
+    expect((await t.request("DELETE", `/v1/managed-profiles/${childId}`, { headers: manager.secret })).status).toBe(
+      204,
+    );
     // The ramp was registered before the deletion and completes; its next event must not reach the manager.
-    await t.app.db.ramp.update({ where: { id: secondRamp }, data: { currentPhase: "awaitingPayment", nextStepAt: new Date() } });
+    await t.app.db.ramp.update({
+      where: { id: secondRamp },
+      data: { currentPhase: "awaitingPayment", nextStepAt: new Date() },
+    });
     await events.until(() => events.errorCode() !== undefined, "the stream ending");
     expect(events.errorCode()).toBe("MANAGED_PROFILE_ACCESS_DENIED");
     expect(data(events, "rampEvents")).toHaveLength(1);
@@ -257,7 +308,9 @@ describe("delegation and re-authorization per event", () => {
     const events = await listening(client({ "X-API-Key": credential.secretKey }), EVENTS, { quoteId });
     const rampId = await register(caller.session, quoteId);
     await events.until(() => data(events, "rampEvents").length === 1, "TRANSACTION_CREATED");
-    expect((await t.request("DELETE", `/v1/api-credentials/${credential.id}`, { headers: caller.session })).status).toBe(204);
+    expect(
+      (await t.request("DELETE", `/v1/api-credentials/${credential.id}`, { headers: caller.session })).status,
+    ).toBe(204);
     await start(caller.session, rampId);
     await events.until(() => events.errorCode() !== undefined, "the stream ending");
     expect(events.errorCode()).toBe("AUTHENTICATION_REQUIRED");

@@ -12,7 +12,10 @@ import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" }, { workers: true });
+  t = await startTestApp(
+    { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" },
+    { workers: true },
+  );
 });
 afterAll(() => t?.close());
 
@@ -29,12 +32,45 @@ const START_WINDOW_MS = 900_000;
 
 /** Every field of a ramp on the wire (the response schema of the ramp routes). */
 const RAMP_KEYS = [
-  "id", "quoteId", "type", "currentPhase", "status",
-  "from", "to", "network", "paymentMethod", "countryCode", "inputAmount", "inputCurrency", "outputAmount", "outputCurrency",
-  "feeCurrency", "networkFeeFiat", "networkFeeUSD", "anchorFeeFiat", "anchorFeeUSD", "vortexFeeFiat", "vortexFeeUSD",
-  "partnerFeeFiat", "partnerFeeUSD", "processingFeeFiat", "processingFeeUSD", "totalFeeFiat", "totalFeeUSD",
-  "walletAddress", "sessionId", "fiatAccountId", "paymentInstructions", "depositQrCode", "unsignedTxs",
-  "transactionHash", "transactionExplorerLink", "expiresAt", "startedAt", "createdAt", "updatedAt",
+  "id",
+  "quoteId",
+  "type",
+  "currentPhase",
+  "status",
+  "from",
+  "to",
+  "network",
+  "paymentMethod",
+  "countryCode",
+  "inputAmount",
+  "inputCurrency",
+  "outputAmount",
+  "outputCurrency",
+  "feeCurrency",
+  "networkFeeFiat",
+  "networkFeeUSD",
+  "anchorFeeFiat",
+  "anchorFeeUSD",
+  "vortexFeeFiat",
+  "vortexFeeUSD",
+  "partnerFeeFiat",
+  "partnerFeeUSD",
+  "processingFeeFiat",
+  "processingFeeUSD",
+  "totalFeeFiat",
+  "totalFeeUSD",
+  "walletAddress",
+  "sessionId",
+  "fiatAccountId",
+  "paymentInstructions",
+  "depositQrCode",
+  "unsignedTxs",
+  "transactionHash",
+  "transactionExplorerLink",
+  "expiresAt",
+  "startedAt",
+  "createdAt",
+  "updatedAt",
 ].sort();
 
 interface Caller {
@@ -49,24 +85,47 @@ async function newCaller(kyc: "approved" | "none" = "approved"): Promise<Caller 
   const signedIn = await t.signIn();
   const credential = await t.createCredential(signedIn.headers);
   const { brTaxId } = kyc === "approved" ? await t.completeKyc(signedIn.headers) : {};
-  return { profileId: signedIn.profileId, session: signedIn.headers, secret: { "x-api-key": credential.secretKey }, brTaxId };
+  return {
+    profileId: signedIn.profileId,
+    session: signedIn.headers,
+    secret: { "x-api-key": credential.secretKey },
+    brTaxId,
+  };
 }
 
 function expectRestError(response: HttpResponse, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
   expect(response.body.error.status).toBe(status);
 }
 
 function expectFieldError(response: HttpResponse, field: string): void {
   expectRestError(response, 400, "VALIDATION_FAILED");
-  expect(response.body.error.details.map((detail: { field: string }) => detail.field), JSON.stringify(response.body)).toContain(field);
+  expect(
+    response.body.error.details.map((detail: { field: string }) => detail.field),
+    JSON.stringify(response.body),
+  ).toContain(field);
 }
 
 const buyQuoteBody = (inputAmount = "100", overrides: Record<string, unknown> = {}) => ({
-  rampType: "BUY", from: "pix", to: "polygon", inputAmount, inputCurrency: "BRL", outputCurrency: "USDC", ...overrides,
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount,
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+  ...overrides,
 });
 const sellQuoteBody = (inputAmount = "50", overrides: Record<string, unknown> = {}) => ({
-  rampType: "SELL", from: "polygon", to: "pix", inputAmount, inputCurrency: "USDC", outputCurrency: "BRL", ...overrides,
+  rampType: "SELL",
+  from: "polygon",
+  to: "pix",
+  inputAmount,
+  inputCurrency: "USDC",
+  outputCurrency: "BRL",
+  ...overrides,
 });
 
 async function quote(headers: Headers | undefined, body: Record<string, unknown> = buyQuoteBody()) {
@@ -75,8 +134,10 @@ async function quote(headers: Headers | undefined, body: Record<string, unknown>
   return created.body as Record<string, string> & { id: string };
 }
 
-const register = (headers: Headers, body: Record<string, unknown>) => t.request("POST", "/v1/ramp/register", { headers, body });
-const update = (headers: Headers, body: Record<string, unknown>) => t.request("POST", "/v1/ramp/update", { headers, body });
+const register = (headers: Headers, body: Record<string, unknown>) =>
+  t.request("POST", "/v1/ramp/register", { headers, body });
+const update = (headers: Headers, body: Record<string, unknown>) =>
+  t.request("POST", "/v1/ramp/update", { headers, body });
 const start = (headers: Headers, rampId: string) => t.request("POST", "/v1/ramp/start", { headers, body: { rampId } });
 const getRamp = (headers: Headers, rampId: string) => t.request("GET", `/v1/ramp/${rampId}`, { headers });
 
@@ -98,10 +159,14 @@ async function sellRamp(headers: Headers, inputAmount = "50") {
   return registered(headers, { quoteId: q.id, additionalData: { walletAddress: SELLER } });
 }
 
-const presigned = (n: number) => [{ phase: "RampPhase", network: "polygon", signer: SELLER, nonce: n, txData: `0x${String(n).padStart(64, "0")}` }];
+const presigned = (n: number) => [
+  { phase: "RampPhase", network: "polygon", signer: SELLER, nonce: n, txData: `0x${String(n).padStart(64, "0")}` },
+];
 
 async function outboxOf(rampId: string) {
-  return (await readOutbox(t.app.reads, 0, 100_000)).filter((entry) => entry.rampId === rampId).map((entry) => entry.body);
+  return (await readOutbox(t.app.reads, 0, 100_000))
+    .filter((entry) => entry.rampId === rampId)
+    .map((entry) => entry.body);
 }
 
 async function outboxOfQuote(quoteId: string) {
@@ -181,7 +246,9 @@ describe("POST /v1/ramp/register", () => {
     expect(read.status).toBe(200);
     expect(read.body).toEqual(ramp);
     const events = await outboxOf(ramp.id);
-    expect(events.map((event) => [event.eventType, event.payload.transactionStatus])).toEqual([["TRANSACTION_CREATED", "PENDING"]]);
+    expect(events.map((event) => [event.eventType, event.payload.transactionStatus])).toEqual([
+      ["TRANSACTION_CREATED", "PENDING"],
+    ]);
   });
 
   it("registers a SELL (source in additionalData.walletAddress) with unsigned transactions and no payment instructions", async () => {
@@ -202,7 +269,14 @@ describe("POST /v1/ramp/register", () => {
       transactionHash: null,
     });
     expect(ramp.unsignedTxs).toEqual([
-      { phase: "RampPhase", network: "polygon", signer: SELLER, nonce: 0, txData: expect.stringMatching(/^0x[0-9a-f]{64}$/), meta: expect.any(Object) },
+      {
+        phase: "RampPhase",
+        network: "polygon",
+        signer: SELLER,
+        nonce: 0,
+        txData: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        meta: expect.any(Object),
+      },
     ]);
     expect(Date.parse(ramp.expiresAt) - Date.parse(ramp.createdAt)).toBe(START_WINDOW_MS);
   });
@@ -220,7 +294,11 @@ describe("POST /v1/ramp/register", () => {
     expectFieldError(await register(caller.secret, { destinationAddress: WALLET }), "quoteId");
     expectFieldError(await register(caller.secret, { quoteId: "not-a-uuid", destinationAddress: WALLET }), "quoteId");
     expectFieldError(await register(caller.secret, { quoteId: 42, destinationAddress: WALLET }), "quoteId");
-    expectRestError(await register(caller.secret, { quoteId: randomUUID(), destinationAddress: WALLET }), 404, "NOT_FOUND");
+    expectRestError(
+      await register(caller.secret, { quoteId: randomUUID(), destinationAddress: WALLET }),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   it("answers 404 for another profile's quote (made with A's secret key, registered with B's), and changes nothing", async () => {
@@ -254,27 +332,57 @@ describe("POST /v1/ramp/register", () => {
     const caller = await newCaller();
     const q = await quote(caller.secret);
     const first = await registered(caller.secret, { quoteId: q.id, destinationAddress: WALLET });
-    expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET }), 409, "QUOTE_CONSUMED");
-    expect(await t.app.db.ramp.findMany({ where: { quoteId: q.id }, select: { id: true } })).toEqual([{ id: first.id }]);
+    expectRestError(
+      await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET }),
+      409,
+      "QUOTE_CONSUMED",
+    );
+    expect(await t.app.db.ramp.findMany({ where: { quoteId: q.id }, select: { id: true } })).toEqual([
+      { id: first.id },
+    ]);
   });
 
   it("refuses missing or invalid addresses with 400 and the field in details, and changes nothing", async () => {
     const caller = await newCaller();
     const buy = await quote(caller.secret);
     expectFieldError(await register(caller.secret, { quoteId: buy.id }), "destinationAddress");
-    expectFieldError(await register(caller.secret, { quoteId: buy.id, destinationAddress: "0x1234" }), "destinationAddress");
-    expectFieldError(await register(caller.secret, { quoteId: buy.id, destinationAddress: `${WALLET}00` }), "destinationAddress");
-    expectFieldError(await register(caller.secret, { quoteId: buy.id, destinationAddress: "0xZZ11111111111111111111111111111111111111" }), "destinationAddress");
+    expectFieldError(
+      await register(caller.secret, { quoteId: buy.id, destinationAddress: "0x1234" }),
+      "destinationAddress",
+    );
+    expectFieldError(
+      await register(caller.secret, { quoteId: buy.id, destinationAddress: `${WALLET}00` }),
+      "destinationAddress",
+    );
+    expectFieldError(
+      await register(caller.secret, {
+        quoteId: buy.id,
+        destinationAddress: "0xZZ11111111111111111111111111111111111111",
+      }),
+      "destinationAddress",
+    );
     // A SELL's source goes in additionalData.walletAddress; destinationAddress does not stand in for it.
     const sell = await quote(caller.secret, sellQuoteBody());
     expectFieldError(await register(caller.secret, { quoteId: sell.id }), "additionalData.walletAddress");
-    expectFieldError(await register(caller.secret, { quoteId: sell.id, destinationAddress: SELLER }), "additionalData.walletAddress");
-    expectFieldError(await register(caller.secret, { quoteId: sell.id, additionalData: { walletAddress: "not-an-address" } }), "additionalData.walletAddress");
+    expectFieldError(
+      await register(caller.secret, { quoteId: sell.id, destinationAddress: SELLER }),
+      "additionalData.walletAddress",
+    );
+    expectFieldError(
+      await register(caller.secret, { quoteId: sell.id, additionalData: { walletAddress: "not-an-address" } }),
+      "additionalData.walletAddress",
+    );
     // Asset Hub takes SS58 addresses, not EVM ones.
     const assethub = await quote(caller.secret, buyQuoteBody("100", { to: "assethub" }));
-    expectFieldError(await register(caller.secret, { quoteId: assethub.id, destinationAddress: WALLET }), "destinationAddress");
+    expectFieldError(
+      await register(caller.secret, { quoteId: assethub.id, destinationAddress: WALLET }),
+      "destinationAddress",
+    );
     for (const q of [buy, sell, assethub]) await expectNothingChanged(q.id);
-    await registered(caller.secret, { quoteId: assethub.id, destinationAddress: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5" });
+    await registered(caller.secret, {
+      quoteId: assethub.id,
+      destinationAddress: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5",
+    });
   });
 
   it.each([
@@ -283,20 +391,40 @@ describe("POST /v1/ramp/register", () => {
       "rejected",
       async (caller: Caller) => {
         // The sandbox rejects a submitted name containing "reject".
-        const { subAccountId } = (await t.request("POST", "/v1/brl/createSubaccount", { headers: caller.secret, body: { accountType: "INDIVIDUAL", name: "Rejected Person", taxId: randomCpf() } })).body;
-        const taxIdNumber = (await t.app.db.kycCase.findFirstOrThrow({ where: { providerCustomerId: subAccountId } })).taxId;
-        const submitted = await t.request("POST", "/v1/brl/newKyc", { headers: caller.secret, body: { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber, fullName: "Rejected Person" } });
+        const { subAccountId } = (
+          await t.request("POST", "/v1/brl/createSubaccount", {
+            headers: caller.secret,
+            body: { accountType: "INDIVIDUAL", name: "Rejected Person", taxId: randomCpf() },
+          })
+        ).body;
+        const taxIdNumber = (await t.app.db.kycCase.findFirstOrThrow({ where: { providerCustomerId: subAccountId } }))
+          .taxId;
+        const submitted = await t.request("POST", "/v1/brl/newKyc", {
+          headers: caller.secret,
+          body: { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber, fullName: "Rejected Person" },
+        });
         expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
         return caller;
       },
     ],
-  ])("refuses a subject whose KYC is not approved (%s) with 403 KYC_NOT_APPROVED, and changes nothing", async (_state, prepare) => {
-    const caller = await prepare(await newCaller("none"));
-    const q = await quote(caller.session);
-    expectRestError(await register(caller.session, { quoteId: q.id, destinationAddress: WALLET }), 403, "KYC_NOT_APPROVED");
-    expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET }), 403, "KYC_NOT_APPROVED");
-    await expectNothingChanged(q.id);
-  });
+  ])(
+    "refuses a subject whose KYC is not approved (%s) with 403 KYC_NOT_APPROVED, and changes nothing",
+    async (_state, prepare) => {
+      const caller = await prepare(await newCaller("none"));
+      const q = await quote(caller.session);
+      expectRestError(
+        await register(caller.session, { quoteId: q.id, destinationAddress: WALLET }),
+        403,
+        "KYC_NOT_APPROVED",
+      );
+      expectRestError(
+        await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET }),
+        403,
+        "KYC_NOT_APPROVED",
+      );
+      await expectNothingChanged(q.id);
+    },
+  );
 
   it("cross-checks a BRL taxId against the profile's verified CPF (punctuation ignored); a mismatch is refused", async () => {
     const caller = await newCaller();
@@ -308,15 +436,30 @@ describe("POST /v1/ramp/register", () => {
 
     const punctuated = await quote(caller.secret);
     const formatted = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
-    await registered(caller.secret, { quoteId: punctuated.id, destinationAddress: WALLET, additionalData: { taxId: formatted } });
+    await registered(caller.secret, {
+      quoteId: punctuated.id,
+      destinationAddress: WALLET,
+      additionalData: { taxId: formatted },
+    });
 
     const mismatched = await quote(caller.secret);
     const wrong = cpf.slice(0, 10) + String((Number(cpf[10]) + 1) % 10);
-    expectFieldError(await register(caller.secret, { quoteId: mismatched.id, destinationAddress: WALLET, additionalData: { taxId: wrong } }), "additionalData.taxId");
+    expectFieldError(
+      await register(caller.secret, {
+        quoteId: mismatched.id,
+        destinationAddress: WALLET,
+        additionalData: { taxId: wrong },
+      }),
+      "additionalData.taxId",
+    );
     // Another profile's CPF is a mismatch too.
     const other = await newCaller();
     expectFieldError(
-      await register(caller.secret, { quoteId: mismatched.id, destinationAddress: WALLET, additionalData: { taxId: other.brTaxId } }),
+      await register(caller.secret, {
+        quoteId: mismatched.id,
+        destinationAddress: WALLET,
+        additionalData: { taxId: other.brTaxId },
+      }),
       "additionalData.taxId",
     );
     await expectNothingChanged(mismatched.id);
@@ -325,14 +468,29 @@ describe("POST /v1/ramp/register", () => {
   it("refuses an unknown widget session (404) and a fiatAccountId on a BUY ramp (400), and changes nothing", async () => {
     const caller = await newCaller();
     const q = await quote(caller.secret);
-    expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, sessionId: randomUUID() }), 404, "NOT_FOUND");
+    expectRestError(
+      await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, sessionId: randomUUID() }),
+      404,
+      "NOT_FOUND",
+    );
     // Another profile's widget session is as unknown as a made-up one.
     const other = await newCaller();
-    const foreign = await t.request("POST", "/v1/session/create", { headers: other.secret, body: { quoteId: (await quote(other.secret)).id } });
+    const foreign = await t.request("POST", "/v1/session/create", {
+      headers: other.secret,
+      body: { quoteId: (await quote(other.secret)).id },
+    });
     expect(foreign.status, JSON.stringify(foreign.body)).toBe(201);
-    expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, sessionId: foreign.body.sessionId }), 404, "NOT_FOUND");
+    expectRestError(
+      await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, sessionId: foreign.body.sessionId }),
+      404,
+      "NOT_FOUND",
+    );
     // Payout accounts are for SELL ramps (test/integration/fiat-accounts.test.ts has the SELL rules).
-    expectRestError(await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, fiatAccountId: randomUUID() }), 400, "VALIDATION_FAILED");
+    expectRestError(
+      await register(caller.secret, { quoteId: q.id, destinationAddress: WALLET, fiatAccountId: randomUUID() }),
+      400,
+      "VALIDATION_FAILED",
+    );
     await expectNothingChanged(q.id);
   });
 
@@ -341,7 +499,11 @@ describe("POST /v1/ramp/register", () => {
     const q = await quote(caller.secret);
     const session = await t.request("POST", "/v1/session/create", { headers: caller.secret, body: { quoteId: q.id } });
     expect(session.status, JSON.stringify(session.body)).toBe(201);
-    const ramp = await registered(caller.secret, { quoteId: q.id, destinationAddress: WALLET, sessionId: session.body.sessionId });
+    const ramp = await registered(caller.secret, {
+      quoteId: q.id,
+      destinationAddress: WALLET,
+      sessionId: session.body.sessionId,
+    });
     expect(ramp.sessionId).toBe(session.body.sessionId);
     const [created] = await outboxOf(ramp.id);
     expect(created.payload.sessionId).toBe(session.body.sessionId);
@@ -358,7 +520,9 @@ describe("POST /v1/ramp/register", () => {
     expect(winners).toHaveLength(1);
     expect(losers).toHaveLength(19);
     for (const loser of losers) expectRestError(loser, 409, "QUOTE_CONSUMED");
-    expect(await t.app.db.ramp.findMany({ where: { quoteId: q.id }, select: { id: true } })).toEqual([{ id: winners[0].body.id }]);
+    expect(await t.app.db.ramp.findMany({ where: { quoteId: q.id }, select: { id: true } })).toEqual([
+      { id: winners[0].body.id },
+    ]);
     const created = (await outboxOfQuote(q.id)).filter((entry) => entry.body.eventType === "TRANSACTION_CREATED");
     expect(created.map((entry) => entry.rampId)).toEqual([winners[0].body.id]);
   });
@@ -377,14 +541,24 @@ describe("POST /v1/ramp/update and /v1/ramp/start", () => {
     expect(Object.keys(first.body).sort()).toEqual(RAMP_KEYS);
     expect(first.body).toMatchObject({ id: ramp.id, currentPhase: "initial", status: "PENDING" });
 
-    const second = await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(2), additionalData: { squidRouterSwapHash: "0xcc" } });
+    const second = await update(caller.secret, {
+      rampId: ramp.id,
+      presignedTxs: presigned(2),
+      additionalData: { squidRouterSwapHash: "0xcc" },
+    });
     expect(second.status, JSON.stringify(second.body)).toBe(200);
     // additionalData may be omitted or null: the merged data stays.
-    expect((await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(3), additionalData: null })).status).toBe(200);
+    expect(
+      (await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(3), additionalData: null })).status,
+    ).toBe(200);
     expect((await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(4) })).status).toBe(200);
 
     const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
-    expect(JSON.parse(row.additionalData)).toEqual({ walletAddress: SELLER, squidRouterApproveHash: "0xaa", squidRouterSwapHash: "0xcc" });
+    expect(JSON.parse(row.additionalData)).toEqual({
+      walletAddress: SELLER,
+      squidRouterApproveHash: "0xaa",
+      squidRouterSwapHash: "0xcc",
+    });
     expect(JSON.parse(row.presignedTxs)).toEqual(presigned(4));
     // Updates are not events.
     expect((await outboxOf(ramp.id)).map((event) => event.eventType)).toEqual(["TRANSACTION_CREATED"]);
@@ -392,25 +566,52 @@ describe("POST /v1/ramp/update and /v1/ramp/start", () => {
 
   it("loses no value under concurrent updates: each sets its own key, all of them are merged", async () => {
     const caller = await newCaller();
-    const keys = ["assethubToPendulumHash", "squidRouterApproveHash", "squidRouterNoPermitApproveHash", "squidRouterNoPermitSwapHash", "squidRouterNoPermitTransferHash", "squidRouterSwapHash"];
+    const keys = [
+      "assethubToPendulumHash",
+      "squidRouterApproveHash",
+      "squidRouterNoPermitApproveHash",
+      "squidRouterNoPermitSwapHash",
+      "squidRouterNoPermitTransferHash",
+      "squidRouterSwapHash",
+    ];
     for (let round = 0; round < 2; round++) {
       const ramp = await sellRamp(caller.secret);
       const responses = await Promise.all(
-        keys.map((key, index) => update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(index), additionalData: { [key]: `0x${index}` } })),
+        keys.map((key, index) =>
+          update(caller.secret, {
+            rampId: ramp.id,
+            presignedTxs: presigned(index),
+            additionalData: { [key]: `0x${index}` },
+          }),
+        ),
       );
       expect(responses.map((response) => response.status)).toEqual(keys.map(() => 200));
       const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
-      expect(JSON.parse(row.additionalData)).toEqual({ walletAddress: SELLER, ...Object.fromEntries(keys.map((key, index) => [key, `0x${index}`])) });
+      expect(JSON.parse(row.additionalData)).toEqual({
+        walletAddress: SELLER,
+        ...Object.fromEntries(keys.map((key, index) => [key, `0x${index}`])),
+      });
     }
   });
 
   it("refuses an unknown additionalData key, a missing presignedTxs, and unknown or foreign ramps", async () => {
     const caller = await newCaller();
     const ramp = await sellRamp(caller.secret);
-    expectFieldError(await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(1), additionalData: { providerToken: "x" } }), "additionalData");
+    expectFieldError(
+      await update(caller.secret, {
+        rampId: ramp.id,
+        presignedTxs: presigned(1),
+        additionalData: { providerToken: "x" },
+      }),
+      "additionalData",
+    );
     expectFieldError(await update(caller.secret, { rampId: ramp.id }), "presignedTxs");
     expectFieldError(await update(caller.secret, { rampId: "nope", presignedTxs: [] }), "rampId");
-    expectRestError(await update(caller.secret, { rampId: randomUUID(), presignedTxs: presigned(1) }), 404, "NOT_FOUND");
+    expectRestError(
+      await update(caller.secret, { rampId: randomUUID(), presignedTxs: presigned(1) }),
+      404,
+      "NOT_FOUND",
+    );
     const other = await newCaller();
     expectRestError(await update(other.secret, { rampId: ramp.id, presignedTxs: presigned(1) }), 404, "NOT_FOUND");
     expectRestError(await start(other.secret, ramp.id), 404, "NOT_FOUND");
@@ -433,7 +634,11 @@ describe("POST /v1/ramp/update and /v1/ramp/start", () => {
     expect(started.body.startedAt).toMatch(ISO);
 
     expectRestError(await start(caller.secret, ramp.id), 409, "RAMP_NOT_STARTABLE");
-    expectRestError(await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(2) }), 409, "RAMP_NOT_STARTABLE");
+    expectRestError(
+      await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(2) }),
+      409,
+      "RAMP_NOT_STARTABLE",
+    );
     const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
     expect(JSON.parse(row.presignedTxs)).toEqual(presigned(1));
   });
@@ -452,20 +657,34 @@ describe("POST /v1/ramp/update and /v1/ramp/start", () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => start(caller.secret, ramp.id)));
     const winners = responses.filter((response) => response.status === 200);
     expect(winners).toHaveLength(1);
-    for (const loser of responses.filter((response) => response.status !== 200)) expectRestError(loser, 409, "RAMP_NOT_STARTABLE");
+    for (const loser of responses.filter((response) => response.status !== 200))
+      expectRestError(loser, 409, "RAMP_NOT_STARTABLE");
     const events = await outboxOf(ramp.id);
-    expect(events.filter((event) => event.eventType === "PHASE_CHANGE" && event.payload.currentPhase === "awaitingPayment")).toHaveLength(1);
+    expect(
+      events.filter((event) => event.eventType === "PHASE_CHANGE" && event.payload.currentPhase === "awaitingPayment"),
+    ).toHaveLength(1);
   });
 
   it("answers 400 RAMP_START_WINDOW_ELAPSED to update and start once the start window has passed", async () => {
     const caller = await newCaller();
     const ramp = await sellRamp(caller.secret);
     await t.app.db.ramp.update({ where: { id: ramp.id }, data: { startDeadline: new Date(Date.now() - 1000) } });
-    expectRestError(await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(1) }), 400, "RAMP_START_WINDOW_ELAPSED");
+    expectRestError(
+      await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(1) }),
+      400,
+      "RAMP_START_WINDOW_ELAPSED",
+    );
     expectRestError(await start(caller.secret, ramp.id), 400, "RAMP_START_WINDOW_ELAPSED");
     // Still so once the processor has timed it out.
-    await waitFor(() => getRamp(caller.secret, ramp.id), (response) => response.body.currentPhase === "timedOut");
-    expectRestError(await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(1) }), 400, "RAMP_START_WINDOW_ELAPSED");
+    await waitFor(
+      () => getRamp(caller.secret, ramp.id),
+      (response) => response.body.currentPhase === "timedOut",
+    );
+    expectRestError(
+      await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(1) }),
+      400,
+      "RAMP_START_WINDOW_ELAPSED",
+    );
     expectRestError(await start(caller.secret, ramp.id), 400, "RAMP_START_WINDOW_ELAPSED");
     const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
     expect(JSON.parse(row.presignedTxs)).toEqual([]);
@@ -486,7 +705,11 @@ describe("reads: GET /v1/ramp/{id}, /errors and /history", () => {
     }
     for (const malformed of ["not-a-uuid", "1", `${ramp.id}0`]) {
       expectRestError(await getRamp(owner.secret, malformed), 404, "NOT_FOUND");
-      expectRestError(await t.request("GET", `/v1/ramp/${malformed}/errors`, { headers: owner.secret }), 404, "NOT_FOUND");
+      expectRestError(
+        await t.request("GET", `/v1/ramp/${malformed}/errors`, { headers: owner.secret }),
+        404,
+        "NOT_FOUND",
+      );
     }
     expectRestError(await getRamp(owner.secret, randomUUID()), 404, "NOT_FOUND");
   });
@@ -511,7 +734,23 @@ describe("reads: GET /v1/ramp/{id}, /errors and /history", () => {
     expect(all.body.transactions.map((entry: { id: string }) => entry.id)).toEqual(newestFirst);
     const newest = all.body.transactions[0];
     expect(Object.keys(newest).sort()).toEqual(
-      ["id", "type", "from", "to", "fromAmount", "toAmount", "fromCurrency", "toCurrency", "status", "currentPhase", "date", "expiresAt", "walletAddress", "externalTxHash", "externalTxExplorerLink"].sort(),
+      [
+        "id",
+        "type",
+        "from",
+        "to",
+        "fromAmount",
+        "toAmount",
+        "fromCurrency",
+        "toCurrency",
+        "status",
+        "currentPhase",
+        "date",
+        "expiresAt",
+        "walletAddress",
+        "externalTxHash",
+        "externalTxExplorerLink",
+      ].sort(),
     );
     expect(newest).toMatchObject({
       id: started[2].id,
@@ -537,7 +776,9 @@ describe("reads: GET /v1/ramp/{id}, /errors and /history", () => {
     expect((await page("offset=3")).body).toEqual({ totalCount: "3", transactions: [] });
     expect((await page("limit=100")).body.transactions).toHaveLength(3);
     // The session sees the same history as the key: both are the profile.
-    expect((await page("limit=1&offset=1", caller.session)).body.transactions.map((entry: { id: string }) => entry.id)).toEqual([newestFirst[1]]);
+    expect(
+      (await page("limit=1&offset=1", caller.session)).body.transactions.map((entry: { id: string }) => entry.id),
+    ).toEqual([newestFirst[1]]);
 
     for (const query of ["limit=101", "limit=0", "limit=-1", "limit=abc", "offset=-1", "limit=1.5"]) {
       expectRestError(await page(query), 400, "VALIDATION_FAILED");
@@ -546,6 +787,9 @@ describe("reads: GET /v1/ramp/{id}, /errors and /history", () => {
     expect(otherHistory.body.totalCount).toBe("1");
     expect(otherHistory.body.transactions.map((entry: { id: string }) => entry.id)).toEqual([foreign.id]);
     const fresh = await newCaller();
-    expect((await t.request("GET", "/v1/ramp/history", { headers: fresh.secret })).body).toEqual({ totalCount: "0", transactions: [] });
+    expect((await t.request("GET", "/v1/ramp/history", { headers: fresh.secret })).body).toEqual({
+      totalCount: "0",
+      transactions: [],
+    });
   });
 });

@@ -28,7 +28,10 @@ function ok(response: HttpResponse, status = 200) {
 }
 
 function expectError(response: HttpResponse, status: number, code: string, field?: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
   if (field) expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
 }
 
@@ -38,11 +41,16 @@ async function newUser(): Promise<User> {
   return { profileId: session.profileId, email, session: session.headers };
 }
 
-const invite = (sender: Headers, email: string, relationship = "family") => t.request("POST", "/v1/recipients/invitations", { headers: sender, body: { email, relationship } });
-const preview = (invitee: Headers, code: string) => t.request("POST", "/v1/recipient-invitations/preview", { headers: invitee, body: { code } });
-const accept = (invitee: Headers, code: string) => t.request("POST", "/v1/recipient-invitations/accept", { headers: invitee, body: { code } });
-const invitations = async (sender: Headers, archived = false) => ok(await t.request("GET", `/v1/recipients/invitations?archived=${archived}`, { headers: sender })).invitations;
-const recipients = async (sender: Headers) => ok(await t.request("GET", "/v1/recipients", { headers: sender })).recipients;
+const invite = (sender: Headers, email: string, relationship = "family") =>
+  t.request("POST", "/v1/recipients/invitations", { headers: sender, body: { email, relationship } });
+const preview = (invitee: Headers, code: string) =>
+  t.request("POST", "/v1/recipient-invitations/preview", { headers: invitee, body: { code } });
+const accept = (invitee: Headers, code: string) =>
+  t.request("POST", "/v1/recipient-invitations/accept", { headers: invitee, body: { code } });
+const invitations = async (sender: Headers, archived = false) =>
+  ok(await t.request("GET", `/v1/recipients/invitations?archived=${archived}`, { headers: sender })).invitations;
+const recipients = async (sender: Headers) =>
+  ok(await t.request("GET", "/v1/recipients", { headers: sender })).recipients;
 
 describe("inviting and accepting", () => {
   it("mails a code to the invitee, who previews and accepts it signed in with that email; the sender then sees a recipient", async () => {
@@ -57,12 +65,19 @@ describe("inviting and accepting", () => {
     expect(JSON.stringify(stored)).not.toContain(code);
 
     const seen = ok(await preview(invitee.session, code));
-    expect(seen).toEqual({ invitationId: created.id, sender: `${sender.email[0]}***@example.com`, relationship: "friend", expiresAt: created.expiresAt });
+    expect(seen).toEqual({
+      invitationId: created.id,
+      sender: `${sender.email[0]}***@example.com`,
+      relationship: "friend",
+      expiresAt: created.expiresAt,
+    });
     expect((await invitations(sender.session)).map((invitation: any) => invitation.id)).toEqual([created.id]);
 
     const accepted = ok(await accept(invitee.session, code));
     expect(accepted).toMatchObject({ invitationId: created.id, relationship: "friend" });
-    expect(await recipients(sender.session)).toEqual([{ id: created.id, email: invitee.email, relationship: "friend", acceptedAt: accepted.acceptedAt }]);
+    expect(await recipients(sender.session)).toEqual([
+      { id: created.id, email: invitee.email, relationship: "friend", acceptedAt: accepted.acceptedAt },
+    ]);
     expect(await invitations(sender.session)).toEqual([]);
     // Used once: the code no longer works, and inviting the recipient again is refused.
     expectError(await accept(invitee.session, code), 404, "NOT_FOUND");
@@ -91,7 +106,9 @@ describe("inviting and accepting", () => {
     // Concurrent acceptances: one wins.
     const results = await Promise.all(Array.from({ length: 5 }, () => accept(invitee.session, code)));
     expect(results.map((response) => response.status).sort()).toEqual([200, 404, 404, 404, 404]);
-    expect(await t.app.db.recipientInvitation.count({ where: { senderProfileId: sender.profileId, status: "accepted" } })).toBe(1);
+    expect(
+      await t.app.db.recipientInvitation.count({ where: { senderProfileId: sender.profileId, status: "accepted" } }),
+    ).toBe(1);
   });
 
   it("refuses inviting oneself or an invalid email or relationship, and creates nothing", async () => {
@@ -111,22 +128,67 @@ describe("the sender's lists", () => {
     const second = ok(await invite(sender.session, `b-${randomUUID()}@example.com`), 201);
     expect((await invitations(sender.session)).map((invitation: any) => invitation.id)).toEqual([second.id, first.id]);
 
-    const archived = ok(await t.request("POST", `/v1/recipients/invitations/${first.id}/archive`, { headers: sender.session }));
+    const archived = ok(
+      await t.request("POST", `/v1/recipients/invitations/${first.id}/archive`, { headers: sender.session }),
+    );
     expect(archived.archived).toBe(true);
     expect((await invitations(sender.session)).map((invitation: any) => invitation.id)).toEqual([second.id]);
     expect((await invitations(sender.session, true)).map((invitation: any) => invitation.id)).toEqual([first.id]);
-    expect(ok(await t.request("POST", `/v1/recipients/invitations/${first.id}/unarchive`, { headers: sender.session })).archived).toBe(false);
+    expect(
+      ok(await t.request("POST", `/v1/recipients/invitations/${first.id}/unarchive`, { headers: sender.session }))
+        .archived,
+    ).toBe(false);
 
-    const updated = ok(await t.request("PATCH", `/v1/recipients/${second.id}`, { headers: sender.session, body: { relationship: "employee" } }));
+    const updated = ok(
+      await t.request("PATCH", `/v1/recipients/${second.id}`, {
+        headers: sender.session,
+        body: { relationship: "employee" },
+      }),
+    );
     expect(updated.relationship).toBe("employee");
-    expectError(await t.request("PATCH", `/v1/recipients/${second.id}`, { headers: sender.session, body: { relationship: "boss" } }), 400, "VALIDATION_FAILED", "relationship");
+    expectError(
+      await t.request("PATCH", `/v1/recipients/${second.id}`, {
+        headers: sender.session,
+        body: { relationship: "boss" },
+      }),
+      400,
+      "VALIDATION_FAILED",
+      "relationship",
+    );
 
-    const before = await t.app.db.recipientInvitation.findMany({ where: { senderProfileId: sender.profileId }, orderBy: { id: "asc" } });
-    expectError(await t.request("POST", `/v1/recipients/invitations/${first.id}/archive`, { headers: other.session }), 404, "NOT_FOUND");
-    expectError(await t.request("PATCH", `/v1/recipients/${second.id}`, { headers: other.session, body: { relationship: "family" } }), 404, "NOT_FOUND");
-    expectError(await t.request("GET", `/v1/recipients/${second.id}/eligibility`, { headers: other.session }), 404, "NOT_FOUND");
-    expectError(await t.request("POST", "/v1/recipients/invitations/not-a-uuid/archive", { headers: sender.session }), 404, "NOT_FOUND");
-    expect(await t.app.db.recipientInvitation.findMany({ where: { senderProfileId: sender.profileId }, orderBy: { id: "asc" } })).toEqual(before);
+    const before = await t.app.db.recipientInvitation.findMany({
+      where: { senderProfileId: sender.profileId },
+      orderBy: { id: "asc" },
+    });
+    expectError(
+      await t.request("POST", `/v1/recipients/invitations/${first.id}/archive`, { headers: other.session }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await t.request("PATCH", `/v1/recipients/${second.id}`, {
+        headers: other.session,
+        body: { relationship: "family" },
+      }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await t.request("GET", `/v1/recipients/${second.id}/eligibility`, { headers: other.session }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await t.request("POST", "/v1/recipients/invitations/not-a-uuid/archive", { headers: sender.session }),
+      404,
+      "NOT_FOUND",
+    );
+    expect(
+      await t.app.db.recipientInvitation.findMany({
+        where: { senderProfileId: sender.profileId },
+        orderBy: { id: "asc" },
+      }),
+    ).toEqual(before);
     expect(await invitations(other.session)).toEqual([]);
   });
 
@@ -135,18 +197,36 @@ describe("the sender's lists", () => {
     const invitee = await newUser();
     const invited = ok(await invite(sender.session, invitee.email), 201);
     // Not accepted yet: not a recipient.
-    expectError(await t.request("GET", `/v1/recipients/${invited.id}/eligibility`, { headers: sender.session }), 404, "NOT_FOUND");
+    expectError(
+      await t.request("GET", `/v1/recipients/${invited.id}/eligibility`, { headers: sender.session }),
+      404,
+      "NOT_FOUND",
+    );
     ok(await accept(invitee.session, await t.smtp.nextInvitationCode(invitee.email)));
-    const eligibility = async () => ok(await t.request("GET", `/v1/recipients/${invited.id}/eligibility`, { headers: sender.session }));
+    const eligibility = async () =>
+      ok(await t.request("GET", `/v1/recipients/${invited.id}/eligibility`, { headers: sender.session }));
 
     const initially = await eligibility();
     expect(initially.recipientId).toBe(invited.id);
-    expect(Object.entries(initially.corridors).filter(([, state]: any) => state.canReceive).map(([corridor]) => corridor)).toEqual(["EU"]);
+    expect(
+      Object.entries(initially.corridors)
+        .filter(([, state]: any) => state.canReceive)
+        .map(([corridor]) => corridor),
+    ).toEqual(["EU"]);
 
     await t.completeKyc(invitee.session, ["BR", "MX"]);
     expect((await eligibility()).corridors).toMatchObject({ BR: { canReceive: true }, MX: { canReceive: false } });
-    ok(await t.request("POST", "/v1/mx/fiatAccounts", { headers: invitee.session, body: { type: "SPEI", accountNumber: "032180000118359719", accountName: "Ana Souza" } }));
-    expect((await eligibility()).corridors).toMatchObject({ BR: { canReceive: true }, MX: { canReceive: true }, CO: { canReceive: false } });
+    ok(
+      await t.request("POST", "/v1/mx/fiatAccounts", {
+        headers: invitee.session,
+        body: { type: "SPEI", accountNumber: "032180000118359719", accountName: "Ana Souza" },
+      }),
+    );
+    expect((await eligibility()).corridors).toMatchObject({
+      BR: { canReceive: true },
+      MX: { canReceive: true },
+      CO: { canReceive: false },
+    });
   });
 });
 
@@ -156,19 +236,41 @@ describe("who may call", () => {
     const credential = await t.createCredential(sender.session);
     rememberSecret(credential.secretKey);
     expectError(await invite({ "x-api-key": credential.secretKey }, "x@example.com"), 403, "FORBIDDEN");
-    expectError(await t.request("GET", "/v1/recipients", { headers: { "x-public-key": credential.publicKey } }), 403, "FORBIDDEN");
+    expectError(
+      await t.request("GET", "/v1/recipients", { headers: { "x-public-key": credential.publicKey } }),
+      403,
+      "FORBIDDEN",
+    );
     expectError(await t.request("GET", "/v1/recipients", {}), 401, "AUTHENTICATION_REQUIRED");
-    expectError(await preview({ ...sender.session, "x-managed-profile-id": randomUUID() }, "code"), 400, "MANAGED_PROFILE_UNSUPPORTED");
-    expectError(await accept({ ...sender.session, "x-managed-profile-id": randomUUID() }, "code"), 400, "MANAGED_PROFILE_UNSUPPORTED");
+    expectError(
+      await preview({ ...sender.session, "x-managed-profile-id": randomUUID() }, "code"),
+      400,
+      "MANAGED_PROFILE_UNSUPPORTED",
+    );
+    expectError(
+      await accept({ ...sender.session, "x-managed-profile-id": randomUUID() }, "code"),
+      400,
+      "MANAGED_PROFILE_UNSUPPORTED",
+    );
   });
 
   it("lets a manager's session invite for its child through the selector; the child's invitations are the child's", async () => {
     const manager = await newUser();
-    ok(await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["BR"], isActive: true } }), 201);
+    ok(
+      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors: ["BR"], isActive: true },
+      }),
+      201,
+    );
     const child = ok(
       await t.request("POST", "/v1/managed-profiles", {
         headers: manager.session,
-        body: { externalSubjectId: `subject-${randomUUID()}`, contactEmail: `child-${randomUUID()}@example.com`, customerType: "individual" },
+        body: {
+          externalSubjectId: `subject-${randomUUID()}`,
+          contactEmail: `child-${randomUUID()}@example.com`,
+          customerType: "individual",
+        },
       }),
       201,
     );
@@ -192,26 +294,75 @@ describe("GraphQL", () => {
       expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
       return body.data;
     };
-    const { inviteRecipient } = await gql(sender.session, "mutation ($email: String!) { inviteRecipient(email: $email, relationship: FAMILY) { id email relationship status archived } }", { email: invitee.email });
-    expect(inviteRecipient).toMatchObject({ email: invitee.email, relationship: "FAMILY", status: "PENDING", archived: false });
+    const { inviteRecipient } = await gql(
+      sender.session,
+      "mutation ($email: String!) { inviteRecipient(email: $email, relationship: FAMILY) { id email relationship status archived } }",
+      { email: invitee.email },
+    );
+    expect(inviteRecipient).toMatchObject({
+      email: invitee.email,
+      relationship: "FAMILY",
+      status: "PENDING",
+      archived: false,
+    });
     const code = await t.smtp.nextInvitationCode(invitee.email);
 
-    const LIST = "query ($archived: Boolean!) { recipientInvitations(archived: $archived, first: 10) { count edges { node { id } } } }";
+    const LIST =
+      "query ($archived: Boolean!) { recipientInvitations(archived: $archived, first: 10) { count edges { node { id } } } }";
     expect((await gql(sender.session, LIST, { archived: false })).recipientInvitations.count).toBe(1);
-    await gql(sender.session, "mutation ($id: ID!) { archiveRecipientInvitation(id: $id) { archived } }", { id: inviteRecipient.id });
-    expect((await gql(sender.session, LIST, { archived: true })).recipientInvitations.edges[0].node.id).toBe(inviteRecipient.id);
-    await gql(sender.session, "mutation ($id: ID!) { archiveRecipientInvitation(id: $id, archived: false) { archived } }", { id: inviteRecipient.id });
-    expect((await gql(sender.session, "mutation ($id: ID!) { updateRecipientRelationship(id: $id, relationship: EMPLOYEE) }", { id: inviteRecipient.id })).updateRecipientRelationship).toBe("EMPLOYEE");
+    await gql(sender.session, "mutation ($id: ID!) { archiveRecipientInvitation(id: $id) { archived } }", {
+      id: inviteRecipient.id,
+    });
+    expect((await gql(sender.session, LIST, { archived: true })).recipientInvitations.edges[0].node.id).toBe(
+      inviteRecipient.id,
+    );
+    await gql(
+      sender.session,
+      "mutation ($id: ID!) { archiveRecipientInvitation(id: $id, archived: false) { archived } }",
+      { id: inviteRecipient.id },
+    );
+    expect(
+      (
+        await gql(
+          sender.session,
+          "mutation ($id: ID!) { updateRecipientRelationship(id: $id, relationship: EMPLOYEE) }",
+          { id: inviteRecipient.id },
+        )
+      ).updateRecipientRelationship,
+    ).toBe("EMPLOYEE");
 
-    const { recipientInvitationPreview } = await gql(invitee.session, "query ($code: String!) { recipientInvitationPreview(code: $code) { invitationId relationship } }", { code });
+    const { recipientInvitationPreview } = await gql(
+      invitee.session,
+      "query ($code: String!) { recipientInvitationPreview(code: $code) { invitationId relationship } }",
+      { code },
+    );
     expect(recipientInvitationPreview).toEqual({ invitationId: inviteRecipient.id, relationship: "EMPLOYEE" });
-    await gql(invitee.session, "mutation ($code: String!) { acceptRecipientInvitation(code: $code) { invitationId } }", { code });
-    const { recipients: page } = await gql(sender.session, "{ recipients(first: 5) { count edges { node { id email relationship } } } }");
-    expect(page.edges.map((edge: any) => edge.node)).toEqual([{ id: inviteRecipient.id, email: invitee.email, relationship: "EMPLOYEE" }]);
-    const { recipientEligibility } = await gql(sender.session, "query ($id: ID!) { recipientEligibility(id: $id) { corridor canReceive } }", { id: inviteRecipient.id });
-    expect(recipientEligibility.filter((entry: any) => entry.canReceive).map((entry: any) => entry.corridor)).toEqual(["EU"]);
+    await gql(
+      invitee.session,
+      "mutation ($code: String!) { acceptRecipientInvitation(code: $code) { invitationId } }",
+      { code },
+    );
+    const { recipients: page } = await gql(
+      sender.session,
+      "{ recipients(first: 5) { count edges { node { id email relationship } } } }",
+    );
+    expect(page.edges.map((edge: any) => edge.node)).toEqual([
+      { id: inviteRecipient.id, email: invitee.email, relationship: "EMPLOYEE" },
+    ]);
+    const { recipientEligibility } = await gql(
+      sender.session,
+      "query ($id: ID!) { recipientEligibility(id: $id) { corridor canReceive } }",
+      { id: inviteRecipient.id },
+    );
+    expect(recipientEligibility.filter((entry: any) => entry.canReceive).map((entry: any) => entry.corridor)).toEqual([
+      "EU",
+    ]);
 
-    const refused = await t.graphql("mutation ($code: String!) { acceptRecipientInvitation(code: $code) { invitationId } }", { code }, invitee.session);
+    const refused = await t.graphql(
+      "mutation ($code: String!) { acceptRecipientInvitation(code: $code) { invitationId } }",
+      { code },
+      invitee.session,
+    );
     expect(refused.body.errors[0].extensions.code).toBe("NOT_FOUND");
   });
 });

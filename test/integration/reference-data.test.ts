@@ -13,7 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const ROUTES = ["/v1/supported-countries", "/v1/supported-cryptocurrencies", "/v1/supported-fiat-currencies", "/v1/supported-payment-methods"];
+const ROUTES = [
+  "/v1/supported-countries",
+  "/v1/supported-cryptocurrencies",
+  "/v1/supported-fiat-currencies",
+  "/v1/supported-payment-methods",
+];
 
 /** The reference contract's fields, per envelope (its `paymentMethods:` key without the stray colon). */
 const FIELDS = {
@@ -25,7 +30,11 @@ const FIELDS = {
 
 function expectValidationFailure(response: HttpResponse, field: string) {
   expect(response.status, JSON.stringify(response.body)).toBe(400);
-  expect(response.body.error).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: [{ field, message: expect.any(String) }] });
+  expect(response.body.error).toMatchObject({
+    code: "VALIDATION_FAILED",
+    status: 400,
+    details: [{ field, message: expect.any(String) }],
+  });
   expect(response.headers["cache-control"]).toBeUndefined();
 }
 
@@ -43,7 +52,23 @@ describe("REST envelopes and fields", () => {
       support: { buy: true, sell: true },
     });
     expect(response.body.countries.map((country: { countryCode: string }) => country.countryCode)).toEqual(
-      expect.arrayContaining(["AR", "BR", "CO", "MX", "US", "AT", "BE", "DE", "ES", "FI", "FR", "IE", "IT", "NL", "PT"]),
+      expect.arrayContaining([
+        "AR",
+        "BR",
+        "CO",
+        "MX",
+        "US",
+        "AT",
+        "BE",
+        "DE",
+        "ES",
+        "FI",
+        "FR",
+        "IE",
+        "IT",
+        "NL",
+        "PT",
+      ]),
     );
   });
 
@@ -53,8 +78,16 @@ describe("REST envelopes and fields", () => {
     expect(Object.keys(response.body)).toEqual(["cryptocurrencies"]);
     for (const asset of response.body.cryptocurrencies) {
       expect(Object.keys(asset).sort()).toEqual(FIELDS.cryptocurrencies);
-      if (asset.assetNetwork === "assethub") expect(asset).toMatchObject({ assetContractAddress: null, assetForeignAssetId: expect.stringMatching(/^\d+$/) });
-      else expect(asset).toMatchObject({ assetContractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), assetForeignAssetId: null });
+      if (asset.assetNetwork === "assethub")
+        expect(asset).toMatchObject({
+          assetContractAddress: null,
+          assetForeignAssetId: expect.stringMatching(/^\d+$/),
+        });
+      else
+        expect(asset).toMatchObject({
+          assetContractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+          assetForeignAssetId: null,
+        });
     }
     expect(response.body.cryptocurrencies).toContainEqual({
       assetSymbol: "USDC",
@@ -70,7 +103,14 @@ describe("REST envelopes and fields", () => {
     expect(response.status).toBe(200);
     expect(Object.keys(response.body)).toEqual(["currencies"]);
     for (const currency of response.body.currencies) expect(Object.keys(currency).sort()).toEqual(FIELDS.currencies);
-    expect(response.body.currencies.map((currency: { symbol: string }) => currency.symbol)).toEqual(["EUR", "ARS", "BRL", "USD", "MXN", "COP"]);
+    expect(response.body.currencies.map((currency: { symbol: string }) => currency.symbol)).toEqual([
+      "EUR",
+      "ARS",
+      "BRL",
+      "USD",
+      "MXN",
+      "COP",
+    ]);
     expect(response.body.currencies[2]).toEqual({ symbol: "BRL", name: "Brazilian Real", decimals: 2 });
   });
 
@@ -84,7 +124,12 @@ describe("REST envelopes and fields", () => {
       expect(Number.isInteger(method.limits.min) && Number.isInteger(method.limits.max)).toBe(true);
       expect(method.limits.min).toBeLessThan(method.limits.max);
     }
-    expect(response.body.paymentMethods.map((method: { id: string; supportedFiats: string[] }) => [method.id, method.supportedFiats])).toEqual([
+    expect(
+      response.body.paymentMethods.map((method: { id: string; supportedFiats: string[] }) => [
+        method.id,
+        method.supportedFiats,
+      ]),
+    ).toEqual([
       ["pix", ["BRL"]],
       ["sepa", ["EUR"]],
       ["cbu", ["ARS"]],
@@ -96,20 +141,33 @@ describe("REST envelopes and fields", () => {
   it("answers are cacheable by anyone for 5 minutes; errors are not", async () => {
     for (const route of ROUTES) {
       const response = await t.request("GET", route);
-      expect({ route, status: response.status, cacheControl: response.headers["cache-control"] }).toEqual({ route, status: 200, cacheControl: "public, max-age=300" });
+      expect({ route, status: response.status, cacheControl: response.headers["cache-control"] }).toEqual({
+        route,
+        status: 200,
+        cacheControl: "public, max-age=300",
+      });
     }
-    expect((await t.request("GET", "/v1/supported-fiat-currencies", { headers: { "x-api-key": "sk_test_short" } })).headers["cache-control"]).toBeUndefined();
+    expect(
+      (await t.request("GET", "/v1/supported-fiat-currencies", { headers: { "x-api-key": "sk_test_short" } })).headers[
+        "cache-control"
+      ],
+    ).toBeUndefined();
   });
 
   it("the OpenAPI document lists the four routes under the Reference data tag", async () => {
     const { paths } = (await t.request("GET", "/v1/openapi.json")).body;
     for (const route of ROUTES) expect(paths[route]?.get?.tags, route).toEqual(["Reference data"]);
-    expect(paths["/v1/supported-cryptocurrencies"].get.parameters).toContainEqual(expect.objectContaining({ in: "query", name: "network" }));
+    expect(paths["/v1/supported-cryptocurrencies"].get.parameters).toContainEqual(
+      expect.objectContaining({ in: "query", name: "network" }),
+    );
   });
 });
 
 describe("REST filters", () => {
-  const countries = async (query: string) => (await t.request("GET", `/v1/supported-countries?${query}`)).body.countries.map((country: { countryCode: string }) => country.countryCode);
+  const countries = async (query: string) =>
+    (await t.request("GET", `/v1/supported-countries?${query}`)).body.countries.map(
+      (country: { countryCode: string }) => country.countryCode,
+    );
 
   it("countries by code and name (case-insensitive) and by fiat currency, combined", async () => {
     expect(await countries("countryCode=br")).toEqual(["BR"]);
@@ -129,18 +187,39 @@ describe("REST filters", () => {
       ["/v1/supported-cryptocurrencies?network=moonbeam", "cryptocurrencies"],
     ] as const) {
       const response = await t.request("GET", url);
-      expect({ url, status: response.status, body: response.body }).toEqual({ url, status: 200, body: { [envelope]: [] } });
+      expect({ url, status: response.status, body: response.body }).toEqual({
+        url,
+        status: 200,
+        body: { [envelope]: [] },
+      });
     }
   });
 
   it("cryptocurrencies by network", async () => {
     const response = await t.request("GET", "/v1/supported-cryptocurrencies?network=assethub");
     expect(response.body.cryptocurrencies).toEqual([
-      { assetSymbol: "USDC", assetNetwork: "assethub", assetDecimals: 6, assetContractAddress: null, assetForeignAssetId: "1337" },
-      { assetSymbol: "USDT", assetNetwork: "assethub", assetDecimals: 6, assetContractAddress: null, assetForeignAssetId: "1984" },
+      {
+        assetSymbol: "USDC",
+        assetNetwork: "assethub",
+        assetDecimals: 6,
+        assetContractAddress: null,
+        assetForeignAssetId: "1337",
+      },
+      {
+        assetSymbol: "USDT",
+        assetNetwork: "assethub",
+        assetDecimals: 6,
+        assetContractAddress: null,
+        assetForeignAssetId: "1984",
+      },
     ]);
     const bsc = await t.request("GET", "/v1/supported-cryptocurrencies?network=bsc");
-    expect(bsc.body.cryptocurrencies.map((asset: { assetSymbol: string; assetDecimals: number }) => [asset.assetSymbol, asset.assetDecimals])).toEqual([
+    expect(
+      bsc.body.cryptocurrencies.map((asset: { assetSymbol: string; assetDecimals: number }) => [
+        asset.assetSymbol,
+        asset.assetDecimals,
+      ]),
+    ).toEqual([
       ["USDC", 18],
       ["USDT", 18],
     ]);
@@ -148,13 +227,25 @@ describe("REST filters", () => {
 
   it("payment methods by type and fiat; the limits are those of the fiat asked for", async () => {
     const sell = await t.request("GET", "/v1/supported-payment-methods?type=sell&fiat=BRL");
-    expect(sell.body).toEqual({ paymentMethods: [{ id: "pix", name: "PIX", supportedFiats: ["BRL"], limits: { min: 50, max: 250000 } }] });
+    expect(sell.body).toEqual({
+      paymentMethods: [{ id: "pix", name: "PIX", supportedFiats: ["BRL"], limits: { min: 50, max: 250000 } }],
+    });
     const buy = await t.request("GET", "/v1/supported-payment-methods?type=buy");
-    expect(buy.body.paymentMethods.map((method: { id: string }) => method.id)).toEqual(["pix", "sepa", "cbu", "ach", "spei"]);
+    expect(buy.body.paymentMethods.map((method: { id: string }) => method.id)).toEqual([
+      "pix",
+      "sepa",
+      "cbu",
+      "ach",
+      "spei",
+    ]);
     const usd = await t.request("GET", "/v1/supported-payment-methods?fiat=USD");
     const cop = await t.request("GET", "/v1/supported-payment-methods?fiat=COP");
-    expect(usd.body.paymentMethods).toEqual([{ id: "ach", name: "ACH", supportedFiats: ["USD", "COP"], limits: { min: 10, max: 50000 } }]);
-    expect(cop.body.paymentMethods).toEqual([{ id: "ach", name: "ACH", supportedFiats: ["USD", "COP"], limits: { min: 33000, max: 200000000 } }]);
+    expect(usd.body.paymentMethods).toEqual([
+      { id: "ach", name: "ACH", supportedFiats: ["USD", "COP"], limits: { min: 10, max: 50000 } },
+    ]);
+    expect(cop.body.paymentMethods).toEqual([
+      { id: "ach", name: "ACH", supportedFiats: ["USD", "COP"], limits: { min: 33000, max: 200000000 } },
+    ]);
   });
 
   it("filter values outside the allowed sets are 400 VALIDATION_FAILED naming the field", async () => {
@@ -164,7 +255,10 @@ describe("REST filters", () => {
     expectValidationFailure(await t.request("GET", "/v1/supported-payment-methods?fiat=JPY"), "fiat");
     expectValidationFailure(await t.request("GET", "/v1/supported-countries?fiatCurrency=JPY"), "fiatCurrency");
     expectValidationFailure(await t.request("GET", "/v1/supported-countries?countryCode=Brazil"), "countryCode");
-    expectValidationFailure(await t.request("GET", "/v1/supported-countries?countryCode=BR&countryCode=AR"), "countryCode");
+    expectValidationFailure(
+      await t.request("GET", "/v1/supported-countries?countryCode=BR&countryCode=AR"),
+      "countryCode",
+    );
     const both = await t.request("GET", "/v1/supported-payment-methods?type=swap&fiat=JPY");
     expect(both.body.error.details.map((detail: { field: string }) => detail.field)).toEqual(["type", "fiat"]);
     expect(both.body.error.details[0].message).toContain("buy, sell");
@@ -181,7 +275,12 @@ describe("who may read it", () => {
       "secret key": { "x-api-key": credential.secretKey },
       session: session.headers,
     })) {
-      for (const route of ROUTES) expect({ who, route, status: (await t.request("GET", route, { headers })).status }).toEqual({ who, route, status: 200 });
+      for (const route of ROUTES)
+        expect({ who, route, status: (await t.request("GET", route, { headers })).status }).toEqual({
+          who,
+          route,
+          status: 200,
+        });
     }
   });
 
@@ -195,7 +294,11 @@ describe("who may read it", () => {
       const response = await t.request("GET", "/v1/supported-cryptocurrencies?network=solana", { headers });
       expect({ status: response.status, code: response.body.error.code }).toEqual({ status: 401, code });
       const graphql = await t.graphql("{ supportedFiatCurrencies { symbol } }", undefined, headers);
-      expect({ status: graphql.status, code: graphql.body.errors[0].extensions.code, data: graphql.body.data ?? null }).toEqual({ status: 401, code, data: null });
+      expect({
+        status: graphql.status,
+        code: graphql.body.errors[0].extensions.code,
+        data: graphql.body.data ?? null,
+      }).toEqual({ status: 401, code, data: null });
     }
   });
 });
@@ -212,9 +315,16 @@ describe("GraphQL", () => {
     expect(body.errors).toBeUndefined();
     const rest = await Promise.all(ROUTES.map(async (route) => (await t.request("GET", route)).body));
     expect(body.data.supportedCountries).toEqual(rest[0].countries);
-    expect(body.data.supportedCryptocurrencies).toEqual(rest[1].cryptocurrencies.map((asset: { assetNetwork: string }) => ({ ...asset, assetNetwork: asset.assetNetwork.toUpperCase() })));
+    expect(body.data.supportedCryptocurrencies).toEqual(
+      rest[1].cryptocurrencies.map((asset: { assetNetwork: string }) => ({
+        ...asset,
+        assetNetwork: asset.assetNetwork.toUpperCase(),
+      })),
+    );
     expect(body.data.supportedFiatCurrencies).toEqual(rest[2].currencies);
-    expect(body.data.supportedPaymentMethods).toEqual(rest[3].paymentMethods.map((method: { id: string }) => ({ ...method, id: method.id.toUpperCase() })));
+    expect(body.data.supportedPaymentMethods).toEqual(
+      rest[3].paymentMethods.map((method: { id: string }) => ({ ...method, id: method.id.toUpperCase() })),
+    );
   });
 
   it("filters as REST does", async () => {
@@ -246,8 +356,15 @@ describe("GraphQL", () => {
   it("bad filter values are VALIDATION_FAILED (with details where the service decides)", async () => {
     const malformed = await t.graphql(`{ supportedCountries(countryCode: "Brazil") { countryCode } }`);
     expect(malformed.body.data).toBeNull();
-    expect(malformed.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: [{ field: "countryCode" }] });
-    const unknownNetwork = await t.graphql("query ($network: Network) { supportedCryptocurrencies(network: $network) { assetSymbol } }", { network: "SOLANA" });
+    expect(malformed.body.errors[0].extensions).toMatchObject({
+      code: "VALIDATION_FAILED",
+      status: 400,
+      details: [{ field: "countryCode" }],
+    });
+    const unknownNetwork = await t.graphql(
+      "query ($network: Network) { supportedCryptocurrencies(network: $network) { assetSymbol } }",
+      { network: "SOLANA" },
+    );
     expect(unknownNetwork.status).toBe(400);
     expect(unknownNetwork.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
     const unknownType = await t.graphql("{ supportedPaymentMethods(type: SWAP) { id } }");

@@ -16,7 +16,14 @@ import {
   type SecurityTarget,
 } from "../support/security-suite.js";
 
-const BUY_QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const BUY_QUOTE = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 const EVM_ADDRESS = `0x${"1".repeat(40)}`;
 
 /**
@@ -34,9 +41,13 @@ const WEBHOOK_URL = "https://93.184.215.14/hook";
 let lastOwnerWebhook: string | undefined;
 /** A webhook subscription of the owner's (registered with its secret key); a new one once it was deleted. */
 async function ownerWebhook(fx: SecurityFixtures): Promise<string> {
-  if (lastOwnerWebhook && (await fx.t.app.db.webhookSubscription.count({ where: { id: lastOwnerWebhook } }))) return lastOwnerWebhook;
+  if (lastOwnerWebhook && (await fx.t.app.db.webhookSubscription.count({ where: { id: lastOwnerWebhook } })))
+    return lastOwnerWebhook;
   const headers = { "x-api-key": fx.owner.credential.secretKey };
-  const created = await fx.t.request("POST", "/v1/webhook", { headers, body: { url: WEBHOOK_URL, quoteId: await fx.quote(headers) } });
+  const created = await fx.t.request("POST", "/v1/webhook", {
+    headers,
+    body: { url: WEBHOOK_URL, quoteId: await fx.quote(headers) },
+  });
   if (created.status !== 201) throw new Error(`fixture: webhook: ${JSON.stringify(created.body)}`);
   lastOwnerWebhook = created.body.id as string;
   return lastOwnerWebhook;
@@ -44,12 +55,16 @@ async function ownerWebhook(fx: SecurityFixtures): Promise<string> {
 let lastOwnerDelivery: { id: string; deliveryId: string } | undefined;
 /** A queued delivery of an owner's webhook (no workers run here, so it stays pending). */
 async function ownerDelivery(fx: SecurityFixtures): Promise<{ id: string; deliveryId: string }> {
-  if (lastOwnerDelivery && (await fx.t.app.db.webhookDelivery.count({ where: { id: lastOwnerDelivery.deliveryId } }))) return lastOwnerDelivery;
+  if (lastOwnerDelivery && (await fx.t.app.db.webhookDelivery.count({ where: { id: lastOwnerDelivery.deliveryId } })))
+    return lastOwnerDelivery;
   const headers = { "x-api-key": fx.owner.credential.secretKey };
   const quoteId = await fx.quote(headers);
   const created = await fx.t.request("POST", "/v1/webhook", { headers, body: { url: WEBHOOK_URL, quoteId } });
   if (created.status !== 201) throw new Error(`fixture: webhook: ${JSON.stringify(created.body)}`);
-  const ramp = await fx.t.request("POST", "/v1/ramp/register", { headers, body: { quoteId, destinationAddress: `0x${"2".repeat(40)}` } });
+  const ramp = await fx.t.request("POST", "/v1/ramp/register", {
+    headers,
+    body: { quoteId, destinationAddress: `0x${"2".repeat(40)}` },
+  });
   if (ramp.status !== 201) throw new Error(`fixture: ramp: ${JSON.stringify(ramp.body)}`);
   const delivery = await fx.t.app.db.webhookDelivery.findFirstOrThrow({ where: { subscriptionId: created.body.id } });
   lastOwnerDelivery = { id: created.body.id as string, deliveryId: delivery.id };
@@ -57,19 +72,53 @@ async function ownerDelivery(fx: SecurityFixtures): Promise<{ id: string; delive
 }
 /** A valid account body per route prefix (the alias names the country; /v1/domestic takes it from the body). */
 const FIAT_ACCOUNTS: [prefix: `/${string}`, body: Record<string, string>, query: Record<string, string>][] = [
-  ["/v1/domestic", { country: "US", type: "ACH", accountNumber: "000123456789", routingNumber: "021000021", accountType: "checking", accountName: "Jane Doe" }, { country: "US" }],
+  [
+    "/v1/domestic",
+    {
+      country: "US",
+      type: "ACH",
+      accountNumber: "000123456789",
+      routingNumber: "021000021",
+      accountType: "checking",
+      accountName: "Jane Doe",
+    },
+    { country: "US" },
+  ],
   ["/v1/mx", { type: "SPEI", accountNumber: "032180000118359719", accountName: "Juana Pérez" }, {}],
-  ["/v1/ar", { type: "COELSA", accountNumber: "2850590940090418135201", documentType: "CUIT", documentNumber: "20123456786", accountName: "Juan García" }, {}],
+  [
+    "/v1/ar",
+    {
+      type: "COELSA",
+      accountNumber: "2850590940090418135201",
+      documentType: "CUIT",
+      documentNumber: "20123456786",
+      accountName: "Juan García",
+    },
+    {},
+  ],
   [
     "/v1/co",
-    { type: "ACH", accountNumber: "123456789", accountType: "savings", accountBankCode: "1007", documentType: "CC", documentNumber: "1234567890", accountName: "Ana Gómez" },
+    {
+      type: "ACH",
+      accountNumber: "123456789",
+      accountType: "savings",
+      accountBankCode: "1007",
+      documentType: "CC",
+      documentNumber: "1234567890",
+      accountName: "Ana Gómez",
+    },
     {},
   ],
 ];
 /** Usable accounts already made, by prefix and the headers they were made with (reused while undeleted). */
 const fiatAccounts = new Map<string, string>();
 /** A usable account created with the caller's headers; with the owner's secret key when the caller may not create one. */
-async function fiatAccountOf(fx: SecurityFixtures, caller: Record<string, string>, prefix: string, body: Record<string, string>): Promise<string> {
+async function fiatAccountOf(
+  fx: SecurityFixtures,
+  caller: Record<string, string>,
+  prefix: string,
+  body: Record<string, string>,
+): Promise<string> {
   const cacheKey = `${prefix} ${JSON.stringify(caller)}`;
   const known = fiatAccounts.get(cacheKey);
   if (known && (await fx.t.app.db.fiatAccount.count({ where: { id: known, deletedAt: null } }))) return known;
@@ -94,10 +143,21 @@ function domesticKycTargets(prefix: `/${string}`, country: Record<string, string
     {
       route: `POST ${prefix}/submitKycInformation`,
       ...change,
-      body: () => ({ ...country, firstName: "Ana", lastName: "Souza", dateOfBirth: "1990-04-12", documentType: "NATIONAL_ID", documentNumber: "12345678" }),
+      body: () => ({
+        ...country,
+        firstName: "Ana",
+        lastName: "Souza",
+        dateOfBirth: "1990-04-12",
+        documentType: "NATIONAL_ID",
+        documentNumber: "12345678",
+      }),
     },
     { route: `POST ${prefix}/sendKycSubmission`, ...change, body: () => ({ ...country, submissionId: randomUUID() }) },
-    { route: `POST ${prefix}/submitKybInformation`, ...change, body: () => ({ ...country, businessName: "Acme", taxId: "ACM010101ABC" }) },
+    {
+      route: `POST ${prefix}/submitKybInformation`,
+      ...change,
+      body: () => ({ ...country, businessName: "Acme", taxId: "ACM010101ABC" }),
+    },
     { route: `POST ${prefix}/sendKybSubmission`, ...change, body: () => ({ ...country, submissionId: randomUUID() }) },
     { route: `GET ${prefix}/getKycRedirectLink`, ...change, query: () => country },
     { route: `GET ${prefix}/getKybRedirectLink`, ...change, query: () => country },
@@ -115,8 +175,16 @@ function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
   const kyc = { capabilities: ["PROVIDER_ACCOUNTS"] as const };
   const change = { ...kyc, allowedOutcome: "not-refused" as const };
   return [
-    { route: `POST ${prefix}/createSubaccount`, ...change, body: () => ({ accountType: "INDIVIDUAL", name: "Ana Souza", taxId: randomCpf() }) },
-    { route: `POST ${prefix}/newKyc`, ...change, body: () => ({ ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: randomCpf() }) },
+    {
+      route: `POST ${prefix}/createSubaccount`,
+      ...change,
+      body: () => ({ accountType: "INDIVIDUAL", name: "Ana Souza", taxId: randomCpf() }),
+    },
+    {
+      route: `POST ${prefix}/newKyc`,
+      ...change,
+      body: () => ({ ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: randomCpf() }),
+    },
     { route: `GET ${prefix}/getKycStatus`, ...change, query: () => ({ taxId: randomCpf() }) },
     { route: `GET ${prefix}/getUser`, ...kyc },
     { route: `GET ${prefix}/getUserRemainingLimit`, ...kyc, query: () => ({ direction: "BUY" }) },
@@ -136,8 +204,15 @@ function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
 let lastOwnerInvitation: string | undefined;
 /** A pending invitation of the owner's (its session invites; recipients are session-only), reused while pending. */
 async function ownerInvitation(fx: SecurityFixtures): Promise<string> {
-  if (lastOwnerInvitation && (await fx.t.app.db.recipientInvitation.count({ where: { id: lastOwnerInvitation, status: "pending" } }))) return lastOwnerInvitation;
-  const created = await fx.t.request("POST", "/v1/recipients/invitations", { headers: fx.owner.headers, body: { email: `invitee-${randomUUID()}@example.com`, relationship: "friend" } });
+  if (
+    lastOwnerInvitation &&
+    (await fx.t.app.db.recipientInvitation.count({ where: { id: lastOwnerInvitation, status: "pending" } }))
+  )
+    return lastOwnerInvitation;
+  const created = await fx.t.request("POST", "/v1/recipients/invitations", {
+    headers: fx.owner.headers,
+    body: { email: `invitee-${randomUUID()}@example.com`, relationship: "friend" },
+  });
   if (created.status !== 201) throw new Error(`fixture: invitation: ${JSON.stringify(created.body)}`);
   lastOwnerInvitation = created.body.id as string;
   return lastOwnerInvitation;
@@ -145,7 +220,11 @@ async function ownerInvitation(fx: SecurityFixtures): Promise<string> {
 
 const TARGETS: SecurityTarget[] = [
   // REST: the session's own credentials.
-  { route: "POST /v1/api-credentials", capabilities: ["OWN_CREDENTIALS"], body: () => ({ name: "security suite: created" }) },
+  {
+    route: "POST /v1/api-credentials",
+    capabilities: ["OWN_CREDENTIALS"],
+    body: () => ({ name: "security suite: created" }),
+  },
   { route: "GET /v1/api-credentials", capabilities: ["OWN_CREDENTIALS"] },
   {
     route: "DELETE /v1/api-credentials/{credentialId}",
@@ -154,8 +233,16 @@ const TARGETS: SecurityTarget[] = [
     params: async (fx) => ({ credentialId: (await fx.spareCredential()).id }),
   },
   // REST: session renewal, open to every kind; only broken credentials are refused.
-  { route: "POST /v1/auth/refresh", capabilities: ["SIGN_IN"], body: async (fx) => ({ refresh_token: await fx.liveRefreshToken() }) },
-  { route: "POST /v1/auth/logout", capabilities: ["SIGN_IN"], body: async (fx) => ({ refresh_token: await fx.liveRefreshToken() }) },
+  {
+    route: "POST /v1/auth/refresh",
+    capabilities: ["SIGN_IN"],
+    body: async (fx) => ({ refresh_token: await fx.liveRefreshToken() }),
+  },
+  {
+    route: "POST /v1/auth/logout",
+    capabilities: ["SIGN_IN"],
+    body: async (fx) => ({ refresh_token: await fx.liveRefreshToken() }),
+  },
 
   // REST: public reference data, open to every kind; only broken credentials are refused.
   { route: "GET /v1/supported-countries", capabilities: ["REFERENCE_DATA"] },
@@ -171,7 +258,11 @@ const TARGETS: SecurityTarget[] = [
     route: "POST /v1/managed-profiles",
     capabilities: ["MANAGED_PROFILES"],
     childCredential: "refused",
-    body: () => ({ externalSubjectId: `security-created-${randomUUID()}`, contactEmail: `security-created-${randomUUID()}@example.com`, customerType: "business" }),
+    body: () => ({
+      externalSubjectId: `security-created-${randomUUID()}`,
+      contactEmail: `security-created-${randomUUID()}@example.com`,
+      customerType: "business",
+    }),
   },
   { route: "GET /v1/managed-profiles", capabilities: ["MANAGED_PROFILES"], childCredential: "refused" },
   {
@@ -217,7 +308,11 @@ const TARGETS: SecurityTarget[] = [
     params: async (fx) => ({ profileId: await fx.nonManagerProfile() }),
     body: () => ({ allowedCorridors: ["BR", "MX"], allowedCustomerTypes: ["individual"], isActive: true }),
   },
-  { route: "GET /v1/admin/managers/{profileId}", capabilities: ["OPERATOR"], params: (fx) => ({ profileId: fx.owner.profileId }) },
+  {
+    route: "GET /v1/admin/managers/{profileId}",
+    capabilities: ["OPERATOR"],
+    params: (fx) => ({ profileId: fx.owner.profileId }),
+  },
   {
     route: "PUT /v1/admin/pricing-assignments/{profileId}",
     capabilities: ["OPERATOR"],
@@ -225,14 +320,24 @@ const TARGETS: SecurityTarget[] = [
     // A different name every time, so a refused call would have changed the assignment.
     body: async (fx) => ({ pricingProfile: await otherPricingProfile(fx) }),
   },
-  { route: "GET /v1/admin/pricing-assignments/{profileId}", capabilities: ["OPERATOR"], params: (fx) => ({ profileId: fx.pricedProfileId }) },
-  { route: "POST /v1/admin/partners", capabilities: ["OPERATOR"], body: () => ({ name: "security suite: created partner" }) },
+  {
+    route: "GET /v1/admin/pricing-assignments/{profileId}",
+    capabilities: ["OPERATOR"],
+    params: (fx) => ({ profileId: fx.pricedProfileId }),
+  },
+  {
+    route: "POST /v1/admin/partners",
+    capabilities: ["OPERATOR"],
+    body: () => ({ name: "security suite: created partner" }),
+  },
   {
     route: "PATCH /v1/admin/partners/{partnerId}",
     capabilities: ["OPERATOR"],
     params: (fx) => ({ partnerId: fx.togglePartnerId }),
     // The opposite of the partner's state, so a refused call would have changed it.
-    body: async (fx) => ({ isActive: !(await fx.t.app.db.partner.findUniqueOrThrow({ where: { id: fx.togglePartnerId } })).isActive }),
+    body: async (fx) => ({
+      isActive: !(await fx.t.app.db.partner.findUniqueOrThrow({ where: { id: fx.togglePartnerId } })).isActive,
+    }),
   },
   {
     route: "POST /v1/admin/partners/{partnerId}/api-credentials",
@@ -247,9 +352,20 @@ const TARGETS: SecurityTarget[] = [
   {
     route: "POST /v1/quotes/best",
     capabilities: ["QUOTE"],
-    body: () => ({ rampType: "BUY", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC", networks: ["polygon", "base"] }),
+    body: () => ({
+      rampType: "BUY",
+      inputAmount: "250.00",
+      inputCurrency: "BRL",
+      outputCurrency: "USDC",
+      networks: ["polygon", "base"],
+    }),
   },
-  { route: "GET /v1/quotes/{id}", capabilities: ["QUOTE"], ownedInputs: true, params: async (fx, caller) => ({ id: await fx.quote(caller) }) },
+  {
+    route: "GET /v1/quotes/{id}",
+    capabilities: ["QUOTE"],
+    ownedInputs: true,
+    params: async (fx, caller) => ({ id: await fx.quote(caller) }),
+  },
   {
     route: "POST /v1/session/create",
     capabilities: ["QUOTE"],
@@ -269,17 +385,39 @@ const TARGETS: SecurityTarget[] = [
     route: "POST /v1/ramp/update",
     capabilities: ["RAMP_OPERATIONS"],
     ownedInputs: true,
-    body: async (fx, caller) => ({ rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] }),
+    body: async (fx, caller) => ({
+      rampId: await fx.ramp(caller),
+      presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }],
+    }),
   },
-  { route: "POST /v1/ramp/start", capabilities: ["RAMP_OPERATIONS"], ownedInputs: true, body: async (fx, caller) => ({ rampId: await fx.ramp(caller) }) },
+  {
+    route: "POST /v1/ramp/start",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    body: async (fx, caller) => ({ rampId: await fx.ramp(caller) }),
+  },
   { route: "GET /v1/ramp/history", capabilities: ["RAMP_OPERATIONS"], query: () => ({ limit: "5", offset: "0" }) },
-  { route: "GET /v1/ramp/{id}", capabilities: ["RAMP_OPERATIONS"], ownedInputs: true, params: async (fx, caller) => ({ id: await fx.ramp(caller) }) },
-  { route: "GET /v1/ramp/{id}/errors", capabilities: ["RAMP_OPERATIONS"], ownedInputs: true, params: async (fx, caller) => ({ id: await fx.ramp(caller) }) },
+  {
+    route: "GET /v1/ramp/{id}",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    params: async (fx, caller) => ({ id: await fx.ramp(caller) }),
+  },
+  {
+    route: "GET /v1/ramp/{id}/errors",
+    capabilities: ["RAMP_OPERATIONS"],
+    ownedInputs: true,
+    params: async (fx, caller) => ({ id: await fx.ramp(caller) }),
+  },
 
   // REST: limits, onboarding and ramp-info of the acting subject; onboarding requirements are reference data.
   { route: "POST /v1/limits", capabilities: ["EXACT_LIMITS"], body: () => ({ corridors: ["BR", "MX"] }) },
   { route: "GET /v1/onboarding/status", capabilities: ["EXACT_LIMITS"] },
-  { route: "GET /v1/onboarding/requirements", capabilities: ["REFERENCE_DATA"], query: () => ({ country: "BR", customerType: "individual" }) },
+  {
+    route: "GET /v1/onboarding/requirements",
+    capabilities: ["REFERENCE_DATA"],
+    query: () => ({ country: "BR", customerType: "individual" }),
+  },
   { route: "GET /v1/ramp-info", capabilities: ["RAMP_INFO"] },
   // REST: webhook registrations, a non-managed profile's secret key only (MANAGER_ONLY: selector 400, a child's
   // own key 403). The URL is a public IP literal, so no DNS is needed; the quote is the caller's own.
@@ -335,25 +473,68 @@ const TARGETS: SecurityTarget[] = [
   ...brazilKycTargets("/v1/brla"),
 
   // REST: sender-side recipients (a session only) and the invitee's side.
-  { route: "POST /v1/recipients/invitations", capabilities: ["RECIPIENTS"], body: () => ({ email: `invitee-${randomUUID()}@example.com`, relationship: "family" }) },
+  {
+    route: "POST /v1/recipients/invitations",
+    capabilities: ["RECIPIENTS"],
+    body: () => ({ email: `invitee-${randomUUID()}@example.com`, relationship: "family" }),
+  },
   { route: "GET /v1/recipients/invitations", capabilities: ["RECIPIENTS"] },
-  { route: "POST /v1/recipients/invitations/{id}/archive", capabilities: ["RECIPIENTS"], params: async (fx) => ({ id: await ownerInvitation(fx) }) },
-  { route: "POST /v1/recipients/invitations/{id}/unarchive", capabilities: ["RECIPIENTS"], params: async (fx) => ({ id: await ownerInvitation(fx) }) },
+  {
+    route: "POST /v1/recipients/invitations/{id}/archive",
+    capabilities: ["RECIPIENTS"],
+    params: async (fx) => ({ id: await ownerInvitation(fx) }),
+  },
+  {
+    route: "POST /v1/recipients/invitations/{id}/unarchive",
+    capabilities: ["RECIPIENTS"],
+    params: async (fx) => ({ id: await ownerInvitation(fx) }),
+  },
   { route: "GET /v1/recipients", capabilities: ["RECIPIENTS"] },
-  { route: "PATCH /v1/recipients/{id}", capabilities: ["RECIPIENTS"], params: async (fx) => ({ id: await ownerInvitation(fx) }), body: () => ({ relationship: "business" }) },
+  {
+    route: "PATCH /v1/recipients/{id}",
+    capabilities: ["RECIPIENTS"],
+    params: async (fx) => ({ id: await ownerInvitation(fx) }),
+    body: () => ({ relationship: "business" }),
+  },
   // A pending invitation has no eligibility yet (404): the point here is who may ask.
-  { route: "GET /v1/recipients/{id}/eligibility", capabilities: ["RECIPIENTS"], allowedOutcome: "not-refused", params: async (fx) => ({ id: await ownerInvitation(fx) }) },
-  { route: "POST /v1/recipient-invitations/preview", capabilities: ["RECIPIENTS"], childCredential: "refused", allowedOutcome: "not-refused", body: () => ({ code: "not-a-code" }) },
-  { route: "POST /v1/recipient-invitations/accept", capabilities: ["RECIPIENTS"], childCredential: "refused", allowedOutcome: "not-refused", body: () => ({ code: "not-a-code" }) },
+  {
+    route: "GET /v1/recipients/{id}/eligibility",
+    capabilities: ["RECIPIENTS"],
+    allowedOutcome: "not-refused",
+    params: async (fx) => ({ id: await ownerInvitation(fx) }),
+  },
+  {
+    route: "POST /v1/recipient-invitations/preview",
+    capabilities: ["RECIPIENTS"],
+    childCredential: "refused",
+    allowedOutcome: "not-refused",
+    body: () => ({ code: "not-a-code" }),
+  },
+  {
+    route: "POST /v1/recipient-invitations/accept",
+    capabilities: ["RECIPIENTS"],
+    childCredential: "refused",
+    allowedOutcome: "not-refused",
+    body: () => ({ code: "not-a-code" }),
+  },
 
   // GraphQL.
   { field: "Query.me", capabilities: ["PROFILE_READ"], document: "query { me { id email } }" },
-  { field: "Query.apiCredentials", capabilities: ["OWN_CREDENTIALS"], document: "query { apiCredentials(first: 5) { count edges { node { id publicKey } } } }" },
-  { field: "Profile.apiCredentials", capabilities: ["PROFILE_READ", "OWN_CREDENTIALS"], document: "query { me { id apiCredentials { count } } }" },
+  {
+    field: "Query.apiCredentials",
+    capabilities: ["OWN_CREDENTIALS"],
+    document: "query { apiCredentials(first: 5) { count edges { node { id publicKey } } } }",
+  },
+  {
+    field: "Profile.apiCredentials",
+    capabilities: ["PROFILE_READ", "OWN_CREDENTIALS"],
+    document: "query { me { id apiCredentials { count } } }",
+  },
   {
     field: "Mutation.createApiCredential",
     capabilities: ["OWN_CREDENTIALS"],
-    document: "mutation Create($input: CreateApiCredentialInput) { createApiCredential(input: $input) { secretKey credential { id } } }",
+    document:
+      "mutation Create($input: CreateApiCredentialInput) { createApiCredential(input: $input) { secretKey credential { id } } }",
     variables: () => ({ input: { name: "security suite: created" } }),
     invalidVariables: () => ({ input: { expiresAt: "tomorrow" } }),
   },
@@ -383,22 +564,29 @@ const TARGETS: SecurityTarget[] = [
   {
     field: "Query.supportedCountries",
     capabilities: ["REFERENCE_DATA"],
-    document: "query Countries($fiat: FiatCurrencySymbol) { supportedCountries(fiatCurrency: $fiat) { countryCode name support { buy sell } } }",
+    document:
+      "query Countries($fiat: FiatCurrencySymbol) { supportedCountries(fiatCurrency: $fiat) { countryCode name support { buy sell } } }",
     variables: () => ({ fiat: "EUR" }),
     invalidVariables: () => ({ fiat: "JPY" }),
   },
   {
     field: "Query.supportedCryptocurrencies",
     capabilities: ["REFERENCE_DATA"],
-    document: "query Assets($network: Network) { supportedCryptocurrencies(network: $network) { assetSymbol assetContractAddress } }",
+    document:
+      "query Assets($network: Network) { supportedCryptocurrencies(network: $network) { assetSymbol assetContractAddress } }",
     variables: () => ({ network: "POLYGON" }),
     invalidVariables: () => ({ network: "SOLANA" }),
   },
-  { field: "Query.supportedFiatCurrencies", capabilities: ["REFERENCE_DATA"], document: "query { supportedFiatCurrencies { symbol decimals } }" },
+  {
+    field: "Query.supportedFiatCurrencies",
+    capabilities: ["REFERENCE_DATA"],
+    document: "query { supportedFiatCurrencies { symbol decimals } }",
+  },
   {
     field: "Query.supportedPaymentMethods",
     capabilities: ["REFERENCE_DATA"],
-    document: "query Rails($type: RampDirection, $fiat: FiatCurrencySymbol) { supportedPaymentMethods(type: $type, fiat: $fiat) { id limits { min max } } }",
+    document:
+      "query Rails($type: RampDirection, $fiat: FiatCurrencySymbol) { supportedPaymentMethods(type: $type, fiat: $fiat) { id limits { min max } } }",
     variables: () => ({ type: "SELL", fiat: "BRL" }),
     invalidVariables: () => ({ type: "SWAP" }),
   },
@@ -408,7 +596,8 @@ const TARGETS: SecurityTarget[] = [
     field: "Query.managedProfiles",
     capabilities: ["MANAGED_PROFILES"],
     childCredential: "refused",
-    document: "query List($status: ManagedProfileFilter!) { managedProfiles(first: 5, status: $status) { count edges { node { profileId status } } } }",
+    document:
+      "query List($status: ManagedProfileFilter!) { managedProfiles(first: 5, status: $status) { count edges { node { profileId status } } } }",
     variables: () => ({ status: "ALL" }),
     invalidVariables: () => ({ status: "EVERYTHING" }),
   },
@@ -430,7 +619,8 @@ const TARGETS: SecurityTarget[] = [
     field: "ManagedProfile.apiCredentials",
     capabilities: ["MANAGED_PROFILES", "MANAGE_CHILD_CREDENTIALS"],
     childCredential: "refused",
-    document: "query Keys($id: ID!) { managedProfile(profileId: $id) { profileId apiCredentials { count edges { node { id publicKey } } } } }",
+    document:
+      "query Keys($id: ID!) { managedProfile(profileId: $id) { profileId apiCredentials { count edges { node { id publicKey } } } } }",
     variables: async (fx) => ({ id: (await fx.child()).profileId }),
     invalidVariables: () => ({}),
   },
@@ -441,9 +631,15 @@ const TARGETS: SecurityTarget[] = [
     document:
       "mutation Create($input: CreateManagedProfileInput!) { createManagedProfile(input: $input) { created managedProfile { profileId } } }",
     variables: () => ({
-      input: { externalSubjectId: `security-created-${randomUUID()}`, contactEmail: `security-created-${randomUUID()}@example.com`, customerType: "INDIVIDUAL" },
+      input: {
+        externalSubjectId: `security-created-${randomUUID()}`,
+        contactEmail: `security-created-${randomUUID()}@example.com`,
+        customerType: "INDIVIDUAL",
+      },
     }),
-    invalidVariables: () => ({ input: { externalSubjectId: "x", contactEmail: "x@example.com", customerType: "PERSON" } }),
+    invalidVariables: () => ({
+      input: { externalSubjectId: "x", contactEmail: "x@example.com", customerType: "PERSON" },
+    }),
   },
   {
     field: "Mutation.deleteManagedProfile",
@@ -459,14 +655,18 @@ const TARGETS: SecurityTarget[] = [
     childCredential: "refused",
     document:
       "mutation Issue($id: ID!, $input: CreateApiCredentialInput) { createManagedProfileCredential(profileId: $id, input: $input) { secretKey credential { id profileId } } }",
-    variables: async (fx) => ({ id: (await fx.child()).profileId, input: { name: "security suite: child credential" } }),
+    variables: async (fx) => ({
+      id: (await fx.child()).profileId,
+      input: { name: "security suite: child credential" },
+    }),
     invalidVariables: async (fx) => ({ id: (await fx.child()).profileId, input: { expiresAt: "tomorrow" } }),
   },
   {
     field: "Mutation.revokeManagedProfileCredential",
     capabilities: ["MANAGE_CHILD_CREDENTIALS"],
     childCredential: "refused",
-    document: "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) }",
+    document:
+      "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) }",
     variables: async (fx) => {
       const credential = await fx.spareChildCredential();
       return { id: credential.profileId, credentialId: credential.id };
@@ -492,14 +692,22 @@ const TARGETS: SecurityTarget[] = [
   {
     field: "Mutation.putManager",
     capabilities: ["OPERATOR"],
-    document: "mutation Put($id: ID!, $policy: ManagerPolicyInput!) { putManager(profileId: $id, policy: $policy) { profileId isActive } }",
-    variables: async (fx) => ({ id: await fx.nonManagerProfile(), policy: { allowedCorridors: ["BR", "MX"], isActive: true } }),
-    invalidVariables: async (fx) => ({ id: await fx.nonManagerProfile(), policy: { allowedCorridors: ["XX"], isActive: true } }),
+    document:
+      "mutation Put($id: ID!, $policy: ManagerPolicyInput!) { putManager(profileId: $id, policy: $policy) { profileId isActive } }",
+    variables: async (fx) => ({
+      id: await fx.nonManagerProfile(),
+      policy: { allowedCorridors: ["BR", "MX"], isActive: true },
+    }),
+    invalidVariables: async (fx) => ({
+      id: await fx.nonManagerProfile(),
+      policy: { allowedCorridors: ["XX"], isActive: true },
+    }),
   },
   {
     field: "Mutation.assignPricingProfile",
     capabilities: ["OPERATOR"],
-    document: "mutation Assign($id: ID!, $name: String!) { assignPricingProfile(profileId: $id, pricingProfile: $name) { profileId pricingProfile } }",
+    document:
+      "mutation Assign($id: ID!, $name: String!) { assignPricingProfile(profileId: $id, pricingProfile: $name) { profileId pricingProfile } }",
     variables: async (fx) => ({ id: fx.pricedProfileId, name: await otherPricingProfile(fx) }),
     invalidVariables: (fx) => ({ id: fx.pricedProfileId, name: 42 }),
   },
@@ -513,7 +721,8 @@ const TARGETS: SecurityTarget[] = [
   {
     field: "Mutation.setPartnerActive",
     capabilities: ["OPERATOR"],
-    document: "mutation Toggle($id: ID!, $active: Boolean!) { setPartnerActive(partnerId: $id, isActive: $active) { id isActive } }",
+    document:
+      "mutation Toggle($id: ID!, $active: Boolean!) { setPartnerActive(partnerId: $id, isActive: $active) { id isActive } }",
     variables: async (fx) => ({
       id: fx.togglePartnerId,
       active: !(await fx.t.app.db.partner.findUniqueOrThrow({ where: { id: fx.togglePartnerId } })).isActive,
@@ -525,7 +734,10 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["OPERATOR"],
     document:
       "mutation IssuePartner($id: ID!, $input: PartnerCredentialInput!) { issuePartnerCredential(partnerId: $id, input: $input) { secretKey credential { id partnerId profileId } } }",
-    variables: async (fx) => ({ id: fx.partner.id, input: { profileId: await fx.partner.subject(), name: "security suite: partner-managed" } }),
+    variables: async (fx) => ({
+      id: fx.partner.id,
+      input: { profileId: await fx.partner.subject(), name: "security suite: partner-managed" },
+    }),
     invalidVariables: (fx) => ({ id: fx.partner.id, input: { name: "no subject" } }),
   },
 
@@ -536,37 +748,56 @@ const TARGETS: SecurityTarget[] = [
     field: "Query.quote",
     capabilities: ["QUOTE"],
     ownedInputs: true,
-    document: "query Quote($id: ID!) { quote(id: $id) { id rampType inputAmount outputAmount totalFeeFiat totalFeeUSD expiresAt } }",
+    document:
+      "query Quote($id: ID!) { quote(id: $id) { id rampType inputAmount outputAmount totalFeeFiat totalFeeUSD expiresAt } }",
     variables: async (fx, caller) => ({ id: await fx.quote(caller) }),
     invalidVariables: () => ({}),
   },
   {
     field: "Mutation.createQuote",
     capabilities: ["QUOTE"],
-    document: "mutation CreateQuote($input: CreateQuoteInput!) { createQuote(input: $input) { id rampType outputAmount totalFeeFiat } }",
+    document:
+      "mutation CreateQuote($input: CreateQuoteInput!) { createQuote(input: $input) { id rampType outputAmount totalFeeFiat } }",
     variables: () => ({ input: { ...BUY_QUOTE } }),
     invalidVariables: () => ({ input: { ...BUY_QUOTE, rampType: "SWAP" } }),
   },
   {
     field: "Mutation.createBestQuote",
     capabilities: ["QUOTE"],
-    document: "mutation BestQuote($input: CreateBestQuoteInput!) { createBestQuote(input: $input) { id network outputAmount } }",
-    variables: () => ({ input: { rampType: "BUY", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC", networks: ["polygon", "base"] } }),
-    invalidVariables: () => ({ input: { rampType: "BUY", inputAmount: 250, inputCurrency: "BRL", outputCurrency: "USDC" } }),
+    document:
+      "mutation BestQuote($input: CreateBestQuoteInput!) { createBestQuote(input: $input) { id network outputAmount } }",
+    variables: () => ({
+      input: {
+        rampType: "BUY",
+        inputAmount: "250.00",
+        inputCurrency: "BRL",
+        outputCurrency: "USDC",
+        networks: ["polygon", "base"],
+      },
+    }),
+    invalidVariables: () => ({
+      input: { rampType: "BUY", inputAmount: 250, inputCurrency: "BRL", outputCurrency: "USDC" },
+    }),
   },
   {
     field: "Mutation.createWidgetSession",
     capabilities: ["QUOTE"],
     ownedInputs: true,
-    document: "mutation WidgetSession($input: CreateWidgetSessionInput!) { createWidgetSession(input: $input) { sessionId url } }",
-    variables: async (fx, caller) => ({ input: { quoteId: await fx.quote(caller), externalSessionId: `security-${randomUUID()}` } }),
-    invalidVariables: () => ({ input: { rampType: "BUY", network: "MARS", inputAmount: "100", externalSessionId: "security" } }),
+    document:
+      "mutation WidgetSession($input: CreateWidgetSessionInput!) { createWidgetSession(input: $input) { sessionId url } }",
+    variables: async (fx, caller) => ({
+      input: { quoteId: await fx.quote(caller), externalSessionId: `security-${randomUUID()}` },
+    }),
+    invalidVariables: () => ({
+      input: { rampType: "BUY", network: "MARS", inputAmount: "100", externalSessionId: "security" },
+    }),
   },
   {
     field: "Mutation.registerRamp",
     capabilities: ["RAMP_OPERATIONS"],
     ownedInputs: true,
-    document: "mutation Register($input: RegisterRampInput!) { registerRamp(input: $input) { id status currentPhase errors { phase } } }",
+    document:
+      "mutation Register($input: RegisterRampInput!) { registerRamp(input: $input) { id status currentPhase errors { phase } } }",
     variables: async (fx, caller) => ({ input: { quoteId: await fx.quote(caller), destinationAddress: EVM_ADDRESS } }),
     invalidVariables: () => ({ input: { destinationAddress: EVM_ADDRESS } }),
   },
@@ -575,15 +806,22 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["RAMP_OPERATIONS"],
     ownedInputs: true,
     document: "mutation Update($input: UpdateRampInput!) { updateRamp(input: $input) { id currentPhase } }",
-    variables: async (fx, caller) => ({ input: { rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] } }),
+    variables: async (fx, caller) => ({
+      input: { rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] },
+    }),
     invalidVariables: () => ({ input: { rampId: randomUUID(), presignedTxs: ["not an object"] } }),
   },
   // GraphQL: recipients, like the REST routes (a session only).
-  { field: "Query.recipients", capabilities: ["RECIPIENTS"], document: "query { recipients(first: 5) { count edges { node { id relationship } } } }" },
+  {
+    field: "Query.recipients",
+    capabilities: ["RECIPIENTS"],
+    document: "query { recipients(first: 5) { count edges { node { id relationship } } } }",
+  },
   {
     field: "Query.recipientInvitations",
     capabilities: ["RECIPIENTS"],
-    document: "query List($archived: Boolean!) { recipientInvitations(archived: $archived, first: 5) { count edges { node { id status } } } }",
+    document:
+      "query List($archived: Boolean!) { recipientInvitations(archived: $archived, first: 5) { count edges { node { id status } } } }",
     variables: () => ({ archived: false }),
     invalidVariables: () => ({ archived: "sometimes" }),
   },
@@ -635,19 +873,25 @@ const TARGETS: SecurityTarget[] = [
     invalidVariables: () => ({}),
   },
   // GraphQL: the subject's customers and their KYC/KYB status.
-  { field: "Query.customers", capabilities: ["PROVIDER_ACCOUNTS"], document: "query { customers { customerId corridor customerType kycStatus } }" },
+  {
+    field: "Query.customers",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    document: "query { customers { customerId corridor customerType kycStatus } }",
+  },
   // GraphQL: payout fiat accounts, like the REST routes.
   {
     field: "Query.fiatAccounts",
     capabilities: ["PROVIDER_ACCOUNTS"],
-    document: "query List($country: FiatAccountCountry!) { fiatAccounts(country: $country, first: 5) { count edges { node { fiatAccountId accountNumber } } } }",
+    document:
+      "query List($country: FiatAccountCountry!) { fiatAccounts(country: $country, first: 5) { count edges { node { fiatAccountId accountNumber } } } }",
     variables: () => ({ country: "US" }),
     invalidVariables: () => ({ country: "BR" }),
   },
   {
     field: "Mutation.createFiatAccount",
     capabilities: ["PROVIDER_ACCOUNTS"],
-    document: "mutation Create($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccountId customerId } }",
+    document:
+      "mutation Create($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccountId customerId } }",
     variables: () => ({ input: FIAT_ACCOUNTS[0]![1] }),
     invalidVariables: () => ({ input: { country: "US" } }),
   },
@@ -664,14 +908,16 @@ const TARGETS: SecurityTarget[] = [
     field: "Query.webhooks",
     capabilities: ["WEBHOOK_MANAGEMENT"],
     childCredential: "refused",
-    document: "query { webhooks(first: 5) { count edges { node { id isActive deliveries(first: 5) { count edges { node { id status attempts { statusCode } } } } } } } }",
+    document:
+      "query { webhooks(first: 5) { count edges { node { id isActive deliveries(first: 5) { count edges { node { id status attempts { statusCode } } } } } } } }",
   },
   {
     field: "Mutation.registerWebhook",
     capabilities: ["WEBHOOK_MANAGEMENT"],
     childCredential: "refused",
     ownedInputs: true,
-    document: "mutation Register($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id events isActive } }",
+    document:
+      "mutation Register($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id events isActive } }",
     variables: async (fx, caller) => ({ input: { url: WEBHOOK_URL, quoteId: await fx.quote(caller) } }),
     invalidVariables: () => ({ input: { url: 42 } }),
   },
@@ -689,7 +935,8 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["WEBHOOK_MANAGEMENT"],
     childCredential: "refused",
     ownedInputs: true,
-    document: "mutation Redeliver($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status } }",
+    document:
+      "mutation Redeliver($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status } }",
     variables: async (fx) => {
       const { id, deliveryId } = await ownerDelivery(fx);
       return { webhookId: id, deliveryId };
@@ -708,22 +955,29 @@ const TARGETS: SecurityTarget[] = [
     field: "Query.ramp",
     capabilities: ["RAMP_OPERATIONS"],
     ownedInputs: true,
-    document: "query Ramp($id: ID!) { ramp(id: $id) { id status currentPhase paymentInstructions { reference } errors { phase error } } }",
+    document:
+      "query Ramp($id: ID!) { ramp(id: $id) { id status currentPhase paymentInstructions { reference } errors { phase error } } }",
     variables: async (fx, caller) => ({ id: await fx.ramp(caller) }),
     invalidVariables: () => ({}),
   },
   {
     field: "Query.ramps",
     capabilities: ["RAMP_OPERATIONS"],
-    document: "query Ramps($first: Int!) { ramps(first: $first) { count edges { node { id status errors { phase } } } pageInfo { hasNextPage } } }",
+    document:
+      "query Ramps($first: Int!) { ramps(first: $first) { count edges { node { id status errors { phase } } } pageInfo { hasNextPage } } }",
     variables: () => ({ first: 5 }),
     invalidVariables: () => ({ first: "five" }),
   },
-  { field: "Query.rampInfo", capabilities: ["RAMP_INFO"], document: "query { rampInfo { corridors { corridor kycStatus canBuy canSell } } }" },
+  {
+    field: "Query.rampInfo",
+    capabilities: ["RAMP_INFO"],
+    document: "query { rampInfo { corridors { corridor kycStatus canBuy canSell } } }",
+  },
   {
     field: "Query.limits",
     capabilities: ["EXACT_LIMITS"],
-    document: "query Limits($corridors: [Corridor!]!) { limits(corridors: $corridors) { corridor direction max used } }",
+    document:
+      "query Limits($corridors: [Corridor!]!) { limits(corridors: $corridors) { corridor direction max used } }",
     variables: () => ({ corridors: ["BR", "MX"] }),
     invalidVariables: () => ({ corridors: ["XX"] }),
   },
@@ -742,7 +996,9 @@ afterAll(() => t?.close());
 securitySuite(() => t, TARGETS, { schema: buildGraphQLSchema });
 
 describe("security suite registry is complete", () => {
-  const restTargets: string[] = TARGETS.filter(isRest).map((target) => target.route).sort();
+  const restTargets: string[] = TARGETS.filter(isRest)
+    .map((target) => target.route)
+    .sort();
   const graphQLTargets: string[] = TARGETS.flatMap((target) => (isRest(target) ? [] : [target.field])).sort();
 
   it("registers every documented REST operation (OpenAPI at /v1/openapi.json)", async () => {

@@ -64,7 +64,10 @@ async function servedKey(t: TestApp): Promise<string> {
 /** What another instance does to pick up a rotation: the bus on PostgreSQL, the periodic check on SQLite. */
 async function expectServes(t: TestApp, publicKey: string): Promise<void> {
   if (engine === "sqlite") await t.app.signingKeys.refresh();
-  await waitFor(async () => ((await servedKey(t)) === publicKey ? true : undefined), "the other instance to serve the rotated key");
+  await waitFor(
+    async () => ((await servedKey(t)) === publicKey ? true : undefined),
+    "the other instance to serve the rotated key",
+  );
 }
 
 let cliRuns = 0;
@@ -99,12 +102,23 @@ function runCli(database: TestDatabase, args: string[], extraEnv: Record<string,
 
 function appLog() {
   mkdirSync(LOG_DIR, { recursive: true });
-  return pino(loggerOptions("info"), pino.destination({ dest: join(LOG_DIR, `integration-signing-${engine}-${process.pid}-${randomBytes(4).toString("hex")}.log`), sync: true }));
+  return pino(
+    loggerOptions("info"),
+    pino.destination({
+      dest: join(LOG_DIR, `integration-signing-${engine}-${process.pid}-${randomBytes(4).toString("hex")}.log`),
+      sync: true,
+    }),
+  );
 }
 
 /** createApp on `database` with extra settings (no HTTP server, no SMTP): for start-up failures. */
 function createAppOn(database: TestDatabase, env: Record<string, string>) {
-  const config = loadConfig({ DATA_DIR: database.dataDir, LOG_LEVEL: "info", ...(database.url && { DATABASE_URL: database.url }), ...env });
+  const config = loadConfig({
+    DATA_DIR: database.dataDir,
+    LOG_LEVEL: "info",
+    ...(database.url && { DATABASE_URL: database.url }),
+    ...env,
+  });
   return createApp(config, appLog());
 }
 
@@ -136,7 +150,11 @@ describe("the stored signing key", () => {
     expect(row!.publicKey).toBe(publicKey);
 
     // The column holds ciphertext only: no PEM, and not the PKCS#8 key in any plain encoding.
-    const privateKey = decryptPrivateKey(row!.encryptedPrivateKey, t.app.config.webhooks.signingKeyEncryptionKey, row!.id);
+    const privateKey = decryptPrivateKey(
+      row!.encryptedPrivateKey,
+      t.app.config.webhooks.signingKeyEncryptionKey,
+      row!.id,
+    );
     const pkcs8Pem = rememberPem(privateKey.export({ format: "pem", type: "pkcs8" }).toString());
     const pkcs8Der = privateKey.export({ format: "der", type: "pkcs8" });
     expect(row!.encryptedPrivateKey).not.toMatch(/PRIVATE KEY/);
@@ -149,7 +167,9 @@ describe("the stored signing key", () => {
     const rawBody = JSON.stringify(sampleEvent());
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = await t.app.signingKeys.sign(timestamp, rawBody);
-    expect(verifyWebhook({ publicKey: await servedKey(second), timestamp: String(timestamp), signature, rawBody }).eventType).toBe("STATUS_CHANGE");
+    expect(
+      verifyWebhook({ publicKey: await servedKey(second), timestamp: String(timestamp), signature, rawBody }).eventType,
+    ).toBe("STATUS_CHANGE");
   });
 
   it("survives a restart: a new instance after the others closed loads the same key", async () => {
@@ -186,7 +206,10 @@ describe("the stored signing key", () => {
     const { db, close } = await openDatabase(database.config);
     const log = appLog();
     const encryptionKey = rememberSecret(randomBytes(32).toString("base64url"));
-    const services = Array.from({ length: 4 }, () => new SigningKeyService(db, createInProcessBus(log), { encryptionKey }, log));
+    const services = Array.from(
+      { length: 4 },
+      () => new SigningKeyService(db, createInProcessBus(log), { encryptionKey }, log),
+    );
     try {
       await Promise.all(services.map((service) => service.start()));
       const rows = await db.signingKey.findMany();
@@ -203,7 +226,9 @@ describe("the stored signing key", () => {
     const wrong = rememberSecret(`wrong-${randomBytes(24).toString("base64url")}`);
     const attempt = createAppOn(t.database, { SIGNING_KEY_ENCRYPTION_KEY: wrong });
     await expect(attempt).rejects.toBeInstanceOf(ConfigError);
-    await expect(attempt).rejects.toThrow(/SIGNING_KEY_ENCRYPTION_KEY cannot decrypt the stored webhook signing key [0-9a-f-]{36}/);
+    await expect(attempt).rejects.toThrow(
+      /SIGNING_KEY_ENCRYPTION_KEY cannot decrypt the stored webhook signing key [0-9a-f-]{36}/,
+    );
 
     const cli = await runCli(t.database, ["signing-key", "show"], { SIGNING_KEY_ENCRYPTION_KEY: wrong });
     expect(cli.code).toBe(78);
@@ -253,14 +278,20 @@ describe("rotation", () => {
     const rawBody = JSON.stringify(sampleEvent());
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = await second.app.signingKeys.sign(timestamp, rawBody);
-    expect(verifyWebhook({ publicKey: info.publicKey, timestamp, signature, rawBody }).payload.transactionStatus).toBe("COMPLETE");
+    expect(verifyWebhook({ publicKey: info.publicKey, timestamp, signature, rawBody }).payload.transactionStatus).toBe(
+      "COMPLETE",
+    );
     expect(() => verifyWebhook({ publicKey: before, timestamp, signature, rawBody })).toThrow(/signature check failed/);
 
     expect(await t.app.db.signingKey.count({ where: { activeSlot: "active" } })).toBe(1);
   });
 
   it("concurrent rotations leave exactly one active key, which every instance ends up serving", async () => {
-    const results = await Promise.all([t.app.signingKeys.rotate(), second.app.signingKeys.rotate(), t.app.signingKeys.rotate()]);
+    const results = await Promise.all([
+      t.app.signingKeys.rotate(),
+      second.app.signingKeys.rotate(),
+      t.app.signingKeys.rotate(),
+    ]);
     const active = await t.app.db.signingKey.findMany({ where: { activeSlot: "active" } });
     expect(active).toHaveLength(1);
     expect(results.map((result) => result.id)).toContain(active[0]!.id);
@@ -273,7 +304,12 @@ describe("GET /v1/public-key", () => {
   it("serves the key and algorithm with caching headers; answers 304 to a matching If-None-Match", async () => {
     const response = await t.request("GET", "/v1/public-key");
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ publicKey: expect.stringMatching(PEM_PUBLIC), algorithm: "RSA-PSS", hash: "SHA-256", saltLength: 32 });
+    expect(response.body).toEqual({
+      publicKey: expect.stringMatching(PEM_PUBLIC),
+      algorithm: "RSA-PSS",
+      hash: "SHA-256",
+      saltLength: 32,
+    });
     expect(response.headers["cache-control"]).toBe("public, max-age=300");
     const etag = response.headers.etag as string;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{16,}"$/);
@@ -309,7 +345,12 @@ describe("GET /v1/public-key", () => {
     const session = await t.signIn();
     const credential = await t.createCredential(session.headers);
     const publicKey = await servedKey(t);
-    for (const headers of [{}, session.headers, { "x-public-key": credential.publicKey }, { "x-api-key": credential.secretKey }]) {
+    for (const headers of [
+      {},
+      session.headers,
+      { "x-public-key": credential.publicKey },
+      { "x-api-key": credential.secretKey },
+    ]) {
       const response = await t.request("GET", "/v1/public-key", { headers });
       expect(response.status).toBe(200);
       expect(response.body.publicKey).toBe(publicKey);
@@ -339,7 +380,19 @@ describe("openssl verifies the service's signatures", () => {
       const openssl = (file: string) =>
         promisify(execFile)(
           "openssl",
-          ["dgst", "-sha256", "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32", "-verify", "pub.pem", "-signature", "sig.bin", file],
+          [
+            "dgst",
+            "-sha256",
+            "-sigopt",
+            "rsa_padding_mode:pss",
+            "-sigopt",
+            "rsa_pss_saltlen:32",
+            "-verify",
+            "pub.pem",
+            "-signature",
+            "sig.bin",
+            file,
+          ],
           { cwd: dir },
         ).then(
           ({ stdout }) => ({ ok: true, stdout }),
@@ -369,7 +422,14 @@ describe("SIGNING_PRIVATE_KEY from configuration", () => {
 
       const rawBody = JSON.stringify(sampleEvent());
       const timestamp = Math.floor(Date.now() / 1000);
-      expect(verifyWebhook({ publicKey: expected, timestamp, signature: await configured.app.signingKeys.sign(timestamp, rawBody), rawBody }).eventId).toBeTruthy();
+      expect(
+        verifyWebhook({
+          publicKey: expected,
+          timestamp,
+          signature: await configured.app.signingKeys.sign(timestamp, rawBody),
+          rawBody,
+        }).eventId,
+      ).toBeTruthy();
 
       await expect(configured.app.signingKeys.rotate()).rejects.toBeInstanceOf(SigningKeyRotationRefused);
       const cli = await runCli(configured.database, ["signing-key", "rotate"], { SIGNING_PRIVATE_KEY: pem });
@@ -384,12 +444,21 @@ describe("SIGNING_PRIVATE_KEY from configuration", () => {
   });
 
   it("must be an RSA key of at least 2048 bits", async () => {
-    const weak = rememberPem(generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ format: "pem", type: "pkcs8" }).toString());
-    const ec = rememberPem(generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "pem", type: "pkcs8" }).toString());
+    const weak = rememberPem(
+      generateKeyPairSync("rsa", { modulusLength: 1024 })
+        .privateKey.export({ format: "pem", type: "pkcs8" })
+        .toString(),
+    );
+    const ec = rememberPem(
+      generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+    );
     for (const [pem, reason] of [
       [weak, /SIGNING_PRIVATE_KEY must be an RSA private key of at least 2048 bits \(found rsa, 1024 bits\)/],
       [ec, /SIGNING_PRIVATE_KEY must be an RSA private key of at least 2048 bits \(found ec/],
-      ["-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", /SIGNING_PRIVATE_KEY is not a readable, unencrypted PEM private key/],
+      [
+        "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+        /SIGNING_PRIVATE_KEY is not a readable, unencrypted PEM private key/,
+      ],
     ] as const) {
       const database = await freshDatabase();
       try {

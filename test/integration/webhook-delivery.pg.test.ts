@@ -9,7 +9,14 @@ import { execute, openSocket, subscribe, type WsSocket } from "../support/ws-cli
  * subscription feed and the delivery workers of the others at once (NOTIFY), whatever their poll interval.
  */
 
-const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const BUY = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 const ADDRESS = `0x${"2".repeat(40)}`;
 const env = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
@@ -26,7 +33,10 @@ let target: WebhookReceiver;
 beforeAll(async () => {
   first = await startTestApp(env, { workers: true, seams });
   second = await startTestApp(env, { database: first.database, workers: true, seams });
-  target = await startWebhookReceiver({ publicKey: (await first.request("GET", "/v1/public-key")).body.publicKey, respond: () => ({ status: 204, delayMs: 5 }) });
+  target = await startWebhookReceiver({
+    publicKey: (await first.request("GET", "/v1/public-key")).body.publicKey,
+    respond: () => ({ status: 204, delayMs: 5 }),
+  });
 });
 afterAll(async () => {
   await target?.close();
@@ -45,16 +55,31 @@ describe("two instances", () => {
     const secret = { "x-api-key": (await first.createCredential(signedIn.headers)).secretKey };
     await first.completeKyc(secret);
     const session = ok(
-      await first.request("POST", "/v1/session/create", { headers: secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-two" } }),
+      await first.request("POST", "/v1/session/create", {
+        headers: secret,
+        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-two" },
+      }),
       201,
     );
-    ok(await first.request("POST", "/v1/webhook", { headers: secret, body: { url: target.url(), sessionId: session.sessionId, events: ["TRANSACTION_CREATED"] } }), 201);
+    ok(
+      await first.request("POST", "/v1/webhook", {
+        headers: secret,
+        body: { url: target.url(), sessionId: session.sessionId, events: ["TRANSACTION_CREATED"] },
+      }),
+      201,
+    );
     const count = 60;
     await Promise.all(
       Array.from({ length: count }, async (_, index) => {
         const app = index % 2 === 0 ? first : second;
         const quoteId = ok(await app.request("POST", "/v1/quotes", { headers: secret, body: BUY }), 201).id;
-        ok(await app.request("POST", "/v1/ramp/register", { headers: secret, body: { quoteId, destinationAddress: ADDRESS, sessionId: session.sessionId } }), 201);
+        ok(
+          await app.request("POST", "/v1/ramp/register", {
+            headers: secret,
+            body: { quoteId, destinationAddress: ADDRESS, sessionId: session.sessionId },
+          }),
+          201,
+        );
       }),
     );
     await target.waitFor(count);
@@ -97,15 +122,27 @@ describe("wake-ups between instances", () => {
 
     const address = await reader.server.listen({ port: 0, host: "127.0.0.1" });
     socket = openSocket(`${address.replace(/^http/, "ws")}/graphql`, { "X-API-Key": credential.secretKey });
-    const events = subscribe(socket.client, "subscription ($quoteId: ID) { rampEvents(quoteId: $quoteId) { eventId eventType } }", { quoteId });
+    const events = subscribe(
+      socket.client,
+      "subscription ($quoteId: ID) { rampEvents(quoteId: $quoteId) { eventId eventType } }",
+      { quoteId },
+    );
     // A round trip on the same socket: once it answers, the subscription is listening.
     await execute(socket.client, "{ supportedFiatCurrencies { symbol } }");
 
-    ok(await writer.request("POST", "/v1/ramp/register", { headers: secret, body: { quoteId, destinationAddress: ADDRESS } }), 201);
+    ok(
+      await writer.request("POST", "/v1/ramp/register", {
+        headers: secret,
+        body: { quoteId, destinationAddress: ADDRESS },
+      }),
+      201,
+    );
     // The waits' deadlines (15 and 20 s) come well before either instance's next poll (60 s).
     await events.until(() => events.results.length === 1, "the event on the reader's subscription");
     const [delivery] = await woken.waitFor(1);
     expect(delivery!.verificationError).toBeUndefined();
-    expect(events.results[0]!.data).toEqual({ rampEvents: { eventId: delivery!.event!.eventId, eventType: "TRANSACTION_CREATED" } });
+    expect(events.results[0]!.data).toEqual({
+      rampEvents: { eventId: delivery!.event!.eventId, eventType: "TRANSACTION_CREATED" },
+    });
   });
 });

@@ -5,7 +5,13 @@ import { MAX_RESPONSE_BYTES } from "../../src/webhooks/sender.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
 import { testEngine } from "../support/database.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
-import { startWebhookReceiver, testCertificates, type ReceivedDelivery, type Responder, type WebhookReceiver } from "../support/webhook-receiver.js";
+import {
+  startWebhookReceiver,
+  testCertificates,
+  type ReceivedDelivery,
+  type Responder,
+  type WebhookReceiver,
+} from "../support/webhook-receiver.js";
 
 /*
  * Durable webhook delivery (CONTRACT.md, Webhooks), on the project's engine: a delivery per event and
@@ -17,7 +23,14 @@ import { startWebhookReceiver, testCertificates, type ReceivedDelivery, type Res
  * WEBHOOK_ALLOW_PRIVATE_NETWORKS=127.0.0.1/32 with a CA made for the test.
  */
 
-const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const BUY = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 const ADDRESS = `0x${"2".repeat(40)}`;
 const TIMEOUT_MS = 1_500;
 
@@ -88,7 +101,10 @@ function ok(response: HttpResponse, status: number) {
 }
 
 function expectError(response: HttpResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
 }
 
 async function quote(t: TestApp, caller: Caller): Promise<string> {
@@ -99,8 +115,19 @@ async function subscribe(t: TestApp, caller: Caller, body: Record<string, unknow
   return ok(await t.request("POST", "/v1/webhook", { headers: caller.secret, body }), 201).id;
 }
 
-async function register(t: TestApp, caller: Caller, quoteId: string, extra: Record<string, unknown> = {}): Promise<string> {
-  return ok(await t.request("POST", "/v1/ramp/register", { headers: caller.secret, body: { quoteId, destinationAddress: ADDRESS, ...extra } }), 201).id;
+async function register(
+  t: TestApp,
+  caller: Caller,
+  quoteId: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  return ok(
+    await t.request("POST", "/v1/ramp/register", {
+      headers: caller.secret,
+      body: { quoteId, destinationAddress: ADDRESS, ...extra },
+    }),
+    201,
+  ).id;
 }
 
 /** A quote, a subscription to it at `url`, and a registered ramp: one TRANSACTION_CREATED delivery queued. */
@@ -115,7 +142,12 @@ async function deliveries(t: TestApp, caller: Caller, webhookId: string, query =
   return ok(await t.request("GET", `/v1/webhook/${webhookId}/deliveries${query}`, { headers: caller.secret }), 200);
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -136,7 +168,8 @@ async function runAt(at: number): Promise<void> {
   await manual.app.webhookDelivery.runOnce();
 }
 
-const startedAtOf = (log: { deliveries: { attempts: { startedAt: string }[] }[] }) => log.deliveries[0]!.attempts.map((attempt) => Date.parse(attempt.startedAt));
+const startedAtOf = (log: { deliveries: { attempts: { startedAt: string }[] }[] }) =>
+  log.deliveries[0]!.attempts.map((attempt) => Date.parse(attempt.startedAt));
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -160,29 +193,54 @@ describe("delivery", () => {
       expect(Math.abs(Number(delivery.headers["x-service-timestamp"]) - Date.now() / 1000)).toBeLessThan(30);
       expect(delivery.event!.payload.transactionId).toBe(rampId);
     }
-    const log = await eventually(() => deliveries(live, caller, webhookId), (page) => page.deliveries.every((d: any) => d.status === "delivered"), "delivered");
+    const log = await eventually(
+      () => deliveries(live, caller, webhookId),
+      (page) => page.deliveries.every((d: any) => d.status === "delivered"),
+      "delivered",
+    );
     expect(log.totalCount).toBe(2);
-    expect(log.deliveries.map((d: any) => [d.eventType, d.status, d.attempts.length, d.attempts[0].statusCode, d.attempts[0].error])).toEqual([
+    expect(
+      log.deliveries.map((d: any) => [
+        d.eventType,
+        d.status,
+        d.attempts.length,
+        d.attempts[0].statusCode,
+        d.attempts[0].error,
+      ]),
+    ).toEqual([
       ["STATUS_CHANGE", "delivered", 1, 204, null],
       ["TRANSACTION_CREATED", "delivered", 1, 204, null],
     ]);
-    expect(log.deliveries.map((d: any) => d.eventId).sort()).toEqual(got.map((delivery) => delivery.event!.eventId).sort());
+    expect(log.deliveries.map((d: any) => d.eventId).sort()).toEqual(
+      got.map((delivery) => delivery.event!.eventId).sort(),
+    );
   });
 
   it("sends only the subscribed event types, and follows a widget session's ramps", async () => {
     const caller = await newCaller(live);
     const target = await receiver(live);
     const session = ok(
-      await live.request("POST", "/v1/session/create", { headers: caller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-delivery" } }),
+      await live.request("POST", "/v1/session/create", {
+        headers: caller.secret,
+        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-delivery" },
+      }),
       201,
     );
-    await subscribe(live, caller, { url: target.url("/session"), sessionId: session.sessionId, events: ["STATUS_CHANGE"] });
+    await subscribe(live, caller, {
+      url: target.url("/session"),
+      sessionId: session.sessionId,
+      events: ["STATUS_CHANGE"],
+    });
     const quoteId = await quote(live, caller);
     const rampId = await register(live, caller, quoteId, { sessionId: session.sessionId });
     ok(await live.request("POST", "/v1/ramp/start", { headers: caller.secret, body: { rampId } }), 200);
 
     const [delivery] = await target.waitFor(1);
-    expect([delivery!.path, delivery!.event!.eventType, delivery!.event!.payload.sessionId]).toEqual(["/session", "STATUS_CHANGE", session.sessionId]);
+    expect([delivery!.path, delivery!.event!.eventType, delivery!.event!.payload.sessionId]).toEqual([
+      "/session",
+      "STATUS_CHANGE",
+      session.sessionId,
+    ]);
     // TRANSACTION_CREATED was written before STATUS_CHANGE: had it been queued, it would have come first.
     const queued = await live.app.db.webhookDelivery.count({ where: { event: { rampId } } });
     expect(queued).toBe(1);
@@ -197,7 +255,11 @@ describe("delivery", () => {
     const rampId = await register(live, caller, quoteId);
 
     expect(await live.app.db.webhookDelivery.count({ where: { event: { rampId } } })).toBe(0);
-    expectError(await live.request("GET", `/v1/webhook/${webhookId}/deliveries`, { headers: caller.secret }), 404, "NOT_FOUND");
+    expectError(
+      await live.request("GET", `/v1/webhook/${webhookId}/deliveries`, { headers: caller.secret }),
+      404,
+      "NOT_FOUND",
+    );
   });
 });
 
@@ -212,7 +274,9 @@ describe("retries", () => {
     let elapsed = 0;
     for (const delay of RETRY_DELAYS_MS) {
       await runAt(t0 + elapsed + delay - 1);
-      expect(target.received.length, `nothing is due ${delay - 1} ms after a failure`).toBe(RETRY_DELAYS_MS.indexOf(delay) + 1);
+      expect(target.received.length, `nothing is due ${delay - 1} ms after a failure`).toBe(
+        RETRY_DELAYS_MS.indexOf(delay) + 1,
+      );
       elapsed += delay;
       await runAt(t0 + elapsed);
     }
@@ -221,7 +285,9 @@ describe("retries", () => {
     expect(target.received).toHaveLength(1 + RETRY_DELAYS_MS.length);
     expect(target.received.every((delivery) => delivery.verificationError === undefined)).toBe(true);
     expect(new Set(target.received.map((delivery) => delivery.event!.eventId)).size).toBe(1);
-    expect(target.received.map((delivery) => Number(delivery.headers["x-service-timestamp"]) - Math.floor(t0 / 1000))).toEqual([0, 1, 3, 7, 15, 31]);
+    expect(
+      target.received.map((delivery) => Number(delivery.headers["x-service-timestamp"]) - Math.floor(t0 / 1000)),
+    ).toEqual([0, 1, 3, 7, 15, 31]);
 
     const log = await deliveries(manual, caller, webhookId);
     const attempts = startedAtOf(log);
@@ -245,7 +311,11 @@ describe("retries", () => {
     await runAt(t0 + 1_000);
     await runAt(t0 + 3_000);
     const log = await deliveries(manual, caller, webhookId);
-    expect(log.deliveries[0]).toMatchObject({ status: "delivered", nextAttemptAt: null, deliveredAt: new Date(t0 + 3_000).toISOString() });
+    expect(log.deliveries[0]).toMatchObject({
+      status: "delivered",
+      nextAttemptAt: null,
+      deliveredAt: new Date(t0 + 3_000).toISOString(),
+    });
     expect(log.deliveries[0].attempts.map((attempt: any) => attempt.statusCode)).toEqual([503, 503, 200]);
   });
 
@@ -254,7 +324,10 @@ describe("retries", () => {
     let failing = true;
     const target = await receiver(manual, () => ({ status: failing ? 500 : 204 }));
     const session = ok(
-      await manual.request("POST", "/v1/session/create", { headers: caller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-disable" } }),
+      await manual.request("POST", "/v1/session/create", {
+        headers: caller.secret,
+        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-disable" },
+      }),
       201,
     );
     const webhookId = await subscribe(manual, caller, { url: target.url(), sessionId: session.sessionId });
@@ -262,14 +335,18 @@ describe("retries", () => {
     let t = Date.now() + 60_000;
     /** Registers `count` ramps of the session, then runs their deliveries through a whole round. */
     const failRound = async (count: number) => {
-      for (let index = 0; index < count; index++) await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+      for (let index = 0; index < count; index++)
+        await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
       await runAt(t);
       for (const delay of RETRY_DELAYS_MS) await runAt((t += delay));
       t += 60_000;
     };
 
     await failRound(FAILED_DELIVERIES_TO_DISABLE - 1);
-    expect(await subscription()).toMatchObject({ isActive: true, consecutiveFailures: FAILED_DELIVERIES_TO_DISABLE - 1 });
+    expect(await subscription()).toMatchObject({
+      isActive: true,
+      consecutiveFailures: FAILED_DELIVERIES_TO_DISABLE - 1,
+    });
     failing = false;
     await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
     await runAt((t += 1_000));
@@ -287,9 +364,15 @@ describe("retries", () => {
     await runAt((t += 1_000));
     expect(target.received.length).toBe(before);
     const log = await deliveries(manual, caller, webhookId, "?limit=1");
-    const refused = await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${log.deliveries[0].id}/redeliver`, { headers: caller.secret });
+    const refused = await manual.request(
+      "POST",
+      `/v1/webhook/${webhookId}/deliveries/${log.deliveries[0].id}/redeliver`,
+      { headers: caller.secret },
+    );
     expectError(refused, 400, "VALIDATION_FAILED");
-    expect(refused.body.error.details).toEqual([{ field: "id", message: "is a disabled webhook: register it again to resume deliveries" }]);
+    expect(refused.body.error.details).toEqual([
+      { field: "id", message: "is a disabled webhook: register it again to resume deliveries" },
+    ]);
 
     // Registering again resumes.
     failing = false;
@@ -308,7 +391,12 @@ describe("retries", () => {
     // A worker claims the delivery and is never heard of again.
     const now = new Date(t0);
     const due = await findDueDeliveries(manual.app.reads, { now, limit: 100, skip: [] });
-    const claimed = await claimDeliveries(manual.app, engine, { ids: due.map(({ id }) => id), now, leaseUntil: new Date(t0 + TIMEOUT_MS + 5_000), token: crypto.randomUUID() });
+    const claimed = await claimDeliveries(manual.app, engine, {
+      ids: due.map(({ id }) => id),
+      now,
+      leaseUntil: new Date(t0 + TIMEOUT_MS + 5_000),
+      token: crypto.randomUUID(),
+    });
     expect(claimed.map((delivery) => delivery.subscriptionId)).toContain(webhookId);
 
     await runAt(t0 + TIMEOUT_MS + 4_999);
@@ -322,10 +410,16 @@ describe("retries", () => {
 describe("outbound requests", () => {
   it("does not follow a redirect: a 3xx is a failed attempt and the Location is never requested", async () => {
     const caller = await newCaller(live);
-    const target = await receiver(live, ({ path }) => (path === "/moved" ? { status: 302, headers: { location: target.url("/elsewhere") } } : { status: 204 }));
+    const target = await receiver(live, ({ path }) =>
+      path === "/moved" ? { status: 302, headers: { location: target.url("/elsewhere") } } : { status: 204 },
+    );
     const { webhookId } = await followedRamp(live, caller, target.url("/moved"));
 
-    const log = await eventually(() => deliveries(live, caller, webhookId), (page) => page.deliveries[0]?.attempts.length >= 2, "two attempts");
+    const log = await eventually(
+      () => deliveries(live, caller, webhookId),
+      (page) => page.deliveries[0]?.attempts.length >= 2,
+      "two attempts",
+    );
     expect(log.deliveries[0].attempts.slice(0, 2).map((attempt: any) => [attempt.statusCode, attempt.error])).toEqual([
       [302, "redirect not followed"],
       [302, "redirect not followed"],
@@ -392,7 +486,9 @@ describe("outbound requests", () => {
     await runAt(Date.now() + 60_000);
     const delivery = (await deliveries(manual, caller, webhookId)).deliveries[0];
     expect(delivery.status).toBe("delivered");
-    expect(delivery.attempts.map((attempt: any) => [attempt.statusCode, attempt.error])).toEqual([[200, `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off`]]);
+    expect(delivery.attempts.map((attempt: any) => [attempt.statusCode, attempt.error])).toEqual([
+      [200, `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off`],
+    ]);
   });
 });
 
@@ -402,12 +498,16 @@ describe("fair share of the send slots", () => {
     const dead = await receiver(live, () => ({ status: 204, delayMs: 60_000 }));
     const deadCaller = await newCaller(live);
     const session = ok(
-      await live.request("POST", "/v1/session/create", { headers: deadCaller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-dead" } }),
+      await live.request("POST", "/v1/session/create", {
+        headers: deadCaller.secret,
+        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-dead" },
+      }),
       201,
     );
     await subscribe(live, deadCaller, { url: dead.url(), sessionId: session.sessionId });
     // More than all the slots: without a share, the dead receiver would hold every one of them.
-    for (let index = 0; index < deliveryConcurrency + share; index++) await register(live, deadCaller, await quote(live, deadCaller), { sessionId: session.sessionId });
+    for (let index = 0; index < deliveryConcurrency + share; index++)
+      await register(live, deadCaller, await quote(live, deadCaller), { sessionId: session.sessionId });
     await dead.waitFor(share);
 
     const caller = await newCaller(live);
@@ -418,7 +518,12 @@ describe("fair share of the send slots", () => {
     expect(first!.receivedAt - registered).toBeLessThan(1_000);
 
     // Sends to the dead receiver stay open until the timeout: none ever had more than `share` beside it.
-    const overlapping = dead.received.map((sent) => dead.received.filter((other) => other.receivedAt <= sent.receivedAt && other.receivedAt > sent.receivedAt - (TIMEOUT_MS - 100)).length);
+    const overlapping = dead.received.map(
+      (sent) =>
+        dead.received.filter(
+          (other) => other.receivedAt <= sent.receivedAt && other.receivedAt > sent.receivedAt - (TIMEOUT_MS - 100),
+        ).length,
+    );
     expect(Math.max(...overlapping)).toBe(share);
   });
 });
@@ -428,11 +533,15 @@ describe("delivery log and redelivery", () => {
     const caller = await newCaller(manual);
     const target = await receiver(manual);
     const session = ok(
-      await manual.request("POST", "/v1/session/create", { headers: caller.secret, body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-log" } }),
+      await manual.request("POST", "/v1/session/create", {
+        headers: caller.secret,
+        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-log" },
+      }),
       201,
     );
     const webhookId = await subscribe(manual, caller, { url: target.url(), sessionId: session.sessionId });
-    for (let index = 0; index < 3; index++) await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+    for (let index = 0; index < 3; index++)
+      await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
     const t0 = Date.now() + 60_000;
     await runAt(t0);
 
@@ -440,14 +549,34 @@ describe("delivery log and redelivery", () => {
     expect(all.totalCount).toBe(3);
     const page = await deliveries(manual, caller, webhookId, "?limit=2&offset=1");
     expect(page.deliveries.map((d: any) => d.id)).toEqual(all.deliveries.slice(1).map((d: any) => d.id));
-    expectError(await manual.request("GET", `/v1/webhook/${webhookId}/deliveries?limit=0`, { headers: caller.secret }), 400, "VALIDATION_FAILED");
-    expectError(await manual.request("GET", `/v1/webhook/${webhookId}/deliveries?limit=101`, { headers: caller.secret }), 400, "VALIDATION_FAILED");
+    expectError(
+      await manual.request("GET", `/v1/webhook/${webhookId}/deliveries?limit=0`, { headers: caller.secret }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expectError(
+      await manual.request("GET", `/v1/webhook/${webhookId}/deliveries?limit=101`, { headers: caller.secret }),
+      400,
+      "VALIDATION_FAILED",
+    );
 
     const chosen = all.deliveries[1];
-    const redelivered = ok(await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${chosen.id}/redeliver`, { headers: caller.secret }), 202);
+    const redelivered = ok(
+      await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${chosen.id}/redeliver`, {
+        headers: caller.secret,
+      }),
+      202,
+    );
     expect(redelivered).toMatchObject({ id: chosen.id, eventId: chosen.eventId, status: "pending", deliveredAt: null });
     // A pending delivery is already on its way: asking again changes nothing.
-    expect(ok(await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${chosen.id}/redeliver`, { headers: caller.secret }), 202)).toEqual(redelivered);
+    expect(
+      ok(
+        await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${chosen.id}/redeliver`, {
+          headers: caller.secret,
+        }),
+        202,
+      ),
+    ).toEqual(redelivered);
     await runAt(t0 + 5_000);
     const sent = target.received.filter((delivery: ReceivedDelivery) => delivery.event?.eventId === chosen.eventId);
     expect(sent).toHaveLength(2);
@@ -472,17 +601,30 @@ describe("delivery log and redelivery", () => {
       [owner.secret, first.webhookId, crypto.randomUUID()],
       [owner.secret, first.webhookId, "not-a-uuid"],
     ] as const) {
-      expectError(await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${deliveryId}/redeliver`, { headers }), 404, "NOT_FOUND");
+      expectError(
+        await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${deliveryId}/redeliver`, { headers }),
+        404,
+        "NOT_FOUND",
+      );
     }
-    expectError(await manual.request("GET", `/v1/webhook/${first.webhookId}/deliveries`, { headers: other.secret }), 404, "NOT_FOUND");
-    expectError(await manual.request("GET", `/v1/webhook/not-a-uuid/deliveries`, { headers: owner.secret }), 404, "NOT_FOUND");
+    expectError(
+      await manual.request("GET", `/v1/webhook/${first.webhookId}/deliveries`, { headers: other.secret }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await manual.request("GET", `/v1/webhook/not-a-uuid/deliveries`, { headers: owner.secret }),
+      404,
+      "NOT_FOUND",
+    );
     // Nothing was touched by the refused calls.
     expect((await deliveries(manual, owner, first.webhookId)).deliveries[0]).toEqual(delivery);
   });
 });
 
 describe("GraphQL", () => {
-  const gql = async (caller: Caller, query: string, variables?: Record<string, unknown>) => (await manual.graphql(query, variables, caller.secret)).body;
+  const gql = async (caller: Caller, query: string, variables?: Record<string, unknown>) =>
+    (await manual.graphql(query, variables, caller.secret)).body;
   const WEBHOOK_FIELDS = "id url quoteId sessionId events isActive createdAt";
 
   it("registers, lists page by page, shows deliveries with attempts, redelivers and deletes, as REST does", async () => {
@@ -491,55 +633,99 @@ describe("GraphQL", () => {
     const quoteIds = [await quote(manual, caller), await quote(manual, caller)];
     const registered: { id: string }[] = [];
     for (const quoteId of quoteIds) {
-      const body = await gql(caller, `mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ${WEBHOOK_FIELDS} } }`, {
-        input: { url: target.url("/graphql-hook"), quoteId, events: ["TRANSACTION_CREATED"] },
-      });
+      const body = await gql(
+        caller,
+        `mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ${WEBHOOK_FIELDS} } }`,
+        {
+          input: { url: target.url("/graphql-hook"), quoteId, events: ["TRANSACTION_CREATED"] },
+        },
+      );
       expect(body.errors).toBeUndefined();
       registered.push(body.data.registerWebhook);
     }
-    expect(registered[0]).toMatchObject({ url: target.url("/graphql-hook"), quoteId: quoteIds[0], sessionId: null, events: ["TRANSACTION_CREATED"], isActive: true });
+    expect(registered[0]).toMatchObject({
+      url: target.url("/graphql-hook"),
+      quoteId: quoteIds[0],
+      sessionId: null,
+      events: ["TRANSACTION_CREATED"],
+      isActive: true,
+    });
     const rest = ok(await manual.request("GET", "/v1/webhook", { headers: caller.secret }), 200).webhooks;
     expect(rest.map((webhook: any) => webhook.id)).toEqual([registered[1].id, registered[0].id]);
 
-    const firstPage = (await gql(caller, "{ webhooks(first: 1) { count pageInfo { hasNextPage endCursor } edges { node { id } } } }")).data.webhooks;
-    expect([firstPage.count, firstPage.pageInfo.hasNextPage, firstPage.edges[0].node.id]).toEqual([1, true, registered[1].id]);
-    const secondPage = (await gql(caller, "query ($after: String) { webhooks(first: 1, after: $after) { pageInfo { hasNextPage hasPreviousPage } edges { node { id } } } }", { after: firstPage.pageInfo.endCursor })).data.webhooks;
-    expect([secondPage.pageInfo, secondPage.edges[0].node.id]).toEqual([{ hasNextPage: false, hasPreviousPage: true }, registered[0].id]);
+    const firstPage = (
+      await gql(caller, "{ webhooks(first: 1) { count pageInfo { hasNextPage endCursor } edges { node { id } } } }")
+    ).data.webhooks;
+    expect([firstPage.count, firstPage.pageInfo.hasNextPage, firstPage.edges[0].node.id]).toEqual([
+      1,
+      true,
+      registered[1].id,
+    ]);
+    const secondPage = (
+      await gql(
+        caller,
+        "query ($after: String) { webhooks(first: 1, after: $after) { pageInfo { hasNextPage hasPreviousPage } edges { node { id } } } }",
+        { after: firstPage.pageInfo.endCursor },
+      )
+    ).data.webhooks;
+    expect([secondPage.pageInfo, secondPage.edges[0].node.id]).toEqual([
+      { hasNextPage: false, hasPreviousPage: true },
+      registered[0].id,
+    ]);
     const badCursor = await gql(caller, '{ webhooks(first: 1, after: "bm90LWEtY3Vyc29y") { count } }');
     expect(badCursor.errors[0].extensions.code).toBe("VALIDATION_FAILED");
 
     await register(manual, caller, quoteIds[0]!);
     const t0 = Date.now() + 60_000;
     await runAt(t0);
-    const DELIVERIES = "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error } } } } } } } }";
-    const withLog = (await gql(caller, DELIVERIES)).data.webhooks.edges.find((edge: any) => edge.node.id === registered[0].id).node;
+    const DELIVERIES =
+      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error } } } } } } } }";
+    const withLog = (await gql(caller, DELIVERIES)).data.webhooks.edges.find(
+      (edge: any) => edge.node.id === registered[0].id,
+    ).node;
     expect(withLog.deliveries.count).toBe(1);
     const delivery = withLog.deliveries.edges[0].node;
-    expect(delivery).toMatchObject({ eventType: "TRANSACTION_CREATED", status: "DELIVERED", deliveredAt: new Date(t0).toISOString() });
-    expect(delivery.attempts.map((attempt: any) => [attempt.startedAt, attempt.statusCode, attempt.error])).toEqual([[new Date(t0).toISOString(), 204, null]]);
+    expect(delivery).toMatchObject({
+      eventType: "TRANSACTION_CREATED",
+      status: "DELIVERED",
+      deliveredAt: new Date(t0).toISOString(),
+    });
+    expect(delivery.attempts.map((attempt: any) => [attempt.startedAt, attempt.statusCode, attempt.error])).toEqual([
+      [new Date(t0).toISOString(), 204, null],
+    ]);
     expect(delivery.eventId).toBe(target.received.at(-1)!.event!.eventId);
 
-    const REDELIVER = "mutation ($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status nextAttemptAt } }";
+    const REDELIVER =
+      "mutation ($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status nextAttemptAt } }";
     const redelivered = await gql(caller, REDELIVER, { webhookId: registered[0].id, deliveryId: delivery.id });
     expect(redelivered.data.redeliverWebhookDelivery).toMatchObject({ id: delivery.id, status: "PENDING" });
     const unknown = await gql(caller, REDELIVER, { webhookId: registered[0].id, deliveryId: crypto.randomUUID() });
     expect(unknown.errors[0].extensions.code).toBe("NOT_FOUND");
 
-    expect((await gql(caller, "mutation ($id: ID!) { deleteWebhook(id: $id) }", { id: registered[0].id })).data).toEqual({ deleteWebhook: true });
+    expect(
+      (await gql(caller, "mutation ($id: ID!) { deleteWebhook(id: $id) }", { id: registered[0].id })).data,
+    ).toEqual({ deleteWebhook: true });
     const again = await gql(caller, "mutation ($id: ID!) { deleteWebhook(id: $id) }", { id: registered[0].id });
     expect(again.errors[0].extensions.code).toBe("NOT_FOUND");
-    expect(ok(await manual.request("GET", "/v1/webhook", { headers: caller.secret }), 200).webhooks.map((webhook: any) => webhook.id)).toEqual([registered[1].id]);
+    expect(
+      ok(await manual.request("GET", "/v1/webhook", { headers: caller.secret }), 200).webhooks.map(
+        (webhook: any) => webhook.id,
+      ),
+    ).toEqual([registered[1].id]);
   });
 
   it("refuses what REST refuses, with the same codes", async () => {
     const caller = await newCaller(manual);
     const quoteId = await quote(manual, caller);
     const REGISTER = "mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }";
-    const code = async (variables: Record<string, unknown>) => (await gql(caller, REGISTER, variables)).errors?.[0]?.extensions?.code;
+    const code = async (variables: Record<string, unknown>) =>
+      (await gql(caller, REGISTER, variables)).errors?.[0]?.extensions?.code;
     expect(await code({ input: { url: "http://93.184.215.14/hook", quoteId } })).toBe("INVALID_WEBHOOK_URL");
     expect(await code({ input: { url: "https://10.1.2.3/hook", quoteId } })).toBe("INVALID_WEBHOOK_URL");
     expect(await code({ input: { url: "https://93.184.215.14/hook" } })).toBe("VALIDATION_FAILED");
-    expect(await code({ input: { url: "https://93.184.215.14/hook", quoteId: crypto.randomUUID() } })).toBe("NOT_FOUND");
+    expect(await code({ input: { url: "https://93.184.215.14/hook", quoteId: crypto.randomUUID() } })).toBe(
+      "NOT_FOUND",
+    );
     expect(await manual.app.db.webhookSubscription.count({ where: { quoteId } })).toBe(0);
   });
 });

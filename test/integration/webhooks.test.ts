@@ -29,7 +29,14 @@ interface Caller {
 
 /** A public address (no DNS needed) and a path. */
 const HOOK_URL = "https://93.184.215.14/hook";
-const BUY_QUOTE = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+const BUY_QUOTE = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
 
 let t: TestApp;
 let alice: Caller;
@@ -64,11 +71,19 @@ async function newCaller(): Promise<Caller> {
 /** Another credential of the same profile. */
 async function secondKey(caller: Caller): Promise<Caller> {
   const credential = await t.createCredential(caller.session, { name: "webhooks test: second key" });
-  return { ...caller, secret: { "x-api-key": credential.secretKey }, publicKey: { "x-public-key": credential.publicKey }, credentialId: credential.id };
+  return {
+    ...caller,
+    secret: { "x-api-key": credential.secretKey },
+    publicKey: { "x-public-key": credential.publicKey },
+    credentialId: credential.id,
+  };
 }
 
 function expectError(response: HttpResponse, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+    status,
+    code,
+  });
   expect(response.body.error.status).toBe(status);
 }
 
@@ -80,14 +95,20 @@ async function newQuote(headers: Headers): Promise<string> {
 
 async function newWidgetSession(headers: Headers): Promise<string> {
   const quoteId = await newQuote(headers);
-  const response = await t.request("POST", "/v1/session/create", { headers, body: { quoteId, externalSessionId: `webhooks-${randomUUID()}` } });
+  const response = await t.request("POST", "/v1/session/create", {
+    headers,
+    body: { quoteId, externalSessionId: `webhooks-${randomUUID()}` },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.sessionId;
 }
 
 const register = (headers: Headers, body: unknown) => t.request("POST", "/v1/webhook", { headers, body });
 
-async function registered(caller: Caller, body: Record<string, unknown> = {}): Promise<{ id: string; [field: string]: unknown }> {
+async function registered(
+  caller: Caller,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; [field: string]: unknown }> {
   const response = await register(caller.secret, { url: HOOK_URL, quoteId: await newQuote(caller.secret), ...body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
@@ -112,19 +133,41 @@ describe("POST /v1/webhook: registration", () => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const row = await t.app.db.webhookSubscription.findUniqueOrThrow({ where: { id: response.body.id } });
-    expect(row).toMatchObject({ ownerProfileId: alice.profileId, credentialId: alice.credentialId, quoteId, sessionId: null, isActive: true, consecutiveFailures: 0 });
+    expect(row).toMatchObject({
+      ownerProfileId: alice.profileId,
+      credentialId: alice.credentialId,
+      quoteId,
+      sessionId: null,
+      isActive: true,
+      consecutiveFailures: 0,
+    });
   });
 
   it("registers for a widget session created with the caller's key, with the events asked for", async () => {
     const sessionId = await newWidgetSession(alice.secret);
-    const response = await register(alice.secret, { url: "https://[2606:4700:4700::1111]:8443/hooks/ramp?tenant=1", sessionId, events: ["STATUS_CHANGE"] });
+    const response = await register(alice.secret, {
+      url: "https://[2606:4700:4700::1111]:8443/hooks/ramp?tenant=1",
+      sessionId,
+      events: ["STATUS_CHANGE"],
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    expect(response.body).toMatchObject({ url: "https://[2606:4700:4700::1111]:8443/hooks/ramp?tenant=1", quoteId: null, sessionId, events: ["STATUS_CHANGE"], isActive: true });
+    expect(response.body).toMatchObject({
+      url: "https://[2606:4700:4700::1111]:8443/hooks/ramp?tenant=1",
+      quoteId: null,
+      sessionId,
+      events: ["STATUS_CHANGE"],
+      isActive: true,
+    });
   });
 
   it("lists the events in one order and treats null as an absent id", async () => {
     const quoteId = await newQuote(alice.secret);
-    const response = await register(alice.secret, { url: HOOK_URL, quoteId, sessionId: null, events: ["STATUS_CHANGE", "TRANSACTION_CREATED"] });
+    const response = await register(alice.secret, {
+      url: HOOK_URL,
+      quoteId,
+      sessionId: null,
+      events: ["STATUS_CHANGE", "TRANSACTION_CREATED"],
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.events).toEqual(["TRANSACTION_CREATED", "STATUS_CHANGE"]);
   });
@@ -137,19 +180,34 @@ describe("POST /v1/webhook: registration", () => {
 
   it.each([
     ["neither quoteId nor sessionId", () => ({ url: HOOK_URL }), ["quoteId", "sessionId"]],
-    ["both quoteId and sessionId", (q: string, s: string) => ({ url: HOOK_URL, quoteId: q, sessionId: s }), ["quoteId", "sessionId"]],
+    [
+      "both quoteId and sessionId",
+      (q: string, s: string) => ({ url: HOOK_URL, quoteId: q, sessionId: s }),
+      ["quoteId", "sessionId"],
+    ],
     ["both null", () => ({ url: HOOK_URL, quoteId: null, sessionId: null }), ["quoteId", "sessionId"]],
     ["no url", (q: string) => ({ quoteId: q }), ["url"]],
     ["url not a string", (q: string) => ({ url: 42, quoteId: q }), ["url"]],
     ["quoteId not a string", () => ({ url: HOOK_URL, quoteId: 7 }), ["quoteId"]],
     ["empty events", (q: string) => ({ url: HOOK_URL, quoteId: q, events: [] }), ["events"]],
-    ["unknown event", (q: string) => ({ url: HOOK_URL, quoteId: q, events: ["TRANSACTION_CREATED", "PHASE_CHANGE"] }), ["events.1"]],
-    ["repeated event", (q: string) => ({ url: HOOK_URL, quoteId: q, events: ["STATUS_CHANGE", "STATUS_CHANGE"] }), ["events"]],
+    [
+      "unknown event",
+      (q: string) => ({ url: HOOK_URL, quoteId: q, events: ["TRANSACTION_CREATED", "PHASE_CHANGE"] }),
+      ["events.1"],
+    ],
+    [
+      "repeated event",
+      (q: string) => ({ url: HOOK_URL, quoteId: q, events: ["STATUS_CHANGE", "STATUS_CHANGE"] }),
+      ["events"],
+    ],
     ["events not a list", (q: string) => ({ url: HOOK_URL, quoteId: q, events: "STATUS_CHANGE" }), ["events"]],
     ["an unknown field", (q: string) => ({ url: HOOK_URL, quoteId: q, secret: "x" }), ["(body)"]],
   ])("refuses %s: 400 VALIDATION_FAILED naming the fields, nothing stored", async (_name, body, fields) => {
     const before = await subscriptionCount();
-    const response = await register(alice.secret, body(await newQuote(alice.secret), await newWidgetSession(alice.secret)));
+    const response = await register(
+      alice.secret,
+      body(await newQuote(alice.secret), await newWidgetSession(alice.secret)),
+    );
     expectError(response, 400, "VALIDATION_FAILED");
     expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual(fields);
     expect(await subscriptionCount()).toBe(before);
@@ -157,7 +215,11 @@ describe("POST /v1/webhook: registration", () => {
 
   it("refuses a body that is not an object", async () => {
     expectError(await register(alice.secret, ["https://93.184.215.14/hook"]), 400, "VALIDATION_FAILED");
-    expectError(await t.request("POST", "/v1/webhook", { headers: alice.secret, rawBody: '{"url": ' }), 400, "INVALID_JSON");
+    expectError(
+      await t.request("POST", "/v1/webhook", { headers: alice.secret, rawBody: '{"url": ' }),
+      400,
+      "INVALID_JSON",
+    );
   });
 });
 
@@ -189,17 +251,29 @@ describe("POST /v1/webhook: only quotes and widget sessions created with the cal
 
   it("a manager's key cannot follow a quote it created for a managed child (the child's quote)", async () => {
     const manager = await newCaller();
-    const enabled = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["BR"], isActive: true } });
+    const enabled = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["BR"], isActive: true },
+    });
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(201);
     const child = await t.request("POST", "/v1/managed-profiles", {
       headers: manager.secret,
-      body: { externalSubjectId: `webhooks-${randomUUID()}`, contactEmail: `webhooks-${randomUUID()}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `webhooks-${randomUUID()}`,
+        contactEmail: `webhooks-${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
     });
     expect(child.status, JSON.stringify(child.body)).toBe(201);
-    const childQuote = await newQuote({ ...manager.secret, "x-managed-profile-id": child.body.managedProfile.profileId });
+    const childQuote = await newQuote({
+      ...manager.secret,
+      "x-managed-profile-id": child.body.managedProfile.profileId,
+    });
     expectError(await register(manager.secret, { url: HOOK_URL, quoteId: childQuote }), 404, "NOT_FOUND");
     // Its own quote is fine.
-    expect((await register(manager.secret, { url: HOOK_URL, quoteId: await newQuote(manager.secret) })).status).toBe(201);
+    expect((await register(manager.secret, { url: HOOK_URL, quoteId: await newQuote(manager.secret) })).status).toBe(
+      201,
+    );
   });
 });
 
@@ -211,14 +285,24 @@ describe("webhook routes: who may call them", () => {
 
   beforeAll(async () => {
     manager = await newCaller();
-    const enabled = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, { headers: t.operatorHeaders, body: { allowedCorridors: ["BR", "MX"], isActive: true } });
+    const enabled = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["BR", "MX"], isActive: true },
+    });
     expect(enabled.status).toBe(201);
     const child = await t.request("POST", "/v1/managed-profiles", {
       headers: manager.secret,
-      body: { externalSubjectId: `webhooks-${randomUUID()}`, contactEmail: `webhooks-${randomUUID()}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `webhooks-${randomUUID()}`,
+        contactEmail: `webhooks-${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
     });
     childId = child.body.managedProfile.profileId;
-    const issued = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, { headers: manager.secret, body: { name: "child's own" } });
+    const issued = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+      headers: manager.secret,
+      body: { name: "child's own" },
+    });
     expect(issued.status, JSON.stringify(issued.body)).toBe(201);
     childKey = { "x-api-key": issued.body.secretKey };
     webhookId = (await registered(manager)).id;
@@ -252,7 +336,9 @@ describe("webhook routes: who may call them", () => {
   });
 
   it("none of the refusals removed or added a subscription", async () => {
-    const rows = await t.app.db.webhookSubscription.findMany({ where: { ownerProfileId: { in: [manager.profileId, childId] } } });
+    const rows = await t.app.db.webhookSubscription.findMany({
+      where: { ownerProfileId: { in: [manager.profileId, childId] } },
+    });
     expect(rows.map((row) => row.id)).toEqual([webhookId]);
   });
 });
@@ -283,15 +369,29 @@ describe("URL rules through the API (INVALID_WEBHOOK_URL)", () => {
   });
 
   it("accepts an address in the operator's allowed private ranges (10.0.0.0/8 here), and only those", async () => {
-    const accepted = await register(alice.secret, { url: "https://10.20.30.40/hook", quoteId: await newQuote(alice.secret) });
+    const accepted = await register(alice.secret, {
+      url: "https://10.20.30.40/hook",
+      quoteId: await newQuote(alice.secret),
+    });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
-    const mapped = await register(alice.secret, { url: "https://[::ffff:10.20.30.40]/hook", quoteId: await newQuote(alice.secret) });
+    const mapped = await register(alice.secret, {
+      url: "https://[::ffff:10.20.30.40]/hook",
+      quoteId: await newQuote(alice.secret),
+    });
     expect(mapped.status, JSON.stringify(mapped.body)).toBe(201);
-    expectError(await register(alice.secret, { url: "https://172.16.0.1/hook", quoteId: await newQuote(alice.secret) }), 400, "INVALID_WEBHOOK_URL");
+    expectError(
+      await register(alice.secret, { url: "https://172.16.0.1/hook", quoteId: await newQuote(alice.secret) }),
+      400,
+      "INVALID_WEBHOOK_URL",
+    );
   });
 
   it("a quote that is not the caller's is not found, whatever the URL", async () => {
-    expectError(await register(alice.secret, { url: "http://127.0.0.1/", quoteId: await newQuote(bob.secret) }), 404, "NOT_FOUND");
+    expectError(
+      await register(alice.secret, { url: "http://127.0.0.1/", quoteId: await newQuote(bob.secret) }),
+      404,
+      "NOT_FOUND",
+    );
   });
 });
 
@@ -311,7 +411,10 @@ describe("URL rules for names (WebhookService on this database with an injected 
   let acting: ActingContext;
 
   beforeAll(() => {
-    service = new WebhookService(t.app.db, new OutboxSignal(t.app.bus, t.app.log), { allowPrivateNetworks: [], resolve: resolver });
+    service = new WebhookService(t.app.db, new OutboxSignal(t.app.bus, t.app.log), {
+      allowPrivateNetworks: [],
+      resolve: resolver,
+    });
     acting = {
       actorProfileId: alice.profileId,
       subjectProfileId: alice.profileId,
@@ -337,9 +440,15 @@ describe("URL rules for names (WebhookService on this database with an injected 
   });
 
   it("refuses a name with any address that is not public", async () => {
-    expect(await outcome("https://mixed.example.com/hook")).toMatch(/^400 INVALID_WEBHOOK_URL: .*resolves to 10\.0\.0\.7/);
-    expect(await outcome("https://rebind.example.com/hook")).toMatch(/^400 INVALID_WEBHOOK_URL: .*resolves to ::ffff:169\.254\.169\.254/);
-    expect(await outcome("https://private.example.com/hook")).toMatch(/^400 INVALID_WEBHOOK_URL: .*resolves to 192\.168\.0\.10/);
+    expect(await outcome("https://mixed.example.com/hook")).toMatch(
+      /^400 INVALID_WEBHOOK_URL: .*resolves to 10\.0\.0\.7/,
+    );
+    expect(await outcome("https://rebind.example.com/hook")).toMatch(
+      /^400 INVALID_WEBHOOK_URL: .*resolves to ::ffff:169\.254\.169\.254/,
+    );
+    expect(await outcome("https://private.example.com/hook")).toMatch(
+      /^400 INVALID_WEBHOOK_URL: .*resolves to 192\.168\.0\.10/,
+    );
   });
 });
 
@@ -371,7 +480,10 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
   it("shows a disabled subscription as inactive", async () => {
     const dave = await newCaller();
     const created = await registered(dave);
-    await t.app.db.webhookSubscription.update({ where: { id: created.id }, data: { isActive: false, disabledAt: new Date(), consecutiveFailures: 5 } });
+    await t.app.db.webhookSubscription.update({
+      where: { id: created.id },
+      data: { isActive: false, disabledAt: new Date(), consecutiveFailures: 5 },
+    });
     const listed = (await t.request("GET", "/v1/webhook", { headers: dave.secret })).body.webhooks;
     expect(listed).toEqual([{ ...created, isActive: false }]);
   });
@@ -384,7 +496,11 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
     expect(response.status).toBe(204);
     expect(response.body).toBeUndefined(); // no body at all
     expect(await t.app.db.webhookSubscription.findUnique({ where: { id: removed.id } })).toBeNull();
-    expect((await t.request("GET", "/v1/webhook", { headers: erin.secret })).body.webhooks.map((webhook: { id: string }) => webhook.id)).toEqual([kept.id]);
+    expect(
+      (await t.request("GET", "/v1/webhook", { headers: erin.secret })).body.webhooks.map(
+        (webhook: { id: string }) => webhook.id,
+      ),
+    ).toEqual([kept.id]);
     expectError(await t.request("DELETE", `/v1/webhook/${removed.id}`, { headers: erin.secret }), 404, "NOT_FOUND");
   });
 
@@ -392,7 +508,9 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
     const frank = await newCaller();
     const created = await registered(frank);
     const other = await secondKey(frank);
-    expect((await t.request("DELETE", `/v1/webhook/${created.id.toUpperCase()}`, { headers: other.secret })).status).toBe(204);
+    expect(
+      (await t.request("DELETE", `/v1/webhook/${created.id.toUpperCase()}`, { headers: other.secret })).status,
+    ).toBe(204);
   });
 
   it("another profile's subscription, an unknown id and a malformed id are 404 NOT_FOUND, and nothing is deleted", async () => {

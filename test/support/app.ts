@@ -26,14 +26,31 @@ export interface TestApp {
   database: TestDatabase;
   /** Authorization for the operator surface (/v1/admin/*, operator GraphQL operations). */
   operatorHeaders: Record<string, string>;
-  request<T = any>(method: string, url: string, options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string }): Promise<HttpResponse<T>>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+  request<T = any>(
+    method: string,
+    url: string,
+    options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string },
+  ): Promise<HttpResponse<T>>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<HttpResponse<T>>;
   /** Signs in through request-otp and verify-otp; returns the session. */
-  signIn(email?: string): Promise<{ accessToken: string; refreshToken: string; profileId: string; headers: Record<string, string> }>;
+  signIn(
+    email?: string,
+  ): Promise<{ accessToken: string; refreshToken: string; profileId: string; headers: Record<string, string> }>;
   /** Creates a credential for a signed-in session; returns its values. */
-  createCredential(sessionHeaders: Record<string, string>, body?: Record<string, unknown>): Promise<{ id: string; publicKey: string; secretKey: string }>;
+  createCredential(
+    sessionHeaders: Record<string, string>,
+    body?: Record<string, unknown>,
+  ): Promise<{ id: string; publicKey: string; secretKey: string }>;
   /** Takes the subject the headers act as through KYC (KYB for a business) in the corridors (default BR), through the API. */
-  completeKyc(headers: Record<string, string>, corridors?: Corridor[], customerType?: CustomerType): Promise<{ brTaxId?: string }>;
+  completeKyc(
+    headers: Record<string, string>,
+    corridors?: Corridor[],
+    customerType?: CustomerType,
+  ): Promise<{ brTaxId?: string }>;
   close(): Promise<void>;
 }
 
@@ -71,7 +88,10 @@ export async function startTestApp(
     ...env,
   });
   mkdirSync(LOG_DIR, { recursive: true });
-  const log = pino(loggerOptions(config.logLevel), pino.destination({ dest: join(LOG_DIR, `integration-${process.pid}-${++instances}.log`), sync: true }));
+  const log = pino(
+    loggerOptions(config.logLevel),
+    pino.destination({ dest: join(LOG_DIR, `integration-${process.pid}-${++instances}.log`), sync: true }),
+  );
   const app = await createApp(config, log, options.seams);
   const server = await buildServer(app);
   await server.ready();
@@ -107,10 +127,21 @@ export async function startTestApp(
       const { access_token, refresh_token, user_id } = verified.body;
       rememberSecret(access_token);
       rememberSecret(refresh_token);
-      return { accessToken: access_token, refreshToken: refresh_token, profileId: user_id, headers: { authorization: `Bearer ${access_token}` } };
+      return {
+        accessToken: access_token,
+        refreshToken: refresh_token,
+        profileId: user_id,
+        headers: { authorization: `Bearer ${access_token}` },
+      };
     },
     completeKyc: (headers, corridors = ["BR"], customerType) =>
-      completeKyc(async (method, path, requestHeaders, requestBody) => request(method, path, { headers: requestHeaders, body: requestBody }), headers, corridors, customerType),
+      completeKyc(
+        async (method, path, requestHeaders, requestBody) =>
+          request(method, path, { headers: requestHeaders, body: requestBody }),
+        headers,
+        corridors,
+        customerType,
+      ),
     async createCredential(sessionHeaders, body = {}) {
       const created = await request("POST", "/v1/api-credentials", { headers: sessionHeaders, body });
       if (created.status !== 201) throw new Error(`create credential: ${JSON.stringify(created.body)}`);

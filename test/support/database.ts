@@ -10,13 +10,15 @@ export type Engine = "sqlite" | "postgresql";
 /** The engine this test project runs on (vitest.config.ts sets TEST_DB per project). */
 export function testEngine(): Engine {
   const engine = process.env.TEST_DB ?? "sqlite";
-  if (engine !== "sqlite" && engine !== "postgresql") throw new Error(`TEST_DB must be sqlite or postgresql, not ${engine}`);
+  if (engine !== "sqlite" && engine !== "postgresql")
+    throw new Error(`TEST_DB must be sqlite or postgresql, not ${engine}`);
   return engine;
 }
 
 export function adminPostgresUrl(): string {
   const url = process.env.TEST_PG_URL;
-  if (!url) throw new Error("TEST_PG_URL is not set: run the suite with `npm test`, which starts a throwaway PostgreSQL");
+  if (!url)
+    throw new Error("TEST_PG_URL is not set: run the suite with `npm test`, which starts a throwaway PostgreSQL");
   return url;
 }
 

@@ -13,7 +13,12 @@ export interface Reply<T = any> {
   body: T;
 }
 
-export async function call<T = any>(server: ServerProcess, method: string, path: string, options: { headers?: Headers; body?: unknown } = {}): Promise<Reply<T>> {
+export async function call<T = any>(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  options: { headers?: Headers; body?: unknown } = {},
+): Promise<Reply<T>> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { ...(options.body !== undefined && { "content-type": "application/json" }), ...options.headers },
@@ -30,7 +35,13 @@ export const httpSend =
     call(server, method, path, { headers, body });
 
 /** Calls and insists on `status`, showing the body when it is not. */
-export async function expectCall<T = any>(status: number, server: ServerProcess, method: string, path: string, options?: { headers?: Headers; body?: unknown }): Promise<T> {
+export async function expectCall<T = any>(
+  status: number,
+  server: ServerProcess,
+  method: string,
+  path: string,
+  options?: { headers?: Headers; body?: unknown },
+): Promise<T> {
   const reply = await call<T>(server, method, path, options);
   expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(status);
   return reply.body;
@@ -48,29 +59,47 @@ export async function signIn(server: ServerProcess, label: string): Promise<{ pr
 }
 
 /** A secret key of a freshly signed-in profile: the key itself (for graphql-ws connection_init) and its request headers. */
-export async function newSecretKey(server: ServerProcess, label: string): Promise<{ secretKey: string; headers: Headers }> {
+export async function newSecretKey(
+  server: ServerProcess,
+  label: string,
+): Promise<{ secretKey: string; headers: Headers }> {
   const session = await signIn(server, label);
-  const created = await expectCall(201, server, "POST", "/v1/api-credentials", { headers: session.headers, body: { name: `e2e ${label}` } });
+  const created = await expectCall(201, server, "POST", "/v1/api-credentials", {
+    headers: session.headers,
+    body: { name: `e2e ${label}` },
+  });
   rememberSecret(created.secretKey);
   return { secretKey: created.secretKey, headers: { "x-api-key": created.secretKey } };
 }
 
 /** Polls `read` until `done` holds for its value; fails with the last value after `timeoutMs`. */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 /** Runs `task` for each item, at most `width` at a time. */
-export async function inBatches<T, R>(items: T[], width: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(
+  items: T[],
+  width: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = [];
   for (let start = 0; start < items.length; start += width) {
-    results.push(...(await Promise.all(items.slice(start, start + width).map((item, offset) => task(item, start + offset)))));
+    results.push(
+      ...(await Promise.all(items.slice(start, start + width).map((item, offset) => task(item, start + offset)))),
+    );
   }
   return results;
 }
@@ -84,10 +113,20 @@ export interface DeliveryLogEntry {
 }
 
 /** A subscription's whole delivery log, read page by page (the endpoint gives at most 100 at a time). */
-export async function deliveryLog(server: ServerProcess, headers: Headers, webhookId: string): Promise<DeliveryLogEntry[]> {
+export async function deliveryLog(
+  server: ServerProcess,
+  headers: Headers,
+  webhookId: string,
+): Promise<DeliveryLogEntry[]> {
   const entries: DeliveryLogEntry[] = [];
   for (;;) {
-    const page = await expectCall<{ totalCount: number; deliveries: DeliveryLogEntry[] }>(200, server, "GET", `/v1/webhook/${webhookId}/deliveries?limit=100&offset=${entries.length}`, { headers });
+    const page = await expectCall<{ totalCount: number; deliveries: DeliveryLogEntry[] }>(
+      200,
+      server,
+      "GET",
+      `/v1/webhook/${webhookId}/deliveries?limit=100&offset=${entries.length}`,
+      { headers },
+    );
     entries.push(...page.deliveries);
     if (page.deliveries.length === 0 || entries.length >= page.totalCount) return entries;
   }

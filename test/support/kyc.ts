@@ -1,7 +1,12 @@
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 
 /** One API call: method, path, headers and JSON body in; status and parsed body out (in-process or over HTTP). */
-export type Send = (method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<{ status: number; body: any }>;
+export type Send = (
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) => Promise<{ status: number; body: any }>;
 
 const checkDigit = (digits: number[], weights: number[]) => {
   const rest = digits.reduce((sum, digit, index) => sum + digit * weights[index]!, 0) % 11;
@@ -43,7 +48,8 @@ export const LEVEL_ONE_KYC = {
 
 async function expect2xx(send: Send, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const response = await send(method, path, headers, body);
-  if (response.status >= 300) throw new Error(`KYC step ${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status >= 300)
+    throw new Error(`KYC step ${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
@@ -53,7 +59,12 @@ async function expect2xx(send: Send, method: string, path: string, headers: Reco
  * (individuals) or the hosted flow (businesses). Returns the BR tax id used, if any. With
  * SANDBOX_KYC_DECISION_MS=0 the cases are approved as soon as they are read.
  */
-export async function completeKyc(send: Send, headers: Record<string, string>, corridors: Corridor[], customerType: CustomerType = "individual"): Promise<{ brTaxId?: string }> {
+export async function completeKyc(
+  send: Send,
+  headers: Record<string, string>,
+  corridors: Corridor[],
+  customerType: CustomerType = "individual",
+): Promise<{ brTaxId?: string }> {
   let brTaxId: string | undefined;
   for (const corridor of corridors) {
     if (corridor === "EU") continue;
@@ -68,14 +79,21 @@ export async function completeKyc(send: Send, headers: Record<string, string>, c
         await expect2xx(send, "POST", `/v1/brl/kyb/new-level-1/web-sdk?subAccountId=${subAccountId}`, headers);
         continue;
       }
-      await expect2xx(send, "POST", "/v1/brl/newKyc", headers, { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: brTaxId });
+      await expect2xx(send, "POST", "/v1/brl/newKyc", headers, {
+        ...LEVEL_ONE_KYC,
+        subAccountId,
+        taxIdNumber: brTaxId,
+      });
       continue;
     }
     if (customerType === "business") {
       await expect2xx(send, "POST", "/v1/domestic/createBusinessCustomer", headers, { country: corridor });
       await expect2xx(send, "GET", `/v1/domestic/getKybRedirectLink?country=${corridor}`, headers);
       await expect2xx(send, "POST", "/v1/domestic/kycRedirectOpened", headers, { country: corridor, type: "BUSINESS" });
-      await expect2xx(send, "POST", "/v1/domestic/kycRedirectFinished", headers, { country: corridor, type: "BUSINESS" });
+      await expect2xx(send, "POST", "/v1/domestic/kycRedirectFinished", headers, {
+        country: corridor,
+        type: "BUSINESS",
+      });
       continue;
     }
     await expect2xx(send, "POST", "/v1/domestic/createIndividualCustomer", headers, { country: corridor });

@@ -162,11 +162,14 @@ export interface GraphQLTarget extends TargetBase {
 export type SecurityTarget = RestTarget | GraphQLTarget;
 
 export const isRest = (target: SecurityTarget): target is RestTarget => "route" in target;
-export const targetName = (target: SecurityTarget) => target.name ?? (isRest(target) ? target.route : `GraphQL ${target.field}`);
+export const targetName = (target: SecurityTarget) =>
+  target.name ?? (isRest(target) ? target.route : `GraphQL ${target.field}`);
 
 /** Kinds the capability matrix lets perform every one of the target's tasks. */
 export function allowedKinds(target: SecurityTarget): PrincipalKind[] {
-  return PRINCIPAL_KINDS.filter((kind) => target.capabilities.every((capability) => (CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind)));
+  return PRINCIPAL_KINDS.filter((kind) =>
+    target.capabilities.every((capability) => (CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind)),
+  );
 }
 
 /**
@@ -175,7 +178,9 @@ export function allowedKinds(target: SecurityTarget): PrincipalKind[] {
  * the operator token is a known caller that may not do the profiles' tasks (403).
  */
 function refusalFor(target: SecurityTarget, kind: PrincipalKind): AuthErrorCode | undefined {
-  const missing = target.capabilities.find((capability) => !(CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind));
+  const missing = target.capabilities.find(
+    (capability) => !(CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind),
+  );
   if (!missing) return undefined;
   if (kind === "anonymous") return missing === "RAMP_INFO" ? "CREDENTIAL_REQUIRED" : "AUTHENTICATION_REQUIRED";
   if (SINGLE_CREDENTIAL_TASKS.includes(missing)) return "AUTHENTICATION_REQUIRED";
@@ -184,7 +189,9 @@ function refusalFor(target: SecurityTarget, kind: PrincipalKind): AuthErrorCode 
 
 /** The answer to a managed child's own key of the given kind: the matrix first, then the route's delegation rule. */
 function childRefusalFor(target: SecurityTarget, kind: "public" | "secret"): AuthErrorCode | undefined {
-  return refusalFor(target, kind) ?? (target.childCredential === "refused" ? "MANAGED_PROFILE_ACCESS_DENIED" : undefined);
+  return (
+    refusalFor(target, kind) ?? (target.childCredential === "refused" ? "MANAGED_PROFILE_ACCESS_DENIED" : undefined)
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -209,17 +216,28 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
 
   // Revoked after use, so a cached verification has to be dropped by the revocation.
   const revoked = await t.createCredential(stranger.headers, { name: "security suite: revoked" });
-  const used = await t.graphql("{ me { id } }", undefined, { "x-api-key": revoked.secretKey, "x-public-key": revoked.publicKey });
-  if (used.body?.data?.me?.id !== stranger.profileId) throw new Error(`fixture: revoked credential unusable before revocation: ${JSON.stringify(used.body)}`);
+  const used = await t.graphql("{ me { id } }", undefined, {
+    "x-api-key": revoked.secretKey,
+    "x-public-key": revoked.publicKey,
+  });
+  if (used.body?.data?.me?.id !== stranger.profileId)
+    throw new Error(`fixture: revoked credential unusable before revocation: ${JSON.stringify(used.body)}`);
   const revocation = await t.request("DELETE", `/v1/api-credentials/${revoked.id}`, { headers: stranger.headers });
   if (revocation.status !== 204) throw new Error(`fixture: revoke: ${JSON.stringify(revocation.body)}`);
 
   // Expired in the database before it was ever presented, so no cache holds it as valid.
   const expired = await t.createCredential(stranger.headers, { name: "security suite: expired" });
-  await t.app.db.apiCredential.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+  await t.app.db.apiCredential.update({
+    where: { id: expired.id },
+    data: { expiresAt: new Date(Date.now() - 60_000) },
+  });
 
   // A stored, active credential of the live environment: this test deployment must not accept it.
-  const live: Credential = { id: randomUUID(), publicKey: `pk_live_${keyBody()}`, secretKey: rememberSecret(`sk_live_${keyBody()}`) };
+  const live: Credential = {
+    id: randomUUID(),
+    publicKey: `pk_live_${keyBody()}`,
+    secretKey: rememberSecret(`sk_live_${keyBody()}`),
+  };
   await t.app.db.apiCredential.create({
     data: {
       id: live.id,
@@ -238,8 +256,14 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
   // A valid token's options, with some replaced or (set to undefined) left out.
   // The owner's sign-in: every forged token below names it, so each is refused for its one defect.
   const sid = (jwt.decode(owner.accessToken) as jwt.JwtPayload).sid as string;
-  const sign = (options: Partial<Record<keyof jwt.SignOptions, unknown>>, key: string = secret, payload: object = { sid }) => {
-    const merged = Object.entries({ algorithm: "HS256", jwtid: randomUUID(), ...claims, ...options }).filter(([, value]) => value !== undefined);
+  const sign = (
+    options: Partial<Record<keyof jwt.SignOptions, unknown>>,
+    key: string = secret,
+    payload: object = { sid },
+  ) => {
+    const merged = Object.entries({ algorithm: "HS256", jwtid: randomUUID(), ...claims, ...options }).filter(
+      ([, value]) => value !== undefined,
+    );
     return rememberSecret(jwt.sign(payload, key, Object.fromEntries(merged) as jwt.SignOptions));
   };
   const nowSeconds = Math.floor(Date.now() / 1000);
@@ -273,21 +297,36 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
   const createChild = async (label: string) => {
     const created = await t.request("POST", "/v1/managed-profiles", {
       headers: ownerSecret,
-      body: { externalSubjectId: `security-${label}-${randomUUID()}`, contactEmail: `security-${label}-${randomUUID()}@example.com`, customerType: "individual" },
+      body: {
+        externalSubjectId: `security-${label}-${randomUUID()}`,
+        contactEmail: `security-${label}-${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
     });
     if (created.status !== 201) throw new Error(`fixture: create child: ${JSON.stringify(created.body)}`);
     return { profileId: created.body.managedProfile.profileId as string };
   };
   const issueChildCredential = async (profileId: string, name: string) => {
-    const created = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: ownerSecret, body: { name } });
+    const created = await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, {
+      headers: ownerSecret,
+      body: { name },
+    });
     if (created.status !== 201) throw new Error(`fixture: child credential: ${JSON.stringify(created.body)}`);
     rememberSecret(created.body.secretKey);
-    return { id: created.body.id as string, publicKey: created.body.publicKey as string, secretKey: created.body.secretKey as string, profileId };
+    return {
+      id: created.body.id as string,
+      publicKey: created.body.publicKey as string,
+      secretKey: created.body.secretKey as string,
+      profileId,
+    };
   };
   /** The credential (and its child) are both still active. */
   const stillActive = async (credential: (Credential & { profileId: string }) | undefined) => {
     if (!credential) return false;
-    const row = await t.app.db.apiCredential.findUnique({ where: { id: credential.id }, include: { profile: { select: { deletedAt: true } } } });
+    const row = await t.app.db.apiCredential.findUnique({
+      where: { id: credential.id },
+      include: { profile: { select: { deletedAt: true } } },
+    });
     return !!row && !row.revokedAt && !row.profile.deletedAt;
   };
   // The subjects that register the suite's ramps (BUY over pix: the BR corridor) and own its payout accounts
@@ -306,17 +345,23 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
   let spareChildCredential: (Credential & { profileId: string }) | undefined;
   const activeChild = async () => {
     const row = await t.app.db.profile.findUnique({ where: { id: child.profileId } });
-    const active = await t.app.db.apiCredential.count({ where: { profileId: child.profileId, revokedAt: null, expiresAt: { gt: new Date() } } });
+    const active = await t.app.db.apiCredential.count({
+      where: { profileId: child.profileId, revokedAt: null, expiresAt: { gt: new Date() } },
+    });
     if (!row || row.deletedAt || active >= 4) child = await createChild("child");
     return child;
   };
 
   // Before the first use of the child's key: prove it authenticates as the child, so its refusals mean something.
   const asChild = await t.graphql("{ me { id } }", undefined, { "x-api-key": childCredential.secretKey });
-  if (asChild.body?.data?.me?.id !== childCredential.profileId) throw new Error(`fixture: child credential unusable: ${JSON.stringify(asChild.body)}`);
+  if (asChild.body?.data?.me?.id !== childCredential.profileId)
+    throw new Error(`fixture: child credential unusable: ${JSON.stringify(asChild.body)}`);
 
   // Operator fixtures: a pricing assignment to read, partners to toggle and to issue credentials with.
-  const priced = await t.request("PUT", `/v1/admin/pricing-assignments/${stranger.profileId}`, { headers: t.operatorHeaders, body: { pricingProfile: "partner-markup" } });
+  const priced = await t.request("PUT", `/v1/admin/pricing-assignments/${stranger.profileId}`, {
+    headers: t.operatorHeaders,
+    body: { pricingProfile: "partner-markup" },
+  });
   if (priced.status !== 200) throw new Error(`fixture: pricing assignment: ${JSON.stringify(priced.body)}`);
   const createPartner = async (name: string) => {
     const created = await t.request("POST", "/v1/admin/partners", { headers: t.operatorHeaders, body: { name } });
@@ -351,7 +396,14 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
     throw new Error("unreachable");
   };
   const soon = () => new Date(Date.now() + 60_000);
-  const quoteBody = { rampType: "BUY", from: "pix", to: "polygon", inputAmount: "250.00", inputCurrency: "BRL", outputCurrency: "USDC" };
+  const quoteBody = {
+    rampType: "BUY",
+    from: "pix",
+    to: "polygon",
+    inputAmount: "250.00",
+    inputCurrency: "BRL",
+    outputCurrency: "USDC",
+  };
   const quote = (caller?: Record<string, string>) =>
     forCaller(
       "quote",
@@ -363,7 +415,12 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
 
   return {
     t,
-    owner: { profileId: owner.profileId, accessToken: owner.accessToken, headers: owner.headers, credential: ownerCredential },
+    owner: {
+      profileId: owner.profileId,
+      accessToken: owner.accessToken,
+      headers: owner.headers,
+      credential: ownerCredential,
+    },
     stranger: { profileId: stranger.profileId, credential: strangerCredential, sibling },
     revoked,
     expired,
@@ -371,11 +428,17 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
     badTokens,
     async spareCredential() {
       const row = spare && (await t.app.db.apiCredential.findUnique({ where: { id: spare.id } }));
-      if (!spare || !row || row.revokedAt) spare = await t.createCredential(owner.headers, { name: "security suite: spare" });
+      if (!spare || !row || row.revokedAt)
+        spare = await t.createCredential(owner.headers, { name: "security suite: spare" });
       return spare;
     },
     async liveRefreshToken() {
-      const row = refreshToken && (await t.app.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(refreshToken) }, include: { family: true } }));
+      const row =
+        refreshToken &&
+        (await t.app.db.refreshToken.findUnique({
+          where: { tokenHash: sha256Hex(refreshToken) },
+          include: { family: true },
+        }));
       if (!refreshToken || !row || row.spentAt || row.family.revokedAt || row.expiresAt <= new Date()) {
         refreshToken = (await t.signIn(refreshEmail)).refreshToken;
       }
@@ -388,7 +451,10 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
     },
     async spareChildCredential() {
       if (!(await stillActive(spareChildCredential))) {
-        spareChildCredential = await issueChildCredential((await activeChild()).profileId, "security suite: child's spare");
+        spareChildCredential = await issueChildCredential(
+          (await activeChild()).profileId,
+          "security suite: child's spare",
+        );
       }
       return spareChildCredential!;
     },
@@ -402,8 +468,11 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
     partner: {
       id: partnerId,
       async subject() {
-        const active = await t.app.db.apiCredential.count({ where: { profileId: partnerSubject, revokedAt: null, expiresAt: { gt: new Date() } } });
-        if (active >= 4) partnerSubject = (await t.signIn(`security-partner-subject-${randomUUID()}@example.com`)).profileId;
+        const active = await t.app.db.apiCredential.count({
+          where: { profileId: partnerSubject, revokedAt: null, expiresAt: { gt: new Date() } },
+        });
+        if (active >= 4)
+          partnerSubject = (await t.signIn(`security-partner-subject-${randomUUID()}@example.com`)).profileId;
         return partnerSubject;
       },
     },
@@ -414,8 +483,15 @@ export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtur
         "ramp",
         caller,
         ownerSecret,
-        async (id) => (await t.app.db.ramp.count({ where: { id, currentPhase: "initial", presignedTxs: "[]", startDeadline: { gt: soon() } } })) === 1,
-        async (headers) => t.request("POST", "/v1/ramp/register", { headers, body: { quoteId: await quote(headers), destinationAddress: `0x${"1".repeat(40)}` } }),
+        async (id) =>
+          (await t.app.db.ramp.count({
+            where: { id, currentPhase: "initial", presignedTxs: "[]", startDeadline: { gt: soon() } },
+          })) === 1,
+        async (headers) =>
+          t.request("POST", "/v1/ramp/register", {
+            headers,
+            body: { quoteId: await quote(headers), destinationAddress: `0x${"1".repeat(40)}` },
+          }),
       ),
   };
 }
@@ -453,32 +529,91 @@ export interface SecurityCase {
 
 const MALFORMED_JSON = '{"truncated": ';
 
-const kindLabel = (kind: PrincipalKind) => (kind === "anonymous" ? "no credential" : kind === "operator" ? "operator token" : `${kind} principal`);
+const kindLabel = (kind: PrincipalKind) =>
+  kind === "anonymous" ? "no credential" : kind === "operator" ? "operator token" : `${kind} principal`;
 
 /** Every case the suite runs for one target. */
 export function securityCases(target: SecurityTarget): SecurityCase[] {
   const cases: SecurityCase[] = [
-    { name: "malformed secret key (sk_test_short)", headers: () => ({ "x-api-key": "sk_test_short" }), expected: "INVALID_SECRET_KEY" },
-    { name: "public value sent as X-API-Key", headers: (fx) => ({ "x-api-key": fx.owner.credential.publicKey }), expected: "INVALID_SECRET_KEY" },
-    { name: "malformed public key (pk_test_short)", headers: () => ({ "x-public-key": "pk_test_short" }), expected: "INVALID_PUBLIC_KEY" },
-    { name: "secret value sent as X-Public-Key", headers: (fx) => ({ "x-public-key": fx.owner.credential.secretKey }), expected: "INVALID_PUBLIC_KEY" },
-    { name: "well-formed unknown secret key", headers: () => ({ "x-api-key": unknownKey("sk") }), expected: "INVALID_API_KEY" },
-    { name: "well-formed unknown public key", headers: () => ({ "x-public-key": unknownKey("pk") }), expected: "INVALID_PUBLIC_KEY" },
-    { name: "revoked secret key", headers: (fx) => ({ "x-api-key": fx.revoked.secretKey }), expected: "INVALID_API_KEY" },
-    { name: "revoked public key", headers: (fx) => ({ "x-public-key": fx.revoked.publicKey }), expected: "INVALID_PUBLIC_KEY" },
-    { name: "expired secret key", headers: (fx) => ({ "x-api-key": fx.expired.secretKey }), expected: "INVALID_API_KEY" },
-    { name: "expired public key", headers: (fx) => ({ "x-public-key": fx.expired.publicKey }), expected: "INVALID_PUBLIC_KEY" },
-    { name: "unknown sk_live_ value on the test deployment", headers: () => ({ "x-api-key": unknownKey("sk", "live") }), expected: "INVALID_API_KEY" },
-    { name: "stored live credential's secret on the test deployment", headers: (fx) => ({ "x-api-key": fx.live.secretKey }), expected: "INVALID_API_KEY" },
-    { name: "stored live credential's public key on the test deployment", headers: (fx) => ({ "x-public-key": fx.live.publicKey }), expected: "INVALID_PUBLIC_KEY" },
+    {
+      name: "malformed secret key (sk_test_short)",
+      headers: () => ({ "x-api-key": "sk_test_short" }),
+      expected: "INVALID_SECRET_KEY",
+    },
+    {
+      name: "public value sent as X-API-Key",
+      headers: (fx) => ({ "x-api-key": fx.owner.credential.publicKey }),
+      expected: "INVALID_SECRET_KEY",
+    },
+    {
+      name: "malformed public key (pk_test_short)",
+      headers: () => ({ "x-public-key": "pk_test_short" }),
+      expected: "INVALID_PUBLIC_KEY",
+    },
+    {
+      name: "secret value sent as X-Public-Key",
+      headers: (fx) => ({ "x-public-key": fx.owner.credential.secretKey }),
+      expected: "INVALID_PUBLIC_KEY",
+    },
+    {
+      name: "well-formed unknown secret key",
+      headers: () => ({ "x-api-key": unknownKey("sk") }),
+      expected: "INVALID_API_KEY",
+    },
+    {
+      name: "well-formed unknown public key",
+      headers: () => ({ "x-public-key": unknownKey("pk") }),
+      expected: "INVALID_PUBLIC_KEY",
+    },
+    {
+      name: "revoked secret key",
+      headers: (fx) => ({ "x-api-key": fx.revoked.secretKey }),
+      expected: "INVALID_API_KEY",
+    },
+    {
+      name: "revoked public key",
+      headers: (fx) => ({ "x-public-key": fx.revoked.publicKey }),
+      expected: "INVALID_PUBLIC_KEY",
+    },
+    {
+      name: "expired secret key",
+      headers: (fx) => ({ "x-api-key": fx.expired.secretKey }),
+      expected: "INVALID_API_KEY",
+    },
+    {
+      name: "expired public key",
+      headers: (fx) => ({ "x-public-key": fx.expired.publicKey }),
+      expected: "INVALID_PUBLIC_KEY",
+    },
+    {
+      name: "unknown sk_live_ value on the test deployment",
+      headers: () => ({ "x-api-key": unknownKey("sk", "live") }),
+      expected: "INVALID_API_KEY",
+    },
+    {
+      name: "stored live credential's secret on the test deployment",
+      headers: (fx) => ({ "x-api-key": fx.live.secretKey }),
+      expected: "INVALID_API_KEY",
+    },
+    {
+      name: "stored live credential's public key on the test deployment",
+      headers: (fx) => ({ "x-public-key": fx.live.publicKey }),
+      expected: "INVALID_PUBLIC_KEY",
+    },
     {
       name: "public and secret keys of credentials of two profiles",
-      headers: (fx) => ({ "x-api-key": fx.owner.credential.secretKey, "x-public-key": fx.stranger.credential.publicKey }),
+      headers: (fx) => ({
+        "x-api-key": fx.owner.credential.secretKey,
+        "x-public-key": fx.stranger.credential.publicKey,
+      }),
       expected: "CREDENTIAL_MISMATCH",
     },
     {
       name: "public and secret keys of two credentials of one profile",
-      headers: (fx) => ({ "x-api-key": fx.stranger.credential.secretKey, "x-public-key": fx.stranger.sibling.publicKey }),
+      headers: (fx) => ({
+        "x-api-key": fx.stranger.credential.secretKey,
+        "x-public-key": fx.stranger.sibling.publicKey,
+      }),
       expected: "CREDENTIAL_MISMATCH",
     },
     {
@@ -500,9 +635,11 @@ export function securityCases(target: SecurityTarget): SecurityCase[] {
         "unsigned (alg none)",
         "token without jti",
       ] as const
-    ).map(
-      (name): SecurityCase => ({ name: `bearer: ${name}`, headers: (fx) => ({ authorization: fx.badTokens[name]! }), expected: "INVALID_BEARER_TOKEN" }),
-    ),
+    ).map((name): SecurityCase => ({
+      name: `bearer: ${name}`,
+      headers: (fx) => ({ authorization: fx.badTokens[name]! }),
+      expected: "INVALID_BEARER_TOKEN",
+    })),
     // The operator token is compared whole: anything else under Bearer is a session token, and is refused as one.
     {
       name: "bearer: the operator token with one character more",
@@ -518,7 +655,11 @@ export function securityCases(target: SecurityTarget): SecurityCase[] {
 
   for (const kind of PRINCIPAL_KINDS) {
     const label = kindLabel(kind);
-    cases.push({ name: label, headers: (fx) => kindHeaders(fx, kind), expected: refusalFor(target, kind) ?? "allowed" });
+    cases.push({
+      name: label,
+      headers: (fx) => kindHeaders(fx, kind),
+      expected: refusalFor(target, kind) ?? "allowed",
+    });
   }
   cases.push({
     name: "both values of one credential (a secret principal)",
@@ -564,18 +705,29 @@ export function securityCases(target: SecurityTarget): SecurityCase[] {
   // the contract's explicit promise (unauthenticated callers) is held against it.
   if (isRest(target) ? target.body : target.invalidVariables) {
     const invalid = isRest(target) ? "malformed JSON" : "invalid variables";
-    cases.push({ name: `malformed secret key and ${invalid}`, headers: () => ({ "x-api-key": "sk_test_short" }), expected: "INVALID_SECRET_KEY", invalidInput: true });
+    cases.push({
+      name: `malformed secret key and ${invalid}`,
+      headers: () => ({ "x-api-key": "sk_test_short" }),
+      expected: "INVALID_SECRET_KEY",
+      invalidInput: true,
+    });
     for (const kind of PRINCIPAL_KINDS) {
       const refusal = refusalFor(target, kind);
       if (refusal && (isRest(target) || kind === "anonymous")) {
         const label = kindLabel(kind);
-        cases.push({ name: `${label} and ${invalid}`, headers: (fx) => kindHeaders(fx, kind), expected: refusal, invalidInput: true });
+        cases.push({
+          name: `${label} and ${invalid}`,
+          headers: (fx) => kindHeaders(fx, kind),
+          expected: refusal,
+          invalidInput: true,
+        });
       }
     }
     // Direct-child rejection comes before validation too (REST refuses it before the body is read).
     if (isRest(target)) {
       for (const childCase of childCases) {
-        if (childCase.expected !== "allowed") cases.push({ ...childCase, name: `${childCase.name} and ${invalid}`, invalidInput: true });
+        if (childCase.expected !== "allowed")
+          cases.push({ ...childCase, name: `${childCase.name} and ${invalid}`, invalidInput: true });
       }
     }
   }
@@ -590,9 +742,13 @@ export async function databaseState(t: TestApp): Promise<Record<string, string[]
   const models = Object.values(Prisma.ModelName);
   const tables = await Promise.all(
     models.map(async (model) => {
-      const delegate = (t.app.db as unknown as Record<string, { findMany(): Promise<Record<string, unknown>[]> }>)[model[0]!.toLowerCase() + model.slice(1)]!;
+      const delegate = (t.app.db as unknown as Record<string, { findMany(): Promise<Record<string, unknown>[]> }>)[
+        model[0]!.toLowerCase() + model.slice(1)
+      ]!;
       const rows = await delegate.findMany();
-      return rows.map((row) => JSON.stringify(Object.entries(row).filter(([field]) => !/LastUsedAt$/.test(field)))).sort();
+      return rows
+        .map((row) => JSON.stringify(Object.entries(row).filter(([field]) => !/LastUsedAt$/.test(field))))
+        .sort();
     }),
   );
   return Object.fromEntries(models.map((model, i) => [model, tables[i]!]));
@@ -618,7 +774,13 @@ function carriesData(value: unknown): boolean {
   return true;
 }
 
-async function call(fx: SecurityFixtures, target: SecurityTarget, headers: Record<string, string>, invalidInput = false, caller = headers): Promise<HttpResponse> {
+async function call(
+  fx: SecurityFixtures,
+  target: SecurityTarget,
+  headers: Record<string, string>,
+  invalidInput = false,
+  caller = headers,
+): Promise<HttpResponse> {
   const { t } = fx;
   if (isRest(target)) {
     const [method, template] = target.route.split(" ") as [HttpMethod, string];
@@ -632,13 +794,20 @@ async function call(fx: SecurityFixtures, target: SecurityTarget, headers: Recor
     const body = await target.body?.(fx, caller);
     return t.request(method, path, { headers, ...(body !== undefined && { body }) });
   }
-  return t.graphql(target.document, await (invalidInput ? target.invalidVariables : target.variables)?.(fx, caller), headers);
+  return t.graphql(
+    target.document,
+    await (invalidInput ? target.invalidVariables : target.variables)?.(fx, caller),
+    headers,
+  );
 }
 
 function expectRefusal(target: SecurityTarget, response: HttpResponse, code: AuthErrorCode): void {
   const status = CONTRACT_STATUS[code];
   if (isRest(target)) {
-    expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({ status, code });
+    expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
+      status,
+      code,
+    });
     expect(response.body.error.status).toBe(status);
     expect(typeof response.body.error.message).toBe("string");
     expect(response.body.error.requestId).toEqual(expect.any(String));
@@ -647,7 +816,10 @@ function expectRefusal(target: SecurityTarget, response: HttpResponse, code: Aut
     return;
   }
   const [first] = response.body?.errors ?? [];
-  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({ code, status });
+  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({
+    code,
+    status,
+  });
   expect(carriesData(response.body.data), `data leaked: ${JSON.stringify(response.body.data)}`).toBe(false);
 }
 
@@ -661,7 +833,13 @@ function expectNotRefused(target: SecurityTarget, response: HttpResponse): void 
     return;
   }
   const errors: { extensions?: { code?: string; status?: number } }[] = response.body?.errors ?? [];
-  expect(errors.filter((error) => error.extensions?.status === 401 || error.extensions?.status === 403 || error.extensions?.code === "INTERNAL"), shown).toEqual([]);
+  expect(
+    errors.filter(
+      (error) =>
+        error.extensions?.status === 401 || error.extensions?.status === 403 || error.extensions?.code === "INTERNAL",
+    ),
+    shown,
+  ).toEqual([]);
   if (success) expect(errors, shown).toEqual([]);
 }
 
@@ -676,8 +854,17 @@ export async function runCase(fx: SecurityFixtures, target: SecurityTarget, secu
   // Inputs (a fresh object to act on) are prepared by `call` before the request; prepare them here so the
   // comparison window holds only the refused request.
   const prepared: SecurityTarget = isRest(target)
-    ? { ...target, params: constant(await target.params?.(fx, caller)), body: constant(await target.body?.(fx, caller)), query: constant(await target.query?.(fx)) }
-    : { ...target, variables: constant(await target.variables?.(fx, caller)), invalidVariables: constant(await target.invalidVariables?.(fx, caller)) };
+    ? {
+        ...target,
+        params: constant(await target.params?.(fx, caller)),
+        body: constant(await target.body?.(fx, caller)),
+        query: constant(await target.query?.(fx)),
+      }
+    : {
+        ...target,
+        variables: constant(await target.variables?.(fx, caller)),
+        invalidVariables: constant(await target.invalidVariables?.(fx, caller)),
+      };
   const before = await databaseState(fx.t);
   const response = await call(fx, prepared, headers, securityCase.invalidInput);
   expectRefusal(target, response, securityCase.expected);
@@ -696,7 +883,11 @@ function constant<T>(value: T | undefined): (() => T) | undefined {
  * capabilities are what schema.graphql's @auth says). `app` returns the file's shared app, started with
  * SECURITY_SUITE_ENV in the file's beforeAll.
  */
-export function securitySuite(app: () => TestApp, targets: readonly SecurityTarget[], options: { schema: () => Promise<GraphQLSchema> }): void {
+export function securitySuite(
+  app: () => TestApp,
+  targets: readonly SecurityTarget[],
+  options: { schema: () => Promise<GraphQLSchema> },
+): void {
   let fx: SecurityFixtures;
   let schema: GraphQLSchema;
   describe("shared security suite", () => {
@@ -716,7 +907,10 @@ export function securitySuite(app: () => TestApp, targets: readonly SecurityTarg
           });
         }
         for (const securityCase of securityCases(target)) {
-          const outcome = securityCase.expected === "allowed" ? "not refused by authentication" : `${CONTRACT_STATUS[securityCase.expected]} ${securityCase.expected}`;
+          const outcome =
+            securityCase.expected === "allowed"
+              ? "not refused by authentication"
+              : `${CONTRACT_STATUS[securityCase.expected]} ${securityCase.expected}`;
           it(`${securityCase.name} -> ${outcome}`, () => runCase(fx, target, securityCase));
         }
       });
@@ -742,7 +936,8 @@ export function inspectDocument(schema: GraphQLSchema, document: string) {
         const field = typeInfo.getFieldDef();
         if (!parent || !field || field.name.startsWith("__")) return;
         selected.add(`${parent.name}.${field.name}`);
-        for (const capability of (getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined) ?? []) required.add(capability);
+        for (const capability of (getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined) ?? [])
+          required.add(capability);
       },
     }),
   );
@@ -760,7 +955,8 @@ export function graphQLCoordinatesToCover(schema: GraphQLSchema, exempt: readonl
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith("__") || type.name === subscription) continue;
     for (const field of Object.values(type.getFields())) {
-      if (roots.has(type.name) || getDirective(schema, field, "auth")?.length) coordinates.push(`${type.name}.${field.name}`);
+      if (roots.has(type.name) || getDirective(schema, field, "auth")?.length)
+        coordinates.push(`${type.name}.${field.name}`);
     }
   }
   return coordinates.filter((coordinate) => !exempt.includes(coordinate)).sort();
@@ -791,9 +987,13 @@ export async function authenticatingRoutes(t: TestApp, { skip }: { skip: readonl
   for (const route of routerRoutes(t)) {
     const [method, path] = route.split(" ") as [string, string];
     // GraphQL operations are covered field by field; HEAD and OPTIONS mirror other routes or answer CORS.
-    if (method === "HEAD" || method === "OPTIONS" || path.includes("*") || path === "/graphql" || skip.includes(route)) continue;
+    if (method === "HEAD" || method === "OPTIONS" || path.includes("*") || path === "/graphql" || skip.includes(route))
+      continue;
     const url = path.replace(/\{\w+\}/g, () => randomUUID());
-    const response = await t.request(method, url, { headers: { "x-api-key": "sk_test_short" }, ...(["POST", "PUT", "PATCH"].includes(method) && { body: {} }) });
+    const response = await t.request(method, url, {
+      headers: { "x-api-key": "sk_test_short" },
+      ...(["POST", "PUT", "PATCH"].includes(method) && { body: {} }),
+    });
     if (response.status === 401 && response.body?.error?.code === "INVALID_SECRET_KEY") found.push(route);
   }
   return found.sort();

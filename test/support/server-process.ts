@@ -104,7 +104,10 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   try {
     address = await new Promise<string>((resolve, reject) => {
       const timeoutMs = options.startTimeoutMs ?? 30_000;
-      const timer = setTimeout(() => reject(new Error(`server did not log "${LISTENING}" within ${timeoutMs} ms:\n${output.slice(-4000)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`server did not log "${LISTENING}" within ${timeoutMs} ms:\n${output.slice(-4000)}`)),
+        timeoutMs,
+      );
       onLine = (line) => {
         let entry: { msg?: unknown; address?: unknown };
         try {

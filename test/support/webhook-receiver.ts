@@ -26,11 +26,60 @@ export function testCertificates(): TestCertificates {
   const dir = mkdtempSync(join(tmpdir(), "webhook-tls-"));
   const file = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "pipe" });
-  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=ramp gateway test CA", "-keyout", file("ca.key"), "-out", file("ca.pem"));
-  openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=receiver.test", "-keyout", file("leaf.key"), "-out", file("leaf.csr"));
-  writeFileSync(file("leaf.ext"), "subjectAltName=DNS:receiver.test,DNS:*.receiver.test,IP:127.0.0.1,IP:::1\nextendedKeyUsage=serverAuth\n");
-  openssl("x509", "-req", "-in", file("leaf.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-CAcreateserial", "-days", "2", "-extfile", file("leaf.ext"), "-out", file("leaf.pem"));
-  certificates = { ca: readFileSync(file("ca.pem"), "utf8"), caFile: file("ca.pem"), key: readFileSync(file("leaf.key"), "utf8"), cert: readFileSync(file("leaf.pem"), "utf8") };
+  openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=ramp gateway test CA",
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.pem"),
+  );
+  openssl(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-subj",
+    "/CN=receiver.test",
+    "-keyout",
+    file("leaf.key"),
+    "-out",
+    file("leaf.csr"),
+  );
+  writeFileSync(
+    file("leaf.ext"),
+    "subjectAltName=DNS:receiver.test,DNS:*.receiver.test,IP:127.0.0.1,IP:::1\nextendedKeyUsage=serverAuth\n",
+  );
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    file("leaf.csr"),
+    "-CA",
+    file("ca.pem"),
+    "-CAkey",
+    file("ca.key"),
+    "-CAcreateserial",
+    "-days",
+    "2",
+    "-extfile",
+    file("leaf.ext"),
+    "-out",
+    file("leaf.pem"),
+  );
+  certificates = {
+    ca: readFileSync(file("ca.pem"), "utf8"),
+    caFile: file("ca.pem"),
+    key: readFileSync(file("leaf.key"), "utf8"),
+    cert: readFileSync(file("leaf.pem"), "utf8"),
+  };
   return certificates;
 }
 
@@ -46,7 +95,12 @@ export interface ReceivedDelivery {
 }
 
 /** How to answer the n-th request (0-based): a status, optional headers and body, after an optional delay. */
-export type Responder = (request: { index: number; path: string }) => { status: number; headers?: Record<string, string>; body?: string | Buffer; delayMs?: number };
+export type Responder = (request: { index: number; path: string }) => {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  delayMs?: number;
+};
 
 export interface WebhookReceiver {
   /** `https://127.0.0.1:<port><path>` */
@@ -59,12 +113,17 @@ export interface WebhookReceiver {
   /** The time signatures' timestamps are checked against (the service's clock, when a test steps it). */
   clock: () => Date;
   /** Resolves once `count` requests arrived (optionally counting only those `which` accepts). */
-  waitFor(count: number, options?: { timeoutMs?: number; which?: (delivery: ReceivedDelivery) => boolean }): Promise<ReceivedDelivery[]>;
+  waitFor(
+    count: number,
+    options?: { timeoutMs?: number; which?: (delivery: ReceivedDelivery) => boolean },
+  ): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
 }
 
 /** A local HTTPS webhook receiver that answers 204 unless told otherwise and checks every signature. */
-export async function startWebhookReceiver(options: { publicKey?: string; respond?: Responder } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  options: { publicKey?: string; respond?: Responder } = {},
+): Promise<WebhookReceiver> {
   const tls = testCertificates();
   const waiters = new Set<() => void>();
   const receiver: WebhookReceiver = {
@@ -79,7 +138,8 @@ export async function startWebhookReceiver(options: { publicKey?: string; respon
       for (;;) {
         const matching = receiver.received.filter(which);
         if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`receiver got ${matching.length} of ${count} expected requests within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`receiver got ${matching.length} of ${count} expected requests within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           const wake = () => resolve();
           waiters.add(wake);
@@ -114,7 +174,14 @@ export async function startWebhookReceiver(options: { publicKey?: string; respon
         verificationError = (error as Error).message;
       }
       const path = request.url ?? "/";
-      receiver.received.push({ path, headers: request.headers, rawBody, event, verificationError, receivedAt: Date.now() });
+      receiver.received.push({
+        path,
+        headers: request.headers,
+        rawBody,
+        event,
+        verificationError,
+        receivedAt: Date.now(),
+      });
       waiters.forEach((wake) => wake());
       waiters.clear();
       answer(response, receiver.respond({ index: index.next++, path }));

@@ -18,7 +18,13 @@ export function openSocket(url: string, connectionParams: Record<string, unknown
     lazy: false,
     retryAttempts: 0,
     onNonLazyError: () => undefined,
-    on: { closed: (event) => closes.push({ code: (event as { code: number }).code, reason: String((event as { reason?: unknown }).reason ?? "") }) },
+    on: {
+      closed: (event) =>
+        closes.push({
+          code: (event as { code: number }).code,
+          reason: String((event as { reason?: unknown }).reason ?? ""),
+        }),
+    },
   });
   return { client, closes, dispose: async () => void (await client.dispose()) };
 }
@@ -53,7 +59,11 @@ export function subscribe(client: Client, query: string, variables: Record<strin
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify({ results: subscription.results, failures: subscription.failures })}`));
+          reject(
+            new Error(
+              `timed out waiting for ${what}; got ${JSON.stringify({ results: subscription.results, failures: subscription.failures })}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -84,7 +94,9 @@ export function subscribe(client: Client, query: string, variables: Record<strin
 }
 
 /** The first GraphQL error a subscription got, from a `next` with errors or an `error` message. */
-export function firstError(subscription: Pick<Subscription, "results" | "failures">): { message?: string; extensions?: Record<string, unknown> } | undefined {
+export function firstError(
+  subscription: Pick<Subscription, "results" | "failures">,
+): { message?: string; extensions?: Record<string, unknown> } | undefined {
   const fromNext = subscription.results.find((result) => result.errors?.length)?.errors?.[0];
   if (fromNext) return fromNext as { extensions?: Record<string, unknown> };
   const failure = subscription.failures[0];
@@ -95,6 +107,13 @@ export function firstError(subscription: Pick<Subscription, "results" | "failure
 export function execute<T = any>(client: Client, query: string): Promise<FormattedExecutionResult<T, unknown>> {
   return new Promise((resolve, reject) => {
     let result: FormattedExecutionResult<T, unknown> | undefined;
-    client.subscribe<T>({ query }, { next: (value) => (result = value), error: reject, complete: () => (result ? resolve(result) : reject(new Error("no result"))) });
+    client.subscribe<T>(
+      { query },
+      {
+        next: (value) => (result = value),
+        error: reject,
+        complete: () => (result ? resolve(result) : reject(new Error("no result"))),
+      },
+    );
   });
 }

@@ -30,12 +30,32 @@ describe("capability matrix (CONTRACT.md)", () => {
     ["ACT_FOR_MANAGED_CHILD", ["AUTHENTICATION_REQUIRED", "FORBIDDEN", "allowed", "allowed", "FORBIDDEN"]],
     ["MANAGE_CHILD_CREDENTIALS", ["AUTHENTICATION_REQUIRED", "FORBIDDEN", "allowed", "allowed", "FORBIDDEN"]],
     ["BR_KYC_IMPORT", ["AUTHENTICATION_REQUIRED", "FORBIDDEN", "allowed", "allowed", "FORBIDDEN"]],
-    ["WEBHOOK_MANAGEMENT", ["AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "allowed", "AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED"]],
+    [
+      "WEBHOOK_MANAGEMENT",
+      [
+        "AUTHENTICATION_REQUIRED",
+        "AUTHENTICATION_REQUIRED",
+        "allowed",
+        "AUTHENTICATION_REQUIRED",
+        "AUTHENTICATION_REQUIRED",
+      ],
+    ],
     ["OWN_CREDENTIALS", ["AUTHENTICATION_REQUIRED", "FORBIDDEN", "FORBIDDEN", "allowed", "FORBIDDEN"]],
     ["RECIPIENTS", ["AUTHENTICATION_REQUIRED", "FORBIDDEN", "FORBIDDEN", "allowed", "FORBIDDEN"]],
     ["MANAGED_PROFILES", ["AUTHENTICATION_REQUIRED", "FORBIDDEN", "allowed", "allowed", "FORBIDDEN"]],
-    ["OPERATOR", ["AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "AUTHENTICATION_REQUIRED", "allowed"]],
+    [
+      "OPERATOR",
+      [
+        "AUTHENTICATION_REQUIRED",
+        "AUTHENTICATION_REQUIRED",
+        "AUTHENTICATION_REQUIRED",
+        "AUTHENTICATION_REQUIRED",
+        "allowed",
+      ],
+    ],
   ] as const)("%s: anonymous, public, secret, session, operator", (capability, expected) => {
-    expect((["anonymous", "public", "secret", "session", "operator"] as const).map((kind) => outcome(capability, kind))).toEqual(expected);
+    expect(
+      (["anonymous", "public", "secret", "session", "operator"] as const).map((kind) => outcome(capability, kind)),
+    ).toEqual(expected);
   });
 });

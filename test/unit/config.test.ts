@@ -98,14 +98,20 @@ describe("loadConfig defaults", () => {
 });
 
 describe("DATABASE_URL", () => {
-  it.each(["postgresql://ramp:pw@db.internal:5432/ramp", "postgres://ramp@localhost/ramp"])("%s switches the engine to PostgreSQL", (url) => {
-    const config = loadConfig({ DATA_DIR: dataDir(), JWT_SECRET, DATABASE_URL: url });
-    expect(config.database).toEqual({ engine: "postgresql", url });
-  });
+  it.each(["postgresql://ramp:pw@db.internal:5432/ramp", "postgres://ramp@localhost/ramp"])(
+    "%s switches the engine to PostgreSQL",
+    (url) => {
+      const config = loadConfig({ DATA_DIR: dataDir(), JWT_SECRET, DATABASE_URL: url });
+      expect(config.database).toEqual({ engine: "postgresql", url });
+    },
+  );
 
-  it.each(["mysql://ramp@localhost/ramp", "sqlite:///tmp/ramp.db", "/var/lib/ramp.db"])("%s is refused, naming DATABASE_URL", (url) => {
-    expect(configError({ DATA_DIR: dataDir(), JWT_SECRET, DATABASE_URL: url }).message).toContain("DATABASE_URL");
-  });
+  it.each(["mysql://ramp@localhost/ramp", "sqlite:///tmp/ramp.db", "/var/lib/ramp.db"])(
+    "%s is refused, naming DATABASE_URL",
+    (url) => {
+      expect(configError({ DATA_DIR: dataDir(), JWT_SECRET, DATABASE_URL: url }).message).toContain("DATABASE_URL");
+    },
+  );
 });
 
 describe("invalid values", () => {
@@ -140,7 +146,13 @@ describe("invalid values", () => {
   });
 
   it("names every bad variable at once", () => {
-    const message = configError({ DATA_DIR: dataDir(), JWT_SECRET, PORT: "nope", LOG_LEVEL: "loud", TRUST_PROXY: "maybe" }).message;
+    const message = configError({
+      DATA_DIR: dataDir(),
+      JWT_SECRET,
+      PORT: "nope",
+      LOG_LEVEL: "loud",
+      TRUST_PROXY: "maybe",
+    }).message;
     for (const name of ["PORT", "LOG_LEVEL", "TRUST_PROXY"]) expect(message).toContain(name);
   });
 
@@ -153,7 +165,13 @@ describe("invalid values", () => {
 });
 
 describe("production checks", () => {
-  const production = (env: Record<string, string>) => ({ NODE_ENV: "production", DATA_DIR: dataDir(), OPERATOR_TOKEN, SIGNING_KEY_ENCRYPTION_KEY, ...env });
+  const production = (env: Record<string, string>) => ({
+    NODE_ENV: "production",
+    DATA_DIR: dataDir(),
+    OPERATOR_TOKEN,
+    SIGNING_KEY_ENCRYPTION_KEY,
+    ...env,
+  });
 
   it("refuses to start without SMTP_URL, saying why", () => {
     const message = configError(production({ JWT_SECRET })).message;
@@ -185,7 +203,9 @@ describe("production checks", () => {
   });
 
   it("refuses a missing or short OPERATOR_TOKEN", () => {
-    const missing = configError(production({ SMTP_URL, JWT_SECRET, OPERATOR_TOKEN: undefined as unknown as string })).message;
+    const missing = configError(
+      production({ SMTP_URL, JWT_SECRET, OPERATOR_TOKEN: undefined as unknown as string }),
+    ).message;
     expect(missing).toContain("OPERATOR_TOKEN");
     const short = configError(production({ SMTP_URL, JWT_SECRET, OPERATOR_TOKEN: "x".repeat(31) })).message;
     expect(short).toContain("OPERATOR_TOKEN");
@@ -193,19 +213,33 @@ describe("production checks", () => {
   });
 
   it("refuses to start without SIGNING_KEY_ENCRYPTION_KEY or SIGNING_PRIVATE_KEY, or with a short key", () => {
-    const missing = configError(production({ SMTP_URL, JWT_SECRET, SIGNING_KEY_ENCRYPTION_KEY: undefined as unknown as string })).message;
+    const missing = configError(
+      production({ SMTP_URL, JWT_SECRET, SIGNING_KEY_ENCRYPTION_KEY: undefined as unknown as string }),
+    ).message;
     expect(missing).toContain("SIGNING_KEY_ENCRYPTION_KEY");
     const short = configError(production({ SMTP_URL, JWT_SECRET, SIGNING_KEY_ENCRYPTION_KEY: "x".repeat(31) })).message;
     expect(short).toContain("SIGNING_KEY_ENCRYPTION_KEY");
     expect(short).toMatch(/32/);
     const pem = "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n";
-    expect(loadConfig(production({ SMTP_URL, JWT_SECRET, SIGNING_KEY_ENCRYPTION_KEY: undefined as unknown as string, SIGNING_PRIVATE_KEY: pem })).webhooks.signingPrivateKey).toBe(pem);
+    expect(
+      loadConfig(
+        production({
+          SMTP_URL,
+          JWT_SECRET,
+          SIGNING_KEY_ENCRYPTION_KEY: undefined as unknown as string,
+          SIGNING_PRIVATE_KEY: pem,
+        }),
+      ).webhooks.signingPrivateKey,
+    ).toBe(pem);
   });
 
   it("refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS entries that are not CIDR ranges", () => {
     const message = configError({ DATA_DIR: dataDir(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: "10.0.0.0/8,intranet" }).message;
     expect(message).toContain("WEBHOOK_ALLOW_PRIVATE_NETWORKS");
-    expect(loadConfig({ DATA_DIR: dataDir(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: " 10.0.0.0/8, fd00::/8 " }).webhooks.allowPrivateNetworks).toEqual(["10.0.0.0/8", "fd00::/8"]);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: " 10.0.0.0/8, fd00::/8 " }).webhooks
+        .allowPrivateNetworks,
+    ).toEqual(["10.0.0.0/8", "fd00::/8"]);
   });
 
   it("starts with both set: production mode, introspection off, the given secret", () => {

@@ -36,7 +36,13 @@ const CVU = "0000003100010000000009";
 const CUIT = "20123456786";
 const NIT = "8909039388";
 
-const US_ACH = { type: "ACH", accountNumber: "123456789", accountName: "Ada Lovelace", accountType: "checking", routingNumber: ABA };
+const US_ACH = {
+  type: "ACH",
+  accountNumber: "123456789",
+  accountName: "Ada Lovelace",
+  accountType: "checking",
+  routingNumber: ABA,
+};
 const US_WIRE = {
   ...US_ACH,
   type: "BANK_USA",
@@ -46,7 +52,13 @@ const US_WIRE = {
   beneficiaryPostalCode: "62701",
 };
 const MX_SPEI = { type: "SPEI", accountNumber: CLABE, accountName: "María López" };
-const AR_COELSA = { type: "COELSA", accountNumber: CBU, accountName: "Juan Pérez", documentType: "CUIT", documentNumber: CUIT };
+const AR_COELSA = {
+  type: "COELSA",
+  accountNumber: CBU,
+  accountName: "Juan Pérez",
+  documentType: "CUIT",
+  documentNumber: CUIT,
+};
 const CO_ACH = {
   type: "ACH",
   accountNumber: "123456789012",
@@ -175,7 +187,12 @@ describe("validateFiatAccount: valid accounts, normalized", () => {
   });
 
   it("US BANK_USA with the beneficiary address (ZIP+4) and a partial bank address", () => {
-    const account = validateFiatAccount("US", { ...US_WIRE, beneficiaryPostalCode: "62701-1234", bankCity: " New York ", isExternal: true });
+    const account = validateFiatAccount("US", {
+      ...US_WIRE,
+      beneficiaryPostalCode: "62701-1234",
+      bankCity: " New York ",
+      isExternal: true,
+    });
     expect(account).toStrictEqual({
       country: "US",
       type: "BANK_USA",
@@ -190,7 +207,13 @@ describe("validateFiatAccount: valid accounts, normalized", () => {
   });
 
   it("MX SPEI with a CLABE", () => {
-    expect(validateFiatAccount("MX", MX_SPEI)).toStrictEqual({ country: "MX", type: "SPEI", accountNumber: CLABE, accountName: "María López", isExternal: false });
+    expect(validateFiatAccount("MX", MX_SPEI)).toStrictEqual({
+      country: "MX",
+      type: "SPEI",
+      accountNumber: CLABE,
+      accountName: "María López",
+      isExternal: false,
+    });
   });
 
   it("AR COELSA with a CBU or a CVU and a CUIT or CUIL", () => {
@@ -203,7 +226,14 @@ describe("validateFiatAccount: valid accounts, normalized", () => {
       documentNumber: CUIT,
       isExternal: false,
     });
-    expect(validateFiatAccount("AR", { ...AR_COELSA, accountNumber: CVU, documentType: "CUIL", documentNumber: "27171234560" })).toMatchObject({
+    expect(
+      validateFiatAccount("AR", {
+        ...AR_COELSA,
+        accountNumber: CVU,
+        documentType: "CUIL",
+        documentNumber: "27171234560",
+      }),
+    ).toMatchObject({
       accountNumber: CVU,
       documentType: "CUIL",
     });
@@ -229,7 +259,10 @@ describe("validateFiatAccount: valid accounts, normalized", () => {
       ["NIT", "890.903.938-8", NIT],
     ];
     for (const [documentType, documentNumber, stored] of documents) {
-      expect(validateFiatAccount("CO", { ...CO_ACH, documentType, documentNumber })).toMatchObject({ documentType, documentNumber: stored });
+      expect(validateFiatAccount("CO", { ...CO_ACH, documentType, documentNumber })).toMatchObject({
+        documentType,
+        documentNumber: stored,
+      });
     }
   });
 
@@ -241,17 +274,37 @@ describe("validateFiatAccount: valid accounts, normalized", () => {
       accountName: "  Ada Lovelace  ",
       accountType: "Checking",
     });
-    expect(account).toMatchObject({ accountNumber: "123456789", routingNumber: ABA, accountName: "Ada Lovelace", accountType: "checking" });
+    expect(account).toMatchObject({
+      accountNumber: "123456789",
+      routingNumber: ABA,
+      accountName: "Ada Lovelace",
+      accountType: "checking",
+    });
     expect(validateFiatAccount("MX", { ...MX_SPEI, accountNumber: "032 180 00011835971-9" }).accountNumber).toBe(CLABE);
-    expect(validateFiatAccount("AR", { ...AR_COELSA, documentType: "cuit", documentNumber: "20-12345678-6" })).toMatchObject({
+    expect(
+      validateFiatAccount("AR", { ...AR_COELSA, documentType: "cuit", documentNumber: "20-12345678-6" }),
+    ).toMatchObject({
       documentType: "CUIT",
       documentNumber: CUIT,
     });
   });
 
   it("leaves out optional fields that are absent, null or blank (no undefined values)", () => {
-    const account = validateFiatAccount("MX", { ...MX_SPEI, country: null, accountType: null, routingNumber: "  ", bankStreet: "", isExternal: null });
-    expect(account).toStrictEqual({ country: "MX", type: "SPEI", accountNumber: CLABE, accountName: "María López", isExternal: false });
+    const account = validateFiatAccount("MX", {
+      ...MX_SPEI,
+      country: null,
+      accountType: null,
+      routingNumber: "  ",
+      bankStreet: "",
+      isExternal: null,
+    });
+    expect(account).toStrictEqual({
+      country: "MX",
+      type: "SPEI",
+      accountNumber: CLABE,
+      accountName: "María López",
+      isExternal: false,
+    });
     expect(Object.values(account)).not.toContain(undefined);
   });
 });
@@ -259,12 +312,18 @@ describe("validateFiatAccount: valid accounts, normalized", () => {
 describe("validateFiatAccount: rejected with field-level details", () => {
   it("a type the corridor does not offer names the ones it does", () => {
     expect(rejection("MX", { ...US_ACH })).toEqual([{ field: "type", message: "is not offered in MX; use SPEI" }]);
-    expect(rejection("US", { ...MX_SPEI })).toEqual([{ field: "type", message: "is not offered in US; use ACH or BANK_USA" }]);
-    expect(rejection("AR", { ...MX_SPEI, type: "PIX" })).toEqual([{ field: "type", message: "is not offered in AR; use COELSA" }]);
+    expect(rejection("US", { ...MX_SPEI })).toEqual([
+      { field: "type", message: "is not offered in US; use ACH or BANK_USA" },
+    ]);
+    expect(rejection("AR", { ...MX_SPEI, type: "PIX" })).toEqual([
+      { field: "type", message: "is not offered in AR; use COELSA" },
+    ]);
   });
 
   it("a type outside the reference enum, or none", () => {
-    expect(rejection("US", { ...US_ACH, type: "WIRE" })).toEqual([{ field: "type", message: `must be one of ${FIAT_ACCOUNT_TYPES.join(", ")}` }]);
+    expect(rejection("US", { ...US_ACH, type: "WIRE" })).toEqual([
+      { field: "type", message: `must be one of ${FIAT_ACCOUNT_TYPES.join(", ")}` },
+    ]);
     const { type: _type, ...untyped } = US_ACH;
     expect(rejection("US", untyped)).toEqual([{ field: "type", message: "is required" }]);
   });
@@ -286,8 +345,12 @@ describe("validateFiatAccount: rejected with field-level details", () => {
   });
 
   it("a body country that disagrees with the corridor decided by the request", () => {
-    expect(rejection("MX", { ...MX_SPEI, country: "US" })).toEqual([{ field: "country", message: "must match the account's corridor MX" }]);
-    expect(rejection("MX", { ...MX_SPEI, country: "BR" })).toEqual([{ field: "country", message: "must be one of AR, CO, MX, US" }]);
+    expect(rejection("MX", { ...MX_SPEI, country: "US" })).toEqual([
+      { field: "country", message: "must match the account's corridor MX" },
+    ]);
+    expect(rejection("MX", { ...MX_SPEI, country: "BR" })).toEqual([
+      { field: "country", message: "must be one of AR, CO, MX, US" },
+    ]);
   });
 
   it("US ACH: routing number checksum, prefix and length; account number length; account type; name", () => {
@@ -297,20 +360,25 @@ describe("validateFiatAccount: rejected with field-level details", () => {
     expect(rejection("US", { ...US_ACH, routingNumber: "450000003" })).toEqual([
       {
         field: "routingNumber",
-        message: "is not a valid ABA routing number: 45 is not a Federal Reserve routing symbol (00–12, 21–32, 61–72, 80)",
+        message:
+          "is not a valid ABA routing number: 45 is not a Federal Reserve routing symbol (00–12, 21–32, 61–72, 80)",
       },
     ]);
     expect(rejection("US", { ...US_ACH, routingNumber: "000000000" })).toEqual([
       { field: "routingNumber", message: "is not a valid ABA routing number (all zeros)" },
     ]);
-    expect(rejection("US", { ...US_ACH, routingNumber: "02100002" })).toEqual([{ field: "routingNumber", message: "must be 9 digits (got 8)" }]);
+    expect(rejection("US", { ...US_ACH, routingNumber: "02100002" })).toEqual([
+      { field: "routingNumber", message: "must be 9 digits (got 8)" },
+    ]);
     expect(rejection("US", { ...US_ACH, accountNumber: "123" })).toEqual([
       { field: "accountNumber", message: "must be an account number of 4–17 digits (got 3)" },
     ]);
     expect(rejection("US", { ...US_ACH, accountNumber: "123456789012345678" })).toEqual([
       { field: "accountNumber", message: "must be an account number of 4–17 digits (got 18)" },
     ]);
-    expect(rejection("US", { ...US_ACH, accountType: "brokerage" })).toEqual([{ field: "accountType", message: `must be "checking" or "savings"` }]);
+    expect(rejection("US", { ...US_ACH, accountType: "brokerage" })).toEqual([
+      { field: "accountType", message: `must be "checking" or "savings"` },
+    ]);
     const { routingNumber: _routing, accountType: _type, accountName: _name, ...bare } = US_ACH;
     expect(rejection("US", bare)).toEqual([
       { field: "accountName", message: "is required" },
@@ -321,7 +389,9 @@ describe("validateFiatAccount: rejected with field-level details", () => {
 
   it("the 4 and 17 digit bounds of a US account number are accepted", () => {
     expect(validateFiatAccount("US", { ...US_ACH, accountNumber: "1234" }).accountNumber).toBe("1234");
-    expect(validateFiatAccount("US", { ...US_ACH, accountNumber: "12345678901234567" }).accountNumber).toBe("12345678901234567");
+    expect(validateFiatAccount("US", { ...US_ACH, accountNumber: "12345678901234567" }).accountNumber).toBe(
+      "12345678901234567",
+    );
   });
 
   it("US BANK_USA: the beneficiary address is required, with a US ZIP code", () => {
@@ -352,8 +422,14 @@ describe("validateFiatAccount: rejected with field-level details", () => {
 
   it("AR COELSA: each CBU block's check digit, its length, and the CUIT/CUIL", () => {
     expect(rejection("AR", { ...AR_COELSA, accountNumber: "2850590840090418135202" })).toEqual([
-      { field: "accountNumber", message: "is not a valid CBU/CVU: the check digit of the bank block (8th digit) should be 9" },
-      { field: "accountNumber", message: "is not a valid CBU/CVU: the check digit of the account block (22nd digit) should be 1" },
+      {
+        field: "accountNumber",
+        message: "is not a valid CBU/CVU: the check digit of the bank block (8th digit) should be 9",
+      },
+      {
+        field: "accountNumber",
+        message: "is not a valid CBU/CVU: the check digit of the account block (22nd digit) should be 1",
+      },
     ]);
     expect(rejection("AR", { ...AR_COELSA, accountNumber: CBU.slice(0, 20) })).toEqual([
       { field: "accountNumber", message: "must be a 22-digit CBU or CVU (got 20 digits)" },
@@ -367,8 +443,12 @@ describe("validateFiatAccount: rejected with field-level details", () => {
     expect(rejection("AR", { ...AR_COELSA, documentNumber: "21123456782" })).toEqual([
       { field: "documentNumber", message: "is not a valid CUIT/CUIL: it must start with 20, 23, 24, 27, 30, 33, 34" },
     ]);
-    expect(rejection("AR", { ...AR_COELSA, documentNumber: "12345678" })).toEqual([{ field: "documentNumber", message: "must be 11 digits (got 8)" }]);
-    expect(rejection("AR", { ...AR_COELSA, documentType: "DNI" })).toEqual([{ field: "documentType", message: "must be CUIT or CUIL" }]);
+    expect(rejection("AR", { ...AR_COELSA, documentNumber: "12345678" })).toEqual([
+      { field: "documentNumber", message: "must be 11 digits (got 8)" },
+    ]);
+    expect(rejection("AR", { ...AR_COELSA, documentType: "DNI" })).toEqual([
+      { field: "documentType", message: "must be CUIT or CUIL" },
+    ]);
   });
 
   it("CO ACH: bank code, account number length, document type and the number its type asks for", () => {
@@ -378,7 +458,9 @@ describe("validateFiatAccount: rejected with field-level details", () => {
     expect(rejection("CO", { ...CO_ACH, accountNumber: "12345" })).toEqual([
       { field: "accountNumber", message: "must be an account number of 6–20 digits (got 5)" },
     ]);
-    expect(rejection("CO", { ...CO_ACH, documentType: "DNI" })).toEqual([{ field: "documentType", message: "must be one of CC, CE, NIT, PP, TI" }]);
+    expect(rejection("CO", { ...CO_ACH, documentType: "DNI" })).toEqual([
+      { field: "documentType", message: "must be one of CC, CE, NIT, PP, TI" },
+    ]);
     const documents = [
       ["CC", "12345", "must be a cédula of 6–10 digits (got 5)"],
       ["TI", "12345678901", "must be a tarjeta de identidad of 6–10 digits (got 11)"],
@@ -388,7 +470,9 @@ describe("validateFiatAccount: rejected with field-level details", () => {
       ["NIT", "89090393", "must be a NIT of 9 digits and a check digit, such as 900123456-7 (got 8 digits)"],
     ];
     for (const [documentType, documentNumber, message] of documents) {
-      expect(rejection("CO", { ...CO_ACH, documentType, documentNumber })).toEqual([{ field: "documentNumber", message }]);
+      expect(rejection("CO", { ...CO_ACH, documentType, documentNumber })).toEqual([
+        { field: "documentNumber", message },
+      ]);
     }
   });
 
@@ -403,7 +487,15 @@ describe("validateFiatAccount: rejected with field-level details", () => {
   });
 
   it("reports every problem at once, shape and rules together", () => {
-    const body = { ...US_WIRE, extra: 1, routingNumber: "021000022", accountNumber: "12", accountType: "brokerage", beneficiaryPostalCode: "ABCDE", accountName: " " };
+    const body = {
+      ...US_WIRE,
+      extra: 1,
+      routingNumber: "021000022",
+      accountNumber: "12",
+      accountType: "brokerage",
+      beneficiaryPostalCode: "ABCDE",
+      accountName: " ",
+    };
     expect(rejection("US", body)).toEqual([
       { field: "extra", message: "is not a field of a fiat account" },
       { field: "accountNumber", message: "must be an account number of 4–17 digits (got 2)" },
@@ -412,22 +504,37 @@ describe("validateFiatAccount: rejected with field-level details", () => {
       { field: "routingNumber", message: "is not a valid ABA routing number (checksum)" },
       { field: "beneficiaryPostalCode", message: "must be a US ZIP code (12345 or 12345-6789)" },
     ]);
-    expect(rejection("AR", { ...AR_COELSA, country: "MX", accountNumber: "2850590940090418135200", documentType: "CUIL", documentNumber: "20123456787" })).toEqual([
+    expect(
+      rejection("AR", {
+        ...AR_COELSA,
+        country: "MX",
+        accountNumber: "2850590940090418135200",
+        documentType: "CUIL",
+        documentNumber: "20123456787",
+      }),
+    ).toEqual([
       { field: "country", message: "must match the account's corridor AR" },
-      { field: "accountNumber", message: "is not a valid CBU/CVU: the check digit of the account block (22nd digit) should be 1" },
+      {
+        field: "accountNumber",
+        message: "is not a valid CBU/CVU: the check digit of the account block (22nd digit) should be 1",
+      },
       { field: "documentNumber", message: "is not a valid CUIT/CUIL: the check digit should be 6" },
     ]);
   });
 
   it("long text is refused", () => {
-    expect(rejection("MX", { ...MX_SPEI, accountName: "x".repeat(201) })).toEqual([{ field: "accountName", message: "must be at most 200 characters" }]);
+    expect(rejection("MX", { ...MX_SPEI, accountName: "x".repeat(201) })).toEqual([
+      { field: "accountName", message: "must be at most 200 characters" },
+    ]);
   });
 });
 
 describe("fiatAccountInput", () => {
   it("is the reference body: type and accountNumber required, country optional, strict", () => {
     expect(fiatAccountInput.safeParse({ type: "SPEI", accountNumber: CLABE }).success).toBe(true);
-    expect(fiatAccountInput.safeParse({ country: "MX", type: "SPEI", accountNumber: CLABE, isExternal: false }).success).toBe(true);
+    expect(
+      fiatAccountInput.safeParse({ country: "MX", type: "SPEI", accountNumber: CLABE, isExternal: false }).success,
+    ).toBe(true);
     expect(fiatAccountInput.safeParse({ type: "SPEI" }).success).toBe(false);
     expect(fiatAccountInput.safeParse({ type: "SPEI", accountNumber: CLABE, note: "x" }).success).toBe(false);
   });

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MarketTerms } from "../../src/providers/ports.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
-import { DEFAULT_PRICING_PROFILE, PRICING_PROFILE_NAMES, PRICING_PROFILES, priceQuote, type PricingProfileName, type PricingRequest } from "../../src/quotes/pricing.js";
+import {
+  DEFAULT_PRICING_PROFILE,
+  PRICING_PROFILE_NAMES,
+  PRICING_PROFILES,
+  priceQuote,
+  type PricingProfileName,
+  type PricingRequest,
+} from "../../src/quotes/pricing.js";
 import { cryptocurrency, fiatCurrency, type Network } from "../../src/reference-data/catalog.js";
 import type { FiatSymbol } from "../../src/reference-data/corridors.js";
 
@@ -18,11 +25,25 @@ beforeAll(async () => {
 });
 
 /** A pricing request with the catalog's digits for the fiat and the token on the network. */
-function request(rampType: "BUY" | "SELL", inputAmount: string, fiat: FiatSymbol, token: string, network: Network): PricingRequest {
+function request(
+  rampType: "BUY" | "SELL",
+  inputAmount: string,
+  fiat: FiatSymbol,
+  token: string,
+  network: Network,
+): PricingRequest {
   const fiatDetails = fiatCurrency(fiat);
   const tokenDetails = cryptocurrency(token, network);
   if (!fiatDetails || !tokenDetails) throw new Error(`not in the catalog: ${fiat}, ${token} on ${network}`);
-  return { rampType, inputAmount, fiat, fiatDecimals: fiatDetails.decimals, token, tokenDecimals: tokenDetails.decimals, network };
+  return {
+    rampType,
+    inputAmount,
+    fiat,
+    fiatDecimals: fiatDetails.decimals,
+    token,
+    tokenDecimals: tokenDetails.decimals,
+    network,
+  };
 }
 
 function price(req: PricingRequest, profile: PricingProfileName = DEFAULT_PRICING_PROFILE) {
@@ -111,9 +132,22 @@ function plain(a: Fixed): string {
 
 // The sandbox's documented terms (README, "Sandbox provider"), typed in again so the reference does not
 // read them from the code under test.
-const FIAT_PER_USD: Record<FiatSymbol, string> = { USD: "1", EUR: "0.92", BRL: "5.40", ARS: "1050", MXN: "17.20", COP: "4100" };
+const FIAT_PER_USD: Record<FiatSymbol, string> = {
+  USD: "1",
+  EUR: "0.92",
+  BRL: "5.40",
+  ARS: "1050",
+  MXN: "17.20",
+  COP: "4100",
+};
 const USD_PER_TOKEN: Record<string, string> = { USDC: "1", "USDC.e": "0.9999", USDT: "0.9998" };
-const NETWORK_FEE_USD: Partial<Record<Network, string>> = { polygon: "0.02", base: "0.01", ethereum: "1.50", bsc: "0.05", arbitrum: "0.03" };
+const NETWORK_FEE_USD: Partial<Record<Network, string>> = {
+  polygon: "0.02",
+  base: "0.01",
+  ethereum: "1.50",
+  bsc: "0.05",
+  arbitrum: "0.03",
+};
 const RAIL_FEE: Record<FiatSymbol, { fixed: string; rate: string }> = {
   BRL: { fixed: "0", rate: "0.0025" },
   EUR: { fixed: "0.50", rate: "0" },
@@ -148,7 +182,12 @@ function reference(req: PricingRequest, profile: PricingProfileName) {
   const output = req.rampType === "BUY" ? divide(net, fiatPerToken, req.tokenDecimals, "down") : round(net, d, "down");
   if (sign(output) <= 0) return null;
   const usd = (fee: Fixed) => divide(fee, fiatPerUsd, 2, "halfUp");
-  const [networkUsd, anchorUsd, serviceUsd, partnerUsd] = [usd(networkFee), usd(anchorFee), usd(serviceFee), usd(partnerFee)];
+  const [networkUsd, anchorUsd, serviceUsd, partnerUsd] = [
+    usd(networkFee),
+    usd(anchorFee),
+    usd(serviceFee),
+    usd(partnerFee),
+  ];
   const processingUsd = add(anchorUsd, serviceUsd);
   return {
     gross: plain(gross),
@@ -211,9 +250,12 @@ function expectFiatAddsUp(fees: Record<string, string>) {
 
 describe("the sandbox terms and the pricing profiles", () => {
   it("are the documented ones", () => {
-    for (const [fiat, rate] of Object.entries(FIAT_PER_USD)) expect(terms.fiatPerUsd(fiat as FiatSymbol).toFixed(), fiat).toBe(plain(fx(rate)));
-    for (const [token, rate] of Object.entries(USD_PER_TOKEN)) expect(terms.usdPerToken(token).toFixed(), token).toBe(plain(fx(rate)));
-    for (const [network, fee] of Object.entries(NETWORK_FEE_USD)) expect(terms.networkFeeUsd(network as Network).toFixed(), network).toBe(plain(fx(fee)));
+    for (const [fiat, rate] of Object.entries(FIAT_PER_USD))
+      expect(terms.fiatPerUsd(fiat as FiatSymbol).toFixed(), fiat).toBe(plain(fx(rate)));
+    for (const [token, rate] of Object.entries(USD_PER_TOKEN))
+      expect(terms.usdPerToken(token).toFixed(), token).toBe(plain(fx(rate)));
+    for (const [network, fee] of Object.entries(NETWORK_FEE_USD))
+      expect(terms.networkFeeUsd(network as Network).toFixed(), network).toBe(plain(fx(fee)));
     for (const [fiat, fee] of Object.entries(RAIL_FEE)) {
       const rail = terms.railFee(fiat as FiatSymbol);
       expect([rail.fixed.toFixed(), rail.rate.toFixed()], fiat).toEqual([plain(fx(fee.fixed)), plain(fx(fee.rate))]);
@@ -221,7 +263,10 @@ describe("the sandbox terms and the pricing profiles", () => {
     expect([...PRICING_PROFILE_NAMES].sort()).toEqual(["default", "partner-markup", "reduced", "zero-fee"]);
     expect(DEFAULT_PRICING_PROFILE).toBe("default");
     for (const name of PRICING_PROFILE_NAMES) {
-      expect(PRICING_PROFILES[name], name).toEqual({ serviceFeeRate: PROFILE_RATES[name].service, partnerMarkupRate: PROFILE_RATES[name].partner });
+      expect(PRICING_PROFILES[name], name).toEqual({
+        serviceFeeRate: PROFILE_RATES[name].service,
+        partnerMarkupRate: PROFILE_RATES[name].partner,
+      });
     }
     // The precision cases below rely on BNB Smart Chain's 18-decimal tokens.
     expect(cryptocurrency("USDT", "bsc")?.decimals).toBe(18);
@@ -298,11 +343,38 @@ describe("fee breakdowns worked out by hand", () => {
   it("each pricing profile: BUY 1000 BRL via PIX to USDC on polygon", () => {
     // network 0.11 and anchor 2.50 (0.46 USD) for all; service 5.00 (0.93 USD) or 2.50 (0.46 USD) or 0;
     // partner 2.50 (0.46 USD) with partner-markup only.
-    const expected: Record<PricingProfileName, { output: string; service: string[]; partner: string[]; processing: string[]; total: string[] }> = {
-      default: { output: "183.775925", service: ["5.00", "0.93"], partner: ["0.00", "0.00"], processing: ["7.50", "1.39"], total: ["7.61", "1.41"] },
-      "partner-markup": { output: "183.312962", service: ["5.00", "0.93"], partner: ["2.50", "0.46"], processing: ["7.50", "1.39"], total: ["10.11", "1.87"] },
-      reduced: { output: "184.238888", service: ["2.50", "0.46"], partner: ["0.00", "0.00"], processing: ["5.00", "0.92"], total: ["5.11", "0.94"] },
-      "zero-fee": { output: "184.701851", service: ["0.00", "0.00"], partner: ["0.00", "0.00"], processing: ["2.50", "0.46"], total: ["2.61", "0.48"] },
+    const expected: Record<
+      PricingProfileName,
+      { output: string; service: string[]; partner: string[]; processing: string[]; total: string[] }
+    > = {
+      default: {
+        output: "183.775925",
+        service: ["5.00", "0.93"],
+        partner: ["0.00", "0.00"],
+        processing: ["7.50", "1.39"],
+        total: ["7.61", "1.41"],
+      },
+      "partner-markup": {
+        output: "183.312962",
+        service: ["5.00", "0.93"],
+        partner: ["2.50", "0.46"],
+        processing: ["7.50", "1.39"],
+        total: ["10.11", "1.87"],
+      },
+      reduced: {
+        output: "184.238888",
+        service: ["2.50", "0.46"],
+        partner: ["0.00", "0.00"],
+        processing: ["5.00", "0.92"],
+        total: ["5.11", "0.94"],
+      },
+      "zero-fee": {
+        output: "184.701851",
+        service: ["0.00", "0.00"],
+        partner: ["0.00", "0.00"],
+        processing: ["2.50", "0.46"],
+        total: ["2.61", "0.48"],
+      },
     };
     const outputs = new Set<string>();
     for (const profile of PRICING_PROFILE_NAMES) {
@@ -328,13 +400,17 @@ describe("fee breakdowns worked out by hand", () => {
       [request("SELL", "100", "EUR", "USDC", "polygon"), "default"],
       [request("BUY", "1000", "MXN", "USDT", "base"), "partner-markup"],
       [request("SELL", "250", "USD", "USDT", "arbitrum"), "reduced"],
-      ...PRICING_PROFILE_NAMES.map((profile): [PricingRequest, PricingProfileName] => [request("BUY", "1000", "BRL", "USDC", "polygon"), profile]),
+      ...PRICING_PROFILE_NAMES.map((profile): [PricingRequest, PricingProfileName] => [
+        request("BUY", "1000", "BRL", "USDC", "polygon"),
+        profile,
+      ]),
     ];
     for (const [req, profile] of cases) {
       const priced = price(req, profile);
-      expect({ gross: priced.grossFiat.toFixed(), outputAmount: priced.outputAmount, fees: priced.fees }, `${req.rampType} ${req.inputAmount} ${profile}`).toEqual(
-        reference(req, profile),
-      );
+      expect(
+        { gross: priced.grossFiat.toFixed(), outputAmount: priced.outputAmount, fees: priced.fees },
+        `${req.rampType} ${req.inputAmount} ${profile}`,
+      ).toEqual(reference(req, profile));
     }
   });
 });
@@ -404,14 +480,42 @@ describe("fees that eat the amount", () => {
 
 describe("precision: large amounts with many decimal places", () => {
   const cases: { name: string; req: PricingRequest; profile: PricingProfileName }[] = [
-    { name: "SELL 12345.678901234567890123 USDT (bsc) to COP", req: request("SELL", "12345.678901234567890123", "COP", "USDT", "bsc"), profile: "default" },
+    {
+      name: "SELL 12345.678901234567890123 USDT (bsc) to COP",
+      req: request("SELL", "12345.678901234567890123", "COP", "USDT", "bsc"),
+      profile: "default",
+    },
     // 48780.487804878048780487 USDC is worth 199999999.9999999999999967 COP: just under the ACH maximum.
-    { name: "SELL USDC (bsc) to COP near the maximum", req: request("SELL", "48780.487804878048780487", "COP", "USDC", "bsc"), profile: "partner-markup" },
-    { name: "SELL USDT (bsc) to ARS near the maximum", req: request("SELL", "47619.999999999999999999", "ARS", "USDT", "bsc"), profile: "reduced" },
-    { name: "BUY 49999999.99 ARS to USDT (bsc)", req: request("BUY", "49999999.99", "ARS", "USDT", "bsc"), profile: "default" },
-    { name: "BUY 199999999.99 COP to USDC (bsc)", req: request("BUY", "199999999.99", "COP", "USDC", "bsc"), profile: "partner-markup" },
-    { name: "BUY 123456789.01 COP to USDC.e (polygon)", req: request("BUY", "123456789.01", "COP", "USDC.e", "polygon"), profile: "zero-fee" },
-    { name: "SELL 999.999999999999999999 USDT (bsc) to MXN", req: request("SELL", "999.999999999999999999", "MXN", "USDT", "bsc"), profile: "default" },
+    {
+      name: "SELL USDC (bsc) to COP near the maximum",
+      req: request("SELL", "48780.487804878048780487", "COP", "USDC", "bsc"),
+      profile: "partner-markup",
+    },
+    {
+      name: "SELL USDT (bsc) to ARS near the maximum",
+      req: request("SELL", "47619.999999999999999999", "ARS", "USDT", "bsc"),
+      profile: "reduced",
+    },
+    {
+      name: "BUY 49999999.99 ARS to USDT (bsc)",
+      req: request("BUY", "49999999.99", "ARS", "USDT", "bsc"),
+      profile: "default",
+    },
+    {
+      name: "BUY 199999999.99 COP to USDC (bsc)",
+      req: request("BUY", "199999999.99", "COP", "USDC", "bsc"),
+      profile: "partner-markup",
+    },
+    {
+      name: "BUY 123456789.01 COP to USDC.e (polygon)",
+      req: request("BUY", "123456789.01", "COP", "USDC.e", "polygon"),
+      profile: "zero-fee",
+    },
+    {
+      name: "SELL 999.999999999999999999 USDT (bsc) to MXN",
+      req: request("SELL", "999.999999999999999999", "MXN", "USDT", "bsc"),
+      profile: "default",
+    },
   ];
 
   it.each(cases)("$name: every field equals the exact BigInt computation", ({ req, profile }) => {
@@ -431,7 +535,11 @@ describe("precision: large amounts with many decimal places", () => {
     // 12345.678901234567890123 * 0.9998 * 4100, digit for digit.
     expect(priced.grossFiat.toFixed()).toBe("50607160.03836271600383439914");
     // network 205.00; anchor 0.3% = 151821.48011508814801150319742 -> 151821.49; service 0.5% -> 253035.81.
-    expect(breakdown(priced.fees)).toMatchObject({ network: ["205.00", "0.05"], anchor: ["151821.49", "37.03"], service: ["253035.81", "61.72"] });
+    expect(breakdown(priced.fees)).toMatchObject({
+      network: ["205.00", "0.05"],
+      anchor: ["151821.49", "37.03"],
+      service: ["253035.81", "61.72"],
+    });
     // 50607160.03836... - 405062.30 = 50202097.73836... -> 50202097.73.
     expect(priced.fees.totalFeeFiat).toBe("405062.30");
     expect(priced.outputAmount).toBe("50202097.73");
@@ -448,9 +556,13 @@ describe("precision: large amounts with many decimal places", () => {
   });
 
   it("floating point would get these wrong (so the comparison above proves something)", () => {
-    const differing = cases.filter(({ req, profile }) => floatOutput(req, profile) !== reference(req, profile)!.outputAmount);
+    const differing = cases.filter(
+      ({ req, profile }) => floatOutput(req, profile) !== reference(req, profile)!.outputAmount,
+    );
     // Every BUY into an 18-decimal token is beyond a double's 15-17 significant digits.
-    expect(differing.map((entry) => entry.name)).toEqual(expect.arrayContaining(["BUY 49999999.99 ARS to USDT (bsc)", "BUY 199999999.99 COP to USDC (bsc)"]));
+    expect(differing.map((entry) => entry.name)).toEqual(
+      expect.arrayContaining(["BUY 49999999.99 ARS to USDT (bsc)", "BUY 199999999.99 COP to USDC (bsc)"]),
+    );
     // And the input amount itself does not survive a trip through a double.
     expect(Number("12345.678901234567890123").toFixed(18)).not.toBe("12345.678901234567890123");
     // A float's product is off where the exact one is not.

@@ -14,7 +14,12 @@ import {
   paymentMethodLimits,
 } from "../../src/reference-data/catalog.js";
 import { CORRIDORS, CORRIDOR_FIAT, corridorOfFiat } from "../../src/reference-data/corridors.js";
-import { supportedCountries, supportedCryptocurrencies, supportedFiatCurrencies, supportedPaymentMethods } from "../../src/reference-data/service.js";
+import {
+  supportedCountries,
+  supportedCryptocurrencies,
+  supportedFiatCurrencies,
+  supportedPaymentMethods,
+} from "../../src/reference-data/service.js";
 import { AppError } from "../../src/errors.js";
 
 const unique = (values: readonly string[]) => new Set(values).size === values.length;
@@ -44,21 +49,48 @@ describe("reference catalog consistency", () => {
 
   it("every country: a unique ISO code, its flag, existing currencies of its corridor, and a rail for what it supports", () => {
     expect(unique(COUNTRIES.map((entry) => entry.countryCode))).toBe(true);
-    expect(COUNTRIES.map((entry) => entry.countryCode)).toEqual(expect.arrayContaining(["AR", "BR", "CO", "MX", "US", "AT", "BE", "DE", "ES", "FI", "FR", "IE", "IT", "NL", "PT"]));
+    expect(COUNTRIES.map((entry) => entry.countryCode)).toEqual(
+      expect.arrayContaining([
+        "AR",
+        "BR",
+        "CO",
+        "MX",
+        "US",
+        "AT",
+        "BE",
+        "DE",
+        "ES",
+        "FI",
+        "FR",
+        "IE",
+        "IT",
+        "NL",
+        "PT",
+      ]),
+    );
     for (const entry of COUNTRIES) {
       expect(entry.countryCode).toMatch(/^[A-Z]{2}$/);
-      expect([...entry.emoji].map((symbol) => String.fromCharCode(symbol.codePointAt(0)! - 0x1f1e6 + 65)).join("")).toBe(entry.countryCode);
+      expect(
+        [...entry.emoji].map((symbol) => String.fromCharCode(symbol.codePointAt(0)! - 0x1f1e6 + 65)).join(""),
+      ).toBe(entry.countryCode);
       expect(entry.supportedCurrencies.length).toBeGreaterThan(0);
-      for (const symbol of entry.supportedCurrencies) expect(fiatCurrency(symbol), `${entry.countryCode}: ${symbol}`).toBeDefined();
+      for (const symbol of entry.supportedCurrencies)
+        expect(fiatCurrency(symbol), `${entry.countryCode}: ${symbol}`).toBeDefined();
       expect(entry.supportedCurrencies).toContain(CORRIDOR_FIAT[entry.corridor]);
       for (const direction of ["buy", "sell"] as const) {
-        const rails = PAYMENT_METHODS.filter((method) => method.directions.includes(direction) && method.limits.some((limit) => entry.supportedCurrencies.includes(limit.fiat)));
+        const rails = PAYMENT_METHODS.filter(
+          (method) =>
+            method.directions.includes(direction) &&
+            method.limits.some((limit) => entry.supportedCurrencies.includes(limit.fiat)),
+        );
         expect(entry.support[direction], `${entry.countryCode} ${direction}`).toBe(rails.length > 0);
       }
     }
     // Every corridor is served by at least one country; the euro area through SEPA.
     expect(CORRIDORS.filter((corridor) => !COUNTRIES.some((entry) => entry.corridor === corridor))).toEqual([]);
-    expect(COUNTRIES.filter((entry) => entry.corridor === "EU").every((entry) => entry.supportedCurrencies.includes("EUR"))).toBe(true);
+    expect(
+      COUNTRIES.filter((entry) => entry.corridor === "EU").every((entry) => entry.supportedCurrencies.includes("EUR")),
+    ).toBe(true);
   });
 
   it("every payment method: a unique id, existing fiats once each, a direction, and whole-unit limits with 0 < min < max", () => {
@@ -75,8 +107,14 @@ describe("reference catalog consistency", () => {
       }
     }
     // Every fiat can be paid in or out over some rail.
-    expect(FIAT_SYMBOLS.filter((symbol) => !PAYMENT_METHODS.some((method) => method.limits.some((limit) => limit.fiat === symbol)))).toEqual([]);
-    expect(Object.fromEntries(PAYMENT_METHODS.map((method) => [method.id, method.limits.map((limit) => limit.fiat)]))).toEqual({
+    expect(
+      FIAT_SYMBOLS.filter(
+        (symbol) => !PAYMENT_METHODS.some((method) => method.limits.some((limit) => limit.fiat === symbol)),
+      ),
+    ).toEqual([]);
+    expect(
+      Object.fromEntries(PAYMENT_METHODS.map((method) => [method.id, method.limits.map((limit) => limit.fiat)])),
+    ).toEqual({
       pix: ["BRL"],
       sepa: ["EUR"],
       cbu: ["ARS"],
@@ -100,7 +138,13 @@ describe("reference catalog consistency", () => {
       }
     }
     // A contract address names one token only.
-    expect(unique(CRYPTOCURRENCIES.flatMap((asset) => (asset.network === "assethub" ? [] : [`${asset.network}:${asset.contractAddress.toLowerCase()}`])))).toBe(true);
+    expect(
+      unique(
+        CRYPTOCURRENCIES.flatMap((asset) =>
+          asset.network === "assethub" ? [] : [`${asset.network}:${asset.contractAddress.toLowerCase()}`],
+        ),
+      ),
+    ).toBe(true);
     for (const network of ["assethub", "arbitrum", "avalanche", "base", "bsc", "ethereum", "polygon"] as const) {
       expect(cryptocurrency("USDC", network), network).toBeDefined();
       expect(cryptocurrency("USDT", network), network).toBeDefined();
@@ -115,7 +159,10 @@ describe("reference catalog consistency", () => {
     expect(paymentMethod("swift")).toBeUndefined();
     expect(paymentMethodLimits("ach", "COP")).toEqual({ fiat: "COP", min: 33_000, max: 200_000_000 });
     expect(paymentMethodLimits("pix", "EUR")).toBeUndefined();
-    expect(cryptocurrency("USDC", "ethereum")).toMatchObject({ contractAddress: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", decimals: 6 });
+    expect(cryptocurrency("USDC", "ethereum")).toMatchObject({
+      contractAddress: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+      decimals: 6,
+    });
     expect(cryptocurrency("USDC", "solana")).toBeUndefined();
     expect(country("DE")).toMatchObject({ name: "Germany", emoji: "🇩🇪", corridor: "EU", supportedCurrencies: ["EUR"] });
     expect(country("JP")).toBeUndefined();
@@ -127,24 +174,44 @@ describe("reference data filters", () => {
     expect(supportedCountries({})).toHaveLength(COUNTRIES.length);
     expect(supportedCountries(undefined)).toHaveLength(COUNTRIES.length);
     expect(supportedCountries({ countryCode: "br" })).toEqual([
-      { countryCode: "BR", name: "Brazil", emoji: "🇧🇷", supportedCurrencies: ["BRL"], support: { buy: true, sell: true } },
+      {
+        countryCode: "BR",
+        name: "Brazil",
+        emoji: "🇧🇷",
+        supportedCurrencies: ["BRL"],
+        support: { buy: true, sell: true },
+      },
     ]);
     expect(supportedCountries({ name: "  united STATES " }).map((entry) => entry.countryCode)).toEqual(["US"]);
     expect(supportedCountries({ name: "United" })).toEqual([]);
     const euro = supportedCountries({ fiatCurrency: "EUR" });
     expect(euro.length).toBe(COUNTRIES.filter((entry) => entry.corridor === "EU").length);
     expect(euro.map((entry) => entry.countryCode)).toEqual(expect.arrayContaining(["DE", "FR", "ES", "IT", "NL"]));
-    expect(supportedCountries({ fiatCurrency: "EUR", countryCode: "DE", name: "germany" }).map((entry) => entry.countryCode)).toEqual(["DE"]);
+    expect(
+      supportedCountries({ fiatCurrency: "EUR", countryCode: "DE", name: "germany" }).map((entry) => entry.countryCode),
+    ).toEqual(["DE"]);
     expect(supportedCountries({ fiatCurrency: "BRL", countryCode: "DE" })).toEqual([]);
     expect(supportedCountries({ countryCode: "JP" })).toEqual([]);
   });
 
   it("countries: malformed filters are VALIDATION_FAILED naming the field", () => {
-    expect(failure(() => supportedCountries({ countryCode: "Brazil" }))).toEqual({ code: "VALIDATION_FAILED", fields: ["countryCode"] });
-    expect(failure(() => supportedCountries({ fiatCurrency: "JPY" }))).toEqual({ code: "VALIDATION_FAILED", fields: ["fiatCurrency"] });
+    expect(failure(() => supportedCountries({ countryCode: "Brazil" }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["countryCode"],
+    });
+    expect(failure(() => supportedCountries({ fiatCurrency: "JPY" }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["fiatCurrency"],
+    });
     expect(failure(() => supportedCountries({ name: "  " }))).toEqual({ code: "VALIDATION_FAILED", fields: ["name"] });
-    expect(failure(() => supportedCountries({ name: "x".repeat(101) }))).toEqual({ code: "VALIDATION_FAILED", fields: ["name"] });
-    expect(failure(() => supportedCountries({ countryCode: ["BR", "AR"] }))).toEqual({ code: "VALIDATION_FAILED", fields: ["countryCode"] });
+    expect(failure(() => supportedCountries({ name: "x".repeat(101) }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["name"],
+    });
+    expect(failure(() => supportedCountries({ countryCode: ["BR", "AR"] }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["countryCode"],
+    });
   });
 
   it("cryptocurrencies: by network; a network of the enum without assets is an empty list; others are refused", () => {
@@ -153,27 +220,67 @@ describe("reference data filters", () => {
     expect(polygon.map((asset) => asset.assetSymbol)).toEqual(["USDC", "USDC.e", "USDT"]);
     expect(polygon.every((asset) => asset.assetNetwork === "polygon" && asset.assetForeignAssetId === null)).toBe(true);
     expect(supportedCryptocurrencies({ network: "assethub" })).toEqual([
-      { assetSymbol: "USDC", assetNetwork: "assethub", assetDecimals: 6, assetContractAddress: null, assetForeignAssetId: "1337" },
-      { assetSymbol: "USDT", assetNetwork: "assethub", assetDecimals: 6, assetContractAddress: null, assetForeignAssetId: "1984" },
+      {
+        assetSymbol: "USDC",
+        assetNetwork: "assethub",
+        assetDecimals: 6,
+        assetContractAddress: null,
+        assetForeignAssetId: "1337",
+      },
+      {
+        assetSymbol: "USDT",
+        assetNetwork: "assethub",
+        assetDecimals: 6,
+        assetContractAddress: null,
+        assetForeignAssetId: "1984",
+      },
     ]);
     expect(supportedCryptocurrencies({ network: "moonbeam" })).toEqual([]);
-    expect(failure(() => supportedCryptocurrencies({ network: "solana" }))).toEqual({ code: "VALIDATION_FAILED", fields: ["network"] });
-    expect(failure(() => supportedCryptocurrencies({ network: "Polygon" }))).toEqual({ code: "VALIDATION_FAILED", fields: ["network"] });
+    expect(failure(() => supportedCryptocurrencies({ network: "solana" }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["network"],
+    });
+    expect(failure(() => supportedCryptocurrencies({ network: "Polygon" }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["network"],
+    });
   });
 
   it("fiat currencies: all of them, in the reference's order", () => {
-    expect(supportedFiatCurrencies().map((currency) => currency.symbol)).toEqual(["EUR", "ARS", "BRL", "USD", "MXN", "COP"]);
+    expect(supportedFiatCurrencies().map((currency) => currency.symbol)).toEqual([
+      "EUR",
+      "ARS",
+      "BRL",
+      "USD",
+      "MXN",
+      "COP",
+    ]);
   });
 
   it("payment methods: by direction and fiat, with the limits of the fiat asked for", () => {
     expect(supportedPaymentMethods({}).map((method) => method.id)).toEqual(["pix", "sepa", "cbu", "ach", "spei"]);
-    expect(supportedPaymentMethods({ type: "buy" }).map((method) => method.id)).toEqual(PAYMENT_METHODS.filter((method) => method.directions.includes("buy")).map((method) => method.id));
-    expect(supportedPaymentMethods({ type: "sell", fiat: "BRL" })).toEqual([{ id: "pix", name: "PIX", supportedFiats: ["BRL"], limits: { min: 50, max: 250_000 } }]);
-    expect(supportedPaymentMethods({ fiat: "COP" })).toEqual([{ id: "ach", name: "ACH", supportedFiats: ["USD", "COP"], limits: { min: 33_000, max: 200_000_000 } }]);
+    expect(supportedPaymentMethods({ type: "buy" }).map((method) => method.id)).toEqual(
+      PAYMENT_METHODS.filter((method) => method.directions.includes("buy")).map((method) => method.id),
+    );
+    expect(supportedPaymentMethods({ type: "sell", fiat: "BRL" })).toEqual([
+      { id: "pix", name: "PIX", supportedFiats: ["BRL"], limits: { min: 50, max: 250_000 } },
+    ]);
+    expect(supportedPaymentMethods({ fiat: "COP" })).toEqual([
+      { id: "ach", name: "ACH", supportedFiats: ["USD", "COP"], limits: { min: 33_000, max: 200_000_000 } },
+    ]);
     expect(supportedPaymentMethods({}).find((method) => method.id === "ach")?.limits).toEqual({ min: 10, max: 50_000 });
-    expect(failure(() => supportedPaymentMethods({ type: "swap" }))).toEqual({ code: "VALIDATION_FAILED", fields: ["type"] });
-    expect(failure(() => supportedPaymentMethods({ fiat: "JPY" }))).toEqual({ code: "VALIDATION_FAILED", fields: ["fiat"] });
-    expect(failure(() => supportedPaymentMethods({ type: "BUY", fiat: "brl" }))).toEqual({ code: "VALIDATION_FAILED", fields: ["type", "fiat"] });
+    expect(failure(() => supportedPaymentMethods({ type: "swap" }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["type"],
+    });
+    expect(failure(() => supportedPaymentMethods({ fiat: "JPY" }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["fiat"],
+    });
+    expect(failure(() => supportedPaymentMethods({ type: "BUY", fiat: "brl" }))).toEqual({
+      code: "VALIDATION_FAILED",
+      fields: ["type", "fiat"],
+    });
   });
 
   it("views are copies: changing one leaves the catalog as it was", () => {

@@ -27,7 +27,11 @@ function asked(query: string): boolean {
 describe("selects", () => {
   it("finds a path asked for directly, through fragments and inline fragments, under an alias", () => {
     expect(asked("{ ramps { edges { node { errors { phase } } } } }")).toBe(true);
-    expect(asked("{ ramps { ...page } } fragment page on Page { edges { node { ...ramp } } } fragment ramp on Ramp { errors { phase } }")).toBe(true);
+    expect(
+      asked(
+        "{ ramps { ...page } } fragment page on Page { edges { node { ...ramp } } } fragment ramp on Ramp { errors { phase } }",
+      ),
+    ).toBe(true);
     expect(asked("{ ramps { edges { ... on Edge { node { ... { errors { phase } } } } } } }")).toBe(true);
     expect(asked("{ ramps { edges { node { log: errors { phase } } } } }")).toBe(true);
   });

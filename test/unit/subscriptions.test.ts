@@ -23,7 +23,11 @@ function feed() {
 describe("stopping a subscription", () => {
   it("a followed stream waiting for an event that is for it lets go of the feed at once", async () => {
     const { listeners, source, emit } = feed();
-    const stream = followedStream(source, async () => (value: number) => (value === 42 ? value : undefined), async () => true);
+    const stream = followedStream(
+      source,
+      async () => (value: number) => (value === 42 ? value : undefined),
+      async () => true,
+    );
     const pending = stream.next();
     emit(1);
     emit(2);
@@ -46,7 +50,11 @@ describe("stopping a subscription", () => {
 
   it("still delivers what it follows until then", async () => {
     const { source, emit } = feed();
-    const stream = followedStream(source, async () => (value: number) => (value % 2 === 0 ? value * 10 : undefined), async () => true);
+    const stream = followedStream(
+      source,
+      async () => (value: number) => (value % 2 === 0 ? value * 10 : undefined),
+      async () => true,
+    );
     const first = stream.next();
     emit(1);
     emit(2);
@@ -60,7 +68,8 @@ describe("a subscriber that falls behind", () => {
     const { listeners, source, emit } = feed();
     for (let value = 0; value <= MAX_UNREAD_MESSAGES; value++) emit(value);
     expect(listeners.size).toBe(0);
-    for (let value = 0; value < MAX_UNREAD_MESSAGES; value++) expect(await source.next()).toEqual({ done: false, value });
+    for (let value = 0; value < MAX_UNREAD_MESSAGES; value++)
+      expect(await source.next()).toEqual({ done: false, value });
     await expect(source.next()).rejects.toMatchObject({ code: "RATE_LIMITED" });
   });
 });
@@ -71,7 +80,12 @@ describe("the event feed", () => {
       sequence,
       rampId,
       profileId: "p",
-      body: JSON.stringify({ eventId: `e${sequence}`, eventType: "STATUS_CHANGE", timestamp: "", payload: { quoteId, transactionId: rampId, sessionId } }),
+      body: JSON.stringify({
+        eventId: `e${sequence}`,
+        eventType: "STATUS_CHANGE",
+        timestamp: "",
+        payload: { quoteId, transactionId: rampId, sessionId },
+      }),
     });
     const rows = [entry(1, "r1", "q1", "s1"), entry(2, "r2", "q2", null)];
     const reads = { all: async () => rows } as unknown as Reads;
@@ -81,7 +95,12 @@ describe("the event feed", () => {
       events.listen(topic, (event) => sequences.push(event.sequence));
       return sequences;
     };
-    const [ramp1, quote2, session1, other] = [seen({ rampId: "r1" }), seen({ quoteId: "q2" }), seen({ sessionId: "s1" }), seen({ quoteId: "q3" })];
+    const [ramp1, quote2, session1, other] = [
+      seen({ rampId: "r1" }),
+      seen({ quoteId: "q2" }),
+      seen({ sessionId: "s1" }),
+      seen({ quoteId: "q3" }),
+    ];
     await events.poll();
     expect({ ramp1, quote2, session1, other }).toEqual({ ramp1: [1], quote2: [2], session1: [1], other: [] });
   });
@@ -106,7 +125,11 @@ describe("subscriptions sharing an execution", () => {
     }),
   });
   const run = async (subscribe: ReturnType<typeof sharedSubscribe>, contextValue: object) => {
-    const results = (await subscribe({ schema, document: parse("subscription { tick }"), contextValue })) as AsyncIterableIterator<unknown>;
+    const results = (await subscribe({
+      schema,
+      document: parse("subscription { tick }"),
+      contextValue,
+    })) as AsyncIterableIterator<unknown>;
     const received = [];
     for await (const result of results) received.push(result);
     return received;
@@ -120,7 +143,11 @@ describe("subscriptions sharing an execution", () => {
     groups.set(a, "one").set(b, "one").set(c, "two");
     executions = 0;
     const received = await Promise.all([run(subscribe, a), run(subscribe, b), run(subscribe, c), run(subscribe, {})]);
-    expect(received.every((results) => JSON.stringify(results) === JSON.stringify([{ data: { tick: 1 } }, { data: { tick: 2 } }]))).toBe(true);
+    expect(
+      received.every(
+        (results) => JSON.stringify(results) === JSON.stringify([{ data: { tick: 1 } }, { data: { tick: 2 } }]),
+      ),
+    ).toBe(true);
     expect(executions).toBe(3 * events.length);
   });
 });

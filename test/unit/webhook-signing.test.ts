@@ -43,7 +43,13 @@ beforeAll(async () => {
 /** A signed delivery as the service sends it. */
 async function delivery(body: unknown = event(), timestamp = TS, key = privateKey): Promise<VerifyWebhookInput> {
   const rawBody = typeof body === "string" ? body : JSON.stringify(body);
-  return { publicKey: publicPem, timestamp: String(timestamp), signature: await signWithKey(key, timestamp, rawBody), rawBody, now: NOW };
+  return {
+    publicKey: publicPem,
+    timestamp: String(timestamp),
+    signature: await signWithKey(key, timestamp, rawBody),
+    rawBody,
+    now: NOW,
+  };
 }
 
 function rejection(input: VerifyWebhookInput): WebhookVerificationError {
@@ -62,7 +68,14 @@ describe("webhook signatures", () => {
     expect(verifyWebhook(await delivery(body))).toEqual(body);
     // Buffers and KeyObjects are accepted as well.
     const input = await delivery(body);
-    expect(verifyWebhook({ ...input, rawBody: Buffer.from(input.rawBody as string), publicKey: createPublicKey(publicPem), timestamp: TS })).toEqual(body);
+    expect(
+      verifyWebhook({
+        ...input,
+        rawBody: Buffer.from(input.rawBody as string),
+        publicKey: createPublicKey(publicPem),
+        timestamp: TS,
+      }),
+    ).toEqual(body);
   });
 
   it("non-ASCII bodies are signed as UTF-8", async () => {
@@ -70,7 +83,12 @@ describe("webhook signatures", () => {
     const input = await delivery(rawBody);
     expect(verifyWebhook(input).eventType).toBe("STATUS_CHANGE");
     expect(
-      verify("sha256", Buffer.from(`${TS}.${rawBody}`, "utf8"), { key: publicPem, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, Buffer.from(input.signature, "base64")),
+      verify(
+        "sha256",
+        Buffer.from(`${TS}.${rawBody}`, "utf8"),
+        { key: publicPem, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
+        Buffer.from(input.signature, "base64"),
+      ),
     ).toBe(true);
   });
 
@@ -103,26 +121,37 @@ describe("webhook signatures", () => {
     expect(verifyWebhook(await delivery(event(), TS - 300)).eventType).toBe("STATUS_CHANGE");
     expect(verifyWebhook(await delivery(event(), TS + 300)).eventType).toBe("STATUS_CHANGE");
     // A custom tolerance.
-    expect(rejection({ ...await delivery(event(), TS - 61), toleranceSeconds: 60 }).check).toBe("timestamp");
-    expect(verifyWebhook({ ...await delivery(event(), TS - 60), toleranceSeconds: 60 }).eventType).toBe("STATUS_CHANGE");
+    expect(rejection({ ...(await delivery(event(), TS - 61)), toleranceSeconds: 60 }).check).toBe("timestamp");
+    expect(verifyWebhook({ ...(await delivery(event(), TS - 60)), toleranceSeconds: 60 }).eventType).toBe(
+      "STATUS_CHANGE",
+    );
   });
 
   it("a timestamp that is not Unix seconds is rejected", async () => {
     for (const timestamp of ["", "abc", "1.5", "-1", new Date(NOW).toISOString()]) {
-      expect(rejection({ ...await delivery(), timestamp }).check).toBe("timestamp");
+      expect(rejection({ ...(await delivery()), timestamp }).check).toBe("timestamp");
     }
   });
 
   it("malformed signatures are rejected by the signature check", async () => {
     const input = await delivery();
-    for (const signature of ["", "not base64!", "abc", Buffer.from("short").toString("base64"), input.signature.slice(0, -8)]) {
+    for (const signature of [
+      "",
+      "not base64!",
+      "abc",
+      Buffer.from("short").toString("base64"),
+      input.signature.slice(0, -8),
+    ]) {
       const error = rejection({ ...input, signature });
       expect(error.check).toBe("signature");
     }
   });
 
   it("an unreadable public key is reported as a signature failure", async () => {
-    const error = rejection({ ...await delivery(), publicKey: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----\n" });
+    const error = rejection({
+      ...(await delivery()),
+      publicKey: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----\n",
+    });
     expect(error.check).toBe("signature");
     expect(error.message).toMatch(/public key/);
   });
@@ -168,7 +197,9 @@ describe("signing key encryption at rest", () => {
     expect(stored).toMatch(/^v1\./);
     expect(stored).not.toContain("PRIVATE KEY");
     const decrypted = decryptPrivateKey(stored, secret, "key-1");
-    expect(decrypted.export({ format: "der", type: "pkcs8" }).equals(privateKey.export({ format: "der", type: "pkcs8" }))).toBe(true);
+    expect(
+      decrypted.export({ format: "der", type: "pkcs8" }).equals(privateKey.export({ format: "der", type: "pkcs8" })),
+    ).toBe(true);
     expect(() => decryptPrivateKey(stored, `${secret}x`, "key-1")).toThrow(SigningKeyDecryptionError);
     expect(() => decryptPrivateKey(stored, secret, "key-2")).toThrow(SigningKeyDecryptionError);
     expect(() => decryptPrivateKey("garbage", secret, "key-1")).toThrow(SigningKeyDecryptionError);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.js";
-import { checkWebhookUrl, isAllowedTargetAddress, isPublicAddress, type HostResolver } from "../../src/webhooks/url-policy.js";
+import {
+  checkWebhookUrl,
+  isAllowedTargetAddress,
+  isPublicAddress,
+  type HostResolver,
+} from "../../src/webhooks/url-policy.js";
 
 /** A resolver from a fixed table: no DNS. Unknown names fail as getaddrinfo does (ENOTFOUND). */
 function resolverFrom(table: Record<string, string[] | NodeJS.ErrnoException>): HostResolver & { asked: string[] } {
@@ -18,7 +23,11 @@ function resolverFrom(table: Record<string, string[] | NodeJS.ErrnoException>): 
 const dnsError = (code: string) => Object.assign(new Error(`getaddrinfo ${code}`), { code });
 
 /** The outcome of a check: "ok", or the error's code and message. */
-async function outcome(url: string, table: Record<string, string[] | NodeJS.ErrnoException> = {}, allowPrivateNetworks: string[] = []) {
+async function outcome(
+  url: string,
+  table: Record<string, string[] | NodeJS.ErrnoException> = {},
+  allowPrivateNetworks: string[] = [],
+) {
   try {
     await checkWebhookUrl(url, { resolve: resolverFrom(table), allowPrivateNetworks });
     return "ok";
@@ -125,7 +134,19 @@ describe("isPublicAddress: IPv6 and IPv6 forms carrying IPv4", () => {
   });
 
   it("anything that is not an IP address is not public", () => {
-    for (const value of ["", "example.com", "999.1.1.1", "127.1", "0x7f.0.0.1", "[::1]", "::1]/x", "1.2.3.4/8", "::ffff:1.2.3", "1:2:3"]) expect(isPublicAddress(value)).toBe(false);
+    for (const value of [
+      "",
+      "example.com",
+      "999.1.1.1",
+      "127.1",
+      "0x7f.0.0.1",
+      "[::1]",
+      "::1]/x",
+      "1.2.3.4/8",
+      "::ffff:1.2.3",
+      "1:2:3",
+    ])
+      expect(isPublicAddress(value)).toBe(false);
   });
 });
 
@@ -236,6 +257,12 @@ describe("checkWebhookUrl", () => {
 
   it("a resolver that does not answer in time counts as not resolving yet", async () => {
     const never: HostResolver = () => new Promise(() => {});
-    await expect(checkWebhookUrl("https://slow.example.com/hook", { resolve: never, allowPrivateNetworks: [], resolveTimeoutMs: 20 })).resolves.toBeUndefined();
+    await expect(
+      checkWebhookUrl("https://slow.example.com/hook", {
+        resolve: never,
+        allowPrivateNetworks: [],
+        resolveTimeoutMs: 20,
+      }),
+    ).resolves.toBeUndefined();
   });
 });

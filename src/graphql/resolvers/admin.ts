@@ -2,7 +2,13 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import { Auth } from "../auth-directive.js";
 import type { GraphQLContext } from "../context.js";
 import { CreatedApiCredential, credentialInput } from "../types/credentials.js";
-import { Manager, ManagerPolicyInput, Partner, PartnerCredentialInput, PricingAssignment } from "../types/managed-profiles.js";
+import {
+  Manager,
+  ManagerPolicyInput,
+  Partner,
+  PartnerCredentialInput,
+  PricingAssignment,
+} from "../types/managed-profiles.js";
 
 /** The operator surface, for the operator token only. */
 @Resolver()
@@ -47,11 +53,17 @@ export class AdminResolver {
 
   @Mutation(() => Partner, { description: "Deactivating a partner stops its credentials at once." })
   @Auth("OPERATOR")
-  setPartnerActive(@Arg("partnerId", () => ID) partnerId: string, @Arg("isActive") isActive: boolean, @Ctx() { app }: GraphQLContext) {
+  setPartnerActive(
+    @Arg("partnerId", () => ID) partnerId: string,
+    @Arg("isActive") isActive: boolean,
+    @Ctx() { app }: GraphQLContext,
+  ) {
     return app.admin.setPartnerActive(partnerId, { isActive });
   }
 
-  @Mutation(() => CreatedApiCredential, { description: "Issues a partner-managed credential bound to one existing profile." })
+  @Mutation(() => CreatedApiCredential, {
+    description: "Issues a partner-managed credential bound to one existing profile.",
+  })
   @Auth("OPERATOR")
   issuePartnerCredential(
     @Arg("partnerId", () => ID) partnerId: string,

@@ -26,13 +26,17 @@ export async function credentialPage(context: GraphQLContext, profileId: string,
 
 @Resolver()
 export class CredentialsResolver {
-  @Query(() => ApiCredentialConnection, { description: "The caller's credentials, newest first, revoked and expired included." })
+  @Query(() => ApiCredentialConnection, {
+    description: "The caller's credentials, newest first, revoked and expired included.",
+  })
   @Auth("OWN_CREDENTIALS")
   async apiCredentials(@Args() page: PageArgs, @Ctx() context: GraphQLContext) {
     return credentialPage(context, (await actingContext(context)).subjectProfileId, page);
   }
 
-  @Mutation(() => CreatedApiCredential, { description: "Creates a credential; its secret value is returned only here." })
+  @Mutation(() => CreatedApiCredential, {
+    description: "Creates a credential; its secret value is returned only here.",
+  })
   @Auth("OWN_CREDENTIALS")
   async createApiCredential(
     @Arg("input", () => CreateApiCredentialInput, { nullable: true }) input: CreateApiCredentialInput | null,
@@ -53,7 +57,9 @@ export class CredentialsResolver {
     subscribe: async ({ context }) => {
       const { app } = context as GraphQLContext;
       const profileId = (await actingContext(context as GraphQLContext)).subjectProfileId;
-      const events = streamTopic(app.bus, "apiCredential", (message) => (message.profileId === profileId ? message : undefined));
+      const events = streamTopic(app.bus, "apiCredential", (message) =>
+        message.profileId === profileId ? message : undefined,
+      );
       return guardedStream(events, (event) => stillEntitled(context as GraphQLContext, undefined, event));
     },
   })
@@ -65,4 +71,3 @@ export class CredentialsResolver {
     return { action: event.action, credential: await context.app.credentials.get(event.profileId, event.credentialId) };
   }
 }
-

@@ -7,7 +7,10 @@ import { Customer } from "../types/customers.js";
 /** The acting subject's provider customers and KYC/KYB state (REST: /v1/domestic/*, /v1/brl/*). */
 @Resolver(() => Customer)
 export class CustomersResolver {
-  @Query(() => [Customer], { description: "The subject's customers in every corridor (at most one per corridor and customer type), oldest first." })
+  @Query(() => [Customer], {
+    description:
+      "The subject's customers in every corridor (at most one per corridor and customer type), oldest first.",
+  })
   @Auth("PROVIDER_ACCOUNTS")
   async customers(@Ctx() context: GraphQLContext): Promise<Customer[]> {
     const acting = await actingContext(context, DELEGATED);

@@ -3,7 +3,12 @@ import { DELEGATED } from "../../auth/delegation.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
-import { CreateFiatAccountInput, FiatAccount, FiatAccountConnection, FiatAccountCountryEnum } from "../types/fiat-accounts.js";
+import {
+  CreateFiatAccountInput,
+  FiatAccount,
+  FiatAccountConnection,
+  FiatAccountCountryEnum,
+} from "../types/fiat-accounts.js";
 import { serviceInput } from "./ramps.js";
 
 /** Payout fiat accounts of the acting subject (itself, or a managed child through the selector or its own key). */
@@ -11,7 +16,11 @@ import { serviceInput } from "./ramps.js";
 export class FiatAccountsResolver {
   @Query(() => FiatAccountConnection, { description: "The subject's payout accounts in a country, newest first." })
   @Auth("PROVIDER_ACCOUNTS")
-  async fiatAccounts(@Arg("country", () => FiatAccountCountryEnum) country: string, @Args() args: PageArgs, @Ctx() context: GraphQLContext) {
+  async fiatAccounts(
+    @Arg("country", () => FiatAccountCountryEnum) country: string,
+    @Args() args: PageArgs,
+    @Ctx() context: GraphQLContext,
+  ) {
     const acting = await actingContext(context, DELEGATED);
     const { limit, offset } = offsetPage(args);
     // One more than the page: whether another page follows.
@@ -19,13 +28,20 @@ export class FiatAccountsResolver {
     return offsetConnection(views.slice(0, limit), offset, views.length > limit);
   }
 
-  @Mutation(() => FiatAccount, { description: "Adds a payout account in the input's country (checked against the manager's policy for a child)." })
+  @Mutation(() => FiatAccount, {
+    description: "Adds a payout account in the input's country (checked against the manager's policy for a child).",
+  })
   @Auth("PROVIDER_ACCOUNTS")
-  async createFiatAccount(@Arg("input", () => CreateFiatAccountInput) input: CreateFiatAccountInput, @Ctx() context: GraphQLContext) {
+  async createFiatAccount(
+    @Arg("input", () => CreateFiatAccountInput) input: CreateFiatAccountInput,
+    @Ctx() context: GraphQLContext,
+  ) {
     return context.app.fiatAccounts.create(await actingContext(context, DELEGATED), { body: serviceInput(input) });
   }
 
-  @Mutation(() => Boolean, { description: "Deletes a payout account: it is no longer listed or usable; ramps keep naming it." })
+  @Mutation(() => Boolean, {
+    description: "Deletes a payout account: it is no longer listed or usable; ramps keep naming it.",
+  })
   @Auth("PROVIDER_ACCOUNTS")
   async deleteFiatAccount(@Arg("fiatAccountId", () => ID) fiatAccountId: string, @Ctx() context: GraphQLContext) {
     await context.app.fiatAccounts.delete(await actingContext(context, DELEGATED), fiatAccountId);

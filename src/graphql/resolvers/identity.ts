@@ -25,9 +25,15 @@ export class IdentityResolver {
     return app.identity.requestOtp({ email, locale: locale ?? undefined });
   }
 
-  @Mutation(() => Session, { description: "Exchanges the emailed code for a session; creates the profile on first sign-in." })
+  @Mutation(() => Session, {
+    description: "Exchanges the emailed code for a session; creates the profile on first sign-in.",
+  })
   @Auth("SIGN_IN")
-  async verifyOtp(@Arg("email") email: string, @Arg("token") token: string, @Ctx() { app, enforceSignInLimit }: GraphQLContext) {
+  async verifyOtp(
+    @Arg("email") email: string,
+    @Arg("token") token: string,
+    @Ctx() { app, enforceSignInLimit }: GraphQLContext,
+  ) {
     enforceSignInLimit();
     return toSession(await app.identity.verifyOtp({ email, token }));
   }

@@ -3,7 +3,12 @@ import { MANAGER_ONLY } from "../../auth/delegation.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
 import { offsetConnection, offsetPage, PageArgs, toConnection } from "../types/connection.js";
-import { ApiCredentialConnection, CreateApiCredentialInput, CreatedApiCredential, credentialInput } from "../types/credentials.js";
+import {
+  ApiCredentialConnection,
+  CreateApiCredentialInput,
+  CreatedApiCredential,
+  credentialInput,
+} from "../types/credentials.js";
 import {
   CreateManagedProfileInput,
   ManagedProfile,
@@ -48,20 +53,29 @@ export class ManagedProfilesResolver {
     return toConnection(credentials, { hasNextPage: false, hasPreviousPage: false });
   }
 
-  @Mutation(() => ManagedProfilePayload, { description: "Creates a child; an identical retry returns the existing one." })
+  @Mutation(() => ManagedProfilePayload, {
+    description: "Creates a child; an identical retry returns the existing one.",
+  })
   @Auth("MANAGED_PROFILES")
-  async createManagedProfile(@Arg("input", () => CreateManagedProfileInput) input: CreateManagedProfileInput, @Ctx() context: GraphQLContext) {
+  async createManagedProfile(
+    @Arg("input", () => CreateManagedProfileInput) input: CreateManagedProfileInput,
+    @Ctx() context: GraphQLContext,
+  ) {
     return context.app.managedProfiles.create(await managerId(context), { ...input });
   }
 
-  @Mutation(() => Boolean, { description: "Deletes a child logically (idempotent); its credentials are revoked at once." })
+  @Mutation(() => Boolean, {
+    description: "Deletes a child logically (idempotent); its credentials are revoked at once.",
+  })
   @Auth("MANAGED_PROFILES")
   async deleteManagedProfile(@Arg("profileId", () => ID) profileId: string, @Ctx() context: GraphQLContext) {
     await context.app.managedProfiles.delete(await managerId(context), profileId);
     return true;
   }
 
-  @Mutation(() => CreatedApiCredential, { description: "Issues a credential for a child; the secret is returned only here." })
+  @Mutation(() => CreatedApiCredential, {
+    description: "Issues a credential for a child; the secret is returned only here.",
+  })
   @Auth("MANAGE_CHILD_CREDENTIALS")
   async createManagedProfileCredential(
     @Arg("profileId", () => ID) profileId: string,

@@ -9,16 +9,24 @@ import { RampInfo, toDirection, UserLimit } from "../types/ramps.js";
 /** Eligibility and limits of the acting subject: the same services as GET /v1/ramp-info and POST /v1/limits. */
 @Resolver()
 export class OnboardingResolver {
-  @Query(() => RampInfo, { description: "Per corridor only the KYC status and whether buying and selling are possible." })
+  @Query(() => RampInfo, {
+    description: "Per corridor only the KYC status and whether buying and selling are possible.",
+  })
   @Auth("RAMP_INFO")
   async rampInfo(@Ctx() context: GraphQLContext): Promise<RampInfo> {
     const { corridors } = await context.app.onboarding.rampInfo(await actingContext(context, DELEGATED));
     return { corridors: Object.entries(corridors).map(([corridor, eligibility]) => ({ corridor, ...eligibility })) };
   }
 
-  @Query(() => [UserLimit], { description: "Monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy." })
+  @Query(() => [UserLimit], {
+    description:
+      "Monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy.",
+  })
   @Auth("EXACT_LIMITS")
-  async limits(@Arg("corridors", () => [CorridorEnum]) corridors: Corridor[], @Ctx() context: GraphQLContext): Promise<UserLimit[]> {
+  async limits(
+    @Arg("corridors", () => [CorridorEnum]) corridors: Corridor[],
+    @Ctx() context: GraphQLContext,
+  ): Promise<UserLimit[]> {
     const { limits } = await context.app.onboarding.limits(await actingContext(context, DELEGATED), { corridors });
     return limits.map((limit) => ({ ...limit, direction: toDirection(limit.direction) }));
   }

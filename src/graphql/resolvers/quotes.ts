@@ -3,7 +3,15 @@ import { DELEGATED } from "../../auth/delegation.js";
 import type { QuoteView } from "../../quotes/types.js";
 import { Auth } from "../auth-directive.js";
 import { optionalActingContext, type GraphQLContext } from "../context.js";
-import { CreateBestQuoteInput, CreateQuoteInput, CreateWidgetSessionInput, Quote, toDirection, toRampType, WidgetSession } from "../types/ramps.js";
+import {
+  CreateBestQuoteInput,
+  CreateQuoteInput,
+  CreateWidgetSessionInput,
+  Quote,
+  toDirection,
+  toRampType,
+  WidgetSession,
+} from "../types/ramps.js";
 import { serviceInput } from "./ramps.js";
 
 export const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(view.rampType) });
@@ -21,20 +29,35 @@ export class QuotesResolver {
   @Auth("QUOTE")
   async createQuote(@Arg("input", () => CreateQuoteInput) input: CreateQuoteInput, @Ctx() context: GraphQLContext) {
     const acting = await optionalActingContext(context, DELEGATED);
-    return toQuote(await context.app.quotes.create(acting, serviceInput({ ...input, rampType: toRampType(input.rampType) })));
+    return toQuote(
+      await context.app.quotes.create(acting, serviceInput({ ...input, rampType: toRampType(input.rampType) })),
+    );
   }
 
   @Mutation(() => Quote, { description: "Prices every candidate network and keeps the one that pays out the most." })
   @Auth("QUOTE")
-  async createBestQuote(@Arg("input", () => CreateBestQuoteInput) input: CreateBestQuoteInput, @Ctx() context: GraphQLContext) {
+  async createBestQuote(
+    @Arg("input", () => CreateBestQuoteInput) input: CreateBestQuoteInput,
+    @Ctx() context: GraphQLContext,
+  ) {
     const acting = await optionalActingContext(context, DELEGATED);
-    return toQuote(await context.app.quotes.createBest(acting, serviceInput({ ...input, rampType: toRampType(input.rampType) })));
+    return toQuote(
+      await context.app.quotes.createBest(acting, serviceInput({ ...input, rampType: toRampType(input.rampType) })),
+    );
   }
 
-  @Mutation(() => WidgetSession, { description: "A hosted widget session, for a locked quote or for the widget to quote." })
+  @Mutation(() => WidgetSession, {
+    description: "A hosted widget session, for a locked quote or for the widget to quote.",
+  })
   @Auth("QUOTE")
-  async createWidgetSession(@Arg("input", () => CreateWidgetSessionInput) input: CreateWidgetSessionInput, @Ctx() context: GraphQLContext) {
+  async createWidgetSession(
+    @Arg("input", () => CreateWidgetSessionInput) input: CreateWidgetSessionInput,
+    @Ctx() context: GraphQLContext,
+  ) {
     const acting = await optionalActingContext(context, DELEGATED);
-    return context.app.widgetSessions.create(acting, serviceInput({ ...input, rampType: input.rampType == null ? undefined : toRampType(input.rampType) }));
+    return context.app.widgetSessions.create(
+      acting,
+      serviceInput({ ...input, rampType: input.rampType == null ? undefined : toRampType(input.rampType) }),
+    );
   }
 }

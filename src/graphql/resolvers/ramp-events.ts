@@ -26,7 +26,8 @@ interface RampEventsArgs {
 function outboxEntries(context: GraphQLContext, args: RampEventsArgs): AsyncIterableIterator<OutboxEntry> {
   const named = (["rampId", "quoteId", "sessionId"] as const).filter((name) => args[name] != null);
   const id = named.length === 1 ? canonicalId(args[named[0]!]) : null;
-  const listen = (listener: (entry: OutboxEntry) => void) => (id ? context.app.rampEvents.listen({ [named[0]!]: id } as FeedTopic, listener) : () => undefined);
+  const listen = (listener: (entry: OutboxEntry) => void) =>
+    id ? context.app.rampEvents.listen({ [named[0]!]: id } as FeedTopic, listener) : () => undefined;
   return streamOf(listen, (entry: OutboxEntry) => entry);
 }
 
@@ -49,13 +50,24 @@ function rampAtEvent(context: GraphQLContext, acting: ActingContext, event: Ramp
   return read;
 }
 
-const isWebhookEvent = (entry: OutboxEntry) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(entry.body.eventType);
+const isWebhookEvent = (entry: OutboxEntry) =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(entry.body.eventType);
 
 /** Which events a `rampEvents` subscription follows, checked once on subscribe: the object must be the subject's to read. */
-async function eventFilter(context: GraphQLContext, acting: ActingContext, args: RampEventsArgs): Promise<(entry: OutboxEntry) => boolean> {
+async function eventFilter(
+  context: GraphQLContext,
+  acting: ActingContext,
+  args: RampEventsArgs,
+): Promise<(entry: OutboxEntry) => boolean> {
   const given = (["quoteId", "sessionId", "rampId"] as const).filter((name) => args[name] != null);
   if (given.length !== 1) {
-    throw new AppError("VALIDATION_FAILED", "Give exactly one of quoteId, sessionId or rampId.", given.length ? given.map((field) => ({ field, message: "only one of quoteId, sessionId or rampId" })) : [{ field: "quoteId", message: "one of quoteId, sessionId or rampId is required" }]);
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "Give exactly one of quoteId, sessionId or rampId.",
+      given.length
+        ? given.map((field) => ({ field, message: "only one of quoteId, sessionId or rampId" }))
+        : [{ field: "quoteId", message: "one of quoteId, sessionId or rampId is required" }],
+    );
   }
   const { app } = context;
   if (args.rampId != null) {
@@ -74,7 +86,8 @@ async function eventFilter(context: GraphQLContext, acting: ActingContext, args:
 @Resolver()
 export class RampEventsResolver {
   @Subscription(() => RampEvent, {
-    description: "TRANSACTION_CREATED and STATUS_CHANGE events of the subject's ramps for one quote, widget session or ramp: exactly the webhook bodies.",
+    description:
+      "TRANSACTION_CREATED and STATUS_CHANGE events of the subject's ramps for one quote, widget session or ramp: exactly the webhook bodies.",
     subscribe: ({ args, context }) => {
       const ctx = context as GraphQLContext;
       return followedStream(
@@ -82,7 +95,10 @@ export class RampEventsResolver {
         async () => {
           const acting = await actingContext(ctx, DELEGATED);
           const matches = await eventFilter(ctx, acting, args as RampEventsArgs);
-          return (entry) => (isWebhookEvent(entry) && entry.profileId === acting.subjectProfileId && matches(entry) ? entry.body : undefined);
+          return (entry) =>
+            isWebhookEvent(entry) && entry.profileId === acting.subjectProfileId && matches(entry)
+              ? entry.body
+              : undefined;
         },
         (entry) => stillEntitled(ctx, DELEGATED, entry.body),
       );
@@ -107,14 +123,23 @@ export class RampEventsResolver {
         async () => {
           const acting = await actingContext(ctx, DELEGATED);
           const { id } = await ctx.app.ramps.get(acting, (args as { rampId: string }).rampId);
-          return (entry) => (entry.body.eventType === "PHASE_CHANGE" && entry.rampId === id && entry.profileId === acting.subjectProfileId ? entry.body : undefined);
+          return (entry) =>
+            entry.body.eventType === "PHASE_CHANGE" &&
+            entry.rampId === id &&
+            entry.profileId === acting.subjectProfileId
+              ? entry.body
+              : undefined;
         },
         (entry) => stillEntitled(ctx, DELEGATED, entry.body),
       );
     },
   })
   @Auth("RAMP_OPERATIONS")
-  async rampProgress(@Arg("rampId", () => ID) _rampId: string, @Root() event: RampEventBody, @Ctx() context: GraphQLContext): Promise<Ramp> {
+  async rampProgress(
+    @Arg("rampId", () => ID) _rampId: string,
+    @Root() event: RampEventBody,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Ramp> {
     const ramp = await rampAtEvent(context, await actingContext(context, DELEGATED), event);
     // The phase this event reports, even if the ramp has moved on since.
     return toRamp({ ...ramp, currentPhase: event.payload.currentPhase!, status: event.payload.transactionStatus });

@@ -23,7 +23,11 @@ export function serviceInput(value: unknown): unknown {
 }
 
 /** The GraphQL ramp, an instance of its type: type-graphql copies any other object into one for each of its field resolvers. */
-export const toRamp = (view: RampView): Ramp => Object.assign(new Ramp(), view, { type: toDirection(view.type), unsignedTxs: view.unsignedTxs as Record<string, unknown>[] });
+export const toRamp = (view: RampView): Ramp =>
+  Object.assign(new Ramp(), view, {
+    type: toDirection(view.type),
+    unsignedTxs: view.unsignedTxs as Record<string, unknown>[],
+  });
 
 /** Ramps of the acting subject (itself, or a managed child through the selector or the child's own key). */
 @Resolver(() => Ramp)
@@ -48,23 +52,35 @@ export class RampsResolver {
     return offsetConnection(ramps, offset, offset + ramps.length < page.totalCount);
   }
 
-  @FieldResolver(() => [RampError], { description: "The ramp's error log, oldest first (read once for a whole page of ramps)." })
+  @FieldResolver(() => [RampError], {
+    description: "The ramp's error log, oldest first (read once for a whole page of ramps).",
+  })
   errors(@Root() ramp: Ramp, @Ctx() context: GraphQLContext): RampError[] | Promise<RampError[]> {
     // A page read them already; a single ramp (or a subscription's) asks the batch loader.
     return ramp.errors ?? context.loaders.rampErrors.load(ramp.id);
   }
 
-  @Mutation(() => Ramp, { description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat." })
+  @Mutation(() => Ramp, {
+    description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
+  })
   @Auth("RAMP_OPERATIONS")
   async registerRamp(@Arg("input", () => RegisterRampInput) input: RegisterRampInput, @Ctx() context: GraphQLContext) {
     return toRamp(await context.app.ramps.register(await actingContext(context, DELEGATED), serviceInput(input)));
   }
 
-  @Mutation(() => Ramp, { description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial." })
+  @Mutation(() => Ramp, {
+    description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
+  })
   @Auth("RAMP_OPERATIONS")
   async updateRamp(@Arg("input", () => UpdateRampInput) input: UpdateRampInput, @Ctx() context: GraphQLContext) {
     // Nulls in additionalData clear a hash, as in REST; only the fields left out are dropped.
-    const body = { rampId: input.rampId, presignedTxs: input.presignedTxs, ...(input.additionalData !== undefined && { additionalData: input.additionalData && { ...input.additionalData } }) };
+    const body = {
+      rampId: input.rampId,
+      presignedTxs: input.presignedTxs,
+      ...(input.additionalData !== undefined && {
+        additionalData: input.additionalData && { ...input.additionalData },
+      }),
+    };
     return toRamp(await context.app.ramps.update(await actingContext(context, DELEGATED), body));
   }
 

@@ -1,19 +1,38 @@
 import { Arg, Query, Resolver } from "type-graphql";
-import { supportedCountries, supportedCryptocurrencies, supportedFiatCurrencies, supportedPaymentMethods } from "../../reference-data/service.js";
+import {
+  supportedCountries,
+  supportedCryptocurrencies,
+  supportedFiatCurrencies,
+  supportedPaymentMethods,
+} from "../../reference-data/service.js";
 import { Auth } from "../auth-directive.js";
-import { Country, Cryptocurrency, FiatCurrency, FiatCurrencySymbolEnum, NetworkEnum, PaymentMethod, RampDirectionEnum } from "../types/reference-data.js";
+import {
+  Country,
+  Cryptocurrency,
+  FiatCurrency,
+  FiatCurrencySymbolEnum,
+  NetworkEnum,
+  PaymentMethod,
+  RampDirectionEnum,
+} from "../types/reference-data.js";
 
 /** Public reference data: the same service and filters as REST. */
 @Resolver()
 export class ReferenceDataResolver {
-  @Query(() => [Country], { description: "Countries served, by code and name (both case-insensitive) or by a currency they use." })
+  @Query(() => [Country], {
+    description: "Countries served, by code and name (both case-insensitive) or by a currency they use.",
+  })
   @Auth("REFERENCE_DATA")
   supportedCountries(
     @Arg("countryCode", () => String, { nullable: true }) countryCode: string | null,
     @Arg("name", () => String, { nullable: true }) name: string | null,
     @Arg("fiatCurrency", () => FiatCurrencySymbolEnum, { nullable: true }) fiatCurrency: string | null,
   ) {
-    return supportedCountries({ countryCode: countryCode ?? undefined, name: name ?? undefined, fiatCurrency: fiatCurrency ?? undefined });
+    return supportedCountries({
+      countryCode: countryCode ?? undefined,
+      name: name ?? undefined,
+      fiatCurrency: fiatCurrency ?? undefined,
+    });
   }
 
   @Query(() => [Cryptocurrency], { description: "Supported crypto assets, optionally on one network." })

@@ -4,10 +4,21 @@ import type { WebhookDeliveryView, WebhookView } from "../../webhooks/types.js";
 import { Auth } from "../auth-directive.js";
 import { actingContext, type GraphQLContext } from "../context.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
-import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDelivery, WebhookDeliveryConnection, WebhookDeliveryStatusEnum, WebhookEventTypeEnum } from "../types/webhooks.js";
+import {
+  RegisterWebhookInput,
+  Webhook,
+  WebhookConnection,
+  WebhookDelivery,
+  WebhookDeliveryConnection,
+  WebhookDeliveryStatusEnum,
+  WebhookEventTypeEnum,
+} from "../types/webhooks.js";
 import { serviceInput } from "./ramps.js";
 
-const toWebhook = (view: WebhookView): Webhook => ({ ...view, events: view.events.map((event) => WebhookEventTypeEnum[event]) });
+const toWebhook = (view: WebhookView): Webhook => ({
+  ...view,
+  events: view.events.map((event) => WebhookEventTypeEnum[event]),
+});
 const toDelivery = (view: WebhookDeliveryView): WebhookDelivery => ({
   ...view,
   eventType: WebhookEventTypeEnum[view.eventType],
@@ -30,7 +41,9 @@ export class WebhooksResolver {
     return offsetConnection(views.slice(0, limit).map(toWebhook), offset, views.length > limit);
   }
 
-  @FieldResolver(() => WebhookDeliveryConnection, { description: "Deliveries of this subscription, newest first, with their attempts." })
+  @FieldResolver(() => WebhookDeliveryConnection, {
+    description: "Deliveries of this subscription, newest first, with their attempts.",
+  })
   async deliveries(@Root() webhook: Webhook, @Args() args: PageArgs, @Ctx() context: GraphQLContext) {
     const acting = await actingContext(context, MANAGER_ONLY);
     const { limit, offset } = offsetPage(args);
@@ -38,10 +51,17 @@ export class WebhooksResolver {
     return offsetConnection(page.deliveries.map(toDelivery), offset, offset + page.deliveries.length < page.totalCount);
   }
 
-  @Mutation(() => Webhook, { description: "Subscribes a URL to the events of a quote or widget session created with this secret key." })
+  @Mutation(() => Webhook, {
+    description: "Subscribes a URL to the events of a quote or widget session created with this secret key.",
+  })
   @Auth("WEBHOOK_MANAGEMENT")
-  async registerWebhook(@Arg("input", () => RegisterWebhookInput) input: RegisterWebhookInput, @Ctx() context: GraphQLContext) {
-    return toWebhook(await context.app.webhooks.register(await actingContext(context, MANAGER_ONLY), serviceInput(input)));
+  async registerWebhook(
+    @Arg("input", () => RegisterWebhookInput) input: RegisterWebhookInput,
+    @Ctx() context: GraphQLContext,
+  ) {
+    return toWebhook(
+      await context.app.webhooks.register(await actingContext(context, MANAGER_ONLY), serviceInput(input)),
+    );
   }
 
   @Mutation(() => Boolean, { description: "Removes a subscription and its delivery log; true when it was removed." })
@@ -51,9 +71,17 @@ export class WebhooksResolver {
     return true;
   }
 
-  @Mutation(() => WebhookDelivery, { description: "Sends a delivered or failed event again in a new round, with the same eventId." })
+  @Mutation(() => WebhookDelivery, {
+    description: "Sends a delivered or failed event again in a new round, with the same eventId.",
+  })
   @Auth("WEBHOOK_MANAGEMENT")
-  async redeliverWebhookDelivery(@Arg("webhookId", () => ID) webhookId: string, @Arg("deliveryId", () => ID) deliveryId: string, @Ctx() context: GraphQLContext) {
-    return toDelivery(await context.app.webhooks.redeliver(await actingContext(context, MANAGER_ONLY), webhookId, deliveryId));
+  async redeliverWebhookDelivery(
+    @Arg("webhookId", () => ID) webhookId: string,
+    @Arg("deliveryId", () => ID) deliveryId: string,
+    @Ctx() context: GraphQLContext,
+  ) {
+    return toDelivery(
+      await context.app.webhooks.redeliver(await actingContext(context, MANAGER_ONLY), webhookId, deliveryId),
+    );
   }
 }

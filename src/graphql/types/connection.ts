@@ -76,11 +76,16 @@ export function toConnection<Node>(
 export function offsetPage({ first, after }: PageArgs): { limit: number; offset: number } {
   if (after == null) return { limit: Math.min(Math.max(first, 1), MAX_PAGE_SIZE), offset: 0 };
   const position = decodeCursor(after);
-  if (!/^\d{1,9}$/.test(position)) throw new AppError("VALIDATION_FAILED", "after is not a cursor of this list", [{ field: "after", message: "is not a cursor of this list" }]);
+  if (!/^\d{1,9}$/.test(position))
+    throw new AppError("VALIDATION_FAILED", "after is not a cursor of this list", [
+      { field: "after", message: "is not a cursor of this list" },
+    ]);
   return { limit: Math.min(Math.max(first, 1), MAX_PAGE_SIZE), offset: Number(position) + 1 };
 }
 
 /** A connection over one page of an offset-paged list; each cursor is the node's position. */
 export function offsetConnection<Node>(nodes: Node[], offset: number, hasNextPage: boolean) {
-  return toConnection(nodes, { hasNextPage, hasPreviousPage: offset > 0 }, (_node, index) => encodeCursor(String(offset + index)));
+  return toConnection(nodes, { hasNextPage, hasPreviousPage: offset > 0 }, (_node, index) =>
+    encodeCursor(String(offset + index)),
+  );
 }

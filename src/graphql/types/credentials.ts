@@ -1,7 +1,9 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { Connection } from "./connection.js";
 
-@ObjectType({ description: "An API credential: a public and a secret value for one profile. The secret is never readable." })
+@ObjectType({
+  description: "An API credential: a public and a secret value for one profile. The secret is never readable.",
+})
 export class ApiCredential {
   @Field(() => ID)
   id!: string;
@@ -56,7 +58,7 @@ export class CreatedApiCredential {
 
 @InputType()
 export class CreateApiCredentialInput {
-  @Field({ nullable: true, description: "At most 100 characters; default \"API Credential\"." })
+  @Field({ nullable: true, description: 'At most 100 characters; default "API Credential".' })
   name?: string;
 
   @Field({ nullable: true, description: "In the future and at most 2 years away; default one year from now." })

@@ -2,7 +2,10 @@ import { Field, ID, ObjectType } from "type-graphql";
 import { KycCaseStatusEnum } from "./ramps.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 
-@ObjectType({ description: "The subject's customer with the provider in a corridor, as one customer type, and its KYC (KYB) status." })
+@ObjectType({
+  description:
+    "The subject's customer with the provider in a corridor, as one customer type, and its KYC (KYB) status.",
+})
 export class Customer {
   @Field(() => ID, { description: "The provider's customer id (the BR subaccount id)." })
   customerId!: string;

@@ -4,9 +4,15 @@ import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES } from "../../fiat-accounts/
 import { Connection } from "./connection.js";
 
 export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
-registerEnumType(FiatAccountCountryEnum, { name: "FiatAccountCountry", description: "The corridors with payout fiat accounts." });
+registerEnumType(FiatAccountCountryEnum, {
+  name: "FiatAccountCountry",
+  description: "The corridors with payout fiat accounts.",
+});
 export const FiatAccountTypeEnum = enumOf(FIAT_ACCOUNT_TYPES);
-registerEnumType(FiatAccountTypeEnum, { name: "FiatAccountType", description: "US: ACH, BANK_USA; MX: SPEI; AR: COELSA; CO: ACH." });
+registerEnumType(FiatAccountTypeEnum, {
+  name: "FiatAccountType",
+  description: "US: ACH, BANK_USA; MX: SPEI; AR: COELSA; CO: ACH.",
+});
 
 @ObjectType({ description: "A payout bank account of the subject; SELL ramps of its corridor pay out to it." })
 export class FiatAccount {
@@ -43,7 +49,9 @@ export class FiatAccount {
 
 export const FiatAccountConnection = Connection(FiatAccount, "FiatAccount");
 
-@InputType({ description: "The fields each corridor and type requires are checked for real (ABA, CLABE, CBU, CUIT, NIT)." })
+@InputType({
+  description: "The fields each corridor and type requires are checked for real (ABA, CLABE, CBU, CUIT, NIT).",
+})
 export class CreateFiatAccountInput {
   @Field(() => FiatAccountCountryEnum)
   country!: string;

@@ -3,7 +3,6 @@ import { enumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { Connection } from "./connection.js";
 
-
 export const CorridorEnum = enumOf(CORRIDORS);
 registerEnumType(CorridorEnum, { name: "Corridor" });
 export const CustomerTypeEnum = enumOf(CUSTOMER_TYPES);
@@ -50,7 +49,10 @@ export class Manager {
   @Field(() => [CorridorEnum])
   allowedCorridors!: string[];
 
-  @Field(() => [CustomerTypeEnum], { nullable: true, description: "Null: no narrowing beyond the corridor capability table." })
+  @Field(() => [CustomerTypeEnum], {
+    nullable: true,
+    description: "Null: no narrowing beyond the corridor capability table.",
+  })
   allowedCustomerTypes!: string[] | null;
 
   @Field()

@@ -8,15 +8,20 @@ import { Connection } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 
-
 export const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerEnumType(RampPhaseEnum, { name: "RampPhase", description: "The provider-agnostic step of a ramp." });
 export const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
 registerEnumType(RampStatusEnum, { name: "RampStatus", description: "PENDING until the ramp completes or fails." });
 export const KycStatusEnum = screamingEnumOf(ELIGIBILITY_KYC_STATUSES);
-registerEnumType(KycStatusEnum, { name: "KycStatus", description: "KYC as eligibility tells it: a case in review is PENDING." });
+registerEnumType(KycStatusEnum, {
+  name: "KycStatus",
+  description: "KYC as eligibility tells it: a case in review is PENDING.",
+});
 export const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
-registerEnumType(KycCaseStatusEnum, { name: "KycCaseStatus", description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision." });
+registerEnumType(KycCaseStatusEnum, {
+  name: "KycCaseStatus",
+  description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
+});
 
 /** The services spell ramp types BUY/SELL; the RampDirection enum's values are buy/sell. */
 export const toDirection = (type: "BUY" | "SELL") => type.toLowerCase();
@@ -315,7 +320,10 @@ export class CreateBestQuoteInput {
   @Field()
   outputCurrency!: string;
 
-  @Field(() => [String], { nullable: true, description: "Candidate networks (default: all); the one paying out the most wins." })
+  @Field(() => [String], {
+    nullable: true,
+    description: "Candidate networks (default: all); the one paying out the most wins.",
+  })
   networks?: string[] | null;
 
   @Field(() => String, { nullable: true })
@@ -325,7 +333,10 @@ export class CreateBestQuoteInput {
   countryCode?: string | null;
 }
 
-@InputType({ description: "Either quoteId (a locked quote) or rampType, network, inputAmount and externalSessionId (the widget quotes)." })
+@InputType({
+  description:
+    "Either quoteId (a locked quote) or rampType, network, inputAmount and externalSessionId (the widget quotes).",
+})
 export class CreateWidgetSessionInput {
   @Field(() => ID, { nullable: true })
   quoteId?: string | null;
@@ -396,7 +407,10 @@ export class RegisterRampAdditionalDataInput {
   @Field(() => String, { nullable: true })
   receiverTaxId?: string | null;
 
-  @Field(() => String, { nullable: true, description: "BRL: deprecated cross-check; must match the profile's verified tax id." })
+  @Field(() => String, {
+    nullable: true,
+    description: "BRL: deprecated cross-check; must match the profile's verified tax id.",
+  })
   taxId?: string | null;
 
   @Field(() => PaymentDataInput, { nullable: true })

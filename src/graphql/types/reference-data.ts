@@ -2,7 +2,6 @@ import { Field, Int, ObjectType, registerEnumType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS, RAMP_DIRECTIONS } from "../../reference-data/catalog.js";
 
-
 export const NetworkEnum = enumOf(NETWORKS);
 registerEnumType(NetworkEnum, { name: "Network", description: "Blockchain networks." });
 export const FiatCurrencySymbolEnum = enumOf(FIAT_SYMBOLS);
@@ -10,7 +9,10 @@ registerEnumType(FiatCurrencySymbolEnum, { name: "FiatCurrencySymbol" });
 export const PaymentMethodIdEnum = enumOf(PAYMENT_METHOD_IDS);
 registerEnumType(PaymentMethodIdEnum, { name: "PaymentMethodId", description: "Payment rails." });
 export const RampDirectionEnum = enumOf(RAMP_DIRECTIONS);
-registerEnumType(RampDirectionEnum, { name: "RampDirection", description: "BUY = onramp (fiat to crypto), SELL = offramp." });
+registerEnumType(RampDirectionEnum, {
+  name: "RampDirection",
+  description: "BUY = onramp (fiat to crypto), SELL = offramp.",
+});
 
 @ObjectType({ description: "Which ramp directions a country is served in." })
 export class RampSupport {

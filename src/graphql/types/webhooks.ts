@@ -14,7 +14,8 @@ export enum WebhookDeliveryStatusEnum {
 }
 registerEnumType(WebhookDeliveryStatusEnum, {
   name: "WebhookDeliveryStatus",
-  description: "PENDING: queued or waiting for a retry; DELIVERED: a 2xx answer; FAILED: every send failed, or the subscription was disabled.",
+  description:
+    "PENDING: queued or waiting for a retry; DELIVERED: a 2xx answer; FAILED: every send failed, or the subscription was disabled.",
 });
 
 @ObjectType({ description: "One send of a delivery." })
@@ -28,7 +29,10 @@ export class WebhookAttempt {
   @Field(() => Int, { nullable: true, description: "The receiver's status code; null when there was no answer." })
   statusCode!: number | null;
 
-  @Field(() => String, { nullable: true, description: "Why the send failed without a usable answer (timeout, refused address, redirect, ...)." })
+  @Field(() => String, {
+    nullable: true,
+    description: "Why the send failed without a usable answer (timeout, refused address, redirect, ...).",
+  })
   error!: string | null;
 }
 

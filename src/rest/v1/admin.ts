@@ -18,11 +18,16 @@ const managerBody = z.object({
   allowedCustomerTypes: z.array(z.enum(CUSTOMER_TYPES)).nullable().optional(),
   isActive: z.boolean(),
 });
-const partner = z.object({ id: z.uuid(), name: z.string(), isActive: z.boolean(), createdAt: isoDateTime, updatedAt: isoDateTime });
+const partner = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  isActive: z.boolean(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
 const pricingAssignment = z.object({ profileId: z.uuid(), pricingProfile: z.string(), updatedAt: isoDateTime });
 const profileParams = z.object({ profileId: z.string() });
 const partnerParams = z.object({ partnerId: z.string() });
-
 
 /** The operator surface: `Authorization: Bearer <OPERATOR_TOKEN>` (CONTRACT.md, Managed profiles). */
 export function adminRoutes(server: FastifyInstance, app: App) {
@@ -38,7 +43,11 @@ export function adminRoutes(server: FastifyInstance, app: App) {
       security,
       params: jsonSchema(profileParams, "input"),
       body: jsonSchema(managerBody, "input"),
-      response: { 200: jsonSchema(z.object({ manager })), 201: jsonSchema(z.object({ manager })), ...errorResponses(400, 401, 404) },
+      response: {
+        200: jsonSchema(z.object({ manager })),
+        201: jsonSchema(z.object({ manager })),
+        ...errorResponses(400, 401, 404),
+      },
     },
     handler: async (request, reply) => {
       const { manager: policy, created } = await app.admin.putManager(params(request).profileId, request.body);
@@ -48,7 +57,12 @@ export function adminRoutes(server: FastifyInstance, app: App) {
 
   server.get("/v1/admin/managers/:profileId", {
     config,
-    schema: { tags, security, params: jsonSchema(profileParams, "input"), response: { 200: jsonSchema(z.object({ manager })), ...errorResponses(401, 404) } },
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(profileParams, "input"),
+      response: { 200: jsonSchema(z.object({ manager })), ...errorResponses(401, 404) },
+    },
     handler: async (request) => ({ manager: await app.admin.getManager(params(request).profileId) }),
   });
 
@@ -68,7 +82,12 @@ export function adminRoutes(server: FastifyInstance, app: App) {
 
   server.get("/v1/admin/pricing-assignments/:profileId", {
     config,
-    schema: { tags, security, params: jsonSchema(profileParams, "input"), response: { 200: jsonSchema(z.object({ pricingAssignment })), ...errorResponses(401, 404) } },
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(profileParams, "input"),
+      response: { 200: jsonSchema(z.object({ pricingAssignment })), ...errorResponses(401, 404) },
+    },
     handler: async (request) => {
       return { pricingAssignment: await app.admin.getPricing(params(request).profileId) };
     },
@@ -76,7 +95,12 @@ export function adminRoutes(server: FastifyInstance, app: App) {
 
   server.post("/v1/admin/partners", {
     config,
-    schema: { tags, security, body: jsonSchema(z.object({ name: z.string() }), "input"), response: { 201: jsonSchema(z.object({ partner })), ...errorResponses(400, 401) } },
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(z.object({ name: z.string() }), "input"),
+      response: { 201: jsonSchema(z.object({ partner })), ...errorResponses(400, 401) },
+    },
     handler: async (request, reply) => reply.code(201).send({ partner: await app.admin.createPartner(request.body) }),
   });
 
@@ -89,7 +113,9 @@ export function adminRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(z.object({ isActive: z.boolean() }), "input"),
       response: { 200: jsonSchema(z.object({ partner })), ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => ({ partner: await app.admin.setPartnerActive(params(request).partnerId, request.body) }),
+    handler: async (request) => ({
+      partner: await app.admin.setPartnerActive(params(request).partnerId, request.body),
+    }),
   });
 
   server.post("/v1/admin/partners/:partnerId/api-credentials", {

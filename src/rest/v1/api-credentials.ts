@@ -20,7 +20,10 @@ const credentialResource = z.object({
 });
 export const createdCredentialResource = credentialResource.extend({ secretKey: z.string() });
 export const credentialList = z.object({ credentials: z.array(credentialResource) });
-export const createCredentialBody = z.object({ name: z.string().max(100).optional(), expiresAt: isoDateTime.optional() });
+export const createCredentialBody = z.object({
+  name: z.string().max(100).optional(),
+  expiresAt: isoDateTime.optional(),
+});
 
 /** The session's own credential lifecycle (CONTRACT.md, API credentials). */
 export function apiCredentialRoutes(server: FastifyInstance, app: App) {
@@ -59,7 +62,10 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
       response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
     },
     handler: async (request, reply) => {
-      await app.credentials.revoke(actingOf(request).subjectProfileId, (request.params as { credentialId: string }).credentialId);
+      await app.credentials.revoke(
+        actingOf(request).subjectProfileId,
+        (request.params as { credentialId: string }).credentialId,
+      );
       return reply.code(204).send();
     },
   });

@@ -65,13 +65,22 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
     },
     handler: async (request) => {
       const tokens = await app.identity.refresh(request.body);
-      return { success: true, access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_in: tokens.expiresIn };
+      return {
+        success: true,
+        access_token: tokens.accessToken,
+        refresh_token: tokens.refreshToken,
+        expires_in: tokens.expiresIn,
+      };
     },
   });
 
   server.post("/v1/auth/logout", {
     config,
-    schema: { tags: ["Authentication"], body: jsonSchema(refreshBody, "input"), response: { 204: { type: "null" }, ...errorResponses(400, 401) } },
+    schema: {
+      tags: ["Authentication"],
+      body: jsonSchema(refreshBody, "input"),
+      response: { 204: { type: "null" }, ...errorResponses(400, 401) },
+    },
     handler: async (request, reply) => {
       await app.identity.logout(request.body);
       return reply.code(204).send();

@@ -8,7 +8,15 @@ import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 const IMPORT_TOKEN_BODY_LIMIT = 16 * 1024;
 const success = z.object({ success: z.boolean() });
 const link = z.object({ submissionId: z.uuid(), verification_url: z.url() });
-const domesticStatus = z.enum(["CONSULTED", "LINK_OPENED", "USER_COMPLETED", "VERIFYING", "FAILED", "SUCCESS", "UPDATE_REQUIRED"]);
+const domesticStatus = z.enum([
+  "CONSULTED",
+  "LINK_OPENED",
+  "USER_COMPLETED",
+  "VERIFYING",
+  "FAILED",
+  "SUCCESS",
+  "UPDATE_REQUIRED",
+]);
 const anyBody = z.object({ country: z.enum(DOMESTIC_COUNTRIES).optional() }).passthrough();
 const countryQuery = z.object({ country: z.string().optional(), type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() });
 
@@ -22,7 +30,11 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["PROVIDER_ACCOUNTS"] as const, delegation: DELEGATED };
   const security: Record<string, string[]>[] = [{ SecretApiKey: [] }, { BearerAuth: [] }];
   const domestic = app.domesticOnboarding;
-  const sources = (request: FastifyRequest, path: DomesticCountry | undefined) => ({ path, query: request.query, body: request.body });
+  const sources = (request: FastifyRequest, path: DomesticCountry | undefined) => ({
+    path,
+    query: request.query,
+    body: request.body,
+  });
 
   const prefixes: [string, DomesticCountry | undefined][] = [
     ["/v1/domestic", undefined],
@@ -32,39 +44,84 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   ];
   for (const [prefix, path] of prefixes) {
     const tags = ["Customers and KYC (AR, CO, MX, US)"];
-    const post = <T>(operation: string, response: z.ZodType, handler: (request: FastifyRequest) => Promise<T>, codes: number[] = [400, 401, 403, 404]) =>
+    const post = <T>(
+      operation: string,
+      response: z.ZodType,
+      handler: (request: FastifyRequest) => Promise<T>,
+      codes: number[] = [400, 401, 403, 404],
+    ) =>
       server.post(`${prefix}/${operation}`, {
         config,
-        schema: { tags, security, body: jsonSchema(anyBody, "input"), response: { 200: jsonSchema(response), ...errorResponses(...codes) } },
+        schema: {
+          tags,
+          security,
+          body: jsonSchema(anyBody, "input"),
+          response: { 200: jsonSchema(response), ...errorResponses(...codes) },
+        },
         handler,
       });
     const get = <T>(operation: string, response: z.ZodType, handler: (request: FastifyRequest) => Promise<T>) =>
       server.get(`${prefix}/${operation}`, {
         config,
-        schema: { tags, security, querystring: jsonSchema(countryQuery, "input"), response: { 200: jsonSchema(response), ...errorResponses(400, 401, 403, 404) } },
+        schema: {
+          tags,
+          security,
+          querystring: jsonSchema(countryQuery, "input"),
+          response: { 200: jsonSchema(response), ...errorResponses(400, 401, 403, 404) },
+        },
         handler,
       });
 
-    post("createIndividualCustomer", z.object({ createdAt: isoDateTime }), async (request) =>
-      await domestic.createCustomer(actingOf(request), "individual", sources(request, path)), [400, 401, 403]);
-    post("createBusinessCustomer", z.object({ createdAt: isoDateTime }), async (request) =>
-      await domestic.createCustomer(actingOf(request), "business", sources(request, path)), [400, 401, 403]);
-    post("submitKycInformation", z.object({ submissionId: z.uuid() }), (request) => domestic.submitKycInformation(actingOf(request), sources(request, path)));
-    post("sendKycSubmission", success, (request) => domestic.sendSubmission(actingOf(request), "individual", sources(request, path)));
-    post("submitKybInformation", z.object({ submissionId: z.uuid() }), (request) => domestic.submitKybInformation(actingOf(request), sources(request, path)));
-    post("sendKybSubmission", success, (request) => domestic.sendSubmission(actingOf(request), "business", sources(request, path)));
-    get("getKycRedirectLink", link, (request) => domestic.redirectLink(actingOf(request), "individual", sources(request, path)));
-    get("getKybRedirectLink", link, (request) => domestic.redirectLink(actingOf(request), "business", sources(request, path)));
+    post(
+      "createIndividualCustomer",
+      z.object({ createdAt: isoDateTime }),
+      async (request) => await domestic.createCustomer(actingOf(request), "individual", sources(request, path)),
+      [400, 401, 403],
+    );
+    post(
+      "createBusinessCustomer",
+      z.object({ createdAt: isoDateTime }),
+      async (request) => await domestic.createCustomer(actingOf(request), "business", sources(request, path)),
+      [400, 401, 403],
+    );
+    post("submitKycInformation", z.object({ submissionId: z.uuid() }), (request) =>
+      domestic.submitKycInformation(actingOf(request), sources(request, path)),
+    );
+    post("sendKycSubmission", success, (request) =>
+      domestic.sendSubmission(actingOf(request), "individual", sources(request, path)),
+    );
+    post("submitKybInformation", z.object({ submissionId: z.uuid() }), (request) =>
+      domestic.submitKybInformation(actingOf(request), sources(request, path)),
+    );
+    post("sendKybSubmission", success, (request) =>
+      domestic.sendSubmission(actingOf(request), "business", sources(request, path)),
+    );
+    get("getKycRedirectLink", link, (request) =>
+      domestic.redirectLink(actingOf(request), "individual", sources(request, path)),
+    );
+    get("getKybRedirectLink", link, (request) =>
+      domestic.redirectLink(actingOf(request), "business", sources(request, path)),
+    );
     post("kycRedirectOpened", success, (request) => domestic.redirectOpened(actingOf(request), sources(request, path)));
-    post("kycRedirectFinished", success, (request) => domestic.redirectFinished(actingOf(request), sources(request, path)));
+    post("kycRedirectFinished", success, (request) =>
+      domestic.redirectFinished(actingOf(request), sources(request, path)),
+    );
     post("retryKyc", z.union([link, success]), (request) => domestic.retry(actingOf(request), sources(request, path)));
     get(
       "getKycStatus",
-      z.object({ alfred_pay_id: z.uuid(), country: z.enum(DOMESTIC_COUNTRIES), status: domesticStatus, updated_at: isoDateTime, lastFailure: z.string().optional() }),
+      z.object({
+        alfred_pay_id: z.uuid(),
+        country: z.enum(DOMESTIC_COUNTRIES),
+        status: domesticStatus,
+        updated_at: isoDateTime,
+        lastFailure: z.string().optional(),
+      }),
       async (request) => await domestic.status(actingOf(request), sources(request, path)),
     );
-    get("alfredpayStatus", z.object({ country: z.enum(DOMESTIC_COUNTRIES), creationTime: isoDateTime, status: domesticStatus }), async (request) =>
-      await domestic.customerStatus(actingOf(request), sources(request, path)),
+    get(
+      "alfredpayStatus",
+      z.object({ country: z.enum(DOMESTIC_COUNTRIES), creationTime: isoDateTime, status: domesticStatus }),
+      async (request) => await domestic.customerStatus(actingOf(request), sources(request, path)),
     );
   }
 
@@ -81,17 +138,32 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     const query = (shape: z.ZodRawShape) => jsonSchema(z.object(shape), "input");
     server.post(`${prefix}/createSubaccount`, {
       config,
-      schema: { tags, security, body, response: { 200: jsonSchema(z.object({ subAccountId: z.uuid() })), ...errorResponses(400, 401, 403) } },
+      schema: {
+        tags,
+        security,
+        body,
+        response: { 200: jsonSchema(z.object({ subAccountId: z.uuid() })), ...errorResponses(400, 401, 403) },
+      },
       handler: (request) => brazil.createSubaccount(actingOf(request), request.body),
     });
     server.post(`${prefix}/newKyc`, {
       config,
-      schema: { tags, security, body, response: { 200: jsonSchema(z.object({ id: z.uuid() })), ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        security,
+        body,
+        response: { 200: jsonSchema(z.object({ id: z.uuid() })), ...errorResponses(400, 401, 403, 404) },
+      },
       handler: (request) => brazil.submitLevelOne(actingOf(request), request.body),
     });
     server.get(`${prefix}/getKycStatus`, {
       config,
-      schema: { tags, security, querystring: query({ taxId: z.string().optional() }), response: { 200: jsonSchema(brazilStatus), ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        security,
+        querystring: query({ taxId: z.string().optional() }),
+        response: { 200: jsonSchema(brazilStatus), ...errorResponses(400, 401, 403, 404) },
+      },
       handler: (request) => brazil.kycStatus(actingOf(request), request.query),
     });
     server.get(`${prefix}/getUser`, {
@@ -101,7 +173,14 @@ export function customerRoutes(server: FastifyInstance, app: App) {
         security,
         querystring: query({ taxId: z.string().optional() }),
         response: {
-          200: jsonSchema(z.object({ subAccountId: z.uuid(), evmAddress: z.string(), kycLevel: z.number().int(), identityStatus: z.enum(["NOT-IDENTIFIED", "CONFIRMED"]) })),
+          200: jsonSchema(
+            z.object({
+              subAccountId: z.uuid(),
+              evmAddress: z.string(),
+              kycLevel: z.number().int(),
+              identityStatus: z.enum(["NOT-IDENTIFIED", "CONFIRMED"]),
+            }),
+          ),
           ...errorResponses(400, 401, 403, 404),
         },
       },
@@ -123,7 +202,12 @@ export function customerRoutes(server: FastifyInstance, app: App) {
         tags,
         security,
         querystring: query({ subAccountId: z.string().optional() }),
-        response: { 200: jsonSchema(z.object({ attemptId: z.uuid(), authorizedRepresentativeUrl: z.url(), basicCompanyDataUrl: z.url() })), ...errorResponses(400, 401, 403, 404) },
+        response: {
+          200: jsonSchema(
+            z.object({ attemptId: z.uuid(), authorizedRepresentativeUrl: z.url(), basicCompanyDataUrl: z.url() }),
+          ),
+          ...errorResponses(400, 401, 403, 404),
+        },
       },
       handler: (request) => brazil.startKyb(actingOf(request), request.query),
     });
@@ -136,10 +220,17 @@ export function customerRoutes(server: FastifyInstance, app: App) {
         security,
         headers: jsonSchema(z.object({ "idempotency-key": z.string().optional() }), "input"),
         body: jsonSchema(z.object({ importToken: z.string(), consentAttested: z.literal(true) }), "input"),
-        response: { 202: jsonSchema(z.object({ attemptId: z.uuid(), status: z.literal("pending") })), ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
+        response: {
+          202: jsonSchema(z.object({ attemptId: z.uuid(), status: z.literal("pending") })),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 422),
+        },
       },
       handler: async (request, reply) => {
-        const { body } = await brazil.importToken(actingOf(request), { idempotencyKey: request.headers["idempotency-key"], query: request.query, body: request.body });
+        const { body } = await brazil.importToken(actingOf(request), {
+          idempotencyKey: request.headers["idempotency-key"],
+          query: request.query,
+          body: request.body,
+        });
         return reply.code(202).send(body);
       },
     });
@@ -150,7 +241,13 @@ export function customerRoutes(server: FastifyInstance, app: App) {
         security,
         querystring: query({ attemptId: z.string().optional() }),
         response: {
-          200: jsonSchema(z.object({ status: z.enum(["PENDING", "PROCESSING", "COMPLETED"]), result: z.enum(["APPROVED", "REJECTED"]).optional(), retryable: z.boolean().optional() })),
+          200: jsonSchema(
+            z.object({
+              status: z.enum(["PENDING", "PROCESSING", "COMPLETED"]),
+              result: z.enum(["APPROVED", "REJECTED"]).optional(),
+              retryable: z.boolean().optional(),
+            }),
+          ),
           ...errorResponses(400, 401, 403, 404),
         },
       },

@@ -2,7 +2,12 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
-import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES, fiatAccountInput, type FiatAccountCountry } from "../../fiat-accounts/rules.js";
+import {
+  FIAT_ACCOUNT_COUNTRIES,
+  FIAT_ACCOUNT_TYPES,
+  fiatAccountInput,
+  type FiatAccountCountry,
+} from "../../fiat-accounts/rules.js";
 import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const fiatAccount = z.object({
@@ -46,7 +51,11 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
         body: jsonSchema(fiatAccountInput, "input"),
         response: { 200: jsonSchema(z.object({ fiatAccountId: z.uuid() })), ...errorResponses(400, 401, 403) },
       },
-      handler: async (request) => ({ fiatAccountId: (await app.fiatAccounts.create(actingOf(request), { path, query: request.query, body: request.body })).fiatAccountId }),
+      handler: async (request) => ({
+        fiatAccountId: (
+          await app.fiatAccounts.create(actingOf(request), { path, query: request.query, body: request.body })
+        ).fiatAccountId,
+      }),
     });
 
     server.get(`${prefix}/fiatAccounts`, {

@@ -28,8 +28,16 @@ const list = z.object({
   pagination: z.object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int() }),
   manager: managerPolicy,
 });
-const createBody = z.object({ externalSubjectId: z.string(), contactEmail: z.string(), customerType: z.enum(CUSTOMER_TYPES) });
-const listQuery = z.object({ status: z.enum(["active", "deleted", "all"]).optional(), limit: z.string().optional(), offset: z.string().optional() });
+const createBody = z.object({
+  externalSubjectId: z.string(),
+  contactEmail: z.string(),
+  customerType: z.enum(CUSTOMER_TYPES),
+});
+const listQuery = z.object({
+  status: z.enum(["active", "deleted", "all"]).optional(),
+  limit: z.string().optional(),
+  offset: z.string().optional(),
+});
 const childParams = z.object({ profileId: z.string() });
 const childCredentialParams = z.object({ profileId: z.string(), credentialId: z.string() });
 
@@ -55,7 +63,11 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
       tags,
       security,
       body: jsonSchema(createBody, "input"),
-      response: { 200: jsonSchema(managedProfileEnvelope), 201: jsonSchema(managedProfileEnvelope), ...errorResponses(400, 401, 403, 409) },
+      response: {
+        200: jsonSchema(managedProfileEnvelope),
+        201: jsonSchema(managedProfileEnvelope),
+        ...errorResponses(400, 401, 403, 409),
+      },
     },
     handler: async (request, reply) => {
       const { managedProfile: child, created } = await app.managedProfiles.create(manager(request), request.body);
@@ -65,7 +77,12 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
 
   server.get("/v1/managed-profiles", {
     config: lifecycle,
-    schema: { tags, security, querystring: jsonSchema(listQuery, "input"), response: { 200: jsonSchema(list), ...errorResponses(400, 401, 403) } },
+    schema: {
+      tags,
+      security,
+      querystring: jsonSchema(listQuery, "input"),
+      response: { 200: jsonSchema(list), ...errorResponses(400, 401, 403) },
+    },
     handler: async (request) => {
       const page = await app.managedProfiles.list(manager(request), request.query);
       return { ...page, managedProfiles: page.managedProfiles, manager: managerEnvelope(page.manager) };
@@ -74,13 +91,25 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
 
   server.get("/v1/managed-profiles/:profileId", {
     config: lifecycle,
-    schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 200: jsonSchema(managedProfileEnvelope), ...errorResponses(401, 403, 404) } },
-    handler: async (request) => ({ managedProfile: await app.managedProfiles.get(manager(request), params(request).profileId) }),
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(childParams, "input"),
+      response: { 200: jsonSchema(managedProfileEnvelope), ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request) => ({
+      managedProfile: await app.managedProfiles.get(manager(request), params(request).profileId),
+    }),
   });
 
   server.delete("/v1/managed-profiles/:profileId", {
     config: lifecycle,
-    schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) } },
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(childParams, "input"),
+      response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
+    },
     handler: async (request, reply) => {
       await app.managedProfiles.delete(manager(request), params(request).profileId);
       return reply.code(204).send();
@@ -97,14 +126,23 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
       response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 403, 404, 409) },
     },
     handler: async (request, reply) => {
-      const { credential, secretKey } = await app.managedProfiles.createCredential(manager(request), params(request).profileId, request.body);
+      const { credential, secretKey } = await app.managedProfiles.createCredential(
+        manager(request),
+        params(request).profileId,
+        request.body,
+      );
       return reply.code(201).send({ ...credential, secretKey });
     },
   });
 
   server.get("/v1/managed-profiles/:profileId/api-credentials", {
     config: childCredentials,
-    schema: { tags, security, params: jsonSchema(childParams, "input"), response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403, 404) } },
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(childParams, "input"),
+      response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403, 404) },
+    },
     handler: async (request) => ({
       credentials: await app.managedProfiles.listCredentials(manager(request), params(request).profileId),
     }),
@@ -112,7 +150,12 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
 
   server.delete("/v1/managed-profiles/:profileId/api-credentials/:credentialId", {
     config: childCredentials,
-    schema: { tags, security, params: jsonSchema(childCredentialParams, "input"), response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) } },
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(childCredentialParams, "input"),
+      response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
+    },
     handler: async (request, reply) => {
       const { profileId, credentialId } = params(request);
       await app.managedProfiles.revokeCredential(manager(request), profileId, credentialId);

@@ -6,7 +6,11 @@ import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { actingOf, cacheable, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
-const eligibility = z.object({ kycStatus: z.enum(ELIGIBILITY_KYC_STATUSES), canBuy: z.boolean(), canSell: z.boolean() });
+const eligibility = z.object({
+  kycStatus: z.enum(ELIGIBILITY_KYC_STATUSES),
+  canBuy: z.boolean(),
+  canSell: z.boolean(),
+});
 const rampInfo = z.object({ corridors: z.record(z.enum(CORRIDORS), eligibility) });
 const limits = z.object({
   limits: z.array(
@@ -68,7 +72,13 @@ const requirements = z.object({
   documentationUrl: z.string(),
   openapiUrl: z.string(),
   documents: z.array(
-    z.object({ type: z.string(), required: z.boolean(), collection: z.enum(["direct-upload", "hosted"]), acceptedMediaTypes: z.array(z.string()), description: z.string() }),
+    z.object({
+      type: z.string(),
+      required: z.boolean(),
+      collection: z.enum(["direct-upload", "hosted"]),
+      acceptedMediaTypes: z.array(z.string()),
+      description: z.string(),
+    }),
   ),
   steps: z.array(step),
 });
@@ -80,7 +90,11 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
 
   server.get("/v1/ramp-info", {
     config: { capabilities: ["RAMP_INFO"] as const, delegation: DELEGATED },
-    schema: { tags, security: [{ PublicApiKey: [] }, { SecretApiKey: [] }], response: { 200: jsonSchema(rampInfo), ...errorResponses(400, 401, 403) } },
+    schema: {
+      tags,
+      security: [{ PublicApiKey: [] }, { SecretApiKey: [] }],
+      response: { 200: jsonSchema(rampInfo), ...errorResponses(400, 401, 403) },
+    },
     handler: async (request) => app.onboarding.rampInfo(actingOf(request)),
   });
 
@@ -95,14 +109,25 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
     handler: async (request) => {
       const result = await app.onboarding.limits(actingOf(request), request.body);
       return {
-        limits: result.limits.map((limit) => ({ ...limit, period: { ...limit.period, startsAt: limit.period.startsAt.toISOString(), endsAt: limit.period.endsAt.toISOString() } })),
+        limits: result.limits.map((limit) => ({
+          ...limit,
+          period: {
+            ...limit.period,
+            startsAt: limit.period.startsAt.toISOString(),
+            endsAt: limit.period.endsAt.toISOString(),
+          },
+        })),
       };
     },
   });
 
   server.get("/v1/onboarding/status", {
     config: { capabilities: ["EXACT_LIMITS"] as const, delegation: DELEGATED },
-    schema: { tags, security: secretOrSession, response: { 200: jsonSchema(onboardingStatus), ...errorResponses(400, 401, 403) } },
+    schema: {
+      tags,
+      security: secretOrSession,
+      response: { 200: jsonSchema(onboardingStatus), ...errorResponses(400, 401, 403) },
+    },
     handler: async (request) => app.onboarding.status(actingOf(request)),
   });
 

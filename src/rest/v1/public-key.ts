@@ -27,7 +27,11 @@ export function publicKeyRoutes(server: FastifyInstance, app: App) {
     schema: {
       tags: ["Webhooks"],
       description: "The public key webhook signatures verify with. Answers 304 to a matching If-None-Match.",
-      response: { 200: jsonSchema(publicKeyResponse), 304: { type: "null", description: "Not modified." }, ...errorResponses(401, 403) },
+      response: {
+        200: jsonSchema(publicKeyResponse),
+        304: { type: "null", description: "Not modified." },
+        ...errorResponses(401, 403),
+      },
     },
     handler: async (request, reply) => {
       const key = app.signingKeys.info();

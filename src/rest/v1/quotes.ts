@@ -36,7 +36,13 @@ export const quoteTermFields = {
   outputCurrency: z.string(),
   ...feeFields,
 };
-const quote = z.object({ id: z.uuid(), rampType: z.enum(RAMP_TYPES), ...quoteTermFields, expiresAt: isoDateTime, createdAt: isoDateTime });
+const quote = z.object({
+  id: z.uuid(),
+  rampType: z.enum(RAMP_TYPES),
+  ...quoteTermFields,
+  expiresAt: isoDateTime,
+  createdAt: isoDateTime,
+});
 const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
@@ -46,25 +52,45 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
 
   server.post("/v1/quotes", {
     config,
-    schema: { tags: ["Quotes"], security, body: jsonSchema(quoteInput, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
+    schema: {
+      tags: ["Quotes"],
+      security,
+      body: jsonSchema(quoteInput, "input"),
+      response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) },
+    },
     handler: async (request, reply) => reply.code(201).send(await app.quotes.create(request.acting, request.body)),
   });
 
   server.post("/v1/quotes/best", {
     config,
-    schema: { tags: ["Quotes"], security, body: jsonSchema(bestQuoteInput, "input"), response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) } },
+    schema: {
+      tags: ["Quotes"],
+      security,
+      body: jsonSchema(bestQuoteInput, "input"),
+      response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) },
+    },
     handler: async (request, reply) => reply.code(201).send(await app.quotes.createBest(request.acting, request.body)),
   });
 
   server.get("/v1/quotes/:id", {
     config,
-    schema: { tags: ["Quotes"], security, params: jsonSchema(z.object({ id: z.string() }), "input"), response: { 200: jsonSchema(quote), ...errorResponses(401, 403, 404) } },
+    schema: {
+      tags: ["Quotes"],
+      security,
+      params: jsonSchema(z.object({ id: z.string() }), "input"),
+      response: { 200: jsonSchema(quote), ...errorResponses(401, 403, 404) },
+    },
     handler: async (request) => await app.quotes.get(request.acting, (request.params as { id: string }).id),
   });
 
   server.post("/v1/session/create", {
     config,
-    schema: { tags: ["Widget"], security, response: { 201: jsonSchema(widgetSession), ...errorResponses(400, 401, 403, 404) } },
-    handler: async (request, reply) => reply.code(201).send(await app.widgetSessions.create(request.acting, request.body)),
+    schema: {
+      tags: ["Widget"],
+      security,
+      response: { 201: jsonSchema(widgetSession), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request, reply) =>
+      reply.code(201).send(await app.widgetSessions.create(request.acting, request.body)),
   });
 }

@@ -21,7 +21,13 @@ const ramp = z.object({
   sessionId: z.uuid().nullable(),
   fiatAccountId: z.uuid().nullable(),
   paymentInstructions: z
-    .object({ method: z.string(), amount: z.string(), currency: z.string(), reference: z.string(), beneficiary: z.string() })
+    .object({
+      method: z.string(),
+      amount: z.string(),
+      currency: z.string(),
+      reference: z.string(),
+      beneficiary: z.string(),
+    })
     .nullable()
     .describe("BUY: how to pay the fiat in."),
   depositQrCode: z.string().nullable().describe("PIX BR Code (copy and paste), for PIX payments."),
@@ -33,7 +39,13 @@ const ramp = z.object({
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
-const rampError = z.object({ timestamp: isoDateTime, phase, error: z.string(), details: z.string().nullable(), recoverable: z.boolean() });
+const rampError = z.object({
+  timestamp: isoDateTime,
+  phase,
+  error: z.string(),
+  details: z.string().nullable(),
+  recoverable: z.boolean(),
+});
 const history = z.object({
   totalCount: z.string().describe("The number of ramps in the history (a decimal string, as the reference has it)."),
   transactions: z.array(
@@ -62,9 +74,15 @@ const registerBody = z.object({
   fiatAccountId: z.uuid().optional(),
   sessionId: z.uuid().optional().describe("A widget session (POST /v1/session/create)."),
   signingAccounts: z.array(z.object({ address: z.string(), type: z.enum(["EVM", "Substrate"]) })).optional(),
-  additionalData: looseObject.optional().describe("SELL: walletAddress (the tokens' source). BRL: taxId, a deprecated cross-check."),
+  additionalData: looseObject
+    .optional()
+    .describe("SELL: walletAddress (the tokens' source). BRL: taxId, a deprecated cross-check."),
 });
-const updateBody = z.object({ rampId: z.uuid(), presignedTxs: z.array(looseObject), additionalData: looseObject.nullable().optional() });
+const updateBody = z.object({
+  rampId: z.uuid(),
+  presignedTxs: z.array(looseObject),
+  additionalData: looseObject.nullable().optional(),
+});
 const startBody = z.object({ rampId: z.uuid() });
 const idParams = z.object({ id: z.string() });
 
@@ -98,19 +116,34 @@ export function rampRoutes(server: FastifyInstance, app: App) {
 
   server.post("/v1/ramp/register", {
     config,
-    schema: { tags, security, body: jsonSchema(registerBody, "input"), response: { 201: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) } },
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(registerBody, "input"),
+      response: { 201: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
+    },
     handler: async (request, reply) => reply.code(201).send(await app.ramps.register(actingOf(request), request.body)),
   });
 
   server.post("/v1/ramp/update", {
     config,
-    schema: { tags, security, body: jsonSchema(updateBody, "input"), response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) } },
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(updateBody, "input"),
+      response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
+    },
     handler: (request) => app.ramps.update(actingOf(request), request.body),
   });
 
   server.post("/v1/ramp/start", {
     config,
-    schema: { tags, security, body: jsonSchema(startBody, "input"), response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) } },
+    schema: {
+      tags,
+      security,
+      body: jsonSchema(startBody, "input"),
+      response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
+    },
     handler: (request) => app.ramps.start(actingOf(request), request.body),
   });
 
@@ -130,13 +163,23 @@ export function rampRoutes(server: FastifyInstance, app: App) {
 
   server.get("/v1/ramp/:id", {
     config,
-    schema: { tags, security, params: jsonSchema(idParams, "input"), response: { 200: jsonSchema(ramp), ...errorResponses(401, 403, 404) } },
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(idParams, "input"),
+      response: { 200: jsonSchema(ramp), ...errorResponses(401, 403, 404) },
+    },
     handler: (request) => app.ramps.get(actingOf(request), id(request)),
   });
 
   server.get("/v1/ramp/:id/errors", {
     config,
-    schema: { tags, security, params: jsonSchema(idParams, "input"), response: { 200: jsonSchema(z.array(rampError)), ...errorResponses(401, 403, 404) } },
+    schema: {
+      tags,
+      security,
+      params: jsonSchema(idParams, "input"),
+      response: { 200: jsonSchema(z.array(rampError)), ...errorResponses(401, 403, 404) },
+    },
     handler: (request) => app.ramps.errors(actingOf(request), id(request)),
   });
 }

@@ -15,7 +15,12 @@ const invitation = z.object({
   expiresAt: isoDateTime,
   createdAt: isoDateTime,
 });
-const recipient = z.object({ id: z.uuid(), email: z.string(), relationship: z.enum(RELATIONSHIPS), acceptedAt: isoDateTime });
+const recipient = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  relationship: z.enum(RELATIONSHIPS),
+  acceptedAt: isoDateTime,
+});
 const idParams = z.object({ id: z.string() });
 const codeBody = z.object({ code: z.string() });
 
@@ -56,17 +61,30 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     handler: async (request) => ({ invitations: await recipients.invitations(actingOf(request), request.query) }),
   });
 
-  for (const [action, archived] of [["archive", true], ["unarchive", false]] as const) {
+  for (const [action, archived] of [
+    ["archive", true],
+    ["unarchive", false],
+  ] as const) {
     server.post(`/v1/recipients/invitations/:id/${action}`, {
       config: sender,
-      schema: { tags, security, params: jsonSchema(idParams, "input"), response: { 200: jsonSchema(invitation), ...errorResponses(400, 401, 403, 404) } },
-      handler: async (request) => await recipients.archive(actingOf(request), (request.params as { id: string }).id, archived),
+      schema: {
+        tags,
+        security,
+        params: jsonSchema(idParams, "input"),
+        response: { 200: jsonSchema(invitation), ...errorResponses(400, 401, 403, 404) },
+      },
+      handler: async (request) =>
+        await recipients.archive(actingOf(request), (request.params as { id: string }).id, archived),
     });
   }
 
   server.get("/v1/recipients", {
     config: sender,
-    schema: { tags, security, response: { 200: jsonSchema(z.object({ recipients: z.array(recipient) })), ...errorResponses(400, 401, 403) } },
+    schema: {
+      tags,
+      security,
+      response: { 200: jsonSchema(z.object({ recipients: z.array(recipient) })), ...errorResponses(400, 401, 403) },
+    },
     handler: async (request) => ({ recipients: await recipients.recipients(actingOf(request)) }),
   });
 
@@ -79,7 +97,8 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(z.object({ relationship: z.enum(RELATIONSHIPS) }), "input"),
       response: { 200: jsonSchema(z.union([recipient, invitation])), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request) => await recipients.updateRelationship(actingOf(request), (request.params as { id: string }).id, request.body),
+    handler: async (request) =>
+      await recipients.updateRelationship(actingOf(request), (request.params as { id: string }).id, request.body),
   });
 
   server.get("/v1/recipients/:id/eligibility", {
@@ -89,7 +108,14 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       security,
       params: jsonSchema(idParams, "input"),
       response: {
-        200: jsonSchema(z.object({ recipientId: z.uuid(), corridors: z.object(Object.fromEntries(CORRIDORS.map((corridor) => [corridor, z.object({ canReceive: z.boolean() })]))) })),
+        200: jsonSchema(
+          z.object({
+            recipientId: z.uuid(),
+            corridors: z.object(
+              Object.fromEntries(CORRIDORS.map((corridor) => [corridor, z.object({ canReceive: z.boolean() })])),
+            ),
+          }),
+        ),
         ...errorResponses(400, 401, 403, 404),
       },
     },
@@ -102,7 +128,17 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       tags,
       security,
       body: jsonSchema(codeBody, "input"),
-      response: { 200: jsonSchema(z.object({ invitationId: z.uuid(), sender: z.string(), relationship: z.enum(RELATIONSHIPS), expiresAt: isoDateTime })), ...errorResponses(400, 401, 403, 404) },
+      response: {
+        200: jsonSchema(
+          z.object({
+            invitationId: z.uuid(),
+            sender: z.string(),
+            relationship: z.enum(RELATIONSHIPS),
+            expiresAt: isoDateTime,
+          }),
+        ),
+        ...errorResponses(400, 401, 403, 404),
+      },
     },
     handler: async (request) => await recipients.preview(actingOf(request), request.body),
   });
@@ -113,7 +149,12 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       tags,
       security,
       body: jsonSchema(codeBody, "input"),
-      response: { 200: jsonSchema(z.object({ invitationId: z.uuid(), relationship: z.enum(RELATIONSHIPS), acceptedAt: isoDateTime })), ...errorResponses(400, 401, 403, 404) },
+      response: {
+        200: jsonSchema(
+          z.object({ invitationId: z.uuid(), relationship: z.enum(RELATIONSHIPS), acceptedAt: isoDateTime }),
+        ),
+        ...errorResponses(400, 401, 403, 404),
+      },
     },
     handler: async (request) => await recipients.accept(actingOf(request), request.body),
   });

@@ -35,7 +35,9 @@ const cryptocurrencies = z.object({
     }),
   ),
 });
-const fiatCurrencies = z.object({ currencies: z.array(z.object({ symbol: fiatSymbol, name: z.string(), decimals: z.number().int() })) });
+const fiatCurrencies = z.object({
+  currencies: z.array(z.object({ symbol: fiatSymbol, name: z.string(), decimals: z.number().int() })),
+});
 const paymentMethods = z.object({
   paymentMethods: z.array(
     z.object({

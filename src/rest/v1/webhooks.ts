@@ -16,7 +16,12 @@ const webhook = z.object({
   createdAt: isoDateTime,
 });
 const webhookList = z.object({ webhooks: z.array(webhook) });
-const attempt = z.object({ startedAt: isoDateTime, durationMs: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable() });
+const attempt = z.object({
+  startedAt: isoDateTime,
+  durationMs: z.number().int(),
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
 const delivery = z.object({
   id: z.uuid(),
   eventId: z.uuid(),
@@ -49,7 +54,8 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
       body: jsonSchema(registerWebhookInput, "input"),
       response: { 201: jsonSchema(webhook), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request, reply) => reply.code(201).send(await app.webhooks.register(actingOf(request), request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await app.webhooks.register(actingOf(request), request.body)),
   });
 
   server.get("/v1/webhook", {
@@ -82,7 +88,11 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
       response: { 200: jsonSchema(deliveryLog), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
-      const page = await app.webhooks.deliveries(actingOf(request), (request.params as { id: string }).id, request.query);
+      const page = await app.webhooks.deliveries(
+        actingOf(request),
+        (request.params as { id: string }).id,
+        request.query,
+      );
       return { totalCount: page.totalCount, deliveries: page.deliveries };
     },
   });
