@@ -295,11 +295,11 @@ function print(results) {
       return [fmt(r.rps).padStart(16), fmt(r.p99, 1).padStart(8), fmt(r.ratio, 3).padStart(6)];
     });
     const main = results[engines[0]].rows[index];
-    let goal = "";
-    if (row.key) goal = "(floor)";
-    else if (row.goal !== undefined)
-      goal = `>= ${row.goal} x, p99 <= ${P99_GOAL_MS} ${main.ratio >= row.goal && main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`;
-    else goal = `p99 <= ${P99_GOAL_MS} ${main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`;
+    const goal = row.key
+      ? "(floor)"
+      : row.goal !== undefined
+        ? `>= ${row.goal} x, p99 <= ${P99_GOAL_MS} ${main.ratio >= row.goal && main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`
+        : `p99 <= ${P99_GOAL_MS} ${main.p99 <= P99_GOAL_MS ? "met" : "MISSED"}`;
     console.log([row.name.padEnd(54), ...cells, goal.padStart(22)].join(" "));
   });
   for (const engine of engines) {

@@ -14,6 +14,8 @@ rm -rf test-output
 npm run --silent build
 # Tests and tools are type-checked too (the build covers src/ only).
 npm run --silent typecheck
+# Formatting, lint rules with the layer boundaries, and unused exports or dependencies.
+npm run --silent lint
 report() { echo "--reporter=default --reporter=json --outputFile.json=test-output/results-$1.json"; }
 status=0
 npx vitest run --project unit --project 'integration-*' --project 'e2e-*' $(report suite) "$@" || status=$?

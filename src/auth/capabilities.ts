@@ -40,7 +40,7 @@ export type Capability = keyof typeof CAPABILITY_MATRIX;
 export const SINGLE_CREDENTIAL_TASKS: readonly Capability[] = ["WEBHOOK_MANAGEMENT", "OPERATOR"];
 export const CAPABILITIES = Object.keys(CAPABILITY_MATRIX) as Capability[];
 
-export function allows(capability: Capability, kind: PrincipalKind): boolean {
+function allows(capability: Capability, kind: PrincipalKind): boolean {
   return (CAPABILITY_MATRIX[capability] as readonly PrincipalKind[]).includes(kind);
 }
 

@@ -24,7 +24,7 @@ function addYears(date: Date, years: number): Date {
   return result;
 }
 
-export function toCredentialView(record: repo.CredentialRecord): ApiCredentialView {
+function toCredentialView(record: repo.CredentialRecord): ApiCredentialView {
   const { secretKeyHash: _digest, ...view } = record;
   return view;
 }

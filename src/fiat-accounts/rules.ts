@@ -27,8 +27,8 @@ export const FIAT_ACCOUNT_TYPES = [
 ] as const;
 export type FiatAccountType = (typeof FIAT_ACCOUNT_TYPES)[number];
 
-export const BANK_ACCOUNT_TYPES = ["checking", "savings"] as const;
-export type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
+const BANK_ACCOUNT_TYPES = ["checking", "savings"] as const;
+type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
 
 const TEXT_MAX = 200;
 const oneOf = (values: readonly string[]) => `must be one of ${values.join(", ")}`;
@@ -71,7 +71,7 @@ export const fiatAccountInput = z.strictObject(
   { error: (issue) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined) },
 );
 
-export interface AccountAddress {
+interface AccountAddress {
   street?: string;
   city?: string;
   state?: string;

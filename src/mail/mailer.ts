@@ -5,7 +5,7 @@ import nodemailer from "nodemailer";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 
-export interface OutgoingMail {
+interface OutgoingMail {
   to: string;
   subject: string;
   text: string;

@@ -36,7 +36,7 @@ const requirementsQuery = z.object({ country: z.enum(ONBOARDING_COUNTRIES), cust
 
 /** What ramp-info tells of KYC (CONTRACT.md): a case in review is still pending there. */
 export const ELIGIBILITY_KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
-export type EligibilityKycStatus = (typeof ELIGIBILITY_KYC_STATUSES)[number];
+type EligibilityKycStatus = (typeof ELIGIBILITY_KYC_STATUSES)[number];
 
 export interface CorridorEligibility {
   kycStatus: EligibilityKycStatus;

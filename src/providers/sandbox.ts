@@ -67,7 +67,7 @@ const EXPLORERS: Record<Network, string> = {
 };
 
 /** Input amounts whose fraction is one of these trigger the documented sandbox outcomes. */
-export const SANDBOX_TRIGGERS = {
+const SANDBOX_TRIGGERS = {
   /** The exchange is refused: the ramp fails in `exchanging`. */
   failExchange: "66",
   /** The payout fails once (recoverable, logged), then succeeds. */

@@ -2,6 +2,9 @@ import { columns, insert, type Reads, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { Prisma, type Quote } from "../generated/prisma/client.js";
 
+/** A stored quote, as the service reads it. */
+export type { Quote };
+
 const SELECT_QUOTE = `SELECT ${columns("Quote", Object.values(Prisma.QuoteScalarFieldEnum))} FROM "Quote"`;
 
 export function upsertPricingAssignment(db: Queryable, profileId: string, pricingProfile: string) {

@@ -4,7 +4,6 @@ import type { ActingContext } from "../auth/delegation.js";
 import { RevocableCache } from "../cache/revocable-cache.js";
 import type { Reads, Writes } from "../db/statements.js";
 import { AppError } from "../errors.js";
-import type { Quote } from "../generated/prisma/client.js";
 import { AMOUNT_PATTERN, fractionDigits, money } from "../money.js";
 import type { RampProvider } from "../providers/ports.js";
 import {
@@ -23,9 +22,10 @@ import { canonicalId, fieldError, parseInput } from "../validation.js";
 import type { PricingAssignments } from "./pricing-assignments.js";
 import { priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
 import * as repo from "./repo.js";
+import type { Quote } from "./repo.js";
 import { RAMP_TYPES, type QuoteTerms, type QuoteTermsField, type QuoteView } from "./types.js";
 
-export const QUOTE_TTL_MS = 10 * 60_000;
+const QUOTE_TTL_MS = 10 * 60_000;
 
 const amount = z.string().regex(AMOUNT_PATTERN, 'must be a positive decimal string such as "100.50"');
 /** A quote request (also the REST body schema the OpenAPI document shows). */
@@ -268,7 +268,7 @@ function resolveConversion(request: {
   };
 }
 
-export function toQuoteView(quote: Quote): QuoteView {
+function toQuoteView(quote: Quote): QuoteView {
   // Fields first, then the spread: building it the other way round leaves V8 a slow dictionary object.
   return {
     id: quote.id,

@@ -1,7 +1,7 @@
 import type { FeeBreakdown } from "./pricing.js";
 
 export const RAMP_TYPES = ["BUY", "SELL"] as const;
-export type RampType = (typeof RAMP_TYPES)[number];
+type RampType = (typeof RAMP_TYPES)[number];
 
 /** A quote as callers see it (field names of the reference contract). */
 export interface QuoteView extends FeeBreakdown {

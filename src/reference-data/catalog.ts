@@ -27,10 +27,10 @@ export const EVM_NETWORKS = [
   "polygon",
   "moonbeam",
 ] as const satisfies readonly Network[];
-export type EvmNetwork = (typeof EVM_NETWORKS)[number];
+type EvmNetwork = (typeof EVM_NETWORKS)[number];
 
 export const RAMP_DIRECTIONS = ["buy", "sell"] as const;
-export type RampDirection = (typeof RAMP_DIRECTIONS)[number];
+type RampDirection = (typeof RAMP_DIRECTIONS)[number];
 
 // ---------------------------------------------------------------------------------------------------------
 // Fiat currencies: exactly one per corridor (CORRIDOR_FIAT), so a corridor without one does not compile.
@@ -61,7 +61,7 @@ export const FIAT_SYMBOLS: readonly FiatSymbol[] = FIAT_CURRENCIES.map((currency
 // Payment methods (rails), as the reference's `DestinationType` names them.
 
 export const PAYMENT_METHOD_IDS = ["pix", "sepa", "cbu", "ach", "spei"] as const;
-export type PaymentMethodId = (typeof PAYMENT_METHOD_IDS)[number];
+type PaymentMethodId = (typeof PAYMENT_METHOD_IDS)[number];
 
 /** How much one ramp may move over a rail in one fiat, in whole units of that fiat. */
 export interface FiatLimits {

@@ -9,7 +9,7 @@ export type CustomerType = (typeof CUSTOMER_TYPES)[number];
  * The canonical corridor capability table for managed children: which customer types a child may
  * transact as in each corridor. EU is bound to a verified login email, which children never have.
  */
-export const CHILD_CORRIDOR_CUSTOMER_TYPES: Readonly<Record<Corridor, readonly CustomerType[]>> = {
+const CHILD_CORRIDOR_CUSTOMER_TYPES: Readonly<Record<Corridor, readonly CustomerType[]>> = {
   AR: ["individual"],
   BR: ["individual", "business"],
   CO: ["individual", "business"],

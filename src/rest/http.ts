@@ -38,7 +38,7 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output")
 }
 
 export const isoDateTime = zod.iso.datetime();
-export const errorResponse = zod.object({
+const errorResponse = zod.object({
   error: zod.object({
     code: zod.string(),
     message: zod.string(),

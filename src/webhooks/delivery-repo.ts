@@ -157,7 +157,7 @@ export async function countFailure(tx: Tx, subscriptionId: string, limit: number
 }
 
 /** Gives up a subscription's undelivered events (it was disabled); a send in flight no longer settles them. */
-export async function failPending(tx: Queryable, subscriptionId: string): Promise<void> {
+async function failPending(tx: Queryable, subscriptionId: string): Promise<void> {
   await tx.webhookDelivery.updateMany({
     where: { subscriptionId, status: "pending" },
     data: { status: "failed", nextAttemptAt: null, claimToken: null },

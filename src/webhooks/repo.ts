@@ -1,5 +1,8 @@
 import type { Queryable } from "../db/tx.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import type { Prisma, WebhookSubscription } from "../generated/prisma/client.js";
+
+/** A stored webhook registration, as the service reads it. */
+export type { WebhookSubscription };
 
 export function insertSubscription(db: Queryable, data: Prisma.WebhookSubscriptionUncheckedCreateInput) {
   return db.webhookSubscription.create({ data });

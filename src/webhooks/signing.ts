@@ -30,9 +30,9 @@ import {
  * OpenSSL use the message digest for MGF1), salt length 32, over the UTF-8 string `<timestamp>.<raw body>`.
  */
 export const SIGNATURE_SCHEME = { algorithm: "RSA-PSS", hash: "SHA-256", saltLength: 32 } as const;
-export const MIN_MODULUS_BITS = 2048;
+const MIN_MODULUS_BITS = 2048;
 /** How often an instance checks the database for a rotation no bus message told it about. */
-export const KEY_REFRESH_INTERVAL_MS = 60_000;
+const KEY_REFRESH_INTERVAL_MS = 60_000;
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 

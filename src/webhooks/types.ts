@@ -13,7 +13,7 @@ export interface WebhookView {
 }
 
 /** One send of a delivery. */
-export interface WebhookAttemptView {
+interface WebhookAttemptView {
   startedAt: Date;
   durationMs: number;
   /** The receiver's status code; null when there was no answer (see error). */

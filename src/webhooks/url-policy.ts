@@ -27,7 +27,7 @@ export interface UrlPolicyOptions {
   resolveTimeoutMs?: number;
 }
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+const MAX_WEBHOOK_URL_LENGTH = 2048;
 const DEFAULT_RESOLVE_TIMEOUT_MS = 5_000;
 /** Resolver answers meaning the name does not resolve (yet): accepted, and checked again at each delivery. */
 const NOT_RESOLVING = new Set(["ENOTFOUND", "EAI_AGAIN", "ENODATA", "EAI_NODATA", "ETIMEOUT"]);

@@ -41,7 +41,7 @@ export interface VerifyWebhookInput {
   toleranceSeconds?: number;
 }
 
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 const SALT_LENGTH = 32;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const TIMESTAMP = /^\d{1,12}$/;

@@ -20,9 +20,9 @@ import { rememberSecret } from "./secrets.js";
  * the completeness checks there fail until it does.
  */
 
-export type PrincipalKind = "anonymous" | "public" | "secret" | "session" | "operator";
+type PrincipalKind = "anonymous" | "public" | "secret" | "session" | "operator";
 /** Every kind of caller the capability matrix knows; `operator` is the operator token (`Authorization: Bearer`). */
-export const PRINCIPAL_KINDS: readonly PrincipalKind[] = ["anonymous", "public", "secret", "session", "operator"];
+const PRINCIPAL_KINDS: readonly PrincipalKind[] = ["anonymous", "public", "secret", "session", "operator"];
 
 /** Configuration for the app the suite runs against: sign-in limits out of the way, last-use flushes off. */
 export const SECURITY_SUITE_ENV: Record<string, string> = {
@@ -47,9 +47,9 @@ const CONTRACT_STATUS = {
   MANAGED_PROFILE_ACCESS_DENIED: 403,
   NOT_FOUND: 404,
 } as const;
-export type AuthErrorCode = keyof typeof CONTRACT_STATUS;
+type AuthErrorCode = keyof typeof CONTRACT_STATUS;
 
-export interface Credential {
+interface Credential {
   id: string;
   publicKey: string;
   secretKey: string;
@@ -148,7 +148,7 @@ export interface RestTarget extends TargetBase {
   query?: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
 }
 
-export interface GraphQLTarget extends TargetBase {
+interface GraphQLTarget extends TargetBase {
   /** The schema coordinate this target covers, `Type.field`: a root field or a field carrying @auth. */
   field: `${string}.${string}`;
   /** The document to send; it must select `field`, and the @auth of every field it selects must add up to `capabilities`. */
@@ -162,15 +162,8 @@ export interface GraphQLTarget extends TargetBase {
 export type SecurityTarget = RestTarget | GraphQLTarget;
 
 export const isRest = (target: SecurityTarget): target is RestTarget => "route" in target;
-export const targetName = (target: SecurityTarget) =>
+const targetName = (target: SecurityTarget) =>
   target.name ?? (isRest(target) ? target.route : `GraphQL ${target.field}`);
-
-/** Kinds the capability matrix lets perform every one of the target's tasks. */
-export function allowedKinds(target: SecurityTarget): PrincipalKind[] {
-  return PRINCIPAL_KINDS.filter((kind) =>
-    target.capabilities.every((capability) => (CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind)),
-  );
-}
 
 /**
  * The contract's answer to a kind the matrix does not allow (CONTRACT.md: error table, capability matrix).
@@ -207,7 +200,7 @@ export function unknownKey(kind: "pk" | "sk", environment: "test" | "live" = "te
   return rememberSecret(`${kind}_${environment}_${keyBody()}`);
 }
 
-export async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtures> {
+async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtures> {
   const owner = await t.signIn(`security-owner-${randomUUID()}@example.com`);
   const stranger = await t.signIn(`security-stranger-${randomUUID()}@example.com`);
   const ownerCredential = await t.createCredential(owner.headers, { name: "security suite: owner" });
@@ -515,7 +508,7 @@ function kindHeaders(fx: SecurityFixtures, kind: PrincipalKind): Record<string, 
 // ---------------------------------------------------------------------------------------------------------
 // Cases
 
-export interface SecurityCase {
+interface SecurityCase {
   name: string;
   /** Prepared before the no-change window opens (it may create the fixture it names). */
   headers: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
@@ -533,7 +526,7 @@ const kindLabel = (kind: PrincipalKind) =>
   kind === "anonymous" ? "no credential" : kind === "operator" ? "operator token" : `${kind} principal`;
 
 /** Every case the suite runs for one target. */
-export function securityCases(target: SecurityTarget): SecurityCase[] {
+function securityCases(target: SecurityTarget): SecurityCase[] {
   const cases: SecurityCase[] = [
     {
       name: "malformed secret key (sk_test_short)",
@@ -738,7 +731,7 @@ export function securityCases(target: SecurityTarget): SecurityCase[] {
 // Running a case
 
 /** The whole database, row by row (last-use times left out): a rejected call must leave it as it was. */
-export async function databaseState(t: TestApp): Promise<Record<string, string[]>> {
+async function databaseState(t: TestApp): Promise<Record<string, string[]>> {
   const models = Object.values(Prisma.ModelName);
   const tables = await Promise.all(
     models.map(async (model) => {
@@ -843,7 +836,7 @@ function expectNotRefused(target: SecurityTarget, response: HttpResponse): void 
   if (success) expect(errors, shown).toEqual([]);
 }
 
-export async function runCase(fx: SecurityFixtures, target: SecurityTarget, securityCase: SecurityCase): Promise<void> {
+async function runCase(fx: SecurityFixtures, target: SecurityTarget, securityCase: SecurityCase): Promise<void> {
   const headers = await securityCase.headers(fx);
   const caller = (await securityCase.inputsFor?.(fx)) ?? headers;
   if (securityCase.expected === "allowed") {
@@ -922,7 +915,7 @@ export function securitySuite(
 // Completeness
 
 /** Fields a GraphQL document selects (`Type.field`) and the union of their @auth requirements. */
-export function inspectDocument(schema: GraphQLSchema, document: string) {
+function inspectDocument(schema: GraphQLSchema, document: string) {
   const ast = parse(document);
   const errors = validate(schema, ast).map((error) => error.message);
   const typeInfo = new TypeInfo(schema);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freshDatabase, testEngine, type TestDatabase } from "./database.js";
@@ -179,9 +179,4 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
       await cleanUp();
     },
   };
-}
-
-/** The log file's content as written on disk (what the audit reads). */
-export function readLogFile(server: ServerProcess): string {
-  return readFileSync(server.logFile, "utf8");
 }

@@ -566,6 +566,7 @@ describe("precision: large amounts with many decimal places", () => {
     // And the input amount itself does not survive a trip through a double.
     expect(Number("12345.678901234567890123").toFixed(18)).not.toBe("12345.678901234567890123");
     // A float's product is off where the exact one is not.
+    // eslint-disable-next-line no-loss-of-precision -- the float this literal rounds to is the point
     expect(String(12345.678901234567890123 * 0.9998 * 4100)).not.toBe(price(cases[0].req).grossFiat.toFixed());
   });
 });

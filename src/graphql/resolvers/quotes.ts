@@ -14,7 +14,7 @@ import {
 } from "../types/ramps.js";
 import { serviceInput } from "./ramps.js";
 
-export const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(view.rampType) });
+const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(view.rampType) });
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 @Resolver(() => Quote)

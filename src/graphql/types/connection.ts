@@ -55,7 +55,7 @@ export function Connection<Node extends object>(nodeType: ClassType<Node>, name:
   return ConnectionType;
 }
 
-export const encodeCursor = (position: string) => Buffer.from(position).toString("base64url");
+const encodeCursor = (position: string) => Buffer.from(position).toString("base64url");
 export const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
 
 /** A Relay page of `nodes`; cursors are opaque to callers (by default the node's id). */

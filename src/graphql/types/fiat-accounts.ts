@@ -8,7 +8,7 @@ registerEnumType(FiatAccountCountryEnum, {
   name: "FiatAccountCountry",
   description: "The corridors with payout fiat accounts.",
 });
-export const FiatAccountTypeEnum = enumOf(FIAT_ACCOUNT_TYPES);
+const FiatAccountTypeEnum = enumOf(FIAT_ACCOUNT_TYPES);
 registerEnumType(FiatAccountTypeEnum, {
   name: "FiatAccountType",
   description: "US: ACH, BANK_USA; MX: SPEI; AR: COELSA; CO: ACH.",

@@ -7,7 +7,7 @@ export const CorridorEnum = enumOf(CORRIDORS);
 registerEnumType(CorridorEnum, { name: "Corridor" });
 export const CustomerTypeEnum = enumOf(CUSTOMER_TYPES);
 registerEnumType(CustomerTypeEnum, { name: "CustomerType" });
-export const ManagedProfileStatusEnum = enumOf(["active", "deleted"] as const);
+const ManagedProfileStatusEnum = enumOf(["active", "deleted"] as const);
 registerEnumType(ManagedProfileStatusEnum, { name: "ManagedProfileStatus" });
 export const ManagedProfileFilterEnum = enumOf(["active", "deleted", "all"] as const);
 registerEnumType(ManagedProfileFilterEnum, { name: "ManagedProfileFilter" });

@@ -8,11 +8,11 @@ import { Connection } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 
-export const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
+const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerEnumType(RampPhaseEnum, { name: "RampPhase", description: "The provider-agnostic step of a ramp." });
-export const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
+const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
 registerEnumType(RampStatusEnum, { name: "RampStatus", description: "PENDING until the ramp completes or fails." });
-export const KycStatusEnum = screamingEnumOf(ELIGIBILITY_KYC_STATUSES);
+const KycStatusEnum = screamingEnumOf(ELIGIBILITY_KYC_STATUSES);
 registerEnumType(KycStatusEnum, {
   name: "KycStatus",
   description: "KYC as eligibility tells it: a case in review is PENDING.",
@@ -29,7 +29,7 @@ export const toRampType = (direction: string) => direction.toUpperCase();
 
 /** What a quote fixes, shared by quotes and ramps: the conversion and its fee breakdown (decimal strings). */
 @ObjectType({ description: "Not emitted itself: the fields Quote and Ramp share." })
-export abstract class QuoteTerms {
+abstract class QuoteTerms {
   @Field(() => ID)
   id!: string;
 

@@ -6,7 +6,7 @@ import { CorridorEnum } from "./managed-profiles.js";
 
 export const RelationshipEnum = enumOf(RELATIONSHIPS);
 registerEnumType(RelationshipEnum, { name: "RecipientRelationship" });
-export const InvitationStatusEnum = enumOf(["pending", "expired"] as const);
+const InvitationStatusEnum = enumOf(["pending", "expired"] as const);
 registerEnumType(InvitationStatusEnum, { name: "RecipientInvitationStatus" });
 
 @ObjectType({ description: "An invitation to receive the sender's payouts, not accepted yet." })

@@ -8,7 +8,7 @@ import { errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const amount = z.string().describe("Decimal string");
 /** The fee breakdown, in the quote's fiat (`feeCurrency`) and in USD. */
-export const feeFields = {
+const feeFields = {
   feeCurrency: z.string(),
   networkFeeFiat: amount,
   networkFeeUSD: amount,

@@ -1,0 +1,35 @@
+// Lint rules, and the boundaries between layers: the ORM client stays in the data-access modules, services
+// never see a transport, and nothing but the entry point imports the server.
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const restrict = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+const ORM = {
+  group: ["**/generated/**"],
+  message: "The ORM client is for data-access modules (repo.ts, *-repo.ts, db/) only.",
+};
+const TRANSPORTS = {
+  group: ["fastify", "@fastify/*", "graphql", "graphql/*", "type-graphql", "@apollo/*", "**/rest/**", "**/graphql/**"],
+  message: "Services are transport-neutral: no Fastify, GraphQL or adapter imports.",
+};
+const SERVER = { group: ["**/server.js"], message: "Only the entry point imports the server (the composition root)." };
+const DATA_ACCESS = ["src/db/**", "src/**/repo.ts", "src/**/*-repo.ts"];
+
+export default tseslint.config(
+  { ignores: ["dist/", "data/", "src/generated/", "test-output/", ".scratch/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: globals.node },
+    rules: { "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }] },
+  },
+  // Tests read parsed JSON answers: `any` there is the honest type.
+  { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  { files: ["src/**/*.ts"], ignores: ["src/main.ts", ...DATA_ACCESS], rules: restrict(ORM, SERVER) },
+  {
+    files: ["src/*/**/*.ts"],
+    ignores: ["src/rest/**", "src/graphql/**", ...DATA_ACCESS],
+    rules: restrict(ORM, TRANSPORTS, SERVER),
+  },
+);
