@@ -2,8 +2,8 @@ import type { Logger } from "pino";
 import { AdminService } from "./admin/service.js";
 import { Authenticator } from "./auth/authenticate.js";
 import { Delegation } from "./auth/delegation.js";
-import { CredentialVerifier } from "./auth/credential-verifier.js";
-import { SessionVerifier } from "./auth/session-verifier.js";
+import { CredentialVerifier } from "./credentials/verifier.js";
+import { SessionVerifier } from "./identity/session-verifier.js";
 import { AccessTokens } from "./auth/tokens.js";
 import type { Config } from "./config.js";
 import { CredentialService } from "./credentials/service.js";
@@ -11,6 +11,7 @@ import { openDatabase, type Db } from "./db/client.js";
 import type { Reads, StatementCounter, Writes } from "./db/statements.js";
 import { migrate } from "./db/migrate.js";
 import { createInProcessBus, createPostgresBus, type EventBus } from "./events/bus.js";
+import { RampEventOutbox } from "./events/outbox.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
@@ -30,6 +31,7 @@ import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
 import { RecipientService } from "./recipients/service.js";
+import { enqueueDeliveries } from "./webhooks/delivery-repo.js";
 import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
 import { WebhookSender } from "./webhooks/sender.js";
 import { SigningKeyService } from "./webhooks/signing.js";
@@ -140,13 +142,22 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     config.cacheTtlMs,
   );
   const outbox = new OutboxSignal(bus, log);
+  const rampEventOutbox = new RampEventOutbox(enqueueDeliveries);
   const fiatAccounts = new FiatAccountService(db, delegation, kyc);
   const onboarding = new OnboardingService(db, rampProvider, kyc, delegation, config.publicBaseUrl);
   const idempotency = new IdempotencyService(db);
   const pricing = new PricingAssignments(db, reads, bus, config.cacheTtlMs);
   const quotes = new QuoteService(reads, writes, rampProvider, pricing, config.cacheTtlMs);
   const rampViews = new RampViewCache(bus, config.cacheTtlMs);
-  const rampProcessor = new RampProcessor(db, rampProvider, outbox, rampViews, config.ramps.processorIntervalMs, log);
+  const rampProcessor = new RampProcessor(
+    db,
+    rampProvider,
+    rampEventOutbox,
+    outbox,
+    rampViews,
+    config.ramps.processorIntervalMs,
+    log,
+  );
   const rampEvents = new RampEventFeed(reads, config.ramps.eventPollMs, log);
   rampEvents.listenToAll((entry) => rampViews.forget(entry.rampId));
   const resolve = seams.resolveHost ?? systemResolver;
@@ -204,7 +215,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     admin: new AdminService(db, reads, bus, credentials, pricing),
     quotes,
     widgetSessions: new WidgetSessionService(db, quotes, config.widgetBaseUrl),
-    ramps: new RampService(db, reads, rampProvider, kyc, delegation, fiatAccounts, outbox, rampViews, {
+    ramps: new RampService(db, reads, rampProvider, kyc, delegation, fiatAccounts, rampEventOutbox, outbox, rampViews, {
       startWindowMs: config.ramps.startWindowMs,
     }),
     fiatAccounts,

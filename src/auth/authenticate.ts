@@ -1,9 +1,19 @@
 import { timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors.js";
-import { sha256Hex } from "./keys.js";
-import type { CredentialVerifier } from "./credential-verifier.js";
-import type { Principal } from "./principal.js";
-import type { SessionVerifier } from "./session-verifier.js";
+import { sha256Hex, type KeyKind } from "./keys.js";
+import type { Principal, VerifiedCredential, VerifiedSession } from "./principal.js";
+
+/** Verifies API keys: the credentials module provides it. */
+export interface KeyVerifier {
+  verify(kind: KeyKind, value: string): Promise<VerifiedCredential>;
+  isStillValid(kind: KeyKind, credential: VerifiedCredential): Promise<boolean>;
+}
+
+/** Verifies bearer tokens and whether their sign-in is still on: the identity module provides it. */
+export interface BearerVerifier {
+  verify(token: string): Promise<VerifiedSession>;
+  isActive(session: VerifiedSession): Promise<boolean>;
+}
 
 /** Header names as they arrive over HTTP (lower-cased) or in a WebSocket `connection_init` payload. */
 export type CredentialHeaders = Record<string, unknown>;
@@ -28,8 +38,8 @@ export class Authenticator {
   private readonly operatorTokenDigest: Buffer;
 
   constructor(
-    private readonly verifier: CredentialVerifier,
-    private readonly sessions: SessionVerifier,
+    private readonly verifier: KeyVerifier,
+    private readonly sessions: BearerVerifier,
     operatorToken: string,
   ) {
     this.operatorTokenDigest = Buffer.from(sha256Hex(operatorToken), "hex");

@@ -9,12 +9,19 @@ export interface VerifiedCredential {
   keyDigest: string;
 }
 
+/** A bearer token that passed verification, with the sign-in it belongs to. */
+export interface VerifiedSession {
+  profileId: string;
+  sessionId: string;
+  expiresAt: Date;
+}
+
 /** Who is calling, as established from headers or a WebSocket `connection_init` payload. */
 export type Principal =
   | { kind: "anonymous" }
   | { kind: "public"; credential: VerifiedCredential }
   | { kind: "secret"; credential: VerifiedCredential }
-  | { kind: "session"; profileId: string; sessionId: string; expiresAt: Date }
+  | ({ kind: "session" } & VerifiedSession)
   /** The operator token (`/v1/admin/*` and operator GraphQL operations). */
   | { kind: "operator" };
 

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { limitClause, type Reads } from "../db/statements.js";
 import type { Tx } from "../db/tx.js";
 import type { RampPhase, RampStatus } from "../ramps/phases.js";
-import { enqueueDeliveries } from "../webhooks/delivery-repo.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
 export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as const;
@@ -35,34 +34,42 @@ export interface RampEventBody {
   };
 }
 
-/**
- * Writes an event, and the webhook deliveries it owes, in the caller's transaction: they exist exactly when
- * the change they report does. Tell the readers with `OutboxSignal.committed()` after the commit.
- */
-export async function recordRampEvent(
+/** Writes the webhook deliveries an event owes, in the event's transaction: the webhooks module provides it. */
+export type OwedDeliveries = (
   tx: Tx,
-  ramp: EventRamp,
-  eventType: RampEventType,
+  event: { eventId: string; eventType: WebhookEventType },
+  ramp: { quoteId: string; sessionId: string | null },
   at: Date,
-): Promise<RampEventBody> {
-  const body: RampEventBody = {
-    eventId: randomUUID(),
-    eventType,
-    timestamp: at.toISOString(),
-    payload: {
-      quoteId: ramp.quoteId,
-      transactionId: ramp.id,
-      sessionId: ramp.sessionId,
-      transactionStatus: ramp.status,
-      transactionType: ramp.type,
-      ...(eventType === "PHASE_CHANGE" ? { currentPhase: ramp.currentPhase } : {}),
-    },
-  };
-  await tx.rampEvent.create({
-    data: { eventId: body.eventId, rampId: ramp.id, eventType, body: JSON.stringify(body), createdAt: at },
-  });
-  if (eventType !== "PHASE_CHANGE") await enqueueDeliveries(tx, { eventId: body.eventId, eventType }, ramp, at);
-  return body;
+) => Promise<void>;
+
+/** The ramp events' outbox, as the ramps module writes to it. */
+export class RampEventOutbox {
+  constructor(private readonly owedDeliveries: OwedDeliveries) {}
+
+  /**
+   * Writes an event, and the webhook deliveries it owes, in the caller's transaction: they exist exactly when
+   * the change they report does. Tell the readers with `OutboxSignal.committed()` after the commit.
+   */
+  async record(tx: Tx, ramp: EventRamp, eventType: RampEventType, at: Date): Promise<RampEventBody> {
+    const body: RampEventBody = {
+      eventId: randomUUID(),
+      eventType,
+      timestamp: at.toISOString(),
+      payload: {
+        quoteId: ramp.quoteId,
+        transactionId: ramp.id,
+        sessionId: ramp.sessionId,
+        transactionStatus: ramp.status,
+        transactionType: ramp.type,
+        ...(eventType === "PHASE_CHANGE" ? { currentPhase: ramp.currentPhase } : {}),
+      },
+    };
+    await tx.rampEvent.create({
+      data: { eventId: body.eventId, rampId: ramp.id, eventType, body: JSON.stringify(body), createdAt: at },
+    });
+    if (eventType !== "PHASE_CHANGE") await this.owedDeliveries(tx, { eventId: body.eventId, eventType }, ramp, at);
+    return body;
+  }
 }
 
 /** An outbox entry with the ramp's subject, so readers can tell who may see it. */

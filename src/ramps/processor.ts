@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
 import { inTransaction } from "../db/tx.js";
-import { recordRampEvent } from "../events/outbox.js";
+import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import type { RampProvider, StepOutcome } from "../providers/ports.js";
@@ -23,6 +23,7 @@ export class RampProcessor {
   constructor(
     private readonly db: Db,
     private readonly provider: RampProvider,
+    private readonly events: RampEventOutbox,
     private readonly outbox: OutboxSignal,
     private readonly views: RampViewCache,
     intervalMs: number,
@@ -62,8 +63,8 @@ export class RampProcessor {
         recoverable: false,
         at: now,
       });
-      await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
-      await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
+      await this.events.record(tx, eventRamp(moved), "PHASE_CHANGE", now);
+      await this.events.record(tx, eventRamp(moved), "STATUS_CHANGE", now);
       return true;
     });
     if (!timedOut) return;
@@ -120,9 +121,9 @@ export class RampProcessor {
           recoverable: false,
           at: now,
         });
-      await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
+      await this.events.record(tx, eventRamp(moved), "PHASE_CHANGE", now);
       if (statusOfPhase(next) !== statusOfPhase(phase))
-        await recordRampEvent(tx, eventRamp(moved), "STATUS_CHANGE", now);
+        await this.events.record(tx, eventRamp(moved), "STATUS_CHANGE", now);
       return "moved";
     });
     if (!changed) return;

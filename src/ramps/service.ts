@@ -5,7 +5,7 @@ import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import { inTransaction, isKnownError } from "../db/tx.js";
 import { AppError } from "../errors.js";
-import { recordRampEvent } from "../events/outbox.js";
+import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rules.js";
 import type { FiatAccountService } from "../fiat-accounts/service.js";
@@ -99,6 +99,7 @@ export class RampService {
     private readonly kyc: KycService,
     private readonly delegation: Delegation,
     private readonly fiatAccounts: FiatAccountService,
+    private readonly events: RampEventOutbox,
     private readonly outbox: OutboxSignal,
     private readonly views: RampViewCache,
     private readonly settings: RampSettings,
@@ -187,7 +188,7 @@ export class RampService {
           startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
           createdAt: now,
         });
-        await recordRampEvent(tx, eventRamp(created), "TRANSACTION_CREATED", now);
+        await this.events.record(tx, eventRamp(created), "TRANSACTION_CREATED", now);
         return created;
       });
       if (!ramp) throw await this.quoteUnavailable(quote.id);
@@ -269,7 +270,7 @@ export class RampService {
           nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs),
         },
       );
-      if (moved) await recordRampEvent(tx, eventRamp(moved), "PHASE_CHANGE", now);
+      if (moved) await this.events.record(tx, eventRamp(moved), "PHASE_CHANGE", now);
       return moved;
     });
     if (!started) throw this.notStartable(await repo.findRamp(this.reads, ramp.id, acting.subjectProfileId));

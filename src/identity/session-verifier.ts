@@ -1,22 +1,18 @@
 import type { Reads } from "../db/statements.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { findSessionFamily } from "../identity/repo.js";
+import { findSessionFamily } from "./repo.js";
 import { canonicalId } from "../validation.js";
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
-import type { AccessTokens } from "./tokens.js";
-
-export interface VerifiedSession {
-  profileId: string;
-  sessionId: string;
-  expiresAt: Date;
-}
+import type { BearerVerifier } from "../auth/authenticate.js";
+import type { VerifiedSession } from "../auth/principal.js";
+import type { AccessTokens } from "../auth/tokens.js";
 
 /**
  * Verifies bearer tokens: signature and claims, then that their sign-in has not ended. Sign-in state is
  * cached briefly and dropped at once, on every instance, when a logout or refresh-token reuse ends it.
  */
-export class SessionVerifier {
+export class SessionVerifier implements BearerVerifier {
   private readonly cache: RevocableCache<boolean>;
   /** Tokens whose signature and claims were checked already (the HMAC and JSON work of every request). */
   private readonly tokens: RevocableCache<VerifiedSession>;

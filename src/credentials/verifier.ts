@@ -2,11 +2,12 @@ import { timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
-import { findCredentialByKey, recordLastUses, type CredentialLookup, type LastUse } from "../credentials/repo.js";
+import { findCredentialByKey, recordLastUses, type CredentialLookup, type LastUse } from "./repo.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { isWellFormedKey, sha256Hex, type KeyKind, type RampEnvironment } from "./keys.js";
-import type { VerifiedCredential } from "./principal.js";
+import { isWellFormedKey, sha256Hex, type KeyKind, type RampEnvironment } from "../auth/keys.js";
+import type { KeyVerifier } from "../auth/authenticate.js";
+import type { VerifiedCredential } from "../auth/principal.js";
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 
 interface CachedCredential {
@@ -31,7 +32,7 @@ const MALFORMED = { public: "INVALID_PUBLIC_KEY", secret: "INVALID_SECRET_KEY" }
  * SHA-256 digest of the presented value and dropped at once when a revocation is published on the bus
  * (from any instance). Last-use times are coalesced in memory and flushed in batches.
  */
-export class CredentialVerifier {
+export class CredentialVerifier implements KeyVerifier {
   /** Keyed by the digest of the presented value, tagged with the ids of credential, profile and partner. */
   private readonly cache: RevocableCache<CachedCredential>;
   private pendingUses = new Map<string, LastUse>();

@@ -1,0 +1,13 @@
+/** Import cycles: none between modules, none between folders of src/. */
+module.exports = {
+  forbidden: [
+    { name: "no-module-cycles", severity: "error", from: {}, to: { circular: true } },
+    { name: "no-folder-cycles", severity: "error", scope: "folder", from: {}, to: { circular: true } },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/generated/" },
+    tsPreCompilationDeps: false,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};
