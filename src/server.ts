@@ -173,8 +173,17 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     hideUntagged: true,
   });
 
-  server.get("/healthz", { config: { rateLimit: false } }, async () => ({ status: "ok" }));
-  server.get("/readyz", { config: { rateLimit: false } }, async (_request, reply) => {
+  // Deny by default: every route from here on says who may call it, or the server does not start. (Before
+  // this point only plugins' own routes exist: CORS answers preflights, which carry no credentials.)
+  server.addHook("onRoute", (route) => {
+    const { capabilities, public: open, graphql } = route.config ?? {};
+    if (!capabilities?.length && !open && !graphql) {
+      throw new Error(`${String(route.method)} ${route.url} declares no access rule (capabilities, or public: true)`);
+    }
+  });
+
+  server.get("/healthz", { config: { rateLimit: false, public: true } }, async () => ({ status: "ok" }));
+  server.get("/readyz", { config: { rateLimit: false, public: true } }, async (_request, reply) => {
     try {
       await app.ping();
       return { status: "ready" };
@@ -183,7 +192,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
       return reply.code(503).send({ status: "unavailable" });
     }
   });
-  server.get("/v1/openapi.json", async () => server.swagger());
+  server.get("/v1/openapi.json", { config: { public: true } }, async () => server.swagger());
 
   authRoutes(server, app, limits.signIn);
   apiCredentialRoutes(server, app);

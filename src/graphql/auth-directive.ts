@@ -88,11 +88,18 @@ export function authorizeOperationFirst(schema: GraphQLSchema): ApolloServerPlug
   };
 }
 
-/** Wraps every field carrying @auth so its resolver (and subscription source) first checks the matrix. */
+/**
+ * Wraps every field carrying @auth so its resolver (and subscription source) first checks the matrix.
+ * Deny by default: a root field without @auth stops the schema from being built, so the server does not start.
+ */
 export function enforceAuth(schema: GraphQLSchema): GraphQLSchema {
+  const roots = new Set(
+    [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].map((type) => type?.name),
+  );
   return mapSchema(schema, {
-    [MapperKind.OBJECT_FIELD]: (field) => {
+    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
       const requires = requiredCapabilities(schema, field);
+      if (!requires && roots.has(typeName)) throw new Error(`GraphQL ${typeName}.${fieldName} declares no @auth rule`);
       if (!requires) return field;
       // A field without a resolver of its own reads its property: it is checked all the same.
       const { resolve = defaultFieldResolver, subscribe } = field;

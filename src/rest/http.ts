@@ -16,6 +16,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Tasks of the capability matrix this route performs; the authentication hook enforces them. */
     capabilities?: readonly Capability[];
+    /** Answers anyone, unauthenticated: said explicitly, since a route that declares no rule refuses to start. */
+    public?: true;
     /** How X-Managed-Profile-Id and managed children's own credentials apply (default: NO_DELEGATION). */
     delegation?: DelegationRule;
     /** Errors on this route are answered in GraphQL's shape. */
