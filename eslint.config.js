@@ -14,6 +14,12 @@ const TRANSPORTS = {
   message: "Services are transport-neutral: no Fastify, GraphQL or adapter imports.",
 };
 const SERVER = { group: ["**/server.js"], message: "Only the entry point imports the server (the composition root)." };
+const ORM_ERROR_CODES = {
+  "no-restricted-syntax": [
+    "error",
+    { selector: "Literal[value=/^P[0-9]{4}$/]", message: "ORM error codes are translated in src/db only." },
+  ],
+};
 const DATA_ACCESS = ["src/db/**", "src/**/repo.ts", "src/**/*-repo.ts"];
 
 export default tseslint.config(
@@ -27,6 +33,7 @@ export default tseslint.config(
   // Tests read parsed JSON answers: `any` there is the honest type.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   { files: ["src/**/*.ts"], ignores: ["src/main.ts", ...DATA_ACCESS], rules: restrict(ORM, SERVER) },
+  { files: ["src/**/*.ts"], ignores: ["src/db/**"], rules: ORM_ERROR_CODES },
   {
     files: ["src/*/**/*.ts"],
     ignores: ["src/rest/**", "src/graphql/**", ...DATA_ACCESS],

@@ -22,6 +22,16 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
   }
 }
 
-export function isKnownError(error: unknown, code: string): boolean {
+function isKnownError(error: unknown, code: string): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;
+}
+
+/**
+ * Whether a write failed on a unique constraint: the one place that knows how the ORM (P2002) and the
+ * prepared statements' drivers (SQLite's constraint codes, PostgreSQL's 23505) say so.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (isKnownError(error, "P2002")) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }

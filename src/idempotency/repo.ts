@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/tx.js";
 
-/** Claims a key for a first request (a unique row: a concurrent claim fails with P2002). */
+/** Claims a key for a first request (a unique row: a concurrent claim fails on it). */
 export function insertClaim(
   db: Queryable,
   data: { id: string; scope: string; key: string; requestHash: string; lockedUntil: Date },

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Db } from "../db/client.js";
-import { isKnownError } from "../db/tx.js";
+import { isUniqueViolation } from "../db/tx.js";
 import { AppError, type ErrorCode, type FieldIssue } from "../errors.js";
 import * as repo from "./repo.js";
 
@@ -92,7 +92,7 @@ export class IdempotencyService {
       });
       return { id };
     } catch (error) {
-      if (!isKnownError(error, "P2002")) throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
     const existing = await repo.findRecord(this.db, scope, key);
     // Released meanwhile (the first request failed unexpectedly): claim it afresh.

@@ -1,5 +1,5 @@
 import type { Reads } from "../db/statements.js";
-import { isKnownError, type Queryable } from "../db/tx.js";
+import { isUniqueViolation, type Queryable } from "../db/tx.js";
 
 export const MAX_FAILED_OTP_ATTEMPTS = 5;
 
@@ -34,7 +34,7 @@ export async function replaceChallenge(
     await db.otpChallenge.create({ data: challenge });
     return true;
   } catch (error) {
-    if (isKnownError(error, "P2002")) return false;
+    if (isUniqueViolation(error)) return false;
     throw error;
   }
 }

@@ -4,7 +4,7 @@ import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
-import { isKnownError } from "../db/tx.js";
+import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
 import { findKycSubject } from "../profiles/repo.js";
@@ -127,7 +127,7 @@ export class KycService {
       await this.changed(acting.subjectProfileId);
       return created;
     } catch (error) {
-      if (isKnownError(error, "P2002")) throw exists();
+      if (isUniqueViolation(error)) throw exists();
       throw error;
     }
   }

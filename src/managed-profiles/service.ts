@@ -1,7 +1,7 @@
 import type { CredentialService } from "../credentials/service.js";
 import type { IssuedCredential, ApiCredentialView } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
-import { inTransaction, isKnownError } from "../db/tx.js";
+import { inTransaction, isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { canonicalId, parseInput } from "../validation.js";
@@ -43,7 +43,7 @@ export class ManagedProfileService {
       const row = await inTransaction(this.db, (tx) => repo.insertManagedChild(tx, managerProfileId, child));
       return { managedProfile: repo.toManagedProfileView(row), created: true };
     } catch (error) {
-      if (!isKnownError(error, "P2002")) throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
     // The subject or the email is reserved: an identical, active child is a retry; anything else conflicts.
     const holders = await repo.findChildrenByReservedKeys(

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
-import { inTransaction, isKnownError } from "../db/tx.js";
+import { inTransaction, isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
@@ -196,7 +196,7 @@ export class RampService {
       return this.view(ramp);
     } catch (error) {
       // The unique quote id is the database's last word on "one ramp per quote".
-      if (isKnownError(error, "P2002")) throw new AppError("QUOTE_CONSUMED");
+      if (isUniqueViolation(error)) throw new AppError("QUOTE_CONSUMED");
       throw error;
     }
   }

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
-import { isKnownError } from "../db/tx.js";
+import { isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -101,7 +101,7 @@ export class RecipientService {
           });
     } catch (error) {
       // Two invitations to one email raced: the other one stands.
-      if (isKnownError(error, "P2002")) throw fieldError("email", "was invited by a concurrent request");
+      if (isUniqueViolation(error)) throw fieldError("email", "was invited by a concurrent request");
       throw error;
     }
     try {

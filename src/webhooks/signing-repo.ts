@@ -1,6 +1,6 @@
 import type { SigningKey } from "../generated/prisma/client.js";
 import type { Db } from "../db/client.js";
-import { inTransaction, isKnownError, type Queryable } from "../db/tx.js";
+import { inTransaction, isUniqueViolation, type Queryable } from "../db/tx.js";
 
 /** The only database access for webhook signing keys. Rows hold the public key and the encrypted private key. */
 export type SigningKeyRecord = SigningKey;
@@ -32,7 +32,7 @@ export async function insertFirstActiveSigningKey(db: Db, key: NewSigningKey): P
   try {
     return await db.signingKey.create({ data: { ...key, activeSlot: ACTIVE } });
   } catch (error) {
-    if (!isKnownError(error, "P2002")) throw error;
+    if (!isUniqueViolation(error)) throw error;
     const winner = await findActiveSigningKey(db);
     if (!winner) throw new Error("signing key creation lost a race but no active key exists", { cause: error });
     return winner;
@@ -63,7 +63,7 @@ export async function rotateSigningKey(
         return { retired: current?.id ?? null, created };
       });
     } catch (error) {
-      if (attempt >= MAX_ROTATION_ATTEMPTS || !isKnownError(error, "P2002")) throw error;
+      if (attempt >= MAX_ROTATION_ATTEMPTS || !isUniqueViolation(error)) throw error;
     }
   }
 }
