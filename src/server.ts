@@ -17,7 +17,6 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
-import { NO_DELEGATION } from "./auth/delegation.js";
 import type { Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
 import { RateLimiter } from "./rate-limiter.js";
@@ -143,8 +142,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
       managedProfileSelector(request.headers),
       capabilities,
     );
-    const rule = request.routeOptions.config.delegation ?? NO_DELEGATION;
-    request.acting = await app.delegation.resolve(request.principal, selector, rule);
+    // Every route with capabilities declares its delegation rule (checked as routes are added, below).
+    request.acting = await app.delegation.resolve(request.principal, selector, request.routeOptions.config.delegation!);
     return payload;
   });
 
@@ -176,9 +175,12 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // Deny by default: every route from here on says who may call it, or the server does not start. (Before
   // this point only plugins' own routes exist: CORS answers preflights, which carry no credentials.)
   server.addHook("onRoute", (route) => {
-    const { capabilities, public: open, graphql } = route.config ?? {};
+    const { capabilities, delegation, public: open, graphql } = route.config ?? {};
     if (!capabilities?.length && !open && !graphql) {
       throw new Error(`${String(route.method)} ${route.url} declares no access rule (capabilities, or public: true)`);
+    }
+    if (capabilities?.length && !delegation) {
+      throw new Error(`${String(route.method)} ${route.url} declares no delegation rule`);
     }
   });
 

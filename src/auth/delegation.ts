@@ -29,6 +29,10 @@ export const SELECTOR_ONLY: DelegationRule = { selector: "supported", childCrede
 /** Managing children: the manager acts for itself; selectors and children's own keys are refused. */
 export const MANAGER_ONLY: DelegationRule = { selector: "unsupported", childCredential: "refused" };
 
+/** The rules by name, as GraphQL fields declare them (`@auth(delegation: ...)`). */
+export const DELEGATION_RULES = { NONE: NO_DELEGATION, DELEGATED, SELECTOR_ONLY, MANAGER_ONLY } as const;
+export type DelegationName = keyof typeof DELEGATION_RULES;
+
 /** Who acts, for whom: the one frozen answer every service receives. */
 export interface ActingContext {
   /** The authenticated profile (the manager, when acting for a child through the selector). */

@@ -16,6 +16,7 @@ import {
 } from "graphql";
 import { Directive } from "type-graphql";
 import { CAPABILITIES, type Capability } from "../auth/capabilities.js";
+import { DELEGATION_RULES, type DelegationName, type DelegationRule } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
 import { toGraphQLError } from "./errors.js";
@@ -26,16 +27,54 @@ const capabilityEnum = new GraphQLEnumType({
   values: Object.fromEntries(CAPABILITIES.map((capability) => [capability, { value: capability }])),
 });
 
-export const authDirective = new GraphQLDirective({
-  name: "auth",
-  description: "The tasks of the capability matrix this field performs; the server enforces it.",
-  locations: [DirectiveLocation.FIELD_DEFINITION],
-  args: { requires: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(capabilityEnum))) } },
+const DELEGATION_DESCRIPTIONS: Record<DelegationName, string> = {
+  NONE: "The caller acts for itself: X-Managed-Profile-Id is refused; a managed child's own key acts for the child.",
+  DELEGATED: "X-Managed-Profile-Id selects a child of the caller, and a managed child's own key acts for the child.",
+  SELECTOR_ONLY: "Only a manager's X-Managed-Profile-Id acts for a child; a managed child's own key is refused.",
+  MANAGER_ONLY: "The manager acts for itself: X-Managed-Profile-Id and managed children's own keys are refused.",
+};
+
+const delegationEnum = new GraphQLEnumType({
+  name: "Delegation",
+  description: "How X-Managed-Profile-Id and managed children's own credentials apply to a field.",
+  values: Object.fromEntries(
+    Object.entries(DELEGATION_DESCRIPTIONS).map(([name, description]) => [name, { value: name, description }]),
+  ),
 });
 
-/** Declares the capabilities a field needs; visible in schema.graphql and enforced by `enforceAuth`. */
-export function Auth(...capabilities: [Capability, ...Capability[]]): MethodDecorator & PropertyDecorator {
-  return Directive(`@auth(requires: [${capabilities.join(", ")}])`);
+export const authDirective = new GraphQLDirective({
+  name: "auth",
+  description: "Who may resolve this field: the tasks of the capability matrix it performs and its delegation rule.",
+  locations: [DirectiveLocation.FIELD_DEFINITION],
+  args: {
+    requires: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(capabilityEnum))) },
+    delegation: { type: new GraphQLNonNull(delegationEnum) },
+  },
+});
+
+/**
+ * Declares who may resolve a field: visible in schema.graphql, enforced by `enforceAuth`, and the rule the
+ * field's acting context is resolved with (`@Acting()`).
+ */
+export function Auth(rule: {
+  requires: [Capability, ...Capability[]];
+  delegation: DelegationName;
+}): MethodDecorator & PropertyDecorator {
+  return Directive(`@auth(requires: [${rule.requires.join(", ")}], delegation: ${rule.delegation})`);
+}
+
+const declaredRules = new WeakMap<object, DelegationRule>();
+
+/** The delegation rule a field declares in its @auth. */
+export function declaredDelegation(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): DelegationRule {
+  let rule = declaredRules.get(field);
+  if (!rule) {
+    const name = getDirective(schema, field, "auth")?.[0]?.delegation as DelegationName | undefined;
+    if (!name) throw new Error(`GraphQL field ${field.name} needs an acting context but declares no @auth`);
+    rule = DELEGATION_RULES[name];
+    declaredRules.set(field, rule);
+  }
+  return rule;
 }
 
 /** The same caller checks, in the same order, as REST. */

@@ -1,7 +1,10 @@
 import type { App } from "../app.js";
-import { NO_DELEGATION, type ActingContext, type DelegationRule } from "../auth/delegation.js";
+import type { GraphQLResolveInfo } from "graphql";
+import { createParameterDecorator } from "type-graphql";
+import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import type { Principal } from "../auth/principal.js";
 import { AppError } from "../errors.js";
+import { declaredDelegation } from "./auth-directive.js";
 import type { GraphQLLoaders } from "./loaders.js";
 
 export interface GraphQLContext {
@@ -16,20 +19,26 @@ export interface GraphQLContext {
   loaders: GraphQLLoaders;
 }
 
-/** Who acts for whom in this operation, under the field's delegation rule (the one path REST uses too). */
-export async function actingContext(
-  context: GraphQLContext,
-  rule: DelegationRule = NO_DELEGATION,
-): Promise<ActingContext> {
-  const acting = await optionalActingContext(context, rule);
+/** The delegation rule the field being resolved declares in its @auth. */
+export function fieldDelegation(info: GraphQLResolveInfo): DelegationRule {
+  return declaredDelegation(info.schema, info.parentType.getFields()[info.fieldName]!);
+}
+
+/** Who acts for whom, under the resolving field's declared delegation rule (the one path REST uses too). */
+export async function actingFor(context: GraphQLContext, info: GraphQLResolveInfo): Promise<ActingContext> {
+  const acting = await optionalActingFor(context, info);
   if (!acting) throw new AppError("AUTHENTICATION_REQUIRED");
   return acting;
 }
 
-/** `actingContext` for operations open to anonymous callers (quotes): null when nobody is authenticated. */
-export async function optionalActingContext(
-  context: GraphQLContext,
-  rule: DelegationRule = NO_DELEGATION,
-): Promise<ActingContext | null> {
-  return context.app.delegation.resolve(context.principal, context.selector, rule);
+/** `actingFor` for operations open to anonymous callers (quotes): null when nobody is authenticated. */
+export function optionalActingFor(context: GraphQLContext, info: GraphQLResolveInfo): Promise<ActingContext | null> {
+  return context.app.delegation.resolve(context.principal, context.selector, fieldDelegation(info));
 }
+
+/** A resolver parameter: the acting context under the field's declared rule (AUTHENTICATION_REQUIRED without one). */
+export const Acting = () => createParameterDecorator<GraphQLContext>(({ context, info }) => actingFor(context, info));
+
+/** A resolver parameter: the acting context under the field's declared rule, or null for an anonymous caller. */
+export const OptionalActing = () =>
+  createParameterDecorator<GraphQLContext>(({ context, info }) => optionalActingFor(context, info));

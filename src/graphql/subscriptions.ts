@@ -87,16 +87,12 @@ const entitlements = new WeakMap<object, Map<string, Promise<boolean>>>();
  * the delegation's own error (a deleted child, an inactive manager) once it no longer holds. Decided once
  * per event for all the subscribers of one caller, selector and rule.
  */
-export function stillEntitled(
-  context: GraphQLContext,
-  rule: DelegationRule | undefined,
-  event: object,
-): Promise<boolean> {
+export function stillEntitled(context: GraphQLContext, rule: DelegationRule, event: object): Promise<boolean> {
   const { app, principal, selector } = context;
-  const key = `${audienceKey(principal, selector)} ${rule ? `${rule.selector} ${rule.childCredential} ${rule.corridor ?? ""} ${rule.customerType ?? ""}` : "-"}`;
+  const key = `${audienceKey(principal, selector)} ${rule.selector} ${rule.childCredential} ${rule.corridor ?? ""} ${rule.customerType ?? ""}`;
   return oncePerEvent(entitlements, event, key, async () => {
     if (!(await app.authenticator.stillValid(principal))) return false;
-    if (rule) await app.delegation.resolve(principal, selector, rule);
+    await app.delegation.resolve(principal, selector, rule);
     return true;
   });
 }

@@ -18,7 +18,7 @@ declare module "fastify" {
     capabilities?: readonly Capability[];
     /** Answers anyone, unauthenticated: said explicitly, since a route that declares no rule refuses to start. */
     public?: true;
-    /** How X-Managed-Profile-Id and managed children's own credentials apply (default: NO_DELEGATION). */
+    /** How X-Managed-Profile-Id and managed children's own credentials apply; required with capabilities. */
     delegation?: DelegationRule;
     /** Errors on this route are answered in GraphQL's shape. */
     graphql?: boolean;

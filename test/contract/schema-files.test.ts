@@ -23,8 +23,14 @@ describe("GraphQL authorization is declared", () => {
   it("a root field whose @auth is deleted stops the schema from being built, so the server does not start", () => {
     const printed = readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8");
     expect(() => enforceAuth(buildSchema(printed))).not.toThrow();
-    const withoutRule = printed.replace("me: Profile! @auth(requires: [PROFILE_READ])", "me: Profile!");
-    expect(withoutRule).not.toBe(printed);
-    expect(() => enforceAuth(buildSchema(withoutRule))).toThrow("GraphQL Query.me declares no @auth rule");
+    const declared = "me: Profile! @auth(requires: [PROFILE_READ], delegation: DELEGATED)";
+    expect(printed).toContain(declared);
+    expect(() => enforceAuth(buildSchema(printed.replace(declared, "me: Profile!")))).toThrow(
+      "GraphQL Query.me declares no @auth rule",
+    );
+    // The delegation rule cannot be left out either: no field falls back to a default.
+    expect(() =>
+      enforceAuth(buildSchema(printed.replace(declared, "me: Profile! @auth(requires: [PROFILE_READ])"))),
+    ).toThrow(/argument "delegation" of type "Delegation!" is required/);
   });
 });

@@ -1,12 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { buildServer } from "../../src/server.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 
-/** The credential routes, registered as written but with their access rule deleted from one of them. */
+/** Which part of the rule the next server build leaves out of `GET /v1/api-credentials`. */
+const deleted = vi.hoisted(() => ({ part: "capabilities" as "capabilities" | "delegation" }));
+
+/** The credential routes, registered as written but with part of their rule deleted from one of them. */
 vi.mock("../../src/rest/v1/api-credentials.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../src/rest/v1/api-credentials.js")>();
   return {
@@ -16,13 +19,13 @@ vi.mock("../../src/rest/v1/api-credentials.js", async (importOriginal) => {
   };
 });
 
-/** The server, except that `GET /v1/api-credentials` is registered with no capabilities in its config. */
+/** The server, except that `GET /v1/api-credentials` is registered without `deleted.part` in its config. */
 function withoutRuleOnList(server: FastifyInstance): FastifyInstance {
   return new Proxy(server, {
     get(target, property, receiver) {
       if (property !== "get") return Reflect.get(target, property, receiver);
       return (url: string, options: { config?: Record<string, unknown> }, handler: unknown) => {
-        const { capabilities: _deleted, ...config } = options.config ?? {};
+        const { [deleted.part]: _deleted, ...config } = options.config ?? {};
         return target.get(url, url === "/v1/api-credentials" ? { ...options, config } : options, handler as never);
       };
     },
@@ -36,11 +39,20 @@ afterAll(async () => {
   await database?.drop();
 });
 
+beforeAll(async () => {
+  database = await freshDatabase();
+  const config = loadConfig({ DATA_DIR: database.dataDir, ...(database.url && { DATABASE_URL: database.url }) });
+  app = await createApp(config, pino({ level: "silent" }));
+});
+
 describe("deny by default", () => {
-  it("a /v1 route whose access rule is deleted stops the server from starting, naming the route", async () => {
-    database = await freshDatabase();
-    const config = loadConfig({ DATA_DIR: database.dataDir, ...(database.url && { DATABASE_URL: database.url }) });
-    app = await createApp(config, pino({ level: "silent" }));
+  it("a /v1 route whose capabilities are deleted stops the server from starting, naming the route", async () => {
+    deleted.part = "capabilities";
     await expect(buildServer(app)).rejects.toThrow("GET /v1/api-credentials declares no access rule");
+  });
+
+  it("so does one whose delegation rule is deleted: no route falls back to a default", async () => {
+    deleted.part = "delegation";
+    await expect(buildServer(app)).rejects.toThrow("GET /v1/api-credentials declares no delegation rule");
   });
 });

@@ -912,6 +912,12 @@ const TARGETS: SecurityTarget[] = [
       "query { webhooks(first: 5) { count edges { node { id isActive deliveries(first: 5) { count edges { node { id status attempts { statusCode } } } } } } } }",
   },
   {
+    field: "Webhook.deliveries",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    document: "query { webhooks(first: 5) { edges { node { deliveries(first: 5) { count } } } } }",
+  },
+  {
     field: "Mutation.registerWebhook",
     capabilities: ["WEBHOOK_MANAGEMENT"],
     childCredential: "refused",

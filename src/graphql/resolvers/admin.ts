@@ -14,13 +14,13 @@ import {
 @Resolver()
 export class AdminResolver {
   @Query(() => Manager, { description: "A profile's manager policy." })
-  @Auth("OPERATOR")
+  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
   manager(@Arg("profileId", () => ID) profileId: string, @Ctx() { app }: GraphQLContext) {
     return app.admin.getManager(profileId);
   }
 
   @Mutation(() => Manager, { description: "Enables, updates or disables a manager." })
-  @Auth("OPERATOR")
+  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
   async putManager(
     @Arg("profileId", () => ID) profileId: string,
     @Arg("policy", () => ManagerPolicyInput) policy: ManagerPolicyInput,
@@ -30,13 +30,13 @@ export class AdminResolver {
   }
 
   @Query(() => PricingAssignment, { description: "The pricing profile assigned to a profile." })
-  @Auth("OPERATOR")
+  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
   pricingAssignment(@Arg("profileId", () => ID) profileId: string, @Ctx() { app }: GraphQLContext) {
     return app.admin.getPricing(profileId);
   }
 
   @Mutation(() => PricingAssignment, { description: "Assigns a pricing profile to any profile." })
-  @Auth("OPERATOR")
+  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
   assignPricingProfile(
     @Arg("profileId", () => ID) profileId: string,
     @Arg("pricingProfile") pricingProfile: string,
@@ -46,13 +46,13 @@ export class AdminResolver {
   }
 
   @Mutation(() => Partner)
-  @Auth("OPERATOR")
+  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
   createPartner(@Arg("name") name: string, @Ctx() { app }: GraphQLContext) {
     return app.admin.createPartner({ name });
   }
 
   @Mutation(() => Partner, { description: "Deactivating a partner stops its credentials at once." })
-  @Auth("OPERATOR")
+  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
   setPartnerActive(
     @Arg("partnerId", () => ID) partnerId: string,
     @Arg("isActive") isActive: boolean,
@@ -64,7 +64,7 @@ export class AdminResolver {
   @Mutation(() => CreatedApiCredential, {
     description: "Issues a partner-managed credential bound to one existing profile.",
   })
-  @Auth("OPERATOR")
+  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
   issuePartnerCredential(
     @Arg("partnerId", () => ID) partnerId: string,
     @Arg("input", () => PartnerCredentialInput) input: PartnerCredentialInput,

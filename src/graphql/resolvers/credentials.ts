@@ -1,8 +1,9 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
 import type { ApiCredentialView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
+import type { ActingContext } from "../../auth/delegation.js";
 import { Auth } from "../auth-directive.js";
-import { actingContext, type GraphQLContext } from "../context.js";
+import { Acting, actingFor, fieldDelegation, type GraphQLContext } from "../context.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
 import { decodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
 import {
@@ -29,41 +30,46 @@ export class CredentialsResolver {
   @Query(() => ApiCredentialConnection, {
     description: "The caller's credentials, newest first, revoked and expired included.",
   })
-  @Auth("OWN_CREDENTIALS")
-  async apiCredentials(@Args() page: PageArgs, @Ctx() context: GraphQLContext) {
-    return credentialPage(context, (await actingContext(context)).subjectProfileId, page);
+  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
+  async apiCredentials(@Args() page: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+    return credentialPage(context, acting.subjectProfileId, page);
   }
 
   @Mutation(() => CreatedApiCredential, {
     description: "Creates a credential; its secret value is returned only here.",
   })
-  @Auth("OWN_CREDENTIALS")
+  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
   async createApiCredential(
     @Arg("input", () => CreateApiCredentialInput, { nullable: true }) input: CreateApiCredentialInput | null,
+    @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.credentials.create((await actingContext(context)).subjectProfileId, credentialInput(input));
+    return context.app.credentials.create(acting.subjectProfileId, credentialInput(input));
   }
 
   @Mutation(() => Boolean, { description: "Revokes both values of a credential at once." })
-  @Auth("OWN_CREDENTIALS")
-  async revokeApiCredential(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext) {
-    await context.app.credentials.revoke((await actingContext(context)).subjectProfileId, id);
+  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
+  async revokeApiCredential(
+    @Arg("id", () => ID) id: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
+    await context.app.credentials.revoke(acting.subjectProfileId, id);
     return true;
   }
 
   @Subscription(() => ApiCredentialEvent, {
     description: "Credentials of the caller's profile being created or revoked.",
-    subscribe: async ({ context }) => {
+    subscribe: async ({ context, info }) => {
       const { app } = context as GraphQLContext;
-      const profileId = (await actingContext(context as GraphQLContext)).subjectProfileId;
+      const profileId = (await actingFor(context as GraphQLContext, info)).subjectProfileId;
       const events = streamTopic(app.bus, "apiCredential", (message) =>
         message.profileId === profileId ? message : undefined,
       );
-      return guardedStream(events, (event) => stillEntitled(context as GraphQLContext, undefined, event));
+      return guardedStream(events, (event) => stillEntitled(context as GraphQLContext, fieldDelegation(info), event));
     },
   })
-  @Auth("OWN_CREDENTIALS")
+  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
   async apiCredentialEvents(
     @Root() event: { profileId: string; credentialId: string; action: ApiCredentialEventAction },
     @Ctx() context: GraphQLContext,

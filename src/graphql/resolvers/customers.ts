@@ -1,7 +1,7 @@
 import { Ctx, Query, Resolver } from "type-graphql";
-import { DELEGATED } from "../../auth/delegation.js";
+import type { ActingContext } from "../../auth/delegation.js";
 import { Auth } from "../auth-directive.js";
-import { actingContext, type GraphQLContext } from "../context.js";
+import { Acting, type GraphQLContext } from "../context.js";
 import { Customer } from "../types/customers.js";
 
 /** The acting subject's provider customers and KYC/KYB state (REST: /v1/domestic/*, /v1/brl/*). */
@@ -11,9 +11,8 @@ export class CustomersResolver {
     description:
       "The subject's customers in every corridor (at most one per corridor and customer type), oldest first.",
   })
-  @Auth("PROVIDER_ACCOUNTS")
-  async customers(@Ctx() context: GraphQLContext): Promise<Customer[]> {
-    const acting = await actingContext(context, DELEGATED);
+  @Auth({ requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" })
+  async customers(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<Customer[]> {
     return (await context.app.kyc.casesOf(acting.subjectProfileId)).map((row) => ({
       customerId: row.providerCustomerId,
       corridor: row.corridor,

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
-import { DELEGATED } from "../../auth/delegation.js";
+import type { ActingContext } from "../../auth/delegation.js";
 import { Auth } from "../auth-directive.js";
-import { actingContext, type GraphQLContext } from "../context.js";
+import { Acting, type GraphQLContext } from "../context.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {
   CreateFiatAccountInput,
@@ -15,13 +15,13 @@ import { serviceInput } from "./ramps.js";
 @Resolver(() => FiatAccount)
 export class FiatAccountsResolver {
   @Query(() => FiatAccountConnection, { description: "The subject's payout accounts in a country, newest first." })
-  @Auth("PROVIDER_ACCOUNTS")
+  @Auth({ requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" })
   async fiatAccounts(
     @Arg("country", () => FiatAccountCountryEnum) country: string,
     @Args() args: PageArgs,
+    @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    const acting = await actingContext(context, DELEGATED);
     const { limit, offset } = offsetPage(args);
     // One more than the page: whether another page follows.
     const views = await context.app.fiatAccounts.list(acting, { query: { country } }, { limit: limit + 1, offset });
@@ -31,20 +31,25 @@ export class FiatAccountsResolver {
   @Mutation(() => FiatAccount, {
     description: "Adds a payout account in the input's country (checked against the manager's policy for a child).",
   })
-  @Auth("PROVIDER_ACCOUNTS")
+  @Auth({ requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" })
   async createFiatAccount(
     @Arg("input", () => CreateFiatAccountInput) input: CreateFiatAccountInput,
+    @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.fiatAccounts.create(await actingContext(context, DELEGATED), { body: serviceInput(input) });
+    return context.app.fiatAccounts.create(acting, { body: serviceInput(input) });
   }
 
   @Mutation(() => Boolean, {
     description: "Deletes a payout account: it is no longer listed or usable; ramps keep naming it.",
   })
-  @Auth("PROVIDER_ACCOUNTS")
-  async deleteFiatAccount(@Arg("fiatAccountId", () => ID) fiatAccountId: string, @Ctx() context: GraphQLContext) {
-    await context.app.fiatAccounts.delete(await actingContext(context, DELEGATED), fiatAccountId);
+  @Auth({ requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" })
+  async deleteFiatAccount(
+    @Arg("fiatAccountId", () => ID) fiatAccountId: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
+    await context.app.fiatAccounts.delete(acting, fiatAccountId);
     return true;
   }
 }

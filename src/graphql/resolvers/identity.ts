@@ -15,7 +15,7 @@ const toSession = (tokens: SessionTokens): Session => ({
 @Resolver()
 export class IdentityResolver {
   @Mutation(() => OtpRequestResult, { description: "Emails a 6-digit sign-in code, valid for 10 minutes." })
-  @Auth("SIGN_IN")
+  @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
   async requestOtp(
     @Arg("email") email: string,
     @Arg("locale", () => String, { nullable: true }) locale: string | null,
@@ -28,7 +28,7 @@ export class IdentityResolver {
   @Mutation(() => Session, {
     description: "Exchanges the emailed code for a session; creates the profile on first sign-in.",
   })
-  @Auth("SIGN_IN")
+  @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
   async verifyOtp(
     @Arg("email") email: string,
     @Arg("token") token: string,
@@ -39,13 +39,13 @@ export class IdentityResolver {
   }
 
   @Mutation(() => Session, { description: "Rotates a refresh token; a spent token revokes its whole sign-in." })
-  @Auth("SIGN_IN")
+  @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
   async refreshSession(@Arg("refreshToken") refreshToken: string, @Ctx() { app }: GraphQLContext) {
     return toSession(await app.identity.refresh({ refresh_token: refreshToken }));
   }
 
   @Mutation(() => Boolean, { description: "Ends the sign-in the refresh token belongs to." })
-  @Auth("SIGN_IN")
+  @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
   async logout(@Arg("refreshToken") refreshToken: string, @Ctx() { app }: GraphQLContext) {
     await app.identity.logout({ refresh_token: refreshToken });
     return true;

@@ -1,8 +1,8 @@
 import { Arg, Ctx, Query, Resolver } from "type-graphql";
-import { DELEGATED } from "../../auth/delegation.js";
+import type { ActingContext } from "../../auth/delegation.js";
 import type { Corridor } from "../../reference-data/corridors.js";
 import { Auth } from "../auth-directive.js";
-import { actingContext, type GraphQLContext } from "../context.js";
+import { Acting, type GraphQLContext } from "../context.js";
 import { CorridorEnum } from "../types/managed-profiles.js";
 import { RampInfo, toDirection, UserLimit } from "../types/ramps.js";
 
@@ -12,9 +12,9 @@ export class OnboardingResolver {
   @Query(() => RampInfo, {
     description: "Per corridor only the KYC status and whether buying and selling are possible.",
   })
-  @Auth("RAMP_INFO")
-  async rampInfo(@Ctx() context: GraphQLContext): Promise<RampInfo> {
-    const { corridors } = await context.app.onboarding.rampInfo(await actingContext(context, DELEGATED));
+  @Auth({ requires: ["RAMP_INFO"], delegation: "DELEGATED" })
+  async rampInfo(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<RampInfo> {
+    const { corridors } = await context.app.onboarding.rampInfo(acting);
     return { corridors: Object.entries(corridors).map(([corridor, eligibility]) => ({ corridor, ...eligibility })) };
   }
 
@@ -22,12 +22,13 @@ export class OnboardingResolver {
     description:
       "Monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy.",
   })
-  @Auth("EXACT_LIMITS")
+  @Auth({ requires: ["EXACT_LIMITS"], delegation: "DELEGATED" })
   async limits(
     @Arg("corridors", () => [CorridorEnum]) corridors: Corridor[],
+    @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<UserLimit[]> {
-    const { limits } = await context.app.onboarding.limits(await actingContext(context, DELEGATED), { corridors });
+    const { limits } = await context.app.onboarding.limits(acting, { corridors });
     return limits.map((limit) => ({ ...limit, direction: toDirection(limit.direction) }));
   }
 }

@@ -1,22 +1,20 @@
 import { Args, Ctx, FieldResolver, Query, Resolver, Root } from "type-graphql";
 import { Auth } from "../auth-directive.js";
-import type { DelegationRule } from "../../auth/delegation.js";
-import { actingContext, type GraphQLContext } from "../context.js";
+import type { ActingContext } from "../../auth/delegation.js";
+import { Acting, type GraphQLContext } from "../context.js";
 import { PageArgs } from "../types/connection.js";
 import { ApiCredentialConnection } from "../types/credentials.js";
 import { Profile } from "../types/identity.js";
 import { credentialPage } from "./credentials.js";
 
-/** Reading a profile: a manager may select one of its children; a child's own key reads itself. */
-const READ_FOR_CHILD: DelegationRule = { selector: "supported", childCredential: "allowed" };
-
 @Resolver(() => Profile)
 export class ProfileResolver {
+  // Reading a profile: a manager may select one of its children; a child's own key reads itself.
   @Query(() => Profile, { description: "The profile the caller speaks for." })
-  @Auth("PROFILE_READ")
-  async me(@Ctx() context: GraphQLContext): Promise<Pick<Profile, "id">> {
+  @Auth({ requires: ["PROFILE_READ"], delegation: "DELEGATED" })
+  async me(@Acting() acting: ActingContext): Promise<Pick<Profile, "id">> {
     // Its other fields are read when asked for: `me { apiCredentials }` reads only the credentials.
-    return { id: (await actingContext(context, READ_FOR_CHILD)).subjectProfileId };
+    return { id: acting.subjectProfileId };
   }
 
   @FieldResolver(() => String, { nullable: true })
@@ -35,9 +33,9 @@ export class ProfileResolver {
   }
 
   @FieldResolver(() => ApiCredentialConnection, { description: "The profile's credentials, newest first." })
-  @Auth("OWN_CREDENTIALS")
-  async apiCredentials(@Args() page: PageArgs, @Ctx() context: GraphQLContext) {
+  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
+  async apiCredentials(@Args() page: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     // The caller's own credentials: no selector here (a child's are under managedProfile).
-    return credentialPage(context, (await actingContext(context)).subjectProfileId, page);
+    return credentialPage(context, acting.subjectProfileId, page);
   }
 }

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Resolver, Root, Subscription } from "type-graphql";
-import { DELEGATED, type ActingContext } from "../../auth/delegation.js";
+import type { ActingContext } from "../../auth/delegation.js";
 import { AppError } from "../../errors.js";
 import { streamOf } from "../../events/bus.js";
 import { WEBHOOK_EVENT_TYPES, type OutboxEntry, type RampEventBody } from "../../events/outbox.js";
@@ -7,7 +7,7 @@ import type { FeedTopic } from "../../events/ramp-feed.js";
 import type { RampView } from "../../ramps/types.js";
 import { canonicalId } from "../../validation.js";
 import { Auth } from "../auth-directive.js";
-import { actingContext, type GraphQLContext } from "../context.js";
+import { Acting, actingFor, fieldDelegation, type GraphQLContext } from "../context.js";
 import { followedStream, stillEntitled } from "../subscriptions.js";
 import { RampEvent } from "../types/ramp-events.js";
 import { Ramp } from "../types/ramps.js";
@@ -88,23 +88,23 @@ export class RampEventsResolver {
   @Subscription(() => RampEvent, {
     description:
       "TRANSACTION_CREATED and STATUS_CHANGE events of the subject's ramps for one quote, widget session or ramp: exactly the webhook bodies.",
-    subscribe: ({ args, context }) => {
+    subscribe: ({ args, context, info }) => {
       const ctx = context as GraphQLContext;
       return followedStream(
         outboxEntries(ctx, args as RampEventsArgs),
         async () => {
-          const acting = await actingContext(ctx, DELEGATED);
+          const acting = await actingFor(ctx, info);
           const matches = await eventFilter(ctx, acting, args as RampEventsArgs);
           return (entry) =>
             isWebhookEvent(entry) && entry.profileId === acting.subjectProfileId && matches(entry)
               ? entry.body
               : undefined;
         },
-        (entry) => stillEntitled(ctx, DELEGATED, entry.body),
+        (entry) => stillEntitled(ctx, fieldDelegation(info), entry.body),
       );
     },
   })
-  @Auth("RAMP_OPERATIONS")
+  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
   rampEvents(
     @Arg("quoteId", () => ID, { nullable: true }) _quoteId: string | null,
     @Arg("sessionId", () => ID, { nullable: true }) _sessionId: string | null,
@@ -116,12 +116,12 @@ export class RampEventsResolver {
 
   @Subscription(() => Ramp, {
     description: "The subject's ramp each time it enters a phase (as of that phase).",
-    subscribe: ({ args, context }) => {
+    subscribe: ({ args, context, info }) => {
       const ctx = context as GraphQLContext;
       return followedStream(
         outboxEntries(ctx, { rampId: (args as { rampId: string }).rampId }),
         async () => {
-          const acting = await actingContext(ctx, DELEGATED);
+          const acting = await actingFor(ctx, info);
           const { id } = await ctx.app.ramps.get(acting, (args as { rampId: string }).rampId);
           return (entry) =>
             entry.body.eventType === "PHASE_CHANGE" &&
@@ -130,17 +130,18 @@ export class RampEventsResolver {
               ? entry.body
               : undefined;
         },
-        (entry) => stillEntitled(ctx, DELEGATED, entry.body),
+        (entry) => stillEntitled(ctx, fieldDelegation(info), entry.body),
       );
     },
   })
-  @Auth("RAMP_OPERATIONS")
+  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
   async rampProgress(
     @Arg("rampId", () => ID) _rampId: string,
     @Root() event: RampEventBody,
+    @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<Ramp> {
-    const ramp = await rampAtEvent(context, await actingContext(context, DELEGATED), event);
+    const ramp = await rampAtEvent(context, acting, event);
     // The phase this event reports, even if the ramp has moved on since.
     return toRamp({ ...ramp, currentPhase: event.payload.currentPhase!, status: event.payload.transactionStatus });
   }

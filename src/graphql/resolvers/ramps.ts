@@ -1,9 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from "type-graphql";
-import { DELEGATED } from "../../auth/delegation.js";
+import type { ActingContext } from "../../auth/delegation.js";
 import type { RampView } from "../../ramps/types.js";
 import { Auth } from "../auth-directive.js";
-import { actingContext, type GraphQLContext } from "../context.js";
+import { Acting, type GraphQLContext } from "../context.js";
 import { selects } from "../selection.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import { Ramp, RampConnection, RampError, RegisterRampInput, toDirection, UpdateRampInput } from "../types/ramps.js";
@@ -33,15 +33,19 @@ export const toRamp = (view: RampView): Ramp =>
 @Resolver(() => Ramp)
 export class RampsResolver {
   @Query(() => Ramp, { description: "One of the subject's ramps; reads skip the manager's corridor policy." })
-  @Auth("RAMP_OPERATIONS")
-  async ramp(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext) {
-    return toRamp(await context.app.ramps.get(await actingContext(context, DELEGATED), id));
+  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  async ramp(@Arg("id", () => ID) id: string, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+    return toRamp(await context.app.ramps.get(acting, id));
   }
 
   @Query(() => RampConnection, { description: "The subject's ramp history, newest first." })
-  @Auth("RAMP_OPERATIONS")
-  async ramps(@Args() args: PageArgs, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo) {
-    const acting = await actingContext(context, DELEGATED);
+  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  async ramps(
+    @Args() args: PageArgs,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
     const { limit, offset } = offsetPage(args);
     const page = await context.app.ramps.history(acting, { limit, offset });
     const ramps = page.ramps.map(toRamp);
@@ -63,16 +67,24 @@ export class RampsResolver {
   @Mutation(() => Ramp, {
     description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
   })
-  @Auth("RAMP_OPERATIONS")
-  async registerRamp(@Arg("input", () => RegisterRampInput) input: RegisterRampInput, @Ctx() context: GraphQLContext) {
-    return toRamp(await context.app.ramps.register(await actingContext(context, DELEGATED), serviceInput(input)));
+  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  async registerRamp(
+    @Arg("input", () => RegisterRampInput) input: RegisterRampInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
+    return toRamp(await context.app.ramps.register(acting, serviceInput(input)));
   }
 
   @Mutation(() => Ramp, {
     description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
   })
-  @Auth("RAMP_OPERATIONS")
-  async updateRamp(@Arg("input", () => UpdateRampInput) input: UpdateRampInput, @Ctx() context: GraphQLContext) {
+  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  async updateRamp(
+    @Arg("input", () => UpdateRampInput) input: UpdateRampInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
     // Nulls in additionalData clear a hash, as in REST; only the fields left out are dropped.
     const body = {
       rampId: input.rampId,
@@ -81,12 +93,16 @@ export class RampsResolver {
         additionalData: input.additionalData && { ...input.additionalData },
       }),
     };
-    return toRamp(await context.app.ramps.update(await actingContext(context, DELEGATED), body));
+    return toRamp(await context.app.ramps.update(acting, body));
   }
 
   @Mutation(() => Ramp, { description: "Starts processing: the caller's part (payment, signed transfer) is done." })
-  @Auth("RAMP_OPERATIONS")
-  async startRamp(@Arg("rampId", () => ID) rampId: string, @Ctx() context: GraphQLContext) {
-    return toRamp(await context.app.ramps.start(await actingContext(context, DELEGATED), { rampId }));
+  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  async startRamp(
+    @Arg("rampId", () => ID) rampId: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
+    return toRamp(await context.app.ramps.start(acting, { rampId }));
   }
 }

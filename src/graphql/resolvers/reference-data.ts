@@ -22,7 +22,7 @@ export class ReferenceDataResolver {
   @Query(() => [Country], {
     description: "Countries served, by code and name (both case-insensitive) or by a currency they use.",
   })
-  @Auth("REFERENCE_DATA")
+  @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
   supportedCountries(
     @Arg("countryCode", () => String, { nullable: true }) countryCode: string | null,
     @Arg("name", () => String, { nullable: true }) name: string | null,
@@ -36,19 +36,19 @@ export class ReferenceDataResolver {
   }
 
   @Query(() => [Cryptocurrency], { description: "Supported crypto assets, optionally on one network." })
-  @Auth("REFERENCE_DATA")
+  @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
   supportedCryptocurrencies(@Arg("network", () => NetworkEnum, { nullable: true }) network: string | null) {
     return supportedCryptocurrencies({ network: network ?? undefined });
   }
 
   @Query(() => [FiatCurrency], { description: "Supported fiat currencies." })
-  @Auth("REFERENCE_DATA")
+  @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
   supportedFiatCurrencies() {
     return supportedFiatCurrencies();
   }
 
   @Query(() => [PaymentMethod], { description: "Payment rails, by ramp direction and by a fiat they carry." })
-  @Auth("REFERENCE_DATA")
+  @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
   supportedPaymentMethods(
     @Arg("type", () => RampDirectionEnum, { nullable: true }) type: string | null,
     @Arg("fiat", () => FiatCurrencySymbolEnum, { nullable: true }) fiat: string | null,

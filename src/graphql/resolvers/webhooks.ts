@@ -1,8 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
-import { MANAGER_ONLY } from "../../auth/delegation.js";
+import type { ActingContext } from "../../auth/delegation.js";
 import type { WebhookDeliveryView, WebhookView } from "../../webhooks/types.js";
 import { Auth } from "../auth-directive.js";
-import { actingContext, type GraphQLContext } from "../context.js";
+import { Acting, type GraphQLContext } from "../context.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {
   RegisterWebhookInput,
@@ -32,9 +32,8 @@ const toDelivery = (view: WebhookDeliveryView): WebhookDelivery => ({
 @Resolver(() => Webhook)
 export class WebhooksResolver {
   @Query(() => WebhookConnection, { description: "The profile's webhook subscriptions, newest first." })
-  @Auth("WEBHOOK_MANAGEMENT")
-  async webhooks(@Args() args: PageArgs, @Ctx() context: GraphQLContext) {
-    const acting = await actingContext(context, MANAGER_ONLY);
+  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  async webhooks(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     const { limit, offset } = offsetPage(args);
     // One more than the page: whether another page follows.
     const views = await context.app.webhooks.list(acting, { limit: limit + 1, offset });
@@ -44,8 +43,13 @@ export class WebhooksResolver {
   @FieldResolver(() => WebhookDeliveryConnection, {
     description: "Deliveries of this subscription, newest first, with their attempts.",
   })
-  async deliveries(@Root() webhook: Webhook, @Args() args: PageArgs, @Ctx() context: GraphQLContext) {
-    const acting = await actingContext(context, MANAGER_ONLY);
+  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  async deliveries(
+    @Root() webhook: Webhook,
+    @Args() args: PageArgs,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
     const { limit, offset } = offsetPage(args);
     const page = await context.app.webhooks.deliveries(acting, webhook.id, { limit, offset });
     return offsetConnection(page.deliveries.map(toDelivery), offset, offset + page.deliveries.length < page.totalCount);
@@ -54,34 +58,36 @@ export class WebhooksResolver {
   @Mutation(() => Webhook, {
     description: "Subscribes a URL to the events of a quote or widget session created with this secret key.",
   })
-  @Auth("WEBHOOK_MANAGEMENT")
+  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
   async registerWebhook(
     @Arg("input", () => RegisterWebhookInput) input: RegisterWebhookInput,
+    @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return toWebhook(
-      await context.app.webhooks.register(await actingContext(context, MANAGER_ONLY), serviceInput(input)),
-    );
+    return toWebhook(await context.app.webhooks.register(acting, serviceInput(input)));
   }
 
   @Mutation(() => Boolean, { description: "Removes a subscription and its delivery log; true when it was removed." })
-  @Auth("WEBHOOK_MANAGEMENT")
-  async deleteWebhook(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext) {
-    await context.app.webhooks.delete(await actingContext(context, MANAGER_ONLY), id);
+  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  async deleteWebhook(
+    @Arg("id", () => ID) id: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
+    await context.app.webhooks.delete(acting, id);
     return true;
   }
 
   @Mutation(() => WebhookDelivery, {
     description: "Sends a delivered or failed event again in a new round, with the same eventId.",
   })
-  @Auth("WEBHOOK_MANAGEMENT")
+  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
   async redeliverWebhookDelivery(
     @Arg("webhookId", () => ID) webhookId: string,
     @Arg("deliveryId", () => ID) deliveryId: string,
+    @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return toDelivery(
-      await context.app.webhooks.redeliver(await actingContext(context, MANAGER_ONLY), webhookId, deliveryId),
-    );
+    return toDelivery(await context.app.webhooks.redeliver(acting, webhookId, deliveryId));
   }
 }

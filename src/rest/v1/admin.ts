@@ -4,6 +4,7 @@ import type { App } from "../../app.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { errorResponses, isoDateTime, jsonSchema } from "../http.js";
 import { createCredentialBody, createdCredentialResource } from "./api-credentials.js";
+import { NO_DELEGATION } from "../../auth/delegation.js";
 
 const manager = z.object({
   profileId: z.uuid(),
@@ -31,7 +32,7 @@ const partnerParams = z.object({ partnerId: z.string() });
 
 /** The operator surface: `Authorization: Bearer <OPERATOR_TOKEN>` (CONTRACT.md, Managed profiles). */
 export function adminRoutes(server: FastifyInstance, app: App) {
-  const config = { capabilities: ["OPERATOR"] as const };
+  const config = { capabilities: ["OPERATOR"] as const, delegation: NO_DELEGATION };
   const tags = ["Operator"];
   const security = [{ OperatorToken: [] }];
   const params = (request: { params: unknown }) => request.params as { profileId: string; partnerId: string };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { NO_DELEGATION } from "../../auth/delegation.js";
 
 const credentialResource = z.object({
   id: z.uuid(),
@@ -27,7 +28,7 @@ export const createCredentialBody = z.object({
 
 /** The session's own credential lifecycle (CONTRACT.md, API credentials). */
 export function apiCredentialRoutes(server: FastifyInstance, app: App) {
-  const config = { capabilities: ["OWN_CREDENTIALS"] as const };
+  const config = { capabilities: ["OWN_CREDENTIALS"] as const, delegation: NO_DELEGATION };
 
   server.post("/v1/api-credentials", {
     config,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import type { RateLimiter } from "../../rate-limiter.js";
 import { errorResponses, jsonSchema } from "../http.js";
+import { NO_DELEGATION } from "../../auth/delegation.js";
 
 const requestOtpBody = z.object({ email: z.string(), locale: z.string().optional() });
 const verifyOtpBody = z.object({ email: z.string(), token: z.string() });
@@ -20,7 +21,7 @@ const refreshed = session.omit({ user_id: true, token_type: true });
 
 /** Email OTP sign-in and session renewal (CONTRACT.md, Identity). */
 export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateLimiter) {
-  const config = { capabilities: ["SIGN_IN"] as const };
+  const config = { capabilities: ["SIGN_IN"] as const, delegation: NO_DELEGATION };
   const signInLimited = { ...config, rateLimit: false as const };
   const enforceSignInLimit = async (request: FastifyRequest) => signInLimit.hit(request.ip);
 

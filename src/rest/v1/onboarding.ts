@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { DELEGATED } from "../../auth/delegation.js";
+import { NO_DELEGATION, DELEGATED } from "../../auth/delegation.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { actingOf, cacheable, errorResponses, isoDateTime, jsonSchema } from "../http.js";
@@ -132,7 +132,7 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
   });
 
   server.get("/v1/onboarding/requirements", {
-    config: { capabilities: ["REFERENCE_DATA"] as const },
+    config: { capabilities: ["REFERENCE_DATA"] as const, delegation: NO_DELEGATION },
     schema: {
       tags: ["Reference data"],
       querystring: jsonSchema(z.object({ country: z.string(), customerType: z.string() }), "input"),

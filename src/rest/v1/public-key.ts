@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
 import { cacheable, errorResponses, jsonSchema } from "../http.js";
+import { NO_DELEGATION } from "../../auth/delegation.js";
 
 const publicKeyResponse = z.object({
   publicKey: z.string().describe("SPKI PEM of the key that signs webhook deliveries."),
@@ -23,7 +24,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 /** GET /v1/public-key (CONTRACT.md, Webhooks): public, like the reference data; a presented credential must still be valid. */
 export function publicKeyRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/public-key", {
-    config: { capabilities: ["REFERENCE_DATA"] as const },
+    config: { capabilities: ["REFERENCE_DATA"] as const, delegation: NO_DELEGATION },
     schema: {
       tags: ["Webhooks"],
       description: "The public key webhook signatures verify with. Answers 304 to a matching If-None-Match.",

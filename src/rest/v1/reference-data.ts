@@ -11,6 +11,7 @@ import {
   supportedPaymentMethods,
 } from "../../reference-data/service.js";
 import { cacheable, errorResponses, jsonSchema } from "../http.js";
+import { NO_DELEGATION } from "../../auth/delegation.js";
 
 const fiatSymbol = z.enum(FIAT_SYMBOLS);
 const countries = z.object({
@@ -53,7 +54,7 @@ const paymentMethods = z.object({
 
 /** Public reference data (CONTRACT.md, Ramp domain): anyone may read it; a presented credential must still be valid. */
 export function referenceDataRoutes(server: FastifyInstance) {
-  const config = { capabilities: ["REFERENCE_DATA"] as const };
+  const config = { capabilities: ["REFERENCE_DATA"] as const, delegation: NO_DELEGATION };
   const tags = ["Reference data"];
 
   server.get("/v1/supported-countries", {
