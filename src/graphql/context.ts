@@ -32,7 +32,7 @@ export async function actingFor(context: GraphQLContext, info: GraphQLResolveInf
 }
 
 /** `actingFor` for operations open to anonymous callers (quotes): null when nobody is authenticated. */
-export function optionalActingFor(context: GraphQLContext, info: GraphQLResolveInfo): Promise<ActingContext | null> {
+function optionalActingFor(context: GraphQLContext, info: GraphQLResolveInfo): Promise<ActingContext | null> {
   return context.app.delegation.resolve(context.principal, context.selector, fieldDelegation(info));
 }
 
