@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectCall, newSecretKey, waitFor, type Headers } from "../support/e2e-http.js";
+import { expectCall, newSecretKey, type Headers } from "../support/e2e-http.js";
+import { waitFor } from "../support/kit.js";
 import { rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 

@@ -71,7 +71,7 @@ function parseOutput(stdout: string): unknown {
 }
 
 /** Runs a command that must succeed; returns its JSON. */
-async function ok(database: TestDatabase, args: string[]) {
+async function succeeds(database: TestDatabase, args: string[]) {
   const result = await runCli(database, args);
   expect(result.code, `admin ${args.join(" ")}:\n${result.stdout}\n${result.stderr}`).toBe(0);
   expect(result.json, `admin ${args.join(" ")} printed no JSON:\n${result.stdout}`).toBeDefined();
@@ -147,9 +147,9 @@ describe(`operator CLI (${engine})`, () => {
         updatedAt: expect.stringMatching(ISO),
       },
     });
-    const off = await ok(database, ["partner", "deactivate", result.json.partner.id]);
+    const off = await succeeds(database, ["partner", "deactivate", result.json.partner.id]);
     expect(off.partner).toMatchObject({ id: result.json.partner.id, name: "Acme", isActive: false });
-    const on = await ok(database, ["partner", "activate", result.json.partner.id]);
+    const on = await succeeds(database, ["partner", "activate", result.json.partner.id]);
     expect(on.partner).toMatchObject({ id: result.json.partner.id, isActive: true });
   });
 
@@ -158,7 +158,7 @@ describe(`operator CLI (${engine})`, () => {
     const listChildren = () => call(server, "GET", "/v1/managed-profiles", { headers: manager.headers });
     expect((await listChildren()).status).toBe(403);
 
-    const put = await ok(database, [
+    const put = await succeeds(database, [
       "manager",
       "put",
       manager.profileId,
@@ -175,7 +175,7 @@ describe(`operator CLI (${engine})`, () => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
-    const got = await ok(database, ["manager", "get", manager.profileId]);
+    const got = await succeeds(database, ["manager", "get", manager.profileId]);
     expect(got).toEqual({ manager: put.manager });
 
     // The server reads the same policy (REST operator surface) and lets the manager act.
@@ -191,7 +191,7 @@ describe(`operator CLI (${engine})`, () => {
     });
 
     // Replacing: no --customer-types means no narrowing; --inactive disables.
-    const disabled = await ok(database, ["manager", "put", manager.profileId, "--corridors", "US", "--inactive"]);
+    const disabled = await succeeds(database, ["manager", "put", manager.profileId, "--corridors", "US", "--inactive"]);
     expect(disabled.manager).toMatchObject({
       profileId: manager.profileId,
       allowedCorridors: ["US"],
@@ -199,7 +199,7 @@ describe(`operator CLI (${engine})`, () => {
       isActive: false,
       createdAt: put.manager.createdAt,
     });
-    expect((await ok(database, ["manager", "get", manager.profileId])).manager).toMatchObject({
+    expect((await succeeds(database, ["manager", "get", manager.profileId])).manager).toMatchObject({
       allowedCorridors: ["US"],
       allowedCustomerTypes: null,
       isActive: false,
@@ -266,11 +266,11 @@ describe(`operator CLI (${engine})`, () => {
   });
 
   it("partner credential <partnerId> <profileId>: prints a secret key that the server accepts for that profile", async () => {
-    const { partner } = await ok(database, ["partner", "create", "Key Partner"]);
+    const { partner } = await succeeds(database, ["partner", "create", "Key Partner"]);
     const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
     const [issued, dated] = await Promise.all([
-      ok(database, ["partner", "credential", partner.id, owner.profileId, "--name", "cli key"]),
-      ok(database, ["partner", "credential", partner.id, owner.profileId, "--expires-at", expiresAt]),
+      succeeds(database, ["partner", "credential", partner.id, owner.profileId, "--name", "cli key"]),
+      succeeds(database, ["partner", "credential", partner.id, owner.profileId, "--expires-at", expiresAt]),
     ]);
     rememberSecret(issued.secretKey);
     rememberSecret(dated.secretKey);
@@ -313,7 +313,7 @@ describe(`operator CLI (${engine})`, () => {
   });
 
   it("pricing assign/get", async () => {
-    const assigned = await ok(database, ["pricing", "assign", owner.profileId, "reduced"]);
+    const assigned = await succeeds(database, ["pricing", "assign", owner.profileId, "reduced"]);
     expect(assigned).toEqual({
       pricingAssignment: {
         profileId: owner.profileId,
@@ -321,10 +321,12 @@ describe(`operator CLI (${engine})`, () => {
         updatedAt: expect.stringMatching(ISO),
       },
     });
-    expect(await ok(database, ["pricing", "get", owner.profileId])).toEqual(assigned);
-    const replaced = await ok(database, ["pricing", "assign", owner.profileId, "zero-fee"]);
+    expect(await succeeds(database, ["pricing", "get", owner.profileId])).toEqual(assigned);
+    const replaced = await succeeds(database, ["pricing", "assign", owner.profileId, "zero-fee"]);
     expect(replaced.pricingAssignment.pricingProfile).toBe("zero-fee");
-    expect((await ok(database, ["pricing", "get", owner.profileId])).pricingAssignment.pricingProfile).toBe("zero-fee");
+    expect((await succeeds(database, ["pricing", "get", owner.profileId])).pricingAssignment.pricingProfile).toBe(
+      "zero-fee",
+    );
     const rest = await call(server, "GET", `/v1/admin/pricing-assignments/${owner.profileId}`, {
       headers: operatorHeaders,
     });
@@ -336,8 +338,8 @@ describe(`operator CLI (${engine})`, () => {
     name: "PostgreSQL: partner deactivate through the CLI refuses a credential the running server cached, at once (LISTEN/NOTIFY)",
     run: async () => {
       const profile = await signIn(server);
-      const { partner } = await ok(database, ["partner", "create", "Notify Partner"]);
-      const issued = await ok(database, ["partner", "credential", partner.id, profile.profileId]);
+      const { partner } = await succeeds(database, ["partner", "create", "Notify Partner"]);
+      const issued = await succeeds(database, ["partner", "credential", partner.id, profile.profileId]);
       rememberSecret(issued.secretKey);
       const key = { "x-api-key": issued.secretKey };
       for (let i = 0; i < 2; i++) expect((await me(server, key)).body.data?.me.id).toBe(profile.profileId);
@@ -353,7 +355,7 @@ describe(`operator CLI (${engine})`, () => {
         await close();
       }
 
-      const off = await ok(database, ["partner", "deactivate", partner.id]);
+      const off = await succeeds(database, ["partner", "deactivate", partner.id]);
       expect(off.partner).toMatchObject({ id: partner.id, isActive: false });
       const refusedCall = await me(server, key);
       expect(refusedCall.status, JSON.stringify(refusedCall.body)).toBe(401);
@@ -362,7 +364,7 @@ describe(`operator CLI (${engine})`, () => {
       expect(refusedRest.status).toBe(401);
       expect(refusedRest.body.error.code).toBe("INVALID_API_KEY");
 
-      await ok(database, ["partner", "activate", partner.id]);
+      await succeeds(database, ["partner", "activate", partner.id]);
       const restored = await me(server, key);
       expect(restored.status, JSON.stringify(restored.body)).toBe(200);
       expect(restored.body.data.me.id).toBe(profile.profileId);
@@ -372,13 +374,13 @@ describe(`operator CLI (${engine})`, () => {
     name: "SQLite: a partner deactivated through the CLI is refused by a new server process; reactivated, accepted again",
     run: async () => {
       const profile = await signIn(server);
-      const { partner } = await ok(database, ["partner", "create", "Restart Partner"]);
-      const issued = await ok(database, ["partner", "credential", partner.id, profile.profileId]);
+      const { partner } = await succeeds(database, ["partner", "create", "Restart Partner"]);
+      const issued = await succeeds(database, ["partner", "credential", partner.id, profile.profileId]);
       rememberSecret(issued.secretKey);
       const key = { "x-api-key": issued.secretKey };
       expect((await me(server, key)).body.data?.me.id).toBe(profile.profileId);
 
-      const off = await ok(database, ["partner", "deactivate", partner.id]);
+      const off = await succeeds(database, ["partner", "deactivate", partner.id]);
       expect(off.partner).toMatchObject({ id: partner.id, isActive: false });
       const second = await startServerProcess({ database, smtp: server.smtp });
       try {
@@ -390,7 +392,7 @@ describe(`operator CLI (${engine})`, () => {
         await second.dispose();
       }
 
-      await ok(database, ["partner", "activate", partner.id]);
+      await succeeds(database, ["partner", "activate", partner.id]);
       const third = await startServerProcess({ database, smtp: server.smtp });
       try {
         const restored = await me(third, key);

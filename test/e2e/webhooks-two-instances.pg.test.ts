@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { deliveryLog, expectCall, httpSend, newSecretKey, waitFor, type Headers } from "../support/e2e-http.js";
+import { deliveryLog, expectCall, httpSend, newSecretKey, type Headers } from "../support/e2e-http.js";
+import { waitFor } from "../support/kit.js";
 import { completeKyc } from "../support/kyc.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";

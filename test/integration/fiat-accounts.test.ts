@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
+import { expectError, ok } from "../support/kit.js";
 
 /**
  * Payout fiat accounts over REST (CONTRACT.md, KYC/KYB and fiat accounts; issue 6): creation with the
@@ -49,18 +50,6 @@ const MX_SELL = {
   inputCurrency: "USDC",
   outputCurrency: "MXN",
 };
-
-function expectError(response: HttpResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
-    status,
-    code,
-  });
-}
-
-function ok(response: HttpResponse, status: number) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  return response.body;
-}
 
 async function newUser(): Promise<{ profileId: string; session: Headers; secret: Headers }> {
   const session = await t.signIn();

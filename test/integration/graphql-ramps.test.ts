@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
+import { waitForDefined } from "../support/kit.js";
 
 /**
  * The ramp domain over GraphQL only (issue 4, item 8; issue 3's GraphQL delegation rows): quotes, widget
@@ -95,21 +96,15 @@ function expectGraphQLError(response: HttpResponse, status: number, code: string
 }
 
 /** The operation's data, after checking it answered without errors. */
-async function ok<T = any>(document: string, variables: Record<string, unknown>, headers: Headers = {}): Promise<T> {
+async function dataOf<T = any>(
+  document: string,
+  variables: Record<string, unknown>,
+  headers: Headers = {},
+): Promise<T> {
   const response = await t.graphql(document, variables, headers);
   expect(response.body.errors, JSON.stringify(response.body)).toBeUndefined();
   expect(response.status).toBe(200);
   return response.body.data as T;
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 interface Caller {
@@ -181,17 +176,17 @@ async function newChild(manager: Caller, customerType: CustomerType = "individua
 const selecting = (headers: Headers, childId: string) => ({ ...headers, "x-managed-profile-id": childId });
 
 async function createQuote(headers: Headers, input: Record<string, unknown> = buyQuote()) {
-  return (await ok(GQL.createQuote, { input }, headers)).createQuote;
+  return (await dataOf(GQL.createQuote, { input }, headers)).createQuote;
 }
 
 async function registerBuy(headers: Headers, quoteId: string) {
-  return (await ok(GQL.register, { input: { quoteId, destinationAddress: WALLET } }, headers)).registerRamp;
+  return (await dataOf(GQL.register, { input: { quoteId, destinationAddress: WALLET } }, headers)).registerRamp;
 }
 
 /** Polls ramp(id) until the ramp leaves PENDING. */
 async function settled(headers: Headers, rampId: string) {
-  return waitFor(async () => {
-    const { ramp } = await ok(GQL.ramp, { id: rampId }, headers);
+  return waitForDefined(async () => {
+    const { ramp } = await dataOf(GQL.ramp, { id: rampId }, headers);
     return ramp.status === "PENDING" ? undefined : ramp;
   });
 }
@@ -200,14 +195,14 @@ async function settled(headers: Headers, rampId: string) {
 async function completeBuy(headers: Headers, inputAmount = "100") {
   const quote = await createQuote(headers, buyQuote(inputAmount));
   const ramp = await registerBuy(headers, quote.id);
-  await ok(GQL.start, { id: ramp.id }, headers);
+  await dataOf(GQL.start, { id: ramp.id }, headers);
   return settled(headers, ramp.id);
 }
 
 /** SELL through the whole lifecycle: quote, register, update with the signed transactions, start, COMPLETE. */
 async function completeSell(headers: Headers, inputAmount = "50") {
   const quote = await createQuote(headers, sellQuote(inputAmount));
-  const { registerRamp: ramp } = await ok(
+  const { registerRamp: ramp } = await dataOf(
     GQL.register,
     { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } },
     headers,
@@ -216,8 +211,8 @@ async function completeSell(headers: Headers, inputAmount = "50") {
     ...tx,
     signature: `0x${"ab".repeat(65)}`,
   }));
-  await ok(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, headers);
-  await ok(GQL.start, { id: ramp.id }, headers);
+  await dataOf(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, headers);
+  await dataOf(GQL.start, { id: ramp.id }, headers);
   return settled(headers, ramp.id);
 }
 
@@ -252,7 +247,7 @@ describe("quotes and widget sessions over GraphQL", () => {
     }
 
     // The owner reads it back over GraphQL; a null optional field is as if left out.
-    expect((await ok(GQL.quote, { id: quote.id }, caller.session)).quote).toEqual(quote);
+    expect((await dataOf(GQL.quote, { id: quote.id }, caller.session)).quote).toEqual(quote);
     const withNulls = await createQuote(
       caller.secret,
       buyQuote("100", { network: null, paymentMethod: null, countryCode: null }),
@@ -269,7 +264,7 @@ describe("quotes and widget sessions over GraphQL", () => {
 
   it("createBestQuote picks the network paying out the most; anonymous quotes are readable by anyone", async () => {
     const best = (
-      await ok(GQL.createBestQuote, {
+      await dataOf(GQL.createBestQuote, {
         input: {
           rampType: "BUY",
           inputAmount: "500",
@@ -282,19 +277,23 @@ describe("quotes and widget sessions over GraphQL", () => {
     expect(best.network).toBe("BASE");
     expect(best.from).toBe("pix");
     const stranger = await newCaller();
-    expect((await ok(GQL.quote, { id: best.id }, stranger.secret)).quote.id).toBe(best.id);
-    expect((await ok(GQL.quote, { id: best.id })).quote.id).toBe(best.id);
+    expect((await dataOf(GQL.quote, { id: best.id }, stranger.secret)).quote.id).toBe(best.id);
+    expect((await dataOf(GQL.quote, { id: best.id })).quote.id).toBe(best.id);
   });
 
   it("createWidgetSession: a locked quote or the widget's own parameters; mixing the two forms is refused", async () => {
     const caller = await newCaller();
     const quote = await createQuote(caller.secret);
     const locked = (
-      await ok(GQL.session, { input: { quoteId: quote.id, callbackUrl: "https://example.com/done" } }, caller.secret)
+      await dataOf(
+        GQL.session,
+        { input: { quoteId: quote.id, callbackUrl: "https://example.com/done" } },
+        caller.secret,
+      )
     ).createWidgetSession;
     expect(new URL(locked.url).searchParams.get("sessionId")).toBe(locked.sessionId);
     const open = (
-      await ok(
+      await dataOf(
         GQL.session,
         { input: { rampType: "SELL", network: "BASE", inputAmount: "25", externalSessionId: "ext-1", fiat: "BRL" } },
         caller.publicKey,
@@ -353,7 +352,7 @@ describe("ramps end to end over GraphQL", () => {
       "QUOTE_CONSUMED",
     );
 
-    const started = (await ok(GQL.start, { id: ramp.id }, caller.secret)).startRamp;
+    const started = (await dataOf(GQL.start, { id: ramp.id }, caller.secret)).startRamp;
     expect(started).toMatchObject({ currentPhase: "AWAITING_PAYMENT", status: "PENDING" });
     expect(started.startedAt).toMatch(ISO);
     expectGraphQLError(await t.graphql(GQL.start, { id: ramp.id }, caller.secret), 409, "RAMP_NOT_STARTABLE");
@@ -383,7 +382,7 @@ describe("ramps end to end over GraphQL", () => {
   it("a SELL ramp completes: register with the source wallet, updateRamp with presignedTxs, start, COMPLETE", async () => {
     const caller = await newCaller();
     const quote = await createQuote(caller.secret, sellQuote("80"));
-    const { registerRamp: ramp } = await ok(
+    const { registerRamp: ramp } = await dataOf(
       GQL.register,
       { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } },
       caller.secret,
@@ -408,7 +407,7 @@ describe("ramps end to end over GraphQL", () => {
       signature: `0x${"cd".repeat(65)}`,
     }));
     const updated = (
-      await ok(
+      await dataOf(
         GQL.update,
         { input: { rampId: ramp.id, presignedTxs, additionalData: { squidRouterSwapHash: "0xabc" } } },
         caller.session,
@@ -429,7 +428,7 @@ describe("ramps end to end over GraphQL", () => {
       "VALIDATION_FAILED",
     );
 
-    await ok(GQL.start, { id: ramp.id }, caller.secret);
+    await dataOf(GQL.start, { id: ramp.id }, caller.secret);
     const done = await settled(caller.secret, ramp.id);
     expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "COMPLETE", errors: [] });
     expectGraphQLError(
@@ -461,7 +460,7 @@ describe("history, errors, rampInfo and limits", () => {
     const newestFirst = [...clean.map((ramp) => ramp.id).reverse(), failed.id, completed.id];
 
     const batch = vi.spyOn(t.app.ramps, "errorsOfRamps");
-    const all = (await ok(GQL.ramps, { first: 10 }, caller.session)).ramps;
+    const all = (await dataOf(GQL.ramps, { first: 10 }, caller.session)).ramps;
     expect(batch).toHaveBeenCalledTimes(1);
     expect([...batch.mock.calls[0]![0]].sort()).toEqual([...newestFirst].sort());
     expect(all.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst);
@@ -480,7 +479,7 @@ describe("history, errors, rampInfo and limits", () => {
     let after: string | null = null;
     let pages = 0;
     for (;;) {
-      const page: any = (await ok(GQL.ramps, { first: 2, after }, caller.secret)).ramps;
+      const page: any = (await dataOf(GQL.ramps, { first: 2, after }, caller.secret)).ramps;
       pages += 1;
       seen.push(...page.edges.map((edge: { node: { id: string } }) => edge.node.id));
       expect(page.pageInfo.hasPreviousPage).toBe(after !== null);
@@ -498,7 +497,7 @@ describe("history, errors, rampInfo and limits", () => {
       "VALIDATION_FAILED",
     );
     // Another profile's history is its own (empty).
-    expect((await ok(GQL.ramps, { first: 10 }, (await newCaller()).secret)).ramps).toMatchObject({
+    expect((await dataOf(GQL.ramps, { first: 10 }, (await newCaller()).secret)).ramps).toMatchObject({
       count: 0,
       edges: [],
     });
@@ -506,7 +505,7 @@ describe("history, errors, rampInfo and limits", () => {
 
   it("rampInfo: one entry per corridor from the sandbox KYC; public and secret keys only", async () => {
     const approved = await newCaller();
-    const info = (await ok(GQL.rampInfo, {}, approved.publicKey)).rampInfo;
+    const info = (await dataOf(GQL.rampInfo, {}, approved.publicKey)).rampInfo;
     expect(info.corridors.map((entry: { corridor: string }) => entry.corridor).sort()).toEqual([
       "AR",
       "BR",
@@ -521,7 +520,7 @@ describe("history, errors, rampInfo and limits", () => {
       canBuy: true,
       canSell: true,
     });
-    expect((await ok(GQL.rampInfo, {}, approved.secret)).rampInfo).toEqual(info);
+    expect((await dataOf(GQL.rampInfo, {}, approved.secret)).rampInfo).toEqual(info);
 
     // KYC information given in MX but not sent: MX is pending, the corridors without a case have not started; neither can buy or sell.
     const pending = await newCaller("none");
@@ -545,7 +544,7 @@ describe("history, errors, rampInfo and limits", () => {
       },
     });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
-    const pendingInfo = (await ok(GQL.rampInfo, {}, pending.secret)).rampInfo;
+    const pendingInfo = (await dataOf(GQL.rampInfo, {}, pending.secret)).rampInfo;
     const byCorridor = Object.fromEntries(
       pendingInfo.corridors.map(({ corridor, ...entry }: { corridor: string }) => [corridor, entry]),
     );
@@ -576,7 +575,7 @@ describe("history, errors, rampInfo and limits", () => {
     const caller = await newCaller();
     await completeBuy(caller.secret, "120.50");
     await completeSell(caller.secret, "30");
-    const { limits } = await ok(GQL.limits, { corridors: ["BR", "MX"] }, caller.session);
+    const { limits } = await dataOf(GQL.limits, { corridors: ["BR", "MX"] }, caller.session);
     expect(limits).toHaveLength(4);
     const br = limits.filter((limit: { corridor: string }) => limit.corridor === "BR");
     expect(br.find((limit: { direction: string }) => limit.direction === "BUY")).toMatchObject({
@@ -623,17 +622,18 @@ describe("managed children over GraphQL", () => {
     ]);
 
     // The child's history is the child's, through the selector and through its own key; the manager's own is empty.
-    const history = (await ok(GQL.ramps, { first: 10 }, asChild)).ramps;
+    const history = (await dataOf(GQL.ramps, { first: 10 }, asChild)).ramps;
     expect(history.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([sell.id, buy.id]);
-    expect((await ok(GQL.ramps, { first: 10 }, child.own)).ramps.edges).toEqual(history.edges);
-    expect((await ok(GQL.ramps, { first: 10 }, manager.secret)).ramps.count).toBe(0);
+    expect((await dataOf(GQL.ramps, { first: 10 }, child.own)).ramps.edges).toEqual(history.edges);
+    expect((await dataOf(GQL.ramps, { first: 10 }, manager.secret)).ramps.count).toBe(0);
     // The manager's own reads do not see the child's ramp.
     expectGraphQLError(await t.graphql(GQL.ramp, { id: buy.id }, manager.secret), 404, "NOT_FOUND");
 
     // Session + selector acts for the child too; limits and rampInfo answer for the child.
-    const limits = (await ok(GQL.limits, { corridors: ["BR"] }, selecting(manager.session, child.profileId))).limits;
+    const limits = (await dataOf(GQL.limits, { corridors: ["BR"] }, selecting(manager.session, child.profileId)))
+      .limits;
     expect(limits.find((limit: { direction: string }) => limit.direction === "BUY").used).toBe("150.00");
-    const info = (await ok(GQL.rampInfo, {}, asChild)).rampInfo;
+    const info = (await dataOf(GQL.rampInfo, {}, asChild)).rampInfo;
     expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "EU")).toMatchObject({
       canBuy: false,
       canSell: false,
@@ -654,10 +654,10 @@ describe("managed children over GraphQL", () => {
     const rows = await t.app.db.ramp.findMany({ where: { id: { in: [buy.id, sell.id] } } });
     expect(rows.every((row) => row.profileId === child.profileId && row.actorProfileId === child.profileId)).toBe(true);
     // The manager sees them through the selector; the child's own public key reads rampInfo.
-    expect((await ok(GQL.ramp, { id: buy.id }, selecting(manager.secret, child.profileId))).ramp.status).toBe(
+    expect((await dataOf(GQL.ramp, { id: buy.id }, selecting(manager.secret, child.profileId))).ramp.status).toBe(
       "COMPLETE",
     );
-    expect((await ok(GQL.rampInfo, {}, child.ownPublic)).rampInfo.corridors).toHaveLength(6);
+    expect((await dataOf(GQL.rampInfo, {}, child.ownPublic)).rampInfo.corridors).toHaveLength(6);
   });
 
   describe("the contract's delegation rows, with exact codes", () => {
@@ -767,9 +767,9 @@ describe("managed children over GraphQL", () => {
         expectGraphQLError(await t.graphql(document, variables, child.own), 403, "MANAGED_PROFILE_ACCESS_DENIED");
       }
       await putManager(manager.profileId, { allowedCorridors: ALL_CHILD_CORRIDORS, isActive: true });
-      expect((await ok(GQL.ramp, { id: ramp.id }, selecting(manager.session, child.profileId))).ramp.currentPhase).toBe(
-        "INITIAL",
-      );
+      expect(
+        (await dataOf(GQL.ramp, { id: ramp.id }, selecting(manager.session, child.profileId))).ramp.currentPhase,
+      ).toBe("INITIAL");
 
       // The child deleted: its history is kept, but the selector is refused.
       const deleted = await t.request("DELETE", `/v1/managed-profiles/${child.profileId}`, { headers: manager.secret });
@@ -864,15 +864,15 @@ describe("managed children over GraphQL", () => {
         403,
         "MANAGED_PROFILE_ACCESS_DENIED",
       );
-      expect((await ok(GQL.ramp, { id: waiting.id }, asChild)).ramp).toMatchObject({
+      expect((await dataOf(GQL.ramp, { id: waiting.id }, asChild)).ramp).toMatchObject({
         id: waiting.id,
         currentPhase: "INITIAL",
       });
-      expect((await ok(GQL.ramp, { id: completed.id }, child.own)).ramp).toMatchObject({ status: "COMPLETE" });
-      const history = (await ok(GQL.ramps, { first: 10 }, asChild)).ramps;
+      expect((await dataOf(GQL.ramp, { id: completed.id }, child.own)).ramp).toMatchObject({ status: "COMPLETE" });
+      const history = (await dataOf(GQL.ramps, { first: 10 }, asChild)).ramps;
       expect(history.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([completed.id]);
-      expect((await ok(GQL.quote, { id: unstartedFromQuote.id }, asChild)).quote.id).toBe(unstartedFromQuote.id);
-      const info = (await ok(GQL.rampInfo, {}, asChild)).rampInfo;
+      expect((await dataOf(GQL.quote, { id: unstartedFromQuote.id }, asChild)).quote.id).toBe(unstartedFromQuote.id);
+      const info = (await dataOf(GQL.rampInfo, {}, asChild)).rampInfo;
       expect(info.corridors.find((entry: { corridor: string }) => entry.corridor === "BR")).toMatchObject({
         canBuy: false,
         canSell: false,

@@ -8,6 +8,7 @@ import { limitClause } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { testEngine } from "../support/database.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { ok } from "../support/kit.js";
 
 /**
  * What the requests integrators and dashboards repeat cost the database (issue 11): one statement or none,
@@ -36,11 +37,6 @@ afterAll(async () => {
 type Headers = Record<string, string>;
 const WALLET = "0x1111111111111111111111111111111111111111";
 const BUY = { rampType: "BUY", from: "pix", to: "polygon", inputCurrency: "BRL", outputCurrency: "USDC" };
-
-function ok(response: HttpResponse, status = 200) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  return response.body;
-}
 
 /** The statements a request costs on the probe instance. */
 async function statementsOf(send: () => Promise<HttpResponse>): Promise<number> {

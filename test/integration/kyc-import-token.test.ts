@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestHash } from "../../src/idempotency/service.js";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp } from "../support/app.js";
 import { randomCpf } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
+import { expectError } from "../support/kit.js";
 
 /**
  * `POST /v1/brl/kyc/import-token` (CONTRACT.md, KYC/KYB and fiat accounts; issue 6): authentication,
@@ -20,13 +21,6 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 type Headers = Record<string, string>;
-
-function expectError(response: HttpResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
-    status,
-    code,
-  });
-}
 
 /** A share token: a secret, so the log audit fails should it ever be logged. */
 function shareToken(): string {

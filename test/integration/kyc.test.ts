@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor } from "../../src/reference-data/corridors.js";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp } from "../support/app.js";
 import { LEVEL_ONE_KYC, randomCnpj, randomCpf } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
+import { expectError, ok } from "../support/kit.js";
 
 /**
  * Customers and KYC/KYB over REST (CONTRACT.md, KYC/KYB and fiat accounts; issue 6): the domestic API and
@@ -32,19 +33,6 @@ const KYC_INFO = {
   documentType: "NATIONAL_ID",
   documentNumber: "12345678",
 };
-
-function ok(response: HttpResponse, status = 200) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  return response.body;
-}
-
-function expectError(response: HttpResponse, status: number, code: string, field?: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
-    status,
-    code,
-  });
-  if (field) expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
-}
 
 async function newUser(
   app: TestApp = t,

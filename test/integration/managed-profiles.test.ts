@@ -4,6 +4,7 @@ import type { DelegationRule } from "../../src/auth/delegation.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
+import { sleep } from "../support/kit.js";
 
 /**
  * Managed (headless) children, their credentials and delegation (CONTRACT.md, "Managed profiles and
@@ -129,8 +130,6 @@ const errorWithoutRequestId = (response: HttpResponse) => {
 
 const me = (headers: Headers) => t.graphql("{ me { id email } }", undefined, headers);
 const selecting = (headers: Headers, childId: string) => ({ ...headers, "x-managed-profile-id": childId });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 const CHILD_FIELDS = "profileId externalSubjectId contactEmail customerType status deletedAt createdAt updatedAt";
 const GQL = {
   create: `mutation Create($input: CreateManagedProfileInput!) { createManagedProfile(input: $input) { created managedProfile { ${CHILD_FIELDS} } } }`,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
+import { waitFor } from "../support/kit.js";
 
 /**
  * Ramp eligibility, limits and onboarding (CONTRACT.md, Ramp domain; issue 4 item 7): GET /v1/ramp-info,
@@ -194,17 +195,6 @@ const QUOTES = {
   BUY: { rampType: "BUY", from: "pix", to: "polygon", inputCurrency: "BRL", outputCurrency: "USDC" },
   SELL: { rampType: "SELL", from: "polygon", to: "pix", inputCurrency: "USDC", outputCurrency: "BRL" },
 } as const;
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`waitFor: condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /**
  * A BR ramp for whoever the headers act as: registered, and unless `start` is false started and run to

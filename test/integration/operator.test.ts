@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRICING_PROFILE_NAMES } from "../../src/quotes/pricing.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
+import { expectError } from "../support/kit.js";
 
 /**
  * The operator surface (CONTRACT.md, "Managed profiles and delegation"): `/v1/admin/*` and the operator
@@ -26,17 +27,6 @@ const gql = (query: string, variables?: Record<string, unknown>, headers?: Heade
   t.graphql(query, variables, headers ?? t.operatorHeaders);
 
 const me = (key: Headers) => t.graphql("{ me { id } }", undefined, key);
-
-/** Expects the contract's REST error shape with the given status and code. */
-function expectError(response: { status: number; body: any }, status: number, code: string) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body.error).toMatchObject({
-    code,
-    status,
-    message: expect.any(String),
-    requestId: expect.any(String),
-  });
-}
 
 /** Expects one GraphQL error carrying the contract's code and status in its extensions. */
 function expectGraphQLError(response: { status: number; body: any }, code: string, status: number) {

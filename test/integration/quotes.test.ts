@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NETWORKS } from "../../src/reference-data/catalog.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
+import { expectError } from "../support/kit.js";
 
 /**
  * Quotes, pricing precedence, attribution and widget sessions over REST (CONTRACT.md, "Ramp domain";
@@ -50,14 +51,6 @@ async function newCaller(email?: string): Promise<Caller> {
     public: { "x-public-key": credential.publicKey },
     credentialId: credential.id,
   };
-}
-
-function expectError(response: HttpResponse, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
-    status,
-    code,
-  });
-  expect(response.body.error).toMatchObject({ status, message: expect.any(String), requestId: expect.any(String) });
 }
 
 function expectValidation(response: HttpResponse, field: string): void {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
+import { waitFor } from "../support/kit.js";
 
 /**
  * Delegation on the ramp domain over REST (CONTRACT.md, "Managed profiles and delegation", "Selector
@@ -178,17 +179,6 @@ const readRamp = async (headers: Headers, rampId: string) => {
   expectStatus(response, 200, "read ramp");
   return response.body as { id: string; status: string; currentPhase: string };
 };
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`waitFor: condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const waitForStatus = (headers: Headers, rampId: string, status: string) =>
   waitFor(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { freshDatabase } from "../support/database.js";
+import { waitFor } from "../support/kit.js";
 
 /**
  * Ramp processing on the sandbox provider and the event outbox (CONTRACT.md, "Ramp domain" and
@@ -100,16 +101,6 @@ async function startedRamp(
   const ramp = await registerRamp(app, headers, type, inputAmount, extra);
   const started = await call(app, "POST", "/v1/ramp/start", headers, { rampId: ramp.id });
   return { ...ramp, ...started } as Ramp;
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`waitFor: gave up; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Waits for the ramp's status to leave PENDING and returns it. */

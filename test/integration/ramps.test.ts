@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
 import { LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { sleep, waitFor } from "../support/kit.js";
 
 /**
  * The ramp lifecycle over REST (CONTRACT.md, "Ramp domain"): register, update, start, status, errors and
@@ -172,18 +173,6 @@ async function outboxOf(rampId: string) {
 async function outboxOfQuote(quoteId: string) {
   return (await readOutbox(t.app.reads, 0, 100_000)).filter((entry) => entry.body.payload.quoteId === quoteId);
 }
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`waitFor: gave up; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a quote fixes, as a ramp repeats it. */
 function quoteTerms(q: Record<string, unknown>) {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
+import { expectError, ok } from "../support/kit.js";
 
 /**
  * Sender-side recipients (CONTRACT.md, capability matrix: a session only; issue 6): invitations by email,
@@ -20,19 +21,6 @@ interface User {
   profileId: string;
   email: string;
   session: Headers;
-}
-
-function ok(response: HttpResponse, status = 200) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  return response.body;
-}
-
-function expectError(response: HttpResponse, status: number, code: string, field?: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
-    status,
-    code,
-  });
-  if (field) expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
 }
 
 async function newUser(): Promise<User> {

@@ -18,6 +18,7 @@ import { verifyWebhook } from "../../src/webhooks/verify.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { freshDatabase, testEngine, type TestDatabase } from "../support/database.js";
 import { LOG_DIR, rememberSecret } from "../support/secrets.js";
+import { waitFor } from "../support/kit.js";
 
 /**
  * The webhook signing key (CONTRACT.md, Webhooks; issue 5): created once per database and stored
@@ -45,16 +46,6 @@ function rememberPem(pem: string): string {
   return pem;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 async function servedKey(t: TestApp): Promise<string> {
   const response = await t.request("GET", "/v1/public-key");
   expect(response.status).toBe(200);
@@ -65,7 +56,8 @@ async function servedKey(t: TestApp): Promise<string> {
 async function expectServes(t: TestApp, publicKey: string): Promise<void> {
   if (engine === "sqlite") await t.app.signingKeys.refresh();
   await waitFor(
-    async () => ((await servedKey(t)) === publicKey ? true : undefined),
+    () => servedKey(t),
+    (served) => served === publicKey,
     "the other instance to serve the rotated key",
   );
 }

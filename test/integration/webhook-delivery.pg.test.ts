@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp } from "../support/app.js";
 import { startWebhookReceiver, testCertificates, type WebhookReceiver } from "../support/webhook-receiver.js";
 import { execute, openSocket, subscribe, type WsSocket } from "../support/ws-client.js";
+import { ok } from "../support/kit.js";
 
 /*
  * Webhook delivery with several instances on one PostgreSQL database: the workers share the queue
@@ -43,11 +44,6 @@ afterAll(async () => {
   await second?.close();
   await first?.close();
 });
-
-function ok(response: HttpResponse, status: number) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  return response.body;
-}
 
 describe("two instances", () => {
   it("send each delivery once", async () => {

@@ -4,7 +4,7 @@ import { FAILED_DELIVERIES_TO_DISABLE, RETRY_DELAYS_MS } from "../../src/webhook
 import { MAX_RESPONSE_BYTES } from "../../src/webhooks/sender.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
 import { testEngine } from "../support/database.js";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp } from "../support/app.js";
 import {
   startWebhookReceiver,
   testCertificates,
@@ -12,6 +12,7 @@ import {
   type Responder,
   type WebhookReceiver,
 } from "../support/webhook-receiver.js";
+import { expectError, ok, waitFor } from "../support/kit.js";
 
 /*
  * Durable webhook delivery (CONTRACT.md, Webhooks), on the project's engine: a delivery per event and
@@ -95,18 +96,6 @@ async function newCaller(t: TestApp): Promise<Caller> {
   return { session: signedIn.headers, secret: { "x-api-key": credential.secretKey } };
 }
 
-function ok(response: HttpResponse, status: number) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  return response.body;
-}
-
-function expectError(response: HttpResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
-    status,
-    code,
-  });
-}
-
 async function quote(t: TestApp, caller: Caller): Promise<string> {
   return ok(await t.request("POST", "/v1/quotes", { headers: caller.secret, body: BUY }), 201).id;
 }
@@ -140,21 +129,6 @@ async function followedRamp(t: TestApp, caller: Caller, url: string, events?: st
 
 async function deliveries(t: TestApp, caller: Caller, webhookId: string, query = "") {
   return ok(await t.request("GET", `/v1/webhook/${webhookId}/deliveries${query}`, { headers: caller.secret }), 200);
-}
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** The outbox's stored body of an event: what a receiver must get byte for byte. */
@@ -193,7 +167,7 @@ describe("delivery", () => {
       expect(Math.abs(Number(delivery.headers["x-service-timestamp"]) - Date.now() / 1000)).toBeLessThan(30);
       expect(delivery.event!.payload.transactionId).toBe(rampId);
     }
-    const log = await eventually(
+    const log = await waitFor(
       () => deliveries(live, caller, webhookId),
       (page) => page.deliveries.every((d: any) => d.status === "delivered"),
       "delivered",
@@ -415,7 +389,7 @@ describe("outbound requests", () => {
     );
     const { webhookId } = await followedRamp(live, caller, target.url("/moved"));
 
-    const log = await eventually(
+    const log = await waitFor(
       () => deliveries(live, caller, webhookId),
       (page) => page.deliveries[0]?.attempts.length >= 2,
       "two attempts",

@@ -5,7 +5,8 @@ import { AppError } from "../../src/errors.js";
 import { OutboxSignal } from "../../src/events/outbox-signal.js";
 import { WebhookService } from "../../src/webhooks/service.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp } from "../support/app.js";
+import { expectError } from "../support/kit.js";
 
 /**
  * Webhook registrations over REST (CONTRACT.md, Webhooks; capability matrix; Managed profiles and
@@ -77,14 +78,6 @@ async function secondKey(caller: Caller): Promise<Caller> {
     publicKey: { "x-public-key": credential.publicKey },
     credentialId: credential.id,
   };
-}
-
-function expectError(response: HttpResponse, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
-    status,
-    code,
-  });
-  expect(response.body.error.status).toBe(status);
 }
 
 async function newQuote(headers: Headers): Promise<string> {

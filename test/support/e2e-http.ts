@@ -72,23 +72,6 @@ export async function newSecretKey(
   return { secretKey: created.secretKey, headers: { "x-api-key": created.secretKey } };
 }
 
-/** Polls `read` until `done` holds for its value; fails with the last value after `timeoutMs`. */
-export async function waitFor<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Runs `task` for each item, at most `width` at a time. */
 export async function inBatches<T, R>(
   items: T[],
