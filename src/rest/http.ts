@@ -1,9 +1,9 @@
 import type { FastifyReply } from "fastify";
 import type { z } from "zod";
 import { z as zod } from "zod";
-import type { Capability } from "../auth/capabilities.js";
+import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
-import type { Principal } from "../auth/principal.js";
+import type { Principal, PrincipalKind } from "../auth/principal.js";
 import { AppError } from "../errors.js";
 
 declare module "fastify" {
@@ -73,4 +73,76 @@ export function managedProfileSelector(headers: Record<string, unknown>): string
 export function cacheable<T>(reply: FastifyReply, body: T): T {
   void reply.header("Cache-Control", "public, max-age=300");
   return body;
+}
+
+/** The OpenAPI security scheme each kind of caller authenticates with (`{}`: none at all). */
+const SCHEME_OF: Record<PrincipalKind, Record<string, string[]>> = {
+  anonymous: {},
+  public: { PublicApiKey: [] },
+  secret: { SecretApiKey: [] },
+  session: { BearerAuth: [] },
+  operator: { OperatorToken: [] },
+};
+
+const CALLER_NAMES: Record<PrincipalKind, string> = {
+  anonymous: "anyone, unauthenticated",
+  public: "a public key",
+  secret: "a secret key",
+  session: "a session",
+  operator: "the operator token",
+};
+
+/**
+ * What the OpenAPI document says about who may call a route, derived from the rule the server enforces
+ * (its capabilities and delegation): the security requirements, the selector header where it applies, and
+ * a description of both when the route has none of its own. Public routes get `security: []`.
+ */
+export function documentedAccess(
+  schema: Record<string, unknown>,
+  config: { capabilities?: readonly Capability[]; delegation?: DelegationRule; public?: true } | undefined,
+): Record<string, unknown> {
+  const capabilities = config?.capabilities ?? [];
+  const kinds = (Object.keys(SCHEME_OF) as PrincipalKind[]).filter(
+    (kind) =>
+      !config?.public &&
+      capabilities.every((capability) => (CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind)),
+  );
+  const selector = config?.delegation?.selector === "supported";
+  const names = kinds.map((kind) => CALLER_NAMES[kind]);
+  const callers = config?.public
+    ? "Public."
+    : `Callers: ${[names.slice(0, -1).join(", "), names.at(-1)].filter(Boolean).join(" or ")}.`;
+  const delegation = selector ? " X-Managed-Profile-Id acts for one of the caller's managed children." : "";
+  return {
+    ...schema,
+    description: schema.description ?? `${callers}${delegation}`,
+    security:
+      kinds.length === 0 || (kinds.includes("anonymous") && kinds.length === 1)
+        ? []
+        : kinds.map((kind) => SCHEME_OF[kind]),
+    ...(selector && {
+      headers: {
+        ...(schema.headers as Record<string, unknown> | undefined),
+        type: "object",
+        properties: {
+          ...((schema.headers as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}),
+          "X-Managed-Profile-Id": {
+            type: "string",
+            format: "uuid",
+            description: "Acts for this managed child of the caller (its profile id).",
+          },
+        },
+      },
+    }),
+  };
+}
+
+/**
+ * The operationId and summary of a route also served under an alias prefix (`/v1/ar`, `/v1/brla`, ...):
+ * the alias's id carries the alias, so every operation keeps a unique one.
+ */
+export function aliasedOperation(operationId: string, summary: string, alias: string | undefined) {
+  if (!alias) return { operationId, summary };
+  const suffix = alias[0]!.toUpperCase() + alias.slice(1).toLowerCase();
+  return { operationId: `${operationId}${suffix}`, summary: `${summary} (${alias.toUpperCase()} alias)` };
 }

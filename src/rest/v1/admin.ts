@@ -34,14 +34,14 @@ const partnerParams = z.object({ partnerId: z.string() });
 export function adminRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["OPERATOR"] as const, delegation: NO_DELEGATION };
   const tags = ["Operator"];
-  const security = [{ OperatorToken: [] }];
   const params = (request: { params: unknown }) => request.params as { profileId: string; partnerId: string };
 
   server.put("/v1/admin/managers/:profileId", {
     config,
     schema: {
+      operationId: "setManagerPolicy",
+      summary: "Enable a profile as a manager, or change its policy",
       tags,
-      security,
       params: jsonSchema(profileParams, "input"),
       body: jsonSchema(managerBody, "input"),
       response: {
@@ -59,8 +59,9 @@ export function adminRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/admin/managers/:profileId", {
     config,
     schema: {
+      operationId: "getManagerPolicy",
+      summary: "Get a manager's policy",
       tags,
-      security,
       params: jsonSchema(profileParams, "input"),
       response: { 200: jsonSchema(z.object({ manager })), ...errorResponses(401, 404) },
     },
@@ -70,8 +71,9 @@ export function adminRoutes(server: FastifyInstance, app: App) {
   server.put("/v1/admin/pricing-assignments/:profileId", {
     config,
     schema: {
+      operationId: "setPricingAssignment",
+      summary: "Assign a pricing profile to a profile",
       tags,
-      security,
       params: jsonSchema(profileParams, "input"),
       body: jsonSchema(z.object({ pricingProfile: z.string() }), "input"),
       response: { 200: jsonSchema(z.object({ pricingAssignment })), ...errorResponses(400, 401, 404) },
@@ -84,8 +86,9 @@ export function adminRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/admin/pricing-assignments/:profileId", {
     config,
     schema: {
+      operationId: "getPricingAssignment",
+      summary: "Get a profile's pricing assignment",
       tags,
-      security,
       params: jsonSchema(profileParams, "input"),
       response: { 200: jsonSchema(z.object({ pricingAssignment })), ...errorResponses(401, 404) },
     },
@@ -97,8 +100,9 @@ export function adminRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/admin/partners", {
     config,
     schema: {
+      operationId: "createPartner",
+      summary: "Create a partner",
       tags,
-      security,
       body: jsonSchema(z.object({ name: z.string() }), "input"),
       response: { 201: jsonSchema(z.object({ partner })), ...errorResponses(400, 401) },
     },
@@ -108,8 +112,9 @@ export function adminRoutes(server: FastifyInstance, app: App) {
   server.patch("/v1/admin/partners/:partnerId", {
     config,
     schema: {
+      operationId: "updatePartner",
+      summary: "Update a partner",
       tags,
-      security,
       params: jsonSchema(partnerParams, "input"),
       body: jsonSchema(z.object({ isActive: z.boolean() }), "input"),
       response: { 200: jsonSchema(z.object({ partner })), ...errorResponses(400, 401, 404) },
@@ -122,8 +127,9 @@ export function adminRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/admin/partners/:partnerId/api-credentials", {
     config,
     schema: {
+      operationId: "createPartnerApiCredential",
+      summary: "Issue a credential for a partner",
       tags,
-      security,
       params: jsonSchema(partnerParams, "input"),
       body: jsonSchema(createCredentialBody.extend({ profileId: z.uuid() }), "input"),
       response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 404, 409) },

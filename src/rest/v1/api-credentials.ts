@@ -33,8 +33,9 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/api-credentials", {
     config,
     schema: {
+      operationId: "createApiCredential",
+      summary: "Create an API credential",
       tags: ["Authentication"],
-      security: [{ BearerAuth: [] }],
       body: jsonSchema(createCredentialBody, "input"),
       response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 403, 409) },
     },
@@ -47,8 +48,9 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/api-credentials", {
     config,
     schema: {
+      operationId: "listApiCredentials",
+      summary: "List the caller's API credentials",
       tags: ["Authentication"],
-      security: [{ BearerAuth: [] }],
       response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403) },
     },
     handler: async (request) => ({ credentials: await app.credentials.list(actingOf(request).subjectProfileId) }),
@@ -57,8 +59,9 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
   server.delete("/v1/api-credentials/:credentialId", {
     config,
     schema: {
+      operationId: "revokeApiCredential",
+      summary: "Revoke an API credential",
       tags: ["Authentication"],
-      security: [{ BearerAuth: [] }],
       params: jsonSchema(z.object({ credentialId: z.string() }), "input"),
       response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
     },

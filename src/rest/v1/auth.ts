@@ -29,6 +29,8 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
     config: signInLimited,
     onRequest: enforceSignInLimit,
     schema: {
+      operationId: "requestOTP",
+      summary: "Send a sign-in code by email",
       tags: ["Authentication"],
       body: jsonSchema(requestOtpBody, "input"),
       response: { 200: jsonSchema(success), ...errorResponses(400, 429) },
@@ -40,6 +42,8 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
     config: signInLimited,
     onRequest: enforceSignInLimit,
     schema: {
+      operationId: "verifyOTP",
+      summary: "Sign in with an emailed code",
       tags: ["Authentication"],
       body: jsonSchema(verifyOtpBody, "input"),
       response: { 200: jsonSchema(session), ...errorResponses(400, 429) },
@@ -60,6 +64,8 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
   server.post("/v1/auth/refresh", {
     config,
     schema: {
+      operationId: "refreshSession",
+      summary: "Renew a session with its refresh token",
       tags: ["Authentication"],
       body: jsonSchema(refreshBody, "input"),
       response: { 200: jsonSchema(refreshed), ...errorResponses(400, 401) },
@@ -78,6 +84,8 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
   server.post("/v1/auth/logout", {
     config,
     schema: {
+      operationId: "logout",
+      summary: "End a session",
       tags: ["Authentication"],
       body: jsonSchema(refreshBody, "input"),
       response: { 204: { type: "null" }, ...errorResponses(400, 401) },

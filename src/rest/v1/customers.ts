@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { DELEGATED, SELECTOR_ONLY } from "../../auth/delegation.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const IMPORT_TOKEN_BODY_LIMIT = 16 * 1024;
 const success = z.object({ success: z.boolean() });
@@ -20,6 +20,23 @@ const domesticStatus = z.enum([
 const anyBody = z.object({ country: z.enum(DOMESTIC_COUNTRIES).optional() }).passthrough();
 const countryQuery = z.object({ country: z.string().optional(), type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() });
 
+/** The domestic operations' operationIds (the reference's) and summaries, by path segment. */
+const DOMESTIC_OPERATIONS = {
+  createIndividualCustomer: ["createDomesticIndividualCustomer", "Create the individual provider customer"],
+  createBusinessCustomer: ["createDomesticBusinessCustomer", "Create the business provider customer"],
+  submitKycInformation: ["submitDomesticKycInformation", "Submit an individual's KYC information"],
+  sendKycSubmission: ["sendDomesticKycSubmission", "Send a KYC submission for review"],
+  submitKybInformation: ["submitDomesticKybInformation", "Submit a business's KYB information"],
+  sendKybSubmission: ["sendDomesticKybSubmission", "Send a KYB submission for review"],
+  getKycRedirectLink: ["getDomesticKycRedirectLink", "Get a link to the provider's hosted KYC"],
+  getKybRedirectLink: ["getDomesticKybRedirectLink", "Get a link to the provider's hosted KYB"],
+  kycRedirectOpened: ["notifyDomesticKycRedirectOpened", "Report that the hosted KYC or KYB was opened"],
+  kycRedirectFinished: ["notifyDomesticKycRedirectFinished", "Report that the hosted KYC or KYB was finished"],
+  retryKyc: ["retryDomesticKyc", "Retry a failed KYC or KYB"],
+  getKycStatus: ["getDomesticKycStatus", "Get the KYC or KYB status"],
+  alfredpayStatus: ["getDomesticStatus", "Get the provider customer's status"],
+} as const satisfies Record<string, readonly [string, string]>;
+
 /**
  * Customers and KYC/KYB of the subject (CONTRACT.md, KYC/KYB and fiat accounts): the reference's
  * `/v1/domestic/*` operations (also under `/v1/ar`, `/v1/co`, `/v1/mx`, where the path names the country)
@@ -28,7 +45,6 @@ const countryQuery = z.object({ country: z.string().optional(), type: z.enum(["I
  */
 export function customerRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["PROVIDER_ACCOUNTS"] as const, delegation: DELEGATED };
-  const security: Record<string, string[]>[] = [{ SecretApiKey: [] }, { BearerAuth: [] }];
   const domestic = app.domesticOnboarding;
   const sources = (request: FastifyRequest, path: DomesticCountry | undefined) => ({
     path,
@@ -45,7 +61,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   for (const [prefix, path] of prefixes) {
     const tags = ["Customers and KYC (AR, CO, MX, US)"];
     const post = <T>(
-      operation: string,
+      operation: keyof typeof DOMESTIC_OPERATIONS,
       response: z.ZodType,
       handler: (request: FastifyRequest) => Promise<T>,
       codes: number[] = [400, 401, 403, 404],
@@ -53,19 +69,23 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       server.post(`${prefix}/${operation}`, {
         config,
         schema: {
+          ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], path),
           tags,
-          security,
           body: jsonSchema(anyBody, "input"),
           response: { 200: jsonSchema(response), ...errorResponses(...codes) },
         },
         handler,
       });
-    const get = <T>(operation: string, response: z.ZodType, handler: (request: FastifyRequest) => Promise<T>) =>
+    const get = <T>(
+      operation: keyof typeof DOMESTIC_OPERATIONS,
+      response: z.ZodType,
+      handler: (request: FastifyRequest) => Promise<T>,
+    ) =>
       server.get(`${prefix}/${operation}`, {
         config,
         schema: {
+          ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], path),
           tags,
-          security,
           querystring: jsonSchema(countryQuery, "input"),
           response: { 200: jsonSchema(response), ...errorResponses(400, 401, 403, 404) },
         },
@@ -132,15 +152,18 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     result: z.enum(["APPROVED", "REJECTED"]).optional(),
     level: z.string(),
   });
-  for (const prefix of ["/v1/brl", "/v1/brla"]) {
+  for (const [prefix, alias] of [
+    ["/v1/brl", undefined],
+    ["/v1/brla", "BRLA"],
+  ] as const) {
     const tags = ["Customers and KYC (BR)"];
     const body = jsonSchema(z.object({}).passthrough(), "input");
     const query = (shape: z.ZodRawShape) => jsonSchema(z.object(shape), "input");
     server.post(`${prefix}/createSubaccount`, {
       config,
       schema: {
+        ...aliasedOperation("createSubaccount", "Create the BR subaccount, or retry its KYC", alias),
         tags,
-        security,
         body,
         response: { 200: jsonSchema(z.object({ subAccountId: z.uuid() })), ...errorResponses(400, 401, 403) },
       },
@@ -149,8 +172,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     server.post(`${prefix}/newKyc`, {
       config,
       schema: {
+        ...aliasedOperation("brNewKyc", "Submit level 1 KYC data", alias),
         tags,
-        security,
         body,
         response: { 200: jsonSchema(z.object({ id: z.uuid() })), ...errorResponses(400, 401, 403, 404) },
       },
@@ -159,8 +182,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     server.get(`${prefix}/getKycStatus`, {
       config,
       schema: {
+        ...aliasedOperation("fetchSubaccountKycStatus", "Get the BR KYC or KYB status", alias),
         tags,
-        security,
         querystring: query({ taxId: z.string().optional() }),
         response: { 200: jsonSchema(brazilStatus), ...errorResponses(400, 401, 403, 404) },
       },
@@ -169,8 +192,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     server.get(`${prefix}/getUser`, {
       config,
       schema: {
+        ...aliasedOperation("getBrUser", "Get the BR user", alias),
         tags,
-        security,
         querystring: query({ taxId: z.string().optional() }),
         response: {
           200: jsonSchema(
@@ -189,8 +212,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     server.get(`${prefix}/getUserRemainingLimit`, {
       config,
       schema: {
+        ...aliasedOperation("getBrUserRemainingLimit", "Get the BR user's remaining limits", alias),
         tags,
-        security,
         querystring: query({ taxId: z.string().optional(), direction: z.string().optional() }),
         response: { 200: jsonSchema(z.object({ remainingLimit: z.number() })), ...errorResponses(400, 401, 403, 404) },
       },
@@ -199,8 +222,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     server.post(`${prefix}/kyb/new-level-1/web-sdk`, {
       config,
       schema: {
+        ...aliasedOperation("startBrKybLevel1Hosted", "Start hosted level 1 KYB", alias),
         tags,
-        security,
         querystring: query({ subAccountId: z.string().optional() }),
         response: {
           200: jsonSchema(
@@ -216,8 +239,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       // The contract's cap for this route; Fastify answers 413 before the body is parsed.
       bodyLimit: IMPORT_TOKEN_BODY_LIMIT,
       schema: {
+        ...aliasedOperation("importBrKycToken", "Import an individual's KYC by share token", alias),
         tags,
-        security,
         headers: jsonSchema(z.object({ "idempotency-key": z.string().optional() }), "input"),
         body: jsonSchema(z.object({ importToken: z.string(), consentAttested: z.literal(true) }), "input"),
         response: {
@@ -237,8 +260,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     server.get(`${prefix}/kyb/attempt-status`, {
       config,
       schema: {
+        ...aliasedOperation("getBrKybAttemptStatus", "Get the KYB attempt's status", alias),
         tags,
-        security,
         querystring: query({ attemptId: z.string().optional() }),
         response: {
           200: jsonSchema(

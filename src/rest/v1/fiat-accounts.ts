@@ -8,7 +8,7 @@ import {
   fiatAccountInput,
   type FiatAccountCountry,
 } from "../../fiat-accounts/rules.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 
 const fiatAccount = z.object({
   fiatAccountId: z.uuid(),
@@ -33,7 +33,6 @@ const countryQuery = z.object({ country: z.string().optional() });
 export function fiatAccountRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["PROVIDER_ACCOUNTS"] as const, delegation: DELEGATED };
   const tags = ["Fiat accounts"];
-  const security: Record<string, string[]>[] = [{ SecretApiKey: [] }, { BearerAuth: [] }];
   const prefixes: [string, FiatAccountCountry | undefined][] = [
     ["/v1/domestic", undefined],
     ["/v1/ar", "AR"],
@@ -45,8 +44,8 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
     server.post(`${prefix}/fiatAccounts`, {
       config,
       schema: {
+        ...aliasedOperation("createDomesticFiatAccount", "Add a payout fiat account", path),
         tags,
-        security,
         querystring: jsonSchema(countryQuery, "input"),
         body: jsonSchema(fiatAccountInput, "input"),
         response: { 200: jsonSchema(z.object({ fiatAccountId: z.uuid() })), ...errorResponses(400, 401, 403) },
@@ -61,8 +60,8 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
     server.get(`${prefix}/fiatAccounts`, {
       config,
       schema: {
+        ...aliasedOperation("listDomesticFiatAccounts", "List payout fiat accounts", path),
         tags,
-        security,
         querystring: jsonSchema(countryQuery, "input"),
         response: { 200: jsonSchema(z.array(fiatAccount)), ...errorResponses(400, 401, 403) },
       },
@@ -72,8 +71,8 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
     server.delete(`${prefix}/fiatAccounts/:fiatAccountId`, {
       config,
       schema: {
+        ...aliasedOperation("deleteDomesticFiatAccount", "Delete a payout fiat account", path),
         tags,
-        security,
         params: jsonSchema(z.object({ fiatAccountId: z.string() }), "input"),
         response: { 204: { type: "null" }, ...errorResponses(400, 401, 403, 404) },
       },

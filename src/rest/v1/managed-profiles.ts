@@ -53,15 +53,15 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
   const lifecycle = { capabilities: ["MANAGED_PROFILES"] as const, delegation: MANAGER_ONLY };
   const childCredentials = { capabilities: ["MANAGE_CHILD_CREDENTIALS"] as const, delegation: MANAGER_ONLY };
   const tags = ["Managed profiles"];
-  const security: Record<string, string[]>[] = [{ SecretApiKey: [] }, { BearerAuth: [] }];
   const manager = (request: Parameters<typeof actingOf>[0]) => actingOf(request).actorProfileId;
   const params = (request: { params: unknown }) => request.params as { profileId: string; credentialId: string };
 
   server.post("/v1/managed-profiles", {
     config: lifecycle,
     schema: {
+      operationId: "createManagedProfile",
+      summary: "Create a managed child profile",
       tags,
-      security,
       body: jsonSchema(createBody, "input"),
       response: {
         200: jsonSchema(managedProfileEnvelope),
@@ -78,8 +78,9 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/managed-profiles", {
     config: lifecycle,
     schema: {
+      operationId: "listManagedProfiles",
+      summary: "List the caller's managed children",
       tags,
-      security,
       querystring: jsonSchema(listQuery, "input"),
       response: { 200: jsonSchema(list), ...errorResponses(400, 401, 403) },
     },
@@ -92,8 +93,9 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/managed-profiles/:profileId", {
     config: lifecycle,
     schema: {
+      operationId: "getManagedProfile",
+      summary: "Get a managed child",
       tags,
-      security,
       params: jsonSchema(childParams, "input"),
       response: { 200: jsonSchema(managedProfileEnvelope), ...errorResponses(401, 403, 404) },
     },
@@ -105,8 +107,9 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
   server.delete("/v1/managed-profiles/:profileId", {
     config: lifecycle,
     schema: {
+      operationId: "deleteManagedProfile",
+      summary: "Delete a managed child",
       tags,
-      security,
       params: jsonSchema(childParams, "input"),
       response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
     },
@@ -119,8 +122,9 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/managed-profiles/:profileId/api-credentials", {
     config: childCredentials,
     schema: {
+      operationId: "createManagedProfileApiCredential",
+      summary: "Issue a credential for a managed child",
       tags,
-      security,
       params: jsonSchema(childParams, "input"),
       body: jsonSchema(createCredentialBody, "input"),
       response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 403, 404, 409) },
@@ -138,8 +142,9 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/managed-profiles/:profileId/api-credentials", {
     config: childCredentials,
     schema: {
+      operationId: "listManagedProfileApiCredentials",
+      summary: "List a managed child's credentials",
       tags,
-      security,
       params: jsonSchema(childParams, "input"),
       response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403, 404) },
     },
@@ -151,8 +156,9 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
   server.delete("/v1/managed-profiles/:profileId/api-credentials/:credentialId", {
     config: childCredentials,
     schema: {
+      operationId: "revokeManagedProfileApiCredential",
+      summary: "Revoke a managed child's credential",
       tags,
-      security,
       params: jsonSchema(childCredentialParams, "input"),
       response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
     },

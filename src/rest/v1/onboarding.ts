@@ -11,7 +11,10 @@ const eligibility = z.object({
   canBuy: z.boolean(),
   canSell: z.boolean(),
 });
-const rampInfo = z.object({ corridors: z.record(z.enum(CORRIDORS), eligibility) });
+// Every corridor is always listed: an object with each one, not a record, so the document names them.
+const rampInfo = z.object({
+  corridors: z.object(Object.fromEntries(CORRIDORS.map((corridor) => [corridor, eligibility]))),
+});
 const limits = z.object({
   limits: z.array(
     z.object({
@@ -86,13 +89,13 @@ const requirements = z.object({
 /** Eligibility, limits and onboarding of the acting subject (CONTRACT.md, Ramp domain). */
 export function onboardingRoutes(server: FastifyInstance, app: App) {
   const tags = ["Account"];
-  const secretOrSession: Record<string, string[]>[] = [{ SecretApiKey: [] }, { BearerAuth: [] }];
 
   server.get("/v1/ramp-info", {
     config: { capabilities: ["RAMP_INFO"] as const, delegation: DELEGATED },
     schema: {
+      operationId: "getRampInfo",
+      summary: "Get KYC status and ramp eligibility per corridor",
       tags,
-      security: [{ PublicApiKey: [] }, { SecretApiKey: [] }],
       response: { 200: jsonSchema(rampInfo), ...errorResponses(400, 401, 403) },
     },
     handler: async (request) => app.onboarding.rampInfo(actingOf(request)),
@@ -101,8 +104,9 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/limits", {
     config: { capabilities: ["EXACT_LIMITS"] as const, delegation: DELEGATED },
     schema: {
+      operationId: "getUserLimits",
+      summary: "Get exact monthly limits and use per corridor",
       tags,
-      security: secretOrSession,
       body: jsonSchema(z.object({ corridors: z.array(z.enum(["AR", "BR", "CO", "MX", "US"])) }), "input"),
       response: { 200: jsonSchema(limits), ...errorResponses(400, 401, 403) },
     },
@@ -124,8 +128,9 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/onboarding/status", {
     config: { capabilities: ["EXACT_LIMITS"] as const, delegation: DELEGATED },
     schema: {
+      operationId: "getOnboardingStatus",
+      summary: "Get the onboarding status across corridors",
       tags,
-      security: secretOrSession,
       response: { 200: jsonSchema(onboardingStatus), ...errorResponses(400, 401, 403) },
     },
     handler: async (request) => app.onboarding.status(actingOf(request)),
@@ -134,6 +139,8 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/onboarding/requirements", {
     config: { capabilities: ["REFERENCE_DATA"] as const, delegation: NO_DELEGATION },
     schema: {
+      operationId: "getOnboardingRequirements",
+      summary: "Get what KYC or KYB a corridor requires",
       tags: ["Reference data"],
       querystring: jsonSchema(z.object({ country: z.string(), customerType: z.string() }), "input"),
       response: { 200: jsonSchema(requirements), ...errorResponses(400, 401, 404) },

@@ -26,6 +26,8 @@ export function publicKeyRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/public-key", {
     config: { capabilities: ["REFERENCE_DATA"] as const, delegation: NO_DELEGATION },
     schema: {
+      operationId: "getPublicKey",
+      summary: "Get the webhook signing public key",
       tags: ["Webhooks"],
       description: "The public key webhook signatures verify with. Answers 304 to a matching If-None-Match.",
       response: {

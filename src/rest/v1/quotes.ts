@@ -48,13 +48,13 @@ const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 export function quoteRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["QUOTE"] as const, delegation: DELEGATED };
-  const security: Record<string, string[]>[] = [{}, { PublicApiKey: [] }, { SecretApiKey: [] }, { BearerAuth: [] }];
 
   server.post("/v1/quotes", {
     config,
     schema: {
+      operationId: "createQuote",
+      summary: "Create a quote",
       tags: ["Quotes"],
-      security,
       body: jsonSchema(quoteInput, "input"),
       response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) },
     },
@@ -64,8 +64,9 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/quotes/best", {
     config,
     schema: {
+      operationId: "createBestQuote",
+      summary: "Create a quote on the network that pays out the most",
       tags: ["Quotes"],
-      security,
       body: jsonSchema(bestQuoteInput, "input"),
       response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) },
     },
@@ -75,8 +76,9 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/quotes/:id", {
     config,
     schema: {
+      operationId: "getQuote",
+      summary: "Get a quote",
       tags: ["Quotes"],
-      security,
       params: jsonSchema(z.object({ id: z.string() }), "input"),
       response: { 200: jsonSchema(quote), ...errorResponses(401, 403, 404) },
     },
@@ -86,8 +88,9 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/session/create", {
     config,
     schema: {
+      operationId: "createWidgetSession",
+      summary: "Create a hosted widget session",
       tags: ["Widget"],
-      security,
       response: { 201: jsonSchema(widgetSession), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) =>

@@ -111,14 +111,14 @@ function toHistoryEntry(ramp: RampView) {
 export function rampRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["RAMP_OPERATIONS"] as const, delegation: DELEGATED };
   const tags = ["Ramps"];
-  const security: Record<string, string[]>[] = [{ SecretApiKey: [] }, { BearerAuth: [] }];
   const id = (request: { params: unknown }) => (request.params as { id: string }).id;
 
   server.post("/v1/ramp/register", {
     config,
     schema: {
+      operationId: "registerRamp",
+      summary: "Register a ramp from a quote",
       tags,
-      security,
       body: jsonSchema(registerBody, "input"),
       response: { 201: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
     },
@@ -128,8 +128,9 @@ export function rampRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/ramp/update", {
     config,
     schema: {
+      operationId: "updateRamp",
+      summary: "Add signed transactions and hashes to a ramp",
       tags,
-      security,
       body: jsonSchema(updateBody, "input"),
       response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
     },
@@ -139,8 +140,9 @@ export function rampRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/ramp/start", {
     config,
     schema: {
+      operationId: "startRamp",
+      summary: "Start processing a ramp",
       tags,
-      security,
       body: jsonSchema(startBody, "input"),
       response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
     },
@@ -150,8 +152,9 @@ export function rampRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/ramp/history", {
     config,
     schema: {
+      operationId: "getRampHistory",
+      summary: "List the subject's ramps",
       tags,
-      security,
       querystring: jsonSchema(z.object({ limit: z.string().optional(), offset: z.string().optional() }), "input"),
       response: { 200: jsonSchema(history), ...errorResponses(400, 401, 403) },
     },
@@ -164,8 +167,9 @@ export function rampRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/ramp/:id", {
     config,
     schema: {
+      operationId: "getRampStatus",
+      summary: "Get a ramp's status",
       tags,
-      security,
       params: jsonSchema(idParams, "input"),
       response: { 200: jsonSchema(ramp), ...errorResponses(401, 403, 404) },
     },
@@ -175,8 +179,9 @@ export function rampRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/ramp/:id/errors", {
     config,
     schema: {
+      operationId: "getRampErrorLogs",
+      summary: "Get a ramp's error log",
       tags,
-      security,
       params: jsonSchema(idParams, "input"),
       response: { 200: jsonSchema(z.array(rampError)), ...errorResponses(401, 403, 404) },
     },

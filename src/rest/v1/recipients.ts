@@ -33,14 +33,14 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
   const sender = { capabilities: ["RECIPIENTS"] as const, delegation: DELEGATED };
   const invitee = { capabilities: ["RECIPIENTS"] as const, delegation: MANAGER_ONLY };
   const tags = ["Recipients"];
-  const security: Record<string, string[]>[] = [{ BearerAuth: [] }];
   const recipients = app.recipients;
 
   server.post("/v1/recipients/invitations", {
     config: sender,
     schema: {
+      operationId: "inviteRecipient",
+      summary: "Invite a recipient by email",
       tags,
-      security,
       body: jsonSchema(z.object({ email: z.string(), relationship: z.enum(RELATIONSHIPS) }), "input"),
       response: { 200: jsonSchema(invitation), 201: jsonSchema(invitation), ...errorResponses(400, 401, 403) },
     },
@@ -53,23 +53,25 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/recipients/invitations", {
     config: sender,
     schema: {
+      operationId: "listRecipientInvitations",
+      summary: "List pending recipient invitations",
       tags,
-      security,
       querystring: jsonSchema(z.object({ archived: z.enum(["true", "false"]).optional() }), "input"),
       response: { 200: jsonSchema(z.object({ invitations: z.array(invitation) })), ...errorResponses(400, 401, 403) },
     },
     handler: async (request) => ({ invitations: await recipients.invitations(actingOf(request), request.query) }),
   });
 
-  for (const [action, archived] of [
-    ["archive", true],
-    ["unarchive", false],
+  for (const [action, archived, operationId, summary] of [
+    ["archive", true, "archiveRecipientInvitation", "Archive a pending invitation"],
+    ["unarchive", false, "unarchiveRecipientInvitation", "Restore an archived invitation"],
   ] as const) {
     server.post(`/v1/recipients/invitations/:id/${action}`, {
       config: sender,
       schema: {
+        operationId,
+        summary,
         tags,
-        security,
         params: jsonSchema(idParams, "input"),
         response: { 200: jsonSchema(invitation), ...errorResponses(400, 401, 403, 404) },
       },
@@ -81,8 +83,9 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/recipients", {
     config: sender,
     schema: {
+      operationId: "listRecipients",
+      summary: "List recipients",
       tags,
-      security,
       response: { 200: jsonSchema(z.object({ recipients: z.array(recipient) })), ...errorResponses(400, 401, 403) },
     },
     handler: async (request) => ({ recipients: await recipients.recipients(actingOf(request)) }),
@@ -91,8 +94,9 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
   server.patch("/v1/recipients/:id", {
     config: sender,
     schema: {
+      operationId: "updateRecipient",
+      summary: "Change a recipient's relationship",
       tags,
-      security,
       params: jsonSchema(idParams, "input"),
       body: jsonSchema(z.object({ relationship: z.enum(RELATIONSHIPS) }), "input"),
       response: { 200: jsonSchema(z.union([recipient, invitation])), ...errorResponses(400, 401, 403, 404) },
@@ -104,8 +108,9 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/recipients/:id/eligibility", {
     config: sender,
     schema: {
+      operationId: "getRecipientEligibility",
+      summary: "Get the corridors a recipient can receive in",
       tags,
-      security,
       params: jsonSchema(idParams, "input"),
       response: {
         200: jsonSchema(
@@ -125,8 +130,9 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/recipient-invitations/preview", {
     config: invitee,
     schema: {
+      operationId: "previewRecipientInvitation",
+      summary: "Preview an invitation by its code",
       tags,
-      security,
       body: jsonSchema(codeBody, "input"),
       response: {
         200: jsonSchema(
@@ -146,8 +152,9 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/recipient-invitations/accept", {
     config: invitee,
     schema: {
+      operationId: "acceptRecipientInvitation",
+      summary: "Accept an invitation by its code",
       tags,
-      security,
       body: jsonSchema(codeBody, "input"),
       response: {
         200: jsonSchema(

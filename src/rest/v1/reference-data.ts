@@ -60,6 +60,8 @@ export function referenceDataRoutes(server: FastifyInstance) {
   server.get("/v1/supported-countries", {
     config,
     schema: {
+      operationId: "listSupportedCountries",
+      summary: "List supported countries",
       tags,
       querystring: jsonSchema(countriesQuery, "input"),
       response: { 200: jsonSchema(countries), ...errorResponses(400, 401, 403) },
@@ -70,6 +72,8 @@ export function referenceDataRoutes(server: FastifyInstance) {
   server.get("/v1/supported-cryptocurrencies", {
     config,
     schema: {
+      operationId: "listSupportedCryptocurrencies",
+      summary: "List supported cryptocurrencies",
       tags,
       querystring: jsonSchema(cryptocurrenciesQuery, "input"),
       response: { 200: jsonSchema(cryptocurrencies), ...errorResponses(400, 401, 403) },
@@ -79,13 +83,20 @@ export function referenceDataRoutes(server: FastifyInstance) {
 
   server.get("/v1/supported-fiat-currencies", {
     config,
-    schema: { tags, response: { 200: jsonSchema(fiatCurrencies), ...errorResponses(401, 403) } },
+    schema: {
+      operationId: "listSupportedFiatCurrencies",
+      summary: "List supported fiat currencies",
+      tags,
+      response: { 200: jsonSchema(fiatCurrencies), ...errorResponses(401, 403) },
+    },
     handler: async (_request, reply) => cacheable(reply, { currencies: supportedFiatCurrencies() }),
   });
 
   server.get("/v1/supported-payment-methods", {
     config,
     schema: {
+      operationId: "listSupportedPaymentMethods",
+      summary: "List supported payment methods",
       tags,
       querystring: jsonSchema(paymentMethodsQuery, "input"),
       response: { 200: jsonSchema(paymentMethods), ...errorResponses(400, 401, 403) },

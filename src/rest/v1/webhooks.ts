@@ -44,13 +44,13 @@ const deliveryParams = z.object({ id: z.string(), deliveryId: z.string() });
 export function webhookRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["WEBHOOK_MANAGEMENT"] as const, delegation: MANAGER_ONLY };
   const tags = ["Webhooks"];
-  const security: Record<string, string[]>[] = [{ SecretApiKey: [] }];
 
   server.post("/v1/webhook", {
     config,
     schema: {
+      operationId: "registerWebhook",
+      summary: "Register a webhook",
       tags,
-      security,
       body: jsonSchema(registerWebhookInput, "input"),
       response: { 201: jsonSchema(webhook), ...errorResponses(400, 401, 403, 404) },
     },
@@ -60,15 +60,21 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
 
   server.get("/v1/webhook", {
     config,
-    schema: { tags, security, response: { 200: jsonSchema(webhookList), ...errorResponses(400, 401, 403) } },
+    schema: {
+      operationId: "listWebhooks",
+      summary: "List webhooks",
+      tags,
+      response: { 200: jsonSchema(webhookList), ...errorResponses(400, 401, 403) },
+    },
     handler: async (request) => ({ webhooks: await app.webhooks.list(actingOf(request)) }),
   });
 
   server.delete("/v1/webhook/:id", {
     config,
     schema: {
+      operationId: "deleteWebhook",
+      summary: "Delete a webhook",
       tags,
-      security,
       params: jsonSchema(idParams, "input"),
       response: { 204: { type: "null" }, ...errorResponses(400, 401, 403, 404) },
     },
@@ -81,8 +87,9 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
   server.get("/v1/webhook/:id/deliveries", {
     config,
     schema: {
+      operationId: "listWebhookDeliveries",
+      summary: "List a webhook's deliveries",
       tags,
-      security,
       params: jsonSchema(idParams, "input"),
       querystring: jsonSchema(z.object({ limit: z.string().optional(), offset: z.string().optional() }), "input"),
       response: { 200: jsonSchema(deliveryLog), ...errorResponses(400, 401, 403, 404) },
@@ -100,8 +107,9 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
   server.post("/v1/webhook/:id/deliveries/:deliveryId/redeliver", {
     config,
     schema: {
+      operationId: "redeliverWebhookDelivery",
+      summary: "Send a delivery again",
       tags,
-      security,
       params: jsonSchema(deliveryParams, "input"),
       response: { 202: jsonSchema(delivery), ...errorResponses(400, 401, 403, 404) },
     },
