@@ -27,7 +27,7 @@ import { createLoaders } from "./graphql/loaders.js";
 import { sharedSubscribe } from "./graphql/shared-execution.js";
 import { audienceKey } from "./graphql/subscriptions.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
-import { documentedAccess, managedProfileSelector } from "./rest/http.js";
+import { documentedAccess, ERROR_RESPONSE_SCHEMA, managedProfileSelector } from "./rest/http.js";
 import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
@@ -156,6 +156,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     ),
   );
 
+  server.addSchema(ERROR_RESPONSE_SCHEMA);
   await server.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -171,6 +172,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
       },
     },
     hideUntagged: true,
+    // Shared schemas keep their own names in components (the error envelope is ErrorResponse).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     // Who may call each route is documented from the rule the server enforces, not written twice.
     transform: ({ schema, url, route }) => ({ url, schema: documentedAccess({ ...schema }, route.config) }),
   });

@@ -51,9 +51,10 @@ const errorResponse = zod.object({
 });
 
 /** Error responses every authenticated route can give, for the OpenAPI document. */
-const errorResponseSchema = jsonSchema(errorResponse);
+/** The error envelope, registered once (`server.addSchema`) and referred to by every route's error answers. */
+export const ERROR_RESPONSE_SCHEMA = { $id: "ErrorResponse", ...jsonSchema(errorResponse) };
 export function errorResponses(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
+  return Object.fromEntries(statuses.map((status) => [status, { $ref: "ErrorResponse#" }]));
 }
 
 /** The acting context of a request whose route needs one (every capability but sign-in and operator). */
