@@ -12,7 +12,7 @@ import { isValidCnpj, isValidCpf } from "./tax-ids.js";
 
 const digits = (value: string) => value.replace(/[.\-/\s]/g, "");
 
-const createSubaccountInput = z
+export const createSubaccountInput = z
   .object({
     accountType: z.enum(["INDIVIDUAL", "COMPANY"]),
     name: z.string().trim().min(1, "is required").max(200),
@@ -36,7 +36,7 @@ const createSubaccountInput = z
   });
 
 /** Level 1 KYC: what the provider verifies. It is handed over, never stored here. */
-const newKycInput = z
+export const newKycInput = z
   .object({
     subAccountId: z.string(),
     fullName: z.string().trim().min(1, "is required").max(200),

@@ -17,7 +17,7 @@ const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date (YYYY-MM-DD
 const country = z.string().optional();
 
 /** An individual's KYC information: what the provider verifies. It is handed over, never stored here. */
-const kycInformation = z
+export const kycInformation = z
   .object({
     country,
     firstName: name,
@@ -36,7 +36,7 @@ const kycInformation = z
   .strict();
 
 /** A business's KYB information (CO and MX only in the reference). */
-const kybInformation = z
+export const kybInformation = z
   .object({
     country,
     businessName: name,
@@ -52,8 +52,10 @@ const kybInformation = z
   })
   .passthrough();
 
-const sendSubmission = z.object({ country, submissionId: z.uuid("must be a submission id") }).strict();
-const typeInput = z.object({ country, type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() }).strict();
+export /** Creating a provider customer names only its country (the path alias, query or body may). */
+const customerInput = z.object({ country }).strict();
+export const sendSubmissionInput = z.object({ country, submissionId: z.uuid("must be a submission id") }).strict();
+export const customerTypeInput = z.object({ country, type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() }).strict();
 
 /** The customer type a `type` (INDIVIDUAL, the default, or BUSINESS) names. */
 const customerTypeOf = (type: "INDIVIDUAL" | "BUSINESS" | undefined): CustomerType =>
@@ -88,7 +90,7 @@ export class DomesticOnboarding {
     sources: CountrySources,
   ): Promise<{ createdAt: Date }> {
     const corridor = requestCountry(sources);
-    parseInput(z.object({ country }).strict(), sources.body ?? {});
+    parseInput(customerInput, sources.body ?? {});
     const created = await this.kyc.createCustomer(acting, { corridor, customerType });
     return { createdAt: created.createdAt };
   }
@@ -111,7 +113,7 @@ export class DomesticOnboarding {
     sources: CountrySources,
   ): Promise<{ success: true }> {
     const corridor = requestCountry(sources);
-    const { submissionId } = parseInput(sendSubmission, sources.body ?? {});
+    const { submissionId } = parseInput(sendSubmissionInput, sources.body ?? {});
     await this.kyc.sendSubmission(acting, { corridor, customerType }, submissionId);
     return { success: true };
   }
@@ -180,7 +182,7 @@ export class DomesticOnboarding {
   /** The country and the customer type a `type` names, from the body (changes) or the query (reads). */
   private typedKey(sources: CountrySources, from: "body" | "query" = "body"): CaseKey {
     const corridor = requestCountry(sources);
-    const { type } = parseInput(typeInput, (from === "body" ? sources.body : sources.query) ?? {});
+    const { type } = parseInput(customerTypeInput, (from === "body" ? sources.body : sources.query) ?? {});
     return { corridor, customerType: customerTypeOf(type) };
   }
 }

@@ -48,6 +48,9 @@ const refreshInput = z
 const sessionInput = (input: unknown) =>
   typeof input === "object" && input !== null && "quoteId" in input ? lockedInput : refreshInput;
 
+/** The two forms a session is created with, for the API documents. */
+export const createWidgetSessionInput = z.union([lockedInput, refreshInput]);
+
 export interface WidgetSessionView {
   sessionId: string;
   url: string;

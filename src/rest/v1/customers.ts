@@ -4,6 +4,14 @@ import type { App } from "../../app.js";
 import { DELEGATED, SELECTOR_ONLY } from "../../auth/delegation.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
 import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { createSubaccountInput, newKycInput } from "../../kyc/brazil.js";
+import {
+  customerInput,
+  customerTypeInput,
+  kybInformation,
+  kycInformation,
+  sendSubmissionInput,
+} from "../../kyc/domestic.js";
 
 const IMPORT_TOKEN_BODY_LIMIT = 16 * 1024;
 const success = z.object({ success: z.boolean() });
@@ -17,7 +25,6 @@ const domesticStatus = z.enum([
   "SUCCESS",
   "UPDATE_REQUIRED",
 ]);
-const anyBody = z.object({ country: z.enum(DOMESTIC_COUNTRIES).optional() }).passthrough();
 const countryQuery = z.object({ country: z.string().optional(), type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() });
 
 /** The domestic operations' operationIds (the reference's) and summaries, by path segment. */
@@ -36,6 +43,19 @@ const DOMESTIC_OPERATIONS = {
   getKycStatus: ["getDomesticKycStatus", "Get the KYC or KYB status"],
   alfredpayStatus: ["getDomesticStatus", "Get the provider customer's status"],
 } as const satisfies Record<string, readonly [string, string]>;
+
+/** What each domestic change takes: the schemas its service validates with. */
+const DOMESTIC_BODIES = {
+  createIndividualCustomer: customerInput,
+  createBusinessCustomer: customerInput,
+  submitKycInformation: kycInformation,
+  sendKycSubmission: sendSubmissionInput,
+  submitKybInformation: kybInformation,
+  sendKybSubmission: sendSubmissionInput,
+  kycRedirectOpened: customerTypeInput,
+  kycRedirectFinished: customerTypeInput,
+  retryKyc: customerTypeInput,
+} as const;
 
 /**
  * Customers and KYC/KYB of the subject (CONTRACT.md, KYC/KYB and fiat accounts): the reference's
@@ -61,7 +81,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   for (const [prefix, path] of prefixes) {
     const tags = ["Customers and KYC (AR, CO, MX, US)"];
     const post = <T>(
-      operation: keyof typeof DOMESTIC_OPERATIONS,
+      operation: keyof typeof DOMESTIC_BODIES,
       response: z.ZodType,
       handler: (request: FastifyRequest) => Promise<T>,
       codes: number[] = [400, 401, 403, 404],
@@ -71,7 +91,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
         schema: {
           ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], path),
           tags,
-          body: jsonSchema(anyBody, "input"),
+          body: jsonSchema(DOMESTIC_BODIES[operation], "input"),
           response: { 200: jsonSchema(response), ...errorResponses(...codes) },
         },
         handler,
@@ -157,14 +177,13 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     ["/v1/brla", "BRLA"],
   ] as const) {
     const tags = ["Customers and KYC (BR)"];
-    const body = jsonSchema(z.object({}).passthrough(), "input");
     const query = (shape: z.ZodRawShape) => jsonSchema(z.object(shape), "input");
     server.post(`${prefix}/createSubaccount`, {
       config,
       schema: {
         ...aliasedOperation("createSubaccount", "Create the BR subaccount, or retry its KYC", alias),
         tags,
-        body,
+        body: jsonSchema(createSubaccountInput, "input"),
         response: { 200: jsonSchema(z.object({ subAccountId: z.uuid() })), ...errorResponses(400, 401, 403) },
       },
       handler: (request) => brazil.createSubaccount(actingOf(request), request.body),
@@ -174,7 +193,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       schema: {
         ...aliasedOperation("brNewKyc", "Submit level 1 KYC data", alias),
         tags,
-        body,
+        body: jsonSchema(newKycInput, "input"),
         response: { 200: jsonSchema(z.object({ id: z.uuid() })), ...errorResponses(400, 401, 403, 404) },
       },
       handler: (request) => brazil.submitLevelOne(actingOf(request), request.body),

@@ -5,6 +5,7 @@ import { DELEGATED } from "../../auth/delegation.js";
 import { bestQuoteInput, quoteInput } from "../../quotes/service.js";
 import { RAMP_TYPES } from "../../quotes/types.js";
 import { errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { createWidgetSessionInput } from "../../widget-sessions/service.js";
 
 const amount = z.string().describe("Decimal string");
 /** The fee breakdown, in the quote's fiat (`feeCurrency`) and in USD. */
@@ -91,6 +92,7 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
       operationId: "createWidgetSession",
       summary: "Create a hosted widget session",
       tags: ["Widget"],
+      body: jsonSchema(createWidgetSessionInput, "input"),
       response: { 201: jsonSchema(widgetSession), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) =>
