@@ -92,9 +92,14 @@ export class ManagedProfileService {
     return this.credentials.create(id, input, { missingSubject: "MANAGED_PROFILE_NOT_FOUND" });
   }
 
-  async listCredentials(managerProfileId: string, childProfileId: string): Promise<ApiCredentialView[]> {
+  /** The child's credentials, newest first; all, or a page (`first` of them after the credential `after`). */
+  async listCredentials(
+    managerProfileId: string,
+    childProfileId: string,
+    page?: { first?: number; after?: string },
+  ): Promise<ApiCredentialView[]> {
     const { id } = await this.activeChild(managerProfileId, childProfileId);
-    return this.credentials.list(id);
+    return this.credentials.list(id, page);
   }
 
   /** Idempotent: revoking an already revoked credential of the child answers the same. */

@@ -734,6 +734,30 @@ describe("reading and deleting a managed child", () => {
     }
   });
 
+  it("GraphQL: a child's credentials come a page at a time, in the order REST lists them", async () => {
+    const manager = await newManager();
+    const child = await createChild(manager);
+    for (let i = 0; i < 3; i++) await issueChildCredential(manager, child.profileId, { name: `key ${i}` });
+    const listed = await t.request("GET", `/v1/managed-profiles/${child.profileId}/api-credentials`, {
+      headers: manager.secret,
+    });
+    const order = (listed.body.credentials as { id: string }[]).map((credential) => credential.id);
+    expect(order).toHaveLength(3);
+    const page = (after?: string) =>
+      t.graphql(
+        "query Page($id: ID!, $after: String) { managedProfile(profileId: $id) { apiCredentials(first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }",
+        { id: child.profileId, after },
+        manager.secret,
+      );
+    const ids = (connection: { edges: { node: { id: string } }[] }) => connection.edges.map((edge) => edge.node.id);
+    const first = (await page()).body.data.managedProfile.apiCredentials;
+    expect(ids(first)).toEqual(order.slice(0, 2));
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const second = (await page(first.pageInfo.endCursor)).body.data.managedProfile.apiCredentials;
+    expect(ids(second)).toEqual(order.slice(2));
+    expect(second.pageInfo.hasNextPage).toBe(false);
+  });
+
   it("GraphQL: managedProfile, deleteManagedProfile (idempotent), credentials of a deleted child not found", async () => {
     const manager = await newManager();
     const child = await createChild(manager);

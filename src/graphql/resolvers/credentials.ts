@@ -15,12 +15,13 @@ import {
   credentialInput,
 } from "../types/credentials.js";
 
-export async function credentialPage(context: GraphQLContext, profileId: string, { first, after }: PageArgs) {
+/** A connection of credentials read through `list`, a page at a time (newest first). */
+export async function credentialPage(
+  list: (page: { first: number; after?: string }) => Promise<ApiCredentialView[]>,
+  { first, after }: PageArgs,
+) {
   const size = Math.min(Math.max(first, 0), MAX_PAGE_SIZE);
-  const fetched = await context.app.credentials.list(profileId, {
-    first: size + 1,
-    after: after == null ? undefined : decodeCursor(after),
-  });
+  const fetched = await list({ first: size + 1, after: after == null ? undefined : decodeCursor(after) });
   // One more than asked for, only to tell whether another page follows.
   return toConnection(fetched.slice(0, size), { hasNextPage: fetched.length > size, hasPreviousPage: after != null });
 }
@@ -32,7 +33,7 @@ export class CredentialsResolver {
   })
   @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
   async apiCredentials(@Args() page: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    return credentialPage(context, acting.subjectProfileId, page);
+    return credentialPage((slice) => context.app.credentials.list(acting.subjectProfileId, slice), page);
   }
 
   @Mutation(() => CreatedApiCredential, {

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import type { ActingContext } from "../../auth/delegation.js";
 import { Auth } from "../auth-directive.js";
 import { Acting, type GraphQLContext } from "../context.js";
-import { offsetConnection, offsetPage, PageArgs, toConnection } from "../types/connection.js";
+import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {
   ApiCredentialConnection,
   CreateApiCredentialInput,
@@ -17,6 +17,7 @@ import {
   ManagedProfilePayload,
   Manager,
 } from "../types/managed-profiles.js";
+import { credentialPage } from "./credentials.js";
 
 @Resolver(() => ManagedProfile)
 export class ManagedProfilesResolver {
@@ -51,9 +52,16 @@ export class ManagedProfilesResolver {
 
   @FieldResolver(() => ApiCredentialConnection, { description: "The child's credentials, newest first." })
   @Auth({ requires: ["MANAGE_CHILD_CREDENTIALS"], delegation: "MANAGER_ONLY" })
-  async apiCredentials(@Root() child: ManagedProfile, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    const credentials = await context.app.managedProfiles.listCredentials(acting.actorProfileId, child.profileId);
-    return toConnection(credentials, { hasNextPage: false, hasPreviousPage: false });
+  async apiCredentials(
+    @Root() child: ManagedProfile,
+    @Args() page: PageArgs,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
+    return credentialPage(
+      (slice) => context.app.managedProfiles.listCredentials(acting.actorProfileId, child.profileId, slice),
+      page,
+    );
   }
 
   @Mutation(() => ManagedProfilePayload, {

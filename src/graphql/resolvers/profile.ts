@@ -36,6 +36,6 @@ export class ProfileResolver {
   @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
   async apiCredentials(@Args() page: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     // The caller's own credentials: no selector here (a child's are under managedProfile).
-    return credentialPage(context, acting.subjectProfileId, page);
+    return credentialPage((slice) => context.app.credentials.list(acting.subjectProfileId, slice), page);
   }
 }
