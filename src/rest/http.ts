@@ -5,6 +5,7 @@ import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import type { Principal, PrincipalKind } from "../auth/principal.js";
 import { AppError } from "../errors.js";
+import type { DomesticCountry } from "../reference-data/domestic.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -138,11 +139,20 @@ export function documentedAccess(
   };
 }
 
+const ALIAS_PREFIX = /^\/v1\/(ar|co|mx|brla)\//;
+
+/** The country a domestic alias path names (`/v1/mx/...`: MX); none under `/v1/domestic`. */
+export function pathCountry(url: string): DomesticCountry | undefined {
+  const alias = ALIAS_PREFIX.exec(url)?.[1];
+  return alias === undefined || alias === "brla" ? undefined : (alias.toUpperCase() as DomesticCountry);
+}
+
 /**
- * The operationId and summary of a route also served under an alias prefix (`/v1/ar`, `/v1/brla`, ...):
- * the alias's id carries the alias, so every operation keeps a unique one.
+ * The operationId and summary of a route, which may be served under an alias prefix (`/v1/ar`, `/v1/brla`,
+ * ...): an alias's id carries the alias, so every operation keeps a unique one.
  */
-export function aliasedOperation(operationId: string, summary: string, alias: string | undefined) {
+export function aliasedOperation(operationId: string, summary: string, url: string) {
+  const alias = ALIAS_PREFIX.exec(url)?.[1];
   if (!alias) return { operationId, summary };
   const suffix = alias[0]!.toUpperCase() + alias.slice(1).toLowerCase();
   return { operationId: `${operationId}${suffix}`, summary: `${summary} (${alias.toUpperCase()} alias)` };

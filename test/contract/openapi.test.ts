@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -61,5 +61,15 @@ describe("the served OpenAPI document", () => {
     expect(byName.get("POST /v1/webhook")!.security).toEqual([{ SecretApiKey: [] }]);
     const register = byName.get("POST /v1/ramp/register") as Operation & { parameters?: { name: string }[] };
     expect(register.parameters?.map((parameter) => parameter.name)).toContain("X-Managed-Profile-Id");
+  });
+
+  it("names every route path literally in the adapters, so a path can be found by searching for it", () => {
+    const adapters = new URL("../../src/rest/v1/", import.meta.url);
+    const source = readdirSync(adapters)
+      .map((file) => readFileSync(new URL(file, adapters), "utf8"))
+      .join("\n");
+    const paths = Object.keys(document.paths).map((path) => path.replace(/\{(\w+)\}/g, ":$1"));
+    expect(paths.length).toBeGreaterThan(100);
+    expect(paths.filter((path) => !source.includes(`"${path}"`))).toEqual([]);
   });
 });

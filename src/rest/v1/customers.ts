@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { DELEGATED, SELECTOR_ONLY } from "../../auth/delegation.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
-import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema, pathCountry } from "../http.js";
 import { createSubaccountInput, newKycInput } from "../../kyc/brazil.js";
 import {
   customerInput,
@@ -72,98 +72,171 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     body: request.body,
   });
 
-  const prefixes: [string, DomesticCountry | undefined][] = [
-    ["/v1/domestic", undefined],
-    ["/v1/ar", "AR"],
-    ["/v1/co", "CO"],
-    ["/v1/mx", "MX"],
-  ];
-  for (const [prefix, path] of prefixes) {
-    const tags = ["Customers and KYC (AR, CO, MX, US)"];
-    const post = <T>(
-      operation: keyof typeof DOMESTIC_BODIES,
-      response: z.ZodType,
-      handler: (request: FastifyRequest) => Promise<T>,
-      codes: number[] = [400, 401, 403, 404],
-    ) =>
-      server.post(`${prefix}/${operation}`, {
+  const tags = ["Customers and KYC (AR, CO, MX, US)"];
+  // Each operation is served under /v1/domestic and under the country aliases, whose path names the country.
+  const post = <T>(
+    urls: readonly string[],
+    response: z.ZodType,
+    handler: (request: FastifyRequest, path: DomesticCountry | undefined) => Promise<T>,
+    codes: number[] = [400, 401, 403, 404],
+  ) => {
+    for (const url of urls) {
+      const operation = url.slice(url.lastIndexOf("/") + 1) as keyof typeof DOMESTIC_BODIES;
+      server.post(url, {
         config,
         schema: {
-          ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], path),
+          ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], url),
           tags,
           body: jsonSchema(DOMESTIC_BODIES[operation], "input"),
           response: { 200: jsonSchema(response), ...errorResponses(...codes) },
         },
-        handler,
+        handler: (request) => handler(request, pathCountry(url)),
       });
-    const get = <T>(
-      operation: keyof typeof DOMESTIC_OPERATIONS,
-      response: z.ZodType,
-      handler: (request: FastifyRequest) => Promise<T>,
-    ) =>
-      server.get(`${prefix}/${operation}`, {
+    }
+  };
+  const get = <T>(
+    urls: readonly string[],
+    response: z.ZodType,
+    handler: (request: FastifyRequest, path: DomesticCountry | undefined) => Promise<T>,
+  ) => {
+    for (const url of urls) {
+      const operation = url.slice(url.lastIndexOf("/") + 1) as keyof typeof DOMESTIC_OPERATIONS;
+      server.get(url, {
         config,
         schema: {
-          ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], path),
+          ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], url),
           tags,
           querystring: jsonSchema(countryQuery, "input"),
           response: { 200: jsonSchema(response), ...errorResponses(400, 401, 403, 404) },
         },
-        handler,
+        handler: (request) => handler(request, pathCountry(url)),
       });
+    }
+  };
 
-    post(
-      "createIndividualCustomer",
-      z.object({ createdAt: isoDateTime }),
-      async (request) => await domestic.createCustomer(actingOf(request), "individual", sources(request, path)),
-      [400, 401, 403],
-    );
-    post(
-      "createBusinessCustomer",
-      z.object({ createdAt: isoDateTime }),
-      async (request) => await domestic.createCustomer(actingOf(request), "business", sources(request, path)),
-      [400, 401, 403],
-    );
-    post("submitKycInformation", z.object({ submissionId: z.uuid() }), (request) =>
-      domestic.submitKycInformation(actingOf(request), sources(request, path)),
-    );
-    post("sendKycSubmission", success, (request) =>
-      domestic.sendSubmission(actingOf(request), "individual", sources(request, path)),
-    );
-    post("submitKybInformation", z.object({ submissionId: z.uuid() }), (request) =>
-      domestic.submitKybInformation(actingOf(request), sources(request, path)),
-    );
-    post("sendKybSubmission", success, (request) =>
-      domestic.sendSubmission(actingOf(request), "business", sources(request, path)),
-    );
-    get("getKycRedirectLink", link, (request) =>
-      domestic.redirectLink(actingOf(request), "individual", sources(request, path)),
-    );
-    get("getKybRedirectLink", link, (request) =>
-      domestic.redirectLink(actingOf(request), "business", sources(request, path)),
-    );
-    post("kycRedirectOpened", success, (request) => domestic.redirectOpened(actingOf(request), sources(request, path)));
-    post("kycRedirectFinished", success, (request) =>
-      domestic.redirectFinished(actingOf(request), sources(request, path)),
-    );
-    post("retryKyc", z.union([link, success]), (request) => domestic.retry(actingOf(request), sources(request, path)));
-    get(
-      "getKycStatus",
-      z.object({
-        alfred_pay_id: z.uuid(),
-        country: z.enum(DOMESTIC_COUNTRIES),
-        status: domesticStatus,
-        updated_at: isoDateTime,
-        lastFailure: z.string().optional(),
-      }),
-      async (request) => await domestic.status(actingOf(request), sources(request, path)),
-    );
-    get(
-      "alfredpayStatus",
-      z.object({ country: z.enum(DOMESTIC_COUNTRIES), creationTime: isoDateTime, status: domesticStatus }),
-      async (request) => await domestic.customerStatus(actingOf(request), sources(request, path)),
-    );
-  }
+  post(
+    [
+      "/v1/domestic/createIndividualCustomer",
+      "/v1/ar/createIndividualCustomer",
+      "/v1/co/createIndividualCustomer",
+      "/v1/mx/createIndividualCustomer",
+    ],
+    z.object({ createdAt: isoDateTime }),
+    async (request, path) => await domestic.createCustomer(actingOf(request), "individual", sources(request, path)),
+    [400, 401, 403],
+  );
+  post(
+    [
+      "/v1/domestic/createBusinessCustomer",
+      "/v1/ar/createBusinessCustomer",
+      "/v1/co/createBusinessCustomer",
+      "/v1/mx/createBusinessCustomer",
+    ],
+    z.object({ createdAt: isoDateTime }),
+    async (request, path) => await domestic.createCustomer(actingOf(request), "business", sources(request, path)),
+    [400, 401, 403],
+  );
+  post(
+    [
+      "/v1/domestic/submitKycInformation",
+      "/v1/ar/submitKycInformation",
+      "/v1/co/submitKycInformation",
+      "/v1/mx/submitKycInformation",
+    ],
+    z.object({ submissionId: z.uuid() }),
+    (request, path) => domestic.submitKycInformation(actingOf(request), sources(request, path)),
+  );
+  post(
+    [
+      "/v1/domestic/sendKycSubmission",
+      "/v1/ar/sendKycSubmission",
+      "/v1/co/sendKycSubmission",
+      "/v1/mx/sendKycSubmission",
+    ],
+    success,
+    (request, path) => domestic.sendSubmission(actingOf(request), "individual", sources(request, path)),
+  );
+  post(
+    [
+      "/v1/domestic/submitKybInformation",
+      "/v1/ar/submitKybInformation",
+      "/v1/co/submitKybInformation",
+      "/v1/mx/submitKybInformation",
+    ],
+    z.object({ submissionId: z.uuid() }),
+    (request, path) => domestic.submitKybInformation(actingOf(request), sources(request, path)),
+  );
+  post(
+    [
+      "/v1/domestic/sendKybSubmission",
+      "/v1/ar/sendKybSubmission",
+      "/v1/co/sendKybSubmission",
+      "/v1/mx/sendKybSubmission",
+    ],
+    success,
+    (request, path) => domestic.sendSubmission(actingOf(request), "business", sources(request, path)),
+  );
+  get(
+    [
+      "/v1/domestic/getKycRedirectLink",
+      "/v1/ar/getKycRedirectLink",
+      "/v1/co/getKycRedirectLink",
+      "/v1/mx/getKycRedirectLink",
+    ],
+    link,
+    (request, path) => domestic.redirectLink(actingOf(request), "individual", sources(request, path)),
+  );
+  get(
+    [
+      "/v1/domestic/getKybRedirectLink",
+      "/v1/ar/getKybRedirectLink",
+      "/v1/co/getKybRedirectLink",
+      "/v1/mx/getKybRedirectLink",
+    ],
+    link,
+    (request, path) => domestic.redirectLink(actingOf(request), "business", sources(request, path)),
+  );
+  post(
+    [
+      "/v1/domestic/kycRedirectOpened",
+      "/v1/ar/kycRedirectOpened",
+      "/v1/co/kycRedirectOpened",
+      "/v1/mx/kycRedirectOpened",
+    ],
+    success,
+    (request, path) => domestic.redirectOpened(actingOf(request), sources(request, path)),
+  );
+  post(
+    [
+      "/v1/domestic/kycRedirectFinished",
+      "/v1/ar/kycRedirectFinished",
+      "/v1/co/kycRedirectFinished",
+      "/v1/mx/kycRedirectFinished",
+    ],
+    success,
+    (request, path) => domestic.redirectFinished(actingOf(request), sources(request, path)),
+  );
+  post(
+    ["/v1/domestic/retryKyc", "/v1/ar/retryKyc", "/v1/co/retryKyc", "/v1/mx/retryKyc"],
+    z.union([link, success]),
+    (request, path) => domestic.retry(actingOf(request), sources(request, path)),
+  );
+  get(
+    ["/v1/domestic/getKycStatus", "/v1/ar/getKycStatus", "/v1/co/getKycStatus", "/v1/mx/getKycStatus"],
+    z.object({
+      alfred_pay_id: z.uuid(),
+      country: z.enum(DOMESTIC_COUNTRIES),
+      status: domesticStatus,
+      updated_at: isoDateTime,
+      lastFailure: z.string().optional(),
+    }),
+    async (request, path) => await domestic.status(actingOf(request), sources(request, path)),
+  );
+  get(
+    ["/v1/domestic/alfredpayStatus", "/v1/ar/alfredpayStatus", "/v1/co/alfredpayStatus", "/v1/mx/alfredpayStatus"],
+    z.object({ country: z.enum(DOMESTIC_COUNTRIES), creationTime: isoDateTime, status: domesticStatus }),
+    async (request, path) => await domestic.customerStatus(actingOf(request), sources(request, path)),
+  );
 
   const brazil = app.brazilOnboarding;
   const brazilStatus = z.object({
@@ -172,47 +245,51 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     result: z.enum(["APPROVED", "REJECTED"]).optional(),
     level: z.string(),
   });
-  for (const [prefix, alias] of [
-    ["/v1/brl", undefined],
-    ["/v1/brla", "BRLA"],
-  ] as const) {
-    const tags = ["Customers and KYC (BR)"];
-    const query = (shape: z.ZodRawShape) => jsonSchema(z.object(shape), "input");
-    server.post(`${prefix}/createSubaccount`, {
+  const brazilTags = ["Customers and KYC (BR)"];
+  const query = (shape: z.ZodRawShape) => jsonSchema(z.object(shape), "input");
+  // Each operation is served under /v1/brl and under its alias /v1/brla.
+  for (const url of ["/v1/brl/createSubaccount", "/v1/brla/createSubaccount"]) {
+    server.post(url, {
       config,
       schema: {
-        ...aliasedOperation("createSubaccount", "Create the BR subaccount, or retry its KYC", alias),
-        tags,
+        ...aliasedOperation("createSubaccount", "Create the BR subaccount, or retry its KYC", url),
+        tags: brazilTags,
         body: jsonSchema(createSubaccountInput, "input"),
         response: { 200: jsonSchema(z.object({ subAccountId: z.uuid() })), ...errorResponses(400, 401, 403) },
       },
       handler: (request) => brazil.createSubaccount(actingOf(request), request.body),
     });
-    server.post(`${prefix}/newKyc`, {
+  }
+  for (const url of ["/v1/brl/newKyc", "/v1/brla/newKyc"]) {
+    server.post(url, {
       config,
       schema: {
-        ...aliasedOperation("brNewKyc", "Submit level 1 KYC data", alias),
-        tags,
+        ...aliasedOperation("brNewKyc", "Submit level 1 KYC data", url),
+        tags: brazilTags,
         body: jsonSchema(newKycInput, "input"),
         response: { 200: jsonSchema(z.object({ id: z.uuid() })), ...errorResponses(400, 401, 403, 404) },
       },
       handler: (request) => brazil.submitLevelOne(actingOf(request), request.body),
     });
-    server.get(`${prefix}/getKycStatus`, {
+  }
+  for (const url of ["/v1/brl/getKycStatus", "/v1/brla/getKycStatus"]) {
+    server.get(url, {
       config,
       schema: {
-        ...aliasedOperation("fetchSubaccountKycStatus", "Get the BR KYC or KYB status", alias),
-        tags,
+        ...aliasedOperation("fetchSubaccountKycStatus", "Get the BR KYC or KYB status", url),
+        tags: brazilTags,
         querystring: query({ taxId: z.string().optional() }),
         response: { 200: jsonSchema(brazilStatus), ...errorResponses(400, 401, 403, 404) },
       },
       handler: (request) => brazil.kycStatus(actingOf(request), request.query),
     });
-    server.get(`${prefix}/getUser`, {
+  }
+  for (const url of ["/v1/brl/getUser", "/v1/brla/getUser"]) {
+    server.get(url, {
       config,
       schema: {
-        ...aliasedOperation("getBrUser", "Get the BR user", alias),
-        tags,
+        ...aliasedOperation("getBrUser", "Get the BR user", url),
+        tags: brazilTags,
         querystring: query({ taxId: z.string().optional() }),
         response: {
           200: jsonSchema(
@@ -228,21 +305,25 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       },
       handler: (request) => brazil.user(actingOf(request), request.query),
     });
-    server.get(`${prefix}/getUserRemainingLimit`, {
+  }
+  for (const url of ["/v1/brl/getUserRemainingLimit", "/v1/brla/getUserRemainingLimit"]) {
+    server.get(url, {
       config,
       schema: {
-        ...aliasedOperation("getBrUserRemainingLimit", "Get the BR user's remaining limits", alias),
-        tags,
+        ...aliasedOperation("getBrUserRemainingLimit", "Get the BR user's remaining limits", url),
+        tags: brazilTags,
         querystring: query({ taxId: z.string().optional(), direction: z.string().optional() }),
         response: { 200: jsonSchema(z.object({ remainingLimit: z.number() })), ...errorResponses(400, 401, 403, 404) },
       },
       handler: (request) => brazil.remainingLimit(actingOf(request), request.query),
     });
-    server.post(`${prefix}/kyb/new-level-1/web-sdk`, {
+  }
+  for (const url of ["/v1/brl/kyb/new-level-1/web-sdk", "/v1/brla/kyb/new-level-1/web-sdk"]) {
+    server.post(url, {
       config,
       schema: {
-        ...aliasedOperation("startBrKybLevel1Hosted", "Start hosted level 1 KYB", alias),
-        tags,
+        ...aliasedOperation("startBrKybLevel1Hosted", "Start hosted level 1 KYB", url),
+        tags: brazilTags,
         querystring: query({ subAccountId: z.string().optional() }),
         response: {
           200: jsonSchema(
@@ -253,13 +334,15 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       },
       handler: (request) => brazil.startKyb(actingOf(request), request.query),
     });
-    server.post(`${prefix}/kyc/import-token`, {
+  }
+  for (const url of ["/v1/brl/kyc/import-token", "/v1/brla/kyc/import-token"]) {
+    server.post(url, {
       config: { capabilities: ["BR_KYC_IMPORT"] as const, delegation: SELECTOR_ONLY },
       // The contract's cap for this route; Fastify answers 413 before the body is parsed.
       bodyLimit: IMPORT_TOKEN_BODY_LIMIT,
       schema: {
-        ...aliasedOperation("importBrKycToken", "Import an individual's KYC by share token", alias),
-        tags,
+        ...aliasedOperation("importBrKycToken", "Import an individual's KYC by share token", url),
+        tags: brazilTags,
         headers: jsonSchema(z.object({ "idempotency-key": z.string().optional() }), "input"),
         body: jsonSchema(z.object({ importToken: z.string(), consentAttested: z.literal(true) }), "input"),
         response: {
@@ -276,11 +359,13 @@ export function customerRoutes(server: FastifyInstance, app: App) {
         return reply.code(202).send(body);
       },
     });
-    server.get(`${prefix}/kyb/attempt-status`, {
+  }
+  for (const url of ["/v1/brl/kyb/attempt-status", "/v1/brla/kyb/attempt-status"]) {
+    server.get(url, {
       config,
       schema: {
-        ...aliasedOperation("getBrKybAttemptStatus", "Get the KYB attempt's status", alias),
-        tags,
+        ...aliasedOperation("getBrKybAttemptStatus", "Get the KYB attempt's status", url),
+        tags: brazilTags,
         querystring: query({ attemptId: z.string().optional() }),
         response: {
           200: jsonSchema(

@@ -2,13 +2,8 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
-import {
-  FIAT_ACCOUNT_COUNTRIES,
-  FIAT_ACCOUNT_TYPES,
-  fiatAccountInput,
-  type FiatAccountCountry,
-} from "../../fiat-accounts/rules.js";
-import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES, fiatAccountInput } from "../../fiat-accounts/rules.js";
+import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema, pathCountry } from "../http.js";
 
 const fiatAccount = z.object({
   fiatAccountId: z.uuid(),
@@ -33,18 +28,17 @@ const countryQuery = z.object({ country: z.string().optional() });
 export function fiatAccountRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["PROVIDER_ACCOUNTS"] as const, delegation: DELEGATED };
   const tags = ["Fiat accounts"];
-  const prefixes: [string, FiatAccountCountry | undefined][] = [
-    ["/v1/domestic", undefined],
-    ["/v1/ar", "AR"],
-    ["/v1/co", "CO"],
-    ["/v1/mx", "MX"],
-  ];
-
-  for (const [prefix, path] of prefixes) {
-    server.post(`${prefix}/fiatAccounts`, {
+  // Each operation is served under /v1/domestic and under the country aliases, whose path names the country.
+  for (const url of [
+    "/v1/domestic/fiatAccounts",
+    "/v1/ar/fiatAccounts",
+    "/v1/co/fiatAccounts",
+    "/v1/mx/fiatAccounts",
+  ]) {
+    server.post(url, {
       config,
       schema: {
-        ...aliasedOperation("createDomesticFiatAccount", "Add a payout fiat account", path),
+        ...aliasedOperation("createDomesticFiatAccount", "Add a payout fiat account", url),
         tags,
         querystring: jsonSchema(countryQuery, "input"),
         body: jsonSchema(fiatAccountInput, "input"),
@@ -52,26 +46,44 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
       },
       handler: async (request) => ({
         fiatAccountId: (
-          await app.fiatAccounts.create(actingOf(request), { path, query: request.query, body: request.body })
+          await app.fiatAccounts.create(actingOf(request), {
+            path: pathCountry(url),
+            query: request.query,
+            body: request.body,
+          })
         ).fiatAccountId,
       }),
     });
+  }
 
-    server.get(`${prefix}/fiatAccounts`, {
+  for (const url of [
+    "/v1/domestic/fiatAccounts",
+    "/v1/ar/fiatAccounts",
+    "/v1/co/fiatAccounts",
+    "/v1/mx/fiatAccounts",
+  ]) {
+    server.get(url, {
       config,
       schema: {
-        ...aliasedOperation("listDomesticFiatAccounts", "List payout fiat accounts", path),
+        ...aliasedOperation("listDomesticFiatAccounts", "List payout fiat accounts", url),
         tags,
         querystring: jsonSchema(countryQuery, "input"),
         response: { 200: jsonSchema(z.array(fiatAccount)), ...errorResponses(400, 401, 403) },
       },
-      handler: (request) => app.fiatAccounts.list(actingOf(request), { path, query: request.query }),
+      handler: (request) => app.fiatAccounts.list(actingOf(request), { path: pathCountry(url), query: request.query }),
     });
+  }
 
-    server.delete(`${prefix}/fiatAccounts/:fiatAccountId`, {
+  for (const url of [
+    "/v1/domestic/fiatAccounts/:fiatAccountId",
+    "/v1/ar/fiatAccounts/:fiatAccountId",
+    "/v1/co/fiatAccounts/:fiatAccountId",
+    "/v1/mx/fiatAccounts/:fiatAccountId",
+  ]) {
+    server.delete(url, {
       config,
       schema: {
-        ...aliasedOperation("deleteDomesticFiatAccount", "Delete a payout fiat account", path),
+        ...aliasedOperation("deleteDomesticFiatAccount", "Delete a payout fiat account", url),
         tags,
         params: jsonSchema(z.object({ fiatAccountId: z.string() }), "input"),
         response: { 204: { type: "null" }, ...errorResponses(400, 401, 403, 404) },

@@ -62,11 +62,16 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     handler: async (request) => ({ invitations: await recipients.invitations(actingOf(request), request.query) }),
   });
 
-  for (const [action, archived, operationId, summary] of [
-    ["archive", true, "archiveRecipientInvitation", "Archive a pending invitation"],
-    ["unarchive", false, "unarchiveRecipientInvitation", "Restore an archived invitation"],
+  for (const [url, archived, operationId, summary] of [
+    ["/v1/recipients/invitations/:id/archive", true, "archiveRecipientInvitation", "Archive a pending invitation"],
+    [
+      "/v1/recipients/invitations/:id/unarchive",
+      false,
+      "unarchiveRecipientInvitation",
+      "Restore an archived invitation",
+    ],
   ] as const) {
-    server.post(`/v1/recipients/invitations/:id/${action}`, {
+    server.post(url, {
       config: sender,
       schema: {
         operationId,
