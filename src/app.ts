@@ -148,6 +148,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const idempotency = new IdempotencyService(db);
   const pricing = new PricingAssignments(db, reads, bus, config.cacheTtlMs);
   const quotes = new QuoteService(reads, writes, rampProvider, pricing, config.cacheTtlMs);
+  const widgetSessions = new WidgetSessionService(db, quotes, config.widgetBaseUrl);
   const rampViews = new RampViewCache(bus, config.cacheTtlMs);
   const rampProcessor = new RampProcessor(
     db,
@@ -214,10 +215,23 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     managedProfiles: new ManagedProfileService(db, bus, credentials),
     admin: new AdminService(db, reads, bus, credentials, pricing),
     quotes,
-    widgetSessions: new WidgetSessionService(db, quotes, config.widgetBaseUrl),
-    ramps: new RampService(db, reads, rampProvider, kyc, delegation, fiatAccounts, rampEventOutbox, outbox, rampViews, {
-      startWindowMs: config.ramps.startWindowMs,
-    }),
+    widgetSessions,
+    ramps: new RampService(
+      db,
+      reads,
+      rampProvider,
+      kyc,
+      delegation,
+      fiatAccounts,
+      quotes,
+      widgetSessions,
+      rampEventOutbox,
+      outbox,
+      rampViews,
+      {
+        startWindowMs: config.ramps.startWindowMs,
+      },
+    ),
     fiatAccounts,
     onboarding,
     kyc,

@@ -59,6 +59,6 @@ export async function consumeQuote(db: Queryable, quoteId: string, now: Date): P
 }
 
 /** Whether a quote was consumed (why a registration lost: consumed, else expired). */
-export function findQuoteConsumption(db: Queryable, quoteId: string) {
-  return db.quote.findUnique({ where: { id: quoteId }, select: { consumedAt: true } });
+export function findQuoteConsumption(reads: Reads, quoteId: string) {
+  return reads.one<{ consumedAt: Date | null }>(`SELECT "consumedAt" FROM "Quote" WHERE "id" = $1`, [quoteId]);
 }

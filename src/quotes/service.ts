@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import { RevocableCache } from "../cache/revocable-cache.js";
 import type { Reads, Writes } from "../db/statements.js";
+import type { Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import { AMOUNT_PATTERN, fractionDigits, money } from "../money.js";
 import type { RampProvider } from "../providers/ports.js";
@@ -88,6 +89,23 @@ export class QuoteService {
     cacheTtlMs: number,
   ) {
     this.views = new RevocableCache(cacheTtlMs, 10_000);
+  }
+
+  /** A stored quote the viewer may act on (its own, or one nobody owns): what a ramp is registered from. */
+  findUsable(quoteId: string, viewerProfileId: string | null): Promise<Quote | null> {
+    return repo.findVisibleQuote(this.reads, quoteId, viewerProfileId);
+  }
+
+  /** Uses the quote up, in the caller's transaction: false when it was used already or has expired. */
+  consume(tx: Queryable, quoteId: string, now: Date): Promise<boolean> {
+    return repo.consumeQuote(tx, quoteId, now);
+  }
+
+  /** Why a quote could not be consumed: it was already, or else it expired. */
+  async unavailable(quoteId: string): Promise<AppError> {
+    return (await repo.findQuoteConsumption(this.reads, quoteId))?.consumedAt
+      ? new AppError("QUOTE_CONSUMED")
+      : new AppError("QUOTE_EXPIRED");
   }
 
   async create(acting: ActingContext | null, input: unknown): Promise<QuoteView> {

@@ -11,12 +11,12 @@ import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rules.js";
 import type { FiatAccountService } from "../fiat-accounts/service.js";
 import type { KycService } from "../kyc/service.js";
 import type { RampProvider } from "../providers/ports.js";
-import { consumeQuote, findQuoteConsumption, findVisibleQuote } from "../quotes/repo.js";
+import type { QuoteService } from "../quotes/service.js";
 import { quoteTerms } from "../quotes/service.js";
 import { EVM_NETWORKS } from "../reference-data/catalog.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import { canonicalId, fieldError, parseInput } from "../validation.js";
-import { findVisibleWidgetSession } from "../widget-sessions/repo.js";
+import type { WidgetSessionService } from "../widget-sessions/service.js";
 import { statusOfPhase, type RampPhase } from "./phases.js";
 import * as repo from "./repo.js";
 import type { RampErrorView, RampView } from "./types.js";
@@ -99,6 +99,8 @@ export class RampService {
     private readonly kyc: KycService,
     private readonly delegation: Delegation,
     private readonly fiatAccounts: FiatAccountService,
+    private readonly quotes: QuoteService,
+    private readonly widgetSessions: WidgetSessionService,
     private readonly events: RampEventOutbox,
     private readonly outbox: OutboxSignal,
     private readonly views: RampViewCache,
@@ -108,7 +110,7 @@ export class RampService {
   async register(acting: ActingContext, input: unknown): Promise<RampView> {
     // The quote decides the corridor, and the corridor checks come before the rest of the body's validation.
     const { quoteId } = parseInput(z.object({ quoteId: uuid }), input);
-    const quote = await findVisibleQuote(this.reads, quoteId, acting.subjectProfileId);
+    const quote = await this.quotes.findUsable(quoteId, acting.subjectProfileId);
     if (!quote) throw new AppError("NOT_FOUND", "Quote not found.");
     const corridor = quote.corridor as Corridor;
     await this.delegation.authorizeCorridor(acting, corridor);
@@ -137,7 +139,7 @@ export class RampService {
     ) {
       throw fieldError(walletField, `is not a valid ${quote.network} address`);
     }
-    if (request.sessionId && !(await findVisibleWidgetSession(this.db, request.sessionId, acting.subjectProfileId))) {
+    if (request.sessionId && !(await this.widgetSessions.isVisible(request.sessionId, acting.subjectProfileId))) {
       throw new AppError("NOT_FOUND", "Widget session not found.");
     }
     const fiatAccountId = await this.payoutAccount(acting, quote.rampType, corridor, request.fiatAccountId);
@@ -157,7 +159,7 @@ export class RampService {
     const id = randomUUID();
     try {
       const ramp = await inTransaction(this.db, async (tx) => {
-        if (!(await consumeQuote(tx, quote.id, now))) return null;
+        if (!(await this.quotes.consume(tx, quote.id, now))) return null;
         const created = await repo.insertRamp(tx, {
           id,
           quoteId: quote.id,
@@ -191,7 +193,7 @@ export class RampService {
         await this.events.record(tx, eventRamp(created), "TRANSACTION_CREATED", now);
         return created;
       });
-      if (!ramp) throw await this.quoteUnavailable(quote.id);
+      if (!ramp) throw await this.quotes.unavailable(quote.id);
       this.outbox.committed();
       return this.view(ramp);
     } catch (error) {
@@ -330,12 +332,6 @@ export class RampService {
       );
     }
     return new AppError("RAMP_NOT_STARTABLE", `The ramp is already in phase ${ramp.currentPhase}.`);
-  }
-
-  private async quoteUnavailable(quoteId: string): Promise<AppError> {
-    return (await findQuoteConsumption(this.db, quoteId))?.consumedAt
-      ? new AppError("QUOTE_CONSUMED")
-      : new AppError("QUOTE_EXPIRED");
   }
 
   view(ramp: repo.RampViewRow): RampView {

@@ -64,6 +64,11 @@ export class WidgetSessionService {
     private readonly widgetBaseUrl: string,
   ) {}
 
+  /** Whether the viewer may attach this session to a ramp (its own, or one nobody owns). */
+  async isVisible(sessionId: string, viewerProfileId: string): Promise<boolean> {
+    return (await repo.findVisibleWidgetSession(this.db, sessionId, viewerProfileId)) !== null;
+  }
+
   async create(acting: ActingContext | null, input: unknown): Promise<WidgetSessionView> {
     const parameters = parseInput(sessionInput(input), input);
     const owner = ownerOf(acting);
