@@ -13,6 +13,10 @@ const TRANSPORTS = {
   group: ["fastify", "@fastify/*", "graphql", "graphql/*", "type-graphql", "@apollo/*", "**/rest/**", "**/graphql/**"],
   message: "Services are transport-neutral: no Fastify, GraphQL or adapter imports.",
 };
+const OTHER_MODULES_DATA = {
+  group: ["../*/repo.js", "../*/*-repo.js", "../../*/repo.js", "../../*/*-repo.js"],
+  message: "A module reads another module's data through that module's service, not its repository.",
+};
 const SERVER = { group: ["**/server.js"], message: "Only the entry point imports the server (the composition root)." };
 const ORM_ERROR_CODES = {
   "no-restricted-syntax": [
@@ -32,11 +36,15 @@ export default tseslint.config(
   },
   // Tests read parsed JSON answers: `any` there is the honest type.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
-  { files: ["src/**/*.ts"], ignores: ["src/main.ts", ...DATA_ACCESS], rules: restrict(ORM, SERVER) },
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/main.ts", ...DATA_ACCESS],
+    rules: restrict(ORM, SERVER, OTHER_MODULES_DATA),
+  },
   { files: ["src/**/*.ts"], ignores: ["src/db/**"], rules: ORM_ERROR_CODES },
   {
     files: ["src/*/**/*.ts"],
     ignores: ["src/rest/**", "src/graphql/**", ...DATA_ACCESS],
-    rules: restrict(ORM, TRANSPORTS, SERVER),
+    rules: restrict(ORM, TRANSPORTS, SERVER, OTHER_MODULES_DATA),
   },
 );

@@ -131,7 +131,9 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   });
 
   const credentials = new CredentialService(db, reads, bus, config.rampEnvironment);
-  const delegation = new Delegation(db, bus, config.cacheTtlMs);
+  const profiles = new ProfileService(db, reads);
+  const managedProfiles = new ManagedProfileService(db, bus, credentials);
+  const delegation = new Delegation(managedProfiles, bus, config.cacheTtlMs);
   const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
   const kyc = new KycService(
     db,
@@ -139,17 +141,34 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     bus,
     new SandboxKycProvider(config.ramps.sandboxKycDecisionMs, config.publicBaseUrl),
     delegation,
+    profiles,
     config.cacheTtlMs,
   );
   const outbox = new OutboxSignal(bus, log);
   const rampEventOutbox = new RampEventOutbox(enqueueDeliveries);
   const fiatAccounts = new FiatAccountService(db, delegation, kyc);
-  const onboarding = new OnboardingService(db, rampProvider, kyc, delegation, config.publicBaseUrl);
   const idempotency = new IdempotencyService(db);
   const pricing = new PricingAssignments(db, reads, bus, config.cacheTtlMs);
   const quotes = new QuoteService(reads, writes, rampProvider, pricing, config.cacheTtlMs);
   const widgetSessions = new WidgetSessionService(db, quotes, config.widgetBaseUrl);
   const rampViews = new RampViewCache(bus, config.cacheTtlMs);
+  const ramps = new RampService(
+    db,
+    reads,
+    rampProvider,
+    kyc,
+    delegation,
+    fiatAccounts,
+    quotes,
+    widgetSessions,
+    rampEventOutbox,
+    outbox,
+    rampViews,
+    {
+      startWindowMs: config.ramps.startWindowMs,
+    },
+  );
+  const onboarding = new OnboardingService(rampProvider, kyc, delegation, ramps, managedProfiles, config.publicBaseUrl);
   const rampProcessor = new RampProcessor(
     db,
     rampProvider,
@@ -199,6 +218,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     ),
     identity: new IdentityService(
       db,
+      profiles,
       mailer,
       accessTokens,
       bus,
@@ -210,28 +230,13 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       log,
     ),
     credentials,
-    profiles: new ProfileService(reads),
+    profiles,
     delegation,
-    managedProfiles: new ManagedProfileService(db, bus, credentials),
-    admin: new AdminService(db, reads, bus, credentials, pricing),
+    managedProfiles,
+    admin: new AdminService(db, bus, credentials, pricing, profiles, managedProfiles),
     quotes,
     widgetSessions,
-    ramps: new RampService(
-      db,
-      reads,
-      rampProvider,
-      kyc,
-      delegation,
-      fiatAccounts,
-      quotes,
-      widgetSessions,
-      rampEventOutbox,
-      outbox,
-      rampViews,
-      {
-        startWindowMs: config.ramps.startWindowMs,
-      },
-    ),
+    ramps,
     fiatAccounts,
     onboarding,
     kyc,

@@ -2,12 +2,10 @@ import { z } from "zod";
 import type { CredentialService } from "../credentials/service.js";
 import type { IssuedCredential } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
-import { inTransaction } from "../db/tx.js";
 import { AppError } from "../errors.js";
-import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
-import { findManagerPolicy, upsertManagerPolicy } from "../managed-profiles/repo.js";
-import { findProfiles } from "../profiles/repo.js";
+import type { ManagedProfileService } from "../managed-profiles/service.js";
+import type { ProfileService } from "../profiles/service.js";
 import { managerPolicyInput, type ManagerPolicy } from "../managed-profiles/types.js";
 import { PRICING_PROFILE_NAMES } from "../quotes/pricing.js";
 import type { PricingAssignments, PricingAssignmentView } from "../quotes/pricing-assignments.js";
@@ -38,24 +36,23 @@ export interface PartnerView {
 export class AdminService {
   constructor(
     private readonly db: Db,
-    private readonly reads: Reads,
     private readonly bus: EventBus,
     private readonly credentials: CredentialService,
     private readonly pricing: PricingAssignments,
+    private readonly profiles: ProfileService,
+    private readonly managedProfiles: ManagedProfileService,
   ) {}
 
   /** Enables, updates or disables a manager; `created` is true the first time. */
   async putManager(profileId: string, input: unknown): Promise<{ manager: ManagerPolicy; created: boolean }> {
     const policy = parseInput(managerPolicyInput, input);
     const { id } = await this.requireOrdinaryProfile(profileId);
-    const created = await inTransaction(this.db, (tx) => upsertManagerPolicy(tx, id, policy));
-    await this.bus.publish("cacheInvalidated", { tag: id });
-    return { manager: (await findManagerPolicy(this.db, id))!, created };
+    return this.managedProfiles.setPolicy(id, policy);
   }
 
   async getManager(profileId: string): Promise<ManagerPolicy> {
     const id = canonicalId(profileId);
-    const manager = id ? await findManagerPolicy(this.db, id) : null;
+    const manager = id ? await this.managedProfiles.policy(id) : null;
     if (!manager) throw new AppError("NOT_FOUND", "No manager policy for this profile.");
     return manager;
   }
@@ -101,7 +98,7 @@ export class AdminService {
 
   private async requireProfile(profileId: string) {
     const id = canonicalId(profileId);
-    const [profile] = id ? await findProfiles(this.reads, [id]) : [];
+    const profile = id ? await this.profiles.find(id) : null;
     if (!profile) throw new AppError("NOT_FOUND", "Profile not found.");
     return profile;
   }

@@ -1,7 +1,5 @@
-import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { findDelegationTarget, findManagerPolicy } from "../managed-profiles/repo.js";
 import type { ManagerPolicy } from "../managed-profiles/types.js";
 import { childMaySupport, type Corridor, type CustomerType } from "../reference-data/corridors.js";
 import { canonicalId } from "../validation.js";
@@ -58,6 +56,21 @@ function childCredentialOf(principal: Principal) {
     : undefined;
 }
 
+/** A profile as delegation checks it before acting for it: the managed-profiles module provides it. */
+export interface DelegationTarget {
+  managerProfileId: string | null;
+  customerType: CustomerType | null;
+  deletedAt: Date | null;
+  /** How many of its customer entities are active (a child acts through exactly one). */
+  activeEntities: number;
+}
+
+/** The manager policies and children delegation checks against: the managed-profiles module provides them. */
+export interface ManagedProfileDirectory {
+  policy(managerProfileId: string): Promise<ManagerPolicy | null>;
+  delegationTarget(childProfileId: string): Promise<DelegationTarget | null>;
+}
+
 /**
  * Turns a principal, the optional X-Managed-Profile-Id and the route's rule into an acting context,
  * running the contract's checks in the contract's order. Manager policies and children are cached
@@ -65,10 +78,10 @@ function childCredentialOf(principal: Principal) {
  */
 export class Delegation {
   private readonly policies: RevocableCache<ManagerPolicy | null>;
-  private readonly targets: RevocableCache<Awaited<ReturnType<typeof findDelegationTarget>>>;
+  private readonly targets: RevocableCache<DelegationTarget | null>;
 
   constructor(
-    private readonly db: Db,
+    private readonly directory: ManagedProfileDirectory,
     bus: EventBus,
     cacheTtlMs: number,
   ) {
@@ -176,12 +189,12 @@ export class Delegation {
   /** Steps 4 to 6 of the contract: the manager, the child, then corridor and customer type. */
   private async checkControl(managerId: string, childId: string, rule: DelegationRule): Promise<void> {
     const manager = await this.policies.load(managerId, async () => ({
-      value: await findManagerPolicy(this.db, managerId),
+      value: await this.directory.policy(managerId),
       tags: [managerId],
     }));
     if (!manager?.isActive) throw denied("The controlling manager is not active.");
     const child = await this.targets.load(childId, async () => {
-      const target = await findDelegationTarget(this.db, childId);
+      const target = await this.directory.delegationTarget(childId);
       return { value: target, tags: [childId, ...(target?.managerProfileId ? [target.managerProfileId] : [])] };
     });
     if (

@@ -8,7 +8,7 @@ import type { EventBus } from "../events/bus.js";
 import { inTransaction, type Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
-import { upsertProfileByEmail } from "../profiles/repo.js";
+import type { ProfileService } from "../profiles/service.js";
 import { parseInput } from "../validation.js";
 import * as repo from "./repo.js";
 
@@ -45,6 +45,7 @@ export class IdentityService {
 
   constructor(
     private readonly db: Db,
+    private readonly profiles: ProfileService,
     private readonly mailer: Mailer,
     private readonly accessTokens: AccessTokens,
     private readonly bus: EventBus,
@@ -99,7 +100,7 @@ export class IdentityService {
     }
     return inTransaction(this.db, async (tx) => {
       if (!(await repo.consumeChallenge(tx, email, challenge.codeHash, now))) throw new AppError("INVALID_OTP");
-      const profile = await upsertProfileByEmail(tx, email);
+      const profile = await this.profiles.signInProfile(tx, email);
       const familyId = randomUUID();
       await repo.createSessionFamily(tx, { id: familyId, profileId: profile.id });
       return this.issueSession(tx, familyId, profile.id, now);

@@ -7,7 +7,7 @@ import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cac
 import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
-import { findKycSubject } from "../profiles/repo.js";
+import type { ProfileService } from "../profiles/service.js";
 import type { KycProvider, KycStatus, KycSubmission } from "../providers/ports.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import * as repo from "./repo.js";
@@ -42,6 +42,7 @@ export class KycService {
     private readonly bus: EventBus,
     private readonly provider: KycProvider,
     private readonly delegation: Delegation,
+    private readonly profiles: ProfileService,
     cacheTtlMs: number,
   ) {
     this.subjects = busInvalidatedCache(bus, cacheTtlMs);
@@ -110,7 +111,7 @@ export class KycService {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
     const exists = () => fieldError("country", `already has a ${key.customerType} customer in ${key.corridor}`);
     if (await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType)) throw exists();
-    const subject = await findKycSubject(this.db, acting.subjectProfileId);
+    const subject = await this.profiles.kycSubject(acting.subjectProfileId);
     if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
     const providerCustomerId = await this.provider.createCustomer({ ...key, contactEmail: subject.email });
     try {

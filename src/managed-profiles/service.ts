@@ -1,3 +1,4 @@
+import type { DelegationTarget, ManagedProfileDirectory } from "../auth/delegation.js";
 import type { CredentialService } from "../credentials/service.js";
 import type { IssuedCredential, ApiCredentialView } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
@@ -18,12 +19,37 @@ import {
  * logical deletion, and the children's credentials. Every operation is scoped to the calling manager;
  * another manager's child is not found.
  */
-export class ManagedProfileService {
+export class ManagedProfileService implements ManagedProfileDirectory {
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
     private readonly credentials: CredentialService,
   ) {}
+
+  /** A profile's manager policy, active or not; null when it was never enabled as a manager. */
+  policy(managerProfileId: string): Promise<ManagerPolicy | null> {
+    return repo.findManagerPolicy(this.db, managerProfileId);
+  }
+
+  /** The entities a profile transacts as, oldest first. */
+  customerEntities(profileId: string) {
+    return repo.listCustomerEntities(this.db, profileId);
+  }
+
+  /** A profile as delegation checks it (null when unknown). */
+  delegationTarget(childProfileId: string): Promise<DelegationTarget | null> {
+    return repo.findDelegationTarget(this.db, childProfileId);
+  }
+
+  /** Enables, updates or disables a manager, at once on every instance; `created` is true the first time. */
+  async setPolicy(
+    managerProfileId: string,
+    policy: Parameters<typeof repo.upsertManagerPolicy>[2],
+  ): Promise<{ manager: ManagerPolicy; created: boolean }> {
+    const created = await inTransaction(this.db, (tx) => repo.upsertManagerPolicy(tx, managerProfileId, policy));
+    await this.bus.publish("cacheInvalidated", { tag: managerProfileId });
+    return { manager: (await repo.findManagerPolicy(this.db, managerProfileId))!, created };
+  }
 
   /** The caller's policy, if it is an active manager; otherwise MANAGED_PROFILE_ACCESS_DENIED. */
   async activeManager(managerProfileId: string): Promise<ManagerPolicy> {

@@ -1,6 +1,4 @@
 import { createHash } from "node:crypto";
-import type { Queryable } from "../db/tx.js";
-import { listCustomerEntities } from "../managed-profiles/repo.js";
 
 /** An entity a subject transacts as. */
 export interface SubjectEntity {
@@ -13,12 +11,11 @@ export interface SubjectEntity {
  * The entities a subject transacts as, oldest first: its registered ones, or, for a direct profile that has
  * none, the individual who signed in (a stable derived id).
  */
-export async function subjectEntities(
-  db: Queryable,
+export function subjectEntities(
+  stored: SubjectEntity[],
   subjectProfileId: string,
   managedChild: boolean,
-): Promise<SubjectEntity[]> {
-  const stored = await listCustomerEntities(db, subjectProfileId);
+): SubjectEntity[] {
   if (stored.length || managedChild) return stored;
   return [{ id: nameBasedUuid(`${subjectProfileId}:individual`), customerType: "individual", isActive: true }];
 }

@@ -1,11 +1,9 @@
 import { z } from "zod";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { formatAmount, money } from "../money.js";
 import type { KycService } from "../kyc/service.js";
 import type { KycStatus, RampProvider } from "../providers/ports.js";
-import { findCompletedSince } from "../ramps/repo.js";
 import { COUNTRIES, fiatCurrency } from "../reference-data/catalog.js";
 import {
   CORRIDOR_FIAT,
@@ -18,6 +16,8 @@ import {
 import { parseInput } from "../validation.js";
 import { subjectEntities } from "./customer-accounts.js";
 import { ONBOARDING_COUNTRIES, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
+import type { ManagedProfileService } from "../managed-profiles/service.js";
+import type { RampService } from "../ramps/service.js";
 
 const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
 /** Which directions each corridor's country supports. */
@@ -61,10 +61,11 @@ const accountState = (status: KycStatus): AccountState =>
 /** Ramp eligibility, limits and onboarding state of the acting subject. */
 export class OnboardingService {
   constructor(
-    private readonly db: Db,
     private readonly provider: RampProvider,
     private readonly kyc: KycService,
     private readonly delegation: Delegation,
+    private readonly ramps: RampService,
+    private readonly managedProfiles: ManagedProfileService,
     private readonly publicBaseUrl: string,
   ) {}
 
@@ -94,7 +95,7 @@ export class OnboardingService {
     const now = new Date();
     const startsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
     const endsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-    const completed = await findCompletedSince(this.db, acting.subjectProfileId, corridors, startsAt);
+    const completed = await this.ramps.completedSince(acting.subjectProfileId, corridors, startsAt);
     const limits = corridors.flatMap((corridor) =>
       (["BUY", "SELL"] as const).map((direction) => {
         const currency = CORRIDOR_FIAT[corridor];
@@ -121,7 +122,9 @@ export class OnboardingService {
   /** The subject's customer entities and, per entity, its provider accounts (KYC/KYB cases) in the corridors it may use. */
   async status(acting: ActingContext) {
     const [entities, cases] = await Promise.all([
-      subjectEntities(this.db, acting.subjectProfileId, acting.controllingManagerId !== null),
+      this.managedProfiles
+        .customerEntities(acting.subjectProfileId)
+        .then((stored) => subjectEntities(stored, acting.subjectProfileId, acting.controllingManagerId !== null)),
       this.kyc.casesOf(acting.subjectProfileId),
     ]);
     const active = entities.filter((entity) => entity.isActive);

@@ -107,6 +107,11 @@ export class RampService {
     private readonly settings: RampSettings,
   ) {}
 
+  /** The subject's ramps completed since `since` in the corridors, with their amounts (what monthly limits count). */
+  completedSince(subjectProfileId: string, corridors: string[], since: Date) {
+    return repo.findCompletedSince(this.db, subjectProfileId, corridors, since);
+  }
+
   async register(acting: ActingContext, input: unknown): Promise<RampView> {
     // The quote decides the corridor, and the corridor checks come before the rest of the body's validation.
     const { quoteId } = parseInput(z.object({ quoteId: uuid }), input);
