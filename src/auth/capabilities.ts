@@ -37,7 +37,7 @@ export type Capability = keyof typeof CAPABILITY_MATRIX;
  * failure (401), not a refused task (403). Webhook management takes a secret key only (issue 5, and the
  * reference: bearer sessions are not accepted); the operator surface takes the operator token only.
  */
-export const SINGLE_CREDENTIAL_TASKS: readonly Capability[] = ["WEBHOOK_MANAGEMENT", "OPERATOR"];
+const SINGLE_CREDENTIAL_TASKS: readonly Capability[] = ["WEBHOOK_MANAGEMENT", "OPERATOR"];
 export const CAPABILITIES = Object.keys(CAPABILITY_MATRIX) as Capability[];
 
 function allows(capability: Capability, kind: PrincipalKind): boolean {
