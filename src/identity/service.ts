@@ -21,7 +21,6 @@ const email = z
   .pipe(z.email({ error: "must be an email address" }).max(254));
 const requestOtpInput = z.object({ email, locale: z.string().max(35).optional() });
 const verifyOtpInput = z.object({ email, token: z.string({ error: "token is required" }) });
-const refreshInput = z.object({ refresh_token: z.string({ error: "refresh_token is required" }).min(1) });
 
 export interface SessionTokens {
   accessToken: string;
@@ -107,9 +106,8 @@ export class IdentityService {
     });
   }
 
-  async refresh(input: unknown): Promise<SessionTokens> {
-    const { refresh_token } = parseInput(refreshInput, input);
-    const tokenHash = sha256Hex(refresh_token);
+  async refresh(refreshToken: string): Promise<SessionTokens> {
+    const tokenHash = sha256Hex(refreshToken);
     const now = new Date();
     const rotated = await inTransaction(this.db, async (tx) => {
       const spent = await repo.spendRefreshToken(tx, tokenHash, now);
@@ -125,9 +123,8 @@ export class IdentityService {
     throw new AppError("AUTHENTICATION_REQUIRED", INVALID_REFRESH);
   }
 
-  async logout(input: unknown): Promise<void> {
-    const { refresh_token } = parseInput(refreshInput, input);
-    const known = await repo.findRefreshToken(this.db, sha256Hex(refresh_token));
+  async logout(refreshToken: string): Promise<void> {
+    const known = await repo.findRefreshToken(this.db, sha256Hex(refreshToken));
     if (!known) throw new AppError("AUTHENTICATION_REQUIRED", INVALID_REFRESH);
     await this.endSession(known.familyId, new Date());
   }

@@ -19,7 +19,6 @@ const inviteInput = z
   .object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)), relationship: z.enum(RELATIONSHIPS) })
   .strict();
 const relationshipInput = z.object({ relationship: z.enum(RELATIONSHIPS) }).strict();
-const listInput = z.object({ archived: z.enum(["true", "false"]).default("false") }).strict();
 const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
 
 /** An invitation as its sender sees it. */
@@ -121,12 +120,11 @@ export class RecipientService {
   /** The sender's invitations not yet accepted, newest first: the current ones, or the archived ones; all, or one page. */
   async invitations(
     acting: ActingContext,
-    query: unknown,
+    { archived }: { archived: boolean },
     page?: { limit: number; offset: number },
   ): Promise<InvitationView[]> {
-    const { archived } = parseInput(listInput, query ?? {});
     const now = new Date();
-    return (await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived === "true", page)).map((row) =>
+    return (await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived, page)).map((row) =>
       invitationView(row, now),
     );
   }

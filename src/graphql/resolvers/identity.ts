@@ -41,13 +41,13 @@ export class IdentityResolver {
   @Mutation(() => Session, { description: "Rotates a refresh token; a spent token revokes its whole sign-in." })
   @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
   async refreshSession(@Arg("refreshToken") refreshToken: string, @Ctx() { app }: GraphQLContext) {
-    return toSession(await app.identity.refresh({ refresh_token: refreshToken }));
+    return toSession(await app.identity.refresh(refreshToken));
   }
 
   @Mutation(() => Boolean, { description: "Ends the sign-in the refresh token belongs to." })
   @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
   async logout(@Arg("refreshToken") refreshToken: string, @Ctx() { app }: GraphQLContext) {
-    await app.identity.logout({ refresh_token: refreshToken });
+    await app.identity.logout(refreshToken);
     return true;
   }
 }

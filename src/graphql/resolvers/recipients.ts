@@ -43,11 +43,7 @@ export class RecipientsResolver {
     @Ctx() context: GraphQLContext,
   ) {
     const { limit, offset } = offsetPage(args);
-    const views = await context.app.recipients.invitations(
-      acting,
-      { archived: String(archived) },
-      { limit: limit + 1, offset },
-    );
+    const views = await context.app.recipients.invitations(acting, { archived }, { limit: limit + 1, offset });
     return offsetConnection(views.slice(0, limit), offset, views.length > limit);
   }
 

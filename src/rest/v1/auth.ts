@@ -4,10 +4,11 @@ import type { App } from "../../app.js";
 import type { RateLimiter } from "../../rate-limiter.js";
 import { errorResponses, jsonSchema } from "../http.js";
 import { NO_DELEGATION } from "../../auth/delegation.js";
+import { parseInput } from "../../validation.js";
 
 const requestOtpBody = z.object({ email: z.string(), locale: z.string().optional() });
 const verifyOtpBody = z.object({ email: z.string(), token: z.string() });
-const refreshBody = z.object({ refresh_token: z.string() });
+const refreshBody = z.object({ refresh_token: z.string({ error: "is required" }).min(1, "is required") });
 const success = z.object({ success: z.literal(true), message: z.string() });
 const session = z.object({
   success: z.literal(true),
@@ -71,7 +72,7 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
       response: { 200: jsonSchema(refreshed), ...errorResponses(400, 401) },
     },
     handler: async (request) => {
-      const tokens = await app.identity.refresh(request.body);
+      const tokens = await app.identity.refresh(parseInput(refreshBody, request.body ?? {}).refresh_token);
       return {
         success: true,
         access_token: tokens.accessToken,
@@ -91,7 +92,7 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
       response: { 204: { type: "null" }, ...errorResponses(400, 401) },
     },
     handler: async (request, reply) => {
-      await app.identity.logout(request.body);
+      await app.identity.logout(parseInput(refreshBody, request.body ?? {}).refresh_token);
       return reply.code(204).send();
     },
   });

@@ -5,6 +5,7 @@ import { DELEGATED, MANAGER_ONLY } from "../../auth/delegation.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { RELATIONSHIPS } from "../../recipients/service.js";
 import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { parseInput } from "../../validation.js";
 
 const invitation = z.object({
   id: z.uuid(),
@@ -23,6 +24,9 @@ const recipient = z.object({
 });
 const idParams = z.object({ id: z.string() });
 const codeBody = z.object({ code: z.string() });
+
+/** The query string carries the flag as text: "true" lists the archived invitations. */
+const invitationsQuery = z.object({ archived: z.enum(["true", "false"]).default("false") }).strict();
 
 /**
  * Sender-side recipients and the invitee's side of an invitation (a session only: the capability matrix).
@@ -56,10 +60,13 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
       operationId: "listRecipientInvitations",
       summary: "List pending recipient invitations",
       tags,
-      querystring: jsonSchema(z.object({ archived: z.enum(["true", "false"]).optional() }), "input"),
+      querystring: jsonSchema(invitationsQuery, "input"),
       response: { 200: jsonSchema(z.object({ invitations: z.array(invitation) })), ...errorResponses(400, 401, 403) },
     },
-    handler: async (request) => ({ invitations: await recipients.invitations(actingOf(request), request.query) }),
+    handler: async (request) => {
+      const { archived } = parseInput(invitationsQuery, request.query ?? {});
+      return { invitations: await recipients.invitations(actingOf(request), { archived: archived === "true" }) };
+    },
   });
 
   for (const [url, archived, operationId, summary] of [
