@@ -5,7 +5,6 @@ import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
 import { canonicalId, fieldError } from "../validation.js";
 import * as repo from "./repo.js";
-import { requestCountry, type CountrySources } from "../reference-data/domestic.js";
 import { maskAccountNumber, validateFiatAccount, type FiatAccountCountry, type FiatAccountDetails } from "./rules.js";
 import type { FiatAccountView } from "./types.js";
 
@@ -23,10 +22,10 @@ export class FiatAccountService {
     private readonly kyc: KycService,
   ) {}
 
-  async create(acting: ActingContext, sources: CountrySources): Promise<FiatAccountView> {
-    const country = requestCountry(sources);
+  /** Adds a payout account in `country`: the manager's policy first (for a child), then the details. */
+  async create(acting: ActingContext, country: FiatAccountCountry, input: unknown): Promise<FiatAccountView> {
     await this.delegation.authorizeCorridor(acting, country);
-    const details = validateFiatAccount(country, sources.body);
+    const details = validateFiatAccount(country, input);
     const customerId = await this.customerId(acting, country);
     const created = await repo.insertFiatAccount(this.db, {
       id: randomUUID(),
@@ -43,10 +42,9 @@ export class FiatAccountService {
   /** The subject's accounts in one country, newest first; all, or one page. */
   async list(
     acting: ActingContext,
-    sources: CountrySources,
+    country: FiatAccountCountry,
     page?: { limit: number; offset: number },
   ): Promise<FiatAccountView[]> {
-    const country = requestCountry(sources);
     const rows = await repo.listFiatAccounts(this.db, acting.subjectProfileId, country, page);
     if (rows.length === 0) return [];
     const customerId = await this.customerId(acting, country);

@@ -10,6 +10,7 @@ import {
   FiatAccountCountryEnum,
 } from "../types/fiat-accounts.js";
 import { serviceInput } from "./ramps.js";
+import type { FiatAccountCountry } from "../../fiat-accounts/rules.js";
 
 /** Payout fiat accounts of the acting subject (itself, or a managed child through the selector or its own key). */
 @Resolver(() => FiatAccount)
@@ -24,7 +25,10 @@ export class FiatAccountsResolver {
   ) {
     const { limit, offset } = offsetPage(args);
     // One more than the page: whether another page follows.
-    const views = await context.app.fiatAccounts.list(acting, { query: { country } }, { limit: limit + 1, offset });
+    const views = await context.app.fiatAccounts.list(acting, country as FiatAccountCountry, {
+      limit: limit + 1,
+      offset,
+    });
     return offsetConnection(views.slice(0, limit), offset, views.length > limit);
   }
 
@@ -37,7 +41,7 @@ export class FiatAccountsResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.fiatAccounts.create(acting, { body: serviceInput(input) });
+    return context.app.fiatAccounts.create(acting, input.country as FiatAccountCountry, serviceInput(input));
   }
 
   @Mutation(() => Boolean, {

@@ -4,6 +4,7 @@ import type { App } from "../../app.js";
 import { DELEGATED } from "../../auth/delegation.js";
 import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES, fiatAccountInput } from "../../fiat-accounts/rules.js";
 import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema, pathCountry } from "../http.js";
+import { requestCountry } from "../../reference-data/domestic.js";
 
 const fiatAccount = z.object({
   fiatAccountId: z.uuid(),
@@ -46,11 +47,11 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
       },
       handler: async (request) => ({
         fiatAccountId: (
-          await app.fiatAccounts.create(actingOf(request), {
-            path: pathCountry(url),
-            query: request.query,
-            body: request.body,
-          })
+          await app.fiatAccounts.create(
+            actingOf(request),
+            requestCountry({ path: pathCountry(url), query: request.query, body: request.body }),
+            request.body,
+          )
         ).fiatAccountId,
       }),
     });
@@ -70,7 +71,8 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
         querystring: jsonSchema(countryQuery, "input"),
         response: { 200: jsonSchema(z.array(fiatAccount)), ...errorResponses(400, 401, 403) },
       },
-      handler: (request) => app.fiatAccounts.list(actingOf(request), { path: pathCountry(url), query: request.query }),
+      handler: (request) =>
+        app.fiatAccounts.list(actingOf(request), requestCountry({ path: pathCountry(url), query: request.query })),
     });
   }
 
