@@ -39,6 +39,8 @@ describe("the served OpenAPI document", () => {
       output = execFileSync("npx", ["redocly", "lint", file, "--format=json", "--max-problems=5000"], {
         encoding: "utf8",
         stdio: ["ignore", "pipe", "ignore"],
+        // CI has no network: no telemetry, no update check.
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
       });
     } catch (failure) {
       output = (failure as { stdout: string }).stdout;
