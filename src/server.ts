@@ -175,7 +175,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     // Shared schemas keep their own names in components (the error envelope is ErrorResponse).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     // Who may call each route is documented from the rule the server enforces, not written twice.
-    transform: ({ schema, url, route }) => ({ url, schema: documentedAccess({ ...schema }, route.config) }),
+    transform: ({ schema, url, route }) => ({ url, schema: documentedAccess(schema, route.config) }),
   });
 
   // Deny by default: every route from here on says who may call it, or the server does not start. (Before

@@ -1,4 +1,4 @@
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifySchema } from "fastify";
 import type { z } from "zod";
 import { z as zod } from "zod";
 import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
@@ -87,12 +87,14 @@ const SCHEME_OF: Record<PrincipalKind, Record<string, string[]>> = {
 };
 
 const CALLER_NAMES: Record<PrincipalKind, string> = {
-  anonymous: "anyone, unauthenticated",
+  anonymous: "no credential",
   public: "a public key",
   secret: "a secret key",
   session: "a session",
   operator: "the operator token",
 };
+
+const CALLER_LIST = new Intl.ListFormat("en", { type: "disjunction" });
 
 /**
  * What the OpenAPI document says about who may call a route, derived from the rule the server enforces
@@ -100,34 +102,32 @@ const CALLER_NAMES: Record<PrincipalKind, string> = {
  * a description of both when the route has none of its own. Public routes get `security: []`.
  */
 export function documentedAccess(
-  schema: Record<string, unknown>,
+  // Routes without a schema of their own (health checks) come with none.
+  schema: (FastifySchema & { description?: string }) | undefined,
   config: { capabilities?: readonly Capability[]; delegation?: DelegationRule; public?: true } | undefined,
-): Record<string, unknown> {
+): FastifySchema {
   const capabilities = config?.capabilities ?? [];
-  const kinds = (Object.keys(SCHEME_OF) as PrincipalKind[]).filter(
-    (kind) =>
-      !config?.public &&
-      capabilities.every((capability) => (CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind)),
-  );
+  const kinds = config?.public
+    ? []
+    : (Object.keys(SCHEME_OF) as PrincipalKind[]).filter((kind) =>
+        capabilities.every((capability) => (CAPABILITY_MATRIX[capability] as readonly string[]).includes(kind)),
+      );
   const selector = config?.delegation?.selector === "supported";
-  const names = kinds.map((kind) => CALLER_NAMES[kind]);
   const callers = config?.public
     ? "Public."
-    : `Callers: ${[names.slice(0, -1).join(", "), names.at(-1)].filter(Boolean).join(" or ")}.`;
+    : `Callers: ${CALLER_LIST.format(kinds.map((kind) => CALLER_NAMES[kind]))}.`;
   const delegation = selector ? " X-Managed-Profile-Id acts for one of the caller's managed children." : "";
+  const headers = schema?.headers as { properties?: Record<string, unknown> } | undefined;
   return {
     ...schema,
-    description: schema.description ?? `${callers}${delegation}`,
-    security:
-      kinds.length === 0 || (kinds.includes("anonymous") && kinds.length === 1)
-        ? []
-        : kinds.map((kind) => SCHEME_OF[kind]),
+    description: schema?.description ?? `${callers}${delegation}`,
+    security: kinds.map((kind) => SCHEME_OF[kind]),
     ...(selector && {
       headers: {
-        ...(schema.headers as Record<string, unknown> | undefined),
+        ...headers,
         type: "object",
         properties: {
-          ...((schema.headers as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}),
+          ...headers?.properties,
           "X-Managed-Profile-Id": {
             type: "string",
             format: "uuid",

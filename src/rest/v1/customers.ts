@@ -27,36 +27,6 @@ const domesticStatus = z.enum([
 ]);
 const countryQuery = z.object({ country: z.string().optional(), type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() });
 
-/** The domestic operations' operationIds (the reference's) and summaries, by path segment. */
-const DOMESTIC_OPERATIONS = {
-  createIndividualCustomer: ["createDomesticIndividualCustomer", "Create the individual provider customer"],
-  createBusinessCustomer: ["createDomesticBusinessCustomer", "Create the business provider customer"],
-  submitKycInformation: ["submitDomesticKycInformation", "Submit an individual's KYC information"],
-  sendKycSubmission: ["sendDomesticKycSubmission", "Send a KYC submission for review"],
-  submitKybInformation: ["submitDomesticKybInformation", "Submit a business's KYB information"],
-  sendKybSubmission: ["sendDomesticKybSubmission", "Send a KYB submission for review"],
-  getKycRedirectLink: ["getDomesticKycRedirectLink", "Get a link to the provider's hosted KYC"],
-  getKybRedirectLink: ["getDomesticKybRedirectLink", "Get a link to the provider's hosted KYB"],
-  kycRedirectOpened: ["notifyDomesticKycRedirectOpened", "Report that the hosted KYC or KYB was opened"],
-  kycRedirectFinished: ["notifyDomesticKycRedirectFinished", "Report that the hosted KYC or KYB was finished"],
-  retryKyc: ["retryDomesticKyc", "Retry a failed KYC or KYB"],
-  getKycStatus: ["getDomesticKycStatus", "Get the KYC or KYB status"],
-  alfredpayStatus: ["getDomesticStatus", "Get the provider customer's status"],
-} as const satisfies Record<string, readonly [string, string]>;
-
-/** What each domestic change takes: the schemas its service validates with. */
-const DOMESTIC_BODIES = {
-  createIndividualCustomer: customerInput,
-  createBusinessCustomer: customerInput,
-  submitKycInformation: kycInformation,
-  sendKycSubmission: sendSubmissionInput,
-  submitKybInformation: kybInformation,
-  sendKybSubmission: sendSubmissionInput,
-  kycRedirectOpened: customerTypeInput,
-  kycRedirectFinished: customerTypeInput,
-  retryKyc: customerTypeInput,
-} as const;
-
 /**
  * Customers and KYC/KYB of the subject (CONTRACT.md, KYC/KYB and fiat accounts): the reference's
  * `/v1/domestic/*` operations (also under `/v1/ar`, `/v1/co`, `/v1/mx`, where the path names the country)
@@ -76,18 +46,18 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   // Each operation is served under /v1/domestic and under the country aliases, whose path names the country.
   const post = <T>(
     urls: readonly string[],
+    doc: { operationId: string; summary: string; body: z.ZodType },
     response: z.ZodType,
     handler: (request: FastifyRequest, path: DomesticCountry | undefined) => Promise<T>,
     codes: number[] = [400, 401, 403, 404],
   ) => {
     for (const url of urls) {
-      const operation = url.slice(url.lastIndexOf("/") + 1) as keyof typeof DOMESTIC_BODIES;
       server.post(url, {
         config,
         schema: {
-          ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], url),
+          ...aliasedOperation(doc.operationId, doc.summary, url),
           tags,
-          body: jsonSchema(DOMESTIC_BODIES[operation], "input"),
+          body: jsonSchema(doc.body, "input"),
           response: { 200: jsonSchema(response), ...errorResponses(...codes) },
         },
         handler: (request) => handler(request, pathCountry(url)),
@@ -96,15 +66,15 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   };
   const get = <T>(
     urls: readonly string[],
+    doc: { operationId: string; summary: string },
     response: z.ZodType,
     handler: (request: FastifyRequest, path: DomesticCountry | undefined) => Promise<T>,
   ) => {
     for (const url of urls) {
-      const operation = url.slice(url.lastIndexOf("/") + 1) as keyof typeof DOMESTIC_OPERATIONS;
       server.get(url, {
         config,
         schema: {
-          ...aliasedOperation(DOMESTIC_OPERATIONS[operation][0], DOMESTIC_OPERATIONS[operation][1], url),
+          ...aliasedOperation(doc.operationId, doc.summary, url),
           tags,
           querystring: jsonSchema(countryQuery, "input"),
           response: { 200: jsonSchema(response), ...errorResponses(400, 401, 403, 404) },
@@ -121,6 +91,11 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/createIndividualCustomer",
       "/v1/mx/createIndividualCustomer",
     ],
+    {
+      operationId: "createDomesticIndividualCustomer",
+      summary: "Create the individual provider customer",
+      body: customerInput,
+    },
     z.object({ createdAt: isoDateTime }),
     async (request, path) => await domestic.createCustomer(actingOf(request), "individual", sources(request, path)),
     [400, 401, 403],
@@ -132,6 +107,11 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/createBusinessCustomer",
       "/v1/mx/createBusinessCustomer",
     ],
+    {
+      operationId: "createDomesticBusinessCustomer",
+      summary: "Create the business provider customer",
+      body: customerInput,
+    },
     z.object({ createdAt: isoDateTime }),
     async (request, path) => await domestic.createCustomer(actingOf(request), "business", sources(request, path)),
     [400, 401, 403],
@@ -143,6 +123,11 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/submitKycInformation",
       "/v1/mx/submitKycInformation",
     ],
+    {
+      operationId: "submitDomesticKycInformation",
+      summary: "Submit an individual's KYC information",
+      body: kycInformation,
+    },
     z.object({ submissionId: z.uuid() }),
     (request, path) => domestic.submitKycInformation(actingOf(request), sources(request, path)),
   );
@@ -153,6 +138,11 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/sendKycSubmission",
       "/v1/mx/sendKycSubmission",
     ],
+    {
+      operationId: "sendDomesticKycSubmission",
+      summary: "Send a KYC submission for review",
+      body: sendSubmissionInput,
+    },
     success,
     (request, path) => domestic.sendSubmission(actingOf(request), "individual", sources(request, path)),
   );
@@ -163,6 +153,11 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/submitKybInformation",
       "/v1/mx/submitKybInformation",
     ],
+    {
+      operationId: "submitDomesticKybInformation",
+      summary: "Submit a business's KYB information",
+      body: kybInformation,
+    },
     z.object({ submissionId: z.uuid() }),
     (request, path) => domestic.submitKybInformation(actingOf(request), sources(request, path)),
   );
@@ -173,6 +168,11 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/sendKybSubmission",
       "/v1/mx/sendKybSubmission",
     ],
+    {
+      operationId: "sendDomesticKybSubmission",
+      summary: "Send a KYB submission for review",
+      body: sendSubmissionInput,
+    },
     success,
     (request, path) => domestic.sendSubmission(actingOf(request), "business", sources(request, path)),
   );
@@ -183,6 +183,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/getKycRedirectLink",
       "/v1/mx/getKycRedirectLink",
     ],
+    { operationId: "getDomesticKycRedirectLink", summary: "Get a link to the provider's hosted KYC" },
     link,
     (request, path) => domestic.redirectLink(actingOf(request), "individual", sources(request, path)),
   );
@@ -193,6 +194,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/getKybRedirectLink",
       "/v1/mx/getKybRedirectLink",
     ],
+    { operationId: "getDomesticKybRedirectLink", summary: "Get a link to the provider's hosted KYB" },
     link,
     (request, path) => domestic.redirectLink(actingOf(request), "business", sources(request, path)),
   );
@@ -203,6 +205,11 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/kycRedirectOpened",
       "/v1/mx/kycRedirectOpened",
     ],
+    {
+      operationId: "notifyDomesticKycRedirectOpened",
+      summary: "Report that the hosted KYC or KYB was opened",
+      body: customerTypeInput,
+    },
     success,
     (request, path) => domestic.redirectOpened(actingOf(request), sources(request, path)),
   );
@@ -213,16 +220,23 @@ export function customerRoutes(server: FastifyInstance, app: App) {
       "/v1/co/kycRedirectFinished",
       "/v1/mx/kycRedirectFinished",
     ],
+    {
+      operationId: "notifyDomesticKycRedirectFinished",
+      summary: "Report that the hosted KYC or KYB was finished",
+      body: customerTypeInput,
+    },
     success,
     (request, path) => domestic.redirectFinished(actingOf(request), sources(request, path)),
   );
   post(
     ["/v1/domestic/retryKyc", "/v1/ar/retryKyc", "/v1/co/retryKyc", "/v1/mx/retryKyc"],
+    { operationId: "retryDomesticKyc", summary: "Retry a failed KYC or KYB", body: customerTypeInput },
     z.union([link, success]),
     (request, path) => domestic.retry(actingOf(request), sources(request, path)),
   );
   get(
     ["/v1/domestic/getKycStatus", "/v1/ar/getKycStatus", "/v1/co/getKycStatus", "/v1/mx/getKycStatus"],
+    { operationId: "getDomesticKycStatus", summary: "Get the KYC or KYB status" },
     z.object({
       alfred_pay_id: z.uuid(),
       country: z.enum(DOMESTIC_COUNTRIES),
@@ -234,6 +248,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   );
   get(
     ["/v1/domestic/alfredpayStatus", "/v1/ar/alfredpayStatus", "/v1/co/alfredpayStatus", "/v1/mx/alfredpayStatus"],
+    { operationId: "getDomesticStatus", summary: "Get the provider customer's status" },
     z.object({ country: z.enum(DOMESTIC_COUNTRIES), creationTime: isoDateTime, status: domesticStatus }),
     async (request, path) => await domestic.customerStatus(actingOf(request), sources(request, path)),
   );
