@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CredentialService } from "../credentials/service.js";
-import type { IssuedCredential } from "../credentials/types.js";
+import { createCredentialInput, type IssuedCredential } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
@@ -14,11 +14,14 @@ import * as repo from "./repo.js";
 
 const partnerInput = z.object({ name: z.string({ error: "name is required" }).trim().min(1).max(100) }).strict();
 const partnerStateInput = z.object({ isActive: z.boolean({ error: "isActive must be true or false" }) }).strict();
-const partnerCredentialInput = z
-  // A missing or unusable subject is the contract's CREDENTIAL_SUBJECT_REQUIRED, not a validation error.
-  .object({ profileId: z.unknown().optional(), name: z.string().optional(), expiresAt: z.string().optional() })
-  .strict();
 const pricingInput = z.object({ pricingProfile: z.enum(PRICING_PROFILE_NAMES) }).strict();
+
+export const partnerCredentialInput = createCredentialInput.extend({
+  partnerId: z.string(),
+  // A missing or unusable subject is the contract's CREDENTIAL_SUBJECT_REQUIRED, not a validation error.
+  profileId: z.unknown().optional().describe("The existing profile the credential authenticates."),
+});
+type PartnerCredentialInput = z.output<typeof partnerCredentialInput>;
 
 export interface PartnerView {
   id: string;
@@ -86,8 +89,8 @@ export class AdminService {
   }
 
   /** A partner-managed credential: attributed to the partner, authenticating only the bound profile. */
-  async issuePartnerCredential(partnerId: string, input: unknown): Promise<IssuedCredential> {
-    const { profileId, ...credential } = parseInput(partnerCredentialInput, input);
+  async issuePartnerCredential(input: PartnerCredentialInput): Promise<IssuedCredential> {
+    const { partnerId, profileId, ...credential } = input;
     const id = canonicalId(partnerId);
     const partner = id ? await repo.findPartner(this.db, id) : null;
     if (!partner?.isActive) throw new AppError("NOT_FOUND", "Partner not found or inactive.");

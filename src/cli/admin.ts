@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from "../config.js";
 import { AppError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SigningKeyRotationRefused } from "../webhooks/signing.js";
+import { createPartnerApiCredential } from "../operations/credentials.js";
+import { perform } from "../operations/operation.js";
 
 const USAGE = `Operator commands (same configuration as the server: DATABASE_URL, DATA_DIR, ...):
 
@@ -65,7 +67,8 @@ async function run(app: App, args: string[]): Promise<unknown> {
         partner: await app.admin.setPartnerActive(need(first, "<partnerId>"), { isActive: action === "activate" }),
       };
     case "partner credential": {
-      const issued = await app.admin.issuePartnerCredential(need(first, "<partnerId>"), {
+      const issued = await perform(createPartnerApiCredential, app, null, {
+        partnerId: need(first, "<partnerId>"),
         profileId: need(second, "<profileId>"),
         ...(values.name !== undefined && { name: values.name }),
         ...(values["expires-at"] !== undefined && { expiresAt: values["expires-at"] }),

@@ -5,13 +5,13 @@ import type { Reads } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { canonicalId, parseInput } from "../validation.js";
+import { canonicalId } from "../validation.js";
 import * as repo from "./repo.js";
 import {
-  createCredentialInput,
   DEFAULT_CREDENTIAL_NAME,
   MAX_ACTIVE_CREDENTIALS,
   type ApiCredentialView,
+  type CredentialInput,
   type IssuedCredential,
 } from "./types.js";
 
@@ -44,18 +44,17 @@ export class CredentialService {
    */
   async create(
     profileId: string,
-    input: unknown,
+    input: CredentialInput,
     options: { partnerId?: string; missingSubject?: ErrorCode } = {},
   ): Promise<IssuedCredential> {
-    const parsed = parseInput(createCredentialInput, input ?? {});
     const now = new Date();
-    const name = parsed.name === undefined ? DEFAULT_CREDENTIAL_NAME : parsed.name.trim();
+    const name = input.name === undefined ? DEFAULT_CREDENTIAL_NAME : input.name.trim();
     if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
       throw new AppError("INVALID_CREDENTIAL_NAME", "Name must be 1 to 100 characters.", [
         { field: "name", message: "must be 1 to 100 characters" },
       ]);
     }
-    const expiresAt = parsed.expiresAt ? new Date(parsed.expiresAt) : addYears(now, 1);
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : addYears(now, 1);
     if (expiresAt <= now || expiresAt > addYears(now, 2)) {
       throw new AppError("INVALID_CREDENTIAL_EXPIRY", undefined, [
         { field: "expiresAt", message: "must be in the future and at most 2 years away" },

@@ -5,10 +5,14 @@ export const DEFAULT_CREDENTIAL_NAME = "API Credential";
 
 export const createCredentialInput = z
   .object({
-    name: z.string().optional(),
-    expiresAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
+    name: z.string().optional().describe('1 to 100 characters once trimmed; default "API Credential".'),
+    expiresAt: z.iso
+      .datetime({ offset: true, error: "must be an ISO 8601 date-time" })
+      .optional()
+      .describe("In the future and at most 2 years away; default one year from now."),
   })
   .strict();
+export type CredentialInput = z.output<typeof createCredentialInput>;
 
 /** The credential resource as callers see it (CONTRACT.md): never the secret, never its digest. */
 export interface ApiCredentialView {

@@ -18,6 +18,7 @@ import { Directive } from "type-graphql";
 import { CAPABILITIES, type Capability } from "../auth/capabilities.js";
 import { DELEGATION_RULES, type DelegationName, type DelegationRule } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
+import type { AccessRule } from "../operations/operation.js";
 import type { GraphQLContext } from "./context.js";
 import { toGraphQLError } from "./errors.js";
 
@@ -56,10 +57,7 @@ export const authDirective = new GraphQLDirective({
  * Declares who may resolve a field: visible in schema.graphql, enforced by `enforceAuth`, and the rule the
  * field's acting context is resolved with (`@Acting()`).
  */
-export function Auth(rule: {
-  requires: [Capability, ...Capability[]];
-  delegation: DelegationName;
-}): MethodDecorator & PropertyDecorator {
+export function Auth(rule: AccessRule): MethodDecorator & PropertyDecorator {
   return Directive(`@auth(requires: [${rule.requires.join(", ")}], delegation: ${rule.delegation})`);
 }
 

@@ -1,6 +1,6 @@
 import type { DelegationTarget, ManagedProfileDirectory } from "../auth/delegation.js";
 import type { CredentialService } from "../credentials/service.js";
-import type { IssuedCredential, ApiCredentialView } from "../credentials/types.js";
+import type { ApiCredentialView, CredentialInput, IssuedCredential } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
 import { inTransaction, isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
@@ -113,7 +113,11 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     if (deleted) await this.bus.publish("cacheInvalidated", { tag: id });
   }
 
-  async createCredential(managerProfileId: string, childProfileId: string, input: unknown): Promise<IssuedCredential> {
+  async createCredential(
+    managerProfileId: string,
+    childProfileId: string,
+    input: CredentialInput,
+  ): Promise<IssuedCredential> {
     const { id } = await this.activeChild(managerProfileId, childProfileId);
     return this.credentials.create(id, input, { missingSubject: "MANAGED_PROFILE_NOT_FOUND" });
   }

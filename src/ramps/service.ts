@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
@@ -15,71 +14,18 @@ import type { QuoteService } from "../quotes/service.js";
 import { quoteTerms } from "../quotes/service.js";
 import { EVM_NETWORKS } from "../reference-data/catalog.js";
 import type { Corridor } from "../reference-data/corridors.js";
-import { canonicalId, fieldError, parseInput } from "../validation.js";
+import { canonicalId, fieldError } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
 import { statusOfPhase, type RampPhase } from "./phases.js";
 import * as repo from "./repo.js";
-import type { RampErrorView, RampView } from "./types.js";
+import type { HistoryPage, RampErrorView, RampView, RegisterInput, UpdateInput } from "./types.js";
 import type { RampViewCache } from "./view-cache.js";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SS58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
-const MAX_JSON_BYTES = 16 * 1024;
 
-const uuid = z
-  .string({ error: "is required" })
-  .refine((value) => canonicalId(value) !== null, { message: "must be a UUID" })
-  .transform((value) => canonicalId(value)!);
-const shortText = z.string().min(1).max(256);
-
-const rampIdInput = z.object({ rampId: uuid });
-const registerInput = z.object({
-  quoteId: uuid,
-  destinationAddress: shortText.optional(),
-  fiatAccountId: uuid.optional(),
-  sessionId: uuid.optional(),
-  signingAccounts: z
-    .array(z.object({ address: shortText, type: z.enum(["EVM", "Substrate"]) }))
-    .max(10)
-    .optional(),
-  // The reference's known fields; anything else (provider auth tokens included) is dropped, never stored.
-  additionalData: z
-    .object({
-      destinationAddress: shortText.optional(),
-      walletAddress: shortText.optional(),
-      pixDestination: shortText.optional(),
-      receiverTaxId: shortText.optional(),
-      taxId: shortText.optional(),
-      paymentData: z
-        .object({ amount: shortText.optional(), memo: shortText.optional(), memoType: shortText.optional() })
-        .optional(),
-    })
-    .optional(),
-});
-const transactionHash = z.string().min(1).max(256).nullable().optional();
-const updateInput = z.object({
-  rampId: uuid,
-  presignedTxs: z
-    .array(z.record(z.string(), z.unknown()))
-    .max(20)
-    .refine((txs) => JSON.stringify(txs).length <= MAX_JSON_BYTES, "must be at most 16 KB"),
-  additionalData: z
-    .object({
-      assethubToPendulumHash: transactionHash,
-      squidRouterApproveHash: transactionHash,
-      squidRouterNoPermitApproveHash: transactionHash,
-      squidRouterNoPermitSwapHash: transactionHash,
-      squidRouterNoPermitTransferHash: transactionHash,
-      squidRouterSwapHash: transactionHash,
-    })
-    .strict()
-    .nullable()
-    .optional(),
-});
-const historyInput = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
-});
+/** A ramp still in its initial phase and start window, which the caller may act on. */
+export type StartableRamp = repo.RampRow;
 
 const notFound = () => new AppError("NOT_FOUND", "Ramp not found.");
 
@@ -112,14 +58,21 @@ export class RampService {
     return repo.findCompletedSince(this.db, subjectProfileId, corridors, since);
   }
 
-  async register(acting: ActingContext, input: unknown): Promise<RampView> {
-    // The quote decides the corridor, and the corridor checks come before the rest of the body's validation.
-    const { quoteId } = parseInput(z.object({ quoteId: uuid }), input);
+  /** The quote a registration names, once the caller may use its corridor (checked before the rest of the input). */
+  async registrableQuote(acting: ActingContext, quoteId: string) {
     const quote = await this.quotes.findUsable(quoteId, acting.subjectProfileId);
     if (!quote) throw new AppError("NOT_FOUND", "Quote not found.");
+    await this.delegation.authorizeCorridor(acting, quote.corridor as Corridor);
+    return quote;
+  }
+
+  /** Registers a ramp from the quote `registrableQuote` gave. */
+  async register(
+    acting: ActingContext,
+    quote: Awaited<ReturnType<RampService["registrableQuote"]>>,
+    request: RegisterInput,
+  ): Promise<RampView> {
     const corridor = quote.corridor as Corridor;
-    await this.delegation.authorizeCorridor(acting, corridor);
-    const request = parseInput(registerInput, input);
 
     const isBuy = quote.rampType === "BUY";
     const extra = request.additionalData ?? {};
@@ -235,10 +188,8 @@ export class RampService {
   }
 
   /** Adds signed transactions and client-reported hashes while the ramp is initial; later values win. */
-  async update(acting: ActingContext, input: unknown): Promise<RampView> {
-    for (;;) {
-      const ramp = await this.startable(acting, input);
-      const request = parseInput(updateInput, input);
+  async update(acting: ActingContext, request: UpdateInput, initial: StartableRamp): Promise<RampView> {
+    for (let ramp = initial; ; ramp = await this.startable(acting, request.rampId)) {
       const reported = Object.entries(request.additionalData ?? {}).filter(([, value]) => value !== undefined);
       const additionalData = { ...JSON.parse(ramp.additionalData), ...Object.fromEntries(reported) };
       const updated = await inTransaction(this.db, (tx) =>
@@ -261,8 +212,7 @@ export class RampService {
   }
 
   /** The caller says the external part (a bank transfer, a signed transfer) is done: processing begins. */
-  async start(acting: ActingContext, input: unknown): Promise<RampView> {
-    const ramp = await this.startable(acting, input);
+  async start(acting: ActingContext, ramp: StartableRamp): Promise<RampView> {
     if (ramp.type === "SELL" && JSON.parse(ramp.presignedTxs).length === 0) {
       throw fieldError("presignedTxs", "must be submitted with POST /v1/ramp/update before a SELL ramp starts");
     }
@@ -312,15 +262,13 @@ export class RampService {
     return byRamp;
   }
 
-  async history(acting: ActingContext, query: unknown): Promise<{ totalCount: number; ramps: RampView[] }> {
-    const page = parseInput(historyInput, query ?? {});
+  async history(acting: ActingContext, page: HistoryPage): Promise<{ totalCount: number; ramps: RampView[] }> {
     const { ramps, total } = await repo.listHistory(this.reads, acting.subjectProfileId, page);
     return { totalCount: total, ramps: ramps.map((ramp) => this.view(ramp)) };
   }
 
   /** The ramp an update or start names, after the corridor checks, still initial and within its window. */
-  private async startable(acting: ActingContext, input: unknown) {
-    const { rampId } = parseInput(rampIdInput, input);
+  async startable(acting: ActingContext, rampId: string): Promise<StartableRamp> {
     const ramp = await repo.findRamp(this.reads, rampId, acting.subjectProfileId);
     if (!ramp) throw notFound();
     await this.delegation.authorizeCorridor(acting, ramp.corridor as Corridor);

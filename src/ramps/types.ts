@@ -1,6 +1,69 @@
+import { z } from "zod";
 import type { PaymentInstructions } from "../providers/ports.js";
 import type { QuoteTerms } from "../quotes/types.js";
+import { canonicalId } from "../validation.js";
 import type { RampPhase, RampStatus } from "./phases.js";
+
+const MAX_JSON_BYTES = 16 * 1024;
+
+const uuid = z
+  .string({ error: "is required" })
+  .refine((value) => canonicalId(value) !== null, { message: "must be a UUID" })
+  .transform((value) => canonicalId(value)!);
+const shortText = z.string().min(1).max(256);
+
+export const rampIdInput = z.object({ rampId: uuid });
+export const registerInput = z.object({
+  quoteId: uuid,
+  destinationAddress: shortText.optional(),
+  fiatAccountId: uuid.optional(),
+  sessionId: uuid.optional(),
+  signingAccounts: z
+    .array(z.object({ address: shortText, type: z.enum(["EVM", "Substrate"]) }))
+    .max(10)
+    .optional(),
+  // The reference's known fields; anything else (provider auth tokens included) is dropped, never stored.
+  additionalData: z
+    .object({
+      destinationAddress: shortText.optional(),
+      walletAddress: shortText.optional(),
+      pixDestination: shortText.optional(),
+      receiverTaxId: shortText.optional(),
+      taxId: shortText.optional(),
+      paymentData: z
+        .object({ amount: shortText.optional(), memo: shortText.optional(), memoType: shortText.optional() })
+        .optional(),
+    })
+    .optional(),
+});
+const transactionHash = z.string().min(1).max(256).nullable().optional();
+export const updateInput = z.object({
+  rampId: uuid,
+  presignedTxs: z
+    .array(z.record(z.string(), z.unknown()))
+    .max(20)
+    .refine((txs) => JSON.stringify(txs).length <= MAX_JSON_BYTES, "must be at most 16 KB"),
+  additionalData: z
+    .object({
+      assethubToPendulumHash: transactionHash,
+      squidRouterApproveHash: transactionHash,
+      squidRouterNoPermitApproveHash: transactionHash,
+      squidRouterNoPermitSwapHash: transactionHash,
+      squidRouterNoPermitTransferHash: transactionHash,
+      squidRouterSwapHash: transactionHash,
+    })
+    .strict()
+    .nullable()
+    .optional(),
+});
+export const historyInput = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export type RegisterInput = z.output<typeof registerInput>;
+export type UpdateInput = z.output<typeof updateInput>;
+export type HistoryPage = z.output<typeof historyInput>;
 
 /** A ramp as callers see it (field names of the reference contract). */
 export interface RampView extends QuoteTerms {

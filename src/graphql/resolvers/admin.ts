@@ -1,7 +1,9 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { Auth } from "../auth-directive.js";
+import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
-import { CreatedApiCredential, credentialInput } from "../types/credentials.js";
+import { CreatedApiCredential } from "../types/credentials.js";
 import {
   Manager,
   ManagerPolicyInput,
@@ -64,12 +66,12 @@ export class AdminResolver {
   @Mutation(() => CreatedApiCredential, {
     description: "Issues a partner-managed credential bound to one existing profile.",
   })
-  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
+  @Performs(createPartnerApiCredential)
   issuePartnerCredential(
     @Arg("partnerId", () => ID) partnerId: string,
     @Arg("input", () => PartnerCredentialInput) input: PartnerCredentialInput,
-    @Ctx() { app }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ) {
-    return app.admin.issuePartnerCredential(partnerId, { profileId: input.profileId, ...credentialInput(input) });
+    return performField(createPartnerApiCredential, context, null, { partnerId, ...input });
   }
 }

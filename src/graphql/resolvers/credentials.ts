@@ -2,7 +2,9 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } fro
 import type { ApiCredentialView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import type { ActingContext } from "../../auth/delegation.js";
+import { createApiCredential, revokeApiCredential } from "../../operations/credentials.js";
 import { Auth } from "../auth-directive.js";
+import { Performs, performField } from "../operation-field.js";
 import { Acting, actingFor, fieldDelegation, type GraphQLContext } from "../context.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
 import { decodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
@@ -12,7 +14,6 @@ import {
   ApiCredentialEventAction,
   CreateApiCredentialInput,
   CreatedApiCredential,
-  credentialInput,
 } from "../types/credentials.js";
 
 /** A connection of credentials read through `list`, a page at a time (newest first). */
@@ -39,23 +40,23 @@ export class CredentialsResolver {
   @Mutation(() => CreatedApiCredential, {
     description: "Creates a credential; its secret value is returned only here.",
   })
-  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
+  @Performs(createApiCredential)
   async createApiCredential(
     @Arg("input", () => CreateApiCredentialInput, { nullable: true }) input: CreateApiCredentialInput | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.credentials.create(acting.subjectProfileId, credentialInput(input));
+    return performField(createApiCredential, context, acting, { ...input });
   }
 
   @Mutation(() => Boolean, { description: "Revokes both values of a credential at once." })
-  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
+  @Performs(revokeApiCredential)
   async revokeApiCredential(
     @Arg("id", () => ID) id: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    await context.app.credentials.revoke(acting.subjectProfileId, id);
+    await performField(revokeApiCredential, context, acting, { credentialId: id });
     return true;
   }
 

@@ -1,14 +1,11 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
+import { createManagedProfileApiCredential, revokeManagedProfileApiCredential } from "../../operations/credentials.js";
 import { Auth } from "../auth-directive.js";
+import { Performs, performField } from "../operation-field.js";
 import { Acting, type GraphQLContext } from "../context.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
-import {
-  ApiCredentialConnection,
-  CreateApiCredentialInput,
-  CreatedApiCredential,
-  credentialInput,
-} from "../types/credentials.js";
+import { ApiCredentialConnection, CreateApiCredentialInput, CreatedApiCredential } from "../types/credentials.js";
 import {
   CreateManagedProfileInput,
   ManagedProfile,
@@ -92,25 +89,25 @@ export class ManagedProfilesResolver {
   @Mutation(() => CreatedApiCredential, {
     description: "Issues a credential for a child; the secret is returned only here.",
   })
-  @Auth({ requires: ["MANAGE_CHILD_CREDENTIALS"], delegation: "MANAGER_ONLY" })
+  @Performs(createManagedProfileApiCredential)
   async createManagedProfileCredential(
     @Arg("profileId", () => ID) profileId: string,
     @Arg("input", () => CreateApiCredentialInput, { nullable: true }) input: CreateApiCredentialInput | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.managedProfiles.createCredential(acting.actorProfileId, profileId, credentialInput(input));
+    return performField(createManagedProfileApiCredential, context, acting, { profileId, ...input });
   }
 
   @Mutation(() => Boolean, { description: "Revokes a child's credential (idempotent)." })
-  @Auth({ requires: ["MANAGE_CHILD_CREDENTIALS"], delegation: "MANAGER_ONLY" })
+  @Performs(revokeManagedProfileApiCredential)
   async revokeManagedProfileCredential(
     @Arg("profileId", () => ID) profileId: string,
     @Arg("credentialId", () => ID) credentialId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    await context.app.managedProfiles.revokeCredential(acting.actorProfileId, profileId, credentialId);
+    await performField(revokeManagedProfileApiCredential, context, acting, { profileId, credentialId });
     return true;
   }
 }

@@ -2,7 +2,8 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import type { RampView } from "../../ramps/types.js";
-import { Auth } from "../auth-directive.js";
+import { getRampHistory, getRampStatus, registerRamp, startRamp, updateRamp } from "../../operations/ramps.js";
+import { Performs, performField } from "../operation-field.js";
 import { Acting, type GraphQLContext } from "../context.js";
 import { selects } from "../selection.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
@@ -33,13 +34,13 @@ export const toRamp = (view: RampView): Ramp =>
 @Resolver(() => Ramp)
 export class RampsResolver {
   @Query(() => Ramp, { description: "One of the subject's ramps; reads skip the manager's corridor policy." })
-  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  @Performs(getRampStatus)
   async ramp(@Arg("id", () => ID) id: string, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    return toRamp(await context.app.ramps.get(acting, id));
+    return toRamp(await performField(getRampStatus, context, acting, { id }));
   }
 
   @Query(() => RampConnection, { description: "The subject's ramp history, newest first." })
-  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  @Performs(getRampHistory)
   async ramps(
     @Args() args: PageArgs,
     @Acting() acting: ActingContext,
@@ -47,7 +48,7 @@ export class RampsResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     const { limit, offset } = offsetPage(args);
-    const page = await context.app.ramps.history(acting, { limit, offset });
+    const page = await performField(getRampHistory, context, acting, { limit, offset });
     const ramps = page.ramps.map(toRamp);
     if (selects(info, ["edges", "node", "errors"])) {
       const errors = await context.app.ramps.errorsOfRamps(ramps.map(({ id }) => id));
@@ -67,42 +68,34 @@ export class RampsResolver {
   @Mutation(() => Ramp, {
     description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
   })
-  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  @Performs(registerRamp)
   async registerRamp(
     @Arg("input", () => RegisterRampInput) input: RegisterRampInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return toRamp(await context.app.ramps.register(acting, serviceInput(input)));
+    return toRamp(await performField(registerRamp, context, acting, input));
   }
 
   @Mutation(() => Ramp, {
     description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
   })
-  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  @Performs(updateRamp)
   async updateRamp(
     @Arg("input", () => UpdateRampInput) input: UpdateRampInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    // Nulls in additionalData clear a hash, as in REST; only the fields left out are dropped.
-    const body = {
-      rampId: input.rampId,
-      presignedTxs: input.presignedTxs,
-      ...(input.additionalData !== undefined && {
-        additionalData: input.additionalData && { ...input.additionalData },
-      }),
-    };
-    return toRamp(await context.app.ramps.update(acting, body));
+    return toRamp(await performField(updateRamp, context, acting, input));
   }
 
   @Mutation(() => Ramp, { description: "Starts processing: the caller's part (payment, signed transfer) is done." })
-  @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
+  @Performs(startRamp)
   async startRamp(
     @Arg("rampId", () => ID) rampId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return toRamp(await context.app.ramps.start(acting, { rampId }));
+    return toRamp(await performField(startRamp, context, acting, { rampId }));
   }
 }

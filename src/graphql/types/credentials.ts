@@ -65,12 +65,6 @@ export class CreateApiCredentialInput {
   expiresAt?: Date;
 }
 
-/** Credential input as the services take it (expiry as an ISO string). */
-export const credentialInput = (input: { name?: string | null; expiresAt?: Date | null } | null) => ({
-  ...(input?.name != null && { name: input.name }),
-  ...(input?.expiresAt != null && { expiresAt: input.expiresAt.toISOString() }),
-});
-
 export enum ApiCredentialEventAction {
   CREATED = "created",
   REVOKED = "revoked",

@@ -118,8 +118,11 @@ export class Partner {
 
 @InputType()
 export class PartnerCredentialInput {
-  @Field(() => ID, { description: "The existing profile the credential authenticates." })
-  profileId!: string;
+  @Field(() => ID, {
+    nullable: true,
+    description: "The existing profile the credential authenticates; without one, CREDENTIAL_SUBJECT_REQUIRED.",
+  })
+  profileId?: string;
 
   @Field({ nullable: true })
   name?: string;

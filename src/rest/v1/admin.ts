@@ -3,7 +3,9 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { errorResponses, isoDateTime, jsonSchema } from "../http.js";
-import { createCredentialBody, createdCredentialResource } from "./api-credentials.js";
+import { createPartnerApiCredential } from "../../operations/credentials.js";
+import { operationRoute } from "../operation-route.js";
+import { createdCredential, createdCredentialResource } from "./api-credentials.js";
 import { NO_DELEGATION } from "../../auth/delegation.js";
 
 const manager = z.object({
@@ -124,19 +126,13 @@ export function adminRoutes(server: FastifyInstance, app: App) {
     }),
   });
 
-  server.post("/v1/admin/partners/:partnerId/api-credentials", {
-    config,
-    schema: {
-      operationId: "createPartnerApiCredential",
-      summary: "Issue a credential for a partner",
-      tags,
-      params: jsonSchema(partnerParams, "input"),
-      body: jsonSchema(createCredentialBody.extend({ profileId: z.uuid() }), "input"),
-      response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 404, 409) },
-    },
-    handler: async (request, reply) => {
-      const { credential, secretKey } = await app.admin.issuePartnerCredential(params(request).partnerId, request.body);
-      return reply.code(201).send({ ...credential, secretKey });
-    },
+  operationRoute(server, app, createPartnerApiCredential, {
+    method: "POST",
+    url: "/v1/admin/partners/:partnerId/api-credentials",
+    tags,
+    status: 201,
+    response: jsonSchema(createdCredentialResource),
+    errors: [400, 401, 404, 409],
+    reply: createdCredential,
   });
 }

@@ -3,6 +3,9 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
 import { NO_DELEGATION } from "../../auth/delegation.js";
+import type { IssuedCredential } from "../../credentials/types.js";
+import { createApiCredential, revokeApiCredential } from "../../operations/credentials.js";
+import { operationRoute } from "../operation-route.js";
 
 const credentialResource = z.object({
   id: z.uuid(),
@@ -21,28 +24,22 @@ const credentialResource = z.object({
 });
 export const createdCredentialResource = credentialResource.extend({ secretKey: z.string() });
 export const credentialList = z.object({ credentials: z.array(credentialResource) });
-export const createCredentialBody = z.object({
-  name: z.string().max(100).optional(),
-  expiresAt: isoDateTime.optional(),
-});
+
+/** A new credential as REST answers it: the resource with its secret value beside it. */
+export const createdCredential = ({ credential, secretKey }: IssuedCredential) => ({ ...credential, secretKey });
 
 /** The session's own credential lifecycle (CONTRACT.md, API credentials). */
 export function apiCredentialRoutes(server: FastifyInstance, app: App) {
   const config = { capabilities: ["OWN_CREDENTIALS"] as const, delegation: NO_DELEGATION };
 
-  server.post("/v1/api-credentials", {
-    config,
-    schema: {
-      operationId: "createApiCredential",
-      summary: "Create an API credential",
-      tags: ["Authentication"],
-      body: jsonSchema(createCredentialBody, "input"),
-      response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 403, 409) },
-    },
-    handler: async (request, reply) => {
-      const { credential, secretKey } = await app.credentials.create(actingOf(request).subjectProfileId, request.body);
-      return reply.code(201).send({ ...credential, secretKey });
-    },
+  operationRoute(server, app, createApiCredential, {
+    method: "POST",
+    url: "/v1/api-credentials",
+    tags: ["Authentication"],
+    status: 201,
+    response: jsonSchema(createdCredentialResource),
+    errors: [400, 401, 403, 409],
+    reply: createdCredential,
   });
 
   server.get("/v1/api-credentials", {
@@ -56,21 +53,12 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
     handler: async (request) => ({ credentials: await app.credentials.list(actingOf(request).subjectProfileId) }),
   });
 
-  server.delete("/v1/api-credentials/:credentialId", {
-    config,
-    schema: {
-      operationId: "revokeApiCredential",
-      summary: "Revoke an API credential",
-      tags: ["Authentication"],
-      params: jsonSchema(z.object({ credentialId: z.string() }), "input"),
-      response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
-    },
-    handler: async (request, reply) => {
-      await app.credentials.revoke(
-        actingOf(request).subjectProfileId,
-        (request.params as { credentialId: string }).credentialId,
-      );
-      return reply.code(204).send();
-    },
+  operationRoute(server, app, revokeApiCredential, {
+    method: "DELETE",
+    url: "/v1/api-credentials/:credentialId",
+    tags: ["Authentication"],
+    status: 204,
+    response: null,
+    errors: [401, 403, 404],
   });
 }

@@ -5,7 +5,9 @@ import type { ManagerPolicy } from "../../managed-profiles/types.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { MANAGER_ONLY } from "../../auth/delegation.js";
 import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
-import { createCredentialBody, createdCredentialResource, credentialList } from "./api-credentials.js";
+import { createManagedProfileApiCredential, revokeManagedProfileApiCredential } from "../../operations/credentials.js";
+import { operationRoute } from "../operation-route.js";
+import { createdCredential, createdCredentialResource, credentialList } from "./api-credentials.js";
 
 const managedProfile = z.object({
   profileId: z.uuid(),
@@ -39,7 +41,6 @@ const listQuery = z.object({
   offset: z.string().optional(),
 });
 const childParams = z.object({ profileId: z.string() });
-const childCredentialParams = z.object({ profileId: z.string(), credentialId: z.string() });
 
 /** The list envelope's policy object: what the manager may do, not its bookkeeping. */
 const managerEnvelope = (policy: ManagerPolicy) => ({
@@ -119,24 +120,14 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     },
   });
 
-  server.post("/v1/managed-profiles/:profileId/api-credentials", {
-    config: childCredentials,
-    schema: {
-      operationId: "createManagedProfileApiCredential",
-      summary: "Issue a credential for a managed child",
-      tags,
-      params: jsonSchema(childParams, "input"),
-      body: jsonSchema(createCredentialBody, "input"),
-      response: { 201: jsonSchema(createdCredentialResource), ...errorResponses(400, 401, 403, 404, 409) },
-    },
-    handler: async (request, reply) => {
-      const { credential, secretKey } = await app.managedProfiles.createCredential(
-        manager(request),
-        params(request).profileId,
-        request.body,
-      );
-      return reply.code(201).send({ ...credential, secretKey });
-    },
+  operationRoute(server, app, createManagedProfileApiCredential, {
+    method: "POST",
+    url: "/v1/managed-profiles/:profileId/api-credentials",
+    tags,
+    status: 201,
+    response: jsonSchema(createdCredentialResource),
+    errors: [400, 401, 403, 404, 409],
+    reply: createdCredential,
   });
 
   server.get("/v1/managed-profiles/:profileId/api-credentials", {
@@ -153,19 +144,12 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     }),
   });
 
-  server.delete("/v1/managed-profiles/:profileId/api-credentials/:credentialId", {
-    config: childCredentials,
-    schema: {
-      operationId: "revokeManagedProfileApiCredential",
-      summary: "Revoke a managed child's credential",
-      tags,
-      params: jsonSchema(childCredentialParams, "input"),
-      response: { 204: { type: "null" }, ...errorResponses(401, 403, 404) },
-    },
-    handler: async (request, reply) => {
-      const { profileId, credentialId } = params(request);
-      await app.managedProfiles.revokeCredential(manager(request), profileId, credentialId);
-      return reply.code(204).send();
-    },
+  operationRoute(server, app, revokeManagedProfileApiCredential, {
+    method: "DELETE",
+    url: "/v1/managed-profiles/:profileId/api-credentials/:credentialId",
+    tags,
+    status: 204,
+    response: null,
+    errors: [401, 403, 404],
   });
 }

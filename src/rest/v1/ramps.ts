@@ -1,10 +1,18 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { DELEGATED } from "../../auth/delegation.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../ramps/phases.js";
 import type { RampView } from "../../ramps/types.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import {
+  getRampErrorLogs,
+  getRampHistory,
+  getRampStatus,
+  registerRamp,
+  startRamp,
+  updateRamp,
+} from "../../operations/ramps.js";
+import { isoDateTime, jsonSchema } from "../http.js";
+import { operationRoute } from "../operation-route.js";
 import { quoteTermFields } from "./quotes.js";
 
 const phase = z.enum(RAMP_PHASES);
@@ -68,23 +76,6 @@ const history = z.object({
     }),
   ),
 });
-const registerBody = z.object({
-  quoteId: z.uuid(),
-  destinationAddress: z.string().optional().describe("BUY: where the tokens go."),
-  fiatAccountId: z.uuid().optional(),
-  sessionId: z.uuid().optional().describe("A widget session (POST /v1/session/create)."),
-  signingAccounts: z.array(z.object({ address: z.string(), type: z.enum(["EVM", "Substrate"]) })).optional(),
-  additionalData: looseObject
-    .optional()
-    .describe("SELL: walletAddress (the tokens' source). BRL: taxId, a deprecated cross-check."),
-});
-const updateBody = z.object({
-  rampId: z.uuid(),
-  presignedTxs: z.array(looseObject),
-  additionalData: looseObject.nullable().optional(),
-});
-const startBody = z.object({ rampId: z.uuid() });
-const idParams = z.object({ id: z.string() });
 
 /** A ramp as the reference's history lists it, under its own field names. */
 function toHistoryEntry(ramp: RampView) {
@@ -109,82 +100,55 @@ function toHistoryEntry(ramp: RampView) {
 
 /** Ramps (CONTRACT.md, Ramp domain): secret keys and sessions, for themselves or a managed child. */
 export function rampRoutes(server: FastifyInstance, app: App) {
-  const config = { capabilities: ["RAMP_OPERATIONS"] as const, delegation: DELEGATED };
   const tags = ["Ramps"];
-  const id = (request: { params: unknown }) => (request.params as { id: string }).id;
 
-  server.post("/v1/ramp/register", {
-    config,
-    schema: {
-      operationId: "registerRamp",
-      summary: "Register a ramp from a quote",
-      tags,
-      body: jsonSchema(registerBody, "input"),
-      response: { 201: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
-    },
-    handler: async (request, reply) => reply.code(201).send(await app.ramps.register(actingOf(request), request.body)),
+  operationRoute(server, app, registerRamp, {
+    method: "POST",
+    url: "/v1/ramp/register",
+    tags,
+    status: 201,
+    response: jsonSchema(ramp),
+    errors: [400, 401, 403, 404, 409],
   });
 
-  server.post("/v1/ramp/update", {
-    config,
-    schema: {
-      operationId: "updateRamp",
-      summary: "Add signed transactions and hashes to a ramp",
-      tags,
-      body: jsonSchema(updateBody, "input"),
-      response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
-    },
-    handler: (request) => app.ramps.update(actingOf(request), request.body),
+  operationRoute(server, app, updateRamp, {
+    method: "POST",
+    url: "/v1/ramp/update",
+    tags,
+    response: jsonSchema(ramp),
+    errors: [400, 401, 403, 404, 409],
   });
 
-  server.post("/v1/ramp/start", {
-    config,
-    schema: {
-      operationId: "startRamp",
-      summary: "Start processing a ramp",
-      tags,
-      body: jsonSchema(startBody, "input"),
-      response: { 200: jsonSchema(ramp), ...errorResponses(400, 401, 403, 404, 409) },
-    },
-    handler: (request) => app.ramps.start(actingOf(request), request.body),
+  operationRoute(server, app, startRamp, {
+    method: "POST",
+    url: "/v1/ramp/start",
+    tags,
+    response: jsonSchema(ramp),
+    errors: [400, 401, 403, 404, 409],
   });
 
-  server.get("/v1/ramp/history", {
-    config,
-    schema: {
-      operationId: "getRampHistory",
-      summary: "List the subject's ramps",
-      tags,
-      querystring: jsonSchema(z.object({ limit: z.string().optional(), offset: z.string().optional() }), "input"),
-      response: { 200: jsonSchema(history), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request) => {
-      const page = await app.ramps.history(actingOf(request), request.query);
-      return { totalCount: String(page.totalCount), transactions: page.ramps.map(toHistoryEntry) };
-    },
+  operationRoute(server, app, getRampHistory, {
+    method: "GET",
+    url: "/v1/ramp/history",
+    tags,
+    response: jsonSchema(history),
+    errors: [400, 401, 403],
+    reply: (page) => ({ totalCount: String(page.totalCount), transactions: page.ramps.map(toHistoryEntry) }),
   });
 
-  server.get("/v1/ramp/:id", {
-    config,
-    schema: {
-      operationId: "getRampStatus",
-      summary: "Get a ramp's status",
-      tags,
-      params: jsonSchema(idParams, "input"),
-      response: { 200: jsonSchema(ramp), ...errorResponses(401, 403, 404) },
-    },
-    handler: (request) => app.ramps.get(actingOf(request), id(request)),
+  operationRoute(server, app, getRampStatus, {
+    method: "GET",
+    url: "/v1/ramp/:id",
+    tags,
+    response: jsonSchema(ramp),
+    errors: [401, 403, 404],
   });
 
-  server.get("/v1/ramp/:id/errors", {
-    config,
-    schema: {
-      operationId: "getRampErrorLogs",
-      summary: "Get a ramp's error log",
-      tags,
-      params: jsonSchema(idParams, "input"),
-      response: { 200: jsonSchema(z.array(rampError)), ...errorResponses(401, 403, 404) },
-    },
-    handler: (request) => app.ramps.errors(actingOf(request), id(request)),
+  operationRoute(server, app, getRampErrorLogs, {
+    method: "GET",
+    url: "/v1/ramp/:id/errors",
+    tags,
+    response: jsonSchema(z.array(rampError)),
+    errors: [401, 403, 404],
   });
 }

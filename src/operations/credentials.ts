@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { partnerCredentialInput } from "../admin/service.js";
+import { createCredentialInput } from "../credentials/types.js";
+import { defineOperation, defineOperatorOperation } from "./operation.js";
+
+const OWN = { requires: ["OWN_CREDENTIALS"], delegation: "NONE" } as const;
+const CHILDREN = { requires: ["MANAGE_CHILD_CREDENTIALS"], delegation: "MANAGER_ONLY" } as const;
+
+export const createApiCredential = defineOperation({
+  name: "createApiCredential",
+  summary: "Create an API credential",
+  access: OWN,
+  input: createCredentialInput,
+  run: (app, acting, input) => app.credentials.create(acting.subjectProfileId, input),
+});
+
+export const revokeApiCredential = defineOperation({
+  name: "revokeApiCredential",
+  summary: "Revoke an API credential",
+  access: OWN,
+  input: z.object({ credentialId: z.string() }),
+  run: (app, acting, { credentialId }) => app.credentials.revoke(acting.subjectProfileId, credentialId),
+});
+
+export const createManagedProfileApiCredential = defineOperation({
+  name: "createManagedProfileApiCredential",
+  summary: "Issue a credential for a managed child",
+  access: CHILDREN,
+  input: createCredentialInput.extend({ profileId: z.string() }),
+  run: (app, acting, { profileId, ...credential }) =>
+    app.managedProfiles.createCredential(acting.actorProfileId, profileId, credential),
+});
+
+export const revokeManagedProfileApiCredential = defineOperation({
+  name: "revokeManagedProfileApiCredential",
+  summary: "Revoke a managed child's credential",
+  access: CHILDREN,
+  input: z.object({ profileId: z.string(), credentialId: z.string() }),
+  run: (app, acting, { profileId, credentialId }) =>
+    app.managedProfiles.revokeCredential(acting.actorProfileId, profileId, credentialId),
+});
+
+export const createPartnerApiCredential = defineOperatorOperation({
+  name: "createPartnerApiCredential",
+  summary: "Issue a credential for a partner",
+  input: partnerCredentialInput,
+  run: (app, input) => app.admin.issuePartnerCredential(input),
+});

@@ -1,0 +1,88 @@
+import type { z } from "zod";
+import type { App } from "../app.js";
+import type { Capability } from "../auth/capabilities.js";
+import type { ActingContext, DelegationName } from "../auth/delegation.js";
+import { AppError } from "../errors.js";
+import { parseInput } from "../validation.js";
+
+/** Who may perform an operation: the tasks of the capability matrix it needs and how delegation applies. */
+export interface AccessRule {
+  readonly requires: readonly [Capability, ...Capability[]];
+  readonly delegation: DelegationName;
+}
+
+/**
+ * One operation, defined once: its input schema, its access rule and the service call. The REST route,
+ * its OpenAPI entry and the GraphQL field are derived from it, so both faces validate the same input the
+ * same way, after the same caller checks.
+ */
+/**
+ * A check that depends on part of the input and comes before the rest is validated: the corridor policy a
+ * quote or a ramp decides (authorization before validation, specification rule 5). What it found goes to
+ * `run`, so nothing is read twice.
+ */
+export interface Gate<Found> {
+  check(app: App, acting: ActingContext, input: unknown): Promise<Found>;
+}
+
+/** A gate reading only the fields `input` names (validated by it) before anything else is validated. */
+export const gate = <Fields extends z.ZodObject, Found>(
+  input: Fields,
+  check: (app: App, acting: ActingContext, fields: z.output<Fields>) => Promise<Found>,
+): Gate<Found> => ({ check: (app, acting, raw) => check(app, acting, parseInput(input, raw)) });
+
+export interface Operation<
+  Input extends z.ZodObject = z.ZodObject,
+  Result = unknown,
+  Acting extends ActingContext | null = ActingContext,
+  Found = undefined,
+> {
+  /** The REST operationId (the reference's name where it has one). */
+  readonly name: string;
+  readonly summary: string;
+  readonly access: AccessRule;
+  /** The input as the service takes it, under domain names; every face validates with it. */
+  readonly input: Input;
+  /** Operator tasks act for no profile; every other operation needs an acting subject. */
+  readonly withoutSubject?: Acting extends null ? true : never;
+  readonly gate?: Gate<Found>;
+  run(app: App, acting: Acting, input: z.output<Input>, found: Found): Result | Promise<Result>;
+}
+
+/** Any operation, as the faces that serve it see it. */
+export type AnyOperation<Result = unknown> = Operation<z.ZodObject, Result, ActingContext | null, unknown>;
+
+export const defineOperation = <
+  Input extends z.ZodObject,
+  Result,
+  Acting extends ActingContext | null = ActingContext,
+  Found = undefined,
+>(
+  operation: Operation<Input, Result, Acting, Found>,
+) => operation;
+
+/** An operator task (`/v1/admin`, the admin GraphQL fields): the operator token, acting for no profile. */
+export const defineOperatorOperation = <Input extends z.ZodObject, Result>(
+  operation: Pick<Operation<Input, Result>, "name" | "summary" | "input"> & {
+    run(app: App, input: z.output<Input>): Result | Promise<Result>;
+  },
+): Operation<Input, Result, null> => ({
+  ...operation,
+  access: { requires: ["OPERATOR"], delegation: "NONE" },
+  withoutSubject: true,
+  run: (app, _operator, input) => operation.run(app, input),
+});
+
+/** Validates what a face received against the operation's schema (VALIDATION_FAILED, per field), then runs it. */
+export function perform<Result>(
+  operation: AnyOperation<Result>,
+  app: App,
+  acting: ActingContext | null,
+  input: unknown,
+): Result | Promise<Result> {
+  if (acting === null && !operation.withoutSubject) throw new AppError("AUTHENTICATION_REQUIRED");
+  if (!operation.gate) return operation.run(app, acting, parseInput(operation.input, input), undefined);
+  return operation.gate
+    .check(app, acting!, input)
+    .then((found) => operation.run(app, acting, parseInput(operation.input, input), found));
+}

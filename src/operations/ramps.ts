@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { historyInput, rampIdInput, registerInput, updateInput } from "../ramps/types.js";
+import { defineOperation, gate } from "./operation.js";
+
+const RAMPS = { requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" } as const;
+
+/** The ramp an update or start names: the caller may use its corridor before the rest is validated. */
+const startableRamp = gate(rampIdInput, (app, acting, { rampId }) => app.ramps.startable(acting, rampId));
+
+export const registerRamp = defineOperation({
+  name: "registerRamp",
+  summary: "Register a ramp from a quote",
+  access: RAMPS,
+  gate: gate(registerInput.pick({ quoteId: true }), (app, acting, { quoteId }) =>
+    app.ramps.registrableQuote(acting, quoteId),
+  ),
+  input: registerInput,
+  run: (app, acting, input, quote) => app.ramps.register(acting, quote, input),
+});
+
+export const updateRamp = defineOperation({
+  name: "updateRamp",
+  summary: "Add signed transactions and hashes to a ramp",
+  access: RAMPS,
+  gate: startableRamp,
+  input: updateInput,
+  run: (app, acting, input, ramp) => app.ramps.update(acting, input, ramp),
+});
+
+export const startRamp = defineOperation({
+  name: "startRamp",
+  summary: "Start processing a ramp",
+  access: RAMPS,
+  gate: startableRamp,
+  input: rampIdInput,
+  run: (app, acting, _input, ramp) => app.ramps.start(acting, ramp),
+});
+
+export const getRampStatus = defineOperation({
+  name: "getRampStatus",
+  summary: "Get a ramp's status",
+  access: RAMPS,
+  input: z.object({ id: z.string() }),
+  run: (app, acting, { id }) => app.ramps.get(acting, id),
+});
+
+export const getRampHistory = defineOperation({
+  name: "getRampHistory",
+  summary: "List the subject's ramps",
+  access: RAMPS,
+  input: historyInput,
+  run: (app, acting, page) => app.ramps.history(acting, page),
+});
+
+export const getRampErrorLogs = defineOperation({
+  name: "getRampErrorLogs",
+  summary: "Get a ramp's error log",
+  access: RAMPS,
+  input: z.object({ id: z.string() }),
+  run: (app, acting, { id }) => app.ramps.errors(acting, id),
+});

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { DELEGATION_RULES } from "../auth/delegation.js";
+import type { App } from "../app.js";
+import { perform, type AnyOperation } from "../operations/operation.js";
+import { errorResponses, jsonSchema } from "./http.js";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+interface RestFace<Result> {
+  method: Method;
+  /** The literal path; `:name` segments are fields of the operation's input. */
+  url: string;
+  tags: string[];
+  /** The success status and the JSON Schema of its body (null: no body). */
+  status?: number;
+  response: object | null;
+  /** The error statuses the route can answer, for the document. */
+  errors: number[];
+  /** The service's result under the wire's names (default: as it is). */
+  reply?: (result: Result) => unknown;
+}
+
+/** Every operation served over REST, with its route: what the parity test walks. */
+export const REST_FACES = new Map<AnyOperation, { method: Method; url: string }>();
+
+const isObject = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const PATH_PARAMETER = /:([A-Za-z]+)/g;
+
+/**
+ * Serves an operation as a REST route. Its access rule becomes the route's config (enforced before the body
+ * is read), its input schema the documented parameters and body; the input is read from the path parameters
+ * over the query string (GET, DELETE) or the JSON body, and validated by the operation itself.
+ */
+export function operationRoute<Result>(
+  server: FastifyInstance,
+  app: App,
+  operation: AnyOperation<Result>,
+  face: RestFace<Result>,
+) {
+  const pathKeys = [...face.url.matchAll(PATH_PARAMETER)].map((match) => match[1]!);
+  // zod's pick and omit take a mask of literal keys; these come from the path at run time.
+  const pathMask = Object.fromEntries(pathKeys.map((key) => [key, true])) as Record<string, true> &
+    Record<number, never>;
+  const { input } = operation;
+  const rest = input.omit(pathMask);
+  const inQuery = face.method === "GET" || face.method === "DELETE";
+  const hasFields = Object.keys(rest.shape).length > 0;
+  const status = face.status ?? 200;
+  REST_FACES.set(operation, { method: face.method, url: face.url });
+
+  server.route({
+    method: face.method,
+    url: face.url,
+    config: {
+      capabilities: operation.access.requires,
+      delegation: DELEGATION_RULES[operation.access.delegation],
+    },
+    schema: {
+      operationId: operation.name,
+      summary: operation.summary,
+      tags: face.tags,
+      ...(pathKeys.length > 0 && { params: jsonSchema(input.pick(pathMask), "input") }),
+      ...(hasFields && (inQuery ? { querystring: jsonSchema(rest, "input") } : { body: jsonSchema(rest, "input") })),
+      response: { [status]: face.response ?? { type: "null" }, ...errorResponses(...face.errors) },
+    },
+    handler: async (request: FastifyRequest, reply) => {
+      const sent = inQuery ? request.query : request.body;
+      // No body (or JSON null) is an empty one; any other body that is not an object goes to validation as
+      // it is, to be refused there.
+      const wire = sent == null || isObject(sent) ? { ...sent, ...(request.params as object) } : sent;
+      const result = await perform(operation, app, request.acting, wire);
+      return reply.code(status).send(face.reply ? face.reply(result) : face.response === null ? undefined : result);
+    },
+  });
+}
