@@ -6,15 +6,11 @@ import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { ProfileService } from "../profiles/service.js";
-import { managerPolicyInput, type ManagerPolicy } from "../managed-profiles/types.js";
-import { PRICING_PROFILE_NAMES } from "../quotes/pricing.js";
+import type { ManagerPolicy, ManagerPolicyInput } from "../managed-profiles/types.js";
 import type { PricingAssignments, PricingAssignmentView } from "../quotes/pricing-assignments.js";
-import { canonicalId, parseInput } from "../validation.js";
+import { canonicalId } from "../validation.js";
 import * as repo from "./repo.js";
-
-const partnerInput = z.object({ name: z.string({ error: "name is required" }).trim().min(1).max(100) }).strict();
-const partnerStateInput = z.object({ isActive: z.boolean({ error: "isActive must be true or false" }) }).strict();
-const pricingInput = z.object({ pricingProfile: z.enum(PRICING_PROFILE_NAMES) }).strict();
+import type { PartnerInput, PartnerStateInput, PartnerView, PricingInput } from "./types.js";
 
 export const partnerCredentialInput = createCredentialInput.extend({
   partnerId: z.string(),
@@ -22,14 +18,6 @@ export const partnerCredentialInput = createCredentialInput.extend({
   profileId: z.unknown().optional().describe("The existing profile the credential authenticates."),
 });
 type PartnerCredentialInput = z.output<typeof partnerCredentialInput>;
-
-export interface PartnerView {
-  id: string;
-  name: string;
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 /**
  * The operator's tasks (REST /v1/admin, GraphQL, CLI): manager policies, partners and their
@@ -47,8 +35,10 @@ export class AdminService {
   ) {}
 
   /** Enables, updates or disables a manager; `created` is true the first time. */
-  async putManager(profileId: string, input: unknown): Promise<{ manager: ManagerPolicy; created: boolean }> {
-    const policy = parseInput(managerPolicyInput, input);
+  async putManager(
+    profileId: string,
+    policy: ManagerPolicyInput,
+  ): Promise<{ manager: ManagerPolicy; created: boolean }> {
     const { id } = await this.requireOrdinaryProfile(profileId);
     return this.managedProfiles.setPolicy(id, policy);
   }
@@ -60,8 +50,7 @@ export class AdminService {
     return manager;
   }
 
-  async assignPricing(profileId: string, input: unknown): Promise<PricingAssignmentView> {
-    const { pricingProfile } = parseInput(pricingInput, input);
+  async assignPricing(profileId: string, { pricingProfile }: PricingInput): Promise<PricingAssignmentView> {
     const { id } = await this.requireProfile(profileId);
     return this.pricing.assign(id, pricingProfile);
   }
@@ -73,14 +62,12 @@ export class AdminService {
     return assignment;
   }
 
-  async createPartner(input: unknown): Promise<PartnerView> {
-    const { name } = parseInput(partnerInput, input);
+  async createPartner({ name }: PartnerInput): Promise<PartnerView> {
     return repo.insertPartner(this.db, name);
   }
 
   /** Deactivating a partner stops its credentials at once, on every instance. */
-  async setPartnerActive(partnerId: string, input: unknown): Promise<PartnerView> {
-    const { isActive } = parseInput(partnerStateInput, input);
+  async setPartnerActive(partnerId: string, { isActive }: PartnerStateInput): Promise<PartnerView> {
     const id = canonicalId(partnerId);
     const partner = id ? await repo.setPartnerActive(this.db, id, isActive) : null;
     if (!partner) throw new AppError("NOT_FOUND", "Partner not found.");

@@ -25,7 +25,7 @@ export const DELEGATED: DelegationRule = { selector: "supported", childCredentia
 /** Acting for a child only through its manager's selector: a child's own key is refused (the BR token import). */
 export const SELECTOR_ONLY: DelegationRule = { selector: "supported", childCredential: "refused" };
 /** Managing children: the manager acts for itself; selectors and children's own keys are refused. */
-export const MANAGER_ONLY: DelegationRule = { selector: "unsupported", childCredential: "refused" };
+const MANAGER_ONLY: DelegationRule = { selector: "unsupported", childCredential: "refused" };
 
 /** The rules by name, as GraphQL fields declare them (`@auth(delegation: ...)`). */
 export const DELEGATION_RULES = { NONE: NO_DELEGATION, DELEGATED, SELECTOR_ONLY, MANAGER_ONLY } as const;

@@ -4,6 +4,14 @@ import { ConfigError, loadConfig } from "../config.js";
 import { AppError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SigningKeyRotationRefused } from "../webhooks/signing.js";
+import {
+  createPartner,
+  getManagerPolicy,
+  getPricingAssignment,
+  setManagerPolicy,
+  setPricingAssignment,
+  updatePartner,
+} from "../operations/admin.js";
 import { createPartnerApiCredential } from "../operations/credentials.js";
 import { perform } from "../operations/operation.js";
 
@@ -52,19 +60,23 @@ async function run(app: App, args: string[]): Promise<unknown> {
   };
   switch (`${group} ${action}`) {
     case "manager put":
-      return app.admin.putManager(need(first, "<profileId>"), {
+      return perform(setManagerPolicy, app, null, {
+        profileId: need(first, "<profileId>"),
         allowedCorridors: list(need(values.corridors, "--corridors")),
         allowedCustomerTypes: list(values["customer-types"]) ?? null,
         isActive: !values.inactive,
       });
     case "manager get":
-      return { manager: await app.admin.getManager(need(first, "<profileId>")) };
+      return { manager: await perform(getManagerPolicy, app, null, { profileId: need(first, "<profileId>") }) };
     case "partner create":
-      return { partner: await app.admin.createPartner({ name: need(first, "<name>") }) };
+      return { partner: await perform(createPartner, app, null, { name: need(first, "<name>") }) };
     case "partner activate":
     case "partner deactivate":
       return {
-        partner: await app.admin.setPartnerActive(need(first, "<partnerId>"), { isActive: action === "activate" }),
+        partner: await perform(updatePartner, app, null, {
+          partnerId: need(first, "<partnerId>"),
+          isActive: action === "activate",
+        }),
       };
     case "partner credential": {
       const issued = await perform(createPartnerApiCredential, app, null, {
@@ -77,12 +89,15 @@ async function run(app: App, args: string[]): Promise<unknown> {
     }
     case "pricing assign":
       return {
-        pricingAssignment: await app.admin.assignPricing(need(first, "<profileId>"), {
+        pricingAssignment: await perform(setPricingAssignment, app, null, {
+          profileId: need(first, "<profileId>"),
           pricingProfile: need(second, "<pricingProfile>"),
         }),
       };
     case "pricing get":
-      return { pricingAssignment: await app.admin.getPricing(need(first, "<profileId>")) };
+      return {
+        pricingAssignment: await perform(getPricingAssignment, app, null, { profileId: need(first, "<profileId>") }),
+      };
     case "signing-key show": {
       const { id, createdAt, source, publicKey } = app.signingKeys.info();
       return { signingKey: { id, createdAt, source, publicKey } };

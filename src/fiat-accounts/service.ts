@@ -6,7 +6,7 @@ import type { KycService } from "../kyc/service.js";
 import { canonicalId, fieldError } from "../validation.js";
 import * as repo from "./repo.js";
 import { maskAccountNumber, validateFiatAccount, type FiatAccountCountry, type FiatAccountDetails } from "./rules.js";
-import type { FiatAccountView } from "./types.js";
+import type { CreateFiatAccountInput, FiatAccountPage, FiatAccountView } from "./types.js";
 
 const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");
 
@@ -22,9 +22,18 @@ export class FiatAccountService {
     private readonly kyc: KycService,
   ) {}
 
-  /** Adds a payout account in `country`: the manager's policy first (for a child), then the details. */
-  async create(acting: ActingContext, country: FiatAccountCountry, input: unknown): Promise<FiatAccountView> {
+  /** The corridor of an account to create, once the manager's policy allows it (for a child): before the details. */
+  async creatableIn(acting: ActingContext, country: FiatAccountCountry): Promise<FiatAccountCountry> {
     await this.delegation.authorizeCorridor(acting, country);
+    return country;
+  }
+
+  /** Adds a payout account in the country `creatableIn` gave, with the rules of its rail. */
+  async create(
+    acting: ActingContext,
+    country: FiatAccountCountry,
+    input: CreateFiatAccountInput,
+  ): Promise<FiatAccountView> {
     const details = validateFiatAccount(country, input);
     const customerId = await this.customerId(acting, country);
     const created = await repo.insertFiatAccount(this.db, {
@@ -43,9 +52,12 @@ export class FiatAccountService {
   async list(
     acting: ActingContext,
     country: FiatAccountCountry,
-    page?: { limit: number; offset: number },
+    { limit, offset }: FiatAccountPage,
   ): Promise<FiatAccountView[]> {
-    const rows = await repo.listFiatAccounts(this.db, acting.subjectProfileId, country, page);
+    const rows =
+      limit === undefined
+        ? (await repo.listFiatAccounts(this.db, acting.subjectProfileId, country)).slice(offset)
+        : await repo.listFiatAccounts(this.db, acting.subjectProfileId, country, { limit, offset });
     if (rows.length === 0) return [];
     const customerId = await this.customerId(acting, country);
     return rows.map((row) => view(row, customerId));

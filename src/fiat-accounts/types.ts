@@ -1,4 +1,32 @@
-import type { FiatAccountCountry, FiatAccountType } from "./rules.js";
+import { z } from "zod";
+import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, type FiatAccountCountry, type FiatAccountType } from "./rules.js";
+
+const country = z.enum(FIAT_ACCOUNT_COUNTRIES, { error: `must be one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")}` });
+const notAnObject = (issue: { code?: string }) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined);
+
+/** The corridor of an account to create, checked against the manager's policy before the details are validated. */
+export const fiatAccountCountryInput = z.object({ country }, { error: notAnObject });
+
+/**
+ * An account to create: the body's fields (`fiatAccountInput`), the country decided (a REST adapter takes it
+ * from the path, the query or the body), each unknown field named on its own. The rules of the corridor's
+ * rail are the service's.
+ */
+export const createFiatAccountInput = fiatAccountInput
+  .extend({ country })
+  .catchall(z.custom<unknown>(() => false, { error: "is not a field of a fiat account" }));
+export type CreateFiatAccountInput = z.output<typeof createFiatAccountInput>;
+
+/**
+ * The subject's accounts in a country (REST: from the alias path or the query, where `requestCountry` checks
+ * it): all of them, or from `offset` on, at most `limit` of them.
+ */
+export const listFiatAccountsInput = z.object({
+  country: z.string().optional(),
+  limit: z.coerce.number().int().min(1).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type FiatAccountPage = Omit<z.output<typeof listFiatAccountsInput>, "country">;
 
 /** A payout account as callers see it (the reference's list item): the account number masked. */
 export interface FiatAccountView {

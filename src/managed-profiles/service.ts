@@ -5,14 +5,9 @@ import type { Db } from "../db/client.js";
 import { inTransaction, isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { canonicalId, parseInput } from "../validation.js";
+import { canonicalId } from "../validation.js";
 import * as repo from "./repo.js";
-import {
-  createManagedProfileInput,
-  listManagedProfilesInput,
-  type ManagedProfileView,
-  type ManagerPolicy,
-} from "./types.js";
+import type { CreateManagedProfileInput, ManagedProfilesPage, ManagedProfileView, ManagerPolicy } from "./types.js";
 
 /**
  * Headless children of a manager: creation (idempotent on the external subject), listing, reading,
@@ -51,20 +46,22 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     return { manager: (await repo.findManagerPolicy(this.db, managerProfileId))!, created };
   }
 
-  /** The caller's policy, if it is an active manager; otherwise MANAGED_PROFILE_ACCESS_DENIED. */
+  /**
+   * The caller's policy, if it is an active manager; otherwise MANAGED_PROFILE_ACCESS_DENIED. Creating and
+   * listing children check it before their input is validated, and take the policy it returns.
+   */
   async activeManager(managerProfileId: string): Promise<ManagerPolicy> {
     const policy = await repo.findManagerPolicy(this.db, managerProfileId);
     if (!policy?.isActive) throw new AppError("MANAGED_PROFILE_ACCESS_DENIED", "The caller is not an active manager.");
     return policy;
   }
 
-  /** Creates a child; an identical retry returns the existing one (`created: false`). */
+  /** Creates a child of the active manager; an identical retry returns the existing one (`created: false`). */
   async create(
-    managerProfileId: string,
-    input: unknown,
+    manager: ManagerPolicy,
+    child: CreateManagedProfileInput,
   ): Promise<{ managedProfile: ManagedProfileView; created: boolean }> {
-    await this.activeManager(managerProfileId);
-    const child = parseInput(createManagedProfileInput, input);
+    const managerProfileId = manager.profileId;
     try {
       const row = await inTransaction(this.db, (tx) => repo.insertManagedChild(tx, managerProfileId, child));
       return { managedProfile: repo.toManagedProfileView(row), created: true };
@@ -89,10 +86,9 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     throw new AppError("MANAGED_PROFILE_CONFLICT");
   }
 
-  async list(managerProfileId: string, query: unknown) {
-    const manager = await this.activeManager(managerProfileId);
-    const page = parseInput(listManagedProfilesInput, query ?? {});
-    const { rows, total } = await repo.listManagedChildren(this.db, managerProfileId, page);
+  /** A page of the active manager's children, newest first, with its policy. */
+  async list(manager: ManagerPolicy, page: ManagedProfilesPage) {
+    const { rows, total } = await repo.listManagedChildren(this.db, manager.profileId, page);
     return {
       managedProfiles: rows.map(repo.toManagedProfileView),
       pagination: { limit: page.limit, offset: page.offset, total },

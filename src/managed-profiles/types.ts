@@ -34,6 +34,10 @@ export const managerPolicyInput = z
   })
   .strict();
 
+export type CreateManagedProfileInput = z.output<typeof createManagedProfileInput>;
+export type ManagedProfilesPage = z.output<typeof listManagedProfilesInput>;
+export type ManagerPolicyInput = z.output<typeof managerPolicyInput>;
+
 /** A manager's corridor policy as the operator set it. */
 export interface ManagerPolicy {
   profileId: string;

@@ -43,7 +43,7 @@ export interface Operation<
   readonly access: AccessRule;
   /** The input as the service takes it, under domain names; every face validates with it. */
   readonly input: Input;
-  /** Operator tasks act for no profile; every other operation needs an acting subject. */
+  /** Runs without an acting profile: operator tasks, and operations open to anonymous callers (quotes). */
   readonly withoutSubject?: Acting extends null ? true : never;
   readonly gate?: Gate<Found>;
   run(app: App, acting: Acting, input: z.output<Input>, found: Found): Result | Promise<Result>;

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import { RevocableCache } from "../cache/revocable-cache.js";
 import type { Reads, Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
-import { AMOUNT_PATTERN, fractionDigits, money } from "../money.js";
+import { fractionDigits, money } from "../money.js";
 import type { RampProvider } from "../providers/ports.js";
 import {
   country,
@@ -19,47 +18,14 @@ import {
   type Network,
 } from "../reference-data/catalog.js";
 import { corridorOfFiat, type FiatSymbol } from "../reference-data/corridors.js";
-import { canonicalId, fieldError, parseInput } from "../validation.js";
+import { canonicalId, fieldError } from "../validation.js";
 import type { PricingAssignments } from "./pricing-assignments.js";
 import { priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
 import * as repo from "./repo.js";
 import type { Quote } from "./repo.js";
-import { RAMP_TYPES, type QuoteTerms, type QuoteTermsField, type QuoteView } from "./types.js";
+import type { BestQuoteInput, QuoteInput, QuoteTerms, QuoteTermsField, QuoteView } from "./types.js";
 
 const QUOTE_TTL_MS = 10 * 60_000;
-
-const amount = z.string().regex(AMOUNT_PATTERN, 'must be a positive decimal string such as "100.50"');
-/** A quote request (also the REST body schema the OpenAPI document shows). */
-export const quoteInput = z.object({
-  rampType: z.enum(RAMP_TYPES),
-  from: z.string(),
-  to: z.string(),
-  inputAmount: amount,
-  inputCurrency: z.string(),
-  outputCurrency: z.string(),
-  network: z.string().optional(),
-  paymentMethod: z.string().optional(),
-  countryCode: z.string().optional(),
-});
-export const bestQuoteInput = z.object({
-  rampType: z.enum(RAMP_TYPES),
-  from: z.string().optional(),
-  to: z.string().optional(),
-  inputAmount: amount,
-  inputCurrency: z.string(),
-  outputCurrency: z.string(),
-  /** A whitelist of networks to compare; omitted or empty: every network (the reference's rule). */
-  networks: z
-    .array(
-      z
-        .string()
-        .transform((name) => name.toLowerCase())
-        .pipe(z.enum(NETWORKS, { error: "must be a supported network" })),
-    )
-    .optional(),
-  paymentMethod: z.string().optional(),
-  countryCode: z.string().optional(),
-});
 
 /** A conversion the catalog supports, resolved from a request. */
 interface Conversion {
@@ -108,8 +74,7 @@ export class QuoteService {
       : new AppError("QUOTE_EXPIRED");
   }
 
-  async create(acting: ActingContext | null, input: unknown): Promise<QuoteView> {
-    const request = parseInput(quoteInput, input);
+  async create(acting: ActingContext | null, request: QuoteInput): Promise<QuoteView> {
     const [isBuy, network] = [request.rampType === "BUY", request.rampType === "BUY" ? request.to : request.from];
     if (request.network !== undefined && !sameText(request.network, network))
       throw fieldError("network", `must match ${isBuy ? "to" : "from"}`);
@@ -126,8 +91,7 @@ export class QuoteService {
   }
 
   /** Prices every candidate network and keeps the one that pays out the most. */
-  async createBest(acting: ActingContext | null, input: unknown): Promise<QuoteView> {
-    const request = parseInput(bestQuoteInput, input);
+  async createBest(acting: ActingContext | null, request: BestQuoteInput): Promise<QuoteView> {
     const isBuy = request.rampType === "BUY";
     const railGiven = isBuy ? request.from : request.to;
     const candidates = request.networks?.length ? request.networks : [...NETWORKS];

@@ -1,7 +1,49 @@
+import { z } from "zod";
+import { AMOUNT_PATTERN } from "../money.js";
+import { NETWORKS } from "../reference-data/catalog.js";
 import type { FeeBreakdown } from "./pricing.js";
 
 export const RAMP_TYPES = ["BUY", "SELL"] as const;
 type RampType = (typeof RAMP_TYPES)[number];
+
+const amount = z.string().regex(AMOUNT_PATTERN, 'must be a positive decimal string such as "100.50"');
+/** A field that may be left out, or sent as null (what GraphQL clients send for a field they do not set). */
+const omissible = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
+
+/** A quote request. */
+export const quoteInput = z.object({
+  rampType: z.enum(RAMP_TYPES),
+  from: z.string(),
+  to: z.string(),
+  inputAmount: amount,
+  inputCurrency: z.string(),
+  outputCurrency: z.string(),
+  network: omissible(z.string()),
+  paymentMethod: omissible(z.string()),
+  countryCode: omissible(z.string()),
+});
+/** A request for the quote, among the candidate networks, that pays out the most. */
+export const bestQuoteInput = z.object({
+  rampType: z.enum(RAMP_TYPES),
+  from: omissible(z.string()),
+  to: omissible(z.string()),
+  inputAmount: amount,
+  inputCurrency: z.string(),
+  outputCurrency: z.string(),
+  /** A whitelist of networks to compare; omitted or empty: every network (the reference's rule). */
+  networks: omissible(
+    z.array(
+      z
+        .string()
+        .transform((name) => name.toLowerCase())
+        .pipe(z.enum(NETWORKS, { error: "must be a supported network" })),
+    ),
+  ),
+  paymentMethod: omissible(z.string()),
+  countryCode: omissible(z.string()),
+});
+export type QuoteInput = z.output<typeof quoteInput>;
+export type BestQuoteInput = z.output<typeof bestQuoteInput>;
 
 /** A quote as callers see it (field names of the reference contract). */
 export interface QuoteView extends FeeBreakdown {

@@ -9,17 +9,17 @@ import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
 import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
-import { canonicalId, fieldError, parseInput } from "../validation.js";
+import { canonicalId, fieldError } from "../validation.js";
 import * as repo from "./repo.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-const inviteInput = z
+export const inviteInput = z
   .object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)), relationship: z.enum(RELATIONSHIPS) })
   .strict();
-const relationshipInput = z.object({ relationship: z.enum(RELATIONSHIPS) }).strict();
-const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
+export const relationshipInput = z.object({ id: z.string(), relationship: z.enum(RELATIONSHIPS) }).strict();
+export const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
 
 /** An invitation as its sender sees it. */
 export interface InvitationView {
@@ -72,8 +72,10 @@ export class RecipientService {
   }
 
   /** Invites a person; inviting the same email again while pending mails a new code (the old one stops working). */
-  async invite(acting: ActingContext, input: unknown): Promise<{ invitation: InvitationView; created: boolean }> {
-    const form = parseInput(inviteInput, input);
+  async invite(
+    acting: ActingContext,
+    form: z.output<typeof inviteInput>,
+  ): Promise<{ invitation: InvitationView; created: boolean }> {
     const sender = await repo.findProfileEmail(this.db, acting.subjectProfileId);
     if (sender === form.email) throw fieldError("email", "is the sender's own");
     const code = randomBytes(24).toString("base64url");
@@ -143,9 +145,11 @@ export class RecipientService {
   }
 
   /** Changes how the sender relates to a recipient or a pending invitee. */
-  async updateRelationship(acting: ActingContext, id: string, input: unknown): Promise<RecipientView | InvitationView> {
+  async updateRelationship(
+    acting: ActingContext,
+    { id, relationship }: z.output<typeof relationshipInput>,
+  ): Promise<RecipientView | InvitationView> {
     const row = await this.own(acting, id);
-    const { relationship } = parseInput(relationshipInput, input);
     const updated = await repo.updateInvitation(this.db, row.id, { relationship });
     return updated.status === "accepted" ? recipientView(updated) : invitationView(updated, new Date());
   }
@@ -174,8 +178,8 @@ export class RecipientService {
   }
 
   /** What the invitee signed in with the invited email sees before accepting. */
-  async preview(acting: ActingContext, input: unknown): Promise<InvitationPreview> {
-    const row = await this.invitedTo(acting, input);
+  async preview(acting: ActingContext, code: string): Promise<InvitationPreview> {
+    const row = await this.invitedTo(acting, code);
     const sender = await repo.findProfileEmail(this.db, row.senderProfileId);
     return {
       invitationId: row.id,
@@ -188,9 +192,9 @@ export class RecipientService {
   /** The invitee accepts: it becomes the sender's recipient (once: a conditional update). */
   async accept(
     acting: ActingContext,
-    input: unknown,
+    code: string,
   ): Promise<{ invitationId: string; relationship: string; acceptedAt: Date }> {
-    const row = await this.invitedTo(acting, input);
+    const row = await this.invitedTo(acting, code);
     const acceptedAt = new Date();
     if (!(await repo.acceptInvitation(this.db, row.id, acting.subjectProfileId, acceptedAt)))
       throw notFound("Invitation");
@@ -198,8 +202,7 @@ export class RecipientService {
   }
 
   /** A pending, unexpired, unarchived invitation to the caller's own login email with this code; else NOT_FOUND. */
-  private async invitedTo(acting: ActingContext, input: unknown): Promise<repo.InvitationRow> {
-    const { code } = parseInput(codeInput, input);
+  private async invitedTo(acting: ActingContext, code: string): Promise<repo.InvitationRow> {
     const row = await repo.findInvitationByCode(this.db, this.hash(code));
     const email = await repo.findProfileEmail(this.db, acting.subjectProfileId);
     const usable =

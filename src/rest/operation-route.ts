@@ -14,6 +14,8 @@ interface RestFace<Result> {
   /** The success status and the JSON Schema of its body (null: no body). */
   status?: number;
   response: object | null;
+  /** Another success status a result can answer with (200 for an invitation sent again, say), and when. */
+  alternative?: { status: number; when: (result: Result) => boolean };
   /** The error statuses the route can answer, for the document. */
   errors: number[];
   /** The service's result under the wire's names (default: as it is). */
@@ -44,7 +46,8 @@ export function operationRoute<Result>(
   const pathMask = Object.fromEntries(pathKeys.map((key) => [key, true])) as Record<string, true> &
     Record<number, never>;
   const { input } = operation;
-  const rest = input.omit(pathMask);
+  // zod refuses omit on a schema with refinements, even of nothing: only split when the path has fields.
+  const rest = pathKeys.length > 0 ? input.omit(pathMask) : input;
   const inQuery = face.method === "GET" || face.method === "DELETE";
   const hasFields = Object.keys(rest.shape).length > 0;
   const status = face.status ?? 200;
@@ -63,7 +66,11 @@ export function operationRoute<Result>(
       tags: face.tags,
       ...(pathKeys.length > 0 && { params: jsonSchema(input.pick(pathMask), "input") }),
       ...(hasFields && (inQuery ? { querystring: jsonSchema(rest, "input") } : { body: jsonSchema(rest, "input") })),
-      response: { [status]: face.response ?? { type: "null" }, ...errorResponses(...face.errors) },
+      response: {
+        [status]: face.response ?? { type: "null" },
+        ...(face.alternative && { [face.alternative.status]: face.response ?? { type: "null" } }),
+        ...errorResponses(...face.errors),
+      },
     },
     handler: async (request: FastifyRequest, reply) => {
       const sent = inQuery ? request.query : request.body;
@@ -71,7 +78,8 @@ export function operationRoute<Result>(
       // it is, to be refused there.
       const wire = sent == null || isObject(sent) ? { ...sent, ...(request.params as object) } : sent;
       const result = await perform(operation, app, request.acting, wire);
-      return reply.code(status).send(face.reply ? face.reply(result) : face.response === null ? undefined : result);
+      const answered = face.alternative?.when(result) ? face.alternative.status : status;
+      return reply.code(answered).send(face.reply ? face.reply(result) : face.response === null ? undefined : result);
     },
   });
 }

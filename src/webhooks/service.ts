@@ -1,48 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { canonicalId, parseInput } from "../validation.js";
+import { canonicalId } from "../validation.js";
 import * as repo from "./repo.js";
 import type { WebhookSubscription } from "./repo.js";
 import * as deliveryRepo from "./delivery-repo.js";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
-import type { WebhookDeliveryView, WebhookView } from "./types.js";
+import type {
+  RegisterWebhookInput,
+  WebhookDeliveryPage,
+  WebhookDeliveryView,
+  WebhookListPage,
+  WebhookView,
+} from "./types.js";
 import { checkWebhookUrl, systemResolver, type HostResolver } from "./url-policy.js";
-
-/** The URL itself is checked by the URL policy (INVALID_WEBHOOK_URL), not here. */
-export const registerWebhookInput = z
-  .object({
-    url: z.string(),
-    quoteId: z.string().nullish(),
-    sessionId: z.string().nullish(),
-    events: z
-      .array(z.enum(WEBHOOK_EVENT_TYPES))
-      .min(1, "must name at least one event type")
-      .refine((events) => new Set(events).size === events.length, "must not repeat an event type")
-      .optional(),
-  })
-  .strict()
-  .superRefine((input, context) => {
-    if ((input.quoteId == null) === (input.sessionId == null)) {
-      for (const field of ["quoteId", "sessionId"]) {
-        context.addIssue({
-          code: "custom",
-          path: [field],
-          message: "exactly one of quoteId and sessionId is required",
-        });
-      }
-    }
-  });
-
-const deliveryPage = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    offset: z.coerce.number().int().min(0).default(0),
-  })
-  .strict();
 
 export interface WebhookServiceOptions {
   /** CIDR ranges an operator allows as targets although they are not public (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
@@ -69,9 +42,15 @@ export class WebhookService {
     this.resolve = options.resolve ?? systemResolver;
   }
 
-  async register(acting: ActingContext, input: unknown): Promise<WebhookView> {
+  async register(acting: ActingContext, form: RegisterWebhookInput): Promise<WebhookView> {
     const { ownerProfileId, credentialId } = keyOwner(acting);
-    const form = parseInput(registerWebhookInput, input);
+    if ((form.quoteId == null) === (form.sessionId == null)) {
+      const message = "exactly one of quoteId and sessionId is required";
+      throw new AppError("VALIDATION_FAILED", undefined, [
+        { field: "quoteId", message },
+        { field: "sessionId", message },
+      ]);
+    }
     const target = form.quoteId != null ? await this.ownQuote(form.quoteId, ownerProfileId, credentialId) : null;
     const session = form.sessionId != null ? await this.ownSession(form.sessionId, ownerProfileId, credentialId) : null;
     await checkWebhookUrl(form.url, { resolve: this.resolve, allowPrivateNetworks: this.options.allowPrivateNetworks });
@@ -89,9 +68,13 @@ export class WebhookService {
   }
 
   /** The caller's subscriptions (any key of its profile registered them), newest first; all, or one page. */
-  async list(acting: ActingContext, page?: { limit: number; offset: number }): Promise<WebhookView[]> {
+  async list(acting: ActingContext, { limit, offset }: WebhookListPage): Promise<WebhookView[]> {
     const { ownerProfileId } = keyOwner(acting);
-    return (await repo.listSubscriptions(this.db, ownerProfileId, page)).map(view);
+    const rows =
+      limit === undefined
+        ? (await repo.listSubscriptions(this.db, ownerProfileId)).slice(offset)
+        : await repo.listSubscriptions(this.db, ownerProfileId, { limit, offset });
+    return rows.map(view);
   }
 
   /**
@@ -105,17 +88,14 @@ export class WebhookService {
       throw notFound("Webhook");
   }
 
-  /** A subscription's deliveries, newest first, each with its attempt log. */
+  /** A page of the deliveries of a subscription `subscription` gave, newest first, each with its attempt log. */
   async deliveries(
-    acting: ActingContext,
-    id: string,
-    query: unknown,
+    subscription: WebhookSubscription,
+    { limit, offset }: WebhookDeliveryPage,
   ): Promise<{ totalCount: number; deliveries: WebhookDeliveryView[] }> {
-    const subscription = await this.owned(acting, id);
-    const page = parseInput(deliveryPage, query ?? {});
     const [totalCount, rows] = await Promise.all([
       deliveryRepo.countDeliveries(this.db, subscription.id),
-      deliveryRepo.listDeliveries(this.db, subscription.id, page),
+      deliveryRepo.listDeliveries(this.db, subscription.id, { limit, offset }),
     ]);
     return { totalCount, deliveries: rows.map(deliveryView) };
   }
@@ -126,7 +106,7 @@ export class WebhookService {
    * instead (400: the contract's error table is closed).
    */
   async redeliver(acting: ActingContext, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
-    const subscription = await this.owned(acting, id);
+    const subscription = await this.subscription(acting, id);
     const deliveryKey = canonicalId(deliveryId);
     const found = deliveryKey ? await deliveryRepo.findDelivery(this.db, deliveryKey, subscription.id) : null;
     if (!found) throw notFound("Delivery");
@@ -140,7 +120,8 @@ export class WebhookService {
     return deliveryView((await deliveryRepo.findDelivery(this.db, found.id, subscription.id))!);
   }
 
-  private async owned(acting: ActingContext, id: string): Promise<WebhookSubscription> {
+  /** One of the caller's subscriptions; another profile's, an unknown or a malformed id is NOT_FOUND. */
+  async subscription(acting: ActingContext, id: string): Promise<WebhookSubscription> {
     const { ownerProfileId } = keyOwner(acting);
     const subscriptionId = canonicalId(id);
     const subscription = subscriptionId ? await repo.findSubscription(this.db, subscriptionId, ownerProfileId) : null;

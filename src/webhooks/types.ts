@@ -1,4 +1,40 @@
-import type { WebhookEventType } from "../events/outbox.js";
+import { z } from "zod";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js";
+
+/**
+ * A registration. The URL itself is checked by the URL policy (INVALID_WEBHOOK_URL), and that exactly one
+ * of quoteId and sessionId is given by the service, not here.
+ */
+export const registerWebhookInput = z
+  .object({
+    url: z.string(),
+    quoteId: z.string().nullish(),
+    sessionId: z.string().nullish(),
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .min(1, "must name at least one event type")
+      .refine((events) => new Set(events).size === events.length, "must not repeat an event type")
+      .optional(),
+  })
+  .strict();
+export type RegisterWebhookInput = z.output<typeof registerWebhookInput>;
+
+/** The caller's subscriptions: all of them, or from `offset` on, at most `limit` of them. */
+export const listWebhooksInput = z.object({
+  limit: z.coerce.number().int().min(1).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type WebhookListPage = z.output<typeof listWebhooksInput>;
+
+/** One page of a subscription's delivery log. */
+export const webhookDeliveriesInput = z
+  .object({
+    id: z.string(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+export type WebhookDeliveryPage = z.output<typeof webhookDeliveriesInput>;
 
 /** A webhook registration as callers see it. */
 export interface WebhookView {

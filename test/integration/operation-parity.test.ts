@@ -2,9 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRAPHQL_FACES } from "../../src/graphql/operation-field.js";
+import * as admin from "../../src/operations/admin.js";
 import * as credentials from "../../src/operations/credentials.js";
+import * as fiatAccounts from "../../src/operations/fiat-accounts.js";
+import * as managedProfiles from "../../src/operations/managed-profiles.js";
 import type { AnyOperation } from "../../src/operations/operation.js";
+import * as quotes from "../../src/operations/quotes.js";
 import * as ramps from "../../src/operations/ramps.js";
+import * as recipients from "../../src/operations/recipients.js";
+import * as webhooks from "../../src/operations/webhooks.js";
 import { REST_FACES } from "../../src/rest/operation-route.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { ok } from "../support/kit.js";
@@ -31,6 +37,19 @@ interface Parity {
 /** Operations with both faces whose inputs differ by design, so that no input is the same on both. */
 const DIFFERENT_INPUTS = new Map<AnyOperation, string>([
   [ramps.getRampHistory, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
+  [
+    fiatAccounts.listDomesticFiatAccounts,
+    "REST takes the country from the alias path or the query and lists every account unless limit and offset are given; GraphQL requires the country and pages by first and an opaque cursor",
+  ],
+  [
+    webhooks.listWebhooks,
+    "REST lists every subscription unless limit and offset are given; GraphQL pages by first and an opaque cursor",
+  ],
+  [
+    webhooks.listWebhookDeliveries,
+    "REST names the webhook in the path and pages by limit and offset; GraphQL reads the deliveries as a field of a webhook, paged by first and an opaque cursor",
+  ],
+  [managedProfiles.listManagedProfiles, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
 ]);
 
 let t: TestApp;
@@ -82,6 +101,60 @@ async function registeredRamp(): Promise<{ headers: Headers; rampId: string }> {
   const body = { quoteId: await quote(headers), destinationAddress: "0x1111111111111111111111111111111111111111" };
   return { headers, rampId: ok(await t.request("POST", "/v1/ramp/register", { headers, body }), 201).id };
 }
+
+async function invitation(headers: Headers, email = `${randomUUID()}@example.com`): Promise<string> {
+  const body = { email, relationship: "friend" };
+  return ok(await t.request("POST", "/v1/recipients/invitations", { headers, body }), 201).id;
+}
+
+/** An invitee signed in with the invited email, and the code mailed to it. */
+async function invitee(): Promise<{ headers: Headers; input: Input }> {
+  const email = `${randomUUID()}@example.com`;
+  await invitation(await session(), email);
+  const code = await t.smtp.nextInvitationCode(email);
+  return { headers: (await t.signIn(email)).headers, input: { code } };
+}
+
+/** A signed-in profile enabled as a manager by the operator: its id. */
+async function managerId(): Promise<string> {
+  const { profileId } = await t.signIn();
+  ok(
+    await t.request("PUT", `/v1/admin/managers/${profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["BR"], isActive: true },
+    }),
+    201,
+  );
+  return profileId;
+}
+
+/** A quote request every face accepts: a BUY over PIX to Polygon, with the optional fields that must match it. */
+const QUOTE_REQUEST = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "100",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+  network: "polygon",
+  paymentMethod: "pix",
+  countryCode: "BR",
+};
+
+/** Webhook management is a secret key's: a fresh profile's key. */
+async function secretKey(): Promise<Headers> {
+  return { "x-api-key": (await t.createCredential(await session())).secretKey };
+}
+
+/** A key and a webhook it registered for a quote created with it. */
+async function webhook(): Promise<{ headers: Headers; id: string }> {
+  const headers = await secretKey();
+  const body = { url: "https://93.184.215.14/hook", quoteId: await quote(headers) };
+  return { headers, id: ok(await t.request("POST", "/v1/webhook", { headers, body }), 201).id };
+}
+
+/** GraphQL names enum values in capitals; anything else passes as it is. */
+const graphqlEnum = (value: unknown) => (typeof value === "string" ? value.toUpperCase() : value);
 
 const mutation = (field: string, args: Record<string, string>, selection = "") => {
   const declared = Object.entries(args).map(([name, type]) => `$${name}: ${type}`);
@@ -224,6 +297,338 @@ const PARITY = new Map<AnyOperation, Parity>([
       graphql: ({ id }) => ({ query: "query($id: ID!) { ramp(id: $id) { id } }", variables: { id } }),
     },
   ],
+  [
+    recipients.inviteRecipient,
+    {
+      prepare: async () => ({
+        headers: await session(),
+        input: { email: `${randomUUID()}@example.com`, relationship: "friend" },
+      }),
+      graphql: ({ relationship, ...input }) => ({
+        query: mutation("inviteRecipient", { email: "String!", relationship: "RecipientRelationship!" }, "{ id }"),
+        variables: { ...input, relationship: graphqlEnum(relationship) },
+      }),
+    },
+  ],
+  [
+    recipients.archiveRecipientInvitation,
+    {
+      prepare: async () => {
+        const headers = await session();
+        return { headers, input: { id: await invitation(headers) } };
+      },
+      graphql: (input) => ({
+        query: mutation("archiveRecipientInvitation", { id: "ID!" }, "{ id }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    recipients.updateRecipient,
+    {
+      prepare: async () => {
+        const headers = await session();
+        return { headers, input: { id: await invitation(headers), relationship: "family" } };
+      },
+      graphql: ({ relationship, ...input }) => ({
+        query: mutation("updateRecipientRelationship", { id: "ID!", relationship: "RecipientRelationship!" }),
+        variables: { ...input, relationship: graphqlEnum(relationship) },
+      }),
+    },
+  ],
+  [
+    recipients.getRecipientEligibility,
+    {
+      // A pending invitation is no recipient yet: NOT_FOUND on both faces.
+      prepare: async () => {
+        const headers = await session();
+        return { headers, input: { id: await invitation(headers) } };
+      },
+      graphql: (input) => ({
+        query: "query($id: ID!) { recipientEligibility(id: $id) { corridor canReceive } }",
+        variables: input,
+      }),
+    },
+  ],
+  [
+    recipients.previewRecipientInvitation,
+    {
+      prepare: invitee,
+      graphql: (input) => ({
+        query: "query($code: String!) { recipientInvitationPreview(code: $code) { invitationId } }",
+        variables: input,
+      }),
+    },
+  ],
+  [
+    recipients.acceptRecipientInvitation,
+    {
+      prepare: invitee,
+      graphql: (input) => ({
+        query: mutation("acceptRecipientInvitation", { code: "String!" }, "{ invitationId }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    admin.setManagerPolicy,
+    {
+      prepare: async () => ({
+        headers: t.operatorHeaders,
+        input: {
+          profileId: (await t.signIn()).profileId,
+          allowedCorridors: ["BR", "MX"],
+          allowedCustomerTypes: ["individual"],
+          isActive: true,
+        },
+      }),
+      graphql: ({ profileId, ...policy }) => ({
+        query: mutation("putManager", { profileId: "ID!", policy: "ManagerPolicyInput!" }, "{ profileId }"),
+        variables: {
+          profileId,
+          // GraphQL names customer types in capitals; left out stays left out (JSON drops undefined).
+          policy: {
+            ...policy,
+            allowedCustomerTypes: Array.isArray(policy.allowedCustomerTypes)
+              ? policy.allowedCustomerTypes.map(graphqlEnum)
+              : policy.allowedCustomerTypes,
+          },
+        },
+      }),
+    },
+  ],
+  [
+    admin.getManagerPolicy,
+    {
+      prepare: async () => ({ headers: t.operatorHeaders, input: { profileId: await managerId() } }),
+      graphql: ({ profileId }) => ({
+        query: "query($profileId: ID!) { manager(profileId: $profileId) { profileId } }",
+        variables: { profileId },
+      }),
+    },
+  ],
+  [
+    admin.setPricingAssignment,
+    {
+      prepare: async () => ({
+        headers: t.operatorHeaders,
+        input: { profileId: (await t.signIn()).profileId, pricingProfile: "reduced" },
+      }),
+      graphql: (input) => ({
+        query: mutation("assignPricingProfile", { profileId: "ID!", pricingProfile: "String!" }, "{ profileId }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    admin.getPricingAssignment,
+    {
+      prepare: async () => {
+        const { profileId } = await t.signIn();
+        ok(
+          await t.request("PUT", `/v1/admin/pricing-assignments/${profileId}`, {
+            headers: t.operatorHeaders,
+            body: { pricingProfile: "reduced" },
+          }),
+          200,
+        );
+        return { headers: t.operatorHeaders, input: { profileId } };
+      },
+      graphql: ({ profileId }) => ({
+        query: "query($profileId: ID!) { pricingAssignment(profileId: $profileId) { pricingProfile } }",
+        variables: { profileId },
+      }),
+    },
+  ],
+  [
+    admin.createPartner,
+    {
+      prepare: async () => ({ headers: t.operatorHeaders, input: { name: "Parity partner" } }),
+      graphql: (input) => ({ query: mutation("createPartner", { name: "String!" }, "{ id }"), variables: input }),
+    },
+  ],
+  [
+    admin.updatePartner,
+    {
+      prepare: async () => {
+        const partner = await t.request("POST", "/v1/admin/partners", {
+          headers: t.operatorHeaders,
+          body: { name: "Parity partner" },
+        });
+        return { headers: t.operatorHeaders, input: { partnerId: ok(partner, 201).partner.id, isActive: false } };
+      },
+      graphql: (input) => ({
+        query: mutation("setPartnerActive", { partnerId: "ID!", isActive: "Boolean!" }, "{ id }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    managedProfiles.createManagedProfile,
+    {
+      prepare: async () => ({
+        headers: await manager(),
+        input: {
+          externalSubjectId: randomUUID(),
+          contactEmail: `${randomUUID()}@example.com`,
+          customerType: "individual",
+        },
+      }),
+      graphql: ({ customerType, ...input }) => ({
+        query: mutation("createManagedProfile", { input: "CreateManagedProfileInput!" }, "{ created }"),
+        // Left out stays left out: JSON drops undefined.
+        variables: { input: { ...input, customerType: graphqlEnum(customerType) } },
+      }),
+    },
+  ],
+  [
+    managedProfiles.getManagedProfile,
+    {
+      prepare: async () => {
+        const headers = await manager();
+        return { headers, input: { profileId: await child(headers) } };
+      },
+      graphql: ({ profileId }) => ({
+        query: "query($profileId: ID!) { managedProfile(profileId: $profileId) { profileId } }",
+        variables: { profileId },
+      }),
+    },
+  ],
+  [
+    managedProfiles.deleteManagedProfile,
+    {
+      prepare: async () => {
+        const headers = await manager();
+        return { headers, input: { profileId: await child(headers) } };
+      },
+      graphql: ({ profileId }) => ({
+        query: mutation("deleteManagedProfile", { profileId: "ID!" }),
+        variables: { profileId },
+      }),
+    },
+  ],
+  // createWidgetSession are sent with no credential at all (the operation runs with acting null).
+
+  [
+    quotes.createQuote,
+    {
+      prepare: async () => ({ headers: {}, input: { ...QUOTE_REQUEST } }),
+      graphql: (input) => ({
+        query: mutation("createQuote", { input: "CreateQuoteInput!" }, "{ id }"),
+        variables: { input },
+      }),
+    },
+  ],
+  [
+    quotes.createBestQuote,
+    {
+      prepare: async () => ({
+        headers: await session(),
+        input: {
+          rampType: "BUY",
+          from: "pix",
+          inputAmount: "500",
+          inputCurrency: "BRL",
+          outputCurrency: "USDC",
+          networks: ["ethereum", "polygon", "base"],
+          paymentMethod: "pix",
+          countryCode: "BR",
+        },
+      }),
+      graphql: (input) => ({
+        query: mutation("createBestQuote", { input: "CreateBestQuoteInput!" }, "{ id }"),
+        variables: { input },
+      }),
+    },
+  ],
+  [
+    quotes.getQuote,
+    {
+      prepare: async () => {
+        const headers = await session();
+        return { headers, input: { id: await quote(headers) } };
+      },
+      graphql: ({ id }) => ({ query: "query($id: ID!) { quote(id: $id) { id } }", variables: { id } }),
+    },
+  ],
+  [
+    quotes.createWidgetSession,
+    {
+      // The refresh form (the widget quotes); a null or wrong quoteId makes it the locked form, refused for
+      // the refresh form's keys on both faces.
+      prepare: async () => ({
+        headers: {},
+        input: { rampType: "BUY", network: "polygon", inputAmount: "100", externalSessionId: "parity", fiat: "BRL" },
+      }),
+      // GraphQL names networks in capitals (the Network enum).
+      graphql: ({ network, ...input }) => ({
+        query: mutation("createWidgetSession", { input: "CreateWidgetSessionInput!" }, "{ sessionId }"),
+        variables: { input: { ...input, network: typeof network === "string" ? network.toUpperCase() : network } },
+      }),
+    },
+  ],
+  [
+    webhooks.registerWebhook,
+    {
+      // A public IP literal: no DNS; a quote created with the very key, so the registration succeeds.
+      prepare: async () => {
+        const headers = await secretKey();
+        return { headers, input: { url: "https://93.184.215.14/hook", quoteId: await quote(headers) } };
+      },
+      graphql: (input) => ({
+        query: mutation("registerWebhook", { input: "RegisterWebhookInput!" }, "{ id }"),
+        variables: { input },
+      }),
+    },
+  ],
+  [
+    webhooks.deleteWebhook,
+    {
+      prepare: async () => {
+        const { headers, id } = await webhook();
+        return { headers, input: { id } };
+      },
+      graphql: (input) => ({ query: mutation("deleteWebhook", { id: "ID!" }), variables: input }),
+    },
+  ],
+  [
+    webhooks.redeliverWebhookDelivery,
+    {
+      // The webhook has no delivery yet: NOT_FOUND on both faces.
+      prepare: async () => {
+        const { headers, id } = await webhook();
+        return { headers, input: { id, deliveryId: randomUUID() } };
+      },
+      graphql: ({ id, deliveryId }) => ({
+        query: mutation("redeliverWebhookDelivery", { webhookId: "ID!", deliveryId: "ID!" }, "{ id }"),
+        variables: { webhookId: id, deliveryId },
+      }),
+    },
+  ],
+  [
+    fiatAccounts.deleteDomesticFiatAccount,
+    {
+      // A US customer and one of its accounts: the deletion succeeds on both faces.
+      prepare: async () => {
+        const headers = await session();
+        ok(await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers, body: { country: "US" } }), 200);
+        const body = {
+          country: "US",
+          type: "ACH",
+          accountNumber: "000123456789",
+          routingNumber: "021000021",
+          accountType: "checking",
+          accountName: "Jane Doe",
+        };
+        const created = ok(await t.request("POST", "/v1/domestic/fiatAccounts", { headers, body }), 200);
+        return { headers, input: { fiatAccountId: created.fiatAccountId } };
+      },
+      graphql: (input) => ({
+        query: mutation("deleteFiatAccount", { fiatAccountId: "ID!" }),
+        variables: input,
+      }),
+    },
+  ],
 ]);
 
 /** The schema under optional, nullable, default and transform wrappers: what a field accepts on the wire. */
@@ -236,7 +641,8 @@ function wireSchema(schema: z.ZodType): z.ZodType {
 }
 
 const WRONG_TYPE: Record<string, unknown> = {
-  string: 12345,
+  // Not a number: GraphQL's ID takes one as a string.
+  string: true,
   enum: "NOT_A_VALUE",
   number: "not a number",
   boolean: "yes",

@@ -1,6 +1,13 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import {
+  createPartner,
+  getManagerPolicy,
+  getPricingAssignment,
+  setManagerPolicy,
+  setPricingAssignment,
+  updatePartner,
+} from "../../operations/admin.js";
 import { createPartnerApiCredential } from "../../operations/credentials.js";
-import { Auth } from "../auth-directive.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { CreatedApiCredential } from "../types/credentials.js";
@@ -16,51 +23,51 @@ import {
 @Resolver()
 export class AdminResolver {
   @Query(() => Manager, { description: "A profile's manager policy." })
-  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
-  manager(@Arg("profileId", () => ID) profileId: string, @Ctx() { app }: GraphQLContext) {
-    return app.admin.getManager(profileId);
+  @Performs(getManagerPolicy)
+  manager(@Arg("profileId", () => ID) profileId: string, @Ctx() context: GraphQLContext) {
+    return performField(getManagerPolicy, context, null, { profileId });
   }
 
   @Mutation(() => Manager, { description: "Enables, updates or disables a manager." })
-  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
+  @Performs(setManagerPolicy)
   async putManager(
     @Arg("profileId", () => ID) profileId: string,
     @Arg("policy", () => ManagerPolicyInput) policy: ManagerPolicyInput,
-    @Ctx() { app }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ) {
-    return (await app.admin.putManager(profileId, { ...policy })).manager;
+    return (await performField(setManagerPolicy, context, null, { profileId, ...policy })).manager;
   }
 
   @Query(() => PricingAssignment, { description: "The pricing profile assigned to a profile." })
-  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
-  pricingAssignment(@Arg("profileId", () => ID) profileId: string, @Ctx() { app }: GraphQLContext) {
-    return app.admin.getPricing(profileId);
+  @Performs(getPricingAssignment)
+  pricingAssignment(@Arg("profileId", () => ID) profileId: string, @Ctx() context: GraphQLContext) {
+    return performField(getPricingAssignment, context, null, { profileId });
   }
 
   @Mutation(() => PricingAssignment, { description: "Assigns a pricing profile to any profile." })
-  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
+  @Performs(setPricingAssignment)
   assignPricingProfile(
     @Arg("profileId", () => ID) profileId: string,
     @Arg("pricingProfile") pricingProfile: string,
-    @Ctx() { app }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ) {
-    return app.admin.assignPricing(profileId, { pricingProfile });
+    return performField(setPricingAssignment, context, null, { profileId, pricingProfile });
   }
 
   @Mutation(() => Partner)
-  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
-  createPartner(@Arg("name") name: string, @Ctx() { app }: GraphQLContext) {
-    return app.admin.createPartner({ name });
+  @Performs(createPartner)
+  createPartner(@Arg("name") name: string, @Ctx() context: GraphQLContext) {
+    return performField(createPartner, context, null, { name });
   }
 
   @Mutation(() => Partner, { description: "Deactivating a partner stops its credentials at once." })
-  @Auth({ requires: ["OPERATOR"], delegation: "NONE" })
+  @Performs(updatePartner)
   setPartnerActive(
     @Arg("partnerId", () => ID) partnerId: string,
     @Arg("isActive") isActive: boolean,
-    @Ctx() { app }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ) {
-    return app.admin.setPartnerActive(partnerId, { isActive });
+    return performField(updatePartner, context, null, { partnerId, isActive });
   }
 
   @Mutation(() => CreatedApiCredential, {

@@ -1,7 +1,12 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import { Auth } from "../auth-directive.js";
+import {
+  createDomesticFiatAccount,
+  deleteDomesticFiatAccount,
+  listDomesticFiatAccounts,
+} from "../../operations/fiat-accounts.js";
 import { Acting, type GraphQLContext } from "../context.js";
+import { Performs, performField } from "../operation-field.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {
   CreateFiatAccountInput,
@@ -9,14 +14,12 @@ import {
   FiatAccountConnection,
   FiatAccountCountryEnum,
 } from "../types/fiat-accounts.js";
-import { serviceInput } from "./ramps.js";
-import type { FiatAccountCountry } from "../../fiat-accounts/rules.js";
 
 /** Payout fiat accounts of the acting subject (itself, or a managed child through the selector or its own key). */
 @Resolver(() => FiatAccount)
 export class FiatAccountsResolver {
   @Query(() => FiatAccountConnection, { description: "The subject's payout accounts in a country, newest first." })
-  @Auth({ requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" })
+  @Performs(listDomesticFiatAccounts)
   async fiatAccounts(
     @Arg("country", () => FiatAccountCountryEnum) country: string,
     @Args() args: PageArgs,
@@ -25,35 +28,32 @@ export class FiatAccountsResolver {
   ) {
     const { limit, offset } = offsetPage(args);
     // One more than the page: whether another page follows.
-    const views = await context.app.fiatAccounts.list(acting, country as FiatAccountCountry, {
-      limit: limit + 1,
-      offset,
-    });
+    const views = await performField(listDomesticFiatAccounts, context, acting, { country, limit: limit + 1, offset });
     return offsetConnection(views.slice(0, limit), offset, views.length > limit);
   }
 
   @Mutation(() => FiatAccount, {
     description: "Adds a payout account in the input's country (checked against the manager's policy for a child).",
   })
-  @Auth({ requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" })
+  @Performs(createDomesticFiatAccount)
   async createFiatAccount(
     @Arg("input", () => CreateFiatAccountInput) input: CreateFiatAccountInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.fiatAccounts.create(acting, input.country as FiatAccountCountry, serviceInput(input));
+    return performField(createDomesticFiatAccount, context, acting, input);
   }
 
   @Mutation(() => Boolean, {
     description: "Deletes a payout account: it is no longer listed or usable; ramps keep naming it.",
   })
-  @Auth({ requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" })
+  @Performs(deleteDomesticFiatAccount)
   async deleteFiatAccount(
     @Arg("fiatAccountId", () => ID) fiatAccountId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    await context.app.fiatAccounts.delete(acting, fiatAccountId);
+    await performField(deleteDomesticFiatAccount, context, acting, { fiatAccountId });
     return true;
   }
 }

@@ -1,6 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { createManagedProfileApiCredential, revokeManagedProfileApiCredential } from "../../operations/credentials.js";
+import {
+  createManagedProfile,
+  deleteManagedProfile,
+  getManagedProfile,
+  listManagedProfiles,
+} from "../../operations/managed-profiles.js";
 import { Auth } from "../auth-directive.js";
 import { Performs, performField } from "../operation-field.js";
 import { Acting, type GraphQLContext } from "../context.js";
@@ -19,7 +25,7 @@ import { credentialPage } from "./credentials.js";
 @Resolver(() => ManagedProfile)
 export class ManagedProfilesResolver {
   @Query(() => ManagedProfileConnection, { description: "The caller's managed children, newest first." })
-  @Auth({ requires: ["MANAGED_PROFILES"], delegation: "MANAGER_ONLY" })
+  @Performs(listManagedProfiles)
   async managedProfiles(
     @Arg("status", () => ManagedProfileFilterEnum, { defaultValue: "active" }) status: string,
     @Args() args: PageArgs,
@@ -27,18 +33,18 @@ export class ManagedProfilesResolver {
     @Ctx() context: GraphQLContext,
   ) {
     const { limit, offset } = offsetPage(args);
-    const page = await context.app.managedProfiles.list(acting.actorProfileId, { status, limit, offset });
+    const page = await performField(listManagedProfiles, context, acting, { status, limit, offset });
     return offsetConnection(page.managedProfiles, offset, offset + page.managedProfiles.length < page.pagination.total);
   }
 
   @Query(() => ManagedProfile, { description: "One of the caller's children, active or deleted." })
-  @Auth({ requires: ["MANAGED_PROFILES"], delegation: "MANAGER_ONLY" })
+  @Performs(getManagedProfile)
   async managedProfile(
     @Arg("profileId", () => ID) profileId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.managedProfiles.get(acting.actorProfileId, profileId);
+    return performField(getManagedProfile, context, acting, { profileId });
   }
 
   @Query(() => Manager, { description: "The caller's manager policy (an inactive manager is refused)." })
@@ -64,25 +70,25 @@ export class ManagedProfilesResolver {
   @Mutation(() => ManagedProfilePayload, {
     description: "Creates a child; an identical retry returns the existing one.",
   })
-  @Auth({ requires: ["MANAGED_PROFILES"], delegation: "MANAGER_ONLY" })
+  @Performs(createManagedProfile)
   async createManagedProfile(
     @Arg("input", () => CreateManagedProfileInput) input: CreateManagedProfileInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.managedProfiles.create(acting.actorProfileId, { ...input });
+    return performField(createManagedProfile, context, acting, { ...input });
   }
 
   @Mutation(() => Boolean, {
     description: "Deletes a child logically (idempotent); its credentials are revoked at once.",
   })
-  @Auth({ requires: ["MANAGED_PROFILES"], delegation: "MANAGER_ONLY" })
+  @Performs(deleteManagedProfile)
   async deleteManagedProfile(
     @Arg("profileId", () => ID) profileId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    await context.app.managedProfiles.delete(acting.actorProfileId, profileId);
+    await performField(deleteManagedProfile, context, acting, { profileId });
     return true;
   }
 

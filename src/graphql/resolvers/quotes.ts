@@ -1,8 +1,9 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
+import { createBestQuote, createQuote, createWidgetSession, getQuote } from "../../operations/quotes.js";
 import type { QuoteView } from "../../quotes/types.js";
-import { Auth } from "../auth-directive.js";
 import { type GraphQLContext, OptionalActing } from "../context.js";
+import { Performs, performField } from "../operation-field.js";
 import {
   CreateBestQuoteInput,
   CreateQuoteInput,
@@ -12,7 +13,6 @@ import {
   toRampType,
   WidgetSession,
 } from "../types/ramps.js";
-import { serviceInput } from "./ramps.js";
 
 const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(view.rampType) });
 
@@ -20,51 +20,51 @@ const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(vi
 @Resolver(() => Quote)
 export class QuotesResolver {
   @Query(() => Quote, { description: "A quote the caller may see: its own, or one nobody owns." })
-  @Auth({ requires: ["QUOTE"], delegation: "DELEGATED" })
+  @Performs(getQuote)
   async quote(
     @Arg("id", () => ID) id: string,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
-    return toQuote(await context.app.quotes.get(acting, id));
+    return toQuote(await performField(getQuote, context, acting, { id }));
   }
 
   @Mutation(() => Quote, { description: "Prices a conversion with the subject's pricing; valid 10 minutes." })
-  @Auth({ requires: ["QUOTE"], delegation: "DELEGATED" })
+  @Performs(createQuote)
   async createQuote(
     @Arg("input", () => CreateQuoteInput) input: CreateQuoteInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
     return toQuote(
-      await context.app.quotes.create(acting, serviceInput({ ...input, rampType: toRampType(input.rampType) })),
+      await performField(createQuote, context, acting, { ...input, rampType: toRampType(input.rampType) }),
     );
   }
 
   @Mutation(() => Quote, { description: "Prices every candidate network and keeps the one that pays out the most." })
-  @Auth({ requires: ["QUOTE"], delegation: "DELEGATED" })
+  @Performs(createBestQuote)
   async createBestQuote(
     @Arg("input", () => CreateBestQuoteInput) input: CreateBestQuoteInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
     return toQuote(
-      await context.app.quotes.createBest(acting, serviceInput({ ...input, rampType: toRampType(input.rampType) })),
+      await performField(createBestQuote, context, acting, { ...input, rampType: toRampType(input.rampType) }),
     );
   }
 
   @Mutation(() => WidgetSession, {
     description: "A hosted widget session, for a locked quote or for the widget to quote.",
   })
-  @Auth({ requires: ["QUOTE"], delegation: "DELEGATED" })
+  @Performs(createWidgetSession)
   async createWidgetSession(
     @Arg("input", () => CreateWidgetSessionInput) input: CreateWidgetSessionInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.widgetSessions.create(
-      acting,
-      serviceInput({ ...input, rampType: input.rampType == null ? undefined : toRampType(input.rampType) }),
-    );
+    return performField(createWidgetSession, context, acting, {
+      ...input,
+      ...(input.rampType != null && { rampType: toRampType(input.rampType) }),
+    });
   }
 }

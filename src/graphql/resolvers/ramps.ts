@@ -9,20 +9,6 @@ import { selects } from "../selection.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import { Ramp, RampConnection, RampError, RegisterRampInput, toDirection, UpdateRampInput } from "../types/ramps.js";
 
-/**
- * GraphQL input as the services take REST bodies: plain objects, with the fields a caller left out (or set
- * to null) left out, so the services' validation sees what a REST body would carry.
- */
-export function serviceInput(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(serviceInput);
-  if (value === null || typeof value !== "object" || value instanceof Date) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, inner]) => inner !== null && inner !== undefined)
-      .map(([key, inner]) => [key, serviceInput(inner)]),
-  );
-}
-
 /** The GraphQL ramp, an instance of its type: type-graphql copies any other object into one for each of its field resolvers. */
 export const toRamp = (view: RampView): Ramp =>
   Object.assign(new Ramp(), view, {

@@ -1,6 +1,16 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
+import {
+  acceptRecipientInvitation,
+  archiveRecipientInvitation,
+  getRecipientEligibility,
+  inviteRecipient,
+  previewRecipientInvitation,
+  unarchiveRecipientInvitation,
+  updateRecipient,
+} from "../../operations/recipients.js";
 import { Auth } from "../auth-directive.js";
+import { Performs, performField } from "../operation-field.js";
 import { Acting, type GraphQLContext } from "../context.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {
@@ -50,76 +60,77 @@ export class RecipientsResolver {
   @Query(() => [RecipientCorridorEligibility], {
     description: "Where a recipient can receive payouts now (approved KYC, and a payout account where one is needed).",
   })
-  @Auth({ requires: ["RECIPIENTS"], delegation: "DELEGATED" })
+  @Performs(getRecipientEligibility)
   async recipientEligibility(
     @Arg("id", () => ID) id: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    const { corridors } = await context.app.recipients.eligibility(acting, id);
+    const { corridors } = await performField(getRecipientEligibility, context, acting, { id });
     return Object.entries(corridors).map(([corridor, { canReceive }]) => ({ corridor, canReceive }));
   }
 
   @Mutation(() => RecipientInvitation, {
     description: "Invites a person by email (a code is mailed to it); again while pending mails a new code.",
   })
-  @Auth({ requires: ["RECIPIENTS"], delegation: "DELEGATED" })
+  @Performs(inviteRecipient)
   async inviteRecipient(
     @Arg("email") email: string,
     @Arg("relationship", () => RelationshipEnum) relationship: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return (await context.app.recipients.invite(acting, { email, relationship })).invitation;
+    return (await performField(inviteRecipient, context, acting, { email, relationship })).invitation;
   }
 
   @Mutation(() => RecipientInvitation, {
     description: "Archives (or, with archived: false, restores) a pending invitation.",
   })
-  @Auth({ requires: ["RECIPIENTS"], delegation: "DELEGATED" })
+  @Performs(archiveRecipientInvitation)
   async archiveRecipientInvitation(
     @Arg("id", () => ID) id: string,
     @Arg("archived", { defaultValue: true }) archived: boolean,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.recipients.archive(acting, id, archived);
+    const operation = archived ? archiveRecipientInvitation : unarchiveRecipientInvitation;
+    return performField(operation, context, acting, { id });
   }
 
   @Mutation(() => RelationshipEnum, {
     description: "Changes the relationship to a recipient or a pending invitee; returns the new one.",
   })
-  @Auth({ requires: ["RECIPIENTS"], delegation: "DELEGATED" })
+  @Performs(updateRecipient)
   async updateRecipientRelationship(
     @Arg("id", () => ID) id: string,
     @Arg("relationship", () => RelationshipEnum) relationship: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return (await context.app.recipients.updateRelationship(acting, id, { relationship })).relationship;
+    return (await performField(updateRecipient, context, acting, { id, relationship })).relationship;
   }
 
   @Query(() => RecipientInvitationPreview, {
     description: "The invitee (signed in with the invited email) looks at an invitation before accepting it.",
   })
-  @Auth({ requires: ["RECIPIENTS"], delegation: "MANAGER_ONLY" })
+  @Performs(previewRecipientInvitation)
   async recipientInvitationPreview(
     @Arg("code") code: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.recipients.preview(acting, { code });
+    return performField(previewRecipientInvitation, context, acting, { code });
   }
 
   @Mutation(() => AcceptedRecipientInvitation, {
     description: "The invitee accepts: it becomes the sender's recipient.",
   })
-  @Auth({ requires: ["RECIPIENTS"], delegation: "MANAGER_ONLY" })
+  @Performs(acceptRecipientInvitation)
   async acceptRecipientInvitation(
     @Arg("code") code: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return context.app.recipients.accept(acting, { code });
+    return performField(acceptRecipientInvitation, context, acting, { code });
   }
 }

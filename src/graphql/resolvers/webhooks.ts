@@ -1,8 +1,15 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
+import {
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhookDelivery,
+  registerWebhook,
+} from "../../operations/webhooks.js";
 import type { WebhookDeliveryView, WebhookView } from "../../webhooks/types.js";
-import { Auth } from "../auth-directive.js";
 import { Acting, type GraphQLContext } from "../context.js";
+import { Performs, performField } from "../operation-field.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {
   RegisterWebhookInput,
@@ -13,7 +20,6 @@ import {
   WebhookDeliveryStatusEnum,
   WebhookEventTypeEnum,
 } from "../types/webhooks.js";
-import { serviceInput } from "./ramps.js";
 
 const toWebhook = (view: WebhookView): Webhook => ({
   ...view,
@@ -32,18 +38,18 @@ const toDelivery = (view: WebhookDeliveryView): WebhookDelivery => ({
 @Resolver(() => Webhook)
 export class WebhooksResolver {
   @Query(() => WebhookConnection, { description: "The profile's webhook subscriptions, newest first." })
-  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  @Performs(listWebhooks)
   async webhooks(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     const { limit, offset } = offsetPage(args);
     // One more than the page: whether another page follows.
-    const views = await context.app.webhooks.list(acting, { limit: limit + 1, offset });
+    const views = await performField(listWebhooks, context, acting, { limit: limit + 1, offset });
     return offsetConnection(views.slice(0, limit).map(toWebhook), offset, views.length > limit);
   }
 
   @FieldResolver(() => WebhookDeliveryConnection, {
     description: "Deliveries of this subscription, newest first, with their attempts.",
   })
-  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  @Performs(listWebhookDeliveries)
   async deliveries(
     @Root() webhook: Webhook,
     @Args() args: PageArgs,
@@ -51,43 +57,43 @@ export class WebhooksResolver {
     @Ctx() context: GraphQLContext,
   ) {
     const { limit, offset } = offsetPage(args);
-    const page = await context.app.webhooks.deliveries(acting, webhook.id, { limit, offset });
+    const page = await performField(listWebhookDeliveries, context, acting, { id: webhook.id, limit, offset });
     return offsetConnection(page.deliveries.map(toDelivery), offset, offset + page.deliveries.length < page.totalCount);
   }
 
   @Mutation(() => Webhook, {
     description: "Subscribes a URL to the events of a quote or widget session created with this secret key.",
   })
-  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  @Performs(registerWebhook)
   async registerWebhook(
     @Arg("input", () => RegisterWebhookInput) input: RegisterWebhookInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return toWebhook(await context.app.webhooks.register(acting, serviceInput(input)));
+    return toWebhook(await performField(registerWebhook, context, acting, input));
   }
 
   @Mutation(() => Boolean, { description: "Removes a subscription and its delivery log; true when it was removed." })
-  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  @Performs(deleteWebhook)
   async deleteWebhook(
     @Arg("id", () => ID) id: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    await context.app.webhooks.delete(acting, id);
+    await performField(deleteWebhook, context, acting, { id });
     return true;
   }
 
   @Mutation(() => WebhookDelivery, {
     description: "Sends a delivered or failed event again in a new round, with the same eventId.",
   })
-  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  @Performs(redeliverWebhookDelivery)
   async redeliverWebhookDelivery(
     @Arg("webhookId", () => ID) webhookId: string,
     @Arg("deliveryId", () => ID) deliveryId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return toDelivery(await context.app.webhooks.redeliver(acting, webhookId, deliveryId));
+    return toDelivery(await performField(redeliverWebhookDelivery, context, acting, { id: webhookId, deliveryId }));
   }
 }

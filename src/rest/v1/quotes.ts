@@ -1,11 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { DELEGATED } from "../../auth/delegation.js";
-import { bestQuoteInput, quoteInput } from "../../quotes/service.js";
+import { createBestQuote, createQuote, createWidgetSession, getQuote } from "../../operations/quotes.js";
 import { RAMP_TYPES } from "../../quotes/types.js";
-import { errorResponses, isoDateTime, jsonSchema } from "../http.js";
-import { createWidgetSessionInput } from "../../widget-sessions/service.js";
+import { isoDateTime, jsonSchema } from "../http.js";
+import { operationRoute } from "../operation-route.js";
 
 const amount = z.string().describe("Decimal string");
 /** The fee breakdown, in the quote's fiat (`feeCurrency`) and in USD. */
@@ -48,54 +47,35 @@ const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 export function quoteRoutes(server: FastifyInstance, app: App) {
-  const config = { capabilities: ["QUOTE"] as const, delegation: DELEGATED };
-
-  server.post("/v1/quotes", {
-    config,
-    schema: {
-      operationId: "createQuote",
-      summary: "Create a quote",
-      tags: ["Quotes"],
-      body: jsonSchema(quoteInput, "input"),
-      response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request, reply) => reply.code(201).send(await app.quotes.create(request.acting, request.body)),
+  operationRoute(server, app, createQuote, {
+    method: "POST",
+    url: "/v1/quotes",
+    tags: ["Quotes"],
+    status: 201,
+    response: jsonSchema(quote),
+    errors: [400, 401, 403],
   });
-
-  server.post("/v1/quotes/best", {
-    config,
-    schema: {
-      operationId: "createBestQuote",
-      summary: "Create a quote on the network that pays out the most",
-      tags: ["Quotes"],
-      body: jsonSchema(bestQuoteInput, "input"),
-      response: { 201: jsonSchema(quote), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request, reply) => reply.code(201).send(await app.quotes.createBest(request.acting, request.body)),
+  operationRoute(server, app, createBestQuote, {
+    method: "POST",
+    url: "/v1/quotes/best",
+    tags: ["Quotes"],
+    status: 201,
+    response: jsonSchema(quote),
+    errors: [400, 401, 403],
   });
-
-  server.get("/v1/quotes/:id", {
-    config,
-    schema: {
-      operationId: "getQuote",
-      summary: "Get a quote",
-      tags: ["Quotes"],
-      params: jsonSchema(z.object({ id: z.string() }), "input"),
-      response: { 200: jsonSchema(quote), ...errorResponses(401, 403, 404) },
-    },
-    handler: async (request) => await app.quotes.get(request.acting, (request.params as { id: string }).id),
+  operationRoute(server, app, getQuote, {
+    method: "GET",
+    url: "/v1/quotes/:id",
+    tags: ["Quotes"],
+    response: jsonSchema(quote),
+    errors: [401, 403, 404],
   });
-
-  server.post("/v1/session/create", {
-    config,
-    schema: {
-      operationId: "createWidgetSession",
-      summary: "Create a hosted widget session",
-      tags: ["Widget"],
-      body: jsonSchema(createWidgetSessionInput, "input"),
-      response: { 201: jsonSchema(widgetSession), ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: async (request, reply) =>
-      reply.code(201).send(await app.widgetSessions.create(request.acting, request.body)),
+  operationRoute(server, app, createWidgetSession, {
+    method: "POST",
+    url: "/v1/session/create",
+    tags: ["Widget"],
+    status: 201,
+    response: jsonSchema(widgetSession),
+    errors: [400, 401, 403, 404],
   });
 }

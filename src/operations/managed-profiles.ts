@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type { ManagerPolicy } from "../managed-profiles/types.js";
+import { createManagedProfileInput, listManagedProfilesInput } from "../managed-profiles/types.js";
+import { defineOperation, type Gate } from "./operation.js";
+
+const LIFECYCLE = { requires: ["MANAGED_PROFILES"], delegation: "MANAGER_ONLY" } as const;
+const CHILDREN = { requires: ["MANAGE_CHILD_CREDENTIALS"], delegation: "MANAGER_ONLY" } as const;
+
+/** The caller is an active manager: checked before any of the input is validated (403 before 400). */
+const activeManager: Gate<ManagerPolicy> = {
+  check: (app, acting) => app.managedProfiles.activeManager(acting.actorProfileId),
+};
+
+export const createManagedProfile = defineOperation({
+  name: "createManagedProfile",
+  summary: "Create a managed child profile",
+  access: LIFECYCLE,
+  gate: activeManager,
+  input: createManagedProfileInput,
+  run: (app, _acting, child, manager) => app.managedProfiles.create(manager, child),
+});
+
+export const listManagedProfiles = defineOperation({
+  name: "listManagedProfiles",
+  summary: "List the caller's managed children",
+  access: LIFECYCLE,
+  gate: activeManager,
+  input: listManagedProfilesInput,
+  run: (app, _acting, page, manager) => app.managedProfiles.list(manager, page),
+});
+
+export const getManagedProfile = defineOperation({
+  name: "getManagedProfile",
+  summary: "Get a managed child",
+  access: LIFECYCLE,
+  input: z.object({ profileId: z.string() }),
+  run: (app, acting, { profileId }) => app.managedProfiles.get(acting.actorProfileId, profileId),
+});
+
+export const deleteManagedProfile = defineOperation({
+  name: "deleteManagedProfile",
+  summary: "Delete a managed child",
+  access: LIFECYCLE,
+  input: z.object({ profileId: z.string() }),
+  run: (app, acting, { profileId }) => app.managedProfiles.delete(acting.actorProfileId, profileId),
+});
+
+export const listManagedProfileApiCredentials = defineOperation({
+  name: "listManagedProfileApiCredentials",
+  summary: "List a managed child's credentials",
+  access: CHILDREN,
+  input: z.object({ profileId: z.string() }),
+  run: (app, acting, { profileId }) => app.managedProfiles.listCredentials(acting.actorProfileId, profileId),
+});

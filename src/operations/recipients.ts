@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { codeInput, inviteInput, relationshipInput } from "../recipients/service.js";
+import { defineOperation } from "./operation.js";
+
+/** The sender's side acts for the subject (a manager's session may select a child). */
+const SENDER = { requires: ["RECIPIENTS"], delegation: "DELEGATED" } as const;
+/** Preview and acceptance are the invitee's own: no selector, and a managed child never accepts. */
+const INVITEE = { requires: ["RECIPIENTS"], delegation: "MANAGER_ONLY" } as const;
+const byId = z.object({ id: z.string() });
+
+export const inviteRecipient = defineOperation({
+  name: "inviteRecipient",
+  summary: "Invite a recipient by email",
+  access: SENDER,
+  input: inviteInput,
+  run: (app, acting, form) => app.recipients.invite(acting, form),
+});
+
+export const listRecipientInvitations = defineOperation({
+  name: "listRecipientInvitations",
+  summary: "List pending recipient invitations",
+  access: SENDER,
+  // The query string carries the flag as text: "true" lists the archived invitations.
+  input: z.object({ archived: z.enum(["true", "false"]).default("false") }).strict(),
+  run: (app, acting, { archived }) => app.recipients.invitations(acting, { archived: archived === "true" }),
+});
+
+export const archiveRecipientInvitation = defineOperation({
+  name: "archiveRecipientInvitation",
+  summary: "Archive a pending invitation",
+  access: SENDER,
+  input: byId,
+  run: (app, acting, { id }) => app.recipients.archive(acting, id, true),
+});
+
+export const unarchiveRecipientInvitation = defineOperation({
+  name: "unarchiveRecipientInvitation",
+  summary: "Restore an archived invitation",
+  access: SENDER,
+  input: byId,
+  run: (app, acting, { id }) => app.recipients.archive(acting, id, false),
+});
+
+export const listRecipients = defineOperation({
+  name: "listRecipients",
+  summary: "List recipients",
+  access: SENDER,
+  input: z.object({}),
+  run: (app, acting) => app.recipients.recipients(acting),
+});
+
+export const updateRecipient = defineOperation({
+  name: "updateRecipient",
+  summary: "Change a recipient's relationship",
+  access: SENDER,
+  input: relationshipInput,
+  run: (app, acting, input) => app.recipients.updateRelationship(acting, input),
+});
+
+export const getRecipientEligibility = defineOperation({
+  name: "getRecipientEligibility",
+  summary: "Get the corridors a recipient can receive in",
+  access: SENDER,
+  input: byId,
+  run: (app, acting, { id }) => app.recipients.eligibility(acting, id),
+});
+
+export const previewRecipientInvitation = defineOperation({
+  name: "previewRecipientInvitation",
+  summary: "Preview an invitation by its code",
+  access: INVITEE,
+  input: codeInput,
+  run: (app, acting, { code }) => app.recipients.preview(acting, code),
+});
+
+export const acceptRecipientInvitation = defineOperation({
+  name: "acceptRecipientInvitation",
+  summary: "Accept an invitation by its code",
+  access: INVITEE,
+  input: codeInput,
+  run: (app, acting, { code }) => app.recipients.accept(acting, code),
+});

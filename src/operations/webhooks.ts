@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { listWebhooksInput, registerWebhookInput, webhookDeliveriesInput } from "../webhooks/types.js";
+import { defineOperation, gate } from "./operation.js";
+
+/** A non-managed profile's secret key only: no selector (400), no child's own key (403). */
+const WEBHOOKS = { requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" } as const;
+const byId = z.object({ id: z.string() });
+
+export const registerWebhook = defineOperation({
+  name: "registerWebhook",
+  summary: "Register a webhook",
+  access: WEBHOOKS,
+  input: registerWebhookInput,
+  run: (app, acting, form) => app.webhooks.register(acting, form),
+});
+
+export const listWebhooks = defineOperation({
+  name: "listWebhooks",
+  summary: "List webhooks",
+  access: WEBHOOKS,
+  input: listWebhooksInput,
+  run: (app, acting, page) => app.webhooks.list(acting, page),
+});
+
+export const deleteWebhook = defineOperation({
+  name: "deleteWebhook",
+  summary: "Delete a webhook",
+  access: WEBHOOKS,
+  input: byId,
+  run: (app, acting, { id }) => app.webhooks.delete(acting, id),
+});
+
+export const listWebhookDeliveries = defineOperation({
+  name: "listWebhookDeliveries",
+  summary: "List a webhook's deliveries",
+  access: WEBHOOKS,
+  // Another profile's subscription is NOT_FOUND before the page is validated.
+  gate: gate(byId, (app, acting, { id }) => app.webhooks.subscription(acting, id)),
+  input: webhookDeliveriesInput,
+  run: (app, _acting, page, subscription) => app.webhooks.deliveries(subscription, page),
+});
+
+export const redeliverWebhookDelivery = defineOperation({
+  name: "redeliverWebhookDelivery",
+  summary: "Send a delivery again",
+  access: WEBHOOKS,
+  input: z.object({ id: z.string(), deliveryId: z.string() }),
+  run: (app, acting, { id, deliveryId }) => app.webhooks.redeliver(acting, id, deliveryId),
+});

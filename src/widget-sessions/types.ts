@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { AMOUNT_PATTERN } from "../money.js";
+import { RAMP_TYPES } from "../quotes/types.js";
+import { country, cryptocurrency, FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../reference-data/catalog.js";
+
+const webUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048);
+const externalSessionId = z.string().min(1).max(128);
+const common = {
+  callbackUrl: webUrl.optional(),
+  externalSessionId: externalSessionId.optional(),
+  walletAddressLocked: z.string().min(1).max(128).optional(),
+};
+/** Attribution comes from the caller's headers; the reference's body fields for it are accepted and ignored. */
+const ignoredAttribution = { apiKey: z.string().max(256).optional(), partnerId: z.string().max(256).optional() };
+
+/** The refresh form's parameters it cannot do without. */
+const refreshRequired = {
+  rampType: z.enum(RAMP_TYPES),
+  network: z.enum(NETWORKS),
+  inputAmount: z.string().regex(AMOUNT_PATTERN, "must be a positive decimal string"),
+  externalSessionId,
+};
+const LOCKED_FIELDS = new Set(["quoteId", ...Object.keys(common), ...Object.keys(ignoredAttribution)]);
+
+/**
+ * Either a locked quote, or the parameters the widget quotes with (the reference's two forms), as one object
+ * of every field either form has. A body naming `quoteId` is the locked form, anything else the refresh form,
+ * so errors name the fields of the form meant (a union would only say "Invalid input" for the whole body): the
+ * other form's fields are unknown keys, and the refresh form requires its parameters.
+ */
+export const createWidgetSessionInput = z
+  .strictObject({
+    quoteId: z.string().optional(),
+    rampType: refreshRequired.rampType.optional(),
+    network: refreshRequired.network.optional(),
+    inputAmount: refreshRequired.inputAmount.optional(),
+    ...common,
+    fiat: z.enum(FIAT_SYMBOLS).optional(),
+    cryptoLocked: z.string().max(16).optional(),
+    paymentMethod: z.enum(PAYMENT_METHOD_IDS).optional(),
+    countryCode: z
+      .string()
+      .refine((code) => country(code) !== undefined, "must be a supported country")
+      .optional(),
+    ...ignoredAttribution,
+  })
+  .superRefine(
+    (form, context) => {
+      const locked = "quoteId" in form;
+      const refused = (key: string) => context.issues.some((issue) => issue.path?.[0] === key);
+      const missing = locked
+        ? []
+        : Object.entries(refreshRequired).filter(
+            ([key]) => form[key as keyof typeof form] === undefined && !refused(key),
+          );
+      // The form meant refuses the keys it lacks in one issue, as a strict object of its own would, and says
+      // nothing of their values.
+      const unknown = locked ? Object.keys(form).filter((key) => !LOCKED_FIELDS.has(key)) : [];
+      const kept: typeof context.issues = [];
+      for (const issue of context.issues) {
+        const [key] = issue.path ?? [];
+        if (key === undefined && issue.code === "unrecognized_keys") unknown.push(...issue.keys);
+        else if (!(locked && key !== undefined && !LOCKED_FIELDS.has(String(key)))) kept.push(issue);
+      }
+      context.issues.splice(0, context.issues.length, ...kept);
+      for (const [key, schema] of missing)
+        for (const issue of schema.safeParse(undefined).error!.issues)
+          context.addIssue({ ...issue, path: [key], continue: false });
+      if (unknown.length) context.addIssue({ code: "unrecognized_keys", keys: unknown, input: form, continue: false });
+    },
+    // Even after other fields' issues (a refresh form missing a parameter says so with them), on an object.
+    { when: ({ value }) => typeof value === "object" && value !== null && !Array.isArray(value) },
+  )
+  .refine((form) => form.cryptoLocked === undefined || cryptocurrency(form.cryptoLocked, form.network!) !== undefined, {
+    path: ["cryptoLocked"],
+    message: "must be a token on the chosen network",
+  })
+  .describe(
+    "Either quoteId (a locked quote) or rampType, network, inputAmount and externalSessionId (the widget quotes); the two forms' fields do not mix.",
+  );
+
+export type WidgetSessionInput = z.output<typeof createWidgetSessionInput>;
+
+export interface WidgetSessionView {
+  sessionId: string;
+  url: string;
+}
