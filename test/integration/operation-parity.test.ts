@@ -709,21 +709,24 @@ describe("operations with a REST and a GraphQL face", () => {
       const cases = variants(operation, sample, pathFields);
       const differences: string[] = [];
       const outcomes = new Set<string>();
-      for (const [name] of cases) {
-        const answer = async (via: "REST" | "GraphQL") => {
-          const { headers, input: fresh } = await parity.prepare();
-          const input = variants(operation, fresh, pathFields).find(([label]) => label === name)![1];
-          if (via === "REST") {
-            const { url, body } = restRequest(face, input);
-            return outcome(await t.request(face.method, url, { headers, body }), via);
-          }
-          const { query, variables } = parity.graphql(input);
-          return outcome(await t.graphql(query, variables, headers), via);
-        };
-        const [rest, graphql] = [await answer("REST"), await answer("GraphQL")];
-        outcomes.add(rest);
-        if (rest !== graphql) differences.push(`${name}: REST ${rest}, GraphQL ${graphql}`);
-      }
+      // The variants are independent (each face prepares its own caller and input): sent side by side.
+      await Promise.all(
+        cases.map(async ([name]) => {
+          const answer = async (via: "REST" | "GraphQL") => {
+            const { headers, input: fresh } = await parity.prepare();
+            const input = variants(operation, fresh, pathFields).find(([label]) => label === name)![1];
+            if (via === "REST") {
+              const { url, body } = restRequest(face, input);
+              return outcome(await t.request(face.method, url, { headers, body }), via);
+            }
+            const { query, variables } = parity.graphql(input);
+            return outcome(await t.graphql(query, variables, headers), via);
+          };
+          const [rest, graphql] = await Promise.all([answer("REST"), answer("GraphQL")]);
+          outcomes.add(rest);
+          if (rest !== graphql) differences.push(`${name}: REST ${rest}, GraphQL ${graphql}`);
+        }),
+      );
       expect(differences).toEqual([]);
       // Where the input has fields beyond the path, the variants reached validation.
       if (cases.length > 1) expect([...outcomes]).toContain("400 VALIDATION_FAILED");
