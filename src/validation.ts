@@ -24,6 +24,10 @@ export function fieldError(field: string, message: string): AppError {
   return new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 }
 
+/** A JSON object (not null, not an array). */
+export const isObject = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createFiatAccountInput, fiatAccountCountryInput, listFiatAccountsInput } from "../fiat-accounts/types.js";
-import { requestCountry, type DomesticCountry } from "../reference-data/domestic.js";
+import { aliasedName, requestCountry, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
 import { defineOperation, gate } from "./operation.js";
 
 /** The subject's own accounts, or a managed child's (the selector works). */
@@ -8,31 +8,37 @@ const ACCOUNTS = { requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" } as
 
 /** The country aliases (`/v1/ar`, `/v1/co`, `/v1/mx`), whose path names the country. */
 type Alias = Extract<DomesticCountry, "AR" | "CO" | "MX">;
+const lower = (alias: Alias) => alias.toLowerCase() as PathAlias;
 
 /**
- * An operation's name and summary under an alias: the alias's own operationId (`listDomesticFiatAccountsMx`),
- * so that every route keeps a unique one.
+ * Adds a payout account in the input's country: the manager's policy for that corridor (for a child) first,
+ * then the details. Over REST the adapter decides the country (path, query or body) and puts it in the input.
  */
-const aliased = (name: string, summary: string, alias?: Alias) =>
-  alias
-    ? { name: `${name}${alias[0]}${alias.slice(1).toLowerCase()}`, summary: `${summary} (${alias} alias)` }
-    : { name, summary };
+const createOperation = (alias?: Alias) =>
+  defineOperation({
+    ...aliasedName("createDomesticFiatAccount", "Add a payout fiat account", alias && lower(alias)),
+    access: ACCOUNTS,
+    gate: gate(fiatAccountCountryInput, (app, acting, { country }) => app.fiatAccounts.creatableIn(acting, country)),
+    input: createFiatAccountInput,
+    run: (app, acting, account, country) => app.fiatAccounts.create(acting, country, account),
+  });
 
 /**
- * Listing and deleting, under `/v1/domestic` (no alias) or an alias. Listing takes the country from the
+ * Creating, listing and deleting, under `/v1/domestic` (no alias) or an alias. Listing takes the country from the
  * alias or the input; a country that differs from the alias's is a conflict (400).
  */
 function fiatAccountOperations(alias?: Alias) {
   return {
+    create: createOperation(alias),
     list: defineOperation({
-      ...aliased("listDomesticFiatAccounts", "List payout fiat accounts", alias),
+      ...aliasedName("listDomesticFiatAccounts", "List payout fiat accounts", alias && lower(alias)),
       access: ACCOUNTS,
       input: listFiatAccountsInput,
       run: (app, acting, { country, ...page }) =>
         app.fiatAccounts.list(acting, requestCountry({ path: alias, query: { country } }), page),
     }),
     delete: defineOperation({
-      ...aliased("deleteDomesticFiatAccount", "Delete a payout fiat account", alias),
+      ...aliasedName("deleteDomesticFiatAccount", "Delete a payout fiat account", alias && lower(alias)),
       access: ACCOUNTS,
       input: z.object({ fiatAccountId: z.string() }),
       run: (app, acting, { fiatAccountId }) => app.fiatAccounts.delete(acting, fiatAccountId),
@@ -40,7 +46,11 @@ function fiatAccountOperations(alias?: Alias) {
   };
 }
 
-export const { list: listDomesticFiatAccounts, delete: deleteDomesticFiatAccount } = fiatAccountOperations();
+export const {
+  create: createDomesticFiatAccount,
+  list: listDomesticFiatAccounts,
+  delete: deleteDomesticFiatAccount,
+} = fiatAccountOperations();
 
 /** The same operations under each country alias. */
 export const ALIASED_FIAT_ACCOUNT_OPERATIONS = {
@@ -48,16 +58,3 @@ export const ALIASED_FIAT_ACCOUNT_OPERATIONS = {
   CO: fiatAccountOperations("CO"),
   MX: fiatAccountOperations("MX"),
 };
-
-/**
- * Adds a payout account in the input's country: the manager's policy for that corridor (for a child) first,
- * then the details. Over REST the adapter decides the country (path, query or body) and puts it in the input.
- */
-export const createDomesticFiatAccount = defineOperation({
-  name: "createDomesticFiatAccount",
-  summary: "Add a payout fiat account",
-  access: ACCOUNTS,
-  gate: gate(fiatAccountCountryInput, (app, acting, { country }) => app.fiatAccounts.creatableIn(acting, country)),
-  input: createFiatAccountInput,
-  run: (app, acting, account, country) => app.fiatAccounts.create(acting, country, account),
-});

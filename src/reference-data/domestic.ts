@@ -4,6 +4,21 @@ import { fieldError } from "../validation.js";
 export const DOMESTIC_COUNTRIES = ["AR", "CO", "MX", "US"] as const;
 export type DomesticCountry = (typeof DOMESTIC_COUNTRIES)[number];
 
+/** The path prefixes that serve domestic routes again under a country's (or BRLA's) name. */
+export type PathAlias = "ar" | "co" | "mx" | "brla";
+
+/**
+ * An operation's name and summary as served under an alias prefix (`/v1/mx/...`): the alias's name carries
+ * the alias (`listDomesticFiatAccountsMx`), so every route keeps a unique operationId.
+ */
+export function aliasedName(name: string, summary: string, alias: PathAlias | undefined) {
+  if (!alias) return { name, summary };
+  return {
+    name: `${name}${alias[0]!.toUpperCase()}${alias.slice(1)}`,
+    summary: `${summary} (${alias.toUpperCase()} alias)`,
+  };
+}
+
 /** Where a request names its country: a path alias (/v1/mx/...), the query, the body. */
 export interface CountrySources {
   path?: DomesticCountry;

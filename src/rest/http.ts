@@ -5,7 +5,7 @@ import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import type { Principal, PrincipalKind } from "../auth/principal.js";
 import { AppError } from "../errors.js";
-import type { DomesticCountry } from "../reference-data/domestic.js";
+import { aliasedName, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -152,8 +152,6 @@ export function pathCountry(url: string): DomesticCountry | undefined {
  * ...): an alias's id carries the alias, so every operation keeps a unique one.
  */
 export function aliasedOperation(operationId: string, summary: string, url: string) {
-  const alias = ALIAS_PREFIX.exec(url)?.[1];
-  if (!alias) return { operationId, summary };
-  const suffix = alias[0]!.toUpperCase() + alias.slice(1).toLowerCase();
-  return { operationId: `${operationId}${suffix}`, summary: `${summary} (${alias.toUpperCase()} alias)` };
+  const named = aliasedName(operationId, summary, ALIAS_PREFIX.exec(url)?.[1] as PathAlias | undefined);
+  return { operationId: named.name, summary: named.summary };
 }

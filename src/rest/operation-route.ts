@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { DELEGATION_RULES } from "../auth/delegation.js";
 import type { App } from "../app.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
+import { isObject } from "../validation.js";
 import { errorResponses, jsonSchema } from "./http.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -18,6 +19,13 @@ interface RestFace<Result> {
   alternative?: { status: number; when: (result: Result) => boolean };
   /** The error statuses the route can answer, for the document. */
   errors: number[];
+  /**
+   * The input as the wire carries it, where that is not the path over the body (or the query): fiat accounts
+   * take their country from the alias path, the query or the body. `documented` then says what the document
+   * shows of that wire.
+   */
+  input?: (request: FastifyRequest) => unknown;
+  documented?: { querystring?: object; body?: object };
   /** The service's result under the wire's names (default: as it is). */
   reply?: (result: Result) => unknown;
 }
@@ -25,8 +33,12 @@ interface RestFace<Result> {
 /** Every operation served over REST, with its route: what the parity test walks. */
 export const REST_FACES = new Map<AnyOperation, { method: Method; url: string }>();
 
-const isObject = (value: unknown): value is object =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+/**
+ * The path parameters over what the body or query sent. No body (or JSON null) is an empty one; any other
+ * body that is not an object goes to validation as it is, to be refused there.
+ */
+const pathOver = (sent: unknown, params: unknown) =>
+  sent == null || isObject(sent) ? { ...sent, ...(params as object) } : sent;
 
 const PATH_PARAMETER = /:([A-Za-z]+)/g;
 
@@ -66,6 +78,7 @@ export function operationRoute<Result>(
       tags: face.tags,
       ...(pathKeys.length > 0 && { params: jsonSchema(input.pick(pathMask), "input") }),
       ...(hasFields && (inQuery ? { querystring: jsonSchema(rest, "input") } : { body: jsonSchema(rest, "input") })),
+      ...face.documented,
       response: {
         [status]: face.response ?? { type: "null" },
         ...(face.alternative && { [face.alternative.status]: face.response ?? { type: "null" } }),
@@ -73,10 +86,7 @@ export function operationRoute<Result>(
       },
     },
     handler: async (request: FastifyRequest, reply) => {
-      const sent = inQuery ? request.query : request.body;
-      // No body (or JSON null) is an empty one; any other body that is not an object goes to validation as
-      // it is, to be refused there.
-      const wire = sent == null || isObject(sent) ? { ...sent, ...(request.params as object) } : sent;
+      const wire = face.input ? face.input(request) : pathOver(inQuery ? request.query : request.body, request.params);
       const result = await perform(operation, app, request.acting, wire);
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
       return reply.code(answered).send(face.reply ? face.reply(result) : face.response === null ? undefined : result);

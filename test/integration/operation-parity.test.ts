@@ -606,6 +606,29 @@ const PARITY = new Map<AnyOperation, Parity>([
     },
   ],
   [
+    fiatAccounts.createDomesticFiatAccount,
+    {
+      // A US customer exists: the well-formed account is created on both faces.
+      prepare: async () => {
+        const headers = await session();
+        ok(await t.request("POST", "/v1/domestic/createIndividualCustomer", { headers, body: { country: "US" } }), 200);
+        const input = {
+          country: "US",
+          type: "ACH",
+          accountNumber: "000123456789",
+          routingNumber: "021000021",
+          accountType: "checking",
+          accountName: "Jane Doe",
+        };
+        return { headers, input };
+      },
+      graphql: (input) => ({
+        query: mutation("createFiatAccount", { input: "CreateFiatAccountInput!" }, "{ fiatAccountId }"),
+        variables: { input },
+      }),
+    },
+  ],
+  [
     fiatAccounts.deleteDomesticFiatAccount,
     {
       // A US customer and one of its accounts: the deletion succeeds on both faces.

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { DELEGATION_RULES } from "../../auth/delegation.js";
 import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES, fiatAccountInput } from "../../fiat-accounts/rules.js";
 import {
   ALIASED_FIAT_ACCOUNT_OPERATIONS,
@@ -9,9 +8,9 @@ import {
   deleteDomesticFiatAccount,
   listDomesticFiatAccounts,
 } from "../../operations/fiat-accounts.js";
-import { perform } from "../../operations/operation.js";
 import { requestCountry } from "../../reference-data/domestic.js";
-import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema, pathCountry } from "../http.js";
+import { isObject } from "../../validation.js";
+import { isoDateTime, jsonSchema, pathCountry } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
 const fiatAccount = z.object({
@@ -28,9 +27,6 @@ const fiatAccount = z.object({
 });
 const countryQuery = z.object({ country: z.string().optional() });
 
-const isObject = (value: unknown): value is object =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * Payout bank accounts (CONTRACT.md, KYC/KYB and fiat accounts) under `/v1/domestic`, and under the
  * country aliases `/v1/ar`, `/v1/co`, `/v1/mx`, where the path names the country (a different `country`
@@ -41,34 +37,22 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
   const tags = ["Fiat accounts"];
   const { AR, CO, MX } = ALIASED_FIAT_ACCOUNT_OPERATIONS;
 
-  // Creating reads the country from the query too, which operationRoute does not read for a body: the route
-  // decides the country (path, query, body) and performs the operation with it.
-  const { access } = createDomesticFiatAccount;
-  for (const url of [
-    "/v1/domestic/fiatAccounts",
-    "/v1/ar/fiatAccounts",
-    "/v1/co/fiatAccounts",
-    "/v1/mx/fiatAccounts",
-  ]) {
-    server.post(url, {
-      config: { capabilities: access.requires, delegation: DELEGATION_RULES[access.delegation] },
-      schema: {
-        ...aliasedOperation(createDomesticFiatAccount.name, createDomesticFiatAccount.summary, url),
-        tags,
-        querystring: jsonSchema(countryQuery, "input"),
-        body: jsonSchema(fiatAccountInput, "input"),
-        response: { 200: jsonSchema(z.object({ fiatAccountId: z.uuid() })), ...errorResponses(400, 401, 403) },
-      },
-      handler: async (request) => {
-        const acting = actingOf(request);
-        const { body } = request;
-        const country = requestCountry({ path: pathCountry(url), query: request.query, body });
-        // Anything but an object goes to validation as it is, to be refused there.
-        const input = isObject(body) ? { ...body, country } : body;
-        return { fiatAccountId: (await perform(createDomesticFiatAccount, app, acting, input)).fiatAccountId };
-      },
-    });
-  }
+  // The country comes from the alias path, the query or the body (a different one is a conflict, 400).
+  const create = (url: string) => ({
+    method: "POST" as const,
+    url,
+    tags,
+    response: jsonSchema(z.object({ fiatAccountId: z.uuid() })),
+    errors: [400, 401, 403],
+    input: ({ query, body }: FastifyRequest) =>
+      isObject(body) ? { ...body, country: requestCountry({ path: pathCountry(url), query, body }) } : body,
+    documented: { querystring: jsonSchema(countryQuery, "input"), body: jsonSchema(fiatAccountInput, "input") },
+    reply: ({ fiatAccountId }: { fiatAccountId: string }) => ({ fiatAccountId }),
+  });
+  operationRoute(server, app, createDomesticFiatAccount, create("/v1/domestic/fiatAccounts"));
+  operationRoute(server, app, AR.create, create("/v1/ar/fiatAccounts"));
+  operationRoute(server, app, CO.create, create("/v1/co/fiatAccounts"));
+  operationRoute(server, app, MX.create, create("/v1/mx/fiatAccounts"));
 
   const list = { method: "GET" as const, tags, response: jsonSchema(z.array(fiatAccount)), errors: [400, 401, 403] };
   operationRoute(server, app, listDomesticFiatAccounts, { ...list, url: "/v1/domestic/fiatAccounts" });
