@@ -32,3 +32,54 @@ export function loggerOptions(level: string): LoggerOptions {
 export function createLogger(level: string, destination?: pino.DestinationStream) {
   return pino(loggerOptions(level), destination);
 }
+
+type LevelName = "fatal" | "error" | "warn" | "info" | "debug" | "trace";
+
+/**
+ * A request's logger that makes its pino child (the request id bound) only when it writes a line at an
+ * enabled level. Most requests write none, and each child costs a redaction pass over its bindings.
+ */
+export class LazyChildLogger {
+  private made: pino.Logger | undefined;
+
+  constructor(
+    private readonly parent: pino.Logger,
+    private readonly bindings: pino.Bindings,
+  ) {}
+
+  get level(): string {
+    return this.parent.level;
+  }
+
+  private write(level: LevelName, args: unknown[]): void {
+    if (!this.parent.isLevelEnabled(level)) return;
+    this.made ??= this.parent.child(this.bindings);
+    (this.made[level] as (...line: unknown[]) => void).apply(this.made, args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.write("fatal", args);
+  }
+  error(...args: unknown[]): void {
+    this.write("error", args);
+  }
+  warn(...args: unknown[]): void {
+    this.write("warn", args);
+  }
+  info(...args: unknown[]): void {
+    this.write("info", args);
+  }
+  debug(...args: unknown[]): void {
+    this.write("debug", args);
+  }
+  trace(...args: unknown[]): void {
+    this.write("trace", args);
+  }
+  silent(): void {}
+
+  child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): pino.Logger {
+    return this.made
+      ? this.made.child(bindings, options)
+      : this.parent.child({ ...this.bindings, ...bindings }, options);
+  }
+}

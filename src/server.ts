@@ -14,11 +14,13 @@ import Fastify, {
 } from "fastify";
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
+import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
 import type { Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
+import { LazyChildLogger } from "./log.js";
 import { RateLimiter } from "./rate-limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
@@ -90,6 +92,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: "idle",
   });
+  server.setChildLoggerFactory((logger, bindings) => new LazyChildLogger(logger as Logger, bindings));
   // Request bodies are validated by the services (zod, after authentication); route schemas document them.
   server.setValidatorCompiler(() => (data) => ({ value: data }));
   // Bodies are JSON only; anything else is refused as the wrong media type.

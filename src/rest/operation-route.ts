@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DELEGATION_RULES } from "../auth/delegation.js";
 import type { App } from "../app.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
@@ -28,6 +28,11 @@ interface RestFace<Result> {
   documented?: { querystring?: object; body?: object };
   /** The service's result under the wire's names (default: as it is). */
   reply?: (result: Result) => unknown;
+  /**
+   * The service answers repeated reads with the same unchanging object from its cache (status polling):
+   * the body is serialized once per object and kept beside it.
+   */
+  cachedResults?: true;
 }
 
 /** Every operation served over REST, with its route: what the parity test walks. */
@@ -40,6 +45,7 @@ export const REST_FACES = new Map<AnyOperation, { method: Method; url: string }>
 const pathOver = (sent: unknown, params: unknown) =>
   sent == null || isObject(sent) ? { ...sent, ...(params as object) } : sent;
 
+const JSON_BODY = "application/json; charset=utf-8";
 const PATH_PARAMETER = /:([A-Za-z]+)/g;
 
 /**
@@ -64,6 +70,7 @@ export function operationRoute<Result>(
   const hasFields = Object.keys(rest.shape).length > 0;
   const status = face.status ?? 200;
   REST_FACES.set(operation, { method: face.method, url: face.url });
+  const serialized = face.cachedResults && new WeakMap<object, ReturnType<FastifyReply["serialize"]>>();
 
   server.route({
     method: face.method,
@@ -89,7 +96,12 @@ export function operationRoute<Result>(
       const wire = face.input ? face.input(request) : pathOver(inQuery ? request.query : request.body, request.params);
       const result = await perform(operation, app, request.acting, wire);
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
-      return reply.code(answered).send(face.reply ? face.reply(result) : face.response === null ? undefined : result);
+      const body = face.reply ? face.reply(result) : face.response === null ? undefined : result;
+      reply.code(answered);
+      if (!serialized || !isObject(result)) return reply.send(body);
+      let text = serialized.get(result);
+      if (text === undefined) serialized.set(result, (text = reply.serialize(body)));
+      return reply.type(JSON_BODY).send(text);
     },
   });
 }

@@ -69,6 +69,7 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
     tags: ["Quotes"],
     response: jsonSchema(quote),
     errors: [401, 403, 404],
+    cachedResults: true,
   });
   operationRoute(server, app, createWidgetSession, {
     method: "POST",

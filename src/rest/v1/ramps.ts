@@ -142,6 +142,7 @@ export function rampRoutes(server: FastifyInstance, app: App) {
     tags,
     response: jsonSchema(ramp),
     errors: [401, 403, 404],
+    cachedResults: true,
   });
 
   operationRoute(server, app, getRampErrorLogs, {

@@ -1,0 +1,38 @@
+import { describe, expect, it, vi } from "vitest";
+import { createLogger, LazyChildLogger } from "../../src/log.js";
+
+function capture(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const parent = createLogger(level, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { parent, lines, child: vi.spyOn(parent, "child") };
+}
+
+describe("LazyChildLogger", () => {
+  it("makes no child for lines below the level, and writes nothing", () => {
+    const { parent, lines, child } = capture("warn");
+    const log = new LazyChildLogger(parent, { reqId: "r-1" });
+    log.info({ token: "t" }, "incoming request");
+    log.debug("details");
+    expect(child).not.toHaveBeenCalled();
+    expect(lines).toEqual([]);
+  });
+
+  it("binds the request id to the lines it writes, with the parent's redaction, making one child", () => {
+    const { parent, lines, child } = capture("warn");
+    const log = new LazyChildLogger(parent, { reqId: "r-2" });
+    log.error({ session: { token: "secret-value" } }, "unhandled error");
+    log.warn("slow");
+    expect(child).toHaveBeenCalledTimes(1);
+    expect(lines).toMatchObject([
+      { reqId: "r-2", msg: "unhandled error", session: { token: "[redacted]" } },
+      { reqId: "r-2", msg: "slow" },
+    ]);
+    expect(log.level).toBe("warn");
+  });
+
+  it("passes the request id on to its own children", () => {
+    const { parent, lines } = capture("info");
+    new LazyChildLogger(parent, { reqId: "r-3" }).child({ plugin: "p" }).info("from a child");
+    expect(lines).toMatchObject([{ reqId: "r-3", plugin: "p", msg: "from a child" }]);
+  });
+});
