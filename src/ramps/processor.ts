@@ -68,7 +68,7 @@ export class RampProcessor {
       return true;
     });
     if (!timedOut) return;
-    await this.views.changed(ramp.id);
+    await this.views.enteredHistory(ramp);
     this.outbox.committed();
   }
 

@@ -72,8 +72,8 @@ export async function findRampView(
 
 /**
  * The subject's history: ramps that left their initial phase, newest first, and how many there are, in one
- * statement. The page is chosen and counted on ids alone; only its rows are read in full, and put in order
- * here (sorting them whole in SQL would copy every wide row once more).
+ * statement. The page is chosen on ids alone and only its rows are read in full; the count is a subquery
+ * SQLite runs once (numbering and counting rows with window functions took half the statement's time).
  */
 export async function listHistory(
   reads: Reads,
@@ -81,23 +81,21 @@ export async function listHistory(
   page: { limit: number; offset: number },
 ): Promise<{ ramps: RampViewRow[]; total: number }> {
   const history = `"profileId" = $1 AND "currentPhase" <> 'initial'`;
-  const rows = await reads.all<RampViewRow & { page: { position: number; total: number } }>(
-    `SELECT ${RAMP_VIEW}, "page"."position" AS "page.position", "page"."total" AS "page.total"
+  const count = `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history}`;
+  const rows = await reads.all<RampViewRow & { total: number }>(
+    `SELECT ${RAMP_VIEW}, (${count}) AS "total"
     FROM (
-      SELECT "id", CAST(ROW_NUMBER() OVER (ORDER BY "createdAt" DESC, "id" DESC) AS INTEGER) AS "position", CAST(COUNT(*) OVER () AS INTEGER) AS "total"
-      FROM "Ramp" WHERE ${history} ORDER BY "createdAt" DESC, "id" DESC ${limitClause(page.limit)} OFFSET $2
-    ) AS "page" JOIN "Ramp" ON "Ramp"."id" = "page"."id" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"`,
+      SELECT "id" FROM "Ramp" WHERE ${history} ORDER BY "createdAt" DESC, "id" DESC ${limitClause(page.limit)} OFFSET $2
+    ) AS "page" JOIN "Ramp" ON "Ramp"."id" = "page"."id" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"
+    ORDER BY "Ramp"."createdAt" DESC, "Ramp"."id" DESC`,
     [subjectProfileId, page.offset],
   );
   if (rows.length === 0 && page.offset > 0) {
     // Past the end, the page carries no count: ask for it alone.
-    const counted = await reads.one<{ total: number }>(
-      `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history}`,
-      [subjectProfileId],
-    );
+    const counted = await reads.one<{ total: number }>(count, [subjectProfileId]);
     return { ramps: [], total: counted?.total ?? 0 };
   }
-  return { ramps: rows.sort((a, b) => a.page.position - b.page.position), total: rows[0]?.page.total ?? 0 };
+  return { ramps: rows, total: rows[0]?.total ?? 0 };
 }
 
 const RAMP_ERRORS = `SELECT ${columns("RampErrorLog", Object.values(Prisma.RampErrorLogScalarFieldEnum))} FROM "RampErrorLog"`;

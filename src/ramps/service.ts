@@ -19,7 +19,7 @@ import type { WidgetSessionService } from "../widget-sessions/service.js";
 import { statusOfPhase, type RampPhase } from "./phases.js";
 import * as repo from "./repo.js";
 import type { HistoryPage, RampErrorView, RampView, RegisterInput, UpdateInput } from "./types.js";
-import type { RampViewCache } from "./view-cache.js";
+import type { RampHistory, RampViewCache } from "./view-cache.js";
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SS58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
@@ -231,7 +231,7 @@ export class RampService {
       return moved;
     });
     if (!started) throw this.notStartable(await repo.findRamp(this.reads, ramp.id, acting.subjectProfileId));
-    await this.views.changed(started.id);
+    await this.views.enteredHistory(started);
     this.outbox.committed();
     return this.view(started);
   }
@@ -262,9 +262,12 @@ export class RampService {
     return byRamp;
   }
 
-  async history(acting: ActingContext, page: HistoryPage): Promise<{ totalCount: number; ramps: RampView[] }> {
-    const { ramps, total } = await repo.listHistory(this.reads, acting.subjectProfileId, page);
-    return { totalCount: total, ramps: ramps.map((ramp) => this.view(ramp)) };
+  /** Dashboards repeat it: from memory until one of its ramps changes or another enters the history. */
+  history(acting: ActingContext, page: HistoryPage): Promise<RampHistory> {
+    return this.views.loadHistory(acting.subjectProfileId, page, async () => {
+      const { ramps, total } = await repo.listHistory(this.reads, acting.subjectProfileId, page);
+      return { totalCount: total, ramps: ramps.map((ramp) => this.view(ramp)) };
+    });
   }
 
   /** The ramp an update or start names, after the corridor checks, still initial and within its window. */

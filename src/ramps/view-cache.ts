@@ -1,23 +1,36 @@
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import type { EventBus } from "../events/bus.js";
-import type { RampView } from "./types.js";
+import type { HistoryPage, RampView } from "./types.js";
 
 /** Views are a kilobyte or two: this bounds what polling can hold in memory. */
 const MAX_VIEWS = 10_000;
+/** A page holds up to a hundred views. */
+const MAX_PAGES = 1_000;
+
+export interface RampHistory {
+  totalCount: number;
+  ramps: RampView[];
+}
+
+/** Drops every cached history page of a subject: a ramp entered its history (it started, or timed out). */
+const historyTag = (subjectProfileId: string) => `ramp-history:${subjectProfileId}`;
 
 /**
- * Ramps as their subjects see them, for status polling: a changed ramp is dropped on every instance once its
- * change is committed (`changed`), and locally as soon as the event feed brings one of its events, so a
- * subscriber reading it for that event never gets the view from before.
+ * Ramps as their subjects see them, for status polling and history pages: a changed ramp (and each page
+ * showing it) is dropped on every instance once its change is committed (`changed`), and locally as soon as
+ * the event feed brings one of its events, so a subscriber reading it for that event never gets the view
+ * from before. A ramp entering the history drops its subject's pages (`enteredHistory`).
  */
 export class RampViewCache {
   private readonly cache: RevocableCache<RampView>;
+  private readonly pages: RevocableCache<RampHistory>;
 
   constructor(
     private readonly bus: EventBus,
     ttlMs: number,
   ) {
     this.cache = busInvalidatedCache(bus, ttlMs, MAX_VIEWS);
+    this.pages = busInvalidatedCache(bus, ttlMs, MAX_PAGES);
   }
 
   /** The subject's ramp, from memory or `read` (undefined: not the subject's, which is not remembered). */
@@ -36,13 +49,38 @@ export class RampViewCache {
     );
   }
 
+  /** A page of the subject's history, from memory or `read`; tagged with its ramps and the subject's history. */
+  async loadHistory(
+    subjectProfileId: string,
+    page: HistoryPage,
+    read: () => Promise<RampHistory>,
+  ): Promise<RampHistory> {
+    const key = `${subjectProfileId} ${page.limit} ${page.offset}`;
+    return (
+      this.pages.peek(key) ??
+      (await this.pages.load(key, async () => {
+        const history = await read();
+        return { value: history, tags: [historyTag(subjectProfileId), ...history.ramps.map(({ id }) => id)] };
+      }))!
+    );
+  }
+
   /** Call after committing a change to the ramp: every instance forgets it. */
   async changed(rampId: string): Promise<void> {
     await this.bus.publish("cacheInvalidated", { tag: rampId });
   }
 
+  /** Call after committing a ramp's move out of its initial phase: every instance forgets it and its subject's pages. */
+  async enteredHistory(ramp: { id: string; profileId: string }): Promise<void> {
+    await Promise.all([
+      this.changed(ramp.id),
+      this.bus.publish("cacheInvalidated", { tag: historyTag(ramp.profileId) }),
+    ]);
+  }
+
   /** This instance forgets the ramp (its event arrived: it changed). */
   forget(rampId: string): void {
     this.cache.invalidate(rampId);
+    this.pages.invalidate(rampId);
   }
 }

@@ -160,12 +160,14 @@ describe(`statements per hot request (${testEngine()})`, () => {
     ).toBe(2);
   });
 
-  it("a history page costs the same whatever its length: one statement, one more for every ramp's errors", async () => {
+  it("a history page costs one statement the first time, none after (until one of its ramps changes); its ramps' errors one more, whatever its length", async () => {
     for (const subject of [few, many]) {
-      expect(
-        await warmStatementsOf(() => probe.request("GET", "/v1/ramp/history?limit=20", { headers: subject.secret })),
-      ).toBe(1);
-      expect(await warmStatementsOf(() => probe.graphql(DASHBOARD_PAGE, {}, subject.session))).toBe(2);
+      const history = (limit: number) => () =>
+        probe.request("GET", `/v1/ramp/history?limit=${limit}`, { headers: subject.secret });
+      expect(await warmStatementsOf(history(20))).toBe(0);
+      // Another page, not cached yet, with the caller's key cached by now: its one statement.
+      expect(await statementsOf(history(19))).toBe(1);
+      expect(await warmStatementsOf(() => probe.graphql(DASHBOARD_PAGE, {}, subject.session))).toBe(1);
     }
     const page = ok(await probe.graphql(DASHBOARD_PAGE, {}, many.session)).data.ramps.edges;
     expect(page).toHaveLength(7);
@@ -201,8 +203,15 @@ describe(`cached state follows each change on the next request (${testEngine()})
     );
     const phase = async () =>
       ok(await setup.request("GET", `/v1/ramp/${ramp.id}`, { headers: subject.secret })).currentPhase;
+    // The history page is cached too: it shows the ramp once it leaves its initial phase, then each step.
+    const inHistory = async () =>
+      ok(await setup.request("GET", "/v1/ramp/history", { headers: subject.secret })).transactions.map(
+        (entry: { id: string; currentPhase: string }) => [entry.id, entry.currentPhase],
+      );
     expect(await phase()).toBe("initial");
+    expect(await inHistory()).toEqual([]);
     ok(await setup.request("POST", "/v1/ramp/start", { headers: subject.secret, body: { rampId: ramp.id } }));
+    expect(await inHistory()).toEqual([[ramp.id, "awaitingPayment"]]);
     expect(await phase()).toBe("awaitingPayment");
     // The cache lives 30 s here: only the processor's invalidations can show its steps within the poll's 10 s.
     const seen: string[] = [];
@@ -212,6 +221,7 @@ describe(`cached state follows each change on the next request (${testEngine()})
     expect(seen.filter((value, index) => value !== seen[index - 1])).toEqual(
       PROCESSING_PHASES.filter((value) => seen.includes(value)),
     );
+    expect(await inHistory()).toEqual([[ramp.id, "complete"]]);
   });
 
   it("a KYC decision shows in ramp-info, which had the subject's state cached", async () => {

@@ -113,7 +113,7 @@ describe("two instances on one PostgreSQL database", () => {
     await expect.poll(() => limits("BR"), { timeout: 2000, interval: 20 }).toBe(403);
   });
 
-  it("a ramp started through one instance shows its new phase in the other's status polling at once, though it had the ramp cached", async () => {
+  it("a ramp started through one instance shows its new phase in the other's status polling and history at once, though it had both cached", async () => {
     const session = await first.signIn();
     const key = { "x-api-key": (await first.createCredential(session.headers)).secretKey };
     await first.completeKyc(key, ["BR"]);
@@ -135,11 +135,17 @@ describe("two instances on one PostgreSQL database", () => {
     expect(ramp.status).toBe(201);
     const phase = async () =>
       (await second.request("GET", `/v1/ramp/${ramp.body.id}`, { headers: key })).body.currentPhase;
+    const historyIds = async () =>
+      (await second.request("GET", "/v1/ramp/history", { headers: key })).body.transactions.map(
+        (entry: { id: string }) => entry.id,
+      );
     expect(await phase()).toBe("initial");
+    expect(await historyIds()).toEqual([]);
     expect(
       (await first.request("POST", "/v1/ramp/start", { headers: key, body: { rampId: ramp.body.id } })).status,
     ).toBe(200);
     await expect.poll(phase, { timeout: 2000, interval: 20 }).toBe("awaitingPayment");
+    await expect.poll(historyIds, { timeout: 2000, interval: 20 }).toEqual([ramp.body.id]);
   });
 
   it("sessions issued by one instance are accepted by the other (shared JWT secret)", async () => {
