@@ -12,11 +12,6 @@ export interface AccessRule {
 }
 
 /**
- * One operation, defined once: its input schema, its access rule and the service call. The REST route,
- * its OpenAPI entry and the GraphQL field are derived from it, so both faces validate the same input the
- * same way, after the same caller checks.
- */
-/**
  * A check that depends on part of the input and comes before the rest is validated: the corridor policy a
  * quote or a ramp decides (authorization before validation, specification rule 5). What it found goes to
  * `run`, so nothing is read twice.
@@ -31,6 +26,11 @@ export const gate = <Fields extends z.ZodObject, Found>(
   check: (app: App, acting: ActingContext, fields: z.output<Fields>) => Promise<Found>,
 ): Gate<Found> => ({ check: (app, acting, raw) => check(app, acting, parseInput(input, raw)) });
 
+/**
+ * One operation, defined once: its input schema, its access rule and the service call. The REST route,
+ * its OpenAPI entry and the GraphQL field are derived from it, so both faces validate the same input the
+ * same way, after the same caller checks.
+ */
 export interface Operation<
   Input extends z.ZodObject = z.ZodObject,
   Result = unknown,

@@ -196,10 +196,10 @@ export class SandboxKycProvider implements KycProvider {
   }
 }
 
-/** A static PIX BR Code (EMV merchant-presented format) with its CRC16-CCITT checksum. */
 /** The reference a payer quotes, derived from the ramp id. */
 const paymentReference = (rampId: string) => `SBX${rampId.replace(/-/g, "").slice(0, 22).toUpperCase()}`;
 
+/** A static PIX BR Code (EMV merchant-presented format) with its CRC16-CCITT checksum. */
 function pixBrCode(reference: string, amount: string): string {
   const field = (id: string, value: string) => `${id}${String(value.length).padStart(2, "0")}${value}`;
   const payload =

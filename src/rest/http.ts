@@ -51,9 +51,10 @@ const errorResponse = zod.object({
   }),
 });
 
-/** Error responses every authenticated route can give, for the OpenAPI document. */
 /** The error envelope, registered once (`server.addSchema`) and referred to by every route's error answers. */
 export const ERROR_RESPONSE_SCHEMA = { $id: "ErrorResponse", ...jsonSchema(errorResponse) };
+
+/** A route's error answers, for the OpenAPI document: each status with the shared envelope. */
 export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(statuses.map((status) => [status, { $ref: "ErrorResponse#" }]));
 }
