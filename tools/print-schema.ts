@@ -1,5 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { buildGraphQLSchema, printSchemaFile } from "../src/graphql/schema.js";
 
-await writeFile(new URL("../schema.graphql", import.meta.url), printSchemaFile(await buildGraphQLSchema()));
-console.log("schema.graphql written");
+// Writes schema.graphql, or the file named by the first argument (a draft to lint, say).
+const target = process.argv[2] ?? new URL("../schema.graphql", import.meta.url);
+await writeFile(target, printSchemaFile(await buildGraphQLSchema()));
+console.log(`${String(target)} written`);

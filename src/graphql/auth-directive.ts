@@ -22,10 +22,36 @@ import type { AccessRule } from "../operations/operation.js";
 import type { GraphQLContext } from "./context.js";
 import { toGraphQLError } from "./errors.js";
 
+const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
+  SIGN_IN: "Sign-in and session renewal; open to every caller, anonymous included.",
+  QUOTE: "Quotes and widget attribution; open to every caller, anonymous included.",
+  REFERENCE_DATA: "Public reference data; open to every caller, though a presented credential must be valid.",
+  RAMP_INFO: "KYC status and buy and sell eligibility per corridor; a public or secret key only.",
+  PROFILE_READ: "Reading the calling profile itself; a secret key or a session.",
+  EXACT_LIMITS: "Exact limits and onboarding status; a secret key or a session.",
+  PROVIDER_ACCOUNTS: "The subject's provider customers, KYC/KYB and payout fiat accounts; a secret key or a session.",
+  RAMP_OPERATIONS:
+    "Registering, updating and starting ramps, and reading their status, history and errors; a secret key or a session.",
+  ACT_FOR_MANAGED_CHILD: "Acting for a managed child through X-Managed-Profile-Id; a secret key or a session.",
+  MANAGED_PROFILES: "Creating, listing, reading and deleting one's own managed children; a secret key or a session.",
+  MANAGE_CHILD_CREDENTIALS: "Managing a directly owned child's credentials; a secret key or a session.",
+  BR_KYC_IMPORT: "Importing a BR individual-KYC token; a secret key or a session.",
+  WEBHOOK_MANAGEMENT: "Managing webhook subscriptions; a secret key only.",
+  OWN_CREDENTIALS: "The lifecycle of the caller's own API credentials; a session only.",
+  RECIPIENTS: "Sender-side recipient operations; a session only.",
+  OPERATOR:
+    "The operator surface: managers, partners, partner credentials, pricing assignments; the operator token only.",
+};
+
 const capabilityEnum = new GraphQLEnumType({
   name: "Capability",
   description: "A task of the capability matrix (CONTRACT.md).",
-  values: Object.fromEntries(CAPABILITIES.map((capability) => [capability, { value: capability }])),
+  values: Object.fromEntries(
+    CAPABILITIES.map((capability) => [
+      capability,
+      { value: capability, description: CAPABILITY_DESCRIPTIONS[capability] },
+    ]),
+  ),
 });
 
 const DELEGATION_DESCRIPTIONS: Record<DelegationName, string> = {
@@ -48,8 +74,14 @@ export const authDirective = new GraphQLDirective({
   description: "Who may resolve this field: the tasks of the capability matrix it performs and its delegation rule.",
   locations: [DirectiveLocation.FIELD_DEFINITION],
   args: {
-    requires: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(capabilityEnum))) },
-    delegation: { type: new GraphQLNonNull(delegationEnum) },
+    requires: {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(capabilityEnum))),
+      description: "The tasks the caller's kind of credential must all be allowed.",
+    },
+    delegation: {
+      type: new GraphQLNonNull(delegationEnum),
+      description: "How X-Managed-Profile-Id and managed children's own credentials apply to the field.",
+    },
   },
 });
 

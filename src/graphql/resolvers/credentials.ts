@@ -42,7 +42,11 @@ export class CredentialsResolver {
   })
   @Performs(createApiCredential)
   async createApiCredential(
-    @Arg("input", () => CreateApiCredentialInput, { nullable: true }) input: CreateApiCredentialInput | null,
+    @Arg("input", () => CreateApiCredentialInput, {
+      nullable: true,
+      description: "Name and expiry; the input, like each of its fields, may be left out.",
+    })
+    input: CreateApiCredentialInput | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -52,7 +56,10 @@ export class CredentialsResolver {
   @Mutation(() => Boolean, { description: "Revokes both values of a credential at once." })
   @Performs(revokeApiCredential)
   async revokeApiCredential(
-    @Arg("id", () => ID) id: string,
+    @Arg("id", () => ID, {
+      description: "One of the caller's credentials; an unknown or already revoked one is CREDENTIAL_NOT_FOUND.",
+    })
+    id: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {

@@ -21,7 +21,8 @@ export class FiatAccountsResolver {
   @Query(() => FiatAccountConnection, { description: "The subject's payout accounts in a country, newest first." })
   @Performs(listDomesticFiatAccounts)
   async fiatAccounts(
-    @Arg("country", () => FiatAccountCountryEnum) country: string,
+    @Arg("country", () => FiatAccountCountryEnum, { description: "The corridor whose accounts are listed." })
+    country: string,
     @Args() args: PageArgs,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
@@ -37,7 +38,10 @@ export class FiatAccountsResolver {
   })
   @Performs(createDomesticFiatAccount)
   async createFiatAccount(
-    @Arg("input", () => CreateFiatAccountInput) input: CreateFiatAccountInput,
+    @Arg("input", () => CreateFiatAccountInput, {
+      description: "The account; which fields are required and how they are checked depends on its country and type.",
+    })
+    input: CreateFiatAccountInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -49,7 +53,10 @@ export class FiatAccountsResolver {
   })
   @Performs(deleteDomesticFiatAccount)
   async deleteFiatAccount(
-    @Arg("fiatAccountId", () => ID) fiatAccountId: string,
+    @Arg("fiatAccountId", () => ID, {
+      description: "One of the subject's usable accounts; an unknown, deleted or other subject's id is NOT_FOUND.",
+    })
+    fiatAccountId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {

@@ -17,8 +17,12 @@ export class IdentityResolver {
   @Mutation(() => OtpRequestResult, { description: "Emails a 6-digit sign-in code, valid for 10 minutes." })
   @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
   async requestOtp(
-    @Arg("email") email: string,
-    @Arg("locale", () => String, { nullable: true }) locale: string | null,
+    @Arg("email", { description: "The address to send the code to; trimmed and lower-cased." }) email: string,
+    @Arg("locale", () => String, {
+      nullable: true,
+      description: "At most 35 characters; not used yet, as the email is always in English.",
+    })
+    locale: string | null,
     @Ctx() { app, enforceSignInLimit }: GraphQLContext,
   ) {
     enforceSignInLimit();
@@ -30,8 +34,9 @@ export class IdentityResolver {
   })
   @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
   async verifyOtp(
-    @Arg("email") email: string,
-    @Arg("token") token: string,
+    @Arg("email", { description: "The address the code was sent to." }) email: string,
+    @Arg("token", { description: "The 6-digit code from the email; after 5 wrong tries it no longer works." })
+    token: string,
     @Ctx() { app, enforceSignInLimit }: GraphQLContext,
   ) {
     enforceSignInLimit();
@@ -40,13 +45,21 @@ export class IdentityResolver {
 
   @Mutation(() => Session, { description: "Rotates a refresh token; a spent token revokes its whole sign-in." })
   @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
-  async refreshSession(@Arg("refreshToken") refreshToken: string, @Ctx() { app }: GraphQLContext) {
+  async refreshSession(
+    @Arg("refreshToken", { description: "The session's latest refresh token, spent by this call." })
+    refreshToken: string,
+    @Ctx() { app }: GraphQLContext,
+  ) {
     return toSession(await app.identity.refresh(refreshToken));
   }
 
   @Mutation(() => Boolean, { description: "Ends the sign-in the refresh token belongs to." })
   @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
-  async logout(@Arg("refreshToken") refreshToken: string, @Ctx() { app }: GraphQLContext) {
+  async logout(
+    @Arg("refreshToken", { description: "Any refresh token of the sign-in, spent ones included." })
+    refreshToken: string,
+    @Ctx() { app }: GraphQLContext,
+  ) {
     await app.identity.logout(refreshToken);
     return true;
   }

@@ -27,7 +27,11 @@ export class ManagedProfilesResolver {
   @Query(() => ManagedProfileConnection, { description: "The caller's managed children, newest first." })
   @Performs(listManagedProfiles)
   async managedProfiles(
-    @Arg("status", () => ManagedProfileFilterEnum, { defaultValue: "active" }) status: string,
+    @Arg("status", () => ManagedProfileFilterEnum, {
+      defaultValue: "active",
+      description: "Which children to list; only active ones by default.",
+    })
+    status: string,
     @Args() args: PageArgs,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
@@ -40,7 +44,7 @@ export class ManagedProfilesResolver {
   @Query(() => ManagedProfile, { description: "One of the caller's children, active or deleted." })
   @Performs(getManagedProfile)
   async managedProfile(
-    @Arg("profileId", () => ID) profileId: string,
+    @Arg("profileId", () => ID, { description: "The child's profile id (UUID)." }) profileId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -72,7 +76,10 @@ export class ManagedProfilesResolver {
   })
   @Performs(createManagedProfile)
   async createManagedProfile(
-    @Arg("input", () => CreateManagedProfileInput) input: CreateManagedProfileInput,
+    @Arg("input", () => CreateManagedProfileInput, {
+      description: "The child's subject, contact email and customer type.",
+    })
+    input: CreateManagedProfileInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -84,7 +91,7 @@ export class ManagedProfilesResolver {
   })
   @Performs(deleteManagedProfile)
   async deleteManagedProfile(
-    @Arg("profileId", () => ID) profileId: string,
+    @Arg("profileId", () => ID, { description: "The child's profile id (UUID)." }) profileId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -97,8 +104,13 @@ export class ManagedProfilesResolver {
   })
   @Performs(createManagedProfileApiCredential)
   async createManagedProfileCredential(
-    @Arg("profileId", () => ID) profileId: string,
-    @Arg("input", () => CreateApiCredentialInput, { nullable: true }) input: CreateApiCredentialInput | null,
+    @Arg("profileId", () => ID, { description: "The active child the credential authenticates (UUID)." })
+    profileId: string,
+    @Arg("input", () => CreateApiCredentialInput, {
+      nullable: true,
+      description: "Name and expiry; the input, like each of its fields, may be left out.",
+    })
+    input: CreateApiCredentialInput | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -108,8 +120,10 @@ export class ManagedProfilesResolver {
   @Mutation(() => Boolean, { description: "Revokes a child's credential (idempotent)." })
   @Performs(revokeManagedProfileApiCredential)
   async revokeManagedProfileCredential(
-    @Arg("profileId", () => ID) profileId: string,
-    @Arg("credentialId", () => ID) credentialId: string,
+    @Arg("profileId", () => ID, { description: "The active child the credential belongs to (UUID)." })
+    profileId: string,
+    @Arg("credentialId", () => ID, { description: "One of the child's credentials; revoking it again is no error." })
+    credentialId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {

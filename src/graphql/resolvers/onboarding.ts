@@ -24,7 +24,10 @@ export class OnboardingResolver {
   })
   @Auth({ requires: ["EXACT_LIMITS"], delegation: "DELEGATED" })
   async limits(
-    @Arg("corridors", () => [CorridorEnum]) corridors: Corridor[],
+    @Arg("corridors", () => [CorridorEnum], {
+      description: "At least one corridor, none repeated; EU has no monthly limits and is refused.",
+    })
+    corridors: Corridor[],
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<UserLimit[]> {

@@ -22,7 +22,7 @@ export class QuotesResolver {
   @Query(() => Quote, { description: "A quote the caller may see: its own, or one nobody owns." })
   @Performs(getQuote)
   async quote(
-    @Arg("id", () => ID) id: string,
+    @Arg("id", () => ID, { description: "The UUID of the quote to read." }) id: string,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
@@ -32,7 +32,7 @@ export class QuotesResolver {
   @Mutation(() => Quote, { description: "Prices a conversion with the subject's pricing; valid 10 minutes." })
   @Performs(createQuote)
   async createQuote(
-    @Arg("input", () => CreateQuoteInput) input: CreateQuoteInput,
+    @Arg("input", () => CreateQuoteInput, { description: "The conversion to price." }) input: CreateQuoteInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
@@ -44,7 +44,8 @@ export class QuotesResolver {
   @Mutation(() => Quote, { description: "Prices every candidate network and keeps the one that pays out the most." })
   @Performs(createBestQuote)
   async createBestQuote(
-    @Arg("input", () => CreateBestQuoteInput) input: CreateBestQuoteInput,
+    @Arg("input", () => CreateBestQuoteInput, { description: "The conversion to price and the networks to compare." })
+    input: CreateBestQuoteInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
@@ -58,7 +59,10 @@ export class QuotesResolver {
   })
   @Performs(createWidgetSession)
   async createWidgetSession(
-    @Arg("input", () => CreateWidgetSessionInput) input: CreateWidgetSessionInput,
+    @Arg("input", () => CreateWidgetSessionInput, {
+      description: "A locked quote, or the parameters the widget quotes with.",
+    })
+    input: CreateWidgetSessionInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {

@@ -106,9 +106,22 @@ export class RampEventsResolver {
   })
   @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
   rampEvents(
-    @Arg("quoteId", () => ID, { nullable: true }) _quoteId: string | null,
-    @Arg("sessionId", () => ID, { nullable: true }) _sessionId: string | null,
-    @Arg("rampId", () => ID, { nullable: true }) _rampId: string | null,
+    @Arg("quoteId", () => ID, {
+      nullable: true,
+      description: "Follows the ramps registered from this quote (one the subject may see); give exactly one id.",
+    })
+    _quoteId: string | null,
+    @Arg("sessionId", () => ID, {
+      nullable: true,
+      description:
+        "Follows the ramps registered with this widget session (one the subject may see); give exactly one id.",
+    })
+    _sessionId: string | null,
+    @Arg("rampId", () => ID, {
+      nullable: true,
+      description: "Follows this one ramp of the subject's; give exactly one id.",
+    })
+    _rampId: string | null,
     @Root() event: RampEventBody,
   ): RampEventBody {
     return event;
@@ -136,7 +149,7 @@ export class RampEventsResolver {
   })
   @Auth({ requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" })
   async rampProgress(
-    @Arg("rampId", () => ID) _rampId: string,
+    @Arg("rampId", () => ID, { description: "The UUID of the subject's ramp to follow." }) _rampId: string,
     @Root() event: RampEventBody,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,

@@ -21,7 +21,11 @@ export const toRamp = (view: RampView): Ramp =>
 export class RampsResolver {
   @Query(() => Ramp, { description: "One of the subject's ramps; reads skip the manager's corridor policy." })
   @Performs(getRampStatus)
-  async ramp(@Arg("id", () => ID) id: string, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+  async ramp(
+    @Arg("id", () => ID, { description: "The UUID of the ramp to read." }) id: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
     return toRamp(await performField(getRampStatus, context, acting, { id }));
   }
 
@@ -56,7 +60,10 @@ export class RampsResolver {
   })
   @Performs(registerRamp)
   async registerRamp(
-    @Arg("input", () => RegisterRampInput) input: RegisterRampInput,
+    @Arg("input", () => RegisterRampInput, {
+      description: "The quote to register and where the funds go or come from.",
+    })
+    input: RegisterRampInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -68,7 +75,7 @@ export class RampsResolver {
   })
   @Performs(updateRamp)
   async updateRamp(
-    @Arg("input", () => UpdateRampInput) input: UpdateRampInput,
+    @Arg("input", () => UpdateRampInput, { description: "The ramp and what to add to it." }) input: UpdateRampInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -78,7 +85,10 @@ export class RampsResolver {
   @Mutation(() => Ramp, { description: "Starts processing: the caller's part (payment, signed transfer) is done." })
   @Performs(startRamp)
   async startRamp(
-    @Arg("rampId", () => ID) rampId: string,
+    @Arg("rampId", () => ID, {
+      description: "The UUID of the ramp to start; it must be initial and within its start window.",
+    })
+    rampId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {

@@ -47,7 +47,11 @@ export class RecipientsResolver {
   })
   @Auth({ requires: ["RECIPIENTS"], delegation: "DELEGATED" })
   async recipientInvitations(
-    @Arg("archived", { defaultValue: false }) archived: boolean,
+    @Arg("archived", {
+      defaultValue: false,
+      description: "True lists the archived invitations instead of the current ones.",
+    })
+    archived: boolean,
     @Args() args: PageArgs,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
@@ -62,7 +66,7 @@ export class RecipientsResolver {
   })
   @Performs(getRecipientEligibility)
   async recipientEligibility(
-    @Arg("id", () => ID) id: string,
+    @Arg("id", () => ID, { description: "The recipient's id (Recipient.id)." }) id: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -75,8 +79,13 @@ export class RecipientsResolver {
   })
   @Performs(inviteRecipient)
   async inviteRecipient(
-    @Arg("email") email: string,
-    @Arg("relationship", () => RelationshipEnum) relationship: string,
+    @Arg("email", {
+      description:
+        "The invitee's email address (trimmed and lower-cased, at most 254 characters); not the sender's own.",
+    })
+    email: string,
+    @Arg("relationship", () => RelationshipEnum, { description: "How the sender relates to the invitee." })
+    relationship: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -88,8 +97,10 @@ export class RecipientsResolver {
   })
   @Performs(archiveRecipientInvitation)
   async archiveRecipientInvitation(
-    @Arg("id", () => ID) id: string,
-    @Arg("archived", { defaultValue: true }) archived: boolean,
+    @Arg("id", () => ID, { description: "The id of an invitation not accepted yet (RecipientInvitation.id)." })
+    id: string,
+    @Arg("archived", { defaultValue: true, description: "False restores an archived invitation instead." })
+    archived: boolean,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -102,8 +113,8 @@ export class RecipientsResolver {
   })
   @Performs(updateRecipient)
   async updateRecipientRelationship(
-    @Arg("id", () => ID) id: string,
-    @Arg("relationship", () => RelationshipEnum) relationship: string,
+    @Arg("id", () => ID, { description: "A recipient's or a pending invitation's id." }) id: string,
+    @Arg("relationship", () => RelationshipEnum, { description: "The new relationship." }) relationship: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -115,7 +126,7 @@ export class RecipientsResolver {
   })
   @Performs(previewRecipientInvitation)
   async recipientInvitationPreview(
-    @Arg("code") code: string,
+    @Arg("code", { description: "The invitation code mailed to the invitee." }) code: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -127,7 +138,7 @@ export class RecipientsResolver {
   })
   @Performs(acceptRecipientInvitation)
   async acceptRecipientInvitation(
-    @Arg("code") code: string,
+    @Arg("code", { description: "The invitation code mailed to the invitee." }) code: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {

@@ -24,9 +24,21 @@ export class ReferenceDataResolver {
   })
   @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
   supportedCountries(
-    @Arg("countryCode", () => String, { nullable: true }) countryCode: string | null,
-    @Arg("name", () => String, { nullable: true }) name: string | null,
-    @Arg("fiatCurrency", () => FiatCurrencySymbolEnum, { nullable: true }) fiatCurrency: string | null,
+    @Arg("countryCode", () => String, {
+      nullable: true,
+      description: "A two-letter ISO 3166-1 code, in any case; anything else fails validation.",
+    })
+    countryCode: string | null,
+    @Arg("name", () => String, {
+      nullable: true,
+      description: "The English name, matched whole and ignoring case (at most 100 characters).",
+    })
+    name: string | null,
+    @Arg("fiatCurrency", () => FiatCurrencySymbolEnum, {
+      nullable: true,
+      description: "Only the countries that ramp in this currency.",
+    })
+    fiatCurrency: string | null,
   ) {
     return supportedCountries({
       countryCode: countryCode ?? undefined,
@@ -37,7 +49,13 @@ export class ReferenceDataResolver {
 
   @Query(() => [Cryptocurrency], { description: "Supported crypto assets, optionally on one network." })
   @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
-  supportedCryptocurrencies(@Arg("network", () => NetworkEnum, { nullable: true }) network: string | null) {
+  supportedCryptocurrencies(
+    @Arg("network", () => NetworkEnum, {
+      nullable: true,
+      description: "Only the assets on this network; null: every network.",
+    })
+    network: string | null,
+  ) {
     return supportedCryptocurrencies({ network: network ?? undefined });
   }
 
@@ -50,8 +68,13 @@ export class ReferenceDataResolver {
   @Query(() => [PaymentMethod], { description: "Payment rails, by ramp direction and by a fiat they carry." })
   @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
   supportedPaymentMethods(
-    @Arg("type", () => RampDirectionEnum, { nullable: true }) type: string | null,
-    @Arg("fiat", () => FiatCurrencySymbolEnum, { nullable: true }) fiat: string | null,
+    @Arg("type", () => RampDirectionEnum, { nullable: true, description: "Only the rails that serve this direction." })
+    type: string | null,
+    @Arg("fiat", () => FiatCurrencySymbolEnum, {
+      nullable: true,
+      description: "Only the rails carrying this fiat; their limits are then given in it.",
+    })
+    fiat: string | null,
   ) {
     return supportedPaymentMethods({ type: type ?? undefined, fiat: fiat ?? undefined });
   }

@@ -66,7 +66,10 @@ export class WebhooksResolver {
   })
   @Performs(registerWebhook)
   async registerWebhook(
-    @Arg("input", () => RegisterWebhookInput) input: RegisterWebhookInput,
+    @Arg("input", () => RegisterWebhookInput, {
+      description: "The URL, the quote or widget session to follow, and the event types.",
+    })
+    input: RegisterWebhookInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -76,7 +79,7 @@ export class WebhooksResolver {
   @Mutation(() => Boolean, { description: "Removes a subscription and its delivery log; true when it was removed." })
   @Performs(deleteWebhook)
   async deleteWebhook(
-    @Arg("id", () => ID) id: string,
+    @Arg("id", () => ID, { description: "The subscription's id (Webhook.id)." }) id: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
@@ -89,8 +92,11 @@ export class WebhooksResolver {
   })
   @Performs(redeliverWebhookDelivery)
   async redeliverWebhookDelivery(
-    @Arg("webhookId", () => ID) webhookId: string,
-    @Arg("deliveryId", () => ID) deliveryId: string,
+    @Arg("webhookId", () => ID, { description: "The subscription's id (Webhook.id)." }) webhookId: string,
+    @Arg("deliveryId", () => ID, {
+      description: "One of the subscription's deliveries (WebhookDelivery.id); a PENDING one is left as it is.",
+    })
+    deliveryId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {

@@ -4,16 +4,19 @@ import { AppError } from "../../errors.js";
 
 @ObjectType({ description: "Relay page information." })
 export class PageInfo {
-  @Field()
+  @Field({ description: "True when more nodes follow this page." })
   hasNextPage!: boolean;
 
-  @Field()
+  @Field({ description: "True when the page was read with `after`, so nodes precede it." })
   hasPreviousPage!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The first edge's cursor; null when the page is empty." })
   startCursor!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The last edge's cursor, to pass as `after` for the next page; null when the page is empty.",
+  })
   endCursor!: string | null;
 }
 
@@ -32,21 +35,24 @@ export class PageArgs {
 
 /** A Relay connection type for `Node` (edges with opaque cursors, plus pageInfo). */
 export function Connection<Node extends object>(nodeType: ClassType<Node>, name: string) {
-  @ObjectType(`${name}Edge`)
+  const article = /^[AEIOU]/.test(name) ? "An" : "A";
+  @ObjectType(`${name}Edge`, { description: `${article} ${name} in a ${name}Connection page, with its cursor.` })
   class Edge {
-    @Field()
+    @Field({ description: "Opaque position of this node; pass it as `after` to read the nodes that follow it." })
     cursor!: string;
 
-    @Field(() => nodeType)
+    @Field(() => nodeType, { description: `The ${name} at this position.` })
     node!: Node;
   }
 
-  @ObjectType(`${name}Connection`)
+  @ObjectType(`${name}Connection`, { description: `One page of ${name} nodes (a Relay connection).` })
   class ConnectionType {
-    @Field(() => [Edge])
+    @Field(() => [Edge], { description: `The page's ${name} nodes in list order, each with its cursor.` })
     edges!: Edge[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, {
+      description: "Whether other pages follow or precede, and the cursors of this page's ends.",
+    })
     pageInfo!: PageInfo;
 
     @Field(() => Int, { description: "Number of nodes in this page." })

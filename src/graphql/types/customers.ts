@@ -10,18 +10,23 @@ export class Customer {
   @Field(() => ID, { description: "The provider's customer id (the BR subaccount id)." })
   customerId!: string;
 
-  @Field(() => CorridorEnum)
+  @Field(() => CorridorEnum, { description: "The corridor whose provider holds this customer." })
   corridor!: string;
 
-  @Field(() => CustomerTypeEnum, { description: "individual: KYC; business: KYB." })
+  @Field(() => CustomerTypeEnum, {
+    description: "Individual customers go through KYC, business customers through KYB.",
+  })
   customerType!: string;
 
   @Field(() => KycCaseStatusEnum, { description: "Why a case was rejected is kept by support, never returned." })
   kycStatus!: string;
 
-  @Field()
+  @Field({ description: "When the customer was created (ISO 8601 date-time, UTC)." })
   createdAt!: Date;
 
-  @Field()
+  @Field({
+    description:
+      "Last stored change to the customer's case (ISO 8601 date-time, UTC); a provider decision that fell due may show in kycStatus first.",
+  })
   updatedAt!: Date;
 }

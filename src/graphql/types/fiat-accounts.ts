@@ -7,43 +7,74 @@ export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
 registerEnumType(FiatAccountCountryEnum, {
   name: "FiatAccountCountry",
   description: "The corridors with payout fiat accounts.",
+  valuesConfig: {
+    AR: { description: "Argentina: ARS payouts to a CBU or CVU (COELSA)." },
+    CO: { description: "Colombia: COP payouts over ACH Colombia." },
+    MX: { description: "Mexico: MXN payouts by SPEI to a CLABE." },
+    US: { description: "United States: USD payouts by ACH or domestic wire (BANK_USA)." },
+  },
 });
+
+const NOT_OFFERED = "Listed by the reference contract; no corridor served here accepts it.";
+const FIAT_ACCOUNT_TYPE_DESCRIPTIONS: Record<(typeof FIAT_ACCOUNT_TYPES)[number], string> = {
+  ACH: "ACH transfer: US domestic ACH, or ACH Colombia in CO.",
+  ACH_BOL: NOT_OFFERED,
+  ACH_CHL: NOT_OFFERED,
+  ACH_DOM: NOT_OFFERED,
+  B89: NOT_OFFERED,
+  BANK_CN: NOT_OFFERED,
+  BANK_USA: "US domestic wire: the ACH details plus the beneficiary's street, city, state and ZIP.",
+  COELSA: "AR: a 22-digit CBU (bank) or CVU (payment provider) cleared by COELSA.",
+  PIX: NOT_OFFERED,
+  SPEI: "MX: a SPEI transfer to an 18-digit CLABE.",
+};
 const FiatAccountTypeEnum = enumOf(FIAT_ACCOUNT_TYPES);
 registerEnumType(FiatAccountTypeEnum, {
   name: "FiatAccountType",
   description: "US: ACH, BANK_USA; MX: SPEI; AR: COELSA; CO: ACH.",
+  valuesConfig: Object.fromEntries(
+    Object.entries(FIAT_ACCOUNT_TYPE_DESCRIPTIONS).map(([type, description]) => [type, { description }]),
+  ),
 });
 
 @ObjectType({ description: "A payout bank account of the subject; SELL ramps of its corridor pay out to it." })
 export class FiatAccount {
-  @Field(() => ID)
+  @Field(() => ID, { description: "UUID; a SELL ramp in the account's corridor names it to pay out here." })
   fiatAccountId!: string;
 
   @Field(() => ID, { description: "The subject's provider account (customer) in the account's country." })
   customerId!: string;
 
-  @Field(() => FiatAccountCountryEnum)
+  @Field(() => FiatAccountCountryEnum, {
+    description: "The corridor it pays out in; only SELL ramps there can use it.",
+  })
   country!: string;
 
-  @Field(() => FiatAccountTypeEnum)
+  @Field(() => FiatAccountTypeEnum, { description: "The rail the account is paid over." })
   type!: string;
 
   @Field({ description: "Masked: only the last four characters are shown." })
   accountNumber!: string;
 
-  @Field()
+  @Field({ description: "The account holder's name, as given (trimmed)." })
   accountName!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Checking or savings, in lowercase; null when none was given." })
   accountType!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The routing number (US: the 9-digit ABA number, digits only); null when none was given.",
+  })
   routingNumber!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The bank code (CO: the 4-digit ACH Colombia code); null when none was given.",
+  })
   accountBankCode!: string | null;
 
-  @Field()
+  @Field({ description: "When the account was added (ISO 8601 date-time, UTC)." })
   createdAt!: Date;
 }
 
@@ -53,63 +84,99 @@ export const FiatAccountConnection = Connection(FiatAccount, "FiatAccount");
   description: "The fields each corridor and type requires are checked for real (ABA, CLABE, CBU, CUIT, NIT).",
 })
 export class CreateFiatAccountInput {
-  @Field(() => FiatAccountCountryEnum)
+  @Field(() => FiatAccountCountryEnum, {
+    description: "The corridor to pay out in; for a managed child the manager's current policy must allow it.",
+  })
   country!: string;
 
-  @Field(() => FiatAccountTypeEnum)
+  @Field(() => FiatAccountTypeEnum, {
+    description: "The rail; it must be one the country offers (US: ACH or BANK_USA; MX: SPEI; AR: COELSA; CO: ACH).",
+  })
   type!: string;
 
-  @Field()
+  @Field({
+    description:
+      "Digits, which spaces or dashes may group: US 4–17 digits, MX an 18-digit CLABE, AR a 22-digit CBU or CVU, CO 6–20 digits.",
+  })
   accountNumber!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The account holder's name; every rail requires it." })
   accountName?: string | null;
 
-  @Field(() => String, { nullable: true, description: "checking or savings." })
+  @Field(() => String, {
+    nullable: true,
+    description: "Checking or savings (any case); required in US and CO, optional elsewhere.",
+  })
   accountType?: string | null;
 
-  @Field(() => String, { nullable: true, description: "US: the ABA routing number." })
+  @Field(() => String, {
+    nullable: true,
+    description: "US: the 9-digit ABA routing number, required there; refused in MX, where the CLABE names the bank.",
+  })
   routingNumber?: string | null;
 
-  @Field(() => String, { nullable: true, description: "CO: the ACH Colombia bank code." })
+  @Field(() => String, { nullable: true, description: "CO: the 4-digit ACH Colombia bank code, required there." })
   accountBankCode?: string | null;
 
-  @Field(() => String, { nullable: true, description: "AR: CUIT or CUIL; CO: CC, CE, NIT, PP or TI." })
+  @Field(() => String, {
+    nullable: true,
+    description: "AR: CUIT or CUIL; CO: CC, CE, NIT, PP or TI. Required in AR and CO.",
+  })
   documentType?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The number of that documentType, required in AR and CO; CUIT, CUIL and NIT check digits are verified.",
+  })
   documentNumber?: string | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Stored with the account (false when omitted); no rule here reads it and it is not returned.",
+  })
   isExternal?: boolean | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The bank's street address; optional and not returned." })
   bankStreet?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The bank's city; optional and not returned." })
   bankCity?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The bank's state or region; optional and not returned." })
   bankState?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The bank's postal code; optional and not returned." })
   bankPostalCode?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The bank's country; optional and not returned." })
   bankCountry?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The beneficiary's street address; required for US BANK_USA, optional elsewhere.",
+  })
   beneficiaryStreet?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The beneficiary's city; required for US BANK_USA, optional elsewhere.",
+  })
   beneficiaryCity?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The beneficiary's state; required for US BANK_USA, optional elsewhere.",
+  })
   beneficiaryState?: string | null;
 
-  @Field(() => String, { nullable: true, description: "US: ZIP (12345 or 12345-6789)." })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "US: ZIP (12345 or 12345-6789), required for BANK_USA; elsewhere the beneficiary's postal code as given.",
+  })
   beneficiaryPostalCode?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The beneficiary's country; optional and not checked." })
   beneficiaryCountry?: string | null;
 }

@@ -1,26 +1,26 @@
 import { Field, ID, Int, ObjectType } from "type-graphql";
 
-@ObjectType()
+@ObjectType({ description: "The answer to a sign-in code request; failures are errors instead." })
 export class OtpRequestResult {
-  @Field()
+  @Field({ description: "Always true." })
   success!: boolean;
 
-  @Field()
+  @Field({ description: "A human-readable confirmation that the code was sent." })
   message!: string;
 }
 
 @ObjectType({ description: "A signed-in session: a short-lived access token and a single-use refresh token." })
 export class Session {
-  @Field()
+  @Field({ description: "A JWT to send as `Authorization: Bearer <token>`, valid for expiresIn seconds." })
   accessToken!: string;
 
-  @Field()
+  @Field({ description: "An opaque token for refreshSession or logout; refreshing spends it and returns a new one." })
   refreshToken!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: "The signed-in profile's id (UUID)." })
   userId!: string;
 
-  @Field()
+  @Field({ description: "Always `bearer`." })
   tokenType!: string;
 
   @Field(() => Int, { description: "Seconds until the access token expires." })
@@ -29,15 +29,18 @@ export class Session {
 
 @ObjectType({ description: "The calling profile." })
 export class Profile {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The profile's id (UUID)." })
   id!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The sign-in email, trimmed and lower-cased; null for a managed child, which never signs in.",
+  })
   email!: string | null;
 
-  @Field()
+  @Field({ description: "When the profile was created: at first sign-in, or by its manager." })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: "When the profile record last changed." })
   updatedAt!: Date;
 }

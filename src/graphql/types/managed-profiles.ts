@@ -1,20 +1,56 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
+import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
 import { Connection } from "./connection.js";
 
 export const CorridorEnum = enumOf(CORRIDORS);
-registerEnumType(CorridorEnum, { name: "Corridor" });
+registerEnumType(CorridorEnum, {
+  name: "Corridor",
+  description: "A country corridor the gateway serves, each with one fiat currency.",
+  valuesConfig: {
+    AR: { description: "Argentina (ARS); managed children only as individuals." },
+    BR: { description: "Brazil (BRL)." },
+    CO: { description: "Colombia (COP)." },
+    EU: {
+      description: "The euro area over SEPA (EUR); bound to a verified login email, so never for managed children.",
+    },
+    MX: { description: "Mexico (MXN)." },
+    US: { description: "United States (USD)." },
+  },
+});
 export const CustomerTypeEnum = enumOf(CUSTOMER_TYPES);
-registerEnumType(CustomerTypeEnum, { name: "CustomerType" });
+registerEnumType(CustomerTypeEnum, {
+  name: "CustomerType",
+  description: "Whether a customer is a person or a company.",
+  valuesConfig: {
+    INDIVIDUAL: { description: "A person, verified by KYC." },
+    BUSINESS: { description: "A company, verified by KYB." },
+  },
+});
 const ManagedProfileStatusEnum = enumOf(["active", "deleted"] as const);
-registerEnumType(ManagedProfileStatusEnum, { name: "ManagedProfileStatus" });
+registerEnumType(ManagedProfileStatusEnum, {
+  name: "ManagedProfileStatus",
+  description: "Whether a managed child is live or logically deleted.",
+  valuesConfig: {
+    ACTIVE: { description: "Not deleted." },
+    DELETED: { description: "Deleted: credentials revoked, new activity blocked, history kept." },
+  },
+});
 export const ManagedProfileFilterEnum = enumOf(["active", "deleted", "all"] as const);
-registerEnumType(ManagedProfileFilterEnum, { name: "ManagedProfileFilter" });
+registerEnumType(ManagedProfileFilterEnum, {
+  name: "ManagedProfileFilter",
+  description: "Which managed children a list returns, by status.",
+  valuesConfig: {
+    ACTIVE: { description: "Only children that are not deleted." },
+    DELETED: { description: "Only deleted children." },
+    ALL: { description: "Active and deleted children alike." },
+  },
+});
 
 @ObjectType({ description: "A headless child profile created and controlled by a manager." })
 export class ManagedProfile {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The child's profile id (UUID), the value X-Managed-Profile-Id takes." })
   profileId!: string;
 
   @Field({ description: "Immutable, unique per manager; reserved even after deletion." })
@@ -23,19 +59,21 @@ export class ManagedProfile {
   @Field({ description: "Normalized provider contact email; never a login identity." })
   contactEmail!: string;
 
-  @Field(() => CustomerTypeEnum)
+  @Field(() => CustomerTypeEnum, {
+    description: "Whether the child transacts as a person or a company; set at creation.",
+  })
   customerType!: string;
 
-  @Field(() => ManagedProfileStatusEnum)
+  @Field(() => ManagedProfileStatusEnum, { description: "DELETED once the manager deleted the child." })
   status!: string;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: "When the child was deleted; null while it is active." })
   deletedAt!: Date | null;
 
-  @Field()
+  @Field({ description: "When the manager created the child." })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: "When the child's record last changed." })
   updatedAt!: Date;
 }
 
@@ -43,10 +81,12 @@ export const ManagedProfileConnection = Connection(ManagedProfile, "ManagedProfi
 
 @ObjectType({ description: "A manager's corridor policy, set by the operator." })
 export class Manager {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The manager's profile id (UUID)." })
   profileId!: string;
 
-  @Field(() => [CorridorEnum])
+  @Field(() => [CorridorEnum], {
+    description: "Corridors the manager may act in for its children, sorted; the capability table still applies.",
+  })
   allowedCorridors!: string[];
 
   @Field(() => [CustomerTypeEnum], {
@@ -55,68 +95,81 @@ export class Manager {
   })
   allowedCustomerTypes!: string[] | null;
 
-  @Field()
+  @Field({
+    description: "False once the operator disables the manager: its children can be neither managed nor acted for.",
+  })
   isActive!: boolean;
 
-  @Field()
+  @Field({ description: "When the operator first enabled the manager." })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: "When the operator last changed the policy." })
   updatedAt!: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: "The outcome of createManagedProfile." })
 export class ManagedProfilePayload {
-  @Field(() => ManagedProfile)
+  @Field(() => ManagedProfile, { description: "The new child, or the existing one an identical retry matched." })
   managedProfile!: ManagedProfile;
 
   @Field({ description: "False when an identical earlier creation was returned." })
   created!: boolean;
 }
 
-@InputType()
+@InputType({ description: "A new managed child; sending the same values again returns the existing child." })
 export class CreateManagedProfileInput {
-  @Field()
+  @Field({
+    description:
+      "The manager's own id for the subject, 1 to 255 characters once trimmed; unique per manager, reserved even after deletion.",
+  })
   externalSubjectId!: string;
 
-  @Field()
+  @Field({
+    description:
+      "Provider contact email, trimmed and lower-cased, at most 255 characters; unique per manager, reserved even after deletion.",
+  })
   contactEmail!: string;
 
-  @Field(() => CustomerTypeEnum)
+  @Field(() => CustomerTypeEnum, { description: "Whether the child transacts as a person or a company." })
   customerType!: string;
 }
 
-@InputType()
+@InputType({ description: "A manager's whole corridor policy; it replaces the previous one." })
 export class ManagerPolicyInput {
-  @Field(() => [CorridorEnum])
+  @Field(() => [CorridorEnum], {
+    description: "Corridors the manager may act in for its children; duplicates are dropped.",
+  })
   allowedCorridors!: string[];
 
-  @Field(() => [CustomerTypeEnum], { nullable: true })
+  @Field(() => [CustomerTypeEnum], {
+    nullable: true,
+    description: "Customer types its children may transact as (at least one); null or left out for no narrowing.",
+  })
   allowedCustomerTypes?: string[] | null;
 
-  @Field()
+  @Field({ description: "False disables the manager: its children can then be neither managed nor acted for." })
   isActive!: boolean;
 }
 
 @ObjectType({ description: "A distribution partner." })
 export class Partner {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The partner's id (UUID)." })
   id!: string;
 
-  @Field()
+  @Field({ description: "Display name, 1 to 100 characters." })
   name!: string;
 
-  @Field()
+  @Field({ description: "False once deactivated: its credentials stop authenticating and no new ones are issued." })
   isActive!: boolean;
 
-  @Field()
+  @Field({ description: "When the operator created the partner." })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: "When the partner's record last changed." })
   updatedAt!: Date;
 }
 
-@InputType()
+@InputType({ description: "A partner-managed credential: the profile it is bound to, and optional name and expiry." })
 export class PartnerCredentialInput {
   @Field(() => ID, {
     nullable: true,
@@ -124,21 +177,24 @@ export class PartnerCredentialInput {
   })
   profileId?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: '1 to 100 characters once trimmed; default "API Credential".' })
   name?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: "In the future and at most 2 years away; default one year from now." })
   expiresAt?: Date;
 }
 
-@ObjectType()
+@ObjectType({
+  description:
+    "The pricing profile the operator assigned to a profile; quotes use the subject's, else its manager's, else `default`.",
+})
 export class PricingAssignment {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The profile the assignment applies to (UUID)." })
   profileId!: string;
 
-  @Field()
+  @Field({ description: `The pricing profile's name: ${PRICING_PROFILE_NAMES.join(", ")}.` })
   pricingProfile!: string;
 
-  @Field()
+  @Field({ description: "When the operator last assigned a pricing profile to this profile." })
   updatedAt!: Date;
 }

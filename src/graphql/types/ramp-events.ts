@@ -3,7 +3,7 @@ import { Field, ID, ObjectType } from "type-graphql";
 /** The fields of a webhook body's payload, as the JSON spells them. */
 @ObjectType({ description: "What an event says about its ramp (the webhook body's payload)." })
 export class RampEventPayload {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The quote the ramp was registered from." })
   quoteId!: string;
 
   @Field(() => ID, { description: "The ramp's id." })
@@ -30,6 +30,6 @@ export class RampEvent {
   @Field({ description: "ISO 8601 UTC with milliseconds." })
   timestamp!: string;
 
-  @Field(() => RampEventPayload)
+  @Field(() => RampEventPayload, { description: "The ramp the event reports on, as of the event." })
   payload!: RampEventPayload;
 }

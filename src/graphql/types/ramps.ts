@@ -9,18 +9,52 @@ import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 
 const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
-registerEnumType(RampPhaseEnum, { name: "RampPhase", description: "The provider-agnostic step of a ramp." });
+registerEnumType(RampPhaseEnum, {
+  name: "RampPhase",
+  description: "The provider-agnostic step of a ramp.",
+  valuesConfig: {
+    INITIAL: { description: "Registered and not started: updateRamp and startRamp work until the start window ends." },
+    AWAITING_PAYMENT: { description: "Started: the provider waits for the incoming funds." },
+    PAYMENT_CONFIRMED: { description: "The provider has the incoming funds." },
+    EXCHANGING: { description: "The funds are being converted." },
+    PAYING_OUT: { description: "The converted funds are on their way out (tokens for BUY, fiat for SELL)." },
+    COMPLETE: { description: "Paid out; the status is COMPLETE." },
+    FAILED: { description: "Stopped by an unrecoverable error (see errors); the status is FAILED." },
+    TIMED_OUT: { description: "Not started within the start window; the status is FAILED." },
+  },
+});
 const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
-registerEnumType(RampStatusEnum, { name: "RampStatus", description: "PENDING until the ramp completes or fails." });
+registerEnumType(RampStatusEnum, {
+  name: "RampStatus",
+  description: "PENDING until the ramp completes or fails.",
+  valuesConfig: {
+    PENDING: { description: "Registered or processing: the phase is not yet COMPLETE, FAILED or TIMED_OUT." },
+    COMPLETE: { description: "The ramp reached the COMPLETE phase." },
+    FAILED: { description: "The ramp failed or was never started in time (phase FAILED or TIMED_OUT)." },
+  },
+});
 const KycStatusEnum = screamingEnumOf(ELIGIBILITY_KYC_STATUSES);
 registerEnumType(KycStatusEnum, {
   name: "KycStatus",
   description: "KYC as eligibility tells it: a case in review is PENDING.",
+  valuesConfig: {
+    NOT_STARTED: { description: "Nothing submitted in the corridor yet." },
+    PENDING: { description: "Submitted and not yet decided (a case in review included)." },
+    APPROVED: { description: "Verification approved." },
+    REJECTED: { description: "Verification rejected." },
+  },
 });
 export const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
 registerEnumType(KycCaseStatusEnum, {
   name: "KycCaseStatus",
   description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
+  valuesConfig: {
+    NOT_STARTED: { description: "The provider customer exists; nothing was submitted." },
+    PENDING: { description: "Submitted but not finished: information given, or the hosted flow opened." },
+    IN_REVIEW: { description: "Finished and awaiting the provider's decision." },
+    APPROVED: { description: "The provider approved the case." },
+    REJECTED: { description: "The provider rejected the case." },
+  },
 });
 
 /** The services spell ramp types BUY/SELL; the RampDirection enum's values are buy/sell. */
@@ -30,7 +64,7 @@ export const toRampType = (direction: string) => direction.toUpperCase();
 /** What a quote fixes, shared by quotes and ramps: the conversion and its fee breakdown (decimal strings). */
 @ObjectType({ description: "Not emitted itself: the fields Quote and Ramp share." })
 abstract class QuoteTerms {
-  @Field(() => ID)
+  @Field(() => ID, { description: "UUID v4 of this quote or ramp." })
   id!: string;
 
   @Field({ description: "BUY: the payment method; SELL: the network." })
@@ -39,25 +73,28 @@ abstract class QuoteTerms {
   @Field({ description: "BUY: the network; SELL: the payment method." })
   to!: string;
 
-  @Field(() => NetworkEnum)
+  @Field(() => NetworkEnum, { description: "The network the tokens move on." })
   network!: string;
 
-  @Field(() => PaymentMethodIdEnum)
+  @Field(() => PaymentMethodIdEnum, { description: "The payment rail the fiat moves on." })
   paymentMethod!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "ISO 3166-1 alpha-2 code of the country the quote was asked for; null when none was given.",
+  })
   countryCode!: string | null;
 
   @Field({ description: "Decimal string." })
   inputAmount!: string;
 
-  @Field()
+  @Field({ description: "BUY: the fiat symbol (such as BRL); SELL: the token symbol." })
   inputCurrency!: string;
 
   @Field({ description: "Decimal string." })
   outputAmount!: string;
 
-  @Field()
+  @Field({ description: "BUY: the token symbol; SELL: the fiat symbol." })
   outputCurrency!: string;
 
   @Field(() => FiatCurrencySymbolEnum, { description: "The fiat of the *Fiat fee fields." })
@@ -66,82 +103,82 @@ abstract class QuoteTerms {
   @Field({ description: "The network's cost, in the fee currency." })
   networkFeeFiat!: string;
 
-  @Field()
+  @Field({ description: "The network fee in US dollars (decimal string, 2 decimals)." })
   networkFeeUSD!: string;
 
   @Field({ description: "The rail's (anchor's) fee." })
   anchorFeeFiat!: string;
 
-  @Field()
+  @Field({ description: "The anchor fee in US dollars (decimal string, 2 decimals)." })
   anchorFeeUSD!: string;
 
   @Field({ description: "The service fee." })
   vortexFeeFiat!: string;
 
-  @Field()
+  @Field({ description: "The service fee in US dollars (decimal string, 2 decimals)." })
   vortexFeeUSD!: string;
 
   @Field({ description: "The partner's markup." })
   partnerFeeFiat!: string;
 
-  @Field()
+  @Field({ description: "The partner's markup in US dollars (decimal string, 2 decimals)." })
   partnerFeeUSD!: string;
 
   @Field({ description: "Anchor fee plus service fee." })
   processingFeeFiat!: string;
 
-  @Field()
+  @Field({ description: "Anchor plus service fee in US dollars, summed from the rounded parts." })
   processingFeeUSD!: string;
 
   @Field({ description: "Network, processing and partner fees." })
   totalFeeFiat!: string;
 
-  @Field()
+  @Field({ description: "Network, processing and partner fees in US dollars, summed from the rounded parts." })
   totalFeeUSD!: string;
 }
 
 @ObjectType({ description: "A priced conversion, valid 10 minutes; registering a ramp consumes it." })
 export class Quote extends QuoteTerms {
-  @Field(() => RampDirectionEnum)
+  @Field(() => RampDirectionEnum, { description: "BUY pays fiat in for tokens; SELL sends tokens for a fiat payout." })
   rampType!: string;
 
-  @Field()
+  @Field({ description: "When the quote can no longer be registered: 10 minutes after createdAt." })
   expiresAt!: Date;
 
-  @Field()
+  @Field({ description: "When the quote was priced." })
   createdAt!: Date;
 }
 
 @ObjectType({ description: "BUY: how to pay the fiat in." })
 export class PaymentInstructions {
-  @Field()
+  @Field({ description: "The payment method to pay with (the quote's, such as pix)." })
   method!: string;
 
   @Field({ description: "Decimal string." })
   amount!: string;
 
-  @Field()
+  @Field({ description: "The fiat symbol to pay in (the quote's inputCurrency)." })
   currency!: string;
 
   @Field({ description: "The reference the transfer must carry." })
   reference!: string;
 
-  @Field()
+  @Field({ description: "Whom the transfer is made out to." })
   beneficiary!: string;
 }
 
 @ObjectType({ description: "An entry of a ramp's error log." })
 export class RampError {
-  @Field()
+  @Field({ description: "When the error was recorded." })
   timestamp!: Date;
 
-  @Field(() => RampPhaseEnum)
+  @Field(() => RampPhaseEnum, { description: "The phase the ramp was in when the error occurred." })
   phase!: string;
 
-  @Field()
+  @Field({ description: "A short summary of what went wrong." })
   error!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "A longer explanation; null when there is none." })
   details!: string | null;
 
   @Field({ description: "True when processing retries and may still complete." })
@@ -150,16 +187,18 @@ export class RampError {
 
 @ObjectType({ description: "A ramp: a registered quote on its way through the provider's phases." })
 export class Ramp extends QuoteTerms {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The quote the ramp was registered from (and consumed)." })
   quoteId!: string;
 
-  @Field(() => RampDirectionEnum)
+  @Field(() => RampDirectionEnum, { description: "The quote's rampType." })
   type!: string;
 
-  @Field(() => RampPhaseEnum)
+  @Field(() => RampPhaseEnum, { description: "The fine-grained step; it only moves forward." })
   currentPhase!: string;
 
-  @Field(() => RampStatusEnum)
+  @Field(() => RampStatusEnum, {
+    description: "Follows from currentPhase; each change emits a STATUS_CHANGE event.",
+  })
   status!: string;
 
   @Field(() => String, { nullable: true, description: "BUY: where the tokens go; SELL: where they come from." })
@@ -168,7 +207,10 @@ export class Ramp extends QuoteTerms {
   @Field(() => ID, { nullable: true, description: "The widget session the ramp was registered with." })
   sessionId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description: "SELL in AR, CO, MX or US: the subject's fiat account the payout goes to; null otherwise.",
+  })
   fiatAccountId!: string | null;
 
   @Field(() => PaymentInstructions, { nullable: true, description: "BUY: how to pay the fiat in; null for SELL." })
@@ -180,22 +222,29 @@ export class Ramp extends QuoteTerms {
   @Field(() => [GraphQLJSONObject], { description: "SELL: what the user signs and returns with updateRamp." })
   unsignedTxs!: Record<string, unknown>[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Hash of the on-chain transaction the provider reports while processing (BUY: the token payout); null until then.",
+  })
   transactionHash!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "A block explorer URL for transactionHash; null without a hash or an explorer for the network.",
+  })
   transactionExplorerLink!: string | null;
 
   @Field({ description: "The deadline for starting the ramp." })
   expiresAt!: Date;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: "When startRamp succeeded; null until the ramp is started." })
   startedAt!: Date | null;
 
-  @Field()
+  @Field({ description: "When the ramp was registered." })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: "When the ramp last changed." })
   updatedAt!: Date;
 
   /** The error log when the list the ramp came in read it already (resolved by the `errors` field resolver). */
@@ -206,46 +255,54 @@ export const RampConnection = Connection(Ramp, "Ramp");
 
 @ObjectType({ description: "Whether the subject can ramp in one corridor." })
 export class CorridorEligibility {
-  @Field(() => CorridorEnum)
+  @Field(() => CorridorEnum, { description: "The corridor, by country code (EU: the euro area)." })
   corridor!: string;
 
-  @Field(() => KycStatusEnum)
+  @Field(() => KycStatusEnum, { description: "The subject's KYC/KYB status in the corridor." })
   kycStatus!: string;
 
-  @Field()
+  @Field({
+    description:
+      "True when KYC is approved, the corridor supports buying and, for a managed child, the manager's current policy allows the corridor.",
+  })
   canBuy!: boolean;
 
-  @Field()
+  @Field({
+    description:
+      "True when KYC is approved, the corridor supports selling and, for a managed child, the manager's current policy allows the corridor.",
+  })
   canSell!: boolean;
 }
 
 @ObjectType({ description: "The subject's ramp eligibility per corridor (no PII, ids or limits)." })
 export class RampInfo {
-  @Field(() => [CorridorEligibility])
+  @Field(() => [CorridorEligibility], { description: "One entry per corridor: AR, BR, CO, EU, MX and US." })
   corridors!: CorridorEligibility[];
 }
 
-@ObjectType()
+@ObjectType({ description: "The period a limit's use is counted over." })
 export class LimitPeriod {
-  @Field({ description: "calendar_month" })
+  @Field({ description: "Always calendar_month (UTC)." })
   type!: string;
 
-  @Field()
+  @Field({ description: "The first day of the current month, 00:00 UTC." })
   startsAt!: Date;
 
-  @Field()
+  @Field({ description: "Exclusive end: the first day of the next month, 00:00 UTC." })
   endsAt!: Date;
 }
 
 @ObjectType({ description: "The subject's monthly maximum and use in one corridor and direction." })
 export class UserLimit {
-  @Field(() => CorridorEnum)
+  @Field(() => CorridorEnum, { description: "One of the limit corridors: AR, BR, CO, MX or US." })
   corridor!: string;
 
-  @Field(() => FiatCurrencySymbolEnum)
+  @Field(() => FiatCurrencySymbolEnum, { description: "The corridor's fiat, in which max and used are stated." })
   currency!: string;
 
-  @Field(() => RampDirectionEnum)
+  @Field(() => RampDirectionEnum, {
+    description: "The direction the limit applies to; each corridor has one per direction.",
+  })
   direction!: string;
 
   @Field({ description: "Decimal string, in the currency." })
@@ -254,25 +311,25 @@ export class UserLimit {
   @Field({ description: "Decimal string: completed ramps this period." })
   used!: string;
 
-  @Field(() => LimitPeriod)
+  @Field(() => LimitPeriod, { description: "The calendar month the limit and its use apply to." })
   period!: LimitPeriod;
 }
 
 @ObjectType({ description: "A hosted widget session; ramps and webhooks may refer to it." })
 export class WidgetSession {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The session's UUID, which registerRamp, webhooks and rampEvents take." })
   sessionId!: string;
 
-  @Field()
+  @Field({ description: "The hosted widget's URL for this session (it carries sessionId as a query parameter)." })
   url!: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Inputs: their shapes only; the services validate the values as they do for REST.
 
-@InputType()
+@InputType({ description: "What to price: the direction, the two sides of the conversion and the amount." })
 export class CreateQuoteInput {
-  @Field(() => RampDirectionEnum)
+  @Field(() => RampDirectionEnum, { description: "BUY pays fiat in for tokens; SELL sends tokens for a fiat payout." })
   rampType!: string;
 
   @Field({ description: "BUY: the payment method; SELL: the network." })
@@ -284,10 +341,10 @@ export class CreateQuoteInput {
   @Field({ description: "Decimal string." })
   inputAmount!: string;
 
-  @Field()
+  @Field({ description: "BUY: the fiat symbol (such as BRL); SELL: the token symbol, in any case." })
   inputCurrency!: string;
 
-  @Field()
+  @Field({ description: "BUY: the token symbol, in any case; SELL: the fiat symbol." })
   outputCurrency!: string;
 
   @Field(() => String, { nullable: true, description: "Must match the network in from/to." })
@@ -296,28 +353,37 @@ export class CreateQuoteInput {
   @Field(() => String, { nullable: true, description: "Must match the payment method in from/to." })
   paymentMethod?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "ISO 3166-1 alpha-2 code, in any case, of a country served in the quote's fiat.",
+  })
   countryCode?: string | null;
 }
 
-@InputType()
+@InputType({ description: "What to price, with the candidate networks to compare." })
 export class CreateBestQuoteInput {
-  @Field(() => RampDirectionEnum)
+  @Field(() => RampDirectionEnum, { description: "BUY pays fiat in for tokens; SELL sends tokens for a fiat payout." })
   rampType!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "BUY: the payment method (null: paymentMethod, else the fiat's home rail); not read for SELL.",
+  })
   from?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "SELL: the payment method (null: paymentMethod, else the fiat's home rail); not read for BUY.",
+  })
   to?: string | null;
 
   @Field({ description: "Decimal string." })
   inputAmount!: string;
 
-  @Field()
+  @Field({ description: "BUY: the fiat symbol (such as BRL); SELL: the token symbol, in any case." })
   inputCurrency!: string;
 
-  @Field()
+  @Field({ description: "BUY: the token symbol, in any case; SELL: the fiat symbol." })
   outputCurrency!: string;
 
   @Field(() => [String], {
@@ -326,10 +392,16 @@ export class CreateBestQuoteInput {
   })
   networks?: string[] | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The payment method when from (BUY) or to (SELL) is null; must match it otherwise.",
+  })
   paymentMethod?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "ISO 3166-1 alpha-2 code, in any case, of a country served in the quote's fiat.",
+  })
   countryCode?: string | null;
 }
 
@@ -338,73 +410,108 @@ export class CreateBestQuoteInput {
     "Either quoteId (a locked quote) or rampType, network, inputAmount and externalSessionId (the widget quotes).",
 })
 export class CreateWidgetSessionInput {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "Locks the widget to this quote (one the caller may see); then only callbackUrl, externalSessionId and walletAddressLocked may join it.",
+  })
   quoteId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "An http(s) URL, at most 2048 characters, the widget returns the user to once the ramp is created.",
+  })
   callbackUrl?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "Your own reference for the session, 1 to 128 characters; required without quoteId.",
+  })
   externalSessionId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "A wallet address the user cannot change in the widget, at most 128 characters.",
+  })
   walletAddressLocked?: string | null;
 
-  @Field(() => RampDirectionEnum, { nullable: true })
+  @Field(() => RampDirectionEnum, {
+    nullable: true,
+    description: "Without quoteId: the direction to quote (required).",
+  })
   rampType?: string | null;
 
-  @Field(() => NetworkEnum, { nullable: true })
+  @Field(() => NetworkEnum, { nullable: true, description: "Without quoteId: the network to quote on (required)." })
   network?: string | null;
 
   @Field(() => String, { nullable: true, description: "Decimal string." })
   inputAmount?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "Without quoteId: the fiat symbol to quote in (ARS, BRL, COP, EUR, MXN or USD).",
+  })
   fiat?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "Without quoteId: a token of the chosen network (exact symbol) that the user cannot change.",
+  })
   cryptoLocked?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "Without quoteId: the payment method id (pix, sepa, cbu, ach or spei).",
+  })
   paymentMethod?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "Without quoteId: a supported country's ISO 3166-1 alpha-2 code, in capitals.",
+  })
   countryCode?: string | null;
 }
 
-@InputType()
+@InputType({ description: "An account that signs the ramp's transactions; stored with the ramp." })
 export class SigningAccountInput {
-  @Field()
+  @Field({ description: "The account's public address, 1 to 256 characters." })
   address!: string;
 
   @Field({ description: "EVM or Substrate." })
   type!: string;
 }
 
-@InputType()
+@InputType({ description: "The reference contract's payment data, stored with the ramp as given." })
 export class PaymentDataInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The payment's amount, 1 to 256 characters." })
   amount?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The payment memo, 1 to 256 characters." })
   memo?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "How to read memo (such as text or id), 1 to 256 characters." })
   memoType?: string | null;
 }
 
-@InputType()
+@InputType({ description: "Direction- and corridor-specific details of a registration, stored with the ramp." })
 export class RegisterRampAdditionalDataInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "BUY: where the tokens go, instead of the input's destinationAddress (they must match if both are given).",
+  })
   destinationAddress?: string | null;
 
   @Field(() => String, { nullable: true, description: "SELL: where the tokens come from (required)." })
   walletAddress?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "BRL: a PIX key, 1 to 256 characters, stored as given." })
   pixDestination?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "BRL: the receiver's tax id, 1 to 256 characters, stored as given.",
+  })
   receiverTaxId?: string | null;
 
   @Field(() => String, {
@@ -413,60 +520,72 @@ export class RegisterRampAdditionalDataInput {
   })
   taxId?: string | null;
 
-  @Field(() => PaymentDataInput, { nullable: true })
+  @Field(() => PaymentDataInput, { nullable: true, description: "Payment details, stored as given." })
   paymentData?: PaymentDataInput | null;
 }
 
-@InputType()
+@InputType({ description: "A registration: the quote, where the tokens go or come from, and the payout account." })
 export class RegisterRampInput {
-  @Field(() => ID)
+  @Field(() => ID, {
+    description: "The quote to consume: the caller's own or an unowned one, unexpired and not yet registered.",
+  })
   quoteId!: string;
 
   @Field(() => String, { nullable: true, description: "BUY: where the tokens go (required)." })
   destinationAddress?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "SELL in AR, CO, MX or US: the subject's fiat account for the payout (required there, refused elsewhere).",
+  })
   fiatAccountId?: string | null;
 
   @Field(() => ID, { nullable: true, description: "A widget session (createWidgetSession)." })
   sessionId?: string | null;
 
-  @Field(() => [SigningAccountInput], { nullable: true })
+  @Field(() => [SigningAccountInput], { nullable: true, description: "At most 10 signing accounts." })
   signingAccounts?: SigningAccountInput[] | null;
 
-  @Field(() => RegisterRampAdditionalDataInput, { nullable: true })
+  @Field(() => RegisterRampAdditionalDataInput, {
+    nullable: true,
+    description: "Extra details; a SELL gives its walletAddress here.",
+  })
   additionalData?: RegisterRampAdditionalDataInput | null;
 }
 
 @InputType({ description: "Client-reported transaction hashes; a null clears one." })
 export class UpdateRampAdditionalDataInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Hash of the AssetHub-to-Pendulum transfer." })
   assethubToPendulumHash?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Hash of the Squid Router approval." })
   squidRouterApproveHash?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Hash of the Squid Router approval without permit." })
   squidRouterNoPermitApproveHash?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Hash of the Squid Router swap without permit." })
   squidRouterNoPermitSwapHash?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Hash of the Squid Router transfer without permit." })
   squidRouterNoPermitTransferHash?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Hash of the Squid Router swap." })
   squidRouterSwapHash?: string | null;
 }
 
-@InputType()
+@InputType({ description: "What updateRamp adds to a ramp still initial and within its start window." })
 export class UpdateRampInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The UUID of the subject's ramp to update." })
   rampId!: string;
 
   @Field(() => [GraphQLJSONObject], { description: "SELL: the signed unsignedTxs (at most 20, 16 KB in all)." })
   presignedTxs!: Record<string, unknown>[];
 
-  @Field(() => UpdateRampAdditionalDataInput, { nullable: true })
+  @Field(() => UpdateRampAdditionalDataInput, {
+    nullable: true,
+    description: "Hashes to record; each one given replaces the stored value, and the others stay.",
+  })
   additionalData?: UpdateRampAdditionalDataInput | null;
 }

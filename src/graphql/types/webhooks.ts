@@ -5,7 +5,14 @@ export enum WebhookEventTypeEnum {
   TRANSACTION_CREATED = "TRANSACTION_CREATED",
   STATUS_CHANGE = "STATUS_CHANGE",
 }
-registerEnumType(WebhookEventTypeEnum, { name: "WebhookEventType", description: "The ramp events webhooks carry." });
+registerEnumType(WebhookEventTypeEnum, {
+  name: "WebhookEventType",
+  description: "The ramp events webhooks carry.",
+  valuesConfig: {
+    TRANSACTION_CREATED: { description: "A ramp was registered on the followed quote or widget session." },
+    STATUS_CHANGE: { description: "A ramp on the followed quote or widget session changed status." },
+  },
+});
 
 export enum WebhookDeliveryStatusEnum {
   PENDING = "pending",
@@ -14,16 +21,20 @@ export enum WebhookDeliveryStatusEnum {
 }
 registerEnumType(WebhookDeliveryStatusEnum, {
   name: "WebhookDeliveryStatus",
-  description:
-    "PENDING: queued or waiting for a retry; DELIVERED: a 2xx answer; FAILED: every send failed, or the subscription was disabled.",
+  description: "Where a delivery stands; a redelivery makes it PENDING again.",
+  valuesConfig: {
+    PENDING: { description: "Queued, or waiting for a retry (see nextAttemptAt)." },
+    DELIVERED: { description: "A send got a 2xx answer." },
+    FAILED: { description: "Every send of the round failed, or the subscription was disabled first." },
+  },
 });
 
 @ObjectType({ description: "One send of a delivery." })
 export class WebhookAttempt {
-  @Field()
+  @Field({ description: "When the send began." })
   startedAt!: Date;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "How long the send took until the answer or the failure, in milliseconds." })
   durationMs!: number;
 
   @Field(() => Int, { nullable: true, description: "The receiver's status code; null when there was no answer." })
@@ -38,16 +49,16 @@ export class WebhookAttempt {
 
 @ObjectType({ description: "An event owed to a webhook subscription, with every send made for it." })
 export class WebhookDelivery {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The delivery's id, which redeliverWebhookDelivery takes." })
   id!: string;
 
   @Field(() => ID, { description: "The event's stable id, the same in every send." })
   eventId!: string;
 
-  @Field(() => WebhookEventTypeEnum)
+  @Field(() => WebhookEventTypeEnum, { description: "The kind of ramp event delivered." })
   eventType!: WebhookEventTypeEnum;
 
-  @Field(() => WebhookDeliveryStatusEnum)
+  @Field(() => WebhookDeliveryStatusEnum, { description: "Where the delivery stands now." })
   status!: WebhookDeliveryStatusEnum;
 
   @Field(() => [WebhookAttempt], { description: "Oldest first, across redeliveries." })
@@ -56,10 +67,10 @@ export class WebhookDelivery {
   @Field(() => Date, { nullable: true, description: "When the next send is due (PENDING only)." })
   nextAttemptAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: "When a send got a 2xx answer; null unless DELIVERED." })
   deliveredAt!: Date | null;
 
-  @Field()
+  @Field({ description: "When the event was recorded for this subscription." })
   createdAt!: Date;
 }
 
@@ -67,25 +78,25 @@ export const WebhookDeliveryConnection = Connection(WebhookDelivery, "WebhookDel
 
 @ObjectType({ description: "A webhook subscription: signed POSTs of a quote's or widget session's ramp events." })
 export class Webhook {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The subscription's id." })
   id!: string;
 
-  @Field()
+  @Field({ description: "The HTTPS address the signed events are POSTed to." })
   url!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "The followed quote; null when a widget session is followed." })
   quoteId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "The followed widget session; null when a quote is followed." })
   sessionId!: string | null;
 
-  @Field(() => [WebhookEventTypeEnum])
+  @Field(() => [WebhookEventTypeEnum], { description: "The event types sent to the URL." })
   events!: WebhookEventTypeEnum[];
 
   @Field({ description: "False once five deliveries in a row failed; register again to resume." })
   isActive!: boolean;
 
-  @Field()
+  @Field({ description: "When the subscription was registered." })
   createdAt!: Date;
 }
 
@@ -93,13 +104,22 @@ export const WebhookConnection = Connection(Webhook, "Webhook");
 
 @InputType({ description: "Exactly one of quoteId and sessionId, created with the calling secret key." })
 export class RegisterWebhookInput {
-  @Field({ description: "https only; every address it resolves to must be publicly routable." })
+  @Field({
+    description:
+      "HTTPS only, with no user name or password, at most 2048 characters; every address it resolves to must be publicly routable.",
+  })
   url!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description: "A quote created with the calling secret key; null when sessionId is given.",
+  })
   quoteId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description: "A widget session created with the calling secret key; null when quoteId is given.",
+  })
   sessionId?: string | null;
 
   @Field(() => [WebhookEventTypeEnum], { nullable: true, description: "Default: both." })
