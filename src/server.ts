@@ -209,7 +209,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   apiCredentialRoutes(server, app);
   managedProfileRoutes(server, app);
   adminRoutes(server, app);
-  referenceDataRoutes(server);
+  referenceDataRoutes(server, app);
   publicKeyRoutes(server, app);
   quoteRoutes(server, app);
   rampRoutes(server, app);

@@ -19,6 +19,9 @@ export function parseInput<S extends z.ZodType>(
   throw new AppError(code, code === "VALIDATION_FAILED" ? undefined : details[0]?.message, details);
 }
 
+/** A field that may be left out, or sent as null (what GraphQL clients send for a field they do not set). */
+export const omissible = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
+
 /** VALIDATION_FAILED about one field: `field message` as the error's message, and the one detail. */
 export function fieldError(field: string, message: string): AppError {
   return new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
 import { formatAmount, money } from "../money.js";
@@ -8,31 +7,20 @@ import { COUNTRIES, fiatCurrency } from "../reference-data/catalog.js";
 import {
   CORRIDOR_FIAT,
   CORRIDORS,
-  CUSTOMER_TYPES,
   childMaySupport,
   type Corridor,
   type CustomerType,
 } from "../reference-data/corridors.js";
-import { parseInput } from "../validation.js";
 import { subjectEntities } from "./customer-accounts.js";
-import { ONBOARDING_COUNTRIES, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
+import { onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
+import type { LimitsInput, RequirementsInput } from "./types.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { RampService } from "../ramps/service.js";
 
-const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
 /** Which directions each corridor's country supports. */
 const CORRIDOR_SUPPORT = Object.fromEntries(
   CORRIDORS.map((corridor) => [corridor, COUNTRIES.find((country) => country.corridor === corridor)!.support]),
 ) as Record<Corridor, { buy: boolean; sell: boolean }>;
-const limitsInput = z
-  .object({
-    corridors: z
-      .array(z.enum(LIMIT_CORRIDORS))
-      .min(1)
-      .refine((list) => new Set(list).size === list.length, "must not repeat a corridor"),
-  })
-  .strict();
-const requirementsQuery = z.object({ country: z.enum(ONBOARDING_COUNTRIES), customerType: z.enum(CUSTOMER_TYPES) });
 
 /** What ramp-info tells of KYC (CONTRACT.md): a case in review is still pending there. */
 export const ELIGIBILITY_KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
@@ -89,8 +77,7 @@ export class OnboardingService {
   }
 
   /** Monthly maximum and use per requested corridor and direction; each corridor passes the manager's current policy. */
-  async limits(acting: ActingContext, input: unknown): Promise<{ limits: UserLimit[] }> {
-    const { corridors } = parseInput(limitsInput, input);
+  async limits(acting: ActingContext, { corridors }: LimitsInput): Promise<{ limits: UserLimit[] }> {
     for (const corridor of corridors) await this.delegation.authorizeCorridor(acting, corridor);
     const now = new Date();
     const startsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -165,8 +152,7 @@ export class OnboardingService {
     };
   }
 
-  requirements(query: unknown): OnboardingRequirements {
-    const { country, customerType } = parseInput(requirementsQuery, query ?? {});
+  requirements({ country, customerType }: RequirementsInput): OnboardingRequirements {
     const flow = onboardingRequirements(country, customerType, this.publicBaseUrl);
     if (!flow) throw new AppError("NOT_FOUND", `No ${customerType} onboarding is offered in ${country}.`);
     return flow;

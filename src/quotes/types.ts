@@ -1,14 +1,13 @@
 import { z } from "zod";
 import { AMOUNT_PATTERN } from "../money.js";
 import { NETWORKS } from "../reference-data/catalog.js";
+import { omissible } from "../validation.js";
 import type { FeeBreakdown } from "./pricing.js";
 
 export const RAMP_TYPES = ["BUY", "SELL"] as const;
 type RampType = (typeof RAMP_TYPES)[number];
 
 const amount = z.string().regex(AMOUNT_PATTERN, 'must be a positive decimal string such as "100.50"');
-/** A field that may be left out, or sent as null (what GraphQL clients send for a field they do not set). */
-const omissible = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
 
 /** A quote request. */
 export const quoteInput = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseInput } from "../validation.js";
+import { omissible } from "../validation.js";
 import {
   COUNTRIES,
   CRYPTOCURRENCIES,
@@ -24,24 +24,26 @@ const oneOf = <T extends string>(values: readonly T[]) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
 
 export const countriesQuery = z.object({
-  countryCode: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO 3166-1 country code")
-    .transform((code) => code.toUpperCase())
-    .optional(),
-  name: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(100)
-    .transform((name) => name.toLowerCase())
-    .optional(),
-  fiatCurrency: oneOf(FIAT_SYMBOLS).optional(),
+  countryCode: omissible(
+    z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO 3166-1 country code")
+      .transform((code) => code.toUpperCase()),
+  ),
+  name: omissible(
+    z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(100)
+      .transform((name) => name.toLowerCase()),
+  ),
+  fiatCurrency: omissible(oneOf(FIAT_SYMBOLS)),
 });
-export const cryptocurrenciesQuery = z.object({ network: oneOf(NETWORKS).optional() });
+export const cryptocurrenciesQuery = z.object({ network: omissible(oneOf(NETWORKS)) });
 export const paymentMethodsQuery = z.object({
-  type: oneOf(RAMP_DIRECTIONS).optional(),
-  fiat: oneOf(FIAT_SYMBOLS).optional(),
+  type: omissible(oneOf(RAMP_DIRECTIONS)),
+  fiat: omissible(oneOf(FIAT_SYMBOLS)),
 });
 
 export interface CountryView {
@@ -76,8 +78,11 @@ export interface PaymentMethodView {
 }
 
 /** Countries by code and name (both case-insensitive, exact) and by a currency they use. */
-export function supportedCountries(query: unknown): CountryView[] {
-  const { countryCode, name, fiatCurrency } = parseInput(countriesQuery, query ?? {});
+export function supportedCountries({
+  countryCode,
+  name,
+  fiatCurrency,
+}: z.output<typeof countriesQuery>): CountryView[] {
   return COUNTRIES.filter(
     (country) =>
       (countryCode === undefined || country.countryCode === countryCode) &&
@@ -86,8 +91,7 @@ export function supportedCountries(query: unknown): CountryView[] {
   ).map(countryView);
 }
 
-export function supportedCryptocurrencies(query: unknown): CryptocurrencyView[] {
-  const { network } = parseInput(cryptocurrenciesQuery, query ?? {});
+export function supportedCryptocurrencies({ network }: z.output<typeof cryptocurrenciesQuery>): CryptocurrencyView[] {
   return CRYPTOCURRENCIES.filter((asset) => network === undefined || asset.network === network).map(cryptocurrencyView);
 }
 
@@ -96,8 +100,7 @@ export function supportedFiatCurrencies(): FiatCurrencyView[] {
 }
 
 /** Rails by ramp direction and by a fiat they carry. */
-export function supportedPaymentMethods(query: unknown): PaymentMethodView[] {
-  const { type, fiat } = parseInput(paymentMethodsQuery, query ?? {});
+export function supportedPaymentMethods({ type, fiat }: z.output<typeof paymentMethodsQuery>): PaymentMethodView[] {
   return PAYMENT_METHODS.filter(
     (method) =>
       (type === undefined || method.directions.includes(type)) &&

@@ -3,7 +3,7 @@ import { DELEGATION_RULES } from "../auth/delegation.js";
 import type { App } from "../app.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
 import { isObject } from "../validation.js";
-import { errorResponses, jsonSchema } from "./http.js";
+import { cacheable, errorResponses, jsonSchema } from "./http.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -33,6 +33,8 @@ interface RestFace<Result> {
    * the body is serialized once per object and kept beside it.
    */
   cachedResults?: true;
+  /** The answer is the same for everyone for a while (reference data): shared caches may keep it. */
+  cacheable?: true;
 }
 
 /** Every operation served over REST, with its route: what the parity test walks. */
@@ -98,6 +100,7 @@ export function operationRoute<Result>(
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
       const body = face.reply ? face.reply(result) : face.response === null ? undefined : result;
       reply.code(answered);
+      if (face.cacheable) cacheable(reply, body);
       if (!serialized || !isObject(result)) return reply.send(body);
       let text = serialized.get(result);
       if (text === undefined) serialized.set(result, (text = reply.serialize(body)));

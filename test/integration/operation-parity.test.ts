@@ -6,10 +6,12 @@ import * as admin from "../../src/operations/admin.js";
 import * as credentials from "../../src/operations/credentials.js";
 import * as fiatAccounts from "../../src/operations/fiat-accounts.js";
 import * as managedProfiles from "../../src/operations/managed-profiles.js";
+import * as onboarding from "../../src/operations/onboarding.js";
 import type { AnyOperation } from "../../src/operations/operation.js";
 import * as quotes from "../../src/operations/quotes.js";
 import * as ramps from "../../src/operations/ramps.js";
 import * as recipients from "../../src/operations/recipients.js";
+import * as referenceData from "../../src/operations/reference-data.js";
 import * as webhooks from "../../src/operations/webhooks.js";
 import { REST_FACES } from "../../src/rest/operation-route.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
@@ -156,11 +158,15 @@ async function webhook(): Promise<{ headers: Headers; id: string }> {
 /** GraphQL names enum values in capitals; anything else passes as it is. */
 const graphqlEnum = (value: unknown) => (typeof value === "string" ? value.toUpperCase() : value);
 
-const mutation = (field: string, args: Record<string, string>, selection = "") => {
-  const declared = Object.entries(args).map(([name, type]) => `$${name}: ${type}`);
-  const passed = Object.keys(args).map((name) => `${name}: $${name}`);
-  return `mutation(${declared.join(", ")}) { ${field}(${passed.join(", ")}) ${selection} }`;
-};
+const operationDocument =
+  (kind: "query" | "mutation") =>
+  (field: string, args: Record<string, string>, selection = "") => {
+    const declared = Object.entries(args).map(([name, type]) => `$${name}: ${type}`);
+    const passed = Object.keys(args).map((name) => `${name}: $${name}`);
+    return `${kind}(${declared.join(", ")}) { ${field}(${passed.join(", ")}) ${selection} }`;
+  };
+const mutation = operationDocument("mutation");
+const query = operationDocument("query");
 
 const PARITY = new Map<AnyOperation, Parity>([
   [
@@ -542,6 +548,64 @@ const PARITY = new Map<AnyOperation, Parity>([
     },
   ],
   [
+    onboarding.getRampInfo,
+    {
+      prepare: async () => ({ headers: await secretKey(), input: {} }),
+      graphql: () => ({ query: "{ rampInfo { corridors { corridor kycStatus } } }", variables: {} }),
+    },
+  ],
+  [
+    onboarding.getUserLimits,
+    {
+      prepare: async () => ({ headers: await session(), input: { corridors: ["BR", "MX"] } }),
+      graphql: (input) => ({
+        query: query("limits", { corridors: "[Corridor!]!" }, "{ corridor max }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    referenceData.listSupportedCountries,
+    {
+      prepare: async () => ({ headers: {}, input: { countryCode: "br", name: "Brazil", fiatCurrency: "BRL" } }),
+      graphql: (input) => ({
+        query: query(
+          "supportedCountries",
+          { countryCode: "String", name: "String", fiatCurrency: "FiatCurrencySymbol" },
+          "{ countryCode }",
+        ),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    referenceData.listSupportedCryptocurrencies,
+    {
+      prepare: async () => ({ headers: await secretKey(), input: { network: "polygon" } }),
+      graphql: ({ network }) => ({
+        query: query("supportedCryptocurrencies", { network: "Network" }, "{ assetSymbol }"),
+        variables: { network: graphqlEnum(network) },
+      }),
+    },
+  ],
+  [
+    referenceData.listSupportedFiatCurrencies,
+    {
+      prepare: async () => ({ headers: await session(), input: {} }),
+      graphql: () => ({ query: "{ supportedFiatCurrencies { symbol } }", variables: {} }),
+    },
+  ],
+  [
+    referenceData.listSupportedPaymentMethods,
+    {
+      prepare: async () => ({ headers: {}, input: { type: "sell", fiat: "BRL" } }),
+      graphql: (input) => ({
+        query: query("supportedPaymentMethods", { type: "RampDirection", fiat: "FiatCurrencySymbol" }, "{ id }"),
+        variables: { ...input, type: graphqlEnum(input.type) },
+      }),
+    },
+  ],
+  [
     quotes.getQuote,
     {
       prepare: async () => {
@@ -675,7 +739,7 @@ const WRONG_TYPE: Record<string, unknown> = {
 };
 
 /** The variants of a well-formed input: each names what it changed. */
-function variants(operation: AnyOperation, input: Input, pathFields: string[]): [string, Input][] {
+function variants(operation: AnyOperation, input: Input, pathFields: string[], inQuery: boolean): [string, Input][] {
   const cases: [string, Input][] = [["well-formed", input]];
   for (const [field, schema] of Object.entries(operation.input.shape as Record<string, z.ZodType>)) {
     // Path parameters are strings by construction, and both faces require them.
@@ -685,7 +749,9 @@ function variants(operation: AnyOperation, input: Input, pathFields: string[]): 
     const { [field]: _left, ...rest } = input;
     cases.push([`${field} left out`, rest]);
     cases.push([`${field} null`, { ...input, [field]: null }]);
-    if (type in WRONG_TYPE) cases.push([`${field} of the wrong type`, { ...input, [field]: WRONG_TYPE[type] }]);
+    // A query string carries nothing but strings: a string field cannot have the wrong type there.
+    if (type in WRONG_TYPE && !(inQuery && type === "string"))
+      cases.push([`${field} of the wrong type`, { ...input, [field]: WRONG_TYPE[type] }]);
     const maxLength = (wire as { maxLength?: number | null }).maxLength;
     if (typeof maxLength === "number")
       cases.push([`${field} too long`, { ...input, [field]: "x".repeat(maxLength + 1) }]);
@@ -705,12 +771,15 @@ function restRequest(face: { method: string; url: string }, input: Input) {
   const url = face.url.replace(/:([A-Za-z]+)/g, (_all, name: string) => encodeURIComponent(String(input[name])));
   const rest = Object.fromEntries(Object.entries(input).filter(([key]) => !pathFields.includes(key)));
   if (face.method === "GET" || face.method === "DELETE") {
-    const query = new URLSearchParams(
-      Object.entries(rest).map(([key, value]): [string, string] => [key, String(value)]),
+    // A query string has no null: a field sent as null is left out of it.
+    const search = new URLSearchParams(
+      Object.entries(rest)
+        .filter(([, value]) => value !== null)
+        .map(([key, value]): [string, string] => [key, String(value)]),
     );
-    return { url: query.size > 0 ? `${url}?${query}` : url, body: undefined, pathFields };
+    return { url: search.size > 0 ? `${url}?${search}` : url, body: undefined, pathFields, inQuery: true };
   }
-  return { url, body: rest, pathFields };
+  return { url, body: rest, pathFields, inQuery: false };
 }
 
 describe("operations with a REST and a GraphQL face", () => {
@@ -728,8 +797,8 @@ describe("operations with a REST and a GraphQL face", () => {
     it(`${operation.name}: the same answer on both faces for every input`, async () => {
       const face = REST_FACES.get(operation)!;
       const { input: sample } = await parity.prepare();
-      const { pathFields } = restRequest(face, sample);
-      const cases = variants(operation, sample, pathFields);
+      const { pathFields, inQuery } = restRequest(face, sample);
+      const cases = variants(operation, sample, pathFields, inQuery);
       const differences: string[] = [];
       const outcomes = new Set<string>();
       // The variants are independent (each face prepares its own caller and input): sent side by side.
@@ -737,7 +806,7 @@ describe("operations with a REST and a GraphQL face", () => {
         cases.map(async ([name]) => {
           const answer = async (via: "REST" | "GraphQL") => {
             const { headers, input: fresh } = await parity.prepare();
-            const input = variants(operation, fresh, pathFields).find(([label]) => label === name)![1];
+            const input = variants(operation, fresh, pathFields, inQuery).find(([label]) => label === name)![1];
             if (via === "REST") {
               const { url, body } = restRequest(face, input);
               return outcome(await t.request(face.method, url, { headers, body }), via);

@@ -14,7 +14,11 @@ import {
   paymentMethodLimits,
 } from "../../src/reference-data/catalog.js";
 import { CORRIDORS, CORRIDOR_FIAT, corridorOfFiat } from "../../src/reference-data/corridors.js";
+import { parseInput } from "../../src/validation.js";
 import {
+  countriesQuery,
+  cryptocurrenciesQuery,
+  paymentMethodsQuery,
   supportedCountries,
   supportedCryptocurrencies,
   supportedFiatCurrencies,
@@ -169,11 +173,16 @@ describe("reference catalog consistency", () => {
   });
 });
 
+/** What the reference-data operations do with a query: validate it with its schema, then filter. */
+const countriesOf = (query: unknown) => supportedCountries(parseInput(countriesQuery, query ?? {}));
+const cryptocurrenciesOf = (query: unknown) => supportedCryptocurrencies(parseInput(cryptocurrenciesQuery, query));
+const paymentMethodsOf = (query: unknown) => supportedPaymentMethods(parseInput(paymentMethodsQuery, query));
+
 describe("reference data filters", () => {
   it("countries: by code and name case-insensitively, by currency; no filter lists all", () => {
-    expect(supportedCountries({})).toHaveLength(COUNTRIES.length);
-    expect(supportedCountries(undefined)).toHaveLength(COUNTRIES.length);
-    expect(supportedCountries({ countryCode: "br" })).toEqual([
+    expect(countriesOf({})).toHaveLength(COUNTRIES.length);
+    expect(countriesOf(undefined)).toHaveLength(COUNTRIES.length);
+    expect(countriesOf({ countryCode: "br" })).toEqual([
       {
         countryCode: "BR",
         name: "Brazil",
@@ -182,44 +191,44 @@ describe("reference data filters", () => {
         support: { buy: true, sell: true },
       },
     ]);
-    expect(supportedCountries({ name: "  united STATES " }).map((entry) => entry.countryCode)).toEqual(["US"]);
-    expect(supportedCountries({ name: "United" })).toEqual([]);
-    const euro = supportedCountries({ fiatCurrency: "EUR" });
+    expect(countriesOf({ name: "  united STATES " }).map((entry) => entry.countryCode)).toEqual(["US"]);
+    expect(countriesOf({ name: "United" })).toEqual([]);
+    const euro = countriesOf({ fiatCurrency: "EUR" });
     expect(euro.length).toBe(COUNTRIES.filter((entry) => entry.corridor === "EU").length);
     expect(euro.map((entry) => entry.countryCode)).toEqual(expect.arrayContaining(["DE", "FR", "ES", "IT", "NL"]));
     expect(
-      supportedCountries({ fiatCurrency: "EUR", countryCode: "DE", name: "germany" }).map((entry) => entry.countryCode),
+      countriesOf({ fiatCurrency: "EUR", countryCode: "DE", name: "germany" }).map((entry) => entry.countryCode),
     ).toEqual(["DE"]);
-    expect(supportedCountries({ fiatCurrency: "BRL", countryCode: "DE" })).toEqual([]);
-    expect(supportedCountries({ countryCode: "JP" })).toEqual([]);
+    expect(countriesOf({ fiatCurrency: "BRL", countryCode: "DE" })).toEqual([]);
+    expect(countriesOf({ countryCode: "JP" })).toEqual([]);
   });
 
   it("countries: malformed filters are VALIDATION_FAILED naming the field", () => {
-    expect(failure(() => supportedCountries({ countryCode: "Brazil" }))).toEqual({
+    expect(failure(() => countriesOf({ countryCode: "Brazil" }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["countryCode"],
     });
-    expect(failure(() => supportedCountries({ fiatCurrency: "JPY" }))).toEqual({
+    expect(failure(() => countriesOf({ fiatCurrency: "JPY" }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["fiatCurrency"],
     });
-    expect(failure(() => supportedCountries({ name: "  " }))).toEqual({ code: "VALIDATION_FAILED", fields: ["name"] });
-    expect(failure(() => supportedCountries({ name: "x".repeat(101) }))).toEqual({
+    expect(failure(() => countriesOf({ name: "  " }))).toEqual({ code: "VALIDATION_FAILED", fields: ["name"] });
+    expect(failure(() => countriesOf({ name: "x".repeat(101) }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["name"],
     });
-    expect(failure(() => supportedCountries({ countryCode: ["BR", "AR"] }))).toEqual({
+    expect(failure(() => countriesOf({ countryCode: ["BR", "AR"] }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["countryCode"],
     });
   });
 
   it("cryptocurrencies: by network; a network of the enum without assets is an empty list; others are refused", () => {
-    expect(supportedCryptocurrencies({})).toHaveLength(CRYPTOCURRENCIES.length);
-    const polygon = supportedCryptocurrencies({ network: "polygon" });
+    expect(cryptocurrenciesOf({})).toHaveLength(CRYPTOCURRENCIES.length);
+    const polygon = cryptocurrenciesOf({ network: "polygon" });
     expect(polygon.map((asset) => asset.assetSymbol)).toEqual(["USDC", "USDC.e", "USDT"]);
     expect(polygon.every((asset) => asset.assetNetwork === "polygon" && asset.assetForeignAssetId === null)).toBe(true);
-    expect(supportedCryptocurrencies({ network: "assethub" })).toEqual([
+    expect(cryptocurrenciesOf({ network: "assethub" })).toEqual([
       {
         assetSymbol: "USDC",
         assetNetwork: "assethub",
@@ -235,12 +244,12 @@ describe("reference data filters", () => {
         assetForeignAssetId: "1984",
       },
     ]);
-    expect(supportedCryptocurrencies({ network: "moonbeam" })).toEqual([]);
-    expect(failure(() => supportedCryptocurrencies({ network: "solana" }))).toEqual({
+    expect(cryptocurrenciesOf({ network: "moonbeam" })).toEqual([]);
+    expect(failure(() => cryptocurrenciesOf({ network: "solana" }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["network"],
     });
-    expect(failure(() => supportedCryptocurrencies({ network: "Polygon" }))).toEqual({
+    expect(failure(() => cryptocurrenciesOf({ network: "Polygon" }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["network"],
     });
@@ -258,33 +267,33 @@ describe("reference data filters", () => {
   });
 
   it("payment methods: by direction and fiat, with the limits of the fiat asked for", () => {
-    expect(supportedPaymentMethods({}).map((method) => method.id)).toEqual(["pix", "sepa", "cbu", "ach", "spei"]);
-    expect(supportedPaymentMethods({ type: "buy" }).map((method) => method.id)).toEqual(
+    expect(paymentMethodsOf({}).map((method) => method.id)).toEqual(["pix", "sepa", "cbu", "ach", "spei"]);
+    expect(paymentMethodsOf({ type: "buy" }).map((method) => method.id)).toEqual(
       PAYMENT_METHODS.filter((method) => method.directions.includes("buy")).map((method) => method.id),
     );
-    expect(supportedPaymentMethods({ type: "sell", fiat: "BRL" })).toEqual([
+    expect(paymentMethodsOf({ type: "sell", fiat: "BRL" })).toEqual([
       { id: "pix", name: "PIX", supportedFiats: ["BRL"], limits: { min: 50, max: 250_000 } },
     ]);
-    expect(supportedPaymentMethods({ fiat: "COP" })).toEqual([
+    expect(paymentMethodsOf({ fiat: "COP" })).toEqual([
       { id: "ach", name: "ACH", supportedFiats: ["USD", "COP"], limits: { min: 33_000, max: 200_000_000 } },
     ]);
-    expect(supportedPaymentMethods({}).find((method) => method.id === "ach")?.limits).toEqual({ min: 10, max: 50_000 });
-    expect(failure(() => supportedPaymentMethods({ type: "swap" }))).toEqual({
+    expect(paymentMethodsOf({}).find((method) => method.id === "ach")?.limits).toEqual({ min: 10, max: 50_000 });
+    expect(failure(() => paymentMethodsOf({ type: "swap" }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["type"],
     });
-    expect(failure(() => supportedPaymentMethods({ fiat: "JPY" }))).toEqual({
+    expect(failure(() => paymentMethodsOf({ fiat: "JPY" }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["fiat"],
     });
-    expect(failure(() => supportedPaymentMethods({ type: "BUY", fiat: "brl" }))).toEqual({
+    expect(failure(() => paymentMethodsOf({ type: "BUY", fiat: "brl" }))).toEqual({
       code: "VALIDATION_FAILED",
       fields: ["type", "fiat"],
     });
   });
 
   it("views are copies: changing one leaves the catalog as it was", () => {
-    const [first] = supportedCountries({ countryCode: "AR" });
+    const [first] = countriesOf({ countryCode: "AR" });
     first!.supportedCurrencies.push("USD");
     first!.support.buy = false;
     expect(country("AR")).toMatchObject({ supportedCurrencies: ["ARS"], support: { buy: true, sell: true } });

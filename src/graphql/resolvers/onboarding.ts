@@ -1,8 +1,9 @@
 import { Arg, Ctx, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
+import { getRampInfo, getUserLimits } from "../../operations/onboarding.js";
 import type { Corridor } from "../../reference-data/corridors.js";
-import { Auth } from "../auth-directive.js";
 import { Acting, type GraphQLContext } from "../context.js";
+import { Performs, performField } from "../operation-field.js";
 import { CorridorEnum } from "../types/managed-profiles.js";
 import { RampInfo, toDirection, UserLimit } from "../types/ramps.js";
 
@@ -12,9 +13,9 @@ export class OnboardingResolver {
   @Query(() => RampInfo, {
     description: "Per corridor only the KYC status and whether buying and selling are possible.",
   })
-  @Auth({ requires: ["RAMP_INFO"], delegation: "DELEGATED" })
+  @Performs(getRampInfo)
   async rampInfo(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<RampInfo> {
-    const { corridors } = await context.app.onboarding.rampInfo(acting);
+    const { corridors } = await performField(getRampInfo, context, acting, {});
     return { corridors: Object.entries(corridors).map(([corridor, eligibility]) => ({ corridor, ...eligibility })) };
   }
 
@@ -22,7 +23,7 @@ export class OnboardingResolver {
     description:
       "Monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy.",
   })
-  @Auth({ requires: ["EXACT_LIMITS"], delegation: "DELEGATED" })
+  @Performs(getUserLimits)
   async limits(
     @Arg("corridors", () => [CorridorEnum], {
       description: "At least one corridor, none repeated; EU has no monthly limits and is refused.",
@@ -31,7 +32,7 @@ export class OnboardingResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<UserLimit[]> {
-    const { limits } = await context.app.onboarding.limits(acting, { corridors });
+    const { limits } = await performField(getUserLimits, context, acting, { corridors });
     return limits.map((limit) => ({ ...limit, direction: toDirection(limit.direction) }));
   }
 }

@@ -1,11 +1,13 @@
-import { Arg, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Query, Resolver } from "type-graphql";
+import type { ActingContext } from "../../auth/delegation.js";
 import {
-  supportedCountries,
-  supportedCryptocurrencies,
-  supportedFiatCurrencies,
-  supportedPaymentMethods,
-} from "../../reference-data/service.js";
-import { Auth } from "../auth-directive.js";
+  listSupportedCountries,
+  listSupportedCryptocurrencies,
+  listSupportedFiatCurrencies,
+  listSupportedPaymentMethods,
+} from "../../operations/reference-data.js";
+import { type GraphQLContext, OptionalActing } from "../context.js";
+import { Performs, performField } from "../operation-field.js";
 import {
   Country,
   Cryptocurrency,
@@ -22,8 +24,8 @@ export class ReferenceDataResolver {
   @Query(() => [Country], {
     description: "Countries served, by code and name (both case-insensitive) or by a currency they use.",
   })
-  @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
-  supportedCountries(
+  @Performs(listSupportedCountries)
+  async supportedCountries(
     @Arg("countryCode", () => String, {
       nullable: true,
       description: "A two-letter ISO 3166-1 code, in any case; anything else fails validation.",
@@ -39,35 +41,35 @@ export class ReferenceDataResolver {
       description: "Only the countries that ramp in this currency.",
     })
     fiatCurrency: string | null,
+    @OptionalActing() acting: ActingContext | null,
+    @Ctx() context: GraphQLContext,
   ) {
-    return supportedCountries({
-      countryCode: countryCode ?? undefined,
-      name: name ?? undefined,
-      fiatCurrency: fiatCurrency ?? undefined,
-    });
+    return (await performField(listSupportedCountries, context, acting, { countryCode, name, fiatCurrency })).countries;
   }
 
   @Query(() => [Cryptocurrency], { description: "Supported crypto assets, optionally on one network." })
-  @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
-  supportedCryptocurrencies(
+  @Performs(listSupportedCryptocurrencies)
+  async supportedCryptocurrencies(
     @Arg("network", () => NetworkEnum, {
       nullable: true,
       description: "Only the assets on this network; null: every network.",
     })
     network: string | null,
+    @OptionalActing() acting: ActingContext | null,
+    @Ctx() context: GraphQLContext,
   ) {
-    return supportedCryptocurrencies({ network: network ?? undefined });
+    return (await performField(listSupportedCryptocurrencies, context, acting, { network })).cryptocurrencies;
   }
 
   @Query(() => [FiatCurrency], { description: "Supported fiat currencies." })
-  @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
-  supportedFiatCurrencies() {
-    return supportedFiatCurrencies();
+  @Performs(listSupportedFiatCurrencies)
+  async supportedFiatCurrencies(@OptionalActing() acting: ActingContext | null, @Ctx() context: GraphQLContext) {
+    return (await performField(listSupportedFiatCurrencies, context, acting, {})).currencies;
   }
 
   @Query(() => [PaymentMethod], { description: "Payment rails, by ramp direction and by a fiat they carry." })
-  @Auth({ requires: ["REFERENCE_DATA"], delegation: "NONE" })
-  supportedPaymentMethods(
+  @Performs(listSupportedPaymentMethods)
+  async supportedPaymentMethods(
     @Arg("type", () => RampDirectionEnum, { nullable: true, description: "Only the rails that serve this direction." })
     type: string | null,
     @Arg("fiat", () => FiatCurrencySymbolEnum, {
@@ -75,7 +77,9 @@ export class ReferenceDataResolver {
       description: "Only the rails carrying this fiat; their limits are then given in it.",
     })
     fiat: string | null,
+    @OptionalActing() acting: ActingContext | null,
+    @Ctx() context: GraphQLContext,
   ) {
-    return supportedPaymentMethods({ type: type ?? undefined, fiat: fiat ?? undefined });
+    return (await performField(listSupportedPaymentMethods, context, acting, { type, fiat })).paymentMethods;
   }
 }

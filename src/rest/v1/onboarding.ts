@@ -1,10 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { NO_DELEGATION, DELEGATED } from "../../auth/delegation.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { actingOf, cacheable, errorResponses, isoDateTime, jsonSchema } from "../http.js";
+import { getOnboardingStatus, getRampInfo, getUserLimits } from "../../operations/onboarding.js";
+import { getOnboardingRequirements } from "../../operations/reference-data.js";
+import { isoDateTime, jsonSchema } from "../http.js";
+import { operationRoute } from "../operation-route.js";
 
 const eligibility = z.object({
   kycStatus: z.enum(ELIGIBILITY_KYC_STATUSES),
@@ -89,62 +91,33 @@ const requirements = z.object({
 /** Eligibility, limits and onboarding of the acting subject (CONTRACT.md, Ramp domain). */
 export function onboardingRoutes(server: FastifyInstance, app: App) {
   const tags = ["Account"];
-
-  server.get("/v1/ramp-info", {
-    config: { capabilities: ["RAMP_INFO"] as const, delegation: DELEGATED },
-    schema: {
-      operationId: "getRampInfo",
-      summary: "Get KYC status and ramp eligibility per corridor",
-      tags,
-      response: { 200: jsonSchema(rampInfo), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request) => app.onboarding.rampInfo(actingOf(request)),
+  operationRoute(server, app, getRampInfo, {
+    method: "GET",
+    url: "/v1/ramp-info",
+    tags,
+    response: jsonSchema(rampInfo),
+    errors: [400, 401, 403],
   });
-
-  server.post("/v1/limits", {
-    config: { capabilities: ["EXACT_LIMITS"] as const, delegation: DELEGATED },
-    schema: {
-      operationId: "getUserLimits",
-      summary: "Get exact monthly limits and use per corridor",
-      tags,
-      body: jsonSchema(z.object({ corridors: z.array(z.enum(["AR", "BR", "CO", "MX", "US"])) }), "input"),
-      response: { 200: jsonSchema(limits), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request) => {
-      const result = await app.onboarding.limits(actingOf(request), request.body);
-      return {
-        limits: result.limits.map((limit) => ({
-          ...limit,
-          period: {
-            ...limit.period,
-            startsAt: limit.period.startsAt.toISOString(),
-            endsAt: limit.period.endsAt.toISOString(),
-          },
-        })),
-      };
-    },
+  operationRoute(server, app, getUserLimits, {
+    method: "POST",
+    url: "/v1/limits",
+    tags,
+    response: jsonSchema(limits),
+    errors: [400, 401, 403],
   });
-
-  server.get("/v1/onboarding/status", {
-    config: { capabilities: ["EXACT_LIMITS"] as const, delegation: DELEGATED },
-    schema: {
-      operationId: "getOnboardingStatus",
-      summary: "Get the onboarding status across corridors",
-      tags,
-      response: { 200: jsonSchema(onboardingStatus), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request) => app.onboarding.status(actingOf(request)),
+  operationRoute(server, app, getOnboardingStatus, {
+    method: "GET",
+    url: "/v1/onboarding/status",
+    tags,
+    response: jsonSchema(onboardingStatus),
+    errors: [400, 401, 403],
   });
-
-  server.get("/v1/onboarding/requirements", {
-    config: { capabilities: ["REFERENCE_DATA"] as const, delegation: NO_DELEGATION },
-    schema: {
-      operationId: "getOnboardingRequirements",
-      summary: "Get what KYC or KYB a corridor requires",
-      tags: ["Reference data"],
-      querystring: jsonSchema(z.object({ country: z.string(), customerType: z.string() }), "input"),
-      response: { 200: jsonSchema(requirements), ...errorResponses(400, 401, 404) },
-    },
-    handler: async (request, reply) => cacheable(reply, app.onboarding.requirements(request.query)),
+  operationRoute(server, app, getOnboardingRequirements, {
+    method: "GET",
+    url: "/v1/onboarding/requirements",
+    tags: ["Reference data"],
+    response: jsonSchema(requirements),
+    errors: [400, 401, 404],
+    cacheable: true,
   });
 }

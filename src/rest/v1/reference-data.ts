@@ -1,17 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../../reference-data/catalog.js";
+import type { App } from "../../app.js";
 import {
-  countriesQuery,
-  cryptocurrenciesQuery,
-  paymentMethodsQuery,
-  supportedCountries,
-  supportedCryptocurrencies,
-  supportedFiatCurrencies,
-  supportedPaymentMethods,
-} from "../../reference-data/service.js";
-import { cacheable, errorResponses, jsonSchema } from "../http.js";
-import { NO_DELEGATION } from "../../auth/delegation.js";
+  listSupportedCountries,
+  listSupportedCryptocurrencies,
+  listSupportedFiatCurrencies,
+  listSupportedPaymentMethods,
+} from "../../operations/reference-data.js";
+import { jsonSchema } from "../http.js";
+import { operationRoute } from "../operation-route.js";
 
 const fiatSymbol = z.enum(FIAT_SYMBOLS);
 const countries = z.object({
@@ -53,54 +51,38 @@ const paymentMethods = z.object({
 });
 
 /** Public reference data (CONTRACT.md, Ramp domain): anyone may read it; a presented credential must still be valid. */
-export function referenceDataRoutes(server: FastifyInstance) {
-  const config = { capabilities: ["REFERENCE_DATA"] as const, delegation: NO_DELEGATION };
+export function referenceDataRoutes(server: FastifyInstance, app: App) {
   const tags = ["Reference data"];
-
-  server.get("/v1/supported-countries", {
-    config,
-    schema: {
-      operationId: "listSupportedCountries",
-      summary: "List supported countries",
-      tags,
-      querystring: jsonSchema(countriesQuery, "input"),
-      response: { 200: jsonSchema(countries), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request, reply) => cacheable(reply, { countries: supportedCountries(request.query) }),
+  operationRoute(server, app, listSupportedCountries, {
+    method: "GET",
+    url: "/v1/supported-countries",
+    tags,
+    response: jsonSchema(countries),
+    errors: [400, 401, 403],
+    cacheable: true,
   });
-
-  server.get("/v1/supported-cryptocurrencies", {
-    config,
-    schema: {
-      operationId: "listSupportedCryptocurrencies",
-      summary: "List supported cryptocurrencies",
-      tags,
-      querystring: jsonSchema(cryptocurrenciesQuery, "input"),
-      response: { 200: jsonSchema(cryptocurrencies), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request, reply) => cacheable(reply, { cryptocurrencies: supportedCryptocurrencies(request.query) }),
+  operationRoute(server, app, listSupportedCryptocurrencies, {
+    method: "GET",
+    url: "/v1/supported-cryptocurrencies",
+    tags,
+    response: jsonSchema(cryptocurrencies),
+    errors: [400, 401, 403],
+    cacheable: true,
   });
-
-  server.get("/v1/supported-fiat-currencies", {
-    config,
-    schema: {
-      operationId: "listSupportedFiatCurrencies",
-      summary: "List supported fiat currencies",
-      tags,
-      response: { 200: jsonSchema(fiatCurrencies), ...errorResponses(401, 403) },
-    },
-    handler: async (_request, reply) => cacheable(reply, { currencies: supportedFiatCurrencies() }),
+  operationRoute(server, app, listSupportedFiatCurrencies, {
+    method: "GET",
+    url: "/v1/supported-fiat-currencies",
+    tags,
+    response: jsonSchema(fiatCurrencies),
+    errors: [401, 403],
+    cacheable: true,
   });
-
-  server.get("/v1/supported-payment-methods", {
-    config,
-    schema: {
-      operationId: "listSupportedPaymentMethods",
-      summary: "List supported payment methods",
-      tags,
-      querystring: jsonSchema(paymentMethodsQuery, "input"),
-      response: { 200: jsonSchema(paymentMethods), ...errorResponses(400, 401, 403) },
-    },
-    handler: async (request, reply) => cacheable(reply, { paymentMethods: supportedPaymentMethods(request.query) }),
+  operationRoute(server, app, listSupportedPaymentMethods, {
+    method: "GET",
+    url: "/v1/supported-payment-methods",
+    tags,
+    response: jsonSchema(paymentMethods),
+    errors: [400, 401, 403],
+    cacheable: true,
   });
 }
