@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError, type ErrorCode } from "./errors.js";
 
 /**
@@ -18,6 +18,19 @@ export function parseInput<S extends z.ZodType>(
   }));
   throw new AppError(code, code === "VALIDATION_FAILED" ? undefined : details[0]?.message, details);
 }
+
+/**
+ * A list REST answers whole unless asked for a page: `limit` items (none: all of them) after skipping
+ * `offset`. Query-string numbers arrive as text.
+ */
+export const listPage = z.object({
+  limit: z.coerce.number().int().min(1).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type ListPage = z.output<typeof listPage>;
+
+/** A flag: a JSON boolean, or its text in a query string. */
+export const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((text) => text === "true")]);
 
 /** A field that may be left out, or sent as null (what GraphQL clients send for a field they do not set). */
 export const omissible = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);

@@ -12,6 +12,7 @@ import {
   MAX_ACTIVE_CREDENTIALS,
   type ApiCredentialView,
   type CredentialInput,
+  type CredentialListPage,
   type IssuedCredential,
 } from "./types.js";
 
@@ -83,7 +84,7 @@ export class CredentialService {
   }
 
   /** Newest first, revoked and expired included. `after` is the id of the last credential already seen. */
-  async list(profileId: string, page: { first?: number; after?: string } = {}): Promise<ApiCredentialView[]> {
+  async list(profileId: string, page: CredentialListPage = {}): Promise<ApiCredentialView[]> {
     let after: { createdAt: Date; id: string } | undefined;
     if (page.after !== undefined) {
       const afterId = canonicalId(page.after);

@@ -1,6 +1,6 @@
 import type { DelegationTarget, ManagedProfileDirectory } from "../auth/delegation.js";
 import type { CredentialService } from "../credentials/service.js";
-import type { ApiCredentialView, CredentialInput, IssuedCredential } from "../credentials/types.js";
+import type { ApiCredentialView, CredentialInput, CredentialListPage, IssuedCredential } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
 import { inTransaction, isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
@@ -122,7 +122,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
   async listCredentials(
     managerProfileId: string,
     childProfileId: string,
-    page?: { first?: number; after?: string },
+    page: CredentialListPage,
   ): Promise<ApiCredentialView[]> {
     const { id } = await this.activeChild(managerProfileId, childProfileId);
     return this.credentials.list(id, page);

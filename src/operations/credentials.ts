@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { partnerCredentialInput } from "../admin/service.js";
-import { createCredentialInput } from "../credentials/types.js";
+import { createCredentialInput, credentialListInput } from "../credentials/types.js";
 import { defineOperation, defineOperatorOperation } from "./operation.js";
 
 const OWN = { requires: ["OWN_CREDENTIALS"], delegation: "NONE" } as const;
@@ -12,6 +12,14 @@ export const createApiCredential = defineOperation({
   access: OWN,
   input: createCredentialInput,
   run: (app, acting, input) => app.credentials.create(acting.subjectProfileId, input),
+});
+
+export const listApiCredentials = defineOperation({
+  name: "listApiCredentials",
+  summary: "List the caller's API credentials",
+  access: OWN,
+  input: credentialListInput,
+  run: (app, acting, page) => app.credentials.list(acting.subjectProfileId, page),
 });
 
 export const revokeApiCredential = defineOperation({

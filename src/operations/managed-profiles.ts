@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { credentialListInput } from "../credentials/types.js";
 import type { ManagerPolicy } from "../managed-profiles/types.js";
 import { createManagedProfileInput, listManagedProfilesInput } from "../managed-profiles/types.js";
 import { defineOperation, type Gate } from "./operation.js";
@@ -49,6 +50,7 @@ export const listManagedProfileApiCredentials = defineOperation({
   name: "listManagedProfileApiCredentials",
   summary: "List a managed child's credentials",
   access: CHILDREN,
-  input: z.object({ profileId: z.string() }),
-  run: (app, acting, { profileId }) => app.managedProfiles.listCredentials(acting.actorProfileId, profileId),
+  input: credentialListInput.extend({ profileId: z.string() }),
+  run: (app, acting, { profileId, ...page }) =>
+    app.managedProfiles.listCredentials(acting.actorProfileId, profileId, page),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { codeInput, inviteInput, relationshipInput } from "../recipients/service.js";
+import { flag, listPage } from "../validation.js";
 import { defineOperation } from "./operation.js";
 
 /** The sender's side acts for the subject (a manager's session may select a child). */
@@ -20,9 +21,8 @@ export const listRecipientInvitations = defineOperation({
   name: "listRecipientInvitations",
   summary: "List pending recipient invitations",
   access: SENDER,
-  // The query string carries the flag as text: "true" lists the archived invitations.
-  input: z.object({ archived: z.enum(["true", "false"]).default("false") }).strict(),
-  run: (app, acting, { archived }) => app.recipients.invitations(acting, { archived: archived === "true" }),
+  input: listPage.extend({ archived: flag.default(false) }).strict(),
+  run: (app, acting, input) => app.recipients.invitations(acting, input),
 });
 
 export const archiveRecipientInvitation = defineOperation({
@@ -45,8 +45,8 @@ export const listRecipients = defineOperation({
   name: "listRecipients",
   summary: "List recipients",
   access: SENDER,
-  input: z.object({}),
-  run: (app, acting) => app.recipients.recipients(acting),
+  input: listPage,
+  run: (app, acting, page) => app.recipients.recipients(acting, page),
 });
 
 export const updateRecipient = defineOperation({

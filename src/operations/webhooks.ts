@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { listWebhooksInput, registerWebhookInput, webhookDeliveriesInput } from "../webhooks/types.js";
+import { listPage } from "../validation.js";
+import { registerWebhookInput, webhookDeliveriesInput } from "../webhooks/types.js";
 import { defineOperation, gate } from "./operation.js";
 
 /** A non-managed profile's secret key only: no selector (400), no child's own key (403). */
@@ -18,7 +19,7 @@ export const listWebhooks = defineOperation({
   name: "listWebhooks",
   summary: "List webhooks",
   access: WEBHOOKS,
-  input: listWebhooksInput,
+  input: listPage,
   run: (app, acting, page) => app.webhooks.list(acting, page),
 });
 

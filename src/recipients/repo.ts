@@ -1,3 +1,4 @@
+import type { ListPage } from "../validation.js";
 import type { Queryable } from "../db/tx.js";
 import type { Prisma } from "../generated/prisma/client.js";
 
@@ -28,12 +29,10 @@ export function findInvitationByCode(db: Queryable, codeHash: string) {
   return db.recipientInvitation.findUnique({ where: { codeHash } });
 }
 
-/** One page of a list, or all of it. */
-type Page = { limit: number; offset: number } | undefined;
-const paged = (page: Page): { skip?: number; take?: number } => (page ? { skip: page.offset, take: page.limit } : {});
+const paged = ({ limit, offset }: ListPage) => ({ skip: offset, take: limit });
 
 /** A sender's invitations not yet accepted, archived or not, newest first. */
-export function listPendingInvitations(db: Queryable, senderProfileId: string, archived: boolean, page?: Page) {
+export function listPendingInvitations(db: Queryable, senderProfileId: string, archived: boolean, page: ListPage) {
   return db.recipientInvitation.findMany({
     where: { senderProfileId, status: "pending", archivedAt: archived ? { not: null } : null },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -42,7 +41,7 @@ export function listPendingInvitations(db: Queryable, senderProfileId: string, a
 }
 
 /** A sender's recipients (accepted invitations), newest first. */
-export function listRecipients(db: Queryable, senderProfileId: string, page?: Page) {
+export function listRecipients(db: Queryable, senderProfileId: string, page: ListPage) {
   return db.recipientInvitation.findMany({
     where: { senderProfileId, status: "accepted" },
     orderBy: [{ acceptedAt: "desc" }, { id: "desc" }],

@@ -9,7 +9,7 @@ import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
 import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
-import { canonicalId, fieldError } from "../validation.js";
+import { canonicalId, fieldError, type ListPage } from "../validation.js";
 import * as repo from "./repo.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
@@ -122,8 +122,7 @@ export class RecipientService {
   /** The sender's invitations not yet accepted, newest first: the current ones, or the archived ones; all, or one page. */
   async invitations(
     acting: ActingContext,
-    { archived }: { archived: boolean },
-    page?: { limit: number; offset: number },
+    { archived, ...page }: { archived: boolean } & ListPage,
   ): Promise<InvitationView[]> {
     const now = new Date();
     return (await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived, page)).map((row) =>
@@ -140,7 +139,7 @@ export class RecipientService {
   }
 
   /** The sender's recipients (accepted invitations), newest first; all, or one page. */
-  async recipients(acting: ActingContext, page?: { limit: number; offset: number }): Promise<RecipientView[]> {
+  async recipients(acting: ActingContext, page: ListPage): Promise<RecipientView[]> {
     return (await repo.listRecipients(this.db, acting.subjectProfileId, page)).map(recipientView);
   }
 

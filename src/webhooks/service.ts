@@ -2,19 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { canonicalId } from "../validation.js";
+import { canonicalId, type ListPage } from "../validation.js";
 import * as repo from "./repo.js";
 import type { WebhookSubscription } from "./repo.js";
 import * as deliveryRepo from "./delivery-repo.js";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
-import type {
-  RegisterWebhookInput,
-  WebhookDeliveryPage,
-  WebhookDeliveryView,
-  WebhookListPage,
-  WebhookView,
-} from "./types.js";
+import type { RegisterWebhookInput, WebhookDeliveryPage, WebhookDeliveryView, WebhookView } from "./types.js";
 import { checkWebhookUrl, systemResolver, type HostResolver } from "./url-policy.js";
 
 export interface WebhookServiceOptions {
@@ -68,7 +62,7 @@ export class WebhookService {
   }
 
   /** The caller's subscriptions (any key of its profile registered them), newest first; all, or one page. */
-  async list(acting: ActingContext, { limit, offset }: WebhookListPage): Promise<WebhookView[]> {
+  async list(acting: ActingContext, { limit, offset }: ListPage): Promise<WebhookView[]> {
     const { ownerProfileId } = keyOwner(acting);
     const rows =
       limit === undefined

@@ -20,11 +20,6 @@ export const registerWebhookInput = z
 export type RegisterWebhookInput = z.output<typeof registerWebhookInput>;
 
 /** The caller's subscriptions: all of them, or from `offset` on, at most `limit` of them. */
-export const listWebhooksInput = z.object({
-  limit: z.coerce.number().int().min(1).optional(),
-  offset: z.coerce.number().int().min(0).default(0),
-});
-export type WebhookListPage = z.output<typeof listWebhooksInput>;
 
 /** One page of a subscription's delivery log. */
 export const webhookDeliveriesInput = z

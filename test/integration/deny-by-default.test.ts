@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, RouteOptions } from "fastify";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type App } from "../../src/app.js";
@@ -23,10 +23,11 @@ vi.mock("../../src/rest/v1/api-credentials.js", async (importOriginal) => {
 function withoutRuleOnList(server: FastifyInstance): FastifyInstance {
   return new Proxy(server, {
     get(target, property, receiver) {
-      if (property !== "get") return Reflect.get(target, property, receiver);
-      return (url: string, options: { config?: Record<string, unknown> }, handler: unknown) => {
+      if (property !== "route") return Reflect.get(target, property, receiver);
+      return (options: RouteOptions) => {
+        if (options.method !== "GET" || options.url !== "/v1/api-credentials") return target.route(options);
         const { [deleted.part]: _deleted, ...config } = options.config ?? {};
-        return target.get(url, url === "/v1/api-credentials" ? { ...options, config } : options, handler as never);
+        return target.route({ ...options, config });
       };
     },
   });

@@ -52,6 +52,22 @@ const DIFFERENT_INPUTS = new Map<AnyOperation, string>([
     "REST names the webhook in the path and pages by limit and offset; GraphQL reads the deliveries as a field of a webhook, paged by first and an opaque cursor",
   ],
   [managedProfiles.listManagedProfiles, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
+  [
+    managedProfiles.listManagedProfileApiCredentials,
+    "REST names the child in the path and lists every credential unless first and after are given; GraphQL reads them as a field of the child, paged by first and an opaque cursor",
+  ],
+  [
+    credentials.listApiCredentials,
+    "REST lists every credential unless first and after are given; GraphQL pages by first and an opaque cursor",
+  ],
+  [
+    recipients.listRecipients,
+    "REST lists every recipient unless limit and offset are given; GraphQL pages by first and an opaque cursor",
+  ],
+  [
+    recipients.listRecipientInvitations,
+    "REST lists every invitation unless limit and offset are given; GraphQL pages by first and an opaque cursor",
+  ],
 ]);
 
 let t: TestApp;

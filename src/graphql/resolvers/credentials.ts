@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } fro
 import type { ApiCredentialView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import type { ActingContext } from "../../auth/delegation.js";
-import { createApiCredential, revokeApiCredential } from "../../operations/credentials.js";
+import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
 import { Auth } from "../auth-directive.js";
 import { Performs, performField } from "../operation-field.js";
 import { Acting, actingFor, fieldDelegation, type GraphQLContext } from "../context.js";
@@ -18,7 +18,7 @@ import {
 
 /** A connection of credentials read through `list`, a page at a time (newest first). */
 export async function credentialPage(
-  list: (page: { first: number; after?: string }) => Promise<ApiCredentialView[]>,
+  list: (page: { first: number; after?: string }) => ApiCredentialView[] | Promise<ApiCredentialView[]>,
   { first, after }: PageArgs,
 ) {
   const size = Math.min(Math.max(first, 0), MAX_PAGE_SIZE);
@@ -32,9 +32,9 @@ export class CredentialsResolver {
   @Query(() => ApiCredentialConnection, {
     description: "The caller's credentials, newest first, revoked and expired included.",
   })
-  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
+  @Performs(listApiCredentials)
   async apiCredentials(@Args() page: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    return credentialPage((slice) => context.app.credentials.list(acting.subjectProfileId, slice), page);
+    return credentialPage((slice) => performField(listApiCredentials, context, acting, slice), page);
   }
 
   @Mutation(() => CreatedApiCredential, {

@@ -5,6 +5,7 @@ import {
   createManagedProfile,
   deleteManagedProfile,
   getManagedProfile,
+  listManagedProfileApiCredentials,
   listManagedProfiles,
 } from "../../operations/managed-profiles.js";
 import { Auth } from "../auth-directive.js";
@@ -58,7 +59,7 @@ export class ManagedProfilesResolver {
   }
 
   @FieldResolver(() => ApiCredentialConnection, { description: "The child's credentials, newest first." })
-  @Auth({ requires: ["MANAGE_CHILD_CREDENTIALS"], delegation: "MANAGER_ONLY" })
+  @Performs(listManagedProfileApiCredentials)
   async apiCredentials(
     @Root() child: ManagedProfile,
     @Args() page: PageArgs,
@@ -66,7 +67,8 @@ export class ManagedProfilesResolver {
     @Ctx() context: GraphQLContext,
   ) {
     return credentialPage(
-      (slice) => context.app.managedProfiles.listCredentials(acting.actorProfileId, child.profileId, slice),
+      (slice) =>
+        performField(listManagedProfileApiCredentials, context, acting, { profileId: child.profileId, ...slice }),
       page,
     );
   }

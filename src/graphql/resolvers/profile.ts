@@ -1,5 +1,7 @@
 import { Args, Ctx, FieldResolver, Query, Resolver, Root } from "type-graphql";
 import { Auth } from "../auth-directive.js";
+import { listApiCredentials } from "../../operations/credentials.js";
+import { Performs, performField } from "../operation-field.js";
 import type { ActingContext } from "../../auth/delegation.js";
 import { Acting, type GraphQLContext } from "../context.js";
 import { PageArgs } from "../types/connection.js";
@@ -33,9 +35,9 @@ export class ProfileResolver {
   }
 
   @FieldResolver(() => ApiCredentialConnection, { description: "The profile's credentials, newest first." })
-  @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
+  @Performs(listApiCredentials)
   async apiCredentials(@Args() page: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     // The caller's own credentials: no selector here (a child's are under managedProfile).
-    return credentialPage((slice) => context.app.credentials.list(acting.subjectProfileId, slice), page);
+    return credentialPage((slice) => performField(listApiCredentials, context, acting, slice), page);
   }
 }

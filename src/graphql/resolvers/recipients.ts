@@ -5,11 +5,12 @@ import {
   archiveRecipientInvitation,
   getRecipientEligibility,
   inviteRecipient,
+  listRecipientInvitations,
+  listRecipients,
   previewRecipientInvitation,
   unarchiveRecipientInvitation,
   updateRecipient,
 } from "../../operations/recipients.js";
-import { Auth } from "../auth-directive.js";
 import { Performs, performField } from "../operation-field.js";
 import { Acting, type GraphQLContext } from "../context.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
@@ -31,21 +32,18 @@ import {
 @Resolver(() => Recipient)
 export class RecipientsResolver {
   @Query(() => RecipientConnection, { description: "The sender's recipients, newest first." })
-  @Auth({ requires: ["RECIPIENTS"], delegation: "DELEGATED" })
+  @Performs(listRecipients)
   async recipients(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     const { limit, offset } = offsetPage(args);
     // One more than the page: whether another page follows.
-    const views = await context.app.recipients.recipients(acting, {
-      limit: limit + 1,
-      offset,
-    });
+    const views = await performField(listRecipients, context, acting, { limit: limit + 1, offset });
     return offsetConnection(views.slice(0, limit), offset, views.length > limit);
   }
 
   @Query(() => RecipientInvitationConnection, {
     description: "The sender's invitations not accepted yet, newest first: current ones, or archived ones.",
   })
-  @Auth({ requires: ["RECIPIENTS"], delegation: "DELEGATED" })
+  @Performs(listRecipientInvitations)
   async recipientInvitations(
     @Arg("archived", {
       defaultValue: false,
@@ -57,7 +55,11 @@ export class RecipientsResolver {
     @Ctx() context: GraphQLContext,
   ) {
     const { limit, offset } = offsetPage(args);
-    const views = await context.app.recipients.invitations(acting, { archived }, { limit: limit + 1, offset });
+    const views = await performField(listRecipientInvitations, context, acting, {
+      archived,
+      limit: limit + 1,
+      offset,
+    });
     return offsetConnection(views.slice(0, limit), offset, views.length > limit);
   }
 

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { actingOf, errorResponses, isoDateTime, jsonSchema } from "../http.js";
-import { NO_DELEGATION } from "../../auth/delegation.js";
+import { isoDateTime, jsonSchema } from "../http.js";
 import type { IssuedCredential } from "../../credentials/types.js";
-import { createApiCredential, revokeApiCredential } from "../../operations/credentials.js";
+import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
 import { operationRoute } from "../operation-route.js";
 
 const credentialResource = z.object({
@@ -30,8 +29,6 @@ export const createdCredential = ({ credential, secretKey }: IssuedCredential) =
 
 /** The session's own credential lifecycle (CONTRACT.md, API credentials). */
 export function apiCredentialRoutes(server: FastifyInstance, app: App) {
-  const config = { capabilities: ["OWN_CREDENTIALS"] as const, delegation: NO_DELEGATION };
-
   operationRoute(server, app, createApiCredential, {
     method: "POST",
     url: "/v1/api-credentials",
@@ -42,15 +39,13 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
     reply: createdCredential,
   });
 
-  server.get("/v1/api-credentials", {
-    config,
-    schema: {
-      operationId: "listApiCredentials",
-      summary: "List the caller's API credentials",
-      tags: ["Authentication"],
-      response: { 200: jsonSchema(credentialList), ...errorResponses(401, 403) },
-    },
-    handler: async (request) => ({ credentials: await app.credentials.list(actingOf(request).subjectProfileId) }),
+  operationRoute(server, app, listApiCredentials, {
+    method: "GET",
+    url: "/v1/api-credentials",
+    tags: ["Authentication"],
+    response: jsonSchema(credentialList),
+    errors: [400, 401, 403],
+    reply: (credentials) => ({ credentials }),
   });
 
   operationRoute(server, app, revokeApiCredential, {
