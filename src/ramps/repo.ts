@@ -100,10 +100,6 @@ export async function listHistory(
 
 const RAMP_ERRORS = `SELECT ${columns("RampErrorLog", Object.values(Prisma.RampErrorLogScalarFieldEnum))} FROM "RampErrorLog"`;
 
-export function listErrors(reads: Reads, rampId: string): Promise<RampErrorRow[]> {
-  return reads.all(`${RAMP_ERRORS} WHERE "rampId" = $1 ORDER BY "createdAt" ASC, "id" ASC`, [rampId]);
-}
-
 /** Error logs of several ramps at once (GraphQL lists): one statement per list. */
 export function listErrorsOfRamps(reads: Reads, rampIds: readonly string[]): Promise<RampErrorRow[]> {
   if (rampIds.length === 0) return Promise.resolve([]);

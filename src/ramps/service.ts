@@ -251,15 +251,20 @@ export class RampService {
 
   async errors(acting: ActingContext, rampId: string): Promise<RampErrorView[]> {
     const ramp = await this.get(acting, rampId);
-    return (await repo.listErrors(this.reads, ramp.id)).map(toErrorView);
+    return (await this.errorsOfRamps([ramp.id])).get(ramp.id)!;
   }
 
-  /** Error logs of several of the subject's ramps (GraphQL batches them); keyed by ramp id. */
-  async errorsOfRamps(rampIds: readonly string[]): Promise<Map<string, RampErrorView[]>> {
-    const byRamp = new Map<string, RampErrorView[]>(rampIds.map((id) => [id, []]));
-    for (const entry of await repo.listErrorsOfRamps(this.reads, rampIds))
-      byRamp.get(entry.rampId)?.push(toErrorView(entry));
-    return byRamp;
+  /**
+   * Error logs of ramps the caller already read as the subject's (GraphQL batches a page's), keyed by ramp
+   * id: from memory until the ramp changes, the others in one statement.
+   */
+  errorsOfRamps(rampIds: readonly string[]): Promise<Map<string, RampErrorView[]>> {
+    return this.views.errorLogsOf(rampIds, async (missing) => {
+      const byRamp = new Map<string, RampErrorView[]>(missing.map((id) => [id, []]));
+      for (const entry of await repo.listErrorsOfRamps(this.reads, missing))
+        byRamp.get(entry.rampId)?.push(toErrorView(entry));
+      return byRamp;
+    });
   }
 
   /** Dashboards repeat it: from memory until one of its ramps changes or another enters the history. */

@@ -1,6 +1,6 @@
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import type { EventBus } from "../events/bus.js";
-import type { HistoryPage, RampView } from "./types.js";
+import type { HistoryPage, RampErrorView, RampView } from "./types.js";
 
 /** Views are a kilobyte or two: this bounds what polling can hold in memory. */
 const MAX_VIEWS = 10_000;
@@ -24,6 +24,7 @@ const historyTag = (subjectProfileId: string) => `ramp-history:${subjectProfileI
 export class RampViewCache {
   private readonly cache: RevocableCache<RampView>;
   private readonly pages: RevocableCache<RampHistory>;
+  private readonly errorLogs: RevocableCache<RampErrorView[]>;
 
   constructor(
     private readonly bus: EventBus,
@@ -31,6 +32,7 @@ export class RampViewCache {
   ) {
     this.cache = busInvalidatedCache(bus, ttlMs, MAX_VIEWS);
     this.pages = busInvalidatedCache(bus, ttlMs, MAX_PAGES);
+    this.errorLogs = busInvalidatedCache(bus, ttlMs, MAX_VIEWS);
   }
 
   /** The subject's ramp, from memory or `read` (undefined: not the subject's, which is not remembered). */
@@ -65,6 +67,20 @@ export class RampViewCache {
     );
   }
 
+  /**
+   * The error logs of ramps the caller already read as its own, from memory, the rest from one `read`. A
+   * ramp's log grows only with a change to the ramp, which drops it with the ramp's view.
+   */
+  async errorLogsOf(
+    rampIds: readonly string[],
+    read: (missing: string[]) => Promise<Map<string, RampErrorView[]>>,
+  ): Promise<Map<string, RampErrorView[]>> {
+    return this.errorLogs.loadMany(rampIds, async (missing) => {
+      const logs = await read(missing);
+      return new Map(missing.map((id) => [id, { value: logs.get(id) ?? [], tags: [id] }]));
+    });
+  }
+
   /** Call after committing a change to the ramp: every instance forgets it. */
   async changed(rampId: string): Promise<void> {
     await this.bus.publish("cacheInvalidated", { tag: rampId });
@@ -82,5 +98,6 @@ export class RampViewCache {
   forget(rampId: string): void {
     this.cache.invalidate(rampId);
     this.pages.invalidate(rampId);
+    this.errorLogs.invalidate(rampId);
   }
 }

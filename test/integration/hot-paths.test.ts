@@ -160,14 +160,15 @@ describe(`statements per hot request (${testEngine()})`, () => {
     ).toBe(2);
   });
 
-  it("a history page costs one statement the first time, none after (until one of its ramps changes); its ramps' errors one more, whatever its length", async () => {
+  it("a history page costs one statement the first time, none after (until one of its ramps changes); its ramps' errors one more the first time, whatever its length", async () => {
     for (const subject of [few, many]) {
       const history = (limit: number) => () =>
         probe.request("GET", `/v1/ramp/history?limit=${limit}`, { headers: subject.secret });
       expect(await warmStatementsOf(history(20))).toBe(0);
       // Another page, not cached yet, with the caller's key cached by now: its one statement.
       expect(await statementsOf(history(19))).toBe(1);
-      expect(await warmStatementsOf(() => probe.graphql(DASHBOARD_PAGE, {}, subject.session))).toBe(1);
+      // The page's error logs are cached too, per ramp: none once warm.
+      expect(await warmStatementsOf(() => probe.graphql(DASHBOARD_PAGE, {}, subject.session))).toBe(0);
     }
     const page = ok(await probe.graphql(DASHBOARD_PAGE, {}, many.session)).data.ramps.edges;
     expect(page).toHaveLength(7);
@@ -222,6 +223,38 @@ describe(`cached state follows each change on the next request (${testEngine()})
       PROCESSING_PHASES.filter((value) => seen.includes(value)),
     );
     expect(await inHistory()).toEqual([[ramp.id, "complete"]]);
+  });
+
+  it("a ramp's error log shows the error of its failing step, though the log was cached empty just before", async () => {
+    const subject = await caller();
+    const quote = ok(
+      await setup.request("POST", "/v1/quotes", { headers: subject.secret, body: { ...BUY, inputAmount: "100.66" } }),
+      201,
+    );
+    const ramp = ok(
+      await setup.request("POST", "/v1/ramp/register", {
+        headers: subject.secret,
+        body: { quoteId: quote.id, destinationAddress: WALLET },
+      }),
+      201,
+    );
+    ok(await setup.request("POST", "/v1/ramp/start", { headers: subject.secret, body: { rampId: ramp.id } }));
+    // Each poll reads (and caches) the log, then the status: the failing step comes after an empty log was cached.
+    const polls: { errors: number; status: string }[] = [];
+    await expect
+      .poll(
+        async () => {
+          const errors = ok(await setup.request("GET", `/v1/ramp/${ramp.id}/errors`, { headers: subject.secret }));
+          const { status } = ok(await setup.request("GET", `/v1/ramp/${ramp.id}`, { headers: subject.secret }));
+          polls.push({ errors: errors.length, status });
+          return status;
+        },
+        { timeout: 10_000, interval: 5 },
+      )
+      .toBe("FAILED");
+    expect(polls[0]).toEqual({ errors: 0, status: "PENDING" });
+    const logged = ok(await setup.request("GET", `/v1/ramp/${ramp.id}/errors`, { headers: subject.secret }));
+    expect(logged).toMatchObject([{ phase: "exchanging", recoverable: false }]);
   });
 
   it("a KYC decision shows in ramp-info, which had the subject's state cached", async () => {

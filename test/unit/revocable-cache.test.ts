@@ -68,4 +68,36 @@ describe("RevocableCache", () => {
     expect(await cache.load("a", loader)).toBe(1);
     expect(await cache.load("c", loader)).toBe(0);
   });
+
+  it("loads the missing entries of a list in one call, and caches none a concurrent invalidation raced", async () => {
+    const cache = new RevocableCache<string>(60_000);
+    await cache.load("a", async () => ({ value: "a1", tags: ["a"] }));
+    const loader = vi.fn(
+      async (missing: string[]) => new Map(missing.map((key) => [key, { value: `${key}1`, tags: [key] }])),
+    );
+    expect(await cache.loadMany(["a", "b", "c"], loader)).toEqual(
+      new Map([
+        ["a", "a1"],
+        ["b", "b1"],
+        ["c", "c1"],
+      ]),
+    );
+    expect(loader).toHaveBeenCalledTimes(1);
+    expect(loader).toHaveBeenCalledWith(["b", "c"]);
+    expect(await cache.loadMany(["b", "c"], loader)).toEqual(
+      new Map([
+        ["b", "b1"],
+        ["c", "c1"],
+      ]),
+    );
+    expect(loader).toHaveBeenCalledTimes(1);
+
+    const racing = vi.fn(async (missing: string[]) => {
+      cache.invalidate("unrelated");
+      return new Map(missing.map((key) => [key, { value: `${key}2`, tags: [key] }]));
+    });
+    expect(await cache.loadMany(["d"], racing)).toEqual(new Map([["d", "d2"]]));
+    expect(await cache.loadMany(["d"], racing)).toEqual(new Map([["d", "d2"]]));
+    expect(racing).toHaveBeenCalledTimes(2);
+  });
 });
