@@ -1,6 +1,5 @@
 import { createHmac, hkdfSync, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
-import { z } from "zod";
 import { sha256Hex } from "../auth/keys.js";
 import type { AccessTokens } from "../auth/tokens.js";
 import type { Db } from "../db/client.js";
@@ -9,18 +8,10 @@ import { inTransaction, type Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { ProfileService } from "../profiles/service.js";
-import { parseInput } from "../validation.js";
 import * as repo from "./repo.js";
+import type { RequestOtpInput, VerifyOtpInput } from "./types.js";
 
 const OTP_TTL_MS = 10 * 60_000;
-
-const email = z
-  .string({ error: "email is required" })
-  .trim()
-  .toLowerCase()
-  .pipe(z.email({ error: "must be an email address" }).max(254));
-const requestOtpInput = z.object({ email, locale: z.string().max(35).optional() });
-const verifyOtpInput = z.object({ email, token: z.string({ error: "token is required" }) });
 
 export interface SessionTokens {
   accessToken: string;
@@ -54,8 +45,7 @@ export class IdentityService {
     this.otpKey = Buffer.from(hkdfSync("sha256", settings.otpHashSecret, "", "ramp-gateway otp hash", 32));
   }
 
-  async requestOtp(input: unknown): Promise<{ success: true; message: string }> {
-    const { email } = parseInput(requestOtpInput, input);
+  async requestOtp({ email }: RequestOtpInput): Promise<{ success: true; message: string }> {
     const code = randomInt(0, 1_000_000).toString().padStart(6, "0");
     const codeHash = this.hashCode(email, code);
     const now = new Date();
@@ -85,8 +75,7 @@ export class IdentityService {
     return { success: true, message: "A sign-in code has been sent to the email address." };
   }
 
-  async verifyOtp(input: unknown): Promise<SessionTokens> {
-    const { email, token } = parseInput(verifyOtpInput, input);
+  async verifyOtp({ email, token }: VerifyOtpInput): Promise<SessionTokens> {
     const now = new Date();
     const challenge = await repo.findChallenge(this.db, email);
     if (!challenge || challenge.consumedAt || challenge.expiresAt <= now) throw new AppError("INVALID_OTP");

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DELEGATION_RULES } from "../auth/delegation.js";
 import type { App } from "../app.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
+import { AppError } from "../errors.js";
 import { isObject } from "../validation.js";
 import { cacheable, errorResponses, jsonSchema } from "./http.js";
 
@@ -35,10 +36,41 @@ interface RestFace<Result> {
   cachedResults?: true;
   /** The answer is the same for everyone for a while (reference data): shared caches may keep it. */
   cacheable?: true;
+  /**
+   * Body fields the wire names otherwise (the reference's snake_case), by their names in the operation: the
+   * body is read and documented under the wire's names, and validation errors name the fields as sent.
+   */
+  wireNames?: Record<string, string>;
+  /** Runs before anything else (the sign-in limit, per client address); the route skips the general per-IP limit. */
+  onRequest?: (request: FastifyRequest) => void;
 }
 
 /** Every operation served over REST, with its route: what the parity test walks. */
-export const REST_FACES = new Map<AnyOperation, { method: Method; url: string }>();
+export const REST_FACES = new Map<AnyOperation, { method: Method; url: string; wireNames?: Record<string, string> }>();
+
+/** An object's keys renamed by `names` (others kept); anything else as it is. */
+const renameKeys = (value: unknown, names: Record<string, string>) =>
+  isObject(value) ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [names[key] ?? key, inner])) : value;
+
+/** A JSON Schema object's properties (and required list) under other names. */
+function renameProperties(schema: object, names: Record<string, string>): object {
+  const { properties, required, ...rest } = schema as { properties?: Record<string, unknown>; required?: string[] };
+  return {
+    ...rest,
+    ...(properties && { properties: renameKeys(properties, names) }),
+    ...(required && { required: required.map((name) => names[name] ?? name) }),
+  };
+}
+
+/** A validation error whose details name the fields as the wire does. */
+function underWireNames(error: unknown, names: Record<string, string>): unknown {
+  if (!(error instanceof AppError) || !error.details) return error;
+  const details = error.details.map((issue) => ({
+    ...issue,
+    field: issue.field.replace(/^[^.]+/, (head) => names[head] ?? head),
+  }));
+  return new AppError(error.code, error.message, details, error.headers);
+}
 
 /**
  * The path parameters over what the body or query sent. No body (or JSON null) is an empty one; any other
@@ -71,7 +103,10 @@ export function operationRoute<Result>(
   const inQuery = face.method === "GET" || face.method === "DELETE";
   const hasFields = Object.keys(rest.shape).length > 0;
   const status = face.status ?? 200;
-  REST_FACES.set(operation, { method: face.method, url: face.url });
+  REST_FACES.set(operation, { method: face.method, url: face.url, wireNames: face.wireNames });
+  const { wireNames } = face;
+  const fromWire = wireNames && Object.fromEntries(Object.entries(wireNames).map(([name, wire]) => [wire, name]));
+  const documentedRest = (schema: object) => (wireNames ? renameProperties(schema, wireNames) : schema);
   const serialized = face.cachedResults && new WeakMap<object, ReturnType<FastifyReply["serialize"]>>();
 
   server.route({
@@ -80,13 +115,18 @@ export function operationRoute<Result>(
     config: {
       capabilities: operation.access.requires,
       delegation: DELEGATION_RULES[operation.access.delegation],
+      ...(face.onRequest && { rateLimit: false }),
     },
+    ...(face.onRequest && { onRequest: async (request: FastifyRequest) => face.onRequest!(request) }),
     schema: {
       operationId: operation.name,
       summary: operation.summary,
       tags: face.tags,
       ...(pathKeys.length > 0 && { params: jsonSchema(input.pick(pathMask), "input") }),
-      ...(hasFields && (inQuery ? { querystring: jsonSchema(rest, "input") } : { body: jsonSchema(rest, "input") })),
+      ...(hasFields &&
+        (inQuery
+          ? { querystring: documentedRest(jsonSchema(rest, "input")) }
+          : { body: documentedRest(jsonSchema(rest, "input")) })),
       ...face.documented,
       response: {
         [status]: face.response ?? { type: "null" },
@@ -96,7 +136,13 @@ export function operationRoute<Result>(
     },
     handler: async (request: FastifyRequest, reply) => {
       const wire = face.input ? face.input(request) : pathOver(inQuery ? request.query : request.body, request.params);
-      const result = await perform(operation, app, request.acting, wire);
+      const result = fromWire
+        ? await Promise.resolve()
+            .then(() => perform(operation, app, request.acting, renameKeys(wire, fromWire)))
+            .catch((error: unknown) => {
+              throw underWireNames(error, wireNames!);
+            })
+        : await perform(operation, app, request.acting, wire);
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
       const body = face.reply ? face.reply(result) : face.response === null ? undefined : result;
       reply.code(answered);

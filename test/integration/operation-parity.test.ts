@@ -5,6 +5,7 @@ import { GRAPHQL_FACES } from "../../src/graphql/operation-field.js";
 import * as admin from "../../src/operations/admin.js";
 import * as credentials from "../../src/operations/credentials.js";
 import * as fiatAccounts from "../../src/operations/fiat-accounts.js";
+import * as identity from "../../src/operations/identity.js";
 import * as managedProfiles from "../../src/operations/managed-profiles.js";
 import * as onboarding from "../../src/operations/onboarding.js";
 import type { AnyOperation } from "../../src/operations/operation.js";
@@ -72,7 +73,11 @@ const DIFFERENT_INPUTS = new Map<AnyOperation, string>([
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" });
+  t = await startTestApp({
+    RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
+    RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000",
+    RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "100000",
+  });
 });
 afterAll(() => t?.close());
 
@@ -564,6 +569,47 @@ const PARITY = new Map<AnyOperation, Parity>([
     },
   ],
   [
+    identity.requestOtp,
+    {
+      prepare: async () => ({ headers: {}, input: { email: `${randomUUID()}@example.com`, locale: "en" } }),
+      graphql: (input) => ({
+        query: mutation("requestOtp", { email: "String!", locale: "String" }, "{ success }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    identity.verifyOtp,
+    {
+      prepare: async () => {
+        const email = `${randomUUID()}@example.com`;
+        ok(await t.request("POST", "/v1/auth/request-otp", { body: { email } }));
+        return { headers: {}, input: { email, token: await t.smtp.nextCode(email) } };
+      },
+      graphql: (input) => ({
+        query: mutation("verifyOtp", { email: "String!", token: "String!" }, "{ accessToken }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    identity.refreshSession,
+    {
+      prepare: async () => ({ headers: {}, input: { refreshToken: (await t.signIn()).refreshToken } }),
+      graphql: (input) => ({
+        query: mutation("refreshSession", { refreshToken: "String!" }, "{ accessToken }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    identity.logout,
+    {
+      prepare: async () => ({ headers: {}, input: { refreshToken: (await t.signIn()).refreshToken } }),
+      graphql: (input) => ({ query: mutation("logout", { refreshToken: "String!" }), variables: input }),
+    },
+  ],
+  [
     onboarding.getRampInfo,
     {
       prepare: async () => ({ headers: await secretKey(), input: {} }),
@@ -782,10 +828,15 @@ function outcome(response: HttpResponse, face: "REST" | "GraphQL"): string {
   return error ? `${error.extensions.status} ${error.extensions.code}` : "success";
 }
 
-function restRequest(face: { method: string; url: string }, input: Input) {
+function restRequest(face: { method: string; url: string; wireNames?: Record<string, string> }, input: Input) {
   const pathFields = [...face.url.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]!);
   const url = face.url.replace(/:([A-Za-z]+)/g, (_all, name: string) => encodeURIComponent(String(input[name])));
-  const rest = Object.fromEntries(Object.entries(input).filter(([key]) => !pathFields.includes(key)));
+  // Fields the REST face names otherwise (the reference's snake_case) go under the wire's name.
+  const rest = Object.fromEntries(
+    Object.entries(input)
+      .filter(([key]) => !pathFields.includes(key))
+      .map(([key, value]) => [face.wireNames?.[key] ?? key, value]),
+  );
   if (face.method === "GET" || face.method === "DELETE") {
     // A query string has no null: a field sent as null is left out of it.
     const search = new URLSearchParams(

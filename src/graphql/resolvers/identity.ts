@@ -1,6 +1,7 @@
 import { Arg, Ctx, Mutation, Resolver } from "type-graphql";
 import type { SessionTokens } from "../../identity/service.js";
-import { Auth } from "../auth-directive.js";
+import { logout, refreshSession, requestOtp, verifyOtp } from "../../operations/identity.js";
+import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { OtpRequestResult, Session } from "../types/identity.js";
 
@@ -15,7 +16,7 @@ const toSession = (tokens: SessionTokens): Session => ({
 @Resolver()
 export class IdentityResolver {
   @Mutation(() => OtpRequestResult, { description: "Emails a 6-digit sign-in code, valid for 10 minutes." })
-  @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
+  @Performs(requestOtp)
   async requestOtp(
     @Arg("email", { description: "The address to send the code to; trimmed and lower-cased." }) email: string,
     @Arg("locale", () => String, {
@@ -23,44 +24,44 @@ export class IdentityResolver {
       description: "At most 35 characters; not used yet, as the email is always in English.",
     })
     locale: string | null,
-    @Ctx() { app, enforceSignInLimit }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ) {
-    enforceSignInLimit();
-    return app.identity.requestOtp({ email, locale: locale ?? undefined });
+    context.enforceSignInLimit();
+    return performField(requestOtp, context, null, { email, locale });
   }
 
   @Mutation(() => Session, {
     description: "Exchanges the emailed code for a session; creates the profile on first sign-in.",
   })
-  @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
+  @Performs(verifyOtp)
   async verifyOtp(
     @Arg("email", { description: "The address the code was sent to." }) email: string,
     @Arg("token", { description: "The 6-digit code from the email; after 5 wrong tries it no longer works." })
     token: string,
-    @Ctx() { app, enforceSignInLimit }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ) {
-    enforceSignInLimit();
-    return toSession(await app.identity.verifyOtp({ email, token }));
+    context.enforceSignInLimit();
+    return toSession(await performField(verifyOtp, context, null, { email, token }));
   }
 
   @Mutation(() => Session, { description: "Rotates a refresh token; a spent token revokes its whole sign-in." })
-  @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
+  @Performs(refreshSession)
   async refreshSession(
     @Arg("refreshToken", { description: "The session's latest refresh token, spent by this call." })
     refreshToken: string,
-    @Ctx() { app }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ) {
-    return toSession(await app.identity.refresh(refreshToken));
+    return toSession(await performField(refreshSession, context, null, { refreshToken }));
   }
 
   @Mutation(() => Boolean, { description: "Ends the sign-in the refresh token belongs to." })
-  @Auth({ requires: ["SIGN_IN"], delegation: "NONE" })
+  @Performs(logout)
   async logout(
     @Arg("refreshToken", { description: "Any refresh token of the sign-in, spent ones included." })
     refreshToken: string,
-    @Ctx() { app }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
   ) {
-    await app.identity.logout(refreshToken);
+    await performField(logout, context, null, { refreshToken });
     return true;
   }
 }

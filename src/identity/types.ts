@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { omissible } from "../validation.js";
+
+const email = z
+  .string({ error: "email is required" })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: "must be an email address" }).max(254));
+
+export const requestOtpInput = z.object({ email, locale: omissible(z.string().max(35)) });
+export type RequestOtpInput = z.output<typeof requestOtpInput>;
+
+export const verifyOtpInput = z.object({ email, token: z.string({ error: "token is required" }) });
+export type VerifyOtpInput = z.output<typeof verifyOtpInput>;
+
+/** A refresh token, to renew its session with or to end its sign-in. */
+export const refreshTokenInput = z.object({
+  refreshToken: z.string({ error: "is required" }).min(1, "is required"),
+});
