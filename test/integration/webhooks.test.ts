@@ -481,13 +481,13 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
     expect(listed).toEqual([{ ...created, isActive: false }]);
   });
 
-  it("deletes the caller's own subscription (204); a second delete is 404", async () => {
+  it("deletes the caller's own subscription (200 with the reference's body); a second delete is 404", async () => {
     const erin = await newCaller();
     const kept = await registered(erin);
     const removed = await registered(erin);
     const response = await t.request("DELETE", `/v1/webhook/${removed.id}`, { headers: erin.secret });
-    expect(response.status).toBe(204);
-    expect(response.body).toBeUndefined(); // no body at all
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, message: "Webhook deleted." });
     expect(await t.app.db.webhookSubscription.findUnique({ where: { id: removed.id } })).toBeNull();
     expect(
       (await t.request("GET", "/v1/webhook", { headers: erin.secret })).body.webhooks.map(
@@ -503,7 +503,7 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
     const other = await secondKey(frank);
     expect(
       (await t.request("DELETE", `/v1/webhook/${created.id.toUpperCase()}`, { headers: other.secret })).status,
-    ).toBe(204);
+    ).toBe(200);
   });
 
   it("another profile's subscription, an unknown id and a malformed id are 404 NOT_FOUND, and nothing is deleted", async () => {

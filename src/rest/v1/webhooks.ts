@@ -66,13 +66,14 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     reply: (webhooks) => ({ webhooks }),
   });
 
+  // Answered as the published reference does (clients generated from it expect the body).
   operationRoute(server, app, deleteWebhook, {
     method: "DELETE",
     url: "/v1/webhook/:id",
     tags,
-    status: 204,
-    response: null,
+    response: jsonSchema(z.object({ success: z.literal(true), message: z.string() })),
     errors: [400, 401, 403, 404],
+    reply: () => ({ success: true, message: "Webhook deleted." }),
   });
 
   operationRoute(server, app, listWebhookDeliveries, {
