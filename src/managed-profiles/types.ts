@@ -17,7 +17,7 @@ export const createManagedProfileInput = z
 
 export const listManagedProfilesInput = z.object({
   status: z.enum(["active", "deleted", "all"]).default("active"),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
 

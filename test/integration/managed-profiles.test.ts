@@ -488,7 +488,7 @@ describe("listing managed children", () => {
   }
   const ids = (response: HttpResponse) => response.body.managedProfiles.map((child: ChildView) => child.profileId);
 
-  it("filters by status (default active), newest first, with pagination and the manager's policy", async () => {
+  it("filters by status (default active), newest first, with pagination (50 by default) and the manager's policy", async () => {
     const { manager, children } = await managerWithChildren(4, {
       ...POLICY,
       allowedCustomerTypes: ["business", "individual"],
@@ -498,7 +498,7 @@ describe("listing managed children", () => {
     const active = await t.request("GET", "/v1/managed-profiles", { headers: manager.secret });
     expect(active.status).toBe(200);
     expect(ids(active)).toEqual([d, c, a]);
-    expect(active.body.pagination).toEqual({ limit: 20, offset: 0, total: 3 });
+    expect(active.body.pagination).toEqual({ limit: 50, offset: 0, total: 3 });
     expect(Object.keys(active.body).sort()).toEqual(["managedProfiles", "manager", "pagination"]);
     expect(active.body.manager).toEqual({
       profileId: manager.profileId,
@@ -514,7 +514,7 @@ describe("listing managed children", () => {
     const deleted = await t.request("GET", "/v1/managed-profiles?status=deleted", { headers: manager.secret });
     expect(ids(deleted)).toEqual([b]);
     expect(deleted.body.managedProfiles[0]).toMatchObject({ status: "deleted", deletedAt: expect.stringMatching(ISO) });
-    expect(deleted.body.pagination).toEqual({ limit: 20, offset: 0, total: 1 });
+    expect(deleted.body.pagination).toEqual({ limit: 50, offset: 0, total: 1 });
     const all = await t.request("GET", "/v1/managed-profiles?status=all", { headers: manager.secret });
     expect(ids(all)).toEqual([d, c, b, a]);
     expect(all.body.pagination.total).toBe(4);
