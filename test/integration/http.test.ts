@@ -617,6 +617,17 @@ describe("GraphQL", () => {
     expectRefusedDocument(await t.graphql("query {"));
   });
 
+  it("a subscription sent over HTTP -> 400 VALIDATION_FAILED, pointing at WebSocket", async () => {
+    const session = await signIn(t);
+    const response = await t.graphql(
+      'subscription { rampEvents(quoteId: "00000000-0000-4000-8000-000000000000") { eventId } }',
+      undefined,
+      session.headers,
+    );
+    expectGraphQLError(response, "VALIDATION_FAILED", 400, 400);
+    expect(response.body.errors[0].message).toMatch(/WebSocket/);
+  });
+
   it("an unknown field -> 400 VALIDATION_FAILED", async () => {
     expectRefusedDocument(await t.graphql("{ noSuchField }"));
   });
