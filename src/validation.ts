@@ -10,6 +10,11 @@ export function parseInput<S extends z.ZodType>(
   input: unknown,
   code: ErrorCode = "VALIDATION_FAILED",
 ): z.output<S> {
+  const nul = nulCharacterAt(input);
+  if (nul) {
+    const field = nul.length ? nul.join(".") : "(body)";
+    throw new AppError("VALIDATION_FAILED", undefined, [{ field, message: "must not contain NUL characters" }]);
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({
@@ -34,6 +39,20 @@ export const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((t
 
 /** A field that may be left out, or sent as null (what GraphQL clients send for a field they do not set). */
 export const omissible = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
+
+/**
+ * Where the first string holding a NUL character is (its path), if any: PostgreSQL cannot store one and
+ * SQLite would, so both engines refuse it before anything is looked at.
+ */
+function nulCharacterAt(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nulCharacterAt(inner, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
 
 /** VALIDATION_FAILED about one field: `field message` as the error's message, and the one detail. */
 export function fieldError(field: string, message: string): AppError {
