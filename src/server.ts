@@ -27,7 +27,7 @@ import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-dir
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { createLoaders } from "./graphql/loaders.js";
 import { sharedSubscribe } from "./graphql/shared-execution.js";
-import { audienceKey, subscriptionsOverWebSocketOnly } from "./graphql/subscriptions.js";
+import { audienceKey } from "./graphql/subscriptions.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
 import { documentedAccess, ERROR_RESPONSE_SCHEMA, managedProfileSelector } from "./rest/http.js";
 import { adminRoutes } from "./rest/v1/admin.js";
@@ -266,7 +266,6 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
       // Cache hints are unused (responses are per caller), and the plugin wraps every field's resolver.
       ApolloServerPluginCacheControlDisabled(),
       ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
-      subscriptionsOverWebSocketOnly(),
       authorizeOperationFirst(schema),
       fastifyApolloDrainPlugin(server),
     ],

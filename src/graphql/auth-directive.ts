@@ -137,7 +137,7 @@ export function authorizeRootFields(
   }
 }
 
-/** `authorizeRootFields` for Apollo over HTTP, answering with the error's HTTP status. */
+/** Before an operation over HTTP runs: it is not a subscription, and `authorizeRootFields`; answered with the error's HTTP status. */
 export function authorizeOperationFirst(schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
@@ -145,6 +145,14 @@ export function authorizeOperationFirst(schema: GraphQLSchema): ApolloServerPlug
         async didResolveOperation({ operation, contextValue }) {
           if (!operation) return;
           try {
+            // Subscriptions run over WebSocket (graphql-ws, same path): over HTTP, graphql-js would run the
+            // field's resolver without an event.
+            if (operation.operation === "subscription") {
+              throw new AppError(
+                "VALIDATION_FAILED",
+                "Subscriptions are served over WebSocket (graphql-ws) at /graphql, not over HTTP.",
+              );
+            }
             authorizeRootFields(schema, operation, contextValue);
           } catch (error) {
             if (!(error instanceof AppError)) throw error;

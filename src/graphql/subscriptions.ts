@@ -1,10 +1,7 @@
-import type { ApolloServerPlugin } from "@apollo/server";
-import { GraphQLError } from "graphql";
 import type { DelegationRule } from "../auth/delegation.js";
 import type { Principal } from "../auth/principal.js";
 import { AppError } from "../errors.js";
 import type { GraphQLContext } from "./context.js";
-import { toGraphQLError } from "./errors.js";
 
 /** Who a subscriber sees for: subscribers with the same principal and selector are entitled to the same things. */
 export function audienceKey(principal: Principal, selector: string | undefined): string {
@@ -98,26 +95,4 @@ export function stillEntitled(context: GraphQLContext, rule: DelegationRule, eve
     await app.delegation.resolve(principal, selector, rule);
     return true;
   });
-}
-
-/**
- * Subscriptions run over WebSocket (graphql-ws, same path): one sent over HTTP is refused as a bad request
- * (graphql-js would run its resolver without an event).
- */
-export function subscriptionsOverWebSocketOnly(): ApolloServerPlugin<GraphQLContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation }) {
-          if (operation?.operation !== "subscription") return;
-          const refused = new AppError(
-            "VALIDATION_FAILED",
-            "Subscriptions are served over WebSocket (graphql-ws) at /graphql, not over HTTP.",
-          );
-          const { message, extensions } = toGraphQLError(refused);
-          throw new GraphQLError(message, { extensions: { ...extensions, http: { status: refused.status } } });
-        },
-      };
-    },
-  };
 }

@@ -1,40 +1,31 @@
-import type { ActingContext } from "../auth/delegation.js";
 import { refreshTokenInput, requestOtpInput, verifyOtpInput } from "../identity/types.js";
-import { defineOperation, type Operation } from "./operation.js";
-import type { z } from "zod";
+import { defineOpenOperation } from "./operation.js";
 
 /** Sign-in and session renewal: open to callers without a session (who act for no subject yet). */
-const signInOperation = <Input extends z.ZodObject, Result>(
-  operation: Omit<Operation<Input, Result, ActingContext | null>, "access" | "withoutSubject">,
-) =>
-  defineOperation<Input, Result, ActingContext | null>({
-    ...operation,
-    access: { requires: ["SIGN_IN"], delegation: "NONE" },
-    withoutSubject: true,
-  });
+const SIGN_IN = { requires: ["SIGN_IN"], delegation: "NONE" } as const;
 
-export const requestOtp = signInOperation({
+export const requestOtp = defineOpenOperation(SIGN_IN, {
   name: "requestOTP",
   summary: "Send a sign-in code by email",
   input: requestOtpInput,
   run: (app, _acting, input) => app.identity.requestOtp(input),
 });
 
-export const verifyOtp = signInOperation({
+export const verifyOtp = defineOpenOperation(SIGN_IN, {
   name: "verifyOTP",
   summary: "Sign in with an emailed code",
   input: verifyOtpInput,
   run: (app, _acting, input) => app.identity.verifyOtp(input),
 });
 
-export const refreshSession = signInOperation({
+export const refreshSession = defineOpenOperation(SIGN_IN, {
   name: "refreshSession",
   summary: "Renew a session with its refresh token",
   input: refreshTokenInput,
   run: (app, _acting, { refreshToken }) => app.identity.refresh(refreshToken),
 });
 
-export const logout = signInOperation({
+export const logout = defineOpenOperation(SIGN_IN, {
   name: "logout",
   summary: "End a session",
   input: refreshTokenInput,

@@ -61,6 +61,15 @@ export const defineOperation = <
   operation: Operation<Input, Result, Acting, Found>,
 ) => operation;
 
+/**
+ * An operation open to callers who act for no subject (anonymous callers, public keys, sign-in): it runs
+ * with a null acting context for them; keys and sessions still act for theirs.
+ */
+export const defineOpenOperation = <Input extends z.ZodObject, Result>(
+  access: AccessRule,
+  operation: Omit<Operation<Input, Result, ActingContext | null>, "access" | "withoutSubject">,
+) => defineOperation<Input, Result, ActingContext | null>({ ...operation, access, withoutSubject: true });
+
 /** An operator task (`/v1/admin`, the admin GraphQL fields): the operator token, acting for no profile. */
 export const defineOperatorOperation = <Input extends z.ZodObject, Result>(
   operation: Pick<Operation<Input, Result>, "name" | "summary" | "input"> & {

@@ -8,55 +8,43 @@ import {
   supportedFiatCurrencies,
   supportedPaymentMethods,
 } from "../reference-data/service.js";
-import { defineOperation, type Operation } from "./operation.js";
-import type { App } from "../app.js";
-import type { ActingContext } from "../auth/delegation.js";
+import { defineOpenOperation } from "./operation.js";
 import { requirementsInput } from "../onboarding/types.js";
 
 /** Reference data: anyone may read it (a presented credential must still be valid), acting for no subject. */
-const referenceOperation = <Input extends z.ZodObject, Result>(
-  operation: Pick<Operation<Input, Result>, "name" | "summary" | "input"> & {
-    run(input: z.output<Input>, app: App): Result;
-  },
-) =>
-  defineOperation<Input, Result, ActingContext | null>({
-    ...operation,
-    access: { requires: ["REFERENCE_DATA"], delegation: "NONE" },
-    withoutSubject: true,
-    run: (app, _acting, input) => operation.run(input, app),
-  });
+const REFERENCE_DATA = { requires: ["REFERENCE_DATA"], delegation: "NONE" } as const;
 
-export const listSupportedCountries = referenceOperation({
+export const listSupportedCountries = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedCountries",
   summary: "List supported countries",
   input: countriesQuery,
-  run: (query) => ({ countries: supportedCountries(query) }),
+  run: (_app, _acting, query) => ({ countries: supportedCountries(query) }),
 });
 
-export const listSupportedCryptocurrencies = referenceOperation({
+export const listSupportedCryptocurrencies = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedCryptocurrencies",
   summary: "List supported cryptocurrencies",
   input: cryptocurrenciesQuery,
-  run: (query) => ({ cryptocurrencies: supportedCryptocurrencies(query) }),
+  run: (_app, _acting, query) => ({ cryptocurrencies: supportedCryptocurrencies(query) }),
 });
 
-export const listSupportedFiatCurrencies = referenceOperation({
+export const listSupportedFiatCurrencies = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedFiatCurrencies",
   summary: "List supported fiat currencies",
   input: z.object({}),
   run: () => ({ currencies: supportedFiatCurrencies() }),
 });
 
-export const listSupportedPaymentMethods = referenceOperation({
+export const listSupportedPaymentMethods = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedPaymentMethods",
   summary: "List supported payment methods",
   input: paymentMethodsQuery,
-  run: (query) => ({ paymentMethods: supportedPaymentMethods(query) }),
+  run: (_app, _acting, query) => ({ paymentMethods: supportedPaymentMethods(query) }),
 });
 
-export const getOnboardingRequirements = referenceOperation({
+export const getOnboardingRequirements = defineOpenOperation(REFERENCE_DATA, {
   name: "getOnboardingRequirements",
   summary: "Get what KYC or KYB a corridor requires",
   input: requirementsInput,
-  run: (query, app) => app.onboarding.requirements(query),
+  run: (app, _acting, query) => app.onboarding.requirements(query),
 });

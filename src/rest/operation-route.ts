@@ -136,13 +136,12 @@ export function operationRoute<Result>(
     },
     handler: async (request: FastifyRequest, reply) => {
       const wire = face.input ? face.input(request) : pathOver(inQuery ? request.query : request.body, request.params);
-      const result = fromWire
-        ? await Promise.resolve()
-            .then(() => perform(operation, app, request.acting, renameKeys(wire, fromWire)))
-            .catch((error: unknown) => {
-              throw underWireNames(error, wireNames!);
-            })
-        : await perform(operation, app, request.acting, wire);
+      let result: Result;
+      try {
+        result = await perform(operation, app, request.acting, fromWire ? renameKeys(wire, fromWire) : wire);
+      } catch (error) {
+        throw wireNames ? underWireNames(error, wireNames) : error;
+      }
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
       const body = face.reply ? face.reply(result) : face.response === null ? undefined : result;
       reply.code(answered);
