@@ -18,7 +18,6 @@ import { FiatAccountService } from "./fiat-accounts/service.js";
 import { IdempotencyService } from "./idempotency/service.js";
 import { IdentityService } from "./identity/service.js";
 import { BrazilOnboarding } from "./kyc/brazil.js";
-import { DomesticOnboarding } from "./kyc/domestic.js";
 import { KycService } from "./kyc/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
@@ -64,8 +63,6 @@ export interface App {
   fiatAccounts: FiatAccountService;
   /** Provider customers and their KYC/KYB cases. */
   kyc: KycService;
-  /** Customers and KYC/KYB in AR, CO, MX and US (`/v1/domestic/*`). */
-  domesticOnboarding: DomesticOnboarding;
   /** Subaccounts and KYC/KYB in Brazil (`/v1/brl/*`). */
   brazilOnboarding: BrazilOnboarding;
   /** First answers of requests made with an Idempotency-Key. */
@@ -240,7 +237,6 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     fiatAccounts,
     onboarding,
     kyc,
-    domesticOnboarding: new DomesticOnboarding(kyc),
     brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency),
     idempotency,
     recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),

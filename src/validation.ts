@@ -60,7 +60,7 @@ export function fieldError(field: string, message: string): AppError {
 }
 
 /** A JSON object (not null, not an array). */
-export const isObject = (value: unknown): value is object =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

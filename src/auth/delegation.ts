@@ -21,9 +21,9 @@ export interface DelegationRule {
 
 export const NO_DELEGATION: DelegationRule = { selector: "unsupported", childCredential: "allowed" };
 /** Acting for a child: the selector and the child's own key both work; corridor checks, if any, come later. */
-export const DELEGATED: DelegationRule = { selector: "supported", childCredential: "allowed" };
+const DELEGATED: DelegationRule = { selector: "supported", childCredential: "allowed" };
 /** Acting for a child only through its manager's selector: a child's own key is refused (the BR token import). */
-export const SELECTOR_ONLY: DelegationRule = { selector: "supported", childCredential: "refused" };
+const SELECTOR_ONLY: DelegationRule = { selector: "supported", childCredential: "refused" };
 /** Managing children: the manager acts for itself; selectors and children's own keys are refused. */
 const MANAGER_ONLY: DelegationRule = { selector: "unsupported", childCredential: "refused" };
 

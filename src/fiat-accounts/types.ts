@@ -18,11 +18,11 @@ export const createFiatAccountInput = fiatAccountInput
 export type CreateFiatAccountInput = z.output<typeof createFiatAccountInput>;
 
 /**
- * The subject's accounts in a country (REST: from the alias path or the query, where `requestCountry` checks
- * it): all of them, or from `offset` on, at most `limit` of them.
+ * The subject's accounts in a country (a REST adapter takes it from the alias path or the query): all of
+ * them, or from `offset` on, at most `limit` of them.
  */
 export const listFiatAccountsInput = z.object({
-  country: z.string().optional(),
+  country,
   limit: z.coerce.number().int().min(1).optional(),
   offset: z.coerce.number().int().min(0).default(0),
 });

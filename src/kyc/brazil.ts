@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
-import { idempotencyKey, requestHash, type IdempotencyService, type StoredResponse } from "../idempotency/service.js";
+import { requestHash, type IdempotencyService, type StoredResponse } from "../idempotency/service.js";
 import type { OnboardingService } from "../onboarding/service.js";
 import type { KycStatus } from "../providers/ports.js";
-import { canonicalId, fieldError, parseInput } from "../validation.js";
+import { canonicalId, fieldError } from "../validation.js";
 import type { KycCaseRow } from "./repo.js";
 import type { KycService } from "./service.js";
 import { isValidCnpj, isValidCpf } from "./tax-ids.js";
@@ -54,9 +54,13 @@ export const newKycInput = z
   })
   .strict();
 
-/** The share token is a secret: it goes to the provider and nowhere else (not stored, not logged). */
-const importTokenInput = z
+/**
+ * A KYC share token to import, and the request's Idempotency-Key (checked by the adapter that read it). The
+ * token is a secret: it goes to the provider and nowhere else (not stored, not logged).
+ */
+export const importTokenInput = z
   .object({
+    idempotencyKey: z.string().min(1),
     importToken: z
       .string()
       .min(1, "is required")
@@ -65,8 +69,13 @@ const importTokenInput = z
   })
   .strict();
 
-const taxIdQuery = z.object({ taxId: z.string().optional() }).strict();
-const limitQuery = z.object({ taxId: z.string().optional(), direction: z.enum(["BUY", "SELL"]) }).strict();
+/** The subaccount with this CPF or CNPJ (it must be the subject's). */
+export const taxIdInput = z.object({ taxId: z.string({ error: "is required" }).min(1, "is required") }).strict();
+/** The subaccount with this CPF or CNPJ, or without one the subject's own. */
+export const optionalTaxIdInput = z.object({ taxId: z.string().optional() }).strict();
+export const remainingLimitInput = optionalTaxIdInput.extend({ direction: z.enum(["BUY", "SELL"]) }).strict();
+export const startKybInput = z.object({ subAccountId: z.string() }).strict();
+export const kybAttemptInput = z.object({ attemptId: z.string() }).strict();
 
 const subaccountNotFound = () => new AppError("NOT_FOUND", "Subaccount not found.");
 
@@ -111,20 +120,10 @@ export class BrazilOnboarding {
    */
   async importToken(
     acting: ActingContext,
-    request: { idempotencyKey: unknown; query: unknown; body: unknown },
+    { idempotencyKey, ...token }: z.output<typeof importTokenInput>,
   ): Promise<StoredResponse<{ attemptId: string; status: "pending" }>> {
-    const key = idempotencyKey(request.idempotencyKey);
-    const named = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
-    if (named.length) {
-      throw new AppError(
-        "VALIDATION_FAILED",
-        "The subject comes from the credential, not the query.",
-        named.map((field) => ({ field, message: "is not accepted: the subject comes from the credential" })),
-      );
-    }
-    parseInput(importTokenInput, request.body);
     const scope = `brl-kyc-import-token:${acting.actorProfileId}:${acting.subjectProfileId}`;
-    return this.idempotency.run(scope, key, requestHash(request.body), async () => {
+    return this.idempotency.run(scope, idempotencyKey, requestHash(token), async () => {
       const row = await this.existing(acting, { corridor: "BR", customerType: "individual" });
       if (!row) throw new AppError("NOT_FOUND", "Subaccount not found: create the individual subaccount first.");
       const { submissionId } = await this.kyc.submitAndSend(acting, row, "token_import", []);
@@ -133,8 +132,10 @@ export class BrazilOnboarding {
   }
 
   /** Creates the subaccount, returns the existing one unchanged, or reopens a rejected one (retry KYC). */
-  async createSubaccount(acting: ActingContext, body: unknown): Promise<{ subAccountId: string }> {
-    const form = parseInput(createSubaccountInput, body);
+  async createSubaccount(
+    acting: ActingContext,
+    form: z.output<typeof createSubaccountInput>,
+  ): Promise<{ subAccountId: string }> {
     const customerType = form.accountType === "COMPANY" ? "business" : "individual";
     const taxId = digits(form.taxId);
     const key = { corridor: "BR" as const, customerType } as const;
@@ -148,8 +149,7 @@ export class BrazilOnboarding {
   }
 
   /** Level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay. */
-  async submitLevelOne(acting: ActingContext, body: unknown): Promise<{ id: string }> {
-    const form = parseInput(newKycInput, body);
+  async submitLevelOne(acting: ActingContext, form: z.output<typeof newKycInput>): Promise<{ id: string }> {
     const row = await this.subaccount(acting, form.subAccountId);
     if (row.customerType !== "individual")
       throw fieldError("subAccountId", "is a company subaccount: companies go through KYB");
@@ -158,17 +158,14 @@ export class BrazilOnboarding {
     return { id: submissionId };
   }
 
-  async kycStatus(acting: ActingContext, query: unknown) {
-    const { taxId } = parseInput(taxIdQuery, query ?? {});
-    if (!taxId) throw fieldError("taxId", "is required");
+  async kycStatus(acting: ActingContext, { taxId }: z.output<typeof taxIdInput>) {
     const row = await this.ownedByTaxId(acting, taxId);
     if (row.status === "not_started") throw new AppError("NOT_FOUND", "No KYC process started.");
     return brazilStatus(row);
   }
 
   /** The subaccount, its wallet and KYC level. */
-  async user(acting: ActingContext, query: unknown) {
-    const { taxId } = parseInput(taxIdQuery, query ?? {});
+  async user(acting: ActingContext, { taxId }: z.output<typeof optionalTaxIdInput>) {
     const row = taxId ? await this.ownedByTaxId(acting, taxId) : await this.canonical(acting);
     const approved = row.status === "approved";
     return {
@@ -180,8 +177,10 @@ export class BrazilOnboarding {
   }
 
   /** The subaccount's remaining BRL this month in a direction: the monthly limit less what completed ramps used. */
-  async remainingLimit(acting: ActingContext, query: unknown): Promise<{ remainingLimit: number }> {
-    const { taxId, direction } = parseInput(limitQuery, query ?? {});
+  async remainingLimit(
+    acting: ActingContext,
+    { taxId, direction }: z.output<typeof remainingLimitInput>,
+  ): Promise<{ remainingLimit: number }> {
     if (taxId) await this.ownedByTaxId(acting, taxId);
     else await this.canonical(acting);
     const { limits } = await this.onboarding.limits(acting, { corridors: ["BR"] });
@@ -190,8 +189,7 @@ export class BrazilOnboarding {
   }
 
   /** Starts the hosted KYB of a company subaccount; the sandbox's hosted flow completes at once and is decided after the delay. */
-  async startKyb(acting: ActingContext, query: unknown) {
-    const { subAccountId } = parseInput(z.object({ subAccountId: z.string() }).strict(), query ?? {});
+  async startKyb(acting: ActingContext, { subAccountId }: z.output<typeof startKybInput>) {
     const row = await this.subaccount(acting, subAccountId);
     if (row.customerType !== "business") throw fieldError("subAccountId", "is not a company subaccount");
     const { submissionId } = await this.kyc.submitAndSend(acting, row, "redirect", []);
@@ -203,8 +201,7 @@ export class BrazilOnboarding {
     };
   }
 
-  async kybAttemptStatus(acting: ActingContext, query: unknown) {
-    const { attemptId } = parseInput(z.object({ attemptId: z.string() }).strict(), query ?? {});
+  async kybAttemptStatus(acting: ActingContext, { attemptId }: z.output<typeof kybAttemptInput>) {
     const id = canonicalId(attemptId);
     const row = id ? await this.kyc.caseBySubmission(acting, id) : null;
     if (!row || row.corridor !== "BR" || row.customerType !== "business")

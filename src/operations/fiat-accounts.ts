@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createFiatAccountInput, fiatAccountCountryInput, listFiatAccountsInput } from "../fiat-accounts/types.js";
-import { aliasedName, requestCountry, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
+import { aliasedName, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
 import { defineOperation, gate } from "./operation.js";
 
 /** The subject's own accounts, or a managed child's (the selector works). */
@@ -23,10 +23,7 @@ const createOperation = (alias?: Alias) =>
     run: (app, acting, account, country) => app.fiatAccounts.create(acting, country, account),
   });
 
-/**
- * Creating, listing and deleting, under `/v1/domestic` (no alias) or an alias. Listing takes the country from the
- * alias or the input; a country that differs from the alias's is a conflict (400).
- */
+/** Creating, listing and deleting, under `/v1/domestic` (no alias) or an alias (REST decides the country). */
 function fiatAccountOperations(alias?: Alias) {
   return {
     create: createOperation(alias),
@@ -34,8 +31,7 @@ function fiatAccountOperations(alias?: Alias) {
       ...aliasedName("listDomesticFiatAccounts", "List payout fiat accounts", alias && lower(alias)),
       access: ACCOUNTS,
       input: listFiatAccountsInput,
-      run: (app, acting, { country, ...page }) =>
-        app.fiatAccounts.list(acting, requestCountry({ path: alias, query: { country } }), page),
+      run: (app, acting, { country, ...page }) => app.fiatAccounts.list(acting, country, page),
     }),
     delete: defineOperation({
       ...aliasedName("deleteDomesticFiatAccount", "Delete a payout fiat account", alias && lower(alias)),

@@ -4,8 +4,8 @@ import { z as zod } from "zod";
 import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import type { Principal, PrincipalKind } from "../auth/principal.js";
-import { AppError } from "../errors.js";
-import { aliasedName, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
+import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
+import { fieldError, isObject } from "../validation.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -57,12 +57,6 @@ export const ERROR_RESPONSE_SCHEMA = { $id: "ErrorResponse", ...jsonSchema(error
 /** A route's error answers, for the OpenAPI document: each status with the shared envelope. */
 export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(statuses.map((status) => [status, { $ref: "ErrorResponse#" }]));
-}
-
-/** The acting context of a request whose route needs one (every capability but sign-in and operator). */
-export function actingOf(request: { acting: ActingContext | null }): ActingContext {
-  if (!request.acting) throw new AppError("AUTHENTICATION_REQUIRED");
-  return request.acting;
 }
 
 /** The selector header, as sent (any value, even empty, counts as sent), from HTTP or connection_init headers. */
@@ -143,16 +137,47 @@ export function documentedAccess(
 const ALIAS_PREFIX = /^\/v1\/(ar|co|mx|brla)\//;
 
 /** The country a domestic alias path names (`/v1/mx/...`: MX); none under `/v1/domestic`. */
-export function pathCountry(url: string): DomesticCountry | undefined {
+function pathCountry(url: string): DomesticCountry | undefined {
   const alias = ALIAS_PREFIX.exec(url)?.[1];
   return alias === undefined || alias === "brla" ? undefined : (alias.toUpperCase() as DomesticCountry);
 }
 
 /**
- * The operationId and summary of a route, which may be served under an alias prefix (`/v1/ar`, `/v1/brla`,
- * ...): an alias's id carries the alias, so every operation keeps a unique one.
+ * The country a domestic request is about, from every place the wire may name it: the alias path, the query
+ * and the body. All that name one must name the same (a conflict is 400), and at least one must.
  */
-export function aliasedOperation(operationId: string, summary: string, url: string) {
-  const named = aliasedName(operationId, summary, ALIAS_PREFIX.exec(url)?.[1] as PathAlias | undefined);
-  return { operationId: named.name, summary: named.summary };
+function requestCountry(
+  url: string,
+  { query, body }: { query: unknown; body: unknown },
+  allowed: readonly DomesticCountry[] = DOMESTIC_COUNTRIES,
+): DomesticCountry {
+  const named: [string, unknown][] = [
+    ["path", pathCountry(url)],
+    ["query", isObject(query) ? query.country : undefined],
+    ["body", isObject(body) ? body.country : undefined],
+  ];
+  const given = named.filter(([, value]) => value !== undefined && value !== null);
+  const invalid = (message: string) => fieldError("country", message);
+  for (const [where, value] of given) {
+    if (!(allowed as readonly unknown[]).includes(value))
+      throw invalid(`in the ${where} must be one of ${allowed.join(", ")}`);
+  }
+  if (given.length === 0) throw invalid(`is required (one of ${allowed.join(", ")})`);
+  const [first, ...others] = given as [string, DomesticCountry][];
+  const conflict = others.find(([, value]) => value !== first![1]);
+  if (conflict)
+    throw invalid(`differs between the ${first![0]} (${first![1]}) and the ${conflict[0]} (${conflict[1]})`);
+  return first![1];
 }
+
+/**
+ * A domestic route's input: what it sent (the query of a read, the body of a change; none is an empty one)
+ * with the country `requestCountry` decided. Anything else that is not an object goes on to be refused.
+ */
+export const withRequestCountry =
+  (url: string, from: "query" | "body", allowed?: readonly DomesticCountry[]) =>
+  (request: { query: unknown; body: unknown }): unknown => {
+    const sent = request[from];
+    if (sent != null && !isObject(sent)) return sent;
+    return { ...sent, country: requestCountry(url, request, allowed) };
+  };

@@ -26,7 +26,11 @@ interface RestFace<Result> {
    * shows of that wire.
    */
   input?: (request: FastifyRequest) => unknown;
-  documented?: { querystring?: object; body?: object };
+  /** Where the input is read (and documented): the query of a GET or DELETE and the body of others by default. */
+  from?: "query" | "body";
+  documented?: { querystring?: object; body?: object; headers?: object };
+  /** A body size cap below the server's (the route answers 413 before parsing more). */
+  bodyLimit?: number;
   /** The service's result under the wire's names (default: as it is). */
   reply?: (result: Result) => unknown;
   /**
@@ -100,7 +104,7 @@ export function operationRoute<Result>(
   const { input } = operation;
   // zod refuses omit on a schema with refinements, even of nothing: only split when the path has fields.
   const rest = pathKeys.length > 0 ? input.omit(pathMask) : input;
-  const inQuery = face.method === "GET" || face.method === "DELETE";
+  const inQuery = face.from ? face.from === "query" : face.method === "GET" || face.method === "DELETE";
   const hasFields = Object.keys(rest.shape).length > 0;
   const status = face.status ?? 200;
   REST_FACES.set(operation, { method: face.method, url: face.url, wireNames: face.wireNames });
@@ -118,6 +122,7 @@ export function operationRoute<Result>(
       ...(face.onRequest && { rateLimit: false }),
     },
     ...(face.onRequest && { onRequest: async (request: FastifyRequest) => face.onRequest!(request) }),
+    ...(face.bodyLimit && { bodyLimit: face.bodyLimit }),
     schema: {
       operationId: operation.name,
       summary: operation.summary,

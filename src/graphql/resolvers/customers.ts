@@ -1,7 +1,8 @@
 import { Ctx, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import { Auth } from "../auth-directive.js";
+import { listCustomers } from "../../operations/customers.js";
 import { Acting, type GraphQLContext } from "../context.js";
+import { Performs, performField } from "../operation-field.js";
 import { Customer } from "../types/customers.js";
 
 /** The acting subject's provider customers and KYC/KYB state (REST: /v1/domestic/*, /v1/brl/*). */
@@ -11,9 +12,9 @@ export class CustomersResolver {
     description:
       "The subject's customers in every corridor (at most one per corridor and customer type), oldest first.",
   })
-  @Auth({ requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" })
+  @Performs(listCustomers)
   async customers(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<Customer[]> {
-    return (await context.app.kyc.casesOf(acting.subjectProfileId)).map((row) => ({
+    return (await performField(listCustomers, context, acting, {})).map((row) => ({
       customerId: row.providerCustomerId,
       corridor: row.corridor,
       customerType: row.customerType,

@@ -1,17 +1,26 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { DELEGATED, SELECTOR_ONLY } from "../../auth/delegation.js";
-import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
-import { actingOf, aliasedOperation, errorResponses, isoDateTime, jsonSchema, pathCountry } from "../http.js";
-import { createSubaccountInput, newKycInput } from "../../kyc/brazil.js";
+import { AppError } from "../../errors.js";
+import { idempotencyKey } from "../../idempotency/service.js";
+import { importTokenInput } from "../../kyc/brazil.js";
 import {
-  customerInput,
   customerTypeInput,
   kybInformation,
   kycInformation,
   sendSubmissionInput,
+  type DomesticCaseView,
 } from "../../kyc/domestic.js";
+import {
+  ALIASED_CUSTOMER_OPERATIONS,
+  BRAZIL_CUSTOMER_OPERATIONS,
+  BRLA_CUSTOMER_OPERATIONS,
+  DOMESTIC_CUSTOMER_OPERATIONS,
+} from "../../operations/customers.js";
+import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
+import { fieldError, isObject } from "../../validation.js";
+import { isoDateTime, jsonSchema, withRequestCountry } from "../http.js";
+import { operationRoute } from "../operation-route.js";
 
 const IMPORT_TOKEN_BODY_LIMIT = 16 * 1024;
 const success = z.object({ success: z.boolean() });
@@ -25,375 +34,325 @@ const domesticStatus = z.enum([
   "SUCCESS",
   "UPDATE_REQUIRED",
 ]);
-const countryQuery = z.object({ country: z.string().optional(), type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() });
+/** Where a domestic request may name its country besides the alias path. */
+const countryField = { country: z.string().optional() };
+const countryQuery = z.object(countryField);
+const typedQuery = countryQuery.extend({ type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() });
+const brazilStatus = z.object({
+  type: z.enum(["KYC", "KYB"]),
+  status: z.enum(["PENDING", "PROCESSING", "COMPLETED"]),
+  result: z.enum(["APPROVED", "REJECTED"]).optional(),
+  level: z.string(),
+});
+
+const linkReply = ({ submissionId, url }: { submissionId: string; url: string }) => ({
+  submissionId,
+  verification_url: url,
+});
+const succeeded = () => ({ success: true });
+
+/**
+ * The Idempotency-Key and body of a token import: the key is checked first, and the subject comes from the
+ * credential only, so any query field (a profile, user or tax id) is refused, as is a body naming the key.
+ */
+function importTokenRequest(request: FastifyRequest): unknown {
+  const key = idempotencyKey(request.headers["idempotency-key"]);
+  const named = Object.keys(isObject(request.query) ? request.query : {});
+  if (named.length) {
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "The subject comes from the credential, not the query.",
+      named.map((field) => ({ field, message: "is not accepted: the subject comes from the credential" })),
+    );
+  }
+  const { body } = request;
+  if (!isObject(body)) return body;
+  if ("idempotencyKey" in body) throw fieldError("idempotencyKey", "is sent as the Idempotency-Key header");
+  return { ...body, idempotencyKey: key };
+}
 
 /**
  * Customers and KYC/KYB of the subject (CONTRACT.md, KYC/KYB and fiat accounts): the reference's
  * `/v1/domestic/*` operations (also under `/v1/ar`, `/v1/co`, `/v1/mx`, where the path names the country)
- * and `/v1/brl/*` (also `/v1/brla/*`). A secret key or a session; the selector works (DELEGATED), and
- * changes are checked against the corridor and customer type in the service.
+ * and `/v1/brl/*` (also `/v1/brla/*`). The adapter decides a domestic request's country; the operations
+ * check the corridor and the customer type.
  */
 export function customerRoutes(server: FastifyInstance, app: App) {
-  const config = { capabilities: ["PROVIDER_ACCOUNTS"] as const, delegation: DELEGATED };
-  const domestic = app.domesticOnboarding;
-  const sources = (request: FastifyRequest, path: DomesticCountry | undefined) => ({
-    path,
-    query: request.query,
-    body: request.body,
+  const tags = ["Customers and KYC (AR, CO, MX, US)"];
+  const { ar, co, mx } = ALIASED_CUSTOMER_OPERATIONS;
+  const domestic = DOMESTIC_CUSTOMER_OPERATIONS;
+
+  /** A change: its body (the country may come from the path or the query instead). */
+  const change = <Result>(
+    url: string,
+    body: z.ZodObject,
+    response: z.ZodType,
+    reply: (result: Result) => unknown,
+    options: { errors?: number[]; countries?: readonly DomesticCountry[] } = {},
+  ) => ({
+    method: "POST" as const,
+    url,
+    tags,
+    response: jsonSchema(response),
+    errors: options.errors ?? [400, 401, 403, 404],
+    input: withRequestCountry(url, "body", options.countries),
+    documented: {
+      querystring: jsonSchema(countryQuery, "input"),
+      body: jsonSchema(body.extend(countryField), "input"),
+    },
+    reply,
+  });
+  /** A read: its query. */
+  const read = <Result>(url: string, query: z.ZodObject, response: z.ZodType, reply: (result: Result) => unknown) => ({
+    method: "GET" as const,
+    url,
+    tags,
+    response: jsonSchema(response),
+    errors: [400, 401, 403, 404],
+    input: withRequestCountry(url, "query"),
+    documented: { querystring: jsonSchema(query, "input") },
+    reply,
   });
 
-  const tags = ["Customers and KYC (AR, CO, MX, US)"];
-  // Each operation is served under /v1/domestic and under the country aliases, whose path names the country.
-  const post = <T>(
-    urls: readonly string[],
-    doc: { operationId: string; summary: string; body: z.ZodType },
-    response: z.ZodType,
-    handler: (request: FastifyRequest, path: DomesticCountry | undefined) => Promise<T>,
-    codes: number[] = [400, 401, 403, 404],
-  ) => {
-    for (const url of urls) {
-      server.post(url, {
-        config,
-        schema: {
-          ...aliasedOperation(doc.operationId, doc.summary, url),
-          tags,
-          body: jsonSchema(doc.body, "input"),
-          response: { 200: jsonSchema(response), ...errorResponses(...codes) },
-        },
-        handler: (request) => handler(request, pathCountry(url)),
-      });
-    }
-  };
-  const get = <T>(
-    urls: readonly string[],
-    doc: { operationId: string; summary: string },
-    response: z.ZodType,
-    handler: (request: FastifyRequest, path: DomesticCountry | undefined) => Promise<T>,
-  ) => {
-    for (const url of urls) {
-      server.get(url, {
-        config,
-        schema: {
-          ...aliasedOperation(doc.operationId, doc.summary, url),
-          tags,
-          querystring: jsonSchema(countryQuery, "input"),
-          response: { 200: jsonSchema(response), ...errorResponses(400, 401, 403, 404) },
-        },
-        handler: (request) => handler(request, pathCountry(url)),
-      });
-    }
-  };
+  const createdResponse = z.object({ createdAt: isoDateTime });
+  const created = (createdAt: Date) => ({ createdAt });
+  const customerBody = z.object({}).strict();
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/createIndividualCustomer"],
+    [ar, "/v1/ar/createIndividualCustomer"],
+    [co, "/v1/co/createIndividualCustomer"],
+    [mx, "/v1/mx/createIndividualCustomer"],
+  ] as const) {
+    const face = change(url, customerBody, createdResponse, created, { errors: [400, 401, 403] });
+    operationRoute(server, app, operations.createIndividualCustomer, face);
+  }
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/createBusinessCustomer"],
+    [ar, "/v1/ar/createBusinessCustomer"],
+    [co, "/v1/co/createBusinessCustomer"],
+    [mx, "/v1/mx/createBusinessCustomer"],
+  ] as const) {
+    const face = change(url, customerBody, createdResponse, created, { errors: [400, 401, 403] });
+    operationRoute(server, app, operations.createBusinessCustomer, face);
+  }
 
-  post(
-    [
-      "/v1/domestic/createIndividualCustomer",
-      "/v1/ar/createIndividualCustomer",
-      "/v1/co/createIndividualCustomer",
-      "/v1/mx/createIndividualCustomer",
-    ],
-    {
-      operationId: "createDomesticIndividualCustomer",
-      summary: "Create the individual provider customer",
-      body: customerInput,
-    },
-    z.object({ createdAt: isoDateTime }),
-    async (request, path) => await domestic.createCustomer(actingOf(request), "individual", sources(request, path)),
-    [400, 401, 403],
-  );
-  post(
-    [
-      "/v1/domestic/createBusinessCustomer",
-      "/v1/ar/createBusinessCustomer",
-      "/v1/co/createBusinessCustomer",
-      "/v1/mx/createBusinessCustomer",
-    ],
-    {
-      operationId: "createDomesticBusinessCustomer",
-      summary: "Create the business provider customer",
-      body: customerInput,
-    },
-    z.object({ createdAt: isoDateTime }),
-    async (request, path) => await domestic.createCustomer(actingOf(request), "business", sources(request, path)),
-    [400, 401, 403],
-  );
-  post(
-    [
-      "/v1/domestic/submitKycInformation",
-      "/v1/ar/submitKycInformation",
-      "/v1/co/submitKycInformation",
-      "/v1/mx/submitKycInformation",
-    ],
-    {
-      operationId: "submitDomesticKycInformation",
-      summary: "Submit an individual's KYC information",
-      body: kycInformation,
-    },
-    z.object({ submissionId: z.uuid() }),
-    (request, path) => domestic.submitKycInformation(actingOf(request), sources(request, path)),
-  );
-  post(
-    [
-      "/v1/domestic/sendKycSubmission",
-      "/v1/ar/sendKycSubmission",
-      "/v1/co/sendKycSubmission",
-      "/v1/mx/sendKycSubmission",
-    ],
-    {
-      operationId: "sendDomesticKycSubmission",
-      summary: "Send a KYC submission for review",
-      body: sendSubmissionInput,
-    },
-    success,
-    (request, path) => domestic.sendSubmission(actingOf(request), "individual", sources(request, path)),
-  );
-  post(
-    [
-      "/v1/domestic/submitKybInformation",
-      "/v1/ar/submitKybInformation",
-      "/v1/co/submitKybInformation",
-      "/v1/mx/submitKybInformation",
-    ],
-    {
-      operationId: "submitDomesticKybInformation",
-      summary: "Submit a business's KYB information",
-      body: kybInformation,
-    },
-    z.object({ submissionId: z.uuid() }),
-    (request, path) => domestic.submitKybInformation(actingOf(request), sources(request, path)),
-  );
-  post(
-    [
-      "/v1/domestic/sendKybSubmission",
-      "/v1/ar/sendKybSubmission",
-      "/v1/co/sendKybSubmission",
-      "/v1/mx/sendKybSubmission",
-    ],
-    {
-      operationId: "sendDomesticKybSubmission",
-      summary: "Send a KYB submission for review",
-      body: sendSubmissionInput,
-    },
-    success,
-    (request, path) => domestic.sendSubmission(actingOf(request), "business", sources(request, path)),
-  );
-  get(
-    [
-      "/v1/domestic/getKycRedirectLink",
-      "/v1/ar/getKycRedirectLink",
-      "/v1/co/getKycRedirectLink",
-      "/v1/mx/getKycRedirectLink",
-    ],
-    { operationId: "getDomesticKycRedirectLink", summary: "Get a link to the provider's hosted KYC" },
-    link,
-    (request, path) => domestic.redirectLink(actingOf(request), "individual", sources(request, path)),
-  );
-  get(
-    [
-      "/v1/domestic/getKybRedirectLink",
-      "/v1/ar/getKybRedirectLink",
-      "/v1/co/getKybRedirectLink",
-      "/v1/mx/getKybRedirectLink",
-    ],
-    { operationId: "getDomesticKybRedirectLink", summary: "Get a link to the provider's hosted KYB" },
-    link,
-    (request, path) => domestic.redirectLink(actingOf(request), "business", sources(request, path)),
-  );
-  post(
-    [
-      "/v1/domestic/kycRedirectOpened",
-      "/v1/ar/kycRedirectOpened",
-      "/v1/co/kycRedirectOpened",
-      "/v1/mx/kycRedirectOpened",
-    ],
-    {
-      operationId: "notifyDomesticKycRedirectOpened",
-      summary: "Report that the hosted KYC or KYB was opened",
-      body: customerTypeInput,
-    },
-    success,
-    (request, path) => domestic.redirectOpened(actingOf(request), sources(request, path)),
-  );
-  post(
-    [
-      "/v1/domestic/kycRedirectFinished",
-      "/v1/ar/kycRedirectFinished",
-      "/v1/co/kycRedirectFinished",
-      "/v1/mx/kycRedirectFinished",
-    ],
-    {
-      operationId: "notifyDomesticKycRedirectFinished",
-      summary: "Report that the hosted KYC or KYB was finished",
-      body: customerTypeInput,
-    },
-    success,
-    (request, path) => domestic.redirectFinished(actingOf(request), sources(request, path)),
-  );
-  post(
-    ["/v1/domestic/retryKyc", "/v1/ar/retryKyc", "/v1/co/retryKyc", "/v1/mx/retryKyc"],
-    { operationId: "retryDomesticKyc", summary: "Retry a failed KYC or KYB", body: customerTypeInput },
-    z.union([link, success]),
-    (request, path) => domestic.retry(actingOf(request), sources(request, path)),
-  );
-  get(
-    ["/v1/domestic/getKycStatus", "/v1/ar/getKycStatus", "/v1/co/getKycStatus", "/v1/mx/getKycStatus"],
-    { operationId: "getDomesticKycStatus", summary: "Get the KYC or KYB status" },
-    z.object({
-      alfred_pay_id: z.uuid(),
-      country: z.enum(DOMESTIC_COUNTRIES),
-      status: domesticStatus,
-      updated_at: isoDateTime,
-      lastFailure: z.string().optional(),
-    }),
-    async (request, path) => await domestic.status(actingOf(request), sources(request, path)),
-  );
-  get(
-    ["/v1/domestic/alfredpayStatus", "/v1/ar/alfredpayStatus", "/v1/co/alfredpayStatus", "/v1/mx/alfredpayStatus"],
-    { operationId: "getDomesticStatus", summary: "Get the provider customer's status" },
-    z.object({ country: z.enum(DOMESTIC_COUNTRIES), creationTime: isoDateTime, status: domesticStatus }),
-    async (request, path) => await domestic.customerStatus(actingOf(request), sources(request, path)),
-  );
+  const submitted = z.object({ submissionId: z.uuid() });
+  const asItIs = <Result>(result: Result) => result;
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/submitKycInformation"],
+    [ar, "/v1/ar/submitKycInformation"],
+    [co, "/v1/co/submitKycInformation"],
+    [mx, "/v1/mx/submitKycInformation"],
+  ] as const) {
+    operationRoute(server, app, operations.submitKycInformation, change(url, kycInformation, submitted, asItIs));
+  }
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/sendKycSubmission"],
+    [ar, "/v1/ar/sendKycSubmission"],
+    [co, "/v1/co/sendKycSubmission"],
+    [mx, "/v1/mx/sendKycSubmission"],
+  ] as const) {
+    operationRoute(server, app, operations.sendKycSubmission, change(url, sendSubmissionInput, success, succeeded));
+  }
+  // KYB is served in CO and MX only: another country is refused where the request names it.
+  const kyb = { countries: ["CO", "MX"] as const };
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/submitKybInformation"],
+    [ar, "/v1/ar/submitKybInformation"],
+    [co, "/v1/co/submitKybInformation"],
+    [mx, "/v1/mx/submitKybInformation"],
+  ] as const) {
+    const face = change(url, kybInformation, submitted, asItIs, kyb);
+    operationRoute(server, app, operations.submitKybInformation, face);
+  }
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/sendKybSubmission"],
+    [ar, "/v1/ar/sendKybSubmission"],
+    [co, "/v1/co/sendKybSubmission"],
+    [mx, "/v1/mx/sendKybSubmission"],
+  ] as const) {
+    operationRoute(server, app, operations.sendKybSubmission, change(url, sendSubmissionInput, success, succeeded));
+  }
 
-  const brazil = app.brazilOnboarding;
-  const brazilStatus = z.object({
-    type: z.enum(["KYC", "KYB"]),
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/getKycRedirectLink"],
+    [ar, "/v1/ar/getKycRedirectLink"],
+    [co, "/v1/co/getKycRedirectLink"],
+    [mx, "/v1/mx/getKycRedirectLink"],
+  ] as const) {
+    operationRoute(server, app, operations.kycRedirectLink, read(url, countryQuery, link, linkReply));
+  }
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/getKybRedirectLink"],
+    [ar, "/v1/ar/getKybRedirectLink"],
+    [co, "/v1/co/getKybRedirectLink"],
+    [mx, "/v1/mx/getKybRedirectLink"],
+  ] as const) {
+    operationRoute(server, app, operations.kybRedirectLink, read(url, countryQuery, link, linkReply));
+  }
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/kycRedirectOpened"],
+    [ar, "/v1/ar/kycRedirectOpened"],
+    [co, "/v1/co/kycRedirectOpened"],
+    [mx, "/v1/mx/kycRedirectOpened"],
+  ] as const) {
+    operationRoute(server, app, operations.redirectOpened, change(url, customerTypeInput, success, succeeded));
+  }
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/kycRedirectFinished"],
+    [ar, "/v1/ar/kycRedirectFinished"],
+    [co, "/v1/co/kycRedirectFinished"],
+    [mx, "/v1/mx/kycRedirectFinished"],
+  ] as const) {
+    operationRoute(server, app, operations.redirectFinished, change(url, customerTypeInput, success, succeeded));
+  }
+  // A redirect flow retried gets a new link; one through the API is open for a new submission.
+  const retried = (result: { submissionId: string; url: string } | { success: true }) =>
+    "url" in result ? linkReply(result) : result;
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/retryKyc"],
+    [ar, "/v1/ar/retryKyc"],
+    [co, "/v1/co/retryKyc"],
+    [mx, "/v1/mx/retryKyc"],
+  ] as const) {
+    operationRoute(server, app, operations.retry, change(url, customerTypeInput, z.union([link, success]), retried));
+  }
+
+  const kycStatus = z.object({
+    alfred_pay_id: z.uuid(),
+    country: z.enum(DOMESTIC_COUNTRIES),
+    status: domesticStatus,
+    updated_at: isoDateTime,
+    lastFailure: z.string().optional(),
+  });
+  const kycStatusReply = ({ providerCustomerId, country, status, updatedAt }: DomesticCaseView) => ({
+    alfred_pay_id: providerCustomerId,
+    country,
+    status,
+    updated_at: updatedAt,
+    // Why a case failed stays with support; callers learn only that it did.
+    ...(status === "FAILED" && { lastFailure: "The verification was not approved." }),
+  });
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/getKycStatus"],
+    [ar, "/v1/ar/getKycStatus"],
+    [co, "/v1/co/getKycStatus"],
+    [mx, "/v1/mx/getKycStatus"],
+  ] as const) {
+    operationRoute(server, app, operations.kycStatus, read(url, typedQuery, kycStatus, kycStatusReply));
+  }
+  const customerStatus = z.object({
+    country: z.enum(DOMESTIC_COUNTRIES),
+    creationTime: isoDateTime,
+    status: domesticStatus,
+  });
+  const customerStatusReply = ({ country, createdAt, status }: DomesticCaseView) => ({
+    country,
+    creationTime: createdAt,
+    status,
+  });
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/alfredpayStatus"],
+    [ar, "/v1/ar/alfredpayStatus"],
+    [co, "/v1/co/alfredpayStatus"],
+    [mx, "/v1/mx/alfredpayStatus"],
+  ] as const) {
+    operationRoute(server, app, operations.customerStatus, read(url, typedQuery, customerStatus, customerStatusReply));
+  }
+
+  brazilRoutes(server, app);
+}
+
+/** `/v1/brl/*` and its legacy alias `/v1/brla/*`: subaccounts (BR customers) and their KYC/KYB. */
+function brazilRoutes(server: FastifyInstance, app: App) {
+  const tags = ["Customers and KYC (BR)"];
+  const brl = BRAZIL_CUSTOMER_OPERATIONS;
+  const brla = BRLA_CUSTOMER_OPERATIONS;
+  const face = (method: "GET" | "POST", url: string, response: z.ZodType, errors = [400, 401, 403, 404]) => ({
+    method,
+    url,
+    tags,
+    response: jsonSchema(response),
+    errors,
+  });
+
+  const subaccount = z.object({ subAccountId: z.uuid() });
+  for (const [operations, url] of [
+    [brl, "/v1/brl/createSubaccount"],
+    [brla, "/v1/brla/createSubaccount"],
+  ] as const) {
+    operationRoute(server, app, operations.createSubaccount, face("POST", url, subaccount, [400, 401, 403]));
+  }
+  for (const [operations, url] of [
+    [brl, "/v1/brl/newKyc"],
+    [brla, "/v1/brla/newKyc"],
+  ] as const) {
+    operationRoute(server, app, operations.newKyc, face("POST", url, z.object({ id: z.uuid() })));
+  }
+  for (const [operations, url] of [
+    [brl, "/v1/brl/getKycStatus"],
+    [brla, "/v1/brla/getKycStatus"],
+  ] as const) {
+    operationRoute(server, app, operations.kycStatus, face("GET", url, brazilStatus));
+  }
+  const user = z.object({
+    subAccountId: z.uuid(),
+    evmAddress: z.string(),
+    kycLevel: z.number().int(),
+    identityStatus: z.enum(["NOT-IDENTIFIED", "CONFIRMED"]),
+  });
+  for (const [operations, url] of [
+    [brl, "/v1/brl/getUser"],
+    [brla, "/v1/brla/getUser"],
+  ] as const) {
+    operationRoute(server, app, operations.user, face("GET", url, user));
+  }
+  for (const [operations, url] of [
+    [brl, "/v1/brl/getUserRemainingLimit"],
+    [brla, "/v1/brla/getUserRemainingLimit"],
+  ] as const) {
+    operationRoute(server, app, operations.remainingLimit, face("GET", url, z.object({ remainingLimit: z.number() })));
+  }
+  const hostedKyb = z.object({
+    attemptId: z.uuid(),
+    authorizedRepresentativeUrl: z.url(),
+    basicCompanyDataUrl: z.url(),
+  });
+  for (const [operations, url] of [
+    [brl, "/v1/brl/kyb/new-level-1/web-sdk"],
+    [brla, "/v1/brla/kyb/new-level-1/web-sdk"],
+  ] as const) {
+    // The reference names the subaccount in the query of this POST.
+    operationRoute(server, app, operations.startKyb, { ...face("POST", url, hostedKyb), from: "query" });
+  }
+  const attemptStatus = z.object({
     status: z.enum(["PENDING", "PROCESSING", "COMPLETED"]),
     result: z.enum(["APPROVED", "REJECTED"]).optional(),
-    level: z.string(),
+    retryable: z.boolean().optional(),
   });
-  const brazilTags = ["Customers and KYC (BR)"];
-  const query = (shape: z.ZodRawShape) => jsonSchema(z.object(shape), "input");
-  // Each operation is served under /v1/brl and under its alias /v1/brla.
-  for (const url of ["/v1/brl/createSubaccount", "/v1/brla/createSubaccount"]) {
-    server.post(url, {
-      config,
-      schema: {
-        ...aliasedOperation("createSubaccount", "Create the BR subaccount, or retry its KYC", url),
-        tags: brazilTags,
-        body: jsonSchema(createSubaccountInput, "input"),
-        response: { 200: jsonSchema(z.object({ subAccountId: z.uuid() })), ...errorResponses(400, 401, 403) },
-      },
-      handler: (request) => brazil.createSubaccount(actingOf(request), request.body),
-    });
+  for (const [operations, url] of [
+    [brl, "/v1/brl/kyb/attempt-status"],
+    [brla, "/v1/brla/kyb/attempt-status"],
+  ] as const) {
+    operationRoute(server, app, operations.kybAttemptStatus, face("GET", url, attemptStatus));
   }
-  for (const url of ["/v1/brl/newKyc", "/v1/brla/newKyc"]) {
-    server.post(url, {
-      config,
-      schema: {
-        ...aliasedOperation("brNewKyc", "Submit level 1 KYC data", url),
-        tags: brazilTags,
-        body: jsonSchema(newKycInput, "input"),
-        response: { 200: jsonSchema(z.object({ id: z.uuid() })), ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: (request) => brazil.submitLevelOne(actingOf(request), request.body),
-    });
-  }
-  for (const url of ["/v1/brl/getKycStatus", "/v1/brla/getKycStatus"]) {
-    server.get(url, {
-      config,
-      schema: {
-        ...aliasedOperation("fetchSubaccountKycStatus", "Get the BR KYC or KYB status", url),
-        tags: brazilTags,
-        querystring: query({ taxId: z.string().optional() }),
-        response: { 200: jsonSchema(brazilStatus), ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: (request) => brazil.kycStatus(actingOf(request), request.query),
-    });
-  }
-  for (const url of ["/v1/brl/getUser", "/v1/brla/getUser"]) {
-    server.get(url, {
-      config,
-      schema: {
-        ...aliasedOperation("getBrUser", "Get the BR user", url),
-        tags: brazilTags,
-        querystring: query({ taxId: z.string().optional() }),
-        response: {
-          200: jsonSchema(
-            z.object({
-              subAccountId: z.uuid(),
-              evmAddress: z.string(),
-              kycLevel: z.number().int(),
-              identityStatus: z.enum(["NOT-IDENTIFIED", "CONFIRMED"]),
-            }),
-          ),
-          ...errorResponses(400, 401, 403, 404),
-        },
-      },
-      handler: (request) => brazil.user(actingOf(request), request.query),
-    });
-  }
-  for (const url of ["/v1/brl/getUserRemainingLimit", "/v1/brla/getUserRemainingLimit"]) {
-    server.get(url, {
-      config,
-      schema: {
-        ...aliasedOperation("getBrUserRemainingLimit", "Get the BR user's remaining limits", url),
-        tags: brazilTags,
-        querystring: query({ taxId: z.string().optional(), direction: z.string().optional() }),
-        response: { 200: jsonSchema(z.object({ remainingLimit: z.number() })), ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: (request) => brazil.remainingLimit(actingOf(request), request.query),
-    });
-  }
-  for (const url of ["/v1/brl/kyb/new-level-1/web-sdk", "/v1/brla/kyb/new-level-1/web-sdk"]) {
-    server.post(url, {
-      config,
-      schema: {
-        ...aliasedOperation("startBrKybLevel1Hosted", "Start hosted level 1 KYB", url),
-        tags: brazilTags,
-        querystring: query({ subAccountId: z.string().optional() }),
-        response: {
-          200: jsonSchema(
-            z.object({ attemptId: z.uuid(), authorizedRepresentativeUrl: z.url(), basicCompanyDataUrl: z.url() }),
-          ),
-          ...errorResponses(400, 401, 403, 404),
-        },
-      },
-      handler: (request) => brazil.startKyb(actingOf(request), request.query),
-    });
-  }
-  for (const url of ["/v1/brl/kyc/import-token", "/v1/brla/kyc/import-token"]) {
-    server.post(url, {
-      config: { capabilities: ["BR_KYC_IMPORT"] as const, delegation: SELECTOR_ONLY },
+
+  const pendingImport = z.object({ attemptId: z.uuid(), status: z.literal("pending") });
+  for (const [operations, url] of [
+    [brl, "/v1/brl/kyc/import-token"],
+    [brla, "/v1/brla/kyc/import-token"],
+  ] as const) {
+    operationRoute(server, app, operations.importToken, {
+      ...face("POST", url, pendingImport, [400, 401, 403, 404, 409, 413, 422]),
+      status: 202,
       // The contract's cap for this route; Fastify answers 413 before the body is parsed.
       bodyLimit: IMPORT_TOKEN_BODY_LIMIT,
-      schema: {
-        ...aliasedOperation("importBrKycToken", "Import an individual's KYC by share token", url),
-        tags: brazilTags,
-        headers: jsonSchema(z.object({ "idempotency-key": z.string().optional() }), "input"),
-        body: jsonSchema(z.object({ importToken: z.string(), consentAttested: z.literal(true) }), "input"),
-        response: {
-          202: jsonSchema(z.object({ attemptId: z.uuid(), status: z.literal("pending") })),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 422),
-        },
+      input: importTokenRequest,
+      documented: {
+        headers: jsonSchema(z.object({ "idempotency-key": z.string() }), "input"),
+        body: jsonSchema(importTokenInput.omit({ idempotencyKey: true }), "input"),
       },
-      handler: async (request, reply) => {
-        const { body } = await brazil.importToken(actingOf(request), {
-          idempotencyKey: request.headers["idempotency-key"],
-          query: request.query,
-          body: request.body,
-        });
-        return reply.code(202).send(body);
-      },
-    });
-  }
-  for (const url of ["/v1/brl/kyb/attempt-status", "/v1/brla/kyb/attempt-status"]) {
-    server.get(url, {
-      config,
-      schema: {
-        ...aliasedOperation("getBrKybAttemptStatus", "Get the KYB attempt's status", url),
-        tags: brazilTags,
-        querystring: query({ attemptId: z.string().optional() }),
-        response: {
-          200: jsonSchema(
-            z.object({
-              status: z.enum(["PENDING", "PROCESSING", "COMPLETED"]),
-              result: z.enum(["APPROVED", "REJECTED"]).optional(),
-              retryable: z.boolean().optional(),
-            }),
-          ),
-          ...errorResponses(400, 401, 403, 404),
-        },
-      },
-      handler: (request) => brazil.kybAttemptStatus(actingOf(request), request.query),
+      reply: ({ body }: { body: unknown }) => body,
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES, fiatAccountInput } from "../../fiat-accounts/rules.js";
@@ -8,9 +8,8 @@ import {
   deleteDomesticFiatAccount,
   listDomesticFiatAccounts,
 } from "../../operations/fiat-accounts.js";
-import { requestCountry } from "../../reference-data/domestic.js";
-import { isObject } from "../../validation.js";
-import { isoDateTime, jsonSchema, pathCountry } from "../http.js";
+import { listFiatAccountsInput } from "../../fiat-accounts/types.js";
+import { isoDateTime, jsonSchema, withRequestCountry } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
 const fiatAccount = z.object({
@@ -26,6 +25,7 @@ const fiatAccount = z.object({
   createdAt: isoDateTime,
 });
 const countryQuery = z.object({ country: z.string().optional() });
+const listQuery = listFiatAccountsInput.extend(countryQuery.shape);
 
 /**
  * Payout bank accounts (CONTRACT.md, KYC/KYB and fiat accounts) under `/v1/domestic`, and under the
@@ -44,8 +44,7 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
     tags,
     response: jsonSchema(z.object({ fiatAccountId: z.uuid() })),
     errors: [400, 401, 403],
-    input: ({ query, body }: FastifyRequest) =>
-      isObject(body) ? { ...body, country: requestCountry({ path: pathCountry(url), query, body }) } : body,
+    input: withRequestCountry(url, "body"),
     documented: { querystring: jsonSchema(countryQuery, "input"), body: jsonSchema(fiatAccountInput, "input") },
     reply: ({ fiatAccountId }: { fiatAccountId: string }) => ({ fiatAccountId }),
   });
@@ -54,11 +53,19 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
   operationRoute(server, app, CO.create, create("/v1/co/fiatAccounts"));
   operationRoute(server, app, MX.create, create("/v1/mx/fiatAccounts"));
 
-  const list = { method: "GET" as const, tags, response: jsonSchema(z.array(fiatAccount)), errors: [400, 401, 403] };
-  operationRoute(server, app, listDomesticFiatAccounts, { ...list, url: "/v1/domestic/fiatAccounts" });
-  operationRoute(server, app, AR.list, { ...list, url: "/v1/ar/fiatAccounts" });
-  operationRoute(server, app, CO.list, { ...list, url: "/v1/co/fiatAccounts" });
-  operationRoute(server, app, MX.list, { ...list, url: "/v1/mx/fiatAccounts" });
+  const list = (url: string) => ({
+    method: "GET" as const,
+    url,
+    tags,
+    response: jsonSchema(z.array(fiatAccount)),
+    errors: [400, 401, 403],
+    input: withRequestCountry(url, "query"),
+    documented: { querystring: jsonSchema(listQuery, "input") },
+  });
+  operationRoute(server, app, listDomesticFiatAccounts, list("/v1/domestic/fiatAccounts"));
+  operationRoute(server, app, AR.list, list("/v1/ar/fiatAccounts"));
+  operationRoute(server, app, CO.list, list("/v1/co/fiatAccounts"));
+  operationRoute(server, app, MX.list, list("/v1/mx/fiatAccounts"));
 
   const remove = { method: "DELETE" as const, tags, status: 204, response: null, errors: [400, 401, 403, 404] };
   operationRoute(server, app, deleteDomesticFiatAccount, {

@@ -1,0 +1,196 @@
+import { z } from "zod";
+import {
+  createSubaccountInput,
+  importTokenInput,
+  kybAttemptInput,
+  newKycInput,
+  optionalTaxIdInput,
+  remainingLimitInput,
+  startKybInput,
+  taxIdInput,
+} from "../kyc/brazil.js";
+import {
+  customerInput,
+  customerTypeInput,
+  domesticCase,
+  kybInformation,
+  kycInformation,
+  redirectLinkInput,
+  sendSubmissionInput,
+  typedCase,
+} from "../kyc/domestic.js";
+import type { CaseKey } from "../kyc/service.js";
+import { aliasedName, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
+import { defineOperation } from "./operation.js";
+
+/** The subject's customers and KYC/KYB, or a managed child's (the selector works); corridors are checked in the service. */
+const CUSTOMERS = { requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" } as const;
+
+const individual = (corridor: DomesticCountry): CaseKey => ({ corridor, customerType: "individual" });
+const business = (corridor: DomesticCountry): CaseKey => ({ corridor, customerType: "business" });
+
+/** The subject's customers in every corridor (at most one per corridor and customer type), oldest first. */
+export const listCustomers = defineOperation({
+  name: "listCustomers",
+  summary: "List the subject's provider customers",
+  access: CUSTOMERS,
+  input: z.object({}),
+  run: (app, acting) => app.kyc.casesOf(acting.subjectProfileId),
+});
+
+/**
+ * Customers and KYC/KYB of a domestic corridor (AR, CO, MX, US), under `/v1/domestic` (no alias) or a
+ * country alias: the input's country is decided (a REST adapter takes it from the path, the query or the body).
+ */
+function domesticOperations(alias?: "ar" | "co" | "mx") {
+  const named = (name: string, summary: string) => aliasedName(name, summary, alias);
+  return {
+    createIndividualCustomer: defineOperation({
+      ...named("createDomesticIndividualCustomer", "Create the individual provider customer"),
+      access: CUSTOMERS,
+      input: customerInput,
+      run: async (app, acting, { country }) => (await app.kyc.createCustomer(acting, individual(country))).createdAt,
+    }),
+    createBusinessCustomer: defineOperation({
+      ...named("createDomesticBusinessCustomer", "Create the business provider customer"),
+      access: CUSTOMERS,
+      input: customerInput,
+      run: async (app, acting, { country }) => (await app.kyc.createCustomer(acting, business(country))).createdAt,
+    }),
+    submitKycInformation: defineOperation({
+      ...named("submitDomesticKycInformation", "Submit an individual's KYC information"),
+      access: CUSTOMERS,
+      input: kycInformation,
+      run: (app, acting, form) =>
+        app.kyc.submitInformation(acting, individual(form.country), [form.firstName, form.lastName]),
+    }),
+    sendKycSubmission: defineOperation({
+      ...named("sendDomesticKycSubmission", "Send a KYC submission for review"),
+      access: CUSTOMERS,
+      input: sendSubmissionInput,
+      run: (app, acting, { country, submissionId }) =>
+        app.kyc.sendSubmission(acting, individual(country), submissionId),
+    }),
+    submitKybInformation: defineOperation({
+      ...named("submitDomesticKybInformation", "Submit a business's KYB information"),
+      access: CUSTOMERS,
+      input: kybInformation,
+      run: (app, acting, form) => app.kyc.submitInformation(acting, business(form.country), [form.businessName]),
+    }),
+    sendKybSubmission: defineOperation({
+      ...named("sendDomesticKybSubmission", "Send a KYB submission for review"),
+      access: CUSTOMERS,
+      input: sendSubmissionInput,
+      run: (app, acting, { country, submissionId }) => app.kyc.sendSubmission(acting, business(country), submissionId),
+    }),
+    kycRedirectLink: defineOperation({
+      ...named("getDomesticKycRedirectLink", "Get a link to the provider's hosted KYC"),
+      access: CUSTOMERS,
+      input: redirectLinkInput,
+      run: (app, acting, { country }) => app.kyc.redirectLink(acting, individual(country)),
+    }),
+    kybRedirectLink: defineOperation({
+      ...named("getDomesticKybRedirectLink", "Get a link to the provider's hosted KYB"),
+      access: CUSTOMERS,
+      input: redirectLinkInput,
+      run: (app, acting, { country }) => app.kyc.redirectLink(acting, business(country)),
+    }),
+    redirectOpened: defineOperation({
+      ...named("notifyDomesticKycRedirectOpened", "Report that the hosted KYC or KYB was opened"),
+      access: CUSTOMERS,
+      input: customerTypeInput,
+      run: (app, acting, input) => app.kyc.redirectOpened(acting, typedCase(input)),
+    }),
+    redirectFinished: defineOperation({
+      ...named("notifyDomesticKycRedirectFinished", "Report that the hosted KYC or KYB was finished"),
+      access: CUSTOMERS,
+      input: customerTypeInput,
+      run: (app, acting, input) => app.kyc.redirectFinished(acting, typedCase(input)),
+    }),
+    retry: defineOperation({
+      ...named("retryDomesticKyc", "Retry a failed KYC or KYB"),
+      access: CUSTOMERS,
+      input: customerTypeInput,
+      run: (app, acting, input) => app.kyc.retry(acting, typedCase(input)),
+    }),
+    kycStatus: defineOperation({
+      ...named("getDomesticKycStatus", "Get the KYC or KYB status"),
+      access: CUSTOMERS,
+      input: customerTypeInput,
+      run: (app, acting, input) => domesticCase(app.kyc, acting, typedCase(input)),
+    }),
+    customerStatus: defineOperation({
+      ...named("getDomesticStatus", "Get the provider customer's status"),
+      access: CUSTOMERS,
+      input: customerTypeInput,
+      run: (app, acting, input) => domesticCase(app.kyc, acting, typedCase(input)),
+    }),
+  };
+}
+
+export const DOMESTIC_CUSTOMER_OPERATIONS = domesticOperations();
+/** The same operations under each country alias. */
+export const ALIASED_CUSTOMER_OPERATIONS = {
+  ar: domesticOperations("ar"),
+  co: domesticOperations("co"),
+  mx: domesticOperations("mx"),
+};
+
+/** Subaccounts and KYC/KYB in Brazil, under `/v1/brl` (no alias) or its legacy alias `/v1/brla`. */
+function brazilOperations(alias?: Extract<PathAlias, "brla">) {
+  const named = (name: string, summary: string) => aliasedName(name, summary, alias);
+  return {
+    createSubaccount: defineOperation({
+      ...named("createSubaccount", "Create the BR subaccount, or retry its KYC"),
+      access: CUSTOMERS,
+      input: createSubaccountInput,
+      run: (app, acting, form) => app.brazilOnboarding.createSubaccount(acting, form),
+    }),
+    newKyc: defineOperation({
+      ...named("brNewKyc", "Submit level 1 KYC data"),
+      access: CUSTOMERS,
+      input: newKycInput,
+      run: (app, acting, form) => app.brazilOnboarding.submitLevelOne(acting, form),
+    }),
+    kycStatus: defineOperation({
+      ...named("fetchSubaccountKycStatus", "Get the BR KYC or KYB status"),
+      access: CUSTOMERS,
+      input: taxIdInput,
+      run: (app, acting, input) => app.brazilOnboarding.kycStatus(acting, input),
+    }),
+    user: defineOperation({
+      ...named("getBrUser", "Get the BR user"),
+      access: CUSTOMERS,
+      input: optionalTaxIdInput,
+      run: (app, acting, input) => app.brazilOnboarding.user(acting, input),
+    }),
+    remainingLimit: defineOperation({
+      ...named("getBrUserRemainingLimit", "Get the BR user's remaining limits"),
+      access: CUSTOMERS,
+      input: remainingLimitInput,
+      run: (app, acting, input) => app.brazilOnboarding.remainingLimit(acting, input),
+    }),
+    startKyb: defineOperation({
+      ...named("startBrKybLevel1Hosted", "Start hosted level 1 KYB"),
+      access: CUSTOMERS,
+      input: startKybInput,
+      run: (app, acting, input) => app.brazilOnboarding.startKyb(acting, input),
+    }),
+    importToken: defineOperation({
+      ...named("importBrKycToken", "Import an individual's KYC by share token"),
+      // A managed child's own credential is refused; its manager acts for it through the selector (CONTRACT.md).
+      access: { requires: ["BR_KYC_IMPORT"], delegation: "SELECTOR_ONLY" },
+      input: importTokenInput,
+      run: (app, acting, input) => app.brazilOnboarding.importToken(acting, input),
+    }),
+    kybAttemptStatus: defineOperation({
+      ...named("getBrKybAttemptStatus", "Get the KYB attempt's status"),
+      access: CUSTOMERS,
+      input: kybAttemptInput,
+      run: (app, acting, input) => app.brazilOnboarding.kybAttemptStatus(acting, input),
+    }),
+  };
+}
+
+export const BRAZIL_CUSTOMER_OPERATIONS = brazilOperations();
+export const BRLA_CUSTOMER_OPERATIONS = brazilOperations("brla");
