@@ -19,7 +19,7 @@ export interface DelegationRule {
   customerType?: CustomerType;
 }
 
-export const NO_DELEGATION: DelegationRule = { selector: "unsupported", childCredential: "allowed" };
+const NO_DELEGATION: DelegationRule = { selector: "unsupported", childCredential: "allowed" };
 /** Acting for a child: the selector and the child's own key both work; corridor checks, if any, come later. */
 const DELEGATED: DelegationRule = { selector: "supported", childCredential: "allowed" };
 /** Acting for a child only through its manager's selector: a child's own key is refused (the BR token import). */

@@ -12,7 +12,7 @@ import { defineOpenOperation } from "./operation.js";
 import { requirementsInput } from "../onboarding/types.js";
 
 /** Reference data: anyone may read it (a presented credential must still be valid), acting for no subject. */
-const REFERENCE_DATA = { requires: ["REFERENCE_DATA"], delegation: "NONE" } as const;
+export const REFERENCE_DATA = { requires: ["REFERENCE_DATA"], delegation: "NONE" } as const;
 
 export const listSupportedCountries = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedCountries",

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { listPage } from "../validation.js";
 import { registerWebhookInput, webhookDeliveriesInput } from "../webhooks/types.js";
-import { defineOperation, gate } from "./operation.js";
+import { defineOpenOperation, defineOperation, gate } from "./operation.js";
+import { REFERENCE_DATA } from "./reference-data.js";
 
 /** A non-managed profile's secret key only: no selector (400), no child's own key (403). */
 const WEBHOOKS = { requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" } as const;
@@ -47,4 +48,12 @@ export const redeliverWebhookDelivery = defineOperation({
   access: WEBHOOKS,
   input: z.object({ id: z.string(), deliveryId: z.string() }),
   run: (app, acting, { id, deliveryId }) => app.webhooks.redeliver(acting, id, deliveryId),
+});
+
+/** The key webhook signatures verify with: public, like the reference data. */
+export const getPublicKey = defineOpenOperation(REFERENCE_DATA, {
+  name: "getPublicKey",
+  summary: "Get the webhook signing public key",
+  input: z.object({}),
+  run: (app) => app.signingKeys.info(),
 });

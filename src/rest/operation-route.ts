@@ -41,6 +41,11 @@ interface RestFace<Result> {
   /** The answer is the same for everyone for a while (reference data): shared caches may keep it. */
   cacheable?: true;
   /**
+   * The result's version, sent as its ETag: a request whose If-None-Match names it is answered 304
+   * without a body (receivers revalidate a cached key cheaply).
+   */
+  etag?: (result: Result) => string;
+  /**
    * Body fields the wire names otherwise (the reference's snake_case), by their names in the operation: the
    * body is read and documented under the wire's names, and validation errors name the fields as sent.
    */
@@ -82,6 +87,15 @@ function underWireNames(error: unknown, names: Record<string, string>): unknown 
  */
 const pathOver = (sent: unknown, params: unknown) =>
   sent == null || isObject(sent) ? { ...sent, ...(params as object) } : sent;
+
+/** True when an If-None-Match header names `etag` (weak comparison; `*` matches anything). */
+function namesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((tag) => {
+    const value = tag.trim();
+    return value === "*" || value.replace(/^W\//, "") === etag;
+  });
+}
 
 const JSON_BODY = "application/json; charset=utf-8";
 const PATH_PARAMETER = /:([A-Za-z]+)/g;
@@ -136,6 +150,7 @@ export function operationRoute<Result>(
       response: {
         [status]: face.response ?? { type: "null" },
         ...(face.alternative && { [face.alternative.status]: face.response ?? { type: "null" } }),
+        ...(face.etag && { 304: { type: "null", description: "Not modified: If-None-Match named the current ETag." } }),
         ...errorResponses(...face.errors),
       },
     },
@@ -151,6 +166,11 @@ export function operationRoute<Result>(
       const body = face.reply ? face.reply(result) : face.response === null ? undefined : result;
       reply.code(answered);
       if (face.cacheable) cacheable(reply, body);
+      if (face.etag) {
+        const etag = face.etag(result);
+        reply.header("ETag", etag);
+        if (namesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send();
+      }
       if (!serialized || !isObject(result)) return reply.send(body);
       let text = serialized.get(result);
       if (text === undefined) serialized.set(result, (text = reply.serialize(body)));
