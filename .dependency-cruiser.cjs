@@ -7,7 +7,8 @@ module.exports = {
   options: {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^src/generated/" },
-    tsPreCompilationDeps: false,
+    // Type-only imports count: a cycle of types still ties the folders together.
+    tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
   },
 };

@@ -17,7 +17,7 @@ import { RampEventFeed } from "./events/ramp-feed.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
 import { IdempotencyService } from "./idempotency/service.js";
 import { IdentityService } from "./identity/service.js";
-import { BrazilOnboarding } from "./kyc/brazil.js";
+import { BrazilOnboarding } from "./onboarding/brazil.js";
 import { KycService } from "./kyc/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";

@@ -1,6 +1,5 @@
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import type { ManagerPolicy } from "../managed-profiles/types.js";
 import { childMaySupport, type Corridor, type CustomerType } from "../reference-data/corridors.js";
 import { canonicalId } from "../validation.js";
 import { requireCapabilities, type Capability } from "./capabilities.js";
@@ -54,6 +53,17 @@ function childCredentialOf(principal: Principal) {
   return (principal.kind === "secret" || principal.kind === "public") && principal.credential.managerProfileId !== null
     ? principal.credential
     : undefined;
+}
+
+/** A manager's corridor policy as the operator set it. */
+export interface ManagerPolicy {
+  profileId: string;
+  allowedCorridors: Corridor[];
+  /** null: no narrowing beyond the corridor capability table. */
+  allowedCustomerTypes: CustomerType[] | null;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** A profile as delegation checks it before acting for it: the managed-profiles module provides it. */

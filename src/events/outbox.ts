@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { limitClause, type Reads } from "../db/statements.js";
 import type { Tx } from "../db/tx.js";
-import type { RampPhase, RampStatus } from "../ramps/phases.js";
+import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
 export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as const;

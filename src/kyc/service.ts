@@ -23,6 +23,9 @@ export interface CaseKey {
   customerType: CustomerType;
 }
 
+/** A subject's case in one corridor as this module hands it out. */
+export type KycCase = repo.KycCaseRow;
+
 /**
  * Customers and their KYC/KYB cases with the provider, per subject, corridor and customer type (CONTRACT.md,
  * KYC/KYB and fiat accounts). Every state change is a conditional update on the state it was read in, so

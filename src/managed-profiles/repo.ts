@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable, Tx } from "../db/tx.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
-import type { ManagedProfileView, ManagerPolicy } from "./types.js";
+import type { ManagerPolicy } from "../auth/delegation.js";
+import type { ManagedProfileView } from "./types.js";
 
 const CHILD_FIELDS = {
   id: true,

@@ -1,4 +1,4 @@
-import type { DelegationTarget, ManagedProfileDirectory } from "../auth/delegation.js";
+import type { DelegationTarget, ManagedProfileDirectory, ManagerPolicy } from "../auth/delegation.js";
 import type { CredentialService } from "../credentials/service.js";
 import type { ApiCredentialView, CredentialInput, CredentialListPage, IssuedCredential } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
@@ -7,7 +7,7 @@ import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import { canonicalId } from "../validation.js";
 import * as repo from "./repo.js";
-import type { CreateManagedProfileInput, ManagedProfilesPage, ManagedProfileView, ManagerPolicy } from "./types.js";
+import type { CreateManagedProfileInput, ManagedProfilesPage, ManagedProfileView } from "./types.js";
 
 /**
  * Headless children of a manager: creation (idempotent on the external subject), listing, reading,

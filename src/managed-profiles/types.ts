@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CORRIDORS, CUSTOMER_TYPES, type Corridor, type CustomerType } from "../reference-data/corridors.js";
+import { CORRIDORS, CUSTOMER_TYPES, type CustomerType } from "../reference-data/corridors.js";
 
 const normalizedEmail = z
   .string({ error: "contactEmail is required" })
@@ -37,17 +37,6 @@ export const managerPolicyInput = z
 export type CreateManagedProfileInput = z.output<typeof createManagedProfileInput>;
 export type ManagedProfilesPage = z.output<typeof listManagedProfilesInput>;
 export type ManagerPolicyInput = z.output<typeof managerPolicyInput>;
-
-/** A manager's corridor policy as the operator set it. */
-export interface ManagerPolicy {
-  profileId: string;
-  allowedCorridors: Corridor[];
-  /** null: no narrowing beyond the corridor capability table. */
-  allowedCustomerTypes: CustomerType[] | null;
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 export interface ManagedProfileView {
   profileId: string;

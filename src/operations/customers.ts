@@ -8,7 +8,7 @@ import {
   remainingLimitInput,
   startKybInput,
   taxIdInput,
-} from "../kyc/brazil.js";
+} from "../onboarding/brazil.js";
 import {
   customerInput,
   customerTypeInput,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { credentialListInput } from "../credentials/types.js";
-import type { ManagerPolicy } from "../managed-profiles/types.js";
+import type { ManagerPolicy } from "../auth/delegation.js";
 import { createManagedProfileInput, listManagedProfilesInput } from "../managed-profiles/types.js";
 import { defineOperation, type Gate } from "./operation.js";
 

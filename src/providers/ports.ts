@@ -1,7 +1,7 @@
 import type { Money } from "../money.js";
 import type { Corridor, CustomerType, FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
-import type { RampPhase } from "../ramps/phases.js";
+import type { RampPhase } from "../reference-data/ramp-phases.js";
 
 /*
  * The ports licensed partners plug in behind. The sandbox provider implements them deterministically;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { money } from "../money.js";
 import type { Corridor, CustomerType, FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
-import { nextProcessingPhase } from "../ramps/phases.js";
+import { nextProcessingPhase } from "../reference-data/ramp-phases.js";
 import type {
   KycDecision,
   KycProvider,

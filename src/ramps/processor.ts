@@ -5,7 +5,7 @@ import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import type { RampProvider, StepOutcome } from "../providers/ports.js";
-import { isTerminal, statusOfPhase, type RampPhase } from "./phases.js";
+import { isTerminal, statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
 import * as repo from "./repo.js";
 import { eventRamp } from "./service.js";
 import type { RampViewCache } from "./view-cache.js";

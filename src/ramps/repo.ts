@@ -2,7 +2,7 @@ import { columns, limitClause, placeholders, type Reads } from "../db/statements
 import type { Queryable, Tx } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { QUOTE_TERMS_FIELDS, type QuoteTermsField } from "../quotes/types.js";
-import type { RampPhase } from "./phases.js";
+import type { RampPhase } from "../reference-data/ramp-phases.js";
 
 const WITH_QUOTE = { quote: true } as const;
 export type RampRow = Prisma.RampGetPayload<{ include: typeof WITH_QUOTE }>;

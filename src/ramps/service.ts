@@ -16,7 +16,7 @@ import { EVM_NETWORKS } from "../reference-data/catalog.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import { canonicalId, fieldError } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
-import { statusOfPhase, type RampPhase } from "./phases.js";
+import { statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
 import * as repo from "./repo.js";
 import type { HistoryPage, RampErrorView, RampView, RegisterInput, UpdateInput } from "./types.js";
 import type { RampHistory, RampViewCache } from "./view-cache.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { PaymentInstructions } from "../providers/ports.js";
 import type { QuoteTerms } from "../quotes/types.js";
 import { canonicalId } from "../validation.js";
-import type { RampPhase, RampStatus } from "./phases.js";
+import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
 
 const MAX_JSON_BYTES = 16 * 1024;
 

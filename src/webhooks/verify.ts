@@ -2,7 +2,7 @@ import { constants, createPublicKey, verify as cryptoVerify, type KeyObject } fr
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES, type RampEventBody } from "../events/outbox.js";
 import { RAMP_TYPES } from "../quotes/types.js";
-import { RAMP_STATUSES } from "../ramps/phases.js";
+import { RAMP_STATUSES } from "../reference-data/ramp-phases.js";
 
 /**
  * Verification of webhook deliveries, for receivers (CONTRACT.md, Webhooks). Framework-free; depends

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROCESSING_PHASES } from "../../src/ramps/phases.js";
+import { PROCESSING_PHASES } from "../../src/reference-data/ramp-phases.js";
 import { findRamp } from "../../src/ramps/repo.js";
 import { findSubjectKyc } from "../../src/kyc/repo.js";
 import { listCredentials } from "../../src/credentials/repo.js";

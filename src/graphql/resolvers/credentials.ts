@@ -5,7 +5,8 @@ import type { ActingContext } from "../../auth/delegation.js";
 import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
 import { Auth } from "../auth-directive.js";
 import { Performs, performField } from "../operation-field.js";
-import { Acting, actingFor, fieldDelegation, type GraphQLContext } from "../context.js";
+import type { GraphQLContext } from "../context.js";
+import { Acting, actingFor, fieldDelegation } from "../acting.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
 import { decodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
 import {

@@ -1,7 +1,8 @@
 import { Ctx, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { listCustomers } from "../../operations/customers.js";
-import { Acting, type GraphQLContext } from "../context.js";
+import type { GraphQLContext } from "../context.js";
+import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { Customer } from "../types/customers.js";
 

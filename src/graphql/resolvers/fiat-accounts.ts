@@ -5,7 +5,8 @@ import {
   deleteDomesticFiatAccount,
   listDomesticFiatAccounts,
 } from "../../operations/fiat-accounts.js";
-import { Acting, type GraphQLContext } from "../context.js";
+import type { GraphQLContext } from "../context.js";
+import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {

@@ -10,7 +10,8 @@ import {
 } from "../../operations/managed-profiles.js";
 import { Auth } from "../auth-directive.js";
 import { Performs, performField } from "../operation-field.js";
-import { Acting, type GraphQLContext } from "../context.js";
+import type { GraphQLContext } from "../context.js";
+import { Acting } from "../acting.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import { ApiCredentialConnection, CreateApiCredentialInput, CreatedApiCredential } from "../types/credentials.js";
 import {

@@ -2,7 +2,8 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { createBestQuote, createQuote, createWidgetSession, getQuote } from "../../operations/quotes.js";
 import type { QuoteView } from "../../quotes/types.js";
-import { type GraphQLContext, OptionalActing } from "../context.js";
+import type { GraphQLContext } from "../context.js";
+import { OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import {
   CreateBestQuoteInput,

@@ -12,7 +12,8 @@ import {
   updateRecipient,
 } from "../../operations/recipients.js";
 import { Performs, performField } from "../operation-field.js";
-import { Acting, type GraphQLContext } from "../context.js";
+import type { GraphQLContext } from "../context.js";
+import { Acting } from "../acting.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {
   AcceptedRecipientInvitation,

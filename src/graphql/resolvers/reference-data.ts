@@ -6,7 +6,8 @@ import {
   listSupportedFiatCurrencies,
   listSupportedPaymentMethods,
 } from "../../operations/reference-data.js";
-import { type GraphQLContext, OptionalActing } from "../context.js";
+import type { GraphQLContext } from "../context.js";
+import { OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import {
   Country,

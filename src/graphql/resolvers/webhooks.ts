@@ -8,7 +8,8 @@ import {
   registerWebhook,
 } from "../../operations/webhooks.js";
 import type { WebhookDeliveryView, WebhookView } from "../../webhooks/types.js";
-import { Acting, type GraphQLContext } from "../context.js";
+import type { GraphQLContext } from "../context.js";
+import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
 import {

@@ -3,7 +3,7 @@ import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql
 import { screamingEnumOf } from "./enums.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { KYC_STATUSES } from "../../providers/ports.js";
-import { RAMP_PHASES, RAMP_STATUSES } from "../../ramps/phases.js";
+import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
 import { Connection } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { AppError } from "../../errors.js";
 import { idempotencyKey } from "../../idempotency/service.js";
-import { importTokenInput } from "../../kyc/brazil.js";
+import { importTokenInput } from "../../onboarding/brazil.js";
 import {
   customerTypeInput,
   kybInformation,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { RAMP_PHASES, RAMP_STATUSES } from "../../ramps/phases.js";
+import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
 import type { RampView } from "../../ramps/types.js";
 import {
   getRampErrorLogs,

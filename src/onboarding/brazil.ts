@@ -3,12 +3,11 @@ import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
 import { requestHash, type IdempotencyService, type StoredResponse } from "../idempotency/service.js";
-import type { OnboardingService } from "../onboarding/service.js";
+import type { OnboardingService } from "./service.js";
 import type { KycStatus } from "../providers/ports.js";
 import { canonicalId, fieldError } from "../validation.js";
-import type { KycCaseRow } from "./repo.js";
-import type { KycService } from "./service.js";
-import { isValidCnpj, isValidCpf } from "./tax-ids.js";
+import type { KycCase, KycService } from "../kyc/service.js";
+import { isValidCnpj, isValidCpf } from "../kyc/tax-ids.js";
 
 const digits = (value: string) => value.replace(/[.\-/\s]/g, "");
 
@@ -80,7 +79,7 @@ export const kybAttemptInput = z.object({ attemptId: z.string() }).strict();
 const subaccountNotFound = () => new AppError("NOT_FOUND", "Subaccount not found.");
 
 /** The reference's BR KYC status: in progress, or completed with a result; level 1 once approved. */
-function brazilStatus(row: KycCaseRow): {
+function brazilStatus(row: KycCase): {
   type: "KYC" | "KYB";
   status: "PENDING" | "PROCESSING" | "COMPLETED";
   result?: "APPROVED" | "REJECTED";
@@ -213,7 +212,7 @@ export class BrazilOnboarding {
   private async existing(
     acting: ActingContext,
     key: { corridor: "BR"; customerType: "individual" | "business" },
-  ): Promise<KycCaseRow | null> {
+  ): Promise<KycCase | null> {
     try {
       return await this.kyc.caseOf(acting, key);
     } catch (error) {
@@ -222,7 +221,7 @@ export class BrazilOnboarding {
     }
   }
 
-  private async subaccount(acting: ActingContext, subAccountId: string): Promise<KycCaseRow> {
+  private async subaccount(acting: ActingContext, subAccountId: string): Promise<KycCase> {
     const id = canonicalId(subAccountId);
     const row = id ? await this.kyc.caseByCustomer(acting, id) : null;
     if (!row || row.corridor !== "BR") throw subaccountNotFound();
@@ -230,7 +229,7 @@ export class BrazilOnboarding {
   }
 
   /** The subject's BR subaccount with this tax id; another's, or none, is not found (400 in the reference). */
-  private async ownedByTaxId(acting: ActingContext, taxId: string): Promise<KycCaseRow> {
+  private async ownedByTaxId(acting: ActingContext, taxId: string): Promise<KycCase> {
     const cases = await this.kyc.casesOf(acting.subjectProfileId);
     const row = cases.find((candidate) => candidate.corridor === "BR" && candidate.taxId === digits(taxId));
     if (!row) throw fieldError("taxId", "names no subaccount of this profile");
@@ -238,7 +237,7 @@ export class BrazilOnboarding {
   }
 
   /** The subject's one BR subaccount (individual before business); not found without one. */
-  private async canonical(acting: ActingContext): Promise<KycCaseRow> {
+  private async canonical(acting: ActingContext): Promise<KycCase> {
     const cases = (await this.kyc.casesOf(acting.subjectProfileId)).filter((row) => row.corridor === "BR");
     const row = cases.find((candidate) => candidate.customerType === "individual") ?? cases[0];
     if (!row) throw subaccountNotFound();
