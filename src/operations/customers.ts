@@ -20,14 +20,33 @@ import {
   typedCase,
 } from "../kyc/domestic.js";
 import type { CaseKey } from "../kyc/service.js";
-import { aliasedName, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
-import { defineOperation } from "./operation.js";
+import type { CustomerType } from "../reference-data/corridors.js";
+import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
+import { defineOperation, gate, type Gate } from "./operation.js";
 
 /** The subject's customers and KYC/KYB, or a managed child's (the selector works); corridors are checked in the service. */
 const CUSTOMERS = { requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" } as const;
 
 const individual = (corridor: DomesticCountry): CaseKey => ({ corridor, customerType: "individual" });
 const business = (corridor: DomesticCountry): CaseKey => ({ corridor, customerType: "business" });
+
+/*
+ * Changes are corridor-bound: a managed child's manager must allow the corridor (and the child's customer
+ * type must be the one the operation is for) before anything else about the input is read (specification
+ * rule 5). The services check it again where they change a case; the policy is cached.
+ */
+const countryField = z.object({ country: z.enum(DOMESTIC_COUNTRIES) });
+/** The policy for the input's country and a customer type the operation fixes. */
+const domesticPolicy = (customerType: CustomerType) =>
+  gate(countryField, (app, acting, { country }) => app.delegation.authorizeCorridor(acting, country, customerType));
+/** The policy for the input's country and the customer its `type` names (individual unless BUSINESS). */
+const typedPolicy = gate(countryField.extend({ type: z.unknown().optional() }), (app, acting, { country, type }) =>
+  app.delegation.authorizeCorridor(acting, country, type === "BUSINESS" ? "business" : "individual"),
+);
+/** The policy for Brazil; the customer type from `customerTypeOf` (undefined: not known yet). */
+const brazilPolicy = (customerTypeOf: (input: unknown) => CustomerType | undefined): Gate<void> => ({
+  check: (app, acting, input) => app.delegation.authorizeCorridor(acting, "BR", customerTypeOf(input)),
+});
 
 /** The subject's customers in every corridor (at most one per corridor and customer type), oldest first. */
 export const listCustomers = defineOperation({
@@ -48,18 +67,21 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
     createIndividualCustomer: defineOperation({
       ...named("createDomesticIndividualCustomer", "Create the individual provider customer"),
       access: CUSTOMERS,
+      gate: domesticPolicy("individual"),
       input: customerInput,
       run: async (app, acting, { country }) => (await app.kyc.createCustomer(acting, individual(country))).createdAt,
     }),
     createBusinessCustomer: defineOperation({
       ...named("createDomesticBusinessCustomer", "Create the business provider customer"),
       access: CUSTOMERS,
+      gate: domesticPolicy("business"),
       input: customerInput,
       run: async (app, acting, { country }) => (await app.kyc.createCustomer(acting, business(country))).createdAt,
     }),
     submitKycInformation: defineOperation({
       ...named("submitDomesticKycInformation", "Submit an individual's KYC information"),
       access: CUSTOMERS,
+      gate: domesticPolicy("individual"),
       input: kycInformation,
       run: (app, acting, form) =>
         app.kyc.submitInformation(acting, individual(form.country), [form.firstName, form.lastName]),
@@ -67,6 +89,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
     sendKycSubmission: defineOperation({
       ...named("sendDomesticKycSubmission", "Send a KYC submission for review"),
       access: CUSTOMERS,
+      gate: domesticPolicy("individual"),
       input: sendSubmissionInput,
       run: (app, acting, { country, submissionId }) =>
         app.kyc.sendSubmission(acting, individual(country), submissionId),
@@ -74,42 +97,49 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
     submitKybInformation: defineOperation({
       ...named("submitDomesticKybInformation", "Submit a business's KYB information"),
       access: CUSTOMERS,
+      gate: domesticPolicy("business"),
       input: kybInformation,
       run: (app, acting, form) => app.kyc.submitInformation(acting, business(form.country), [form.businessName]),
     }),
     sendKybSubmission: defineOperation({
       ...named("sendDomesticKybSubmission", "Send a KYB submission for review"),
       access: CUSTOMERS,
+      gate: domesticPolicy("business"),
       input: sendSubmissionInput,
       run: (app, acting, { country, submissionId }) => app.kyc.sendSubmission(acting, business(country), submissionId),
     }),
     kycRedirectLink: defineOperation({
       ...named("getDomesticKycRedirectLink", "Get a link to the provider's hosted KYC"),
       access: CUSTOMERS,
+      gate: domesticPolicy("individual"),
       input: redirectLinkInput,
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, individual(country)),
     }),
     kybRedirectLink: defineOperation({
       ...named("getDomesticKybRedirectLink", "Get a link to the provider's hosted KYB"),
       access: CUSTOMERS,
+      gate: domesticPolicy("business"),
       input: redirectLinkInput,
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, business(country)),
     }),
     redirectOpened: defineOperation({
       ...named("notifyDomesticKycRedirectOpened", "Report that the hosted KYC or KYB was opened"),
       access: CUSTOMERS,
+      gate: typedPolicy,
       input: customerTypeInput,
       run: (app, acting, input) => app.kyc.redirectOpened(acting, typedCase(input)),
     }),
     redirectFinished: defineOperation({
       ...named("notifyDomesticKycRedirectFinished", "Report that the hosted KYC or KYB was finished"),
       access: CUSTOMERS,
+      gate: typedPolicy,
       input: customerTypeInput,
       run: (app, acting, input) => app.kyc.redirectFinished(acting, typedCase(input)),
     }),
     retry: defineOperation({
       ...named("retryDomesticKyc", "Retry a failed KYC or KYB"),
       access: CUSTOMERS,
+      gate: typedPolicy,
       input: customerTypeInput,
       run: (app, acting, input) => app.kyc.retry(acting, typedCase(input)),
     }),
@@ -143,12 +173,17 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
     createSubaccount: defineOperation({
       ...named("createSubaccount", "Create the BR subaccount, or retry its KYC"),
       access: CUSTOMERS,
+      gate: brazilPolicy((input) => {
+        const { accountType } = (input ?? {}) as { accountType?: unknown };
+        return accountType === "COMPANY" ? "business" : accountType === "INDIVIDUAL" ? "individual" : undefined;
+      }),
       input: createSubaccountInput,
       run: (app, acting, form) => app.brazilOnboarding.createSubaccount(acting, form),
     }),
     newKyc: defineOperation({
       ...named("brNewKyc", "Submit level 1 KYC data"),
       access: CUSTOMERS,
+      gate: brazilPolicy(() => "individual"),
       input: newKycInput,
       run: (app, acting, form) => app.brazilOnboarding.submitLevelOne(acting, form),
     }),
@@ -173,6 +208,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
     startKyb: defineOperation({
       ...named("startBrKybLevel1Hosted", "Start hosted level 1 KYB"),
       access: CUSTOMERS,
+      gate: brazilPolicy(() => "business"),
       input: startKybInput,
       run: (app, acting, input) => app.brazilOnboarding.startKyb(acting, input),
     }),
@@ -180,6 +216,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       ...named("importBrKycToken", "Import an individual's KYC by share token"),
       // A managed child's own credential is refused; its manager acts for it through the selector (CONTRACT.md).
       access: { requires: ["BR_KYC_IMPORT"], delegation: "SELECTOR_ONLY" },
+      gate: brazilPolicy(() => "individual"),
       input: importTokenInput,
       run: (app, acting, input) => app.brazilOnboarding.importToken(acting, input),
     }),

@@ -82,16 +82,31 @@ export const defineOperatorOperation = <Input extends z.ZodObject, Result>(
   run: (app, _operator, input) => operation.run(app, input),
 });
 
-/** Validates what a face received against the operation's schema (VALIDATION_FAILED, per field), then runs it. */
+/**
+ * Validates what a face received against the operation's schema (VALIDATION_FAILED, per field), then runs it.
+ * `refused` is what the face's own reading of its wire refused (a missing Idempotency-Key, a conflicting
+ * country): it is answered after the gate, since authorization comes before anything about the input (the
+ * gate then sees the wire as it was, and its own failure to read a field gives way to that refusal).
+ */
 export function perform<Result>(
   operation: AnyOperation<Result>,
   app: App,
   acting: ActingContext | null,
   input: unknown,
+  refused?: unknown,
 ): Result | Promise<Result> {
   if (acting === null && !operation.withoutSubject) throw new AppError("AUTHENTICATION_REQUIRED");
-  if (!operation.gate) return operation.run(app, acting, parseInput(operation.input, input), undefined);
-  return operation.gate
-    .check(app, acting!, input)
-    .then((found) => operation.run(app, acting, parseInput(operation.input, input), found));
+  const validated = () => {
+    if (refused !== undefined) throw refused;
+    return parseInput(operation.input, input);
+  };
+  if (!operation.gate) return operation.run(app, acting, validated(), undefined);
+  const { gate } = operation;
+  // A gate may throw at once (its own fields invalid): that too gives way to the face's refusal.
+  return new Promise<unknown>((resolve) => resolve(gate.check(app, acting!, input))).then(
+    (found) => operation.run(app, acting, validated(), found),
+    (error: unknown) => {
+      throw refused !== undefined && error instanceof AppError && error.code === "VALIDATION_FAILED" ? refused : error;
+    },
+  );
 }

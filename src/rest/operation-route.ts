@@ -155,10 +155,18 @@ export function operationRoute<Result>(
       },
     },
     handler: async (request: FastifyRequest, reply) => {
-      const wire = face.input ? face.input(request) : pathOver(inQuery ? request.query : request.body, request.params);
+      const sent = pathOver(inQuery ? request.query : request.body, request.params);
+      // What the face's reading refuses is answered after the operation's gate (see perform).
+      let wire: unknown = sent;
+      let refused: unknown;
+      try {
+        if (face.input) wire = face.input(request);
+      } catch (error) {
+        refused = error;
+      }
       let result: Result;
       try {
-        result = await perform(operation, app, request.acting, fromWire ? renameKeys(wire, fromWire) : wire);
+        result = await perform(operation, app, request.acting, fromWire ? renameKeys(wire, fromWire) : wire, refused);
       } catch (error) {
         throw wireNames ? underWireNames(error, wireNames) : error;
       }

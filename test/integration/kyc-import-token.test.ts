@@ -252,6 +252,45 @@ describe("who may import", () => {
     expect(await t.app.db.idempotencyRecord.count({ where: { scope: { contains: childId } } })).toBe(0);
   });
 
+  it("checks the manager's corridor policy and the child's customer type before the key and the body", async () => {
+    const { manager, childId, selecting } = await managerAndChild();
+    const bad = { importToken: 42 };
+    // The policy no longer allows BR: refused as such, whatever the key and the body.
+    const put = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["MX"], isActive: true },
+    });
+    expect(put.status).toBe(200);
+    for (const path of [PATH, "/v1/brla/kyc/import-token", `${PATH}?userId=${childId}`]) {
+      expectError(await importing(selecting, undefined, bad, path), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    }
+    const before = await caseOf(childId);
+
+    // A business child: the import is for individuals, so it is refused before anything is looked up.
+    const business = await t.request("POST", "/v1/managed-profiles", {
+      headers: manager.secret,
+      body: {
+        externalSubjectId: `subject-${randomUUID()}`,
+        contactEmail: `b-${randomUUID()}@example.com`,
+        customerType: "business",
+      },
+    });
+    expect(business.status, JSON.stringify(business.body)).toBe(201);
+    await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["BR"], isActive: true },
+    });
+    const selectingBusiness = { ...manager.secret, "x-managed-profile-id": business.body.managedProfile.profileId };
+    expectError(await importing(selectingBusiness, undefined, bad), 400, "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
+    expectError(
+      await importing(selectingBusiness, randomUUID(), { importToken: shareToken(), consentAttested: true }),
+      400,
+      "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH",
+    );
+    expect(await caseOf(childId)).toEqual(before);
+    expect(await t.app.db.idempotencyRecord.count({ where: { scope: { contains: manager.profileId } } })).toBe(0);
+  });
+
   it("lets the manager import for its child with its secret key or session and the selector", async () => {
     const { manager, childId, selecting } = await managerAndChild();
     const response = await importing(selecting, randomUUID(), { importToken: shareToken(), consentAttested: true });

@@ -551,6 +551,49 @@ describe("managed children", () => {
       await t.app.db.kycCase.count({ where: { profileId: { in: [individual.profileId, business.profileId] } } }),
     ).toBe(2);
   });
+
+  it("refuses a child's changes in a corridor its manager no longer allows before validating their bodies", async () => {
+    const { manager, individual, business } = await managerWithChildren(["MX", "BR"]);
+    ok(
+      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors: ["CO"], isActive: true },
+      }),
+    );
+    const invalid = { firstName: 7, unknown: true };
+    for (const [who, path, body] of [
+      [individual.selecting, "/v1/mx/createIndividualCustomer", invalid],
+      [individual.selecting, "/v1/mx/submitKycInformation", invalid],
+      [individual.own, "/v1/mx/submitKycInformation", { country: "MX", ...invalid }],
+      [individual.selecting, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId: "x" }],
+      [business.selecting, "/v1/mx/submitKybInformation", invalid],
+      [individual.selecting, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", taxId: "1" }],
+      [individual.selecting, "/v1/brla/createSubaccount", invalid],
+      [individual.selecting, "/v1/brl/newKyc", invalid],
+    ] as const) {
+      expectError(await post(who, path, body), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+    }
+    // With the corridor allowed again, a customer type that is not the child's is refused before the body.
+    ok(
+      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors: ["MX", "BR"], isActive: true },
+      }),
+    );
+    for (const [who, path, body] of [
+      [business.selecting, "/v1/mx/submitKycInformation", invalid],
+      [individual.selecting, "/v1/mx/submitKybInformation", invalid],
+      [business.selecting, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", taxId: "1" }],
+      [business.selecting, "/v1/brl/newKyc", invalid],
+    ] as const) {
+      expectError(await post(who, path, body), 400, "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
+    }
+    // And an allowed change is validated as before.
+    expectError(await post(individual.selecting, "/v1/mx/submitKycInformation", invalid), 400, "VALIDATION_FAILED");
+    expect(
+      await t.app.db.kycCase.count({ where: { profileId: { in: [individual.profileId, business.profileId] } } }),
+    ).toBe(0);
+  });
 });
 
 describe("ramps read the KYC state", () => {
