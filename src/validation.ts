@@ -17,10 +17,11 @@ export function parseInput<S extends z.ZodType>(
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({
-    field: issue.path.length ? issue.path.join(".") : "(body)",
-    message: issue.message,
-  }));
+  const details = result.error.issues.map((issue) =>
+    issue.path.length
+      ? { field: issue.path.join("."), message: issue.message }
+      : { field: "(body)", message: issue.code === "invalid_type" ? "must be a JSON object" : issue.message },
+  );
   throw new AppError(code, code === "VALIDATION_FAILED" ? undefined : details[0]?.message, details);
 }
 
@@ -58,6 +59,10 @@ function nulCharacterAt(value: unknown, path: string[] = []): string[] | undefin
 export function fieldError(field: string, message: string): AppError {
   return new AppError("VALIDATION_FAILED", `${field} ${message}`, [{ field, message }]);
 }
+
+/** A string field: `missing` when it is absent, "must be a string" when it is something else (a number, say). */
+export const requiredString = (missing = "is required") =>
+  z.string({ error: (issue) => (issue.input === undefined ? missing : "must be a string") });
 
 /** A JSON object (not null, not an array). */
 export const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { requiredString } from "../validation.js";
 import { PRICING_PROFILE_NAMES } from "../quotes/pricing.js";
 
-export const partnerInput = z.object({ name: z.string({ error: "name is required" }).trim().min(1).max(100) }).strict();
+export const partnerInput = z.object({ name: requiredString("name is required").trim().min(1).max(100) }).strict();
 export const partnerStateInput = z
   .object({ isActive: z.boolean({ error: "isActive must be true or false" }) })
   .strict();

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { omissible } from "../validation.js";
+import { omissible, requiredString } from "../validation.js";
 
-const email = z
-  .string({ error: "email is required" })
+const email = requiredString("email is required")
   .trim()
   .toLowerCase()
   .pipe(z.email({ error: "must be an email address" }).max(254));
@@ -10,10 +9,10 @@ const email = z
 export const requestOtpInput = z.object({ email, locale: omissible(z.string().max(35)) });
 export type RequestOtpInput = z.output<typeof requestOtpInput>;
 
-export const verifyOtpInput = z.object({ email, token: z.string({ error: "token is required" }) });
+export const verifyOtpInput = z.object({ email, token: requiredString("token is required") });
 export type VerifyOtpInput = z.output<typeof verifyOtpInput>;
 
 /** A refresh token, to renew its session with or to end its sign-in. */
 export const refreshTokenInput = z.object({
-  refreshToken: z.string({ error: "is required" }).min(1, "is required"),
+  refreshToken: requiredString().min(1, "is required"),
 });

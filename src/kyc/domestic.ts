@@ -63,7 +63,7 @@ export const sendSubmissionInput = z.object({ country, submissionId: z.uuid("mus
 /** A customer of the country: the individual one, or with `type` BUSINESS the business one. */
 export const customerTypeInput = z.object({ country, type }).strict();
 /** The hosted flow's link names only the country (the operation says individual or business). */
-export const redirectLinkInput = z.object({ country });
+export const redirectLinkInput = z.object({ country }).strict();
 
 /** The case a country and a `type` (INDIVIDUAL, the default, or BUSINESS) name. */
 export const typedCase = ({ country, type }: z.output<typeof customerTypeInput>): CaseKey => ({

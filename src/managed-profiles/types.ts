@@ -1,15 +1,15 @@
 import { z } from "zod";
+import { requiredString } from "../validation.js";
 import { CORRIDORS, CUSTOMER_TYPES, type CustomerType } from "../reference-data/corridors.js";
 
-const normalizedEmail = z
-  .string({ error: "contactEmail is required" })
+const normalizedEmail = requiredString("contactEmail is required")
   .trim()
   .toLowerCase()
   .pipe(z.email({ error: "must be an email address" }).max(255));
 
 export const createManagedProfileInput = z
   .object({
-    externalSubjectId: z.string({ error: "externalSubjectId is required" }).trim().min(1).max(255),
+    externalSubjectId: requiredString("externalSubjectId is required").trim().min(1).max(255),
     contactEmail: normalizedEmail,
     customerType: z.enum(CUSTOMER_TYPES, { error: "must be individual or business" }),
   })

@@ -5,7 +5,7 @@ import { AppError } from "../errors.js";
 import { requestHash, type IdempotencyService, type StoredResponse } from "../idempotency/service.js";
 import type { OnboardingService } from "./service.js";
 import type { KycStatus } from "../providers/ports.js";
-import { canonicalId, fieldError } from "../validation.js";
+import { canonicalId, fieldError, requiredString } from "../validation.js";
 import type { KycCase, KycService } from "../kyc/service.js";
 import { isValidCnpj, isValidCpf } from "../kyc/tax-ids.js";
 
@@ -69,7 +69,7 @@ export const importTokenInput = z
   .strict();
 
 /** The subaccount with this CPF or CNPJ (it must be the subject's). */
-export const taxIdInput = z.object({ taxId: z.string({ error: "is required" }).min(1, "is required") }).strict();
+export const taxIdInput = z.object({ taxId: requiredString().min(1, "is required") }).strict();
 /** The subaccount with this CPF or CNPJ, or without one the subject's own. */
 export const optionalTaxIdInput = z.object({ taxId: z.string().optional() }).strict();
 export const remainingLimitInput = optionalTaxIdInput.extend({ direction: z.enum(["BUY", "SELL"]) }).strict();

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import type { PaymentInstructions } from "../providers/ports.js";
 import type { QuoteTerms } from "../quotes/types.js";
-import { canonicalId } from "../validation.js";
+import { canonicalId, requiredString } from "../validation.js";
 import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
 
 const MAX_JSON_BYTES = 16 * 1024;
 
-const uuid = z
-  .string({ error: "is required" })
+const uuid = requiredString()
   .refine((value) => canonicalId(value) !== null, { message: "must be a UUID" })
   .transform((value) => canonicalId(value)!);
 const shortText = z.string().min(1).max(256);

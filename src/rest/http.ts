@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifySchema } from "fastify";
+import type { FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import type { z } from "zod";
 import { z as zod } from "zod";
 import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
@@ -143,6 +143,14 @@ function pathCountry(url: string): DomesticCountry | undefined {
 }
 
 /**
+ * The request's JSON body, undefined when it sent none: Fastify gives null for a missing body on a route that
+ * documents one, while a JSON null always comes with its Content-Type.
+ */
+export function sentBody(request: FastifyRequest): unknown {
+  return request.body === null && request.headers["content-type"] === undefined ? undefined : request.body;
+}
+
+/**
  * The country a domestic request is about, from every place the wire may name it: the alias path, the query
  * and the body. All that name one must name the same (a conflict is 400), and at least one must.
  */
@@ -172,12 +180,13 @@ function requestCountry(
 
 /**
  * A domestic route's input: what it sent (the query of a read, the body of a change; none is an empty one)
- * with the country `requestCountry` decided. Anything else that is not an object goes on to be refused.
+ * with the country `requestCountry` decided. Anything else that is not an object (JSON null too) goes on to
+ * be refused.
  */
 export const withRequestCountry =
   (url: string, from: "query" | "body", allowed?: readonly DomesticCountry[]) =>
-  (request: { query: unknown; body: unknown }): unknown => {
-    const sent = request[from];
-    if (sent != null && !isObject(sent)) return sent;
+  (request: FastifyRequest): unknown => {
+    const sent = from === "query" ? request.query : sentBody(request);
+    if (sent !== undefined && !isObject(sent)) return sent;
     return { ...sent, country: requestCountry(url, request, allowed) };
   };

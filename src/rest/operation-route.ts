@@ -4,7 +4,7 @@ import type { App } from "../app.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
 import { AppError } from "../errors.js";
 import { isObject } from "../validation.js";
-import { cacheable, errorResponses, jsonSchema } from "./http.js";
+import { cacheable, errorResponses, jsonSchema, sentBody } from "./http.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -82,11 +82,11 @@ function underWireNames(error: unknown, names: Record<string, string>): unknown 
 }
 
 /**
- * The path parameters over what the body or query sent. No body (or JSON null) is an empty one; any other
- * body that is not an object goes to validation as it is, to be refused there.
+ * The path parameters over what the body or query sent. No body is an empty one; any other body that is not
+ * an object (JSON null too) goes to validation as it is, to be refused there.
  */
 const pathOver = (sent: unknown, params: unknown) =>
-  sent == null || isObject(sent) ? { ...sent, ...(params as object) } : sent;
+  sent === undefined || isObject(sent) ? { ...sent, ...(params as object) } : sent;
 
 /** True when an If-None-Match header names `etag` (weak comparison; `*` matches anything). */
 function namesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -155,7 +155,7 @@ export function operationRoute<Result>(
       },
     },
     handler: async (request: FastifyRequest, reply) => {
-      const sent = pathOver(inQuery ? request.query : request.body, request.params);
+      const sent = pathOver(inQuery ? request.query : sentBody(request), request.params);
       // What the face's reading refuses is answered after the operation's gate (see perform).
       let wire: unknown = sent;
       let refused: unknown;

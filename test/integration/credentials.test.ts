@@ -48,7 +48,7 @@ describe("API credentials", () => {
     const session = await t.signIn();
     const before = Date.now();
     const created = await t.request("POST", "/v1/api-credentials", { headers: session.headers });
-    expect(created.status).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.name).toBe("API Credential");
     const expiry = new Date(created.body.expiresAt).getTime();
     expect(expiry).toBeGreaterThan(before + 364 * 86_400_000);

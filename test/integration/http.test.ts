@@ -238,7 +238,28 @@ describe("error shape", () => {
       400,
       "VALIDATION_FAILED",
     );
-    expect(refresh.details?.map((issue) => issue.field)).toEqual(["refresh_token"]);
+    expect(refresh.details).toEqual([{ field: "refresh_token", message: "must be a string" }]);
+    // A value of the wrong type is named as such, not as missing; JSON null is not "no body".
+    const wrongType = expectRestError(
+      await t.request("POST", "/v1/auth/verify-otp", { body: { email: 5, token: ["1"] } }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(wrongType.details).toEqual([
+      { field: "email", message: "must be a string" },
+      { field: "token", message: "must be a string" },
+    ]);
+    for (const body of ["null", "[]", '"text"']) {
+      const refused = expectRestError(
+        await t.request("POST", "/v1/auth/request-otp", {
+          headers: { "content-type": "application/json" },
+          rawBody: body,
+        }),
+        400,
+        "VALIDATION_FAILED",
+      );
+      expect(refused.details, body).toEqual([{ field: "(body)", message: "must be a JSON object" }]);
+    }
 
     const session = await signIn(t);
     const expiry = expectRestError(

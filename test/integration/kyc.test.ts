@@ -254,6 +254,12 @@ describe("hosted flows", () => {
     const user = await newUser();
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "AR" }));
     expectError(await post(user.secret, "/v1/domestic/kycRedirectOpened", { country: "AR" }), 400, "VALIDATION_FAILED");
+    // The link names its customer type by its path: a `type` in the query is refused, not ignored.
+    for (const query of ["?type=INDIVIDUALX", "?type=BUSINESS", "?country=AR&type=INDIVIDUAL"]) {
+      expectError(await get(user.secret, `/v1/ar/getKycRedirectLink${query}`), 400, "VALIDATION_FAILED");
+    }
+    expectError(await get(user.secret, "/v1/ar/getKycStatus?type=INDIVIDUALX"), 400, "VALIDATION_FAILED");
+    expect(await status(user.secret, "AR")).toBe("CONSULTED");
     const link = ok(await get(user.secret, "/v1/ar/getKycRedirectLink"));
     expect(link.verification_url).toContain(link.submissionId);
     ok(await post(user.secret, "/v1/ar/kycRedirectOpened", {}));
