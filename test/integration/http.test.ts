@@ -653,6 +653,26 @@ describe("GraphQL", () => {
     expectRefusedDocument(await t.graphql("{ noSuchField }"));
   });
 
+  it("a page size above the documented maximum (or below 0) is refused, not cut down", async () => {
+    const session = await signIn(t);
+    const secret = { "x-api-key": (await t.createCredential(session.headers)).secretKey };
+    for (const [query, headers] of [
+      ["{ ramps(first: 500) { count } }", secret],
+      ["{ ramps(first: -1) { count } }", secret],
+      ["{ webhooks(first: 101) { count } }", secret],
+      ["{ me { apiCredentials(first: 101) { count } } }", session.headers],
+    ] as const) {
+      const error = expectGraphQLError(await t.graphql(query, undefined, headers), "VALIDATION_FAILED", 400);
+      expect(error.extensions.details, query).toEqual([{ field: "first", message: "must be between 0 and 100" }]);
+    }
+    for (const [query, headers] of [
+      ["{ ramps(first: 100) { count } }", secret],
+      ["{ me { apiCredentials(first: 0) { count } } }", session.headers],
+    ] as const) {
+      expect((await t.graphql(query, undefined, headers)).body.errors, query).toBeUndefined();
+    }
+  });
+
   it("a batched request (JSON array body) is refused", async () => {
     for (const batch of [[gqlBody("{ __typename }"), gqlBody("{ __typename }")], [gqlBody("{ __typename }")]]) {
       const response = await t.request("POST", "/graphql", { body: batch });

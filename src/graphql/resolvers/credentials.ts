@@ -8,7 +8,7 @@ import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting, actingFor, fieldDelegation } from "../acting.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
-import { decodeCursor, MAX_PAGE_SIZE, PageArgs, toConnection } from "../types/connection.js";
+import { decodeCursor, PageArgs, pageSize, toConnection } from "../types/connection.js";
 import {
   ApiCredentialConnection,
   ApiCredentialEvent,
@@ -22,7 +22,7 @@ export async function credentialPage(
   list: (page: { first: number; after?: string }) => ApiCredentialView[] | Promise<ApiCredentialView[]>,
   { first, after }: PageArgs,
 ) {
-  const size = Math.min(Math.max(first, 0), MAX_PAGE_SIZE);
+  const size = pageSize(first);
   const fetched = await list({ first: size + 1, after: after == null ? undefined : decodeCursor(after) });
   // One more than asked for, only to tell whether another page follows.
   return toConnection(fetched.slice(0, size), { hasNextPage: fetched.length > size, hasPreviousPage: after != null });

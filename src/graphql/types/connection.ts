@@ -21,12 +21,15 @@ export class PageInfo {
 }
 
 const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 /** Relay forward-pagination arguments of every connection field. */
 @ArgsType()
 export class PageArgs {
-  @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `At most ${MAX_PAGE_SIZE}.` })
+  @Field(() => Int, {
+    defaultValue: DEFAULT_PAGE_SIZE,
+    description: `How many nodes: from 0 to ${MAX_PAGE_SIZE} (more is refused, not cut down).`,
+  })
   first!: number;
 
   @Field(() => String, { nullable: true, description: "The endCursor of the previous page." })
@@ -78,15 +81,25 @@ export function toConnection<Node>(
   };
 }
 
+/** The page size `first` asks for; outside 0 to MAX_PAGE_SIZE it is refused (a caller is told, not cut short). */
+export function pageSize(first: number): number {
+  if (first < 0 || first > MAX_PAGE_SIZE)
+    throw new AppError("VALIDATION_FAILED", `first must be between 0 and ${MAX_PAGE_SIZE}`, [
+      { field: "first", message: `must be between 0 and ${MAX_PAGE_SIZE}` },
+    ]);
+  return first;
+}
+
 /** `first` and `after` of a list paged by offset, whose cursors are positions in the list. */
 export function offsetPage({ first, after }: PageArgs): { limit: number; offset: number } {
-  if (after == null) return { limit: Math.min(Math.max(first, 1), MAX_PAGE_SIZE), offset: 0 };
+  const limit = Math.max(pageSize(first), 1);
+  if (after == null) return { limit, offset: 0 };
   const position = decodeCursor(after);
   if (!/^\d{1,9}$/.test(position))
     throw new AppError("VALIDATION_FAILED", "after is not a cursor of this list", [
       { field: "after", message: "is not a cursor of this list" },
     ]);
-  return { limit: Math.min(Math.max(first, 1), MAX_PAGE_SIZE), offset: Number(position) + 1 };
+  return { limit, offset: Number(position) + 1 };
 }
 
 /** A connection over one page of an offset-paged list; each cursor is the node's position. */
