@@ -7,8 +7,11 @@ import { PollLoop } from "../workers/poll-loop.js";
 import * as repo from "./delivery-repo.js";
 import type { WebhookSender } from "./sender.js";
 
-/** Waits before each retry of a failed send (CONTRACT.md, Webhooks): a round is one send and these five retries. */
-export const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000] as const;
+/**
+ * Waits before each retry of a failed send (CONTRACT.md, Webhooks): a round is at most 5 attempts, one send
+ * and these four retries; after the fifth failure the event is given up, so no 16 s wait follows it.
+ */
+export const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000] as const;
 /** Deliveries in a row whose every send failed; the last one disables the subscription. */
 export const FAILED_DELIVERIES_TO_DISABLE = 5;
 /** A claim outlives the send's timeout by this much before another worker may take the delivery over. */

