@@ -55,6 +55,10 @@ const ALLOWED_HEADERS = [
   "Idempotency-Key",
 ];
 const MAX_GRAPHQL_TOKENS = 1000;
+/** The largest WebSocket message read (connection_init included): a larger one closes the socket (1009). */
+const MAX_WS_MESSAGE_BYTES = 64 * 1024;
+/** Subscriptions one WebSocket connection may hold at once. */
+const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
 
 /** Fastify errors raised before a handler runs, in the contract's table. */
 function fastifyErrorToAppError(error: FastifyError): AppError | undefined {
@@ -290,7 +294,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   });
 
   // Subscriptions: same port and path. Credentials arrive in the connection_init payload.
-  const sockets = new WebSocketServer({ server: server.server, path: "/graphql" });
+  const sockets = new WebSocketServer({ server: server.server, path: "/graphql", maxPayload: MAX_WS_MESSAGE_BYTES });
   const format = formatGraphQLError(app.log);
   // Subscribers of one caller running one operation share its execution for each event (see sharedSubscribe).
   const shareKeys = new WeakMap<object, string>();
@@ -311,6 +315,9 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
       onSubscribe: (ctx, _id, payload) => {
         if (ctx.extra.authError) return [toGraphQLError(ctx.extra.authError)];
         const refuse = (message: string) => [toGraphQLError(new AppError("VALIDATION_FAILED", message))];
+        // graphql-ws counts this subscription already.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION)
+          return refuse(`A connection holds at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once.`);
         let document;
         try {
           document = parse(payload.query, { maxTokens: MAX_GRAPHQL_TOKENS });
@@ -361,6 +368,12 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
     },
     sockets,
   );
+  // A socket's errors are its client's (a message over the limit, a reset): ws closes it (1009 for the size),
+  // so it is logged as such, not as graphql-ws's "internal error" on standard error.
+  sockets.on("connection", (socket) => {
+    socket.removeAllListeners("error");
+    socket.on("error", (error) => app.log.info({ err: error }, "WebSocket connection closed on a client error"));
+  });
   server.addHook("preClose", async () => {
     await wsServer.dispose();
     await new Promise<void>((resolve) => sockets.close(() => resolve()));

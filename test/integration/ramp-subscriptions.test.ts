@@ -1,4 +1,5 @@
 import type { Client } from "graphql-ws";
+import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
 import { startTestApp, type TestApp } from "../support/app.js";
@@ -315,5 +316,32 @@ describe("delegation and re-authorization per event", () => {
     await events.until(() => events.errorCode() !== undefined, "the stream ending");
     expect(events.errorCode()).toBe("AUTHENTICATION_REQUIRED");
     expect(data(events, "rampEvents")).toHaveLength(1);
+  });
+});
+
+describe("bounds of a connection", () => {
+  it("closes a socket whose message is over 64 KiB (1009), connection_init included", async () => {
+    const socket = new WebSocket(wsUrl, "graphql-transport-ws");
+    await new Promise((resolve, reject) => (socket.once("open", resolve), socket.once("error", reject)));
+    const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+    socket.send(JSON.stringify({ type: "connection_init", payload: { padding: "x".repeat(65 * 1024) } }));
+    expect(await closed).toBe(1009);
+  });
+
+  it("refuses a connection's 51st subscription held at once, and takes one again when another ends", async () => {
+    const caller = await newCaller();
+    const quoteId = await quote(caller.secret);
+    const socket = client(caller.ws.secret);
+    // A connection's messages are taken in order: the 51st arrives with 50 held.
+    const held = Array.from({ length: 50 }, () => subscribe(socket, EVENTS, { quoteId }));
+    const refused = subscribe(socket, EVENTS, { quoteId });
+    await refused.until(() => refused.failures.length > 0, "the refusal of the 51st subscription");
+    expect(refused.errorCode()).toBe("VALIDATION_FAILED");
+    expect(held.every((subscription) => subscription.failures.length === 0)).toBe(true);
+    // Two end: a subscription and the query `listening` runs beside it fit again.
+    held.pop()!.stop();
+    held.pop()!.stop();
+    const again = await listening(socket, EVENTS, { quoteId });
+    expect(again.failures).toEqual([]);
   });
 });
