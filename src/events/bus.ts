@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type pg from "pg";
 import { AppError } from "../errors.js";
+import { isObject } from "../validation.js";
 
 /** Messages every instance must see. Small payloads: ids, never secrets (PostgreSQL NOTIFY caps at 8 kB). */
 export interface BusTopics {
@@ -75,6 +76,26 @@ export function createInProcessBus(log: Logger): EventBus {
 }
 
 const CHANNEL = "ramp_gateway_bus";
+const TOPICS: readonly Topic[] = ["apiCredential", "cacheInvalidated", "signingKeyRotated", "outboxWritten"];
+
+interface Envelope {
+  origin: string;
+  topic: Topic;
+  message: BusTopics[Topic];
+}
+
+/** A notification as an instance sends it (`publish`), or undefined for anything else. */
+function readEnvelope(payload: string): Envelope | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  const { origin, topic, message } = (isObject(value) ? value : {}) as Partial<Record<keyof Envelope, unknown>>;
+  if (typeof origin !== "string" || !TOPICS.includes(topic as Topic) || !isObject(message)) return undefined;
+  return { origin, topic: topic as Topic, message: message as BusTopics[Topic] };
+}
 const RECONNECT_DELAY_MS = 1000;
 
 export async function createPostgresBus(connectionString: string, log: Logger): Promise<EventBus> {
@@ -89,8 +110,10 @@ export async function createPostgresBus(connectionString: string, log: Logger): 
     const next = new pg.Client({ connectionString });
     next.on("notification", (notification) => {
       if (!notification.payload) return;
-      const envelope = JSON.parse(notification.payload) as { origin: string; topic: Topic; message: BusTopics[Topic] };
-      if (envelope.origin !== instanceId) handlers.deliver(envelope.topic, envelope.message, log);
+      const envelope = readEnvelope(notification.payload);
+      // Anyone with access to the database may notify on the channel: what is not ours is dropped.
+      if (!envelope) log.warn({ bytes: notification.payload.length }, "ignored a bus notification that is not ours");
+      else if (envelope.origin !== instanceId) handlers.deliver(envelope.topic, envelope.message, log);
     });
     next.on("error", (error) => {
       log.warn({ err: error }, "event bus connection lost; reconnecting");

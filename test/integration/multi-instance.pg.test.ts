@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
 
@@ -24,6 +25,22 @@ describe("two instances on one PostgreSQL database", () => {
     expect(revoked.status).toBe(204);
     await expect.poll(async () => (await me()).status, { timeout: 2000, interval: 20 }).toBe(401);
     expect((await me()).body.errors[0].extensions.code).toBe("INVALID_API_KEY");
+  });
+
+  it("a notification on the bus channel that is not ours is ignored; the instances go on hearing each other", async () => {
+    const session = await first.signIn();
+    const { id, secretKey } = await first.createCredential(session.headers);
+    const me = () => second.graphql("{ me { id } }", undefined, { "x-api-key": secretKey });
+    expect((await me()).body.data.me.id).toBe(session.profileId);
+
+    const stranger = new pg.Client({ connectionString: first.database.url });
+    await stranger.connect();
+    for (const payload of ["not json", "null", "[]", '{"topic":7}', '{"origin":"x","topic":"unknown","message":{}}'])
+      await stranger.query("SELECT pg_notify('ramp_gateway_bus', $1)", [payload]);
+    await stranger.end();
+
+    expect((await first.request("DELETE", `/v1/api-credentials/${id}`, { headers: session.headers })).status).toBe(204);
+    await expect.poll(async () => (await me()).status, { timeout: 2000, interval: 20 }).toBe(401);
   });
 
   it("a sign-in ended through one instance ends its access tokens on the other, which had them cached", async () => {
