@@ -43,6 +43,7 @@ export const ERROR_TABLE = {
   RATE_LIMITED: { status: 429, message: "Too many requests." },
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large." },
   INVALID_JSON: { status: 400, message: "The request body is not valid JSON." },
+  HEADERS_TOO_LARGE: { status: 431, message: "The request's headers (the URL included) are too large." },
   INTERNAL: { status: 500, message: "Internal server error." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
@@ -95,6 +97,18 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     },
     return503OnClosing: true,
     forceCloseConnections: "idle",
+    // Refusals Fastify makes before routing answer in the envelope too, without echoing the path.
+    frameworkErrors: (error, request, reply) => {
+      void reply.header("X-Request-ID", request.id);
+      replyWithError(
+        error.code === "FST_ERR_MAX_PARAM_LENGTH"
+          ? new AppError("VALIDATION_FAILED", "A path parameter is too long.")
+          : new AppError("VALIDATION_FAILED", "The path is not a valid URL (check its percent-encoding)."),
+        request,
+        reply,
+      );
+    },
+    clientErrorHandler: answerClientError,
   });
   server.setChildLoggerFactory((logger, bindings) => new LazyChildLogger(logger as Logger, bindings));
   // Request bodies are validated by the services (zod, after authentication); route schemas document them.
@@ -231,6 +245,28 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
 function callerKey(principal: Principal): string | undefined {
   if (principal.kind === "anonymous" || principal.kind === "operator") return undefined;
   return principal.kind === "session" ? `profile:${principal.profileId}` : `credential:${principal.credential.id}`;
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers over the limit, a 20 KB query
+ * string among them, or no valid HTTP at all): they are answered in the envelope, with a request id.
+ */
+function answerClientError(error: Error, socket: Duplex) {
+  const { code } = error as { code?: string };
+  if (code === "ECONNRESET" || code === "ERR_HTTP_REQUEST_TIMEOUT" || !socket.writable) {
+    socket.destroy(error);
+    return;
+  }
+  const refusal =
+    code === "HPE_HEADER_OVERFLOW"
+      ? new AppError("HEADERS_TOO_LARGE")
+      : new AppError("VALIDATION_FAILED", "The request is not valid HTTP.");
+  const requestId = randomUUID();
+  const body = JSON.stringify({ error: errorBody(refusal, requestId) });
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyReply) {

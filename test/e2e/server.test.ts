@@ -208,6 +208,20 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(tooLong.headers.get("x-request-id")).not.toBe("a".repeat(129));
   });
 
+  it("answers what the framework and Node refuse before routing in the envelope, without echoing the input", async () => {
+    for (const [path, status, code] of [
+      ["/v1/quotes/%zz", 400, "VALIDATION_FAILED"],
+      ["/v1/ramp/%E0%A4%A", 400, "VALIDATION_FAILED"],
+      [`/v1/ramp/${"a".repeat(10 * 1024)}`, 400, "VALIDATION_FAILED"],
+      [`/v1/supported-countries?x=${"a".repeat(20 * 1024)}`, 431, "HEADERS_TOO_LARGE"],
+    ] as const) {
+      const response = await call(server, "GET", path);
+      expect([response.status, response.body.error.code], path.slice(0, 40)).toEqual([status, code]);
+      expect(response.body.error.requestId).toBe(response.headers.get("x-request-id"));
+      expect(JSON.stringify(response.body)).not.toMatch(/aaaa|%zz|%A4|FST_/);
+    }
+  });
+
   it("streams the profile's own credential events over graphql-ws, and only to that profile", async () => {
     const [alice, bob] = await Promise.all([signIn(server, randomEmail("alice")), signIn(server, randomEmail("bob"))]);
     const aliceSocket = open({ Authorization: `Bearer ${alice.accessToken}` });
