@@ -26,7 +26,7 @@ import { LazyChildLogger } from "./log.js";
 import { RateLimiter } from "./rate-limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
-import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
+import { briefDocumentMessage, formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { createLoaders } from "./graphql/loaders.js";
 import { sharedSubscribe } from "./graphql/shared-execution.js";
 import { audienceKey } from "./graphql/subscriptions.js";
@@ -286,7 +286,8 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   const { graphql } = app.config;
   const armor = new ApolloArmor({
     maxDepth: { n: graphql.maxDepth },
-    maxAliases: { n: graphql.maxAliases },
+    // __typename aliases count too (armor lets them through by default).
+    maxAliases: { n: graphql.maxAliases, allowList: [] },
     costLimit: { maxCost: graphql.maxCost },
     blockFieldSuggestion: { enabled: !graphql.introspection },
     // Tokens are capped by graphql-js's own parser (parseOptions below): armor's plugin re-parses the
@@ -358,10 +359,10 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         try {
           document = parse(payload.query, { maxTokens: MAX_GRAPHQL_TOKENS });
         } catch (error) {
-          return refuse((error as GraphQLError).message);
+          return refuse(briefDocumentMessage((error as GraphQLError).message));
         }
         const invalid = validate(schema, document, [...specifiedRules, ...armor.validationRules]);
-        if (invalid.length) return invalid.flatMap((error) => refuse(error.message));
+        if (invalid.length) return invalid.flatMap((error) => refuse(briefDocumentMessage(error.message)));
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) return refuse("The document names no operation to run.");
         const contextValue: GraphQLContext = {

@@ -14,6 +14,18 @@ const DOCUMENT_ERRORS = new Set([
   "PERSISTED_QUERY_NOT_FOUND",
 ]);
 
+/** How much of a quoted piece of the caller's document an error message repeats. */
+const QUOTED_CHARACTERS = 64;
+const LONG_QUOTE = new RegExp(`"([^"]{${QUOTED_CHARACTERS}})[^"]+"`, "g");
+
+/**
+ * A parse or validation message with each quoted piece of the document cut short: graphql-js quotes the
+ * offending token or name whole, so a 500 KB name would come back whole.
+ */
+export function briefDocumentMessage(message: string): string {
+  return message.replace(LONG_QUOTE, '"$1…"');
+}
+
 /** An AppError as a GraphQL error: the contract's code in extensions.code and the HTTP status beside it. */
 export function toGraphQLError(error: AppError): GraphQLError {
   return new GraphQLError(error.message, {
@@ -37,7 +49,8 @@ export function formatGraphQLError(log: Logger) {
     const code = formatted.extensions?.code;
     if (typeof code === "string" && code in ERROR_TABLE) return formatted;
     if (typeof code === "string" && DOCUMENT_ERRORS.has(code)) {
-      return { ...base, message: formatted.message, extensions: { code: "VALIDATION_FAILED", status: 400 } };
+      const message = briefDocumentMessage(formatted.message);
+      return { ...base, message, extensions: { code: "VALIDATION_FAILED", status: 400 } };
     }
     log.error({ err: original }, "unexpected GraphQL error");
     return { ...base, message: ERROR_TABLE.INTERNAL.message, extensions: { code: "INTERNAL", status: 500 } };

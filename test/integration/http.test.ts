@@ -784,6 +784,17 @@ describe("GraphQL limits", () => {
       b: { id: expect.any(String) },
     });
     expectRefusedDocument(await g.graphql("{ a: me { id } b: me { id } c: me { id } }", undefined, session));
+    expectRefusedDocument(await g.graphql("{ a: __typename b: __typename c: __typename }", undefined, session));
+  });
+
+  it("a document error repeats at most 64 characters of a quoted token, however long the token", async () => {
+    const name = "a".repeat(300_000);
+    for (const query of [`{ me { id } } ${name}`, `{ ${name} }`]) {
+      const response = await g.graphql(query);
+      const error = expectGraphQLError(response, "VALIDATION_FAILED", 400);
+      expect(error.message).toContain(`"${"a".repeat(64)}…"`);
+      expect(JSON.stringify(response.body).length).toBeLessThan(1_000);
+    }
   });
 
   it("a query costing more than GRAPHQL_MAX_COST is refused", async () => {
