@@ -33,6 +33,19 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   return pino(loggerOptions(level), destination);
 }
 
+/** A request as its log lines show it: no query string, which may carry personal data (a tax id, say). */
+function requestForLog(request: { method: string; url: string; ip?: string }) {
+  return { method: request.method, url: request.url.split("?")[0], remoteAddress: request.ip };
+}
+
+/**
+ * `logger` as Fastify's logger instance: Fastify merges its own serializers with the instance's
+ * `serializers` property, so the request serializer there replaces Fastify's (which logs the whole URL).
+ */
+export function withRequestSerializer<Logger extends object>(logger: Logger): Logger {
+  return Object.assign(logger, { serializers: { req: requestForLog } });
+}
+
 type LevelName = "fatal" | "error" | "warn" | "info" | "debug" | "trace";
 
 /**

@@ -22,7 +22,7 @@ import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
 import type { Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
-import { LazyChildLogger } from "./log.js";
+import { LazyChildLogger, withRequestSerializer } from "./log.js";
 import { RateLimiter } from "./rate-limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
@@ -87,7 +87,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   const { config } = app;
   const server = Fastify({
     // Fastify logs through the app's pino logger; the typings differ only on an optional field.
-    loggerInstance: app.log as FastifyBaseLogger,
+    loggerInstance: withRequestSerializer(app.log) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,

@@ -6,7 +6,8 @@ import { LOG_DIR, OUTPUT_DIR } from "../support/secrets.js";
 
 /**
  * Runs after the rest of the suite (tools/test.sh): every secret the suite was issued (OTP codes, access
- * and refresh tokens, secret keys; test/support/secrets.ts) must be absent from every log it wrote.
+ * and refresh tokens, secret keys; test/support/secrets.ts) and every tax id it submitted must be absent
+ * from every log it wrote.
  */
 const SECRETS_DIR = join(OUTPUT_DIR, "secrets");
 

@@ -1,3 +1,4 @@
+import { rememberSecret } from "./secrets.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 
 /** One API call: method, path, headers and JSON body in; status and parsed body out (in-process or over HTTP). */
@@ -19,7 +20,8 @@ export function randomCpf(): string {
   digits[0] = 1 + (digits[0]! % 9);
   digits.push(checkDigit(digits, [10, 9, 8, 7, 6, 5, 4, 3, 2]));
   digits.push(checkDigit(digits, [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]));
-  return digits.join("");
+  // Personal data: the log audit proves it never reaches a log, as it does for secrets.
+  return rememberSecret(digits.join(""));
 }
 
 /** A random valid CNPJ (14 digits, both check digits). */
@@ -28,7 +30,7 @@ export function randomCnpj(): string {
   digits[0] = 1 + (digits[0]! % 9);
   digits.push(checkDigit(digits, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
   digits.push(checkDigit(digits, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
-  return digits.join("");
+  return rememberSecret(digits.join(""));
 }
 
 /** A BR level-1 KYC body (`POST /v1/brl/newKyc`) but for the subaccount and its tax id. */

@@ -8,8 +8,8 @@ const SECRETS_DIR = join(OUTPUT_DIR, "secrets");
 const file = join(SECRETS_DIR, `${process.pid}-${randomUUID()}.txt`);
 
 /**
- * Remembers a secret the suite was issued (secret key, refresh or access token, OTP) so the log audit,
- * run after the suite, can prove none of them reached a log.
+ * Remembers a secret the suite was issued (secret key, refresh or access token, OTP), or personal data it
+ * submitted (a tax id), so the log audit, run after the suite, can prove none of them reached a log.
  */
 export function rememberSecret(value: string): string {
   mkdirSync(SECRETS_DIR, { recursive: true });
