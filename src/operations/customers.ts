@@ -24,7 +24,7 @@ import type { CustomerType } from "../reference-data/corridors.js";
 import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
 import { defineOperation, gate, type Gate } from "./operation.js";
 
-/** The subject's customers and KYC/KYB, or a managed child's (the selector works); corridors are checked in the service. */
+/** The subject's customers and KYC/KYB, or a managed child's (the selector works; changes pass the policy gates below). */
 const CUSTOMERS = { requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" } as const;
 
 const individual = (corridor: DomesticCountry): CaseKey => ({ corridor, customerType: "individual" });
