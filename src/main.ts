@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./log.js";
@@ -15,6 +16,7 @@ async function main() {
     }
     throw error;
   }
+  await refuseTakenPort(config.port, config.host);
   const log = createLogger(config.logLevel);
   const app = await createApp(config, log);
   const server = await buildServer(app);
@@ -47,6 +49,26 @@ async function main() {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+/**
+ * Exits with a plain message when the port is taken, before the database is opened or migrated: otherwise
+ * the start-up would migrate and then fail on Fastify's EADDRINUSE. (Port 0 picks a free one.)
+ */
+async function refuseTakenPort(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  const taken = await new Promise<boolean>((resolve, reject) => {
+    probe.once("error", (error: NodeJS.ErrnoException) =>
+      error.code === "EADDRINUSE" ? resolve(true) : reject(error),
+    );
+    probe.listen(port, host, () => resolve(false));
+  });
+  if (taken) {
+    console.error(`Port ${port} on ${host} is already in use: stop the process listening there or set PORT.`);
+    process.exit(1);
+  }
+  await new Promise((resolve) => probe.close(resolve));
 }
 
 main().catch((error) => {

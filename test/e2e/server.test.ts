@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { freshDatabase } from "../support/database.js";
 import { rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { execute, firstError, openSocket, subscribe, type WsSocket } from "../support/ws-client.js";
@@ -369,6 +372,35 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(listed.body.credentials).toEqual([
       expect.objectContaining({ id: credential.id, revokedAt: expect.any(String) }),
     ]);
+  });
+});
+
+describe("start-up", () => {
+  it("says plainly that the port is taken and exits before touching the database", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    const database = await freshDatabase();
+    try {
+      await expect(startServerProcess({ database, env: { PORT: String(port) } })).rejects.toThrow(
+        new RegExp(`exited \\(code 1[\\s\\S]*Port ${port} on 127\\.0\\.0\\.1 is already in use`),
+      );
+      if (database.url) {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        const { rows } = await client.query(
+          "SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public'",
+        );
+        await client.end();
+        expect(rows[0].tables).toBe(0);
+      } else {
+        // The data directory holds the generated secrets at most, no database file.
+        expect(readdirSync(database.dataDir).filter((name) => name.startsWith("ramp-gateway"))).toEqual([]);
+      }
+    } finally {
+      taken.close();
+      await database.drop();
+    }
   });
 });
 
