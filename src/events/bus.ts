@@ -76,7 +76,13 @@ export function createInProcessBus(log: Logger): EventBus {
 }
 
 const CHANNEL = "ramp_gateway_bus";
-const TOPICS: readonly Topic[] = ["apiCredential", "cacheInvalidated", "signingKeyRotated", "outboxWritten"];
+/** Every topic, checked against BusTopics: one added there and forgotten here does not compile. */
+const TOPICS = {
+  apiCredential: true,
+  cacheInvalidated: true,
+  signingKeyRotated: true,
+  outboxWritten: true,
+} as const satisfies Record<Topic, true>;
 
 interface Envelope {
   origin: string;
@@ -93,7 +99,8 @@ function readEnvelope(payload: string): Envelope | undefined {
     return undefined;
   }
   const { origin, topic, message } = (isObject(value) ? value : {}) as Partial<Record<keyof Envelope, unknown>>;
-  if (typeof origin !== "string" || !TOPICS.includes(topic as Topic) || !isObject(message)) return undefined;
+  if (typeof origin !== "string" || !(typeof topic === "string" && Object.hasOwn(TOPICS, topic)) || !isObject(message))
+    return undefined;
   return { origin, topic: topic as Topic, message: message as BusTopics[Topic] };
 }
 const RECONNECT_DELAY_MS = 1000;

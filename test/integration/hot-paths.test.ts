@@ -188,20 +188,20 @@ describe(`statements per hot request (${testEngine()})`, () => {
   });
 });
 
+/** A ramp the subject registered on a fresh BUY quote of `inputAmount` (the sandbox fails amounts ending in .66). */
+async function registered(subject: { secret: Record<string, string> }, inputAmount: string): Promise<{ id: string }> {
+  const quote = ok(
+    await setup.request("POST", "/v1/quotes", { headers: subject.secret, body: { ...BUY, inputAmount } }),
+    201,
+  );
+  const body = { quoteId: quote.id, destinationAddress: WALLET };
+  return ok(await setup.request("POST", "/v1/ramp/register", { headers: subject.secret, body }), 201);
+}
+
 describe(`cached state follows each change on the next request (${testEngine()})`, () => {
   it("a ramp's status polling shows each phase it moves to, though the previous one was cached: the caller's start and the processor's steps", async () => {
     const subject = await caller();
-    const quote = ok(
-      await setup.request("POST", "/v1/quotes", { headers: subject.secret, body: { ...BUY, inputAmount: "100" } }),
-      201,
-    );
-    const ramp = ok(
-      await setup.request("POST", "/v1/ramp/register", {
-        headers: subject.secret,
-        body: { quoteId: quote.id, destinationAddress: WALLET },
-      }),
-      201,
-    );
+    const ramp = await registered(subject, "100");
     const phase = async () =>
       ok(await setup.request("GET", `/v1/ramp/${ramp.id}`, { headers: subject.secret })).currentPhase;
     // The history page is cached too: it shows the ramp once it leaves its initial phase, then each step.
@@ -227,17 +227,7 @@ describe(`cached state follows each change on the next request (${testEngine()})
 
   it("a ramp's error log shows the error of its failing step, though the log was cached empty just before", async () => {
     const subject = await caller();
-    const quote = ok(
-      await setup.request("POST", "/v1/quotes", { headers: subject.secret, body: { ...BUY, inputAmount: "100.66" } }),
-      201,
-    );
-    const ramp = ok(
-      await setup.request("POST", "/v1/ramp/register", {
-        headers: subject.secret,
-        body: { quoteId: quote.id, destinationAddress: WALLET },
-      }),
-      201,
-    );
+    const ramp = await registered(subject, "100.66");
     ok(await setup.request("POST", "/v1/ramp/start", { headers: subject.secret, body: { rampId: ramp.id } }));
     // Each poll reads (and caches) the log, then the status: the failing step comes after an empty log was cached.
     const polls: { errors: number; status: string }[] = [];
