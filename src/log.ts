@@ -22,6 +22,8 @@ const REDACTED_PATHS = [
   "*.access_token",
   "*.otp",
   "*.privateKey",
+  // The body or query field that presents a public key, as the X-Public-Key header is.
+  "*.apiKey",
   "body",
 ];
 
@@ -29,7 +31,34 @@ export function loggerOptions(level: string): LoggerOptions {
   return { level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
 }
 
-export function createLogger(level: string, destination?: pino.DestinationStream) {
+/** Log bytes held for a standard output that is not being read; lines beyond them are dropped. */
+const MAX_PENDING_LOG_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Standard output, written asynchronously: a log reader that stops reading (a stalled shipper) must not block
+ * the event loop, where SIGTERM is handled. What it has not taken yet is held up to MAX_PENDING_LOG_BYTES.
+ */
+export function stdoutDestination() {
+  // Setting up process.stdout makes a piped standard output non-blocking: a stalled reader then leaves no
+  // write waiting in libuv's thread pool, which would hold up the process's exit.
+  void process.stdout.fd;
+  return pino.destination({ dest: 1, sync: false, maxLength: MAX_PENDING_LOG_BYTES });
+}
+
+/**
+ * Writes out what `destination` holds and closes it, waiting at most `timeoutMs`; then drops the rest, so
+ * a reader that stopped reading cannot hold up the exit either.
+ */
+export async function closeDestination(destination: ReturnType<typeof stdoutDestination>, timeoutMs: number) {
+  const closed = new Promise<boolean>((resolve) => destination.once("close", () => resolve(true)));
+  destination.end();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  if (!(await Promise.race([closed, timedOut]))) destination.destroy();
+  clearTimeout(timer);
+}
+
+export function createLogger(level: string, destination: pino.DestinationStream = stdoutDestination()) {
   return pino(loggerOptions(level), destination);
 }
 

@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { createLogger } from "./log.js";
+import { closeDestination, createLogger, stdoutDestination } from "./log.js";
 import { buildServer } from "./server.js";
 
 /** Entry: config -> migrate -> server + workers -> graceful shutdown. */
@@ -17,7 +17,8 @@ async function main() {
     throw error;
   }
   await refuseTakenPort(config.port, config.host);
-  const log = createLogger(config.logLevel);
+  const output = stdoutDestination();
+  const log = createLogger(config.logLevel, output);
   const app = await createApp(config, log);
   const server = await buildServer(app);
   const address = await server.listen({ port: config.port, host: config.host });
@@ -32,19 +33,26 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down: draining HTTP and WebSocket, then closing the database");
+    // The work gets the timeout but a tenth (at most 1 s), the log half of that tenth to be written out (its
+    // reader may have stopped), and the process the rest to exit.
+    const logShareMs = Math.min(1_000, config.shutdownTimeoutMs / 10);
+    const exit = async (code: number) => {
+      clearTimeout(deadline);
+      await closeDestination(output, logShareMs / 2);
+      process.exit(code);
+    };
     const deadline = setTimeout(() => {
       log.error({ timeoutMs: config.shutdownTimeoutMs }, "shutdown timed out; exiting");
-      process.exit(1);
-    }, config.shutdownTimeoutMs).unref();
+      void exit(1);
+    }, config.shutdownTimeoutMs - logShareMs).unref();
     try {
       await server.close();
       await app.close();
-      clearTimeout(deadline);
       log.info("shutdown complete");
-      process.exit(0);
+      await exit(0);
     } catch (error) {
       log.error({ err: error }, "shutdown failed");
-      process.exit(1);
+      await exit(1);
     }
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

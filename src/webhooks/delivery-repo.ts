@@ -94,6 +94,35 @@ export async function claimDeliveries(
   return rows.map(({ isActive, ...row }) => ({ ...row, subscriptionActive: isActive }));
 }
 
+/**
+ * Extends the leases of these claims (delivery id and claim token) that are still held, to `leaseUntil`.
+ * A token is drawn for each claim and never reused, so a row with one of these ids and one of these
+ * tokens is one of these claims.
+ */
+export async function renewClaims(
+  writes: Writes,
+  claims: readonly (readonly [id: string, token: string])[],
+  leaseUntil: Date,
+): Promise<void> {
+  const ids = claims.map(([id]) => id);
+  const tokens = [...new Set(claims.map(([, token]) => token))];
+  await writes.run(
+    `UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1
+    WHERE "status" = 'pending' AND "id" IN (${placeholders(ids.length, 2)})
+      AND "claimToken" IN (${placeholders(tokens.length, 2 + ids.length)})`,
+    [leaseUntil, ...ids, ...tokens],
+  );
+}
+
+/** Gives a claim up unsent: the delivery is due again at `at`, for any worker, with no attempt counted. */
+export async function releaseClaim(writes: Writes, delivery: { id: string; token: string }, at: Date): Promise<void> {
+  await writes.run(
+    `UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = NULL, "updatedAt" = $1
+    WHERE "id" = $2 AND "claimToken" = $3 AND "status" = 'pending'`,
+    [at, delivery.id, delivery.token],
+  );
+}
+
 /** One send's record. */
 export interface AttemptRecord {
   startedAt: Date;

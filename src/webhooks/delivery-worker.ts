@@ -14,8 +14,13 @@ import type { WebhookSender } from "./sender.js";
 export const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000] as const;
 /** Deliveries in a row whose every send failed; the last one disables the subscription. */
 export const FAILED_DELIVERIES_TO_DISABLE = 5;
-/** A claim outlives the send's timeout by this much before another worker may take the delivery over. */
-const CLAIM_MARGIN_MS = 5_000;
+/**
+ * How long a claim holds before another worker may take the delivery over. Short, so that what a process
+ * had claimed when it died is sent again within seconds of a restart; a send that takes longer (up to the
+ * sender's timeout) keeps its claim by renewing it every LEASE_RENEWAL_MS.
+ */
+export const CLAIM_LEASE_MS = 5_000;
+const LEASE_RENEWAL_MS = 1_000;
 /**
  * Sends that finish within this long of each other settle together: on SQLite one commit writes whole
  * pages of the log, the deliveries and their indexes, so settling alone cost each send several of them.
@@ -64,6 +69,11 @@ export class WebhookDeliveryWorker {
   private fruitlessLook: { skipped: Set<string>; at: number } | undefined;
   /** The next moment the finished sends settle together (see SETTLE_WINDOW_MS). */
   private settleTurn: Promise<void> | undefined;
+  /** The claim token of every delivery being sent or settled here, by delivery id: their leases are renewed. */
+  private readonly claims = new Map<string, string>();
+  private renewal: { timer: NodeJS.Timeout; running: boolean } | undefined;
+  /** Aborted by `stop`: the sends in flight end at once and their deliveries are released, not settled. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly database: DeliveryDatabase,
@@ -83,6 +93,8 @@ export class WebhookDeliveryWorker {
   }
 
   start(): void {
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
+    this.renewal ??= { timer: setInterval(() => void this.renewLeases(), LEASE_RENEWAL_MS).unref(), running: false };
     this.loop.start(0);
   }
 
@@ -92,10 +104,16 @@ export class WebhookDeliveryWorker {
     this.loop.wake();
   }
 
-  /** Stops claiming and waits for the sends in flight to settle. */
+  /**
+   * Stops claiming and ends the sends in flight: those a receiver has not answered yet are released, due
+   * at once for whichever instance runs next, so stopping never waits for a slow receiver.
+   */
   async stop(): Promise<void> {
     await this.loop.stop();
+    this.stopping.abort();
     await Promise.all(this.inFlight);
+    clearInterval(this.renewal?.timer);
+    this.renewal = undefined;
   }
 
   /** Claims what is due and sends it; resolves once every send of this pass has settled (tests drive it). */
@@ -116,16 +134,18 @@ export class WebhookDeliveryWorker {
       if (due.length === 0 && skip.length > 0) this.fruitlessLook = { skipped: new Set(skip), at: now.getTime() };
       const ids = this.fairShare(due, room);
       const token = randomUUID();
-      const leaseUntil = new Date(now.getTime() + this.settings.timeoutMs + CLAIM_MARGIN_MS);
+      const leaseUntil = new Date(now.getTime() + CLAIM_LEASE_MS);
       const claimed = await repo.claimDeliveries(this.database, this.settings.engine, { ids, now, leaseUntil, token });
       for (const delivery of claimed) {
         const release = this.holdReceiverSlot(delivery.url);
+        this.claims.set(delivery.id, token);
         const sending = this.deliver(delivery, token, release)
           .catch((error: unknown) =>
             this.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed to settle"),
           )
           .finally(() => {
             release();
+            this.claims.delete(delivery.id);
             this.inFlight.delete(sending);
             // The instance's own limit had held claims back: there is room again.
             if (this.inFlight.size === this.settings.concurrency - 1) this.loop.wake();
@@ -135,6 +155,21 @@ export class WebhookDeliveryWorker {
       }
       // Nothing more is due (or another worker took it): wait to be woken.
       if (due.length < room || claimed.length === 0) return started;
+    }
+  }
+
+  /** Moves the claims of the sends in flight forward, so no other worker takes them over meanwhile. */
+  private async renewLeases(): Promise<void> {
+    const renewal = this.renewal;
+    if (!renewal || renewal.running || this.claims.size === 0) return;
+    renewal.running = true;
+    try {
+      const leaseUntil = new Date(this.clock().getTime() + CLAIM_LEASE_MS);
+      await repo.renewClaims(this.database.writes, [...this.claims], leaseUntil);
+    } catch (error) {
+      this.log.error({ err: error }, "renewing webhook delivery claims failed");
+    } finally {
+      renewal.running = false;
     }
   }
 
@@ -202,8 +237,14 @@ export class WebhookDeliveryWorker {
       delivery.url,
       { "x-service-timestamp": String(timestamp), "x-service-signature": signature },
       delivery.body,
+      this.stopping.signal,
     );
     sent();
+    // Cut short by `stop`: no attempt was made that counts, so the delivery is due again at once.
+    if (!outcome.ok && this.stopping.signal.aborted) {
+      await repo.releaseClaim(writes, { id: delivery.id, token }, this.clock());
+      return;
+    }
     await (this.settleTurn ??= new Promise((resolve) =>
       setTimeout(() => resolve((this.settleTurn = undefined)), SETTLE_WINDOW_MS),
     ));

@@ -38,7 +38,8 @@ export class WebhookSender {
 
   constructor(private readonly options: SenderOptions) {}
 
-  async send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
+  /** Posts `body` to `url`; `cancel` ends the send early (the worker is stopping), with no outcome to record. */
+  async send(url: string, headers: Record<string, string>, body: string, cancel?: AbortSignal): Promise<SendOutcome> {
     const started = performance.now();
     const finish = (statusCode: number | null, error: string | null): SendOutcome => ({
       ok: statusCode !== null && statusCode >= 200 && statusCode < 300,
@@ -46,7 +47,8 @@ export class WebhookSender {
       error,
       durationMs: Math.round(performance.now() - started),
     });
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
     try {
       const target = new URL(url);
       if (target.protocol !== "https:") return finish(null, "only https URLs are delivered to");
@@ -66,7 +68,7 @@ export class WebhookSender {
         redirect ?? (truncated ? `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off` : null),
       );
     } catch (error) {
-      return finish(null, signal.aborted ? `no answer within ${this.options.timeoutMs} ms` : describe(error));
+      return finish(null, timeout.aborted ? `no answer within ${this.options.timeoutMs} ms` : describe(error));
     }
   }
 

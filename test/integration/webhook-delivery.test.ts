@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
-import { FAILED_DELIVERIES_TO_DISABLE, RETRY_DELAYS_MS } from "../../src/webhooks/delivery-worker.js";
+import { CLAIM_LEASE_MS, FAILED_DELIVERIES_TO_DISABLE, RETRY_DELAYS_MS } from "../../src/webhooks/delivery-worker.js";
 import { MAX_RESPONSE_BYTES } from "../../src/webhooks/sender.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
 import { testEngine } from "../support/database.js";
@@ -368,16 +368,71 @@ describe("retries", () => {
     const claimed = await claimDeliveries(manual.app, engine, {
       ids: due.map(({ id }) => id),
       now,
-      leaseUntil: new Date(t0 + TIMEOUT_MS + 5_000),
+      leaseUntil: new Date(t0 + CLAIM_LEASE_MS),
       token: crypto.randomUUID(),
     });
     expect(claimed.map((delivery) => delivery.subscriptionId)).toContain(webhookId);
 
-    await runAt(t0 + TIMEOUT_MS + 4_999);
+    await runAt(t0 + CLAIM_LEASE_MS - 1);
     expect(target.received).toHaveLength(0);
-    await runAt(t0 + TIMEOUT_MS + 5_000);
+    await runAt(t0 + CLAIM_LEASE_MS);
     expect(target.received).toHaveLength(1);
     expect((await deliveries(manual, caller, webhookId)).deliveries[0].status).toBe("delivered");
+  });
+});
+
+describe("claims", () => {
+  // Sends may take 10 s here, twice the claim's lease: a slow send must keep its claim by renewing it.
+  let leased: TestApp;
+  beforeAll(async () => {
+    leased = await startTestApp(
+      { ...env, WEBHOOK_TIMEOUT_MS: "10000" },
+      { workers: true, seams: { resolveHost: resolver, webhookCa: testCertificates().ca } },
+    );
+  });
+  afterAll(() => leased?.close());
+
+  const deliveryRow = async (webhookId: string) =>
+    leased.app.db.webhookDelivery.findFirstOrThrow({
+      where: { subscriptionId: webhookId },
+      include: { attempts: true },
+    });
+
+  it("renews the lease of a send in flight, so no one takes it over, and sends it once", async () => {
+    const caller = await newCaller(leased);
+    const target = await receiver(leased, () => ({ status: 204, delayMs: CLAIM_LEASE_MS + 1_500 }));
+    const { webhookId } = await followedRamp(leased, caller, target.url());
+    const [first] = await target.waitFor(1);
+    const claimedUntil = (await deliveryRow(webhookId)).nextAttemptAt!.getTime();
+    expect(claimedUntil).toBeLessThanOrEqual(first!.receivedAt + CLAIM_LEASE_MS);
+
+    // Past the first lease and still unanswered: renewed ahead of the clock all along.
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_LEASE_MS + 200 - (Date.now() - first!.receivedAt)));
+    const row = await deliveryRow(webhookId);
+    expect(row.status).toBe("pending");
+    expect(row.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+
+    await waitFor(
+      () => deliveryRow(webhookId),
+      (settled) => settled.status === "delivered",
+      "the slow send to settle",
+      10_000,
+    );
+    expect(target.received).toHaveLength(1);
+  });
+
+  it("stops at once with a send in flight, releasing it unsent for an immediate retry", async () => {
+    const caller = await newCaller(leased);
+    const target = await receiver(leased, () => ({ status: 204, delayMs: 60_000 }));
+    const { webhookId } = await followedRamp(leased, caller, target.url());
+    await target.waitFor(1);
+
+    const stopping = Date.now();
+    await leased.app.webhookDelivery.stop();
+    expect(Date.now() - stopping).toBeLessThan(1_000);
+    const row = await deliveryRow(webhookId);
+    expect(row).toMatchObject({ status: "pending", claimToken: null, roundAttempts: 0, attempts: [] });
+    expect(row.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
   });
 });
 
