@@ -123,6 +123,22 @@ export class WebhookService {
     return subscription;
   }
 
+  /**
+   * Whether the caller's webhooks could follow this quote or widget session (the rule of `register`: a
+   * non-managed profile's own secret key that created it). Its subscriptions then receive what those webhooks
+   * would: every ramp on it, not only the subject's own.
+   */
+  async followsEveryRamp(acting: ActingContext, target: { quoteId: string } | { sessionId: string }): Promise<boolean> {
+    const { principalKind, credentialId, controllingManagerId, actorProfileId, subjectProfileId } = acting;
+    if (principalKind !== "secret" || !credentialId || controllingManagerId || actorProfileId !== subjectProfileId)
+      return false;
+    const record =
+      "quoteId" in target
+        ? await repo.findQuoteAttribution(this.db, target.quoteId)
+        : await repo.findWidgetSessionAttribution(this.db, target.sessionId);
+    return record !== null && createdWith(record, subjectProfileId, credentialId);
+  }
+
   /** The quote's id when it was created with this very key for this profile; otherwise not found. */
   private async ownQuote(quoteId: string, ownerProfileId: string, credentialId: string): Promise<string> {
     const id = canonicalId(quoteId);

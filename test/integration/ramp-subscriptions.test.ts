@@ -191,6 +191,46 @@ describe("rampEvents", () => {
     expect(watched.results).toEqual([]);
   });
 
+  it("the key that made a quote or widget session follows every ramp on it, whoever registered it, as its webhooks do", async () => {
+    const partner = await newCaller();
+    const user = await newCaller();
+    // Made with the partner's public key: unowned, so the user may register on them, but the partner's.
+    const attribution = { "x-public-key": partner.ws.publicKey["X-Public-Key"] };
+    const quoteId = await quote(attribution);
+    const session = await t.request("POST", "/v1/session/create", {
+      headers: attribution,
+      body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-partner" },
+    });
+    expect(session.status).toBe(201);
+    const sessionId = session.body.sessionId as string;
+    // The partner's key may follow them with webhooks (the same rule decides both).
+    for (const target of [{ quoteId }, { sessionId }]) {
+      const webhook = await t.request("POST", "/v1/webhook", {
+        headers: partner.secret,
+        body: { url: "https://receiver.example/hook", ...target },
+      });
+      expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+    }
+    const socket = client(partner.ws.secret);
+    const byQuote = await listening(socket, EVENTS, { quoteId });
+    const bySession = await listening(socket, EVENTS, { sessionId });
+    // The partner's dashboard session is not the key that made them: its own ramps only.
+    const bySignIn = await listening(client(partner.ws.session), EVENTS, { quoteId });
+
+    const rampId = await register(user.secret, quoteId, { sessionId });
+    await start(user.secret, rampId);
+    for (const subscription of [byQuote, bySession])
+      await subscription.until(() => data(subscription, "rampEvents").length === 2, "two events");
+    const outbox = await webhookBodies(rampId);
+    expect(data(byQuote, "rampEvents")).toEqual(outbox);
+    expect(data(bySession, "rampEvents")).toEqual(outbox);
+    const deliveries = await t.app.db.webhookDelivery.findMany({
+      where: { subscription: { ownerProfileId: partner.profileId } },
+    });
+    expect(deliveries).toHaveLength(2 * outbox.length);
+    expect(bySignIn.results).toEqual([]);
+  });
+
   it("public keys cannot follow ramps; anonymous callers must authenticate", async () => {
     const caller = await newCaller();
     const quoteId = await quote(caller.secret);

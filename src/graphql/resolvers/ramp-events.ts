@@ -54,7 +54,11 @@ function rampAtEvent(context: GraphQLContext, acting: ActingContext, event: Ramp
 const isWebhookEvent = (entry: OutboxEntry) =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(entry.body.eventType);
 
-/** Which events a `rampEvents` subscription follows, checked once on subscribe: the object must be the subject's to read. */
+/**
+ * Which events a `rampEvents` subscription follows, checked once on subscribe: the object must be the
+ * subject's to read. On a quote or widget session, the subject's own ramps; every ramp on it when the
+ * caller's webhooks would follow them all (its creator's key), so both receive the same events.
+ */
 async function eventFilter(
   context: GraphQLContext,
   acting: ActingContext,
@@ -71,16 +75,19 @@ async function eventFilter(
     );
   }
   const { app } = context;
+  const subjects = (entry: OutboxEntry) => entry.profileId === acting.subjectProfileId;
   if (args.rampId != null) {
     const { id } = await app.ramps.get(acting, args.rampId);
-    return (entry) => entry.rampId === id;
+    return (entry) => entry.rampId === id && subjects(entry);
   }
   if (args.quoteId != null) {
     const { id } = await app.quotes.get(acting, args.quoteId);
-    return (entry) => entry.body.payload.quoteId === id;
+    const everyRamp = await app.webhooks.followsEveryRamp(acting, { quoteId: id });
+    return (entry) => entry.body.payload.quoteId === id && (everyRamp || subjects(entry));
   }
   const sessionId = await app.widgetSessions.requireVisible(acting, args.sessionId!);
-  return (entry) => entry.body.payload.sessionId === sessionId;
+  const everyRamp = await app.webhooks.followsEveryRamp(acting, { sessionId });
+  return (entry) => entry.body.payload.sessionId === sessionId && (everyRamp || subjects(entry));
 }
 
 /** Live ramp events over graphql-ws: the webhook bodies, and the ramp itself on every phase change. */
@@ -88,7 +95,7 @@ async function eventFilter(
 export class RampEventsResolver {
   @Subscription(() => RampEvent, {
     description:
-      "TRANSACTION_CREATED and STATUS_CHANGE events of the subject's ramps for one quote, widget session or ramp: exactly the webhook bodies.",
+      "TRANSACTION_CREATED and STATUS_CHANGE events of one quote, widget session or ramp, exactly the webhook bodies: of the subject's own ramps, or, on a quote or session created with the caller's own secret key, of every ramp on it, as that key's webhooks receive them.",
     subscribe: ({ args, context, info }) => {
       const ctx = context as GraphQLContext;
       return followedStream(
@@ -96,10 +103,7 @@ export class RampEventsResolver {
         async () => {
           const acting = await actingFor(ctx, info);
           const matches = await eventFilter(ctx, acting, args as RampEventsArgs);
-          return (entry) =>
-            isWebhookEvent(entry) && entry.profileId === acting.subjectProfileId && matches(entry)
-              ? entry.body
-              : undefined;
+          return (entry) => (isWebhookEvent(entry) && matches(entry) ? entry.body : undefined);
         },
         (entry) => stillEntitled(ctx, fieldDelegation(info), entry.body),
       );
