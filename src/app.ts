@@ -94,7 +94,10 @@ export interface AppSeams {
 }
 
 export async function createApp(config: Config, log: Logger, seams: AppSeams = {}): Promise<App> {
-  const applied = await migrate(config.database);
+  const applied = await migrate(config.database, {
+    timeoutMs: config.databaseConnectTimeoutMs,
+    onRetry: (retry) => log.warn(retry, "the database is not reachable yet; retrying"),
+  });
   if (applied.length) log.info({ migrations: applied }, "database migrations applied");
   const { allowPrivateNetworks } = config.webhooks;
   if (allowPrivateNetworks.length)

@@ -37,6 +37,7 @@ const envSchema = z.object({
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   LAST_USED_FLUSH_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   SIGNING_KEY_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   SIGNING_PRIVATE_KEY: z.string().includes("PRIVATE KEY", { message: "must be a PEM private key" }).optional(),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
@@ -61,7 +62,10 @@ const envSchema = z.object({
 
 export type Config = ReturnType<typeof loadConfig>;
 
-export class ConfigError extends Error {}
+/** Start-up cannot go on, for a reason its message names in full (no stack trace needed). */
+export class StartupError extends Error {}
+/** A setting is wrong: the process exits with EX_CONFIG. */
+export class ConfigError extends StartupError {}
 
 /** Parses the environment; throws a ConfigError naming every bad variable. Production refuses unsafe settings. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -118,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     cacheTtlMs: e.CACHE_TTL_SECONDS * 1000,
     lastUsedFlushIntervalMs: e.LAST_USED_FLUSH_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     webhooks: {
       /** Encrypts the stored signing key; unused when SIGNING_PRIVATE_KEY is given. */
       signingKeyEncryptionKey:
@@ -167,6 +172,11 @@ function isCidr(value: string): boolean {
   }
 }
 
+const corruptSecrets = (file: string, reason: string) =>
+  new ConfigError(
+    `${file} is corrupt (${reason}). Restore it, or remove it to generate new secrets (signed-in sessions then end).`,
+  );
+
 /**
  * Outside production, an unset secret is generated once and kept under the data directory,
  * so a restart keeps sessions valid.
@@ -177,8 +187,11 @@ function persistentDevelopmentSecret(dataDir: string, name: string): string {
   try {
     secrets = JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
   } catch (error) {
+    if (error instanceof SyntaxError) throw corruptSecrets(file, error.message);
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
+  if (typeof secrets !== "object" || secrets === null || Array.isArray(secrets))
+    throw corruptSecrets(file, "not a JSON object");
   if (!secrets[name]) {
     secrets[name] = randomBytes(32).toString("base64url");
     mkdirSync(dataDir, { recursive: true });

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { createApp } from "./app.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, loadConfig, StartupError } from "./config.js";
 import { closeDestination, createLogger, stdoutDestination } from "./log.js";
 import { buildServer } from "./server.js";
 
@@ -80,6 +80,6 @@ async function refuseTakenPort(port: number, host: string): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

@@ -1,7 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
+import type pg from "pg";
+import { StartupError } from "../config.js";
 import type { DatabaseConfig } from "./client.js";
 
 const MIGRATIONS_TABLE = "_prisma_migrations";
@@ -54,14 +57,66 @@ const CREATE_TABLE = (timestamp: string) => `CREATE TABLE IF NOT EXISTS "${MIGRA
 )`;
 const INSERT_APPLIED = `INSERT INTO "${MIGRATIONS_TABLE}" ("id", "checksum", "finished_at", "migration_name", "applied_steps_count", "started_at")`;
 
-/** Applies the checked-in SQL migrations that have not run yet, each in its own transaction. Returns their names. */
-export function migrate(database: DatabaseConfig): Promise<string[]> {
-  return migrateFrom(database, migrationsDirectory(database.engine));
+/** How long start-up waits for PostgreSQL, and who hears about each retry. */
+export interface ConnectPatience {
+  timeoutMs: number;
+  onRetry(retry: { attempt: number; delayMs: number; reason: string }): void;
 }
 
-export async function migrateFrom(database: DatabaseConfig, directory: string): Promise<string[]> {
+const IMPATIENT: ConnectPatience = { timeoutMs: 0, onRetry: () => undefined };
+
+/** Applies the checked-in SQL migrations that have not run yet, each in its own transaction. Returns their names. */
+export function migrate(database: DatabaseConfig, patience: ConnectPatience = IMPATIENT): Promise<string[]> {
+  return migrateFrom(database, migrationsDirectory(database.engine), patience);
+}
+
+export async function migrateFrom(
+  database: DatabaseConfig,
+  directory: string,
+  patience: ConnectPatience = IMPATIENT,
+): Promise<string[]> {
   const all = readMigrations(directory);
-  return database.engine === "postgresql" ? migratePostgres(database.url, all) : migrateSqlite(database.file, all);
+  return database.engine === "postgresql"
+    ? migratePostgres(database.url, all, patience)
+    : migrateSqlite(database.file, all);
+}
+
+/** Errors of a server that is not (yet) there or not ready: a database starting beside us, say. */
+const TRANSIENT = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P03",
+]);
+
+/**
+ * The first connection of a start-up: retried with backoff while the server is unreachable, up to the
+ * patience's timeout, then refused with an error that names the server (never the URL's credentials).
+ */
+async function connectPatiently(Client: typeof pg.Client, url: string, patience: ConnectPatience) {
+  const deadline = Date.now() + patience.timeoutMs;
+  for (let attempt = 1, delayMs = 250; ; attempt++, delayMs = Math.min(delayMs * 2, 5_000)) {
+    const client = new Client({ connectionString: url });
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      const reason = (error as { code?: string }).code ?? (error as Error).message;
+      if (!TRANSIENT.has(reason) || Date.now() + delayMs > deadline) {
+        const { hostname, port, pathname } = new URL(url);
+        const waited = TRANSIENT.has(reason) ? ` within ${patience.timeoutMs / 1000} s` : "";
+        throw new StartupError(
+          `PostgreSQL at ${hostname}:${port || 5432}${pathname} did not accept a connection${waited} (${reason}): check DATABASE_URL and that the server is up.`,
+        );
+      }
+      patience.onRetry({ attempt, delayMs, reason });
+      await sleep(delayMs);
+    }
+  }
 }
 
 function migrateSqlite(file: string, all: Migration[]): string[] {
@@ -89,11 +144,10 @@ function migrateSqlite(file: string, all: Migration[]): string[] {
   }
 }
 
-async function migratePostgres(url: string, all: Migration[]): Promise<string[]> {
+async function migratePostgres(url: string, all: Migration[], patience: ConnectPatience): Promise<string[]> {
   // The PostgreSQL driver is loaded in distributed mode only (see openDatabase).
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const { default: driver } = await import("pg");
+  const client = await connectPatiently(driver.Client, url, patience);
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
     await client.query(CREATE_TABLE("TIMESTAMPTZ"));

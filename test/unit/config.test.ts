@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -274,6 +274,22 @@ describe("generated secrets outside production", () => {
     const config = loadConfig({ DATA_DIR: dir });
     expect(existsSync(join(dir, "secrets.json"))).toBe(true);
     expect(loadConfig({ DATA_DIR: dir }).jwt.secret).toBe(config.jwt.secret);
+  });
+
+  it("a corrupt secrets.json is named in a ConfigError, and left as it was", () => {
+    for (const [content, reason] of [
+      ['{"jwt": "abc"', /is corrupt \(.*JSON/],
+      ["[1, 2]", /is corrupt \(not a JSON object\)/],
+      ["null", /is corrupt \(not a JSON object\)/],
+    ] as const) {
+      const dir = dataDir();
+      const file = join(dir, "secrets.json");
+      writeFileSync(file, content);
+      expect(() => loadConfig({ DATA_DIR: dir })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATA_DIR: dir })).toThrow(`${file} is corrupt`);
+      expect(() => loadConfig({ DATA_DIR: dir })).toThrow(reason);
+      expect(readFileSync(file, "utf8")).toBe(content);
+    }
   });
 
   it("configured secrets win and nothing is written", () => {
