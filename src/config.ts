@@ -58,6 +58,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+  GRAPHQL_MAX_LIST_ITEMS: z.coerce.number().int().min(1).default(2000),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -152,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxCost: e.GRAPHQL_MAX_COST,
+      maxListItems: e.GRAPHQL_MAX_LIST_ITEMS,
     },
   };
 }

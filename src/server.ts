@@ -26,6 +26,7 @@ import { LazyChildLogger, withRequestSerializer } from "./log.js";
 import { RateLimiter } from "./rate-limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
+import { listItemsLimit, refuseLargeLists } from "./graphql/list-items.js";
 import { briefDocumentMessage, formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { createLoaders } from "./graphql/loaders.js";
 import { sharedSubscribe } from "./graphql/shared-execution.js";
@@ -308,6 +309,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
       ApolloServerPluginCacheControlDisabled(),
       ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
       authorizeOperationFirst(schema),
+      listItemsLimit(schema, graphql.maxListItems),
       fastifyApolloDrainPlugin(server),
     ],
     formatError: formatGraphQLError(app.log),
@@ -375,6 +377,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         };
         try {
           authorizeRootFields(schema, operation, contextValue);
+          refuseLargeLists(schema, document, operation, payload.variables ?? undefined, graphql.maxListItems);
         } catch (error) {
           if (error instanceof AppError) return [toGraphQLError(error)];
           throw error;

@@ -5,7 +5,6 @@ import {
   DirectiveLocation,
   GraphQLDirective,
   GraphQLEnumType,
-  GraphQLError,
   GraphQLList,
   GraphQLNonNull,
   Kind,
@@ -20,7 +19,7 @@ import { DELEGATION_RULES, type DelegationName, type DelegationRule } from "../a
 import { AppError } from "../errors.js";
 import type { AccessRule } from "../operations/operation.js";
 import type { GraphQLContext } from "./context.js";
-import { toGraphQLError } from "./errors.js";
+import { toRequestRefusal } from "./errors.js";
 
 const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
   SIGN_IN: "Sign-in and session renewal; open to every caller, anonymous included.",
@@ -155,9 +154,7 @@ export function authorizeOperationFirst(schema: GraphQLSchema): ApolloServerPlug
             }
             authorizeRootFields(schema, operation, contextValue);
           } catch (error) {
-            if (!(error instanceof AppError)) throw error;
-            const { message, extensions } = toGraphQLError(error);
-            throw new GraphQLError(message, { extensions: { ...extensions, http: { status: error.status } } });
+            throw error instanceof AppError ? toRequestRefusal(error) : error;
           }
         },
       };

@@ -38,6 +38,12 @@ export function toGraphQLError(error: AppError): GraphQLError {
   });
 }
 
+/** An AppError an Apollo plugin throws before the operation runs: the response's HTTP status is the error's. */
+export function toRequestRefusal(error: AppError): GraphQLError {
+  const { message, extensions } = toGraphQLError(error);
+  return new GraphQLError(message, { extensions: { ...extensions, http: { status: error.status } } });
+}
+
 /** Maps every error to the contract's table; unknown ones become INTERNAL with no internals. */
 export function formatGraphQLError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {

@@ -805,6 +805,42 @@ describe("GraphQL limits", () => {
   });
 });
 
+describe("GraphQL pages within pages", () => {
+  let g: TestApp;
+  let secret: Record<string, string>;
+  const NESTED = `query ($outer: Int!, $inner: Int!) {
+    webhooks(first: $outer) { edges { node { id deliveries(first: $inner) { count edges { node { attempts { statusCode } } } } } } }
+  }`;
+  beforeAll(async () => {
+    // A cost limit high enough to leave the pages' count to decide.
+    g = await start({ GRAPHQL_MAX_LIST_ITEMS: "500", GRAPHQL_MAX_COST: "1000000" });
+    const session = (await signIn(g)).headers;
+    secret = { "x-api-key": (await g.createCredential(session)).secretKey };
+  });
+  afterAll(() => g?.close());
+
+  it("count every page's items, nested pages multiplied: over GRAPHQL_MAX_LIST_ITEMS is refused before anything runs", async () => {
+    await g.graphql("{ __typename }", undefined, secret); // the key is verified and cached
+    const statements = g.app.statements.count;
+    const refused = await g.graphql(NESTED, { outer: 100, inner: 100 }, secret);
+    const error = expectGraphQLError(refused, "VALIDATION_FAILED", 400);
+    expect(error.message).toContain("10100 items");
+    expect(g.app.statements.count).toBe(statements);
+    // Literal sizes, defaults (20 a page) and fragments count the same way.
+    for (const query of [
+      "{ webhooks(first: 30) { edges { node { deliveries(first: 20) { count } } } } }",
+      "{ webhooks(first: 30) { edges { node { deliveries { count } } } } }",
+      "{ webhooks(first: 30) { ...Pages } } fragment Pages on WebhookConnection { edges { node { deliveries { count } } } }",
+    ])
+      expect(expectGraphQLError(await g.graphql(query, undefined, secret), "VALIDATION_FAILED", 400).message).toContain(
+        "630 items",
+      );
+
+    const within = await g.graphql(NESTED, { outer: 20, inner: 20 }, secret);
+    expect(within.body).toEqual({ data: { webhooks: { edges: [] } } });
+  });
+});
+
 describe("GraphQL in production", () => {
   let p: TestApp;
   beforeAll(async () => {

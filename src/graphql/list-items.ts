@@ -1,0 +1,103 @@
+import type { ApolloServerPlugin } from "@apollo/server";
+import {
+  getNamedType,
+  isCompositeType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  valueFromAST,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type FieldNode,
+} from "graphql";
+import { AppError } from "../errors.js";
+import type { GraphQLContext } from "./context.js";
+import { toRequestRefusal } from "./errors.js";
+
+interface Walk {
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+}
+
+/** The page size a paged field (one with a `first` argument) asks for, as given or by default. */
+function pageSizeOf(field: GraphQLField<unknown, unknown>, node: FieldNode, walk: Walk): number | undefined {
+  const argument = field.args.find((arg) => arg.name === "first");
+  if (!argument) return undefined;
+  const given = node.arguments?.find((arg) => arg.name.value === "first")?.value;
+  const value = given ? valueFromAST(given, argument.type, walk.variables) : argument.defaultValue;
+  return typeof value === "number" ? Math.max(0, value) : 0;
+}
+
+/** Items a selection set may return when `times` copies of it are asked for, nested pages multiplied. */
+function itemsOf(selectionSet: SelectionSetNode, parent: GraphQLCompositeType, times: number, walk: Walk): number {
+  let items = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      const field =
+        isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      if (!field) continue;
+      const pageSize = pageSizeOf(field, selection, walk);
+      const copies = pageSize === undefined ? times : times * pageSize;
+      if (pageSize !== undefined) items += copies;
+      const type = getNamedType(field.type);
+      if (selection.selectionSet && isCompositeType(type)) items += itemsOf(selection.selectionSet, type, copies, walk);
+    } else {
+      const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? walk.fragments.get(selection.name.value) : selection;
+      if (!fragment) continue;
+      const condition = fragment.typeCondition ? walk.schema.getType(fragment.typeCondition.name.value) : parent;
+      if (condition && isCompositeType(condition)) items += itemsOf(fragment.selectionSet, condition, times, walk);
+    }
+  }
+  return items;
+}
+
+/**
+ * Refuses an operation whose pages could hold more than `maxItems` items in all, pages within pages
+ * multiplied (`webhooks(first: 100) { deliveries(first: 100) }` is 10,100). A static cost cannot see page
+ * sizes, which come from arguments and variables, so this runs once the operation and its variables are known.
+ */
+export function refuseLargeLists(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined,
+  maxItems: number,
+): void {
+  const root = schema.getRootType(operation.operation);
+  if (!root) return;
+  const fragments = new Map(
+    document.definitions
+      .filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
+  const items = itemsOf(operation.selectionSet, root, 1, { schema, fragments, variables: variables ?? {} });
+  if (items > maxItems)
+    throw new AppError(
+      "VALIDATION_FAILED",
+      `The operation's pages could hold ${items} items in all, over the limit of ${maxItems}: ask for smaller pages (first).`,
+    );
+}
+
+/** `refuseLargeLists` for operations over HTTP, before anything runs. */
+export function listItemsLimit(schema: GraphQLSchema, maxItems: number): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operation, request }) {
+          if (!operation) return;
+          try {
+            refuseLargeLists(schema, document, operation, request.variables, maxItems);
+          } catch (error) {
+            throw error instanceof AppError ? toRequestRefusal(error) : error;
+          }
+        },
+      };
+    },
+  };
+}
