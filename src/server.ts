@@ -32,7 +32,13 @@ import { createLoaders } from "./graphql/loaders.js";
 import { sharedSubscribe } from "./graphql/shared-execution.js";
 import { audienceKey } from "./graphql/subscriptions.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
-import { documentedAccess, ERROR_RESPONSE_SCHEMA, managedProfileSelector } from "./rest/http.js";
+import {
+  documentedAccess,
+  ERROR_RESPONSE_SCHEMA,
+  managedProfileSelector,
+  presentedPublicKeys,
+  sentBody,
+} from "./rest/http.js";
 import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
@@ -150,23 +156,44 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     done(refused);
   });
 
+  /** The caller's own rate, the route's tasks and the acting context, for the principal decided. */
+  const admit = async (request: FastifyRequest, principal: Principal) => {
+    request.principal = principal;
+    const caller = callerKey(principal);
+    if (caller) limits.perCaller.hit(caller);
+    const { capabilities, delegation } = request.routeOptions.config;
+    if (!capabilities) return;
+    const selector = app.delegation.checkCaller(principal, managedProfileSelector(request.headers), capabilities);
+    // Every route with capabilities declares its delegation rule (checked as routes are added, below).
+    request.acting = await app.delegation.resolve(principal, selector, delegation!);
+  };
+
   // Who is calling, whether the route's tasks allow it, and the caller's own rate: after the per-IP
   // limit (onRequest), before the body is read (so unauthenticated callers never see validation errors).
   server.addHook("preParsing", async (request, _reply, payload) => {
-    const { capabilities, graphql } = request.routeOptions.config;
+    const { capabilities, graphql, publicKeyField } = request.routeOptions.config;
     if (!capabilities && !graphql) return payload;
-    request.principal = await app.authenticator.authenticate(request.headers);
-    const caller = callerKey(request.principal);
-    if (caller) limits.perCaller.hit(caller);
-    if (!capabilities) return payload;
-    const selector = app.delegation.checkCaller(
-      request.principal,
-      managedProfileSelector(request.headers),
-      capabilities,
-    );
-    // Every route with capabilities declares its delegation rule (checked as routes are added, below).
-    request.acting = await app.delegation.resolve(request.principal, selector, request.routeOptions.config.delegation!);
+    const presented = presentedPublicKeys(request.query, publicKeyField);
+    await admit(request, await app.authenticator.authenticate(request.headers, presented));
     return payload;
+  });
+
+  // A public key presented in the body is known once the body is read: the principal is decided again from
+  // every value presented. Only a caller that presented no key or session before can change (the others win
+  // or mismatch), so one that stays is not admitted, nor counted, twice.
+  const admitWithBody = async (request: FastifyRequest, field: string) => {
+    const inBody = presentedPublicKeys(sentBody(request), field);
+    if (!inBody.length) return;
+    const principal = await app.authenticator.authenticate(request.headers, [
+      ...presentedPublicKeys(request.query, field),
+      ...inBody,
+    ]);
+    if (callerKey(principal) !== callerKey(request.principal)) await admit(request, principal);
+  };
+  server.addHook("preValidation", (request, _reply, done) => {
+    const { publicKeyField } = request.routeOptions.config;
+    if (!publicKeyField) return done();
+    admitWithBody(request, publicKeyField).then(() => done(), done);
   });
 
   server.setErrorHandler((error: FastifyError, request, reply) => replyWithError(error, request, reply));

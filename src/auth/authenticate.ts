@@ -31,8 +31,8 @@ export function normalizeHeaderNames(payload: Record<string, unknown> | undefine
 
 /**
  * Turns request headers into a principal: the one path for REST, GraphQL over HTTP and WebSocket.
- * A bearer session takes precedence; keys sent with it are still verified. Both key values, when sent
- * together, must belong to one credential.
+ * A bearer session takes precedence; keys sent with it are still verified. Every key value sent, in the
+ * headers or presented elsewhere, must belong to one credential.
  */
 export class Authenticator {
   private readonly operatorTokenDigest: Buffer;
@@ -45,7 +45,11 @@ export class Authenticator {
     this.operatorTokenDigest = Buffer.from(sha256Hex(operatorToken), "hex");
   }
 
-  async authenticate(headers: CredentialHeaders): Promise<Principal> {
+  /**
+   * `presentedPublicKeys`: public values a route reads from outside the headers (the body or query `apiKey` of
+   * quote and widget session creation); each counts as an X-Public-Key would.
+   */
+  async authenticate(headers: CredentialHeaders, presentedPublicKeys: readonly string[] = []): Promise<Principal> {
     const authorization = header(headers, "authorization");
     const secretValue = header(headers, "x-api-key");
     const publicValue = header(headers, "x-public-key");
@@ -53,6 +57,12 @@ export class Authenticator {
     const secret = secretValue !== undefined ? await this.verifier.verify("secret", secretValue) : undefined;
     const publicCredential = publicValue !== undefined ? await this.verifier.verify("public", publicValue) : undefined;
     if (secret && publicCredential && secret.id !== publicCredential.id) throw new AppError("CREDENTIAL_MISMATCH");
+    let keyCredential = secret ?? publicCredential;
+    for (const presented of presentedPublicKeys) {
+      const credential = await this.verifier.verify("public", presented);
+      if (keyCredential && credential.id !== keyCredential.id) throw new AppError("CREDENTIAL_MISMATCH");
+      keyCredential ??= credential;
+    }
 
     if (authorization !== undefined) {
       const [scheme, token, ...rest] = authorization.trim().split(/\s+/);
@@ -62,7 +72,7 @@ export class Authenticator {
       return { kind: "session", ...(await this.sessions.verify(token)) };
     }
     if (secret) return { kind: "secret", credential: secret };
-    if (publicCredential) return { kind: "public", credential: publicCredential };
+    if (keyCredential) return { kind: "public", credential: keyCredential };
     return { kind: "anonymous" };
   }
 

@@ -4,6 +4,7 @@ import { z as zod } from "zod";
 import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import type { Principal, PrincipalKind } from "../auth/principal.js";
+import { AppError } from "../errors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import { fieldError, isObject } from "../validation.js";
 
@@ -25,6 +26,11 @@ declare module "fastify" {
     graphql?: boolean;
     /** `false`: not counted by the per-IP rate limit (health checks; sign-in has its own). */
     rateLimit?: false;
+    /**
+     * The query and body field that presents a public key beside the headers' credentials (the reference's
+     * `apiKey` on quote and widget session creation): the authentication hooks read it.
+     */
+    publicKeyField?: string;
   }
 }
 
@@ -64,6 +70,17 @@ export function managedProfileSelector(headers: Record<string, unknown>): string
   const value = headers["x-managed-profile-id"];
   if (value === undefined || value === null) return undefined;
   return String(Array.isArray(value) ? value[0] : value);
+}
+
+/**
+ * The public values a query or body presents in `field`: none when it is absent or null. Anything but one
+ * string (a list, a repeated query parameter) is no public value at all.
+ */
+export function presentedPublicKeys(sent: unknown, field: string | undefined): string[] {
+  const value = field !== undefined && isObject(sent) ? sent[field] : undefined;
+  if (value === undefined || value === null) return [];
+  if (typeof value !== "string") throw new AppError("INVALID_PUBLIC_KEY");
+  return [value];
 }
 
 /** Public data that changes only with a deployment or a key rotation: the same for every caller, for 5 minutes. */

@@ -52,6 +52,11 @@ interface RestFace<Result> {
   wireNames?: Record<string, string>;
   /** Runs before anything else (the sign-in limit, per client address); the route skips the general per-IP limit. */
   onRequest?: (request: FastifyRequest) => void;
+  /**
+   * The body and query field that presents a public key (the reference's `apiKey`): authentication reads it
+   * with the headers' credentials, so it is no field of the operation's input.
+   */
+  publicKeyField?: string;
 }
 
 /** Every operation served over REST, with its route: what the parity test walks. */
@@ -80,6 +85,27 @@ function underWireNames(error: unknown, names: Record<string, string>): unknown 
   }));
   return new AppError(error.code, error.message, details, error.headers);
 }
+
+/** A JSON Schema object with one more property. */
+function withProperty(schema: object | undefined, name: string, property: object): object {
+  const { properties, ...rest } = (schema ?? { type: "object" }) as { properties?: Record<string, unknown> };
+  return { ...rest, properties: { ...properties, [name]: property } };
+}
+
+/** What the body or query sent, without `field` (authentication has read it). */
+function without(sent: unknown, field: string | undefined): unknown {
+  if (field === undefined || !isObject(sent) || !(field in sent)) return sent;
+  const { [field]: _read, ...rest } = sent;
+  return rest;
+}
+
+const PRESENTED_PUBLIC_KEY = {
+  type: "string",
+  description:
+    "A public key (pk_...) that attributes the request as X-Public-Key does. Beside a key in the headers (or in " +
+    "both the body and the query) it must be of the same credential (403 CREDENTIAL_MISMATCH); a session in " +
+    "the headers still acts. Malformed, unknown, expired or revoked: 401 INVALID_PUBLIC_KEY.",
+};
 
 /**
  * The path parameters over what the body or query sent. No body is an empty one; any other body that is not
@@ -122,9 +148,16 @@ export function operationRoute<Result>(
   const hasFields = Object.keys(rest.shape).length > 0;
   const status = face.status ?? 200;
   REST_FACES.set(operation, { method: face.method, url: face.url, wireNames: face.wireNames });
-  const { wireNames } = face;
+  const { wireNames, publicKeyField } = face;
   const fromWire = wireNames && Object.fromEntries(Object.entries(wireNames).map(([name, wire]) => [wire, name]));
   const documentedRest = (schema: object) => (wireNames ? renameProperties(schema, wireNames) : schema);
+  // The input's fields where it is read from; the presented public key, if any, in the query and the body alike.
+  const inputSchema = hasFields ? documentedRest(jsonSchema(rest, "input")) : undefined;
+  const presenting = (schema: object | undefined) =>
+    publicKeyField ? withProperty(schema, publicKeyField, PRESENTED_PUBLIC_KEY) : schema;
+  const [documentedQuery, documentedBody] = inQuery
+    ? [presenting(inputSchema), undefined]
+    : [presenting(undefined), presenting(inputSchema)];
   const serialized = face.cachedResults && new WeakMap<object, ReturnType<FastifyReply["serialize"]>>();
 
   server.route({
@@ -134,6 +167,7 @@ export function operationRoute<Result>(
       capabilities: operation.access.requires,
       delegation: DELEGATION_RULES[operation.access.delegation],
       ...(face.onRequest && { rateLimit: false }),
+      ...(publicKeyField && { publicKeyField }),
     },
     ...(face.onRequest && { onRequest: async (request: FastifyRequest) => face.onRequest!(request) }),
     ...(face.bodyLimit && { bodyLimit: face.bodyLimit }),
@@ -142,10 +176,8 @@ export function operationRoute<Result>(
       summary: operation.summary,
       tags: face.tags,
       ...(pathKeys.length > 0 && { params: jsonSchema(input.pick(pathMask), "input") }),
-      ...(hasFields &&
-        (inQuery
-          ? { querystring: documentedRest(jsonSchema(rest, "input")) }
-          : { body: documentedRest(jsonSchema(rest, "input")) })),
+      ...(documentedQuery && { querystring: documentedQuery }),
+      ...(documentedBody && { body: documentedBody }),
       ...face.documented,
       response: {
         [status]: face.response ?? { type: "null" },
@@ -155,7 +187,7 @@ export function operationRoute<Result>(
       },
     },
     handler: async (request: FastifyRequest, reply) => {
-      const sent = pathOver(inQuery ? request.query : sentBody(request), request.params);
+      const sent = pathOver(without(inQuery ? request.query : sentBody(request), publicKeyField), request.params);
       // What the face's reading refuses is answered after the operation's gate (see perform).
       let wire: unknown = sent;
       let refused: unknown;

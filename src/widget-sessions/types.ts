@@ -10,8 +10,8 @@ const common = {
   externalSessionId: externalSessionId.optional(),
   walletAddressLocked: z.string().min(1).max(128).optional(),
 };
-/** Attribution comes from the caller's headers; the reference's body fields for it are accepted and ignored. */
-const ignoredAttribution = { apiKey: z.string().max(256).optional(), partnerId: z.string().max(256).optional() };
+/** Attribution comes from the caller's credentials; the reference's `partnerId` is accepted and ignored. */
+const ignoredAttribution = { partnerId: z.string().max(256).optional() };
 
 /** The refresh form's parameters it cannot do without. */
 const refreshRequired = {

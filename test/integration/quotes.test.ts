@@ -39,6 +39,7 @@ interface Caller {
   secret: Headers;
   public: Headers;
   credentialId: string;
+  publicKey: string;
 }
 
 async function newCaller(email?: string): Promise<Caller> {
@@ -50,6 +51,7 @@ async function newCaller(email?: string): Promise<Caller> {
     secret: { "x-api-key": credential.secretKey },
     public: { "x-public-key": credential.publicKey },
     credentialId: credential.id,
+    publicKey: credential.publicKey,
   };
 }
 
@@ -923,5 +925,268 @@ describe("POST /v1/session/create", () => {
       "rampType",
     ]);
     expect(await t.app.db.widgetSession.count()).toBe(before);
+  });
+});
+
+describe("the reference's apiKey on quote, best quote and widget session creation (issue 13)", () => {
+  /** A route whose body (or query) may present a public key, and what shows whom a creation is attributed to. */
+  interface Creation {
+    url: string;
+    body: object;
+    /** A body validation refuses (authentication comes first). */
+    invalidBody: object;
+    count(): Promise<number>;
+    attribution(created: Record<string, string>): Promise<Record<string, unknown>>;
+  }
+  const creations: Creation[] = [
+    {
+      url: "/v1/quotes",
+      body: BUY,
+      invalidBody: { ...BUY, from: "boleto", inputAmount: "1e3" },
+      count: () => t.app.db.quote.count(),
+      async attribution(created) {
+        const { credentialId, partnerId, ownerProfileId, pricingProfile } = await quoteRow(created.id!);
+        return { credentialId, partnerId, ownerProfileId, pricingProfile };
+      },
+    },
+    {
+      url: "/v1/quotes/best",
+      body: BUY,
+      invalidBody: { ...BUY, from: "boleto", inputAmount: "1e3" },
+      count: () => t.app.db.quote.count(),
+      async attribution(created) {
+        const { credentialId, partnerId, ownerProfileId, pricingProfile } = await quoteRow(created.id!);
+        return { credentialId, partnerId, ownerProfileId, pricingProfile };
+      },
+    },
+    {
+      url: "/v1/session/create",
+      body: { rampType: "BUY", network: "polygon", inputAmount: "150", externalSessionId: "api-key" },
+      invalidBody: { rampType: "SWAP", callbackUrl: "ftp://x" },
+      count: () => t.app.db.widgetSession.count(),
+      async attribution(created) {
+        const row = await t.app.db.widgetSession.findUniqueOrThrow({ where: { id: created.sessionId } });
+        // The key did its work in authentication: the session's parameters do not keep it.
+        expect(JSON.parse(row.parameters)).not.toHaveProperty("apiKey");
+        const { credentialId, partnerId, ownerProfileId } = row;
+        return { credentialId, partnerId, ownerProfileId };
+      },
+    },
+  ];
+
+  /** A creation request: its headers, the apiKey of its body and of its query (each left out when undefined). */
+  interface Presented {
+    headers?: Headers;
+    body?: unknown;
+    query?: unknown;
+    /** Sends the route's invalid body. */
+    invalid?: boolean;
+  }
+  const create = (route: Creation, { headers = {}, body, query, invalid }: Presented) => {
+    // Presented keys stay out of the logs as the X-Public-Key header does: the log audit looks for them too.
+    for (const value of [body, query])
+      if (typeof value === "string" && /^pk_\w+_\w{32}$/.test(value)) rememberSecret(value);
+    const url = query === undefined ? route.url : `${route.url}?apiKey=${encodeURIComponent(String(query))}`;
+    const sent = { ...(invalid ? route.invalidBody : route.body), ...(body !== undefined && { apiKey: body }) };
+    return t.request("POST", url, { headers, body: sent });
+  };
+  const created = async (route: Creation, presented: Presented) => {
+    const response = await create(route, presented);
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    return route.attribution(response.body);
+  };
+  /** Each place a lone value can be presented. */
+  const placesOf = (value: unknown): Presented[] => [{ body: value }, { query: value }];
+
+  async function partnerCredential(profileId: string) {
+    const partner = await t.request("POST", "/v1/admin/partners", {
+      headers: t.operatorHeaders,
+      body: { name: `Widget ${randomUUID().slice(0, 8)}` },
+    });
+    expect(partner.status, JSON.stringify(partner.body)).toBe(201);
+    const issued = await t.request("POST", `/v1/admin/partners/${partner.body.partner.id}/api-credentials`, {
+      headers: t.operatorHeaders,
+      body: { profileId },
+    });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+    rememberSecret(issued.body.secretKey);
+    return {
+      partnerId: partner.body.partner.id as string,
+      id: issued.body.id as string,
+      publicKey: issued.body.publicKey,
+    };
+  }
+
+  it("a lone apiKey, in the body or the query, attributes exactly as X-Public-Key does (credential, partner, pricing)", async () => {
+    const caller = await newCaller();
+    await assignPricing(caller.profileId, "zero-fee");
+    const issued = await partnerCredential(caller.profileId);
+    for (const route of creations) {
+      const asHeader = await created(route, { headers: { "x-public-key": issued.publicKey } });
+      expect(asHeader).toMatchObject({ credentialId: issued.id, partnerId: issued.partnerId, ownerProfileId: null });
+      for (const presented of placesOf(issued.publicKey))
+        expect(await created(route, presented), `${route.url} ${Object.keys(presented)}`).toEqual(asHeader);
+      // null presents nothing, as an absent field.
+      expect(await created(route, { body: null })).toMatchObject({ credentialId: null, partnerId: null });
+    }
+    expect(await created(creations[0]!, { body: issued.publicKey })).toMatchObject({ pricingProfile: "zero-fee" });
+  });
+
+  it("a managed child's public key as apiKey acts as the child, and is refused once its manager is inactive", async () => {
+    const { manager, childId, childCredentialId, childPublic } = await managerWithChild();
+    await assignPricing(childId, "reduced");
+    const childKey = childPublic["x-public-key"]!;
+    for (const route of creations) {
+      for (const presented of placesOf(childKey))
+        expect(await created(route, presented)).toMatchObject({
+          credentialId: childCredentialId,
+          ownerProfileId: null,
+        });
+    }
+    expect(await created(creations[0]!, { body: childKey })).toMatchObject({ pricingProfile: "reduced" });
+
+    const deactivated = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["BR", "US"], isActive: false },
+    });
+    expect(deactivated.status, JSON.stringify(deactivated.body)).toBe(200);
+    for (const route of creations) {
+      const before = await route.count();
+      expectError(await create(route, { headers: childPublic }), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      for (const presented of placesOf(childKey))
+        expectError(await create(route, presented), 403, "MANAGED_PROFILE_ACCESS_DENIED");
+      expect(await route.count()).toBe(before);
+    }
+  });
+
+  it("an apiKey of another credential than the headers' keys or the other apiKey -> 403 CREDENTIAL_MISMATCH, before validation; nothing is created", async () => {
+    const [caller, other] = [await newCaller(), await newCaller()];
+    const sibling = await t.createCredential(caller.session, { name: "sibling" });
+    const mismatches: [string, Presented][] = [
+      ["X-API-Key and a body apiKey of another profile", { headers: caller.secret, body: other.publicKey }],
+      ["X-API-Key and a query apiKey of another profile", { headers: caller.secret, query: other.publicKey }],
+      ["X-Public-Key and a body apiKey of another profile", { headers: caller.public, body: other.publicKey }],
+      [
+        "X-Public-Key and a query apiKey of the same profile's other credential",
+        { headers: caller.public, query: sibling.publicKey },
+      ],
+      [
+        "X-API-Key and a body apiKey of the same profile's other credential",
+        { headers: caller.secret, body: sibling.publicKey },
+      ],
+      [
+        "both header keys and a body apiKey of another profile",
+        { headers: { ...caller.secret, ...caller.public }, body: other.publicKey },
+      ],
+      ["a body and a query apiKey of two credentials", { body: caller.publicKey, query: other.publicKey }],
+    ];
+    for (const route of creations) {
+      const before = await route.count();
+      for (const [name, presented] of mismatches) {
+        for (const invalid of [false, true]) {
+          const response = await create(route, { ...presented, invalid });
+          expect({ name, invalid, status: response.status, code: response.body?.error?.code }).toEqual({
+            name,
+            invalid,
+            status: 403,
+            code: "CREDENTIAL_MISMATCH",
+          });
+        }
+      }
+      expect(await route.count(), route.url).toBe(before);
+    }
+  });
+
+  it("a malformed, unknown, expired or revoked apiKey -> 401 INVALID_PUBLIC_KEY, before validation, beside any headers; nothing is created", async () => {
+    const caller = await newCaller();
+    const revoked = await t.createCredential(caller.session, { name: "revoked" });
+    // Used first, so its cached verification has to be dropped by the revocation.
+    await created(creations[0]!, { body: revoked.publicKey });
+    expect((await t.request("DELETE", `/v1/api-credentials/${revoked.id}`, { headers: caller.session })).status).toBe(
+      204,
+    );
+    const expired = await t.createCredential(caller.session, { name: "expired" });
+    await t.app.db.apiCredential.update({
+      where: { id: expired.id },
+      data: { expiresAt: new Date(Date.now() - 60_000) },
+    });
+    const invalidValues: [string, unknown][] = [
+      ["unknown pk_test_", `pk_test_${"Q".repeat(32)}`],
+      ["unknown pk_live_", `pk_live_${"Q".repeat(32)}`],
+      ["revoked", revoked.publicKey],
+      ["expired", expired.publicKey],
+      ["malformed", "pk_test_short"],
+      ["a secret value", caller.secret["x-api-key"]],
+      ["empty", ""],
+    ];
+    const headerSets: [string, Headers][] = [
+      ["no headers", {}],
+      ["X-Public-Key", caller.public],
+      ["X-API-Key", caller.secret],
+      ["a session", caller.session],
+    ];
+    for (const route of creations) {
+      const before = await route.count();
+      for (const [value, apiKey] of invalidValues) {
+        for (const [headersName, headers] of headerSets) {
+          for (const place of placesOf(apiKey)) {
+            for (const invalid of [false, true]) {
+              const response = await create(route, { ...place, headers, invalid });
+              expect({
+                value,
+                headersName,
+                place: Object.keys(place),
+                invalid,
+                status: response.status,
+                code: response.body?.error?.code,
+              }).toEqual({
+                value,
+                headersName,
+                place: Object.keys(place),
+                invalid,
+                status: 401,
+                code: "INVALID_PUBLIC_KEY",
+              });
+            }
+          }
+        }
+      }
+      // Anything but one string is no public value either: a list, or a query parameter given twice.
+      for (const apiKey of [42, true, { key: caller.publicKey }, [caller.publicKey]])
+        expectError(await create(route, { body: apiKey }), 401, "INVALID_PUBLIC_KEY");
+      const twice = `${route.url}?apiKey=${caller.publicKey}&apiKey=${caller.publicKey}`;
+      expectError(await t.request("POST", twice, { body: route.body }), 401, "INVALID_PUBLIC_KEY");
+      expect(await route.count(), route.url).toBe(before);
+    }
+  });
+
+  it("an apiKey of the headers' own credential, or beside a session -> 201, attributed as the headers alone would be", async () => {
+    const [caller, other] = [await newCaller(), await newCaller()];
+    for (const route of creations) {
+      const asSecret = await created(route, { headers: caller.secret });
+      const asPublic = await created(route, { headers: caller.public });
+      const asSession = await created(route, { headers: caller.session });
+      expect(asSecret).toMatchObject({ credentialId: caller.credentialId, ownerProfileId: caller.profileId });
+      for (const place of placesOf(caller.publicKey)) {
+        expect(await created(route, { ...place, headers: caller.secret })).toEqual(asSecret);
+        expect(await created(route, { ...place, headers: { ...caller.secret, ...caller.public } })).toEqual(asSecret);
+        expect(await created(route, { ...place, headers: caller.public })).toEqual(asPublic);
+        // A session acts; a key beside it is verified (see the 401s above), whosever it is, and never acts.
+        expect(await created(route, { ...place, headers: caller.session })).toEqual(asSession);
+      }
+      for (const place of placesOf(other.publicKey))
+        expect(await created(route, { ...place, headers: caller.session })).toEqual(asSession);
+      expect(await created(route, { body: caller.publicKey, query: caller.publicKey })).toEqual(asPublic);
+    }
+  });
+
+  it("partnerId in the body attributes nothing: attribution comes from credentials", async () => {
+    const caller = await newCaller();
+    const issued = await partnerCredential(caller.profileId);
+    for (const route of creations) {
+      const response = await t.request("POST", route.url, { body: { ...route.body, partnerId: issued.partnerId } });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      expect(await route.attribution(response.body)).toMatchObject({ credentialId: null, partnerId: null });
+    }
   });
 });

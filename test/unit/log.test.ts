@@ -36,3 +36,15 @@ describe("LazyChildLogger", () => {
     expect(lines).toMatchObject([{ reqId: "r-3", plugin: "p", msg: "from a child" }]);
   });
 });
+
+describe("redaction", () => {
+  it("hides a public key presented in a query or body field (apiKey) as it hides the X-Public-Key header", () => {
+    const { parent, lines } = capture("info");
+    const publicKey = `pk_test_${"L".repeat(32)}`;
+    parent.info({ query: { apiKey: publicKey }, req: { headers: { "x-public-key": publicKey } } }, "presented");
+    expect(lines).toMatchObject([
+      { query: { apiKey: "[redacted]" }, req: { headers: { "x-public-key": "[redacted]" } }, msg: "presented" },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(publicKey);
+  });
+});

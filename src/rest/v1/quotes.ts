@@ -45,7 +45,10 @@ const quote = z.object({
 });
 const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
 
-/** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
+/**
+ * Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. Creation
+ * also takes a public key in the reference's `apiKey` field.
+ */
 export function quoteRoutes(server: FastifyInstance, app: App) {
   operationRoute(server, app, createQuote, {
     method: "POST",
@@ -54,6 +57,7 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
     status: 201,
     response: jsonSchema(quote),
     errors: [400, 401, 403],
+    publicKeyField: "apiKey",
   });
   operationRoute(server, app, createBestQuote, {
     method: "POST",
@@ -62,6 +66,7 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
     status: 201,
     response: jsonSchema(quote),
     errors: [400, 401, 403],
+    publicKeyField: "apiKey",
   });
   operationRoute(server, app, getQuote, {
     method: "GET",
@@ -78,5 +83,6 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
     status: 201,
     response: jsonSchema(widgetSession),
     errors: [400, 401, 403, 404],
+    publicKeyField: "apiKey",
   });
 }
