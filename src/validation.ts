@@ -26,14 +26,19 @@ export function parseInput<S extends z.ZodType>(
 }
 
 /**
- * A list REST answers whole unless asked for a page: `limit` items (none: all of them) after skipping
- * `offset`. Query-string numbers arrive as text.
+ * One page of a list: `limit` items (1 to 100, default 50) after skipping `offset`. A larger limit is refused,
+ * not cut down, so no list is ever read whole. Query-string numbers arrive as text.
  */
 export const listPage = z.object({
-  limit: z.coerce.number().int().min(1).optional(),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe("Maximum records to return."),
+  offset: z.coerce.number().int().min(0).default(0).describe("Number of records to skip."),
 });
 export type ListPage = z.output<typeof listPage>;
+
+/** Where a page lies in its list: the page asked for, and how many items the whole list holds. */
+export interface Pagination extends ListPage {
+  total: number;
+}
 
 /** A flag: a JSON boolean, or its text in a query string. */
 export const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((text) => text === "true")]);

@@ -37,7 +37,8 @@ export function insertCredential(tx: Tx, profileId: string, credential: NewCrede
   return tx.apiCredential.create({ data: { ...credential, profileId } });
 }
 
-const SELECT_CREDENTIAL = `SELECT ${columns("ApiCredential", Object.values(Prisma.ApiCredentialScalarFieldEnum))} FROM "ApiCredential"`;
+const CREDENTIAL_COLUMNS = columns("ApiCredential", Object.values(Prisma.ApiCredentialScalarFieldEnum));
+const SELECT_CREDENTIAL = `SELECT ${CREDENTIAL_COLUMNS} FROM "ApiCredential"`;
 
 export async function findCredential(
   reads: Reads,
@@ -52,23 +53,27 @@ export async function findCredential(
   );
 }
 
-/** Newest first; `after` is the last record of the previous page. */
-export function listCredentials(
+/**
+ * A page of the profile's credentials, newest first, and how many it has, in one statement (the count is a
+ * subquery run once, as for the ramp history).
+ */
+export async function listCredentials(
   reads: Reads,
   profileId: string,
-  page: { take?: number; after?: { createdAt: Date; id: string } } = {},
-): Promise<CredentialRecord[]> {
-  const { take, after } = page;
-  const args: unknown[] = [profileId];
-  const arg = (value: unknown) => `$${args.push(value)}`;
-  const afterCursor = after
-    ? ` AND ("createdAt" < ${arg(after.createdAt)} OR ("createdAt" = ${arg(after.createdAt)} AND "id" < ${arg(after.id)}))`
-    : "";
-  const limit = take === undefined ? "" : ` ${limitClause(take)}`;
-  return reads.all(
-    `${SELECT_CREDENTIAL} WHERE "profileId" = $1${afterCursor} ORDER BY "createdAt" DESC, "id" DESC${limit}`,
-    args,
+  page: { limit: number; offset: number },
+): Promise<{ rows: CredentialRecord[]; total: number }> {
+  const count = `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "ApiCredential" WHERE "profileId" = $1`;
+  const rows = await reads.all<CredentialRecord & { total: number }>(
+    `SELECT ${CREDENTIAL_COLUMNS}, (${count}) AS "total" FROM "ApiCredential" WHERE "profileId" = $1
+    ORDER BY "createdAt" DESC, "id" DESC ${limitClause(page.limit)} OFFSET $2`,
+    [profileId, page.offset],
   );
+  if (rows.length === 0 && page.offset > 0) {
+    // Past the end, the page carries no count: ask for it alone.
+    const counted = await reads.one<{ total: number }>(count, [profileId]);
+    return { rows: [], total: counted?.total ?? 0 };
+  }
+  return { rows: rows.map(({ total: _total, ...record }) => record), total: rows[0]?.total ?? 0 };
 }
 
 /** Revokes an active credential of the profile; false when it is missing, already revoked or not the profile's. */

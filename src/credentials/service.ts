@@ -5,14 +5,13 @@ import type { Reads } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { canonicalId } from "../validation.js";
+import { canonicalId, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 import {
   DEFAULT_CREDENTIAL_NAME,
   MAX_ACTIVE_CREDENTIALS,
   type ApiCredentialView,
   type CredentialInput,
-  type CredentialListPage,
   type IssuedCredential,
 } from "./types.js";
 
@@ -83,16 +82,13 @@ export class CredentialService {
     return { credential: toCredentialView(record), secretKey };
   }
 
-  /** Newest first, revoked and expired included. `after` is the id of the last credential already seen. */
-  async list(profileId: string, page: CredentialListPage = {}): Promise<ApiCredentialView[]> {
-    let after: { createdAt: Date; id: string } | undefined;
-    if (page.after !== undefined) {
-      const afterId = canonicalId(page.after);
-      after = afterId ? ((await repo.findCredential(this.reads, profileId, afterId)) ?? undefined) : undefined;
-      if (!after) throw new AppError("VALIDATION_FAILED", undefined, [{ field: "after", message: "unknown cursor" }]);
-    }
-    const records = await repo.listCredentials(this.reads, profileId, { take: page.first, after });
-    return records.map(toCredentialView);
+  /** A page of the profile's credentials, newest first, revoked and expired included. */
+  async list(
+    profileId: string,
+    { limit, offset }: ListPage,
+  ): Promise<{ credentials: ApiCredentialView[]; pagination: Pagination }> {
+    const { rows, total } = await repo.listCredentials(this.reads, profileId, { limit, offset });
+    return { credentials: rows.map(toCredentialView), pagination: { limit, offset, total } };
   }
 
   async get(profileId: string, credentialId: string): Promise<ApiCredentialView> {

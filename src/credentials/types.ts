@@ -36,10 +36,3 @@ export interface IssuedCredential {
   /** Shown once, in the creation response. */
   secretKey: string;
 }
-
-/** The credentials newest first: all of them, or `first` of them after the one named by `after` (its id). */
-export const credentialListInput = z.object({
-  first: z.coerce.number().int().min(0).optional(),
-  after: z.string().optional(),
-});
-export type CredentialListPage = z.output<typeof credentialListInput>;

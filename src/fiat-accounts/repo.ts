@@ -15,18 +15,24 @@ export function insertFiatAccount(
   return db.fiatAccount.create({ data });
 }
 
-/** A subject's usable accounts in a country, newest first; all, or one page. */
-export function listFiatAccounts(
+/** A page of a subject's usable accounts in a country, newest first, and how many there are. */
+export async function listFiatAccounts(
   db: Queryable,
   profileId: string,
   country: string,
-  page?: { limit: number; offset: number },
+  page: { limit: number; offset: number },
 ) {
-  return db.fiatAccount.findMany({
-    where: { profileId, country, deletedAt: null },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    ...(page && { skip: page.offset, take: page.limit }),
-  });
+  const where = { profileId, country, deletedAt: null };
+  const [rows, total] = await Promise.all([
+    db.fiatAccount.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: page.offset,
+      take: page.limit,
+    }),
+    db.fiatAccount.count({ where }),
+  ]);
+  return { rows, total };
 }
 
 /** One of a subject's usable accounts, or null (unknown, another subject's, or deleted). */

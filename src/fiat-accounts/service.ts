@@ -3,10 +3,10 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
-import { canonicalId, fieldError } from "../validation.js";
+import { canonicalId, fieldError, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 import { maskAccountNumber, validateFiatAccount, type FiatAccountCountry, type FiatAccountDetails } from "./rules.js";
-import type { CreateFiatAccountInput, FiatAccountPage, FiatAccountView } from "./types.js";
+import type { CreateFiatAccountInput, FiatAccountView } from "./types.js";
 
 const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");
 
@@ -48,19 +48,17 @@ export class FiatAccountService {
     return view(created, customerId);
   }
 
-  /** The subject's accounts in one country, newest first; all, or one page. */
+  /** A page of the subject's accounts in one country, newest first. */
   async list(
     acting: ActingContext,
     country: FiatAccountCountry,
-    { limit, offset }: FiatAccountPage,
-  ): Promise<FiatAccountView[]> {
-    const rows =
-      limit === undefined
-        ? (await repo.listFiatAccounts(this.db, acting.subjectProfileId, country)).slice(offset)
-        : await repo.listFiatAccounts(this.db, acting.subjectProfileId, country, { limit, offset });
-    if (rows.length === 0) return [];
+    { limit, offset }: ListPage,
+  ): Promise<{ fiatAccounts: FiatAccountView[]; pagination: Pagination }> {
+    const { rows, total } = await repo.listFiatAccounts(this.db, acting.subjectProfileId, country, { limit, offset });
+    const pagination = { limit, offset, total };
+    if (rows.length === 0) return { fiatAccounts: [], pagination };
     const customerId = await this.customerId(acting, country);
-    return rows.map((row) => view(row, customerId));
+    return { fiatAccounts: rows.map((row) => view(row, customerId)), pagination };
   }
 
   async delete(acting: ActingContext, fiatAccountId: string): Promise<void> {

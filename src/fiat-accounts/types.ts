@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listPage } from "../validation.js";
 import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, type FiatAccountCountry, type FiatAccountType } from "./rules.js";
 
 const country = z.enum(FIAT_ACCOUNT_COUNTRIES, { error: `must be one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")}` });
@@ -17,16 +18,8 @@ export const createFiatAccountInput = fiatAccountInput
   .catchall(z.custom<unknown>(() => false, { error: "is not a field of a fiat account" }));
 export type CreateFiatAccountInput = z.output<typeof createFiatAccountInput>;
 
-/**
- * The subject's accounts in a country (a REST adapter takes it from the alias path or the query): all of
- * them, or from `offset` on, at most `limit` of them.
- */
-export const listFiatAccountsInput = z.object({
-  country,
-  limit: z.coerce.number().int().min(1).optional(),
-  offset: z.coerce.number().int().min(0).default(0),
-});
-export type FiatAccountPage = Omit<z.output<typeof listFiatAccountsInput>, "country">;
+/** A page of the subject's accounts in a country (a REST adapter takes it from the alias path or the query). */
+export const listFiatAccountsInput = listPage.extend({ country });
 
 /** A payout account as callers see it (the reference's list item): the account number masked. */
 export interface FiatAccountView {

@@ -1,11 +1,11 @@
 import type { DelegationTarget, ManagedProfileDirectory, ManagerPolicy } from "../auth/delegation.js";
 import type { CredentialService } from "../credentials/service.js";
-import type { ApiCredentialView, CredentialInput, CredentialListPage, IssuedCredential } from "../credentials/types.js";
+import type { CredentialInput, IssuedCredential } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
 import { inTransaction, isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { canonicalId } from "../validation.js";
+import { canonicalId, type ListPage } from "../validation.js";
 import * as repo from "./repo.js";
 import type { CreateManagedProfileInput, ManagedProfilesPage, ManagedProfileView } from "./types.js";
 
@@ -118,12 +118,8 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     return this.credentials.create(id, input, { missingSubject: "MANAGED_PROFILE_NOT_FOUND" });
   }
 
-  /** The child's credentials, newest first; all, or a page (`first` of them after the credential `after`). */
-  async listCredentials(
-    managerProfileId: string,
-    childProfileId: string,
-    page: CredentialListPage,
-  ): Promise<ApiCredentialView[]> {
+  /** A page of the child's credentials, newest first. */
+  async listCredentials(managerProfileId: string, childProfileId: string, page: ListPage) {
     const { id } = await this.activeChild(managerProfileId, childProfileId);
     return this.credentials.list(id, page);
   }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredString } from "../validation.js";
+import { listPage, requiredString } from "../validation.js";
 import { CORRIDORS, CUSTOMER_TYPES, type CustomerType } from "../reference-data/corridors.js";
 
 const normalizedEmail = requiredString("contactEmail is required")
@@ -17,8 +17,7 @@ export const createManagedProfileInput = z
 
 export const listManagedProfilesInput = z.object({
   status: z.enum(["active", "deleted", "all"]).default("active"),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...listPage.shape,
 });
 
 export const managerPolicyInput = z

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { partnerCredentialInput } from "../admin/service.js";
-import { createCredentialInput, credentialListInput } from "../credentials/types.js";
+import { createCredentialInput } from "../credentials/types.js";
+import { listPage } from "../validation.js";
 import { defineOperation, defineOperatorOperation } from "./operation.js";
 
 const OWN = { requires: ["OWN_CREDENTIALS"], delegation: "NONE" } as const;
@@ -18,7 +19,7 @@ export const listApiCredentials = defineOperation({
   name: "listApiCredentials",
   summary: "List the caller's API credentials",
   access: OWN,
-  input: credentialListInput,
+  input: listPage,
   run: (app, acting, page) => app.credentials.list(acting.subjectProfileId, page),
 });
 

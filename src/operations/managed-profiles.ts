@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { credentialListInput } from "../credentials/types.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
 import { createManagedProfileInput, listManagedProfilesInput } from "../managed-profiles/types.js";
+import { listPage } from "../validation.js";
 import { defineOperation, type Gate } from "./operation.js";
 
 const LIFECYCLE = { requires: ["MANAGED_PROFILES"], delegation: "MANAGER_ONLY" } as const;
@@ -50,7 +50,7 @@ export const listManagedProfileApiCredentials = defineOperation({
   name: "listManagedProfileApiCredentials",
   summary: "List a managed child's credentials",
   access: CHILDREN,
-  input: credentialListInput.extend({ profileId: z.string() }),
+  input: listPage.extend({ profileId: z.string() }),
   run: (app, acting, { profileId, ...page }) =>
     app.managedProfiles.listCredentials(acting.actorProfileId, profileId, page),
 });

@@ -29,24 +29,33 @@ export function findInvitationByCode(db: Queryable, codeHash: string) {
   return db.recipientInvitation.findUnique({ where: { codeHash } });
 }
 
-const paged = ({ limit, offset }: ListPage) => ({ skip: offset, take: limit });
-
-/** A sender's invitations not yet accepted, archived or not, newest first. */
-export function listPendingInvitations(db: Queryable, senderProfileId: string, archived: boolean, page: ListPage) {
-  return db.recipientInvitation.findMany({
-    where: { senderProfileId, status: "pending", archivedAt: archived ? { not: null } : null },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    ...paged(page),
-  });
+/** A page of a sender's invitations in `where`, in `orderBy`, and how many there are. */
+async function pageOfInvitations(
+  db: Queryable,
+  where: Prisma.RecipientInvitationWhereInput,
+  orderBy: Prisma.RecipientInvitationOrderByWithRelationInput[],
+  { limit, offset }: ListPage,
+) {
+  const [rows, total] = await Promise.all([
+    db.recipientInvitation.findMany({ where, orderBy, skip: offset, take: limit }),
+    db.recipientInvitation.count({ where }),
+  ]);
+  return { rows, total };
 }
 
-/** A sender's recipients (accepted invitations), newest first. */
+/** A page of a sender's invitations not yet accepted, archived or not, newest first. */
+export function listPendingInvitations(db: Queryable, senderProfileId: string, archived: boolean, page: ListPage) {
+  return pageOfInvitations(
+    db,
+    { senderProfileId, status: "pending", archivedAt: archived ? { not: null } : null },
+    [{ createdAt: "desc" }, { id: "desc" }],
+    page,
+  );
+}
+
+/** A page of a sender's recipients (accepted invitations), newest first. */
 export function listRecipients(db: Queryable, senderProfileId: string, page: ListPage) {
-  return db.recipientInvitation.findMany({
-    where: { senderProfileId, status: "accepted" },
-    orderBy: [{ acceptedAt: "desc" }, { id: "desc" }],
-    ...paged(page),
-  });
+  return pageOfInvitations(db, { senderProfileId, status: "accepted" }, [{ acceptedAt: "desc" }, { id: "desc" }], page);
 }
 
 /** Accepts a pending, unarchived invitation for the invitee; false when it is no longer pending. */

@@ -9,7 +9,7 @@ import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
 import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
-import { canonicalId, fieldError, type ListPage } from "../validation.js";
+import { canonicalId, fieldError, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
@@ -119,15 +119,17 @@ export class RecipientService {
     return { invitation: invitationView(row, now), created: !existing };
   }
 
-  /** The sender's invitations not yet accepted, newest first: the current ones, or the archived ones; all, or one page. */
+  /** A page of the sender's invitations not yet accepted, newest first: the current ones, or the archived ones. */
   async invitations(
     acting: ActingContext,
-    { archived, ...page }: { archived: boolean } & ListPage,
-  ): Promise<InvitationView[]> {
+    { archived, limit, offset }: { archived: boolean } & ListPage,
+  ): Promise<{ invitations: InvitationView[]; pagination: Pagination }> {
     const now = new Date();
-    return (await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived, page)).map((row) =>
-      invitationView(row, now),
-    );
+    const { rows, total } = await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived, {
+      limit,
+      offset,
+    });
+    return { invitations: rows.map((row) => invitationView(row, now)), pagination: { limit, offset, total } };
   }
 
   async archive(acting: ActingContext, invitationId: string, archived: boolean): Promise<InvitationView> {
@@ -138,9 +140,13 @@ export class RecipientService {
     );
   }
 
-  /** The sender's recipients (accepted invitations), newest first; all, or one page. */
-  async recipients(acting: ActingContext, page: ListPage): Promise<RecipientView[]> {
-    return (await repo.listRecipients(this.db, acting.subjectProfileId, page)).map(recipientView);
+  /** A page of the sender's recipients (accepted invitations), newest first. */
+  async recipients(
+    acting: ActingContext,
+    { limit, offset }: ListPage,
+  ): Promise<{ recipients: RecipientView[]; pagination: Pagination }> {
+    const { rows, total } = await repo.listRecipients(this.db, acting.subjectProfileId, { limit, offset });
+    return { recipients: rows.map(recipientView), pagination: { limit, offset, total } };
   }
 
   /** Changes how the sender relates to a recipient or a pending invitee. */

@@ -47,6 +47,13 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output")
 }
 
 export const isoDateTime = zod.iso.datetime();
+
+/** Where a page of a list lies, beside its items in every paged list (as `GET /v1/managed-profiles` has it). */
+export const pagination = zod.object({
+  limit: zod.number().int(),
+  offset: zod.number().int(),
+  total: zod.number().int(),
+});
 const errorResponse = zod.object({
   error: zod.object({
     code: zod.string(),

@@ -8,13 +8,23 @@ export function insertSubscription(db: Queryable, data: Prisma.WebhookSubscripti
   return db.webhookSubscription.create({ data });
 }
 
-/** A profile's subscriptions, newest first (active and disabled); all of them, or one page. */
-export function listSubscriptions(db: Queryable, ownerProfileId: string, page?: { limit: number; offset: number }) {
-  return db.webhookSubscription.findMany({
-    where: { ownerProfileId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    ...(page && { skip: page.offset, take: page.limit }),
-  });
+/** A page of a profile's subscriptions, newest first (active and disabled), and how many it has. */
+export async function listSubscriptions(
+  db: Queryable,
+  ownerProfileId: string,
+  page: { limit: number; offset: number },
+) {
+  const where = { ownerProfileId };
+  const [rows, total] = await Promise.all([
+    db.webhookSubscription.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: page.offset,
+      take: page.limit,
+    }),
+    db.webhookSubscription.count({ where }),
+  ]);
+  return { rows, total };
 }
 
 export function findSubscription(db: Queryable, id: string, ownerProfileId: string) {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
-import { canonicalId, type ListPage } from "../validation.js";
+import { canonicalId, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 import type { WebhookSubscription } from "./repo.js";
 import * as deliveryRepo from "./delivery-repo.js";
@@ -61,14 +61,13 @@ export class WebhookService {
     return view(created);
   }
 
-  /** The caller's subscriptions (any key of its profile registered them), newest first; all, or one page. */
-  async list(acting: ActingContext, { limit, offset }: ListPage): Promise<WebhookView[]> {
-    const { ownerProfileId } = keyOwner(acting);
-    const rows =
-      limit === undefined
-        ? (await repo.listSubscriptions(this.db, ownerProfileId)).slice(offset)
-        : await repo.listSubscriptions(this.db, ownerProfileId, { limit, offset });
-    return rows.map(view);
+  /** A page of the caller's subscriptions (any key of its profile registered them), newest first. */
+  async list(
+    acting: ActingContext,
+    { limit, offset }: ListPage,
+  ): Promise<{ webhooks: WebhookView[]; pagination: Pagination }> {
+    const { rows, total } = await repo.listSubscriptions(this.db, keyOwner(acting).ownerProfileId, { limit, offset });
+    return { webhooks: rows.map(view), pagination: { limit, offset, total } };
   }
 
   /**

@@ -19,8 +19,6 @@ export const registerWebhookInput = z
   .strict();
 export type RegisterWebhookInput = z.output<typeof registerWebhookInput>;
 
-/** The caller's subscriptions: all of them, or from `offset` on, at most `limit` of them. */
-
 /** One page of a subscription's delivery log. */
 export const webhookDeliveriesInput = z
   .object({

@@ -1,5 +1,7 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
+import { expectPagedList, newestFirst, ok, seedTimes } from "../support/kit.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -88,6 +90,47 @@ describe("API credentials", () => {
     const listed = await t.request("GET", "/v1/api-credentials", { headers: session.headers });
     expect(listed.body.credentials.map((c: { id: string }) => c.id)).toEqual([second.id, first.id]);
     expect(listed.body.credentials[1].revokedAt).not.toBeNull();
+  });
+
+  it("lists a page at a time: 50 by default, then by limit and offset, newest first across pages; a limit over 100 is 400", async () => {
+    const session = await t.signIn();
+    // More than a page, revoked and expired ones among them, stored directly (the API holds 5 active at most).
+    const rows = seedTimes(55).map((createdAt, index) => ({
+      id: randomUUID(),
+      name: `seeded ${index}`,
+      profileId: session.profileId,
+      environment: "test",
+      publicKey: `pk_test_${randomBytes(16).toString("hex")}`,
+      secretKeyPrefix: "sk_test_seeded00",
+      secretKeyHash: randomBytes(32).toString("hex"),
+      expiresAt: new Date(createdAt.getTime() + (index % 3 ? 365 : -1) * 86_400_000),
+      revokedAt: index % 2 ? createdAt : null,
+      createdAt,
+    }));
+    await t.app.db.apiCredential.createMany({ data: rows });
+    const ids = (credentials: { id: string }[]) => credentials.map((credential) => credential.id);
+    const read = (query: string) => t.request("GET", `/v1/api-credentials?${query}`, { headers: session.headers });
+    expect(Object.keys(ok(await read(""))).sort()).toEqual(["credentials", "pagination"]);
+    await expectPagedList(
+      {
+        read,
+        ids: (body) => ids(body.credentials),
+        connection: async (first, after) => {
+          const { apiCredentials } = ok(
+            await t.graphql(
+              "query ($first: Int!, $after: String) { apiCredentials(first: $first, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }",
+              { first, after },
+              session.headers,
+            ),
+          ).data;
+          return {
+            ids: ids(apiCredentials.edges.map((edge: { node: { id: string } }) => edge.node)),
+            ...apiCredentials.pageInfo,
+          };
+        },
+      },
+      newestFirst(rows, (row) => row.createdAt),
+    );
   });
 
   it("revokes both values at once: the very next request with either is refused; again -> 404", async () => {

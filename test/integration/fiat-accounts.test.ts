@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { expectError, ok } from "../support/kit.js";
+import { expectError, expectPagedList, newestFirst, ok, seedTimes } from "../support/kit.js";
 
 /**
  * Payout fiat accounts over REST (CONTRACT.md, KYC/KYB and fiat accounts; issue 6): creation with the
@@ -96,6 +96,47 @@ describe("creating and listing", () => {
     expect(new Date(accounts[0].createdAt).toISOString()).toBe(accounts[0].createdAt);
     expect(ok(await list(user.secret, "?country=MX"), 200).map((account: any) => account.type)).toEqual(["SPEI"]);
     expect(ok(await list(user.secret, "?country=CO"), 200)).toEqual([]);
+  });
+
+  it("lists a page at a time: 50 by default, then by limit and offset, newest first across pages; a limit over 100 is 400", async () => {
+    const user = await newUser();
+    await customers(user.secret, "US");
+    const { fiatAccountId } = ok(await create(user.secret, US_ACH), 200);
+    const stored = await t.app.db.fiatAccount.findUniqueOrThrow({ where: { id: fiatAccountId } });
+    // More than a page, stored directly as copies of the one created, the first a deleted one (never listed).
+    const copies = seedTimes(56).map((createdAt, index) => ({
+      ...stored,
+      id: randomUUID(),
+      createdAt,
+      deletedAt: index === 0 ? createdAt : null,
+    }));
+    await t.app.db.fiatAccount.createMany({ data: copies });
+    const listed = [stored, ...copies.filter((copy) => copy.deletedAt === null)];
+    const ids = (accounts: { fiatAccountId: string }[]) => accounts.map((account) => account.fiatAccountId);
+    await expectPagedList(
+      {
+        // The reference answers a bare array: the page is bounded, and a short page says it is the last.
+        read: (query) => list(user.secret, `?country=US&${query}`),
+        ids,
+        pagination: false,
+        connection: async (first, after) => {
+          const { fiatAccounts } = ok(
+            await t.graphql(
+              "query ($first: Int!, $after: String) { fiatAccounts(country: US, first: $first, after: $after) { edges { node { fiatAccountId } } pageInfo { hasNextPage endCursor } } }",
+              { first, after },
+              user.secret,
+            ),
+          ).data;
+          return {
+            ids: ids(fiatAccounts.edges.map((edge: { node: { fiatAccountId: string } }) => edge.node)),
+            ...fiatAccounts.pageInfo,
+          };
+        },
+      },
+      newestFirst(listed, (account) => account.createdAt),
+    );
+    // The country aliases are bounded the same way.
+    expectError(await list(user.secret, "?limit=101", "/v1/mx/fiatAccounts"), 400, "VALIDATION_FAILED", "limit");
   });
 
   it("takes the country from the path alias, the query or the body; a conflict or none is 400 and creates nothing", async () => {

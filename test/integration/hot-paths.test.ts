@@ -290,12 +290,13 @@ describe(`prepared reads (${testEngine()})`, () => {
     expect((await findSubjectKyc(reads, subject.profileId)).cases).toEqual(
       await db.kycCase.findMany({ where: { profileId: subject.profileId }, orderBy: { createdAt: "asc" } }),
     );
-    expect(await listCredentials(reads, subject.profileId)).toEqual(
-      await db.apiCredential.findMany({
+    expect(await listCredentials(reads, subject.profileId, { limit: 50, offset: 0 })).toEqual({
+      rows: await db.apiCredential.findMany({
         where: { profileId: subject.profileId },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       }),
-    );
+      total: await db.apiCredential.count({ where: { profileId: subject.profileId } }),
+    });
     expect(await findSubjectKyc(reads, randomUUID())).toEqual({ cases: [], hasLoginEmail: false });
   });
 

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DelegationRule } from "../../src/auth/delegation.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { sleep } from "../support/kit.js";
+import { expectPagedList, newestFirst, ok, seedTimes, sleep } from "../support/kit.js";
 
 /**
  * Managed (headless) children, their credentials and delegation (CONTRACT.md, "Managed profiles and
@@ -756,6 +756,49 @@ describe("reading and deleting a managed child", () => {
     const second = (await page(first.pageInfo.endCursor)).body.data.managedProfile.apiCredentials;
     expect(ids(second)).toEqual(order.slice(2));
     expect(second.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it("lists a child's credentials a page at a time: 50 by default, then by limit and offset, newest first; a limit over 100 is 400", async () => {
+    const manager = await newManager();
+    const child = await createChild(manager);
+    // More than a page, revoked ones among them, stored directly (a child holds 5 active at most).
+    const rows = seedTimes(55).map((createdAt, index) => ({
+      id: randomUUID(),
+      name: `seeded ${index}`,
+      profileId: child.profileId,
+      environment: "test",
+      publicKey: `pk_test_${randomBytes(16).toString("hex")}`,
+      secretKeyPrefix: "sk_test_seeded00",
+      secretKeyHash: randomBytes(32).toString("hex"),
+      expiresAt: new Date(createdAt.getTime() + 365 * 86_400_000),
+      revokedAt: index % 5 ? createdAt : null,
+      createdAt,
+    }));
+    await t.app.db.apiCredential.createMany({ data: rows });
+    const ids = (credentials: { id: string }[]) => credentials.map((credential) => credential.id);
+    const read = (query: string) =>
+      t.request("GET", `/v1/managed-profiles/${child.profileId}/api-credentials?${query}`, { headers: manager.secret });
+    expect(Object.keys(ok(await read(""))).sort()).toEqual(["credentials", "pagination"]);
+    await expectPagedList(
+      {
+        read,
+        ids: (body) => ids(body.credentials),
+        connection: async (first, after) => {
+          const { apiCredentials } = ok(
+            await t.graphql(
+              "query ($id: ID!, $first: Int!, $after: String) { managedProfile(profileId: $id) { apiCredentials(first: $first, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }",
+              { id: child.profileId, first, after },
+              manager.secret,
+            ),
+          ).data.managedProfile;
+          return {
+            ids: ids(apiCredentials.edges.map((edge: { node: { id: string } }) => edge.node)),
+            ...apiCredentials.pageInfo,
+          };
+        },
+      },
+      newestFirst(rows, (row) => row.createdAt),
+    );
   });
 
   it("GraphQL: managedProfile, deleteManagedProfile (idempotent), credentials of a deleted child not found", async () => {

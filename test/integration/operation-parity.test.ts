@@ -42,12 +42,9 @@ const DIFFERENT_INPUTS = new Map<AnyOperation, string>([
   [ramps.getRampHistory, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
   [
     fiatAccounts.listDomesticFiatAccounts,
-    "REST takes the country from the alias path or the query and lists every account unless limit and offset are given; GraphQL requires the country and pages by first and an opaque cursor",
+    "REST takes the country from the alias path or the query and pages by limit and offset; GraphQL requires the country and pages by first and an opaque cursor",
   ],
-  [
-    webhooks.listWebhooks,
-    "REST lists every subscription unless limit and offset are given; GraphQL pages by first and an opaque cursor",
-  ],
+  [webhooks.listWebhooks, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
   [
     webhooks.listWebhookDeliveries,
     "REST names the webhook in the path and pages by limit and offset; GraphQL reads the deliveries as a field of a webhook, paged by first and an opaque cursor",
@@ -55,20 +52,11 @@ const DIFFERENT_INPUTS = new Map<AnyOperation, string>([
   [managedProfiles.listManagedProfiles, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
   [
     managedProfiles.listManagedProfileApiCredentials,
-    "REST names the child in the path and lists every credential unless first and after are given; GraphQL reads them as a field of the child, paged by first and an opaque cursor",
+    "REST names the child in the path and pages by limit and offset; GraphQL reads them as a field of the child, paged by first and an opaque cursor",
   ],
-  [
-    credentials.listApiCredentials,
-    "REST lists every credential unless first and after are given; GraphQL pages by first and an opaque cursor",
-  ],
-  [
-    recipients.listRecipients,
-    "REST lists every recipient unless limit and offset are given; GraphQL pages by first and an opaque cursor",
-  ],
-  [
-    recipients.listRecipientInvitations,
-    "REST lists every invitation unless limit and offset are given; GraphQL pages by first and an opaque cursor",
-  ],
+  [credentials.listApiCredentials, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
+  [recipients.listRecipients, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
+  [recipients.listRecipientInvitations, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
 ]);
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { expectError, ok } from "../support/kit.js";
+import { expectError, expectPagedList, newestFirst, ok, seedTimes } from "../support/kit.js";
 
 /**
  * Sender-side recipients (CONTRACT.md, capability matrix: a session only; issue 6): invitations by email,
@@ -178,6 +178,54 @@ describe("the sender's lists", () => {
       }),
     ).toEqual(before);
     expect(await invitations(other.session)).toEqual([]);
+  });
+
+  it("lists recipients and invitations a page at a time: 50 by default, then by limit and offset, newest first across pages; a limit over 100 is 400", async () => {
+    const sender = await newUser();
+    // More than a page of each, stored directly (each invitee would otherwise sign in to accept), with a few
+    // archived invitations besides, which the default list leaves out.
+    const seeded = (status: "pending" | "accepted", index: number, at: Date) => ({
+      id: randomUUID(),
+      senderProfileId: sender.profileId,
+      email: `${status}-${index}-${randomUUID().slice(0, 8)}@example.com`,
+      relationship: "friend",
+      codeHash: randomUUID(),
+      status,
+      expiresAt: new Date(at.getTime() + 7 * 86_400_000),
+      acceptedAt: status === "accepted" ? at : null,
+      createdAt: status === "accepted" ? new Date(at.getTime() - 3600_000) : at,
+    });
+    const times = seedTimes(55);
+    const accepted = times.map((at, index) => seeded("accepted", index, at));
+    const pending = times.map((at, index) => seeded("pending", index, at));
+    const archived = times.slice(0, 3).map((at, index) => ({ ...seeded("pending", 100 + index, at), archivedAt: at }));
+    await t.app.db.recipientInvitation.createMany({ data: [...accepted, ...pending, ...archived] });
+    const ids = (items: { id: string }[]) => items.map((item) => item.id);
+    const connection = (field: string) => async (first: number, after?: string) => {
+      const page = ok(
+        await t.graphql(
+          `query ($first: Int!, $after: String) { ${field}(first: $first, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+          { first, after },
+          sender.session,
+        ),
+      ).data[field];
+      return { ids: ids(page.edges.map((edge: { node: { id: string } }) => edge.node)), ...page.pageInfo };
+    };
+
+    const readRecipients = (query: string) => t.request("GET", `/v1/recipients?${query}`, { headers: sender.session });
+    expect(Object.keys(ok(await readRecipients(""))).sort()).toEqual(["pagination", "recipients"]);
+    await expectPagedList(
+      { read: readRecipients, ids: (body) => ids(body.recipients), connection: connection("recipients") },
+      newestFirst(accepted, (row) => row.acceptedAt!),
+    );
+    const readInvitations = (query: string) =>
+      t.request("GET", `/v1/recipients/invitations?${query}`, { headers: sender.session });
+    expect(Object.keys(ok(await readInvitations(""))).sort()).toEqual(["invitations", "pagination"]);
+    await expectPagedList(
+      { read: readInvitations, ids: (body) => ids(body.invitations), connection: connection("recipientInvitations") },
+      newestFirst(pending, (row) => row.createdAt),
+    );
+    expect(ok(await readInvitations("archived=true&limit=2")).pagination).toEqual({ limit: 2, offset: 0, total: 3 });
   });
 
   it("tells where a recipient can receive: approved KYC there, and a payout account in the fiat-account corridors", async () => {

@@ -6,7 +6,7 @@ import { OutboxSignal } from "../../src/events/outbox-signal.js";
 import { WebhookService } from "../../src/webhooks/service.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { expectError } from "../support/kit.js";
+import { expectError, expectPagedList, newestFirst, ok, seedTimes } from "../support/kit.js";
 
 /**
  * Webhook registrations over REST (CONTRACT.md, Webhooks; capability matrix; Managed profiles and
@@ -455,7 +455,7 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
 
     const response = await t.request("GET", "/v1/webhook", { headers: carol.secret });
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body)).toEqual(["webhooks"]);
+    expect(Object.keys(response.body)).toEqual(["webhooks", "pagination"]);
     const listed = response.body.webhooks as { id: string; createdAt: string }[];
     expect(listed.map((webhook) => webhook.id).sort()).toEqual([first.id, second.id].sort());
     expect(listed.map((webhook) => webhook.id)).not.toContain(bobs.id);
@@ -467,7 +467,46 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
     expect((await t.request("GET", "/v1/webhook", { headers: carolsOtherKey.secret })).body).toEqual(response.body);
 
     const nobody = await newCaller();
-    expect((await t.request("GET", "/v1/webhook", { headers: nobody.secret })).body).toEqual({ webhooks: [] });
+    expect((await t.request("GET", "/v1/webhook", { headers: nobody.secret })).body).toEqual({
+      webhooks: [],
+      pagination: { limit: 50, offset: 0, total: 0 },
+    });
+  });
+
+  it("lists a page at a time: 50 by default, then by limit and offset, newest first across pages; a limit over 100 is 400", async () => {
+    const grace = await newCaller();
+    // More than a page, stored directly (registering each through the API would need a quote each).
+    const rows = seedTimes(55).map((createdAt, index) => ({
+      id: randomUUID(),
+      ownerProfileId: grace.profileId,
+      credentialId: grace.credentialId,
+      url: `${HOOK_URL}/${index}`,
+      quoteId: randomUUID(),
+      events: "TRANSACTION_CREATED,STATUS_CHANGE",
+      isActive: index % 4 !== 0,
+      createdAt,
+    }));
+    await t.app.db.webhookSubscription.createMany({ data: rows });
+    const ids = (webhooks: { id: string }[]) => webhooks.map((webhook) => webhook.id);
+    const read = (query: string) => t.request("GET", `/v1/webhook?${query}`, { headers: grace.secret });
+    expect(Object.keys(ok(await read(""))).sort()).toEqual(["pagination", "webhooks"]);
+    await expectPagedList(
+      {
+        read,
+        ids: (body) => ids(body.webhooks),
+        connection: async (first, after) => {
+          const { webhooks } = ok(
+            await t.graphql(
+              "query ($first: Int!, $after: String) { webhooks(first: $first, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }",
+              { first, after },
+              grace.secret,
+            ),
+          ).data;
+          return { ids: ids(webhooks.edges.map((edge: { node: { id: string } }) => edge.node)), ...webhooks.pageInfo };
+        },
+      },
+      newestFirst(rows, (row) => row.createdAt),
+    );
   });
 
   it("shows a disabled subscription as inactive", async () => {

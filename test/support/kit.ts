@@ -48,3 +48,89 @@ export async function waitForDefined<T>(read: () => Promise<T | undefined>, what
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A GraphQL connection as a page of it is read: its nodes' ids, in order, and where the next page starts. */
+interface ConnectionPage {
+  ids: string[];
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+/** A list REST pages by `limit` (1 to 100, default 50) and `offset` (default 0), and its GraphQL connection. */
+interface PagedList {
+  /** Requests the list with a query string (`limit=7&offset=14`, or "" for the defaults). */
+  read(query: string): Promise<Answer>;
+  /** The ids of the items an answer holds, in order. */
+  ids(body: any): string[];
+  /** False for a list answered as a bare array (the reference's shape), which has no room for `pagination`. */
+  pagination?: false;
+  /** The same list as a GraphQL connection: one page of `first` nodes after the cursor `after`. */
+  connection(first: number, after?: string): Promise<ConnectionPage>;
+}
+
+/**
+ * Checks a paged list against every id it holds, newest first (more than a default page of them): the
+ * default page of 50, small pages that add up to the whole list in the same order, an offset past the end,
+ * limits outside 1 to 100 and malformed offsets refused with 400 VALIDATION_FAILED (never cut down), and the
+ * GraphQL connection giving the same order a page at a time, from its smallest page (none) to its largest (100).
+ */
+export async function expectPagedList(list: PagedList, expected: readonly string[]): Promise<void> {
+  const total = expected.length;
+  expect(total).toBeGreaterThan(50);
+  const pagination = (body: any, limit: number, offset: number) => {
+    if (list.pagination !== false) expect(body.pagination).toEqual({ limit, offset, total });
+  };
+  const page = async (query: string) => ok(await list.read(query));
+
+  const first = await page("");
+  expect(list.ids(first)).toEqual(expected.slice(0, 50));
+  pagination(first, 50, 0);
+  const walked: string[] = [];
+  for (let offset = 0; offset < total; offset += 7) {
+    const body = await page(`limit=7&offset=${offset}`);
+    pagination(body, 7, offset);
+    walked.push(...list.ids(body));
+  }
+  expect(walked).toEqual(expected);
+  expect(list.ids(await page("limit=100"))).toEqual(expected.slice(0, 100));
+  const beyond = await page(`limit=10&offset=${total + 5}`);
+  expect(list.ids(beyond)).toEqual([]);
+  pagination(beyond, 10, total + 5);
+
+  for (const [query, field] of [
+    ["limit=101", "limit"],
+    ["limit=0", "limit"],
+    ["limit=2.5", "limit"],
+    ["limit=abc", "limit"],
+    ["offset=-1", "offset"],
+  ] as const) {
+    expectError(await list.read(query), 400, "VALIDATION_FAILED", field);
+  }
+
+  const nodes: string[] = [];
+  for (let cursor: string | undefined, more = true; more;) {
+    const connection = await list.connection(20, cursor);
+    nodes.push(...connection.ids);
+    [more, cursor] = [connection.hasNextPage, connection.endCursor ?? undefined];
+  }
+  expect(nodes).toEqual(expected);
+  expect(await list.connection(0)).toEqual({ ids: [], hasNextPage: true, endCursor: null });
+  expect(await list.connection(100)).toEqual({
+    ids: expected.slice(0, 100),
+    hasNextPage: total > 100,
+    endCursor: expect.any(String),
+  });
+}
+
+/** Ids newest first, as every list orders them: by time, then by id (both descending) where times are equal. */
+export function newestFirst<Row extends { id: string }>(rows: readonly Row[], at: (row: Row) => Date): string[] {
+  return [...rows]
+    .sort((a, b) => at(b).getTime() - at(a).getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map((row) => row.id);
+}
+
+/** `count` times a few seconds apart, three at a time equal (so the order of equal times is tested too). */
+export function seedTimes(count: number): Date[] {
+  const start = Date.now() - 24 * 3600_000;
+  return Array.from({ length: count }, (_, index) => new Date(start + Math.floor(index / 3) * 1000));
+}

@@ -8,7 +8,7 @@ import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting, actingFor, fieldDelegation } from "../acting.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
-import { decodeCursor, PageArgs, pageSize, toConnection } from "../types/connection.js";
+import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import {
   ApiCredentialConnection,
   ApiCredentialEvent,
@@ -17,25 +17,15 @@ import {
   CreatedApiCredential,
 } from "../types/credentials.js";
 
-/** A connection of credentials read through `list`, a page at a time (newest first). */
-export async function credentialPage(
-  list: (page: { first: number; after?: string }) => ApiCredentialView[] | Promise<ApiCredentialView[]>,
-  { first, after }: PageArgs,
-) {
-  const size = pageSize(first);
-  const fetched = await list({ first: size + 1, after: after == null ? undefined : decodeCursor(after) });
-  // One more than asked for, only to tell whether another page follows.
-  return toConnection(fetched.slice(0, size), { hasNextPage: fetched.length > size, hasPreviousPage: after != null });
-}
-
 @Resolver()
 export class CredentialsResolver {
   @Query(() => ApiCredentialConnection, {
     description: "The caller's credentials, newest first, revoked and expired included.",
   })
   @Performs(listApiCredentials)
-  async apiCredentials(@Args() page: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    return credentialPage((slice) => performField(listApiCredentials, context, acting, slice), page);
+  async apiCredentials(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+    const page = await performField(listApiCredentials, context, acting, offsetPage(args));
+    return pageConnection(page.credentials, page.pagination, args);
   }
 
   @Mutation(() => CreatedApiCredential, {

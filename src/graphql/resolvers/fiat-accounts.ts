@@ -8,7 +8,7 @@ import {
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
-import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
+import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import {
   CreateFiatAccountInput,
   FiatAccount,
@@ -28,10 +28,8 @@ export class FiatAccountsResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    const { limit, offset } = offsetPage(args);
-    // One more than the page: whether another page follows.
-    const views = await performField(listDomesticFiatAccounts, context, acting, { country, limit: limit + 1, offset });
-    return offsetConnection(views.slice(0, limit), offset, views.length > limit);
+    const page = await performField(listDomesticFiatAccounts, context, acting, { country, ...offsetPage(args) });
+    return pageConnection(page.fiatAccounts, page.pagination, args);
   }
 
   @Mutation(() => FiatAccount, {

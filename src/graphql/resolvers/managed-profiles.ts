@@ -12,7 +12,7 @@ import { Auth } from "../auth-directive.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
-import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
+import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { ApiCredentialConnection, CreateApiCredentialInput, CreatedApiCredential } from "../types/credentials.js";
 import {
   CreateManagedProfileInput,
@@ -22,7 +22,6 @@ import {
   ManagedProfilePayload,
   Manager,
 } from "../types/managed-profiles.js";
-import { credentialPage } from "./credentials.js";
 
 @Resolver(() => ManagedProfile)
 export class ManagedProfilesResolver {
@@ -38,9 +37,8 @@ export class ManagedProfilesResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    const { limit, offset } = offsetPage(args);
-    const page = await performField(listManagedProfiles, context, acting, { status, limit, offset });
-    return offsetConnection(page.managedProfiles, offset, offset + page.managedProfiles.length < page.pagination.total);
+    const page = await performField(listManagedProfiles, context, acting, { status, ...offsetPage(args) });
+    return pageConnection(page.managedProfiles, page.pagination, args);
   }
 
   @Query(() => ManagedProfile, { description: "One of the caller's children, active or deleted." })
@@ -63,15 +61,15 @@ export class ManagedProfilesResolver {
   @Performs(listManagedProfileApiCredentials)
   async apiCredentials(
     @Root() child: ManagedProfile,
-    @Args() page: PageArgs,
+    @Args() args: PageArgs,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    return credentialPage(
-      (slice) =>
-        performField(listManagedProfileApiCredentials, context, acting, { profileId: child.profileId, ...slice }),
-      page,
-    );
+    const page = await performField(listManagedProfileApiCredentials, context, acting, {
+      profileId: child.profileId,
+      ...offsetPage(args),
+    });
+    return pageConnection(page.credentials, page.pagination, args);
   }
 
   @Mutation(() => ManagedProfilePayload, {

@@ -5,10 +5,9 @@ import { Performs, performField } from "../operation-field.js";
 import type { ActingContext } from "../../auth/delegation.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
-import { PageArgs } from "../types/connection.js";
+import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { ApiCredentialConnection } from "../types/credentials.js";
 import { Profile } from "../types/identity.js";
-import { credentialPage } from "./credentials.js";
 
 @Resolver(() => Profile)
 export class ProfileResolver {
@@ -37,8 +36,9 @@ export class ProfileResolver {
 
   @FieldResolver(() => ApiCredentialConnection, { description: "The profile's credentials, newest first." })
   @Performs(listApiCredentials)
-  async apiCredentials(@Args() page: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+  async apiCredentials(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     // The caller's own credentials: no selector here (a child's are under managedProfile).
-    return credentialPage((slice) => performField(listApiCredentials, context, acting, slice), page);
+    const page = await performField(listApiCredentials, context, acting, offsetPage(args));
+    return pageConnection(page.credentials, page.pagination, args);
   }
 }

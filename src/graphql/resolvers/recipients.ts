@@ -14,7 +14,7 @@ import {
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
-import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
+import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import {
   AcceptedRecipientInvitation,
   Recipient,
@@ -35,10 +35,8 @@ export class RecipientsResolver {
   @Query(() => RecipientConnection, { description: "The sender's recipients, newest first." })
   @Performs(listRecipients)
   async recipients(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    const { limit, offset } = offsetPage(args);
-    // One more than the page: whether another page follows.
-    const views = await performField(listRecipients, context, acting, { limit: limit + 1, offset });
-    return offsetConnection(views.slice(0, limit), offset, views.length > limit);
+    const page = await performField(listRecipients, context, acting, offsetPage(args));
+    return pageConnection(page.recipients, page.pagination, args);
   }
 
   @Query(() => RecipientInvitationConnection, {
@@ -55,13 +53,8 @@ export class RecipientsResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    const { limit, offset } = offsetPage(args);
-    const views = await performField(listRecipientInvitations, context, acting, {
-      archived,
-      limit: limit + 1,
-      offset,
-    });
-    return offsetConnection(views.slice(0, limit), offset, views.length > limit);
+    const page = await performField(listRecipientInvitations, context, acting, { archived, ...offsetPage(args) });
+    return pageConnection(page.invitations, page.pagination, args);
   }
 
   @Query(() => [RecipientCorridorEligibility], {

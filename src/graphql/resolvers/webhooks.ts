@@ -11,7 +11,7 @@ import type { WebhookDeliveryView, WebhookView } from "../../webhooks/types.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
-import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
+import { offsetConnection, offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import {
   RegisterWebhookInput,
   Webhook,
@@ -41,10 +41,8 @@ export class WebhooksResolver {
   @Query(() => WebhookConnection, { description: "The profile's webhook subscriptions, newest first." })
   @Performs(listWebhooks)
   async webhooks(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    const { limit, offset } = offsetPage(args);
-    // One more than the page: whether another page follows.
-    const views = await performField(listWebhooks, context, acting, { limit: limit + 1, offset });
-    return offsetConnection(views.slice(0, limit).map(toWebhook), offset, views.length > limit);
+    const page = await performField(listWebhooks, context, acting, offsetPage(args));
+    return pageConnection(page.webhooks.map(toWebhook), page.pagination, args);
   }
 
   @FieldResolver(() => WebhookDeliveryConnection, {

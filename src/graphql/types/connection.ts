@@ -1,6 +1,7 @@
 import type { ClassType } from "type-graphql";
 import { ArgsType, Field, Int, ObjectType } from "type-graphql";
 import { AppError } from "../../errors.js";
+import type { Pagination } from "../../validation.js";
 
 @ObjectType({ description: "Relay page information." })
 export class PageInfo {
@@ -65,10 +66,10 @@ export function Connection<Node extends object>(nodeType: ClassType<Node>, name:
 }
 
 const encodeCursor = (position: string) => Buffer.from(position).toString("base64url");
-export const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
+const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
 
 /** A Relay page of `nodes`; cursors are opaque to callers (by default the node's id). */
-export function toConnection<Node>(
+function toConnection<Node>(
   nodes: Node[],
   page: { hasNextPage: boolean; hasPreviousPage: boolean },
   cursorOf: (node: Node, index: number) => string = (node) => encodeCursor((node as { id: string }).id),
@@ -82,7 +83,7 @@ export function toConnection<Node>(
 }
 
 /** The page size `first` asks for; outside 0 to MAX_PAGE_SIZE it is refused (a caller is told, not cut short). */
-export function pageSize(first: number): number {
+function pageSize(first: number): number {
   if (first < 0 || first > MAX_PAGE_SIZE)
     throw new AppError("VALIDATION_FAILED", `first must be between 0 and ${MAX_PAGE_SIZE}`, [
       { field: "first", message: `must be between 0 and ${MAX_PAGE_SIZE}` },
@@ -107,4 +108,13 @@ export function offsetConnection<Node>(nodes: Node[], offset: number, hasNextPag
   return toConnection(nodes, { hasNextPage, hasPreviousPage: offset > 0 }, (_node, index) =>
     encodeCursor(String(offset + index)),
   );
+}
+
+/**
+ * A connection over one page of a list and where it lies (the list's services answer both). `first: 0` reads
+ * the smallest page a list serves, of one node, and shows none of it.
+ */
+export function pageConnection<Node>(nodes: Node[], { offset, total }: Pagination, { first }: PageArgs) {
+  const shown = nodes.slice(0, first);
+  return offsetConnection(shown, offset, offset + shown.length < total);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { isoDateTime, jsonSchema, pagination } from "../http.js";
 import type { IssuedCredential } from "../../credentials/types.js";
 import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
 import { operationRoute } from "../operation-route.js";
@@ -22,7 +22,7 @@ const credentialResource = z.object({
   updatedAt: isoDateTime,
 });
 export const createdCredentialResource = credentialResource.extend({ secretKey: z.string() });
-export const credentialList = z.object({ credentials: z.array(credentialResource) });
+export const credentialList = z.object({ credentials: z.array(credentialResource), pagination });
 
 /** A new credential as REST answers it: the resource with its secret value beside it. */
 export const createdCredential = ({ credential, secretKey }: IssuedCredential) => ({ ...credential, secretKey });
@@ -45,7 +45,6 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
     tags: ["Authentication"],
     response: jsonSchema(credentialList),
     errors: [400, 401, 403],
-    reply: (credentials) => ({ credentials }),
   });
 
   operationRoute(server, app, revokeApiCredential, {

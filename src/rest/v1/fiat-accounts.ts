@@ -8,7 +8,7 @@ import {
   deleteDomesticFiatAccount,
   listDomesticFiatAccounts,
 } from "../../operations/fiat-accounts.js";
-import { listFiatAccountsInput } from "../../fiat-accounts/types.js";
+import { listFiatAccountsInput, type FiatAccountView } from "../../fiat-accounts/types.js";
 import { isoDateTime, jsonSchema, withRequestCountry } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
@@ -61,6 +61,8 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
     errors: [400, 401, 403],
     input: withRequestCountry(url, "query"),
     documented: { querystring: jsonSchema(listQuery, "input") },
+    // The reference answers a bare array: the page alone (one shorter than `limit` is the last).
+    reply: ({ fiatAccounts }: { fiatAccounts: FiatAccountView[] }) => fiatAccounts,
   });
   operationRoute(server, app, listDomesticFiatAccounts, list("/v1/domestic/fiatAccounts"));
   operationRoute(server, app, AR.list, list("/v1/ar/fiatAccounts"));

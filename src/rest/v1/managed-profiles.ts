@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import type { ManagerPolicy } from "../../auth/delegation.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { isoDateTime, jsonSchema, pagination } from "../http.js";
 import { createManagedProfileApiCredential, revokeManagedProfileApiCredential } from "../../operations/credentials.js";
 import {
   createManagedProfile,
@@ -33,7 +33,7 @@ const managerPolicy = z.object({
 });
 const list = z.object({
   managedProfiles: z.array(managedProfile),
-  pagination: z.object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int() }),
+  pagination,
   manager: managerPolicy,
 });
 
@@ -102,8 +102,7 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     url: "/v1/managed-profiles/:profileId/api-credentials",
     tags,
     response: jsonSchema(credentialList),
-    errors: [401, 403, 404],
-    reply: (credentials) => ({ credentials }),
+    errors: [400, 401, 403, 404],
   });
 
   operationRoute(server, app, revokeManagedProfileApiCredential, {

@@ -14,7 +14,7 @@ import {
 } from "../../operations/recipients.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { RELATIONSHIPS } from "../../recipients/service.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { isoDateTime, jsonSchema, pagination } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
 const invitation = z.object({
@@ -67,9 +67,8 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/recipients/invitations",
     tags,
-    response: jsonSchema(z.object({ invitations: z.array(invitation) })),
+    response: jsonSchema(z.object({ invitations: z.array(invitation), pagination })),
     errors: [400, 401, 403],
-    reply: (invitations) => ({ invitations }),
   });
 
   operationRoute(server, app, archiveRecipientInvitation, {
@@ -92,9 +91,8 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/recipients",
     tags,
-    response: jsonSchema(z.object({ recipients: z.array(recipient) })),
+    response: jsonSchema(z.object({ recipients: z.array(recipient), pagination })),
     errors: [400, 401, 403],
-    reply: (recipients) => ({ recipients }),
   });
 
   operationRoute(server, app, updateRecipient, {

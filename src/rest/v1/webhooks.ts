@@ -9,7 +9,7 @@ import {
   redeliverWebhookDelivery,
   registerWebhook,
 } from "../../operations/webhooks.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { isoDateTime, jsonSchema, pagination } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
 const webhook = z.object({
@@ -21,7 +21,7 @@ const webhook = z.object({
   isActive: z.boolean(),
   createdAt: isoDateTime,
 });
-const webhookList = z.object({ webhooks: z.array(webhook) });
+const webhookList = z.object({ webhooks: z.array(webhook), pagination });
 const attempt = z.object({
   startedAt: isoDateTime,
   durationMs: z.number().int(),
@@ -63,7 +63,6 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     tags,
     response: jsonSchema(webhookList),
     errors: [400, 401, 403],
-    reply: (webhooks) => ({ webhooks }),
   });
 
   // Answered as the published reference does (clients generated from it expect the body).
