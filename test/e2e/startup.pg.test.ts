@@ -4,7 +4,7 @@ import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 /**
- * Start-up of the BUILT server against a PostgreSQL that is not there yet (PostgreSQL only: SQLite is a
+ * Start-up of the BUILT server against a PostgreSQL that is not ready yet (PostgreSQL only: SQLite is a
  * file): the first connection is retried with backoff, and an unreachable server is named in a clear error.
  */
 
@@ -25,6 +25,14 @@ function through(url: string, port: number): string {
   return moved.toString();
 }
 
+/** A FATAL ErrorResponse of the PostgreSQL protocol with SQLSTATE 57P03, as a server that is starting up sends. */
+function startingUp(): Buffer {
+  const fields = Buffer.from("SFATAL\0VFATAL\0C57P03\0Mthe database system is starting up\0\0");
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(fields.length + 4);
+  return Buffer.concat([Buffer.from("E"), length, fields]);
+}
+
 describe("PostgreSQL not reachable at start-up", () => {
   let database: TestDatabase;
   let proxy: Server | undefined;
@@ -39,24 +47,26 @@ describe("PostgreSQL not reachable at start-up", () => {
     await database?.drop();
   });
 
-  it("waits for a database that comes up a moment later, logging each retry, then starts", async () => {
+  it("waits for a database that is still starting up, logging each retry, then starts", async () => {
     const port = await freePort();
     const upstream = new URL(database.url!);
-    // The database appears on `port` a second and a half after the server starts looking for it.
-    setTimeout(() => {
-      proxy = createServer((client) => {
-        const server = connect(Number(upstream.port), upstream.hostname);
-        client.pipe(server).pipe(client);
-        for (const end of [client, server]) end.on("error", () => (client.destroy(), server.destroy()));
-      });
-      proxy.listen(port, "127.0.0.1");
-    }, 1_500);
+    // PostgreSQL's own answer while it starts (SQLSTATE 57P03) to the first two connections, then the database.
+    let refusals = 2;
+    proxy = createServer((client) => {
+      if (refusals-- > 0) return client.end(startingUp());
+      const server = connect(Number(upstream.port), upstream.hostname);
+      client.pipe(server).pipe(client);
+      for (const end of [client, server]) end.on("error", () => (client.destroy(), server.destroy()));
+    });
+    await new Promise<void>((resolve) => proxy!.listen(port, "127.0.0.1", resolve));
 
     const server = await startServerProcess({ database, env: { DATABASE_URL: through(database.url!, port) } });
     servers.push(server);
     const retries = server.logLines().filter((line) => line.msg === "the database is not reachable yet; retrying");
-    expect(retries.length).toBeGreaterThan(0);
-    expect(retries[0]).toMatchObject({ attempt: 1, reason: "ECONNREFUSED" });
+    expect(retries).toMatchObject([
+      { attempt: 1, reason: "57P03", delayMs: 250 },
+      { attempt: 2, reason: "57P03", delayMs: 500 },
+    ]);
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
   });
