@@ -1,4 +1,5 @@
 import pino, { type LoggerOptions } from "pino";
+import { principalProfileId, type Principal } from "./auth/principal.js";
 
 /**
  * Every place a secret could travel through a log line. Fastify's request serializer logs no headers or
@@ -67,12 +68,25 @@ function requestForLog(request: { method: string; url: string; ip?: string }) {
   return { method: request.method, url: request.url.split("?")[0], remoteAddress: request.ip };
 }
 
+/** Who called, by ids only: the profile and, for a key, the credential. */
+function callerForLog(principal: Principal | undefined) {
+  if (!principal || principal.kind === "anonymous" || principal.kind === "operator") return principal?.kind;
+  const credentialId = principal.kind === "session" ? undefined : principal.credential.id;
+  return { kind: principal.kind, profileId: principalProfileId(principal), ...(credentialId && { credentialId }) };
+}
+
+/** A response as its log line shows it: the status, who called, and the error code it answered with. */
+function responseForLog(reply: { statusCode: number; request: { principal?: Principal; errorCode?: string } }) {
+  const { principal, errorCode } = reply.request;
+  return { statusCode: reply.statusCode, caller: callerForLog(principal), ...(errorCode && { code: errorCode }) };
+}
+
 /**
  * `logger` as Fastify's logger instance: Fastify merges its own serializers with the instance's
- * `serializers` property, so the request serializer there replaces Fastify's (which logs the whole URL).
+ * `serializers` property, so the ones there replace Fastify's (whose request serializer logs the whole URL).
  */
 export function withRequestSerializer<Logger extends object>(logger: Logger): Logger {
-  return Object.assign(logger, { serializers: { req: requestForLog } });
+  return Object.assign(logger, { serializers: { req: requestForLog, res: responseForLog } });
 }
 
 type LevelName = "fatal" | "error" | "warn" | "info" | "debug" | "trace";

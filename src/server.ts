@@ -301,6 +301,7 @@ function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyR
   const known = error instanceof AppError ? error : fastifyErrorToAppError(error as FastifyError);
   const appError = known ?? new AppError("INTERNAL");
   if (!known) request.log.error({ err: error }, "unhandled error");
+  request.errorCode = appError.code;
   if (appError.headers) void reply.headers(appError.headers);
   reply.code(appError.status);
   if (request.routeOptions.config?.graphql) {

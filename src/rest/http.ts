@@ -4,7 +4,7 @@ import { z as zod } from "zod";
 import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import type { Principal, PrincipalKind } from "../auth/principal.js";
-import { AppError } from "../errors.js";
+import { AppError, type ErrorCode } from "../errors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import { fieldError, isObject } from "../validation.js";
 
@@ -14,6 +14,8 @@ declare module "fastify" {
     principal: Principal;
     /** Who acts for whom, resolved with the route's delegation rule (null: the caller speaks for no profile). */
     acting: ActingContext | null;
+    /** The code of the error the request was answered with, for its log line. */
+    errorCode?: ErrorCode;
   }
   interface FastifyContextConfig {
     /** Tasks of the capability matrix this route performs; the authentication hook enforces them. */

@@ -183,6 +183,35 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(keyRest.body.error).toMatchObject({ code: "FORBIDDEN", status: 403 });
   });
 
+  it("logs each response with its caller by ids and, when refused, the error code", async () => {
+    const session = await signIn(server, randomEmail("log-caller"));
+    const credential = await createCredential(server, session, "log caller");
+    const [refusedId, servedId] = [`log-refused-${randomUUID()}`, `log-served-${randomUUID()}`];
+    const missing = await call(server, "GET", `/v1/ramp/${randomUUID()}`, {
+      headers: { "x-api-key": credential.secretKey, "x-request-id": refusedId },
+    });
+    expect(missing.status).toBe(404);
+    const listed = await call(server, "GET", "/v1/api-credentials", {
+      headers: { ...session.headers, "x-request-id": servedId },
+    });
+    expect(listed.status).toBe(200);
+
+    const completed = (id: string) =>
+      server.logLines().find((line) => line.reqId === id && line.msg === "request completed");
+    const deadline = Date.now() + 3_000;
+    while (!(completed(refusedId) && completed(servedId)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(completed(refusedId)?.res).toEqual({
+      statusCode: 404,
+      caller: { kind: "secret", profileId: session.profileId, credentialId: credential.id },
+      code: "NOT_FOUND",
+    });
+    expect(completed(servedId)?.res).toEqual({
+      statusCode: 200,
+      caller: { kind: "session", profileId: session.profileId },
+    });
+  });
+
   it("echoes a valid X-Request-ID on every response and generates one otherwise", async () => {
     const requestId = `e2e:${randomUUID()}`;
     const ok = await call(server, "GET", "/healthz", { headers: { "x-request-id": requestId } });
