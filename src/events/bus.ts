@@ -22,7 +22,8 @@ type Handler<T extends Topic> = (message: BusTopics[T]) => void;
 
 /**
  * Publish reaches this instance's handlers synchronously (before publish returns), then every other
- * instance: in-process only on SQLite, through PostgreSQL LISTEN/NOTIFY in distributed mode.
+ * instance: in-process only on SQLite, through PostgreSQL LISTEN/NOTIFY in distributed mode. It never
+ * fails: what is published was committed, and a lost notice only delays the others until their caches expire.
  */
 export interface EventBus {
   publish<T extends Topic>(topic: T, message: BusTopics[T]): Promise<void>;
@@ -155,7 +156,13 @@ export async function createPostgresBus(connectionString: string, log: Logger): 
         connection.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ origin: instanceId, topic, message })]),
       );
       notifying = sent.catch(() => undefined);
-      await sent;
+      try {
+        await sent;
+      } catch (error) {
+        // What is published was committed already: its caller is told it stands, not that it failed. The
+        // other instances see it once their caches expire (CACHE_TTL_SECONDS) or their bus reconnects.
+        log.warn({ err: error, topic }, "event bus notify failed; other instances catch up when their caches expire");
+      }
     },
     subscribe: (topic, handler) => handlers.add(topic, handler),
     onResync: (handler) => handlers.addResync(handler),

@@ -1,5 +1,7 @@
 import pg from "pg";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresBus } from "../../src/events/bus.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 
 let first: TestApp;
@@ -41,6 +43,31 @@ describe("two instances on one PostgreSQL database", () => {
 
     expect((await first.request("DELETE", `/v1/api-credentials/${id}`, { headers: session.headers })).status).toBe(204);
     await expect.poll(async () => (await me()).status, { timeout: 2000, interval: 20 }).toBe(401);
+  });
+
+  it("a notice that cannot be sent fails no one: the change was committed and this instance applies it; the bus goes on", async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const log = pino({ level: "warn" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const bus = await createPostgresBus(first.database.url!, log);
+    try {
+      const heard: string[] = [];
+      bus.subscribe("cacheInvalidated", ({ tag }) => heard.push(tag));
+      // PostgreSQL refuses a notice over 8000 bytes: the NOTIFY fails after the change it announces.
+      const oversized = "x".repeat(9_000);
+      await expect(bus.publish("cacheInvalidated", { tag: oversized })).resolves.toBeUndefined();
+      expect(heard).toEqual([oversized]);
+      expect(lines.map((line) => line.msg)).toContain(
+        "event bus notify failed; other instances catch up when their caches expire",
+      );
+      // The bus goes on: the next notice reaches the other instances.
+      const heardThere: string[] = [];
+      const unsubscribe = second.app.bus.subscribe("cacheInvalidated", ({ tag }) => heardThere.push(tag));
+      await bus.publish("cacheInvalidated", { tag: "after-a-lost-notice" });
+      await expect.poll(() => heardThere, { timeout: 2000, interval: 20 }).toContain("after-a-lost-notice");
+      unsubscribe();
+    } finally {
+      await bus.close();
+    }
   });
 
   it("a sign-in ended through one instance ends its access tokens on the other, which had them cached", async () => {
