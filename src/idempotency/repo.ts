@@ -26,20 +26,29 @@ export async function renewClaim(
   return count === 1;
 }
 
-/** Stores the first answer under a claim. */
+/**
+ * A claim as its request holds it. Its `lockedUntil` fences it: a takeover moves it, so a first request
+ * that outlived its claim can no longer finish or release the one that took over.
+ */
+export interface HeldClaim {
+  id: string;
+  lockedUntil: Date;
+}
+
+/** Stores the first answer under a claim still held (nothing when another request took it over). */
 export async function finishClaim(
   db: Queryable,
-  id: string,
+  claim: HeldClaim,
   responseStatus: number,
   responseBody: string,
 ): Promise<void> {
   await db.idempotencyRecord.updateMany({
-    where: { id, state: "in_flight" },
+    where: { ...claim, state: "in_flight" },
     data: { state: "done", responseStatus, responseBody },
   });
 }
 
-/** Releases a claim whose request failed unexpectedly, so it can be retried. */
-export async function releaseClaim(db: Queryable, id: string): Promise<void> {
-  await db.idempotencyRecord.deleteMany({ where: { id, state: "in_flight" } });
+/** Releases a claim still held whose request failed unexpectedly, so it can be retried. */
+export async function releaseClaim(db: Queryable, claim: HeldClaim): Promise<void> {
+  await db.idempotencyRecord.deleteMany({ where: { ...claim, state: "in_flight" } });
 }

@@ -65,32 +65,26 @@ export class IdempotencyService {
       outcome = { status: response.status, body: response.body };
     } catch (error) {
       if (!(error instanceof AppError)) {
-        await repo.releaseClaim(this.db, claim.id);
+        await repo.releaseClaim(this.db, claim);
         throw error;
       }
-      await this.finish(claim.id, {
+      await this.finish(claim, {
         status: error.status,
         error: { code: error.code, message: error.message, details: error.details },
       });
       throw error;
     }
-    await this.finish(claim.id, outcome);
+    await this.finish(claim, outcome);
     return outcome as StoredResponse<T>;
   }
 
   /** Claims the key for this request, or finds the answer another request stored under it. */
-  private async claim(scope: string, key: string, hash: string): Promise<{ id: string } | { replay: StoredOutcome }> {
+  private async claim(scope: string, key: string, hash: string): Promise<repo.HeldClaim | { replay: StoredOutcome }> {
     const now = new Date();
-    const id = randomUUID();
+    const claim = { id: randomUUID(), lockedUntil: new Date(now.getTime() + CLAIM_MS) };
     try {
-      await repo.insertClaim(this.db, {
-        id,
-        scope,
-        key,
-        requestHash: hash,
-        lockedUntil: new Date(now.getTime() + CLAIM_MS),
-      });
-      return { id };
+      await repo.insertClaim(this.db, { ...claim, scope, key, requestHash: hash });
+      return claim;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -100,16 +94,21 @@ export class IdempotencyService {
     if (existing.requestHash !== hash) throw new AppError("IDEMPOTENCY_KEY_MISMATCH");
     if (existing.state === "done") return { replay: JSON.parse(existing.responseBody!) as StoredOutcome };
     // An abandoned claim is taken over by exactly one request (a conditional update on the claim it saw).
+    const takenOver = { id: existing.id, lockedUntil: new Date(now.getTime() + CLAIM_MS) };
     if (
       existing.lockedUntil <= now &&
-      (await repo.renewClaim(this.db, existing.id, existing.lockedUntil, new Date(now.getTime() + CLAIM_MS)))
+      (await repo.renewClaim(this.db, existing.id, existing.lockedUntil, takenOver.lockedUntil))
     )
-      return { id: existing.id };
+      return takenOver;
     throw new AppError("IDEMPOTENCY_KEY_IN_USE");
   }
 
-  private async finish(id: string, outcome: StoredOutcome): Promise<void> {
-    await repo.finishClaim(this.db, id, outcome.status, JSON.stringify(outcome));
+  /**
+   * Stores the answer under the claim, unless another request took the claim over meanwhile: this request
+   * still answers its own caller, and the key keeps the answer of the one that holds it.
+   */
+  private async finish(claim: repo.HeldClaim, outcome: StoredOutcome): Promise<void> {
+    await repo.finishClaim(this.db, claim, outcome.status, JSON.stringify(outcome));
   }
 }
 

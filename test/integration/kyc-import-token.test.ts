@@ -113,6 +113,56 @@ describe("importing a token", () => {
     expect((await importing(user.secret, key, body)).body).toEqual({ attemptId: "held", status: "pending" });
   });
 
+  it("fences a claim taken over after it was abandoned: its first holder can neither finish nor release it", async () => {
+    const key = randomUUID();
+    const hash = requestHash({ the: "body" });
+    /** A request under `scope` and the key, held until released; then it answers `answer`, or fails unexpectedly. */
+    const holding = (scope: string, answer: string | Error) => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const running = t.app.idempotency.run(scope, key, hash, async () => {
+        await held;
+        if (answer instanceof Error) throw answer;
+        return { status: 200, body: { answer } };
+      });
+      return { release, running };
+    };
+    /** As if the holder's process had died a minute ago: its claim counts as abandoned. */
+    const abandon = async (scope: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await t.app.db.idempotencyRecord.updateMany({
+        where: { scope },
+        data: { lockedUntil: new Date(Date.now() - 1) },
+      });
+    };
+
+    // The first holder outlives its claim and finishes while the request that took it over still runs: the
+    // key keeps the answer of the one that holds it.
+    const finishing = `fencing:${randomUUID()}`;
+    const first = holding(finishing, "first");
+    await abandon(finishing);
+    const second = holding(finishing, "second");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    first.release();
+    expect((await first.running).body).toEqual({ answer: "first" });
+    second.release();
+    expect((await second.running).body).toEqual({ answer: "second" });
+    const record = await t.app.db.idempotencyRecord.findFirstOrThrow({ where: { scope: finishing } });
+    expect(JSON.parse(record.responseBody!)).toMatchObject({ body: { answer: "second" } });
+
+    // A first holder that fails after the takeover leaves the claim of the one that took it over in place.
+    const releasing = `fencing:${randomUUID()}`;
+    const failing = holding(releasing, new Error("the first holder failed"));
+    await abandon(releasing);
+    const takeover = holding(releasing, "takeover");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    failing.release();
+    await expect(failing.running).rejects.toThrow("the first holder failed");
+    expect(await t.app.db.idempotencyRecord.count({ where: { scope: releasing, state: "in_flight" } })).toBe(1);
+    takeover.release();
+    expect((await takeover.running).body).toEqual({ answer: "takeover" });
+  });
+
   it("lets one of many concurrent identical requests through; the others replay it or wait their turn", async () => {
     const user = await userWithSubaccount();
     const key = randomUUID();
