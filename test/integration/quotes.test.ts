@@ -938,27 +938,19 @@ describe("the reference's apiKey on quote, best quote and widget session creatio
     count(): Promise<number>;
     attribution(created: Record<string, string>): Promise<Record<string, unknown>>;
   }
+  const quoteCreation = (url: string): Creation => ({
+    url,
+    body: BUY,
+    invalidBody: { ...BUY, from: "boleto", inputAmount: "1e3" },
+    count: () => t.app.db.quote.count(),
+    async attribution(created) {
+      const { credentialId, partnerId, ownerProfileId, pricingProfile } = await quoteRow(created.id!);
+      return { credentialId, partnerId, ownerProfileId, pricingProfile };
+    },
+  });
   const creations: Creation[] = [
-    {
-      url: "/v1/quotes",
-      body: BUY,
-      invalidBody: { ...BUY, from: "boleto", inputAmount: "1e3" },
-      count: () => t.app.db.quote.count(),
-      async attribution(created) {
-        const { credentialId, partnerId, ownerProfileId, pricingProfile } = await quoteRow(created.id!);
-        return { credentialId, partnerId, ownerProfileId, pricingProfile };
-      },
-    },
-    {
-      url: "/v1/quotes/best",
-      body: BUY,
-      invalidBody: { ...BUY, from: "boleto", inputAmount: "1e3" },
-      count: () => t.app.db.quote.count(),
-      async attribution(created) {
-        const { credentialId, partnerId, ownerProfileId, pricingProfile } = await quoteRow(created.id!);
-        return { credentialId, partnerId, ownerProfileId, pricingProfile };
-      },
-    },
+    quoteCreation("/v1/quotes"),
+    quoteCreation("/v1/quotes/best"),
     {
       url: "/v1/session/create",
       body: { rampType: "BUY", network: "polygon", inputAmount: "150", externalSessionId: "api-key" },
