@@ -354,6 +354,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         principal: request.principal,
         selector: managedProfileSelector(request.headers),
         requestId: request.id,
+        clientAddress: request.ip,
         enforceSignInLimit: () => signInLimit.hit(request.ip),
         loaders: createLoaders(app),
       }),
@@ -400,6 +401,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
           principal: ctx.extra.principal ?? { kind: "anonymous" },
           selector: managedProfileSelector(normalizeHeaderNames(ctx.connectionParams)),
           requestId: randomUUID(),
+          clientAddress: ctx.extra.request.socket.remoteAddress ?? "unknown",
           enforceSignInLimit: () => signInLimit.hit(ctx.extra.request.socket.remoteAddress ?? "unknown"),
           loaders: createLoaders(app),
         };

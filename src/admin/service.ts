@@ -1,7 +1,10 @@
 import { z } from "zod";
+import { readAuditEvents, recordOperatorChange } from "../audit/service.js";
+import type { AuditEventQuery, OperatorActor } from "../audit/types.js";
 import type { CredentialService } from "../credentials/service.js";
 import { createCredentialInput, type IssuedCredential } from "../credentials/types.js";
 import type { Db } from "../db/client.js";
+import { inTransaction } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
@@ -22,8 +25,9 @@ type PartnerCredentialInput = z.output<typeof partnerCredentialInput>;
 
 /**
  * The operator's tasks (REST /v1/admin, GraphQL, CLI): manager policies, partners and their
- * credentials, pricing assignments. Changes that affect authentication are published so every
- * instance drops what it cached.
+ * credentials, pricing assignments, and the audit log of these changes. Every change takes the operator
+ * who makes it and is audited in its own transaction. Changes that affect authentication are published so
+ * every instance drops what it cached.
  */
 export class AdminService {
   constructor(
@@ -37,11 +41,12 @@ export class AdminService {
 
   /** Enables, updates or disables a manager; `created` is true the first time. */
   async putManager(
+    operator: OperatorActor,
     profileId: string,
     policy: ManagerPolicyInput,
   ): Promise<{ manager: ManagerPolicy; created: boolean }> {
     const { id } = await this.requireOrdinaryProfile(profileId);
-    return this.managedProfiles.setPolicy(id, policy);
+    return this.managedProfiles.setPolicy(operator, id, policy);
   }
 
   async getManager(profileId: string): Promise<ManagerPolicy> {
@@ -51,9 +56,13 @@ export class AdminService {
     return manager;
   }
 
-  async assignPricing(profileId: string, { pricingProfile }: PricingInput): Promise<PricingAssignmentView> {
+  async assignPricing(
+    operator: OperatorActor,
+    profileId: string,
+    { pricingProfile }: PricingInput,
+  ): Promise<PricingAssignmentView> {
     const { id } = await this.requireProfile(profileId);
-    return this.pricing.assign(id, pricingProfile);
+    return this.pricing.assign(operator, id, pricingProfile);
   }
 
   async getPricing(profileId: string): Promise<PricingAssignmentView> {
@@ -63,28 +72,56 @@ export class AdminService {
     return assignment;
   }
 
-  async createPartner({ name }: PartnerInput): Promise<PartnerView> {
-    return repo.insertPartner(this.db, name);
+  async createPartner(operator: OperatorActor, { name }: PartnerInput): Promise<PartnerView> {
+    return inTransaction(this.db, async (tx) => {
+      const partner = await repo.insertPartner(tx, name);
+      // The name stays out of the event: it may be a person's.
+      await recordOperatorChange(tx, operator, {
+        action: "partner.created",
+        targetType: "partner",
+        targetId: partner.id,
+        details: { isActive: partner.isActive },
+      });
+      return partner;
+    });
   }
 
   /** Deactivating a partner stops its credentials at once, on every instance. */
-  async setPartnerActive(partnerId: string, { isActive }: PartnerStateInput): Promise<PartnerView> {
+  async setPartnerActive(
+    operator: OperatorActor,
+    partnerId: string,
+    { isActive }: PartnerStateInput,
+  ): Promise<PartnerView> {
     const id = canonicalId(partnerId);
-    const partner = id ? await repo.setPartnerActive(this.db, id, isActive) : null;
-    if (!partner) throw new AppError("NOT_FOUND", "Partner not found.");
+    const partner = await inTransaction(this.db, async (tx) => {
+      const updated = id ? await repo.setPartnerActive(tx, id, isActive) : null;
+      if (!updated) throw new AppError("NOT_FOUND", "Partner not found.");
+      await recordOperatorChange(tx, operator, {
+        action: isActive ? "partner.activated" : "partner.deactivated",
+        targetType: "partner",
+        targetId: updated.id,
+        details: { isActive },
+      });
+      return updated;
+    });
     await this.bus.publish("cacheInvalidated", { tag: partner.id });
     return partner;
   }
 
   /** A partner-managed credential: attributed to the partner, authenticating only the bound profile. */
-  async issuePartnerCredential(input: PartnerCredentialInput): Promise<IssuedCredential> {
+  async issuePartnerCredential(operator: OperatorActor, input: PartnerCredentialInput): Promise<IssuedCredential> {
     const { partnerId, profileId, ...credential } = input;
     const id = canonicalId(partnerId);
     const partner = id ? await repo.findPartner(this.db, id) : null;
     if (!partner?.isActive) throw new AppError("NOT_FOUND", "Partner not found or inactive.");
     const subject = canonicalId(profileId);
     if (!subject) throw new AppError("CREDENTIAL_SUBJECT_REQUIRED");
-    return this.credentials.create(subject, credential, { partnerId: partner.id });
+    return this.credentials.create(subject, credential, { partner: { partnerId: partner.id, operator } });
+  }
+
+  /** The operator's changes, newest first. */
+  auditEvents(query: AuditEventQuery) {
+    return readAuditEvents(this.db, query);
   }
 
   private async requireProfile(profileId: string) {

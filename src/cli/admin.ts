@@ -1,5 +1,7 @@
+import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { createApp, type App } from "../app.js";
+import type { OperatorActor } from "../audit/types.js";
 import { ConfigError, loadConfig } from "../config.js";
 import { AppError } from "../errors.js";
 import { createLogger } from "../log.js";
@@ -8,6 +10,7 @@ import {
   createPartner,
   getManagerPolicy,
   getPricingAssignment,
+  listAuditEvents,
   setManagerPolicy,
   setPricingAssignment,
   updatePartner,
@@ -27,7 +30,9 @@ const USAGE = `Operator commands (same configuration as the server: DATABASE_URL
   npm run admin -- pricing get <profileId>
   npm run admin -- signing-key show
   npm run admin -- signing-key rotate
+  npm run admin -- audit-events [--action <name>] [--target-id <id>] [--limit <1-100>] [--offset <n>]
 
+Changes are recorded in the audit log under your OS user name (audit-events lists them, newest first).
 Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage.`;
 
 class UsageError extends Error {}
@@ -40,6 +45,15 @@ const list = (value: string | undefined) =>
         .map((item) => item.trim())
         .filter(Boolean);
 
+/** The OS account running the command; an account without a name (a container's bare uid) by its number. */
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return `uid ${process.getuid?.() ?? "unknown"}`;
+  }
+}
+
 /** One command against the services (never HTTP): what it prints on success. */
 async function run(app: App, args: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
@@ -51,35 +65,41 @@ async function run(app: App, args: string[]): Promise<unknown> {
       inactive: { type: "boolean", default: false },
       name: { type: "string" },
       "expires-at": { type: "string" },
+      action: { type: "string" },
+      "target-id": { type: "string" },
+      limit: { type: "string" },
+      offset: { type: "string" },
     },
   });
   const [group, action, first, second] = positionals;
+  const operator: OperatorActor = { channel: "cli", osUser: osUser() };
   const need = (value: string | undefined, what: string) => {
     if (!value) throw new UsageError(`missing ${what}`);
     return value;
   };
-  switch (`${group} ${action}`) {
+  // Every command is two words but audit-events.
+  switch (group === "audit-events" ? group : `${group} ${action}`) {
     case "manager put":
-      return perform(setManagerPolicy, app, null, {
+      return perform(setManagerPolicy, app, operator, {
         profileId: need(first, "<profileId>"),
         allowedCorridors: list(need(values.corridors, "--corridors")),
         allowedCustomerTypes: list(values["customer-types"]) ?? null,
         isActive: !values.inactive,
       });
     case "manager get":
-      return { manager: await perform(getManagerPolicy, app, null, { profileId: need(first, "<profileId>") }) };
+      return { manager: await perform(getManagerPolicy, app, operator, { profileId: need(first, "<profileId>") }) };
     case "partner create":
-      return { partner: await perform(createPartner, app, null, { name: need(first, "<name>") }) };
+      return { partner: await perform(createPartner, app, operator, { name: need(first, "<name>") }) };
     case "partner activate":
     case "partner deactivate":
       return {
-        partner: await perform(updatePartner, app, null, {
+        partner: await perform(updatePartner, app, operator, {
           partnerId: need(first, "<partnerId>"),
           isActive: action === "activate",
         }),
       };
     case "partner credential": {
-      const issued = await perform(createPartnerApiCredential, app, null, {
+      const issued = await perform(createPartnerApiCredential, app, operator, {
         partnerId: need(first, "<partnerId>"),
         profileId: need(second, "<profileId>"),
         ...(values.name !== undefined && { name: values.name }),
@@ -89,14 +109,16 @@ async function run(app: App, args: string[]): Promise<unknown> {
     }
     case "pricing assign":
       return {
-        pricingAssignment: await perform(setPricingAssignment, app, null, {
+        pricingAssignment: await perform(setPricingAssignment, app, operator, {
           profileId: need(first, "<profileId>"),
           pricingProfile: need(second, "<pricingProfile>"),
         }),
       };
     case "pricing get":
       return {
-        pricingAssignment: await perform(getPricingAssignment, app, null, { profileId: need(first, "<profileId>") }),
+        pricingAssignment: await perform(getPricingAssignment, app, operator, {
+          profileId: need(first, "<profileId>"),
+        }),
       };
     case "signing-key show": {
       const { id, createdAt, source, publicKey } = app.signingKeys.info();
@@ -104,9 +126,16 @@ async function run(app: App, args: string[]): Promise<unknown> {
     }
     case "signing-key rotate": {
       // Prints the new public key's id and creation time; the private key never leaves the service.
-      const { id, createdAt } = await app.signingKeys.rotate();
+      const { id, createdAt } = await app.signingKeys.rotate(operator);
       return { signingKey: { id, createdAt } };
     }
+    case "audit-events":
+      return perform(listAuditEvents, app, operator, {
+        ...(values.action !== undefined && { action: values.action }),
+        ...(values["target-id"] !== undefined && { targetId: values["target-id"] }),
+        ...(values.limit !== undefined && { limit: values.limit }),
+        ...(values.offset !== undefined && { offset: values.offset }),
+      });
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(" ")}` : "no command given");
   }

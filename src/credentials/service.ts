@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { recordOperatorChange } from "../audit/service.js";
+import type { OperatorActor } from "../audit/types.js";
 import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
@@ -40,13 +42,15 @@ export class CredentialService {
 
   /**
    * Issues a credential for a live profile (not a deleted child). `missingSubject` is the error when the
-   * profile does not exist or was deleted meanwhile; `partnerId` attributes a partner-managed credential.
+   * profile does not exist or was deleted meanwhile; `partner` attributes a partner-managed credential, which
+   * only the operator issues: the issuance is audited with it.
    */
   async create(
     profileId: string,
     input: CredentialInput,
-    options: { partnerId?: string; missingSubject?: ErrorCode } = {},
+    options: { partner?: { partnerId: string; operator: OperatorActor }; missingSubject?: ErrorCode } = {},
   ): Promise<IssuedCredential> {
+    const { partner } = options;
     const now = new Date();
     const name = input.name === undefined ? DEFAULT_CREDENTIAL_NAME : input.name.trim();
     if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
@@ -67,16 +71,25 @@ export class CredentialService {
       if ((await repo.countActiveCredentials(tx, profileId, now)) >= MAX_ACTIVE_CREDENTIALS) {
         throw new AppError("CREDENTIAL_LIMIT_REACHED");
       }
-      return repo.insertCredential(tx, profileId, {
+      const inserted = await repo.insertCredential(tx, profileId, {
         id: randomUUID(),
         name,
-        partnerId: options.partnerId ?? null,
+        partnerId: partner?.partnerId ?? null,
         environment: this.environment,
         publicKey,
         secretKeyPrefix: secretKey.slice(0, SECRET_PREFIX_LENGTH),
         secretKeyHash: sha256Hex(secretKey),
         expiresAt,
       });
+      if (partner) {
+        await recordOperatorChange(tx, partner.operator, {
+          action: "partner.credential.issued",
+          targetType: "api-credential",
+          targetId: inserted.id,
+          details: { partnerId: partner.partnerId, profileId, expiresAt: expiresAt.toISOString() },
+        });
+      }
+      return inserted;
     });
     await this.bus.publish("apiCredential", { profileId, credentialId: record.id, action: "created" });
     return { credential: toCredentialView(record), secretKey };

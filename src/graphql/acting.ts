@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { createParameterDecorator } from "type-graphql";
+import type { OperatorActor } from "../audit/types.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
 import { declaredDelegation } from "./auth-directive.js";
@@ -28,3 +29,11 @@ export const Acting = () => createParameterDecorator<GraphQLContext>(({ context,
 /** A resolver parameter: the acting context under the field's declared rule, or null for an anonymous caller. */
 export const OptionalActing = () =>
   createParameterDecorator<GraphQLContext>(({ context, info }) => optionalActingFor(context, info));
+
+/** A resolver parameter: the operator, told apart by the request (every operator shares the operator token). */
+export const Operator = () =>
+  createParameterDecorator<GraphQLContext>(({ context }): OperatorActor => ({
+    channel: "graphql",
+    requestId: context.requestId,
+    clientAddress: context.clientAddress,
+  }));

@@ -9,6 +9,8 @@ export interface GraphQLContext {
   /** X-Managed-Profile-Id as sent on the HTTP request or in the connection_init payload. */
   selector: string | undefined;
   requestId: string;
+  /** Where the request came from (the WebSocket's peer for subscriptions and operations sent over it). */
+  clientAddress: string;
   /** The per-IP sign-in rate limit (request-otp and verify-otp), shared with REST. */
   enforceSignInLimit(): void;
   /** Batch loaders, new for every request (see createLoaders). */

@@ -1,3 +1,4 @@
+import type { OperatorActor } from "../audit/types.js";
 import type { ActingContext } from "../auth/delegation.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
 import { Auth } from "./auth-directive.js";
@@ -34,7 +35,7 @@ function asJson(value: unknown): unknown {
 export function performField<Result>(
   operation: AnyOperation<Result>,
   context: GraphQLContext,
-  acting: ActingContext | null,
+  acting: ActingContext | OperatorActor | null,
   args: object,
 ): Result | Promise<Result> {
   return perform(operation, context.app, acting, asJson(args));

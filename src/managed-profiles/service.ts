@@ -1,3 +1,5 @@
+import { recordOperatorChange } from "../audit/service.js";
+import type { OperatorActor } from "../audit/types.js";
 import type { DelegationTarget, ManagedProfileDirectory, ManagerPolicy } from "../auth/delegation.js";
 import type { CredentialService } from "../credentials/service.js";
 import type { CredentialInput, IssuedCredential } from "../credentials/types.js";
@@ -36,12 +38,26 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     return repo.findDelegationTarget(this.db, childProfileId);
   }
 
-  /** Enables, updates or disables a manager, at once on every instance; `created` is true the first time. */
+  /**
+   * Enables, updates or disables a manager, at once on every instance; `created` is true the first time.
+   * The operator's change is audited with it.
+   */
   async setPolicy(
+    operator: OperatorActor,
     managerProfileId: string,
     policy: Parameters<typeof repo.upsertManagerPolicy>[2],
   ): Promise<{ manager: ManagerPolicy; created: boolean }> {
-    const created = await inTransaction(this.db, (tx) => repo.upsertManagerPolicy(tx, managerProfileId, policy));
+    const { allowedCorridors, allowedCustomerTypes, isActive } = policy;
+    const created = await inTransaction(this.db, async (tx) => {
+      const first = await repo.upsertManagerPolicy(tx, managerProfileId, policy);
+      await recordOperatorChange(tx, operator, {
+        action: first ? "manager.created" : "manager.updated",
+        targetType: "manager",
+        targetId: managerProfileId,
+        details: { allowedCorridors, allowedCustomerTypes, isActive },
+      });
+      return first;
+    });
     await this.bus.publish("cacheInvalidated", { tag: managerProfileId });
     return { manager: (await repo.findManagerPolicy(this.db, managerProfileId))!, created };
   }

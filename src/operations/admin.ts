@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditEventQuery } from "../audit/types.js";
 import { partnerInput, partnerStateInput, pricingInput } from "../admin/types.js";
 import { managerPolicyInput } from "../managed-profiles/types.js";
 import { defineOperatorOperation } from "./operation.js";
@@ -9,40 +10,47 @@ export const setManagerPolicy = defineOperatorOperation({
   name: "setManagerPolicy",
   summary: "Enable a profile as a manager, or change its policy",
   input: managerPolicyInput.extend({ profileId }),
-  run: (app, { profileId, ...policy }) => app.admin.putManager(profileId, policy),
+  run: (app, operator, { profileId, ...policy }) => app.admin.putManager(operator, profileId, policy),
 });
 
 export const getManagerPolicy = defineOperatorOperation({
   name: "getManagerPolicy",
   summary: "Get a manager's policy",
   input: z.object({ profileId }),
-  run: (app, { profileId }) => app.admin.getManager(profileId),
+  run: (app, _operator, { profileId }) => app.admin.getManager(profileId),
 });
 
 export const setPricingAssignment = defineOperatorOperation({
   name: "setPricingAssignment",
   summary: "Assign a pricing profile to a profile",
   input: pricingInput.extend({ profileId }),
-  run: (app, { profileId, ...assignment }) => app.admin.assignPricing(profileId, assignment),
+  run: (app, operator, { profileId, ...assignment }) => app.admin.assignPricing(operator, profileId, assignment),
 });
 
 export const getPricingAssignment = defineOperatorOperation({
   name: "getPricingAssignment",
   summary: "Get a profile's pricing assignment",
   input: z.object({ profileId }),
-  run: (app, { profileId }) => app.admin.getPricing(profileId),
+  run: (app, _operator, { profileId }) => app.admin.getPricing(profileId),
 });
 
 export const createPartner = defineOperatorOperation({
   name: "createPartner",
   summary: "Create a partner",
   input: partnerInput,
-  run: (app, input) => app.admin.createPartner(input),
+  run: (app, operator, input) => app.admin.createPartner(operator, input),
 });
 
 export const updatePartner = defineOperatorOperation({
   name: "updatePartner",
   summary: "Update a partner",
   input: partnerStateInput.extend({ partnerId: z.string() }),
-  run: (app, { partnerId, ...state }) => app.admin.setPartnerActive(partnerId, state),
+  run: (app, operator, { partnerId, ...state }) => app.admin.setPartnerActive(operator, partnerId, state),
+});
+
+export const listAuditEvents = defineOperatorOperation({
+  name: "listAuditEvents",
+  summary: "List the operator's changes, newest first",
+  input: auditEventQuery,
+  run: (app, _operator, query) => app.admin.auditEvents(query),
 });

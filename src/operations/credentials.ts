@@ -53,5 +53,5 @@ export const createPartnerApiCredential = defineOperatorOperation({
   name: "createPartnerApiCredential",
   summary: "Issue a credential for a partner",
   input: partnerCredentialInput,
-  run: (app, input) => app.admin.issuePartnerCredential(input),
+  run: (app, operator, input) => app.admin.issuePartnerCredential(operator, input),
 });

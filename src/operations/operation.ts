@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { App } from "../app.js";
+import type { OperatorActor } from "../audit/types.js";
 import type { Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationName } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
@@ -34,7 +35,7 @@ export const gate = <Fields extends z.ZodObject, Found>(
 export interface Operation<
   Input extends z.ZodObject = z.ZodObject,
   Result = unknown,
-  Acting extends ActingContext | null = ActingContext,
+  Acting extends ActingContext | OperatorActor | null = ActingContext,
   Found = undefined,
 > {
   /** The REST operationId (the reference's name where it has one). */
@@ -43,19 +44,24 @@ export interface Operation<
   readonly access: AccessRule;
   /** The input as the service takes it, under domain names; every face validates with it. */
   readonly input: Input;
-  /** Runs without an acting profile: operator tasks, and operations open to anonymous callers (quotes). */
+  /** Runs without an acting profile: operations open to anonymous callers (quotes). */
   readonly withoutSubject?: Acting extends null ? true : never;
   readonly gate?: Gate<Found>;
   run(app: App, acting: Acting, input: z.output<Input>, found: Found): Result | Promise<Result>;
 }
 
 /** Any operation, as the faces that serve it see it. */
-export type AnyOperation<Result = unknown> = Operation<z.ZodObject, Result, ActingContext | null, unknown>;
+export type AnyOperation<Result = unknown> = Operation<
+  z.ZodObject,
+  Result,
+  ActingContext | OperatorActor | null,
+  unknown
+>;
 
 export const defineOperation = <
   Input extends z.ZodObject,
   Result,
-  Acting extends ActingContext | null = ActingContext,
+  Acting extends ActingContext | OperatorActor | null = ActingContext,
   Found = undefined,
 >(
   operation: Operation<Input, Result, Acting, Found>,
@@ -70,16 +76,15 @@ export const defineOpenOperation = <Input extends z.ZodObject, Result>(
   operation: Omit<Operation<Input, Result, ActingContext | null>, "access" | "withoutSubject">,
 ) => defineOperation<Input, Result, ActingContext | null>({ ...operation, access, withoutSubject: true });
 
-/** An operator task (`/v1/admin`, the admin GraphQL fields): the operator token, acting for no profile. */
+/**
+ * An operator task (`/v1/admin`, the admin GraphQL fields, the CLI): the operator token, acting for no
+ * profile; each face says which operator it is (the request, or the CLI's OS account), for the audit log.
+ */
 export const defineOperatorOperation = <Input extends z.ZodObject, Result>(
-  operation: Pick<Operation<Input, Result>, "name" | "summary" | "input"> & {
-    run(app: App, input: z.output<Input>): Result | Promise<Result>;
-  },
-): Operation<Input, Result, null> => ({
+  operation: Pick<Operation<Input, Result, OperatorActor>, "name" | "summary" | "input" | "run">,
+): Operation<Input, Result, OperatorActor> => ({
   ...operation,
   access: { requires: ["OPERATOR"], delegation: "NONE" },
-  withoutSubject: true,
-  run: (app, _operator, input) => operation.run(app, input),
 });
 
 /**
@@ -91,7 +96,7 @@ export const defineOperatorOperation = <Input extends z.ZodObject, Result>(
 export function perform<Result>(
   operation: AnyOperation<Result>,
   app: App,
-  acting: ActingContext | null,
+  acting: ActingContext | OperatorActor | null,
   input: unknown,
   refused?: unknown,
 ): Result | Promise<Result> {
@@ -102,8 +107,9 @@ export function perform<Result>(
   };
   if (!operation.gate) return operation.run(app, acting, validated(), undefined);
   const { gate } = operation;
-  // A gate may throw at once (its own fields invalid): that too gives way to the face's refusal.
-  return new Promise<unknown>((resolve) => resolve(gate.check(app, acting!, input))).then(
+  // A gate may throw at once (its own fields invalid): that too gives way to the face's refusal. Gated
+  // operations act for a profile: no operator task has a gate.
+  return new Promise<unknown>((resolve) => resolve(gate.check(app, acting as ActingContext, input))).then(
     (found) => operation.run(app, acting, validated(), found),
     (error: unknown) => {
       throw refused !== undefined && error instanceof AppError && error.code === "VALIDATION_FAILED" ? refused : error;

@@ -1,6 +1,9 @@
+import { recordOperatorChange } from "../audit/service.js";
+import type { OperatorActor } from "../audit/types.js";
 import type { ActingContext } from "../auth/delegation.js";
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import type { Db } from "../db/client.js";
+import { inTransaction } from "../db/tx.js";
 import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
 import { DEFAULT_PRICING_PROFILE, PRICING_PROFILES, type PricingProfileName } from "./pricing.js";
@@ -31,8 +34,22 @@ export class PricingAssignments {
     this.assigned = busInvalidatedCache(bus, cacheTtlMs);
   }
 
-  async assign(profileId: string, pricingProfile: PricingProfileName): Promise<PricingAssignmentView> {
-    const assignment = await repo.upsertPricingAssignment(this.db, profileId, pricingProfile);
+  /** The operator's assignment, audited with it. */
+  async assign(
+    operator: OperatorActor,
+    profileId: string,
+    pricingProfile: PricingProfileName,
+  ): Promise<PricingAssignmentView> {
+    const assignment = await inTransaction(this.db, async (tx) => {
+      const assigned = await repo.upsertPricingAssignment(tx, profileId, pricingProfile);
+      await recordOperatorChange(tx, operator, {
+        action: "pricing.assigned",
+        targetType: "pricing-assignment",
+        targetId: profileId,
+        details: { pricingProfile },
+      });
+      return assigned;
+    });
     await this.bus.publish("cacheInvalidated", { tag: pricingTag(profileId) });
     return assignment;
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { DELEGATION_RULES } from "../auth/delegation.js";
+import type { OperatorActor } from "../audit/types.js";
+import { DELEGATION_RULES, type ActingContext } from "../auth/delegation.js";
 import type { App } from "../app.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
 import { AppError } from "../errors.js";
@@ -123,6 +124,15 @@ function namesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
+/**
+ * Who acts: the acting context authentication resolved, or for the operator token, which every operator
+ * shares, the request that carried it.
+ */
+const actingOf = (request: FastifyRequest): ActingContext | OperatorActor | null =>
+  request.principal.kind === "operator"
+    ? { channel: "rest", requestId: request.id, clientAddress: request.ip }
+    : request.acting;
+
 const JSON_BODY = "application/json; charset=utf-8";
 const PATH_PARAMETER = /:([A-Za-z]+)/g;
 
@@ -198,7 +208,13 @@ export function operationRoute<Result>(
       }
       let result: Result;
       try {
-        result = await perform(operation, app, request.acting, fromWire ? renameKeys(wire, fromWire) : wire, refused);
+        result = await perform(
+          operation,
+          app,
+          actingOf(request),
+          fromWire ? renameKeys(wire, fromWire) : wire,
+          refused,
+        );
       } catch (error) {
         throw wireNames ? underWireNames(error, wireNames) : error;
       }

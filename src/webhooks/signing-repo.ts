@@ -1,6 +1,6 @@
 import type { SigningKey } from "../generated/prisma/client.js";
 import type { Db } from "../db/client.js";
-import { inTransaction, isUniqueViolation, type Queryable } from "../db/tx.js";
+import { inTransaction, isUniqueViolation, type Queryable, type Tx } from "../db/tx.js";
 
 /** The only database access for webhook signing keys. Rows hold the public key and the encrypted private key. */
 export type SigningKeyRecord = SigningKey;
@@ -40,14 +40,16 @@ export async function insertFirstActiveSigningKey(db: Db, key: NewSigningKey): P
 }
 
 /**
- * Retires the active key (activeSlot null, retiredAt now) and makes `key` active, in one transaction.
- * A concurrent rotation that commits first makes this one's insert hit the unique index: it retries,
- * retiring that key in turn, so the last rotation wins and exactly one key stays active.
+ * Retires the active key (activeSlot null, retiredAt now) and makes `key` active, in one transaction,
+ * which `alsoWrite` joins (the rotation's audit event). A concurrent rotation that commits first makes this
+ * one's insert hit the unique index: it retries, retiring that key in turn, so the last rotation wins and
+ * exactly one key stays active.
  */
 export async function rotateSigningKey(
   db: Db,
   key: NewSigningKey,
   now: Date,
+  alsoWrite: (tx: Tx, retiredKeyId: string | null) => Promise<void>,
 ): Promise<{ retired: string | null; created: SigningKeyRecord }> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -60,6 +62,7 @@ export async function rotateSigningKey(
           });
         }
         const created = await tx.signingKey.create({ data: { ...key, activeSlot: ACTIVE, createdAt: now } });
+        await alsoWrite(tx, current?.id ?? null);
         return { retired: current?.id ?? null, created };
       });
     } catch (error) {

@@ -14,6 +14,8 @@ import {
 } from "node:crypto";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
+import { recordOperatorChange } from "../audit/service.js";
+import type { OperatorActor } from "../audit/types.js";
 import { ConfigError } from "../config.js";
 import type { Db } from "../db/client.js";
 import type { EventBus } from "../events/bus.js";
@@ -220,10 +222,10 @@ export class SigningKeyService {
   }
 
   /**
-   * Retires the active key and makes a new one active (one transaction), then tells every instance.
-   * Deliveries signed before the switch verify only with the old public key.
+   * Retires the active key and makes a new one active (one transaction, with the operator's audit event),
+   * then tells every instance. Deliveries signed before the switch verify only with the old public key.
    */
-  async rotate(): Promise<SigningKeyInfo> {
+  async rotate(operator: OperatorActor): Promise<SigningKeyInfo> {
     if (this.options.configuredPrivateKey !== undefined) {
       throw new SigningKeyRotationRefused(
         "the signing key comes from SIGNING_PRIVATE_KEY; rotate it by changing that setting on every instance",
@@ -239,6 +241,13 @@ export class SigningKeyService {
         encryptedPrivateKey: encryptPrivateKey(privateKey, this.options.encryptionKey, id),
       },
       new Date(),
+      (tx, retiredKeyId) =>
+        recordOperatorChange(tx, operator, {
+          action: "signing-key.rotated",
+          targetType: "signing-key",
+          targetId: id,
+          details: { retiredKeyId },
+        }),
     );
     this.apply(++this.readsStarted, this.decrypt(created));
     this.log.info({ signingKeyId: created.id, retiredSigningKeyId: retired }, "webhook signing key rotated");

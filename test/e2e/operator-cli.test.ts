@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { userInfo } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -151,6 +152,40 @@ describe(`operator CLI (${engine})`, () => {
     expect(off.partner).toMatchObject({ id: result.json.partner.id, name: "Acme", isActive: false });
     const on = await succeeds(database, ["partner", "activate", result.json.partner.id]);
     expect(on.partner).toMatchObject({ id: result.json.partner.id, isActive: true });
+
+    // Each change is in the audit log under the CLI and the OS account that ran it, newest first.
+    const partnerId = result.json.partner.id;
+    const actor = { channel: "cli", requestId: null, clientAddress: null, osUser: userInfo().username };
+    const audited = await succeeds(database, ["audit-events", "--target-id", partnerId]);
+    expect(audited).toEqual({
+      events: ["partner.activated", "partner.deactivated", "partner.created"].map((action) => ({
+        id: expect.stringMatching(UUID),
+        at: expect.stringMatching(ISO),
+        actor,
+        action,
+        targetType: "partner",
+        targetId: partnerId,
+        details: { isActive: action !== "partner.deactivated" },
+      })),
+      pagination: { limit: 50, offset: 0, total: 3 },
+    });
+    const paged = await succeeds(database, [
+      "audit-events",
+      "--target-id",
+      partnerId,
+      "--action",
+      "partner.deactivated",
+      "--limit",
+      "1",
+      "--offset",
+      "0",
+    ]);
+    expect(paged).toEqual({ events: [audited.events[1]], pagination: { limit: 1, offset: 0, total: 1 } });
+    // The running server reads the same log.
+    const overRest = await call(server, "GET", `/v1/admin/audit-events?targetId=${partnerId}`, {
+      headers: operatorHeaders,
+    });
+    expect(overRest.body).toEqual(audited);
   });
 
   it("manager put/get: sets and reads the policy; the server enforces it", async () => {
@@ -224,16 +259,19 @@ describe(`operator CLI (${engine})`, () => {
       refused(database, ["pricing", "assign", owner.profileId, "Not Valid"], "VALIDATION_FAILED"),
       refused(database, ["pricing", "assign", unknown, "reduced"], "NOT_FOUND"),
       refused(database, ["pricing", "get", unknown], "NOT_FOUND"),
+      refused(database, ["audit-events", "--limit", "101"], "VALIDATION_FAILED"),
+      refused(database, ["audit-events", "--action", "partner.renamed"], "VALIDATION_FAILED"),
     ]);
     // Validation refusals name the field.
     expect(results[2].stderr).toMatch(/allowedCorridors/);
     expect(results[3].stderr).toMatch(/allowedCustomerTypes/);
     expect(results[5].stderr).toMatch(/pricingProfile/);
-    // Nothing was stored for the owner by the refused commands.
+    // Nothing was stored, or audited, for the owner by the refused commands.
     await Promise.all([
       refused(database, ["manager", "get", owner.profileId], "NOT_FOUND"),
       refused(database, ["pricing", "get", owner.profileId], "NOT_FOUND"),
     ]);
+    expect((await succeeds(database, ["audit-events", "--target-id", owner.profileId])).events).toEqual([]);
   });
 
   it("usage errors: exit 2 with the usage text", async () => {
@@ -261,6 +299,7 @@ describe(`operator CLI (${engine})`, () => {
     expect(none.stdout + none.stderr).toContain("Operator commands");
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("partner credential <partnerId> <profileId>");
+    expect(help.stdout).toContain("audit-events [--action <name>]");
     // The usage errors changed nothing.
     await refused(database, ["manager", "get", owner.profileId], "NOT_FOUND");
   });

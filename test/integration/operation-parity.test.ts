@@ -57,6 +57,7 @@ const DIFFERENT_INPUTS = new Map<AnyOperation, string>([
   [credentials.listApiCredentials, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
   [recipients.listRecipients, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
   [recipients.listRecipientInvitations, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
+  [admin.listAuditEvents, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
 ]);
 
 let t: TestApp;

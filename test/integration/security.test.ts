@@ -345,6 +345,11 @@ const TARGETS: SecurityTarget[] = [
     params: (fx) => ({ partnerId: fx.partner.id }),
     body: async (fx) => ({ profileId: await fx.partner.subject(), name: "security suite: partner-managed" }),
   },
+  {
+    route: "GET /v1/admin/audit-events",
+    capabilities: ["OPERATOR"],
+    query: () => ({ action: "partner.created", limit: "5" }),
+  },
 
   // REST: quotes and widget sessions, open to every kind; a secret key or session owns what it creates, so
   // objects are prepared with the case's own headers (`caller`, see fx.quote and fx.ramp).
@@ -687,6 +692,14 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["OPERATOR"],
     document: "query Pricing($id: ID!) { pricingAssignment(profileId: $id) { profileId pricingProfile } }",
     variables: (fx) => ({ id: fx.pricedProfileId }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Query.auditEvents",
+    capabilities: ["OPERATOR"],
+    document:
+      "query Audit($action: String, $first: Int!) { auditEvents(action: $action, first: $first) { edges { node { id action actor { channel } } } } }",
+    variables: () => ({ action: "partner.created", first: 5 }),
     invalidVariables: () => ({}),
   },
   {

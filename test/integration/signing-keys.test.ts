@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -113,6 +113,9 @@ function createAppOn(database: TestDatabase, env: Record<string, string>) {
   });
   return createApp(config, appLog());
 }
+
+/** The operator rotations are made for in-process (the CLI names its OS account). */
+const OPERATOR = { channel: "cli", osUser: "signing-key-test" } as const;
 
 let t: TestApp;
 let second: TestApp;
@@ -252,6 +255,16 @@ describe("rotation", () => {
     const retired = await t.app.db.signingKey.findFirstOrThrow({ where: { publicKey: before } });
     expect(retired.activeSlot).toBeNull();
     expect(retired.retiredAt).toBeInstanceOf(Date);
+    // The audit log names the CLI's OS account and both keys.
+    const audited = await runCli(t.database, ["audit-events", "--action", "signing-key.rotated"]);
+    expect(audited.code, audited.stderr).toBe(0);
+    expect(JSON.parse(audited.stdout).events[0]).toMatchObject({
+      actor: { channel: "cli", requestId: null, clientAddress: null, osUser: userInfo().username },
+      action: "signing-key.rotated",
+      targetType: "signing-key",
+      targetId: active.id,
+      details: { retiredKeyId: retired.id },
+    });
 
     await expectServes(t, active.publicKey);
     await expectServes(second, active.publicKey);
@@ -260,7 +273,7 @@ describe("rotation", () => {
 
   it("a rotation by one instance changes the key served by both", async () => {
     const before = await servedKey(second);
-    const info = await t.app.signingKeys.rotate();
+    const info = await t.app.signingKeys.rotate(OPERATOR);
     expect(info.publicKey).not.toBe(before);
     expect(await servedKey(t)).toBe(info.publicKey);
     await expectServes(second, info.publicKey);
@@ -280,9 +293,9 @@ describe("rotation", () => {
 
   it("concurrent rotations leave exactly one active key, which every instance ends up serving", async () => {
     const results = await Promise.all([
-      t.app.signingKeys.rotate(),
-      second.app.signingKeys.rotate(),
-      t.app.signingKeys.rotate(),
+      t.app.signingKeys.rotate(OPERATOR),
+      second.app.signingKeys.rotate(OPERATOR),
+      t.app.signingKeys.rotate(OPERATOR),
     ]);
     const active = await t.app.db.signingKey.findMany({ where: { activeSlot: "active" } });
     expect(active).toHaveLength(1);
@@ -325,7 +338,7 @@ describe("GET /v1/public-key", () => {
     expect(changed.body.publicKey).toBe(response.body.publicKey);
 
     // After a rotation the old ETag no longer matches.
-    const rotated = await t.app.signingKeys.rotate();
+    const rotated = await t.app.signingKeys.rotate(OPERATOR);
     const fresh = await t.request("GET", "/v1/public-key", { headers: { "if-none-match": etag } });
     expect(fresh.status).toBe(200);
     expect(fresh.body.publicKey).toBe(rotated.publicKey);
@@ -423,12 +436,14 @@ describe("SIGNING_PRIVATE_KEY from configuration", () => {
         }).eventId,
       ).toBeTruthy();
 
-      await expect(configured.app.signingKeys.rotate()).rejects.toBeInstanceOf(SigningKeyRotationRefused);
+      await expect(configured.app.signingKeys.rotate(OPERATOR)).rejects.toBeInstanceOf(SigningKeyRotationRefused);
       const cli = await runCli(configured.database, ["signing-key", "rotate"], { SIGNING_PRIVATE_KEY: pem });
       expect(cli.code).toBe(1);
       expect(cli.stderr).toMatch(/^refused: .*SIGNING_PRIVATE_KEY/);
       expect(cli.stdout).toBe("");
       expect(await configured.app.db.signingKey.count()).toBe(0);
+      // A refused rotation is no change: nothing is audited.
+      expect(await configured.app.db.auditEvent.count()).toBe(0);
       expect(await servedKey(configured)).toBe(expected);
     } finally {
       await configured.close();

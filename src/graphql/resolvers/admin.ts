@@ -1,16 +1,21 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { OPERATOR_ACTIONS, type OperatorActor } from "../../audit/types.js";
 import {
   createPartner,
   getManagerPolicy,
   getPricingAssignment,
+  listAuditEvents,
   setManagerPolicy,
   setPricingAssignment,
   updatePartner,
 } from "../../operations/admin.js";
 import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
+import { Operator } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
+import { AuditEventConnection } from "../types/audit.js";
+import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { CreatedApiCredential } from "../types/credentials.js";
 import {
   Manager,
@@ -27,9 +32,10 @@ export class AdminResolver {
   @Performs(getManagerPolicy)
   manager(
     @Arg("profileId", () => ID, { description: "The profile whose policy to read (UUID)." }) profileId: string,
+    @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ) {
-    return performField(getManagerPolicy, context, null, { profileId });
+    return performField(getManagerPolicy, context, operator, { profileId });
   }
 
   @Mutation(() => Manager, { description: "Enables, updates or disables a manager." })
@@ -40,18 +46,20 @@ export class AdminResolver {
     })
     profileId: string,
     @Arg("policy", () => ManagerPolicyInput, { description: "The whole new policy." }) policy: ManagerPolicyInput,
+    @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ) {
-    return (await performField(setManagerPolicy, context, null, { profileId, ...policy })).manager;
+    return (await performField(setManagerPolicy, context, operator, { profileId, ...policy })).manager;
   }
 
   @Query(() => PricingAssignment, { description: "The pricing profile assigned to a profile." })
   @Performs(getPricingAssignment)
   pricingAssignment(
     @Arg("profileId", () => ID, { description: "The profile whose assignment to read (UUID)." }) profileId: string,
+    @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ) {
-    return performField(getPricingAssignment, context, null, { profileId });
+    return performField(getPricingAssignment, context, operator, { profileId });
   }
 
   @Mutation(() => PricingAssignment, { description: "Assigns a pricing profile to any profile." })
@@ -60,18 +68,20 @@ export class AdminResolver {
     @Arg("profileId", () => ID, { description: "The profile to assign it to (UUID)." }) profileId: string,
     @Arg("pricingProfile", { description: `The pricing profile's name: ${PRICING_PROFILE_NAMES.join(", ")}.` })
     pricingProfile: string,
+    @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ) {
-    return performField(setPricingAssignment, context, null, { profileId, pricingProfile });
+    return performField(setPricingAssignment, context, operator, { profileId, pricingProfile });
   }
 
   @Mutation(() => Partner, { description: "Creates an active partner." })
   @Performs(createPartner)
   createPartner(
     @Arg("name", { description: "Display name, 1 to 100 characters once trimmed." }) name: string,
+    @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ) {
-    return performField(createPartner, context, null, { name });
+    return performField(createPartner, context, operator, { name });
   }
 
   @Mutation(() => Partner, { description: "Deactivating a partner stops its credentials at once." })
@@ -79,9 +89,10 @@ export class AdminResolver {
   setPartnerActive(
     @Arg("partnerId", () => ID, { description: "The partner to change (UUID)." }) partnerId: string,
     @Arg("isActive", { description: "False deactivates the partner; true reactivates it." }) isActive: boolean,
+    @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ) {
-    return performField(updatePartner, context, null, { partnerId, isActive });
+    return performField(updatePartner, context, operator, { partnerId, isActive });
   }
 
   @Mutation(() => CreatedApiCredential, {
@@ -93,8 +104,27 @@ export class AdminResolver {
     partnerId: string,
     @Arg("input", () => PartnerCredentialInput, { description: "The bound profile, and the optional name and expiry." })
     input: PartnerCredentialInput,
+    @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ) {
-    return performField(createPartnerApiCredential, context, null, { partnerId, ...input });
+    return performField(createPartnerApiCredential, context, operator, { partnerId, ...input });
+  }
+
+  @Query(() => AuditEventConnection, { description: "The operator's changes, newest first." })
+  @Performs(listAuditEvents)
+  async auditEvents(
+    @Arg("action", () => String, {
+      nullable: true,
+      description: `Only events of this action: ${OPERATOR_ACTIONS.join(", ")}.`,
+    })
+    action: string | null,
+    @Arg("targetId", () => ID, { nullable: true, description: "Only events about this record (UUID)." })
+    targetId: string | null,
+    @Args() args: PageArgs,
+    @Operator() operator: OperatorActor,
+    @Ctx() context: GraphQLContext,
+  ) {
+    const page = await performField(listAuditEvents, context, operator, { action, targetId, ...offsetPage(args) });
+    return pageConnection(page.events, page.pagination, args);
   }
 }

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
+import { AUDIT_TARGET_TYPES, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { isoDateTime, jsonSchema, pagination } from "../http.js";
 import {
   createPartner,
   getManagerPolicy,
   getPricingAssignment,
+  listAuditEvents,
   setManagerPolicy,
   setPricingAssignment,
   updatePartner,
@@ -31,6 +33,22 @@ const partner = z.object({
   updatedAt: isoDateTime,
 });
 const pricingAssignment = z.object({ profileId: z.uuid(), pricingProfile: z.string(), updatedAt: isoDateTime });
+const auditEvent = z.object({
+  id: z.uuid(),
+  at: isoDateTime,
+  actor: z
+    .object({
+      channel: z.enum(OPERATOR_CHANNELS),
+      requestId: z.string().nullable().describe("rest and graphql: the request's X-Request-ID."),
+      clientAddress: z.string().nullable().describe("rest and graphql: the client address the request came from."),
+      osUser: z.string().nullable().describe("cli: the OS account that ran the command."),
+    })
+    .describe("Who made the change: every operator shares the token, so over HTTP the request tells them apart."),
+  action: z.enum(OPERATOR_ACTIONS),
+  targetType: z.enum(AUDIT_TARGET_TYPES),
+  targetId: z.uuid().describe("The changed record (a manager's or pricing assignment's is the profile id)."),
+  details: z.record(z.string(), z.unknown()).describe("The ids and settings the change set; never secrets."),
+});
 
 /** The operator surface: `Authorization: Bearer <OPERATOR_TOKEN>` (CONTRACT.md, Managed profiles). */
 export function adminRoutes(server: FastifyInstance, app: App) {
@@ -102,5 +120,13 @@ export function adminRoutes(server: FastifyInstance, app: App) {
     response: jsonSchema(createdCredentialResource),
     errors: [400, 401, 404, 409],
     reply: createdCredential,
+  });
+
+  operationRoute(server, app, listAuditEvents, {
+    method: "GET",
+    url: "/v1/admin/audit-events",
+    tags,
+    response: jsonSchema(z.object({ events: z.array(auditEvent), pagination })),
+    errors: [400, 401],
   });
 }

@@ -1,0 +1,49 @@
+import { randomUUID } from "node:crypto";
+import type { Queryable } from "../db/tx.js";
+import type { AuditEventQuery, AuditEventView, OperatorActor, OperatorChange } from "./types.js";
+
+/** The only database access for audit events. */
+export async function insertAuditEvent(db: Queryable, actor: OperatorActor, change: OperatorChange): Promise<void> {
+  await db.auditEvent.create({
+    data: {
+      id: randomUUID(),
+      actorChannel: actor.channel,
+      ...(actor.channel === "cli"
+        ? { actorOsUser: actor.osUser }
+        : { actorRequestId: actor.requestId, actorClientAddress: actor.clientAddress }),
+      action: change.action,
+      targetType: change.targetType,
+      targetId: change.targetId,
+      details: JSON.stringify(change.details),
+    },
+  });
+}
+
+/** A page of the events `query` selects, newest first (equal times by id), and how many it selects in all. */
+export async function listAuditEvents(
+  db: Queryable,
+  { action, targetId, limit, offset }: AuditEventQuery,
+): Promise<{ rows: AuditEventView[]; total: number }> {
+  const where = { ...(action && { action }), ...(targetId && { targetId }) };
+  const [rows, total] = await Promise.all([
+    db.auditEvent.findMany({ where, orderBy: [{ at: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+    db.auditEvent.count({ where }),
+  ]);
+  return {
+    rows: rows.map((row) => ({
+      id: row.id,
+      at: row.at,
+      actor: {
+        channel: row.actorChannel as AuditEventView["actor"]["channel"],
+        requestId: row.actorRequestId,
+        clientAddress: row.actorClientAddress,
+        osUser: row.actorOsUser,
+      },
+      action: row.action as AuditEventView["action"],
+      targetType: row.targetType as AuditEventView["targetType"],
+      targetId: row.targetId,
+      details: JSON.parse(row.details) as AuditEventView["details"],
+    })),
+    total,
+  };
+}
