@@ -21,6 +21,7 @@ import { BrazilOnboarding } from "./onboarding/brazil.js";
 import { KycService } from "./kyc/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
+import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { ProfileService } from "./profiles/service.js";
 import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js";
@@ -30,7 +31,7 @@ import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
 import { RecipientService } from "./recipients/service.js";
-import { enqueueDeliveries } from "./webhooks/delivery-repo.js";
+import { deliveryBacklog, enqueueDeliveries } from "./webhooks/delivery-repo.js";
 import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
 import { WebhookSender } from "./webhooks/sender.js";
 import { SigningKeyService } from "./webhooks/signing.js";
@@ -78,6 +79,8 @@ export interface App {
   rampEvents: RampEventFeed;
   /** Sends the queued webhook deliveries. */
   webhookDelivery: WebhookDeliveryWorker;
+  /** The operator's metrics (`GET /metrics`). */
+  metrics: Metrics;
   /** Starts the background workers (ramp processing, the event feed, webhook delivery); the CLI never does. */
   startWorkers(): Promise<void>;
   /** Database reachable (readiness). */
@@ -180,6 +183,14 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   );
   const rampEvents = new RampEventFeed(reads, config.ramps.eventPollMs, log);
   rampEvents.listenToAll((entry) => rampViews.forget(entry.rampId));
+  const metrics = new Metrics(
+    {
+      deliveryBacklog: () => deliveryBacklog(reads, seams.clock?.() ?? new Date()),
+      unreadFeedEvents: () => rampEvents.unread(),
+      feedListeners: () => rampEvents.listenerCount(),
+    },
+    log,
+  );
   const resolve = seams.resolveHost ?? systemResolver;
   const sender = new WebhookSender({
     resolve,
@@ -199,6 +210,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       concurrencyPerReceiver: config.webhooks.deliveryConcurrencyPerReceiver,
     },
     log,
+    (outcome) => metrics.countDeliveryOutcome(outcome),
     seams.clock,
   );
   let stopListening: (() => void) | undefined;
@@ -248,6 +260,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     signingKeys,
     rampEvents,
     webhookDelivery,
+    metrics,
     async startWorkers() {
       stopListening ??= outbox.onCommitted(() => {
         rampEvents.wake();

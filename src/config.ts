@@ -4,6 +4,9 @@ import { join, resolve } from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
+/** `host:port`, an IPv6 host in brackets (`[::1]:9464`). */
+const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s[\]:]+)):(\d{1,5})$/;
+
 /** Every environment variable of the service, parsed once. The README's table mirrors this list. */
 const envSchema = z.object({
   NODE_ENV: z.string().default("development"),
@@ -59,6 +62,11 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
   GRAPHQL_MAX_LIST_ITEMS: z.coerce.number().int().min(1).default(2000),
+  METRICS_LISTEN: z
+    .string()
+    .regex(LISTEN_ADDRESS, "must be host:port, such as 127.0.0.1:9464 or [::1]:9464")
+    .refine((address) => Number(LISTEN_ADDRESS.exec(address)?.[3] ?? 0) <= 65535, "the port must be at most 65535")
+    .optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -155,7 +163,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxCost: e.GRAPHQL_MAX_COST,
       maxListItems: e.GRAPHQL_MAX_LIST_ITEMS,
     },
+    /** Where `GET /metrics` is also served without the operator token (unset: only on the API's port, with it). */
+    metricsListen: e.METRICS_LISTEN === undefined ? undefined : listenAddress(e.METRICS_LISTEN),
   };
+}
+
+function listenAddress(value: string): { host: string; port: number } {
+  const [, ipv6, host, port] = LISTEN_ADDRESS.exec(value)!;
+  return { host: (ipv6 ?? host)!, port: Number(port) };
 }
 
 function splitList(value: string): string[] {

@@ -2,6 +2,7 @@ import { createServer } from "node:net";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, StartupError } from "./config.js";
 import { closeDestination, createLogger, stdoutDestination } from "./log.js";
+import { listenForScrapes } from "./rest/metrics.js";
 import { buildServer } from "./server.js";
 
 /** Entry: config -> migrate -> server + workers -> graceful shutdown. */
@@ -16,15 +17,24 @@ async function main() {
     }
     throw error;
   }
-  await refuseTakenPort(config.port, config.host);
+  await refuseTakenPort(config.port, config.host, "PORT");
+  if (config.metricsListen)
+    await refuseTakenPort(config.metricsListen.port, config.metricsListen.host, "METRICS_LISTEN");
   const output = stdoutDestination();
   const log = createLogger(config.logLevel, output);
   const app = await createApp(config, log);
   const server = await buildServer(app);
   const address = await server.listen({ port: config.port, host: config.host });
+  const scrapes = config.metricsListen && (await listenForScrapes(app.metrics, config.metricsListen, log));
   await app.startWorkers();
   log.info(
-    { address, database: config.database.engine, environment: config.rampEnvironment, production: config.production },
+    {
+      address,
+      ...(config.metricsListen && { metrics: config.metricsListen }),
+      database: config.database.engine,
+      environment: config.rampEnvironment,
+      production: config.production,
+    },
     "ramp gateway listening",
   );
 
@@ -46,6 +56,8 @@ async function main() {
       void exit(1);
     }, config.shutdownTimeoutMs - logShareMs).unref();
     try {
+      // A scraper keeps its connection open between scrapes: it is not waited for.
+      if (scrapes) scrapes.close().closeAllConnections();
       await server.close();
       await app.close();
       log.info("shutdown complete");
@@ -63,7 +75,7 @@ async function main() {
  * Exits with a plain message when the port is taken, before the database is opened or migrated: otherwise
  * the start-up would migrate and then fail on Fastify's EADDRINUSE. (Port 0 picks a free one.)
  */
-async function refuseTakenPort(port: number, host: string): Promise<void> {
+async function refuseTakenPort(port: number, host: string, setting: string): Promise<void> {
   if (port === 0) return;
   const probe = createServer();
   const taken = await new Promise<boolean>((resolve, reject) => {
@@ -73,7 +85,7 @@ async function refuseTakenPort(port: number, host: string): Promise<void> {
     probe.listen(port, host, () => resolve(false));
   });
   if (taken) {
-    console.error(`Port ${port} on ${host} is already in use: stop the process listening there or set PORT.`);
+    console.error(`Port ${port} on ${host} is already in use: stop the process listening there or set ${setting}.`);
     process.exit(1);
   }
   await new Promise((resolve) => probe.close(resolve));

@@ -17,7 +17,7 @@ import Fastify, {
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import type { Logger } from "pino";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
 import type { Principal } from "./auth/principal.js";
@@ -39,6 +39,7 @@ import {
   presentedPublicKeys,
   sentBody,
 } from "./rest/http.js";
+import { metricsRoute } from "./rest/metrics.js";
 import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
@@ -122,6 +123,25 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   server.setValidatorCompiler(() => (data) => ({ value: data }));
   // Bodies are JSON only; anything else is refused as the wrong media type.
   server.removeContentTypeParser("text/plain");
+
+  // Every answered request in the request histogram by route pattern, never the raw URL (it holds ids). Each
+  // route gets a hook that knows its pattern (reading it per request, routeOptions, builds an object each time);
+  // requests no route matched are one series.
+  server.addHook("onRoute", (route) => {
+    const observe = app.metrics.requestObserver(route.url);
+    route.onResponse = [
+      ...[route.onResponse ?? []].flat(),
+      (request, reply, done) => {
+        observe(request.method, reply.statusCode, reply.elapsedTime);
+        done();
+      },
+    ];
+  });
+  const observeUnmatched = app.metrics.requestObserver(undefined);
+  server.addHook("onResponse", (request, reply, done) => {
+    if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime);
+    done();
+  });
 
   const limits = {
     perIp: new RateLimiter(config.rateLimits.perIpPerMinute),
@@ -250,6 +270,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     }
   });
   server.get("/v1/openapi.json", { config: { public: true } }, async () => server.swagger());
+  metricsRoute(server, app);
 
   authRoutes(server, app, limits.signIn);
   apiCredentialRoutes(server, app);
@@ -366,10 +387,21 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   const format = formatGraphQLError(app.log);
   // Subscribers of one caller running one operation share its execution for each event (see sharedSubscribe).
   const shareKeys = new WeakMap<object, string>();
+  // Each open socket's graphql-ws context, for the metrics to count its subscriptions when scraped.
+  const contexts = new WeakMap<WebSocket, { subscriptions: Record<string, unknown> }>();
+  app.metrics.countSubscribersWith(() => {
+    let subscriptions = 0;
+    for (const socket of sockets.clients) {
+      // A subscription is null until it runs (and an operation that is no subscription stays null).
+      for (const running of Object.values(contexts.get(socket)?.subscriptions ?? {})) if (running) subscriptions++;
+    }
+    return { connections: sockets.clients.size, subscriptions };
+  });
   const wsServer = useServer<Record<string, unknown>, { principal?: Principal; authError?: AppError }>(
     {
       subscribe: sharedSubscribe((args) => shareKeys.get(args.contextValue as object)),
       onConnect: async (ctx) => {
+        contexts.set(ctx.extra.socket, ctx);
         try {
           ctx.extra.principal = await app.authenticator.authenticate(normalizeHeaderNames(ctx.connectionParams));
         } catch (error) {

@@ -35,6 +35,8 @@ export class RampEventFeed {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** Every sequence up to here was emitted (or given up on). */
   private floor = 0;
+  /** The highest sequence read so far (or the newest when the feed started). */
+  private newestRead = 0;
   /** Sequences above the floor already emitted. */
   private readonly emitted = new Set<number>();
   /** When each missing sequence above the floor was first noticed. */
@@ -53,6 +55,7 @@ export class RampEventFeed {
   async start(): Promise<void> {
     if (this.loop.active) return;
     this.floor = await lastOutboxSequence(this.reads);
+    this.newestRead = Math.max(this.newestRead, this.floor);
     this.loop.start();
   }
 
@@ -63,6 +66,18 @@ export class RampEventFeed {
   /** Reads now: an instance committed events (OutboxSignal). */
   wake(): void {
     this.loop.wake();
+  }
+
+  /** Outbox events written that this feed has not read yet (one statement). */
+  async unread(): Promise<number> {
+    return Math.max(0, (await lastOutboxSequence(this.reads)) - this.newestRead);
+  }
+
+  /** Listeners across every topic. */
+  listenerCount(): number {
+    let count = 0;
+    for (const listeners of this.listeners.values()) count += listeners.size;
+    return count;
   }
 
   /** Listens to every event, ahead of the topics' subscribers. */
@@ -105,6 +120,7 @@ export class RampEventFeed {
       if (sessionId) this.emit(topicKey({ sessionId }), entry);
     }
     const highest = entries.at(-1)?.sequence ?? this.floor;
+    this.newestRead = Math.max(this.newestRead, highest);
     for (let sequence = this.floor + 1; sequence < highest; sequence++) {
       if (!this.emitted.has(sequence) && !this.gaps.has(sequence)) this.gaps.set(sequence, now);
     }

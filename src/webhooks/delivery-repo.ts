@@ -65,6 +65,33 @@ export async function findDueDeliveries(
 }
 
 /**
+ * The queue as of `now`: deliveries not yet delivered nor given up, those of them due and claimed by no worker
+ * (a claim moves a delivery past `now`), and how long the earliest-due has been due. One index range scan.
+ */
+export async function deliveryBacklog(
+  reads: Reads,
+  now: Date,
+): Promise<{ pending: number; due: number; longestWaitMs: number }> {
+  const row = await reads.one<{
+    pending: number | string;
+    due: number | string | null;
+    oldestDueAt: Date | string | null;
+  }>(
+    `SELECT COUNT(*) AS "pending", SUM(CASE WHEN "nextAttemptAt" <= $1 THEN 1 ELSE 0 END) AS "due",
+      MIN(CASE WHEN "nextAttemptAt" <= $1 THEN "nextAttemptAt" END) AS "oldestDueAt"
+    FROM "WebhookDelivery" WHERE "status" = 'pending'`,
+    [now],
+  );
+  // Aggregates come back as the engine gives them: PostgreSQL's counts as text, SQLite's date as its stored text.
+  const oldestDueAt = row?.oldestDueAt ?? null;
+  return {
+    pending: Number(row?.pending ?? 0),
+    due: Number(row?.due ?? 0),
+    longestWaitMs: oldestDueAt === null ? 0 : Math.max(0, now.getTime() - new Date(oldestDueAt).getTime()),
+  };
+}
+
+/**
  * Claims those of `ids` that are still due under `token`, moving them to `leaseUntil` so no other worker
  * takes them meanwhile; returns what sending them needs. On PostgreSQL workers skip each other's locked rows
  * (FOR UPDATE SKIP LOCKED); SQLite has one writer, where the conditional update alone decides.

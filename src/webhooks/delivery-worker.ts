@@ -39,6 +39,12 @@ export interface DeliveryWorkerSettings {
   concurrencyPerReceiver: number;
 }
 
+/**
+ * What became of a claimed delivery: delivered; a failed attempt with a retry scheduled; failed (the last attempt
+ * failed, or the subscription was disabled); released unsent by `stop`.
+ */
+export type DeliveryOutcome = "delivered" | "retry_scheduled" | "failed" | "released";
+
 /** Signs a raw body for the X-Service-Signature header, off the event loop. */
 export type Signer = (timestamp: number, rawBody: string) => Promise<string>;
 
@@ -81,6 +87,8 @@ export class WebhookDeliveryWorker {
     private readonly sender: WebhookSender,
     private readonly settings: DeliveryWorkerSettings,
     private readonly log: Logger,
+    /** Told every delivery's outcome (the operator's metrics count them). */
+    private readonly countOutcome: (outcome: DeliveryOutcome) => void,
     /** The time claims, retries and signatures use; tests step it by hand. */
     private readonly clock: () => Date = () => new Date(),
   ) {
@@ -223,11 +231,12 @@ export class WebhookDeliveryWorker {
   private async deliver(delivery: repo.ClaimedDelivery, token: string, sent: () => void): Promise<void> {
     const { writes } = this.database;
     if (!delivery.subscriptionActive) {
-      await repo.settleDelivery(
+      const settled = await repo.settleDelivery(
         writes,
         { id: delivery.id, token },
         { status: "failed", retryAt: null, at: this.clock() },
       );
+      if (settled) this.countOutcome("failed");
       return;
     }
     const startedAt = this.clock();
@@ -243,6 +252,7 @@ export class WebhookDeliveryWorker {
     // Cut short by `stop`: no attempt was made that counts, so the delivery is due again at once.
     if (!outcome.ok && this.stopping.signal.aborted) {
       await repo.releaseClaim(writes, { id: delivery.id, token }, this.clock());
+      this.countOutcome("released");
       return;
     }
     await (this.settleTurn ??= new Promise((resolve) =>
@@ -267,6 +277,8 @@ export class WebhookDeliveryWorker {
       ),
       status === "delivered" && repo.resetFailures(writes, delivery.subscriptionId),
     ]);
+    // Counted as the database records it: a claim that lapsed meanwhile is another worker's to settle.
+    if (settled) this.countOutcome(status === "pending" ? "retry_scheduled" : status);
     if (
       status === "failed" &&
       settled &&

@@ -106,7 +106,13 @@ export async function startTestApp(
       ...(hasBody && { payload: options.rawBody ?? JSON.stringify(options.body) }),
     });
     const text = response.body;
-    return { status: response.statusCode, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+    // JSON answers parsed; any other (the operator's Prometheus text) as it is.
+    const json = /json/.test(String(response.headers["content-type"] ?? ""));
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: text ? (json ? JSON.parse(text) : text) : undefined,
+    };
   };
 
   rememberSecret(config.operatorToken);

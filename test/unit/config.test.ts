@@ -97,6 +97,20 @@ describe("loadConfig defaults", () => {
   });
 });
 
+describe("METRICS_LISTEN", () => {
+  it.each([
+    ["127.0.0.1:9464", { host: "127.0.0.1", port: 9464 }],
+    ["[::1]:9464", { host: "::1", port: 9464 }],
+    ["metrics.internal:9100", { host: "metrics.internal", port: 9100 }],
+  ])("%s is the address /metrics is also served on", (value, address) => {
+    expect(loadConfig({ DATA_DIR: dataDir(), JWT_SECRET, METRICS_LISTEN: value }).metricsListen).toEqual(address);
+  });
+
+  it("is off by default", () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), JWT_SECRET }).metricsListen).toBeUndefined();
+  });
+});
+
 describe("DATABASE_URL", () => {
   it.each(["postgresql://ramp:pw@db.internal:5432/ramp", "postgres://ramp@localhost/ramp"])(
     "%s switches the engine to PostgreSQL",
@@ -135,6 +149,9 @@ describe("invalid values", () => {
     ["GRAPHQL_MAX_DEPTH", "0"],
     ["GRAPHQL_MAX_ALIASES", "-1"],
     ["GRAPHQL_MAX_COST", "cheap"],
+    ["METRICS_LISTEN", "9464"],
+    ["METRICS_LISTEN", "::1:9464"],
+    ["METRICS_LISTEN", "127.0.0.1:70000"],
   ];
 
   it.each(cases)("%s=%s raises a ConfigError naming the variable", (name, value) => {
