@@ -132,11 +132,23 @@ function migrateSqlite(file: string, all: Migration[]): string[] {
     const toApply = pending(all, applied);
     const record = db.prepare(`${INSERT_APPLIED} VALUES (?, ?, ?, ?, 1, ?)`);
     for (const migration of toApply) {
-      db.transaction(() => {
-        const startedAt = new Date().toISOString();
-        db.exec(migration.sql);
-        record.run(randomUUID(), migration.checksum, new Date().toISOString(), migration.name, startedAt);
-      })();
+      // A migration may rebuild a table others refer to (SQLite alters a table by copying it): foreign keys
+      // are off while it runs, which only takes effect outside a transaction, and checked before it commits.
+      db.pragma("foreign_keys = OFF");
+      try {
+        db.transaction(() => {
+          const startedAt = new Date().toISOString();
+          db.exec(migration.sql);
+          const broken = db.pragma("foreign_key_check") as { table: string; parent: string }[];
+          if (broken.length)
+            throw new Error(
+              `Migration ${migration.name} leaves ${broken.length} row(s) referring to missing rows (first: ${broken[0]!.table} -> ${broken[0]!.parent}); nothing of it was applied.`,
+            );
+          record.run(randomUUID(), migration.checksum, new Date().toISOString(), migration.name, startedAt);
+        })();
+      } finally {
+        db.pragma("foreign_keys = ON");
+      }
     }
     return toApply.map((migration) => migration.name);
   } finally {
