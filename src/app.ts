@@ -15,7 +15,9 @@ import { RampEventOutbox } from "./events/outbox.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
+import { pruneFinishedRecords } from "./idempotency/repo.js";
 import { IdempotencyService } from "./idempotency/service.js";
+import { pruneEmptySessionFamilies, pruneEndedRefreshTokens, pruneExpiredChallenges } from "./identity/repo.js";
 import { IdentityService } from "./identity/service.js";
 import { BrazilOnboarding } from "./onboarding/brazil.js";
 import { KycService } from "./kyc/service.js";
@@ -26,18 +28,21 @@ import { OnboardingService } from "./onboarding/service.js";
 import { ProfileService } from "./profiles/service.js";
 import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
+import { pruneUnregisteredQuotes } from "./quotes/repo.js";
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
+import { pruneExpiredInvitations } from "./recipients/repo.js";
 import { RecipientService } from "./recipients/service.js";
-import { deliveryBacklog, enqueueDeliveries } from "./webhooks/delivery-repo.js";
+import { deliveryBacklog, enqueueDeliveries, pruneSettledDeliveries } from "./webhooks/delivery-repo.js";
 import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
 import { WebhookSender } from "./webhooks/sender.js";
 import { SigningKeyService } from "./webhooks/signing.js";
 import { WebhookService } from "./webhooks/service.js";
 import { systemResolver, type HostResolver } from "./webhooks/url-policy.js";
 import { WidgetSessionService } from "./widget-sessions/service.js";
+import { RetentionWorker } from "./workers/retention.js";
 
 /** Everything the adapters (REST, GraphQL, WebSocket, CLI) call: framework-free services and their wiring. */
 export interface App {
@@ -79,9 +84,11 @@ export interface App {
   rampEvents: RampEventFeed;
   /** Sends the queued webhook deliveries. */
   webhookDelivery: WebhookDeliveryWorker;
+  /** Prunes what can no longer matter (settled deliveries, ended sign-ins, expired quotes, ...) on a schedule. */
+  retention: RetentionWorker;
   /** The operator's metrics (`GET /metrics`). */
   metrics: Metrics;
-  /** Starts the background workers (ramp processing, the event feed, webhook delivery); the CLI never does. */
+  /** Starts the background workers (ramp processing, the event feed, webhook delivery, retention); the CLI never does. */
   startWorkers(): Promise<void>;
   /** Database reachable (readiness). */
   ping(): Promise<void>;
@@ -89,11 +96,15 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** What tests put in place of the outside world: name resolution and the CAs trusted for webhook targets. */
+/**
+ * What tests put in place of the outside world: name resolution, the CAs trusted for webhook targets and the
+ * clock; and retention batches small enough that a test's backlog takes several.
+ */
 export interface AppSeams {
   resolveHost?: HostResolver;
   webhookCa?: string;
   clock?: () => Date;
+  retentionBatchSize?: number;
 }
 
 export async function createApp(config: Config, log: Logger, seams: AppSeams = {}): Promise<App> {
@@ -213,6 +224,51 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     (outcome) => metrics.countDeliveryOutcome(outcome),
     seams.clock,
   );
+  const ages = config.retention;
+  // Refresh tokens go before the sign-ins they leave empty.
+  const retention = new RetentionWorker(
+    [
+      {
+        kind: "webhookDeliveries",
+        retentionMs: ages.deliveryMs,
+        pruneBatch: (before, limit) => pruneSettledDeliveries(writes, before, limit),
+      },
+      {
+        kind: "idempotencyRecords",
+        retentionMs: ages.idempotencyMs,
+        pruneBatch: (before, limit) => pruneFinishedRecords(writes, before, limit),
+      },
+      {
+        kind: "signInCodes",
+        retentionMs: ages.authMs,
+        pruneBatch: (before, limit) => pruneExpiredChallenges(writes, before, limit),
+      },
+      {
+        kind: "refreshTokens",
+        retentionMs: ages.authMs,
+        pruneBatch: (before, limit) => pruneEndedRefreshTokens(writes, before, limit),
+      },
+      {
+        kind: "sessionFamilies",
+        retentionMs: ages.authMs,
+        pruneBatch: (before, limit) => pruneEmptySessionFamilies(writes, before, limit),
+      },
+      {
+        kind: "recipientInvitations",
+        retentionMs: ages.invitationMs,
+        pruneBatch: (before, limit) => pruneExpiredInvitations(writes, before, limit),
+      },
+      {
+        kind: "quotes",
+        retentionMs: ages.quoteMs,
+        pruneBatch: (before, limit) => pruneUnregisteredQuotes(writes, before, limit),
+      },
+    ],
+    database.runAlone,
+    { intervalMs: ages.intervalMs, batchSize: seams.retentionBatchSize },
+    log,
+    seams.clock,
+  );
   let stopListening: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -260,6 +316,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     signingKeys,
     rampEvents,
     webhookDelivery,
+    retention,
     metrics,
     async startWorkers() {
       stopListening ??= outbox.onCommitted(() => {
@@ -269,6 +326,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       rampProcessor.start();
       await rampEvents.start();
       webhookDelivery.start();
+      retention.start();
     },
     async ping() {
       await db.$queryRawUnsafe("SELECT 1");
@@ -276,6 +334,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     close() {
       closing ??= (async () => {
         stopListening?.();
+        await retention.stop();
         await rampProcessor.stop();
         await rampEvents.stop();
         await webhookDelivery.stop();

@@ -58,6 +58,19 @@ const envSchema = z.object({
   RAMP_EVENT_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(100),
   SANDBOX_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(750),
   SANDBOX_KYC_DECISION_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_000),
+  // At most a day, well below the 24.8 days past which Node fires a timer at once.
+  RETENTION_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(86_400_000)
+    .refine((ms) => ms === 0 || ms >= 1000, "must be 0 (off) or at least 1000")
+    .default(3_600_000),
+  RETENTION_DELIVERY_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_IDEMPOTENCY_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
+  RETENTION_AUTH_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  RETENTION_INVITATION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_QUOTE_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
@@ -155,6 +168,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       eventPollMs: e.RAMP_EVENT_POLL_MS,
       sandboxStepDelayMs: e.SANDBOX_STEP_DELAY_MS,
       sandboxKycDecisionMs: e.SANDBOX_KYC_DECISION_MS,
+    },
+    /** How often rows that can no longer matter are pruned (0: never), and how long each kind is kept first. */
+    retention: {
+      intervalMs: e.RETENTION_INTERVAL_MS,
+      deliveryMs: e.RETENTION_DELIVERY_DAYS * 86_400_000,
+      idempotencyMs: e.RETENTION_IDEMPOTENCY_HOURS * 3_600_000,
+      authMs: e.RETENTION_AUTH_DAYS * 86_400_000,
+      invitationMs: e.RETENTION_INVITATION_DAYS * 86_400_000,
+      quoteMs: e.RETENTION_QUOTE_DAYS * 86_400_000,
     },
     graphql: {
       introspection: !production,

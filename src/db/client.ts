@@ -19,8 +19,16 @@ export interface Database {
   writes: Writes;
   /** Statements sent so far through either. */
   readonly statements: StatementCounter;
+  runAlone: RunAlone;
   close(): Promise<void>;
 }
+
+/**
+ * Runs `work` unless another instance is running work under the same lock number; null when it skipped.
+ * PostgreSQL: a session-level advisory lock on a connection held for the run (ended with it if the process
+ * dies). SQLite has one process, whose workers never overlap their own passes.
+ */
+export type RunAlone = <T>(lock: number, work: () => Promise<T>) => Promise<T | null>;
 
 const POOL_SIZE = 10;
 
@@ -44,6 +52,32 @@ export async function openDatabase(database: DatabaseConfig): Promise<Database> 
       db,
       ...postgresStatements(pool, statements),
       statements,
+      async runAlone(lock, work) {
+        const connection = await pool.connect();
+        let unlocked = false;
+        try {
+          statements.count++;
+          const { rows } = await connection.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
+            lock,
+          ]);
+          if (!rows[0]?.locked) {
+            unlocked = true;
+            return null;
+          }
+          try {
+            return await work();
+          } finally {
+            statements.count++;
+            unlocked = await connection.query("SELECT pg_advisory_unlock($1)", [lock]).then(
+              () => true,
+              () => false,
+            );
+          }
+        } finally {
+          // Back to the pool only without the lock; otherwise closed, which ends its session and drops the lock.
+          connection.release(!unlocked);
+        }
+      },
       async close() {
         await db.$disconnect();
         await pool.end();
@@ -64,6 +98,7 @@ export async function openDatabase(database: DatabaseConfig): Promise<Database> 
     reads,
     writes,
     statements,
+    runAlone: (_lock, work) => work(),
     async close() {
       await reads.close();
       await db.$disconnect();

@@ -253,3 +253,23 @@ export function limitClause(limit: number): string {
 export function placeholders(count: number, from = 1): string {
   return Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ");
 }
+
+/**
+ * Deletes at most `limit` rows of `table` that meet `condition` (SQL on the table's own columns, with `args`
+ * as `$1`...), in one statement; how many it deleted. Neither engine takes `DELETE ... LIMIT`, so the rows are
+ * picked by `key` in a subquery, and deleted by key. The condition is checked again on each row deleted, so a
+ * row that changed after it was picked (PostgreSQL) stays; wrapped, so that SQLite, which keeps no
+ * statistics, does not take it for the better index and read the whole backlog for every batch. Batches
+ * keep each statement short: on SQLite it holds the only write lock while it runs.
+ */
+export function deleteBatch(
+  writes: Writes,
+  batch: { table: string; key: string; condition: string; args: readonly unknown[]; limit: number },
+): Promise<number> {
+  const { table, key, condition, args, limit } = batch;
+  return writes.run(
+    `DELETE FROM "${table}" WHERE "${key}" IN (SELECT "${key}" FROM "${table}" WHERE ${condition} ${limitClause(limit)})
+    AND COALESCE(${condition}, FALSE)`,
+    args,
+  );
+}

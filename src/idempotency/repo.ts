@@ -1,3 +1,4 @@
+import { deleteBatch, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 
 /** Claims a key for a first request (a unique row: a concurrent claim fails on it). */
@@ -51,4 +52,18 @@ export async function finishClaim(
 /** Releases a claim still held whose request failed unexpectedly, so it can be retried. */
 export async function releaseClaim(db: Queryable, claim: HeldClaim): Promise<void> {
   await db.idempotencyRecord.deleteMany({ where: { ...claim, state: "in_flight" } });
+}
+
+/**
+ * Deletes up to `limit` records whose first request finished before `finishedBefore`: a retry under their key
+ * runs afresh. A claim still in flight is never touched (its request may yet store its answer). How many went.
+ */
+export function pruneFinishedRecords(writes: Writes, finishedBefore: Date, limit: number): Promise<number> {
+  return deleteBatch(writes, {
+    table: "IdempotencyRecord",
+    key: "id",
+    condition: `"state" = 'done' AND "updatedAt" < $1`,
+    args: [finishedBefore],
+    limit,
+  });
 }

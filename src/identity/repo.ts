@@ -1,4 +1,4 @@
-import type { Reads } from "../db/statements.js";
+import { deleteBatch, type Reads, type Writes } from "../db/statements.js";
 import { isUniqueViolation, type Queryable } from "../db/tx.js";
 
 export const MAX_FAILED_OTP_ATTEMPTS = 5;
@@ -111,4 +111,48 @@ export async function findSessionFamily(reads: Reads, familyId: string) {
 
 export async function revokeSessionFamily(db: Queryable, familyId: string, now: Date): Promise<void> {
   await db.sessionFamily.updateMany({ where: { id: familyId, revokedAt: null }, data: { revokedAt: now } });
+}
+
+/**
+ * Deletes up to `limit` sign-in codes that expired before `expiredBefore`: none can be used, and the next
+ * request for the email starts afresh. How many went.
+ */
+export function pruneExpiredChallenges(writes: Writes, expiredBefore: Date, limit: number): Promise<number> {
+  return deleteBatch(writes, {
+    table: "OtpChallenge",
+    key: "email",
+    condition: `"expiresAt" < $1`,
+    args: [expiredBefore],
+    limit,
+  });
+}
+
+/**
+ * Deletes up to `limit` refresh tokens that expired, or whose sign-in was ended, before `endedBefore`. Until
+ * then a spent token is kept, so presenting it again still ends its sign-in. How many went. Two statements,
+ * each on its own index (PostgreSQL reads a table whole for the two conditions joined by OR).
+ */
+export async function pruneEndedRefreshTokens(writes: Writes, endedBefore: Date, limit: number): Promise<number> {
+  const tokens = (condition: string, left: number) =>
+    deleteBatch(writes, { table: "RefreshToken", key: "id", condition, args: [endedBefore], limit: left });
+  const expired = await tokens(`"expiresAt" < $1`, limit);
+  if (expired === limit) return expired;
+  return (
+    expired + (await tokens(`"familyId" IN (SELECT "id" FROM "SessionFamily" WHERE "revokedAt" < $1)`, limit - expired))
+  );
+}
+
+/**
+ * Deletes up to `limit` sign-ins begun before `startedBefore` and left without refresh tokens (pruned by
+ * `pruneEndedRefreshTokens`): a sign-in gets its first token in the transaction that creates it, so one
+ * without any can neither be refreshed nor have an unexpired access token. How many went.
+ */
+export function pruneEmptySessionFamilies(writes: Writes, startedBefore: Date, limit: number): Promise<number> {
+  return deleteBatch(writes, {
+    table: "SessionFamily",
+    key: "id",
+    condition: `"createdAt" < $1 AND NOT EXISTS (SELECT 1 FROM "RefreshToken" WHERE "RefreshToken"."familyId" = "SessionFamily"."id")`,
+    args: [startedBefore],
+    limit,
+  });
 }

@@ -1,4 +1,4 @@
-import { columns, insert, type Reads, type Writes } from "../db/statements.js";
+import { columns, deleteBatch, insert, type Reads, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { Prisma, type Quote } from "../generated/prisma/client.js";
 
@@ -61,4 +61,19 @@ export async function consumeQuote(db: Queryable, quoteId: string, now: Date): P
 /** Whether a quote was consumed (why a registration lost: consumed, else expired). */
 export function findQuoteConsumption(reads: Reads, quoteId: string) {
   return reads.one<{ consumedAt: Date | null }>(`SELECT "consumedAt" FROM "Quote" WHERE "id" = $1`, [quoteId]);
+}
+
+/**
+ * Deletes up to `limit` quotes that expired unregistered before `expiredBefore` and that nothing names: no
+ * ramp (a ramp's quote is its history), widget session or webhook subscription. How many went.
+ */
+export function pruneUnregisteredQuotes(writes: Writes, expiredBefore: Date, limit: number): Promise<number> {
+  const named = (table: string) => `NOT EXISTS (SELECT 1 FROM "${table}" WHERE "${table}"."quoteId" = "Quote"."id")`;
+  return deleteBatch(writes, {
+    table: "Quote",
+    key: "id",
+    condition: `"consumedAt" IS NULL AND "expiresAt" < $1 AND ${["Ramp", "WidgetSession", "WebhookSubscription"].map(named).join(" AND ")}`,
+    args: [expiredBefore],
+    limit,
+  });
 }

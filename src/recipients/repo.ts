@@ -1,4 +1,5 @@
 import type { ListPage } from "../validation.js";
+import { deleteBatch, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import type { Prisma } from "../generated/prisma/client.js";
 
@@ -79,4 +80,19 @@ export async function findProfileEmail(db: Queryable, profileId: string): Promis
 
 export async function hasUsableFiatAccount(db: Queryable, profileId: string, country: string): Promise<boolean> {
   return (await db.fiatAccount.count({ where: { profileId, country, deletedAt: null } })) > 0;
+}
+
+/**
+ * Deletes up to `limit` invitations, archived or not, that expired unaccepted before `expiredBefore`: no one
+ * can accept them, and inviting the email again starts a new one. An accepted invitation is the sender's
+ * recipient and stays. How many went.
+ */
+export function pruneExpiredInvitations(writes: Writes, expiredBefore: Date, limit: number): Promise<number> {
+  return deleteBatch(writes, {
+    table: "RecipientInvitation",
+    key: "id",
+    condition: `"status" = 'pending' AND "expiresAt" < $1`,
+    args: [expiredBefore],
+    limit,
+  });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { limitClause, placeholders, type Reads, type Writes } from "../db/statements.js";
+import { deleteBatch, limitClause, placeholders, type Reads, type Writes } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -251,5 +251,20 @@ export async function restartDelivery(db: Queryable, id: string, now: Date): Pro
   await db.webhookDelivery.updateMany({
     where: { id, status: { in: ["delivered", "failed"] } },
     data: { status: "pending", roundAttempts: 0, nextAttemptAt: now, claimToken: null, deliveredAt: null },
+  });
+}
+
+/**
+ * Deletes up to `limit` deliveries delivered or given up before `settledBefore`, their attempts with them
+ * (the log shows a delivery with its attempts). A pending one is still on its way and stays; a redelivery
+ * makes a settled one pending again. How many went.
+ */
+export function pruneSettledDeliveries(writes: Writes, settledBefore: Date, limit: number): Promise<number> {
+  return deleteBatch(writes, {
+    table: "WebhookDelivery",
+    key: "id",
+    condition: `"status" IN ('delivered', 'failed') AND "updatedAt" < $1`,
+    args: [settledBefore],
+    limit,
   });
 }

@@ -83,6 +83,8 @@ export async function startTestApp(
     // KYC decisions take effect at once: tests that need a case in review set a delay of their own.
     SANDBOX_KYC_DECISION_MS: "0",
     RAMP_PROCESSOR_INTERVAL_MS: "10",
+    // Retention passes run when a test asks (app.retention.runOnce()), never in the middle of another test's counts.
+    RETENTION_INTERVAL_MS: "0",
     LOG_LEVEL: "info",
     ...(database.url && { DATABASE_URL: database.url }),
     ...env,

@@ -111,6 +111,42 @@ describe("METRICS_LISTEN", () => {
   });
 });
 
+describe("retention", () => {
+  const DAY_MS = 86_400_000;
+
+  it("runs hourly by default, keeping each kind for its documented age", () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), JWT_SECRET }).retention).toEqual({
+      intervalMs: 3_600_000,
+      deliveryMs: 30 * DAY_MS,
+      idempotencyMs: DAY_MS,
+      authMs: 7 * DAY_MS,
+      invitationMs: 30 * DAY_MS,
+      quoteMs: 7 * DAY_MS,
+    });
+  });
+
+  it("reads each setting, and 0 turns the schedule off", () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      JWT_SECRET,
+      RETENTION_INTERVAL_MS: "0",
+      RETENTION_DELIVERY_DAYS: "90",
+      RETENTION_IDEMPOTENCY_HOURS: "48",
+      RETENTION_AUTH_DAYS: "1",
+      RETENTION_INVITATION_DAYS: "60",
+      RETENTION_QUOTE_DAYS: "2",
+    });
+    expect(config.retention).toEqual({
+      intervalMs: 0,
+      deliveryMs: 90 * DAY_MS,
+      idempotencyMs: 2 * DAY_MS,
+      authMs: DAY_MS,
+      invitationMs: 60 * DAY_MS,
+      quoteMs: 2 * DAY_MS,
+    });
+  });
+});
+
 describe("DATABASE_URL", () => {
   it.each(["postgresql://ramp:pw@db.internal:5432/ramp", "postgres://ramp@localhost/ramp"])(
     "%s switches the engine to PostgreSQL",
@@ -152,6 +188,13 @@ describe("invalid values", () => {
     ["METRICS_LISTEN", "9464"],
     ["METRICS_LISTEN", "::1:9464"],
     ["METRICS_LISTEN", "127.0.0.1:70000"],
+    ["RETENTION_INTERVAL_MS", "500"],
+    ["RETENTION_INTERVAL_MS", "86400001"],
+    ["RETENTION_DELIVERY_DAYS", "0"],
+    ["RETENTION_IDEMPOTENCY_HOURS", "0"],
+    ["RETENTION_AUTH_DAYS", "1.5"],
+    ["RETENTION_INVITATION_DAYS", "-1"],
+    ["RETENTION_QUOTE_DAYS", "never"],
   ];
 
   it.each(cases)("%s=%s raises a ConfigError naming the variable", (name, value) => {
