@@ -358,6 +358,12 @@ describe("SELL ramps pay out to a fiat account of the same subject and corridor"
 
     const ramp = ok(await register(user.secret, quoteId, mx), 201);
     expect(ramp.fiatAccountId).toBe(mx);
+    // The database holds it too: a ramp cannot name an account that does not exist, nor lose the one it names.
+    await expect(
+      t.app.db.ramp.update({ where: { id: ramp.id }, data: { fiatAccountId: randomUUID() } }),
+    ).rejects.toThrow(/foreign key/i);
+    await expect(t.app.db.fiatAccount.delete({ where: { id: mx } })).rejects.toThrow(/foreign key/i);
+    expect((await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } })).fiatAccountId).toBe(mx);
   });
 
   it("refuses a fiat account where the payout goes by the quote's rail", async () => {
