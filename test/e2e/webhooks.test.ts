@@ -120,9 +120,11 @@ describe("500 deliveries survive kill -9 of the sending process", () => {
       expect(receivedBeforeKill).toBeLessThan(EVENTS);
 
       answerDelayMs = 20;
-      const restarted = Date.now();
+      const spawned = Date.now();
       const second = await startServerProcess({ database, smtp, env });
       servers.push(second);
+      // The new process listens: its workers run. Its start-up (which a loaded machine slows) is not the queue's.
+      const restarted = Date.now();
       expect(await servedPublicKey(second)).toBe(receiver.publicKey);
       await waitFor(
         async () => distinct().size,
@@ -132,7 +134,9 @@ describe("500 deliveries survive kill -9 of the sending process", () => {
       );
       // Claims the killed process held lapse within their lease: every pending delivery is sent within 10 s.
       const lastArrival = Math.max(...receiver.received.map((delivery) => delivery.receivedAt));
-      console.info(`[webhooks e2e] every event received ${lastArrival - restarted} ms after the restart began`);
+      console.info(
+        `[webhooks e2e] every event received ${lastArrival - restarted} ms after the new process listened (${restarted - spawned} ms to start it)`,
+      );
       expect(lastArrival - restarted).toBeLessThan(10_000);
 
       expect(
