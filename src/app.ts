@@ -225,44 +225,22 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     seams.clock,
   );
   const ages = config.retention;
-  // Refresh tokens go before the sign-ins they leave empty.
+  // What each kind keeps, and the repository function that prunes a batch of it. Refresh tokens go before the
+  // sign-ins they leave empty.
+  const pruned = (
+    kind: string,
+    retentionMs: number,
+    prune: (writes: Writes, before: Date, limit: number) => Promise<number>,
+  ) => ({ kind, retentionMs, pruneBatch: (before: Date, limit: number) => prune(writes, before, limit) });
   const retention = new RetentionWorker(
     [
-      {
-        kind: "webhookDeliveries",
-        retentionMs: ages.deliveryMs,
-        pruneBatch: (before, limit) => pruneSettledDeliveries(writes, before, limit),
-      },
-      {
-        kind: "idempotencyRecords",
-        retentionMs: ages.idempotencyMs,
-        pruneBatch: (before, limit) => pruneFinishedRecords(writes, before, limit),
-      },
-      {
-        kind: "signInCodes",
-        retentionMs: ages.authMs,
-        pruneBatch: (before, limit) => pruneExpiredChallenges(writes, before, limit),
-      },
-      {
-        kind: "refreshTokens",
-        retentionMs: ages.authMs,
-        pruneBatch: (before, limit) => pruneEndedRefreshTokens(writes, before, limit),
-      },
-      {
-        kind: "sessionFamilies",
-        retentionMs: ages.authMs,
-        pruneBatch: (before, limit) => pruneEmptySessionFamilies(writes, before, limit),
-      },
-      {
-        kind: "recipientInvitations",
-        retentionMs: ages.invitationMs,
-        pruneBatch: (before, limit) => pruneExpiredInvitations(writes, before, limit),
-      },
-      {
-        kind: "quotes",
-        retentionMs: ages.quoteMs,
-        pruneBatch: (before, limit) => pruneUnregisteredQuotes(writes, before, limit),
-      },
+      pruned("webhookDeliveries", ages.deliveryMs, pruneSettledDeliveries),
+      pruned("idempotencyRecords", ages.idempotencyMs, pruneFinishedRecords),
+      pruned("signInCodes", ages.authMs, pruneExpiredChallenges),
+      pruned("refreshTokens", ages.authMs, pruneEndedRefreshTokens),
+      pruned("sessionFamilies", ages.authMs, pruneEmptySessionFamilies),
+      pruned("recipientInvitations", ages.invitationMs, pruneExpiredInvitations),
+      pruned("quotes", ages.quoteMs, pruneUnregisteredQuotes),
     ],
     database.runAlone,
     { intervalMs: ages.intervalMs, batchSize: seams.retentionBatchSize },

@@ -129,13 +129,10 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // requests no route matched are one series.
   server.addHook("onRoute", (route) => {
     const observe = app.metrics.requestObserver(route.url);
-    route.onResponse = [
-      ...[route.onResponse ?? []].flat(),
-      (request, reply, done) => {
-        observe(request.method, reply.statusCode, reply.elapsedTime);
-        done();
-      },
-    ];
+    route.onResponse = withHook(route.onResponse, (request, reply, done) => {
+      observe(request.method, reply.statusCode, reply.elapsedTime);
+      done();
+    });
   });
   const observeUnmatched = app.metrics.requestObserver(undefined);
   server.addHook("onResponse", (request, reply, done) => {
@@ -200,7 +197,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
 
   // A public key presented in the body is known once the body is read: the principal is decided again from
   // every value presented. Only a caller that presented no key or session before can change (the others win
-  // or mismatch), so one that stays is not admitted, nor counted, twice.
+  // or mismatch), so one that stays is not admitted, nor counted, twice. Only the routes that take such a
+  // field get the hook: the others pay nothing for it.
   const admitWithBody = async (request: FastifyRequest, field: string) => {
     const inBody = presentedPublicKeys(sentBody(request), field);
     if (!inBody.length) return;
@@ -210,10 +208,12 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     ]);
     if (callerKey(principal) !== callerKey(request.principal)) await admit(request, principal);
   };
-  server.addHook("preValidation", (request, _reply, done) => {
-    const { publicKeyField } = request.routeOptions.config;
-    if (!publicKeyField) return done();
-    admitWithBody(request, publicKeyField).then(() => done(), done);
+  server.addHook("onRoute", (route) => {
+    const field = route.config?.publicKeyField;
+    if (!field) return;
+    route.preValidation = withHook(route.preValidation, (request, _reply, done) => {
+      admitWithBody(request, field).then(() => done(), done);
+    });
   });
 
   server.setErrorHandler((error: FastifyError, request, reply) => replyWithError(error, request, reply));
@@ -291,6 +291,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
 }
 
 /** What a caller's own rate is counted by: its credential, or its profile for a session. */
+/** A route's own hooks of one kind (none, one or several) with `hook` run after them. */
+function withHook<Hook>(hooks: Hook | Hook[] | undefined, hook: Hook): Hook[] {
+  return [...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]), hook];
+}
+
 function callerKey(principal: Principal): string | undefined {
   if (principal.kind === "anonymous" || principal.kind === "operator") return undefined;
   return principal.kind === "session" ? `profile:${principal.profileId}` : `credential:${principal.credential.id}`;

@@ -40,7 +40,8 @@ export type Capability = keyof typeof CAPABILITY_MATRIX;
 const SINGLE_CREDENTIAL_TASKS: readonly Capability[] = ["WEBHOOK_MANAGEMENT", "OPERATOR"];
 export const CAPABILITIES = Object.keys(CAPABILITY_MATRIX) as Capability[];
 
-function allows(capability: Capability, kind: PrincipalKind): boolean {
+/** Whether a principal of this kind may perform the task (the matrix, read as it stands). */
+export function allows(capability: Capability, kind: PrincipalKind): boolean {
   return (CAPABILITY_MATRIX[capability] as readonly PrincipalKind[]).includes(kind);
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { allows } from "../auth/capabilities.js";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
@@ -123,36 +124,43 @@ export class WebhookService {
   }
 
   /**
-   * Whether the caller's webhooks could follow this quote or widget session (the rule of `register`: a
-   * non-managed profile's own secret key that created it). Its subscriptions then receive what those webhooks
-   * would: every ramp on it, not only the subject's own.
+   * Whether the caller's webhooks could follow this quote or widget session (the rule of `register`: a key
+   * that may manage webhooks, of a non-managed profile acting for itself, that created it). Its subscriptions
+   * then receive what those webhooks would: every ramp on it, not only the subject's own.
    */
-  async followsEveryRamp(acting: ActingContext, target: { quoteId: string } | { sessionId: string }): Promise<boolean> {
+  async followsEveryRamp(acting: ActingContext, target: Followed): Promise<boolean> {
     const { principalKind, credentialId, controllingManagerId, actorProfileId, subjectProfileId } = acting;
-    if (principalKind !== "secret" || !credentialId || controllingManagerId || actorProfileId !== subjectProfileId)
+    if (!allows("WEBHOOK_MANAGEMENT", principalKind) || controllingManagerId || actorProfileId !== subjectProfileId)
       return false;
-    const record =
-      "quoteId" in target
-        ? await repo.findQuoteAttribution(this.db, target.quoteId)
-        : await repo.findWidgetSessionAttribution(this.db, target.sessionId);
-    return record !== null && createdWith(record, subjectProfileId, credentialId);
+    return credentialId !== null && this.madeWith(target, subjectProfileId, credentialId);
   }
 
   /** The quote's id when it was created with this very key for this profile; otherwise not found. */
   private async ownQuote(quoteId: string, ownerProfileId: string, credentialId: string): Promise<string> {
     const id = canonicalId(quoteId);
-    const quote = id ? await repo.findQuoteAttribution(this.db, id) : null;
-    if (!quote || !createdWith(quote, ownerProfileId, credentialId)) throw notFound("Quote");
-    return id!;
+    if (!id || !(await this.madeWith({ quoteId: id }, ownerProfileId, credentialId))) throw notFound("Quote");
+    return id;
   }
 
   private async ownSession(sessionId: string, ownerProfileId: string, credentialId: string): Promise<string> {
     const id = canonicalId(sessionId);
-    const session = id ? await repo.findWidgetSessionAttribution(this.db, id) : null;
-    if (!session || !createdWith(session, ownerProfileId, credentialId)) throw notFound("Widget session");
-    return id!;
+    if (!id || !(await this.madeWith({ sessionId: id }, ownerProfileId, credentialId)))
+      throw notFound("Widget session");
+    return id;
+  }
+
+  /** Whether the quote or widget session exists and was created with this key for this profile (`createdWith`). */
+  private async madeWith(target: Followed, ownerProfileId: string, credentialId: string): Promise<boolean> {
+    const record =
+      "quoteId" in target
+        ? await repo.findQuoteAttribution(this.db, target.quoteId)
+        : await repo.findWidgetSessionAttribution(this.db, target.sessionId);
+    return record !== null && createdWith(record, ownerProfileId, credentialId);
   }
 }
+
+/** What a webhook follows: one quote or one widget session. */
+type Followed = { quoteId: string } | { sessionId: string };
 
 /**
  * Created with the caller's key: the same credential, and not for another profile (a manager's key that

@@ -1,7 +1,6 @@
-import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { expectPagedList, newestFirst, ok, seedTimes } from "../support/kit.js";
+import { expectPagedList, ok, seedCredentials } from "../support/kit.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -94,20 +93,7 @@ describe("API credentials", () => {
 
   it("lists a page at a time: 50 by default, then by limit and offset, newest first across pages; a limit over 100 is 400", async () => {
     const session = await t.signIn();
-    // More than a page, revoked and expired ones among them, stored directly (the API holds 5 active at most).
-    const rows = seedTimes(55).map((createdAt, index) => ({
-      id: randomUUID(),
-      name: `seeded ${index}`,
-      profileId: session.profileId,
-      environment: "test",
-      publicKey: `pk_test_${randomBytes(16).toString("hex")}`,
-      secretKeyPrefix: "sk_test_seeded00",
-      secretKeyHash: randomBytes(32).toString("hex"),
-      expiresAt: new Date(createdAt.getTime() + (index % 3 ? 365 : -1) * 86_400_000),
-      revokedAt: index % 2 ? createdAt : null,
-      createdAt,
-    }));
-    await t.app.db.apiCredential.createMany({ data: rows });
+    const seeded = await seedCredentials(t.app.db, session.profileId, 55);
     const ids = (credentials: { id: string }[]) => credentials.map((credential) => credential.id);
     const read = (query: string) => t.request("GET", `/v1/api-credentials?${query}`, { headers: session.headers });
     expect(Object.keys(ok(await read(""))).sort()).toEqual(["credentials", "pagination"]);
@@ -129,7 +115,7 @@ describe("API credentials", () => {
           };
         },
       },
-      newestFirst(rows, (row) => row.createdAt),
+      seeded,
     );
   });
 

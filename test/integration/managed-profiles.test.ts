@@ -1,10 +1,10 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DelegationRule } from "../../src/auth/delegation.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { expectPagedList, newestFirst, ok, seedTimes, sleep } from "../support/kit.js";
+import { expectPagedList, ok, seedCredentials, sleep } from "../support/kit.js";
 
 /**
  * Managed (headless) children, their credentials and delegation (CONTRACT.md, "Managed profiles and
@@ -761,20 +761,7 @@ describe("reading and deleting a managed child", () => {
   it("lists a child's credentials a page at a time: 50 by default, then by limit and offset, newest first; a limit over 100 is 400", async () => {
     const manager = await newManager();
     const child = await createChild(manager);
-    // More than a page, revoked ones among them, stored directly (a child holds 5 active at most).
-    const rows = seedTimes(55).map((createdAt, index) => ({
-      id: randomUUID(),
-      name: `seeded ${index}`,
-      profileId: child.profileId,
-      environment: "test",
-      publicKey: `pk_test_${randomBytes(16).toString("hex")}`,
-      secretKeyPrefix: "sk_test_seeded00",
-      secretKeyHash: randomBytes(32).toString("hex"),
-      expiresAt: new Date(createdAt.getTime() + 365 * 86_400_000),
-      revokedAt: index % 5 ? createdAt : null,
-      createdAt,
-    }));
-    await t.app.db.apiCredential.createMany({ data: rows });
+    const seeded = await seedCredentials(t.app.db, child.profileId, 55);
     const ids = (credentials: { id: string }[]) => credentials.map((credential) => credential.id);
     const read = (query: string) =>
       t.request("GET", `/v1/managed-profiles/${child.profileId}/api-credentials?${query}`, { headers: manager.secret });
@@ -797,7 +784,7 @@ describe("reading and deleting a managed child", () => {
           };
         },
       },
-      newestFirst(rows, (row) => row.createdAt),
+      seeded,
     );
   });
 

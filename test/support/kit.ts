@@ -1,4 +1,6 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import type { Db } from "../../src/db/client.js";
 
 /** An answer as both the in-process and the over-HTTP helpers return it. */
 interface Answer<T = any> {
@@ -133,4 +135,25 @@ export function newestFirst<Row extends { id: string }>(rows: readonly Row[], at
 export function seedTimes(count: number): Date[] {
   const start = Date.now() - 24 * 3600_000;
   return Array.from({ length: count }, (_, index) => new Date(start + Math.floor(index / 3) * 1000));
+}
+
+/**
+ * `count` credentials of `profileId` stored directly (the API lets a profile hold 5 active at most), revoked
+ * and expired ones among them, at `seedTimes`; their ids newest first.
+ */
+export async function seedCredentials(db: Db, profileId: string, count: number): Promise<string[]> {
+  const rows = seedTimes(count).map((createdAt, index) => ({
+    id: randomUUID(),
+    name: `seeded ${index}`,
+    profileId,
+    environment: "test",
+    publicKey: `pk_test_${randomBytes(16).toString("hex")}`,
+    secretKeyPrefix: "sk_test_seeded00",
+    secretKeyHash: randomBytes(32).toString("hex"),
+    expiresAt: new Date(createdAt.getTime() + (index % 3 ? 365 : -1) * 86_400_000),
+    revokedAt: index % 2 ? createdAt : null,
+    createdAt,
+  }));
+  await db.apiCredential.createMany({ data: rows });
+  return newestFirst(rows, (row) => row.createdAt);
 }
