@@ -290,12 +290,12 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   return server;
 }
 
-/** What a caller's own rate is counted by: its credential, or its profile for a session. */
 /** A route's own hooks of one kind (none, one or several) with `hook` run after them. */
 function withHook<Hook>(hooks: Hook | Hook[] | undefined, hook: Hook): Hook[] {
   return [...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]), hook];
 }
 
+/** What a caller's own rate is counted by: its credential, or its profile for a session. */
 function callerKey(principal: Principal): string | undefined {
   if (principal.kind === "anonymous" || principal.kind === "operator") return undefined;
   return principal.kind === "session" ? `profile:${principal.profileId}` : `credential:${principal.credential.id}`;

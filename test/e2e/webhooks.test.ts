@@ -132,12 +132,14 @@ describe("500 deliveries survive kill -9 of the sending process", () => {
         "every event at the receiver",
         60_000,
       );
-      // Claims the killed process held lapse within their lease: every pending delivery is sent within 10 s.
+      // Claims the killed process held lapse within their 5 s lease (they used to hold for the 30 s send timeout
+      // and 5 s more): every pending delivery is sent well within 20 s, which leaves room for sending the backlog
+      // on a machine the rest of the suite loads (2.4 s when idle, 10.2 s seen under load).
       const lastArrival = Math.max(...receiver.received.map((delivery) => delivery.receivedAt));
       console.info(
         `[webhooks e2e] every event received ${lastArrival - restarted} ms after the new process listened (${restarted - spawned} ms to start it)`,
       );
-      expect(lastArrival - restarted).toBeLessThan(10_000);
+      expect(lastArrival - restarted).toBeLessThan(20_000);
 
       expect(
         receiver.received
