@@ -14,7 +14,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from "graphql";
+import { getOperationAST, GraphQLError, specifiedRules, type GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import type { Logger } from "pino";
 import { WebSocketServer, type WebSocket } from "ws";
@@ -27,7 +27,8 @@ import { RateLimiter } from "./rate-limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
 import { listItemsLimit, refuseLargeLists } from "./graphql/list-items.js";
-import { briefDocumentMessage, formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
+import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
+import { documentChecker } from "./graphql/document-cache.js";
 import { createLoaders } from "./graphql/loaders.js";
 import { sharedSubscribe } from "./graphql/shared-execution.js";
 import { audienceKey } from "./graphql/subscriptions.js";
@@ -390,6 +391,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   // Subscriptions: same port and path. Credentials arrive in the connection_init payload.
   const sockets = new WebSocketServer({ server: server.server, path: "/graphql", maxPayload: MAX_WS_MESSAGE_BYTES });
   const format = formatGraphQLError(app.log);
+  const checkDocument = documentChecker(schema, [...specifiedRules, ...armor.validationRules], MAX_GRAPHQL_TOKENS);
   // Subscribers of one caller running one operation share its execution for each event (see sharedSubscribe).
   const shareKeys = new WeakMap<object, string>();
   // Each open socket's graphql-ws context, for the metrics to count its subscriptions when scraped.
@@ -423,14 +425,8 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
         // graphql-ws counts this subscription already.
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION)
           return refuse(`A connection holds at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once.`);
-        let document;
-        try {
-          document = parse(payload.query, { maxTokens: MAX_GRAPHQL_TOKENS });
-        } catch (error) {
-          return refuse(briefDocumentMessage((error as GraphQLError).message));
-        }
-        const invalid = validate(schema, document, [...specifiedRules, ...armor.validationRules]);
-        if (invalid.length) return invalid.flatMap((error) => refuse(briefDocumentMessage(error.message)));
+        const { document, refusals } = checkDocument(payload.query);
+        if (refusals) return refusals.flatMap(refuse);
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) return refuse("The document names no operation to run.");
         const contextValue: GraphQLContext = {
