@@ -11,11 +11,21 @@ fi
 export TEST_PG_URL
 
 rm -rf test-output
-npm run --silent build
-# Tests and tools are type-checked too (the build covers src/ only).
-npm run --silent typecheck
-# Formatting, lint rules with the layer boundaries, and unused exports or dependencies.
-npm run --silent lint
+# The build, the type check of tests and tools too (the build covers src/ only), and the lint (formatting, rules
+# with the layer boundaries, unused exports or dependencies) are independent and single-threaded: they run side
+# by side, each one's output shown whole once all have ended, and any failure stops the run.
+checks=$(mktemp -d)
+for check in build typecheck lint; do
+  (npm run --silent "$check" >"$checks/$check.log" 2>&1 && touch "$checks/$check.ok") &
+done
+wait
+failed=0
+for check in build typecheck lint; do
+  cat "$checks/$check.log"
+  [ -e "$checks/$check.ok" ] || { echo "npm run $check failed"; failed=1; }
+done
+rm -rf "$checks"
+[ "$failed" = 0 ] || exit 1
 report() { echo "--reporter=default --reporter=json --outputFile.json=test-output/results-$1.json"; }
 status=0
 npx vitest run --project unit --project 'integration-*' --project 'e2e-*' $(report suite) "$@" || status=$?
