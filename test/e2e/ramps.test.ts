@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { call, expectCall, httpSend, newSecretKey, signIn } from "../support/e2e-http.js";
-import { waitFor } from "../support/kit.js";
+import { BUY_QUOTE, EVM_ADDRESS, waitFor } from "../support/kit.js";
 import { completeKyc } from "../support/kyc.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
@@ -14,7 +14,6 @@ import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
  */
 
 const PROCESSING = ["awaitingPayment", "paymentConfirmed", "exchanging", "payingOut", "complete"];
-const EVM_ADDRESS = `0x${"2".repeat(40)}`;
 // Sign-ins from one address in a row; KYC decided as soon as it is finished (callers complete BR KYC first).
 const CALLER_ENV = { RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000", SANDBOX_KYC_DECISION_MS: "0" };
 
@@ -32,14 +31,6 @@ const readRamp = (server: ServerProcess, headers: Record<string, string>, id: st
 
 /* ------------------------------------------------------------- ramps */
 
-const BUY_QUOTE = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
 const SELL_QUOTE = {
   rampType: "SELL",
   from: "polygon",

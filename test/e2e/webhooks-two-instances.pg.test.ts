@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { deliveryLog, expectCall, httpSend, newSecretKey, type Headers } from "../support/e2e-http.js";
-import { waitFor } from "../support/kit.js";
+import { BUY_QUOTE, EVM_ADDRESS, waitFor } from "../support/kit.js";
 import { completeKyc } from "../support/kyc.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
@@ -16,15 +16,6 @@ import { execute, openSocket, subscribe, type Subscription, type WsSocket } from
  * whose events the other one writes.
  */
 
-const BUY_QUOTE = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
-const EVM_ADDRESS = `0x${"2".repeat(40)}`;
 const RAMP_EVENTS =
   "subscription ($quoteId: ID) { rampEvents(quoteId: $quoteId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
 const env = {

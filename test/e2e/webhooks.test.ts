@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { deliveryLog, expectCall, httpSend, inBatches, newSecretKey, type Headers } from "../support/e2e-http.js";
-import { waitFor } from "../support/kit.js";
+import { BUY_QUOTE, EVM_ADDRESS, waitFor } from "../support/kit.js";
 import { completeKyc } from "../support/kyc.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
@@ -20,15 +20,6 @@ import { startWebhookReceiver, testCertificates, type WebhookReceiver } from "..
  * openssl against the served public key.
  */
 
-const BUY_QUOTE = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
-const EVM_ADDRESS = `0x${"2".repeat(40)}`;
 const ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
   NODE_EXTRA_CA_CERTS: testCertificates().caFile,

@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { expectError, expectPagedList, newestFirst, ok, seedTimes } from "../support/kit.js";
+import {
+  callersOtherThanTheOperator,
+  expectError,
+  expectPagedList,
+  newestFirst,
+  ok,
+  seedTimes,
+} from "../support/kit.js";
 import { rememberSecret } from "../support/secrets.js";
 
 /**
@@ -574,13 +581,7 @@ describe("GET /v1/admin/audit-events", () => {
     const session = await t.signIn();
     const key = await t.createCredential(session.headers);
     const operatorToken = t.operatorHeaders.authorization.slice("Bearer ".length);
-    const callers: [string, Headers, string][] = [
-      ["no credential", {}, "AUTHENTICATION_REQUIRED"],
-      ["a wrong bearer token", { authorization: `Bearer ${operatorToken}x` }, "INVALID_BEARER_TOKEN"],
-      ["a session JWT", session.headers, "AUTHENTICATION_REQUIRED"],
-      ["a secret API key", { "x-api-key": key.secretKey }, "AUTHENTICATION_REQUIRED"],
-      ["a public API key", { "x-public-key": key.publicKey }, "AUTHENTICATION_REQUIRED"],
-    ];
+    const callers = callersOtherThanTheOperator(session.headers, key, operatorToken);
     for (const [label, headers, code] of callers) {
       // Authentication comes first: an invalid query is not looked at.
       for (const query of ["", "limit=101"]) {

@@ -5,7 +5,7 @@ import { listenForScrapes } from "../../src/rest/metrics.js";
 import { RETRY_DELAYS_MS } from "../../src/webhooks/delivery-worker.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { expectError, ok, waitFor } from "../support/kit.js";
+import { BUY_QUOTE, callersOtherThanTheOperator, EVM_ADDRESS, expectError, ok, waitFor } from "../support/kit.js";
 import { startWebhookReceiver, testCertificates, type Responder } from "../support/webhook-receiver.js";
 import { execute, openSocket, subscribe, type WsSocket } from "../support/ws-client.js";
 
@@ -17,15 +17,6 @@ import { execute, openSocket, subscribe, type WsSocket } from "../support/ws-cli
  * the feed themselves, so every number read is one the test caused. Receivers are local HTTPS servers.
  */
 
-const BUY = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
-const ADDRESS = `0x${"2".repeat(40)}`;
 const EVENTS = "subscription ($quoteId: ID) { rampEvents(quoteId: $quoteId) { eventId } }";
 
 let fakeNow = Date.now();
@@ -107,7 +98,7 @@ async function newCaller(): Promise<Caller> {
 }
 
 const quote = async (caller: Caller): Promise<string> =>
-  ok(await t.request("POST", "/v1/quotes", { headers: caller.secret, body: BUY }), 201).id;
+  ok(await t.request("POST", "/v1/quotes", { headers: caller.secret, body: BUY_QUOTE }), 201).id;
 
 /** A ramp on a new quote followed by a webhook at a receiver answering `respond`: one delivery queued. */
 async function followedRamp(caller: Caller, respond: Responder) {
@@ -119,7 +110,7 @@ async function followedRamp(caller: Caller, respond: Responder) {
   ok(await t.request("POST", "/v1/webhook", { headers: caller.secret, body: { url: receiver.url(), quoteId } }), 201);
   const ramp = await t.request("POST", "/v1/ramp/register", {
     headers: caller.secret,
-    body: { quoteId, destinationAddress: ADDRESS },
+    body: { quoteId, destinationAddress: EVM_ADDRESS },
   });
   return { receiver, rampId: ok(ramp, 201).id as string };
 }
@@ -137,13 +128,7 @@ describe("access", () => {
     const session = await t.signIn();
     const key = await t.createCredential(session.headers);
     const operatorToken = t.operatorHeaders.authorization!.slice("Bearer ".length);
-    const callers: [string, Record<string, string>, string][] = [
-      ["no credential", {}, "AUTHENTICATION_REQUIRED"],
-      ["a wrong bearer token", { authorization: `Bearer ${operatorToken}x` }, "INVALID_BEARER_TOKEN"],
-      ["a session JWT", session.headers, "AUTHENTICATION_REQUIRED"],
-      ["a secret API key", { "x-api-key": key.secretKey }, "AUTHENTICATION_REQUIRED"],
-      ["a public API key", { "x-public-key": key.publicKey }, "AUTHENTICATION_REQUIRED"],
-    ];
+    const callers = callersOtherThanTheOperator(session.headers, key, operatorToken);
     for (const [label, headers, code] of callers) {
       const refused = await scrape(headers);
       expect(refused.contentType, label).toMatch(/^application\/json/);
@@ -280,7 +265,7 @@ describe("the event feed and its subscribers", () => {
     ok(
       await t.request("POST", "/v1/ramp/register", {
         headers: caller.secret,
-        body: { quoteId, destinationAddress: ADDRESS },
+        body: { quoteId, destinationAddress: EVM_ADDRESS },
       }),
       201,
     );

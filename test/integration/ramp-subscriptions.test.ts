@@ -4,21 +4,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { execute, openSocket, subscribe, type Subscription, type WsSocket } from "../support/ws-client.js";
+import { BUY_QUOTE, EVM_ADDRESS } from "../support/kit.js";
 
 /*
  * GraphQL subscriptions over graphql-ws (CONTRACT.md, GraphQL): rampEvents yields exactly the webhook bodies
  * of the outbox, rampProgress the ramp on every phase change; authorized on subscribe and on every event.
  */
 
-const BUY = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
-const ADDRESS = `0x${"2".repeat(40)}`;
 const EVENTS =
   "subscription ($quoteId: ID, $sessionId: ID, $rampId: ID) { rampEvents(quoteId: $quoteId, sessionId: $sessionId, rampId: $rampId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
 const PROGRESS = "subscription ($rampId: ID!) { rampProgress(rampId: $rampId) { id currentPhase status type } }";
@@ -76,7 +68,7 @@ async function listening(socket: Client, query: string, variables: Record<string
   return subscription;
 }
 
-async function quote(headers: Record<string, string>, body: Record<string, unknown> = BUY) {
+async function quote(headers: Record<string, string>, body: Record<string, unknown> = BUY_QUOTE) {
   const response = await t.request("POST", "/v1/quotes", { headers, body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.id as string;
@@ -85,7 +77,7 @@ async function quote(headers: Record<string, string>, body: Record<string, unkno
 async function register(headers: Record<string, string>, quoteId: string, extra: Record<string, unknown> = {}) {
   const response = await t.request("POST", "/v1/ramp/register", {
     headers,
-    body: { quoteId, destinationAddress: ADDRESS, ...extra },
+    body: { quoteId, destinationAddress: EVM_ADDRESS, ...extra },
   });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.id as string;
@@ -148,7 +140,7 @@ describe("rampEvents", () => {
 
   it("a FAILED ramp's STATUS_CHANGE arrives too", async () => {
     const caller = await newCaller();
-    const quoteId = await quote(caller.secret, { ...BUY, inputAmount: "250.66" });
+    const quoteId = await quote(caller.secret, { ...BUY_QUOTE, inputAmount: "250.66" });
     const events = await listening(client(caller.ws.secret), EVENTS, { quoteId });
     await start(caller.secret, await register(caller.secret, quoteId));
     await events.until(() => data(events, "rampEvents").length === 2, "two events");

@@ -15,15 +15,8 @@ import {
   type SecurityFixtures,
   type SecurityTarget,
 } from "../support/security-suite.js";
+import { BUY_QUOTE } from "../support/kit.js";
 
-const BUY_QUOTE = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
 const EVM_ADDRESS = `0x${"1".repeat(40)}`;
 
 /**

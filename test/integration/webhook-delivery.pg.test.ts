@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { startWebhookReceiver, testCertificates, type WebhookReceiver } from "../support/webhook-receiver.js";
 import { execute, openSocket, subscribe, type WsSocket } from "../support/ws-client.js";
-import { ok } from "../support/kit.js";
+import { BUY_QUOTE, EVM_ADDRESS, ok } from "../support/kit.js";
 
 /*
  * Webhook delivery with several instances on one PostgreSQL database: the workers share the queue
@@ -10,15 +10,6 @@ import { ok } from "../support/kit.js";
  * subscription feed and the delivery workers of the others at once (NOTIFY), whatever their poll interval.
  */
 
-const BUY = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
-const ADDRESS = `0x${"2".repeat(40)}`;
 const env = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
   WEBHOOK_DELIVERY_POLL_MS: "10",
@@ -68,11 +59,11 @@ describe("two instances", () => {
     await Promise.all(
       Array.from({ length: count }, async (_, index) => {
         const app = index % 2 === 0 ? first : second;
-        const quoteId = ok(await app.request("POST", "/v1/quotes", { headers: secret, body: BUY }), 201).id;
+        const quoteId = ok(await app.request("POST", "/v1/quotes", { headers: secret, body: BUY_QUOTE }), 201).id;
         ok(
           await app.request("POST", "/v1/ramp/register", {
             headers: secret,
-            body: { quoteId, destinationAddress: ADDRESS, sessionId: session.sessionId },
+            body: { quoteId, destinationAddress: EVM_ADDRESS, sessionId: session.sessionId },
           }),
           201,
         );
@@ -113,7 +104,7 @@ describe("wake-ups between instances", () => {
     const credential = await writer.createCredential(signedIn.headers);
     const secret = { "x-api-key": credential.secretKey };
     await writer.completeKyc(secret);
-    const quoteId = ok(await writer.request("POST", "/v1/quotes", { headers: secret, body: BUY }), 201).id;
+    const quoteId = ok(await writer.request("POST", "/v1/quotes", { headers: secret, body: BUY_QUOTE }), 201).id;
     ok(await writer.request("POST", "/v1/webhook", { headers: secret, body: { url: woken.url(), quoteId } }), 201);
 
     const address = await reader.server.listen({ port: 0, host: "127.0.0.1" });
@@ -129,7 +120,7 @@ describe("wake-ups between instances", () => {
     ok(
       await writer.request("POST", "/v1/ramp/register", {
         headers: secret,
-        body: { quoteId, destinationAddress: ADDRESS },
+        body: { quoteId, destinationAddress: EVM_ADDRESS },
       }),
       201,
     );

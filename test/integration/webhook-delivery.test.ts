@@ -12,7 +12,7 @@ import {
   type Responder,
   type WebhookReceiver,
 } from "../support/webhook-receiver.js";
-import { expectError, ok, waitFor } from "../support/kit.js";
+import { BUY_QUOTE, EVM_ADDRESS, expectError, ok, waitFor } from "../support/kit.js";
 
 /*
  * Durable webhook delivery (CONTRACT.md, Webhooks), on the project's engine: a delivery per event and
@@ -24,15 +24,6 @@ import { expectError, ok, waitFor } from "../support/kit.js";
  * WEBHOOK_ALLOW_PRIVATE_NETWORKS=127.0.0.1/32 with a CA made for the test.
  */
 
-const BUY = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
-const ADDRESS = `0x${"2".repeat(40)}`;
 const TIMEOUT_MS = 1_500;
 
 type Headers = Record<string, string>;
@@ -97,7 +88,7 @@ async function newCaller(t: TestApp): Promise<Caller> {
 }
 
 async function quote(t: TestApp, caller: Caller): Promise<string> {
-  return ok(await t.request("POST", "/v1/quotes", { headers: caller.secret, body: BUY }), 201).id;
+  return ok(await t.request("POST", "/v1/quotes", { headers: caller.secret, body: BUY_QUOTE }), 201).id;
 }
 
 async function subscribe(t: TestApp, caller: Caller, body: Record<string, unknown>): Promise<string> {
@@ -113,7 +104,7 @@ async function register(
   return ok(
     await t.request("POST", "/v1/ramp/register", {
       headers: caller.secret,
-      body: { quoteId, destinationAddress: ADDRESS, ...extra },
+      body: { quoteId, destinationAddress: EVM_ADDRESS, ...extra },
     }),
     201,
   ).id;

@@ -6,7 +6,7 @@ import { OutboxSignal } from "../../src/events/outbox-signal.js";
 import { WebhookService } from "../../src/webhooks/service.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { expectError, expectPagedList, newestFirst, ok, seedTimes } from "../support/kit.js";
+import { BUY_QUOTE, expectError, expectPagedList, newestFirst, ok, seedTimes } from "../support/kit.js";
 
 /**
  * Webhook registrations over REST (CONTRACT.md, Webhooks; capability matrix; Managed profiles and
@@ -30,14 +30,6 @@ interface Caller {
 
 /** A public address (no DNS needed) and a path. */
 const HOOK_URL = "https://93.184.215.14/hook";
-const BUY_QUOTE = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
 
 let t: TestApp;
 let alice: Caller;

@@ -8,6 +8,18 @@ interface Answer<T = any> {
   body: T;
 }
 
+/** A BR onramp quote's body (Pix in, USDC on Polygon out), the one most tests ask for. */
+export const BUY_QUOTE = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "250.00",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
+/** A well-formed EVM destination address. */
+export const EVM_ADDRESS = `0x${"2".repeat(40)}`;
+
 /** The body of an answer with `status` (200 unless said); otherwise fails, showing the body. */
 export function ok<T = any>(response: Answer<T>, status = 200): T {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -156,4 +168,22 @@ export async function seedCredentials(db: Db, profileId: string, count: number):
   }));
   await db.apiCredential.createMany({ data: rows });
   return newestFirst(rows, (row) => row.createdAt);
+}
+
+/**
+ * Every kind of caller but the operator, each with the code the operator's surface refuses it with (all 401):
+ * none, a bearer token one character off the operator's, a session, and the secret and public keys of `key`.
+ */
+export function callersOtherThanTheOperator(
+  session: Record<string, string>,
+  key: { secretKey: string; publicKey: string },
+  operatorToken: string,
+): [label: string, headers: Record<string, string>, code: string][] {
+  return [
+    ["no credential", {}, "AUTHENTICATION_REQUIRED"],
+    ["a wrong bearer token", { authorization: `Bearer ${operatorToken}x` }, "INVALID_BEARER_TOKEN"],
+    ["a session JWT", session, "AUTHENTICATION_REQUIRED"],
+    ["a secret API key", { "x-api-key": key.secretKey }, "AUTHENTICATION_REQUIRED"],
+    ["a public API key", { "x-public-key": key.publicKey }, "AUTHENTICATION_REQUIRED"],
+  ];
 }
