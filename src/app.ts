@@ -26,6 +26,7 @@ import { ManagedProfileService } from "./managed-profiles/service.js";
 import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { ProfileService } from "./profiles/service.js";
+import type { RampProvider } from "./providers/ports.js";
 import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
 import { pruneUnregisteredQuotes } from "./quotes/repo.js";
@@ -97,11 +98,12 @@ export interface App {
 }
 
 /**
- * What tests put in place of the outside world: name resolution, the CAs trusted for webhook targets and the
- * clock; and retention batches small enough that a test's backlog takes several.
+ * What tests put in place of the outside world: name resolution, the CAs trusted for webhook targets, the ramp
+ * partner (a slow or failing one) and the clock; and retention batches small enough that a test's backlog takes several.
  */
 export interface AppSeams {
   resolveHost?: HostResolver;
+  rampProvider?: RampProvider;
   webhookCa?: string;
   clock?: () => Date;
   retentionBatchSize?: number;
@@ -148,7 +150,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const profiles = new ProfileService(db, reads);
   const managedProfiles = new ManagedProfileService(db, bus, credentials);
   const delegation = new Delegation(managedProfiles, bus, config.cacheTtlMs);
-  const rampProvider = new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
+  const rampProvider = seams.rampProvider ?? new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
   const kyc = new KycService(
     db,
     reads,
@@ -183,15 +185,6 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     },
   );
   const onboarding = new OnboardingService(rampProvider, kyc, delegation, ramps, managedProfiles, config.publicBaseUrl);
-  const rampProcessor = new RampProcessor(
-    db,
-    rampProvider,
-    rampEventOutbox,
-    outbox,
-    rampViews,
-    config.ramps.processorIntervalMs,
-    log,
-  );
   const rampEvents = new RampEventFeed(reads, config.ramps.eventPollMs, log);
   rampEvents.listenToAll((entry) => rampViews.forget(entry.rampId));
   const metrics = new Metrics(
@@ -201,6 +194,16 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       feedListeners: () => rampEvents.listenerCount(),
     },
     log,
+  );
+  const rampProcessor = new RampProcessor(
+    db,
+    rampProvider,
+    rampEventOutbox,
+    outbox,
+    rampViews,
+    config.ramps.processorIntervalMs,
+    log,
+    (outcome, elapsedMs) => metrics.observeRampStepCall(outcome, elapsedMs),
   );
   const resolve = seams.resolveHost ?? systemResolver;
   const sender = new WebhookSender({

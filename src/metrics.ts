@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { StepCallOutcome } from "./ramps/processor.js";
 import type { DeliveryOutcome } from "./webhooks/delivery-worker.js";
 
 /** The webhook queue as the database holds it now. */
@@ -57,6 +58,15 @@ export class Metrics {
       "sent again after the retry wait); failed (the last attempt failed, or the subscription was disabled); " +
       "released (a send cut short by shutdown, due again at once).",
     labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  private readonly rampStepCalls = new Histogram({
+    name: "ramp_provider_step_duration_seconds",
+    help:
+      "Time the ramp provider took to answer a call for a ramp's next step, by what it answered: advance, retry, " +
+      "fail, or no_answer (an error, the call's timeout, or shutdown; the step is asked again).",
+    labelNames: ["outcome"] as const,
+    buckets: REQUEST_BUCKETS,
     registers: [this.registry],
   });
   private subscribers: () => Subscribers = () => ({ connections: 0, subscriptions: 0 });
@@ -157,6 +167,10 @@ export class Metrics {
 
   countDeliveryOutcome(outcome: DeliveryOutcome): void {
     this.deliveryOutcomes.inc({ outcome });
+  }
+
+  observeRampStepCall(outcome: StepCallOutcome, elapsedMs: number): void {
+    this.rampStepCalls.observe({ outcome }, elapsedMs / 1000);
   }
 
   /** Where the open WebSocket subscribers are counted (the server that accepts them tells). */

@@ -23,6 +23,11 @@ export interface MarketTerms {
 /** What the provider needs to know about a ramp to move it on. */
 export interface ProviderRamp {
   id: string;
+  /**
+   * The same on every call for one step (ramp, phase, retries): a step whose answer was lost (a crash, a timeout)
+   * is asked again, and the partner answers a repeated key as it did the first time.
+   */
+  stepKey: string;
   type: "BUY" | "SELL";
   currentPhase: RampPhase;
   inputAmount: string;
@@ -46,8 +51,34 @@ export interface PaymentInstructions {
   beneficiary: string;
 }
 
+/** What the provider hands out when a ramp is registered. */
+export interface RampRegistration {
+  /** What a SELL's user signs to send the tokens (none for BUY). */
+  unsignedTxs: unknown[];
+  /** A BUY's PIX BR Code (copy and paste), when the rail is PIX. */
+  depositQrCode: string | null;
+}
+
+/**
+ * The partner's calls return promises and are never made inside a database transaction; the synchronous members
+ * are facts of the partner's rails that an adapter knows without a call.
+ */
 export interface RampProvider {
   marketTerms(): Promise<MarketTerms>;
+  /** Made once, before the ramp is stored: the ramp is stored only if its quote is still unconsumed then. */
+  register(ramp: {
+    id: string;
+    type: "BUY" | "SELL";
+    paymentMethod: string;
+    network: string;
+    walletAddress: string | null;
+    inputAmount: string;
+  }): Promise<RampRegistration>;
+  /**
+   * The next step of a started ramp. `signal` aborts when the processor stops waiting (its timeout, or shutdown);
+   * the step is then asked again later with the same `stepKey`.
+   */
+  step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome>;
   /** How a BUY's user pays in fiat. */
   paymentInstructions(ramp: {
     id: string;
@@ -55,18 +86,6 @@ export interface RampProvider {
     inputAmount: string;
     inputCurrency: string;
   }): PaymentInstructions;
-  /** A BUY's PIX BR Code (copy and paste), when the rail is PIX; made once, at registration. */
-  depositQrCode(ramp: { id: string; paymentMethod: string; inputAmount: string }): string | null;
-  /** What a SELL's user signs to send the tokens (none for BUY). */
-  unsignedTransactions(ramp: {
-    id: string;
-    type: "BUY" | "SELL";
-    network: string;
-    walletAddress: string | null;
-    inputAmount: string;
-  }): unknown[];
-  /** The next step of a started ramp. */
-  step(ramp: ProviderRamp): StepOutcome;
   /** How long the provider takes between steps. */
   readonly stepDelayMs: number;
   /** The monthly ceiling per corridor and direction, in the corridor's fiat. */

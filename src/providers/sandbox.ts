@@ -11,6 +11,7 @@ import type {
   PaymentInstructions,
   ProviderRamp,
   RampProvider,
+  RampRegistration,
   StepOutcome,
 } from "./ports.js";
 
@@ -103,31 +104,31 @@ export class SandboxRampProvider implements RampProvider {
     };
   }
 
-  depositQrCode(ramp: { id: string; paymentMethod: string; inputAmount: string }): string | null {
-    return ramp.paymentMethod === "pix" ? pixBrCode(paymentReference(ramp.id), ramp.inputAmount) : null;
-  }
-
-  unsignedTransactions(ramp: {
+  async register(ramp: {
     id: string;
     type: "BUY" | "SELL";
+    paymentMethod: string;
     network: string;
     walletAddress: string | null;
     inputAmount: string;
-  }): unknown[] {
-    if (ramp.type === "BUY") return [];
-    return [
-      {
-        phase: "RampPhase",
-        network: ramp.network,
-        signer: ramp.walletAddress,
-        nonce: 0,
-        txData: `0x${sha256(`sandbox-transfer:${ramp.id}:${ramp.inputAmount}`)}`,
-        meta: { description: "Transfer the input amount to the sandbox deposit address" },
-      },
-    ];
+  }): Promise<RampRegistration> {
+    if (ramp.type === "BUY")
+      return {
+        unsignedTxs: [],
+        depositQrCode: ramp.paymentMethod === "pix" ? pixBrCode(paymentReference(ramp.id), ramp.inputAmount) : null,
+      };
+    const transfer = {
+      phase: "RampPhase",
+      network: ramp.network,
+      signer: ramp.walletAddress,
+      nonce: 0,
+      txData: `0x${sha256(`sandbox-transfer:${ramp.id}:${ramp.inputAmount}`)}`,
+      meta: { description: "Transfer the input amount to the sandbox deposit address" },
+    };
+    return { unsignedTxs: [transfer], depositQrCode: null };
   }
 
-  step(ramp: ProviderRamp): StepOutcome {
+  async step(ramp: ProviderRamp): Promise<StepOutcome> {
     const fraction = ramp.inputAmount.split(".")[1] ?? "";
     if (fraction === SANDBOX_TRIGGERS.failExchange && ramp.currentPhase === "exchanging") {
       return {

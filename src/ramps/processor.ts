@@ -11,14 +11,29 @@ import { eventRamp } from "./service.js";
 import type { RampViewCache } from "./view-cache.js";
 
 const BATCH = 100;
+/** Steps in flight at once: partner calls take their time, and one slow ramp must not hold up the others. */
+const STEPS_AT_ONCE = 8;
+/** A partner call not answered by then is abandoned, and the step asked again after the provider's step delay. */
+const STEP_TIMEOUT_MS = 30_000;
+/**
+ * How long a claimed step stays this instance's: longer than any call may take, so no other instance asks the
+ * partner for the same step meanwhile; a crashed instance's steps are taken again once their claims lapse.
+ */
+const STEP_CLAIM_MS = 2 * STEP_TIMEOUT_MS;
+
+/** What came of one call for a ramp's step: the provider's answer, or no answer (timeout, error, shutdown). */
+export type StepCallOutcome = StepOutcome["kind"] | "no_answer";
 
 /**
- * Drives started ramps through the provider's steps and times out ramps never started. All state is
- * in the database (the phase and when the next step is due), so a restart resumes where it stopped;
- * every change is a conditional update, so several instances never apply a step twice.
+ * Drives started ramps through the provider's steps and times out ramps never started. All state is in the
+ * database (the phase and when the next step is due), so a restart resumes where it stopped. A step is claimed
+ * before the partner is called, so with several instances each step is asked for once, and every change is a
+ * conditional update, so none is applied twice.
  */
 export class RampProcessor {
   private readonly loop: PollLoop;
+  /** Aborts the partner calls in flight when the processor stops: their steps are released for another instance. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly db: Db,
@@ -27,24 +42,31 @@ export class RampProcessor {
     private readonly outbox: OutboxSignal,
     private readonly views: RampViewCache,
     intervalMs: number,
-    log: Logger,
+    private readonly log: Logger,
+    private readonly observeStep: (outcome: StepCallOutcome, elapsedMs: number) => void,
   ) {
     this.loop = new PollLoop(() => this.tick(), intervalMs, log, "ramp processing pass failed");
   }
 
   start(): void {
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     this.loop.start(0);
   }
 
-  /** Stops polling and waits for the pass in progress. */
+  /** Stops polling, abandons the partner calls in flight and waits for the pass in progress. */
   stop(): Promise<void> {
+    this.stopping.abort();
     return this.loop.stop();
   }
 
-  /** One pass: time out unstarted ramps, then take every due step. */
+  /** One pass: time out unstarted ramps, then take every due step, a few at a time. */
   async tick(now = new Date()): Promise<void> {
     for (const ramp of await repo.findUnstartedPastDeadline(this.db, now, BATCH)) await this.timeOut(ramp, now);
-    for (const ramp of await repo.findDueRamps(this.db, now, BATCH)) await this.step(ramp);
+    const due = await repo.findDueRamps(this.db, now, BATCH);
+    const lane = async () => {
+      for (let ramp = due.shift(); ramp; ramp = due.shift()) await this.step(ramp);
+    };
+    await Promise.all(Array.from({ length: STEPS_AT_ONCE }, lane));
   }
 
   private async timeOut(ramp: repo.RampRow, now: Date) {
@@ -72,20 +94,21 @@ export class RampProcessor {
     this.outbox.committed();
   }
 
-  private async step(ramp: repo.RampRow) {
-    const phase = ramp.currentPhase as RampPhase;
-    if (isTerminal(phase)) return;
-    const outcome: StepOutcome = this.provider.step({
-      id: ramp.id,
-      type: ramp.type as "BUY" | "SELL",
-      currentPhase: phase,
-      inputAmount: ramp.quote.inputAmount,
-      network: ramp.quote.network,
-      walletAddress: ramp.walletAddress,
-      retries: ramp.retries,
-    });
+  private async step(due: repo.RampRow) {
+    const phase = due.currentPhase as RampPhase;
+    if (isTerminal(phase) || !due.nextStepAt || this.stopping.signal.aborted) return;
+    const claimedUntil = new Date(Date.now() + STEP_CLAIM_MS);
+    if (!(await repo.rescheduleStep(this.db, { ...due, nextStepAt: due.nextStepAt }, claimedUntil))) return;
+    const ramp = { ...due, nextStepAt: claimedUntil };
+    const outcome = await this.callProvider(ramp, phase);
     const now = new Date();
-    const expected = { id: ramp.id, currentPhase: phase, nextStepAt: ramp.nextStepAt };
+    const expected = { id: ramp.id, currentPhase: phase, nextStepAt: claimedUntil };
+    if (!outcome) {
+      // No answer: the step is asked again (same key) after the provider's delay, or at once after a shutdown.
+      const retryAt = this.stopping.signal.aborted ? now : new Date(now.getTime() + this.provider.stepDelayMs);
+      await repo.rescheduleStep(this.db, { ...expected, updatedAt: ramp.updatedAt }, retryAt);
+      return;
+    }
     const changed = await inTransaction(this.db, async (tx): Promise<"retried" | "moved" | undefined> => {
       if (outcome.kind === "retry") {
         const moved = await repo.updateRampIf(tx, expected, {
@@ -111,7 +134,7 @@ export class RampProcessor {
         nextStepAt: isTerminal(next) ? null : new Date(now.getTime() + this.provider.stepDelayMs),
         ...(outcome.kind === "advance" && outcome.transactionHash ? { transactionHash: outcome.transactionHash } : {}),
       });
-      if (!moved) return undefined; // another instance took this step
+      if (!moved) return undefined; // the claim lapsed and another instance took the step
       if (outcome.kind === "fail")
         await repo.insertError(tx, {
           rampId: ramp.id,
@@ -130,4 +153,44 @@ export class RampProcessor {
     await this.views.changed(ramp.id);
     if (changed === "moved") this.outbox.committed();
   }
+
+  /** The provider's answer for the ramp's step, or undefined when it gave none in time (logged). */
+  private async callProvider(ramp: repo.RampRow, phase: RampPhase): Promise<StepOutcome | undefined> {
+    const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(STEP_TIMEOUT_MS)]);
+    const started = performance.now();
+    try {
+      const answer = this.provider.step(
+        {
+          id: ramp.id,
+          stepKey: `${ramp.id}:${phase}:${ramp.retries}`,
+          type: ramp.type as "BUY" | "SELL",
+          currentPhase: phase,
+          inputAmount: ramp.quote.inputAmount,
+          network: ramp.quote.network,
+          walletAddress: ramp.walletAddress,
+          retries: ramp.retries,
+        },
+        signal,
+      );
+      // An adapter that ignores the signal is not waited for beyond it either.
+      const outcome = await Promise.race([answer, abortedBy(signal)]);
+      this.observeStep(outcome.kind, performance.now() - started);
+      return outcome;
+    } catch (error) {
+      this.observeStep("no_answer", performance.now() - started);
+      this.log.warn(
+        { err: error, rampId: ramp.id, phase },
+        "the provider gave no answer for a ramp step; asking again later",
+      );
+      return undefined;
+    }
+  }
+}
+
+/** Rejects with the signal's reason once it aborts. */
+function abortedBy(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
 }

@@ -146,6 +146,24 @@ export async function updateRampIf(
   return count === 1 ? tx.ramp.findUniqueOrThrow({ where: { id }, include: WITH_QUOTE }) : null;
 }
 
+/**
+ * Moves a step's due time if the step is still where the caller saw it. A processor claims a due step by moving it
+ * past the partner call (the ramp leaves every work list until then, and of several claims only the first matches
+ * `nextStepAt`), and gives it back the same way. No change a caller sees: updatedAt stays.
+ */
+export async function rescheduleStep(
+  db: Queryable,
+  step: { id: string; currentPhase: string; nextStepAt: Date; updatedAt: Date },
+  dueAt: Date,
+): Promise<boolean> {
+  const { id, currentPhase, nextStepAt, updatedAt } = step;
+  const { count } = await db.ramp.updateMany({
+    where: { id, currentPhase, nextStepAt },
+    data: { nextStepAt: dueAt, updatedAt },
+  });
+  return count === 1;
+}
+
 /** Started ramps whose next provider step is due (the processor's work list; not owner-scoped). */
 export function findDueRamps(db: Queryable, now: Date, limit: number): Promise<RampRow[]> {
   return db.ramp.findMany({

@@ -115,6 +115,16 @@ export class RampService {
     if (quote.expiresAt <= now) throw new AppError("QUOTE_EXPIRED");
     if (quote.consumedAt) throw new AppError("QUOTE_CONSUMED");
     const id = randomUUID();
+    // The partner is asked before the transaction, never inside it; a quote consumed meanwhile leaves it a
+    // registration nobody starts, which it drops like any ramp never started.
+    const registration = await this.provider.register({
+      id,
+      type: quote.rampType as "BUY" | "SELL",
+      paymentMethod: quote.paymentMethod,
+      network: quote.network,
+      walletAddress,
+      inputAmount: quote.inputAmount,
+    });
     try {
       const ramp = await inTransaction(this.db, async (tx) => {
         if (!(await this.quotes.consume(tx, quote.id, now))) return null;
@@ -135,16 +145,8 @@ export class RampService {
             ...extra,
             ...(request.signingAccounts ? { signingAccounts: request.signingAccounts } : {}),
           }),
-          unsignedTxs: JSON.stringify(
-            this.provider.unsignedTransactions({
-              id,
-              type: quote.rampType as "BUY" | "SELL",
-              network: quote.network,
-              walletAddress,
-              inputAmount: quote.inputAmount,
-            }),
-          ),
-          depositQrCode: isBuy ? this.provider.depositQrCode({ ...quote, id }) : null,
+          unsignedTxs: JSON.stringify(registration.unsignedTxs),
+          depositQrCode: registration.depositQrCode,
           startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
           createdAt: now,
         });

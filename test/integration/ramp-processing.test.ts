@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
+import type { ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
+import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { freshDatabase } from "../support/database.js";
-import { waitFor } from "../support/kit.js";
+import { sleep, waitFor } from "../support/kit.js";
 
 /**
  * Ramp processing on the sandbox provider and the event outbox (CONTRACT.md, "Ramp domain" and
@@ -400,32 +402,39 @@ describe("durability and concurrency of processing", () => {
     }
   });
 
-  it("never duplicates a step with two processors on one database", async () => {
-    const other = await startTestApp(LIMITS, { database: t.database, workers: true });
+  it("never asks for nor applies a step twice with two processors on one database, though each answer takes a while", async () => {
+    const database = await freshDatabase();
+    // Slow answers and eager polling: without a claim, both processors would find every step due while it is asked.
+    const partner = new RecordedPartner(async () => sleep(40));
+    const settings = { ...LIMITS, RAMP_PROCESSOR_INTERVAL_MS: "5" };
+    const seams = { rampProvider: partner };
+    const [first, second] = await Promise.all([
+      startTestApp(settings, { database, workers: true, seams }),
+      startTestApp(settings, { database, workers: true, seams }),
+    ]);
     try {
-      const headers = await newCaller(t);
+      const headers = await newCaller(first);
       const amounts = [
-        ["BUY", "100"],
-        ["BUY", "100.77"],
-        ["BUY", "100.66"],
-        ["SELL", "50"],
-        ["SELL", "50.77"],
-        ["BUY", "150"],
-        ["SELL", "60"],
-        ["BUY", "200"],
+        ["BUY", "100", 4],
+        ["BUY", "100.77", 5],
+        ["BUY", "100.66", 3],
+        ["SELL", "50", 4],
+        ["SELL", "50.77", 5],
+        ["BUY", "150", 4],
       ] as const;
       const ramps: Ramp[] = [];
-      for (const [type, amount] of amounts) ramps.push(await registerRamp(t, headers, type, amount));
-      // Started through both instances at once, then run by both processors.
+      for (const [type, amount] of amounts) ramps.push(await registerRamp(first, headers, type, amount));
       await Promise.all(
-        ramps.map((ramp, index) => call(index % 2 ? other : t, "POST", "/v1/ramp/start", headers, { rampId: ramp.id })),
+        ramps.map((ramp, index) =>
+          call(index % 2 ? second : first, "POST", "/v1/ramp/start", headers, { rampId: ramp.id }),
+        ),
       );
       for (const [index, ramp] of ramps.entries()) {
         const [, amount] = amounts[index];
-        const done = await finished(index % 2 ? t : other, headers, ramp.id);
-        const events = await outboxOf(t, ramp.id);
+        const done = await finished(index % 2 ? first : second, headers, ramp.id);
+        const events = await outboxOf(first, ramp.id);
         expectEventBodies(events, ramp);
-        const errors = await errorsOf(t, headers, ramp.id);
+        const errors = await errorsOf(first, headers, ramp.id);
         if (amount.endsWith(".66")) {
           expect(done.status).toBe("FAILED");
           expect(summary(events)).toEqual(FAILED_IN_EXCHANGE);
@@ -436,8 +445,94 @@ describe("durability and concurrency of processing", () => {
           expect(errors).toHaveLength(amount.endsWith(".77") ? 1 : 0);
         }
       }
+
+      expect(partner.asked).toHaveLength(amounts.reduce((sum, [, , steps]) => sum + steps, 0));
+      expect(new Set(partner.asked).size).toBe(partner.asked.length);
+      for (const [index, ramp] of ramps.entries())
+        expect(partner.asked.filter((key) => key.startsWith(ramp.id))).toHaveLength(amounts[index][2]);
+      // Each instance counts the calls it made, by answer.
+      const [counted, countedThere] = await Promise.all([stepCallsCounted(first), stepCallsCounted(second)]);
+      expect(counted.advance + countedThere.advance).toBe(partner.asked.length - 3);
+      expect(counted.retry + countedThere.retry).toBe(2);
+      expect(counted.fail + countedThere.fail).toBe(1);
     } finally {
-      await other.close();
+      await Promise.all([first.close(), second.close()]);
+      await database.drop();
+    }
+  });
+
+  it("asks again, with the same key, for a step the partner gave no answer to; the caller sees no error", async () => {
+    let unanswered = 0;
+    const partner = new RecordedPartner(async (ramp) => {
+      if (ramp.currentPhase === "exchanging" && unanswered++ === 0) throw new Error("connection reset by the partner");
+    });
+    const app = await startTestApp(LIMITS, { workers: true, seams: { rampProvider: partner } });
+    try {
+      const headers = await newCaller(app);
+      const ramp = await startedRamp(app, headers, "BUY", "100");
+      expect(await finished(app, headers, ramp.id)).toMatchObject({ status: "COMPLETE" });
+      const exchange = `${ramp.id}:exchanging:0`;
+      expect(partner.asked.filter((key) => key === exchange)).toHaveLength(2);
+      expect(partner.asked).toHaveLength(5);
+      expect(await errorsOf(app, headers, ramp.id)).toEqual([]);
+      expect(summary(await outboxOf(app, ramp.id))).toEqual(COMPLETED);
+      expect(await stepCallsCounted(app)).toMatchObject({ advance: 4, no_answer: 1 });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("gives a step back at once when its processor stops during the call: another instance completes the ramp", async () => {
+    const database = await freshDatabase();
+    let stopping: TestApp | undefined;
+    let successor: TestApp | undefined;
+    try {
+      // A partner that never answers, and ignores the signal that gives up on it.
+      const partner = new RecordedPartner(() => new Promise<void>(() => {}));
+      stopping = await startTestApp(LIMITS, { database, workers: true, seams: { rampProvider: partner } });
+      const headers = await newCaller(stopping);
+      const ramp = await startedRamp(stopping, headers, "SELL", "50");
+      await waitFor(
+        async () => partner.asked.length,
+        (asked) => asked > 0,
+      );
+      const stoppedAt = performance.now();
+      await stopping.close();
+      stopping = undefined;
+      expect(performance.now() - stoppedAt).toBeLessThan(5_000);
+
+      successor = await startTestApp(LIMITS, { database, workers: true });
+      expect(await finished(successor, headers, ramp.id)).toMatchObject({ status: "COMPLETE" });
+      expect(summary(await outboxOf(successor, ramp.id))).toEqual(COMPLETED);
+    } finally {
+      await stopping?.close();
+      await successor?.close();
+      await database.drop();
     }
   });
 });
+
+/** The sandbox partner, recording the key of every step asked of it and running `before` first (latency, failures). */
+class RecordedPartner extends SandboxRampProvider implements RampProvider {
+  readonly asked: string[] = [];
+
+  constructor(private readonly before: (ramp: ProviderRamp) => Promise<void>) {
+    super(0);
+  }
+
+  override async step(ramp: ProviderRamp): Promise<StepOutcome> {
+    this.asked.push(ramp.stepKey);
+    await this.before(ramp);
+    return super.step(ramp);
+  }
+}
+
+/** The instance's count of partner calls for ramp steps, by answer (its /metrics). */
+async function stepCallsCounted(app: TestApp): Promise<Record<string, number>> {
+  const counts: Record<string, number> = { advance: 0, retry: 0, fail: 0, no_answer: 0 };
+  for (const match of (await app.app.metrics.text()).matchAll(
+    /^ramp_provider_step_duration_seconds_count\{outcome="(\w+)"\} (\d+)$/gm,
+  ))
+    counts[match[1]] = Number(match[2]);
+  return counts;
+}
