@@ -15,7 +15,7 @@ import { RampEventOutbox } from "./events/outbox.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
-import { pruneFinishedRecords } from "./idempotency/repo.js";
+import { pruneSettledRecords } from "./idempotency/repo.js";
 import { IdempotencyService } from "./idempotency/service.js";
 import { pruneEmptySessionFamilies, pruneEndedRefreshTokens, pruneExpiredChallenges } from "./identity/repo.js";
 import { IdentityService } from "./identity/service.js";
@@ -238,7 +238,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const retention = new RetentionWorker(
     [
       pruned("webhookDeliveries", ages.deliveryMs, pruneSettledDeliveries),
-      pruned("idempotencyRecords", ages.idempotencyMs, pruneFinishedRecords),
+      pruned("idempotencyRecords", ages.idempotencyMs, pruneSettledRecords),
       pruned("signInCodes", ages.authMs, pruneExpiredChallenges),
       pruned("refreshTokens", ages.authMs, pruneEndedRefreshTokens),
       pruned("sessionFamilies", ages.authMs, pruneEmptySessionFamilies),

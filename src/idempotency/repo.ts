@@ -55,15 +55,17 @@ export async function releaseClaim(db: Queryable, claim: HeldClaim): Promise<voi
 }
 
 /**
- * Deletes up to `limit` records whose first request finished before `finishedBefore`: a retry under their key
- * runs afresh. A claim still in flight is never touched (its request may yet store its answer). How many went.
+ * Deletes up to `limit` records whose first request finished before `settledBefore`, and claims abandoned before
+ * then (their process died mid-request; fenced, so they could never be finished): a retry under their key runs
+ * afresh. A claim held now, or abandoned since, is kept (its request may yet store its answer, or a retry take it
+ * over). How many went.
  */
-export function pruneFinishedRecords(writes: Writes, finishedBefore: Date, limit: number): Promise<number> {
+export function pruneSettledRecords(writes: Writes, settledBefore: Date, limit: number): Promise<number> {
   return deleteBatch(writes, {
     table: "IdempotencyRecord",
     key: "id",
-    condition: `"state" = 'done' AND "updatedAt" < $1`,
-    args: [finishedBefore],
+    condition: `("state" = 'done' AND "updatedAt" < $1) OR ("state" = 'in_flight' AND "lockedUntil" < $1)`,
+    args: [settledBefore],
     limit,
   });
 }

@@ -256,10 +256,13 @@ describe("a retention pass", () => {
     await delivery(following, "failed", younger(AGES.delivery), 5);
     await delivery(following, "pending", older(AGES.delivery * 2), 3);
 
-    // Idempotency records: finished ones by when they finished; a claim in flight never.
+    // Idempotency records: finished ones by when they finished, claims by when they were abandoned; a claim
+    // held now never.
     const doneOld = await idempotencyRecord("done", older(AGES.idempotency));
     await idempotencyRecord("done", younger(AGES.idempotency));
-    await idempotencyRecord("in_flight", older(AGES.idempotency * 2));
+    const abandonedOld = await idempotencyRecord("in_flight", older(AGES.idempotency * 2));
+    await idempotencyRecord("in_flight", younger(AGES.idempotency));
+    await idempotencyRecord("in_flight", ago(30_000));
 
     // Sign-in codes by expiry.
     const codeOld = await signInCode(older(AGES.auth));
@@ -293,7 +296,7 @@ describe("a retention pass", () => {
     const before = await snapshot();
     expect(await t.app.retention.runOnce()).toEqual({
       webhookDeliveries: 2,
-      idempotencyRecords: 1,
+      idempotencyRecords: 2,
       signInCodes: 1,
       refreshTokens: 4,
       sessionFamilies: 2,
@@ -304,7 +307,7 @@ describe("a retention pass", () => {
       without(before, {
         webhookDeliveries: [deliveredOld.deliveryId, failedOld.deliveryId],
         webhookDeliveryAttempts: [...deliveredOld.attemptIds, ...failedOld.attemptIds],
-        idempotencyRecords: [doneOld],
+        idempotencyRecords: [doneOld, abandonedOld],
         signInCodes: [codeOld],
         refreshTokens: [longLived.tokenIds[0]!, ...revokedOld.tokenIds, ...expiredOld.tokenIds],
         sessionFamilies: [revokedOld.familyId, expiredOld.familyId],
