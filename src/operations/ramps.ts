@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { historyInput, rampIdInput, registerInput, updateInput } from "../ramps/types.js";
+import { historyInput, rampIdInput, registerInput, updateInput, walletHistoryInput } from "../ramps/types.js";
 import { defineOperation, gate } from "./operation.js";
 
 const RAMPS = { requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" } as const;
@@ -49,6 +49,15 @@ export const getRampHistory = defineOperation({
   summary: "List the subject's ramps",
   access: RAMPS,
   input: historyInput,
+  run: (app, acting, page) => app.ramps.history(acting, page),
+});
+
+/** The reference's history of one wallet address: the same listing, the address in the path. */
+export const getRampHistoryOfWallet = defineOperation({
+  name: "getRampHistoryOfWallet",
+  summary: "List the subject's ramps of one wallet address",
+  access: RAMPS,
+  input: walletHistoryInput,
   run: (app, acting, page) => app.ramps.history(acting, page),
 });
 

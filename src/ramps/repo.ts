@@ -3,6 +3,7 @@ import type { Queryable, Tx } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { QUOTE_TERMS_FIELDS, type QuoteTermsField } from "../quotes/types.js";
 import type { RampPhase } from "../reference-data/ramp-phases.js";
+import { EVM_ADDRESS } from "./types.js";
 
 const WITH_QUOTE = { quote: true } as const;
 export type RampRow = Prisma.RampGetPayload<{ include: typeof WITH_QUOTE }>;
@@ -71,28 +72,35 @@ export async function findRampView(
 }
 
 /**
- * The subject's history: ramps that left their initial phase, newest first, and how many there are, in one
- * statement. The page is chosen on ids alone and only its rows are read in full; the count is a subquery
- * SQLite runs once (numbering and counting rows with window functions took half the statement's time).
+ * The subject's history: ramps that left their initial phase (of one wallet address, if given), newest first,
+ * and how many there are, in one statement. The page is chosen on ids alone and only its rows are read in full;
+ * the count is a subquery SQLite runs once (numbering and counting rows with window functions took half the
+ * statement's time).
  */
 export async function listHistory(
   reads: Reads,
   subjectProfileId: string,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; walletAddress?: string },
 ): Promise<{ ramps: RampViewRow[]; total: number }> {
-  const history = `"profileId" = $1 AND "currentPhase" <> 'initial'`;
-  const count = `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history}`;
+  const { walletAddress } = page;
+  const evm = walletAddress !== undefined && EVM_ADDRESS.test(walletAddress);
+  const ofWallet = walletAddress === undefined ? [] : [evm ? walletAddress.toLowerCase() : walletAddress];
+  /** The history's condition, the wallet address (if any) bound as `$n`. */
+  const history = (n: number) =>
+    `"profileId" = $1 AND "currentPhase" <> 'initial'` +
+    (walletAddress === undefined ? "" : ` AND ${evm ? `LOWER("walletAddress")` : `"walletAddress"`} = $${n}`);
+  const count = (n: number) => `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history(n)}`;
   const rows = await reads.all<RampViewRow & { total: number }>(
-    `SELECT ${RAMP_VIEW}, (${count}) AS "total"
+    `SELECT ${RAMP_VIEW}, (${count(3)}) AS "total"
     FROM (
-      SELECT "id" FROM "Ramp" WHERE ${history} ORDER BY "createdAt" DESC, "id" DESC ${limitClause(page.limit)} OFFSET $2
+      SELECT "id" FROM "Ramp" WHERE ${history(3)} ORDER BY "createdAt" DESC, "id" DESC ${limitClause(page.limit)} OFFSET $2
     ) AS "page" JOIN "Ramp" ON "Ramp"."id" = "page"."id" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"
     ORDER BY "Ramp"."createdAt" DESC, "Ramp"."id" DESC`,
-    [subjectProfileId, page.offset],
+    [subjectProfileId, page.offset, ...ofWallet],
   );
   if (rows.length === 0 && page.offset > 0) {
     // Past the end, the page carries no count: ask for it alone.
-    const counted = await reads.one<{ total: number }>(count, [subjectProfileId]);
+    const counted = await reads.one<{ total: number }>(count(2), [subjectProfileId, ...ofWallet]);
     return { ramps: [], total: counted?.total ?? 0 };
   }
   return { ramps: rows, total: rows[0]?.total ?? 0 };

@@ -18,10 +18,16 @@ import { canonicalId, fieldError } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
 import { statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
 import * as repo from "./repo.js";
-import type { HistoryPage, RampErrorView, RampView, RegisterInput, UpdateInput } from "./types.js";
+import {
+  EVM_ADDRESS,
+  type HistoryPage,
+  type RampErrorView,
+  type RampView,
+  type RegisterInput,
+  type UpdateInput,
+} from "./types.js";
 import type { RampHistory, RampViewCache } from "./view-cache.js";
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SS58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
 
 /** A ramp still in its initial phase and start window, which the caller may act on. */

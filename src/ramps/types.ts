@@ -55,10 +55,22 @@ export const updateInput = z.object({
     .nullable()
     .optional(),
 });
+/** EVM addresses are one address in any case (checksummed or not); other addresses (SS58) are compared as written. */
+export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
 export const historyInput = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).default(0),
+  walletAddress: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("Only the ramps whose tokens go to or come from this address (EVM addresses in any case)."),
 });
+/** The history of one wallet address (REST names it in the path). */
+export const walletHistoryInput = historyInput.required({ walletAddress: true });
 
 export type RegisterInput = z.output<typeof registerInput>;
 export type UpdateInput = z.output<typeof updateInput>;

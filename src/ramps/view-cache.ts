@@ -57,7 +57,7 @@ export class RampViewCache {
     page: HistoryPage,
     read: () => Promise<RampHistory>,
   ): Promise<RampHistory> {
-    const key = `${subjectProfileId} ${page.limit} ${page.offset}`;
+    const key = `${subjectProfileId} ${page.limit} ${page.offset} ${page.walletAddress ?? ""}`;
     return (
       this.pages.peek(key) ??
       (await this.pages.load(key, async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { waitFor } from "../support/kit.js";
+import { EVM_ADDRESS, waitFor } from "../support/kit.js";
 
 /**
  * Delegation on the ramp domain over REST (CONTRACT.md, "Managed profiles and delegation", "Selector
@@ -217,6 +217,7 @@ const readRoutes = (f: Fixture): Route[] => [
   ["GET", `/v1/ramp/${f.rampId}`],
   ["GET", `/v1/ramp/${f.rampId}/errors`],
   ["GET", "/v1/ramp/history"],
+  ["GET", `/v1/ramp/history/${EVM_ADDRESS}`],
   ["GET", `/v1/quotes/${f.quoteId}`],
   ["POST", "/v1/quotes", QUOTES.BR_BUY],
 ];

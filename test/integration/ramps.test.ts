@@ -781,4 +781,45 @@ describe("reads: GET /v1/ramp/{id}, /errors and /history", () => {
       transactions: [],
     });
   });
+
+  it("lists one wallet address's started ramps under /v1/ramp/history/{walletAddress} (EVM addresses in any case), as GraphQL's ramps(walletAddress) does", async () => {
+    const [caller, other] = [await newCaller(), await newCaller()];
+    const elsewhere = "0x3333333333333333333333333333333333333333";
+    const toWallet = await buyRamp(caller.secret, "100");
+    const toElsewhere = await registered(caller.secret, {
+      quoteId: (await quote(caller.secret, buyQuoteBody("200"))).id,
+      destinationAddress: elsewhere,
+    });
+    for (const ramp of [toWallet, toElsewhere]) expect((await start(caller.secret, ramp.id)).status).toBe(200);
+    await buyRamp(caller.secret, "300"); // never started: not in the history
+    const foreign = await buyRamp(other.secret, "400");
+    expect((await start(other.secret, foreign.id)).status).toBe(200);
+
+    const history = (address: string, query = "") =>
+      t.request("GET", `/v1/ramp/history/${address}${query}`, { headers: caller.secret });
+    const ids = (response: HttpResponse) => response.body.transactions.map((entry: { id: string }) => entry.id);
+    const ofWallet = await history(WALLET);
+    expect(ofWallet.status, JSON.stringify(ofWallet.body)).toBe(200);
+    expect(ofWallet.body.totalCount).toBe("1");
+    expect(ids(ofWallet)).toEqual([toWallet.id]);
+    expect(ofWallet.body.transactions[0]).toMatchObject({ walletAddress: WALLET, fromAmount: "100" });
+    expect(ids(await history(`0x${WALLET.slice(2).toUpperCase()}`))).toEqual([toWallet.id]);
+    expect(ids(await history(elsewhere))).toEqual([toElsewhere.id]);
+    expect((await history("0x4444444444444444444444444444444444444444")).body).toEqual({
+      totalCount: "0",
+      transactions: [],
+    });
+    expect((await history(WALLET, "?offset=1")).body).toEqual({ totalCount: "1", transactions: [] });
+    expectRestError(await history(WALLET, "?limit=101"), 400, "VALIDATION_FAILED");
+    expectRestError(await history("x".repeat(129)), 400, "VALIDATION_FAILED");
+
+    const graphql = await t.graphql(
+      `query ($address: String) { ramps(first: 10, walletAddress: $address) { edges { node { id } } } }`,
+      { address: elsewhere.toUpperCase().replace("0X", "0x") },
+      caller.secret,
+    );
+    expect(graphql.body.data.ramps.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([
+      toElsewhere.id,
+    ]);
+  });
 });

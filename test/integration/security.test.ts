@@ -398,6 +398,12 @@ const TARGETS: SecurityTarget[] = [
   },
   { route: "GET /v1/ramp/history", capabilities: ["RAMP_OPERATIONS"], query: () => ({ limit: "5", offset: "0" }) },
   {
+    route: "GET /v1/ramp/history/{walletAddress}",
+    capabilities: ["RAMP_OPERATIONS"],
+    params: () => ({ walletAddress: EVM_ADDRESS }),
+    query: () => ({ limit: "5", offset: "0" }),
+  },
+  {
     route: "GET /v1/ramp/{id}",
     capabilities: ["RAMP_OPERATIONS"],
     ownedInputs: true,

@@ -34,12 +34,17 @@ export class RampsResolver {
   @Performs(getRampHistory)
   async ramps(
     @Args() args: PageArgs,
+    @Arg("walletAddress", () => String, {
+      nullable: true,
+      description: "Only the ramps whose tokens go to or come from this address (EVM addresses in any case).",
+    })
+    walletAddress: string | undefined,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
   ) {
     const { limit, offset } = offsetPage(args);
-    const page = await performField(getRampHistory, context, acting, { limit, offset });
+    const page = await performField(getRampHistory, context, acting, { limit, offset, walletAddress });
     const ramps = page.ramps.map(toRamp);
     if (selects(info, ["edges", "node", "errors"])) {
       const errors = await context.app.ramps.errorsOfRamps(ramps.map(({ id }) => id));

@@ -6,6 +6,7 @@ import type { RampView } from "../../ramps/types.js";
 import {
   getRampErrorLogs,
   getRampHistory,
+  getRampHistoryOfWallet,
   getRampStatus,
   registerRamp,
   startRamp,
@@ -127,14 +128,18 @@ export function rampRoutes(server: FastifyInstance, app: App) {
     errors: [400, 401, 403, 404, 409],
   });
 
-  operationRoute(server, app, getRampHistory, {
-    method: "GET",
-    url: "/v1/ramp/history",
-    tags,
-    response: jsonSchema(history),
-    errors: [400, 401, 403],
-    reply: (page) => ({ totalCount: String(page.totalCount), transactions: page.ramps.map(toHistoryEntry) }),
-  });
+  for (const [operation, url] of [
+    [getRampHistory, "/v1/ramp/history"],
+    [getRampHistoryOfWallet, "/v1/ramp/history/:walletAddress"],
+  ] as const)
+    operationRoute(server, app, operation, {
+      method: "GET",
+      url,
+      tags,
+      response: jsonSchema(history),
+      errors: [400, 401, 403],
+      reply: (page) => ({ totalCount: String(page.totalCount), transactions: page.ramps.map(toHistoryEntry) }),
+    });
 
   operationRoute(server, app, getRampStatus, {
     method: "GET",
