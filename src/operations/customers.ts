@@ -19,6 +19,7 @@ import {
   sendSubmissionInput,
   typedCase,
 } from "../kyc/domestic.js";
+import { pixKeyInput, pixKeyType } from "../kyc/pix-keys.js";
 import type { CaseKey } from "../kyc/service.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
@@ -219,6 +220,12 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       gate: brazilPolicy(() => "individual"),
       input: importTokenInput,
       run: (app, acting, input) => app.brazilOnboarding.importToken(acting, input),
+    }),
+    validatePixKey: defineOperation({
+      ...named("brValidatePixKey", "Check a Pix key's format"),
+      access: CUSTOMERS,
+      input: pixKeyInput,
+      run: (_app, _acting, { pixKey }) => ({ valid: pixKeyType(pixKey) !== undefined }),
     }),
     kybAttemptStatus: defineOperation({
       ...named("getBrKybAttemptStatus", "Get the KYB attempt's status"),

@@ -381,6 +381,35 @@ describe("Brazil", () => {
     expectError(await get(other.secret, "/v1/brl/getUser"), 404, "NOT_FOUND");
   });
 
+  it("checks a Pix key's format (CPF, CNPJ, email, +55 phone, random key) without echoing it, under /v1/brl, /v1/brla and in GraphQL", async () => {
+    const user = await newUser();
+    const cpf = randomCpf();
+    const valid = [cpf, `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`, randomCnpj()];
+    valid.push("ana.souza@example.com.br", "+5511987654321", "+551133334444", randomUUID());
+    const invalid = ["12345678900", "11111111111", "5511987654321", "+55011987654321", "+1415555010", "ana@", "pix"];
+    invalid.push("ana@example", "not-a-uuid-0000-0000-0000-000000000000");
+    for (const [prefix, keys, expected] of [
+      ["/v1/brl", valid, true],
+      ["/v1/brla", valid, true],
+      ["/v1/brl", invalid, false],
+    ] as const)
+      for (const key of keys) {
+        const body = ok(await get(user.secret, `${prefix}/validatePixKey?pixKey=${encodeURIComponent(key)}`));
+        expect(body, key).toEqual({ valid: expected });
+      }
+    expectError(await get(user.secret, "/v1/brl/validatePixKey"), 400, "VALIDATION_FAILED", "pixKey");
+    expectError(await get(user.secret, "/v1/brl/validatePixKey?pixKey=%20"), 400, "VALIDATION_FAILED", "pixKey");
+    expectError(
+      await get(user.secret, `/v1/brl/validatePixKey?pixKey=${"9".repeat(78)}`),
+      400,
+      "VALIDATION_FAILED",
+      "pixKey",
+    );
+    const query = "query ($key: String!) { pixKeyValid(pixKey: $key) }";
+    expect((await t.graphql(query, { key: "+5511987654321" }, user.secret)).body.data).toEqual({ pixKeyValid: true });
+    expect((await t.graphql(query, { key: "12345678900" }, user.secret)).body.data).toEqual({ pixKeyValid: false });
+  });
+
   it("reopens a rejected subaccount when it is created again, and runs a company through hosted KYB", async () => {
     const user = await newUser();
     const cpf = randomCpf();

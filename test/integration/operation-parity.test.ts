@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRAPHQL_FACES } from "../../src/graphql/operation-field.js";
 import * as admin from "../../src/operations/admin.js";
 import * as credentials from "../../src/operations/credentials.js";
+import { BRAZIL_CUSTOMER_OPERATIONS } from "../../src/operations/customers.js";
 import * as fiatAccounts from "../../src/operations/fiat-accounts.js";
 import * as identity from "../../src/operations/identity.js";
 import * as managedProfiles from "../../src/operations/managed-profiles.js";
@@ -596,6 +597,13 @@ const PARITY = new Map<AnyOperation, Parity>([
     {
       prepare: async () => ({ headers: {}, input: { refreshToken: (await t.signIn()).refreshToken } }),
       graphql: (input) => ({ query: mutation("logout", { refreshToken: "String!" }), variables: input }),
+    },
+  ],
+  [
+    BRAZIL_CUSTOMER_OPERATIONS.validatePixKey,
+    {
+      prepare: async () => ({ headers: await secretKey(), input: { pixKey: "+5511987654321" } }),
+      graphql: (input) => ({ query: query("pixKeyValid", { pixKey: "String!" }), variables: input }),
     },
   ],
   [

@@ -181,6 +181,7 @@ function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
     { route: `GET ${prefix}/getKycStatus`, ...change, query: () => ({ taxId: randomCpf() }) },
     { route: `GET ${prefix}/getUser`, ...kyc },
     { route: `GET ${prefix}/getUserRemainingLimit`, ...kyc, query: () => ({ direction: "BUY" }) },
+    { route: `GET ${prefix}/validatePixKey`, ...kyc, query: () => ({ pixKey: "+5511987654321" }) },
     { route: `POST ${prefix}/kyb/new-level-1/web-sdk`, ...change, query: () => ({ subAccountId: randomUUID() }) },
     { route: `GET ${prefix}/kyb/attempt-status`, ...change, query: () => ({ attemptId: randomUUID() }) },
     // Without an Idempotency-Key an allowed caller gets 400; a child's own key is refused even so.
@@ -564,6 +565,14 @@ const TARGETS: SecurityTarget[] = [
     document: "mutation Logout($token: String!) { logout(refreshToken: $token) }",
     variables: async (fx) => ({ token: await fx.liveRefreshToken() }),
     invalidVariables: () => ({ token: 42 }),
+  },
+
+  {
+    field: "Query.pixKeyValid",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    document: "query PixKey($key: String!) { pixKeyValid(pixKey: $key) }",
+    variables: () => ({ key: "+5511987654321" }),
+    invalidVariables: () => ({ key: 42 }),
   },
 
   // GraphQL: public reference data.

@@ -1,6 +1,6 @@
-import { Ctx, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import { listCustomers } from "../../operations/customers.js";
+import { BRAZIL_CUSTOMER_OPERATIONS, listCustomers } from "../../operations/customers.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
@@ -23,5 +23,18 @@ export class CustomersResolver {
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     }));
+  }
+
+  @Query(() => Boolean, {
+    description:
+      "Whether a Pix key is well formed: a CPF or CNPJ with valid check digits, an email, a +55 phone or a random key.",
+  })
+  @Performs(BRAZIL_CUSTOMER_OPERATIONS.validatePixKey)
+  async pixKeyValid(
+    @Arg("pixKey", () => String, { description: "The key to check." }) pixKey: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<boolean> {
+    return (await performField(BRAZIL_CUSTOMER_OPERATIONS.validatePixKey, context, acting, { pixKey })).valid;
   }
 }

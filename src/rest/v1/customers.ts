@@ -336,6 +336,18 @@ function brazilRoutes(server: FastifyInstance, app: App) {
   ] as const) {
     operationRoute(server, app, operations.kybAttemptStatus, face("GET", url, attemptStatus));
   }
+  for (const [operations, url] of [
+    [brl, "/v1/brl/validatePixKey"],
+    [brla, "/v1/brla/validatePixKey"],
+  ] as const) {
+    // The key is not echoed back (the reference's rule: it may be a tax id, an email or a phone number).
+    operationRoute(
+      server,
+      app,
+      operations.validatePixKey,
+      face("GET", url, z.object({ valid: z.boolean() }), [400, 401, 403]),
+    );
+  }
 
   const pendingImport = z.object({ attemptId: z.uuid(), status: z.literal("pending") });
   for (const [operations, url] of [
