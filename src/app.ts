@@ -146,9 +146,9 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
   });
 
-  const credentials = new CredentialService(db, reads, bus, config.rampEnvironment);
-  const profiles = new ProfileService(db, reads);
-  const managedProfiles = new ManagedProfileService(db, bus, credentials);
+  const profiles = new ProfileService(db, reads, bus, config.cacheTtlMs);
+  const credentials = new CredentialService(db, reads, bus, config.rampEnvironment, profiles);
+  const managedProfiles = new ManagedProfileService(db, bus, credentials, profiles);
   const delegation = new Delegation(managedProfiles, bus, config.cacheTtlMs);
   const rampProvider = seams.rampProvider ?? new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
   const kyc = new KycService(

@@ -7,6 +7,7 @@ import type { Reads } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
+import type { ProfileService } from "../profiles/service.js";
 import { canonicalId, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 import {
@@ -38,6 +39,7 @@ export class CredentialService {
     private readonly reads: Reads,
     private readonly bus: EventBus,
     private readonly environment: RampEnvironment,
+    private readonly profiles: ProfileService,
   ) {}
 
   /**
@@ -91,6 +93,8 @@ export class CredentialService {
       }
       return inserted;
     });
+    // The issuance lock bumped the profile's revision, and with it its updatedAt.
+    await this.profiles.changed(profileId);
     await this.bus.publish("apiCredential", { profileId, credentialId: record.id, action: "created" });
     return { credential: toCredentialView(record), secretKey };
   }

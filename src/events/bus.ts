@@ -9,7 +9,8 @@ export interface BusTopics {
   apiCredential: { profileId: string; credentialId: string; action: "created" | "revoked" };
   /**
    * Cached state tagged with this id is stale: a credential revoked, a sign-in ended, a partner
-   * deactivated, a child deleted, a manager's policy changed, a subject's KYC case or pricing changed.
+   * deactivated, a child deleted, a manager's policy changed, a subject's KYC case or pricing changed, a
+   * profile's row written.
    */
   cacheInvalidated: { tag: string };
   /** The webhook signing key was rotated: every instance reloads the active key. */

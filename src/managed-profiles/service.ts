@@ -7,6 +7,7 @@ import type { Db } from "../db/client.js";
 import { inTransaction, isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
+import type { ProfileService } from "../profiles/service.js";
 import { canonicalId, type ListPage } from "../validation.js";
 import * as repo from "./repo.js";
 import type { CreateManagedProfileInput, ManagedProfilesPage, ManagedProfileView } from "./types.js";
@@ -21,6 +22,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     private readonly db: Db,
     private readonly bus: EventBus,
     private readonly credentials: CredentialService,
+    private readonly profiles: ProfileService,
   ) {}
 
   /** A profile's manager policy, active or not; null when it was never enabled as a manager. */
@@ -122,7 +124,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     await this.activeManager(managerProfileId);
     const { id } = await this.ownedChild(managerProfileId, childProfileId);
     const deleted = await inTransaction(this.db, (tx) => repo.deleteManagedChild(tx, managerProfileId, id, new Date()));
-    if (deleted) await this.bus.publish("cacheInvalidated", { tag: id });
+    if (deleted) await Promise.all([this.bus.publish("cacheInvalidated", { tag: id }), this.profiles.changed(id)]);
   }
 
   async createCredential(

@@ -1,7 +1,9 @@
+import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
+import type { EventBus } from "../events/bus.js";
 import { findKycSubject, findProfiles, upsertProfileByEmail } from "./repo.js";
 
 export interface ProfileView {
@@ -11,11 +13,21 @@ export interface ProfileView {
   updatedAt: Date;
 }
 
+/** Tags a profile's cached view (its own namespace: a change to the profile's row drops nothing else). */
+const profileTag = (profileId: string) => `profile:${profileId}`;
+
 export class ProfileService {
+  /** Profiles as `me` shows them, dropped on every instance when a change to one is committed (`changed`). */
+  private readonly views: RevocableCache<ProfileView>;
+
   constructor(
     private readonly db: Db,
     private readonly reads: Reads,
-  ) {}
+    private readonly bus: EventBus,
+    cacheTtlMs: number,
+  ) {
+    this.views = busInvalidatedCache(bus, cacheTtlMs);
+  }
 
   /** A profile by id (with the manager of a managed child), or null. */
   async find(profileId: string) {
@@ -23,7 +35,10 @@ export class ProfileService {
     return profile ?? null;
   }
 
-  /** The profile signed in with this (normalized) email, created on first sign-in, in the caller's transaction. */
+  /**
+   * The profile signed in with this (normalized) email, created on first sign-in, in the caller's transaction.
+   * A profile that exists already is left as it is (its view stays true); a new one was never cached.
+   */
   signInProfile(tx: Queryable, email: string): Promise<{ id: string }> {
     return upsertProfileByEmail(tx, email);
   }
@@ -33,13 +48,32 @@ export class ProfileService {
     return findKycSubject(this.db, profileId);
   }
 
-  /** Profiles by id, in the order asked (a batch of `me` reads); a missing one is NOT_FOUND. */
+  /**
+   * Profiles by id, in the order asked (a batch of `me` reads), from memory or one statement;
+   * a missing one is NOT_FOUND.
+   */
   async getMany(profileIds: readonly string[]): Promise<ProfileView[]> {
-    const found = new Map((await findProfiles(this.reads, profileIds)).map((profile) => [profile.id, profile]));
+    const found = await this.views.loadMany(profileIds, async (missing) => {
+      const rows = await findProfiles(this.reads, missing);
+      return new Map(
+        rows.map(({ id, email, createdAt, updatedAt }) => [
+          id,
+          { value: { id, email, createdAt, updatedAt }, tags: [profileTag(id)] },
+        ]),
+      );
+    });
     return profileIds.map((id) => {
       const profile = found.get(id);
       if (!profile) throw new AppError("NOT_FOUND", "Profile not found.");
       return profile;
     });
+  }
+
+  /**
+   * Call after committing any write to the profile's row (every write moves its updatedAt, a lock taken by
+   * bumping its revision too): every instance forgets its view.
+   */
+  async changed(profileId: string): Promise<void> {
+    await this.bus.publish("cacheInvalidated", { tag: profileTag(profileId) });
   }
 }

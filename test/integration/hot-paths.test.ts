@@ -152,12 +152,30 @@ describe(`statements per hot request (${testEngine()})`, () => {
         probe.graphql("{ me { apiCredentials(first: 5) { edges { node { id name } } } } }", {}, few.session),
       ),
     ).toBe(1);
-    // The profile's own fields are read when asked for: one more statement, not one per credential.
+    // The profile's own fields come from memory: the credential page is the one statement.
     expect(
       await warmStatementsOf(() =>
-        probe.graphql("{ me { email apiCredentials(first: 5) { edges { node { id } } } } }", {}, few.session),
+        probe.graphql(
+          "{ me { id email createdAt updatedAt apiCredentials(first: 5) { edges { node { id } } } } }",
+          {},
+          few.session,
+        ),
       ),
-    ).toBe(2);
+    ).toBe(1);
+  });
+
+  it("the profile's own fields cost one statement the first time, none after, with a session or a key", async () => {
+    // Signed in through the probe itself: the invalidations the sign-in and the key cause are heard before they
+    // return, not by a NOTIFY that could land in a measured load and keep it from being cached.
+    const session = (await probe.signIn()).headers;
+    const secret = { "x-api-key": (await probe.createCredential(session)).secretKey };
+    const me = (headers: Headers, fields: string) => () => probe.graphql(`{ me { ${fields} } }`, {}, headers);
+    // The session's sign-in was looked up (and cached) when it issued the key; the key is looked up once.
+    expect(await statementsOf(me(session, "id"))).toBe(0);
+    expect(await statementsOf(me(session, "id email createdAt updatedAt"))).toBe(1);
+    expect(await statementsOf(me(session, "id email createdAt updatedAt"))).toBe(0);
+    expect(await statementsOf(me(secret, "id"))).toBe(1);
+    expect(await statementsOf(me(secret, "id email createdAt updatedAt"))).toBe(0);
   });
 
   it("a history page costs one statement the first time, none after (until one of its ramps changes); its ramps' errors one more the first time, whatever its length", async () => {
@@ -254,6 +272,54 @@ describe(`cached state follows each change on the next request (${testEngine()})
     expect(await mexico()).toBe("not_started");
     await probe.completeKyc(key, ["MX"]);
     expect(await mexico()).toBe("approved");
+  });
+
+  it("a profile's updatedAt moves with each credential issued for it, and with a managed child's deletion, though the profile was cached", async () => {
+    const email = `${randomUUID()}@manager.test`;
+    const manager = await probe.signIn(email);
+    const key = { "x-api-key": (await probe.createCredential(manager.headers)).secretKey };
+    ok(
+      await probe.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: probe.operatorHeaders,
+        body: { allowedCorridors: ["BR"], isActive: true },
+      }),
+      201,
+    );
+    const childBody = {
+      externalSubjectId: randomUUID(),
+      contactEmail: `${randomUUID()}@child.test`,
+      customerType: "individual",
+    };
+    const childId = ok(await probe.request("POST", "/v1/managed-profiles", { headers: key, body: childBody }), 201)
+      .managedProfile.profileId;
+    const stored = async (profileId: string) =>
+      (await probe.app.db.profile.findUniqueOrThrow({ where: { id: profileId } })).updatedAt.toISOString();
+    const shown = async (headers: Headers) =>
+      ok(await probe.graphql("{ me { updatedAt } }", {}, headers)).data.me.updatedAt;
+    /** The profile as `headers` see it, cached, then `change`: the next read shows the stored row's new time. */
+    const followsChange = async (profileId: string, headers: Headers, change: () => Promise<unknown>) => {
+      const cached = await shown(headers);
+      await change();
+      expect(await stored(profileId)).not.toBe(cached);
+      expect(await shown(headers)).toBe(await stored(profileId));
+    };
+
+    await followsChange(manager.profileId, manager.headers, () => probe.createCredential(manager.headers));
+    // Signing in again leaves the row as it is (hence no notice): the cached view is still the stored one.
+    const again = await probe.signIn(email);
+    expect(await shown(again.headers)).toBe(await stored(manager.profileId));
+    const asChild = { ...key, "x-managed-profile-id": childId };
+    await followsChange(childId, asChild, async () =>
+      ok(
+        await probe.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, { headers: key, body: {} }),
+        201,
+      ),
+    );
+    // A deleted child can no longer be selected: its profile is read through the service, which `me` uses.
+    const cached = (await probe.app.profiles.getMany([childId]))[0]!.updatedAt.toISOString();
+    ok(await probe.request("DELETE", `/v1/managed-profiles/${childId}`, { headers: key }), 204);
+    expect(await stored(childId)).not.toBe(cached);
+    expect((await probe.app.profiles.getMany([childId]))[0]!.updatedAt.toISOString()).toBe(await stored(childId));
   });
 
   it("a pricing profile assigned prices the next quote, though the previous one had it cached", async () => {

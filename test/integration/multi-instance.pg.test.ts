@@ -197,4 +197,40 @@ describe("two instances on one PostgreSQL database", () => {
     const listed = await second.request("GET", "/v1/api-credentials", { headers: session.headers });
     expect(listed.status).toBe(200);
   });
+
+  it("a credential issued, and a managed child deleted, through one instance move the profile's updatedAt in the other's reads at once, though it had the profile cached", async () => {
+    const manager = await first.signIn();
+    const { secretKey } = await first.createCredential(manager.headers);
+    const key = { "x-api-key": secretKey };
+    const stored = async (profileId: string) =>
+      (await first.app.db.profile.findUniqueOrThrow({ where: { id: profileId } })).updatedAt.toISOString();
+    const shown = async () =>
+      (await second.graphql("{ me { updatedAt } }", undefined, manager.headers)).body.data.me.updatedAt;
+    const cached = await shown();
+    await first.createCredential(manager.headers);
+    expect(await stored(manager.profileId)).not.toBe(cached);
+    await expect.poll(shown, { timeout: 2000, interval: 20 }).toBe(await stored(manager.profileId));
+
+    const enabled = await first.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: first.operatorHeaders,
+      body: { allowedCorridors: ["BR"], isActive: true },
+    });
+    expect(enabled.status).toBe(201);
+    const child = await first.request("POST", "/v1/managed-profiles", {
+      headers: key,
+      body: {
+        externalSubjectId: `subject-${Date.now()}`,
+        contactEmail: `child-${Date.now()}@example.com`,
+        customerType: "individual",
+      },
+    });
+    expect(child.status).toBe(201);
+    const childId: string = child.body.managedProfile.profileId;
+    // A deleted child can no longer be selected in `me`: its profile is read through the service `me` uses.
+    const childShown = async () => (await second.app.profiles.getMany([childId]))[0]!.updatedAt.toISOString();
+    const childCached = await childShown();
+    expect((await first.request("DELETE", `/v1/managed-profiles/${childId}`, { headers: key })).status).toBe(204);
+    expect(await stored(childId)).not.toBe(childCached);
+    await expect.poll(childShown, { timeout: 2000, interval: 20 }).toBe(await stored(childId));
+  });
 });

@@ -15,7 +15,8 @@ export class ProfileResolver {
   @Query(() => Profile, { description: "The profile the caller speaks for." })
   @Auth({ requires: ["PROFILE_READ"], delegation: "DELEGATED" })
   async me(@Acting() acting: ActingContext): Promise<Pick<Profile, "id">> {
-    // Its other fields are read when asked for: `me { apiCredentials }` reads only the credentials.
+    // Its other fields are read when asked for (from memory once cached): `me { apiCredentials }` reads only
+    // the credentials.
     return { id: acting.subjectProfileId };
   }
 
