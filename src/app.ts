@@ -34,6 +34,8 @@ import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
+import { createRateLimits, type RateLimits } from "./rate-limits/limiter.js";
+import { postgresWindowCounts } from "./rate-limits/repo.js";
 import { pruneExpiredInvitations } from "./recipients/repo.js";
 import { RecipientService } from "./recipients/service.js";
 import { deliveryBacklog, enqueueDeliveries, pruneSettledDeliveries } from "./webhooks/delivery-repo.js";
@@ -89,6 +91,8 @@ export interface App {
   retention: RetentionWorker;
   /** The operator's metrics (`GET /metrics`). */
   metrics: Metrics;
+  /** Request budgets per client IP, per calling profile and for sign-in; on PostgreSQL, shared by every instance. */
+  rateLimits: RateLimits;
   /** Starts the background workers (ramp processing, the event feed, webhook delivery, retention); the CLI never does. */
   startWorkers(): Promise<void>;
   /** Database reachable (readiness). */
@@ -107,6 +111,8 @@ export interface AppSeams {
   webhookCa?: string;
   clock?: () => Date;
   retentionBatchSize?: number;
+  /** How often this instance shares its rate-limit counts (PostgreSQL); long, to keep it out of a test's statement counts. */
+  rateLimitFlushMs?: number;
 }
 
 export async function createApp(config: Config, log: Logger, seams: AppSeams = {}): Promise<App> {
@@ -250,6 +256,11 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
     seams.clock,
   );
+  const rateLimits = createRateLimits(
+    config.rateLimits,
+    config.database.engine === "postgresql" ? postgresWindowCounts(db, writes) : undefined,
+    { log, flushIntervalMs: seams.rateLimitFlushMs },
+  );
   let stopListening: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -299,6 +310,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     webhookDelivery,
     retention,
     metrics,
+    rateLimits,
     async startWorkers() {
       stopListening ??= outbox.onCommitted(() => {
         rampEvents.wake();
@@ -321,6 +333,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
         await webhookDelivery.stop();
         await sender.close();
         await verifier.flushLastUses();
+        await rateLimits.close();
         signingKeys.close();
         mailer.close();
         await bus.close();

@@ -20,10 +20,10 @@ import type { Logger } from "pino";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
-import type { Principal } from "./auth/principal.js";
+import { principalProfileId, type Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
 import { LazyChildLogger, withRequestSerializer } from "./log.js";
-import { RateLimiter } from "./rate-limiter.js";
+import type { RateLimiter } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
 import { listItemsLimit, refuseLargeLists } from "./graphql/list-items.js";
@@ -141,12 +141,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     done();
   });
 
-  const limits = {
-    perIp: new RateLimiter(config.rateLimits.perIpPerMinute),
-    perCaller: new RateLimiter(config.rateLimits.perCredentialPerMinute),
-    signIn: new RateLimiter(config.rateLimits.otpPerIpPerMinute),
-  };
-  server.addHook("onClose", async () => Object.values(limits).forEach((limiter) => limiter.close()));
+  const limits = app.rateLimits;
 
   // Hooks every request runs take a callback: an async hook costs a promise per request.
   server.addHook("onRequest", (request, reply, done) => {
@@ -296,10 +291,14 @@ function withHook<Hook>(hooks: Hook | Hook[] | undefined, hook: Hook): Hook[] {
   return [...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]), hook];
 }
 
-/** What a caller's own rate is counted by: its credential, or its profile for a session. */
+/**
+ * What a caller's own rate is counted by: the profile it speaks for, so all its keys and sign-ins share one
+ * budget. A manager acting for a managed child presents its own key or session (the child is only named by
+ * X-Managed-Profile-Id), so it spends the manager's budget; a child's own credential spends the child's.
+ */
 function callerKey(principal: Principal): string | undefined {
-  if (principal.kind === "anonymous" || principal.kind === "operator") return undefined;
-  return principal.kind === "session" ? `profile:${principal.profileId}` : `credential:${principal.credential.id}`;
+  const profileId = principalProfileId(principal);
+  return profileId && `profile:${profileId}`;
 }
 
 /**

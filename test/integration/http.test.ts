@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.js";
 import { formatGraphQLError } from "../../src/graphql/errors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { insideOneRateLimitWindow } from "../support/kit.js";
 import { LOG_DIR, rememberSecret } from "../support/secrets.js";
 
 /**
@@ -441,6 +442,7 @@ describe("rate limit per IP", () => {
   let r: TestApp;
   beforeAll(async () => {
     r = await start({ RATE_LIMIT_PER_IP_PER_MINUTE: "5" });
+    await insideOneRateLimitWindow();
   });
   afterAll(() => r?.close());
 
@@ -493,6 +495,7 @@ describe("rate limit on OTP endpoints", () => {
   let r: TestApp;
   beforeAll(async () => {
     r = await start({ RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "2", OTP_RESEND_COOLDOWN_SECONDS: "0" });
+    await insideOneRateLimitWindow();
   });
   afterAll(() => r?.close());
 
@@ -561,10 +564,11 @@ describe("rate limit on OTP endpoints", () => {
   });
 });
 
-describe("rate limit per credential", () => {
+describe("rate limit per profile", () => {
   let r: TestApp;
   beforeAll(async () => {
     r = await start({ RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "3", RATE_LIMIT_PER_IP_PER_MINUTE: "1000" });
+    await insideOneRateLimitWindow();
   });
   afterAll(() => r?.close());
 
@@ -595,26 +599,36 @@ describe("rate limit per credential", () => {
     expect(other.body.credentials).toEqual([]);
   });
 
-  it("a secret key has its own budget", async () => {
+  it("a profile's keys and sign-ins share its budget: the requests of all of them count together", async () => {
     const owner = await signInFrom(r, "192.0.2.30");
-    const created = await call(r, "POST", "/v1/api-credentials", {
-      headers: owner.headers,
-      body: {},
-      remoteAddress: "192.0.2.30",
-    });
-    expect(created.status).toBe(201);
-    const secretKey = rememberSecret(created.body.secretKey as string);
-    usedSecrets.add(secretKey);
-    const me = () =>
+    // Creating its two keys is two of the profile's three requests.
+    const secretKeys: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const created = await call(r, "POST", "/v1/api-credentials", {
+        headers: owner.headers,
+        body: {},
+        remoteAddress: "192.0.2.30",
+      });
+      expect(created.status).toBe(201);
+      secretKeys.push(rememberSecret(created.body.secretKey as string));
+      usedSecrets.add(created.body.secretKey as string);
+    }
+    const me = (secretKey: string) =>
       call(r, "POST", "/graphql", {
         headers: { "x-api-key": secretKey },
         body: gqlBody("{ me { id } }"),
         remoteAddress: "192.0.2.31",
       });
-    for (let i = 1; i <= 3; i++) expect((await me()).body).toEqual({ data: { me: { id: owner.profileId } } });
-    const fourth = await me();
-    expectGraphQLError(fourth, "RATE_LIMITED", 429, 429);
-    expectRetryAfter(fourth);
+    expect((await me(secretKeys[0]!)).body).toEqual({ data: { me: { id: owner.profileId } } });
+    // The other key, and the session, find the budget spent.
+    const otherKey = await me(secretKeys[1]!);
+    expectGraphQLError(otherKey, "RATE_LIMITED", 429, 429);
+    expectRetryAfter(otherKey);
+    const session = await call(r, "GET", "/v1/api-credentials", {
+      headers: owner.headers,
+      remoteAddress: "192.0.2.32",
+    });
+    expectRestError(session, 429, "RATE_LIMITED");
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { insideOneRateLimitWindow } from "../support/kit.js";
 import { rememberSecret } from "../support/secrets.js";
 
 // CONTRACT.md, Identity: email OTP sign-in, rotating refresh-token sessions and access tokens, over REST and GraphQL.
@@ -673,6 +674,7 @@ describe("per-address limit on the sign-in routes", () => {
   let limited: TestApp;
   beforeAll(async () => {
     limited = await startTestApp({ RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "2" });
+    await insideOneRateLimitWindow();
   });
   afterAll(() => limited?.close());
 

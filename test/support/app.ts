@@ -29,7 +29,13 @@ export interface TestApp {
   request<T = any>(
     method: string,
     url: string,
-    options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string },
+    options?: {
+      headers?: Record<string, string>;
+      body?: unknown;
+      rawBody?: string;
+      /** The client address the server sees (per-IP limits); 127.0.0.1 by default. */
+      remoteAddress?: string;
+    },
   ): Promise<HttpResponse<T>>;
   graphql<T = any>(
     query: string,
@@ -94,7 +100,9 @@ export async function startTestApp(
     loggerOptions(config.logLevel),
     pino.destination({ dest: join(LOG_DIR, `integration-${process.pid}-${++instances}.log`), sync: true }),
   );
-  const app = await createApp(config, log, options.seams);
+  // Rate-limit counts are shared between instances (PostgreSQL) where a test asks: a flush is a statement no
+  // request made, and would land in whatever request another test is counting the statements of.
+  const app = await createApp(config, log, { rateLimitFlushMs: 3_600_000, ...options.seams });
   const server = await buildServer(app);
   await server.ready();
   if (options.workers) await app.startWorkers();
@@ -104,6 +112,7 @@ export async function startTestApp(
     const response = await server.inject({
       method: method as "GET",
       url,
+      ...(options.remoteAddress && { remoteAddress: options.remoteAddress }),
       headers: { ...(hasBody && { "content-type": "application/json" }), ...options.headers },
       ...(hasBody && { payload: options.rawBody ?? JSON.stringify(options.body) }),
     });

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import type { Db } from "../../src/db/client.js";
+import { testEngine } from "./database.js";
 
 /** An answer as both the in-process and the over-HTTP helpers return it. */
 interface Answer<T = any> {
@@ -62,6 +63,16 @@ export async function waitForDefined<T>(read: () => Promise<T | undefined>, what
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * On PostgreSQL, waits for the next minute of the clock when this one ends within `needMs`: rate-limit windows
+ * there are minutes of the clock, shared by every instance, and a test that straddles two gets two budgets.
+ * (On SQLite a window starts with its key's first request.)
+ */
+export async function insideOneRateLimitWindow(needMs = 5_000): Promise<void> {
+  const leftMs = 60_000 - (Date.now() % 60_000);
+  if (testEngine() === "postgresql" && leftMs < needMs) await sleep(leftMs + 100);
+}
 
 /** A GraphQL connection as a page of it is read: its nodes' ids, in order, and where the next page starts. */
 interface ConnectionPage {

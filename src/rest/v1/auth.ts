@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import type { SessionTokens } from "../../identity/service.js";
 import { logout, refreshSession, requestOtp, verifyOtp } from "../../operations/identity.js";
-import type { RateLimiter } from "../../rate-limiter.js";
+import type { RateLimiter } from "../../rate-limits/limiter.js";
 import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
