@@ -230,8 +230,11 @@ describe(`cached state follows each change on the next request (${testEngine()})
     expect(await phase()).toBe("initial");
     expect(await inHistory()).toEqual([]);
     ok(await setup.request("POST", "/v1/ramp/start", { headers: subject.secret, body: { rampId: ramp.id } }));
-    expect(await inHistory()).toEqual([[ramp.id, "awaitingPayment"]]);
-    expect(await phase()).toBe("awaitingPayment");
+    // Steps are 20 ms apart here, so the processor may have moved on already: neither read is the cached initial one.
+    const [[listed, listedPhase]] = await inHistory();
+    expect(listed).toBe(ramp.id);
+    expect(PROCESSING_PHASES).toContain(listedPhase);
+    expect(PROCESSING_PHASES).toContain(await phase());
     // The cache lives 30 s here: only the processor's invalidations can show its steps within the poll's 10 s.
     const seen: string[] = [];
     await expect
