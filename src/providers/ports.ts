@@ -51,6 +51,16 @@ export interface PaymentInstructions {
   beneficiary: string;
 }
 
+/** What the provider is told of a ramp being registered. */
+export interface RampToRegister {
+  id: string;
+  type: "BUY" | "SELL";
+  paymentMethod: string;
+  network: string;
+  walletAddress: string | null;
+  inputAmount: string;
+}
+
 /** What the provider hands out when a ramp is registered. */
 export interface RampRegistration {
   /** What a SELL's user signs to send the tokens (none for BUY). */
@@ -66,14 +76,7 @@ export interface RampRegistration {
 export interface RampProvider {
   marketTerms(): Promise<MarketTerms>;
   /** Made once, before the ramp is stored: the ramp is stored only if its quote is still unconsumed then. */
-  register(ramp: {
-    id: string;
-    type: "BUY" | "SELL";
-    paymentMethod: string;
-    network: string;
-    walletAddress: string | null;
-    inputAmount: string;
-  }): Promise<RampRegistration>;
+  register(ramp: RampToRegister): Promise<RampRegistration>;
   /**
    * The next step of a started ramp. `signal` aborts when the processor stops waiting (its timeout, or shutdown);
    * the step is then asked again later with the same `stepKey`.

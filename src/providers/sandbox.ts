@@ -12,6 +12,7 @@ import type {
   ProviderRamp,
   RampProvider,
   RampRegistration,
+  RampToRegister,
   StepOutcome,
 } from "./ports.js";
 
@@ -104,14 +105,7 @@ export class SandboxRampProvider implements RampProvider {
     };
   }
 
-  async register(ramp: {
-    id: string;
-    type: "BUY" | "SELL";
-    paymentMethod: string;
-    network: string;
-    walletAddress: string | null;
-    inputAmount: string;
-  }): Promise<RampRegistration> {
+  async register(ramp: RampToRegister): Promise<RampRegistration> {
     if (ramp.type === "BUY")
       return {
         unsignedTxs: [],
