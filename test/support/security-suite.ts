@@ -8,6 +8,7 @@ import { Prisma } from "../../src/generated/prisma/client.js";
 import type { Corridor } from "../../src/reference-data/corridors.js";
 import type { HttpResponse, TestApp } from "./app.js";
 import { rememberSecret } from "./secrets.js";
+import { BUY_QUOTE } from "./kit.js";
 
 /**
  * The shared security suite (ARCHITECTURE.md, "Examples to follow"): every authenticated REST route and
@@ -412,21 +413,13 @@ async function createSecurityFixtures(t: TestApp): Promise<SecurityFixtures> {
     throw new Error("unreachable");
   };
   const soon = () => new Date(Date.now() + 60_000);
-  const quoteBody = {
-    rampType: "BUY",
-    from: "pix",
-    to: "polygon",
-    inputAmount: "250.00",
-    inputCurrency: "BRL",
-    outputCurrency: "USDC",
-  };
   const quote = (caller?: Record<string, string>) =>
     forCaller(
       "quote",
       caller,
       owner.headers,
       async (id) => (await t.app.db.quote.count({ where: { id, consumedAt: null, expiresAt: { gt: soon() } } })) === 1,
-      (headers) => t.request("POST", "/v1/quotes", { headers, body: quoteBody }),
+      (headers) => t.request("POST", "/v1/quotes", { headers, body: BUY_QUOTE }),
     );
 
   return {
