@@ -104,10 +104,15 @@ export async function claimDeliveries(
   const { ids, now, leaseUntil, token } = claim;
   if (ids.length === 0) return [];
   const list = placeholders(ids.length, 4);
-  const stillDue = `"id" IN (${list}) AND "status" = 'pending' AND "nextAttemptAt" <= $3`;
+  const stillDue =
+    engine === "postgresql"
+      ? `"id" IN (SELECT "id" FROM "WebhookDelivery"
+          WHERE "id" IN (${list}) AND "status" = 'pending' AND "nextAttemptAt" <= $3 FOR UPDATE SKIP LOCKED)`
+      : // `+` keeps SQLite on the primary key: without statistics it would walk the (status, nextAttemptAt)
+        // index through every due delivery to find these few, five times the cost under a backlog.
+        `"id" IN (${list}) AND +"status" = 'pending' AND +"nextAttemptAt" <= $3`;
   await database.writes.run(
-    `UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = $2, "updatedAt" = $3
-    WHERE ${engine === "postgresql" ? `"id" IN (SELECT "id" FROM "WebhookDelivery" WHERE ${stillDue} FOR UPDATE SKIP LOCKED)` : stillDue}`,
+    `UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = $2, "updatedAt" = $3 WHERE ${stillDue}`,
     [leaseUntil, token, now, ...ids],
   );
   const rows = await database.reads.all<Omit<ClaimedDelivery, "subscriptionActive"> & { isActive: boolean }>(
