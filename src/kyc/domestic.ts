@@ -21,22 +21,35 @@ const oneOf = <const Values extends readonly [string, ...string[]]>(values: Valu
 const country = oneOf(DOMESTIC_COUNTRIES);
 const type = z.enum(["INDIVIDUAL", "BUSINESS"]).optional();
 
-/** An individual's KYC information: what the provider verifies. It is handed over, never stored here. */
+/**
+ * An individual's KYC information: what the provider verifies, with every fact the reference's form asks for
+ * in AR, CO or MX (optional here beyond the names, the birth date and the document number). It is handed
+ * over, never stored here. The REST face names some of these fields as the reference does.
+ */
 export const kycInformation = z
   .object({
     country,
     firstName: name,
     lastName: name,
     dateOfBirth: date,
-    documentType: z.string().trim().min(1).max(50),
+    documentType: z.string().trim().min(1).max(50).optional(),
     documentNumber: z.string().trim().min(1).max(50),
+    colombianDocumentType: oneOf(["CC", "CE"]).optional().describe("The document's type in Colombia."),
+    argentineDocumentType: oneOf(["DNI"]).optional().describe("The document's type in Argentina."),
+    cuit: z
+      .string()
+      .regex(/^\d{11}$/, "must be 11 digits")
+      .optional()
+      .describe("The Argentine tax id (CUIT)."),
     email: z.email().optional(),
     phone: optionalText,
+    countryCode: z.string().trim().min(1).max(10).optional().describe("Asked for in Argentina; handed over as given."),
+    nationalities: z.array(z.string().trim().min(1).max(100)).max(10).optional(),
+    politicallyExposed: z.boolean().optional().describe("Whether the person is politically exposed (PEP)."),
     address: optionalText,
     city: optionalText,
     state: optionalText,
     zipCode: optionalText,
-    nationality: optionalText,
   })
   .strict();
 

@@ -31,6 +31,7 @@ export function toManagedProfileView(row: ChildRow): ManagedProfileView {
     externalSubjectId: row.externalSubjectId!,
     contactEmail: row.contactEmail!,
     customerType: row.customerType as CustomerType,
+    creationSource: "manager",
     status: row.deletedAt ? "deleted" : "active",
     deletedAt: row.deletedAt,
     createdAt: row.createdAt,

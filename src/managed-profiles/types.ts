@@ -37,11 +37,19 @@ export type CreateManagedProfileInput = z.output<typeof createManagedProfileInpu
 export type ManagedProfilesPage = z.output<typeof listManagedProfilesInput>;
 export type ManagerPolicyInput = z.output<typeof managerPolicyInput>;
 
+/**
+ * Who created a child. Only its manager does (createManagedProfile): no operator path creates children, so
+ * every child's source follows from that and is not stored. A future path for operators would store it, and
+ * the children before it were all the manager's.
+ */
+export const CREATION_SOURCES = ["manager"] as const;
+
 export interface ManagedProfileView {
   profileId: string;
   externalSubjectId: string;
   contactEmail: string;
   customerType: CustomerType;
+  creationSource: (typeof CREATION_SOURCES)[number];
   status: "active" | "deleted";
   deletedAt: Date | null;
   createdAt: Date;

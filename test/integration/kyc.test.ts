@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { kycInformation } from "../../src/kyc/domestic.js";
 import type { Corridor } from "../../src/reference-data/corridors.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { LEVEL_ONE_KYC, randomCnpj, randomCpf } from "../support/kyc.js";
@@ -246,6 +247,187 @@ describe("domestic KYC through the API", () => {
     );
     expect(creates.map((response) => response.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(await slow.app.db.kycCase.count({ where: { profileId: user.profileId } })).toBe(2);
+  });
+});
+
+/**
+ * What a client written against the reference sends (its SubmitKycInformationRequest and
+ * SubmitKybInformationRequest), per country.
+ */
+const REFERENCE_KYC: Record<"AR" | "CO" | "MX", Record<string, unknown>> = {
+  AR: {
+    country: "AR",
+    firstName: "Ana",
+    lastName: "Souza",
+    dateOfBirth: "1990-04-12",
+    address: "Av. Corrientes 1234",
+    city: "Buenos Aires",
+    state: "CABA",
+    zipCode: "C1043",
+    dni: "12345678",
+    typeDocumentAr: "DNI",
+    cuit: "20123456786",
+    email: "ana@example.com",
+    phoneNumber: "+5491123456789",
+    countryCode: "AR",
+    nationalities: ["AR"],
+    pep: false,
+  },
+  CO: {
+    country: "CO",
+    firstName: "Ana",
+    lastName: "Souza",
+    dateOfBirth: "1990-04-12",
+    address: "Calle 10 # 5-51",
+    city: "Bogotá",
+    state: "Cundinamarca",
+    zipCode: "110311",
+    dni: "12345678",
+    typeDocument: "NATIONAL_ID",
+    typeDocumentCol: "CC",
+    phoneNumber: "+573001234567",
+  },
+  MX: {
+    country: "MX",
+    firstName: "Ana",
+    lastName: "Souza",
+    dateOfBirth: "1990-04-12",
+    address: "Av. Reforma 222",
+    city: "Ciudad de México",
+    state: "CDMX",
+    zipCode: "06600",
+    dni: "12345678",
+    email: "ana@example.com",
+  },
+};
+/** The reference's KYC field names that name one of the project's facts otherwise. */
+const FACTS: Record<string, string> = {
+  dni: "documentNumber",
+  typeDocument: "documentType",
+  typeDocumentCol: "colombianDocumentType",
+  typeDocumentAr: "argentineDocumentType",
+  phoneNumber: "phone",
+  pep: "politicallyExposed",
+};
+const REFERENCE_KYB = {
+  country: "CO",
+  businessName: "Acme SAS",
+  taxId: "900123456",
+  address: "Calle 10 # 5-51",
+  state: "Cundinamarca",
+  city: "Bogotá",
+  zipCode: "110311",
+  website: "https://acme.example.com",
+  relatedPersons: [
+    {
+      firstName: "Ana",
+      lastName: "Souza",
+      email: "ana@example.com",
+      dateOfBirth: "1990-04-12",
+      nationalities: ["CO"],
+      dni: "12345678",
+      pep: false,
+    },
+  ],
+  walletAddresses: "0x1111111111111111111111111111111111111111",
+  sourceOfFunds: "Sales",
+  transmitsCustomerFunds: true,
+  conductsComplianceScreening: true,
+  complianceScreeningDescription: "Screening of every customer against sanction lists",
+  operatesInSanctionedCountries: false,
+  isRegulatedBusiness: false,
+  businessActivities: "Software",
+  accountPurpose: "Payroll",
+  expectedMonthlyVolumeUsd: 25000,
+  expectedMonthlyTransactions: 40,
+};
+
+describe("the reference's request bodies", () => {
+  it("takes a reference client's KYC body unchanged in AR, CO and MX, as the same facts", async () => {
+    const user = await newUser();
+    const parsed = vi.spyOn(kycInformation, "safeParse");
+    try {
+      for (const [country, body] of Object.entries(REFERENCE_KYC)) {
+        ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country }));
+        parsed.mockClear();
+        const { submissionId } = ok(await post(user.secret, "/v1/domestic/submitKycInformation", body));
+        // The operation read every fact, each under the project's name for it.
+        const facts = Object.fromEntries(Object.entries(body).map(([name, value]) => [FACTS[name] ?? name, value]));
+        expect(parsed.mock.results.map(({ value }) => value)).toEqual([{ success: true, data: facts }]);
+        expect(await status(user.secret, country)).toBe("USER_COMPLETED");
+        ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country, submissionId }));
+        const read = ok(await get(user.secret, `/v1/domestic/getKycStatus?country=${country}`));
+        expect(read.status).toBe("SUCCESS");
+        // Optional strings are left out, never null: lastFailure comes with a failure only.
+        expect(Object.keys(read).sort()).toEqual(["alfred_pay_id", "country", "status", "updated_at"]);
+      }
+    } finally {
+      parsed.mockRestore();
+    }
+  });
+
+  it("validates the reference's fields under their own names and still refuses unknown ones", async () => {
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "AR" }));
+    const { dni: _dni, ...withoutDni } = REFERENCE_KYC.AR;
+    for (const [body, field] of [
+      [withoutDni, "dni"],
+      [{ ...REFERENCE_KYC.AR, dni: " " }, "dni"],
+      [{ ...REFERENCE_KYC.AR, typeDocumentAr: "PASSPORT" }, "typeDocumentAr"],
+      [{ ...REFERENCE_KYC.AR, typeDocumentCol: "TI" }, "typeDocumentCol"],
+      [{ ...REFERENCE_KYC.AR, pep: "no" }, "pep"],
+      [{ ...REFERENCE_KYC.AR, cuit: "20-12345678-6" }, "cuit"],
+      [{ ...REFERENCE_KYC.AR, nationalities: "AR" }, "nationalities"],
+      [{ ...REFERENCE_KYC.AR, phoneNumber: 5491123456789 }, "phoneNumber"],
+    ] as const) {
+      expectError(await post(user.secret, "/v1/domestic/submitKycInformation", body), 400, "VALIDATION_FAILED", field);
+    }
+    const unknown = await post(user.secret, "/v1/domestic/submitKycInformation", {
+      ...REFERENCE_KYC.AR,
+      dniNumber: "1",
+    });
+    expectError(unknown, 400, "VALIDATION_FAILED");
+    expect(unknown.body.error.details).toEqual([{ field: "(body)", message: expect.stringContaining("dniNumber") }]);
+    expect(await status(user.secret, "AR")).toBe("CONSULTED");
+  });
+
+  it("takes a reference client's KYB body, questionnaire and related persons included", async () => {
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/domestic/createBusinessCustomer", { country: "CO" }));
+    const { submissionId } = ok(await post(user.secret, "/v1/domestic/submitKybInformation", REFERENCE_KYB));
+    ok(await post(user.secret, "/v1/domestic/sendKybSubmission", { country: "CO", submissionId }));
+    expect(await status(user.secret, "CO", "BUSINESS")).toBe("SUCCESS");
+  });
+
+  it("documents the reference's names for the KYC body", async () => {
+    const document = ok(await get({}, "/v1/openapi.json"));
+    const body =
+      document.paths["/v1/domestic/submitKycInformation"].post.requestBody.content["application/json"].schema;
+    // Every field of the reference's SubmitKycInformationRequest, and none of ours it names otherwise.
+    expect(Object.keys(body.properties).sort()).toEqual(
+      [
+        "address",
+        "city",
+        "country",
+        "countryCode",
+        "cuit",
+        "dateOfBirth",
+        "dni",
+        "email",
+        "firstName",
+        "lastName",
+        "nationalities",
+        "pep",
+        "phoneNumber",
+        "state",
+        "typeDocument",
+        "typeDocumentAr",
+        "typeDocumentCol",
+        "zipCode",
+      ].sort(),
+    );
+    expect(body.required).toEqual(["firstName", "lastName", "dateOfBirth", "dni"]);
+    expect(body.additionalProperties).toBe(false);
   });
 });
 

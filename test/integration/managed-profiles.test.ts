@@ -44,6 +44,7 @@ interface ChildView {
   externalSubjectId: string;
   contactEmail: string;
   customerType: CustomerType;
+  creationSource: "manager";
   status: "active" | "deleted";
   deletedAt: string | null;
   createdAt: string;
@@ -130,7 +131,8 @@ const errorWithoutRequestId = (response: HttpResponse) => {
 
 const me = (headers: Headers) => t.graphql("{ me { id email } }", undefined, headers);
 const selecting = (headers: Headers, childId: string) => ({ ...headers, "x-managed-profile-id": childId });
-const CHILD_FIELDS = "profileId externalSubjectId contactEmail customerType status deletedAt createdAt updatedAt";
+const CHILD_FIELDS =
+  "profileId externalSubjectId contactEmail customerType creationSource status deletedAt createdAt updatedAt";
 const GQL = {
   create: `mutation Create($input: CreateManagedProfileInput!) { createManagedProfile(input: $input) { created managedProfile { ${CHILD_FIELDS} } } }`,
   list: `query List($status: ManagedProfileFilter!, $first: Int!, $after: String) {
@@ -281,7 +283,10 @@ describe("creating a managed child", () => {
       externalSubjectId: body.externalSubjectId,
       contactEmail: body.contactEmail,
       customerType: "business",
+      // The reference's creationSource: every child here is created by its manager.
+      creationSource: "manager",
       status: "active",
+      // The one null, which the reference types as nullable: optional strings are left out, never null.
       deletedAt: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
@@ -448,6 +453,7 @@ describe("creating a managed child", () => {
       externalSubjectId: input.externalSubjectId,
       contactEmail: input.contactEmail.trim().toLowerCase(),
       customerType: "BUSINESS",
+      creationSource: "MANAGER",
       status: "ACTIVE",
       deletedAt: null,
     });
@@ -458,6 +464,7 @@ describe("creating a managed child", () => {
     });
     expect(rest.body.managedProfile).toMatchObject({
       customerType: "business",
+      creationSource: "manager",
       contactEmail: payload.managedProfile.contactEmail,
     });
 
@@ -663,6 +670,7 @@ describe("reading and deleting a managed child", () => {
       externalSubjectId: child.externalSubjectId,
       contactEmail: child.contactEmail,
       customerType: child.customerType,
+      creationSource: "manager",
       status: "deleted",
       deletedAt: expect.stringMatching(ISO),
       createdAt: child.createdAt,
@@ -797,6 +805,7 @@ describe("reading and deleting a managed child", () => {
       profileId: child.profileId,
       status: "ACTIVE",
       customerType: "INDIVIDUAL",
+      creationSource: "MANAGER",
     });
 
     const deleted = await t.graphql(GQL.delete, { id: child.profileId }, manager.session);

@@ -2,6 +2,7 @@ import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql
 import { enumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
+import { CREATION_SOURCES } from "../../managed-profiles/types.js";
 import { Connection } from "./connection.js";
 
 export const CorridorEnum = enumOf(CORRIDORS);
@@ -37,6 +38,14 @@ registerEnumType(ManagedProfileStatusEnum, {
     DELETED: { description: "Deleted: credentials revoked, new activity blocked, history kept." },
   },
 });
+const CreationSourceEnum = enumOf(CREATION_SOURCES);
+registerEnumType(CreationSourceEnum, {
+  name: "ManagedProfileCreationSource",
+  description: "Who created a managed child.",
+  valuesConfig: {
+    MANAGER: { description: "Its manager, through createManagedProfile (REST: POST /v1/managed-profiles)." },
+  },
+});
 export const ManagedProfileFilterEnum = enumOf(["active", "deleted", "all"] as const);
 registerEnumType(ManagedProfileFilterEnum, {
   name: "ManagedProfileFilter",
@@ -63,6 +72,9 @@ export class ManagedProfile {
     description: "Whether the child transacts as a person or a company; set at creation.",
   })
   customerType!: string;
+
+  @Field(() => CreationSourceEnum, { description: "Who created the child; every child here is its manager's." })
+  creationSource!: string;
 
   @Field(() => ManagedProfileStatusEnum, { description: "DELETED once the manager deleted the child." })
   status!: string;

@@ -45,6 +45,22 @@ const brazilStatus = z.object({
   level: z.string(),
 });
 
+/** The reference's names for KYC fields that are the same facts as the operation's, under other names. */
+const KYC_WIRE_NAMES = {
+  documentType: "typeDocument",
+  documentNumber: "dni",
+  colombianDocumentType: "typeDocumentCol",
+  argentineDocumentType: "typeDocumentAr",
+  phone: "phoneNumber",
+  politicallyExposed: "pep",
+} satisfies Partial<Record<keyof typeof kycInformation.shape, string>>;
+
+/** A strict body with its fields under the wire's names, in the same order: what the document shows. */
+const wireNamedBody = (body: z.ZodObject, names: Record<string, string>) =>
+  z.strictObject(
+    Object.fromEntries(Object.entries(body.shape).map(([field, schema]) => [names[field] ?? field, schema])),
+  );
+
 const linkReply = ({ submissionId, url }: { submissionId: string; url: string }) => ({
   submissionId,
   verification_url: url,
@@ -88,7 +104,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     body: z.ZodObject,
     response: z.ZodType,
     reply: (result: Result) => unknown,
-    options: { errors?: number[]; countries?: readonly DomesticCountry[] } = {},
+    options: { errors?: number[]; countries?: readonly DomesticCountry[]; wireNames?: Record<string, string> } = {},
   ) => ({
     method: "POST" as const,
     url,
@@ -96,9 +112,13 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     response: jsonSchema(response),
     errors: options.errors ?? [400, 401, 403, 404],
     input: withRequestCountry(url, "body", options.countries),
+    wireNames: options.wireNames,
     documented: {
       querystring: jsonSchema(countryQuery, "input"),
-      body: jsonSchema(body.extend(countryField), "input"),
+      body: jsonSchema(
+        (options.wireNames ? wireNamedBody(body, options.wireNames) : body).extend(countryField),
+        "input",
+      ),
     },
     reply,
   });
@@ -144,7 +164,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/submitKycInformation"],
     [mx, "/v1/mx/submitKycInformation"],
   ] as const) {
-    operationRoute(server, app, operations.submitKycInformation, change(url, kycInformation, submitted, asItIs));
+    const face = change(url, kycInformation, submitted, asItIs, { wireNames: KYC_WIRE_NAMES });
+    operationRoute(server, app, operations.submitKycInformation, face);
   }
   for (const [operations, url] of [
     [domestic, "/v1/domestic/sendKycSubmission"],

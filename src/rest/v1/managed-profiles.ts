@@ -12,6 +12,7 @@ import {
   listManagedProfileApiCredentials,
   listManagedProfiles,
 } from "../../operations/managed-profiles.js";
+import { CREATION_SOURCES } from "../../managed-profiles/types.js";
 import { operationRoute } from "../operation-route.js";
 import { createdCredential, createdCredentialResource, credentialList } from "./api-credentials.js";
 
@@ -20,6 +21,7 @@ const managedProfile = z.object({
   externalSubjectId: z.string(),
   contactEmail: z.string(),
   customerType: z.enum(CUSTOMER_TYPES),
+  creationSource: z.enum(CREATION_SOURCES),
   status: z.enum(["active", "deleted"]),
   deletedAt: isoDateTime.nullable(),
   createdAt: isoDateTime,
