@@ -11,6 +11,8 @@ export type Headers = Record<string, string>;
 export interface Reply<T = any> {
   status: number;
   body: T;
+  /** The response headers, names in lower case. */
+  headers: Headers;
 }
 
 export async function call<T = any>(
@@ -25,7 +27,11 @@ export async function call<T = any>(
     ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : undefined,
+    headers: Object.fromEntries(response.headers),
+  };
 }
 
 /** `call` as the `send` of completeKyc (test/support/kyc.ts): KYC through a server process, over real HTTP. */
@@ -58,18 +64,21 @@ export async function signIn(server: ServerProcess, label: string): Promise<{ pr
   return { profileId: verified.user_id, headers: { authorization: `Bearer ${verified.access_token}` } };
 }
 
-/** A secret key of a freshly signed-in profile: the key itself (for graphql-ws connection_init) and its request headers. */
+/**
+ * A secret key of a freshly signed-in profile: the key itself (for graphql-ws connection_init), its request
+ * headers, and the profile's id.
+ */
 export async function newSecretKey(
   server: ServerProcess,
   label: string,
-): Promise<{ secretKey: string; headers: Headers }> {
+): Promise<{ secretKey: string; headers: Headers; profileId: string }> {
   const session = await signIn(server, label);
   const created = await expectCall(201, server, "POST", "/v1/api-credentials", {
     headers: session.headers,
     body: { name: `e2e ${label}` },
   });
   rememberSecret(created.secretKey);
-  return { secretKey: created.secretKey, headers: { "x-api-key": created.secretKey } };
+  return { secretKey: created.secretKey, headers: { "x-api-key": created.secretKey }, profileId: session.profileId };
 }
 
 /** Runs `task` for each item, at most `width` at a time. */
