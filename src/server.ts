@@ -14,10 +14,17 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import { getOperationAST, GraphQLError, specifiedRules, type GraphQLSchema } from "graphql";
+import {
+  getOperationAST,
+  GraphQLError,
+  specifiedRules,
+  type ExecutionResult,
+  type FormattedExecutionResult,
+  type GraphQLSchema,
+} from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import type { Logger } from "pino";
-import { WebSocketServer, type WebSocket } from "ws";
+import { WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
 import { principalProfileId, type Principal } from "./auth/principal.js";
@@ -30,7 +37,7 @@ import { listItemsLimit, refuseLargeLists } from "./graphql/list-items.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { documentChecker } from "./graphql/document-cache.js";
 import { createLoaders } from "./graphql/loaders.js";
-import { sharedSubscribe } from "./graphql/shared-execution.js";
+import { sharedSubscribe, type GroupedSubscriber } from "./graphql/shared-execution.js";
 import { audienceKey } from "./graphql/subscriptions.js";
 import { buildGraphQLSchema } from "./graphql/schema.js";
 import {
@@ -70,6 +77,8 @@ const MAX_GRAPHQL_TOKENS = 1000;
 const MAX_WS_MESSAGE_BYTES = 64 * 1024;
 /** Subscriptions one WebSocket connection may hold at once. */
 const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
+/** What a subscriber's socket may hold unsent (a client that stopped reading): past it, its subscription ends. */
+const MAX_UNSENT_SUBSCRIPTION_BYTES = 256 * 1024;
 
 /** Fastify errors raised before a handler runs, in the contract's table. */
 function fastifyErrorToAppError(error: FastifyError): AppError | undefined {
@@ -391,8 +400,13 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   const sockets = new WebSocketServer({ server: server.server, path: "/graphql", maxPayload: MAX_WS_MESSAGE_BYTES });
   const format = formatGraphQLError(app.log);
   const checkDocument = documentChecker(schema, [...specifiedRules, ...armor.validationRules], MAX_GRAPHQL_TOKENS);
-  // Subscribers of one caller running one operation share its execution for each event (see sharedSubscribe).
-  const shareKeys = new WeakMap<object, string>();
+  // Subscribers of one caller running one operation share each event's execution, then get it on their own socket
+  // under their own operation id, framed as graphql-ws frames a `next` message (see sharedSubscribe).
+  const subscribers = new WeakMap<object, GroupedSubscriber>();
+  const formatResult = (result: ExecutionResult): ExecutionResult | FormattedExecutionResult =>
+    result.errors
+      ? { ...result, errors: result.errors.map((error) => format(error, error.originalError ?? error)) }
+      : result;
   // Each open socket's graphql-ws context, for the metrics to count its subscriptions when scraped.
   const contexts = new WeakMap<WebSocket, { subscriptions: Record<string, unknown> }>();
   app.metrics.countSubscribersWith(() => {
@@ -405,7 +419,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   });
   const wsServer = useServer<Record<string, unknown>, { principal?: Principal; authError?: AppError }>(
     {
-      subscribe: sharedSubscribe((args) => shareKeys.get(args.contextValue as object)),
+      subscribe: sharedSubscribe((args) => subscribers.get(args.contextValue as object), formatResult),
       onConnect: async (ctx) => {
         contexts.set(ctx.extra.socket, ctx);
         try {
@@ -418,7 +432,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
       },
       // Parse, validate and authorize here, as Apollo does over HTTP, so the root fields' @auth is
       // checked before variables are coerced.
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: (ctx, id, payload) => {
         if (ctx.extra.authError) return [toGraphQLError(ctx.extra.authError)];
         const refuse = (message: string) => [toGraphQLError(new AppError("VALIDATION_FAILED", message))];
         // graphql-ws counts this subscription already.
@@ -444,15 +458,22 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
           if (error instanceof AppError) return [toGraphQLError(error)];
           throw error;
         }
-        shareKeys.set(
-          contextValue,
-          JSON.stringify([
+        const socket = ctx.extra.socket;
+        const frame = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+        subscribers.set(contextValue, {
+          group: JSON.stringify([
             payload.query,
             payload.operationName ?? null,
             payload.variables ?? null,
             audienceKey(contextValue.principal, contextValue.selector),
           ]),
-        );
+          send: (result) => {
+            if (socket.bufferedAmount > MAX_UNSENT_SUBSCRIPTION_BYTES) return false;
+            // A closing socket ends its subscriptions through graphql-ws; meanwhile nothing more is sent.
+            if (socket.readyState === WebSocket.OPEN) socket.send(`${frame}${result}}`);
+            return true;
+          },
+        });
         return {
           schema,
           document,
@@ -461,10 +482,7 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
           contextValue,
         };
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors
-          ? { ...result, errors: result.errors.map((error) => format(error, error.originalError ?? error)) }
-          : undefined,
+      onNext: (_ctx, _id, _payload, _args, result) => formatResult(result),
       onError: (_ctx, _id, _payload, errors) =>
         errors.map((error: GraphQLError) => format(error, error.originalError ?? error)),
     },

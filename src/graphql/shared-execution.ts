@@ -1,52 +1,141 @@
-import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult } from "graphql";
-import { oncePerEvent } from "./subscriptions.js";
+import { createSourceEventStream, execute, subscribe, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { AppError } from "../errors.js";
 
-/**
- * graphql-js `subscribe`, except that the subscribers of one event who run the same operation with the same
- * variables as the same caller share one execution of it: an event a thousand subscribers follow is resolved
- * once, not a thousand times. `shareKey` names that group for a subscription (undefined: it shares nothing).
- * Events are the objects the subscriptions' sources yield, one object per event for all of them.
- */
-export function sharedSubscribe(shareKey: (args: ExecutionArgs) => string | undefined) {
-  const executions = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
-  const run = (args: ExecutionArgs, event: unknown): Promise<ExecutionResult> => {
-    const execution = () => Promise.resolve(execute({ ...args, rootValue: event }));
-    const key = shareKey(args);
-    return key === undefined || typeof event !== "object" || event === null
-      ? execution()
-      : oncePerEvent(executions, event, key, execution);
-  };
-  return async (args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> => {
-    const events = await createSourceEventStream(args);
-    if (!(Symbol.asyncIterator in events)) return events;
-    return mapEvents(events[Symbol.asyncIterator](), (event) => run(args, event));
-  };
+/** A subscriber whose results its group sends straight to it (over its socket), serialized once for them all. */
+export interface GroupedSubscriber {
+  /** Subscribers of one group run the same operation with the same variables for the same audience. */
+  group: string;
+  /** Sends one serialized result; false when the subscriber is too far behind to take more (it is dropped). */
+  send(serializedResult: string): boolean;
 }
 
-/** Each event mapped to its result; closing the results closes the events at once. */
-function mapEvents<T>(events: AsyncIterator<unknown>, map: (event: unknown) => Promise<T>): AsyncIterableIterator<T> {
-  const close = async () => void (await events.return?.());
-  return {
-    async next() {
-      const event = await events.next();
-      if (event.done) return { done: true, value: undefined };
-      try {
-        return { done: false, value: await map(event.value) };
-      } catch (error) {
-        await close();
-        throw error;
+/** One member's iterator: it yields nothing and ends with its group, or alone when it leaves or falls behind. */
+class Member implements AsyncIterableIterator<never> {
+  private finish!: (outcome: { error?: unknown }) => void;
+  private readonly ended = new Promise<{ error?: unknown }>((resolve) => (this.finish = resolve));
+
+  constructor(
+    readonly subscriber: GroupedSubscriber,
+    private readonly leave: (member: Member) => void,
+  ) {}
+
+  end(error?: unknown): void {
+    this.leave(this);
+    this.finish(error === undefined ? {} : { error });
+  }
+
+  async next(): Promise<IteratorResult<never>> {
+    const { error } = await this.ended;
+    if (error !== undefined) throw error;
+    return { done: true, value: undefined };
+  }
+
+  async return(): Promise<IteratorResult<never>> {
+    this.end();
+    return { done: true, value: undefined };
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<never>> {
+    this.end();
+    throw error;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}
+
+/** The subscribers of one group and the source they share; the last one to leave closes it. */
+class Group {
+  private readonly members = new Set<Member>();
+  private running = false;
+  private closed = false;
+
+  constructor(
+    private readonly source: AsyncIterator<unknown>,
+    private readonly args: ExecutionArgs,
+    private readonly formatResult: (result: ExecutionResult) => unknown,
+    private readonly forget: () => void,
+  ) {}
+
+  /** The subscriber's iterator; undefined once the group has closed (a new group is needed). */
+  join(subscriber: GroupedSubscriber): Member | undefined {
+    if (this.closed) return undefined;
+    const member = new Member(subscriber, (leaving) => this.leave(leaving));
+    this.members.add(member);
+    // Read from the first member on, so that no event finds the group empty.
+    if (!this.running) void this.run();
+    this.running = true;
+    return member;
+  }
+
+  /** Reads the source until it ends or fails: each event executed and serialized once, sent to every member. */
+  private async run(): Promise<void> {
+    let failure: unknown;
+    try {
+      for (let next = await this.source.next(); !next.done; next = await this.source.next()) {
+        const serialized = JSON.stringify(this.formatResult(await execute({ ...this.args, rootValue: next.value })));
+        for (const member of this.members) {
+          if (!member.subscriber.send(serialized))
+            member.end(new AppError("RATE_LIMITED", "The subscriber fell behind its events; subscribe again."));
+        }
       }
-    },
-    async return() {
-      await close();
-      return { done: true, value: undefined };
-    },
-    async throw(error?: unknown) {
-      await close();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
+    } catch (error) {
+      failure = error;
+    }
+    this.close();
+    for (const member of [...this.members]) member.end(failure);
+  }
+
+  private leave(member: Member): void {
+    if (this.members.delete(member) && this.members.size === 0 && !this.closed) {
+      this.close();
+      // Ends a read that waits on the source, and with it `run`.
+      void this.source.return?.();
+    }
+  }
+
+  private close(): void {
+    this.closed = true;
+    this.forget();
+  }
+}
+
+/**
+ * graphql-js `subscribe`, except that the subscribers of one group share everything an event costs: one source
+ * (one listener, one authorization per event), one execution and one serialization, then one socket write
+ * each, so a thousand subscribers of one widget session cost little more than a broadcast. Their iterators
+ * yield nothing: results go out through `send`. A subscription without a group runs as graphql-js runs it.
+ */
+export function sharedSubscribe(
+  grouping: (args: ExecutionArgs) => GroupedSubscriber | undefined,
+  formatResult: (result: ExecutionResult) => unknown,
+) {
+  const groups = new Map<string, Promise<Group | ExecutionResult>>();
+
+  /** A group's source, started on its first subscriber's arguments (the others' differ in per-request state only). */
+  const startGroup = (key: string, args: ExecutionArgs): Promise<Group | ExecutionResult> => {
+    const forget = () => groups.get(key) === starting && groups.delete(key);
+    const starting = (async () => {
+      const events = await createSourceEventStream(args);
+      if (!(Symbol.asyncIterator in events)) {
+        forget();
+        return events;
+      }
+      return new Group(events[Symbol.asyncIterator](), args, formatResult, forget);
+    })();
+    groups.set(key, starting);
+    return starting;
+  };
+
+  return async (args: ExecutionArgs): Promise<AsyncIterableIterator<never> | ExecutionResult> => {
+    const subscriber = grouping(args);
+    if (!subscriber) return (await subscribe(args)) as AsyncIterableIterator<never> | ExecutionResult;
+    for (;;) {
+      const group: Group | ExecutionResult = await (groups.get(subscriber.group) ?? startGroup(subscriber.group, args));
+      if (!(group instanceof Group)) return group;
+      const member = group.join(subscriber);
+      if (member) return member;
+    }
   };
 }

@@ -14,12 +14,7 @@ export function audienceKey(principal: Principal, selector: string | undefined):
  * What one event costs its subscribers, computed once for all those that would compute the same thing
  * (`key`) and forgotten with the event: a thousand subscribers of one caller make one check, not a thousand.
  */
-export function oncePerEvent<T>(
-  memo: WeakMap<object, Map<string, T>>,
-  event: object,
-  key: string,
-  compute: () => T,
-): T {
+function oncePerEvent<T>(memo: WeakMap<object, Map<string, T>>, event: object, key: string, compute: () => T): T {
   let byKey = memo.get(event);
   if (!byKey) memo.set(event, (byKey = new Map()));
   let value = byKey.get(key);

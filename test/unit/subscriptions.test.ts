@@ -108,7 +108,8 @@ describe("the event feed", () => {
 
 describe("subscriptions sharing an execution", () => {
   let executions = 0;
-  const events = [{ value: 1 }, { value: 2 }];
+  const listeners = new Set<(event: { value: number }) => void>();
+  const emit = (value: number) => listeners.forEach((listener) => listener({ value }));
   const schema = new GraphQLSchema({
     query: new GraphQLObjectType({ name: "Query", fields: { ok: { type: GraphQLBoolean } } }),
     subscription: new GraphQLObjectType({
@@ -116,38 +117,77 @@ describe("subscriptions sharing an execution", () => {
       fields: {
         tick: {
           type: GraphQLInt,
-          subscribe: async function* () {
-            yield* events;
-          },
+          subscribe: () =>
+            streamOf<{ value: number }, { value: number }>(
+              (handler) => (listeners.add(handler), () => listeners.delete(handler)),
+              (event) => event,
+            ),
           resolve: (event: { value: number }) => (executions++, event.value),
         },
       },
     }),
   });
-  const run = async (subscribe: ReturnType<typeof sharedSubscribe>, contextValue: object) => {
-    const results = (await subscribe({
-      schema,
-      document: parse("subscription { tick }"),
-      contextValue,
-    })) as AsyncIterableIterator<unknown>;
-    const received = [];
-    for await (const result of results) received.push(result);
-    return received;
+  const document = parse("subscription { tick }");
+  const groups = new Map<object, { group: string; sent: string[]; room: boolean }>();
+  const subscribe = sharedSubscribe(
+    (args) => {
+      const member = groups.get(args.contextValue as object);
+      return member && { group: member.group, send: (result) => (member.sent.push(result), member.room) };
+    },
+    (result) => result,
+  );
+  const member = async (group?: string) => {
+    const contextValue = {};
+    const state = { group: group ?? "", sent: [] as string[], room: true };
+    if (group) groups.set(contextValue, state);
+    const results = (await subscribe({ schema, document, contextValue })) as AsyncIterableIterator<unknown>;
+    return { results, ...state, state };
   };
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 10));
 
-  it("executes once per event for subscribers of one group, once each otherwise", async () => {
-    // The subscription field's resolver runs once per execution.
-    const groups = new Map<object, string>();
-    const subscribe = sharedSubscribe((args) => groups.get(args.contextValue as object));
-    const [a, b, c] = [{}, {}, {}];
-    groups.set(a, "one").set(b, "one").set(c, "two");
+  it("executes and serializes each event once per group and sends every member its copy; an ungrouped one runs alone", async () => {
     executions = 0;
-    const received = await Promise.all([run(subscribe, a), run(subscribe, b), run(subscribe, c), run(subscribe, {})]);
-    expect(
-      received.every(
-        (results) => JSON.stringify(results) === JSON.stringify([{ data: { tick: 1 } }, { data: { tick: 2 } }]),
-      ),
-    ).toBe(true);
-    expect(executions).toBe(3 * events.length);
+    const [a, b, c, alone] = await Promise.all([member("one"), member("one"), member("two"), member()]);
+    // One source per group, and the ungrouped subscription's own.
+    expect(listeners.size).toBe(3);
+    emit(1);
+    emit(2);
+    const aloneResults = [await alone.results.next(), await alone.results.next()].map(({ value }) => value);
+    await settled();
+    const serialized = [JSON.stringify({ data: { tick: 1 } }), JSON.stringify({ data: { tick: 2 } })];
+    expect([a.state.sent, b.state.sent, c.state.sent]).toEqual([serialized, serialized, serialized]);
+    expect(aloneResults).toEqual([{ data: { tick: 1 } }, { data: { tick: 2 } }]);
+    expect(executions).toBe(3 * 2);
+
+    // The group's source lives until its last member leaves.
+    await a.results.return!();
+    expect(await a.results.next()).toEqual({ done: true, value: undefined });
+    expect(listeners.size).toBe(3);
+    await b.results.return!();
+    expect(listeners.size).toBe(2);
+    await Promise.all([c.results.return!(), alone.results.return!()]);
+    expect(listeners.size).toBe(0);
+  });
+
+  it("ends a member that cannot take more with RATE_LIMITED; the others go on", async () => {
+    const [slow, fast] = await Promise.all([member("three"), member("three")]);
+    slow.state.room = false;
+    emit(1);
+    await expect(slow.results.next()).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    emit(2);
+    await settled();
+    expect(fast.state.sent).toEqual([JSON.stringify({ data: { tick: 1 } }), JSON.stringify({ data: { tick: 2 } })]);
+    expect(slow.state.sent).toHaveLength(1);
+    await fast.results.return!();
+    expect(listeners.size).toBe(0);
+  });
+
+  it("ends every member with the error its source fails on", async () => {
+    const [first, second] = await Promise.all([member("four"), member("four")]);
+    for (let value = 0; value <= MAX_UNREAD_MESSAGES + 1; value++) emit(value);
+    // The source held more than a reader may leave unread before the group read it: it fails for the group.
+    const outcomes = await Promise.allSettled([first.results.next(), second.results.next()]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    expect(listeners.size).toBe(0);
   });
 });
