@@ -125,7 +125,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   if (allowPrivateNetworks.length)
     log.info({ allowPrivateNetworks }, "webhook targets allowed in private networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS)");
 
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, (message) => log.warn(message));
   const { db, reads, writes } = database;
   const bus =
     config.database.engine === "postgresql"

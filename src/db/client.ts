@@ -36,7 +36,11 @@ const POOL_SIZE = 10;
  * Connects (the ORM included, so prepared writes can share its SQLite connection). Each engine's client and
  * driver are loaded when it is the one in use: the other's would only take memory.
  */
-export async function openDatabase(database: DatabaseConfig): Promise<Database> {
+export async function openDatabase(
+  database: DatabaseConfig,
+  /** Told of trouble that changes no answer (on SQLite, a checkpoint that failed and will be tried again). */
+  warn: (message: string) => void = (message) => process.emitWarning(message),
+): Promise<Database> {
   const statements: StatementCounter = { count: 0 };
   if (database.engine === "postgresql") {
     const [{ default: pg }, { PrismaPg }, { PrismaClient }] = await Promise.all([
@@ -85,14 +89,16 @@ export async function openDatabase(database: DatabaseConfig): Promise<Database> 
     };
   }
   mkdirSync(dirname(database.file), { recursive: true });
-  const [{ sqliteAdapter }, { PrismaClient: SqlitePrismaClient }] = await Promise.all([
+  const [{ sqliteAdapter }, { startCheckpointer }, { PrismaClient: SqlitePrismaClient }] = await Promise.all([
     import("./sqlite-adapter.js"),
+    import("./sqlite-checkpointer.js"),
     import("../generated/prisma-sqlite/client.js"),
   ]);
   const { adapter, writes } = sqliteAdapter(database.file, statements);
   const db = new SqlitePrismaClient({ adapter: counted(adapter, statements) }) as unknown as Db;
   await db.$connect();
   const reads = sqliteReads(database.file, statements);
+  const checkpointer = startCheckpointer(database.file, (message) => warn(`SQLite checkpoint failed: ${message}`));
   return {
     db,
     reads,
@@ -100,6 +106,7 @@ export async function openDatabase(database: DatabaseConfig): Promise<Database> 
     statements,
     runAlone: (_lock, work) => work(),
     async close() {
+      await checkpointer.stop();
       await reads.close();
       await db.$disconnect();
     },

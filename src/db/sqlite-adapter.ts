@@ -28,7 +28,8 @@ export function sqliteAdapter(
       async connect() {
         const writing = await writer.connect();
         await writing.executeScript(
-          "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+          // Checkpoints run on their own thread (sqlite-checkpointer.ts), never inside a commit on the event loop.
+          "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;",
         );
         // The adapter's own better-sqlite3 handle (a plain field of its class): prepared writes share the one writer.
         writingConnection((writing as unknown as { client: BetterSqlite3.Database }).client);

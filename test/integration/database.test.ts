@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { migrate, migrationsDirectory } from "../../src/db/migrate.js";
 import { insert } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { adminPostgresUrl, freshDatabase, testEngine, type TestDatabase } from "../support/database.js";
+import { waitFor } from "../support/kit.js";
 // @ts-expect-error: a dev-only JavaScript tool without typings
 import { diffMigrationsToSchema } from "../../tools/schema-engine.mjs";
 
@@ -100,5 +101,34 @@ describe(`prepared writes (${testEngine()})`, () => {
     const winner = one === "fulfilled" ? `${first}@batch.test` : `${first}@other.test`;
     const stored = await db.profile.findMany({ where: { id: { in: [first, second] } } });
     expect(stored.map((row) => row.email).sort()).toEqual([winner, `${second}@batch.test`].sort());
+  });
+});
+
+describe("SQLite checkpoints", () => {
+  // The same whatever the project's engine: checked on a SQLite database of its own.
+  it("run on their own thread: commits never copy the log into the database file, and the log is copied within seconds", async () => {
+    const sqlite = await freshDatabase("sqlite");
+    const { db: sqliteDb, writes, close } = await openDatabase(sqlite.config);
+    try {
+      const file = sqlite.config.engine === "sqlite" ? sqlite.config.file : "";
+      expect(await sqliteDb.$queryRawUnsafe("PRAGMA wal_autocheckpoint")).toEqual([{ wal_autocheckpoint: 0n }]);
+      await writes.run('CREATE TABLE "Scratch" ("value" TEXT NOT NULL)');
+      const before = statSync(file).size;
+      // About 2,000 pages of 4 KiB: past the 1,000 at which a commit would checkpoint by itself.
+      await Promise.all(
+        Array.from({ length: 2_000 }, () =>
+          writes.run('INSERT INTO "Scratch" ("value") VALUES ($1)', ["x".repeat(4_000)]),
+        ),
+      );
+      await waitFor(
+        async () => statSync(file).size,
+        (size) => size >= before + 2_000 * 4_000,
+        "the log copied into the database file",
+        5_000,
+      );
+    } finally {
+      await close();
+      await sqlite.drop();
+    }
   });
 });
