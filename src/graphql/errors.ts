@@ -14,6 +14,13 @@ const DOCUMENT_ERRORS = new Set([
   "PERSISTED_QUERY_NOT_FOUND",
 ]);
 
+/**
+ * graphql-js's refusals of an argument while it executes (a null variable for a non-null argument with a
+ * default passes validation): the caller's input, raised without an original error or a code.
+ */
+const ARGUMENT_REFUSAL =
+  /^Argument "[^"]+" (of required type .+ was not provided|of non-null type .+ must not be null|has invalid value .+)\.$/s;
+
 /** How much of a quoted piece of the caller's document an error message repeats. */
 const QUOTED_CHARACTERS = 64;
 const LONG_QUOTE = new RegExp(`"([^"]{${QUOTED_CHARACTERS}})[^"]+"`, "g");
@@ -54,7 +61,9 @@ export function formatGraphQLError(log: Logger) {
     }
     const code = formatted.extensions?.code;
     if (typeof code === "string" && code in ERROR_TABLE) return formatted;
-    if (typeof code === "string" && DOCUMENT_ERRORS.has(code)) {
+    const refusedArgument =
+      original instanceof GraphQLError && !original.originalError && ARGUMENT_REFUSAL.test(original.message);
+    if ((typeof code === "string" && DOCUMENT_ERRORS.has(code)) || refusedArgument) {
       const message = briefDocumentMessage(formatted.message);
       return { ...base, message, extensions: { code: "VALIDATION_FAILED", status: 400 } };
     }

@@ -663,6 +663,18 @@ describe("GraphQL", () => {
     expect(response.body.errors[0].message).toMatch(/WebSocket/);
   });
 
+  it("a null variable for a non-null argument with a default -> VALIDATION_FAILED naming the argument", async () => {
+    // Validation lets it through (the argument has a default); graphql-js refuses it while executing.
+    const session = await signIn(t);
+    const response = await t.graphql(
+      "query ($status: ManagedProfileFilter) { managedProfiles(status: $status) { count } }",
+      { status: null },
+      session.headers,
+    );
+    const error = expectGraphQLError(response, "VALIDATION_FAILED", 400);
+    expect(error.message).toMatch(/"status"/);
+  });
+
   it("an unknown field -> 400 VALIDATION_FAILED", async () => {
     expectRefusedDocument(await t.graphql("{ noSuchField }"));
   });
