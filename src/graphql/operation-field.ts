@@ -31,12 +31,17 @@ function asJson(value: unknown): unknown {
   );
 }
 
-/** Runs an operation with the field's arguments, validated by the operation's schema as REST input is. */
+/**
+ * Runs an operation with the field's arguments, validated by the operation's schema as REST input is.
+ * `refused` is what the field's own reading of an argument refused (a malformed idempotency key), answered
+ * after the operation's gate as REST answers its face's refusals (see perform).
+ */
 export function performField<Result>(
   operation: AnyOperation<Result>,
   context: GraphQLContext,
   acting: ActingContext | OperatorActor | null,
   args: object,
+  refused?: unknown,
 ): Result | Promise<Result> {
-  return perform(operation, context.app, acting, asJson(args));
+  return perform(operation, context.app, acting, asJson(args), refused);
 }

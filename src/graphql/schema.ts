@@ -4,8 +4,10 @@ import { specifiedDirectives, type GraphQLSchema } from "graphql";
 import { buildSchema, getMetadataStorage } from "type-graphql";
 import { authDirective, enforceAuth } from "./auth-directive.js";
 import { AdminResolver } from "./resolvers/admin.js";
+import { BrazilCustomersResolver } from "./resolvers/brazil-customers.js";
 import { CredentialsResolver } from "./resolvers/credentials.js";
 import { CustomersResolver } from "./resolvers/customers.js";
+import { DomesticCustomersResolver } from "./resolvers/domestic-customers.js";
 import { FiatAccountsResolver } from "./resolvers/fiat-accounts.js";
 import { IdentityResolver } from "./resolvers/identity.js";
 import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
@@ -39,6 +41,8 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       WebhooksResolver,
       FiatAccountsResolver,
       CustomersResolver,
+      BrazilCustomersResolver,
+      DomesticCustomersResolver,
       RecipientsResolver,
     ],
     directives: [...specifiedDirectives, authDirective],

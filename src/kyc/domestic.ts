@@ -1,16 +1,25 @@
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import type { KycStatus } from "../providers/ports.js";
+import type { CustomerType } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import type { KycCaseRow } from "./repo.js";
 import type { CaseKey, KycService } from "./service.js";
 
 /** The countries with business customers (KYB). */
-const KYB_COUNTRIES = ["CO", "MX"] as const;
+export const KYB_COUNTRIES = ["CO", "MX"] as const;
 
 /** The reference's customer statuses for the domestic corridors. */
-type DomesticStatus =
-  "CONSULTED" | "LINK_OPENED" | "USER_COMPLETED" | "VERIFYING" | "FAILED" | "SUCCESS" | "UPDATE_REQUIRED";
+export const DOMESTIC_STATUSES = [
+  "CONSULTED",
+  "LINK_OPENED",
+  "USER_COMPLETED",
+  "VERIFYING",
+  "FAILED",
+  "SUCCESS",
+  "UPDATE_REQUIRED",
+] as const;
+type DomesticStatus = (typeof DOMESTIC_STATUSES)[number];
 
 const name = z.string().trim().min(1, "is required").max(100, "must be at most 100 characters");
 const optionalText = z.string().trim().max(200, "must be at most 200 characters").optional();
@@ -103,19 +112,25 @@ function domesticStatus(row: KycCaseRow): DomesticStatus {
 export interface DomesticCaseView {
   providerCustomerId: string;
   country: DomesticCountry;
+  customerType: CustomerType;
   status: DomesticStatus;
   createdAt: Date;
   updatedAt: Date;
 }
 
-/** The subject's domestic case (AR, CO, MX, US) as the reference's statuses show it. */
-export async function domesticCase(kyc: KycService, acting: ActingContext, key: CaseKey): Promise<DomesticCaseView> {
-  const row = await kyc.caseOf(acting, key);
+/** A domestic case (AR, CO, MX, US) as the reference's statuses show it. */
+export function domesticCaseView(row: KycCaseRow): DomesticCaseView {
   return {
     providerCustomerId: row.providerCustomerId,
-    country: key.corridor as DomesticCountry,
+    country: row.corridor as DomesticCountry,
+    customerType: row.customerType as CustomerType,
     status: domesticStatus(row),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** The subject's domestic case (AR, CO, MX, US) as the reference's statuses show it. */
+export async function domesticCase(kyc: KycService, acting: ActingContext, key: CaseKey): Promise<DomesticCaseView> {
+  return domesticCaseView(await kyc.caseOf(acting, key));
 }

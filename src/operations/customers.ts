@@ -13,6 +13,7 @@ import {
   customerInput,
   customerTypeInput,
   domesticCase,
+  domesticCaseView,
   kybInformation,
   kycInformation,
   redirectLinkInput,
@@ -70,14 +71,16 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: customerInput,
-      run: async (app, acting, { country }) => (await app.kyc.createCustomer(acting, individual(country))).createdAt,
+      run: async (app, acting, { country }) =>
+        domesticCaseView(await app.kyc.createCustomer(acting, individual(country))),
     }),
     createBusinessCustomer: defineOperation({
       ...named("createDomesticBusinessCustomer", "Create the business provider customer"),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: customerInput,
-      run: async (app, acting, { country }) => (await app.kyc.createCustomer(acting, business(country))).createdAt,
+      run: async (app, acting, { country }) =>
+        domesticCaseView(await app.kyc.createCustomer(acting, business(country))),
     }),
     submitKycInformation: defineOperation({
       ...named("submitDomesticKycInformation", "Submit an individual's KYC information"),

@@ -60,8 +60,11 @@ interface RestFace<Result> {
   publicKeyField?: string;
 }
 
-/** Every operation served over REST, with its route: what the parity test walks. */
-export const REST_FACES = new Map<AnyOperation, { method: Method; url: string; wireNames?: Record<string, string> }>();
+/** Every operation served over REST, with its route and where its input is read: what the parity test walks. */
+export const REST_FACES = new Map<
+  AnyOperation,
+  { method: Method; url: string; inQuery: boolean; wireNames?: Record<string, string> }
+>();
 
 /** An object's keys renamed by `names` (others kept); anything else as it is. */
 const renameKeys = (value: unknown, names: Record<string, string>) =>
@@ -157,7 +160,7 @@ export function operationRoute<Result>(
   const inQuery = face.from ? face.from === "query" : face.method === "GET" || face.method === "DELETE";
   const hasFields = Object.keys(rest.shape).length > 0;
   const status = face.status ?? 200;
-  REST_FACES.set(operation, { method: face.method, url: face.url, wireNames: face.wireNames });
+  REST_FACES.set(operation, { method: face.method, url: face.url, inQuery, wireNames: face.wireNames });
   const { wireNames, publicKeyField } = face;
   const fromWire = wireNames && Object.fromEntries(Object.entries(wireNames).map(([name, wire]) => [wire, name]));
   const documentedRest = (schema: object) => (wireNames ? renameProperties(schema, wireNames) : schema);

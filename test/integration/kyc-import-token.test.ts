@@ -357,3 +357,107 @@ describe("who may import", () => {
     expect(bySession.status, JSON.stringify(bySession.body)).toBe(202);
   });
 });
+
+describe("over GraphQL", () => {
+  const IMPORT =
+    "mutation ($input: ImportBrazilKycTokenInput!, $key: String!) { importBrazilKycToken(input: $input, idempotencyKey: $key) { attemptId status } }";
+  const importingOverGraphQL = async (headers: Headers, key: unknown, input: unknown) =>
+    (await t.graphql(IMPORT, { input, key }, headers)).body;
+  const codeOf = (body: any) => body.errors?.[0]?.extensions?.code;
+
+  it("imports into the caller's subaccount: in review at once, approved after, as over REST", async () => {
+    const user = await userWithSubaccount();
+    const answer = await importingOverGraphQL(user.session, randomUUID(), {
+      importToken: shareToken(),
+      consentAttested: true,
+    });
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.importBrazilKycToken.status).toBe("PENDING");
+    const row = await caseOf(user.profileId);
+    expect([row.method, row.submissionId]).toEqual(["token_import", answer.data.importBrazilKycToken.attemptId]);
+    expect((await t.request("GET", "/v1/ramp-info", { headers: user.secret })).body.corridors.BR.kycStatus).toBe(
+      "approved",
+    );
+  });
+
+  it("shares REST's idempotency keys: the same key and input replay, another input is 422, on either face", async () => {
+    const user = await userWithSubaccount();
+    const key = randomUUID();
+    const input = { importToken: shareToken(), consentAttested: true };
+    const first = await importingOverGraphQL(user.secret, key, input);
+    expect(first.errors).toBeUndefined();
+    const before = await caseOf(user.profileId);
+    expect((await importingOverGraphQL(user.session, key, input)).data).toEqual(first.data);
+    const overRest = await importing(user.secret, key, { consentAttested: true, importToken: input.importToken });
+    expect([overRest.status, overRest.body]).toEqual([202, { ...first.data.importBrazilKycToken, status: "pending" }]);
+    const other = { importToken: shareToken(), consentAttested: true };
+    const mismatch = await importingOverGraphQL(user.secret, key, other);
+    expect(mismatch.errors[0].extensions).toMatchObject({ code: "IDEMPOTENCY_KEY_MISMATCH", status: 422 });
+    expect(mismatch.data).toBeNull();
+    expectError(await importing(user.secret, key, other), 422, "IDEMPOTENCY_KEY_MISMATCH");
+    expect(await caseOf(user.profileId)).toEqual(before);
+  });
+
+  it("checks the idempotency key as REST checks the header, and the input as REST checks the body", async () => {
+    const user = await userWithSubaccount();
+    const input = { importToken: shareToken(), consentAttested: true };
+    for (const key of ["", "x".repeat(129), "has space", "ключ"]) {
+      expect(codeOf(await importingOverGraphQL(user.secret, key, input)), key).toBe("IDEMPOTENCY_KEY_REQUIRED");
+    }
+    expect(codeOf(await importingOverGraphQL(user.secret, undefined, input))).toBe("VALIDATION_FAILED");
+    for (const [bad, field] of [
+      [{ importToken: input.importToken, consentAttested: false }, "consentAttested"],
+      [{ importToken: "", consentAttested: true }, "importToken"],
+      [{ importToken: "é".repeat(513), consentAttested: true }, "importToken"],
+    ] as const) {
+      const refused = await importingOverGraphQL(user.secret, randomUUID(), bad);
+      expect(refused.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+      expect(refused.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toContain(field);
+    }
+    expect((await caseOf(user.profileId)).status).toBe("not_started");
+    expect(codeOf(await importingOverGraphQL(user.secret, "k".repeat(128), input))).toBeUndefined();
+  });
+
+  it("refuses a child's own key and a corridor its manager no longer allows before looking at the key", async () => {
+    const manager = await userWithSubaccount();
+    const put = (allowedCorridors: string[]) =>
+      t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors, isActive: true },
+      });
+    expect((await put(["BR"])).status).toBe(201);
+    const created = await t.request("POST", "/v1/managed-profiles", {
+      headers: manager.secret,
+      body: {
+        externalSubjectId: `subject-${randomUUID()}`,
+        contactEmail: `child-${randomUUID()}@example.com`,
+        customerType: "individual",
+      },
+    });
+    const childId: string = created.body.managedProfile.profileId;
+    const issued = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+      headers: manager.secret,
+      body: { name: "child's own" },
+    });
+    const own = { "x-api-key": rememberSecret(issued.body.secretKey as string) };
+    const selecting = { ...manager.secret, "x-managed-profile-id": childId };
+    const subaccount = await t.request("POST", "/v1/brl/createSubaccount", {
+      headers: selecting,
+      body: { accountType: "INDIVIDUAL", name: "Child", taxId: randomCpf() },
+    });
+    expect(subaccount.status, JSON.stringify(subaccount.body)).toBe(200);
+    const input = { importToken: shareToken(), consentAttested: true };
+
+    expect(codeOf(await importingOverGraphQL(own, "", input))).toBe("MANAGED_PROFILE_ACCESS_DENIED");
+    expect(codeOf(await importingOverGraphQL(manager.publicKey, "", input))).toBe("FORBIDDEN");
+    expect((await put(["MX"])).status).toBe(200);
+    expect(codeOf(await importingOverGraphQL(selecting, "", input))).toBe("MANAGED_PROFILE_ACCESS_DENIED");
+    expect(await t.app.db.idempotencyRecord.count({ where: { scope: { contains: childId } } })).toBe(0);
+
+    // Allowed again: the manager imports for its child through the selector.
+    expect((await put(["BR"])).status).toBe(200);
+    const imported = await importingOverGraphQL(selecting, randomUUID(), input);
+    expect(imported.errors).toBeUndefined();
+    expect((await caseOf(childId)).submissionId).toBe(imported.data.importBrazilKycToken.attemptId);
+  });
+});

@@ -880,3 +880,323 @@ describe("GraphQL", () => {
     expect((await t.graphql(QUERY, {}, manager.secret)).body.data.customers).toEqual([]);
   });
 });
+
+describe("domestic customers and KYC/KYB over GraphQL", () => {
+  const CUSTOMER = "{ customerId country customerType status createdAt updatedAt }";
+  /** The field's data, or the test fails with the errors GraphQL answered. */
+  async function data(headers: Headers, document: string, variables: Record<string, unknown> = {}) {
+    const { body } = await t.graphql(document, variables, headers);
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    return Object.values(body.data)[0] as any;
+  }
+  /** The first error's code and status, and what the field answered. */
+  async function refusal(headers: Headers, document: string, variables: Record<string, unknown> = {}) {
+    const { body } = await t.graphql(document, variables, headers);
+    const [error] = body.errors ?? [];
+    return { code: error?.extensions?.code, status: error?.extensions?.status, details: error?.extensions?.details };
+  }
+  const kycStatus = async (headers: Headers, country: string, customerType = "INDIVIDUAL") =>
+    (
+      await data(
+        headers,
+        "query($country: DomesticCountry!, $type: CustomerType) { domesticKycStatus(country: $country, customerType: $type) { status } }",
+        { country, type: customerType },
+      )
+    ).status;
+  const SUBMIT_KYC =
+    "mutation($country: DomesticCountry!, $input: DomesticKycInformationInput!) { submitDomesticKycInformation(country: $country, input: $input) { submissionId } }";
+  const SEND_KYC =
+    "mutation($country: DomesticCountry!, $id: ID!) { sendDomesticKycSubmission(country: $country, submissionId: $id) }";
+
+  it("takes an individual from customer to approved through the API, and REST reads the same case", async () => {
+    const user = await newUser();
+    const customer = await data(user.session, `mutation { createDomesticIndividualCustomer(country: MX) ${CUSTOMER} }`);
+    expect(customer).toMatchObject({ country: "MX", customerType: "INDIVIDUAL", status: "CONSULTED" });
+    const rest = ok(await get(user.secret, "/v1/domestic/getKycStatus?country=MX"));
+    expect(rest).toMatchObject({ alfred_pay_id: customer.customerId, status: "CONSULTED" });
+
+    const input = { ...KYC_INFO, phone: "+525512345678", nationalities: ["MX"], politicallyExposed: false };
+    const { submissionId } = await data(user.secret, SUBMIT_KYC, { country: "MX", input });
+    expect(await kycStatus(user.secret, "MX")).toBe("USER_COMPLETED");
+    expect(await status(user.secret, "MX")).toBe("USER_COMPLETED");
+    expect(await data(user.secret, SEND_KYC, { country: "MX", id: submissionId })).toBe(true);
+    expect(await kycStatus(user.session, "MX")).toBe("SUCCESS");
+    expect(await status(user.secret, "MX")).toBe("SUCCESS");
+    expect(await rampInfo(user.secret, "MX")).toBe("approved");
+
+    const read = await data(user.secret, `{ domesticCustomer(country: MX) ${CUSTOMER} }`);
+    const creation = ok(await get(user.secret, "/v1/domestic/alfredpayStatus?country=MX"));
+    expect(read).toMatchObject({
+      customerId: customer.customerId,
+      status: "SUCCESS",
+      createdAt: creation.creationTime,
+    });
+  });
+
+  it("runs a business's hosted KYB and its KYB through the API", async () => {
+    const user = await newUser();
+    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: US) { status } }");
+    const LINK = "mutation { requestDomesticKybLink(country: US) { submissionId url } }";
+    const link = await data(user.secret, LINK);
+    expect(link.url).toContain(link.submissionId);
+    expect(
+      await data(user.secret, "mutation { reportDomesticHostedFlowOpened(country: US, customerType: BUSINESS) }"),
+    ).toBe(true);
+    expect(await kycStatus(user.secret, "US", "BUSINESS")).toBe("LINK_OPENED");
+    // Asked again once the flow was opened: the same attempt.
+    expect(await data(user.secret, LINK)).toEqual(link);
+    await data(user.secret, "mutation { reportDomesticHostedFlowFinished(country: US, customerType: BUSINESS) }");
+    expect(await status(user.secret, "US", "BUSINESS")).toBe("SUCCESS");
+    // The individual customer of the country is another one, which does not exist.
+    expect(await refusal(user.secret, "{ domesticKycStatus(country: US) { status } }")).toMatchObject({
+      code: "NOT_FOUND",
+      status: 404,
+    });
+
+    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: CO) { status } }");
+    const { submissionId } = await data(
+      user.secret,
+      "mutation($input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: CO, input: $input) { submissionId } }",
+      { input: { businessName: "Acme SAS", taxId: "900123456", website: "https://acme.example.com" } },
+    );
+    await data(user.secret, "mutation($id: ID!) { sendDomesticKybSubmission(country: CO, submissionId: $id) }", {
+      id: submissionId,
+    });
+    expect(await status(user.secret, "CO", "BUSINESS")).toBe("SUCCESS");
+  });
+
+  it("retries a rejected case: an API one for new information, a hosted one with a new link", async () => {
+    const user = await newUser(t, `someone+kyc-rejected-${randomUUID().slice(0, 8)}@example.com`);
+    await data(user.secret, "mutation { createDomesticIndividualCustomer(country: CO) { status } }");
+    const rejected = { ...KYC_INFO, lastName: "Rejectable" };
+    const { submissionId } = await data(user.secret, SUBMIT_KYC, { country: "CO", input: rejected });
+    await data(user.secret, SEND_KYC, { country: "CO", id: submissionId });
+    expect(await kycStatus(user.secret, "CO")).toBe("FAILED");
+    const RETRY =
+      "mutation($country: DomesticCountry!, $type: CustomerType) { retryDomesticKyc(country: $country, customerType: $type) { hostedLink { submissionId url } } }";
+    expect(await data(user.secret, RETRY, { country: "CO" })).toEqual({ hostedLink: null });
+    expect(await status(user.secret, "CO")).toBe("CONSULTED");
+
+    // The contact email carries the sandbox's rejection marker: the hosted KYB is rejected.
+    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: MX) { status } }");
+    const link = await data(user.secret, "mutation { requestDomesticKybLink(country: MX) { submissionId } }");
+    await data(user.secret, "mutation { reportDomesticHostedFlowFinished(country: MX, customerType: BUSINESS) }");
+    expect(await kycStatus(user.secret, "MX", "BUSINESS")).toBe("FAILED");
+    const { hostedLink } = await data(user.secret, RETRY, { country: "MX", type: "BUSINESS" });
+    expect(hostedLink.submissionId).not.toBe(link.submissionId);
+    expect(hostedLink.url).toContain(hostedLink.submissionId);
+    expect(await status(user.secret, "MX", "BUSINESS")).toBe("CONSULTED");
+  });
+
+  it("refuses as REST does, with the error table's codes, and changes nothing", async () => {
+    const user = await newUser();
+    expect(await refusal(user.secret, SUBMIT_KYC, { country: "AR", input: KYC_INFO })).toMatchObject({
+      code: "NOT_FOUND",
+      status: 404,
+    });
+    // A lookup that finds nothing is null, with its error: the rest of the page stays.
+    const { body } = await t.graphql(
+      "{ domesticCustomer(country: AR) { status } customers { corridor } }",
+      {},
+      user.secret,
+    );
+    expect(body.data).toEqual({ domesticCustomer: null, customers: [] });
+    expect(body.errors.map((error: any) => error.extensions.code)).toEqual(["NOT_FOUND"]);
+
+    await data(user.secret, "mutation { createDomesticIndividualCustomer(country: AR) { status } }");
+    expect(
+      await refusal(user.secret, "mutation { createDomesticIndividualCustomer(country: AR) { status } }"),
+    ).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: [{ field: "country" }] });
+    expect(
+      await refusal(user.secret, SUBMIT_KYC, { country: "AR", input: { ...KYC_INFO, dateOfBirth: "12/04/1990" } }),
+    ).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: [{ field: "dateOfBirth" }] });
+    expect(await refusal(user.secret, SEND_KYC, { country: "AR", id: randomUUID() })).toMatchObject({
+      code: "NOT_FOUND",
+    });
+    // KYB information is taken in CO and MX only; a null customer type is refused, as in a REST body.
+    expect(
+      await refusal(
+        user.secret,
+        'mutation { submitDomesticKybInformation(country: AR, input: { businessName: "Acme", taxId: "30-1" }) { submissionId } }',
+      ),
+    ).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+    expect(
+      await refusal(
+        user.secret,
+        "mutation($type: CustomerType) { reportDomesticHostedFlowOpened(country: AR, customerType: $type) }",
+        { type: null },
+      ),
+    ).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+    // Without a hosted link there is nothing to report opened.
+    expect(await refusal(user.secret, "mutation { reportDomesticHostedFlowOpened(country: AR) }")).toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: [{ field: "country" }],
+    });
+    expect(await status(user.secret, "AR")).toBe("CONSULTED");
+    expect(await t.app.db.kycCase.count({ where: { profileId: user.profileId } })).toBe(1);
+  });
+
+  it("acts for a managed child through the selector, within the manager's policy and the child's customer type", async () => {
+    const manager = await newUser();
+    ok(
+      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors: ["MX"], isActive: true },
+      }),
+      201,
+    );
+    const child = ok(
+      await post(manager.secret, "/v1/managed-profiles", {
+        externalSubjectId: `subject-${randomUUID()}`,
+        contactEmail: `child-${randomUUID()}@example.com`,
+        customerType: "individual",
+      }),
+      201,
+    );
+    const selecting = { ...manager.secret, "x-managed-profile-id": child.managedProfile.profileId };
+    expect(
+      await refusal(selecting, "mutation { createDomesticIndividualCustomer(country: CO) { status } }"),
+    ).toMatchObject({ code: "MANAGED_PROFILE_ACCESS_DENIED", status: 403 });
+    expect(
+      await refusal(selecting, "mutation { createDomesticBusinessCustomer(country: MX) { status } }"),
+    ).toMatchObject({ code: "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH", status: 400 });
+    await data(selecting, "mutation { createDomesticIndividualCustomer(country: MX) { status } }");
+    const { submissionId } = await data(selecting, SUBMIT_KYC, { country: "MX", input: KYC_INFO });
+    await data(selecting, SEND_KYC, { country: "MX", id: submissionId });
+    expect(await status(selecting, "MX")).toBe("SUCCESS");
+    // The manager's own case is its own.
+    expect(await refusal(manager.secret, "{ domesticKycStatus(country: MX) { status } }")).toMatchObject({
+      code: "NOT_FOUND",
+    });
+  });
+});
+
+describe("GraphQL: Brazil", () => {
+  const CREATE =
+    "mutation ($input: CreateBrazilSubaccountInput!) { createBrazilSubaccount(input: $input) { subAccountId } }";
+  const SUBMIT = "mutation ($input: SubmitBrazilKycInput!) { submitBrazilKyc(input: $input) { submissionId } }";
+  const STATUS = "query ($taxId: String!) { brazilKycStatus(taxId: $taxId) { customerType status result level } }";
+  const USER =
+    "query ($taxId: String) { brazilUser(taxId: $taxId) { subAccountId evmAddress kycLevel identityStatus } }";
+  const REMAINING = "query ($direction: RampDirection!) { brazilRemainingLimit(direction: $direction) }";
+  const START_KYB = "mutation ($id: ID!) { startBrazilKyb(subAccountId: $id) { attemptId basicCompanyDataUrl } }";
+  const ATTEMPT = "query ($id: ID!) { brazilKybAttempt(attemptId: $id) { status result retryable } }";
+  const codeOf = (body: any) => body.errors?.[0]?.extensions?.code;
+
+  it("takes a subaccount through level 1 KYC to approved and a company through hosted KYB, to the state REST reads", async () => {
+    const user = await newUser();
+    const gql = async (query: string, variables: Record<string, unknown> = {}) =>
+      (await t.graphql(query, variables, user.session)).body;
+    const cpf = randomCpf();
+
+    const created = await gql(CREATE, { input: { customerType: "INDIVIDUAL", name: "Ana Souza", taxId: cpf } });
+    expect(created.errors).toBeUndefined();
+    const { subAccountId } = created.data.createBrazilSubaccount;
+    // The same subaccount REST created would be: REST reads it, and creating it again returns it.
+    expect(ok(await get(user.secret, "/v1/brl/getUser")).subAccountId).toBe(subAccountId);
+    expect(
+      ok(
+        await post(user.secret, "/v1/brl/createSubaccount", {
+          accountType: "INDIVIDUAL",
+          name: "Ana Souza",
+          taxId: cpf,
+        }),
+      ).subAccountId,
+    ).toBe(subAccountId);
+    expect((await gql(USER)).data.brazilUser).toMatchObject({
+      subAccountId,
+      kycLevel: 0,
+      identityStatus: "NOT_IDENTIFIED",
+    });
+    // Nothing submitted yet: the lookup is null beside its NOT_FOUND.
+    const before = await gql(STATUS, { taxId: cpf });
+    expect(before.data).toEqual({ brazilKycStatus: null });
+    expect(before.errors[0].extensions).toMatchObject({ code: "NOT_FOUND", status: 404 });
+
+    // Another CPF than the subaccount's is refused with the field named, as over REST.
+    const mismatch = await gql(SUBMIT, { input: { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: randomCpf() } });
+    expect(mismatch.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+    expect(mismatch.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toEqual([
+      "taxIdNumber",
+    ]);
+    const submitted = await gql(SUBMIT, { input: { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf } });
+    expect(submitted.errors).toBeUndefined();
+    const row = await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId, corridor: "BR" } });
+    expect(submitted.data.submitBrazilKyc.submissionId).toBe(row.submissionId);
+
+    expect((await gql(STATUS, { taxId: cpf })).data.brazilKycStatus).toEqual({
+      customerType: "INDIVIDUAL",
+      status: "COMPLETED",
+      result: "APPROVED",
+      level: 1,
+    });
+    expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`))).toEqual({
+      type: "KYC",
+      status: "COMPLETED",
+      result: "APPROVED",
+      level: "1",
+    });
+    const formatted = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
+    expect((await gql(USER, { taxId: formatted })).data.brazilUser).toEqual(
+      ok(await get(user.secret, "/v1/brl/getUser")),
+    );
+    const remaining = (await gql(REMAINING, { direction: "BUY" })).data.brazilRemainingLimit;
+    expect(remaining).toMatch(/^\d+\.\d{2}$/);
+    expect(Number(remaining)).toBe(
+      ok(await get(user.secret, "/v1/brl/getUserRemainingLimit?direction=BUY")).remainingLimit,
+    );
+    expect(await rampInfo(user.secret, "BR")).toBe("approved");
+    // Another profile's tax id names no subaccount of the caller's.
+    const other = await newUser();
+    expect(codeOf((await t.graphql(STATUS, { taxId: cpf }, other.session)).body)).toBe("VALIDATION_FAILED");
+
+    // A company: hosted KYB, approved once the attempt is decided.
+    const company = await gql(CREATE, { input: { customerType: "BUSINESS", name: "Acme Ltda", taxId: randomCnpj() } });
+    const companyId = company.data.createBrazilSubaccount.subAccountId;
+    expect(codeOf(await gql(START_KYB, { id: subAccountId }))).toBe("VALIDATION_FAILED");
+    const started = (await gql(START_KYB, { id: companyId })).data.startBrazilKyb;
+    expect(started.basicCompanyDataUrl).toContain(started.attemptId);
+    expect((await gql(ATTEMPT, { id: started.attemptId })).data.brazilKybAttempt).toEqual({
+      status: "COMPLETED",
+      result: "APPROVED",
+      retryable: false,
+    });
+    expect(ok(await get(user.secret, `/v1/brl/kyb/attempt-status?attemptId=${started.attemptId}`))).toEqual({
+      status: "COMPLETED",
+      result: "APPROVED",
+    });
+    const unknown = await gql(ATTEMPT, { id: randomUUID() });
+    expect([unknown.data, codeOf(unknown)]).toEqual([{ brazilKybAttempt: null }, "NOT_FOUND"]);
+  });
+
+  it("refuses a child's BR change outside its manager's policy before reading the input, as REST does", async () => {
+    const manager = await newUser();
+    ok(
+      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: t.operatorHeaders,
+        body: { allowedCorridors: ["MX"], isActive: true },
+      }),
+      201,
+    );
+    const child = ok(
+      await post(manager.secret, "/v1/managed-profiles", {
+        externalSubjectId: `subject-${randomUUID()}`,
+        contactEmail: `child-${randomUUID()}@example.com`,
+        customerType: "individual",
+      }),
+      201,
+    );
+    const selecting = { ...manager.secret, "x-managed-profile-id": child.managedProfile.profileId };
+    // An invalid tax id too: the policy is checked first.
+    const input = { customerType: "INDIVIDUAL", name: "Ana Souza", taxId: "123" };
+    const refused = (await t.graphql(CREATE, { input }, selecting)).body;
+    expect(refused.errors[0].extensions).toMatchObject({ code: "MANAGED_PROFILE_ACCESS_DENIED", status: 403 });
+    expect(refused.data).toBeNull();
+    expectError(
+      await post(selecting, "/v1/brl/createSubaccount", { accountType: "INDIVIDUAL", name: "Ana Souza", taxId: "123" }),
+      403,
+      "MANAGED_PROFILE_ACCESS_DENIED",
+    );
+    expect(await t.app.db.kycCase.count({ where: { profileId: child.managedProfile.profileId } })).toBe(0);
+  });
+});

@@ -828,3 +828,123 @@ describe("GET /v1/onboarding/requirements", () => {
     );
   });
 });
+
+describe("GraphQL: onboarding status, limits and requirements", () => {
+  const STATUS =
+    "{ onboardingStatus { activeEntityId selectionRequired roles entities { id customerType status accounts { id provider corridor customerType status } } } }";
+  const LIMITS =
+    "query ($corridors: [Corridor!]!) { limits(corridors: $corridors) { corridor currency direction max used period { type startsAt endsAt } } }";
+  const REQUIREMENTS =
+    "query ($country: Corridor!, $customerType: CustomerType!) { onboardingRequirements(country: $country, customerType: $customerType) { country customerType provider flow mode requirementsVersion documentationUrl openapiUrl documents { type required collection acceptedMediaTypes description } steps { order kind method path operationId description fixedQuery } } }";
+  const screaming = (value: string) => value.replace(/-/g, "_").toUpperCase();
+
+  /** REST's onboarding status as the GraphQL field names it (its always-null fields and the repeated state left out). */
+  const statusAsGraphQL = (rest: any) => ({
+    activeEntityId: rest.activeEntityId,
+    selectionRequired: rest.selectionRequired,
+    roles: rest.roles.map(screaming),
+    entities: rest.entities.map((entity: any) => ({
+      id: entity.id,
+      customerType: screaming(entity.type),
+      status: screaming(entity.status),
+      accounts: entity.accounts.map((account: any) => ({
+        id: account.id,
+        provider: account.provider,
+        corridor: account.country,
+        customerType: screaming(account.customerType),
+        status: screaming(account.status),
+      })),
+    })),
+  });
+
+  it("onboardingStatus tells what GET /v1/onboarding/status tells, directly and for a child through the selector", async () => {
+    const profile = await newProfile();
+    await t.completeKyc(profile.secret, ["BR"]);
+    await kycRejected(profile.secret, "CO");
+    await kycSubmittedNotSent(profile.secret, "MX");
+    const rest = await t.request("GET", "/v1/onboarding/status", { headers: profile.secret });
+    expectStatus(rest, 200);
+    const direct = await t.graphql(STATUS, {}, profile.session);
+    expect(direct.body.errors).toBeUndefined();
+    expect(direct.body.data.onboardingStatus).toEqual(statusAsGraphQL(rest.body));
+    expect(direct.body.data.onboardingStatus.entities[0].accounts.map((account: any) => account.status).sort()).toEqual(
+      ["APPROVED", "PENDING", "REJECTED"],
+    );
+
+    const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
+    const child = await newChild(manager, "business");
+    await t.completeKyc(selecting(manager.secret, child.profileId), ["BR"], "business");
+    const forChild = await t.graphql(STATUS, {}, selecting(manager.session, child.profileId));
+    expect(forChild.body.errors).toBeUndefined();
+    const childRest = await t.request("GET", "/v1/onboarding/status", { headers: child.own });
+    expect(forChild.body.data.onboardingStatus).toEqual(statusAsGraphQL(childRest.body));
+    expect(forChild.body.data.onboardingStatus).toMatchObject({
+      roles: ["MANAGED_PROFILE"],
+      entities: [{ customerType: "BUSINESS", accounts: [{ corridor: "BR", status: "APPROVED" }] }],
+    });
+
+    // Exact limits and onboarding are a secret key's or a session's: a public key is refused, and nothing is answered.
+    const refused = await t.graphql(STATUS, {}, profile.publicKey);
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
+    expect(refused.body.data ?? null).toBeNull();
+  });
+
+  it("limits covers every corridor with limits as POST /v1/limits does; EU and a corridor outside the policy are refused", async () => {
+    const profile = await newProfile();
+    const corridors: Corridor[] = ["AR", "BR", "CO", "MX", "US"];
+    const rest = await limits(profile.secret, corridors);
+    expectStatus(rest, 200);
+    const answer = await t.graphql(LIMITS, { corridors }, profile.secret);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data.limits).toEqual(rest.body.limits);
+    expect(answer.body.data.limits.map((limit: any) => `${limit.corridor} ${limit.direction}`)).toEqual(
+      corridors.flatMap((corridor) => [`${corridor} BUY`, `${corridor} SELL`]),
+    );
+    const eu = await t.graphql(LIMITS, { corridors: ["BR", "EU"] }, profile.secret);
+    expect(eu.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+
+    const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
+    const child = await newChild(manager, "individual");
+    const childLimits = await t.graphql(LIMITS, { corridors: ["BR"] }, selecting(manager.secret, child.profileId));
+    expect(childLimits.body.data.limits.map((limit: any) => limit.corridor)).toEqual(["BR", "BR"]);
+    const outside = await t.graphql(LIMITS, { corridors: ["BR", "MX"] }, selecting(manager.secret, child.profileId));
+    expect(outside.body.errors[0].extensions).toMatchObject({ code: "MANAGED_PROFILE_ACCESS_DENIED", status: 403 });
+  });
+
+  it("onboardingRequirements answers anyone what GET /v1/onboarding/requirements answers; none offered is null with NOT_FOUND", async () => {
+    for (const country of ["AR", "BR", "CO", "MX", "US"]) {
+      for (const customerType of ["individual", "business"]) {
+        const variables = { country, customerType: screaming(customerType) };
+        const answer = await t.graphql(REQUIREMENTS, variables);
+        const rest = await t.request(
+          "GET",
+          `/v1/onboarding/requirements?country=${country}&customerType=${customerType}`,
+        );
+        if (country === "AR" && customerType === "business") {
+          expect(answer.body.data).toEqual({ onboardingRequirements: null });
+          expect(answer.body.errors[0].extensions).toMatchObject({ code: "NOT_FOUND", status: 404 });
+          expectRestError(rest, 404, "NOT_FOUND");
+          continue;
+        }
+        expect(answer.body.errors, `${country} ${customerType}`).toBeUndefined();
+        expectStatus(rest, 200);
+        expect(answer.body.data.onboardingRequirements).toEqual({
+          ...rest.body,
+          customerType: screaming(rest.body.customerType),
+          mode: screaming(rest.body.mode),
+          documents: rest.body.documents.map((document: any) => ({
+            ...document,
+            collection: screaming(document.collection),
+          })),
+          steps: rest.body.steps.map((step: any) => ({
+            ...step,
+            kind: screaming(step.kind),
+            fixedQuery: step.fixedQuery ?? null,
+          })),
+        });
+      }
+    }
+    const eu = await t.graphql(REQUIREMENTS, { country: "EU", customerType: "INDIVIDUAL" });
+    expect(eu.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+  });
+});

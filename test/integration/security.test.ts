@@ -163,6 +163,70 @@ function domesticKycTargets(prefix: `/${string}`, country: Record<string, string
   ];
 }
 
+/** The GraphQL faces of the domestic customer and KYC/KYB operations. */
+function domesticKycGraphQLTargets(): SecurityTarget[] {
+  const kyc = { capabilities: ["PROVIDER_ACCOUNTS"] as const };
+  const change = { ...kyc, allowedOutcome: "not-refused" as const };
+  const byCountry = (field: string, selection = "") => ({
+    field: `Mutation.${field}` as const,
+    ...change,
+    document: `mutation Change($country: DomesticCountry!) { ${field}(country: $country) ${selection} }`,
+    variables: () => ({ country: "US" }),
+    invalidVariables: () => ({ country: "BR" }),
+  });
+  const typed = (kind: "Query" | "Mutation", field: string, selection = "") => ({
+    field: `${kind}.${field}` as const,
+    document: `${kind.toLowerCase()} Typed($country: DomesticCountry!, $type: CustomerType) { ${field}(country: $country, customerType: $type) ${selection} }`,
+    variables: () => ({ country: "US", type: "INDIVIDUAL" }),
+    invalidVariables: () => ({ country: "US", type: "PERSON" }),
+  });
+  const send = (field: string, country: string) => ({
+    field: `Mutation.${field}` as const,
+    ...change,
+    document: `mutation Send($country: DomesticCountry!, $id: ID!) { ${field}(country: $country, submissionId: $id) }`,
+    variables: () => ({ country, id: randomUUID() }),
+    invalidVariables: () => ({ country }),
+  });
+  return [
+    byCountry("createDomesticIndividualCustomer", "{ customerId status }"),
+    byCountry("createDomesticBusinessCustomer", "{ customerId status }"),
+    {
+      field: "Mutation.submitDomesticKycInformation",
+      ...change,
+      document:
+        "mutation Submit($country: DomesticCountry!, $input: DomesticKycInformationInput!) { submitDomesticKycInformation(country: $country, input: $input) { submissionId } }",
+      variables: () => ({
+        country: "US",
+        input: {
+          firstName: "Ana",
+          lastName: "Souza",
+          dateOfBirth: "1990-04-12",
+          documentType: "NATIONAL_ID",
+          documentNumber: "12345678",
+        },
+      }),
+      invalidVariables: () => ({ country: "US", input: { firstName: 7 } }),
+    },
+    send("sendDomesticKycSubmission", "US"),
+    {
+      field: "Mutation.submitDomesticKybInformation",
+      ...change,
+      document:
+        "mutation Submit($country: DomesticKybCountry!, $input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: $country, input: $input) { submissionId } }",
+      variables: () => ({ country: "MX", input: { businessName: "Acme", taxId: "ACM010101ABC" } }),
+      invalidVariables: () => ({ country: "US", input: { businessName: "Acme", taxId: "ACM010101ABC" } }),
+    },
+    send("sendDomesticKybSubmission", "MX"),
+    byCountry("requestDomesticKycLink", "{ submissionId url }"),
+    byCountry("requestDomesticKybLink", "{ submissionId url }"),
+    { ...typed("Mutation", "reportDomesticHostedFlowOpened"), ...change },
+    { ...typed("Mutation", "reportDomesticHostedFlowFinished"), ...change },
+    { ...typed("Mutation", "retryDomesticKyc", "{ hostedLink { submissionId url } }"), ...change },
+    { ...typed("Query", "domesticKycStatus", "{ customerId country customerType status updatedAt }"), ...kyc },
+    { ...typed("Query", "domesticCustomer", "{ country status createdAt }"), ...kyc },
+  ];
+}
+
 /** The BR subaccount and KYC/KYB operations under a prefix (/v1/brl, /v1/brla). */
 function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
   const kyc = { capabilities: ["PROVIDER_ACCOUNTS"] as const };
@@ -574,6 +638,72 @@ const TARGETS: SecurityTarget[] = [
     variables: () => ({ key: "+5511987654321" }),
     invalidVariables: () => ({ key: 42 }),
   },
+  // GraphQL: BR subaccounts and their KYC/KYB, like /v1/brl. The owner's individual subaccount is approved:
+  // changes get a domain answer (a tax id or subaccount not its own, a case no longer open), never 401/403.
+  {
+    field: "Mutation.createBrazilSubaccount",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document:
+      "mutation Create($input: CreateBrazilSubaccountInput!) { createBrazilSubaccount(input: $input) { subAccountId } }",
+    variables: () => ({ input: { customerType: "INDIVIDUAL", name: "Ana Souza", taxId: randomCpf() } }),
+    invalidVariables: () => ({ input: { customerType: "COMPANY", name: "Ana Souza", taxId: randomCpf() } }),
+  },
+  {
+    field: "Mutation.submitBrazilKyc",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document: "mutation Submit($input: SubmitBrazilKycInput!) { submitBrazilKyc(input: $input) { submissionId } }",
+    variables: () => ({ input: { ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: randomCpf() } }),
+    invalidVariables: () => ({ input: { subAccountId: randomUUID() } }),
+  },
+  {
+    field: "Query.brazilKycStatus",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document: "query Status($taxId: String!) { brazilKycStatus(taxId: $taxId) { customerType status result level } }",
+    variables: () => ({ taxId: randomCpf() }),
+    invalidVariables: () => ({ taxId: 42 }),
+  },
+  {
+    field: "Query.brazilUser",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    document: "query { brazilUser { subAccountId evmAddress kycLevel identityStatus } }",
+  },
+  {
+    field: "Query.brazilRemainingLimit",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    document: "query Remaining($direction: RampDirection!) { brazilRemainingLimit(direction: $direction) }",
+    variables: () => ({ direction: "BUY" }),
+    invalidVariables: () => ({ direction: "UP" }),
+  },
+  {
+    field: "Mutation.startBrazilKyb",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document: "mutation Start($id: ID!) { startBrazilKyb(subAccountId: $id) { attemptId basicCompanyDataUrl } }",
+    variables: () => ({ id: randomUUID() }),
+    invalidVariables: () => ({ id: true }),
+  },
+  {
+    field: "Query.brazilKybAttempt",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document: "query Attempt($id: ID!) { brazilKybAttempt(attemptId: $id) { status result retryable } }",
+    variables: () => ({ id: randomUUID() }),
+    invalidVariables: () => ({ id: true }),
+  },
+  // The owner's case is no longer open for an import: an allowed caller gets 400; a child's own key is refused.
+  {
+    field: "Mutation.importBrazilKycToken",
+    capabilities: ["BR_KYC_IMPORT"],
+    childCredential: "refused",
+    allowedOutcome: "not-refused",
+    document:
+      "mutation Import($input: ImportBrazilKycTokenInput!, $key: String!) { importBrazilKycToken(input: $input, idempotencyKey: $key) { attemptId status } }",
+    variables: () => ({ input: { importToken: "share-token", consentAttested: true }, key: randomUUID() }),
+    invalidVariables: () => ({ input: { importToken: 42, consentAttested: true }, key: randomUUID() }),
+  },
 
   // GraphQL: public reference data.
   {
@@ -596,6 +726,11 @@ const TARGETS: SecurityTarget[] = [
     field: "Query.supportedFiatCurrencies",
     capabilities: ["REFERENCE_DATA"],
     document: "query { supportedFiatCurrencies { symbol decimals } }",
+  },
+  {
+    field: "Query.webhookSigningKey",
+    capabilities: ["REFERENCE_DATA"],
+    document: "query { webhookSigningKey { publicKey algorithm } }",
   },
   {
     field: "Query.supportedPaymentMethods",
@@ -901,6 +1036,9 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["PROVIDER_ACCOUNTS"],
     document: "query { customers { customerId corridor customerType kycStatus } }",
   },
+  // GraphQL: domestic customers and KYC/KYB, like /v1/domestic (the country is an argument). The owner and the
+  // suite's children completed KYC in US: reads succeed; changes get a domain answer, never 401/403.
+  ...domesticKycGraphQLTargets(),
   // GraphQL: payout fiat accounts, like the REST routes.
   {
     field: "Query.fiatAccounts",
@@ -1009,6 +1147,20 @@ const TARGETS: SecurityTarget[] = [
       "query Limits($corridors: [Corridor!]!) { limits(corridors: $corridors) { corridor direction max used } }",
     variables: () => ({ corridors: ["BR", "MX"] }),
     invalidVariables: () => ({ corridors: ["XX"] }),
+  },
+  {
+    field: "Query.onboardingStatus",
+    capabilities: ["EXACT_LIMITS"],
+    document:
+      "query { onboardingStatus { activeEntityId selectionRequired roles entities { id accounts { id corridor status } } } }",
+  },
+  {
+    field: "Query.onboardingRequirements",
+    capabilities: ["REFERENCE_DATA"],
+    document:
+      "query Requirements($country: Corridor!, $customerType: CustomerType!) { onboardingRequirements(country: $country, customerType: $customerType) { flow steps { order path } } }",
+    variables: () => ({ country: "BR", customerType: "INDIVIDUAL" }),
+    invalidVariables: () => ({ country: "XX", customerType: "INDIVIDUAL" }),
   },
 ];
 

@@ -1,14 +1,19 @@
 import { Arg, Ctx, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import { getRampInfo, getUserLimits } from "../../operations/onboarding.js";
-import type { Corridor } from "../../reference-data/corridors.js";
+import { getOnboardingStatus, getRampInfo, getUserLimits } from "../../operations/onboarding.js";
+import { getOnboardingRequirements } from "../../operations/reference-data.js";
+import type { Corridor, CustomerType } from "../../reference-data/corridors.js";
 import type { GraphQLContext } from "../context.js";
-import { Acting } from "../acting.js";
+import { Acting, OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
-import { CorridorEnum } from "../types/managed-profiles.js";
+import { CorridorEnum, CustomerTypeEnum } from "../types/managed-profiles.js";
+import { OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
 import { RampInfo, toDirection, UserLimit } from "../types/ramps.js";
 
-/** Eligibility and limits of the acting subject: the same services as GET /v1/ramp-info and POST /v1/limits. */
+/**
+ * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,
+ * POST /v1/limits, GET /v1/onboarding/status and GET /v1/onboarding/requirements.
+ */
 @Resolver()
 export class OnboardingResolver {
   @Query(() => RampInfo, {
@@ -35,5 +40,50 @@ export class OnboardingResolver {
   ): Promise<UserLimit[]> {
     const { limits } = await performField(getUserLimits, context, acting, { corridors });
     return limits.map((limit) => ({ ...limit, direction: toDirection(limit.direction) }));
+  }
+
+  @Query(() => OnboardingStatus, {
+    description:
+      "The subject's entities and, per entity, its provider accounts (KYC/KYB cases under way or decided) in every corridor.",
+  })
+  @Performs(getOnboardingStatus)
+  async onboardingStatus(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<OnboardingStatus> {
+    const status = await performField(getOnboardingStatus, context, acting, {});
+    return {
+      ...status,
+      entities: status.entities.map(({ id, type, status: entityStatus, accounts }) => ({
+        id,
+        customerType: type,
+        status: entityStatus,
+        accounts: accounts.map((account) => ({
+          id: account.id,
+          provider: account.provider,
+          corridor: account.country,
+          customerType: account.customerType,
+          status: account.status,
+        })),
+      })),
+    };
+  }
+
+  @Query(() => OnboardingRequirements, {
+    nullable: true,
+    description:
+      "The documents and ordered steps of KYC (KYB) in a corridor for a customer type; null with NOT_FOUND where none is offered (AR businesses). Open to anyone.",
+  })
+  @Performs(getOnboardingRequirements)
+  async onboardingRequirements(
+    @Arg("country", () => CorridorEnum, { description: "AR, BR, CO, MX or US; EU has no onboarding and is refused." })
+    country: Corridor,
+    @Arg("customerType", () => CustomerTypeEnum, { description: "Whether a person or a company onboards." })
+    customerType: CustomerType,
+    @OptionalActing() acting: ActingContext | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<OnboardingRequirements> {
+    const requirements = await performField(getOnboardingRequirements, context, acting, { country, customerType });
+    return {
+      ...requirements,
+      steps: requirements.steps.map((step) => ({ ...step, fixedQuery: step.fixedQuery ?? null })),
+    };
   }
 }

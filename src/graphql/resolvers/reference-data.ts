@@ -6,6 +6,8 @@ import {
   listSupportedFiatCurrencies,
   listSupportedPaymentMethods,
 } from "../../operations/reference-data.js";
+import { getPublicKey } from "../../operations/webhooks.js";
+import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
 import type { GraphQLContext } from "../context.js";
 import { OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
@@ -18,10 +20,23 @@ import {
   PaymentMethod,
   RampDirectionEnum,
 } from "../types/reference-data.js";
+import { WebhookSigningKey } from "../types/webhooks.js";
 
 /** Public reference data: the same service and filters as REST. */
 @Resolver()
 export class ReferenceDataResolver {
+  @Query(() => WebhookSigningKey, {
+    description: "The key webhook signatures verify with; after a rotation, the new one.",
+  })
+  @Performs(getPublicKey)
+  async webhookSigningKey(
+    @OptionalActing() acting: ActingContext | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookSigningKey> {
+    const { publicKey } = await performField(getPublicKey, context, acting, {});
+    return { publicKey, ...SIGNATURE_SCHEME };
+  }
+
   @Query(() => [Country], {
     description: "Countries served, by code and name (both case-insensitive) or by a currency they use.",
   })

@@ -125,3 +125,20 @@ export class RegisterWebhookInput {
   @Field(() => [WebhookEventTypeEnum], { nullable: true, description: "Default: both." })
   events?: WebhookEventTypeEnum[] | null;
 }
+
+@ObjectType({
+  description: "The key webhook signatures verify with, and how they are made (REST: GET /v1/public-key).",
+})
+export class WebhookSigningKey {
+  @Field({ description: "SPKI PEM of the key that signs webhook deliveries." })
+  publicKey!: string;
+
+  @Field({ description: "The signature algorithm: RSA-PSS." })
+  algorithm!: string;
+
+  @Field({ description: "The message digest, also used by MGF1: SHA-256." })
+  hash!: string;
+
+  @Field(() => Int, { description: "The salt length in bytes." })
+  saltLength!: number;
+}

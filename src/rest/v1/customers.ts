@@ -135,7 +135,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   });
 
   const createdResponse = z.object({ createdAt: isoDateTime });
-  const created = (createdAt: Date) => ({ createdAt });
+  const created = ({ createdAt }: DomesticCaseView) => ({ createdAt });
   const customerBody = z.object({}).strict();
   for (const [operations, url] of [
     [domestic, "/v1/domestic/createIndividualCustomer"],

@@ -1,0 +1,184 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import type { ActingContext } from "../../auth/delegation.js";
+import { idempotencyKey } from "../../idempotency/service.js";
+import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
+import type { GraphQLContext } from "../context.js";
+import { Acting } from "../acting.js";
+import { Performs, performField } from "../operation-field.js";
+import {
+  BrazilKybAttempt,
+  BrazilKycStatus,
+  BrazilUser,
+  CreateBrazilSubaccountInput,
+  CreateBrazilSubaccountPayload,
+  ImportBrazilKycTokenInput,
+  ImportBrazilKycTokenPayload,
+  StartBrazilKybPayload,
+  SubmitBrazilKycInput,
+  SubmitBrazilKycPayload,
+} from "../types/brazil-customers.js";
+import { RampDirectionEnum } from "../types/reference-data.js";
+import { toRampType } from "../types/ramps.js";
+
+const BR = BRAZIL_CUSTOMER_OPERATIONS;
+
+/** A null optional argument is one left out: REST's query string cannot send a null either. */
+const given = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+
+/**
+ * Brazilian customers (subaccounts) and their KYC/KYB, the same operations as REST's /v1/brl/* (its legacy
+ * alias /v1/brla/* has no fields of its own). Changes pass the manager's BR policy for a child first.
+ */
+@Resolver()
+export class BrazilCustomersResolver {
+  @Mutation(() => CreateBrazilSubaccountPayload, {
+    description:
+      "Creates the subject's BR subaccount for a customer type, returns the existing one unchanged, or reopens a rejected one for a new KYC.",
+  })
+  @Performs(BR.createSubaccount)
+  async createBrazilSubaccount(
+    @Arg("input", () => CreateBrazilSubaccountInput, {
+      description: "The customer type, name and tax id; the other fields are accepted as REST accepts them.",
+    })
+    { customerType, ...input }: CreateBrazilSubaccountInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateBrazilSubaccountPayload> {
+    const accountType = customerType === "business" ? "COMPANY" : "INDIVIDUAL";
+    return performField(BR.createSubaccount, context, acting, { ...input, accountType });
+  }
+
+  @Mutation(() => SubmitBrazilKycPayload, {
+    description:
+      "Submits level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay.",
+  })
+  @Performs(BR.newKyc)
+  async submitBrazilKyc(
+    @Arg("input", () => SubmitBrazilKycInput, { description: "The person's data and uploaded documents." })
+    input: SubmitBrazilKycInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubmitBrazilKycPayload> {
+    const { id } = await performField(BR.newKyc, context, acting, { ...input });
+    return { submissionId: id };
+  }
+
+  @Query(() => BrazilKycStatus, {
+    nullable: true,
+    description:
+      "The KYC (KYB) status of the subject's subaccount with this tax id; null with NOT_FOUND before anything was submitted.",
+  })
+  @Performs(BR.kycStatus)
+  async brazilKycStatus(
+    @Arg("taxId", () => String, {
+      description: "The subaccount's CPF or CNPJ (formatting ignored); another profile's is VALIDATION_FAILED.",
+    })
+    taxId: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilKycStatus> {
+    const { type, status, result, level } = await performField(BR.kycStatus, context, acting, { taxId });
+    return {
+      customerType: type === "KYB" ? "business" : "individual",
+      status,
+      result: result ?? null,
+      level: Number(level),
+    };
+  }
+
+  @Query(() => BrazilUser, {
+    nullable: true,
+    description:
+      "The subject's BR subaccount (by tax id, or its individual one before its company one); null with NOT_FOUND without one.",
+  })
+  @Performs(BR.user)
+  async brazilUser(
+    @Arg("taxId", () => String, {
+      nullable: true,
+      description: "The subaccount's CPF or CNPJ; null or left out: the subject's own subaccount.",
+    })
+    taxId: string | null | undefined,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilUser> {
+    return performField(BR.user, context, acting, { taxId: given(taxId) });
+  }
+
+  @Query(() => String, {
+    description:
+      "What the subject's BR subaccount may still move this calendar month in a direction, in BRL (decimal string): the monthly limit less completed ramps.",
+  })
+  @Performs(BR.remainingLimit)
+  async brazilRemainingLimit(
+    @Arg("direction", () => RampDirectionEnum, { description: "BUY (BRL paid in) or SELL (BRL paid out)." })
+    direction: string,
+    @Arg("taxId", () => String, {
+      nullable: true,
+      description: "The subaccount's CPF or CNPJ; null or left out: the subject's own subaccount.",
+    })
+    taxId: string | null | undefined,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<string> {
+    const { remainingLimit } = await performField(BR.remainingLimit, context, acting, {
+      direction: toRampType(direction),
+      taxId: given(taxId),
+    });
+    return remainingLimit.toFixed(2);
+  }
+
+  @Mutation(() => StartBrazilKybPayload, {
+    description: "Starts the hosted level 1 KYB of a company subaccount; brazilKybAttempt follows it.",
+  })
+  @Performs(BR.startKyb)
+  async startBrazilKyb(
+    @Arg("subAccountId", () => ID, { description: "One of the subject's company subaccounts." })
+    subAccountId: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<StartBrazilKybPayload> {
+    return performField(BR.startKyb, context, acting, { subAccountId });
+  }
+
+  @Query(() => BrazilKybAttempt, {
+    nullable: true,
+    description: "A KYB attempt of one of the subject's company subaccounts; null with NOT_FOUND for any other id.",
+  })
+  @Performs(BR.kybAttemptStatus)
+  async brazilKybAttempt(
+    @Arg("attemptId", () => ID, { description: "The attempt startBrazilKyb returned." })
+    attemptId: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilKybAttempt> {
+    const { status, result, retryable } = await performField(BR.kybAttemptStatus, context, acting, { attemptId });
+    return { status, result: result ?? null, retryable: retryable ?? false };
+  }
+
+  @Mutation(() => ImportBrazilKycTokenPayload, {
+    description:
+      "Imports a KYC share token into the subject's individual subaccount; the same idempotency key and input answer the first outcome again.",
+  })
+  @Performs(BR.importToken)
+  async importBrazilKycToken(
+    @Arg("input", () => ImportBrazilKycTokenInput, { description: "The token and the subject's consent." })
+    input: ImportBrazilKycTokenInput,
+    @Arg("idempotencyKey", () => String, {
+      description:
+        "1 to 128 visible ASCII characters (else IDEMPOTENCY_KEY_REQUIRED), as REST's Idempotency-Key header, with which it shares its keys: another input under a used key is IDEMPOTENCY_KEY_MISMATCH, one still running IDEMPOTENCY_KEY_IN_USE.",
+    })
+    key: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ImportBrazilKycTokenPayload> {
+    // The key is checked as REST checks the header, and refused after the corridor policy like it.
+    let refused: unknown;
+    try {
+      idempotencyKey(key);
+    } catch (error) {
+      refused = error;
+    }
+    const { body } = await performField(BR.importToken, context, acting, { ...input, idempotencyKey: key }, refused);
+    return body;
+  }
+}

@@ -1,0 +1,218 @@
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { enumOf } from "./enums.js";
+import { CustomerTypeEnum } from "./managed-profiles.js";
+import { KycCaseStatusEnum } from "./ramps.js";
+
+/*
+ * Brazilian customers (subaccounts) and their KYC/KYB: the operations REST serves under /v1/brl (and its
+ * legacy alias /v1/brla), under the project's names. Inputs keep the operations' field names.
+ */
+
+const BrazilVerificationProgressEnum = enumOf(["PENDING", "PROCESSING", "COMPLETED"] as const);
+registerEnumType(BrazilVerificationProgressEnum, {
+  name: "BrazilVerificationProgress",
+  description: "How far a BR KYC or KYB attempt is, as REST's status spells it.",
+  valuesConfig: {
+    PENDING: { description: "The subaccount exists; nothing was submitted." },
+    PROCESSING: { description: "Submitted and awaiting the provider's decision." },
+    COMPLETED: { description: "Decided: the result says how." },
+  },
+});
+
+const BrazilVerificationResultEnum = enumOf(["APPROVED", "REJECTED"] as const);
+registerEnumType(BrazilVerificationResultEnum, {
+  name: "BrazilVerificationResult",
+  description: "The provider's decision on a completed BR KYC or KYB attempt.",
+  valuesConfig: {
+    APPROVED: { description: "Verified: level 1, ramps may start in BR." },
+    REJECTED: {
+      description: "Not verified; why stays with support. createBrazilSubaccount again reopens an individual's case.",
+    },
+  },
+});
+
+/** REST's identityStatus values: the GraphQL names cannot hold its hyphen. */
+const BrazilIdentityStatusEnum = { NOT_IDENTIFIED: "NOT-IDENTIFIED", CONFIRMED: "CONFIRMED" } as const;
+registerEnumType(BrazilIdentityStatusEnum, {
+  name: "BrazilIdentityStatus",
+  description: "Whether the subaccount's holder is identified (REST spells NOT_IDENTIFIED as NOT-IDENTIFIED).",
+  valuesConfig: {
+    NOT_IDENTIFIED: { description: "KYC (KYB) is not approved yet, or was rejected." },
+    CONFIRMED: { description: "KYC (KYB) is approved: level 1." },
+  },
+});
+
+@ObjectType({ description: "The outcome of createBrazilSubaccount." })
+export class CreateBrazilSubaccountPayload {
+  @Field(() => ID, {
+    description:
+      "The subaccount (the BR customer's id, Customer.customerId): a new one, or the subject's existing one.",
+  })
+  subAccountId!: string;
+}
+
+@ObjectType({ description: "The outcome of submitBrazilKyc." })
+export class SubmitBrazilKycPayload {
+  @Field(() => ID, { description: "The KYC attempt the submission opened; its decision follows." })
+  submissionId!: string;
+}
+
+@ObjectType({ description: "A BR subaccount's KYC (individual) or KYB (company) status." })
+export class BrazilKycStatus {
+  @Field(() => CustomerTypeEnum, {
+    description: "INDIVIDUAL: KYC of a person (CPF); BUSINESS: KYB of a company (CNPJ).",
+  })
+  customerType!: string;
+
+  @Field(() => BrazilVerificationProgressEnum, { description: "How far the attempt is." })
+  status!: string;
+
+  @Field(() => BrazilVerificationResultEnum, { nullable: true, description: "The decision; null until COMPLETED." })
+  result!: string | null;
+
+  @Field(() => Int, { description: "The verification level reached: 1 once approved, 0 otherwise." })
+  level!: number;
+}
+
+@ObjectType({ description: "The subject's BR subaccount: its wallet and verification level." })
+export class BrazilUser {
+  @Field(() => ID, { description: "The subaccount (the BR customer's id, Customer.customerId)." })
+  subAccountId!: string;
+
+  @Field({ description: "The subaccount's EVM wallet address (0x and 40 hex digits); stable." })
+  evmAddress!: string;
+
+  @Field(() => Int, { description: "1 once KYC (KYB) is approved, 0 otherwise." })
+  kycLevel!: number;
+
+  @Field(() => BrazilIdentityStatusEnum, { description: "Whether the holder is identified." })
+  identityStatus!: string;
+}
+
+@ObjectType({ description: "The outcome of startBrazilKyb: the hosted KYB's pages for the company." })
+export class StartBrazilKybPayload {
+  @Field(() => ID, { description: "The KYB attempt, which brazilKybAttempt reads." })
+  attemptId!: string;
+
+  @Field({ description: "The hosted page where the company's authorized representative is verified." })
+  authorizedRepresentativeUrl!: string;
+
+  @Field({ description: "The hosted page where the company's basic data is given." })
+  basicCompanyDataUrl!: string;
+}
+
+@ObjectType({ description: "A BR company's KYB attempt." })
+export class BrazilKybAttempt {
+  @Field(() => BrazilVerificationProgressEnum, { description: "How far the attempt is." })
+  status!: string;
+
+  @Field(() => BrazilVerificationResultEnum, { nullable: true, description: "The decision; null until COMPLETED." })
+  result!: string | null;
+
+  @Field({ description: "True when the attempt was rejected and a new one may be started." })
+  retryable!: boolean;
+}
+
+@ObjectType({ description: "The outcome of importBrazilKycToken." })
+export class ImportBrazilKycTokenPayload {
+  @Field(() => ID, { description: "The KYC attempt the import opened; its decision follows (brazilKycStatus)." })
+  attemptId!: string;
+
+  @Field(() => KycCaseStatusEnum, {
+    description: "Always PENDING: the import was accepted and the provider decides after its delay.",
+  })
+  status!: string;
+}
+
+@InputType({
+  description: "A BR subaccount: created, returned unchanged when it exists, or reopened when it was rejected.",
+})
+export class CreateBrazilSubaccountInput {
+  @Field(() => CustomerTypeEnum, {
+    description: "INDIVIDUAL (KYC, a CPF) or BUSINESS (KYB, a CNPJ); REST names them INDIVIDUAL and COMPANY.",
+  })
+  customerType!: string;
+
+  @Field({ description: "The person's full name or the company's legal name, 1 to 200 characters once trimmed." })
+  name!: string;
+
+  @Field({
+    description:
+      "CPF for an individual or CNPJ for a company, check digits verified (dots, dashes and slashes ignored); an existing subaccount's must match.",
+  })
+  taxId!: string;
+
+  @Field(() => String, { nullable: true, description: "A quote the subaccount is created for; accepted, not used." })
+  quoteId?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "A widget session the subaccount is created in; accepted, not used.",
+  })
+  sessionId?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The company's name, at most 200 characters; accepted, not used.",
+  })
+  companyName?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The company's start date; accepted, not used." })
+  startDate?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The company's CNPJ; accepted, not used (taxId decides)." })
+  cnpj?: string | null;
+}
+
+@InputType({ description: "Level 1 KYC of an individual subaccount: handed to the provider, never stored here." })
+export class SubmitBrazilKycInput {
+  @Field(() => ID, { description: "The subject's individual subaccount (createBrazilSubaccount)." })
+  subAccountId!: string;
+
+  @Field({ description: "The person's full name, 1 to 200 characters once trimmed." })
+  fullName!: string;
+
+  @Field({ description: "Date of birth, YYYY-MM-DD." })
+  dateOfBirth!: string;
+
+  @Field({ description: "The CPF; it must be the subaccount's (dots and dashes ignored)." })
+  taxIdNumber!: string;
+
+  @Field({ description: "The country that issued the tax id, at most 60 characters." })
+  countryOfTaxId!: string;
+
+  @Field({ description: "The person's email address." })
+  email!: string;
+
+  @Field({ description: "Street and number, at most 200 characters." })
+  streetAddress!: string;
+
+  @Field({ description: "At most 100 characters." })
+  city!: string;
+
+  @Field({ description: "The state, at most 100 characters." })
+  state!: string;
+
+  @Field({ description: "The postal code, at most 20 characters." })
+  zipCode!: string;
+
+  @Field({ description: "The country of residence, at most 60 characters." })
+  country!: string;
+
+  @Field({ description: "The uploaded identity document's id, 1 to 200 characters." })
+  uploadedDocumentId!: string;
+
+  @Field({ description: "The uploaded selfie's id, 1 to 200 characters." })
+  uploadedSelfieId!: string;
+}
+
+@InputType({
+  description: "A KYC share token to import: a secret, handed to the provider only (never stored, logged or returned).",
+})
+export class ImportBrazilKycTokenInput {
+  @Field({ description: "The opaque share token, 1 to 1024 UTF-8 bytes." })
+  importToken!: string;
+
+  @Field({ description: "Must be true: the subject consented to sharing its verification." })
+  consentAttested!: boolean;
+}

@@ -1,0 +1,216 @@
+import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { DOMESTIC_STATUSES, KYB_COUNTRIES } from "../../kyc/domestic.js";
+import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
+import { enumOf } from "./enums.js";
+import { CustomerTypeEnum } from "./managed-profiles.js";
+
+export const DomesticCountryEnum = enumOf(DOMESTIC_COUNTRIES);
+registerEnumType(DomesticCountryEnum, {
+  name: "DomesticCountry",
+  description: "The corridors whose customers and KYC/KYB go through the domestic provider (REST: /v1/domestic).",
+  valuesConfig: {
+    AR: { description: "Argentina; a managed child here only as an individual." },
+    CO: { description: "Colombia." },
+    MX: { description: "Mexico." },
+    US: { description: "United States." },
+  },
+});
+
+export const DomesticKybCountryEnum = enumOf(KYB_COUNTRIES);
+registerEnumType(DomesticKybCountryEnum, {
+  name: "DomesticKybCountry",
+  description: "The domestic corridors that take a business's KYB information through the API.",
+  valuesConfig: {
+    CO: { description: "Colombia." },
+    MX: { description: "Mexico." },
+  },
+});
+
+const DomesticKycStatusEnum = enumOf(DOMESTIC_STATUSES);
+registerEnumType(DomesticKycStatusEnum, {
+  name: "DomesticKycStatus",
+  description: "Where a domestic customer's KYC (KYB) stands, spelled as the REST status routes spell it.",
+  valuesConfig: {
+    CONSULTED: { description: "The customer exists; nothing was submitted or opened yet." },
+    LINK_OPENED: { description: "The hosted flow was opened and is not finished." },
+    USER_COMPLETED: { description: "Information was submitted through the API and is not sent for review yet." },
+    VERIFYING: { description: "Finished and awaiting the provider's decision." },
+    FAILED: { description: "The provider did not approve it (why stays with support); it can be retried." },
+    SUCCESS: { description: "The provider approved it." },
+    UPDATE_REQUIRED: { description: "Listed by the REST status routes; no case here reaches it." },
+  },
+});
+
+const ColombianDocumentTypeEnum = enumOf(["CC", "CE"] as const);
+registerEnumType(ColombianDocumentTypeEnum, {
+  name: "ColombianDocumentType",
+  description: "An identity document in Colombia.",
+  valuesConfig: {
+    CC: { description: "Cédula de ciudadanía: a citizen's identity card." },
+    CE: { description: "Cédula de extranjería: a foreign resident's identity card." },
+  },
+});
+
+const ArgentineDocumentTypeEnum = enumOf(["DNI"] as const);
+registerEnumType(ArgentineDocumentTypeEnum, {
+  name: "ArgentineDocumentType",
+  description: "An identity document in Argentina.",
+  valuesConfig: { DNI: { description: "Documento Nacional de Identidad: the national identity card." } },
+});
+
+@ObjectType({
+  description:
+    "The subject's customer with the domestic provider in one country, as one customer type, and its KYC (KYB).",
+})
+export class DomesticCustomer {
+  @Field(() => ID, { description: "The provider's customer id." })
+  customerId!: string;
+
+  @Field(() => DomesticCountryEnum, { description: "The country whose provider holds this customer." })
+  country!: string;
+
+  @Field(() => CustomerTypeEnum, {
+    description: "Individual customers go through KYC, business customers through KYB.",
+  })
+  customerType!: string;
+
+  @Field(() => DomesticKycStatusEnum, {
+    description: "Where its KYC (KYB) stands; a provider decision that fell due shows at once.",
+  })
+  status!: string;
+
+  @Field({ description: "When the customer was created (ISO 8601 date-time, UTC)." })
+  createdAt!: Date;
+
+  @Field({ description: "Last stored change to the customer's case (ISO 8601 date-time, UTC)." })
+  updatedAt!: Date;
+}
+
+@ObjectType({ description: "Information handed over through the API, to be sent for review with this id." })
+export class DomesticSubmission {
+  @Field(() => ID, {
+    description: "Names the submission when it is sent for review; information given again replaces it.",
+  })
+  submissionId!: string;
+}
+
+@ObjectType({ description: "A link to the provider's hosted KYC or KYB, and the attempt it belongs to." })
+export class DomesticHostedLink {
+  @Field(() => ID, { description: "The hosted attempt; asked for again once the flow was opened, the same one." })
+  submissionId!: string;
+
+  @Field({ description: "Where the subject completes the hosted flow." })
+  url!: string;
+}
+
+@ObjectType({ description: "A failed KYC or KYB opened again." })
+export class DomesticRetry {
+  @Field(() => DomesticHostedLink, {
+    nullable: true,
+    description:
+      "A new hosted link when the failed attempt was hosted; null when it went through the API, where information is submitted again.",
+  })
+  hostedLink!: DomesticHostedLink | null;
+}
+
+@InputType({
+  description:
+    "An individual's KYC information, handed to the provider and not stored here; beyond the names, the birth date and the document number, what each country asks for is optional.",
+})
+export class DomesticKycInformationInput {
+  @Field({ description: "Given name(s), 1 to 100 characters after trimming." })
+  firstName!: string;
+
+  @Field({ description: "Family name(s), 1 to 100 characters after trimming." })
+  lastName!: string;
+
+  @Field({ description: "The birth date, YYYY-MM-DD." })
+  dateOfBirth!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The identity document's type, as the country names it (at most 50 characters).",
+  })
+  documentType?: string | null;
+
+  @Field({ description: "The identity document's number, 1 to 50 characters after trimming." })
+  documentNumber!: string;
+
+  @Field(() => ColombianDocumentTypeEnum, { nullable: true, description: "The document's type in Colombia." })
+  colombianDocumentType?: string | null;
+
+  @Field(() => ArgentineDocumentTypeEnum, { nullable: true, description: "The document's type in Argentina." })
+  argentineDocumentType?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The Argentine tax id (CUIT): 11 digits, nothing else." })
+  cuit?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The person's email address." })
+  email?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The person's phone number, as given (at most 200 characters)." })
+  phone?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Asked for in Argentina; handed over as given (at most 10 characters).",
+  })
+  countryCode?: string | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: "The person's nationalities: at most 10, each 1 to 100 characters.",
+  })
+  nationalities?: string[] | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Whether the person is politically exposed (PEP)." })
+  politicallyExposed?: boolean | null;
+
+  @Field(() => String, { nullable: true, description: "Street address (at most 200 characters)." })
+  address?: string | null;
+
+  @Field(() => String, { nullable: true, description: "City (at most 200 characters)." })
+  city?: string | null;
+
+  @Field(() => String, { nullable: true, description: "State or province (at most 200 characters)." })
+  state?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Postal code (at most 200 characters)." })
+  zipCode?: string | null;
+}
+
+@InputType({ description: "A business's KYB information, handed to the provider and not stored here." })
+export class DomesticKybInformationInput {
+  @Field({ description: "The registered name, 1 to 100 characters after trimming." })
+  businessName!: string;
+
+  @Field({ description: "The business's tax id in its country, 1 to 50 characters after trimming." })
+  taxId!: string;
+
+  @Field(() => String, { nullable: true, description: "Street address (at most 200 characters)." })
+  address?: string | null;
+
+  @Field(() => String, { nullable: true, description: "City (at most 200 characters)." })
+  city?: string | null;
+
+  @Field(() => String, { nullable: true, description: "State or province (at most 200 characters)." })
+  state?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Postal code (at most 200 characters)." })
+  zipCode?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The business's website (at most 200 characters)." })
+  website?: string | null;
+
+  @Field(() => String, { nullable: true, description: "What the business does (at most 200 characters)." })
+  businessActivities?: string | null;
+
+  @Field(() => String, { nullable: true, description: "What the account will be used for (at most 200 characters)." })
+  accountPurpose?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Where the business's funds come from (at most 200 characters).",
+  })
+  sourceOfFunds?: string | null;
+}

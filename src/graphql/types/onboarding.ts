@@ -1,0 +1,218 @@
+import { GraphQLJSONObject } from "graphql-scalars";
+import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { enumOf } from "./enums.js";
+import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
+
+/*
+ * Onboarding as REST's /v1/onboarding/status and /v1/onboarding/requirements tell it. Status fields REST
+ * always answers null (rail, companyName, taxReference, statusExternal, error, kycCase) have no field here,
+ * nor REST's `state`, which repeats `status`.
+ */
+
+const OnboardingRoleEnum = enumOf(["managed_profile"] as const);
+registerEnumType(OnboardingRoleEnum, {
+  name: "OnboardingRole",
+  description: "A role the subject onboards in.",
+  valuesConfig: {
+    MANAGED_PROFILE: { description: "The subject is a manager's child (through the selector or its own key)." },
+  },
+});
+
+const OnboardingEntityStatusEnum = enumOf(["active", "archived", "blocked"] as const);
+registerEnumType(OnboardingEntityStatusEnum, {
+  name: "OnboardingEntityStatus",
+  description: "Whether the subject may transact as an entity.",
+  valuesConfig: {
+    ACTIVE: { description: "The subject may transact as it." },
+    ARCHIVED: { description: "Kept for history; no longer used." },
+    BLOCKED: { description: "Stopped by support." },
+  },
+});
+
+const OnboardingAccountStatusEnum = enumOf(["pending", "approved", "rejected"] as const);
+registerEnumType(OnboardingAccountStatusEnum, {
+  name: "OnboardingAccountStatus",
+  description: "A provider account's verification: a case under way (submitted or in review) is PENDING.",
+  valuesConfig: {
+    PENDING: { description: "Submitted and not yet decided." },
+    APPROVED: { description: "The provider approved the KYC (KYB)." },
+    REJECTED: { description: "The provider rejected the KYC (KYB)." },
+  },
+});
+
+const OnboardingModeEnum = enumOf(["api", "hosted", "hybrid"] as const);
+registerEnumType(OnboardingModeEnum, {
+  name: "OnboardingMode",
+  description: "How a flow collects what it needs.",
+  valuesConfig: {
+    API: { description: "Every step is an API call of the integrator's." },
+    HOSTED: { description: "The provider's hosted pages collect everything." },
+    HYBRID: { description: "Some steps are API calls, others hosted pages." },
+  },
+});
+
+/** REST spells these in kebab case, which GraphQL names cannot hold. */
+const OnboardingStepKindEnum = { API: "api", DIRECT_UPLOAD: "direct-upload", HOSTED: "hosted" } as const;
+registerEnumType(OnboardingStepKindEnum, {
+  name: "OnboardingStepKind",
+  description: "What a step does (REST spells DIRECT_UPLOAD as direct-upload).",
+  valuesConfig: {
+    API: { description: "An API call with data." },
+    DIRECT_UPLOAD: { description: "Uploading documents to this service." },
+    HOSTED: { description: "A hosted page the person or company fills in." },
+  },
+});
+
+const DocumentCollectionEnum = { DIRECT_UPLOAD: "direct-upload", HOSTED: "hosted" } as const;
+registerEnumType(DocumentCollectionEnum, {
+  name: "DocumentCollection",
+  description: "How a document is collected (REST spells DIRECT_UPLOAD as direct-upload).",
+  valuesConfig: {
+    DIRECT_UPLOAD: { description: "Uploaded to this service by the integrator." },
+    HOSTED: { description: "Collected by the provider's hosted pages." },
+  },
+});
+
+const OnboardingStepMethodEnum = enumOf(["POST", "PUT"] as const);
+registerEnumType(OnboardingStepMethodEnum, {
+  name: "OnboardingStepMethod",
+  description: "The HTTP method of a step's REST operation (steps never read).",
+  valuesConfig: {
+    POST: { description: "POST." },
+    PUT: { description: "PUT." },
+  },
+});
+
+@ObjectType({ description: "The subject's account with a provider in one corridor: its KYC (KYB) case." })
+export class OnboardingAccount {
+  @Field(() => ID, { description: "The provider's customer id (Customer.customerId; in BR the subaccount)." })
+  id!: string;
+
+  @Field({ description: "The provider holding the account." })
+  provider!: string;
+
+  @Field(() => CorridorEnum, { description: "The corridor the account is in." })
+  corridor!: string;
+
+  @Field(() => CustomerTypeEnum, {
+    description: "The entity's customer type: KYC for individuals, KYB for businesses.",
+  })
+  customerType!: string;
+
+  @Field(() => OnboardingAccountStatusEnum, { description: "The verification's state." })
+  status!: string;
+}
+
+@ObjectType({ description: "An entity (a person or a company) the subject transacts as." })
+export class OnboardingEntity {
+  @Field(() => ID, { description: "The entity's id; stable." })
+  id!: string;
+
+  @Field(() => CustomerTypeEnum, { description: "Whether the entity is a person or a company." })
+  customerType!: string;
+
+  @Field(() => OnboardingEntityStatusEnum, { description: "Whether the subject may transact as it." })
+  status!: string;
+
+  @Field(() => [OnboardingAccount], {
+    description:
+      "Its provider accounts with a case under way or decided (none before anything was submitted); a child's only in the corridors a child may use.",
+  })
+  accounts!: OnboardingAccount[];
+}
+
+@ObjectType({ description: "The subject's onboarding across corridors: its entities and their provider accounts." })
+export class OnboardingStatus {
+  @Field(() => ID, {
+    nullable: true,
+    description: "The entity the subject transacts as; null when it has none or several (see selectionRequired).",
+  })
+  activeEntityId!: string | null;
+
+  @Field({ description: "True when several entities are active and one must be chosen." })
+  selectionRequired!: boolean;
+
+  @Field(() => [OnboardingRoleEnum], { description: "The roles the subject onboards in; empty for a direct profile." })
+  roles!: string[];
+
+  @Field(() => [OnboardingEntity], { description: "The subject's entities, oldest first." })
+  entities!: OnboardingEntity[];
+}
+
+@ObjectType({ description: "A document a flow asks for." })
+export class OnboardingDocument {
+  @Field({ description: "What the document is (identity_document_front, selfie, proof_of_address, ...)." })
+  type!: string;
+
+  @Field({ description: "False when the flow may go on without it." })
+  required!: boolean;
+
+  @Field(() => DocumentCollectionEnum, { description: "How it is collected." })
+  collection!: string;
+
+  @Field(() => [String], { description: "The media types accepted for it (image/jpeg, application/pdf, ...)." })
+  acceptedMediaTypes!: string[];
+
+  @Field({ description: "What the document must show." })
+  description!: string;
+}
+
+@ObjectType({ description: "One step of a flow: a REST operation to call, in order." })
+export class OnboardingStep {
+  @Field(() => Int, { description: "The step's place in the flow, from 1." })
+  order!: number;
+
+  @Field(() => OnboardingStepKindEnum, { description: "What the step does." })
+  kind!: string;
+
+  @Field(() => OnboardingStepMethodEnum, { description: "The REST operation's method." })
+  method!: string;
+
+  @Field({ description: "The REST operation's path (/v1/...)." })
+  path!: string;
+
+  @Field({ description: "The REST operation's operationId in the OpenAPI document." })
+  operationId!: string;
+
+  @Field({ description: "What the step is for." })
+  description!: string;
+
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: "Query parameters the call must carry as given (the country of a domestic step); null when none.",
+  })
+  fixedQuery!: Record<string, string> | null;
+}
+
+@ObjectType({ description: "What KYC (KYB) asks for in a corridor for a customer type: documents and ordered steps." })
+export class OnboardingRequirements {
+  @Field(() => CorridorEnum, { description: "The corridor asked about." })
+  country!: string;
+
+  @Field(() => CustomerTypeEnum, { description: "The customer type asked about." })
+  customerType!: string;
+
+  @Field({ description: "The provider that verifies." })
+  provider!: string;
+
+  @Field({ description: "The flow's name (br-kyc, mx-kyb, ...)." })
+  flow!: string;
+
+  @Field(() => OnboardingModeEnum, { description: "How the flow collects what it needs." })
+  mode!: string;
+
+  @Field({ description: "The version of these requirements (a date)." })
+  requirementsVersion!: string;
+
+  @Field({ description: "Where the flow is documented." })
+  documentationUrl!: string;
+
+  @Field({ description: "The OpenAPI document naming the steps' operations." })
+  openapiUrl!: string;
+
+  @Field(() => [OnboardingDocument], { description: "The documents the flow asks for." })
+  documents!: OnboardingDocument[];
+
+  @Field(() => [OnboardingStep], { description: "The calls to make, in order (none of them reads)." })
+  steps!: OnboardingStep[];
+}
