@@ -93,9 +93,8 @@ export function presentedPublicKeys(sent: unknown, field: string | undefined): s
 }
 
 /** Public data that changes only with a deployment or a key rotation: the same for every caller, for 5 minutes. */
-export function cacheable<T>(reply: FastifyReply, body: T): T {
+export function cacheable(reply: FastifyReply): void {
   void reply.header("Cache-Control", "public, max-age=300");
-  return body;
 }
 
 /** The OpenAPI security scheme each kind of caller authenticates with (`{}`: none at all). */

@@ -222,17 +222,18 @@ export function operationRoute<Result>(
         throw wireNames ? underWireNames(error, wireNames) : error;
       }
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
-      const body = face.reply ? face.reply(result) : face.response === null ? undefined : result;
+      // Made only when sent: a result serialized before (cachedResults) is answered without it.
+      const body = () => (face.reply ? face.reply(result) : face.response === null ? undefined : result);
       reply.code(answered);
-      if (face.cacheable) cacheable(reply, body);
+      if (face.cacheable) cacheable(reply);
       if (face.etag) {
         const etag = face.etag(result);
         reply.header("ETag", etag);
         if (namesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send();
       }
-      if (!serialized || !isObject(result)) return reply.send(body);
+      if (!serialized || !isObject(result)) return reply.send(body());
       let text = serialized.get(result);
-      if (text === undefined) serialized.set(result, (text = reply.serialize(body)));
+      if (text === undefined) serialized.set(result, (text = reply.serialize(body())));
       return reply.type(JSON_BODY).send(text);
     },
   });

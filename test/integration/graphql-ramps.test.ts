@@ -374,7 +374,12 @@ describe("ramps end to end over GraphQL", () => {
     // The same ramp as REST shows it.
     const rest = await t.request("GET", `/v1/ramp/${ramp.id}`, { headers: caller.secret });
     const { errors: _errors, ...fields } = done;
-    expect({ ...fields, type: "BUY", currentPhase: "complete", network: "polygon", paymentMethod: "pix" }).toEqual(
+    // Where GraphQL answers null for an optional string, REST leaves the field out (the reference's shape).
+    const optionalStrings = ["countryCode", "walletAddress", "sessionId", "transactionHash", "transactionExplorerLink"];
+    const asRest = Object.fromEntries(
+      Object.entries(fields).filter(([field, value]) => value !== null || !optionalStrings.includes(field)),
+    );
+    expect({ ...asRest, type: "BUY", currentPhase: "complete", network: "polygon", paymentMethod: "pix" }).toEqual(
       rest.body,
     );
   });

@@ -19,6 +19,8 @@ import { quoteTermFields } from "./quotes.js";
 const phase = z.enum(RAMP_PHASES);
 const status = z.enum(RAMP_STATUSES);
 const looseObject = z.object({}).catchall(z.unknown());
+/** A ramp's fields the reference types as plain optional strings: left out, not null, when there is none. */
+const OPTIONAL_STRINGS = ["countryCode", "walletAddress", "sessionId", "transactionHash", "transactionExplorerLink"];
 const ramp = z.object({
   id: z.uuid(),
   quoteId: z.uuid(),
@@ -26,8 +28,9 @@ const ramp = z.object({
   currentPhase: phase,
   status,
   ...quoteTermFields,
-  walletAddress: z.string().nullable(),
-  sessionId: z.uuid().nullable(),
+  countryCode: z.string().optional(),
+  walletAddress: z.string().optional(),
+  sessionId: z.uuid().optional(),
   fiatAccountId: z.uuid().nullable(),
   paymentInstructions: z
     .object({
@@ -41,8 +44,8 @@ const ramp = z.object({
     .describe("BUY: how to pay the fiat in."),
   depositQrCode: z.string().nullable().describe("PIX BR Code (copy and paste), for PIX payments."),
   unsignedTxs: z.array(looseObject).describe("SELL: what the user signs and returns with POST /v1/ramp/update."),
-  transactionHash: z.string().nullable(),
-  transactionExplorerLink: z.string().nullable(),
+  transactionHash: z.string().optional(),
+  transactionExplorerLink: z.string().optional(),
   expiresAt: isoDateTime.describe("The deadline for starting the ramp."),
   startedAt: isoDateTime.nullable(),
   createdAt: isoDateTime,
@@ -71,9 +74,9 @@ const history = z.object({
       currentPhase: phase,
       date: isoDateTime,
       expiresAt: isoDateTime,
-      walletAddress: z.string().nullable(),
-      externalTxHash: z.string().nullable(),
-      externalTxExplorerLink: z.string().nullable(),
+      walletAddress: z.string().optional(),
+      externalTxHash: z.string().optional(),
+      externalTxExplorerLink: z.string().optional(),
     }),
   ),
 });
@@ -93,11 +96,18 @@ function toHistoryEntry(ramp: RampView) {
     currentPhase: ramp.currentPhase,
     date: ramp.createdAt,
     expiresAt: ramp.expiresAt,
-    walletAddress: ramp.walletAddress,
-    externalTxHash: ramp.type === "BUY" ? ramp.transactionHash : null,
-    externalTxExplorerLink: ramp.type === "BUY" ? ramp.transactionExplorerLink : null,
+    ...(ramp.walletAddress !== null && { walletAddress: ramp.walletAddress }),
+    ...(ramp.type === "BUY" && ramp.transactionHash !== null && { externalTxHash: ramp.transactionHash }),
+    ...(ramp.type === "BUY" &&
+      ramp.transactionExplorerLink !== null && { externalTxExplorerLink: ramp.transactionExplorerLink }),
   };
 }
+
+/** A ramp as the reference shapes it: its optional strings left out rather than null. */
+const toRamp = (view: RampView) =>
+  Object.fromEntries(
+    Object.entries(view).filter(([field, value]) => value !== null || !OPTIONAL_STRINGS.includes(field)),
+  );
 
 /** Ramps (CONTRACT.md, Ramp domain): secret keys and sessions, for themselves or a managed child. */
 export function rampRoutes(server: FastifyInstance, app: App) {
@@ -109,6 +119,7 @@ export function rampRoutes(server: FastifyInstance, app: App) {
     tags,
     status: 201,
     response: jsonSchema(ramp),
+    reply: toRamp,
     errors: [400, 401, 403, 404, 409],
   });
 
@@ -117,6 +128,7 @@ export function rampRoutes(server: FastifyInstance, app: App) {
     url: "/v1/ramp/update",
     tags,
     response: jsonSchema(ramp),
+    reply: toRamp,
     errors: [400, 401, 403, 404, 409],
   });
 
@@ -125,6 +137,7 @@ export function rampRoutes(server: FastifyInstance, app: App) {
     url: "/v1/ramp/start",
     tags,
     response: jsonSchema(ramp),
+    reply: toRamp,
     errors: [400, 401, 403, 404, 409],
   });
 
@@ -146,6 +159,7 @@ export function rampRoutes(server: FastifyInstance, app: App) {
     url: "/v1/ramp/:id",
     tags,
     response: jsonSchema(ramp),
+    reply: toRamp,
     errors: [401, 403, 404],
     cachedResults: true,
   });
