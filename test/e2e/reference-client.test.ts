@@ -5,7 +5,7 @@ import ajvFormats from "ajv-formats";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { paths } from "../reference/ramp-service.js";
-import { EVM_ADDRESS, waitFor } from "../support/kit.js";
+import { BUY_QUOTE, EVM_ADDRESS, waitFor } from "../support/kit.js";
 import { LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
@@ -228,14 +228,7 @@ describe("a client generated from the reference document runs the integrator jou
     // Quote and register.
     const quote = await client.POST("/v1/quotes", {
       headers,
-      body: {
-        rampType: "BUY",
-        from: "pix",
-        to: "polygon",
-        inputAmount: "250.00",
-        inputCurrency: "BRL",
-        outputCurrency: "USDC",
-      },
+      body: BUY_QUOTE,
     });
     check("/v1/quotes", "post", quote.response, quote.data ?? quote.error);
     expect(quote.response.status, JSON.stringify(quote.error)).toBe(201);

@@ -46,6 +46,27 @@ async function newUser(
 
 const post = (headers: Headers, path: string, body: unknown = {}, app = t) =>
   app.request("POST", path, { headers, body });
+
+/** A manager allowed MX only, one individual child of it, and the manager's key selecting that child. */
+async function individualChildOfMxManager() {
+  const manager = await newUser();
+  ok(
+    await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+      headers: t.operatorHeaders,
+      body: { allowedCorridors: ["MX"], isActive: true },
+    }),
+    201,
+  );
+  const child = ok(
+    await post(manager.secret, "/v1/managed-profiles", {
+      externalSubjectId: `subject-${randomUUID()}`,
+      contactEmail: `child-${randomUUID()}@example.com`,
+      customerType: "individual",
+    }),
+    201,
+  );
+  return { manager, child, selecting: { ...manager.secret, "x-managed-profile-id": child.managedProfile.profileId } };
+}
 const get = (headers: Headers, path: string, app = t) => app.request("GET", path, { headers });
 const status = async (headers: Headers, country: string, type = "INDIVIDUAL", app = t) =>
   ok(await get(headers, `/v1/domestic/getKycStatus?country=${country}&type=${type}`, app)).status;
@@ -855,23 +876,7 @@ describe("GraphQL", () => {
     ).toEqual(cases.map((row) => [row.providerCustomerId, row.corridor, row.customerType.toUpperCase()]));
     expect(body.data.customers.map((customer: any) => customer.kycStatus)).toEqual(["APPROVED", "NOT_STARTED"]);
 
-    const manager = await newUser();
-    ok(
-      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
-        headers: t.operatorHeaders,
-        body: { allowedCorridors: ["MX"], isActive: true },
-      }),
-      201,
-    );
-    const child = ok(
-      await post(manager.secret, "/v1/managed-profiles", {
-        externalSubjectId: `subject-${randomUUID()}`,
-        contactEmail: `child-${randomUUID()}@example.com`,
-        customerType: "individual",
-      }),
-      201,
-    );
-    const selecting = { ...manager.secret, "x-managed-profile-id": child.managedProfile.profileId };
+    const { manager, selecting } = await individualChildOfMxManager();
     ok(await post(selecting, "/v1/mx/createIndividualCustomer", {}));
     const forChild = (await t.graphql(QUERY, {}, selecting)).body;
     expect(forChild.data.customers.map((customer: any) => [customer.corridor, customer.kycStatus])).toEqual([
@@ -1037,23 +1042,7 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
   });
 
   it("acts for a managed child through the selector, within the manager's policy and the child's customer type", async () => {
-    const manager = await newUser();
-    ok(
-      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
-        headers: t.operatorHeaders,
-        body: { allowedCorridors: ["MX"], isActive: true },
-      }),
-      201,
-    );
-    const child = ok(
-      await post(manager.secret, "/v1/managed-profiles", {
-        externalSubjectId: `subject-${randomUUID()}`,
-        contactEmail: `child-${randomUUID()}@example.com`,
-        customerType: "individual",
-      }),
-      201,
-    );
-    const selecting = { ...manager.secret, "x-managed-profile-id": child.managedProfile.profileId };
+    const { manager, selecting } = await individualChildOfMxManager();
     expect(
       await refusal(selecting, "mutation { createDomesticIndividualCustomer(country: CO) { status } }"),
     ).toMatchObject({ code: "MANAGED_PROFILE_ACCESS_DENIED", status: 403 });
@@ -1170,23 +1159,7 @@ describe("GraphQL: Brazil", () => {
   });
 
   it("refuses a child's BR change outside its manager's policy before reading the input, as REST does", async () => {
-    const manager = await newUser();
-    ok(
-      await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
-        headers: t.operatorHeaders,
-        body: { allowedCorridors: ["MX"], isActive: true },
-      }),
-      201,
-    );
-    const child = ok(
-      await post(manager.secret, "/v1/managed-profiles", {
-        externalSubjectId: `subject-${randomUUID()}`,
-        contactEmail: `child-${randomUUID()}@example.com`,
-        customerType: "individual",
-      }),
-      201,
-    );
-    const selecting = { ...manager.secret, "x-managed-profile-id": child.managedProfile.profileId };
+    const { child, selecting } = await individualChildOfMxManager();
     // An invalid tax id too: the policy is checked first.
     const input = { customerType: "INDIVIDUAL", name: "Ana Souza", taxId: "123" };
     const refused = (await t.graphql(CREATE, { input }, selecting)).body;

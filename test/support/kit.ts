@@ -17,7 +17,7 @@ export const BUY_QUOTE = {
   inputAmount: "250.00",
   inputCurrency: "BRL",
   outputCurrency: "USDC",
-};
+} as const;
 /** A well-formed EVM destination address. */
 export const EVM_ADDRESS = `0x${"2".repeat(40)}`;
 

@@ -5,6 +5,7 @@ import { AppError } from "../../errors.js";
 import { idempotencyKey } from "../../idempotency/service.js";
 import { importTokenInput } from "../../onboarding/brazil.js";
 import {
+  DOMESTIC_STATUSES,
   customerTypeInput,
   kybInformation,
   kycInformation,
@@ -25,15 +26,7 @@ import { operationRoute } from "../operation-route.js";
 const IMPORT_TOKEN_BODY_LIMIT = 16 * 1024;
 const success = z.object({ success: z.boolean() });
 const link = z.object({ submissionId: z.uuid(), verification_url: z.url() });
-const domesticStatus = z.enum([
-  "CONSULTED",
-  "LINK_OPENED",
-  "USER_COMPLETED",
-  "VERIFYING",
-  "FAILED",
-  "SUCCESS",
-  "UPDATE_REQUIRED",
-]);
+const domesticStatus = z.enum(DOMESTIC_STATUSES);
 /** Where a domestic request may name its country besides the alias path. */
 const countryField = { country: z.string().optional() };
 const countryQuery = z.object(countryField);
