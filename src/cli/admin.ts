@@ -20,17 +20,17 @@ import { perform } from "../operations/operation.js";
 
 const USAGE = `Operator commands (same configuration as the server: DATABASE_URL, DATA_DIR, ...):
 
-  npm run admin -- manager put <profileId> --corridors BR,MX [--customer-types individual,business] [--inactive]
-  npm run admin -- manager get <profileId>
-  npm run admin -- partner create <name>
-  npm run admin -- partner activate <partnerId>
-  npm run admin -- partner deactivate <partnerId>
-  npm run admin -- partner credential <partnerId> <profileId> [--name <name>] [--expires-at <ISO date-time>]
-  npm run admin -- pricing assign <profileId> <pricingProfile>
-  npm run admin -- pricing get <profileId>
-  npm run admin -- signing-key show
-  npm run admin -- signing-key rotate
-  npm run admin -- audit-events [--action <name>] [--target-id <id>] [--limit <1-100>] [--offset <n>]
+  npm run -s admin -- manager put <profileId> --corridors BR,MX [--customer-types individual,business] [--inactive]
+  npm run -s admin -- manager get <profileId>
+  npm run -s admin -- partner create <name>
+  npm run -s admin -- partner activate <partnerId>
+  npm run -s admin -- partner deactivate <partnerId>
+  npm run -s admin -- partner credential <partnerId> <profileId> [--name <name>] [--expires-at <ISO date-time>]
+  npm run -s admin -- pricing assign <profileId> <pricingProfile>
+  npm run -s admin -- pricing get <profileId>
+  npm run -s admin -- signing-key show
+  npm run -s admin -- signing-key rotate
+  npm run -s admin -- audit-events [--action <name>] [--target-id <id>] [--limit <1-100>] [--offset <n>]
 
 Changes are recorded in the audit log under your OS user name (audit-events lists them, newest first).
 Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage.`;

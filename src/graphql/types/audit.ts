@@ -11,7 +11,7 @@ registerEnumType(OperatorChannelEnum, {
   valuesConfig: {
     REST: { description: "The REST operator surface (/v1/admin)." },
     GRAPHQL: { description: "An operator GraphQL operation." },
-    CLI: { description: "The operator CLI (npm run admin)." },
+    CLI: { description: "The operator CLI (npm run -s admin)." },
   },
 });
 
