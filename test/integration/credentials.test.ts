@@ -104,7 +104,7 @@ describe("API credentials", () => {
         connection: async (first, after) => {
           const { apiCredentials } = ok(
             await t.graphql(
-              "query ($first: Int!, $after: String) { apiCredentials(first: $first, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }",
+              "query ($first: Int!, $after: String) { apiCredentials(first: $first, after: $after) { count totalCount edges { node { id } } pageInfo { hasNextPage endCursor } } }",
               { first, after },
               session.headers,
             ),
@@ -112,6 +112,8 @@ describe("API credentials", () => {
           return {
             ids: ids(apiCredentials.edges.map((edge: { node: { id: string } }) => edge.node)),
             ...apiCredentials.pageInfo,
+            count: apiCredentials.count,
+            totalCount: apiCredentials.totalCount,
           };
         },
       },

@@ -53,7 +53,7 @@ const GQL = {
   start: `mutation S($id: ID!) { startRamp(rampId: $id) { ${RAMP_FIELDS} } }`,
   ramp: `query R($id: ID!) { ramp(id: $id) { ${RAMP_FIELDS} } }`,
   ramps: `query H($first: Int!, $after: String) {
-    ramps(first: $first, after: $after) { count edges { cursor node { id status currentPhase errors { phase error recoverable } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
+    ramps(first: $first, after: $after) { count totalCount edges { cursor node { id status currentPhase errors { phase error recoverable } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
   }`,
   rampInfo: "query { rampInfo { corridors { corridor kycStatus canBuy canSell } } }",
   limits:
@@ -470,6 +470,7 @@ describe("history, errors, rampInfo and limits", () => {
     expect([...batch.mock.calls[0]![0]].sort()).toEqual([...newestFirst].sort());
     expect(all.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst);
     expect(all.count).toBe(5);
+    expect(all.totalCount).toBe(5);
     expect(all.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
     const errorsById = Object.fromEntries(
       all.edges.map((edge: { node: { id: string; errors: unknown[] } }) => [edge.node.id, edge.node.errors]),
@@ -488,6 +489,10 @@ describe("history, errors, rampInfo and limits", () => {
       pages += 1;
       seen.push(...page.edges.map((edge: { node: { id: string } }) => edge.node.id));
       expect(page.pageInfo.hasPreviousPage).toBe(after !== null);
+      // count is this page's size; totalCount the whole history's, on every page.
+      expect(page.count).toBe(page.edges.length);
+      expect(page.count).toBe(pages < 3 ? 2 : 1);
+      expect(page.totalCount).toBe(5);
       expect(page.pageInfo.endCursor).toBe(page.edges.at(-1).cursor);
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
@@ -501,9 +506,17 @@ describe("history, errors, rampInfo and limits", () => {
       400,
       "VALIDATION_FAILED",
     );
+    // first: 0 shows no ramp but still says how many there are.
+    expect((await dataOf(GQL.ramps, { first: 0 }, caller.secret)).ramps).toMatchObject({
+      count: 0,
+      totalCount: 5,
+      edges: [],
+      pageInfo: { hasNextPage: true },
+    });
     // Another profile's history is its own (empty).
     expect((await dataOf(GQL.ramps, { first: 10 }, (await newCaller()).secret)).ramps).toMatchObject({
       count: 0,
+      totalCount: 0,
       edges: [],
     });
   });

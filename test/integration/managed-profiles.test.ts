@@ -136,7 +136,7 @@ const CHILD_FIELDS =
 const GQL = {
   create: `mutation Create($input: CreateManagedProfileInput!) { createManagedProfile(input: $input) { created managedProfile { ${CHILD_FIELDS} } } }`,
   list: `query List($status: ManagedProfileFilter!, $first: Int!, $after: String) {
-    managedProfiles(status: $status, first: $first, after: $after) { count edges { cursor node { ${CHILD_FIELDS} } } pageInfo { hasNextPage endCursor } }
+    managedProfiles(status: $status, first: $first, after: $after) { count totalCount edges { cursor node { ${CHILD_FIELDS} } } pageInfo { hasNextPage endCursor } }
   }`,
   get: `query Get($id: ID!) { managedProfile(profileId: $id) { ${CHILD_FIELDS} } }`,
   policy: "query { managerPolicy { profileId allowedCorridors allowedCustomerTypes isActive } }",
@@ -594,8 +594,10 @@ describe("listing managed children", () => {
     const active = await t.graphql(GQL.list, { status: "ACTIVE", first: 10 }, manager.secret);
     expect(active.body.errors).toBeUndefined();
     expect(nodes(active)).toEqual([c, a]);
+    expect(active.body.data.managedProfiles).toMatchObject({ count: 2, totalCount: 2 });
     const deleted = await t.graphql(GQL.list, { status: "DELETED", first: 10 }, manager.session);
     expect(nodes(deleted)).toEqual([b]);
+    expect(deleted.body.data.managedProfiles).toMatchObject({ count: 1, totalCount: 1 });
     expect(deleted.body.data.managedProfiles.edges[0].node).toMatchObject({
       status: "DELETED",
       deletedAt: expect.stringMatching(ISO),
@@ -604,6 +606,8 @@ describe("listing managed children", () => {
     const first = await t.graphql(GQL.list, { status: "ALL", first: 2 }, manager.secret);
     expect(nodes(first)).toEqual([c, b]);
     expect(first.body.data.managedProfiles.pageInfo.hasNextPage).toBe(true);
+    // count is the page's size; totalCount the whole (filtered) list's, on every page.
+    expect(first.body.data.managedProfiles).toMatchObject({ count: 2, totalCount: 3 });
     const second = await t.graphql(
       GQL.list,
       { status: "ALL", first: 2, after: first.body.data.managedProfiles.pageInfo.endCursor },
@@ -611,6 +615,7 @@ describe("listing managed children", () => {
     );
     expect(nodes(second)).toEqual([a]);
     expect(second.body.data.managedProfiles.pageInfo.hasNextPage).toBe(false);
+    expect(second.body.data.managedProfiles).toMatchObject({ count: 1, totalCount: 3 });
 
     const policy = await t.graphql(GQL.policy, {}, manager.secret);
     expect(policy.body.data.managerPolicy).toMatchObject({
@@ -753,7 +758,7 @@ describe("reading and deleting a managed child", () => {
     expect(order).toHaveLength(3);
     const page = (after?: string) =>
       t.graphql(
-        "query Page($id: ID!, $after: String) { managedProfile(profileId: $id) { apiCredentials(first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }",
+        "query Page($id: ID!, $after: String) { managedProfile(profileId: $id) { apiCredentials(first: 2, after: $after) { count totalCount edges { node { id } } pageInfo { hasNextPage endCursor } } } }",
         { id: child.profileId, after },
         manager.secret,
       );
@@ -761,9 +766,11 @@ describe("reading and deleting a managed child", () => {
     const first = (await page()).body.data.managedProfile.apiCredentials;
     expect(ids(first)).toEqual(order.slice(0, 2));
     expect(first.pageInfo.hasNextPage).toBe(true);
+    expect(first).toMatchObject({ count: 2, totalCount: 3 });
     const second = (await page(first.pageInfo.endCursor)).body.data.managedProfile.apiCredentials;
     expect(ids(second)).toEqual(order.slice(2));
     expect(second.pageInfo.hasNextPage).toBe(false);
+    expect(second).toMatchObject({ count: 1, totalCount: 3 });
   });
 
   it("lists a child's credentials a page at a time: 50 by default, then by limit and offset, newest first; a limit over 100 is 400", async () => {
@@ -781,7 +788,7 @@ describe("reading and deleting a managed child", () => {
         connection: async (first, after) => {
           const { apiCredentials } = ok(
             await t.graphql(
-              "query ($id: ID!, $first: Int!, $after: String) { managedProfile(profileId: $id) { apiCredentials(first: $first, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }",
+              "query ($id: ID!, $first: Int!, $after: String) { managedProfile(profileId: $id) { apiCredentials(first: $first, after: $after) { count totalCount edges { node { id } } pageInfo { hasNextPage endCursor } } } }",
               { id: child.profileId, first, after },
               manager.secret,
             ),
@@ -789,6 +796,8 @@ describe("reading and deleting a managed child", () => {
           return {
             ids: ids(apiCredentials.edges.map((edge: { node: { id: string } }) => edge.node)),
             ...apiCredentials.pageInfo,
+            count: apiCredentials.count,
+            totalCount: apiCredentials.totalCount,
           };
         },
       },

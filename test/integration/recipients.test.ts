@@ -204,12 +204,17 @@ describe("the sender's lists", () => {
     const connection = (field: string) => async (first: number, after?: string) => {
       const page = ok(
         await t.graphql(
-          `query ($first: Int!, $after: String) { ${field}(first: $first, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+          `query ($first: Int!, $after: String) { ${field}(first: $first, after: $after) { count totalCount edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
           { first, after },
           sender.session,
         ),
       ).data[field];
-      return { ids: ids(page.edges.map((edge: { node: { id: string } }) => edge.node)), ...page.pageInfo };
+      return {
+        ids: ids(page.edges.map((edge: { node: { id: string } }) => edge.node)),
+        ...page.pageInfo,
+        count: page.count,
+        totalCount: page.totalCount,
+      };
     };
 
     const readRecipients = (query: string) => t.request("GET", `/v1/recipients?${query}`, { headers: sender.session });

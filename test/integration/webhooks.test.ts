@@ -489,12 +489,17 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
         connection: async (first, after) => {
           const { webhooks } = ok(
             await t.graphql(
-              "query ($first: Int!, $after: String) { webhooks(first: $first, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }",
+              "query ($first: Int!, $after: String) { webhooks(first: $first, after: $after) { count totalCount edges { node { id } } pageInfo { hasNextPage endCursor } } }",
               { first, after },
               grace.secret,
             ),
           ).data;
-          return { ids: ids(webhooks.edges.map((edge: { node: { id: string } }) => edge.node)), ...webhooks.pageInfo };
+          return {
+            ids: ids(webhooks.edges.map((edge: { node: { id: string } }) => edge.node)),
+            ...webhooks.pageInfo,
+            count: webhooks.count,
+            totalCount: webhooks.totalCount,
+          };
         },
       },
       newestFirst(rows, (row) => row.createdAt),

@@ -74,11 +74,16 @@ export async function insideOneRateLimitWindow(needMs = 5_000): Promise<void> {
   if (testEngine() === "postgresql" && leftMs < needMs) await sleep(leftMs + 100);
 }
 
-/** A GraphQL connection as a page of it is read: its nodes' ids, in order, and where the next page starts. */
+/**
+ * A GraphQL connection as a page of it is read: its nodes' ids, in order, and where the next page starts;
+ * with `count` and `totalCount` when the caller selected them (then checked on every page).
+ */
 interface ConnectionPage {
   ids: string[];
   hasNextPage: boolean;
   endCursor: string | null;
+  count?: number;
+  totalCount?: number;
 }
 
 /** A list REST pages by `limit` (1 to 100, default 50) and `offset` (default 0), and its GraphQL connection. */
@@ -132,15 +137,21 @@ export async function expectPagedList(list: PagedList, expected: readonly string
     expectError(await list.read(query), 400, "VALIDATION_FAILED", field);
   }
 
+  // Each page's count is its own size, and totalCount the whole list's, on every page (when selected).
+  const connectionPage = async (first: number, after?: string) => {
+    const { count, totalCount, ...page } = await list.connection(first, after);
+    if (totalCount !== undefined) expect({ count, totalCount }).toEqual({ count: page.ids.length, totalCount: total });
+    return page;
+  };
   const nodes: string[] = [];
   for (let cursor: string | undefined, more = true; more;) {
-    const connection = await list.connection(20, cursor);
+    const connection = await connectionPage(20, cursor);
     nodes.push(...connection.ids);
     [more, cursor] = [connection.hasNextPage, connection.endCursor ?? undefined];
   }
   expect(nodes).toEqual(expected);
-  expect(await list.connection(0)).toEqual({ ids: [], hasNextPage: true, endCursor: null });
-  expect(await list.connection(100)).toEqual({
+  expect(await connectionPage(0)).toEqual({ ids: [], hasNextPage: true, endCursor: null });
+  expect(await connectionPage(100)).toEqual({
     ids: expected.slice(0, 100),
     hasNextPage: total > 100,
     endCursor: expect.any(String),

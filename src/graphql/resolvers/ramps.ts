@@ -7,7 +7,7 @@ import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { selects } from "../selection.js";
-import { offsetConnection, offsetPage, PageArgs } from "../types/connection.js";
+import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { Ramp, RampConnection, RampError, RegisterRampInput, toDirection, UpdateRampInput } from "../types/ramps.js";
 
 /** The GraphQL ramp, an instance of its type: type-graphql copies any other object into one for each of its field resolvers. */
@@ -50,7 +50,7 @@ export class RampsResolver {
       const errors = await context.app.ramps.errorsOfRamps(ramps.map(({ id }) => id));
       for (const ramp of ramps) ramp.errors = errors.get(ramp.id)!;
     }
-    return offsetConnection(ramps, offset, offset + ramps.length < page.totalCount);
+    return pageConnection(ramps, { limit, offset, total: page.totalCount }, args);
   }
 
   @FieldResolver(() => [RampError], {

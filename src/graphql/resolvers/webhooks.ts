@@ -11,7 +11,7 @@ import type { WebhookDeliveryView, WebhookView } from "../../webhooks/types.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
-import { offsetConnection, offsetPage, PageArgs, pageConnection } from "../types/connection.js";
+import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import {
   RegisterWebhookInput,
   Webhook,
@@ -57,7 +57,7 @@ export class WebhooksResolver {
   ) {
     const { limit, offset } = offsetPage(args);
     const page = await performField(listWebhookDeliveries, context, acting, { id: webhook.id, limit, offset });
-    return offsetConnection(page.deliveries.map(toDelivery), offset, offset + page.deliveries.length < page.totalCount);
+    return pageConnection(page.deliveries.map(toDelivery), { limit, offset, total: page.totalCount }, args);
   }
 
   @Mutation(() => Webhook, {

@@ -61,6 +61,11 @@ export function Connection<Node extends object>(nodeType: ClassType<Node>, name:
 
     @Field(() => Int, { description: "Number of nodes in this page." })
     count!: number;
+
+    @Field(() => Int, {
+      description: `Number of ${name} nodes in the whole list (all pages, with the same arguments apart from first and after), as the REST lists report their total.`,
+    })
+    totalCount!: number;
   }
   return ConnectionType;
 }
@@ -68,16 +73,21 @@ export function Connection<Node extends object>(nodeType: ClassType<Node>, name:
 const encodeCursor = (position: string) => Buffer.from(position).toString("base64url");
 const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
 
-/** A Relay page of `nodes`; cursors are opaque to callers (by default the node's id). */
+/**
+ * A Relay page of `nodes` out of a list of `totalCount` nodes; cursors are opaque to callers (by default the
+ * node's id).
+ */
 function toConnection<Node>(
   nodes: Node[],
   page: { hasNextPage: boolean; hasPreviousPage: boolean },
+  totalCount: number,
   cursorOf: (node: Node, index: number) => string = (node) => encodeCursor((node as { id: string }).id),
 ) {
   const edges = nodes.map((node, index) => ({ cursor: cursorOf(node, index), node }));
   return {
     edges,
     count: edges.length,
+    totalCount,
     pageInfo: { ...page, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
   };
 }
@@ -103,9 +113,14 @@ export function offsetPage({ first, after }: PageArgs): { limit: number; offset:
   return { limit, offset: Number(position) + 1 };
 }
 
-/** A connection over one page of an offset-paged list; each cursor is the node's position. */
-export function offsetConnection<Node>(nodes: Node[], offset: number, hasNextPage: boolean) {
-  return toConnection(nodes, { hasNextPage, hasPreviousPage: offset > 0 }, (_node, index) =>
+/**
+ * A connection over one page of an offset-paged list of `totalCount` nodes (the list's total, which its
+ * service reads with the page); each cursor is the node's position, and more follow while the page ends
+ * before the total.
+ */
+function offsetConnection<Node>(nodes: Node[], offset: number, totalCount: number) {
+  const hasNextPage = offset + nodes.length < totalCount;
+  return toConnection(nodes, { hasNextPage, hasPreviousPage: offset > 0 }, totalCount, (_node, index) =>
     encodeCursor(String(offset + index)),
   );
 }
@@ -115,6 +130,5 @@ export function offsetConnection<Node>(nodes: Node[], offset: number, hasNextPag
  * the smallest page a list serves, of one node, and shows none of it.
  */
 export function pageConnection<Node>(nodes: Node[], { offset, total }: Pagination, { first }: PageArgs) {
-  const shown = nodes.slice(0, first);
-  return offsetConnection(shown, offset, offset + shown.length < total);
+  return offsetConnection(nodes.slice(0, first), offset, total);
 }
