@@ -54,6 +54,37 @@ async function userWithSubaccount(): Promise<{
   };
 }
 
+/** A manager allowed BR, an individual child of it with a subaccount and a key of its own, and the selector. */
+async function managerAndChild() {
+  const manager = await userWithSubaccount();
+  const put = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+    headers: t.operatorHeaders,
+    body: { allowedCorridors: ["BR"], isActive: true },
+  });
+  expect(put.status).toBe(201);
+  const created = await t.request("POST", "/v1/managed-profiles", {
+    headers: manager.secret,
+    body: {
+      externalSubjectId: `subject-${randomUUID()}`,
+      contactEmail: `child-${randomUUID()}@example.com`,
+      customerType: "individual",
+    },
+  });
+  const childId: string = created.body.managedProfile.profileId;
+  const key = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
+    headers: manager.secret,
+    body: { name: "child's own" },
+  });
+  rememberSecret(key.body.secretKey);
+  const selecting = { ...manager.secret, "x-managed-profile-id": childId };
+  const subaccount = await t.request("POST", "/v1/brl/createSubaccount", {
+    headers: selecting,
+    body: { accountType: "INDIVIDUAL", name: "Child", taxId: randomCpf() },
+  });
+  expect(subaccount.status, JSON.stringify(subaccount.body)).toBe(200);
+  return { manager, childId, selecting, own: { "x-api-key": key.body.secretKey as string } };
+}
+
 const caseOf = (profileId: string) => t.app.db.kycCase.findFirstOrThrow({ where: { profileId, corridor: "BR" } });
 
 describe("importing a token", () => {
@@ -246,36 +277,6 @@ describe("request checks", () => {
 });
 
 describe("who may import", () => {
-  async function managerAndChild() {
-    const manager = await userWithSubaccount();
-    const put = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
-      headers: t.operatorHeaders,
-      body: { allowedCorridors: ["BR"], isActive: true },
-    });
-    expect(put.status).toBe(201);
-    const created = await t.request("POST", "/v1/managed-profiles", {
-      headers: manager.secret,
-      body: {
-        externalSubjectId: `subject-${randomUUID()}`,
-        contactEmail: `child-${randomUUID()}@example.com`,
-        customerType: "individual",
-      },
-    });
-    const childId: string = created.body.managedProfile.profileId;
-    const key = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
-      headers: manager.secret,
-      body: { name: "child's own" },
-    });
-    rememberSecret(key.body.secretKey);
-    const selecting = { ...manager.secret, "x-managed-profile-id": childId };
-    const subaccount = await t.request("POST", "/v1/brl/createSubaccount", {
-      headers: selecting,
-      body: { accountType: "INDIVIDUAL", name: "Child", taxId: randomCpf() },
-    });
-    expect(subaccount.status, JSON.stringify(subaccount.body)).toBe(200);
-    return { manager, childId, selecting, own: { "x-api-key": key.body.secretKey as string } };
-  }
-
   it("refuses callers before looking at the key or the body", async () => {
     const { manager, childId, own } = await managerAndChild();
     const bad = { importToken: 42 };
@@ -419,33 +420,12 @@ describe("over GraphQL", () => {
   });
 
   it("refuses a child's own key and a corridor its manager no longer allows before looking at the key", async () => {
-    const manager = await userWithSubaccount();
+    const { manager, childId, selecting, own } = await managerAndChild();
     const put = (allowedCorridors: string[]) =>
       t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
         headers: t.operatorHeaders,
         body: { allowedCorridors, isActive: true },
       });
-    expect((await put(["BR"])).status).toBe(201);
-    const created = await t.request("POST", "/v1/managed-profiles", {
-      headers: manager.secret,
-      body: {
-        externalSubjectId: `subject-${randomUUID()}`,
-        contactEmail: `child-${randomUUID()}@example.com`,
-        customerType: "individual",
-      },
-    });
-    const childId: string = created.body.managedProfile.profileId;
-    const issued = await t.request("POST", `/v1/managed-profiles/${childId}/api-credentials`, {
-      headers: manager.secret,
-      body: { name: "child's own" },
-    });
-    const own = { "x-api-key": rememberSecret(issued.body.secretKey as string) };
-    const selecting = { ...manager.secret, "x-managed-profile-id": childId };
-    const subaccount = await t.request("POST", "/v1/brl/createSubaccount", {
-      headers: selecting,
-      body: { accountType: "INDIVIDUAL", name: "Child", taxId: randomCpf() },
-    });
-    expect(subaccount.status, JSON.stringify(subaccount.body)).toBe(200);
     const input = { importToken: shareToken(), consentAttested: true };
 
     expect(codeOf(await importingOverGraphQL(own, "", input))).toBe("MANAGED_PROFILE_ACCESS_DENIED");
