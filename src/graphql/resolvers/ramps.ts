@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import type { RampView } from "../../ramps/types.js";
+import type { RampErrorView, RampView } from "../../ramps/types.js";
 import { getRampHistory, getRampStatus, registerRamp, startRamp, updateRamp } from "../../operations/ramps.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
@@ -10,12 +10,24 @@ import { selects } from "../selection.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { Ramp, RampConnection, RampError, RegisterRampInput, toDirection, UpdateRampInput } from "../types/ramps.js";
 
+/** The GraphQL ramp of each service view; cached views are shared by requests, so each is converted once. */
+const rampOfView = new WeakMap<RampView, Ramp>();
+
 /** The GraphQL ramp, an instance of its type: type-graphql copies any other object into one for each of its field resolvers. */
-export const toRamp = (view: RampView): Ramp =>
-  Object.assign(new Ramp(), view, {
-    type: toDirection(view.type),
-    unsignedTxs: view.unsignedTxs as Record<string, unknown>[],
-  });
+export function toRamp(view: RampView): Ramp {
+  let ramp = rampOfView.get(view);
+  if (!ramp) {
+    ramp = Object.assign(new Ramp(), view, {
+      type: toDirection(view.type),
+      unsignedTxs: view.unsignedTxs as Record<string, unknown>[],
+    });
+    rampOfView.set(view, ramp);
+  }
+  return ramp;
+}
+
+/** Error logs a request's ramp pages read with the page, by ramp id (the ramps themselves are shared, so not on them). */
+const errorsReadWithPage = new WeakMap<GraphQLContext, Map<string, RampErrorView[]>>();
 
 /** Ramps of the acting subject (itself, or a managed child through the selector or the child's own key). */
 @Resolver(() => Ramp)
@@ -48,7 +60,9 @@ export class RampsResolver {
     const ramps = page.ramps.map(toRamp);
     if (selects(info, ["edges", "node", "errors"])) {
       const errors = await context.app.ramps.errorsOfRamps(ramps.map(({ id }) => id));
-      for (const ramp of ramps) ramp.errors = errors.get(ramp.id)!;
+      const known = errorsReadWithPage.get(context) ?? new Map<string, RampErrorView[]>();
+      for (const [rampId, log] of errors) known.set(rampId, log);
+      errorsReadWithPage.set(context, known);
     }
     return pageConnection(ramps, { limit, offset, total: page.totalCount }, args);
   }
@@ -58,7 +72,7 @@ export class RampsResolver {
   })
   errors(@Root() ramp: Ramp, @Ctx() context: GraphQLContext): RampError[] | Promise<RampError[]> {
     // A page read them already; a single ramp (or a subscription's) asks the batch loader.
-    return ramp.errors ?? context.loaders.rampErrors.load(ramp.id);
+    return errorsReadWithPage.get(context)?.get(ramp.id) ?? context.loaders.rampErrors.load(ramp.id);
   }
 
   @Mutation(() => Ramp, {

@@ -246,9 +246,6 @@ export class Ramp extends QuoteTerms {
 
   @Field({ description: "When the ramp last changed." })
   updatedAt!: Date;
-
-  /** The error log when the list the ramp came in read it already (resolved by the `errors` field resolver). */
-  errors?: RampError[];
 }
 
 export const RampConnection = Connection(Ramp, "Ramp");
