@@ -19,6 +19,7 @@ import { RampsResolver } from "./resolvers/ramps.js";
 import { RecipientsResolver } from "./resolvers/recipients.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 import { WebhooksResolver } from "./resolvers/webhooks.js";
+import { DateTimeScalar } from "./types/scalars.js";
 
 /** The executable schema: type-graphql resolvers with @auth enforced on every field that declares it. */
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
@@ -46,6 +47,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       RecipientsResolver,
     ],
     directives: [...specifiedDirectives, authDirective],
+    scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
     validate: false,
     // Subscriptions read the event bus through their own `subscribe`; topic-based pub/sub is not used.
     pubSub: {
