@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { waitForDefined } from "../support/kit.js";
+import { expectGraphQLError, waitForDefined } from "../support/kit.js";
 
 /**
  * The ramp domain over GraphQL only (issue 4, item 8; issue 3's GraphQL delegation rows): quotes, widget
@@ -85,15 +85,6 @@ const QUOTE_IN: Record<"MX" | "AR" | "EU" | "US", Record<string, unknown>> = {
   EU: buyQuote("100", { from: "sepa", inputCurrency: "EUR" }),
   US: buyQuote("100", { from: "ach", inputCurrency: "USD" }),
 };
-
-function expectGraphQLError(response: HttpResponse, status: number, code: string): void {
-  const [first] = response.body?.errors ?? [];
-  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({
-    code,
-    status,
-  });
-  expect(response.body.data ?? null, JSON.stringify(response.body)).toBeNull();
-}
 
 /** The operation's data, after checking it answered without errors. */
 async function dataOf<T = any>(
@@ -895,6 +886,18 @@ describe("managed children over GraphQL", () => {
         canBuy: false,
         canSell: false,
       });
+    });
+
+    it("a missing ramp or quote is null beside the rest of the page, with its NOT_FOUND error", async () => {
+      const owner = await newCaller();
+      const response = await t.graphql(
+        "query P($id: ID!) { me { id } ramp(id: $id) { id } quote(id: $id) { id } }",
+        { id: randomUUID() },
+        owner.secret,
+      );
+      expect(response.body.data).toEqual({ me: { id: owner.profileId }, ramp: null, quote: null });
+      const failed = response.body.errors.map((error: any) => `${error.path.join(".")} ${error.extensions.code}`);
+      expect(failed.sort()).toEqual(["quote NOT_FOUND", "ramp NOT_FOUND"]);
     });
 
     it("cross-owner ramp(id), quote(id) and registerRamp -> 404 NOT_FOUND", async () => {

@@ -4,7 +4,7 @@ import type { DelegationRule } from "../../src/auth/delegation.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { expectPagedList, ok, seedCredentials, sleep } from "../support/kit.js";
+import { expectGraphQLError, expectPagedList, ok, seedCredentials, sleep } from "../support/kit.js";
 
 /**
  * Managed (headless) children, their credentials and delegation (CONTRACT.md, "Managed profiles and
@@ -112,15 +112,6 @@ function expectRestError(response: HttpResponse, status: number, code: string): 
     code,
   });
   expect(response.body.error.status).toBe(status);
-}
-
-function expectGraphQLError(response: HttpResponse, status: number, code: string): void {
-  const [first] = response.body?.errors ?? [];
-  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({
-    code,
-    status,
-  });
-  expect(response.body.data ?? null, JSON.stringify(response.body)).toBeNull();
 }
 
 /** The error body without its requestId: what two refusals must share to be indistinguishable. */

@@ -40,6 +40,22 @@ export function expectError(response: Answer, status: number, code: string, fiel
   if (field) expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
 }
 
+/**
+ * A GraphQL answer whose first error carries `code` and `status`, and whose failed field is null: the whole
+ * data when the field is required, the field alone when it is nullable (a missing lookup beside a page).
+ */
+export function expectGraphQLError(response: Answer, status: number, code: string): void {
+  const [first] = response.body?.errors ?? [];
+  expect({ code: first?.extensions?.code, status: first?.extensions?.status }, JSON.stringify(response.body)).toEqual({
+    code,
+    status,
+  });
+  const data = response.body.data ?? null;
+  expect(data === null || Object.values(data).every((value) => value === null), JSON.stringify(response.body)).toBe(
+    true,
+  );
+}
+
 /** Reads until `done` holds for the value read; fails after `timeoutMs`, naming `what` and the last value. */
 export async function waitFor<T>(
   read: () => Promise<T>,

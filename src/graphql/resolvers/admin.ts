@@ -28,7 +28,10 @@ import {
 /** The operator surface, for the operator token only. */
 @Resolver()
 export class AdminResolver {
-  @Query(() => Manager, { description: "A profile's manager policy." })
+  @Query(() => Manager, {
+    nullable: true,
+    description: "A profile's manager policy (null, with a NOT_FOUND error, when the profile is not a manager).",
+  })
   @Performs(getManagerPolicy)
   manager(
     @Arg("profileId", () => ID, { description: "The profile whose policy to read (UUID)." }) profileId: string,
@@ -52,7 +55,10 @@ export class AdminResolver {
     return (await performField(setManagerPolicy, context, operator, { profileId, ...policy })).manager;
   }
 
-  @Query(() => PricingAssignment, { description: "The pricing profile assigned to a profile." })
+  @Query(() => PricingAssignment, {
+    nullable: true,
+    description: "The pricing profile assigned to a profile (null, with a NOT_FOUND error, for an unknown profile).",
+  })
   @Performs(getPricingAssignment)
   pricingAssignment(
     @Arg("profileId", () => ID, { description: "The profile whose assignment to read (UUID)." }) profileId: string,

@@ -41,7 +41,10 @@ export class ManagedProfilesResolver {
     return pageConnection(page.managedProfiles, page.pagination, args);
   }
 
-  @Query(() => ManagedProfile, { description: "One of the caller's children, active or deleted." })
+  @Query(() => ManagedProfile, {
+    nullable: true,
+    description: "One of the caller's children, active or deleted (null, with a NOT_FOUND error, for any other profile).",
+  })
   @Performs(getManagedProfile)
   async managedProfile(
     @Arg("profileId", () => ID, { description: "The child's profile id (UUID)." }) profileId: string,

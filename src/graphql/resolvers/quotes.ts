@@ -20,7 +20,10 @@ const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(vi
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 @Resolver(() => Quote)
 export class QuotesResolver {
-  @Query(() => Quote, { description: "A quote the caller may see: its own, or one nobody owns." })
+  @Query(() => Quote, {
+    nullable: true,
+    description: "A quote the caller may see: its own, or one nobody owns (null, with a NOT_FOUND error, for any other).",
+  })
   @Performs(getQuote)
   async quote(
     @Arg("id", () => ID, { description: "The UUID of the quote to read." }) id: string,

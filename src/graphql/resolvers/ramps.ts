@@ -32,7 +32,10 @@ const errorsReadWithPage = new WeakMap<GraphQLContext, Map<string, RampErrorView
 /** Ramps of the acting subject (itself, or a managed child through the selector or the child's own key). */
 @Resolver(() => Ramp)
 export class RampsResolver {
-  @Query(() => Ramp, { description: "One of the subject's ramps; reads skip the manager's corridor policy." })
+  @Query(() => Ramp, {
+    nullable: true,
+    description: "One of the subject's ramps (null, with a NOT_FOUND error, when there is none); reads skip the manager's corridor policy.",
+  })
   @Performs(getRampStatus)
   async ramp(
     @Arg("id", () => ID, { description: "The UUID of the ramp to read." }) id: string,
