@@ -79,6 +79,8 @@ export async function startServer(env = {}, nodeArgs = []) {
     env: {
       DATA_DIR: dataDir,
       PORT: String(port),
+      // Upload URLs point here.
+      PUBLIC_BASE_URL: url,
       LOG_LEVEL: "warn",
       SMTP_URL: mail.url,
       JWT_SECRET: secret(),
@@ -237,7 +239,13 @@ function randomCpf() {
   return digits.join("");
 }
 
-/** Takes the caller through BR KYC (a subaccount, then level 1), as an integrator does: BR ramps need it approved. */
+/** The smallest file an upload URL takes as image/jpeg. */
+const JPEG_FILE = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0xff, 0xd9]);
+
+/**
+ * Takes the caller through BR KYC (a subaccount, its identity document and selfie uploaded, then level 1), as an
+ * integrator does: BR ramps need it approved.
+ */
 export async function completeBrKyc(call) {
   const taxId = randomCpf();
   const { subAccountId } = await call(
@@ -246,6 +254,15 @@ export async function completeBrKyc(call) {
     { accountType: "INDIVIDUAL", name: "Ana Souza", taxId },
     200,
   );
+  const { idUpload, selfieUpload } = await call("POST", "/v1/brl/getUploadUrls", { taxId, documentType: "ID" }, 200);
+  for (const { uploadURLFront } of [idUpload, selfieUpload]) {
+    const uploaded = await fetch(uploadURLFront, {
+      method: "PUT",
+      headers: { "content-type": "image/jpeg" },
+      body: JPEG_FILE,
+    });
+    if (uploaded.status !== 204) throw new Error(`upload: ${uploaded.status} ${await uploaded.text()}`);
+  }
   await call(
     "POST",
     "/v1/brl/newKyc",
@@ -261,8 +278,8 @@ export async function completeBrKyc(call) {
       state: "SP",
       zipCode: "01304-000",
       country: "BR",
-      uploadedDocumentId: "sandbox-document",
-      uploadedSelfieId: "sandbox-selfie",
+      uploadedDocumentId: idUpload.id,
+      uploadedSelfieId: selfieUpload.id,
     },
     200,
   );

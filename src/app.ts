@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Logger } from "pino";
 import { AdminService } from "./admin/service.js";
 import { Authenticator } from "./auth/authenticate.js";
@@ -25,6 +26,7 @@ import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
 import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
+import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
 import { ProfileService } from "./profiles/service.js";
 import type { RampProvider } from "./providers/ports.js";
 import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js";
@@ -45,6 +47,8 @@ import { SigningKeyService } from "./webhooks/signing.js";
 import { WebhookService } from "./webhooks/service.js";
 import { systemResolver, type HostResolver } from "./webhooks/url-policy.js";
 import { WidgetSessionService } from "./widget-sessions/service.js";
+import { FileUploadStorage } from "./uploads/storage.js";
+import { UploadService } from "./uploads/service.js";
 import { RetentionWorker } from "./workers/retention.js";
 
 /** Everything the adapters (REST, GraphQL, WebSocket, CLI) call: framework-free services and their wiring. */
@@ -74,11 +78,15 @@ export interface App {
   kyc: KycService;
   /** Subaccounts and KYC/KYB in Brazil (`/v1/brl/*`). */
   brazilOnboarding: BrazilOnboarding;
+  /** Documents subjects upload for their KYC/KYB, through URLs of their own. */
+  uploads: UploadService;
   /** First answers of requests made with an Idempotency-Key. */
   idempotency: IdempotencyService;
   /** Sender-side recipients and their invitations. */
   recipients: RecipientService;
   onboarding: OnboardingService;
+  /** Where subjects started Brazilian KYC from (a quote, a widget session). */
+  initialKycAttempts: InitialKycAttempts;
   rampProcessor: RampProcessor;
   webhooks: WebhookService;
   /** The webhook signing key (loaded, or created once, before the app is returned). */
@@ -191,6 +199,12 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     },
   );
   const onboarding = new OnboardingService(rampProvider, kyc, delegation, ramps, managedProfiles, config.publicBaseUrl);
+  const uploads = new UploadService(
+    db,
+    new FileUploadStorage(join(config.dataDir, "uploads")),
+    { secret: config.jwt.secret, publicBaseUrl: config.publicBaseUrl },
+    seams.clock,
+  );
   const rampEvents = new RampEventFeed(reads, config.ramps.eventPollMs, log);
   rampEvents.listenToAll((entry) => rampViews.forget(entry.rampId));
   const metrics = new Metrics(
@@ -299,8 +313,10 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     ramps,
     fiatAccounts,
     onboarding,
+    initialKycAttempts: new InitialKycAttempts(db, quotes, widgetSessions),
     kyc,
-    brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency),
+    brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads),
+    uploads,
     idempotency,
     recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),
     rampProcessor,

@@ -59,6 +59,7 @@ import { publicKeyRoutes } from "./rest/v1/public-key.js";
 import { quoteRoutes } from "./rest/v1/quotes.js";
 import { rampRoutes } from "./rest/v1/ramps.js";
 import { recipientRoutes } from "./rest/v1/recipients.js";
+import { uploadRoutes } from "./rest/v1/uploads.js";
 import { referenceDataRoutes } from "./rest/v1/reference-data.js";
 import { webhookRoutes } from "./rest/v1/webhooks.js";
 
@@ -289,6 +290,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   webhookRoutes(server, app);
   fiatAccountRoutes(server, app);
   customerRoutes(server, app);
+  await uploadRoutes(server, app);
   recipientRoutes(server, app);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);

@@ -26,6 +26,8 @@ export const CAPABILITY_MATRIX = {
   WEBHOOK_MANAGEMENT: ["secret"],
   OWN_CREDENTIALS: ["session"],
   RECIPIENTS: ["session"],
+  /** Choosing the entity (individual or business) the signed-in profile itself acts as: the reference's bearer only. */
+  ACTIVE_ENTITY: ["session"],
   /** The operator surface: managers, partners, partner credentials, pricing assignments. */
   OPERATOR: ["operator"],
 } as const satisfies Record<string, readonly PrincipalKind[]>;

@@ -1,6 +1,8 @@
 import { hash, randomInt } from "node:crypto";
 
-export type RampEnvironment = "test" | "live";
+/** A deployment's environment: `test` (sandbox) or `live` (production); keys carry it in their prefix. */
+export const RAMP_ENVIRONMENTS = ["test", "live"] as const;
+export type RampEnvironment = (typeof RAMP_ENVIRONMENTS)[number];
 export type KeyKind = "public" | "secret";
 
 const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

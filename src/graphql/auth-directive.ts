@@ -38,6 +38,7 @@ const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
   WEBHOOK_MANAGEMENT: "Managing webhook subscriptions; a secret key only.",
   OWN_CREDENTIALS: "The lifecycle of the caller's own API credentials; a session only.",
   RECIPIENTS: "Sender-side recipient operations; a session only.",
+  ACTIVE_ENTITY: "Choosing the entity (individual or business) the signed-in profile acts as; a session only.",
   OPERATOR:
     "The operator surface: managers, partners, partner credentials, pricing assignments; the operator token only.",
 };

@@ -4,6 +4,7 @@ import type { KycStatus } from "../providers/ports.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import type { KycCaseRow } from "./repo.js";
+import { isValidCpf } from "./tax-ids.js";
 import type { CaseKey, KycService } from "./service.js";
 
 /** The countries with business customers (KYB). */
@@ -62,6 +63,27 @@ export const kycInformation = z
   })
   .strict();
 
+/**
+ * A person a business declares with its KYB information (a legal representative, an owner), under the
+ * reference's names: handed to the provider, which gives each an id; only the ids are kept.
+ */
+const relatedPerson = z
+  .object({
+    firstName: name,
+    lastName: name,
+    email: z.email(),
+    dateOfBirth: date,
+    nationalities: z.array(z.string().trim().min(1).max(100)).min(1, "must name at least one").max(10),
+    dni: z.string().trim().min(1).max(50).optional().describe("The person's identity document number."),
+    cpf: z
+      .string()
+      .refine((value) => isValidCpf(value.replace(/[.\-\s]/g, "")), "is not a valid CPF")
+      .optional()
+      .describe("The person's Brazilian tax id (CPF), if any."),
+    pep: z.boolean().optional().describe("Whether the person is politically exposed (PEP)."),
+  })
+  .strict();
+
 /** A business's KYB information (CO and MX only in the reference). */
 export const kybInformation = z
   .object({
@@ -76,8 +98,23 @@ export const kybInformation = z
     businessActivities: optionalText,
     accountPurpose: optionalText,
     sourceOfFunds: optionalText,
+    relatedPersons: z
+      .array(relatedPerson)
+      .min(1, "must name at least one person")
+      .max(20)
+      .optional()
+      .describe("The business's legal representatives and owners; their documents are uploaded under their ids."),
   })
   .passthrough();
+
+/** The country of a business customer's KYB details (CO and MX, as KYB information). */
+export const kybCountryInput = z.object({ country: oneOf(KYB_COUNTRIES) }).strict();
+
+/** A KYB submission that takes documents, and the provider's ids of the persons it declared. */
+export interface KybSubmissionView {
+  submissionId: string;
+  relatedPersonIds: string[];
+}
 
 /** Creating a provider customer names only its country. */
 export const customerInput = z.object({ country }).strict();
@@ -128,6 +165,22 @@ export function domesticCaseView(row: KycCaseRow): DomesticCaseView {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/**
+ * The subject's KYB submissions in a country that documents are uploaded for: its business customer's current
+ * API submission, with the provider's ids of the persons it declared; none before information is given, nor
+ * for a hosted KYB (its pages collect the documents). NOT_FOUND without a business customer there.
+ */
+export async function kybSubmissions(
+  kyc: KycService,
+  acting: ActingContext,
+  country: DomesticCountry,
+): Promise<KybSubmissionView[]> {
+  const row = await kyc.caseOf(acting, { corridor: country, customerType: "business" });
+  if (row.method !== "api" || !row.submissionId) return [];
+  const relatedPersonIds = row.relatedPersonIds ? (JSON.parse(row.relatedPersonIds) as string[]) : [];
+  return [{ submissionId: row.submissionId, relatedPersonIds }];
 }
 
 /** The subject's domestic case (AR, CO, MX, US) as the reference's statuses show it. */

@@ -1,5 +1,5 @@
 import { columns, type Reads } from "../db/statements.js";
-import type { Queryable } from "../db/tx.js";
+import { isUniqueViolation, type Queryable } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 
 export type KycCaseRow = Prisma.KycCaseGetPayload<object>;
@@ -17,29 +17,56 @@ export function findCase(db: Queryable, profileId: string, corridor: string, cus
   return db.kycCase.findUnique({ where: { profileId_corridor_customerType: { profileId, corridor, customerType } } });
 }
 
-/** What a subject's KYC state is made of: its cases, oldest first, and whether it signs in with an email of its own. */
+/**
+ * What a subject's KYC state is made of: its cases, oldest first, whether it signs in with an email of its own,
+ * and which of its customers (individual or business) it chose to act as.
+ */
 export interface SubjectKyc {
   cases: KycCaseRow[];
   /** A direct profile's verified login email (children only have a contact email): EU's verification. */
   hasLoginEmail: boolean;
+  /** The customer type a direct profile chose to act as (the active entity), if it chose. */
+  activeCustomerType: string | null;
 }
 
 const CASE_FIELDS = Object.values(Prisma.KycCaseScalarFieldEnum);
 
 /** A subject's KYC state in one statement; an unknown or deleted profile has no cases and no login email. */
 export async function findSubjectKyc(reads: Reads, profileId: string): Promise<SubjectKyc> {
-  const rows = await reads.all<{ hasLoginEmail: boolean | number; case: KycCaseRow | { id: null } }>(
-    `SELECT ("Profile"."email" IS NOT NULL AND "Profile"."deletedAt" IS NULL) AS "hasLoginEmail", ${columns("KycCase", CASE_FIELDS, "case.")}
+  const rows = await reads.all<{
+    hasLoginEmail: boolean | number;
+    activeCustomerType: string | null;
+    case: KycCaseRow | { id: null };
+  }>(
+    `SELECT ("Profile"."email" IS NOT NULL AND "Profile"."deletedAt" IS NULL) AS "hasLoginEmail",
+      "CustomerEntitySelection"."customerType" AS "activeCustomerType", ${columns("KycCase", CASE_FIELDS, "case.")}
     FROM "Profile" LEFT JOIN "KycCase" ON "KycCase"."profileId" = "Profile"."id"
+    LEFT JOIN "CustomerEntitySelection" ON "CustomerEntitySelection"."profileId" = "Profile"."id"
     WHERE "Profile"."id" = $1 ORDER BY "KycCase"."createdAt" ASC, "KycCase"."id" ASC`,
     [profileId],
   );
   return {
     // SQLite answers the comparison as 0 or 1.
     hasLoginEmail: rows.length > 0 && Boolean(rows[0]!.hasLoginEmail),
+    activeCustomerType: rows[0]?.activeCustomerType ?? null,
     // A profile without cases is one row whose case columns are all null.
     cases: rows.flatMap((row) => (row.case.id === null ? [] : [row.case as KycCaseRow])),
   };
+}
+
+/**
+ * Records the customer type a subject acts as, once: true when it is now the recorded one (chosen by this
+ * call or before), false when another was chosen first. The primary key decides between concurrent choices.
+ */
+export async function chooseCustomerType(db: Queryable, profileId: string, customerType: string): Promise<boolean> {
+  try {
+    await db.customerEntitySelection.create({ data: { profileId, customerType } });
+    return true;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const chosen = await db.customerEntitySelection.findUniqueOrThrow({ where: { profileId } });
+    return chosen.customerType === customerType;
+  }
 }
 
 /** A subject's case by its provider customer id (the BR subaccount id), or null. */

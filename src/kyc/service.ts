@@ -80,10 +80,28 @@ export class KycService {
     return statuses;
   }
 
-  /** Every case of the subject, oldest first, with the provider's decisions that are due (onboarding status). */
+  /** Every case of the subject, oldest first, with the provider's decisions that are due. */
   async casesOf(subjectProfileId: string): Promise<repo.KycCaseRow[]> {
+    return (await this.onboardingState(subjectProfileId)).cases;
+  }
+
+  /** `casesOf`, and the customer type the subject chose to act as (onboarding status). */
+  async onboardingState(
+    subjectProfileId: string,
+  ): Promise<{ cases: repo.KycCaseRow[]; activeCustomerType: string | null }> {
     const now = new Date();
-    return (await this.subjectKyc(subjectProfileId)).cases.map((row) => withDueDecision(row, now));
+    const { cases, activeCustomerType } = await this.subjectKyc(subjectProfileId);
+    return { cases: cases.map((row) => withDueDecision(row, now)), activeCustomerType };
+  }
+
+  /**
+   * Records which of its customers (individual or business) the subject acts as; choosing the same again
+   * changes nothing. The choice is final: another one is refused.
+   */
+  async chooseCustomerType(subjectProfileId: string, customerType: CustomerType): Promise<void> {
+    if (!(await repo.chooseCustomerType(this.db, subjectProfileId, customerType)))
+      throw new AppError("ACTIVE_ENTITY_CHOSEN");
+    await this.changed(subjectProfileId);
   }
 
   /** The CPF or CNPJ of the subject's approved Brazilian case, if any. */
@@ -159,14 +177,25 @@ export class KycService {
     return this.provider.hostedFlowUrl(attemptId, customerType);
   }
 
+  /** The provider's liveness check for a selfie (its page and session token). */
+  livenessCheck(selfieId: string): { url: string; validationToken: string } {
+    return this.provider.livenessCheck(selfieId);
+  }
+
   /**
    * Records an API submission's information (pending): the provider decides on it when it is sent.
-   * Giving information again before sending replaces the attempt.
+   * Giving information again before sending replaces the attempt. A KYB submission's related persons
+   * (their full names) get the provider's ids, kept with the attempt for their documents.
    */
-  async submitInformation(acting: ActingContext, key: CaseKey, names: string[]): Promise<{ submissionId: string }> {
+  async submitInformation(
+    acting: ActingContext,
+    key: CaseKey,
+    names: string[],
+    relatedPersons: string[] = [],
+  ): Promise<{ submissionId: string }> {
     const row = await this.changeable(acting, key);
     if (!(row.status === "not_started" || (row.status === "pending" && row.method === "api"))) throw this.notOpen(row);
-    const decision = await this.provider.submit(this.submission(row, "api", names));
+    const decision = await this.provider.submit(this.submission(row, "api", names, relatedPersons));
     const submissionId = randomUUID();
     await this.move(row, {
       status: "pending",
@@ -175,6 +204,7 @@ export class KycService {
       pendingOutcome: decision.outcome,
       pendingReason: decision.reason,
       decisionDelayMs: decision.decideAfterMs,
+      relatedPersonIds: relatedPersons.length ? JSON.stringify(decision.relatedPersonIds) : null,
     });
     return { submissionId };
   }
@@ -270,6 +300,7 @@ export class KycService {
       pendingOutcome: null,
       pendingReason: null,
       decisionDelayMs: null,
+      relatedPersonIds: null,
     });
     return submissionId
       ? { submissionId, url: this.provider.hostedFlowUrl(submissionId, key.customerType) }
@@ -282,13 +313,19 @@ export class KycService {
     return this.caseOf(acting, key);
   }
 
-  private submission(row: repo.KycCaseRow, method: KycSubmission["method"], names: string[]): KycSubmission {
+  private submission(
+    row: repo.KycCaseRow,
+    method: KycSubmission["method"],
+    names: string[],
+    relatedPersons: string[] = [],
+  ): KycSubmission {
     return {
       corridor: row.corridor as Corridor,
       customerType: row.customerType as CustomerType,
       method,
       contactEmail: row.contactEmail,
       names,
+      relatedPersons,
     };
   }
 

@@ -23,3 +23,10 @@ export const isValidCnpj = (digits: string) =>
     [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2],
     [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2],
   ]);
+
+/** The customer a Brazilian tax id names, formatting ignored: a CPF an individual, a CNPJ a business. */
+export function taxIdCustomerType(taxId: string): "individual" | "business" | undefined {
+  const digits = taxId.replace(/[.\-/\s]/g, "");
+  if (isValidCpf(digits)) return "individual";
+  return isValidCnpj(digits) ? "business" : undefined;
+}

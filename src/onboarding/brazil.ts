@@ -1,13 +1,21 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
-import { AppError } from "../errors.js";
+import { AppError, type FieldIssue } from "../errors.js";
 import { requestHash, type IdempotencyService, type StoredResponse } from "../idempotency/service.js";
 import type { OnboardingService } from "./service.js";
 import type { KycStatus } from "../providers/ports.js";
 import { canonicalId, fieldError, requiredString } from "../validation.js";
 import type { KycCase, KycService } from "../kyc/service.js";
 import { isValidCnpj, isValidCpf } from "../kyc/tax-ids.js";
+import {
+  DOCUMENT_MEDIA_TYPES,
+  SELFIE_MEDIA_TYPES,
+  type UploadedDocument,
+  type UploadPurpose,
+  type UploadService,
+  type UploadTargets,
+} from "../uploads/service.js";
 
 const digits = (value: string) => value.replace(/[.\-/\s]/g, "");
 
@@ -76,6 +84,49 @@ export const remainingLimitInput = optionalTaxIdInput.extend({ direction: z.enum
 export const startKybInput = z.object({ subAccountId: z.string() }).strict();
 export const kybAttemptInput = z.object({ attemptId: z.string() }).strict();
 
+/** The reference's document types (BrDocumentType). */
+export const BRAZIL_DOCUMENT_TYPES = [
+  "ID",
+  "DRIVERS-LICENSE",
+  "PASSPORT",
+  "RESIDENCE-PERMIT",
+  "SELFIE",
+  "SELFIE-FROM-LIVENESS",
+  "CERTIFICATE-OF-INCORPORATION",
+  "COMPANY-TAX-IDENTIFICATION-DOCUMENT",
+] as const;
+type DocumentType = (typeof BRAZIL_DOCUMENT_TYPES)[number];
+/** Cards, with a back to upload when they are double-sided. */
+const TWO_SIDED: readonly DocumentType[] = ["ID", "DRIVERS-LICENSE", "RESIDENCE-PERMIT"];
+const SELFIES: readonly DocumentType[] = ["SELFIE", "SELFIE-FROM-LIVENESS"];
+
+/** An individual's identity document (no passport here, as in the reference) and selfie to upload for level 1 KYC. */
+export const uploadUrlsInput = z
+  .object({
+    taxId: requiredString().min(1, "is required"),
+    documentType: z.enum(["ID", "DRIVERS-LICENSE"]),
+    isDoubleSided: z.boolean().optional(),
+  })
+  .strict();
+
+/** A company document to upload for KYB, into one of the subject's company subaccounts. */
+export const kybDocumentInput = z
+  .object({
+    subAccountId: z.string(),
+    documentType: z.enum(BRAZIL_DOCUMENT_TYPES),
+    isDoubleSided: z.boolean().optional(),
+  })
+  .strict();
+export const kybDocumentReadInput = z.object({ subAccountId: z.string(), documentId: z.string() }).strict();
+
+/** Where a document's files go, and for a selfie the liveness check that goes with it. */
+export interface DocumentUpload extends UploadTargets {
+  liveness?: { url: string; validationToken: string };
+}
+
+/** A KYB document's progress: each side's file, and whether every side needed has arrived. */
+export type KybDocumentStatus = Pick<UploadedDocument, "id" | "documentType" | "front" | "back" | "ready">;
+
 const subaccountNotFound = () => new AppError("NOT_FOUND", "Subaccount not found.");
 
 /** The reference's BR KYC status: in progress, or completed with a result; level 1 once approved. */
@@ -109,6 +160,7 @@ export class BrazilOnboarding {
     private readonly kyc: KycService,
     private readonly onboarding: OnboardingService,
     private readonly idempotency: IdempotencyService,
+    private readonly uploads: UploadService,
   ) {}
 
   /**
@@ -153,8 +205,69 @@ export class BrazilOnboarding {
     if (row.customerType !== "individual")
       throw fieldError("subAccountId", "is a company subaccount: companies go through KYB");
     if (digits(form.taxIdNumber) !== row.taxId) throw fieldError("taxIdNumber", "differs from the subaccount's tax id");
+    await this.requireUploaded(acting, row, [
+      ["uploadedDocumentId", form.uploadedDocumentId, "kyc_document", "identity document"],
+      ["uploadedSelfieId", form.uploadedSelfieId, "kyc_selfie", "selfie"],
+    ]);
     const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", [form.fullName]);
     return { id: submissionId };
+  }
+
+  /**
+   * Opens the uploads level 1 KYC names: the identity document (its back too when double-sided) and a selfie
+   * of the individual subaccount with this tax id.
+   */
+  async uploadUrls(
+    acting: ActingContext,
+    { taxId, documentType, isDoubleSided }: z.output<typeof uploadUrlsInput>,
+  ): Promise<{ identityDocument: DocumentUpload; selfie: DocumentUpload }> {
+    const row = await this.individualByTaxId(acting, taxId);
+    const identityDocument = await this.uploads.open(acting.subjectProfileId, {
+      purpose: "kyc_document",
+      documentType,
+      kycCaseId: row.id,
+      doubleSided: isDoubleSided ?? false,
+      mediaTypes: DOCUMENT_MEDIA_TYPES,
+    });
+    return { identityDocument, selfie: await this.openSelfie(acting, row, "SELFIE") };
+  }
+
+  /** Opens a selfie upload of the individual subaccount with this tax id, with its liveness check. */
+  async selfieUpload(acting: ActingContext, { taxId }: z.output<typeof taxIdInput>): Promise<DocumentUpload> {
+    return this.openSelfie(acting, await this.individualByTaxId(acting, taxId), "SELFIE-FROM-LIVENESS");
+  }
+
+  /** Opens the upload of a document of a company subaccount (a selfie comes with its liveness check). */
+  async createKybDocument(
+    acting: ActingContext,
+    { subAccountId, documentType, isDoubleSided }: z.output<typeof kybDocumentInput>,
+  ): Promise<DocumentUpload> {
+    if (isDoubleSided && !TWO_SIDED.includes(documentType))
+      throw fieldError("isDoubleSided", `is only for ${TWO_SIDED.join(", ")}: a ${documentType} has one side`);
+    const row = await this.subaccount(acting, subAccountId);
+    if (row.customerType !== "business") throw fieldError("subAccountId", "is not a company subaccount");
+    const selfie = SELFIES.includes(documentType);
+    const upload = await this.uploads.open(acting.subjectProfileId, {
+      purpose: "kyb_document",
+      documentType,
+      kycCaseId: row.id,
+      doubleSided: isDoubleSided ?? false,
+      mediaTypes: selfie ? SELFIE_MEDIA_TYPES : DOCUMENT_MEDIA_TYPES,
+    });
+    return selfie ? { ...upload, liveness: this.kyc.livenessCheck(upload.documentId) } : upload;
+  }
+
+  /** A KYB document of one of the subject's company subaccounts; NOT_FOUND for any other. */
+  async kybDocument(
+    acting: ActingContext,
+    { subAccountId, documentId }: z.output<typeof kybDocumentReadInput>,
+  ): Promise<KybDocumentStatus> {
+    const row = await this.subaccount(acting, subAccountId);
+    const document = await this.uploads.document(acting.subjectProfileId, documentId);
+    if (!document || document.kycCaseId !== row.id || document.purpose !== "kyb_document")
+      throw new AppError("NOT_FOUND", "KYB document not found.");
+    const { id, documentType, front, back, ready } = document;
+    return { id, documentType, front, ...(back && { back }), ready };
   }
 
   async kycStatus(acting: ActingContext, { taxId }: z.output<typeof taxIdInput>) {
@@ -219,6 +332,49 @@ export class BrazilOnboarding {
       if (error instanceof AppError && error.code === "NOT_FOUND") return null;
       throw error;
     }
+  }
+
+  private async openSelfie(acting: ActingContext, row: KycCase, documentType: DocumentType): Promise<DocumentUpload> {
+    const upload = await this.uploads.open(acting.subjectProfileId, {
+      purpose: "kyc_selfie",
+      documentType,
+      kycCaseId: row.id,
+      doubleSided: false,
+      mediaTypes: SELFIE_MEDIA_TYPES,
+    });
+    return { ...upload, liveness: this.kyc.livenessCheck(upload.documentId) };
+  }
+
+  /** The subject's individual subaccount with this tax id: documents and selfies are uploaded for its level 1. */
+  private async individualByTaxId(acting: ActingContext, taxId: string): Promise<KycCase> {
+    const row = await this.ownedByTaxId(acting, taxId);
+    if (row.customerType !== "individual")
+      throw fieldError("taxId", "is a company subaccount's: companies upload KYB documents");
+    return row;
+  }
+
+  /**
+   * Refuses, all at once, each named upload that is not a document of the subaccount for its purpose whose
+   * every side arrived. Another subject's id is as unknown as one never issued.
+   */
+  private async requireUploaded(
+    acting: ActingContext,
+    row: KycCase,
+    named: [field: string, documentId: string, purpose: UploadPurpose, what: string][],
+  ): Promise<void> {
+    const issues: FieldIssue[] = [];
+    for (const [field, documentId, purpose, what] of named) {
+      const document = await this.uploads.document(acting.subjectProfileId, documentId);
+      if (!document || document.kycCaseId !== row.id || document.purpose !== purpose)
+        issues.push({ field, message: `names no ${what} of this subaccount: open its upload first` });
+      else if (!document.ready)
+        issues.push({
+          field,
+          message: `names a ${what} whose file has not arrived: upload it, or open a new upload if its URL expired`,
+        });
+    }
+    if (issues.length === 1) throw fieldError(issues[0]!.field, issues[0]!.message);
+    if (issues.length > 1) throw new AppError("VALIDATION_FAILED", undefined, issues);
   }
 
   private async subaccount(acting: ActingContext, subAccountId: string): Promise<KycCase> {

@@ -1,4 +1,5 @@
 import type { CustomerType } from "../reference-data/corridors.js";
+import { DOCUMENT_MEDIA_TYPES, SELFIE_MEDIA_TYPES } from "../uploads/service.js";
 
 /*
  * The onboarding flows per corridor and customer type: the documents and the ordered, non-GET actions
@@ -25,7 +26,8 @@ interface Document {
   description: string;
 }
 
-const IMAGES = ["image/jpeg", "image/png", "application/pdf"];
+// What the upload URLs take.
+const IMAGES = DOCUMENT_MEDIA_TYPES;
 const identityDocuments: Document[] = [
   {
     type: "identity_document_front",
@@ -45,7 +47,7 @@ const identityDocuments: Document[] = [
     type: "selfie",
     required: true,
     collection: "direct-upload",
-    acceptedMediaTypes: ["image/jpeg", "image/png"],
+    acceptedMediaTypes: SELFIE_MEDIA_TYPES,
     description: "A photo of the person holding the document.",
   },
 ];
@@ -130,6 +132,14 @@ const brazil = (customerType: CustomerType): Step[] =>
         },
         {
           order: 2,
+          kind: "direct-upload",
+          method: "POST",
+          path: "/v1/brl/getUploadUrls",
+          operationId: "brGetUploadUrls",
+          description: "Get upload URLs for the identity document and a selfie, and PUT each file to its URL.",
+        },
+        {
+          order: 3,
           kind: "api",
           method: "POST",
           path: "/v1/brl/newKyc",
@@ -198,7 +208,7 @@ export function onboardingRequirements(
     provider: "sandbox",
     flow: `${country.toLowerCase()}-${customerType === "individual" ? "kyc" : "kyb"}`,
     mode: "api",
-    requirementsVersion: "2026-11-01",
+    requirementsVersion: "2026-11-25",
     documentationUrl: new URL("/v1/openapi.json", publicBaseUrl).toString(),
     openapiUrl: new URL("/v1/openapi.json", publicBaseUrl).toString(),
     documents: customerType === "individual" ? identityDocuments : businessDocuments,

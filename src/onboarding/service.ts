@@ -13,7 +13,7 @@ import {
 } from "../reference-data/corridors.js";
 import { subjectEntities } from "./customer-accounts.js";
 import { onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
-import type { LimitsInput, RequirementsInput } from "./types.js";
+import type { ActiveEntityInput, LimitsInput, RequirementsInput } from "./types.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { RampService } from "../ramps/service.js";
 
@@ -106,15 +106,16 @@ export class OnboardingService {
     return { limits };
   }
 
-  /** The subject's customer entities and, per entity, its provider accounts (KYC/KYB cases) in the corridors it may use. */
+  /**
+   * The subject's customer entities and, per entity, its provider accounts (KYC/KYB cases) in the corridors it
+   * may use. The active entity is the one the subject chose, else its only active one.
+   */
   async status(acting: ActingContext) {
-    const [entities, cases] = await Promise.all([
-      this.managedProfiles
-        .customerEntities(acting.subjectProfileId)
-        .then((stored) => subjectEntities(stored, acting.subjectProfileId, acting.controllingManagerId !== null)),
-      this.kyc.casesOf(acting.subjectProfileId),
-    ]);
+    const { entities, cases, activeCustomerType } = await this.entities(acting);
     const active = entities.filter((entity) => entity.isActive);
+    const chosen =
+      active.find((entity) => entity.customerType === activeCustomerType) ??
+      (active.length === 1 ? active[0] : undefined);
     const views = entities.map((entity) => {
       const customerType = entity.customerType as CustomerType;
       const accounts = cases
@@ -145,10 +146,45 @@ export class OnboardingService {
       };
     });
     return {
-      activeEntityId: active.length === 1 ? active[0]!.id : null,
-      selectionRequired: active.length > 1,
+      activeEntityId: chosen?.id ?? null,
+      selectionRequired: !chosen && active.length > 1,
       roles: acting.controllingManagerId ? ["managed_profile"] : [],
       entities: views,
+    };
+  }
+
+  /**
+   * Makes the subject's entity of a customer type the one it acts as, for good (the reference's immutable
+   * choice): choosing it again answers the same; another type afterwards is refused. NOT_FOUND when the
+   * subject has no active entity of that type (a business one comes with a business customer).
+   */
+  async selectActiveEntity(
+    acting: ActingContext,
+    { type }: ActiveEntityInput,
+  ): Promise<{ activeEntityId: string; type: CustomerType }> {
+    const { entities } = await this.entities(acting);
+    const entity = entities.find((candidate) => candidate.isActive && candidate.customerType === type);
+    if (!entity)
+      throw new AppError(
+        "NOT_FOUND",
+        type === "business" ? "No business entity: create a business customer first." : "No individual entity.",
+      );
+    await this.kyc.chooseCustomerType(acting.subjectProfileId, type);
+    return { activeEntityId: entity.id, type };
+  }
+
+  /** The subject's entities, its cases (due decisions applied) and the customer type it chose to act as. */
+  private async entities(acting: ActingContext) {
+    const [stored, { cases, activeCustomerType }] = await Promise.all([
+      this.managedProfiles.customerEntities(acting.subjectProfileId),
+      this.kyc.onboardingState(acting.subjectProfileId),
+    ]);
+    const hasBusinessCustomer = cases.some((row) => row.customerType === "business");
+    const managedChild = acting.controllingManagerId !== null;
+    return {
+      entities: subjectEntities(stored, acting.subjectProfileId, managedChild, hasBusinessCustomer),
+      cases,
+      activeCustomerType,
     };
   }
 

@@ -20,3 +20,7 @@ export const requirementsInput = z.object({
   customerType: z.enum(CUSTOMER_TYPES),
 });
 export type RequirementsInput = z.output<typeof requirementsInput>;
+
+/** Which of its entities the subject acts as: the individual or the business. */
+export const activeEntityInput = z.object({ type: z.enum(CUSTOMER_TYPES) }).strict();
+export type ActiveEntityInput = z.output<typeof activeEntityInput>;

@@ -3,24 +3,31 @@ import {
   createSubaccountInput,
   importTokenInput,
   kybAttemptInput,
+  kybDocumentInput,
+  kybDocumentReadInput,
   newKycInput,
   optionalTaxIdInput,
   remainingLimitInput,
   startKybInput,
   taxIdInput,
+  uploadUrlsInput,
 } from "../onboarding/brazil.js";
 import {
   customerInput,
   customerTypeInput,
   domesticCase,
   domesticCaseView,
+  kybCountryInput,
   kybInformation,
+  kybSubmissions,
   kycInformation,
   redirectLinkInput,
   sendSubmissionInput,
   typedCase,
 } from "../kyc/domestic.js";
 import { pixKeyInput, pixKeyType } from "../kyc/pix-keys.js";
+import { taxIdCustomerType } from "../kyc/tax-ids.js";
+import { initialKycAttemptInput } from "../onboarding/kyc-attempts.js";
 import type { CaseKey } from "../kyc/service.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
@@ -57,6 +64,15 @@ export const listCustomers = defineOperation({
   access: CUSTOMERS,
   input: z.object({}),
   run: (app, acting) => app.kyc.casesOf(acting.subjectProfileId),
+});
+
+/** Where the subject last started Brazilian KYC from (GraphQL reads it with the onboarding status). */
+export const getLatestBrazilKycAttempt = defineOperation({
+  name: "getLatestBrazilKycAttempt",
+  summary: "Get where the subject last started Brazilian KYC from",
+  access: CUSTOMERS,
+  input: z.object({}),
+  run: (app, acting) => app.initialKycAttempts.latest(acting),
 });
 
 /**
@@ -103,7 +119,13 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: kybInformation,
-      run: (app, acting, form) => app.kyc.submitInformation(acting, business(form.country), [form.businessName]),
+      run: (app, acting, form) =>
+        app.kyc.submitInformation(
+          acting,
+          business(form.country),
+          [form.businessName],
+          (form.relatedPersons ?? []).map((person) => `${person.firstName} ${person.lastName}`),
+        ),
     }),
     sendKybSubmission: defineOperation({
       ...named("sendDomesticKybSubmission", "Send a KYB submission for review"),
@@ -158,6 +180,12 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       input: customerTypeInput,
       run: (app, acting, input) => domesticCase(app.kyc, acting, typedCase(input)),
+    }),
+    kybSubmissions: defineOperation({
+      ...named("findDomesticKybCustomerAndBusiness", "Find the business customer's KYB submission details"),
+      access: CUSTOMERS,
+      input: kybCountryInput,
+      run: (app, acting, { country }) => kybSubmissions(app.kyc, acting, country),
     }),
   };
 }
@@ -224,6 +252,17 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       input: importTokenInput,
       run: (app, acting, input) => app.brazilOnboarding.importToken(acting, input),
     }),
+    recordKycAttempt: defineOperation({
+      ...named("recordInitialBrKycAttempt", "Record that KYC was started from a quote"),
+      access: CUSTOMERS,
+      // Whose KYC it is follows from the tax id: a CPF an individual's, a CNPJ a company's.
+      gate: brazilPolicy((input) => {
+        const { taxId } = (input ?? {}) as { taxId?: unknown };
+        return typeof taxId === "string" ? taxIdCustomerType(taxId) : undefined;
+      }),
+      input: initialKycAttemptInput,
+      run: (app, acting, input) => app.initialKycAttempts.record(acting, input),
+    }),
     validatePixKey: defineOperation({
       ...named("brValidatePixKey", "Check a Pix key's format"),
       access: CUSTOMERS,
@@ -235,6 +274,34 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       input: kybAttemptInput,
       run: (app, acting, input) => app.brazilOnboarding.kybAttemptStatus(acting, input),
+    }),
+    uploadUrls: defineOperation({
+      ...named("brGetUploadUrls", "Get upload URLs for the identity document and selfie of level 1 KYC"),
+      access: CUSTOMERS,
+      gate: brazilPolicy(() => "individual"),
+      input: uploadUrlsInput,
+      run: (app, acting, input) => app.brazilOnboarding.uploadUrls(acting, input),
+    }),
+    selfieUpload: defineOperation({
+      ...named("brGetSelfieLivenessUrl", "Get a selfie upload URL and its liveness check"),
+      access: CUSTOMERS,
+      // It opens an upload: a change, under the policy, though the reference makes it a GET.
+      gate: brazilPolicy(() => "individual"),
+      input: taxIdInput,
+      run: (app, acting, input) => app.brazilOnboarding.selfieUpload(acting, input),
+    }),
+    createKybDocument: defineOperation({
+      ...named("createBrKybDocument", "Create a KYB document and its upload URLs"),
+      access: CUSTOMERS,
+      gate: brazilPolicy(() => "business"),
+      input: kybDocumentInput,
+      run: (app, acting, input) => app.brazilOnboarding.createKybDocument(acting, input),
+    }),
+    kybDocument: defineOperation({
+      ...named("getBrKybDocument", "Get a KYB document's upload status"),
+      access: CUSTOMERS,
+      input: kybDocumentReadInput,
+      run: (app, acting, input) => app.brazilOnboarding.kybDocument(acting, input),
     }),
   };
 }

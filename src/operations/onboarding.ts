@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limitsInput } from "../onboarding/types.js";
+import { activeEntityInput, limitsInput } from "../onboarding/types.js";
 import { defineOperation } from "./operation.js";
 
 export const getRampInfo = defineOperation({
@@ -24,4 +24,13 @@ export const getOnboardingStatus = defineOperation({
   access: { requires: ["EXACT_LIMITS"], delegation: "DELEGATED" },
   input: z.object({}),
   run: (app, acting) => app.onboarding.status(acting),
+});
+
+export const selectActiveCustomerEntity = defineOperation({
+  name: "selectActiveCustomerEntity",
+  summary: "Choose the customer entity the profile acts as",
+  // The signed-in profile chooses for itself (the reference: bearer only, no delegation); a child has one entity.
+  access: { requires: ["ACTIVE_ENTITY"], delegation: "NONE" },
+  input: activeEntityInput,
+  run: (app, acting, input) => app.onboarding.selectActiveEntity(acting, input),
 });

@@ -113,6 +113,8 @@ export interface KycSubmission {
   contactEmail: string | null;
   /** The names an API submission gave (none for hosted flows). */
   names: string[];
+  /** The full names of the persons an API KYB submission declares (legal representatives, owners), in order. */
+  relatedPersons: string[];
 }
 
 /** The provider's decision on an attempt, which takes effect after `decideAfterMs`. */
@@ -121,6 +123,8 @@ export interface KycDecision {
   /** Why, for support: never shown to callers. */
   reason: string | null;
   decideAfterMs: number;
+  /** The provider's id of each related person of the submission, in its order: their documents name them. */
+  relatedPersonIds: string[];
 }
 
 export interface KycProvider {
@@ -133,4 +137,6 @@ export interface KycProvider {
   submit(submission: KycSubmission): Promise<KycDecision>;
   /** The hosted verification page of an attempt (redirect flows, hosted KYB). */
   hostedFlowUrl(attemptId: string, customerType: CustomerType): string;
+  /** The liveness check that goes with a selfie: its hosted page, and the token its SDK validates the session with. */
+  livenessCheck(selfieId: string): { url: string; validationToken: string };
 }

@@ -155,10 +155,10 @@ export class SandboxRampProvider implements RampProvider {
 }
 
 /**
- * KYC and KYB in the sandbox: customers are made up, and every attempt is decided after a configurable
- * delay (SANDBOX_KYC_DECISION_MS). Rejected: a submitted name containing "reject" (any case), or a
- * contact email whose local part carries "+kyc-rejected" (the only input a hosted flow has). Approved
- * otherwise.
+ * KYC and KYB in the sandbox: customers and related persons are made up, and every attempt is decided after
+ * a configurable delay (SANDBOX_KYC_DECISION_MS). Rejected: a submitted name (a related person's too)
+ * containing "reject" (any case), or a contact email whose local part carries "+kyc-rejected" (the only input
+ * a hosted flow has). Approved otherwise.
  */
 export class SandboxKycProvider implements KycProvider {
   constructor(
@@ -171,7 +171,7 @@ export class SandboxKycProvider implements KycProvider {
   }
 
   async submit(submission: KycSubmission): Promise<KycDecision> {
-    const rejectedFor = submission.names.some((name) => /reject/i.test(name))
+    const rejectedFor = [...submission.names, ...submission.relatedPersons].some((name) => /reject/i.test(name))
       ? "a submitted name contains the sandbox marker 'reject'"
       : (submission.contactEmail?.split("@")[0] ?? "").includes("+kyc-rejected")
         ? "the contact email carries the sandbox marker +kyc-rejected"
@@ -180,6 +180,7 @@ export class SandboxKycProvider implements KycProvider {
       outcome: rejectedFor ? "rejected" : "approved",
       reason: rejectedFor && `sandbox: ${rejectedFor}`,
       decideAfterMs: this.decisionDelayMs,
+      relatedPersonIds: submission.relatedPersons.map(() => randomUUID()),
     };
   }
 
@@ -188,6 +189,14 @@ export class SandboxKycProvider implements KycProvider {
       `/sandbox/${customerType === "business" ? "kyb" : "kyc"}/${attemptId}`,
       this.hostedFlowBaseUrl,
     ).toString();
+  }
+
+  livenessCheck(selfieId: string): { url: string; validationToken: string } {
+    return {
+      url: new URL(`/sandbox/liveness/${selfieId}`, this.hostedFlowBaseUrl).toString(),
+      // The sandbox has no liveness session to validate: a stable value derived from the selfie stands in.
+      validationToken: createHash("sha256").update(`sandbox-liveness:${selfieId}`).digest("base64url"),
+    };
   }
 }
 

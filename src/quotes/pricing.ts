@@ -30,7 +30,7 @@ export interface PricingRequest {
   network: Network;
 }
 
-const FEE_NAMES = ["networkFee", "anchorFee", "vortexFee", "partnerFee", "processingFee", "totalFee"] as const;
+const FEE_NAMES = ["networkFee", "anchorFee", "serviceFee", "partnerFee", "processingFee", "totalFee"] as const;
 export type FeeBreakdown = { [K in (typeof FEE_NAMES)[number] as `${K}Fiat` | `${K}USD`]: string };
 
 export interface PricedQuote {
@@ -63,9 +63,9 @@ export function priceQuote(
   const rail = terms.railFee(request.fiat);
   const networkFee = inFiat(terms.networkFeeUsd(request.network).times(fiatPerUsd));
   const anchorFee = inFiat(rail.fixed.plus(grossFiat.times(rail.rate)));
-  const vortexFee = inFiat(grossFiat.times(pricing.serviceFeeRate));
+  const serviceFee = inFiat(grossFiat.times(pricing.serviceFeeRate));
   const partnerFee = inFiat(grossFiat.times(pricing.partnerMarkupRate));
-  const processingFee = anchorFee.plus(vortexFee);
+  const processingFee = anchorFee.plus(serviceFee);
   const totalFee = networkFee.plus(processingFee).plus(partnerFee);
 
   const netFiat = grossFiat.minus(totalFee);
@@ -81,11 +81,11 @@ export function priceQuote(
   const usdParts = {
     networkFee: usd(networkFee),
     anchorFee: usd(anchorFee),
-    vortexFee: usd(vortexFee),
+    serviceFee: usd(serviceFee),
     partnerFee: usd(partnerFee),
   };
-  const usdProcessing = usdParts.anchorFee.plus(usdParts.vortexFee);
-  const fiatValues = { networkFee, anchorFee, vortexFee, partnerFee, processingFee, totalFee };
+  const usdProcessing = usdParts.anchorFee.plus(usdParts.serviceFee);
+  const fiatValues = { networkFee, anchorFee, serviceFee, partnerFee, processingFee, totalFee };
   const usdValues = {
     ...usdParts,
     processingFee: usdProcessing,

@@ -65,14 +65,15 @@ export function findQuoteConsumption(reads: Reads, quoteId: string) {
 
 /**
  * Deletes up to `limit` quotes that expired unregistered before `expiredBefore` and that nothing names: no
- * ramp (a ramp's quote is its history), widget session or webhook subscription. How many went.
+ * ramp (a ramp's quote is its history), widget session, webhook subscription or initial KYC attempt. How
+ * many went.
  */
 export function pruneUnregisteredQuotes(writes: Writes, expiredBefore: Date, limit: number): Promise<number> {
   const named = (table: string) => `NOT EXISTS (SELECT 1 FROM "${table}" WHERE "${table}"."quoteId" = "Quote"."id")`;
   return deleteBatch(writes, {
     table: "Quote",
     key: "id",
-    condition: `"consumedAt" IS NULL AND "expiresAt" < $1 AND ${["Ramp", "WidgetSession", "WebhookSubscription"].map(named).join(" AND ")}`,
+    condition: `"consumedAt" IS NULL AND "expiresAt" < $1 AND ${["Ramp", "WidgetSession", "WebhookSubscription", "InitialBrazilKycAttempt"].map(named).join(" AND ")}`,
     args: [expiredBefore],
     limit,
   });

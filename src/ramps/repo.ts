@@ -2,8 +2,8 @@ import { columns, limitClause, placeholders, type Reads } from "../db/statements
 import type { Queryable, Tx } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { QUOTE_TERMS_FIELDS, type QuoteTermsField } from "../quotes/types.js";
-import type { RampPhase } from "../reference-data/ramp-phases.js";
-import { EVM_ADDRESS } from "./types.js";
+import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
+import { EVM_ADDRESS, type HistoryPage } from "./types.js";
 
 const WITH_QUOTE = { quote: true } as const;
 export type RampRow = Prisma.RampGetPayload<{ include: typeof WITH_QUOTE }>;
@@ -71,36 +71,57 @@ export async function findRampView(
   );
 }
 
+/** The phases each status covers, for filtering the history by status. */
+const PHASES_OF_STATUS: Record<RampStatus, string> = {
+  PENDING: `"currentPhase" NOT IN ('complete', 'failed', 'timedOut')`,
+  COMPLETE: `"currentPhase" = 'complete'`,
+  FAILED: `"currentPhase" IN ('failed', 'timedOut')`,
+};
+
 /**
- * The subject's history: ramps that left their initial phase (of one wallet address, if given), newest first,
- * and how many there are, in one statement. The page is chosen on ids alone and only its rows are read in full;
- * the count is a subquery SQLite runs once (numbering and counting rows with window functions took half the
- * statement's time).
+ * The subject's history: ramps that left their initial phase (filtered by what `page` names), in registration
+ * order, and how many there are, in one statement. The page is chosen on ids alone and only its rows are read
+ * in full; the count is a subquery SQLite runs once (numbering and counting rows with window functions took
+ * half the statement's time).
  */
 export async function listHistory(
   reads: Reads,
   subjectProfileId: string,
-  page: { limit: number; offset: number; walletAddress?: string },
+  page: HistoryPage,
 ): Promise<{ ramps: RampViewRow[]; total: number }> {
   const { walletAddress } = page;
   const evm = walletAddress !== undefined && EVM_ADDRESS.test(walletAddress);
-  const ofWallet = walletAddress === undefined ? [] : [evm ? walletAddress.toLowerCase() : walletAddress];
-  /** The history's condition, the wallet address (if any) bound as `$n`. */
-  const history = (n: number) =>
-    `"profileId" = $1 AND "currentPhase" <> 'initial'` +
-    (walletAddress === undefined ? "" : ` AND ${evm ? `LOWER("walletAddress")` : `"walletAddress"`} = $${n}`);
-  const count = (n: number) => `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history(n)}`;
+  // Bound as $3 onwards ($1 the subject, $2 the offset), in this order.
+  const filters: [condition: string, value: unknown][] = [];
+  if (walletAddress !== undefined)
+    filters.push(
+      evm ? [`LOWER("walletAddress") = ?`, walletAddress.toLowerCase()] : [`"walletAddress" = ?`, walletAddress],
+    );
+  if (page.type) filters.push([`"type" = ?`, page.type]);
+  if (page.corridor) filters.push([`"corridor" = ?`, page.corridor]);
+  if (page.createdFrom) filters.push([`"createdAt" >= ?`, new Date(page.createdFrom)]);
+  if (page.createdBefore) filters.push([`"createdAt" < ?`, new Date(page.createdBefore)]);
+  /** The history's condition, the filters' values bound from `$first`. */
+  const history = (first: number) =>
+    [
+      `"profileId" = $1 AND "currentPhase" <> 'initial'`,
+      ...(page.status ? [PHASES_OF_STATUS[page.status]] : []),
+      ...filters.map(([condition], index) => condition.replace("?", `$${first + index}`)),
+    ].join(" AND ");
+  const values = filters.map(([, value]) => value);
+  const direction = page.order === "OLDEST_FIRST" ? "ASC" : "DESC";
+  const count = (first: number) => `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history(first)}`;
   const rows = await reads.all<RampViewRow & { total: number }>(
     `SELECT ${RAMP_VIEW}, (${count(3)}) AS "total"
     FROM (
-      SELECT "id" FROM "Ramp" WHERE ${history(3)} ORDER BY "createdAt" DESC, "id" DESC ${limitClause(page.limit)} OFFSET $2
+      SELECT "id" FROM "Ramp" WHERE ${history(3)} ORDER BY "createdAt" ${direction}, "id" ${direction} ${limitClause(page.limit)} OFFSET $2
     ) AS "page" JOIN "Ramp" ON "Ramp"."id" = "page"."id" JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"
-    ORDER BY "Ramp"."createdAt" DESC, "Ramp"."id" DESC`,
-    [subjectProfileId, page.offset, ...ofWallet],
+    ORDER BY "Ramp"."createdAt" ${direction}, "Ramp"."id" ${direction}`,
+    [subjectProfileId, page.offset, ...values],
   );
   if (rows.length === 0 && page.offset > 0) {
     // Past the end, the page carries no count: ask for it alone.
-    const counted = await reads.one<{ total: number }>(count(2), [subjectProfileId, ...ofWallet]);
+    const counted = await reads.one<{ total: number }>(count(2), [subjectProfileId, ...values]);
     return { ramps: [], total: counted?.total ?? 0 };
   }
   return { ramps: rows, total: rows[0]?.total ?? 0 };

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { PaymentInstructions } from "../providers/ports.js";
 import type { QuoteTerms } from "../quotes/types.js";
 import { canonicalId, requiredString } from "../validation.js";
-import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
+import { CORRIDORS } from "../reference-data/corridors.js";
+import { RAMP_STATUSES, type RampPhase, type RampStatus } from "../reference-data/ramp-phases.js";
 
 const MAX_JSON_BYTES = 16 * 1024;
 
@@ -10,6 +11,8 @@ const uuid = requiredString()
   .refine((value) => canonicalId(value) !== null, { message: "must be a UUID" })
   .transform((value) => canonicalId(value)!);
 const shortText = z.string().min(1).max(256);
+/** An instant as RFC 3339 text with a zone, the form every timestamp is written in. */
+const instant = z.iso.datetime({ offset: true });
 
 export const rampIdInput = z.object({ rampId: uuid });
 export const registerInput = z.object({
@@ -68,6 +71,15 @@ export const historyInput = z.object({
     .max(128)
     .optional()
     .describe("Only the ramps whose tokens go to or come from this address (EVM addresses in any case)."),
+  status: z.enum(RAMP_STATUSES).optional().describe("Only the ramps with this status."),
+  type: z.enum(["BUY", "SELL"]).optional().describe("Only onramps (BUY) or only offramps (SELL)."),
+  corridor: z.enum(CORRIDORS).optional().describe("Only the ramps of this corridor."),
+  createdFrom: instant.optional().describe("Only the ramps registered at or after this instant (RFC 3339)."),
+  createdBefore: instant.optional().describe("Only the ramps registered before this instant (RFC 3339)."),
+  order: z
+    .enum(["NEWEST_FIRST", "OLDEST_FIRST"])
+    .default("NEWEST_FIRST")
+    .describe("By registration time: newest first (the default) or oldest first."),
 });
 /** The history of one wallet address (REST names it in the path). */
 export const walletHistoryInput = historyInput.required({ walletAddress: true });

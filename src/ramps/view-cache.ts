@@ -51,13 +51,29 @@ export class RampViewCache {
     );
   }
 
-  /** A page of the subject's history, from memory or `read`; tagged with its ramps and the subject's history. */
+  /**
+   * A page of the subject's history, from memory or `read`; tagged with its ramps and the subject's history.
+   * What a page holds changes only when a ramp enters the history, except under a status filter: a ramp that
+   * completes joins the COMPLETE pages without being on them, so those are read each time.
+   */
   async loadHistory(
     subjectProfileId: string,
     page: HistoryPage,
     read: () => Promise<RampHistory>,
   ): Promise<RampHistory> {
-    const key = `${subjectProfileId} ${page.limit} ${page.offset} ${page.walletAddress ?? ""}`;
+    if (page.status) return read();
+    const { limit, offset, walletAddress, type, corridor, createdFrom, createdBefore, order } = page;
+    const key = JSON.stringify([
+      subjectProfileId,
+      limit,
+      offset,
+      walletAddress,
+      type,
+      corridor,
+      createdFrom,
+      createdBefore,
+      order,
+    ]);
     return (
       this.pages.peek(key) ??
       (await this.pages.load(key, async () => {

@@ -10,6 +10,18 @@ import { buildServer } from "../../src/server.js";
 
 type Operation = { operationId?: string; summary?: string; description?: string; security?: unknown[] };
 
+/**
+ * Reference operations the shims do not serve yet (issue 14), each named as METHOD /path. The list only
+ * shrinks: an operation served while still listed fails the test as surely as one missing and unlisted.
+ */
+const NOT_YET_SERVED = [
+  "POST /v1/brl/kyb/new-level-1/api",
+  "POST /v1/brl/kyb/ubos",
+  "POST /v1/domestic/submitKybFile",
+  "POST /v1/domestic/submitKybRelatedPersonFile",
+  "POST /v1/domestic/submitKycFile",
+];
+
 const dir = mkdtempSync(join(tmpdir(), "ramp-gateway-openapi-"));
 let app: App;
 let document: { paths: Record<string, Record<string, Operation>> };
@@ -63,6 +75,20 @@ describe("the served OpenAPI document", () => {
     expect(byName.get("POST /v1/webhook")!.security).toEqual([{ SecretApiKey: [] }]);
     const register = byName.get("POST /v1/ramp/register") as Operation & { parameters?: { name: string }[] };
     expect(register.parameters?.map((parameter) => parameter.name)).toContain("X-Managed-Profile-Id");
+  });
+
+  it("serves every operation of the reference's document, on the same path and method", () => {
+    const reference = JSON.parse(
+      readFileSync(new URL("../reference/ramp-service.facts.json", import.meta.url), "utf8"),
+    ) as typeof document;
+    const served = new Set(operations().map((operation) => operation.name));
+    const referenceOperations = Object.entries(reference.paths).flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((method) => ["get", "post", "put", "patch", "delete"].includes(method))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(referenceOperations.length).toBeGreaterThan(70);
+    expect(referenceOperations.filter((name) => !served.has(name)).sort()).toEqual([...NOT_YET_SERVED].sort());
   });
 
   it("names every route path literally in the adapters, so a path can be found by searching for it", () => {

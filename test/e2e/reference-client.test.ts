@@ -5,8 +5,9 @@ import ajvFormats from "ajv-formats";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { paths } from "../reference/ramp-service.js";
+import { httpSend } from "../support/e2e-http.js";
 import { BUY_QUOTE, EVM_ADDRESS, waitFor } from "../support/kit.js";
-import { LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
+import { LEVEL_ONE_KYC, randomCpf, uploadFile } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startWebhookReceiver, testCertificates, type WebhookReceiver } from "../support/webhook-receiver.js";
@@ -200,7 +201,7 @@ describe("a client generated from the reference document runs the integrator jou
     const secretKey = rememberSecret(created.data!.secretKey);
     const headers = { "X-API-Key": secretKey };
 
-    // BR KYC to approved: a subaccount, level 1, then its status.
+    // BR KYC to approved: a subaccount, its identity document and selfie uploaded, level 1, then its status.
     const taxId = randomCpf();
     const subaccount = await client.POST("/v1/brl/createSubaccount", {
       headers,
@@ -208,9 +209,21 @@ describe("a client generated from the reference document runs the integrator jou
     });
     check("/v1/brl/createSubaccount", "post", subaccount.response, subaccount.data ?? subaccount.error);
     expect(subaccount.data?.subAccountId).toEqual(expect.any(String));
+    const uploads = await client.POST("/v1/brl/getUploadUrls", { headers, body: { taxId, documentType: "ID" } });
+    check("/v1/brl/getUploadUrls", "post", uploads.response, uploads.data ?? uploads.error);
+    const { idUpload, selfieUpload } = uploads.data!;
+    // Each file goes to its URL without a credential (the reference documents no such route: it is the URL's).
+    for (const { uploadURLFront } of [idUpload, selfieUpload])
+      expect((await uploadFile(httpSend(server), uploadURLFront)).status).toBe(204);
     const kyc = await client.POST("/v1/brl/newKyc", {
       headers,
-      body: { ...LEVEL_ONE_KYC, subAccountId: subaccount.data!.subAccountId, taxIdNumber: taxId },
+      body: {
+        ...LEVEL_ONE_KYC,
+        subAccountId: subaccount.data!.subAccountId,
+        taxIdNumber: taxId,
+        uploadedDocumentId: idUpload.id,
+        uploadedSelfieId: selfieUpload.id,
+      },
     });
     check("/v1/brl/newKyc", "post", kyc.response, kyc.data ?? kyc.error);
     expect(kyc.response.ok, JSON.stringify(kyc.error)).toBe(true);

@@ -35,10 +35,10 @@ const SELLER = "0x2222222222222222222222222222222222222222";
 const ALL_CHILD_CORRIDORS: Corridor[] = ["BR", "MX", "US", "AR", "CO"];
 
 const QUOTE_FIELDS = `id rampType from to network paymentMethod countryCode inputAmount inputCurrency outputAmount outputCurrency feeCurrency
-  networkFeeFiat networkFeeUSD anchorFeeFiat anchorFeeUSD vortexFeeFiat vortexFeeUSD partnerFeeFiat partnerFeeUSD
+  networkFeeFiat networkFeeUSD anchorFeeFiat anchorFeeUSD serviceFeeFiat serviceFeeUSD partnerFeeFiat partnerFeeUSD
   processingFeeFiat processingFeeUSD totalFeeFiat totalFeeUSD expiresAt createdAt`;
 const RAMP_FIELDS = `id quoteId type currentPhase status from to network paymentMethod countryCode inputAmount inputCurrency
-  outputAmount outputCurrency feeCurrency networkFeeFiat networkFeeUSD anchorFeeFiat anchorFeeUSD vortexFeeFiat vortexFeeUSD
+  outputAmount outputCurrency feeCurrency networkFeeFiat networkFeeUSD anchorFeeFiat anchorFeeUSD serviceFeeFiat serviceFeeUSD
   partnerFeeFiat partnerFeeUSD processingFeeFiat processingFeeUSD totalFeeFiat totalFeeUSD walletAddress sessionId fiatAccountId
   paymentInstructions { method amount currency reference beneficiary } depositQrCode unsignedTxs transactionHash
   transactionExplorerLink expiresAt startedAt createdAt updatedAt errors { timestamp phase error details recoverable }`;
@@ -215,7 +215,16 @@ describe("quotes and widget sessions over GraphQL", () => {
     const quote = await createQuote(caller.secret, buyQuote("1234.56", { countryCode: "BR" }));
     const rest = await t.request("GET", `/v1/quotes/${quote.id}`, { headers: caller.secret });
     expect(rest.status).toBe(200);
-    expect({ ...quote, rampType: "BUY", network: "polygon", paymentMethod: "pix" }).toEqual(rest.body);
+    // The service fee carries the reference's name on REST alone.
+    const { serviceFeeFiat, serviceFeeUSD, ...terms } = quote;
+    expect({
+      ...terms,
+      vortexFeeFiat: serviceFeeFiat,
+      vortexFeeUSD: serviceFeeUSD,
+      rampType: "BUY",
+      network: "polygon",
+      paymentMethod: "pix",
+    }).toEqual(rest.body);
     expect(quote).toMatchObject({
       rampType: "BUY",
       network: "POLYGON",
@@ -230,7 +239,7 @@ describe("quotes and widget sessions over GraphQL", () => {
       "outputAmount",
       "networkFeeFiat",
       "networkFeeUSD",
-      "vortexFeeFiat",
+      "serviceFeeFiat",
       "totalFeeFiat",
       "totalFeeUSD",
     ]) {
@@ -364,15 +373,22 @@ describe("ramps end to end over GraphQL", () => {
 
     // The same ramp as REST shows it.
     const rest = await t.request("GET", `/v1/ramp/${ramp.id}`, { headers: caller.secret });
-    const { errors: _errors, ...fields } = done;
-    // Where GraphQL answers null for an optional string, REST leaves the field out (the reference's shape).
+    const { errors: _errors, serviceFeeFiat, serviceFeeUSD, ...fields } = done;
+    // Where GraphQL answers null for an optional string, REST leaves the field out (the reference's shape); the
+    // service fee carries the reference's name there.
     const optionalStrings = ["countryCode", "walletAddress", "sessionId", "transactionHash", "transactionExplorerLink"];
     const asRest = Object.fromEntries(
       Object.entries(fields).filter(([field, value]) => value !== null || !optionalStrings.includes(field)),
     );
-    expect({ ...asRest, type: "BUY", currentPhase: "complete", network: "polygon", paymentMethod: "pix" }).toEqual(
-      rest.body,
-    );
+    expect({
+      ...asRest,
+      vortexFeeFiat: serviceFeeFiat,
+      vortexFeeUSD: serviceFeeUSD,
+      type: "BUY",
+      currentPhase: "complete",
+      network: "polygon",
+      paymentMethod: "pix",
+    }).toEqual(rest.body);
   });
 
   it("a SELL ramp completes: register with the source wallet, updateRamp with presignedTxs, start, COMPLETE", async () => {
@@ -445,6 +461,66 @@ describe("ramps end to end over GraphQL", () => {
 });
 
 describe("history, errors, rampInfo and limits", () => {
+  it("ramps filters by status, type, corridor and registration time and sorts either way; REST takes the same", async () => {
+    const caller = await newCaller();
+    const buy = await completeBuy(caller.secret, "60");
+    const failed = await completeBuy(caller.secret, "70.66");
+    const sell = await completeSell(caller.secret);
+    const ids = async (filters: Record<string, unknown>) => {
+      const { ramps } = await dataOf(
+        `query F($status: RampStatus, $type: RampDirection, $corridor: Corridor, $from: DateTime, $before: DateTime, $order: RampOrder! = NEWEST_FIRST) {
+          ramps(first: 10, status: $status, type: $type, corridor: $corridor, createdFrom: $from, createdBefore: $before, orderBy: $order) {
+            totalCount edges { node { id } }
+          }
+        }`,
+        filters,
+        caller.session,
+      );
+      expect(ramps.totalCount).toBe(ramps.edges.length);
+      return ramps.edges.map((edge: { node: { id: string } }) => edge.node.id);
+    };
+    expect(await ids({})).toEqual([sell.id, failed.id, buy.id]);
+    expect(await ids({ order: "OLDEST_FIRST" })).toEqual([buy.id, failed.id, sell.id]);
+    expect(await ids({ status: "COMPLETE" })).toEqual([sell.id, buy.id]);
+    expect(await ids({ status: "FAILED" })).toEqual([failed.id]);
+    expect(await ids({ status: "PENDING" })).toEqual([]);
+    expect(await ids({ type: "SELL" })).toEqual([sell.id]);
+    expect(await ids({ type: "BUY", order: "OLDEST_FIRST" })).toEqual([buy.id, failed.id]);
+    expect(await ids({ corridor: "BR" })).toEqual([sell.id, failed.id, buy.id]);
+    expect(await ids({ corridor: "MX" })).toEqual([]);
+    expect(await ids({ from: failed.createdAt })).toEqual([sell.id, failed.id]);
+    expect(await ids({ before: failed.createdAt })).toEqual([buy.id]);
+    expect(await ids({ from: failed.createdAt, before: sell.createdAt })).toEqual([failed.id]);
+
+    // A status filter reads through the cache: a ramp that settles joins its status at once.
+    const pending = await registerBuy(caller.secret, (await createQuote(caller.secret, buyQuote("80"))).id);
+    expect(await ids({ status: "COMPLETE" })).toEqual([sell.id, buy.id]);
+    await dataOf(GQL.start, { id: pending.id }, caller.secret);
+    await settled(caller.secret, pending.id);
+    expect(await ids({ status: "COMPLETE" })).toEqual([pending.id, sell.id, buy.id]);
+
+    const rest = await t.request(
+      "GET",
+      `/v1/ramp/history?type=BUY&status=COMPLETE&order=OLDEST_FIRST&createdBefore=${encodeURIComponent(sell.createdAt)}`,
+      { headers: caller.secret },
+    );
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(rest.body.transactions.map((entry: { id: string }) => entry.id)).toEqual([buy.id]);
+    expect(rest.body.totalCount).toBe("1");
+
+    // A time that is not RFC 3339 with a zone, or a value outside an enum, is refused by name.
+    const badTime = await t.graphql('query { ramps(createdFrom: "yesterday") { totalCount } }', {}, caller.session);
+    expect(badTime.body.errors[0].extensions.code, JSON.stringify(badTime.body)).toBe("VALIDATION_FAILED");
+    for (const query of ["createdFrom=2026-11-25T10:00:00", "status=DONE", "order=RANDOM", "corridor=XX"]) {
+      const refused = await t.request("GET", `/v1/ramp/history?${query}`, { headers: caller.secret });
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.error.code).toBe("VALIDATION_FAILED");
+      expect(refused.body.error.details.map((detail: { field: string }) => detail.field)).toContain(
+        query.split("=")[0],
+      );
+    }
+  });
+
   it("ramps pages the history newest first with offset cursors; errors of a whole page cost one query", async () => {
     const caller = await newCaller();
     const completed = await completeBuy(caller.secret, "60.77");
@@ -604,7 +680,7 @@ describe("history, errors, rampInfo and limits", () => {
         (limit: { corridor: string; direction: string }) => limit.corridor === "MX" && limit.direction === "BUY",
       ),
     ).toMatchObject({ currency: "MXN", used: "0.00" });
-    expect(limits[0].period.type).toBe("calendar_month");
+    expect(limits[0].period.type).toBe("CALENDAR_MONTH");
     expect(limits[0].period.startsAt).toMatch(ISO);
     // EU has no exact limits (the service refuses it); public keys get none at all.
     expectGraphQLError(await t.graphql(GQL.limits, { corridors: ["EU"] }, caller.secret), 400, "VALIDATION_FAILED");

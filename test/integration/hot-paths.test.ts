@@ -366,7 +366,11 @@ describe(`prepared reads (${testEngine()})`, () => {
       }),
       total: await db.apiCredential.count({ where: { profileId: subject.profileId } }),
     });
-    expect(await findSubjectKyc(reads, randomUUID())).toEqual({ cases: [], hasLoginEmail: false });
+    expect(await findSubjectKyc(reads, randomUUID())).toEqual({
+      cases: [],
+      hasLoginEmail: false,
+      activeCustomerType: null,
+    });
   });
 
   it("refuse a bound row limit, which SQLite would prepare again on every run", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { kycInformation } from "../../src/kyc/domestic.js";
 import type { Corridor } from "../../src/reference-data/corridors.js";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { LEVEL_ONE_KYC, randomCnpj, randomCpf } from "../support/kyc.js";
+import { LEVEL_ONE_KYC, randomCnpj, randomCpf, uploadKycDocuments } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
 import { expectError, ok } from "../support/kit.js";
 
@@ -547,18 +547,29 @@ describe("Brazil", () => {
       identityStatus: "NOT-IDENTIFIED",
     });
 
+    const uploads = await uploadKycDocuments(t.send, user.secret, cpf);
     expectError(
-      await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: cpf }),
+      await post(user.secret, "/v1/brl/newKyc", {
+        ...LEVEL_ONE_KYC,
+        ...uploads,
+        subAccountId: randomUUID(),
+        taxIdNumber: cpf,
+      }),
       404,
       "NOT_FOUND",
     );
     expectError(
-      await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: randomCpf() }),
+      await post(user.secret, "/v1/brl/newKyc", {
+        ...LEVEL_ONE_KYC,
+        ...uploads,
+        subAccountId,
+        taxIdNumber: randomCpf(),
+      }),
       400,
       "VALIDATION_FAILED",
       "taxIdNumber",
     );
-    ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf }));
+    ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, ...uploads, subAccountId, taxIdNumber: cpf }));
     expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`))).toEqual({
       type: "KYC",
       status: "COMPLETED",
@@ -623,9 +634,11 @@ describe("Brazil", () => {
         taxId: cpf,
       }),
     );
+    const uploads = await uploadKycDocuments(t.send, user.secret, cpf);
     ok(
       await post(user.secret, "/v1/brl/newKyc", {
         ...LEVEL_ONE_KYC,
+        ...uploads,
         fullName: "Rejected Person",
         subAccountId,
         taxIdNumber: cpf,
@@ -638,7 +651,7 @@ describe("Brazil", () => {
       level: "0",
     });
     expectError(
-      await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf }),
+      await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, ...uploads, subAccountId, taxIdNumber: cpf }),
       400,
       "VALIDATION_FAILED",
     );
@@ -651,7 +664,7 @@ describe("Brazil", () => {
         }),
       ).subAccountId,
     ).toBe(subAccountId);
-    ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf }));
+    ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, ...uploads, subAccountId, taxIdNumber: cpf }));
     expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`)).result).toBe("APPROVED");
 
     const cnpj = randomCnpj();
@@ -661,6 +674,7 @@ describe("Brazil", () => {
     expectError(
       await post(user.secret, "/v1/brl/newKyc", {
         ...LEVEL_ONE_KYC,
+        ...uploads,
         subAccountId: company.subAccountId,
         taxIdNumber: cnpj,
       }),
@@ -1103,12 +1117,15 @@ describe("GraphQL: Brazil", () => {
     expect(before.errors[0].extensions).toMatchObject({ code: "NOT_FOUND", status: 404 });
 
     // Another CPF than the subaccount's is refused with the field named, as over REST.
-    const mismatch = await gql(SUBMIT, { input: { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: randomCpf() } });
+    const uploads = await uploadKycDocuments(t.send, user.session, cpf);
+    const mismatch = await gql(SUBMIT, {
+      input: { ...LEVEL_ONE_KYC, ...uploads, subAccountId, taxIdNumber: randomCpf() },
+    });
     expect(mismatch.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
     expect(mismatch.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toEqual([
       "taxIdNumber",
     ]);
-    const submitted = await gql(SUBMIT, { input: { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber: cpf } });
+    const submitted = await gql(SUBMIT, { input: { ...LEVEL_ONE_KYC, ...uploads, subAccountId, taxIdNumber: cpf } });
     expect(submitted.errors).toBeUndefined();
     const row = await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId, corridor: "BR" } });
     expect(submitted.data.submitBrazilKyc.submissionId).toBe(row.submissionId);

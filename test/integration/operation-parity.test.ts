@@ -23,7 +23,7 @@ import * as webhooks from "../../src/operations/webhooks.js";
 import { REST_FACES } from "../../src/rest/operation-route.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { ok } from "../support/kit.js";
-import { LEVEL_ONE_KYC, randomCnpj, randomCpf } from "../support/kyc.js";
+import { LEVEL_ONE_KYC, randomCnpj, randomCpf, uploadKycDocuments } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
 
 /**
@@ -49,6 +49,10 @@ const DIFFERENT_INPUTS = new Map<AnyOperation, string>([
   [
     BRAZIL_CUSTOMER_OPERATIONS.importToken,
     "REST takes the idempotency key from the Idempotency-Key header and refuses it in the body; GraphQL takes it as the idempotencyKey argument (kyc-import-token.test.ts runs both faces)",
+  ],
+  [
+    BRAZIL_CUSTOMER_OPERATIONS.createKybDocument,
+    "REST names the subaccount in the query and the document in the body, as the reference; GraphQL takes both as arguments (uploads.test.ts runs both faces)",
   ],
   [ramps.getRampHistory, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
   [
@@ -691,11 +695,68 @@ const PARITY = new Map<AnyOperation, Parity>([
     {
       prepare: async () => {
         const headers = await session();
-        return { headers, input: { ...LEVEL_ONE_KYC, ...(await brazilSubaccount(headers, "INDIVIDUAL")) } };
+        const subaccount = await brazilSubaccount(headers, "INDIVIDUAL");
+        const uploads = await uploadKycDocuments(t.send, headers, subaccount.taxIdNumber);
+        return { headers, input: { ...LEVEL_ONE_KYC, ...subaccount, ...uploads } };
       },
       graphql: (input) => ({
         query: mutation("submitBrazilKyc", { input: "SubmitBrazilKycInput!" }, "{ submissionId }"),
         variables: { input },
+      }),
+    },
+  ],
+  [
+    BRAZIL_CUSTOMER_OPERATIONS.uploadUrls,
+    {
+      prepare: async () => {
+        const headers = await session();
+        const { taxIdNumber } = await brazilSubaccount(headers, "INDIVIDUAL");
+        return { headers, input: { taxId: taxIdNumber, documentType: "DRIVERS-LICENSE", isDoubleSided: true } };
+      },
+      // GraphQL names DRIVERS-LICENSE DRIVERS_LICENSE.
+      graphql: ({ documentType, ...input }) => ({
+        query: mutation(
+          "requestBrazilKycUploads",
+          { input: "RequestBrazilKycUploadsInput!" },
+          "{ identityDocument { documentId } }",
+        ),
+        variables: {
+          input: {
+            ...input,
+            documentType: typeof documentType === "string" ? documentType.replace("-", "_") : documentType,
+          },
+        },
+      }),
+    },
+  ],
+  [
+    BRAZIL_CUSTOMER_OPERATIONS.selfieUpload,
+    {
+      prepare: async () => {
+        const headers = await session();
+        return { headers, input: { taxId: (await brazilSubaccount(headers, "INDIVIDUAL")).taxIdNumber } };
+      },
+      graphql: (input) => ({
+        query: mutation("requestBrazilSelfieUpload", { taxId: "String!" }, "{ documentId }"),
+        variables: input,
+      }),
+    },
+  ],
+  [
+    BRAZIL_CUSTOMER_OPERATIONS.kybDocument,
+    {
+      // A company's document whose file was not sent: the read succeeds on both faces.
+      prepare: async () => {
+        const headers = await session();
+        const { subAccountId } = await brazilSubaccount(headers, "COMPANY");
+        const url = `/v1/brl/kyb/documents?subAccountId=${subAccountId}`;
+        const body = { documentType: "CERTIFICATE-OF-INCORPORATION" };
+        const { id } = ok(await t.request("POST", url, { headers, body }), 201);
+        return { headers, input: { subAccountId, documentId: id } };
+      },
+      graphql: (input) => ({
+        query: query("brazilKybDocument", { subAccountId: "ID!", documentId: "ID!" }, "{ ready }"),
+        variables: input,
       }),
     },
   ],
@@ -759,6 +820,19 @@ const PARITY = new Map<AnyOperation, Parity>([
     },
   ],
   [
+    BRAZIL_CUSTOMER_OPERATIONS.recordKycAttempt,
+    {
+      prepare: async () => {
+        const headers = await session();
+        return { headers, input: { quoteId: await quote(headers), taxId: randomCpf() } };
+      },
+      graphql: (input) => ({
+        query: mutation("recordBrazilKycAttempt", { input: "RecordBrazilKycAttemptInput!" }, "{ quoteId }"),
+        variables: { input },
+      }),
+    },
+  ],
+  [
     onboarding.getRampInfo,
     {
       prepare: async () => ({ headers: await secretKey(), input: {} }),
@@ -770,6 +844,17 @@ const PARITY = new Map<AnyOperation, Parity>([
     {
       prepare: async () => ({ headers: await secretKey(), input: {} }),
       graphql: () => ({ query: "{ onboardingStatus { activeEntityId } }", variables: {} }),
+    },
+  ],
+  [
+    onboarding.selectActiveCustomerEntity,
+    {
+      // Every signed-in profile has its individual entity to choose.
+      prepare: async () => ({ headers: await session(), input: { type: "individual" } }),
+      graphql: ({ type }) => ({
+        query: mutation("selectActiveEntity", { customerType: "CustomerType!" }, "{ activeEntityId }"),
+        variables: { customerType: graphqlEnum(type) },
+      }),
     },
   ],
   [
@@ -1001,7 +1086,21 @@ const PARITY = new Map<AnyOperation, Parity>([
     {
       prepare: async () => ({
         headers: await domesticCustomer("CO", "Business"),
-        input: { country: "CO", businessName: "Acme SAS", taxId: "900123456", website: "https://acme.example.com" },
+        input: {
+          country: "CO",
+          businessName: "Acme SAS",
+          taxId: "900123456",
+          website: "https://acme.example.com",
+          relatedPersons: [
+            {
+              firstName: "Juana",
+              lastName: "Pérez",
+              email: "juana@example.com",
+              dateOfBirth: "1985-02-03",
+              nationalities: ["CO"],
+            },
+          ],
+        },
       }),
       graphql: ({ country, ...input }) => ({
         query: mutation(
@@ -1087,6 +1186,19 @@ const PARITY = new Map<AnyOperation, Parity>([
         input: { country: "US", type: "BUSINESS" },
       }),
       graphql: domesticTyped(query, "domesticCustomer", "{ status createdAt }"),
+    },
+  ],
+  [
+    DOMESTIC.kybSubmissions,
+    {
+      prepare: async () => ({
+        headers: (await domesticSubmission("CO", "Business")).headers,
+        input: { country: "CO" },
+      }),
+      graphql: ({ country }) => ({
+        query: query("domesticKybSubmissions", { country: "DomesticKybCountry!" }, "{ submissionId }"),
+        variables: { country },
+      }),
     },
   ],
 ]);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
-import { LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
+import { LEVEL_ONE_KYC, randomCpf, uploadKycDocuments } from "../support/kyc.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { sleep, waitFor } from "../support/kit.js";
 
@@ -392,10 +392,11 @@ describe("POST /v1/ramp/register", () => {
           })
         ).body;
         const taxIdNumber = (await t.app.db.kycCase.findFirstOrThrow({ where: { providerCustomerId: subAccountId } }))
-          .taxId;
+          .taxId!;
+        const uploads = await uploadKycDocuments(t.send, caller.secret, taxIdNumber);
         const submitted = await t.request("POST", "/v1/brl/newKyc", {
           headers: caller.secret,
-          body: { ...LEVEL_ONE_KYC, subAccountId, taxIdNumber, fullName: "Rejected Person" },
+          body: { ...LEVEL_ONE_KYC, ...uploads, subAccountId, taxIdNumber, fullName: "Rejected Person" },
         });
         expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
         return caller;

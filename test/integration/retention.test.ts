@@ -53,8 +53,8 @@ function quoteRow(expiresAt: Date, consumedAt: Date | null = null) {
     networkFeeUSD: amount,
     anchorFeeFiat: amount,
     anchorFeeUSD: amount,
-    vortexFeeFiat: amount,
-    vortexFeeUSD: amount,
+    serviceFeeFiat: amount,
+    serviceFeeUSD: amount,
     partnerFeeFiat: amount,
     partnerFeeUSD: amount,
     processingFeeFiat: amount,
@@ -289,6 +289,10 @@ describe("a retention pass", () => {
     await subscription(followedQuote);
     const widgetQuote = await quote(older(AGES.quote));
     await t.app.db.widgetSession.create({ data: { id: randomUUID(), quoteId: widgetQuote, parameters: "{}" } });
+    const kycStartQuote = await quote(older(AGES.quote));
+    await t.app.db.initialBrazilKycAttempt.create({
+      data: { id: randomUUID(), profileId: randomUUID(), actorProfileId: randomUUID(), quoteId: kycStartQuote },
+    });
 
     // A live sign-in through the API, whose session must go on working.
     const live = await t.signIn();

@@ -160,6 +160,12 @@ function domesticKycTargets(prefix: `/${string}`, country: Record<string, string
     // The owner and the suite's children completed KYC in every domestic corridor: their status reads succeed.
     { route: `GET ${prefix}/getKycStatus`, ...kyc, query: () => country },
     { route: `GET ${prefix}/alfredpayStatus`, ...kyc, query: () => country },
+    // KYB details exist in CO and MX only (400 elsewhere), for a business customer (404 before one): never 401/403.
+    {
+      route: `GET ${prefix}/findKybCustomerAndBusiness`,
+      ...change,
+      query: (): Record<string, string> => ("country" in country ? { country: "CO" } : {}),
+    },
   ];
 }
 
@@ -224,6 +230,14 @@ function domesticKycGraphQLTargets(): SecurityTarget[] {
     { ...typed("Mutation", "retryDomesticKyc", "{ hostedLink { submissionId url } }"), ...change },
     { ...typed("Query", "domesticKycStatus", "{ customerId country customerType status updatedAt }"), ...kyc },
     { ...typed("Query", "domesticCustomer", "{ country status createdAt }"), ...kyc },
+    {
+      field: "Query.domesticKybSubmissions",
+      ...change,
+      document:
+        "query Kyb($country: DomesticKybCountry!) { domesticKybSubmissions(country: $country) { submissionId relatedPersonIds } }",
+      variables: () => ({ country: "CO" }),
+      invalidVariables: () => ({ country: "US" }),
+    },
   ];
 }
 
@@ -237,10 +251,11 @@ function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
       ...change,
       body: () => ({ accountType: "INDIVIDUAL", name: "Ana Souza", taxId: randomCpf() }),
     },
+    // A subaccount and uploads that name nothing: an allowed caller gets 404.
     {
       route: `POST ${prefix}/newKyc`,
       ...change,
-      body: () => ({ ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: randomCpf() }),
+      body: () => ({ ...LEVEL_ONE_KYC, ...unknownSubaccountAndUploads() }),
     },
     { route: `GET ${prefix}/getKycStatus`, ...change, query: () => ({ taxId: randomCpf() }) },
     { route: `GET ${prefix}/getUser`, ...kyc },
@@ -248,6 +263,13 @@ function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
     { route: `GET ${prefix}/validatePixKey`, ...kyc, query: () => ({ pixKey: "+5511987654321" }) },
     { route: `POST ${prefix}/kyb/new-level-1/web-sdk`, ...change, query: () => ({ subAccountId: randomUUID() }) },
     { route: `GET ${prefix}/kyb/attempt-status`, ...change, query: () => ({ attemptId: randomUUID() }) },
+    // Started from a quote of the caller's own; the same quote again is no error.
+    {
+      route: `POST ${prefix}/kyc/record-attempt`,
+      ...kyc,
+      ownedInputs: true,
+      body: async (fx, caller) => ({ quoteId: await fx.quote(caller), taxId: randomCpf() }),
+    },
     // Without an Idempotency-Key an allowed caller gets 400; a child's own key is refused even so.
     {
       route: `POST ${prefix}/kyc/import-token`,
@@ -256,8 +278,31 @@ function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
       allowedOutcome: "not-refused",
       body: () => ({ importToken: "share-token", consentAttested: true }),
     },
+    // Uploads of a subaccount the caller does not have: an allowed caller gets 400 or 404.
+    { route: `POST ${prefix}/getUploadUrls`, ...change, body: () => ({ taxId: randomCpf(), documentType: "ID" }) },
+    { route: `GET ${prefix}/getSelfieLivenessUrl`, ...change, query: () => ({ taxId: randomCpf() }) },
+    {
+      route: `POST ${prefix}/kyb/documents`,
+      ...change,
+      query: () => ({ subAccountId: randomUUID() }),
+      body: () => ({ documentType: "CERTIFICATE-OF-INCORPORATION" }),
+    },
+    {
+      route: `GET ${prefix}/kyb/documents/{documentId}`,
+      ...change,
+      params: () => ({ documentId: randomUUID() }),
+      query: () => ({ subAccountId: randomUUID() }),
+    },
   ];
 }
+
+/** newKyc's ids when they name nothing: the subaccount and the uploads. */
+const unknownSubaccountAndUploads = () => ({
+  subAccountId: randomUUID(),
+  taxIdNumber: randomCpf(),
+  uploadedDocumentId: randomUUID(),
+  uploadedSelfieId: randomUUID(),
+});
 
 let lastOwnerInvitation: string | undefined;
 /** A pending invitation of the owner's (its session invites; recipients are session-only), reused while pending. */
@@ -484,6 +529,8 @@ const TARGETS: SecurityTarget[] = [
   // REST: limits, onboarding and ramp-info of the acting subject; onboarding requirements are reference data.
   { route: "POST /v1/limits", capabilities: ["EXACT_LIMITS"], body: () => ({ corridors: ["BR", "MX"] }) },
   { route: "GET /v1/onboarding/status", capabilities: ["EXACT_LIMITS"] },
+  // The owner's individual entity: choosing it again answers the same.
+  { route: "PUT /v1/onboarding/active-entity", capabilities: ["ACTIVE_ENTITY"], body: () => ({ type: "individual" }) },
   {
     route: "GET /v1/onboarding/requirements",
     capabilities: ["REFERENCE_DATA"],
@@ -654,7 +701,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["PROVIDER_ACCOUNTS"],
     allowedOutcome: "not-refused",
     document: "mutation Submit($input: SubmitBrazilKycInput!) { submitBrazilKyc(input: $input) { submissionId } }",
-    variables: () => ({ input: { ...LEVEL_ONE_KYC, subAccountId: randomUUID(), taxIdNumber: randomCpf() } }),
+    variables: () => ({ input: { ...LEVEL_ONE_KYC, ...unknownSubaccountAndUploads() } }),
     invalidVariables: () => ({ input: { subAccountId: randomUUID() } }),
   },
   {
@@ -703,6 +750,52 @@ const TARGETS: SecurityTarget[] = [
       "mutation Import($input: ImportBrazilKycTokenInput!, $key: String!) { importBrazilKycToken(input: $input, idempotencyKey: $key) { attemptId status } }",
     variables: () => ({ input: { importToken: "share-token", consentAttested: true }, key: randomUUID() }),
     invalidVariables: () => ({ input: { importToken: 42, consentAttested: true }, key: randomUUID() }),
+  },
+  // Uploads of a subaccount the caller does not have: a domain answer, never 401/403.
+  {
+    field: "Mutation.requestBrazilKycUploads",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document:
+      "mutation Uploads($input: RequestBrazilKycUploadsInput!) { requestBrazilKycUploads(input: $input) { identityDocument { documentId frontUploadUrl } selfie { documentId } } }",
+    variables: () => ({ input: { taxId: randomCpf(), documentType: "ID" } }),
+    invalidVariables: () => ({ input: { taxId: randomCpf(), documentType: "PASSPORT" } }),
+  },
+  {
+    field: "Mutation.requestBrazilSelfieUpload",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document:
+      "mutation Selfie($taxId: String!) { requestBrazilSelfieUpload(taxId: $taxId) { documentId livenessUrl } }",
+    variables: () => ({ taxId: randomCpf() }),
+    invalidVariables: () => ({ taxId: 42 }),
+  },
+  {
+    field: "Mutation.createBrazilKybDocument",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document:
+      "mutation Document($id: ID!, $input: CreateBrazilKybDocumentInput!) { createBrazilKybDocument(subAccountId: $id, input: $input) { documentId frontUploadUrl } }",
+    variables: () => ({ id: randomUUID(), input: { documentType: "CERTIFICATE_OF_INCORPORATION" } }),
+    invalidVariables: () => ({ id: randomUUID(), input: { documentType: "CERTIFICATE-OF-INCORPORATION" } }),
+  },
+  {
+    field: "Query.brazilKybDocument",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document:
+      "query Document($subAccountId: ID!, $documentId: ID!) { brazilKybDocument(subAccountId: $subAccountId, documentId: $documentId) { documentId front ready } }",
+    variables: () => ({ subAccountId: randomUUID(), documentId: randomUUID() }),
+    invalidVariables: () => ({ subAccountId: true, documentId: randomUUID() }),
+  },
+  {
+    field: "Mutation.recordBrazilKycAttempt",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    ownedInputs: true,
+    document:
+      "mutation Record($input: RecordBrazilKycAttemptInput!) { recordBrazilKycAttempt(input: $input) { quoteId sessionId recordedAt } }",
+    variables: async (fx, caller) => ({ input: { quoteId: await fx.quote(caller), taxId: randomCpf() } }),
+    invalidVariables: () => ({ input: { taxId: randomCpf() } }),
   },
 
   // GraphQL: public reference data.
@@ -1155,6 +1248,19 @@ const TARGETS: SecurityTarget[] = [
       "query { onboardingStatus { activeEntityId selectionRequired roles entities { id accounts { id corridor status } } } }",
   },
   {
+    field: "OnboardingStatus.latestBrazilKycAttempt",
+    capabilities: ["EXACT_LIMITS", "PROVIDER_ACCOUNTS"],
+    document: "query { onboardingStatus { activeEntityId latestBrazilKycAttempt { quoteId sessionId recordedAt } } }",
+  },
+  {
+    field: "Mutation.selectActiveEntity",
+    capabilities: ["ACTIVE_ENTITY"],
+    document:
+      "mutation Select($type: CustomerType!) { selectActiveEntity(customerType: $type) { activeEntityId customerType } }",
+    variables: () => ({ type: "INDIVIDUAL" }),
+    invalidVariables: () => ({ type: "PERSON" }),
+  },
+  {
     field: "Query.onboardingRequirements",
     capabilities: ["REFERENCE_DATA"],
     document:
@@ -1164,8 +1270,11 @@ const TARGETS: SecurityTarget[] = [
   },
 ];
 
-/** Open sign-in, rate-limited per IP: not part of the suite. */
-const EXEMPT_REST = ["POST /v1/auth/request-otp", "POST /v1/auth/verify-otp"];
+/**
+ * Open sign-in, rate-limited per IP, and upload URLs, which the token in them authorizes (no credential is read;
+ * uploads.test.ts refuses forged, expired and used ones): not part of the suite.
+ */
+const EXEMPT_REST = ["POST /v1/auth/request-otp", "POST /v1/auth/verify-otp", "PUT /v1/uploads/{uploadId}"];
 /** Operator routes outside the integrators' OpenAPI document. */
 const UNDOCUMENTED_REST = ["GET /metrics"];
 const EXEMPT_GRAPHQL = ["Mutation.requestOtp", "Mutation.verifyOtp"];

@@ -10,7 +10,7 @@ import { buildServer } from "../../src/server.js";
 import { freshDatabase, type TestDatabase } from "./database.js";
 import { LOG_DIR, rememberSecret } from "./secrets.js";
 import { startSmtpCapture, type SmtpCapture } from "./smtp.js";
-import { completeKyc } from "./kyc.js";
+import { completeKyc, type Send } from "./kyc.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 
 export interface HttpResponse<T = any> {
@@ -32,7 +32,8 @@ export interface TestApp {
     options?: {
       headers?: Record<string, string>;
       body?: unknown;
-      rawBody?: string;
+      /** Sent as it is (a malformed body, a file's bytes) instead of `body` as JSON. */
+      rawBody?: string | Buffer;
       /** The client address the server sees (per-IP limits); 127.0.0.1 by default. */
       remoteAddress?: string;
     },
@@ -42,6 +43,8 @@ export interface TestApp {
     variables?: Record<string, unknown>,
     headers?: Record<string, string>,
   ): Promise<HttpResponse<T>>;
+  /** `request` as the KYC helpers call it (test/support/kyc.ts): a Buffer body is a file's bytes, sent as they are. */
+  send: Send;
   /** Signs in through request-otp and verify-otp; returns the session. */
   signIn(
     email?: string,
@@ -126,6 +129,9 @@ export async function startTestApp(
     };
   };
 
+  const send: Send = (method, path, headers, body) =>
+    request(method, path, { headers, ...(Buffer.isBuffer(body) ? { rawBody: body } : { body }) });
+
   rememberSecret(config.operatorToken);
   const testApp: TestApp = {
     app,
@@ -135,6 +141,7 @@ export async function startTestApp(
     database,
     request,
     graphql: (query, variables, headers) => request("POST", "/graphql", { body: { query, variables }, headers }),
+    send,
     async signIn(email = `user-${Math.random().toString(36).slice(2)}@example.com`) {
       const requested = await request("POST", "/v1/auth/request-otp", { body: { email } });
       if (requested.status !== 200) throw new Error(`request-otp: ${JSON.stringify(requested.body)}`);
@@ -151,14 +158,7 @@ export async function startTestApp(
         headers: { authorization: `Bearer ${access_token}` },
       };
     },
-    completeKyc: (headers, corridors = ["BR"], customerType) =>
-      completeKyc(
-        async (method, path, requestHeaders, requestBody) =>
-          request(method, path, { headers: requestHeaders, body: requestBody }),
-        headers,
-        corridors,
-        customerType,
-      ),
+    completeKyc: (headers, corridors = ["BR"], customerType) => completeKyc(send, headers, corridors, customerType),
     async createCredential(sessionHeaders, body = {}) {
       const created = await request("POST", "/v1/api-credentials", { headers: sessionHeaders, body });
       if (created.status !== 201) throw new Error(`create credential: ${JSON.stringify(created.body)}`);

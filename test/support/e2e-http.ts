@@ -21,10 +21,13 @@ export async function call<T = any>(
   path: string,
   options: { headers?: Headers; body?: unknown } = {},
 ): Promise<Reply<T>> {
+  // A file's bytes go as they are, under the caller's Content-Type; anything else as JSON.
+  const file = Buffer.isBuffer(options.body) ? options.body : undefined;
+  const json = options.body !== undefined && !file;
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { ...(options.body !== undefined && { "content-type": "application/json" }), ...options.headers },
-    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+    headers: { ...(json && { "content-type": "application/json" }), ...options.headers },
+    ...(options.body !== undefined && { body: file ?? JSON.stringify(options.body) }),
   });
   const text = await response.text();
   return {

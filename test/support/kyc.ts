@@ -1,7 +1,10 @@
 import { rememberSecret } from "./secrets.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 
-/** One API call: method, path, headers and JSON body in; status and parsed body out (in-process or over HTTP). */
+/**
+ * One API call: method, path, headers and body in (JSON, or a file's bytes as they are under the headers'
+ * Content-Type); status and parsed body out (in-process or over HTTP).
+ */
 export type Send = (
   method: string,
   path: string,
@@ -33,7 +36,10 @@ export function randomCnpj(): string {
   return rememberSecret(digits.join(""));
 }
 
-/** A BR level-1 KYC body (`POST /v1/brl/newKyc`) but for the subaccount and its tax id. */
+/**
+ * A BR level-1 KYC body (`POST /v1/brl/newKyc`) but for the subaccount, its tax id and the uploads it names
+ * (uploadKycDocuments).
+ */
 export const LEVEL_ONE_KYC = {
   fullName: "Ana Souza",
   dateOfBirth: "1990-04-12",
@@ -44,8 +50,6 @@ export const LEVEL_ONE_KYC = {
   state: "SP",
   zipCode: "01304-000",
   country: "BR",
-  uploadedDocumentId: "sandbox-document",
-  uploadedSelfieId: "sandbox-selfie",
 };
 // Personal data the KYC journeys submit: the log audit proves none of it reaches a log, as for secrets.
 for (const personal of [LEVEL_ONE_KYC.fullName, LEVEL_ONE_KYC.email, LEVEL_ONE_KYC.streetAddress])
@@ -58,10 +62,47 @@ async function expect2xx(send: Send, method: string, path: string, headers: Reco
   return response.body;
 }
 
+/** The smallest file an upload URL takes as image/jpeg: a JPEG's start of image and the end of it. */
+export const JPEG_FILE = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0xff, 0xd9]);
+
+/**
+ * PUTs a file to an upload URL as an integrator's client does, without a credential: its path and query go to
+ * the server `send` reaches (a test server's public address is not its own). The URL's token is a secret.
+ */
+export function uploadFile(
+  send: Send,
+  url: string,
+  file: Buffer = JPEG_FILE,
+  contentType = "image/jpeg",
+): ReturnType<Send> {
+  const { pathname, search, searchParams } = new URL(url);
+  const token = searchParams.get("token");
+  if (token) rememberSecret(token);
+  return send("PUT", `${pathname}${search}`, { "content-type": contentType }, file);
+}
+
+/**
+ * Uploads what level 1 KYC names for the individual subaccount with this tax id, as the acting headers: a
+ * double-sided identity document and a selfie. Their ids, under newKyc's names.
+ */
+export async function uploadKycDocuments(
+  send: Send,
+  headers: Record<string, string>,
+  taxId: string,
+): Promise<{ uploadedDocumentId: string; uploadedSelfieId: string }> {
+  const body = { taxId, documentType: "ID", isDoubleSided: true };
+  const { idUpload, selfieUpload } = await expect2xx(send, "POST", "/v1/brl/getUploadUrls", headers, body);
+  for (const url of [idUpload.uploadURLFront, idUpload.uploadURLBack, selfieUpload.uploadURLFront]) {
+    const uploaded = await uploadFile(send, url);
+    if (uploaded.status !== 204) throw new Error(`KYC upload: ${uploaded.status} ${JSON.stringify(uploaded.body)}`);
+  }
+  return { uploadedDocumentId: idUpload.id, uploadedSelfieId: selfieUpload.id };
+}
+
 /**
  * Takes the subject the headers act as through KYC (KYB for a business) in each corridor, the way an
- * integrator does: BR through a subaccount and level 1, the domestic corridors through an API submission
- * (individuals) or the hosted flow (businesses). Returns the BR tax id used, if any. With
+ * integrator does: BR through a subaccount, its uploads and level 1, the domestic corridors through an API
+ * submission (individuals) or the hosted flow (businesses). Returns the BR tax id used, if any. With
  * SANDBOX_KYC_DECISION_MS=0 the cases are approved as soon as they are read.
  */
 export async function completeKyc(
@@ -86,6 +127,7 @@ export async function completeKyc(
       }
       await expect2xx(send, "POST", "/v1/brl/newKyc", headers, {
         ...LEVEL_ONE_KYC,
+        ...(await uploadKycDocuments(send, headers, brTaxId)),
         subAccountId,
         taxIdNumber: brTaxId,
       });

@@ -186,6 +186,7 @@ const EXPECTED_MATRIX: Record<Capability, readonly PrincipalKind[]> = {
   WEBHOOK_MANAGEMENT: ["secret"],
   OWN_CREDENTIALS: ["session"],
   RECIPIENTS: ["session"],
+  ACTIVE_ENTITY: ["session"],
   OPERATOR: ["operator"],
 };
 /** Tasks only one kind of credential authenticates for: another kind is unauthenticated there (401). */

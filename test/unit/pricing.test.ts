@@ -58,7 +58,7 @@ function breakdown(fees: Record<string, string>) {
   return {
     network: pair("networkFee"),
     anchor: pair("anchorFee"),
-    service: pair("vortexFee"),
+    service: pair("serviceFee"),
     partner: pair("partnerFee"),
     processing: pair("processingFee"),
     total: pair("totalFee"),
@@ -197,8 +197,8 @@ function reference(req: PricingRequest, profile: PricingProfileName) {
       networkFeeUSD: text(networkUsd),
       anchorFeeFiat: text(anchorFee),
       anchorFeeUSD: text(anchorUsd),
-      vortexFeeFiat: text(serviceFee),
-      vortexFeeUSD: text(serviceUsd),
+      serviceFeeFiat: text(serviceFee),
+      serviceFeeUSD: text(serviceUsd),
       partnerFeeFiat: text(partnerFee),
       partnerFeeUSD: text(partnerUsd),
       processingFeeFiat: text(processingFee),
@@ -235,14 +235,14 @@ function expectUsdAddsUp(fees: Record<string, string>) {
     expect(value, name).toMatch(/^\d+\.\d{2}$/);
     return BigInt(value.replace(".", ""));
   };
-  expect(cents("processingFee")).toBe(cents("anchorFee") + cents("vortexFee"));
+  expect(cents("processingFee")).toBe(cents("anchorFee") + cents("serviceFee"));
   expect(cents("totalFee")).toBe(cents("networkFee") + cents("processingFee") + cents("partnerFee"));
 }
 
 /** processing = anchor + service and total = network + processing + partner, in the fiat, exactly. */
 function expectFiatAddsUp(fees: Record<string, string>) {
   const f = (name: string) => fx(fees[`${name}Fiat`]);
-  expect(text(add(f("anchorFee"), f("vortexFee")))).toBe(fees.processingFeeFiat);
+  expect(text(add(f("anchorFee"), f("serviceFee")))).toBe(fees.processingFeeFiat);
   expect(text(add(add(f("networkFee"), f("processingFee")), f("partnerFee")))).toBe(fees.totalFeeFiat);
 }
 
@@ -434,7 +434,7 @@ describe("rounding directions", () => {
   it("a SELL output rounds down to the fiat's digits (SELL 10.001 USDC on polygon to USD)", () => {
     // gross 10.001; network 0.02; anchor 1.00; service 0.050005 -> 0.06; total 1.08; 8.921 -> 8.92.
     const priced = price(request("SELL", "10.001", "USD", "USDC", "polygon"));
-    expect(priced.fees.vortexFeeFiat).toBe("0.06");
+    expect(priced.fees.serviceFeeFiat).toBe("0.06");
     expect(priced.fees.totalFeeFiat).toBe("1.08");
     expect(priced.outputAmount).toBe("8.92");
     // 8.929 would round half up to 8.93; down it stays 8.92.

@@ -1,22 +1,29 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { idempotencyKey } from "../../idempotency/service.js";
+import type { DocumentUpload } from "../../onboarding/brazil.js";
 import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import {
+  BrazilDocumentUpload,
   BrazilKybAttempt,
+  BrazilKybDocument,
   BrazilKycStatus,
+  BrazilKycUploads,
   BrazilUser,
+  CreateBrazilKybDocumentInput,
   CreateBrazilSubaccountInput,
   CreateBrazilSubaccountPayload,
   ImportBrazilKycTokenInput,
   ImportBrazilKycTokenPayload,
+  RequestBrazilKycUploadsInput,
   StartBrazilKybPayload,
   SubmitBrazilKycInput,
   SubmitBrazilKycPayload,
 } from "../types/brazil-customers.js";
+import { BrazilKycAttempt, RecordBrazilKycAttemptInput } from "../types/onboarding.js";
 import { RampDirectionEnum } from "../types/reference-data.js";
 import { toRampType } from "../types/ramps.js";
 
@@ -24,6 +31,14 @@ const BR = BRAZIL_CUSTOMER_OPERATIONS;
 
 /** A null optional argument is one left out: REST's query string cannot send a null either. */
 const given = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+
+const documentUpload = ({ documentId, frontUrl, backUrl, liveness }: DocumentUpload): BrazilDocumentUpload => ({
+  documentId,
+  frontUploadUrl: frontUrl,
+  backUploadUrl: backUrl ?? null,
+  livenessUrl: liveness?.url ?? null,
+  livenessValidationToken: liveness?.validationToken ?? null,
+});
 
 /**
  * Brazilian customers (subaccounts) and their KYC/KYB, the same operations as REST's /v1/brl/* (its legacy
@@ -180,5 +195,86 @@ export class BrazilCustomersResolver {
     }
     const { body } = await performField(BR.importToken, context, acting, { ...input, idempotencyKey: key }, refused);
     return body;
+  }
+
+  @Mutation(() => BrazilKycAttempt, {
+    description:
+      "Records that the subject started Brazilian KYC from a quote (and a widget session); recording it again answers the first record. OnboardingStatus.latestBrazilKycAttempt shows it.",
+  })
+  @Performs(BR.recordKycAttempt)
+  async recordBrazilKycAttempt(
+    @Arg("input", () => RecordBrazilKycAttemptInput, { description: "The quote, the tax id and the widget session." })
+    input: RecordBrazilKycAttemptInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilKycAttempt> {
+    return performField(BR.recordKycAttempt, context, acting, { ...input });
+  }
+
+  @Mutation(() => BrazilKycUploads, {
+    description:
+      "Opens the uploads level 1 KYC of an individual subaccount names: its identity document and a selfie, each file PUT to its URL.",
+  })
+  @Performs(BR.uploadUrls)
+  async requestBrazilKycUploads(
+    @Arg("input", () => RequestBrazilKycUploadsInput, { description: "The subaccount and the identity document." })
+    input: RequestBrazilKycUploadsInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilKycUploads> {
+    const { identityDocument, selfie } = await performField(BR.uploadUrls, context, acting, { ...input });
+    return { identityDocument: documentUpload(identityDocument), selfie: documentUpload(selfie) };
+  }
+
+  @Mutation(() => BrazilDocumentUpload, {
+    description: "Opens a selfie upload of an individual subaccount, with its liveness check.",
+  })
+  @Performs(BR.selfieUpload)
+  async requestBrazilSelfieUpload(
+    @Arg("taxId", () => String, { description: "The individual subaccount's CPF (formatting ignored)." })
+    taxId: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilDocumentUpload> {
+    return documentUpload(await performField(BR.selfieUpload, context, acting, { taxId }));
+  }
+
+  @Mutation(() => BrazilDocumentUpload, {
+    description: "Opens the upload of a document for a company subaccount's KYB; brazilKybDocument follows its files.",
+  })
+  @Performs(BR.createKybDocument)
+  async createBrazilKybDocument(
+    @Arg("subAccountId", () => ID, { description: "One of the subject's company subaccounts." })
+    subAccountId: string,
+    @Arg("input", () => CreateBrazilKybDocumentInput, { description: "The document's type and sides." })
+    input: CreateBrazilKybDocumentInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilDocumentUpload> {
+    return documentUpload(await performField(BR.createKybDocument, context, acting, { ...input, subAccountId }));
+  }
+
+  @Query(() => BrazilKybDocument, {
+    nullable: true,
+    description:
+      "A KYB document of one of the subject's company subaccounts and whether its files arrived; null with NOT_FOUND for any other.",
+  })
+  @Performs(BR.kybDocument)
+  async brazilKybDocument(
+    @Arg("subAccountId", () => ID, { description: "The company subaccount the document is for." })
+    subAccountId: string,
+    @Arg("documentId", () => ID, { description: "The document createBrazilKybDocument opened." })
+    documentId: string,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilKybDocument> {
+    const document = await performField(BR.kybDocument, context, acting, { subAccountId, documentId });
+    return {
+      documentId: document.id,
+      documentType: document.documentType,
+      front: document.front,
+      back: document.back ?? null,
+      ready: document.ready,
+    };
   }
 }

@@ -14,6 +14,8 @@ import {
   DomesticHostedLink,
   DomesticKybCountryEnum,
   DomesticKybInformationInput,
+  DomesticKybRelatedPersonInput,
+  DomesticKybSubmission,
   DomesticKycInformationInput,
   DomesticRetry,
   DomesticSubmission,
@@ -41,6 +43,14 @@ const readCustomerTypeArg = {
 
 /** The operations' `type` (INDIVIDUAL or BUSINESS); null stays null, for the operation's schema to refuse. */
 const operationType = (customerType: CustomerType | null) => customerType?.toUpperCase() ?? null;
+
+/** A related person under the operation's names (the reference's dni, cpf and pep); a null field stays null. */
+const toRelatedPerson = ({
+  documentNumber,
+  brazilianTaxId,
+  politicallyExposed,
+  ...person
+}: DomesticKybRelatedPersonInput) => ({ ...person, dni: documentNumber, cpf: brazilianTaxId, pep: politicallyExposed });
 
 const toCustomer = (view: DomesticCaseView): DomesticCustomer => ({
   customerId: view.providerCustomerId,
@@ -124,11 +134,16 @@ export class DomesticCustomersResolver {
     })
     country: DomesticCountry,
     @Arg("input", () => DomesticKybInformationInput, { description: "The business's information." })
-    input: DomesticKybInformationInput,
+    { relatedPersons, ...input }: DomesticKybInformationInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<DomesticSubmission> {
-    return performField(DOMESTIC.submitKybInformation, context, acting, { country, ...input });
+    return performField(DOMESTIC.submitKybInformation, context, acting, {
+      country,
+      ...input,
+      // A null list stays null, for the operation's schema to refuse as REST does.
+      relatedPersons: relatedPersons?.map(toRelatedPerson) ?? relatedPersons,
+    });
   }
 
   @Mutation(() => Boolean, {
@@ -236,6 +251,21 @@ export class DomesticCustomersResolver {
   ): Promise<DomesticCustomer> {
     const type = operationType(customerType) ?? undefined;
     return toCustomer(await performField(DOMESTIC.kycStatus, context, acting, { country, type }));
+  }
+
+  @Query(() => [DomesticKybSubmission], {
+    nullable: true,
+    description:
+      "The business customer's KYB submission that documents are uploaded for, with the ids of the persons it declared: none before information is given, nor for a hosted KYB; null, with NOT_FOUND, without a business customer in the country.",
+  })
+  @Performs(DOMESTIC.kybSubmissions)
+  async domesticKybSubmissions(
+    @Arg("country", () => DomesticKybCountryEnum, { description: "The business customer's country (CO or MX)." })
+    country: DomesticCountry,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<DomesticKybSubmission[]> {
+    return performField(DOMESTIC.kybSubmissions, context, acting, { country });
   }
 
   @Query(() => DomesticCustomer, {

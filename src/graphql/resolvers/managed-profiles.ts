@@ -43,7 +43,8 @@ export class ManagedProfilesResolver {
 
   @Query(() => ManagedProfile, {
     nullable: true,
-    description: "One of the caller's children, active or deleted (null, with a NOT_FOUND error, for any other profile).",
+    description:
+      "One of the caller's children, active or deleted (null, with a NOT_FOUND error, for any other profile).",
   })
   @Performs(getManagedProfile)
   async managedProfile(

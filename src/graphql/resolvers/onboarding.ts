@@ -1,20 +1,27 @@
-import { Arg, Ctx, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import { getOnboardingStatus, getRampInfo, getUserLimits } from "../../operations/onboarding.js";
+import { getLatestBrazilKycAttempt } from "../../operations/customers.js";
+import {
+  getOnboardingStatus,
+  getRampInfo,
+  getUserLimits,
+  selectActiveCustomerEntity,
+} from "../../operations/onboarding.js";
 import { getOnboardingRequirements } from "../../operations/reference-data.js";
 import type { Corridor, CustomerType } from "../../reference-data/corridors.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting, OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { CorridorEnum, CustomerTypeEnum } from "../types/managed-profiles.js";
-import { OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
+import { ActiveEntity, BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
 import { RampInfo, toDirection, UserLimit } from "../types/ramps.js";
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,
- * POST /v1/limits, GET /v1/onboarding/status and GET /v1/onboarding/requirements.
+ * POST /v1/limits, GET /v1/onboarding/status, PUT /v1/onboarding/active-entity and
+ * GET /v1/onboarding/requirements.
  */
-@Resolver()
+@Resolver(() => OnboardingStatus)
 export class OnboardingResolver {
   @Query(() => RampInfo, {
     description: "Per corridor only the KYC status and whether buying and selling are possible.",
@@ -64,6 +71,36 @@ export class OnboardingResolver {
         })),
       })),
     };
+  }
+
+  @FieldResolver(() => BrazilKycAttempt, {
+    nullable: true,
+    description:
+      "Where the subject last started Brazilian KYC from (recordBrazilKycAttempt); null when it never recorded it. Read only when asked for.",
+  })
+  @Performs(getLatestBrazilKycAttempt)
+  async latestBrazilKycAttempt(
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BrazilKycAttempt | null> {
+    return performField(getLatestBrazilKycAttempt, context, acting, {});
+  }
+
+  @Mutation(() => ActiveEntity, {
+    description:
+      "Makes the signed-in profile's individual or business entity the one it acts as, for good: the same choice again answers the same, another one is VALIDATION_FAILED; NOT_FOUND without such an entity (a business one comes with a business customer).",
+  })
+  @Performs(selectActiveCustomerEntity)
+  async selectActiveEntity(
+    @Arg("customerType", () => CustomerTypeEnum, { description: "The entity to act as: the person or the company." })
+    customerType: CustomerType,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ActiveEntity> {
+    const { activeEntityId, type } = await performField(selectActiveCustomerEntity, context, acting, {
+      type: customerType,
+    });
+    return { activeEntityId, customerType: type };
   }
 
   @Query(() => OnboardingRequirements, {

@@ -22,7 +22,8 @@ const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(vi
 export class QuotesResolver {
   @Query(() => Quote, {
     nullable: true,
-    description: "A quote the caller may see: its own, or one nobody owns (null, with a NOT_FOUND error, for any other).",
+    description:
+      "A quote the caller may see: its own, or one nobody owns (null, with a NOT_FOUND error, for any other).",
   })
   @Performs(getQuote)
   async quote(

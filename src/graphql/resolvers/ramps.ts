@@ -8,7 +8,19 @@ import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { selects } from "../selection.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { Ramp, RampConnection, RampError, RegisterRampInput, toDirection, UpdateRampInput } from "../types/ramps.js";
+import { CorridorEnum } from "../types/managed-profiles.js";
+import { RampDirectionEnum } from "../types/reference-data.js";
+import {
+  Ramp,
+  RampConnection,
+  RampError,
+  RampOrderEnum,
+  RampStatusEnum,
+  RegisterRampInput,
+  toDirection,
+  toRampType,
+  UpdateRampInput,
+} from "../types/ramps.js";
 
 /** The GraphQL ramp of each service view; cached views are shared by requests, so each is converted once. */
 const rampOfView = new WeakMap<RampView, Ramp>();
@@ -34,7 +46,8 @@ const errorsReadWithPage = new WeakMap<GraphQLContext, Map<string, RampErrorView
 export class RampsResolver {
   @Query(() => Ramp, {
     nullable: true,
-    description: "One of the subject's ramps (null, with a NOT_FOUND error, when there is none); reads skip the manager's corridor policy.",
+    description:
+      "One of the subject's ramps (null, with a NOT_FOUND error, when there is none); reads skip the manager's corridor policy.",
   })
   @Performs(getRampStatus)
   async ramp(
@@ -54,12 +67,43 @@ export class RampsResolver {
       description: "Only the ramps whose tokens go to or come from this address (EVM addresses in any case).",
     })
     walletAddress: string | undefined,
+    @Arg("status", () => RampStatusEnum, { nullable: true, description: "Only the ramps with this status." })
+    status: string | undefined,
+    @Arg("type", () => RampDirectionEnum, {
+      nullable: true,
+      description: "Only onramps (BUY) or only offramps (SELL).",
+    })
+    type: string | undefined,
+    @Arg("corridor", () => CorridorEnum, { nullable: true, description: "Only the ramps of this corridor." })
+    corridor: string | undefined,
+    @Arg("createdFrom", () => Date, {
+      nullable: true,
+      description: "Only the ramps registered at or after this instant.",
+    })
+    createdFrom: Date | undefined,
+    @Arg("createdBefore", () => Date, { nullable: true, description: "Only the ramps registered before this instant." })
+    createdBefore: Date | undefined,
+    @Arg("orderBy", () => RampOrderEnum, {
+      defaultValue: "NEWEST_FIRST",
+      description: "By registration time: newest first or oldest first.",
+    })
+    order: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
   ) {
     const { limit, offset } = offsetPage(args);
-    const page = await performField(getRampHistory, context, acting, { limit, offset, walletAddress });
+    const page = await performField(getRampHistory, context, acting, {
+      limit,
+      offset,
+      walletAddress,
+      status,
+      type: type && toRampType(type),
+      corridor,
+      createdFrom: createdFrom?.toISOString(),
+      createdBefore: createdBefore?.toISOString(),
+      order,
+    });
     const ramps = page.ramps.map(toRamp);
     if (selects(info, ["edges", "node", "errors"])) {
       const errors = await context.app.ramps.errorsOfRamps(ramps.map(({ id }) => id));

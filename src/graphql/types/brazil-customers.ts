@@ -1,4 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { BRAZIL_DOCUMENT_TYPES } from "../../onboarding/brazil.js";
+import { SIDE_STATES } from "../../uploads/service.js";
 import { enumOf } from "./enums.js";
 import { CustomerTypeEnum } from "./managed-profiles.js";
 import { KycCaseStatusEnum } from "./ramps.js";
@@ -215,4 +217,120 @@ export class ImportBrazilKycTokenInput {
 
   @Field({ description: "Must be true: the subject consented to sharing its verification." })
   consentAttested!: boolean;
+}
+
+/** REST's document types: the GraphQL names cannot hold their hyphens (DRIVERS_LICENSE is DRIVERS-LICENSE). */
+const BrazilDocumentTypeEnum = Object.fromEntries(BRAZIL_DOCUMENT_TYPES.map((type) => [type.replace(/-/g, "_"), type]));
+registerEnumType(BrazilDocumentTypeEnum, {
+  name: "BrazilDocumentType",
+  description: "A document uploaded for BR KYC or KYB (REST spells the underscores as hyphens).",
+  valuesConfig: {
+    ID: { description: "A national identity card." },
+    DRIVERS_LICENSE: { description: "A driver's license." },
+    PASSPORT: { description: "A passport (KYB documents only)." },
+    RESIDENCE_PERMIT: { description: "A residence permit (KYB documents only)." },
+    SELFIE: { description: "A photo of the person." },
+    SELFIE_FROM_LIVENESS: { description: "A photo of the person taken by the liveness check." },
+    CERTIFICATE_OF_INCORPORATION: { description: "The company's certificate of incorporation (KYB)." },
+    COMPANY_TAX_IDENTIFICATION_DOCUMENT: { description: "The company's tax registration (KYB)." },
+  },
+});
+
+/** The identity documents level 1 KYC takes (no passport, as REST's getUploadUrls). */
+const BrazilIdentityDocumentTypeEnum = { ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const;
+registerEnumType(BrazilIdentityDocumentTypeEnum, {
+  name: "BrazilIdentityDocumentType",
+  description: "An identity document for BR level 1 KYC (REST spells DRIVERS_LICENSE as DRIVERS-LICENSE).",
+  valuesConfig: {
+    ID: { description: "A national identity card." },
+    DRIVERS_LICENSE: { description: "A driver's license." },
+  },
+});
+
+const DocumentUploadStateEnum = enumOf(SIDE_STATES);
+registerEnumType(DocumentUploadStateEnum, {
+  name: "DocumentUploadState",
+  description: "Whether a side's file arrived at its upload URL.",
+  valuesConfig: {
+    PENDING: { description: "Not yet: the URL still takes it." },
+    UPLOADED: { description: "Stored." },
+    EXPIRED: { description: "The URL lapsed before the file came: create the document again." },
+    MISSING: { description: "It arrived but is no longer stored: create the document again." },
+  },
+});
+
+@ObjectType({
+  description:
+    "A document opened for upload: PUT each side's file (its bytes, under its Content-Type) to its URL, without a credential; each URL takes one file within an hour.",
+})
+export class BrazilDocumentUpload {
+  @Field(() => ID, { description: "The document: what submitBrazilKyc and brazilKybDocument name." })
+  documentId!: string;
+
+  @Field({ description: "Where the front's file goes (the only side of a one-sided document)." })
+  frontUploadUrl!: string;
+
+  @Field(() => String, { nullable: true, description: "Where the back's file goes; null for a one-sided document." })
+  backUploadUrl!: string | null;
+
+  @Field(() => String, { nullable: true, description: "A selfie's liveness check page; null for other documents." })
+  livenessUrl!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The token the liveness check's SDK validates its session with; null for other documents.",
+  })
+  livenessValidationToken!: string | null;
+}
+
+@ObjectType({ description: "The outcome of requestBrazilKycUploads: the uploads level 1 KYC names." })
+export class BrazilKycUploads {
+  @Field(() => BrazilDocumentUpload, { description: "The identity document (submitBrazilKyc's uploadedDocumentId)." })
+  identityDocument!: BrazilDocumentUpload;
+
+  @Field(() => BrazilDocumentUpload, { description: "The selfie (submitBrazilKyc's uploadedSelfieId)." })
+  selfie!: BrazilDocumentUpload;
+}
+
+@ObjectType({ description: "A KYB document of a company subaccount, and whether its files arrived." })
+export class BrazilKybDocument {
+  @Field(() => ID, { description: "The document." })
+  documentId!: string;
+
+  @Field(() => BrazilDocumentTypeEnum, { description: "What document it is." })
+  documentType!: string;
+
+  @Field(() => DocumentUploadStateEnum, { description: "The front's file (the only side of a one-sided document)." })
+  front!: string;
+
+  @Field(() => DocumentUploadStateEnum, { nullable: true, description: "The back's file; null for a one-sided one." })
+  back!: string | null;
+
+  @Field({ description: "True once every side's file is stored." })
+  ready!: boolean;
+}
+
+@InputType({ description: "The identity document level 1 KYC of an individual subaccount will name, with a selfie." })
+export class RequestBrazilKycUploadsInput {
+  @Field({ description: "The individual subaccount's CPF (formatting ignored)." })
+  taxId!: string;
+
+  @Field(() => BrazilIdentityDocumentTypeEnum, { description: "The identity document's type." })
+  documentType!: string;
+
+  @Field(() => Boolean, { nullable: true, description: "True when its back is uploaded too; false when left out." })
+  isDoubleSided?: boolean | null;
+}
+
+@InputType({ description: "A document to upload for a company subaccount's KYB." })
+export class CreateBrazilKybDocumentInput {
+  @Field(() => BrazilDocumentTypeEnum, { description: "What document it is." })
+  documentType!: string;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "True when its back is uploaded too (ID, DRIVERS_LICENSE, RESIDENCE_PERMIT only); false when left out.",
+  })
+  isDoubleSided?: boolean | null;
 }

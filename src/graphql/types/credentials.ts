@@ -1,5 +1,17 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { RAMP_ENVIRONMENTS } from "../../auth/keys.js";
 import { Connection } from "./connection.js";
+import { enumOf } from "./enums.js";
+
+const RampEnvironmentEnum = enumOf(RAMP_ENVIRONMENTS);
+registerEnumType(RampEnvironmentEnum, {
+  name: "RampEnvironment",
+  description: "A deployment's environment; a credential works only on a deployment of its own.",
+  valuesConfig: {
+    TEST: { description: "Sandbox: keys start with pk_test_ and sk_test_." },
+    LIVE: { description: "Production: keys start with pk_live_ and sk_live_." },
+  },
+});
 
 @ObjectType({
   description: "An API credential: a public and a secret value for one profile. The secret is never readable.",
@@ -20,8 +32,8 @@ export class ApiCredential {
   })
   partnerId!: string | null;
 
-  @Field({
-    description: "`test` (sandbox) or `live` (production); the credential works only on a deployment of the same one.",
+  @Field(() => RampEnvironmentEnum, {
+    description: "TEST (sandbox) or LIVE (production); the credential works only on a deployment of the same one.",
   })
   environment!: string;
 

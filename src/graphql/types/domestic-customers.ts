@@ -179,6 +179,50 @@ export class DomesticKycInformationInput {
   zipCode?: string | null;
 }
 
+@InputType({
+  description:
+    "A person a business declares with its KYB information (a legal representative, an owner): handed to the provider, which gives the person an id; only the id is kept.",
+})
+export class DomesticKybRelatedPersonInput {
+  @Field({ description: "Given name(s), 1 to 100 characters after trimming." })
+  firstName!: string;
+
+  @Field({ description: "Family name(s), 1 to 100 characters after trimming." })
+  lastName!: string;
+
+  @Field({ description: "The person's email address." })
+  email!: string;
+
+  @Field({ description: "The birth date, YYYY-MM-DD." })
+  dateOfBirth!: string;
+
+  @Field(() => [String], { description: "The person's nationalities: 1 to 10, each 1 to 100 characters." })
+  nationalities!: string[];
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The identity document's number, 1 to 50 characters after trimming.",
+  })
+  documentNumber?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The person's Brazilian tax id (CPF), if any." })
+  brazilianTaxId?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Whether the person is politically exposed (PEP)." })
+  politicallyExposed?: boolean | null;
+}
+
+@ObjectType({ description: "A KYB submission documents are uploaded for, and the persons it declared." })
+export class DomesticKybSubmission {
+  @Field(() => ID, { description: "The business customer's current API submission." })
+  submissionId!: string;
+
+  @Field(() => [ID], {
+    description: "The provider's id of each related person the submission declared, in its order.",
+  })
+  relatedPersonIds!: string[];
+}
+
 @InputType({ description: "A business's KYB information, handed to the provider and not stored here." })
 export class DomesticKybInformationInput {
   @Field({ description: "The registered name, 1 to 100 characters after trimming." })
@@ -213,4 +257,11 @@ export class DomesticKybInformationInput {
     description: "Where the business's funds come from (at most 200 characters).",
   })
   sourceOfFunds?: string | null;
+
+  @Field(() => [DomesticKybRelatedPersonInput], {
+    nullable: true,
+    description:
+      "The business's legal representatives and owners (1 to 20); their documents are uploaded under the ids domesticKybSubmissions lists.",
+  })
+  relatedPersons?: DomesticKybRelatedPersonInput[] | null;
 }

@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from "graphql-scalars";
-import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 
@@ -215,4 +215,43 @@ export class OnboardingRequirements {
 
   @Field(() => [OnboardingStep], { description: "The calls to make, in order (none of them reads)." })
   steps!: OnboardingStep[];
+}
+
+@ObjectType({ description: "The entity the signed-in profile acts as, once chosen (selectActiveEntity)." })
+export class ActiveEntity {
+  @Field(() => ID, { description: "The entity's id (OnboardingStatus.activeEntityId from now on)." })
+  activeEntityId!: string;
+
+  @Field(() => CustomerTypeEnum, { description: "Whether the chosen entity is a person or a company." })
+  customerType!: string;
+}
+
+@ObjectType({ description: "Where the subject started Brazilian KYC from: a quote, and maybe a widget session." })
+export class BrazilKycAttempt {
+  @Field(() => ID, { description: "The BRL quote KYC was started from." })
+  quoteId!: string;
+
+  @Field(() => ID, { nullable: true, description: "The widget session it was started in; null when none was named." })
+  sessionId!: string | null;
+
+  @Field({ description: "When it was first recorded (ISO 8601 date-time, UTC); recording it again keeps this." })
+  recordedAt!: Date;
+}
+
+@InputType({
+  description:
+    "The quote (and widget session) Brazilian KYC starts from, and the CPF or CNPJ given: only checked for form, never kept.",
+})
+export class RecordBrazilKycAttemptInput {
+  @Field(() => ID, { description: "A BRL quote the subject may see (its own, or one nobody owns)." })
+  quoteId!: string;
+
+  @Field({
+    description:
+      "The CPF (an individual's KYC) or CNPJ (a company's KYB), formatting ignored; for a managed child it must match the child's customer type.",
+  })
+  taxId!: string;
+
+  @Field(() => ID, { nullable: true, description: "A widget session the subject may see; left out when none." })
+  sessionId?: string | null;
 }

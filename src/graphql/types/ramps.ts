@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
-import { screamingEnumOf } from "./enums.js";
+import { enumOf, screamingEnumOf } from "./enums.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { KYC_STATUSES } from "../../providers/ports.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
@@ -23,7 +23,7 @@ registerEnumType(RampPhaseEnum, {
     TIMED_OUT: { description: "Not started within the start window; the status is FAILED." },
   },
 });
-const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
+export const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
 registerEnumType(RampStatusEnum, {
   name: "RampStatus",
   description: "PENDING until the ramp completes or fails.",
@@ -31,6 +31,15 @@ registerEnumType(RampStatusEnum, {
     PENDING: { description: "Registered or processing: the phase is not yet COMPLETE, FAILED or TIMED_OUT." },
     COMPLETE: { description: "The ramp reached the COMPLETE phase." },
     FAILED: { description: "The ramp failed or was never started in time (phase FAILED or TIMED_OUT)." },
+  },
+});
+export const RampOrderEnum = enumOf(["NEWEST_FIRST", "OLDEST_FIRST"]);
+registerEnumType(RampOrderEnum, {
+  name: "RampOrder",
+  description: "The order of a ramp history, by registration time.",
+  valuesConfig: {
+    NEWEST_FIRST: { description: "The most recently registered first (the default)." },
+    OLDEST_FIRST: { description: "The earliest registered first." },
   },
 });
 const KycStatusEnum = screamingEnumOf(ELIGIBILITY_KYC_STATUSES);
@@ -113,10 +122,10 @@ abstract class QuoteTerms {
   anchorFeeUSD!: string;
 
   @Field({ description: "The service fee." })
-  vortexFeeFiat!: string;
+  serviceFeeFiat!: string;
 
   @Field({ description: "The service fee in US dollars (decimal string, 2 decimals)." })
-  vortexFeeUSD!: string;
+  serviceFeeUSD!: string;
 
   @Field({ description: "The partner's markup." })
   partnerFeeFiat!: string;
@@ -157,7 +166,7 @@ export class PaymentInstructions {
   @Field({ description: "Decimal string." })
   amount!: string;
 
-  @Field({ description: "The fiat symbol to pay in (the quote's inputCurrency)." })
+  @Field(() => FiatCurrencySymbolEnum, { description: "The fiat to pay in (the quote's inputCurrency)." })
   currency!: string;
 
   @Field({ description: "The reference the transfer must carry." })
@@ -277,9 +286,16 @@ export class RampInfo {
   corridors!: CorridorEligibility[];
 }
 
+const LimitPeriodTypeEnum = enumOf(["calendar_month"]);
+registerEnumType(LimitPeriodTypeEnum, {
+  name: "LimitPeriodType",
+  description: "How a limit's use is counted.",
+  valuesConfig: { CALENDAR_MONTH: { description: "Over the calendar month, in UTC." } },
+});
+
 @ObjectType({ description: "The period a limit's use is counted over." })
 export class LimitPeriod {
-  @Field({ description: "Always calendar_month (UTC)." })
+  @Field(() => LimitPeriodTypeEnum, { description: "Always CALENDAR_MONTH (UTC)." })
   type!: string;
 
   @Field({ description: "The first day of the current month, 00:00 UTC." })

@@ -3,14 +3,21 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { AppError } from "../../errors.js";
 import { idempotencyKey } from "../../idempotency/service.js";
-import { importTokenInput } from "../../onboarding/brazil.js";
+import {
+  importTokenInput,
+  kybDocumentInput,
+  type DocumentUpload,
+  type KybDocumentStatus,
+} from "../../onboarding/brazil.js";
 import {
   DOMESTIC_STATUSES,
+  KYB_COUNTRIES,
   customerTypeInput,
   kybInformation,
   kycInformation,
   sendSubmissionInput,
   type DomesticCaseView,
+  type KybSubmissionView,
 } from "../../kyc/domestic.js";
 import {
   ALIASED_CUSTOMER_OPERATIONS,
@@ -20,7 +27,7 @@ import {
 } from "../../operations/customers.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
 import { fieldError, isObject } from "../../validation.js";
-import { isoDateTime, jsonSchema, withRequestCountry } from "../http.js";
+import { isoDateTime, jsonSchema, sentBody, withRequestCountry } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
 const IMPORT_TOKEN_BODY_LIMIT = 16 * 1024;
@@ -273,8 +280,29 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   ] as const) {
     operationRoute(server, app, operations.customerStatus, read(url, typedQuery, customerStatus, customerStatusReply));
   }
+  const kybDetails = z.array(
+    z.object({ submissionId: z.uuid(), relatedPersons: z.array(z.object({ idRelatedPerson: z.uuid() })) }),
+  );
+  const kybDetailsReply = (submissions: KybSubmissionView[]) =>
+    submissions.map(({ submissionId, relatedPersonIds }) => ({
+      submissionId,
+      relatedPersons: relatedPersonIds.map((idRelatedPerson) => ({ idRelatedPerson })),
+    }));
+  for (const [operations, url] of [
+    [domestic, "/v1/domestic/findKybCustomerAndBusiness"],
+    [ar, "/v1/ar/findKybCustomerAndBusiness"],
+    [co, "/v1/co/findKybCustomerAndBusiness"],
+    [mx, "/v1/mx/findKybCustomerAndBusiness"],
+  ] as const) {
+    // KYB is served in CO and MX only, as for its information: another country is refused where it is named.
+    operationRoute(server, app, operations.kybSubmissions, {
+      ...read(url, countryQuery, kybDetails, kybDetailsReply),
+      input: withRequestCountry(url, "query", KYB_COUNTRIES),
+    });
+  }
 
   brazilRoutes(server, app);
+  brazilDocumentRoutes(server, app);
 }
 
 /** `/v1/brl/*` and its legacy alias `/v1/brla/*`: subaccounts (BR customers) and their KYC/KYB. */
@@ -362,6 +390,16 @@ function brazilRoutes(server: FastifyInstance, app: App) {
       face("GET", url, z.object({ valid: z.boolean() }), [400, 401, 403]),
     );
   }
+  for (const [operations, url] of [
+    [brl, "/v1/brl/kyc/record-attempt"],
+    [brla, "/v1/brla/kyc/record-attempt"],
+  ] as const) {
+    // The reference answers an empty object (GraphQL shows what was recorded).
+    operationRoute(server, app, operations.recordKycAttempt, {
+      ...face("POST", url, z.strictObject({})),
+      reply: () => ({}),
+    });
+  }
 
   const pendingImport = z.object({ attemptId: z.uuid(), status: z.literal("pending") });
   for (const [operations, url] of [
@@ -379,6 +417,124 @@ function brazilRoutes(server: FastifyInstance, app: App) {
         body: jsonSchema(importTokenInput.omit({ idempotencyKey: true }), "input"),
       },
       reply: ({ body }: { body: unknown }) => body,
+    });
+  }
+}
+
+/** A document's upload targets under the reference's names (DocumentUploadEntry). */
+const uploadEntry = z.object({
+  id: z.uuid(),
+  uploadURLFront: z.url(),
+  uploadURLBack: z.url().optional(),
+  livenessUrl: z.url().optional(),
+  validateLivenessToken: z.string().optional(),
+});
+const entryOf = ({ documentId, frontUrl, backUrl, liveness }: DocumentUpload) => ({
+  id: documentId,
+  uploadURLFront: frontUrl,
+  ...(backUrl && { uploadURLBack: backUrl }),
+  ...(liveness && { livenessUrl: liveness.url, validateLivenessToken: liveness.validationToken }),
+});
+
+/** Why a side's file will not come, for the reference's uploadError fields. */
+const SIDE_ERRORS: Partial<Record<KybDocumentStatus["front"], string>> = {
+  expired: "The upload URL expired before the file arrived: create the document again.",
+  missing: "The file is no longer stored: create the document again.",
+};
+
+/**
+ * `/v1/brl/*` (and `/v1/brla/*`) operations that open document uploads: the files go to the URLs they answer
+ * (PUT, src/rest/v1/uploads.ts), and newKyc or the KYB document read then see them.
+ */
+function brazilDocumentRoutes(server: FastifyInstance, app: App) {
+  const tags = ["Customers and KYC (BR)"];
+  const brl = BRAZIL_CUSTOMER_OPERATIONS;
+  const brla = BRLA_CUSTOMER_OPERATIONS;
+  const face = (method: "GET" | "POST", url: string, response: z.ZodType, errors = [400, 401, 403, 404]) => ({
+    method,
+    url,
+    tags,
+    response: jsonSchema(response),
+    errors,
+  });
+
+  const uploadUrls = z.object({ idUpload: uploadEntry, selfieUpload: uploadEntry });
+  for (const [operations, url] of [
+    [brl, "/v1/brl/getUploadUrls"],
+    [brla, "/v1/brla/getUploadUrls"],
+  ] as const) {
+    operationRoute(server, app, operations.uploadUrls, {
+      ...face("POST", url, uploadUrls, [400, 401, 403]),
+      reply: ({ identityDocument, selfie }: { identityDocument: DocumentUpload; selfie: DocumentUpload }) => ({
+        idUpload: entryOf(identityDocument),
+        selfieUpload: entryOf(selfie),
+      }),
+    });
+  }
+  const selfieUpload = uploadEntry.pick({ id: true, uploadURLFront: true }).extend({
+    livenessUrl: z.url(),
+    validateLivenessToken: z.string(),
+  });
+  for (const [operations, url] of [
+    [brl, "/v1/brl/getSelfieLivenessUrl"],
+    [brla, "/v1/brla/getSelfieLivenessUrl"],
+  ] as const) {
+    operationRoute(server, app, operations.selfieUpload, {
+      ...face("GET", url, selfieUpload, [400, 401, 403]),
+      reply: entryOf,
+    });
+  }
+  for (const [operations, url] of [
+    [brl, "/v1/brl/kyb/documents"],
+    [brla, "/v1/brla/kyb/documents"],
+  ] as const) {
+    operationRoute(server, app, operations.createKybDocument, {
+      ...face("POST", url, uploadEntry),
+      status: 201,
+      // As the reference: the subaccount in the query, the document in the body.
+      input: (request) => {
+        const body = sentBody(request);
+        if (body !== undefined && !isObject(body)) return body;
+        if (body && "subAccountId" in body) throw fieldError("subAccountId", "is sent in the query");
+        const { subAccountId } = (isObject(request.query) ? request.query : {}) as { subAccountId?: unknown };
+        return { ...body, subAccountId };
+      },
+      documented: {
+        querystring: jsonSchema(kybDocumentInput.pick({ subAccountId: true }), "input"),
+        body: jsonSchema(kybDocumentInput.omit({ subAccountId: true }), "input"),
+      },
+      reply: entryOf,
+    });
+  }
+  const sideStatus = z.enum(["PENDING", "UPLOADED", "EXPIRED", "MISSING"]);
+  const kybDocument = z.object({
+    document: z.object({
+      id: z.uuid(),
+      documentType: z.string(),
+      uploadStatusFront: sideStatus,
+      uploadStatusBack: sideStatus.optional(),
+      uploadErrorFront: z.string().optional(),
+      uploadErrorBack: z.string().optional(),
+      ready: z.boolean(),
+    }),
+  });
+  for (const [operations, url] of [
+    [brl, "/v1/brl/kyb/documents/:documentId"],
+    [brla, "/v1/brla/kyb/documents/:documentId"],
+  ] as const) {
+    operationRoute(server, app, operations.kybDocument, {
+      ...face("GET", url, kybDocument),
+      reply: ({ id, documentType, front, back, ready }: KybDocumentStatus) => ({
+        document: {
+          id,
+          documentType,
+          uploadStatusFront: front.toUpperCase(),
+          ...(back && { uploadStatusBack: back.toUpperCase() }),
+          ...(SIDE_ERRORS[front] && { uploadErrorFront: SIDE_ERRORS[front] }),
+          ...(back && SIDE_ERRORS[back] && { uploadErrorBack: SIDE_ERRORS[back] }),
+          ready,
+        },
+      }),
     });
   }
 }

@@ -3,7 +3,12 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { getOnboardingStatus, getRampInfo, getUserLimits } from "../../operations/onboarding.js";
+import {
+  getOnboardingStatus,
+  getRampInfo,
+  getUserLimits,
+  selectActiveCustomerEntity,
+} from "../../operations/onboarding.js";
 import { getOnboardingRequirements } from "../../operations/reference-data.js";
 import { isoDateTime, jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
@@ -111,6 +116,13 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
     tags,
     response: jsonSchema(onboardingStatus),
     errors: [400, 401, 403],
+  });
+  operationRoute(server, app, selectActiveCustomerEntity, {
+    method: "PUT",
+    url: "/v1/onboarding/active-entity",
+    tags,
+    response: jsonSchema(z.object({ activeEntityId: z.uuid(), type: z.enum(CUSTOMER_TYPES) })),
+    errors: [400, 401, 403, 404, 409],
   });
   operationRoute(server, app, getOnboardingRequirements, {
     method: "GET",

@@ -45,6 +45,15 @@ const quote = z.object({
 });
 const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
 
+/** The reference names the service fee after its own brand: its shapes carry `vortexFee*`, ours `serviceFee*`. */
+export function withReferenceFeeNames<Terms extends { serviceFeeFiat: string; serviceFeeUSD: string }>({
+  serviceFeeFiat,
+  serviceFeeUSD,
+  ...terms
+}: Terms) {
+  return { ...terms, vortexFeeFiat: serviceFeeFiat, vortexFeeUSD: serviceFeeUSD };
+}
+
 /**
  * Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. Creation
  * also takes a public key in the reference's `apiKey` field.
@@ -56,6 +65,7 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
     tags: ["Quotes"],
     status: 201,
     response: jsonSchema(quote),
+    reply: withReferenceFeeNames,
     errors: [400, 401, 403],
     publicKeyField: "apiKey",
   });
@@ -65,6 +75,7 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
     tags: ["Quotes"],
     status: 201,
     response: jsonSchema(quote),
+    reply: withReferenceFeeNames,
     errors: [400, 401, 403],
     publicKeyField: "apiKey",
   });
@@ -73,6 +84,7 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
     url: "/v1/quotes/:id",
     tags: ["Quotes"],
     response: jsonSchema(quote),
+    reply: withReferenceFeeNames,
     errors: [401, 403, 404],
     cachedResults: true,
   });

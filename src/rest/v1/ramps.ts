@@ -14,7 +14,7 @@ import {
 } from "../../operations/ramps.js";
 import { isoDateTime, jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
-import { quoteTermFields } from "./quotes.js";
+import { quoteTermFields, withReferenceFeeNames } from "./quotes.js";
 
 const phase = z.enum(RAMP_PHASES);
 const status = z.enum(RAMP_STATUSES);
@@ -106,7 +106,9 @@ function toHistoryEntry(ramp: RampView) {
 /** A ramp as the reference shapes it: its optional strings left out rather than null. */
 const toRamp = (view: RampView) =>
   Object.fromEntries(
-    Object.entries(view).filter(([field, value]) => value !== null || !OPTIONAL_STRINGS.includes(field)),
+    Object.entries(withReferenceFeeNames(view)).filter(
+      ([field, value]) => value !== null || !OPTIONAL_STRINGS.includes(field),
+    ),
   );
 
 /** Ramps (CONTRACT.md, Ramp domain): secret keys and sessions, for themselves or a managed child. */

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { ActingContext } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { taxIdCustomerType } from "../kyc/tax-ids.js";
+import type { QuoteService } from "../quotes/service.js";
+import { CORRIDOR_FIAT } from "../reference-data/corridors.js";
+import { fieldError, requiredString } from "../validation.js";
+import type { WidgetSessionService } from "../widget-sessions/service.js";
+import { findLatestInitialKycAttempt, recordInitialKycAttempt, type InitialKycAttemptRow } from "./repo.js";
+
+/** The quote (and widget session) Brazilian KYC was started from, and the CPF or CNPJ the subject gave. */
+export const initialKycAttemptInput = z
+  .object({
+    quoteId: requiredString(),
+    taxId: requiredString().refine((taxId) => taxIdCustomerType(taxId) !== undefined, "is not a valid CPF or CNPJ"),
+    sessionId: z.string().optional(),
+  })
+  .strict();
+
+/** An initial KYC attempt as callers see it. */
+export interface InitialKycAttemptView {
+  quoteId: string;
+  sessionId: string | null;
+  recordedAt: Date;
+}
+
+const view = (row: InitialKycAttemptRow): InitialKycAttemptView => ({
+  quoteId: row.quoteId,
+  sessionId: row.sessionId,
+  recordedAt: row.createdAt,
+});
+
+/** Where subjects started Brazilian KYC from: the reference's initial KYC attempts (POST /v1/brl/kyc/record-attempt). */
+export class InitialKycAttempts {
+  constructor(
+    private readonly db: Db,
+    private readonly quotes: QuoteService,
+    private readonly widgetSessions: WidgetSessionService,
+  ) {}
+
+  /**
+   * Records that the subject started Brazilian KYC from a BRL quote, and from a widget session if named: both
+   * must be ones the subject may see (another profile's is NOT_FOUND). Recording it again answers the first
+   * record. The tax id is only checked for form: owning a quote does not prove owning a tax id, so it is
+   * neither matched to a subaccount nor kept.
+   */
+  async record(
+    acting: ActingContext,
+    { quoteId, sessionId }: z.output<typeof initialKycAttemptInput>,
+  ): Promise<InitialKycAttemptView> {
+    const quote = await this.quotes.get(acting, quoteId);
+    if (quote.feeCurrency !== CORRIDOR_FIAT.BR) throw fieldError("quoteId", "is not a BRL quote");
+    const session = sessionId === undefined ? null : await this.widgetSessions.requireVisible(acting, sessionId);
+    const row = await recordInitialKycAttempt(this.db, {
+      id: randomUUID(),
+      profileId: acting.subjectProfileId,
+      actorProfileId: acting.actorProfileId,
+      quoteId: quote.id,
+      sessionId: session,
+    });
+    return view(row);
+  }
+
+  /** The subject's most recent attempt, or null. */
+  async latest(acting: ActingContext): Promise<InitialKycAttemptView | null> {
+    const row = await findLatestInitialKycAttempt(this.db, acting.subjectProfileId);
+    return row && view(row);
+  }
+}
