@@ -12,7 +12,7 @@ import type { ProfileService } from "../profiles/service.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
 import type { ManagerPolicyInput } from "../managed-profiles/types.js";
 import type { PricingAssignments, PricingAssignmentView } from "../quotes/pricing-assignments.js";
-import { canonicalId } from "../validation.js";
+import { canonicalId, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 import type { PartnerInput, PartnerStateInput, PartnerView, PricingInput } from "./types.js";
 
@@ -70,6 +70,26 @@ export class AdminService {
     const assignment = id ? await this.pricing.get(id) : null;
     if (!assignment) throw new AppError("NOT_FOUND", "No pricing profile is assigned to this profile.");
     return assignment;
+  }
+
+  /** Who an email belongs to: the profile that signs in with it, and managed children whose contact it is. */
+  async findProfiles(email: string) {
+    return { profiles: await this.profiles.findByEmail(email) };
+  }
+
+  async listManagers(page: ListPage): Promise<{ managers: ManagerPolicy[]; pagination: Pagination }> {
+    const { managers, total } = await this.managedProfiles.policies(page);
+    return { managers, pagination: { ...page, total } };
+  }
+
+  async listPartners(page: ListPage): Promise<{ partners: PartnerView[]; pagination: Pagination }> {
+    const { partners, total } = await repo.listPartners(this.db, page);
+    return { partners, pagination: { ...page, total } };
+  }
+
+  async listPricing(page: ListPage): Promise<{ pricingAssignments: PricingAssignmentView[]; pagination: Pagination }> {
+    const { assignments, total } = await this.pricing.list(page);
+    return { pricingAssignments: assignments, pagination: { ...page, total } };
   }
 
   async createPartner(operator: OperatorActor, { name }: PartnerInput): Promise<PartnerView> {

@@ -8,32 +8,19 @@ import { createLogger } from "../log.js";
 import { SigningKeyRotationRefused } from "../webhooks/signing.js";
 import {
   createPartner,
+  findProfilesByEmail,
   getManagerPolicy,
   getPricingAssignment,
   listAuditEvents,
+  listManagers,
+  listPartners,
+  listPricingAssignments,
   setManagerPolicy,
   setPricingAssignment,
   updatePartner,
 } from "../operations/admin.js";
 import { createPartnerApiCredential } from "../operations/credentials.js";
 import { perform } from "../operations/operation.js";
-
-const USAGE = `Operator commands (same configuration as the server: DATABASE_URL, DATA_DIR, ...):
-
-  npm run -s admin -- manager put <profileId> --corridors BR,MX [--customer-types individual,business] [--inactive]
-  npm run -s admin -- manager get <profileId>
-  npm run -s admin -- partner create <name>
-  npm run -s admin -- partner activate <partnerId>
-  npm run -s admin -- partner deactivate <partnerId>
-  npm run -s admin -- partner credential <partnerId> <profileId> [--name <name>] [--expires-at <ISO date-time>]
-  npm run -s admin -- pricing assign <profileId> <pricingProfile>
-  npm run -s admin -- pricing get <profileId>
-  npm run -s admin -- signing-key show
-  npm run -s admin -- signing-key rotate
-  npm run -s admin -- audit-events [--action <name>] [--target-id <id>] [--limit <1-100>] [--offset <n>]
-
-Changes are recorded in the audit log under your OS user name (audit-events lists them, newest first).
-Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage.`;
 
 class UsageError extends Error {}
 
@@ -54,91 +41,172 @@ function osUser(): string {
   }
 }
 
-/** One command against the services (never HTTP): what it prints on success. */
-async function run(app: App, args: string[]): Promise<unknown> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      corridors: { type: "string" },
-      "customer-types": { type: "string" },
-      inactive: { type: "boolean", default: false },
-      name: { type: "string" },
-      "expires-at": { type: "string" },
-      action: { type: "string" },
-      "target-id": { type: "string" },
-      limit: { type: "string" },
-      offset: { type: "string" },
-    },
-  });
-  const [group, action, first, second] = positionals;
-  const operator: OperatorActor = { channel: "cli", osUser: osUser() };
-  const need = (value: string | undefined, what: string) => {
-    if (!value) throw new UsageError(`missing ${what}`);
-    return value;
-  };
-  // Every command is two words but audit-events.
-  switch (group === "audit-events" ? group : `${group} ${action}`) {
-    case "manager put":
+const OPTIONS = {
+  corridors: { type: "string" },
+  "customer-types": { type: "string" },
+  inactive: { type: "boolean", default: false },
+  name: { type: "string" },
+  "expires-at": { type: "string" },
+  action: { type: "string" },
+  "target-id": { type: "string" },
+  limit: { type: "string" },
+  offset: { type: "string" },
+} as const;
+
+/** What a command is given: its words after the command's own, and the options. */
+interface Invocation {
+  app: App;
+  operator: OperatorActor;
+  values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+  /** The positional argument at `index`, or a usage error naming it. */
+  argument(index: number, name: string): string;
+}
+
+const PAGE_OPTIONS = "[--limit <1-100>] [--offset <n>]";
+const pageOf = ({ values }: Invocation) => ({
+  ...(values.limit !== undefined && { limit: values.limit }),
+  ...(values.offset !== undefined && { offset: values.offset }),
+});
+
+/** Every command, by its words, with its arguments as help shows them and what it prints on success. */
+const COMMANDS: Record<string, { usage: string; run(invocation: Invocation): Promise<unknown> }> = {
+  "profile find": {
+    usage: "<email>",
+    run: async ({ app, operator, argument }) =>
+      perform(findProfilesByEmail, app, operator, { email: argument(0, "<email>") }),
+  },
+  "manager put": {
+    usage: "<profileId> --corridors BR,MX [--customer-types individual,business] [--inactive]",
+    run: async ({ app, operator, argument, values }) => {
+      const profileId = argument(0, "<profileId>");
+      if (!values.corridors) throw new UsageError("missing --corridors");
       return perform(setManagerPolicy, app, operator, {
-        profileId: need(first, "<profileId>"),
-        allowedCorridors: list(need(values.corridors, "--corridors")),
+        profileId,
+        allowedCorridors: list(values.corridors),
         allowedCustomerTypes: list(values["customer-types"]) ?? null,
         isActive: !values.inactive,
       });
-    case "manager get":
-      return { manager: await perform(getManagerPolicy, app, operator, { profileId: need(first, "<profileId>") }) };
-    case "partner create":
-      return { partner: await perform(createPartner, app, operator, { name: need(first, "<name>") }) };
-    case "partner activate":
-    case "partner deactivate":
-      return {
-        partner: await perform(updatePartner, app, operator, {
-          partnerId: need(first, "<partnerId>"),
-          isActive: action === "activate",
-        }),
-      };
-    case "partner credential": {
+    },
+  },
+  "manager get": {
+    usage: "<profileId>",
+    run: async ({ app, operator, argument }) => ({
+      manager: await perform(getManagerPolicy, app, operator, { profileId: argument(0, "<profileId>") }),
+    }),
+  },
+  "manager list": {
+    usage: PAGE_OPTIONS,
+    run: async (invocation) => perform(listManagers, invocation.app, invocation.operator, pageOf(invocation)),
+  },
+  "partner create": {
+    usage: "<name>",
+    run: async ({ app, operator, argument }) => ({
+      partner: await perform(createPartner, app, operator, { name: argument(0, "<name>") }),
+    }),
+  },
+  "partner list": {
+    usage: PAGE_OPTIONS,
+    run: async (invocation) => perform(listPartners, invocation.app, invocation.operator, pageOf(invocation)),
+  },
+  "partner activate": {
+    usage: "<partnerId>",
+    run: async ({ app, operator, argument }) => ({
+      partner: await perform(updatePartner, app, operator, { partnerId: argument(0, "<partnerId>"), isActive: true }),
+    }),
+  },
+  "partner deactivate": {
+    usage: "<partnerId>",
+    run: async ({ app, operator, argument }) => ({
+      partner: await perform(updatePartner, app, operator, { partnerId: argument(0, "<partnerId>"), isActive: false }),
+    }),
+  },
+  "partner credential": {
+    usage: "<partnerId> <profileId> [--name <name>] [--expires-at <ISO date-time>]",
+    run: async ({ app, operator, argument, values }) => {
       const issued = await perform(createPartnerApiCredential, app, operator, {
-        partnerId: need(first, "<partnerId>"),
-        profileId: need(second, "<profileId>"),
+        partnerId: argument(0, "<partnerId>"),
+        profileId: argument(1, "<profileId>"),
         ...(values.name !== undefined && { name: values.name }),
         ...(values["expires-at"] !== undefined && { expiresAt: values["expires-at"] }),
       });
       return { ...issued.credential, secretKey: issued.secretKey };
-    }
-    case "pricing assign":
-      return {
-        pricingAssignment: await perform(setPricingAssignment, app, operator, {
-          profileId: need(first, "<profileId>"),
-          pricingProfile: need(second, "<pricingProfile>"),
-        }),
-      };
-    case "pricing get":
-      return {
-        pricingAssignment: await perform(getPricingAssignment, app, operator, {
-          profileId: need(first, "<profileId>"),
-        }),
-      };
-    case "signing-key show": {
+    },
+  },
+  "pricing assign": {
+    usage: "<profileId> <pricingProfile>",
+    run: async ({ app, operator, argument }) => ({
+      pricingAssignment: await perform(setPricingAssignment, app, operator, {
+        profileId: argument(0, "<profileId>"),
+        pricingProfile: argument(1, "<pricingProfile>"),
+      }),
+    }),
+  },
+  "pricing get": {
+    usage: "<profileId>",
+    run: async ({ app, operator, argument }) => ({
+      pricingAssignment: await perform(getPricingAssignment, app, operator, { profileId: argument(0, "<profileId>") }),
+    }),
+  },
+  "pricing list": {
+    usage: PAGE_OPTIONS,
+    run: async (invocation) => perform(listPricingAssignments, invocation.app, invocation.operator, pageOf(invocation)),
+  },
+  "signing-key show": {
+    usage: "",
+    run: async ({ app }) => {
       const { id, createdAt, source, publicKey } = app.signingKeys.info();
       return { signingKey: { id, createdAt, source, publicKey } };
-    }
-    case "signing-key rotate": {
+    },
+  },
+  "signing-key rotate": {
+    usage: "",
+    run: async ({ app, operator }) => {
       // Prints the new public key's id and creation time; the private key never leaves the service.
       const { id, createdAt } = await app.signingKeys.rotate(operator);
       return { signingKey: { id, createdAt } };
-    }
-    case "audit-events":
-      return perform(listAuditEvents, app, operator, {
-        ...(values.action !== undefined && { action: values.action }),
-        ...(values["target-id"] !== undefined && { targetId: values["target-id"] }),
-        ...(values.limit !== undefined && { limit: values.limit }),
-        ...(values.offset !== undefined && { offset: values.offset }),
-      });
-    default:
-      throw new UsageError(group ? `unknown command: ${positionals.join(" ")}` : "no command given");
-  }
+    },
+  },
+  "audit-events": {
+    usage: `[--action <name>] [--target-id <id>] ${PAGE_OPTIONS}`,
+    run: async (invocation) =>
+      perform(listAuditEvents, invocation.app, invocation.operator, {
+        ...(invocation.values.action !== undefined && { action: invocation.values.action }),
+        ...(invocation.values["target-id"] !== undefined && { targetId: invocation.values["target-id"] }),
+        ...pageOf(invocation),
+      }),
+  },
+};
+
+/** Help lists the command table itself, so a command cannot be missing from it. */
+const USAGE = `Operator commands (same configuration as the server: DATABASE_URL, DATA_DIR, ...):
+
+${Object.entries(COMMANDS)
+  .map(([words, { usage }]) => `  npm run -s admin -- ${words}${usage && ` ${usage}`}`)
+  .join("\n")}
+
+Changes are recorded in the audit log under your OS user name (audit-events lists them, newest first).
+Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage.`;
+
+/** One command against the services (never HTTP): what it prints on success. */
+async function run(app: App, args: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
+  // Every command is two words but audit-events.
+  const words = positionals[0] === "audit-events" ? 1 : 2;
+  const name = positionals.slice(0, words).join(" ");
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command)
+    throw new UsageError(positionals.length ? `unknown command: ${positionals.join(" ")}` : "no command given");
+  const rest = positionals.slice(words);
+  return command.run({
+    app,
+    operator: { channel: "cli", osUser: osUser() },
+    values,
+    argument(index, what) {
+      const value = rest[index];
+      if (!value) throw new UsageError(`missing ${what}`);
+      return value;
+    },
+  });
 }
 
 async function main(): Promise<number> {

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable, Tx } from "../db/tx.js";
+import type { Manager as ManagerRow } from "../generated/prisma/client.js";
+import type { ListPage } from "../validation.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
 import type { ManagedProfileView } from "./types.js";
@@ -41,10 +43,8 @@ export function toManagedProfileView(row: ChildRow): ManagedProfileView {
 
 const splitList = <T extends string>(value: string | null): T[] => (value ? (value.split(",") as T[]) : []);
 
-/** The manager policy of a profile (stored as comma-separated lists). */
-export async function findManagerPolicy(db: Queryable, profileId: string): Promise<ManagerPolicy | null> {
-  const row = await db.manager.findUnique({ where: { profileId } });
-  if (!row) return null;
+/** A manager policy from its row (stored as comma-separated lists). */
+function toManagerPolicy(row: ManagerRow): ManagerPolicy {
   return {
     profileId: row.profileId,
     allowedCorridors: splitList<Corridor>(row.allowedCorridors),
@@ -53,6 +53,24 @@ export async function findManagerPolicy(db: Queryable, profileId: string): Promi
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** The manager policy of a profile. */
+export async function findManagerPolicy(db: Queryable, profileId: string): Promise<ManagerPolicy | null> {
+  const row = await db.manager.findUnique({ where: { profileId } });
+  return row && toManagerPolicy(row);
+}
+
+/** Every manager's policy, newest first, a page at a time, and how many there are. */
+export async function listManagerPolicies(
+  db: Queryable,
+  { limit, offset }: ListPage,
+): Promise<{ managers: ManagerPolicy[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db.manager.findMany({ orderBy: [{ createdAt: "desc" }, { profileId: "desc" }], skip: offset, take: limit }),
+    db.manager.count(),
+  ]);
+  return { managers: rows.map(toManagerPolicy), total };
 }
 
 /** Creates or replaces a manager policy; `created` tells which. */

@@ -30,6 +30,11 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     return repo.findManagerPolicy(this.db, managerProfileId);
   }
 
+  /** Every manager's policy, newest first. */
+  policies(page: ListPage): Promise<{ managers: ManagerPolicy[]; total: number }> {
+    return repo.listManagerPolicies(this.db, page);
+  }
+
   /** The entities a profile transacts as, oldest first. */
   customerEntities(profileId: string) {
     return repo.listCustomerEntities(this.db, profileId);

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { auditEventQuery } from "../audit/types.js";
 import { partnerInput, partnerStateInput, pricingInput } from "../admin/types.js";
 import { managerPolicyInput } from "../managed-profiles/types.js";
+import { emailAddress } from "../identity/types.js";
+import { listPage } from "../validation.js";
 import { defineOperatorOperation } from "./operation.js";
 
 const profileId = z.string();
@@ -53,4 +55,32 @@ export const listAuditEvents = defineOperatorOperation({
   summary: "List the operator's changes, newest first",
   input: auditEventQuery,
   run: (app, _operator, query) => app.admin.auditEvents(query),
+});
+
+export const findProfilesByEmail = defineOperatorOperation({
+  name: "findProfilesByEmail",
+  summary: "Find the profiles an email belongs to",
+  input: z.object({ email: emailAddress }),
+  run: (app, _operator, { email }) => app.admin.findProfiles(email),
+});
+
+export const listManagers = defineOperatorOperation({
+  name: "listManagers",
+  summary: "List managers and their policies",
+  input: listPage,
+  run: (app, _operator, page) => app.admin.listManagers(page),
+});
+
+export const listPartners = defineOperatorOperation({
+  name: "listPartners",
+  summary: "List partners",
+  input: listPage,
+  run: (app, _operator, page) => app.admin.listPartners(page),
+});
+
+export const listPricingAssignments = defineOperatorOperation({
+  name: "listPricingAssignments",
+  summary: "List pricing assignments",
+  input: listPage,
+  run: (app, _operator, page) => app.admin.listPricing(page),
 });

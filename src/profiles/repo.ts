@@ -39,3 +39,20 @@ export async function findKycSubject(db: Queryable, profileId: string) {
     customerType: (row.customerType ?? "individual") as "individual" | "business",
   };
 }
+
+/** Profiles signed in with the email, and managed children whose contact email it is (both stored lower-case). */
+export function findProfilesByEmail(db: Queryable, email: string) {
+  return db.profile.findMany({
+    where: { OR: [{ email }, { contactEmail: email }] },
+    select: {
+      id: true,
+      email: true,
+      contactEmail: true,
+      managerProfileId: true,
+      externalSubjectId: true,
+      deletedAt: true,
+      createdAt: true,
+    },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+}

@@ -4,7 +4,7 @@ import type { Reads } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { findKycSubject, findProfiles, upsertProfileByEmail } from "./repo.js";
+import { findKycSubject, findProfiles, findProfilesByEmail, upsertProfileByEmail } from "./repo.js";
 
 export interface ProfileView {
   id: string;
@@ -33,6 +33,11 @@ export class ProfileService {
   async find(profileId: string) {
     const [profile] = await findProfiles(this.reads, [profileId]);
     return profile ?? null;
+  }
+
+  /** For the operator: the profiles signed in with the email, and the managed children whose contact email it is. */
+  findByEmail(email: string) {
+    return findProfilesByEmail(this.db, email);
   }
 
   /**

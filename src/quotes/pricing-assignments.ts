@@ -6,6 +6,7 @@ import type { Db } from "../db/client.js";
 import { inTransaction } from "../db/tx.js";
 import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
+import type { ListPage } from "../validation.js";
 import { DEFAULT_PRICING_PROFILE, PRICING_PROFILES, type PricingProfileName } from "./pricing.js";
 import * as repo from "./repo.js";
 
@@ -56,6 +57,11 @@ export class PricingAssignments {
 
   async get(profileId: string): Promise<PricingAssignmentView | null> {
     return repo.findPricingAssignment(this.reads, profileId);
+  }
+
+  /** Every assignment, most recently changed first. */
+  list(page: ListPage): Promise<{ assignments: PricingAssignmentView[]; total: number }> {
+    return repo.listPricingAssignments(this.db, page);
   }
 
   /** The subject's pricing profile, else its manager's, else the default (anonymous callers: the default). */

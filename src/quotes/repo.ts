@@ -1,6 +1,7 @@
 import { columns, deleteBatch, insert, type Reads, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { Prisma, type Quote } from "../generated/prisma/client.js";
+import type { ListPage } from "../validation.js";
 
 /** A stored quote, as the service reads it. */
 export type { Quote };
@@ -14,6 +15,20 @@ export function upsertPricingAssignment(db: Queryable, profileId: string, pricin
     update: { pricingProfile },
     select: { profileId: true, pricingProfile: true, updatedAt: true },
   });
+}
+
+/** Pricing assignments, most recently changed first, a page at a time, and how many there are. */
+export async function listPricingAssignments(db: Queryable, { limit, offset }: ListPage) {
+  const [assignments, total] = await Promise.all([
+    db.pricingAssignment.findMany({
+      select: { profileId: true, pricingProfile: true, updatedAt: true },
+      orderBy: [{ updatedAt: "desc" }, { profileId: "desc" }],
+      skip: offset,
+      take: limit,
+    }),
+    db.pricingAssignment.count(),
+  ]);
+  return { assignments, total };
 }
 
 export async function findPricingAssignment(reads: Reads, profileId: string) {

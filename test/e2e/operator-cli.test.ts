@@ -104,6 +104,7 @@ async function signIn(server: ServerProcess) {
   rememberSecret(verified.body.refresh_token);
   return {
     profileId: verified.body.user_id as string,
+    email,
     headers: { authorization: `Bearer ${verified.body.access_token}` },
   };
 }
@@ -284,6 +285,8 @@ describe(`operator CLI (${engine})`, () => {
       [["partner", "credential", randomUUID()], /missing <profileId>/],
       [["pricing", "assign", owner.profileId], /missing <pricingProfile>/],
       [["manager", "put", owner.profileId, "--corridors", "BR", "--bogus"], /usage error/],
+      [["profile", "find"], /missing <email>/],
+      [["toString"], /unknown command: toString/],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(database, args)));
     results.forEach((result, i) => {
@@ -349,6 +352,48 @@ describe(`operator CLI (${engine})`, () => {
         "INVALID_CREDENTIAL_EXPIRY",
       ),
     ]);
+  });
+
+  it("profile find, manager list, partner list, pricing list: the operator's lookups, listed in help", async () => {
+    const profile = await signIn(server);
+    expect(await succeeds(database, ["profile", "find", profile.email.toUpperCase()])).toEqual({
+      profiles: [
+        {
+          id: profile.profileId,
+          email: profile.email,
+          contactEmail: null,
+          managerProfileId: null,
+          externalSubjectId: null,
+          deletedAt: null,
+          createdAt: expect.stringMatching(ISO),
+        },
+      ],
+    });
+    expect(await succeeds(database, ["profile", "find", "nobody@example.com"])).toEqual({ profiles: [] });
+    await refused(database, ["profile", "find", "not-an-email"], "VALIDATION_FAILED");
+
+    await succeeds(database, ["manager", "put", profile.profileId, "--corridors", "BR"]);
+    const { partner } = await succeeds(database, ["partner", "create", "Listed Partner"]);
+    await succeeds(database, ["pricing", "assign", profile.profileId, "reduced"]);
+    const [managers, partners, pricing] = await Promise.all(
+      ["manager", "partner", "pricing"].map((group) => succeeds(database, [group, "list", "--limit", "100"])),
+    );
+    expect(managers.managers).toContainEqual(
+      expect.objectContaining({ profileId: profile.profileId, allowedCorridors: ["BR"], isActive: true }),
+    );
+    expect(managers.pagination).toMatchObject({ limit: 100, offset: 0, total: managers.managers.length });
+    expect(partners.partners).toContainEqual(expect.objectContaining({ id: partner.id, name: "Listed Partner" }));
+    expect(pricing.pricingAssignments).toContainEqual(
+      expect.objectContaining({ profileId: profile.profileId, pricingProfile: "reduced" }),
+    );
+    const paged = await succeeds(database, ["partner", "list", "--limit", "1", "--offset", "0"]);
+    expect(paged.partners).toHaveLength(1);
+    expect(paged.pagination).toEqual({ limit: 1, offset: 0, total: partners.pagination.total });
+    await refused(database, ["manager", "list", "--limit", "101"], "VALIDATION_FAILED");
+
+    const help = await runCli(database, ["--help"]);
+    for (const command of ["profile find <email>", "manager list [--limit", "partner list [--limit", "pricing list"])
+      expect(help.stdout).toContain(`npm run -s admin -- ${command}`);
   });
 
   it("pricing assign/get", async () => {
