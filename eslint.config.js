@@ -27,7 +27,7 @@ const ORM_ERROR_CODES = {
 const DATA_ACCESS = ["src/db/**", "src/**/repo.ts", "src/**/*-repo.ts"];
 
 export default tseslint.config(
-  { ignores: ["dist/", "data/", "src/generated/", "test-output/"] },
+  { ignores: ["**/dist/", "data/", "src/generated/", "test-output/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,7 +14,7 @@ import { migrate } from "../../src/db/migrate.js";
 import { createInProcessBus } from "../../src/events/bus.js";
 import { loggerOptions } from "../../src/log.js";
 import { decryptPrivateKey, SigningKeyRotationRefused, SigningKeyService } from "../../src/webhooks/signing.js";
-import { verifyWebhook } from "../../src/webhooks/verify.js";
+import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { freshDatabase, testEngine, type TestDatabase } from "../support/database.js";
 import { LOG_DIR, rememberSecret } from "../support/secrets.js";

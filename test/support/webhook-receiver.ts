@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RampEventBody } from "../../src/events/outbox.js";
-import { verifyWebhook } from "../../src/webhooks/verify.js";
+import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
 
 /** A throwaway CA and a certificate it signed for the receiver's names (127.0.0.1, ::1, receiver.test and its subdomains). */
 export interface TestCertificates {

@@ -9,7 +9,7 @@ import {
   signWithKey,
   SigningKeyDecryptionError,
 } from "../../src/webhooks/signing.js";
-import { verifyWebhook, WebhookVerificationError, type VerifyWebhookInput } from "../../src/webhooks/verify.js";
+import { verifyWebhook, WebhookVerificationError, type VerifyWebhookInput } from "@ramp-gateway/webhook-receiver";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const TS = NOW / 1000;
@@ -41,7 +41,11 @@ beforeAll(async () => {
 });
 
 /** A signed delivery as the service sends it. */
-async function delivery(body: unknown = event(), timestamp = TS, key = privateKey): Promise<VerifyWebhookInput> {
+async function delivery(
+  body: unknown = event(),
+  timestamp = TS,
+  key = privateKey,
+): Promise<VerifyWebhookInput & { signature: string }> {
   const rawBody = typeof body === "string" ? body : JSON.stringify(body);
   return {
     publicKey: publicPem,
