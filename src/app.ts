@@ -49,6 +49,7 @@ import { systemResolver, type HostResolver } from "./webhooks/url-policy.js";
 import { WidgetSessionService } from "./widget-sessions/service.js";
 import { FileUploadStorage } from "./uploads/storage.js";
 import { UploadService } from "./uploads/service.js";
+import { DomesticKycFiles } from "./kyc/domestic-files.js";
 import { RetentionWorker } from "./workers/retention.js";
 
 /** Everything the adapters (REST, GraphQL, WebSocket, CLI) call: framework-free services and their wiring. */
@@ -80,6 +81,8 @@ export interface App {
   brazilOnboarding: BrazilOnboarding;
   /** Documents subjects upload for their KYC/KYB, through URLs of their own. */
   uploads: UploadService;
+  /** Files of API KYC/KYB submissions in AR, CO and MX, sent with the request. */
+  domesticKycFiles: DomesticKycFiles;
   /** First answers of requests made with an Idempotency-Key. */
   idempotency: IdempotencyService;
   /** Sender-side recipients and their invitations. */
@@ -317,6 +320,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     kyc,
     brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads),
     uploads,
+    domesticKycFiles: new DomesticKycFiles(db, kyc, uploads),
     idempotency,
     recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),
     rampProcessor,

@@ -57,6 +57,7 @@ import { fiatAccountRoutes } from "./rest/v1/fiat-accounts.js";
 import { onboardingRoutes } from "./rest/v1/onboarding.js";
 import { publicKeyRoutes } from "./rest/v1/public-key.js";
 import { quoteRoutes } from "./rest/v1/quotes.js";
+import { domesticFileRoutes } from "./rest/v1/domestic-files.js";
 import { rampRoutes } from "./rest/v1/ramps.js";
 import { recipientRoutes } from "./rest/v1/recipients.js";
 import { uploadRoutes } from "./rest/v1/uploads.js";
@@ -295,6 +296,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;
+  await domesticFileRoutes(server, app);
 }
 
 /** A route's own hooks of one kind (none, one or several) with `hook` run after them. */

@@ -52,7 +52,8 @@ export const omissible = <T extends z.ZodType>(schema: T) => schema.nullish().tr
  */
 function nulCharacterAt(value: unknown, path: string[] = []): string[] | undefined {
   if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
-  if (typeof value !== "object" || value === null) return undefined;
+  // A file's bytes are no text: they are not stored as a string, and walking them byte by byte is slow.
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return undefined;
   for (const [key, inner] of Object.entries(value)) {
     const found = nulCharacterAt(inner, [...path, key]);
     if (found) return found;

@@ -3,7 +3,7 @@ import type { ActingContext } from "../auth/delegation.js";
 import type { KycStatus } from "../providers/ports.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
-import type { KycCaseRow } from "./repo.js";
+import { relatedPersonIdsOf, type KycCaseRow } from "./repo.js";
 import { isValidCpf } from "./tax-ids.js";
 import type { CaseKey, KycService } from "./service.js";
 
@@ -110,10 +110,23 @@ export const kybInformation = z
 /** The country of a business customer's KYB details (CO and MX, as KYB information). */
 export const kybCountryInput = z.object({ country: oneOf(KYB_COUNTRIES) }).strict();
 
-/** A KYB submission that takes documents, and the provider's ids of the persons it declared. */
+/** A file that arrived for a submission: its type, and the related person it identifies, if any. */
+export interface SubmissionFileView {
+  fileType: string;
+  relatedPersonId: string | null;
+  uploadedAt: Date;
+}
+
+/** Where the files that arrived for an owner's submission are read (src/kyc/domestic-files.ts). */
+export interface SubmissionFiles {
+  filesOf(ownerProfileId: string, submissionId: string): Promise<SubmissionFileView[]>;
+}
+
+/** A KYB submission that takes documents, the provider's ids of the persons it declared, and the files that arrived. */
 export interface KybSubmissionView {
   submissionId: string;
   relatedPersonIds: string[];
+  files: SubmissionFileView[];
 }
 
 /** Creating a provider customer names only its country. */
@@ -169,18 +182,25 @@ export function domesticCaseView(row: KycCaseRow): DomesticCaseView {
 
 /**
  * The subject's KYB submissions in a country that documents are uploaded for: its business customer's current
- * API submission, with the provider's ids of the persons it declared; none before information is given, nor
- * for a hosted KYB (its pages collect the documents). NOT_FOUND without a business customer there.
+ * API submission, with the provider's ids of the persons it declared and the files that arrived; none before
+ * information is given, nor for a hosted KYB (its pages collect the documents). NOT_FOUND without a business
+ * customer there.
  */
 export async function kybSubmissions(
   kyc: KycService,
+  files: SubmissionFiles,
   acting: ActingContext,
   country: DomesticCountry,
 ): Promise<KybSubmissionView[]> {
   const row = await kyc.caseOf(acting, { corridor: country, customerType: "business" });
   if (row.method !== "api" || !row.submissionId) return [];
-  const relatedPersonIds = row.relatedPersonIds ? (JSON.parse(row.relatedPersonIds) as string[]) : [];
-  return [{ submissionId: row.submissionId, relatedPersonIds }];
+  return [
+    {
+      submissionId: row.submissionId,
+      relatedPersonIds: relatedPersonIdsOf(row),
+      files: await files.filesOf(acting.subjectProfileId, row.submissionId),
+    },
+  ];
 }
 
 /** The subject's domestic case (AR, CO, MX, US) as the reference's statuses show it. */

@@ -91,3 +91,51 @@ export async function updateCaseIf(
   const { count } = await db.kycCase.updateMany({ where: expected, data });
   return count === 1;
 }
+
+/**
+ * Stores a beneficial owner's ids: false when its identification document already identifies another owner
+ * (the unique key decides between concurrent registrations).
+ */
+export async function insertBeneficialOwner(
+  db: Queryable,
+  owner: Prisma.KybBeneficialOwnerUncheckedCreateInput,
+): Promise<boolean> {
+  try {
+    await db.kybBeneficialOwner.create({ data: owner });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+/** Whether one of a subject's beneficial owners is identified by this document. */
+export async function isIdentificationDocumentUsed(db: Queryable, profileId: string, identificationDocumentId: string) {
+  return (await db.kybBeneficialOwner.count({ where: { profileId, identificationDocumentId } })) > 0;
+}
+
+/** A subject's beneficial owners of a case among these ids (the others are not its). */
+export function findBeneficialOwners(db: Queryable, profileId: string, kycCaseId: string, ids: string[]) {
+  return db.kybBeneficialOwner.findMany({ where: { profileId, kycCaseId, id: { in: ids } } });
+}
+
+/** The provider's ids of the related persons a case's current API KYB submission declared (none otherwise). */
+export const relatedPersonIdsOf = (row: KycCaseRow): string[] =>
+  row.method === "api" && row.relatedPersonIds ? (JSON.parse(row.relatedPersonIds) as string[]) : [];
+
+/** Records a file an owner sent for a submission (its bytes already stored). */
+export async function insertFile(
+  db: Queryable,
+  profileId: string,
+  file: Omit<Prisma.DomesticKycFileUncheckedCreateInput, "profileId">,
+): Promise<void> {
+  await db.domesticKycFile.create({ data: { ...file, profileId } });
+}
+
+/** The files an owner sent for one of its submissions, oldest first; none for another owner's. */
+export function findSubmissionFiles(db: Queryable, profileId: string, submissionId: string) {
+  return db.domesticKycFile.findMany({
+    where: { profileId, submissionId },
+    orderBy: [{ uploadedAt: "asc" }, { id: "asc" }],
+  });
+}

@@ -8,7 +8,7 @@ import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
 import type { ProfileService } from "../profiles/service.js";
-import type { KycProvider, KycStatus, KycSubmission } from "../providers/ports.js";
+import type { BeneficialOwnerToRegister, KycProvider, KycStatus, KycSubmission } from "../providers/ports.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import * as repo from "./repo.js";
 
@@ -218,6 +218,46 @@ export class KycService {
     await this.move(row, { status: "in_review", decisionDueAt: new Date(Date.now() + (row.decisionDelayMs ?? 0)) });
   }
 
+  /**
+   * The case whose current API submission this is, while it takes files (given, not sent yet), once the corridor
+   * and customer type are authorized. Any other submission is NOT_FOUND (another owner's too).
+   */
+  async submissionTakingFiles(
+    acting: ActingContext,
+    key: CaseKey,
+    submissionId: string,
+  ): Promise<repo.KycCaseRow & { submissionId: string }> {
+    const row = await this.changeable(acting, key);
+    if (row.submissionId !== submissionId || row.method !== "api")
+      throw new AppError("NOT_FOUND", "Submission not found.");
+    return this.takingFiles(row, "submissionId");
+  }
+
+  /**
+   * The business case whose current API submission declared this related person, while it takes files; a person
+   * of no such submission is NOT_FOUND (another owner's too).
+   */
+  async relatedPersonTakingFiles(
+    acting: ActingContext,
+    key: CaseKey,
+    relatedPersonId: string,
+  ): Promise<repo.KycCaseRow & { submissionId: string }> {
+    const row = await this.changeable(acting, key);
+    if (!repo.relatedPersonIdsOf(row).includes(relatedPersonId))
+      throw new AppError("NOT_FOUND", "Related person not found.");
+    return this.takingFiles(row, "relatedPersonId");
+  }
+
+  /** A submission takes files until it is sent: what the provider reviews is what it had then. */
+  private takingFiles(row: repo.KycCaseRow, field: string): repo.KycCaseRow & { submissionId: string } {
+    if (row.status !== "pending" || !row.submissionId)
+      throw fieldError(
+        field,
+        `names a ${flowName(row)} submission that is ${row.status.replace("_", " ")}: it takes no files now`,
+      );
+    return { ...row, submissionId: row.submissionId };
+  }
+
   /** A hosted verification link: a new attempt, or the one already opened. */
   async redirectLink(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string }> {
     const row = await this.changeable(acting, key);
@@ -269,10 +309,11 @@ export class KycService {
     row: repo.KycCaseRow,
     method: KycSubmission["method"],
     names: string[],
+    extra: Pick<KycSubmission, "beneficialOwnerIds" | "rejectionRequested"> = {},
   ): Promise<{ submissionId: string }> {
     await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
     if (row.status !== "not_started") throw this.notOpen(row);
-    const decision = await this.provider.submit(this.submission(row, method, names));
+    const decision = await this.provider.submit({ ...this.submission(row, method, names), ...extra });
     const submissionId = randomUUID();
     await this.move(row, {
       status: "in_review",
@@ -284,6 +325,46 @@ export class KycService {
       decisionDueAt: new Date(Date.now() + decision.decideAfterMs),
     });
     return { submissionId };
+  }
+
+  /**
+   * Registers an ultimate beneficial owner of a company case with the provider, keeping only its ids: null when
+   * the identification document already identifies one of the subject's owners (asked before the provider is).
+   */
+  async addBeneficialOwner(
+    acting: ActingContext,
+    row: repo.KycCaseRow,
+    person: Omit<BeneficialOwnerToRegister, "customerId">,
+    documents: { identificationDocumentId: string; selfieDocumentId?: string },
+  ): Promise<{ id: string } | null> {
+    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+    const { subjectProfileId } = acting;
+    if (await repo.isIdentificationDocumentUsed(this.db, subjectProfileId, documents.identificationDocumentId))
+      return null;
+    const providerOwnerId = await this.provider.registerBeneficialOwner({
+      customerId: row.providerCustomerId,
+      ...person,
+    });
+    const id = randomUUID();
+    const stored = await repo.insertBeneficialOwner(this.db, {
+      id,
+      profileId: subjectProfileId,
+      kycCaseId: row.id,
+      providerOwnerId,
+      identificationDocumentId: documents.identificationDocumentId,
+      selfieDocumentId: documents.selfieDocumentId ?? null,
+    });
+    return stored ? { id } : null;
+  }
+
+  /** The provider's ids of the subject's beneficial owners of a case, by their ids here; others are absent. */
+  async beneficialOwnerIds(
+    subjectProfileId: string,
+    row: repo.KycCaseRow,
+    ids: string[],
+  ): Promise<Map<string, string>> {
+    const owners = await repo.findBeneficialOwners(this.db, subjectProfileId, row.id, ids);
+    return new Map(owners.map((owner) => [owner.id, owner.providerOwnerId]));
   }
 
   /** Starts over after a rejection: a new hosted link for a redirect flow, otherwise a fresh case to submit to. */

@@ -42,12 +42,14 @@ export const createSubaccountInput = z
       });
   });
 
+const isoDate = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date (YYYY-MM-DD)");
+
 /** Level 1 KYC: what the provider verifies. It is handed over, never stored here. */
 export const newKycInput = z
   .object({
     subAccountId: z.string(),
     fullName: z.string().trim().min(1, "is required").max(200),
-    dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date (YYYY-MM-DD)"),
+    dateOfBirth: isoDate(),
     taxIdNumber: z.string().trim().min(1, "is required"),
     countryOfTaxId: z.string().max(60),
     email: z.email(),
@@ -99,6 +101,17 @@ type DocumentType = (typeof BRAZIL_DOCUMENT_TYPES)[number];
 /** Cards, with a back to upload when they are double-sided. */
 const TWO_SIDED: readonly DocumentType[] = ["ID", "DRIVERS-LICENSE", "RESIDENCE-PERMIT"];
 const SELFIES: readonly DocumentType[] = ["SELFIE", "SELFIE-FROM-LIVENESS"];
+/** What identifies a beneficial owner. */
+const IDENTITY_DOCUMENTS: readonly DocumentType[] = ["ID", "DRIVERS-LICENSE", "PASSPORT", "RESIDENCE-PERMIT"];
+
+/** A named upload that must be a document of the subaccount for its purpose (of one of the types, if given). */
+interface NamedUpload {
+  field: string;
+  documentId: string;
+  purpose: UploadPurpose;
+  what: string;
+  documentTypes?: readonly DocumentType[];
+}
 
 /** An individual's identity document (no passport here, as in the reference) and selfie to upload for level 1 KYC. */
 export const uploadUrlsInput = z
@@ -118,6 +131,145 @@ export const kybDocumentInput = z
   })
   .strict();
 export const kybDocumentReadInput = z.object({ subAccountId: z.string(), documentId: z.string() }).strict();
+
+/** The reference's roles of a beneficial owner with control of the company (BrUboControlRole). */
+export const CONTROL_ROLES = [
+  "CEO",
+  "CFO",
+  "COO",
+  "CTO",
+  "President",
+  "Vice President",
+  "Director",
+  "Managing Director",
+  "Managing Partner",
+  "General Partner",
+  "Partner",
+  "Secretary",
+  "Treasurer",
+  "Chairman",
+  "Board Member",
+  "Authorized Signatory",
+  "General Counsel",
+  "Owner",
+  "Founder",
+  "Manager",
+  "Member",
+  "Comptroller",
+  "Chief Compliance Officer",
+] as const;
+
+/**
+ * An ultimate beneficial owner of a company subaccount: the person's data goes to the provider and is not
+ * stored here; the documents are KYB documents of the subaccount (kyb/documents), whose files arrived.
+ */
+export const kybUboInput = z
+  .object({
+    subAccountId: z.string(),
+    fullName: z.string().trim().min(1, "is required").max(200),
+    dateOfBirth: isoDate(),
+    countryOfTaxId: z.string().max(60),
+    taxIdNumber: z.string().trim().min(1, "is required").max(40),
+    percentageOfOwnership: z
+      .string()
+      .regex(/^\d{1,3}(\.\d{1,2})?$/, "must be a percentage, e.g. 25 or 12.5")
+      .refine((percentage) => Number(percentage) <= 100, "must be at most 100"),
+    hasControl: z.enum(CONTROL_ROLES).optional(),
+    email: z.email().optional(),
+    phone: z.string().max(40).optional(),
+    uploadedIdentificationId: z.string().min(1).max(200),
+    uploadedSelfieId: z.string().min(1).max(200).optional(),
+    documentCountry: z.string().max(60),
+    streetLine1: z.string().max(200),
+    streetLine2: z.string().max(200).optional(),
+    streetLine3: z.string().max(200).optional(),
+    city: z.string().max(100),
+    state: z.string().max(100),
+    zipCode: z.string().max(20),
+    country: z.string().max(60),
+  })
+  .strict();
+
+/** The reference's answers about a company's business (BrKybLevel1Payload). */
+export const ACCOUNT_OPENING_REASONS = [
+  "charitable_donations",
+  "ecommerce_retail_payments",
+  "investment_purposes",
+  "other",
+  "payments_to_friends_or_family_abroad",
+  "payroll",
+  "personal_or_living_expenses",
+  "protect_wealth",
+  "purchase_goods_and_services",
+  "receive_payments_for_goods_and_services",
+  "tax_optimization",
+  "third_party_money_transmission",
+  "treasury_management",
+] as const;
+export const SOURCES_OF_FUNDS = [
+  "business_loans",
+  "grants",
+  "inter_company_funds",
+  "investment_proceeds",
+  "legal_settlement",
+  "owners_capital",
+  "pension_retirement",
+  "sale_of_assets",
+  "sales_of_goods_and_services",
+  "third_party_funds",
+  "treasury_reserves",
+] as const;
+export const EMPLOYEE_COUNTS = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001+"] as const;
+export const ANNUAL_REVENUES_USD = [
+  "less_than_100k",
+  "100k_to_1m",
+  "1m_to_10m",
+  "10m_to_50m",
+  "50m_to_100m",
+  "more_than_100m",
+] as const;
+
+/**
+ * API-driven level 1 KYB of a company subaccount: the company's data goes to the provider and is not stored
+ * here; it names the subaccount's beneficial owners (kyb/ubos) and two of its KYB documents.
+ */
+export const kybLevelOneInput = z
+  .object({
+    subAccountId: z.string(),
+    uboIds: z
+      .array(z.string().max(200))
+      .min(1, "must name at least one UBO")
+      .max(50)
+      .refine((ids) => new Set(ids).size === ids.length, "must not name a UBO twice"),
+    companyLegalName: z.string().trim().min(1, "is required").max(200),
+    companyRegistrationNumber: z.string().trim().min(1, "is required").max(40),
+    taxIdentificationNumberTin: z.string().trim().min(1, "is required").max(40),
+    businessActivityDescription: z.string().trim().min(1, "is required").max(1000),
+    reasonForAccountOpening: z.enum(ACCOUNT_OPENING_REASONS),
+    sourceOfFundsAndIncome: z.enum(SOURCES_OF_FUNDS),
+    numberOfEmployees: z.enum(EMPLOYEE_COUNTS),
+    estimatedAnnualRevenueUsd: z.enum(ANNUAL_REVENUES_USD),
+    estimatedMonthlyVolumeUsd: z
+      .string()
+      .max(15)
+      .regex(/^[1-9][0-9]*$/, "must be a whole number of US dollars above 0"),
+    countryTaxResidence: z.string().max(60),
+    countrySubdivisionTaxResidence: z.string().max(100).optional(),
+    companyStreetLine1: z.string().max(200),
+    companyStreetLine2: z.string().max(200).optional(),
+    companyStreetLine3: z.string().max(200).optional(),
+    companyCity: z.string().max(100),
+    companyState: z.string().max(100),
+    companyZipCode: z.string().max(20),
+    companyCountry: z.string().max(60),
+    certificateOfIncorporationDocumentId: z.string().min(1).max(200),
+    taxIdentificationDocumentId: z.string().min(1).max(200),
+    emailPixKey: z.email().optional(),
+    website: z.url().max(500).optional(),
+    socialMedia: z.url().max(500).optional(),
+    sandboxReject: z.boolean().optional(),
+  })
+  .strict();
 
 /** Where a document's files go, and for a selfie the liveness check that goes with it. */
 export interface DocumentUpload extends UploadTargets {
@@ -205,11 +357,105 @@ export class BrazilOnboarding {
     if (row.customerType !== "individual")
       throw fieldError("subAccountId", "is a company subaccount: companies go through KYB");
     if (digits(form.taxIdNumber) !== row.taxId) throw fieldError("taxIdNumber", "differs from the subaccount's tax id");
-    await this.requireUploaded(acting, row, [
-      ["uploadedDocumentId", form.uploadedDocumentId, "kyc_document", "identity document"],
-      ["uploadedSelfieId", form.uploadedSelfieId, "kyc_selfie", "selfie"],
-    ]);
+    refuse(
+      await this.uploadIssues(acting, row, [
+        {
+          field: "uploadedDocumentId",
+          documentId: form.uploadedDocumentId,
+          purpose: "kyc_document",
+          what: "identity document",
+        },
+        { field: "uploadedSelfieId", documentId: form.uploadedSelfieId, purpose: "kyc_selfie", what: "selfie" },
+      ]),
+    );
     const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", [form.fullName]);
+    return { id: submissionId };
+  }
+
+  /**
+   * Adds an ultimate beneficial owner to a company subaccount, identified by KYB documents of it whose files
+   * arrived: an identity document, which identifies no other owner, and optionally a selfie.
+   */
+  async addBeneficialOwner(
+    acting: ActingContext,
+    { subAccountId, fullName, uploadedIdentificationId, uploadedSelfieId, ...details }: z.output<typeof kybUboInput>,
+  ): Promise<{ id: string }> {
+    const row = await this.companySubaccount(acting, subAccountId);
+    const named: NamedUpload[] = [
+      {
+        field: "uploadedIdentificationId",
+        documentId: uploadedIdentificationId,
+        purpose: "kyb_document",
+        what: "identity document",
+        documentTypes: IDENTITY_DOCUMENTS,
+      },
+    ];
+    if (uploadedSelfieId !== undefined)
+      named.push({
+        field: "uploadedSelfieId",
+        documentId: uploadedSelfieId,
+        purpose: "kyb_document",
+        what: "selfie",
+        documentTypes: SELFIES,
+      });
+    refuse(await this.uploadIssues(acting, row, named));
+    const owner = await this.kyc.addBeneficialOwner(
+      acting,
+      row,
+      { fullName, details: definedFields(details) },
+      // Checked above: the ids name documents, so they are their canonical form.
+      {
+        identificationDocumentId: canonicalId(uploadedIdentificationId)!,
+        selfieDocumentId: canonicalId(uploadedSelfieId) ?? undefined,
+      },
+    );
+    if (!owner) throw fieldError("uploadedIdentificationId", "already identifies another UBO of this profile");
+    return owner;
+  }
+
+  /**
+   * API-driven level 1 KYB of a company subaccount: its beneficial owners and company documents must be the
+   * subaccount's (documents whose files arrived). In review at once, decided after the provider's delay, as the
+   * hosted KYB once started; kyb/attempt-status follows it.
+   */
+  async submitKybLevelOne(acting: ActingContext, form: z.output<typeof kybLevelOneInput>): Promise<{ id: string }> {
+    const row = await this.companySubaccount(acting, form.subAccountId);
+    if (digits(form.taxIdentificationNumberTin) !== row.taxId)
+      throw fieldError("taxIdentificationNumberTin", "differs from the subaccount's CNPJ");
+    const issues = await this.uploadIssues(acting, row, [
+      {
+        field: "certificateOfIncorporationDocumentId",
+        documentId: form.certificateOfIncorporationDocumentId,
+        purpose: "kyb_document",
+        what: "certificate of incorporation",
+        documentTypes: ["CERTIFICATE-OF-INCORPORATION"],
+      },
+      {
+        field: "taxIdentificationDocumentId",
+        documentId: form.taxIdentificationDocumentId,
+        purpose: "kyb_document",
+        what: "company tax identification document",
+        documentTypes: ["COMPANY-TAX-IDENTIFICATION-DOCUMENT"],
+      },
+    ]);
+    const uboIds = form.uboIds.map(canonicalId);
+    const owners = await this.kyc.beneficialOwnerIds(
+      acting.subjectProfileId,
+      row,
+      uboIds.filter((id) => id !== null),
+    );
+    uboIds.forEach((id, index) => {
+      if (!id || !owners.has(id))
+        issues.push({
+          field: `uboIds.${index}`,
+          message: "names no UBO of this subaccount: add it with kyb/ubos first",
+        });
+    });
+    refuse(issues);
+    const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", [form.companyLegalName], {
+      beneficialOwnerIds: uboIds.map((id) => owners.get(id!)!),
+      rejectionRequested: form.sandboxReject ?? false,
+    });
     return { id: submissionId };
   }
 
@@ -244,8 +490,7 @@ export class BrazilOnboarding {
   ): Promise<DocumentUpload> {
     if (isDoubleSided && !TWO_SIDED.includes(documentType))
       throw fieldError("isDoubleSided", `is only for ${TWO_SIDED.join(", ")}: a ${documentType} has one side`);
-    const row = await this.subaccount(acting, subAccountId);
-    if (row.customerType !== "business") throw fieldError("subAccountId", "is not a company subaccount");
+    const row = await this.companySubaccount(acting, subAccountId);
     const selfie = SELFIES.includes(documentType);
     const upload = await this.uploads.open(acting.subjectProfileId, {
       purpose: "kyb_document",
@@ -302,8 +547,7 @@ export class BrazilOnboarding {
 
   /** Starts the hosted KYB of a company subaccount; the sandbox's hosted flow completes at once and is decided after the delay. */
   async startKyb(acting: ActingContext, { subAccountId }: z.output<typeof startKybInput>) {
-    const row = await this.subaccount(acting, subAccountId);
-    if (row.customerType !== "business") throw fieldError("subAccountId", "is not a company subaccount");
+    const row = await this.companySubaccount(acting, subAccountId);
     const { submissionId } = await this.kyc.submitAndSend(acting, row, "redirect", []);
     const url = this.kyc.hostedFlowUrl(submissionId, "business");
     return {
@@ -354,18 +598,19 @@ export class BrazilOnboarding {
   }
 
   /**
-   * Refuses, all at once, each named upload that is not a document of the subaccount for its purpose whose
-   * every side arrived. Another subject's id is as unknown as one never issued.
+   * What is wrong with each named upload that is not a document of the subaccount for its purpose (and of its
+   * types) whose every side arrived. Another subject's id is as unknown as one never issued.
    */
-  private async requireUploaded(
-    acting: ActingContext,
-    row: KycCase,
-    named: [field: string, documentId: string, purpose: UploadPurpose, what: string][],
-  ): Promise<void> {
+  private async uploadIssues(acting: ActingContext, row: KycCase, named: NamedUpload[]): Promise<FieldIssue[]> {
     const issues: FieldIssue[] = [];
-    for (const [field, documentId, purpose, what] of named) {
+    for (const { field, documentId, purpose, what, documentTypes } of named) {
       const document = await this.uploads.document(acting.subjectProfileId, documentId);
-      if (!document || document.kycCaseId !== row.id || document.purpose !== purpose)
+      if (
+        !document ||
+        document.kycCaseId !== row.id ||
+        document.purpose !== purpose ||
+        (documentTypes && !documentTypes.includes(document.documentType as DocumentType))
+      )
         issues.push({ field, message: `names no ${what} of this subaccount: open its upload first` });
       else if (!document.ready)
         issues.push({
@@ -373,8 +618,14 @@ export class BrazilOnboarding {
           message: `names a ${what} whose file has not arrived: upload it, or open a new upload if its URL expired`,
         });
     }
-    if (issues.length === 1) throw fieldError(issues[0]!.field, issues[0]!.message);
-    if (issues.length > 1) throw new AppError("VALIDATION_FAILED", undefined, issues);
+    return issues;
+  }
+
+  /** The subject's company subaccount with this id (an individual's is refused). */
+  private async companySubaccount(acting: ActingContext, subAccountId: string): Promise<KycCase> {
+    const row = await this.subaccount(acting, subAccountId);
+    if (row.customerType !== "business") throw fieldError("subAccountId", "is not a company subaccount");
+    return row;
   }
 
   private async subaccount(acting: ActingContext, subAccountId: string): Promise<KycCase> {
@@ -400,6 +651,16 @@ export class BrazilOnboarding {
     return row;
   }
 }
+
+/** Refuses the input, all at once, when any field has an issue. */
+function refuse(issues: FieldIssue[]): void {
+  if (issues.length === 1) throw fieldError(issues[0]!.field, issues[0]!.message);
+  if (issues.length > 1) throw new AppError("VALIDATION_FAILED", undefined, issues);
+}
+
+/** The fields that were given (optional ones left out are absent). */
+const definedFields = (fields: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
 
 /** The sandbox subaccount's EVM wallet: derived from its id, stable. */
 function subaccountWallet(subAccountId: string): string {

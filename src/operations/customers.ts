@@ -5,6 +5,8 @@ import {
   kybAttemptInput,
   kybDocumentInput,
   kybDocumentReadInput,
+  kybLevelOneInput,
+  kybUboInput,
   newKycInput,
   optionalTaxIdInput,
   remainingLimitInput,
@@ -25,6 +27,7 @@ import {
   sendSubmissionInput,
   typedCase,
 } from "../kyc/domestic.js";
+import { kybFileInput, kycFileInput, relatedPersonFileInput } from "../kyc/domestic-files.js";
 import { pixKeyInput, pixKeyType } from "../kyc/pix-keys.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
 import { initialKycAttemptInput } from "../onboarding/kyc-attempts.js";
@@ -185,7 +188,28 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       ...named("findDomesticKybCustomerAndBusiness", "Find the business customer's KYB submission details"),
       access: CUSTOMERS,
       input: kybCountryInput,
-      run: (app, acting, { country }) => kybSubmissions(app.kyc, acting, country),
+      run: (app, acting, { country }) => kybSubmissions(app.kyc, app.domesticKycFiles, acting, country),
+    }),
+    submitKycFile: defineOperation({
+      ...named("submitDomesticKycFile", "Upload a KYC file"),
+      access: CUSTOMERS,
+      gate: domesticPolicy("individual"),
+      input: kycFileInput,
+      run: (app, acting, input) => app.domesticKycFiles.submitKycFile(acting, input),
+    }),
+    submitKybFile: defineOperation({
+      ...named("submitDomesticKybFile", "Upload a KYB file"),
+      access: CUSTOMERS,
+      gate: domesticPolicy("business"),
+      input: kybFileInput,
+      run: (app, acting, input) => app.domesticKycFiles.submitKybFile(acting, input),
+    }),
+    submitKybRelatedPersonFile: defineOperation({
+      ...named("submitDomesticKybRelatedPersonFile", "Upload a related-person KYB file"),
+      access: CUSTOMERS,
+      gate: domesticPolicy("business"),
+      input: relatedPersonFileInput,
+      run: (app, acting, input) => app.domesticKycFiles.submitRelatedPersonFile(acting, input),
     }),
   };
 }
@@ -302,6 +326,20 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       input: kybDocumentReadInput,
       run: (app, acting, input) => app.brazilOnboarding.kybDocument(acting, input),
+    }),
+    createKybUbo: defineOperation({
+      ...named("createBrKybUbo", "Add an ultimate beneficial owner to a company subaccount"),
+      access: CUSTOMERS,
+      gate: brazilPolicy(() => "business"),
+      input: kybUboInput,
+      run: (app, acting, input) => app.brazilOnboarding.addBeneficialOwner(acting, input),
+    }),
+    submitKybApi: defineOperation({
+      ...named("submitBrKybLevel1Api", "Submit level 1 KYB data"),
+      access: CUSTOMERS,
+      gate: brazilPolicy(() => "business"),
+      input: kybLevelOneInput,
+      run: (app, acting, input) => app.brazilOnboarding.submitKybLevelOne(acting, input),
     }),
   };
 }

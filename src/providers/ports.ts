@@ -115,6 +115,19 @@ export interface KycSubmission {
   names: string[];
   /** The full names of the persons an API KYB submission declares (legal representatives, owners), in order. */
   relatedPersons: string[];
+  /** The provider's ids of the beneficial owners a BR API KYB submission names (registerBeneficialOwner). */
+  beneficialOwnerIds?: string[];
+  /** The caller asked a sandbox to reject the attempt (the reference's `sandboxReject`); live partners ignore it. */
+  rejectionRequested?: boolean;
+}
+
+/** An ultimate beneficial owner of a company customer, handed to the provider and never stored here. */
+export interface BeneficialOwnerToRegister {
+  /** The company's provider customer (the BR subaccount). */
+  customerId: string;
+  fullName: string;
+  /** The rest of what the caller gave about the person (birth date, tax id, address, ownership), by field. */
+  details: Readonly<Record<string, string>>;
 }
 
 /** The provider's decision on an attempt, which takes effect after `decideAfterMs`. */
@@ -135,6 +148,8 @@ export interface KycProvider {
     contactEmail: string | null;
   }): Promise<string>;
   submit(submission: KycSubmission): Promise<KycDecision>;
+  /** Registers an ultimate beneficial owner of a company customer (KYB) and returns the provider's id for it. */
+  registerBeneficialOwner(owner: BeneficialOwnerToRegister): Promise<string>;
   /** The hosted verification page of an attempt (redirect flows, hosted KYB). */
   hostedFlowUrl(attemptId: string, customerType: CustomerType): string;
   /** The liveness check that goes with a selfie: its hosted page, and the token its SDK validates the session with. */

@@ -157,8 +157,8 @@ export class SandboxRampProvider implements RampProvider {
 /**
  * KYC and KYB in the sandbox: customers and related persons are made up, and every attempt is decided after
  * a configurable delay (SANDBOX_KYC_DECISION_MS). Rejected: a submitted name (a related person's too)
- * containing "reject" (any case), or a contact email whose local part carries "+kyc-rejected" (the only input
- * a hosted flow has). Approved otherwise.
+ * containing "reject" (any case), a submission asking for it (BR API KYB's sandboxReject), or a contact email
+ * whose local part carries "+kyc-rejected" (the only input a hosted flow has). Approved otherwise.
  */
 export class SandboxKycProvider implements KycProvider {
   constructor(
@@ -171,17 +171,23 @@ export class SandboxKycProvider implements KycProvider {
   }
 
   async submit(submission: KycSubmission): Promise<KycDecision> {
-    const rejectedFor = [...submission.names, ...submission.relatedPersons].some((name) => /reject/i.test(name))
-      ? "a submitted name contains the sandbox marker 'reject'"
-      : (submission.contactEmail?.split("@")[0] ?? "").includes("+kyc-rejected")
-        ? "the contact email carries the sandbox marker +kyc-rejected"
-        : null;
+    const rejectedFor = submission.rejectionRequested
+      ? "the submission asked the sandbox to reject it"
+      : [...submission.names, ...submission.relatedPersons].some((name) => /reject/i.test(name))
+        ? "a submitted name contains the sandbox marker 'reject'"
+        : (submission.contactEmail?.split("@")[0] ?? "").includes("+kyc-rejected")
+          ? "the contact email carries the sandbox marker +kyc-rejected"
+          : null;
     return {
       outcome: rejectedFor ? "rejected" : "approved",
       reason: rejectedFor && `sandbox: ${rejectedFor}`,
       decideAfterMs: this.decisionDelayMs,
       relatedPersonIds: submission.relatedPersons.map(() => randomUUID()),
     };
+  }
+
+  async registerBeneficialOwner(): Promise<string> {
+    return randomUUID();
   }
 
   hostedFlowUrl(attemptId: string, customerType: CustomerType): string {

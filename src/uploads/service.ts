@@ -41,6 +41,14 @@ export interface DocumentToUpload {
   mediaTypes: readonly string[];
 }
 
+/** A file's bytes as stored: under which key, as which media type, how many, when. */
+export interface StoredFile {
+  storageKey: string;
+  contentType: string;
+  sizeBytes: number;
+  uploadedAt: Date;
+}
+
 /** A new document and where each side's file goes: a PUT of the bytes to the URL, no credential needed. */
 export interface UploadTargets {
   documentId: string;
@@ -146,6 +154,28 @@ export class UploadService {
     throw new AppError("UPLOAD_URL_USED");
   }
 
+  /**
+   * Takes a file sent whole with its request (a form's `field`), checked as a URL's side checks it, and stores it
+   * under a key of its owner's. The caller records the key, and discards the bytes if it cannot.
+   */
+  async store(
+    ownerProfileId: string,
+    file: { contentType?: string; bytes?: Buffer },
+    accepted: readonly string[],
+    field: string,
+  ): Promise<StoredFile> {
+    const contentType = acceptedMediaType(file, accepted, { type: field, bytes: field });
+    const bytes = file.bytes!;
+    const storageKey = `${ownerProfileId}/${randomUUID()}`;
+    await this.storage.put(storageKey, bytes);
+    return { storageKey, contentType, sizeBytes: bytes.length, uploadedAt: this.clock() };
+  }
+
+  /** Removes stored bytes that no record names (their record could not be written). */
+  discard(storageKey: string): Promise<void> {
+    return this.storage.remove(storageKey);
+  }
+
   /** An owner's document and its sides' states; null for any other id (another owner's too). */
   async document(ownerProfileId: string, documentId: string): Promise<UploadedDocument | null> {
     const id = canonicalId(documentId);
@@ -186,15 +216,22 @@ export class UploadService {
   }
 }
 
-/** The file's media type when the side accepts it and the bytes begin as its files do; VALIDATION_FAILED otherwise. */
-function acceptedMediaType(file: { contentType?: string; bytes?: Buffer }, accepted: string[]): string {
+/**
+ * The file's media type when the side accepts it and the bytes begin as its files do; VALIDATION_FAILED otherwise,
+ * naming where the request carried the type and the bytes (a PUT's Content-Type and body, a form's file field).
+ */
+function acceptedMediaType(
+  file: { contentType?: string; bytes?: Buffer },
+  accepted: readonly string[],
+  fields: { type: string; bytes: string } = { type: "Content-Type", bytes: "body" },
+): string {
   // Parameters (`; charset=...`) and case do not change the media type.
   const mediaType = file.contentType?.split(";")[0]!.trim().toLowerCase();
   if (!mediaType || !accepted.includes(mediaType))
-    throw fieldError("Content-Type", `must be one of ${accepted.join(", ")}`);
-  if (!file.bytes?.length) throw fieldError("body", "is empty: send the file's bytes");
+    throw fieldError(fields.type, `must be one of ${accepted.join(", ")}`);
+  if (!file.bytes?.length) throw fieldError(fields.bytes, "is empty: send the file's bytes");
   const { name, start } = MAGIC_BYTES[mediaType]!;
   if (!file.bytes.subarray(0, start.length).equals(start))
-    throw fieldError("body", `is not ${name}, as Content-Type says`);
+    throw fieldError(fields.bytes, `is not ${name}, as its Content-Type says`);
   return mediaType;
 }

@@ -14,13 +14,7 @@ type Operation = { operationId?: string; summary?: string; description?: string;
  * Reference operations the shims do not serve yet (issue 14), each named as METHOD /path. The list only
  * shrinks: an operation served while still listed fails the test as surely as one missing and unlisted.
  */
-const NOT_YET_SERVED = [
-  "POST /v1/brl/kyb/new-level-1/api",
-  "POST /v1/brl/kyb/ubos",
-  "POST /v1/domestic/submitKybFile",
-  "POST /v1/domestic/submitKybRelatedPersonFile",
-  "POST /v1/domestic/submitKycFile",
-];
+const NOT_YET_SERVED: string[] = [];
 
 const dir = mkdtempSync(join(tmpdir(), "ramp-gateway-openapi-"));
 let app: App;

@@ -54,6 +54,14 @@ const DIFFERENT_INPUTS = new Map<AnyOperation, string>([
     BRAZIL_CUSTOMER_OPERATIONS.createKybDocument,
     "REST names the subaccount in the query and the document in the body, as the reference; GraphQL takes both as arguments (uploads.test.ts runs both faces)",
   ],
+  [
+    BRAZIL_CUSTOMER_OPERATIONS.createKybUbo,
+    "REST names the subaccount in the query and the owner in the body, as the reference; GraphQL takes the subaccount and an input argument (kyb-api.test.ts runs both faces)",
+  ],
+  [
+    BRAZIL_CUSTOMER_OPERATIONS.submitKybApi,
+    "REST names the subaccount in the query and the company in the body, as the reference; GraphQL takes the subaccount and an input argument (kyb-api.test.ts runs both faces)",
+  ],
   [ramps.getRampHistory, "REST pages by limit and offset, GraphQL by first and an opaque cursor"],
   [
     fiatAccounts.listDomesticFiatAccounts,
@@ -1301,6 +1309,13 @@ const REST_ONLY = new Map<AnyOperation, string>([
     operation,
     "an alias path of a /v1/domestic or /v1/brl operation, kept for clients of the reference; GraphQL has the operation once",
   ]),
+  ...[DOMESTIC.submitKycFile, DOMESTIC.submitKybFile, DOMESTIC.submitKybRelatedPersonFile].map(
+    (operation): [AnyOperation, string] => [
+      operation,
+      "a multipart file upload: its input holds the file's bytes, which GraphQL does not carry (files reach GraphQL " +
+        "clients' flows through upload URLs, PUT /v1/uploads/{id}); domesticKybSubmissions shows the files that arrived",
+    ],
+  ),
 ]);
 
 describe("every REST operation", () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGraphQLSchema } from "../../src/graphql/schema.js";
 import { PRICING_PROFILE_NAMES } from "../../src/quotes/pricing.js";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
+import { BENEFICIAL_OWNER, JPEG_FILE, KYB_LEVEL_ONE_COMPANY, LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
 import {
   authenticatingRoutes,
   documentedRoutes,
@@ -166,6 +166,23 @@ function domesticKycTargets(prefix: `/${string}`, country: Record<string, string
       ...change,
       query: (): Record<string, string> => ("country" in country ? { country: "CO" } : {}),
     },
+    // Files of a submission or related person the caller does not have (a form): an allowed caller gets 400 or 404.
+    ...(
+      [
+        ["submitKycFile", { submissionId: randomUUID(), fileType: "Selfie" }],
+        ["submitKybFile", { submissionId: randomUUID(), fileType: "taxIdDocument" }],
+        ["submitKybRelatedPersonFile", { relatedPersonId: randomUUID(), fileType: "docFront" }],
+      ] as const
+    ).map(([operation, fields]) => ({
+      route: `POST ${prefix}/${operation}` as const,
+      ...change,
+      form: true as const,
+      body: () => ({
+        ...("country" in country && { country: "CO" }),
+        ...fields,
+        file: { bytes: JPEG_FILE, contentType: "image/jpeg" },
+      }),
+    })),
   ];
 }
 
@@ -293,8 +310,30 @@ function brazilKycTargets(prefix: `/${string}`): SecurityTarget[] {
       params: () => ({ documentId: randomUUID() }),
       query: () => ({ subAccountId: randomUUID() }),
     },
+    // A subaccount the caller does not have: an allowed caller gets 404.
+    {
+      route: `POST ${prefix}/kyb/ubos`,
+      ...change,
+      query: () => ({ subAccountId: randomUUID() }),
+      body: () => ({ ...BENEFICIAL_OWNER, uploadedIdentificationId: randomUUID() }),
+    },
+    {
+      route: `POST ${prefix}/kyb/new-level-1/api`,
+      ...change,
+      query: () => ({ subAccountId: randomUUID() }),
+      body: unknownKybLevelOne,
+    },
   ];
 }
+
+/** A level 1 KYB whose ids name nothing: the UBO and the company's documents. */
+const unknownKybLevelOne = () => ({
+  ...KYB_LEVEL_ONE_COMPANY,
+  uboIds: [randomUUID()],
+  taxIdentificationNumberTin: "11222333000181",
+  certificateOfIncorporationDocumentId: randomUUID(),
+  taxIdentificationDocumentId: randomUUID(),
+});
 
 /** newKyc's ids when they name nothing: the subaccount and the uploads. */
 const unknownSubaccountAndUploads = () => ({
@@ -787,6 +826,24 @@ const TARGETS: SecurityTarget[] = [
       "query Document($subAccountId: ID!, $documentId: ID!) { brazilKybDocument(subAccountId: $subAccountId, documentId: $documentId) { documentId front ready } }",
     variables: () => ({ subAccountId: randomUUID(), documentId: randomUUID() }),
     invalidVariables: () => ({ subAccountId: true, documentId: randomUUID() }),
+  },
+  {
+    field: "Mutation.createBrazilKybBeneficialOwner",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document:
+      "mutation Owner($id: ID!, $input: CreateBrazilKybBeneficialOwnerInput!) { createBrazilKybBeneficialOwner(subAccountId: $id, input: $input) { beneficialOwnerId } }",
+    variables: () => ({ id: randomUUID(), input: { ...BENEFICIAL_OWNER, uploadedIdentificationId: randomUUID() } }),
+    invalidVariables: () => ({ id: randomUUID(), input: { fullName: "Bruno Lima" } }),
+  },
+  {
+    field: "Mutation.submitBrazilKyb",
+    capabilities: ["PROVIDER_ACCOUNTS"],
+    allowedOutcome: "not-refused",
+    document:
+      "mutation Kyb($id: ID!, $input: SubmitBrazilKybInput!) { submitBrazilKyb(subAccountId: $id, input: $input) { attemptId } }",
+    variables: () => ({ id: randomUUID(), input: unknownKybLevelOne() }),
+    invalidVariables: () => ({ id: randomUUID(), input: { companyLegalName: "Acme" } }),
   },
   {
     field: "Mutation.recordBrazilKycAttempt",

@@ -8,8 +8,8 @@ import { expectError, expectGraphQLError, ok } from "../support/kit.js";
 import {
   JPEG_FILE,
   LEVEL_ONE_KYC,
-  randomCnpj,
   randomCpf,
+  subaccountOwner as createSubaccountOwner,
   uploadFile,
   uploadKycDocuments,
   type Send,
@@ -41,15 +41,7 @@ const get = (headers: Headers, path: string) => t.request("GET", path, { headers
 const PNG_FILE = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16)]);
 const PDF_FILE = Buffer.from("%PDF-1.7\n%%EOF\n");
 
-/** A profile's secret key, and its individual (or company) subaccount with its tax id. */
-async function subaccountOwner(accountType: "INDIVIDUAL" | "COMPANY" = "INDIVIDUAL") {
-  const session = await t.signIn();
-  const secret = { "x-api-key": (await t.createCredential(session.headers)).secretKey };
-  const taxId = accountType === "COMPANY" ? randomCnpj() : randomCpf();
-  const body = { accountType, name: accountType === "COMPANY" ? "Acme Ltda" : "Ana Souza", taxId };
-  const { subAccountId } = ok(await post(secret, "/v1/brl/createSubaccount", body));
-  return { profileId: session.profileId, secret, taxId, subAccountId: subAccountId as string };
-}
+const subaccountOwner = (accountType?: "INDIVIDUAL" | "COMPANY") => createSubaccountOwner(t, accountType);
 
 /** The stored row of an upload URL's side. */
 const sideOf = (url: string) =>

@@ -1,4 +1,5 @@
 import { rememberSecret } from "./secrets.js";
+import type { TestApp } from "./app.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 
 /**
@@ -97,6 +98,113 @@ export async function uploadKycDocuments(
     if (uploaded.status !== 204) throw new Error(`KYC upload: ${uploaded.status} ${JSON.stringify(uploaded.body)}`);
   }
   return { uploadedDocumentId: idUpload.id, uploadedSelfieId: selfieUpload.id };
+}
+
+/** A fresh profile's secret key, and its individual (or company) BR subaccount with its tax id. */
+export async function subaccountOwner(t: TestApp, accountType: "INDIVIDUAL" | "COMPANY" = "INDIVIDUAL") {
+  const session = await t.signIn();
+  const secret = { "x-api-key": (await t.createCredential(session.headers)).secretKey };
+  const taxId = accountType === "COMPANY" ? randomCnpj() : randomCpf();
+  const body = { accountType, name: accountType === "COMPANY" ? "Acme Ltda" : "Ana Souza", taxId };
+  const { subAccountId } = await expect2xx(t.send, "POST", "/v1/brl/createSubaccount", secret, body);
+  return { profileId: session.profileId, secret, taxId, subAccountId: subAccountId as string };
+}
+
+/**
+ * Opens a KYB document of the company subaccount, as the acting headers, and uploads each of its sides (unless
+ * `sent` is false). Its id.
+ */
+export async function uploadKybDocument(
+  send: Send,
+  headers: Record<string, string>,
+  subAccountId: string,
+  documentType: string,
+  { isDoubleSided = false, sent = true } = {},
+): Promise<string> {
+  const path = `/v1/brl/kyb/documents?subAccountId=${subAccountId}`;
+  const document = await expect2xx(send, "POST", path, headers, { documentType, isDoubleSided });
+  for (const url of sent ? [document.uploadURLFront, document.uploadURLBack].filter(Boolean) : []) {
+    const uploaded = await uploadFile(send, url);
+    if (uploaded.status !== 204) throw new Error(`KYB upload: ${uploaded.status} ${JSON.stringify(uploaded.body)}`);
+  }
+  return document.id;
+}
+
+/** A beneficial owner body (`POST /v1/brl/kyb/ubos`) but for the documents that identify the person. */
+export const BENEFICIAL_OWNER = {
+  fullName: "Bruno Lima",
+  dateOfBirth: "1980-02-29",
+  countryOfTaxId: "BR",
+  taxIdNumber: "52998224725",
+  percentageOfOwnership: "60",
+  hasControl: "Managing Director",
+  email: "bruno.lima@example.com",
+  documentCountry: "BR",
+  streetLine1: "Avenida Paulista 1000",
+  city: "São Paulo",
+  state: "SP",
+  zipCode: "01310-100",
+  country: "BR",
+};
+for (const personal of [
+  BENEFICIAL_OWNER.fullName,
+  BENEFICIAL_OWNER.taxIdNumber,
+  BENEFICIAL_OWNER.email,
+  BENEFICIAL_OWNER.streetLine1,
+])
+  rememberSecret(personal);
+
+/**
+ * Adds a beneficial owner to the company subaccount as the acting headers, identified by a double-sided ID and a
+ * selfie uploaded as KYB documents. Its id.
+ */
+export async function addBeneficialOwner(
+  send: Send,
+  headers: Record<string, string>,
+  subAccountId: string,
+): Promise<string> {
+  const uploadedIdentificationId = await uploadKybDocument(send, headers, subAccountId, "ID", { isDoubleSided: true });
+  const uploadedSelfieId = await uploadKybDocument(send, headers, subAccountId, "SELFIE");
+  const body = { ...BENEFICIAL_OWNER, uploadedIdentificationId, uploadedSelfieId };
+  return (await expect2xx(send, "POST", `/v1/brl/kyb/ubos?subAccountId=${subAccountId}`, headers, body)).id;
+}
+
+/** A level 1 KYB body (`POST /v1/brl/kyb/new-level-1/api`) but for the CNPJ and the ids it names (prepareKybLevelOne). */
+export const KYB_LEVEL_ONE_COMPANY = {
+  companyLegalName: "Acme Comércio Ltda",
+  companyRegistrationNumber: "35300012345",
+  businessActivityDescription: "Wholesale of electronic components",
+  reasonForAccountOpening: "receive_payments_for_goods_and_services",
+  sourceOfFundsAndIncome: "sales_of_goods_and_services",
+  numberOfEmployees: "11-50",
+  estimatedAnnualRevenueUsd: "1m_to_10m",
+  estimatedMonthlyVolumeUsd: "50000",
+  countryTaxResidence: "BR",
+  companyStreetLine1: "Rua Funchal 500",
+  companyCity: "São Paulo",
+  companyState: "SP",
+  companyZipCode: "04551-060",
+  companyCountry: "BR",
+  website: "https://acme.example.com",
+};
+
+/**
+ * A complete level 1 KYB body for the company subaccount with this CNPJ: a beneficial owner added and the
+ * company's documents uploaded, as the acting headers.
+ */
+export async function prepareKybLevelOne(
+  send: Send,
+  headers: Record<string, string>,
+  { subAccountId, taxId }: { subAccountId: string; taxId: string },
+) {
+  const document = (documentType: string) => uploadKybDocument(send, headers, subAccountId, documentType);
+  return {
+    ...KYB_LEVEL_ONE_COMPANY,
+    uboIds: [await addBeneficialOwner(send, headers, subAccountId)],
+    taxIdentificationNumberTin: taxId,
+    certificateOfIncorporationDocumentId: await document("CERTIFICATE-OF-INCORPORATION"),
+    taxIdentificationDocumentId: await document("COMPANY-TAX-IDENTIFICATION-DOCUMENT"),
+  };
 }
 
 /**

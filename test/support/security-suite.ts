@@ -9,6 +9,7 @@ import type { Corridor } from "../../src/reference-data/corridors.js";
 import type { HttpResponse, TestApp } from "./app.js";
 import { rememberSecret } from "./secrets.js";
 import { BUY_QUOTE } from "./kit.js";
+import { multipartForm, type FormFields } from "./multipart.js";
 
 /**
  * The shared security suite (ARCHITECTURE.md, "Examples to follow"): every authenticated REST route and
@@ -145,6 +146,8 @@ export interface RestTarget extends TargetBase {
   params?: (fx: SecurityFixtures, caller: Record<string, string>) => MaybePromise<Record<string, string>>;
   /** A valid request body; called before every case, like `params`. */
   body?: (fx: SecurityFixtures, caller: Record<string, string>) => MaybePromise<unknown>;
+  /** The body is a multipart/form-data form of these fields (text, or a file) rather than JSON. */
+  form?: true;
   /** A valid query string; called before every case. */
   query?: (fx: SecurityFixtures) => MaybePromise<Record<string, string>>;
 }
@@ -819,6 +822,10 @@ async function call(
     })}${query}`;
     if (invalidInput) return t.request(method, path, { headers, rawBody: MALFORMED_JSON });
     const body = await target.body?.(fx, caller);
+    if (target.form) {
+      const form = multipartForm(body as FormFields);
+      return t.request(method, path, { headers: { ...headers, "content-type": form.contentType }, rawBody: form.body });
+    }
     return t.request(method, path, { headers, ...(body !== undefined && { body }) });
   }
   return t.graphql(

@@ -13,6 +13,8 @@ import {
   BrazilKycStatus,
   BrazilKycUploads,
   BrazilUser,
+  CreateBrazilKybBeneficialOwnerInput,
+  CreateBrazilKybBeneficialOwnerPayload,
   CreateBrazilKybDocumentInput,
   CreateBrazilSubaccountInput,
   CreateBrazilSubaccountPayload,
@@ -20,6 +22,8 @@ import {
   ImportBrazilKycTokenPayload,
   RequestBrazilKycUploadsInput,
   StartBrazilKybPayload,
+  SubmitBrazilKybInput,
+  SubmitBrazilKybPayload,
   SubmitBrazilKycInput,
   SubmitBrazilKycPayload,
 } from "../types/brazil-customers.js";
@@ -276,5 +280,40 @@ export class BrazilCustomersResolver {
       back: document.back ?? null,
       ready: document.ready,
     };
+  }
+  @Mutation(() => CreateBrazilKybBeneficialOwnerPayload, {
+    description:
+      "Adds an ultimate beneficial owner to a company subaccount, identified by KYB documents of it whose files arrived; submitBrazilKyb names it.",
+  })
+  @Performs(BR.createKybUbo)
+  async createBrazilKybBeneficialOwner(
+    @Arg("subAccountId", () => ID, { description: "One of the subject's company subaccounts." })
+    subAccountId: string,
+    @Arg("input", () => CreateBrazilKybBeneficialOwnerInput, { description: "The person and their documents." })
+    input: CreateBrazilKybBeneficialOwnerInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreateBrazilKybBeneficialOwnerPayload> {
+    const { id } = await performField(BR.createKybUbo, context, acting, { ...input, subAccountId });
+    return { beneficialOwnerId: id };
+  }
+
+  @Mutation(() => SubmitBrazilKybPayload, {
+    description:
+      "Submits level 1 KYB of a company subaccount through the API: in review at once, decided after the provider's delay; brazilKybAttempt follows it.",
+  })
+  @Performs(BR.submitKybApi)
+  async submitBrazilKyb(
+    @Arg("subAccountId", () => ID, { description: "One of the subject's company subaccounts." })
+    subAccountId: string,
+    @Arg("input", () => SubmitBrazilKybInput, {
+      description: "The company's data, its beneficial owners and documents.",
+    })
+    input: SubmitBrazilKybInput,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubmitBrazilKybPayload> {
+    const { id } = await performField(BR.submitKybApi, context, acting, { ...input, subAccountId });
+    return { attemptId: id };
   }
 }

@@ -212,6 +212,21 @@ export class DomesticKybRelatedPersonInput {
   politicallyExposed?: boolean | null;
 }
 
+@ObjectType({ description: "A file that arrived for a submission: the latest of its type (and related person)." })
+export class DomesticSubmissionFile {
+  @Field({ description: "The reference's file type (taxIdDocument, docFront, ...)." })
+  fileType!: string;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: "The related person the file identifies; null for the business's own.",
+  })
+  relatedPersonId!: string | null;
+
+  @Field({ description: "When it arrived (ISO 8601 date-time, UTC)." })
+  uploadedAt!: Date;
+}
+
 @ObjectType({ description: "A KYB submission documents are uploaded for, and the persons it declared." })
 export class DomesticKybSubmission {
   @Field(() => ID, { description: "The business customer's current API submission." })
@@ -221,6 +236,11 @@ export class DomesticKybSubmission {
     description: "The provider's id of each related person the submission declared, in its order.",
   })
   relatedPersonIds!: string[];
+
+  @Field(() => [DomesticSubmissionFile], {
+    description: "The files that arrived for the submission (REST's submitKybFile, submitKybRelatedPersonFile).",
+  })
+  files!: DomesticSubmissionFile[];
 }
 
 @InputType({ description: "A business's KYB information, handed to the provider and not stored here." })

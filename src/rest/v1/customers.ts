@@ -6,6 +6,8 @@ import { idempotencyKey } from "../../idempotency/service.js";
 import {
   importTokenInput,
   kybDocumentInput,
+  kybLevelOneInput,
+  kybUboInput,
   type DocumentUpload,
   type KybDocumentStatus,
 } from "../../onboarding/brazil.js";
@@ -443,8 +445,26 @@ const SIDE_ERRORS: Partial<Record<KybDocumentStatus["front"], string>> = {
 };
 
 /**
+ * The input of a company subaccount's KYB operation as the reference sends it: the subaccount in the query,
+ * the rest in the body (which must not name it too).
+ */
+function subaccountInQuery(request: FastifyRequest): unknown {
+  const body = sentBody(request);
+  if (body !== undefined && !isObject(body)) return body;
+  if (body && "subAccountId" in body) throw fieldError("subAccountId", "is sent in the query");
+  const { subAccountId } = (isObject(request.query) ? request.query : {}) as { subAccountId?: unknown };
+  return { ...body, subAccountId };
+}
+
+/** What the document shows of a subaccountInQuery input. */
+const subaccountInQueryDocumented = (input: z.ZodObject) => ({
+  querystring: jsonSchema(input.pick({ subAccountId: true }), "input"),
+  body: jsonSchema(input.omit({ subAccountId: true }), "input"),
+});
+
+/**
  * `/v1/brl/*` (and `/v1/brla/*`) operations that open document uploads: the files go to the URLs they answer
- * (PUT, src/rest/v1/uploads.ts), and newKyc or the KYB document read then see them.
+ * (PUT, src/rest/v1/uploads.ts), and newKyc, the KYB document read, UBOs and API KYB then name them.
  */
 function brazilDocumentRoutes(server: FastifyInstance, app: App) {
   const tags = ["Customers and KYC (BR)"];
@@ -491,19 +511,30 @@ function brazilDocumentRoutes(server: FastifyInstance, app: App) {
     operationRoute(server, app, operations.createKybDocument, {
       ...face("POST", url, uploadEntry),
       status: 201,
-      // As the reference: the subaccount in the query, the document in the body.
-      input: (request) => {
-        const body = sentBody(request);
-        if (body !== undefined && !isObject(body)) return body;
-        if (body && "subAccountId" in body) throw fieldError("subAccountId", "is sent in the query");
-        const { subAccountId } = (isObject(request.query) ? request.query : {}) as { subAccountId?: unknown };
-        return { ...body, subAccountId };
-      },
-      documented: {
-        querystring: jsonSchema(kybDocumentInput.pick({ subAccountId: true }), "input"),
-        body: jsonSchema(kybDocumentInput.omit({ subAccountId: true }), "input"),
-      },
+      input: subaccountInQuery,
+      documented: subaccountInQueryDocumented(kybDocumentInput),
       reply: entryOf,
+    });
+  }
+  for (const [operations, url] of [
+    [brl, "/v1/brl/kyb/ubos"],
+    [brla, "/v1/brla/kyb/ubos"],
+  ] as const) {
+    operationRoute(server, app, operations.createKybUbo, {
+      ...face("POST", url, z.object({ id: z.uuid() })),
+      status: 201,
+      input: subaccountInQuery,
+      documented: subaccountInQueryDocumented(kybUboInput),
+    });
+  }
+  for (const [operations, url] of [
+    [brl, "/v1/brl/kyb/new-level-1/api"],
+    [brla, "/v1/brla/kyb/new-level-1/api"],
+  ] as const) {
+    operationRoute(server, app, operations.submitKybApi, {
+      ...face("POST", url, z.object({ id: z.uuid() })),
+      input: subaccountInQuery,
+      documented: subaccountInQueryDocumented(kybLevelOneInput),
     });
   }
   const sideStatus = z.enum(["PENDING", "UPLOADED", "EXPIRED", "MISSING"]);

@@ -1,0 +1,137 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { ActingContext } from "../auth/delegation.js";
+import type { Db } from "../db/client.js";
+import { DOCUMENT_MEDIA_TYPES, MAX_UPLOAD_BYTES, SELFIE_MEDIA_TYPES, type UploadService } from "../uploads/service.js";
+import { KYB_COUNTRIES, type SubmissionFileView, type SubmissionFiles } from "./domestic.js";
+import * as repo from "./repo.js";
+import type { KycService } from "./service.js";
+
+/** The reference's file types: an individual's (KYC), a business's (KYB) and a KYB related person's. */
+const KYC_FILE_TYPES = ["National ID Front", "National ID Back", "Selfie"] as const;
+const KYB_FILE_TYPES = [
+  "taxIdDocument",
+  "articlesIncorporation",
+  "proofAddress",
+  "shareholderRegistry",
+  "businessLicense",
+  "uploadAmlPolicy",
+] as const;
+const RELATED_PERSON_FILE_TYPES = ["docFront", "docBack"] as const;
+/** The countries whose API KYC takes files (the reference's: not US). */
+export const KYC_FILE_COUNTRIES = ["AR", "CO", "MX"] as const;
+
+const oneOf = <const Values extends readonly [string, ...string[]]>(values: Values) =>
+  z.enum(values, { error: `must be one of ${values.join(", ")}` });
+
+/** A file as a face received it: its bytes, whole, and the media type it was declared as. */
+const file = z
+  .object(
+    { contentType: z.string().optional(), bytes: z.instanceof(Buffer) },
+    { error: (issue) => (issue.input === undefined ? "is required: attach the file" : "must be a file") },
+  )
+  .strict()
+  .describe(
+    `The file: a JPEG or PNG image or a PDF document (a selfie: an image), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`,
+  );
+
+export const kycFileInput = z
+  .object({
+    country: oneOf(KYC_FILE_COUNTRIES),
+    submissionId: z.uuid("must be a submission id"),
+    fileType: oneOf(KYC_FILE_TYPES),
+    file,
+  })
+  .strict();
+export const kybFileInput = z
+  .object({
+    country: oneOf(KYB_COUNTRIES),
+    submissionId: z.uuid("must be a submission id"),
+    fileType: oneOf(KYB_FILE_TYPES),
+    file,
+  })
+  .strict();
+export const relatedPersonFileInput = z
+  .object({
+    country: oneOf(KYB_COUNTRIES),
+    relatedPersonId: z.uuid("must be a related person's id"),
+    fileType: oneOf(RELATED_PERSON_FILE_TYPES),
+    file,
+  })
+  .strict();
+
+/**
+ * Files of API KYC/KYB submissions in AR, CO and MX, sent whole with the request (the reference's multipart
+ * uploads). Each is checked and stored as a document upload's side is (UploadService), then recorded against the
+ * subject's submission (DomesticKycFile) while it is open: given, not yet sent for review.
+ */
+export class DomesticKycFiles implements SubmissionFiles {
+  constructor(
+    private readonly db: Db,
+    private readonly kyc: KycService,
+    private readonly uploads: UploadService,
+  ) {}
+
+  /** An identity document's side or a selfie for the individual customer's submission. */
+  async submitKycFile(acting: ActingContext, input: z.output<typeof kycFileInput>): Promise<{ success: true }> {
+    const key = { corridor: input.country, customerType: "individual" } as const;
+    const row = await this.kyc.submissionTakingFiles(acting, key, input.submissionId);
+    const accepted = input.fileType === "Selfie" ? SELFIE_MEDIA_TYPES : DOCUMENT_MEDIA_TYPES;
+    return this.record(acting, row, input, accepted);
+  }
+
+  /** A company document for the business customer's submission. */
+  async submitKybFile(acting: ActingContext, input: z.output<typeof kybFileInput>): Promise<{ success: true }> {
+    const key = { corridor: input.country, customerType: "business" } as const;
+    const row = await this.kyc.submissionTakingFiles(acting, key, input.submissionId);
+    return this.record(acting, row, input, DOCUMENT_MEDIA_TYPES);
+  }
+
+  /** A side of the identity document of a person the business customer's submission declared. */
+  async submitRelatedPersonFile(
+    acting: ActingContext,
+    input: z.output<typeof relatedPersonFileInput>,
+  ): Promise<{ success: true }> {
+    const key = { corridor: input.country, customerType: "business" } as const;
+    const row = await this.kyc.relatedPersonTakingFiles(acting, key, input.relatedPersonId);
+    return this.record(acting, row, input, DOCUMENT_MEDIA_TYPES);
+  }
+
+  /**
+   * What arrived for one of the owner's submissions: the latest file of each type (and related person), in the
+   * order the types first arrived.
+   */
+  async filesOf(ownerProfileId: string, submissionId: string): Promise<SubmissionFileView[]> {
+    const latest = new Map<string, SubmissionFileView>();
+    for (const row of await repo.findSubmissionFiles(this.db, ownerProfileId, submissionId)) {
+      const view = { fileType: row.fileType, relatedPersonId: row.relatedPersonId, uploadedAt: row.uploadedAt };
+      latest.set(`${row.relatedPersonId ?? ""} ${row.fileType}`, view);
+    }
+    return [...latest.values()];
+  }
+
+  /** Checks and stores the file, then records it; bytes no record names are removed again. */
+  private async record(
+    acting: ActingContext,
+    row: repo.KycCaseRow & { submissionId: string },
+    input: { fileType: string; relatedPersonId?: string; file: { contentType?: string; bytes: Buffer } },
+    accepted: readonly string[],
+  ): Promise<{ success: true }> {
+    const owner = acting.subjectProfileId;
+    const stored = await this.uploads.store(owner, input.file, accepted, "file");
+    try {
+      await repo.insertFile(this.db, owner, {
+        id: randomUUID(),
+        kycCaseId: row.id,
+        submissionId: row.submissionId,
+        relatedPersonId: input.relatedPersonId ?? null,
+        fileType: input.fileType,
+        ...stored,
+      });
+    } catch (error) {
+      await this.uploads.discard(stored.storageKey);
+      throw error;
+    }
+    return { success: true };
+  }
+}
