@@ -180,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     graphql: {
       introspection: !production,
+      /** GraphiQL at GET /graphql for browsers (src/graphql/graphiql.ts): development only. */
+      ide: !production,
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxCost: e.GRAPHQL_MAX_COST,

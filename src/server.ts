@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
-import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from "@apollo/server/plugin/disabled";
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
 import cors from "@fastify/cors";
@@ -33,6 +36,7 @@ import { LazyChildLogger, withRequestSerializer } from "./log.js";
 import type { RateLimiter } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
+import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphiql.js";
 import { listItemsLimit, refuseLargeLists } from "./graphql/list-items.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { documentChecker } from "./graphql/document-cache.js";
@@ -48,16 +52,17 @@ import {
   sentBody,
 } from "./rest/http.js";
 import { metricsRoute } from "./rest/metrics.js";
+import { statusPageRoutes } from "./rest/status-page.js";
 import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
 import { apiCredentialRoutes } from "./rest/v1/api-credentials.js";
 import { authRoutes } from "./rest/v1/auth.js";
 import { customerRoutes } from "./rest/v1/customers.js";
+import { domesticFileRoutes } from "./rest/v1/domestic-files.js";
 import { fiatAccountRoutes } from "./rest/v1/fiat-accounts.js";
 import { onboardingRoutes } from "./rest/v1/onboarding.js";
 import { publicKeyRoutes } from "./rest/v1/public-key.js";
 import { quoteRoutes } from "./rest/v1/quotes.js";
-import { domesticFileRoutes } from "./rest/v1/domestic-files.js";
 import { rampRoutes } from "./rest/v1/ramps.js";
 import { recipientRoutes } from "./rest/v1/recipients.js";
 import { uploadRoutes } from "./rest/v1/uploads.js";
@@ -278,6 +283,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   });
   server.get("/v1/openapi.json", { config: { public: true } }, async () => server.swagger());
   metricsRoute(server, app);
+  statusPageRoutes(server);
 
   authRoutes(server, app, limits.signIn);
   apiCredentialRoutes(server, app);
@@ -292,11 +298,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   fiatAccountRoutes(server, app);
   customerRoutes(server, app);
   await uploadRoutes(server, app);
+  await domesticFileRoutes(server, app);
   recipientRoutes(server, app);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
   return server;
-  await domesticFileRoutes(server, app);
 }
 
 /** A route's own hooks of one kind (none, one or several) with `hook` run after them. */
@@ -374,6 +380,8 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
     plugins: [
       // Cache hints are unused (responses are per caller), and the plugin wraps every field's resolver.
       ApolloServerPluginCacheControlDisabled(),
+      // Apollo's own page loads its IDE from a CDN; development serves GraphiQL from this service instead.
+      ApolloServerPluginLandingPageDisabled(),
       ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
       authorizeOperationFirst(schema),
       listItemsLimit(schema, graphql.maxListItems),
@@ -383,10 +391,12 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
   });
   await apollo.start();
 
+  if (graphql.ide) registerGraphiQLAssets(server);
   server.route({
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     config: { graphql: true },
+    ...(graphql.ide && { onRequest: sendGraphiQLToBrowsers }),
     handler: fastifyApolloHandler(apollo, {
       context: async (request) => ({
         app,

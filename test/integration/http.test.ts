@@ -867,6 +867,50 @@ describe("GraphQL pages within pages", () => {
   });
 });
 
+describe("GraphiQL in development", () => {
+  let d: TestApp;
+  beforeAll(async () => {
+    d = await start();
+  });
+  afterAll(() => d?.close());
+
+  it("a browser's GET /graphql is GraphiQL, its every file served here (nothing from the internet)", async () => {
+    const page = await d.request("GET", "/graphql", { headers: { accept: "text/html,application/xhtml+xml" } });
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    const sources = [...String(page.body).matchAll(/(?:src|href)="([^"]+)"/g)].map(([, source]) => source!);
+    expect(sources.sort()).toEqual([
+      "/graphiql/graphiql.css",
+      "/graphiql/graphiql.js",
+      "/graphiql/react-dom.js",
+      "/graphiql/react.js",
+      "/graphiql/start.js",
+    ]);
+    for (const source of sources) {
+      const file = await d.request("GET", source);
+      expect(file.status, source).toBe(200);
+      expect(file.headers["content-type"], source).toMatch(
+        source.endsWith(".css") ? /^text\/css/ : /^text\/javascript/,
+      );
+      expect(String(file.body).length, source).toBeGreaterThan(source.endsWith("start.js") ? 100 : 10_000);
+    }
+    // Subscriptions go through graphql-ws on this server; the headers editor starts with each way of signing in.
+    const start = String((await d.request("GET", "/graphiql/start.js")).body);
+    expect(start).toContain('socket.protocol = location.protocol === "https:" ? "wss:" : "ws:"');
+    for (const header of ["X-API-Key", "Authorization", "X-Managed-Profile-Id"]) expect(start).toContain(header);
+    expect(start).not.toMatch(/https?:\/\//);
+    expect((await d.request("GET", "/graphiql/other.js")).status).toBe(404);
+  });
+
+  it("GET /graphql with a query, or without HTML, is still GraphQL", async () => {
+    const answered = await d.request("GET", "/graphql?query=%7B__typename%7D", {
+      headers: { accept: "text/html,application/json", "apollo-require-preflight": "true" },
+    });
+    expect(answered.body).toEqual({ data: { __typename: "Query" } });
+    expect((await d.graphql("{ __typename }")).body).toEqual({ data: { __typename: "Query" } });
+  });
+});
+
 describe("GraphQL in production", () => {
   let p: TestApp;
   beforeAll(async () => {
@@ -889,6 +933,13 @@ describe("GraphQL in production", () => {
     expect(suggestion.message).not.toMatch(/did you mean/i);
     expect((await p.graphql("{ __typename }")).body).toEqual({ data: { __typename: "Query" } });
     expectGraphQLError(await p.graphql("{ me { id } }"), "AUTHENTICATION_REQUIRED", 401);
+  });
+
+  it("serves no IDE: a browser's GET /graphql is no page, and /graphiql/ holds no files", async () => {
+    const page = await p.request("GET", "/graphql", { headers: { accept: "text/html" } });
+    expect(page.headers["content-type"]).not.toMatch(/html/);
+    expect(String(JSON.stringify(page.body))).not.toContain("graphiql");
+    expect((await p.request("GET", "/graphiql/graphiql.js")).status).toBe(404);
   });
 });
 
