@@ -32,15 +32,9 @@ const sendForm = (headers: Headers, path: string, fields: FormFields) => {
   return t.request("POST", path, { headers: { ...headers, "content-type": form.contentType }, rawBody: form.body });
 };
 
-async function newProfile() {
-  const session = await t.signIn();
-  const credential = await t.createCredential(session.headers);
-  return { profileId: session.profileId, session: session.headers, secret: { "x-api-key": credential.secretKey } };
-}
-
 /** A profile with an individual customer in the country and an API KYC submission, not sent yet. */
 async function kycSubmission(country = "CO") {
-  const profile = await newProfile();
+  const profile = await t.newProfile();
   ok(await post(profile.secret, "/v1/domestic/createIndividualCustomer", { country }));
   const information = { country, firstName: "Ana", lastName: "Gómez", dateOfBirth: "1990-04-12", dni: "12345678" };
   const { submissionId } = ok(await post(profile.secret, "/v1/domestic/submitKycInformation", information));
@@ -49,7 +43,7 @@ async function kycSubmission(country = "CO") {
 
 /** A profile with a business customer in the country and an API KYB submission declaring two related persons. */
 async function kybSubmission(country = "MX") {
-  const profile = await newProfile();
+  const profile = await t.newProfile();
   ok(await post(profile.secret, "/v1/domestic/createBusinessCustomer", { country }));
   const person = (firstName: string) => ({
     firstName,
@@ -158,7 +152,7 @@ describe("submitKycFile", () => {
       "NOT_FOUND",
     );
     expectError(await sendForm(owner.secret, "/v1/domestic/submitKycFile", form(randomUUID())), 404, "NOT_FOUND");
-    const newcomer = await newProfile();
+    const newcomer = await t.newProfile();
     expectError(await sendForm(newcomer.secret, "/v1/mx/submitKycFile", form(owner.submissionId)), 404, "NOT_FOUND");
     // The business customer's submission is no KYC submission.
     const business = await kybSubmission("MX");

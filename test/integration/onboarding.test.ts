@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
-import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
+import { startTestApp, type HttpResponse, type TestApp, type SignedInProfile } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
 import { waitFor } from "../support/kit.js";
 
@@ -32,13 +32,6 @@ const CORRIDORS: Corridor[] = ["AR", "BR", "CO", "EU", "MX", "US"];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const WALLET = "0x2222222222222222222222222222222222222222";
 
-interface Profile {
-  profileId: string;
-  session: Headers;
-  secret: Headers;
-  publicKey: Headers;
-}
-
 function expectRestError(response: HttpResponse, status: number, code: string, context = ""): void {
   expect(
     { status: response.status, code: response.body?.error?.code },
@@ -51,20 +44,8 @@ function expectStatus(response: HttpResponse, status: number, context = ""): voi
   expect(response.status, `${context} ${JSON.stringify(response.body)}`).toBe(status);
 }
 
-/** A signed-in profile with a credential of its own, without any KYC case. */
-async function newProfile(): Promise<Profile> {
-  const session = await t.signIn();
-  const credential = await t.createCredential(session.headers);
-  return {
-    profileId: session.profileId,
-    session: session.headers,
-    secret: { "x-api-key": credential.secretKey },
-    publicKey: { "x-public-key": credential.publicKey },
-  };
-}
-
-async function newManager(policy: Policy): Promise<Profile> {
-  const manager = await newProfile();
+async function newManager(policy: Policy): Promise<SignedInProfile> {
+  const manager = await t.newProfile();
   const response = await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
     headers: t.operatorHeaders,
     body: policy,
@@ -80,7 +61,7 @@ interface Child {
 }
 
 /** A managed child with its own keys; `contactMarker` goes into its contact email's local part (the sandbox reads "+kyc-rejected" there). */
-async function newChild(manager: Profile, customerType: CustomerType, contactMarker = ""): Promise<Child> {
+async function newChild(manager: SignedInProfile, customerType: CustomerType, contactMarker = ""): Promise<Child> {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
     body: {
@@ -237,7 +218,7 @@ async function brRamp(
 
 describe("GET /v1/ramp-info", () => {
   it("public and secret keys -> 200 with exactly the corridors and, per corridor, kycStatus, canBuy, canSell", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     await t.completeKyc(profile.secret, ["BR"]);
     for (const headers of [profile.publicKey, profile.secret, { ...profile.publicKey, ...profile.secret }]) {
       const response = await t.request("GET", "/v1/ramp-info", { headers });
@@ -251,7 +232,7 @@ describe("GET /v1/ramp-info", () => {
   });
 
   it("a session -> 403 FORBIDDEN; no key -> 401 CREDENTIAL_REQUIRED; an unknown public key -> 401 INVALID_PUBLIC_KEY", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     expectRestError(await t.request("GET", "/v1/ramp-info", { headers: profile.session }), 403, "FORBIDDEN");
     expectRestError(await t.request("GET", "/v1/ramp-info"), 401, "CREDENTIAL_REQUIRED");
     for (const selector of [profile.profileId, "not-a-uuid"]) {
@@ -269,7 +250,7 @@ describe("GET /v1/ramp-info", () => {
   });
 
   it("each corridor's KYC case sets its kycStatus, and only approved corridors can buy and sell", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     expect(await rampInfo(profile.publicKey)).toEqual(directWithoutCases);
     // AR: a customer without a submission has not started; BR approved; MX given but not sent; CO rejected.
     expectStatus(
@@ -372,9 +353,9 @@ describe("GET /v1/ramp-info", () => {
 
   it("query parameters never change the subject", async () => {
     // Four subjects with different views: BR approved, MX pending, no case at all, and a child whose KYB was rejected.
-    const approved = await newProfile();
+    const approved = await t.newProfile();
     await t.completeKyc(approved.secret, ["BR"]);
-    const pending = await newProfile();
+    const pending = await t.newProfile();
     await kycSubmittedNotSent(pending.secret, "MX");
     const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
     const child = await newChild(manager, "business", "+kyc-rejected");
@@ -400,7 +381,7 @@ describe("GET /v1/ramp-info", () => {
 
 describe("POST /v1/limits", () => {
   it("both directions of each requested corridor: max and used as decimal strings with the fiat's digits, the current UTC month", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     const before = new Date();
     const response = await limits(profile.secret, ["BR", "US"]);
     const after = new Date();
@@ -428,7 +409,7 @@ describe("POST /v1/limits", () => {
   });
 
   it("used grows with completed ramps in that corridor and direction only", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     await t.completeKyc(profile.secret, ["BR"]);
     // Neither a ramp never started nor a failed one counts.
     await brRamp(profile.secret, "BUY", "70", { start: false });
@@ -460,7 +441,7 @@ describe("POST /v1/limits", () => {
   });
 
   it("invalid corridor lists -> 400 VALIDATION_FAILED", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     const bodies: unknown[] = [
       { corridors: ["EU"] },
       { corridors: ["BR", "BR"] },
@@ -487,7 +468,7 @@ describe("POST /v1/limits", () => {
   });
 
   it("a public key -> 403 FORBIDDEN; no credential -> 401 AUTHENTICATION_REQUIRED", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     expectRestError(await limits(profile.publicKey, ["BR"]), 403, "FORBIDDEN");
     expectRestError(await limits({}, ["BR"]), 401, "AUTHENTICATION_REQUIRED");
   });
@@ -572,7 +553,7 @@ describe("GET /v1/onboarding/status", () => {
     [...body.entities[0]!.accounts].sort((a, b) => a.country.localeCompare(b.country));
 
   it("a direct profile: one active individual entity with an account per KYC case under way or decided", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     // No case yet: no provider account, and EU never has one.
     const fresh = await t.request("GET", "/v1/onboarding/status", { headers: profile.secret });
     expectStatus(fresh, 200);
@@ -812,7 +793,7 @@ describe("GET /v1/onboarding/requirements", () => {
   });
 
   it("keys and sessions may ask too; a presented credential must be valid", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     for (const headers of [profile.publicKey, profile.secret, profile.session]) {
       expectStatus(
         await t.request("GET", "/v1/onboarding/requirements?country=MX&customerType=business", { headers }),
@@ -858,7 +839,7 @@ describe("GraphQL: onboarding status, limits and requirements", () => {
   });
 
   it("onboardingStatus tells what GET /v1/onboarding/status tells, directly and for a child through the selector", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     await t.completeKyc(profile.secret, ["BR"]);
     await kycRejected(profile.secret, "CO");
     await kycSubmittedNotSent(profile.secret, "MX");
@@ -890,7 +871,7 @@ describe("GraphQL: onboarding status, limits and requirements", () => {
   });
 
   it("limits covers every corridor with limits as POST /v1/limits does; EU and a corridor outside the policy are refused", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     const corridors: Corridor[] = ["AR", "BR", "CO", "MX", "US"];
     const rest = await limits(profile.secret, corridors);
     expectStatus(rest, 200);

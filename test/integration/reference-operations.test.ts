@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
-import { startTestApp, type TestApp } from "../support/app.js";
+import { startTestApp, type TestApp, type SignedInProfile } from "../support/app.js";
 import { BUY_QUOTE, expectError, expectGraphQLError, ok } from "../support/kit.js";
 import { randomCnpj, randomCpf } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
@@ -20,26 +20,8 @@ afterAll(() => t?.close());
 
 type Headers = Record<string, string>;
 
-interface Profile {
-  profileId: string;
-  session: Headers;
-  secret: Headers;
-  publicKey: Headers;
-}
-
-async function newProfile(): Promise<Profile> {
-  const session = await t.signIn();
-  const credential = await t.createCredential(session.headers);
-  return {
-    profileId: session.profileId,
-    session: session.headers,
-    secret: { "x-api-key": credential.secretKey },
-    publicKey: { "x-public-key": credential.publicKey },
-  };
-}
-
-async function newManager(allowedCorridors: Corridor[]): Promise<Profile> {
-  const manager = await newProfile();
+async function newManager(allowedCorridors: Corridor[]): Promise<SignedInProfile> {
+  const manager = await t.newProfile();
   ok(
     await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
       headers: t.operatorHeaders,
@@ -51,7 +33,10 @@ async function newManager(allowedCorridors: Corridor[]): Promise<Profile> {
 }
 
 /** A managed child of the manager's, with a secret key of its own. */
-async function newChild(manager: Profile, customerType: CustomerType): Promise<{ profileId: string; own: Headers }> {
+async function newChild(
+  manager: SignedInProfile,
+  customerType: CustomerType,
+): Promise<{ profileId: string; own: Headers }> {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
     body: {
@@ -92,7 +77,7 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
   const latestOf = async (headers: Headers) => ok(await t.graphql(LATEST, {}, headers)).data.onboardingStatus;
 
   it("records the quote and widget session once, answers {}, keeps no tax id, and onboarding status shows it", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     expect((await latestOf(profile.session)).latestBrazilKycAttempt).toBeNull();
     const quoteId = await quote(profile.secret);
     const sessionId = await widgetSession(profile.secret, quoteId);
@@ -130,7 +115,7 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
   });
 
   it("GraphQL records it as REST does and answers the record, the first one again on a repeat", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     const input = { quoteId: await quote(profile.session), taxId: randomCpf() };
     const first = ok(await t.graphql(RECORD, { input }, profile.session)).data.recordBrazilKycAttempt;
     expect(first).toEqual({ quoteId: input.quoteId, sessionId: null, recordedAt: expect.any(String) });
@@ -140,7 +125,7 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
   });
 
   it("bad input -> 400 VALIDATION_FAILED naming the field, and nothing is recorded", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     const quoteId = await quote(profile.secret);
     const mexican = await quote(profile.secret, {
       rampType: "BUY",
@@ -170,8 +155,8 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
   });
 
   it("another profile's quote or widget session, or an unknown one -> 404 NOT_FOUND, and nothing is recorded", async () => {
-    const profile = await newProfile();
-    const other = await newProfile();
+    const profile = await t.newProfile();
+    const other = await t.newProfile();
     const othersQuote = await quote(other.secret);
     const ownQuote = await quote(profile.secret);
     const othersSession = await widgetSession(other.secret, othersQuote);
@@ -265,7 +250,7 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
   });
 
   it("a public key -> 403 FORBIDDEN; no credential -> 401", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     const body = { quoteId: await quote(profile.secret), taxId: randomCpf() };
     expectError(
       await t.request("POST", "/v1/brl/kyc/record-attempt", { headers: profile.publicKey, body }),
@@ -288,8 +273,8 @@ describe("PUT /v1/onboarding/active-entity", () => {
   const selectionOf = (profileId: string) => t.app.db.customerEntitySelection.findUnique({ where: { profileId } });
 
   /** A direct profile with an individual and a business customer: two entities, none chosen yet. */
-  async function withBusiness(): Promise<Profile & { individualId: string; businessId: string }> {
-    const profile = await newProfile();
+  async function withBusiness(): Promise<SignedInProfile & { individualId: string; businessId: string }> {
+    const profile = await t.newProfile();
     ok(
       await t.request("POST", "/v1/domestic/createBusinessCustomer", {
         headers: profile.secret,
@@ -334,7 +319,7 @@ describe("PUT /v1/onboarding/active-entity", () => {
   });
 
   it("a type without an entity -> 404 NOT_FOUND, nothing chosen; the individual chosen early stays once a business comes", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     expectError(await select(profile.session, { type: "business" }), 404, "NOT_FOUND");
     expectGraphQLError(await t.graphql(SELECT, { customerType: "BUSINESS" }, profile.session), 404, "NOT_FOUND");
     expect(await selectionOf(profile.profileId)).toBeNull();
@@ -434,7 +419,7 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
   const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
 
   it("lists the business customer's API submission with the provider's ids of its related persons, on every face", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     await businessCustomer(profile.secret);
     expect(ok(await find(profile.secret))).toEqual([]);
 
@@ -476,11 +461,11 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
   });
 
   it("a hosted KYB has no submission to upload for; the sandbox decides on the related persons' names too", async () => {
-    const hosted = await newProfile();
+    const hosted = await t.newProfile();
     await t.completeKyc(hosted.secret, ["MX"], "business");
     expect(ok(await find(hosted.secret, "?country=MX"))).toEqual([]);
 
-    const rejected = await newProfile();
+    const rejected = await t.newProfile();
     await businessCustomer(rejected.secret);
     const { submissionId } = ok(await submitKyb(rejected.secret, { relatedPersons: [person("Reject")] }));
     ok(
@@ -497,7 +482,7 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
   });
 
   it("no business customer in the country -> 404 NOT_FOUND, another profile's included", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     expectError(await find(profile.secret), 404, "NOT_FOUND");
     ok(
       await t.request("POST", "/v1/domestic/createIndividualCustomer", {
@@ -510,14 +495,14 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
     expectError(await find(profile.secret), 404, "NOT_FOUND");
     expectGraphQLError(await t.graphql(SUBMISSIONS, { country: "CO" }, profile.session), 404, "NOT_FOUND");
 
-    const other = await newProfile();
+    const other = await t.newProfile();
     await businessCustomer(other.secret);
     ok(await submitKyb(other.secret, { relatedPersons: [person("Juana")] }));
     expectError(await find(profile.secret), 404, "NOT_FOUND");
   });
 
   it("bad input -> 400 VALIDATION_FAILED; bad related persons change nothing", async () => {
-    const profile = await newProfile();
+    const profile = await t.newProfile();
     await businessCustomer(profile.secret);
     for (const [query, prefix] of [
       ["?country=AR", "/v1/domestic"],

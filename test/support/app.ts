@@ -54,6 +54,8 @@ export interface TestApp {
     sessionHeaders: Record<string, string>,
     body?: Record<string, unknown>,
   ): Promise<{ id: string; publicKey: string; secretKey: string }>;
+  /** A newly signed-in profile with one credential: its session's, secret key's and public key's headers. */
+  newProfile(): Promise<SignedInProfile>;
   /** Takes the subject the headers act as through KYC (KYB for a business) in the corridors (default BR), through the API. */
   completeKyc(
     headers: Record<string, string>,
@@ -61,6 +63,13 @@ export interface TestApp {
     customerType?: CustomerType,
   ): Promise<{ brTaxId?: string }>;
   close(): Promise<void>;
+}
+
+export interface SignedInProfile {
+  profileId: string;
+  session: Record<string, string>;
+  secret: Record<string, string>;
+  publicKey: Record<string, string>;
 }
 
 let instances = 0;
@@ -164,6 +173,16 @@ export async function startTestApp(
       if (created.status !== 201) throw new Error(`create credential: ${JSON.stringify(created.body)}`);
       rememberSecret(created.body.secretKey);
       return { id: created.body.id, publicKey: created.body.publicKey, secretKey: created.body.secretKey };
+    },
+    async newProfile() {
+      const session = await testApp.signIn();
+      const credential = await testApp.createCredential(session.headers);
+      return {
+        profileId: session.profileId,
+        session: session.headers,
+        secret: { "x-api-key": credential.secretKey },
+        publicKey: { "x-public-key": credential.publicKey },
+      };
     },
     async close() {
       await server.close();
