@@ -307,37 +307,39 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   brazilDocumentRoutes(server, app);
 }
 
+const BRAZIL_TAGS = ["Customers and KYC (BR)"];
+/** A `/v1/brl` route's face: its method, path, answer and errors, under the BR tag. */
+const brazilFace = (method: "GET" | "POST", url: string, response: z.ZodType, errors = [400, 401, 403, 404]) => ({
+  method,
+  url,
+  tags: BRAZIL_TAGS,
+  response: jsonSchema(response),
+  errors,
+});
+
 /** `/v1/brl/*` and its legacy alias `/v1/brla/*`: subaccounts (BR customers) and their KYC/KYB. */
 function brazilRoutes(server: FastifyInstance, app: App) {
-  const tags = ["Customers and KYC (BR)"];
   const brl = BRAZIL_CUSTOMER_OPERATIONS;
   const brla = BRLA_CUSTOMER_OPERATIONS;
-  const face = (method: "GET" | "POST", url: string, response: z.ZodType, errors = [400, 401, 403, 404]) => ({
-    method,
-    url,
-    tags,
-    response: jsonSchema(response),
-    errors,
-  });
 
   const subaccount = z.object({ subAccountId: z.uuid() });
   for (const [operations, url] of [
     [brl, "/v1/brl/createSubaccount"],
     [brla, "/v1/brla/createSubaccount"],
   ] as const) {
-    operationRoute(server, app, operations.createSubaccount, face("POST", url, subaccount, [400, 401, 403]));
+    operationRoute(server, app, operations.createSubaccount, brazilFace("POST", url, subaccount, [400, 401, 403]));
   }
   for (const [operations, url] of [
     [brl, "/v1/brl/newKyc"],
     [brla, "/v1/brla/newKyc"],
   ] as const) {
-    operationRoute(server, app, operations.newKyc, face("POST", url, z.object({ id: z.uuid() })));
+    operationRoute(server, app, operations.newKyc, brazilFace("POST", url, z.object({ id: z.uuid() })));
   }
   for (const [operations, url] of [
     [brl, "/v1/brl/getKycStatus"],
     [brla, "/v1/brla/getKycStatus"],
   ] as const) {
-    operationRoute(server, app, operations.kycStatus, face("GET", url, brazilStatus));
+    operationRoute(server, app, operations.kycStatus, brazilFace("GET", url, brazilStatus));
   }
   const user = z.object({
     subAccountId: z.uuid(),
@@ -349,13 +351,18 @@ function brazilRoutes(server: FastifyInstance, app: App) {
     [brl, "/v1/brl/getUser"],
     [brla, "/v1/brla/getUser"],
   ] as const) {
-    operationRoute(server, app, operations.user, face("GET", url, user));
+    operationRoute(server, app, operations.user, brazilFace("GET", url, user));
   }
   for (const [operations, url] of [
     [brl, "/v1/brl/getUserRemainingLimit"],
     [brla, "/v1/brla/getUserRemainingLimit"],
   ] as const) {
-    operationRoute(server, app, operations.remainingLimit, face("GET", url, z.object({ remainingLimit: z.number() })));
+    operationRoute(
+      server,
+      app,
+      operations.remainingLimit,
+      brazilFace("GET", url, z.object({ remainingLimit: z.number() })),
+    );
   }
   const hostedKyb = z.object({
     attemptId: z.uuid(),
@@ -367,7 +374,7 @@ function brazilRoutes(server: FastifyInstance, app: App) {
     [brla, "/v1/brla/kyb/new-level-1/web-sdk"],
   ] as const) {
     // The reference names the subaccount in the query of this POST.
-    operationRoute(server, app, operations.startKyb, { ...face("POST", url, hostedKyb), from: "query" });
+    operationRoute(server, app, operations.startKyb, { ...brazilFace("POST", url, hostedKyb), from: "query" });
   }
   const attemptStatus = z.object({
     status: z.enum(["PENDING", "PROCESSING", "COMPLETED"]),
@@ -378,7 +385,7 @@ function brazilRoutes(server: FastifyInstance, app: App) {
     [brl, "/v1/brl/kyb/attempt-status"],
     [brla, "/v1/brla/kyb/attempt-status"],
   ] as const) {
-    operationRoute(server, app, operations.kybAttemptStatus, face("GET", url, attemptStatus));
+    operationRoute(server, app, operations.kybAttemptStatus, brazilFace("GET", url, attemptStatus));
   }
   for (const [operations, url] of [
     [brl, "/v1/brl/validatePixKey"],
@@ -389,7 +396,7 @@ function brazilRoutes(server: FastifyInstance, app: App) {
       server,
       app,
       operations.validatePixKey,
-      face("GET", url, z.object({ valid: z.boolean() }), [400, 401, 403]),
+      brazilFace("GET", url, z.object({ valid: z.boolean() }), [400, 401, 403]),
     );
   }
   for (const [operations, url] of [
@@ -398,7 +405,7 @@ function brazilRoutes(server: FastifyInstance, app: App) {
   ] as const) {
     // The reference answers an empty object (GraphQL shows what was recorded).
     operationRoute(server, app, operations.recordKycAttempt, {
-      ...face("POST", url, z.strictObject({})),
+      ...brazilFace("POST", url, z.strictObject({})),
       reply: () => ({}),
     });
   }
@@ -409,7 +416,7 @@ function brazilRoutes(server: FastifyInstance, app: App) {
     [brla, "/v1/brla/kyc/import-token"],
   ] as const) {
     operationRoute(server, app, operations.importToken, {
-      ...face("POST", url, pendingImport, [400, 401, 403, 404, 409, 413, 422]),
+      ...brazilFace("POST", url, pendingImport, [400, 401, 403, 404, 409, 413, 422]),
       status: 202,
       // The contract's cap for this route; Fastify answers 413 before the body is parsed.
       bodyLimit: IMPORT_TOKEN_BODY_LIMIT,
@@ -467,16 +474,8 @@ const subaccountInQueryDocumented = (input: z.ZodObject) => ({
  * (PUT, src/rest/v1/uploads.ts), and newKyc, the KYB document read, UBOs and API KYB then name them.
  */
 function brazilDocumentRoutes(server: FastifyInstance, app: App) {
-  const tags = ["Customers and KYC (BR)"];
   const brl = BRAZIL_CUSTOMER_OPERATIONS;
   const brla = BRLA_CUSTOMER_OPERATIONS;
-  const face = (method: "GET" | "POST", url: string, response: z.ZodType, errors = [400, 401, 403, 404]) => ({
-    method,
-    url,
-    tags,
-    response: jsonSchema(response),
-    errors,
-  });
 
   const uploadUrls = z.object({ idUpload: uploadEntry, selfieUpload: uploadEntry });
   for (const [operations, url] of [
@@ -484,7 +483,7 @@ function brazilDocumentRoutes(server: FastifyInstance, app: App) {
     [brla, "/v1/brla/getUploadUrls"],
   ] as const) {
     operationRoute(server, app, operations.uploadUrls, {
-      ...face("POST", url, uploadUrls, [400, 401, 403]),
+      ...brazilFace("POST", url, uploadUrls, [400, 401, 403]),
       reply: ({ identityDocument, selfie }: { identityDocument: DocumentUpload; selfie: DocumentUpload }) => ({
         idUpload: entryOf(identityDocument),
         selfieUpload: entryOf(selfie),
@@ -500,7 +499,7 @@ function brazilDocumentRoutes(server: FastifyInstance, app: App) {
     [brla, "/v1/brla/getSelfieLivenessUrl"],
   ] as const) {
     operationRoute(server, app, operations.selfieUpload, {
-      ...face("GET", url, selfieUpload, [400, 401, 403]),
+      ...brazilFace("GET", url, selfieUpload, [400, 401, 403]),
       reply: entryOf,
     });
   }
@@ -509,7 +508,7 @@ function brazilDocumentRoutes(server: FastifyInstance, app: App) {
     [brla, "/v1/brla/kyb/documents"],
   ] as const) {
     operationRoute(server, app, operations.createKybDocument, {
-      ...face("POST", url, uploadEntry),
+      ...brazilFace("POST", url, uploadEntry),
       status: 201,
       input: subaccountInQuery,
       documented: subaccountInQueryDocumented(kybDocumentInput),
@@ -521,7 +520,7 @@ function brazilDocumentRoutes(server: FastifyInstance, app: App) {
     [brla, "/v1/brla/kyb/ubos"],
   ] as const) {
     operationRoute(server, app, operations.createKybUbo, {
-      ...face("POST", url, z.object({ id: z.uuid() })),
+      ...brazilFace("POST", url, z.object({ id: z.uuid() })),
       status: 201,
       input: subaccountInQuery,
       documented: subaccountInQueryDocumented(kybUboInput),
@@ -532,7 +531,7 @@ function brazilDocumentRoutes(server: FastifyInstance, app: App) {
     [brla, "/v1/brla/kyb/new-level-1/api"],
   ] as const) {
     operationRoute(server, app, operations.submitKybApi, {
-      ...face("POST", url, z.object({ id: z.uuid() })),
+      ...brazilFace("POST", url, z.object({ id: z.uuid() })),
       input: subaccountInQuery,
       documented: subaccountInQueryDocumented(kybLevelOneInput),
     });
@@ -554,7 +553,7 @@ function brazilDocumentRoutes(server: FastifyInstance, app: App) {
     [brla, "/v1/brla/kyb/documents/:documentId"],
   ] as const) {
     operationRoute(server, app, operations.kybDocument, {
-      ...face("GET", url, kybDocument),
+      ...brazilFace("GET", url, kybDocument),
       reply: ({ id, documentType, front, back, ready }: KybDocumentStatus) => ({
         document: {
           id,
