@@ -24,6 +24,7 @@ import { BrazilOnboarding } from "./onboarding/brazil.js";
 import { KycService } from "./kyc/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
+import { NodeService } from "./nodes/service.js";
 import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
@@ -70,6 +71,8 @@ export interface App {
   profiles: ProfileService;
   delegation: Delegation;
   managedProfiles: ManagedProfileService;
+  /** Which kind of the subject's objects an id names (GraphQL's node(id)). */
+  nodes: NodeService;
   admin: AdminService;
   quotes: QuoteService;
   widgetSessions: WidgetSessionService;
@@ -310,6 +313,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     profiles,
     delegation,
     managedProfiles,
+    nodes: new NodeService(reads),
     admin: new AdminService(db, bus, credentials, pricing, profiles, managedProfiles),
     quotes,
     widgetSessions,

@@ -30,6 +30,7 @@ import type { Logger } from "pino";
 import { WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.js";
 import { normalizeHeaderNames } from "./auth/authenticate.js";
+import { DELEGATION_RULES } from "./auth/delegation.js";
 import { principalProfileId, type Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
 import { LazyChildLogger, withRequestSerializer } from "./log.js";
@@ -43,7 +44,7 @@ import { documentChecker } from "./graphql/document-cache.js";
 import { createLoaders } from "./graphql/loaders.js";
 import { sharedSubscribe, type GroupedSubscriber } from "./graphql/shared-execution.js";
 import { audienceKey } from "./graphql/subscriptions.js";
-import { buildGraphQLSchema } from "./graphql/schema.js";
+import { buildAdminGraphQLSchema, buildGraphQLSchema } from "./graphql/schema.js";
 import {
   documentedAccess,
   ERROR_RESPONSE_SCHEMA,
@@ -301,7 +302,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   await domesticFileRoutes(server, app);
   recipientRoutes(server, app);
 
-  await mountGraphQL(server, app, await buildGraphQLSchema(), limits.signIn);
+  await mountGraphQL(server, app, await buildGraphQLSchema(), await buildAdminGraphQLSchema(), limits.signIn);
   return server;
 }
 
@@ -356,40 +357,66 @@ function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyR
   return reply.send({ error: errorBody(appError, request.id) });
 }
 
-async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSchema, signInLimit: RateLimiter) {
+/**
+ * Apollo at /graphql, graphql-ws on the same path, and the operator's schema at /admin/graphql: a server of its
+ * own, so no other caller's introspection lists the operator's operations.
+ */
+async function mountGraphQL(
+  server: FastifyInstance,
+  app: App,
+  schema: GraphQLSchema,
+  adminSchema: GraphQLSchema,
+  signInLimit: RateLimiter,
+) {
   const { graphql } = app.config;
   const armor = new ApolloArmor({
     maxDepth: { n: graphql.maxDepth },
     // __typename aliases count too (armor lets them through by default).
     maxAliases: { n: graphql.maxAliases, allowList: [] },
-    costLimit: { maxCost: graphql.maxCost },
+    // Each selected field costs the same at every depth (depth has its own limit, and a list's size the list-items
+    // limit): armor's default factor multiplies by 1.5 per level, which refuses an ordinary dashboard of
+    // nested pages.
+    costLimit: { maxCost: graphql.maxCost, depthCostFactor: 1 },
     blockFieldSuggestion: { enabled: !graphql.introspection },
     // Tokens are capped by graphql-js's own parser (parseOptions below): armor's plugin re-parses the
     // document and turns a syntax error into a 500.
     maxTokens: { enabled: false },
   }).protect();
 
-  const apollo = new ApolloServer<GraphQLContext>({
-    schema,
-    introspection: graphql.introspection,
-    allowBatchedHttpRequests: false,
-    parseOptions: { maxTokens: MAX_GRAPHQL_TOKENS },
-    includeStacktraceInErrorResponses: false,
-    validationRules: armor.validationRules,
-    // armor's typings come from Apollo's CommonJS build; the plugins are the same objects.
-    plugins: [
-      // Cache hints are unused (responses are per caller), and the plugin wraps every field's resolver.
-      ApolloServerPluginCacheControlDisabled(),
-      // Apollo's own page loads its IDE from a CDN; development serves GraphiQL from this service instead.
-      ApolloServerPluginLandingPageDisabled(),
-      ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
-      authorizeOperationFirst(schema),
-      listItemsLimit(schema, graphql.maxListItems),
-      fastifyApolloDrainPlugin(server),
-    ],
-    formatError: formatGraphQLError(app.log),
+  /** An Apollo server over one schema, with the same limits, plugins and error formatting as every other. */
+  const startApollo = async (served: GraphQLSchema) => {
+    const apollo = new ApolloServer<GraphQLContext>({
+      schema: served,
+      introspection: graphql.introspection,
+      allowBatchedHttpRequests: false,
+      parseOptions: { maxTokens: MAX_GRAPHQL_TOKENS },
+      includeStacktraceInErrorResponses: false,
+      validationRules: armor.validationRules,
+      // armor's typings come from Apollo's CommonJS build; the plugins are the same objects.
+      plugins: [
+        // Cache hints are unused (responses are per caller), and the plugin wraps every field's resolver.
+        ApolloServerPluginCacheControlDisabled(),
+        // Apollo's own page loads its IDE from a CDN; development serves GraphiQL from this service instead.
+        ApolloServerPluginLandingPageDisabled(),
+        ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
+        authorizeOperationFirst(served),
+        listItemsLimit(served, graphql.maxListItems),
+        fastifyApolloDrainPlugin(server),
+      ],
+      formatError: formatGraphQLError(app.log),
+    });
+    await apollo.start();
+    return apollo;
+  };
+  const context = async (request: FastifyRequest): Promise<GraphQLContext> => ({
+    app,
+    principal: request.principal,
+    selector: managedProfileSelector(request.headers),
+    requestId: request.id,
+    clientAddress: request.ip,
+    enforceSignInLimit: () => signInLimit.hit(request.ip),
+    loaders: createLoaders(app),
   });
-  await apollo.start();
 
   if (graphql.ide) registerGraphiQLAssets(server);
   server.route({
@@ -397,17 +424,14 @@ async function mountGraphQL(server: FastifyInstance, app: App, schema: GraphQLSc
     method: ["GET", "POST", "OPTIONS"],
     config: { graphql: true },
     ...(graphql.ide && { onRequest: sendGraphiQLToBrowsers }),
-    handler: fastifyApolloHandler(apollo, {
-      context: async (request) => ({
-        app,
-        principal: request.principal,
-        selector: managedProfileSelector(request.headers),
-        requestId: request.id,
-        clientAddress: request.ip,
-        enforceSignInLimit: () => signInLimit.hit(request.ip),
-        loaders: createLoaders(app),
-      }),
-    }),
+    handler: fastifyApolloHandler(await startApollo(schema), { context }),
+  });
+  server.route({
+    url: "/admin/graphql",
+    method: "POST",
+    // The operator token only: any other caller is refused before the body is read, as on /v1/admin.
+    config: { graphql: true, capabilities: ["OPERATOR"], delegation: DELEGATION_RULES.NONE },
+    handler: fastifyApolloHandler(await startApollo(adminSchema), { context }),
   });
 
   // Subscriptions: same port and path. Credentials arrive in the connection_init payload.

@@ -79,6 +79,8 @@ export interface DelegationTarget {
 export interface ManagedProfileDirectory {
   policy(managerProfileId: string): Promise<ManagerPolicy | null>;
   delegationTarget(childProfileId: string): Promise<DelegationTarget | null>;
+  /** `delegationTarget` of several profiles in one read; unknown ones are left out. */
+  delegationTargets(childProfileIds: readonly string[]): Promise<Map<string, DelegationTarget>>;
 }
 
 /**
@@ -196,35 +198,83 @@ export class Delegation {
     });
   }
 
-  /** Steps 4 to 6 of the contract: the manager, the child, then corridor and customer type. */
-  private async checkControl(managerId: string, childId: string, rule: DelegationRule): Promise<void> {
-    const manager = await this.policies.load(managerId, async () => ({
+  /**
+   * A manager reading for several of its children at once (a GraphQL list of them), each as X-Managed-Profile-Id
+   * would act for it with a read (no corridor): the child's acting context, or the error the selector would
+   * answer. The policy and the children cost a read each, whatever the number of children.
+   */
+  async actForChildren(
+    manager: ActingContext,
+    childIds: readonly string[],
+  ): Promise<Map<string, ActingContext | AppError>> {
+    const managerId = manager.actorProfileId;
+    const policy = await this.managerPolicy(managerId);
+    const targets = await this.targets.loadMany(childIds, async (missing) => {
+      const found = await this.directory.delegationTargets(missing);
+      return new Map(missing.map((id) => [id, targetEntry(id, found.get(id) ?? null)]));
+    });
+    return new Map(
+      childIds.map((childId): [string, ActingContext | AppError] => {
+        try {
+          checkTarget(managerId, policy, targets.get(childId) ?? null, DELEGATED);
+        } catch (error) {
+          if (error instanceof AppError) return [childId, error];
+          throw error;
+        }
+        return [childId, { ...manager, subjectProfileId: childId, controllingManagerId: managerId }];
+      }),
+    );
+  }
+
+  private managerPolicy(managerId: string): Promise<ManagerPolicy | null | undefined> {
+    return this.policies.load(managerId, async () => ({
       value: await this.directory.policy(managerId),
       tags: [managerId],
     }));
-    if (!manager?.isActive) throw denied("The controlling manager is not active.");
-    const child = await this.targets.load(childId, async () => {
-      const target = await this.directory.delegationTarget(childId);
-      return { value: target, tags: [childId, ...(target?.managerProfileId ? [target.managerProfileId] : [])] };
-    });
-    if (
-      !child ||
-      child.managerProfileId !== managerId ||
-      child.deletedAt ||
-      child.activeEntities !== 1 ||
-      !child.customerType
-    ) {
-      throw denied("The managed profile is not an active child of this manager.");
-    }
-    if (rule.corridor) {
-      const corridorAllowed = manager.allowedCorridors.includes(rule.corridor);
-      const typeAllowed =
-        manager.allowedCustomerTypes === null || manager.allowedCustomerTypes.includes(child.customerType);
-      if (!corridorAllowed || !typeAllowed || !childMaySupport(rule.corridor, child.customerType)) {
-        throw denied(`The manager's policy does not allow ${rule.corridor} for this ${child.customerType} profile.`);
-      }
-    }
-    if (rule.customerType && rule.customerType !== child.customerType)
-      throw new AppError("MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
   }
+
+  /** Steps 4 to 6 of the contract: the manager, the child, then corridor and customer type. */
+  private async checkControl(managerId: string, childId: string, rule: DelegationRule): Promise<void> {
+    const manager = await this.managerPolicy(managerId);
+    if (!manager?.isActive) throw denied("The controlling manager is not active.");
+    const child = await this.targets.load(childId, async () =>
+      targetEntry(childId, await this.directory.delegationTarget(childId)),
+    );
+    checkTarget(managerId, manager, child ?? null, rule);
+  }
+}
+
+/** A delegation target as cached: dropped when the child or its manager changes. */
+const targetEntry = (childId: string, target: DelegationTarget | null) => ({
+  value: target,
+  tags: [childId, ...(target?.managerProfileId ? [target.managerProfileId] : [])],
+});
+
+/** Steps 4 to 6 of the contract on what was read: the manager, the child, then corridor and customer type. */
+function checkTarget(
+  managerId: string,
+  manager: ManagerPolicy | null | undefined,
+  child: DelegationTarget | null,
+  rule: DelegationRule,
+): void {
+  if (!manager?.isActive) throw denied("The controlling manager is not active.");
+  if (
+    !child ||
+    child.managerProfileId !== managerId ||
+    child.deletedAt ||
+    child.activeEntities !== 1 ||
+    !child.customerType
+  ) {
+    throw denied("The managed profile is not an active child of this manager.");
+  }
+  if (rule.corridor) {
+    const corridorAllowed = manager.allowedCorridors.includes(rule.corridor);
+    const typeAllowed =
+      manager.allowedCustomerTypes === null || manager.allowedCustomerTypes.includes(child.customerType);
+    if (!corridorAllowed || !typeAllowed || !childMaySupport(rule.corridor, child.customerType)) {
+      throw denied(`The manager's policy does not allow ${rule.corridor} for this ${child.customerType} profile.`);
+    }
+  }
+  if (rule.customerType && rule.customerType !== child.customerType)
+    throw new AppError("MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH");
 }

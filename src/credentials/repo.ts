@@ -1,4 +1,5 @@
 import type { Db } from "../db/client.js";
+import { pagesPerOwner, type OwnerPage } from "../db/owner-pages.js";
 import { columns, limitClause, type Reads } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 import { Prisma, type ApiCredential } from "../generated/prisma/client.js";
@@ -74,6 +75,23 @@ export async function listCredentials(
     return { rows: [], total: counted?.total ?? 0 };
   }
   return { rows: rows.map(({ total: _total, ...record }) => record), total: rows[0]?.total ?? 0 };
+}
+
+/** `listCredentials` of several profiles (a manager's children), the same page of each, in one statement. */
+export function listCredentialsOfMany(
+  reads: Reads,
+  profileIds: readonly string[],
+  page: { limit: number; offset: number },
+): Promise<Map<string, OwnerPage<CredentialRecord>>> {
+  return pagesPerOwner<CredentialRecord>(reads, {
+    table: "ApiCredential",
+    owner: "profileId",
+    owners: profileIds,
+    filters: [],
+    order: `"createdAt" DESC, "id" DESC`,
+    select: CREDENTIAL_COLUMNS,
+    page,
+  });
 }
 
 /** Revokes an active credential of the profile; false when it is missing, already revoked or not the profile's. */

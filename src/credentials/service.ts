@@ -108,6 +108,20 @@ export class CredentialService {
     return { credentials: rows.map(toCredentialView), pagination: { limit, offset, total } };
   }
 
+  /** `list` of several profiles (already authorized), the same page of each, by profile, in one statement. */
+  async listOfMany(
+    profileIds: readonly string[],
+    { limit, offset }: ListPage,
+  ): Promise<Map<string, { credentials: ApiCredentialView[]; pagination: Pagination }>> {
+    const pages = await repo.listCredentialsOfMany(this.reads, profileIds, { limit, offset });
+    return new Map(
+      [...pages].map(([profileId, { rows, total }]) => [
+        profileId,
+        { credentials: rows.map(toCredentialView), pagination: { limit, offset, total } },
+      ]),
+    );
+  }
+
   async get(profileId: string, credentialId: string): Promise<ApiCredentialView> {
     const id = canonicalId(credentialId);
     const record = id ? await repo.findCredential(this.reads, profileId, id) : null;

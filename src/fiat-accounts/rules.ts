@@ -27,7 +27,7 @@ export const FIAT_ACCOUNT_TYPES = [
 ] as const;
 export type FiatAccountType = (typeof FIAT_ACCOUNT_TYPES)[number];
 
-const BANK_ACCOUNT_TYPES = ["checking", "savings"] as const;
+export const BANK_ACCOUNT_TYPES = ["checking", "savings"] as const;
 type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
 
 const TEXT_MAX = 200;
@@ -292,9 +292,9 @@ const usZip: FieldCheck = (value) =>
   /^\d{5}(-\d{4})?$/.test(value) ? { value } : { problems: ["must be a US ZIP code (12345 or 12345-6789)"] };
 
 const ACCOUNT_TYPE = choice(BANK_ACCOUNT_TYPES, `must be "checking" or "savings"`);
-const AR_DOCUMENT_TYPES = ["CUIT", "CUIL"] as const;
+export const AR_DOCUMENT_TYPES = ["CUIT", "CUIL"] as const;
 /** Cédula de ciudadanía, cédula de extranjería, NIT, pasaporte, tarjeta de identidad. */
-const CO_DOCUMENT_TYPES = ["CC", "CE", "NIT", "PP", "TI"] as const;
+export const CO_DOCUMENT_TYPES = ["CC", "CE", "NIT", "PP", "TI"] as const;
 const CO_DOCUMENT_NUMBER: Record<(typeof CO_DOCUMENT_TYPES)[number], FieldCheck> = {
   CC: digits(lengthBetween(6, 10, "a cédula"), DOCUMENT_SEPARATORS),
   TI: digits(lengthBetween(6, 10, "a tarjeta de identidad"), DOCUMENT_SEPARATORS),

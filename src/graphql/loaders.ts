@@ -1,7 +1,20 @@
 import DataLoader from "dataloader";
 import type { App } from "../app.js";
+import type { ActingContext } from "../auth/delegation.js";
+import { AppError } from "../errors.js";
+import type { KycCase } from "../kyc/service.js";
+import type { CredentialsPage } from "../managed-profiles/service.js";
 import type { ProfileView } from "../profiles/service.js";
-import type { RampErrorView } from "../ramps/types.js";
+import type { HistoryPage, RampErrorView } from "../ramps/types.js";
+import type { RampHistory } from "../ramps/view-cache.js";
+import type { ListPage } from "../validation.js";
+
+/** What a field of a manager's child asks for: the child, as its manager, and the field's page. */
+interface ChildKey<Page = undefined> {
+  manager: ActingContext;
+  childId: string;
+  page: Page;
+}
 
 /** Batch loaders of one GraphQL operation: a list of N items costs one query per field, not N. */
 export interface GraphQLLoaders {
@@ -9,6 +22,59 @@ export interface GraphQLLoaders {
   rampErrors: DataLoader<string, RampErrorView[]>;
   /** Profiles by id; only for ids the caller speaks for (`me`). */
   profile: DataLoader<string, ProfileView>;
+  /** A page of a child's ramp history, read by its manager as X-Managed-Profile-Id would (ManagedProfile.ramps). */
+  childRamps: DataLoader<ChildKey<HistoryPage>, RampHistory>;
+  /** A child's customers, read by its manager as X-Managed-Profile-Id would (ManagedProfile.customers). */
+  childCustomers: DataLoader<ChildKey, KycCase[]>;
+  /** A page of a child's credentials, managed by its manager (ManagedProfile.apiCredentials). */
+  childCredentials: DataLoader<ChildKey<ListPage>, CredentialsPage>;
+}
+
+/**
+ * A batch function over children's fields: one `load` for all the children a manager asks the same page of
+ * (one list field of one list, in practice), each child's value or the error answered for it.
+ */
+function perManagerAndPage<Page, Value>(
+  load: (manager: ActingContext, childIds: string[], page: Page) => Promise<Map<string, Value | AppError>>,
+) {
+  return async (keys: readonly ChildKey<Page>[]): Promise<(Value | Error)[]> => {
+    const groups = new Map<string, ChildKey<Page>[]>();
+    for (const key of keys) {
+      const group = JSON.stringify([key.manager.actorProfileId, key.page]);
+      const members = groups.get(group);
+      if (members) members.push(key);
+      else groups.set(group, [key]);
+    }
+    const values = new Map<ChildKey<Page>, Value | AppError>();
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        const loaded = await load(group[0]!.manager, [...new Set(group.map((key) => key.childId))], group[0]!.page);
+        for (const key of group) values.set(key, loaded.get(key.childId)!);
+      }),
+    );
+    return keys.map((key) => values.get(key)!);
+  };
+}
+
+/**
+ * What `read` answers for the children the manager may act for (X-Managed-Profile-Id's rules for a read), and
+ * for each other child the error the selector would answer.
+ */
+async function actingForChildren<Value>(
+  app: App,
+  manager: ActingContext,
+  childIds: string[],
+  read: (childIds: string[]) => Promise<Map<string, Value>>,
+): Promise<Map<string, Value | AppError>> {
+  const acting = await app.delegation.actForChildren(manager, childIds);
+  const allowed = childIds.filter((id) => !(acting.get(id) instanceof AppError));
+  const values = allowed.length > 0 ? await read(allowed) : new Map<string, Value>();
+  return new Map(
+    childIds.map((id): [string, Value | AppError] => {
+      const refusal = acting.get(id);
+      return [id, refusal instanceof AppError ? refusal : values.get(id)!];
+    }),
+  );
 }
 
 /**
@@ -25,5 +91,23 @@ export function createLoaders(app: App): GraphQLLoaders {
       { cache: false },
     ),
     profile: new DataLoader((profileIds) => app.profiles.getMany(profileIds), { cache: false }),
+    childRamps: new DataLoader(
+      perManagerAndPage((manager, childIds, page: HistoryPage) =>
+        actingForChildren(app, manager, childIds, (allowed) => app.ramps.histories(allowed, page)),
+      ),
+      { cache: false },
+    ),
+    childCustomers: new DataLoader(
+      perManagerAndPage((manager, childIds) =>
+        actingForChildren(app, manager, childIds, (allowed) => app.kyc.casesOfMany(allowed)),
+      ),
+      { cache: false },
+    ),
+    childCredentials: new DataLoader(
+      perManagerAndPage((manager, childIds, page: ListPage) =>
+        app.managedProfiles.listCredentialsOfChildren(manager.actorProfileId, childIds, page),
+      ),
+      { cache: false },
+    ),
   };
 }

@@ -9,7 +9,7 @@ import type { KycService } from "./service.js";
 
 /** The reference's file types: an individual's (KYC), a business's (KYB) and a KYB related person's. */
 const KYC_FILE_TYPES = ["National ID Front", "National ID Back", "Selfie"] as const;
-const KYB_FILE_TYPES = [
+export const KYB_FILE_TYPES = [
   "taxIdDocument",
   "articlesIncorporation",
   "proofAddress",
@@ -17,7 +17,7 @@ const KYB_FILE_TYPES = [
   "businessLicense",
   "uploadAmlPolicy",
 ] as const;
-const RELATED_PERSON_FILE_TYPES = ["docFront", "docBack"] as const;
+export const RELATED_PERSON_FILE_TYPES = ["docFront", "docBack"] as const;
 /** The countries whose API KYC takes files (the reference's: not US). */
 export const KYC_FILE_COUNTRIES = ["AR", "CO", "MX"] as const;
 

@@ -1,4 +1,4 @@
-import { columns, type Reads } from "../db/statements.js";
+import { columns, placeholders, type Reads } from "../db/statements.js";
 import { isUniqueViolation, type Queryable } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 
@@ -31,27 +31,47 @@ export interface SubjectKyc {
 
 const CASE_FIELDS = Object.values(Prisma.KycCaseScalarFieldEnum);
 
+interface SubjectKycRow {
+  profileId: string;
+  hasLoginEmail: boolean | number;
+  activeCustomerType: string | null;
+  case: KycCaseRow | { id: null };
+}
+
+/** The rows of subjects' KYC states (one per case, or one without a case), of the profiles `where` names. */
+const SUBJECT_KYC = (where: string) =>
+  `SELECT "Profile"."id" AS "profileId", ("Profile"."email" IS NOT NULL AND "Profile"."deletedAt" IS NULL) AS "hasLoginEmail",
+    "CustomerEntitySelection"."customerType" AS "activeCustomerType", ${columns("KycCase", CASE_FIELDS, "case.")}
+  FROM "Profile" LEFT JOIN "KycCase" ON "KycCase"."profileId" = "Profile"."id"
+  LEFT JOIN "CustomerEntitySelection" ON "CustomerEntitySelection"."profileId" = "Profile"."id"
+  WHERE ${where} ORDER BY "KycCase"."createdAt" ASC, "KycCase"."id" ASC`;
+
+/** One subject's KYC state from its rows (none for an unknown profile). */
+const subjectKycOf = (rows: readonly SubjectKycRow[]): SubjectKyc => ({
+  // SQLite answers the comparison as 0 or 1.
+  hasLoginEmail: rows.length > 0 && Boolean(rows[0]!.hasLoginEmail),
+  activeCustomerType: rows[0]?.activeCustomerType ?? null,
+  // A profile without cases is one row whose case columns are all null.
+  cases: rows.flatMap((row) => (row.case.id === null ? [] : [row.case as KycCaseRow])),
+});
+
 /** A subject's KYC state in one statement; an unknown or deleted profile has no cases and no login email. */
 export async function findSubjectKyc(reads: Reads, profileId: string): Promise<SubjectKyc> {
-  const rows = await reads.all<{
-    hasLoginEmail: boolean | number;
-    activeCustomerType: string | null;
-    case: KycCaseRow | { id: null };
-  }>(
-    `SELECT ("Profile"."email" IS NOT NULL AND "Profile"."deletedAt" IS NULL) AS "hasLoginEmail",
-      "CustomerEntitySelection"."customerType" AS "activeCustomerType", ${columns("KycCase", CASE_FIELDS, "case.")}
-    FROM "Profile" LEFT JOIN "KycCase" ON "KycCase"."profileId" = "Profile"."id"
-    LEFT JOIN "CustomerEntitySelection" ON "CustomerEntitySelection"."profileId" = "Profile"."id"
-    WHERE "Profile"."id" = $1 ORDER BY "KycCase"."createdAt" ASC, "KycCase"."id" ASC`,
-    [profileId],
-  );
-  return {
-    // SQLite answers the comparison as 0 or 1.
-    hasLoginEmail: rows.length > 0 && Boolean(rows[0]!.hasLoginEmail),
-    activeCustomerType: rows[0]?.activeCustomerType ?? null,
-    // A profile without cases is one row whose case columns are all null.
-    cases: rows.flatMap((row) => (row.case.id === null ? [] : [row.case as KycCaseRow])),
-  };
+  return subjectKycOf(await reads.all<SubjectKycRow>(SUBJECT_KYC(`"Profile"."id" = $1`), [profileId]));
+}
+
+/** `findSubjectKyc` of several subjects (a manager's children) in one statement, by profile id. */
+export async function findSubjectKycOfMany(
+  reads: Reads,
+  profileIds: readonly string[],
+): Promise<Map<string, SubjectKyc>> {
+  const rowsOf = new Map<string, SubjectKycRow[]>(profileIds.map((id) => [id, []]));
+  if (profileIds.length > 0) {
+    const where = `"Profile"."id" IN (${placeholders(profileIds.length)})`;
+    for (const row of await reads.all<SubjectKycRow>(SUBJECT_KYC(where), profileIds))
+      rowsOf.get(row.profileId)?.push(row);
+  }
+  return new Map([...rowsOf].map(([id, rows]) => [id, subjectKycOf(rows)]));
 }
 
 /**

@@ -85,6 +85,19 @@ export class KycService {
     return (await this.onboardingState(subjectProfileId)).cases;
   }
 
+  /**
+   * `casesOf` of several subjects (a manager's children in one list), by subject: from memory, the others in
+   * one statement.
+   */
+  async casesOfMany(subjectProfileIds: readonly string[]): Promise<Map<string, KycCase[]>> {
+    const now = new Date();
+    const states = await this.subjects.loadMany(subjectProfileIds, async (missing) => {
+      const read = await repo.findSubjectKycOfMany(this.reads, missing);
+      return new Map([...read].map(([id, value]) => [id, { value, tags: [kycTag(id)] }]));
+    });
+    return new Map([...states].map(([id, { cases }]) => [id, cases.map((row) => withDueDecision(row, now))]));
+  }
+
   /** `casesOf`, and the customer type the subject chose to act as (onboarding status). */
   async onboardingState(
     subjectProfileId: string,

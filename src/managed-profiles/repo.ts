@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable, Tx } from "../db/tx.js";
-import type { Manager as ManagerRow } from "../generated/prisma/client.js";
+import type { Manager as ManagerRow, Prisma } from "../generated/prisma/client.js";
 import type { ListPage } from "../validation.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
@@ -166,25 +166,44 @@ export async function deleteManagedChild(
   return true;
 }
 
+const DELEGATION_TARGET_FIELDS = {
+  id: true,
+  managerProfileId: true,
+  customerType: true,
+  deletedAt: true,
+  _count: { select: { customerEntities: { where: { isActive: true } } } },
+} as const;
+
+function toDelegationTarget(row: Prisma.ProfileGetPayload<{ select: typeof DELEGATION_TARGET_FIELDS }>) {
+  return {
+    managerProfileId: row.managerProfileId,
+    customerType: row.customerType as CustomerType | null,
+    deletedAt: row.deletedAt,
+    activeEntities: row._count.customerEntities,
+  };
+}
+
 /** What delegation needs to know of a would-be child, read by id (the manager check is the caller's). */
 export async function findDelegationTarget(db: Queryable, childProfileId: string) {
-  const row = await db.profile.findUnique({
-    where: { id: childProfileId },
-    select: {
-      managerProfileId: true,
-      customerType: true,
-      deletedAt: true,
-      _count: { select: { customerEntities: { where: { isActive: true } } } },
-    },
+  const row = await db.profile.findUnique({ where: { id: childProfileId }, select: DELEGATION_TARGET_FIELDS });
+  return row && toDelegationTarget(row);
+}
+
+/** `findDelegationTarget` of several profiles in one read, by id; unknown ones are left out. */
+export async function findDelegationTargets(db: Queryable, childProfileIds: readonly string[]) {
+  const rows = await db.profile.findMany({
+    where: { id: { in: [...childProfileIds] } },
+    select: DELEGATION_TARGET_FIELDS,
   });
-  return (
-    row && {
-      managerProfileId: row.managerProfileId,
-      customerType: row.customerType as CustomerType | null,
-      deletedAt: row.deletedAt,
-      activeEntities: row._count.customerEntities,
-    }
-  );
+  return new Map(rows.map((row) => [row.id, toDelegationTarget(row)]));
+}
+
+/** The manager's children among these ids (active or deleted); another profile is left out. */
+export function findManagedChildren(db: Queryable, managerProfileId: string, childProfileIds: readonly string[]) {
+  return db.profile.findMany({
+    where: { id: { in: [...childProfileIds] }, managerProfileId },
+    select: { id: true, deletedAt: true },
+  });
 }
 
 /** The customer entities of a profile, oldest first. */

@@ -12,6 +12,9 @@ import { canonicalId, type ListPage } from "../validation.js";
 import * as repo from "./repo.js";
 import type { CreateManagedProfileInput, ManagedProfilesPage, ManagedProfileView } from "./types.js";
 
+/** A page of a profile's credentials, as `listCredentials` answers it. */
+export type CredentialsPage = Awaited<ReturnType<CredentialService["list"]>>;
+
 /**
  * Headless children of a manager: creation (idempotent on the external subject), listing, reading,
  * logical deletion, and the children's credentials. Every operation is scoped to the calling manager;
@@ -43,6 +46,10 @@ export class ManagedProfileService implements ManagedProfileDirectory {
   /** A profile as delegation checks it (null when unknown). */
   delegationTarget(childProfileId: string): Promise<DelegationTarget | null> {
     return repo.findDelegationTarget(this.db, childProfileId);
+  }
+
+  delegationTargets(childProfileIds: readonly string[]): Promise<Map<string, DelegationTarget>> {
+    return repo.findDelegationTargets(this.db, childProfileIds);
   }
 
   /**
@@ -145,6 +152,34 @@ export class ManagedProfileService implements ManagedProfileDirectory {
   async listCredentials(managerProfileId: string, childProfileId: string, page: ListPage) {
     const { id } = await this.activeChild(managerProfileId, childProfileId);
     return this.credentials.list(id, page);
+  }
+
+  /**
+   * `listCredentials` of several children (a page of the manager's children), the same page of each, by child:
+   * a child that is not the manager's active child gets the error `listCredentials` answers for it. Three
+   * statements, whatever the number of children.
+   */
+  async listCredentialsOfChildren(
+    managerProfileId: string,
+    childProfileIds: readonly string[],
+    page: ListPage,
+  ): Promise<Map<string, CredentialsPage | AppError>> {
+    await this.activeManager(managerProfileId);
+    const ids = childProfileIds.flatMap((childProfileId) => canonicalId(childProfileId) ?? []);
+    const children = new Map(
+      (await repo.findManagedChildren(this.db, managerProfileId, ids)).map((child) => [child.id, child]),
+    );
+    const active = [...children.values()].filter((child) => !child.deletedAt).map((child) => child.id);
+    const pages = await this.credentials.listOfMany(active, page);
+    return new Map(
+      childProfileIds.map((childProfileId): [string, CredentialsPage | AppError] => {
+        const child = children.get(canonicalId(childProfileId) ?? "");
+        if (!child) return [childProfileId, new AppError("MANAGED_PROFILE_NOT_FOUND")];
+        if (child.deletedAt)
+          return [childProfileId, new AppError("MANAGED_PROFILE_NOT_FOUND", "The managed profile is deleted.")];
+        return [childProfileId, pages.get(child.id)!];
+      }),
+    );
   }
 
   /** Idempotent: revoking an already revoked credential of the child answers the same. */

@@ -18,8 +18,20 @@ interface Step {
   description: string;
   fixedQuery?: Record<string, string>;
 }
+/** The documents the flows ask for. */
+export const ONBOARDING_DOCUMENT_TYPES = [
+  "identity_document_front",
+  "identity_document_back",
+  "selfie",
+  "incorporation_certificate",
+  "proof_of_address",
+  "ubo_identity_document",
+] as const;
+/** The providers that verify (only the sandbox one runs here). */
+export const KYC_PROVIDERS = ["sandbox"] as const;
+
 interface Document {
-  type: string;
+  type: (typeof ONBOARDING_DOCUMENT_TYPES)[number];
   required: boolean;
   collection: "direct-upload" | "hosted";
   acceptedMediaTypes: string[];
@@ -185,7 +197,7 @@ const brazil = (customerType: CustomerType): Step[] =>
 export interface OnboardingRequirements {
   country: OnboardingCountry;
   customerType: CustomerType;
-  provider: "sandbox";
+  provider: (typeof KYC_PROVIDERS)[number];
   flow: string;
   mode: "api";
   requirementsVersion: string;

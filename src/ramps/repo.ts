@@ -1,3 +1,4 @@
+import { pagesPerOwner, type Filter, type OwnerPage } from "../db/owner-pages.js";
 import { columns, limitClause, placeholders, type Reads } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
@@ -78,6 +79,29 @@ const PHASES_OF_STATUS: Record<RampStatus, string> = {
   FAILED: `"currentPhase" IN ('failed', 'timedOut')`,
 };
 
+/** What a history holds beyond its subject and filters: ramps that left their initial phase (of the page's status). */
+const historyPhases = (page: HistoryPage) =>
+  [`"currentPhase" <> 'initial'`, ...(page.status ? [PHASES_OF_STATUS[page.status]] : [])].join(" AND ");
+
+/** The page's filters with a value. */
+function historyFilters(page: HistoryPage): Filter[] {
+  const { walletAddress } = page;
+  const filters: Filter[] = [];
+  if (walletAddress !== undefined)
+    filters.push(
+      EVM_ADDRESS.test(walletAddress)
+        ? [`LOWER("walletAddress") = ?`, walletAddress.toLowerCase()]
+        : [`"walletAddress" = ?`, walletAddress],
+    );
+  if (page.type) filters.push([`"type" = ?`, page.type]);
+  if (page.corridor) filters.push([`"corridor" = ?`, page.corridor]);
+  if (page.createdFrom) filters.push([`"createdAt" >= ?`, new Date(page.createdFrom)]);
+  if (page.createdBefore) filters.push([`"createdAt" < ?`, new Date(page.createdBefore)]);
+  return filters;
+}
+
+const historyDirection = (page: HistoryPage) => (page.order === "OLDEST_FIRST" ? "ASC" : "DESC");
+
 /**
  * The subject's history: ramps that left their initial phase (filtered by what `page` names), in registration
  * order, and how many there are, in one statement. The page is chosen on ids alone and only its rows are read
@@ -89,27 +113,17 @@ export async function listHistory(
   subjectProfileId: string,
   page: HistoryPage,
 ): Promise<{ ramps: RampViewRow[]; total: number }> {
-  const { walletAddress } = page;
-  const evm = walletAddress !== undefined && EVM_ADDRESS.test(walletAddress);
   // Bound as $3 onwards ($1 the subject, $2 the offset), in this order.
-  const filters: [condition: string, value: unknown][] = [];
-  if (walletAddress !== undefined)
-    filters.push(
-      evm ? [`LOWER("walletAddress") = ?`, walletAddress.toLowerCase()] : [`"walletAddress" = ?`, walletAddress],
-    );
-  if (page.type) filters.push([`"type" = ?`, page.type]);
-  if (page.corridor) filters.push([`"corridor" = ?`, page.corridor]);
-  if (page.createdFrom) filters.push([`"createdAt" >= ?`, new Date(page.createdFrom)]);
-  if (page.createdBefore) filters.push([`"createdAt" < ?`, new Date(page.createdBefore)]);
+  const filters = historyFilters(page);
   /** The history's condition, the filters' values bound from `$first`. */
   const history = (first: number) =>
     [
-      `"profileId" = $1 AND "currentPhase" <> 'initial'`,
-      ...(page.status ? [PHASES_OF_STATUS[page.status]] : []),
+      `"profileId" = $1`,
+      historyPhases(page),
       ...filters.map(([condition], index) => condition.replace("?", `$${first + index}`)),
     ].join(" AND ");
   const values = filters.map(([, value]) => value);
-  const direction = page.order === "OLDEST_FIRST" ? "ASC" : "DESC";
+  const direction = historyDirection(page);
   const count = (first: number) => `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "Ramp" WHERE ${history(first)}`;
   const rows = await reads.all<RampViewRow & { total: number }>(
     `SELECT ${RAMP_VIEW}, (${count(3)}) AS "total"
@@ -125,6 +139,26 @@ export async function listHistory(
     return { ramps: [], total: counted?.total ?? 0 };
   }
   return { ramps: rows, total: rows[0]?.total ?? 0 };
+}
+
+/** `listHistory` of several subjects (a manager's children), the same page of each, in one statement. */
+export function listHistories(
+  reads: Reads,
+  subjectProfileIds: readonly string[],
+  page: HistoryPage,
+): Promise<Map<string, OwnerPage<RampViewRow>>> {
+  const direction = historyDirection(page);
+  return pagesPerOwner<RampViewRow>(reads, {
+    table: "Ramp",
+    owner: "profileId",
+    owners: subjectProfileIds,
+    condition: historyPhases(page),
+    filters: historyFilters(page),
+    order: `"createdAt" ${direction}, "id" ${direction}`,
+    select: RAMP_VIEW,
+    joins: `JOIN "Quote" ON "Quote"."id" = "Ramp"."quoteId"`,
+    page,
+  });
 }
 
 const RAMP_ERRORS = `SELECT ${columns("RampErrorLog", Object.values(Prisma.RampErrorLogScalarFieldEnum))} FROM "RampErrorLog"`;

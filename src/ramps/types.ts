@@ -14,6 +14,9 @@ const shortText = z.string().min(1).max(256);
 /** An instant as RFC 3339 text with a zone, the form every timestamp is written in. */
 const instant = z.iso.datetime({ offset: true });
 
+/** The chains a ramp's signing accounts are on, as the reference spells them. */
+export const SIGNING_ACCOUNT_TYPES = ["EVM", "Substrate"] as const;
+
 export const rampIdInput = z.object({ rampId: uuid });
 export const registerInput = z.object({
   quoteId: uuid,
@@ -21,7 +24,7 @@ export const registerInput = z.object({
   fiatAccountId: uuid.optional(),
   sessionId: uuid.optional(),
   signingAccounts: z
-    .array(z.object({ address: shortText, type: z.enum(["EVM", "Substrate"]) }))
+    .array(z.object({ address: shortText, type: z.enum(SIGNING_ACCOUNT_TYPES) }))
     .max(10)
     .optional(),
   // The reference's known fields; anything else (provider auth tokens included) is dropped, never stored.

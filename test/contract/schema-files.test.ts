@@ -3,13 +3,19 @@ import { readFileSync } from "node:fs";
 import { buildSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import { enforceAuth } from "../../src/graphql/auth-directive.js";
-import { buildGraphQLSchema, printSchemaFile } from "../../src/graphql/schema.js";
+import { buildAdminGraphQLSchema, buildGraphQLSchema, printSchemaFile } from "../../src/graphql/schema.js";
 
 describe("generated files are fresh", () => {
   it("schema.graphql matches the resolvers, printed with directive usages (npm run schema:print)", async () => {
     const expected = printSchemaFile(await buildGraphQLSchema());
     expect(readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8")).toBe(expected);
     expect(expected).toContain("@auth(requires: [");
+  });
+
+  it("schema.admin.graphql matches the operator's resolvers, printed likewise (npm run schema:print)", async () => {
+    const expected = printSchemaFile(await buildAdminGraphQLSchema());
+    expect(readFileSync(new URL("../../schema.admin.graphql", import.meta.url), "utf8")).toBe(expected);
+    expect(expected).toContain("@auth(requires: [OPERATOR]");
   });
 
   it("prisma/sqlite/schema.prisma is generated from prisma/schema.prisma (npm run prisma:sqlite-schema)", () => {

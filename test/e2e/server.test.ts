@@ -361,7 +361,7 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     const anonymous = open({});
     const missingVariable = await execute(
       anonymous.client,
-      "mutation Revoke($id: ID!) { revokeApiCredential(id: $id) }",
+      "mutation Revoke($id: ID!) { revokeApiCredential(id: $id) { revokedCredentialId } }",
     ).catch((errors: { extensions?: Record<string, unknown> }[]) => ({ errors }));
     expect(missingVariable.errors?.[0]?.extensions).toMatchObject({ code: "AUTHENTICATION_REQUIRED", status: 401 });
     const syntax = await execute(anonymous.client, "{ me { id ").catch(

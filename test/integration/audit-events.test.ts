@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_TARGET_TYPES, OPERATOR_ACTIONS } from "../../src/audit/types.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import {
   callersOtherThanTheOperator,
@@ -14,7 +15,8 @@ import { rememberSecret } from "../support/secrets.js";
 /**
  * The operator's audit log (issue 13): every change made on the operator surface (REST, GraphQL, the CLI's
  * services) records one event, in the change's own transaction, with who, what and when; refused and failed
- * changes record nothing. `GET /v1/admin/audit-events` and the `auditEvents` query read it, newest first.
+ * changes record nothing. `GET /v1/admin/audit-events` and the `auditEvents` query (`/admin/graphql`) read
+ * it, newest first.
  */
 
 let t: TestApp;
@@ -103,18 +105,25 @@ async function managedChild(): Promise<string> {
 }
 
 const AUDIT_EVENT_FIELDS = "id at action targetType targetId details actor { channel requestId clientAddress osUser }";
-const AUDIT_EVENTS = `query ($action: String, $targetId: ID, $first: Int!, $after: String) {
+const AUDIT_EVENTS = `query ($action: AuditAction, $targetId: ID, $first: Int!, $after: String) {
   auditEvents(action: $action, targetId: $targetId, first: $first, after: $after) {
     edges { node { ${AUDIT_EVENT_FIELDS} } } pageInfo { hasNextPage endCursor }
   }
 }`;
 
-/** The events the GraphQL query answers, under the REST shape (its channel enum in lower case). */
+/** GraphQL's name of an action or target type: manager.created is MANAGER_CREATED, pricing-assignment PRICING_ASSIGNMENT. */
+const graphqlName = (value: string) => value.replace(/[.-]/g, "_").toUpperCase();
+/** The REST value of a GraphQL enum name among `values`. */
+const restValue = (values: readonly string[], name: string) => values.find((value) => graphqlName(value) === name);
+
+/** The events the GraphQL query answers, under the REST shape (its enums as REST spells them). */
 async function graphqlEvents(variables: Record<string, unknown>): Promise<AuditEvent[]> {
-  const answer = await t.graphql(AUDIT_EVENTS, { first: 100, ...variables }, t.operatorHeaders);
+  const answer = await t.adminGraphql(AUDIT_EVENTS, { first: 100, ...variables }, t.operatorHeaders);
   expect(answer.body.errors, JSON.stringify(answer.body)).toBeUndefined();
   return answer.body.data.auditEvents.edges.map(({ node }: { node: AuditEvent }) => ({
     ...node,
+    action: restValue(OPERATOR_ACTIONS, node.action),
+    targetType: restValue(AUDIT_TARGET_TYPES, node.targetType),
     actor: { ...node.actor, channel: node.actor.channel.toLowerCase() },
   }));
 }
@@ -314,8 +323,8 @@ describe("operator changes over REST", () => {
       [
         "putManager with an unknown corridor (GraphQL)",
         () =>
-          t.graphql(
-            "mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [BR], allowedCustomerTypes: [], isActive: true }) { profileId } }",
+          t.adminGraphql(
+            "mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [BR], allowedCustomerTypes: [], isActive: true }) { manager { profileId } } }",
             { id: profileId },
             t.operatorHeaders,
           ),
@@ -324,8 +333,8 @@ describe("operator changes over REST", () => {
       [
         "setPartnerActive of an unknown partner (GraphQL)",
         () =>
-          t.graphql(
-            "mutation ($id: ID!) { setPartnerActive(partnerId: $id, isActive: false) { id } }",
+          t.adminGraphql(
+            "mutation ($id: ID!) { setPartnerActive(partnerId: $id, isActive: false) { partner { id } } }",
             { id: randomUUID() },
             t.operatorHeaders,
           ),
@@ -405,7 +414,7 @@ describe("operator changes over GraphQL", () => {
   it("each records exactly one event naming the GraphQL request", async () => {
     const { profileId } = await t.signIn();
     const gql = (requestId: string, query: string, variables: Record<string, unknown>) => async () => {
-      const answer = await t.graphql(query, variables, operator(requestId));
+      const answer = await t.adminGraphql(query, variables, operator(requestId));
       expect(answer.body.errors, JSON.stringify(answer.body)).toBeUndefined();
       return answer;
     };
@@ -414,7 +423,7 @@ describe("operator changes over GraphQL", () => {
       await recordsOne(
         gql(
           "gql-manager",
-          "mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [MX, BR], isActive: true }) { profileId } }",
+          "mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [MX, BR], isActive: true }) { manager { profileId } } }",
           { id: profileId },
         ),
       ),
@@ -429,7 +438,7 @@ describe("operator changes over GraphQL", () => {
       await recordsOne(
         gql(
           "gql-pricing",
-          'mutation ($id: ID!) { assignPricingProfile(profileId: $id, pricingProfile: "zero-fee") { profileId } }',
+          "mutation ($id: ID!) { assignPricingProfile(profileId: $id, pricingProfile: ZERO_FEE) { pricingAssignment { profileId } } }",
           { id: profileId },
         ),
       ),
@@ -440,7 +449,7 @@ describe("operator changes over GraphQL", () => {
       details: { pricingProfile: "zero-fee" },
     });
     const created = await recordsOne(
-      gql("gql-partner", 'mutation { createPartner(name: "GraphQL Audited") { id } }', {}),
+      gql("gql-partner", 'mutation { createPartner(name: "GraphQL Audited") { partner { id } } }', {}),
     );
     expect(created).toMatchObject({
       actor: graphqlActor("gql-partner"),
@@ -449,9 +458,13 @@ describe("operator changes over GraphQL", () => {
     });
     expect(
       await recordsOne(
-        gql("gql-partner-off", "mutation ($id: ID!) { setPartnerActive(partnerId: $id, isActive: false) { id } }", {
-          id: created.targetId,
-        }),
+        gql(
+          "gql-partner-off",
+          "mutation ($id: ID!) { setPartnerActive(partnerId: $id, isActive: false) { partner { id } } }",
+          {
+            id: created.targetId,
+          },
+        ),
       ),
     ).toMatchObject({
       actor: graphqlActor("gql-partner-off"),
@@ -462,7 +475,7 @@ describe("operator changes over GraphQL", () => {
     const issued = await recordsOne(
       gql(
         "gql-credential",
-        "mutation ($id: ID!, $p: ID!) { issuePartnerCredential(partnerId: $id, input: { profileId: $p }) { secretKey credential { id } } }",
+        "mutation ($id: ID!, $p: ID!) { issuePartnerCredential(partnerId: $id, input: { profileId: $p }) { credential { secretKey credential { id } } } }",
         { id: created.targetId, p: profileId },
       ),
     );
@@ -522,7 +535,7 @@ describe("GET /v1/admin/audit-events", () => {
         read,
         ids: (body) => ids(body.events),
         connection: async (first, after) => {
-          const answer = ok(await t.graphql(AUDIT_EVENTS, { targetId, first, after }, t.operatorHeaders));
+          const answer = ok(await t.adminGraphql(AUDIT_EVENTS, { targetId, first, after }, t.operatorHeaders));
           expect(answer.errors, JSON.stringify(answer)).toBeUndefined();
           const { edges, pageInfo } = answer.data.auditEvents;
           return { ids: ids(edges.map((edge: { node: { id: string } }) => edge.node)), ...pageInfo };
@@ -557,7 +570,7 @@ describe("GET /v1/admin/audit-events", () => {
     expect(created.events.length).toBeGreaterThan(0);
     expect(created.events.every((event: AuditEvent) => event.action === "partner.created")).toBe(true);
     expect(created.events.map((event: AuditEvent) => event.targetId)).toContain(partner.id);
-    expect(await graphqlEvents({ action: "partner.created" })).toEqual(created.events);
+    expect(await graphqlEvents({ action: graphqlName("partner.created") })).toEqual(created.events);
 
     expect(ok(await listEvents(`targetId=${randomUUID()}`))).toEqual({
       events: [],
@@ -572,9 +585,14 @@ describe("GET /v1/admin/audit-events", () => {
     expectError(await listEvents("limit=101"), 400, "VALIDATION_FAILED", "limit");
     expectError(await listEvents("limit=0"), 400, "VALIDATION_FAILED", "limit");
     expectError(await listEvents("offset=-1"), 400, "VALIDATION_FAILED", "offset");
-    const unknownAction = await t.graphql(AUDIT_EVENTS, { action: "partner.renamed", first: 5 }, t.operatorHeaders);
+    // GraphQL's action is an enum: an unknown one fails the variables' validation.
+    const unknownAction = await t.adminGraphql(
+      AUDIT_EVENTS,
+      { action: "PARTNER_RENAMED", first: 5 },
+      t.operatorHeaders,
+    );
     expect(unknownAction.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
-    expect(unknownAction.body.errors[0].extensions.details).toEqual([expect.objectContaining({ field: "action" })]);
+    expect(unknownAction.body.errors[0].message).toMatch(/"PARTNER_RENAMED" does not exist in "AuditAction" enum/);
   });
 
   it("is the operator's only: every other caller gets the refusal other admin routes give", async () => {
@@ -589,7 +607,7 @@ describe("GET /v1/admin/audit-events", () => {
         expect(response.status, `${label}: ${JSON.stringify(response.body)}`).toBe(401);
         expect(response.body.error.code, label).toBe(code);
       }
-      const viaGraphql = await t.graphql(AUDIT_EVENTS, { first: 5 }, headers);
+      const viaGraphql = await t.adminGraphql(AUDIT_EVENTS, { first: 5 }, headers);
       expect(viaGraphql.status, label).toBe(401);
       expect(viaGraphql.body.errors[0].extensions.code, label).toBe(code);
       expect(viaGraphql.body.data ?? null, label).toBeNull();

@@ -274,11 +274,11 @@ describe("submitKybFile and submitKybRelatedPersonFile", () => {
         relatedPersonId,
       })),
     ).toEqual([
-      { fileType: "taxIdDocument", relatedPersonId: null },
-      { fileType: "proofAddress", relatedPersonId: null },
-      { fileType: "docFront", relatedPersonId: juana },
-      { fileType: "docBack", relatedPersonId: juana },
-      { fileType: "docFront", relatedPersonId: carlos },
+      { fileType: "TAX_ID_DOCUMENT", relatedPersonId: null },
+      { fileType: "PROOF_ADDRESS", relatedPersonId: null },
+      { fileType: "DOC_FRONT", relatedPersonId: juana },
+      { fileType: "DOC_BACK", relatedPersonId: juana },
+      { fileType: "DOC_FRONT", relatedPersonId: carlos },
     ]);
     expect((await filesOf(owner.profileId)).stored).toHaveLength(6);
     // The REST listing keeps the reference's shape.

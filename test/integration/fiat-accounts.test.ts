@@ -404,19 +404,19 @@ describe("GraphQL", () => {
     for (const accountNumber of ["111122223333", "444455556666", "777788889999"]) {
       const body = (
         await t.graphql(
-          `mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { ${FIELDS} } }`,
-          { input: { ...US_ACH, accountNumber } },
+          `mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccount { ${FIELDS} } } }`,
+          { input: { ...US_ACH, accountType: "CHECKING", accountNumber } },
           user.secret,
         )
       ).body;
       expect(body.errors).toBeUndefined();
-      created.push(body.data.createFiatAccount);
+      created.push(body.data.createFiatAccount.fiatAccount);
     }
     expect(created[0]).toMatchObject({
       country: "US",
       type: "ACH",
       accountNumber: "****3333",
-      accountType: "checking",
+      accountType: "CHECKING",
       routingNumber: "021000021",
       accountBankCode: null,
     });
@@ -437,7 +437,7 @@ describe("GraphQL", () => {
 
     const invalid = (
       await t.graphql(
-        "mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccountId } }",
+        "mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccount { fiatAccountId } } }",
         { input: { ...MX_SPEI, accountNumber: "032180000118359710" } },
         user.secret,
       )
@@ -447,9 +447,9 @@ describe("GraphQL", () => {
       "accountNumber",
     ]);
 
-    const DELETE = "mutation ($id: ID!) { deleteFiatAccount(fiatAccountId: $id) }";
+    const DELETE = "mutation ($id: ID!) { deleteFiatAccount(fiatAccountId: $id) { deletedFiatAccountId } }";
     expect((await t.graphql(DELETE, { id: created[1].fiatAccountId }, user.secret)).body.data).toEqual({
-      deleteFiatAccount: true,
+      deleteFiatAccount: { deletedFiatAccountId: created[1].fiatAccountId },
     });
     expect(
       (await t.graphql(DELETE, { id: created[1].fiatAccountId }, user.secret)).body.errors[0].extensions.code,

@@ -44,13 +44,14 @@ const RAMP_FIELDS = `id quoteId type currentPhase status from to network payment
   transactionExplorerLink expiresAt startedAt createdAt updatedAt errors { timestamp phase error details recoverable }`;
 
 const GQL = {
-  createQuote: `mutation Q($input: CreateQuoteInput!) { createQuote(input: $input) { ${QUOTE_FIELDS} } }`,
-  createBestQuote: `mutation B($input: CreateBestQuoteInput!) { createBestQuote(input: $input) { ${QUOTE_FIELDS} } }`,
+  createQuote: `mutation Q($input: CreateQuoteInput!) { createQuote(input: $input) { quote { ${QUOTE_FIELDS} } } }`,
+  createBestQuote: `mutation B($input: CreateBestQuoteInput!) { createBestQuote(input: $input) { quote { ${QUOTE_FIELDS} } } }`,
   quote: `query Q($id: ID!) { quote(id: $id) { ${QUOTE_FIELDS} } }`,
-  session: "mutation S($input: CreateWidgetSessionInput!) { createWidgetSession(input: $input) { sessionId url } }",
-  register: `mutation R($input: RegisterRampInput!) { registerRamp(input: $input) { ${RAMP_FIELDS} } }`,
-  update: `mutation U($input: UpdateRampInput!) { updateRamp(input: $input) { ${RAMP_FIELDS} } }`,
-  start: `mutation S($id: ID!) { startRamp(rampId: $id) { ${RAMP_FIELDS} } }`,
+  session:
+    "mutation S($input: CreateWidgetSessionInput!) { createWidgetSession(input: $input) { widgetSession { sessionId url } } }",
+  register: `mutation R($input: RegisterRampInput!) { registerRamp(input: $input) { ramp { ${RAMP_FIELDS} } } }`,
+  update: `mutation U($input: UpdateRampInput!) { updateRamp(input: $input) { ramp { ${RAMP_FIELDS} } } }`,
+  start: `mutation S($id: ID!) { startRamp(rampId: $id) { ramp { ${RAMP_FIELDS} } } }`,
   ramp: `query R($id: ID!) { ramp(id: $id) { ${RAMP_FIELDS} } }`,
   ramps: `query H($first: Int!, $after: String) {
     ramps(first: $first, after: $after) { count totalCount edges { cursor node { id status currentPhase errors { phase error recoverable } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
@@ -167,11 +168,11 @@ async function newChild(manager: Caller, customerType: CustomerType = "individua
 const selecting = (headers: Headers, childId: string) => ({ ...headers, "x-managed-profile-id": childId });
 
 async function createQuote(headers: Headers, input: Record<string, unknown> = buyQuote()) {
-  return (await dataOf(GQL.createQuote, { input }, headers)).createQuote;
+  return (await dataOf(GQL.createQuote, { input }, headers)).createQuote.quote;
 }
 
 async function registerBuy(headers: Headers, quoteId: string) {
-  return (await dataOf(GQL.register, { input: { quoteId, destinationAddress: WALLET } }, headers)).registerRamp;
+  return (await dataOf(GQL.register, { input: { quoteId, destinationAddress: WALLET } }, headers)).registerRamp.ramp;
 }
 
 /** Polls ramp(id) until the ramp leaves PENDING. */
@@ -193,11 +194,9 @@ async function completeBuy(headers: Headers, inputAmount = "100") {
 /** SELL through the whole lifecycle: quote, register, update with the signed transactions, start, COMPLETE. */
 async function completeSell(headers: Headers, inputAmount = "50") {
   const quote = await createQuote(headers, sellQuote(inputAmount));
-  const { registerRamp: ramp } = await dataOf(
-    GQL.register,
-    { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } },
-    headers,
-  );
+  const {
+    registerRamp: { ramp },
+  } = await dataOf(GQL.register, { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } }, headers);
   const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({
     ...tx,
     signature: `0x${"ab".repeat(65)}`,
@@ -254,12 +253,14 @@ describe("quotes and widget sessions over GraphQL", () => {
     );
     expect(withNulls.countryCode).toBeNull();
 
-    // The service validates as for REST.
-    const invalid = await t.graphql(GQL.createQuote, { input: buyQuote("-1") }, caller.secret);
+    // An amount not in plain decimal notation fails the variables' validation; the service validates the rest.
+    const signed = await t.graphql(GQL.createQuote, { input: buyQuote("-1") }, caller.secret);
+    expectGraphQLError(signed, 400, "VALIDATION_FAILED");
+    expect(signed.body.errors[0].message).toMatch(/Decimal must be a string in plain decimal notation/);
+    const numeric = await t.graphql(GQL.createQuote, { input: buyQuote(100 as unknown as string) }, caller.secret);
+    expectGraphQLError(numeric, 400, "VALIDATION_FAILED");
+    const invalid = await t.graphql(GQL.createQuote, { input: buyQuote("100", { from: "paypal" }) }, caller.secret);
     expectGraphQLError(invalid, 400, "VALIDATION_FAILED");
-    expect(invalid.body.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toContain(
-      "inputAmount",
-    );
   });
 
   it("createBestQuote picks the network paying out the most; anonymous quotes are readable by anyone", async () => {
@@ -270,10 +271,10 @@ describe("quotes and widget sessions over GraphQL", () => {
           inputAmount: "500",
           inputCurrency: "BRL",
           outputCurrency: "USDC",
-          networks: ["ethereum", "polygon", "base"],
+          networks: ["ETHEREUM", "POLYGON", "BASE"],
         },
       })
-    ).createBestQuote;
+    ).createBestQuote.quote;
     expect(best.network).toBe("BASE");
     expect(best.from).toBe("pix");
     const stranger = await newCaller();
@@ -290,7 +291,7 @@ describe("quotes and widget sessions over GraphQL", () => {
         { input: { quoteId: quote.id, callbackUrl: "https://example.com/done" } },
         caller.secret,
       )
-    ).createWidgetSession;
+    ).createWidgetSession.widgetSession;
     expect(new URL(locked.url).searchParams.get("sessionId")).toBe(locked.sessionId);
     const open = (
       await dataOf(
@@ -298,7 +299,7 @@ describe("quotes and widget sessions over GraphQL", () => {
         { input: { rampType: "SELL", network: "BASE", inputAmount: "25", externalSessionId: "ext-1", fiat: "BRL" } },
         caller.publicKey,
       )
-    ).createWidgetSession;
+    ).createWidgetSession.widgetSession;
     expect(open.sessionId).not.toBe(locked.sessionId);
     const stored = await t.app.db.widgetSession.findUniqueOrThrow({ where: { id: open.sessionId } });
     expect(JSON.parse(stored.parameters)).toMatchObject({ rampType: "SELL", network: "base", inputAmount: "25" });
@@ -341,7 +342,7 @@ describe("ramps end to end over GraphQL", () => {
       startedAt: null,
       errors: [],
     });
-    expect(ramp.paymentInstructions).toMatchObject({ method: "pix", amount: "250.77", currency: "BRL" });
+    expect(ramp.paymentInstructions).toMatchObject({ method: "PIX", amount: "250.77", currency: "BRL" });
     expect(ramp.depositQrCode).toEqual(expect.any(String));
     expect(ramp.expiresAt).toMatch(ISO);
 
@@ -352,7 +353,7 @@ describe("ramps end to end over GraphQL", () => {
       "QUOTE_CONSUMED",
     );
 
-    const started = (await dataOf(GQL.start, { id: ramp.id }, caller.secret)).startRamp;
+    const started = (await dataOf(GQL.start, { id: ramp.id }, caller.secret)).startRamp.ramp;
     expect(started).toMatchObject({ currentPhase: "AWAITING_PAYMENT", status: "PENDING" });
     expect(started.startedAt).toMatch(ISO);
     expectGraphQLError(await t.graphql(GQL.start, { id: ramp.id }, caller.secret), 409, "RAMP_NOT_STARTABLE");
@@ -388,13 +389,16 @@ describe("ramps end to end over GraphQL", () => {
       currentPhase: "complete",
       network: "polygon",
       paymentMethod: "pix",
+      paymentInstructions: { ...done.paymentInstructions, method: "pix" },
     }).toEqual(rest.body);
   });
 
   it("a SELL ramp completes: register with the source wallet, updateRamp with presignedTxs, start, COMPLETE", async () => {
     const caller = await newCaller();
     const quote = await createQuote(caller.secret, sellQuote("80"));
-    const { registerRamp: ramp } = await dataOf(
+    const {
+      registerRamp: { ramp },
+    } = await dataOf(
       GQL.register,
       { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } },
       caller.secret,
@@ -424,7 +428,7 @@ describe("ramps end to end over GraphQL", () => {
         { input: { rampId: ramp.id, presignedTxs, additionalData: { squidRouterSwapHash: "0xabc" } } },
         caller.session,
       )
-    ).updateRamp;
+    ).updateRamp.ramp;
     expect(updated.currentPhase).toBe("INITIAL");
     const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
     expect(JSON.parse(row.presignedTxs)).toEqual(presignedTxs);

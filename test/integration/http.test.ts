@@ -935,6 +935,11 @@ describe("GraphQL in production", () => {
     expectGraphQLError(await p.graphql("{ me { id } }"), "AUTHENTICATION_REQUIRED", 401);
   });
 
+  it("refuses introspection on /admin/graphql too, to the operator, and serves its operations", async () => {
+    expectRefusedDocument(await p.adminGraphql("{ __schema { queryType { name } } }"));
+    expect((await p.adminGraphql("{ __typename }")).body).toEqual({ data: { __typename: "Query" } });
+  });
+
   it("serves no IDE: a browser's GET /graphql is no page, and /graphiql/ holds no files", async () => {
     const page = await p.request("GET", "/graphql", { headers: { accept: "text/html" } });
     expect(page.headers["content-type"]).not.toMatch(/html/);
@@ -1055,7 +1060,7 @@ describe("logs", () => {
       body: { refresh_token: session.refreshToken, extra: secretKey.repeat(80) },
     });
     await t.graphql(
-      "mutation ($token: String!) { logout(refreshToken: $token) }",
+      "mutation ($token: String!) { logout(refreshToken: $token) { loggedOut } }",
       { token: session.refreshToken },
       headers,
     );

@@ -499,9 +499,9 @@ describe("ending a sign-in ends its access tokens at once", () => {
 
 const REQUEST_OTP = `mutation RequestOtp($email: String!, $locale: String) { requestOtp(email: $email, locale: $locale) { success message } }`;
 const SESSION_FIELDS = "accessToken refreshToken userId tokenType expiresIn";
-const VERIFY_OTP = `mutation VerifyOtp($email: String!, $token: String!) { verifyOtp(email: $email, token: $token) { ${SESSION_FIELDS} } }`;
-const REFRESH = `mutation Refresh($refreshToken: String!) { refreshSession(refreshToken: $refreshToken) { ${SESSION_FIELDS} } }`;
-const LOGOUT = `mutation Logout($refreshToken: String!) { logout(refreshToken: $refreshToken) }`;
+const VERIFY_OTP = `mutation VerifyOtp($email: String!, $token: String!) { verifyOtp(email: $email, token: $token) { session { ${SESSION_FIELDS} } } }`;
+const REFRESH = `mutation Refresh($refreshToken: String!) { refreshSession(refreshToken: $refreshToken) { session { ${SESSION_FIELDS} } } }`;
+const LOGOUT = `mutation Logout($refreshToken: String!) { logout(refreshToken: $refreshToken) { loggedOut } }`;
 
 async function gqlSignIn(app: TestApp, email: string) {
   const requested = await app.graphql(REQUEST_OTP, { email });
@@ -509,7 +509,7 @@ async function gqlSignIn(app: TestApp, email: string) {
   const code = await app.smtp.nextCode(email);
   const verified = await app.graphql(VERIFY_OTP, { email, token: code });
   expect(verified.body.errors, JSON.stringify(verified.body)).toBeUndefined();
-  return rememberSession(verified.body.data.verifyOtp) as {
+  return rememberSession(verified.body.data.verifyOtp.session) as {
     accessToken: string;
     refreshToken: string;
     userId: string;
@@ -529,12 +529,12 @@ describe("GraphQL sign-in and sessions", () => {
     const code = await t.smtp.nextCode(normalized);
     const verified = await t.graphql(VERIFY_OTP, { email: normalized, token: code });
     expect(verified.body.errors).toBeUndefined();
-    const session = rememberSession(verified.body.data.verifyOtp);
+    const session = rememberSession(verified.body.data.verifyOtp.session);
     expect(session).toEqual({
       accessToken: expect.any(String),
       refreshToken: expect.any(String),
       userId: expect.any(String),
-      tokenType: "bearer",
+      tokenType: "BEARER",
       expiresIn: 900,
     });
     expect((jwt.decode(session.accessToken) as jwt.JwtPayload).sub).toBe(session.userId);
@@ -559,7 +559,7 @@ describe("GraphQL sign-in and sessions", () => {
     expect(wrong.body.data?.verifyOtp ?? null).toBeNull();
     const right = await t.graphql(VERIFY_OTP, { email, token: code });
     expect(right.body.errors).toBeUndefined();
-    rememberSession(right.body.data.verifyOtp);
+    rememberSession(right.body.data.verifyOtp.session);
     expectGraphQLError(await t.graphql(VERIFY_OTP, { email, token: code }), "INVALID_OTP", 400);
 
     const expiring = newEmail("gql");
@@ -592,8 +592,8 @@ describe("GraphQL sign-in and sessions", () => {
     const session = await gqlSignIn(t, newEmail("gql"));
     const rotated = await t.graphql(REFRESH, { refreshToken: session.refreshToken });
     expect(rotated.body.errors).toBeUndefined();
-    const next = rememberSession(rotated.body.data.refreshSession);
-    expect(next).toMatchObject({ userId: session.userId, tokenType: "bearer", expiresIn: 900 });
+    const next = rememberSession(rotated.body.data.refreshSession.session);
+    expect(next).toMatchObject({ userId: session.userId, tokenType: "BEARER", expiresIn: 900 });
     expect(next.refreshToken).not.toBe(session.refreshToken);
     expect(next.accessToken).not.toBe(session.accessToken);
     const me = await t.graphql("{ me { id } }", undefined, { authorization: `Bearer ${next.accessToken}` });
@@ -605,16 +605,16 @@ describe("GraphQL sign-in and sessions", () => {
     expectGraphQLError(await t.graphql(REFRESH, { refreshToken: "garbage" }), "AUTHENTICATION_REQUIRED", 401);
   });
 
-  it("logout returns true and ends only that sign-in", async () => {
+  it("logout answers loggedOut and ends only that sign-in", async () => {
     const email = newEmail("gql");
     const ending = await gqlSignIn(t, email);
     const staying = await gqlSignIn(t, email);
     const loggedOut = await t.graphql(LOGOUT, { refreshToken: ending.refreshToken });
-    expect(loggedOut.body).toEqual({ data: { logout: true } });
+    expect(loggedOut.body).toEqual({ data: { logout: { loggedOut: true } } });
     expectGraphQLError(await t.graphql(REFRESH, { refreshToken: ending.refreshToken }), "AUTHENTICATION_REQUIRED", 401);
     const kept = await t.graphql(REFRESH, { refreshToken: staying.refreshToken });
     expect(kept.body.errors).toBeUndefined();
-    rememberSession(kept.body.data.refreshSession);
+    rememberSession(kept.body.data.refreshSession.session);
   });
 });
 

@@ -131,13 +131,23 @@ describe("API KYB of a company subaccount", () => {
     const identification = await kybDocument(owner, "DRIVERS-LICENSE", { isDoubleSided: true });
     const created = await t.graphql(
       "mutation ($subAccountId: ID!, $input: CreateBrazilKybBeneficialOwnerInput!) { createBrazilKybBeneficialOwner(subAccountId: $subAccountId, input: $input) { beneficialOwnerId } }",
-      { subAccountId: owner.subAccountId, input: { ...BENEFICIAL_OWNER, uploadedIdentificationId: identification } },
+      {
+        subAccountId: owner.subAccountId,
+        input: { ...BENEFICIAL_OWNER, hasControl: "MANAGING_DIRECTOR", uploadedIdentificationId: identification },
+      },
       owner.secret,
     );
     expect(created.body.errors).toBeUndefined();
     const { beneficialOwnerId } = created.body.data.createBrazilKybBeneficialOwner;
 
-    const companyData = await prepareKybLevelOne(t.send, owner.secret, owner);
+    // The questionnaire's answers under GraphQL's enum names (REST: receive_payments_for_goods_and_services, 11-50, 1m_to_10m).
+    const companyData = {
+      ...(await prepareKybLevelOne(t.send, owner.secret, owner)),
+      reasonForAccountOpening: "RECEIVE_PAYMENTS_FOR_GOODS_AND_SERVICES",
+      sourceOfFundsAndIncome: "SALES_OF_GOODS_AND_SERVICES",
+      numberOfEmployees: "EMPLOYEES_11_TO_50",
+      estimatedAnnualRevenueUsd: "FROM_1M_TO_10M",
+    };
     const submit = (input: object) =>
       t.graphql(
         "mutation ($subAccountId: ID!, $input: SubmitBrazilKybInput!) { submitBrazilKyb(subAccountId: $subAccountId, input: $input) { attemptId } }",

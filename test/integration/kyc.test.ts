@@ -923,22 +923,27 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
       )
     ).status;
   const SUBMIT_KYC =
-    "mutation($country: DomesticCountry!, $input: DomesticKycInformationInput!) { submitDomesticKycInformation(country: $country, input: $input) { submissionId } }";
+    "mutation($country: DomesticCountry!, $input: DomesticKycInformationInput!) { submitDomesticKycInformation(country: $country, input: $input) { submission { submissionId } } }";
   const SEND_KYC =
-    "mutation($country: DomesticCountry!, $id: ID!) { sendDomesticKycSubmission(country: $country, submissionId: $id) }";
+    "mutation($country: DomesticCountry!, $id: ID!) { sendDomesticKycSubmission(country: $country, submissionId: $id) { sentSubmissionId } }";
 
   it("takes an individual from customer to approved through the API, and REST reads the same case", async () => {
     const user = await newUser();
-    const customer = await data(user.session, `mutation { createDomesticIndividualCustomer(country: MX) ${CUSTOMER} }`);
+    const { customer } = await data(
+      user.session,
+      `mutation { createDomesticIndividualCustomer(country: MX) { customer ${CUSTOMER} } }`,
+    );
     expect(customer).toMatchObject({ country: "MX", customerType: "INDIVIDUAL", status: "CONSULTED" });
     const rest = ok(await get(user.secret, "/v1/domestic/getKycStatus?country=MX"));
     expect(rest).toMatchObject({ alfred_pay_id: customer.customerId, status: "CONSULTED" });
 
     const input = { ...KYC_INFO, phone: "+525512345678", nationalities: ["MX"], politicallyExposed: false };
-    const { submissionId } = await data(user.secret, SUBMIT_KYC, { country: "MX", input });
+    const { submissionId } = (await data(user.secret, SUBMIT_KYC, { country: "MX", input })).submission;
     expect(await kycStatus(user.secret, "MX")).toBe("USER_COMPLETED");
     expect(await status(user.secret, "MX")).toBe("USER_COMPLETED");
-    expect(await data(user.secret, SEND_KYC, { country: "MX", id: submissionId })).toBe(true);
+    expect(await data(user.secret, SEND_KYC, { country: "MX", id: submissionId })).toEqual({
+      sentSubmissionId: submissionId,
+    });
     expect(await kycStatus(user.session, "MX")).toBe("SUCCESS");
     expect(await status(user.secret, "MX")).toBe("SUCCESS");
     expect(await rampInfo(user.secret, "MX")).toBe("approved");
@@ -954,17 +959,23 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
 
   it("runs a business's hosted KYB and its KYB through the API", async () => {
     const user = await newUser();
-    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: US) { status } }");
-    const LINK = "mutation { requestDomesticKybLink(country: US) { submissionId url } }";
-    const link = await data(user.secret, LINK);
+    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: US) { customer { status } } }");
+    const LINK = "mutation { requestDomesticKybLink(country: US) { hostedLink { submissionId url } } }";
+    const link = (await data(user.secret, LINK)).hostedLink;
     expect(link.url).toContain(link.submissionId);
     expect(
-      await data(user.secret, "mutation { reportDomesticHostedFlowOpened(country: US, customerType: BUSINESS) }"),
-    ).toBe(true);
+      await data(
+        user.secret,
+        "mutation { reportDomesticHostedFlowOpened(country: US, customerType: BUSINESS) { recorded } }",
+      ),
+    ).toEqual({ recorded: true });
     expect(await kycStatus(user.secret, "US", "BUSINESS")).toBe("LINK_OPENED");
     // Asked again once the flow was opened: the same attempt.
-    expect(await data(user.secret, LINK)).toEqual(link);
-    await data(user.secret, "mutation { reportDomesticHostedFlowFinished(country: US, customerType: BUSINESS) }");
+    expect(await data(user.secret, LINK)).toEqual({ hostedLink: link });
+    await data(
+      user.secret,
+      "mutation { reportDomesticHostedFlowFinished(country: US, customerType: BUSINESS) { recorded } }",
+    );
     expect(await status(user.secret, "US", "BUSINESS")).toBe("SUCCESS");
     // The individual customer of the country is another one, which does not exist.
     expect(await refusal(user.secret, "{ domesticKycStatus(country: US) { status } }")).toMatchObject({
@@ -972,23 +983,29 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
       status: 404,
     });
 
-    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: CO) { status } }");
-    const { submissionId } = await data(
+    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: CO) { customer { status } } }");
+    const { submissionId } = (
+      await data(
+        user.secret,
+        "mutation($input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: CO, input: $input) { submission { submissionId } } }",
+        { input: { businessName: "Acme SAS", taxId: "900123456", website: "https://acme.example.com" } },
+      )
+    ).submission;
+    await data(
       user.secret,
-      "mutation($input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: CO, input: $input) { submissionId } }",
-      { input: { businessName: "Acme SAS", taxId: "900123456", website: "https://acme.example.com" } },
+      "mutation($id: ID!) { sendDomesticKybSubmission(country: CO, submissionId: $id) { sentSubmissionId } }",
+      {
+        id: submissionId,
+      },
     );
-    await data(user.secret, "mutation($id: ID!) { sendDomesticKybSubmission(country: CO, submissionId: $id) }", {
-      id: submissionId,
-    });
     expect(await status(user.secret, "CO", "BUSINESS")).toBe("SUCCESS");
   });
 
   it("retries a rejected case: an API one for new information, a hosted one with a new link", async () => {
     const user = await newUser(t, `someone+kyc-rejected-${randomUUID().slice(0, 8)}@example.com`);
-    await data(user.secret, "mutation { createDomesticIndividualCustomer(country: CO) { status } }");
+    await data(user.secret, "mutation { createDomesticIndividualCustomer(country: CO) { customer { status } } }");
     const rejected = { ...KYC_INFO, lastName: "Rejectable" };
-    const { submissionId } = await data(user.secret, SUBMIT_KYC, { country: "CO", input: rejected });
+    const { submissionId } = (await data(user.secret, SUBMIT_KYC, { country: "CO", input: rejected })).submission;
     await data(user.secret, SEND_KYC, { country: "CO", id: submissionId });
     expect(await kycStatus(user.secret, "CO")).toBe("FAILED");
     const RETRY =
@@ -997,9 +1014,15 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
     expect(await status(user.secret, "CO")).toBe("CONSULTED");
 
     // The contact email carries the sandbox's rejection marker: the hosted KYB is rejected.
-    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: MX) { status } }");
-    const link = await data(user.secret, "mutation { requestDomesticKybLink(country: MX) { submissionId } }");
-    await data(user.secret, "mutation { reportDomesticHostedFlowFinished(country: MX, customerType: BUSINESS) }");
+    await data(user.secret, "mutation { createDomesticBusinessCustomer(country: MX) { customer { status } } }");
+    const { hostedLink: link } = await data(
+      user.secret,
+      "mutation { requestDomesticKybLink(country: MX) { hostedLink { submissionId } } }",
+    );
+    await data(
+      user.secret,
+      "mutation { reportDomesticHostedFlowFinished(country: MX, customerType: BUSINESS) { recorded } }",
+    );
     expect(await kycStatus(user.secret, "MX", "BUSINESS")).toBe("FAILED");
     const { hostedLink } = await data(user.secret, RETRY, { country: "MX", type: "BUSINESS" });
     expect(hostedLink.submissionId).not.toBe(link.submissionId);
@@ -1022,9 +1045,9 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
     expect(body.data).toEqual({ domesticCustomer: null, customers: [] });
     expect(body.errors.map((error: any) => error.extensions.code)).toEqual(["NOT_FOUND"]);
 
-    await data(user.secret, "mutation { createDomesticIndividualCustomer(country: AR) { status } }");
+    await data(user.secret, "mutation { createDomesticIndividualCustomer(country: AR) { customer { status } } }");
     expect(
-      await refusal(user.secret, "mutation { createDomesticIndividualCustomer(country: AR) { status } }"),
+      await refusal(user.secret, "mutation { createDomesticIndividualCustomer(country: AR) { customer { status } } }"),
     ).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: [{ field: "country" }] });
     expect(
       await refusal(user.secret, SUBMIT_KYC, { country: "AR", input: { ...KYC_INFO, dateOfBirth: "12/04/1990" } }),
@@ -1036,18 +1059,20 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
     expect(
       await refusal(
         user.secret,
-        'mutation { submitDomesticKybInformation(country: AR, input: { businessName: "Acme", taxId: "30-1" }) { submissionId } }',
+        'mutation { submitDomesticKybInformation(country: AR, input: { businessName: "Acme", taxId: "30-1" }) { submission { submissionId } } }',
       ),
     ).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
     expect(
       await refusal(
         user.secret,
-        "mutation($type: CustomerType) { reportDomesticHostedFlowOpened(country: AR, customerType: $type) }",
+        "mutation($type: CustomerType) { reportDomesticHostedFlowOpened(country: AR, customerType: $type) { recorded } }",
         { type: null },
       ),
     ).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
     // Without a hosted link there is nothing to report opened.
-    expect(await refusal(user.secret, "mutation { reportDomesticHostedFlowOpened(country: AR) }")).toMatchObject({
+    expect(
+      await refusal(user.secret, "mutation { reportDomesticHostedFlowOpened(country: AR) { recorded } }"),
+    ).toMatchObject({
       code: "VALIDATION_FAILED",
       details: [{ field: "country" }],
     });
@@ -1058,13 +1083,13 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
   it("acts for a managed child through the selector, within the manager's policy and the child's customer type", async () => {
     const { manager, selecting } = await individualChildOfMxManager();
     expect(
-      await refusal(selecting, "mutation { createDomesticIndividualCustomer(country: CO) { status } }"),
+      await refusal(selecting, "mutation { createDomesticIndividualCustomer(country: CO) { customer { status } } }"),
     ).toMatchObject({ code: "MANAGED_PROFILE_ACCESS_DENIED", status: 403 });
     expect(
-      await refusal(selecting, "mutation { createDomesticBusinessCustomer(country: MX) { status } }"),
+      await refusal(selecting, "mutation { createDomesticBusinessCustomer(country: MX) { customer { status } } }"),
     ).toMatchObject({ code: "MANAGED_PROFILE_CUSTOMER_TYPE_MISMATCH", status: 400 });
-    await data(selecting, "mutation { createDomesticIndividualCustomer(country: MX) { status } }");
-    const { submissionId } = await data(selecting, SUBMIT_KYC, { country: "MX", input: KYC_INFO });
+    await data(selecting, "mutation { createDomesticIndividualCustomer(country: MX) { customer { status } } }");
+    const { submissionId } = (await data(selecting, SUBMIT_KYC, { country: "MX", input: KYC_INFO })).submission;
     await data(selecting, SEND_KYC, { country: "MX", id: submissionId });
     expect(await status(selecting, "MX")).toBe("SUCCESS");
     // The manager's own case is its own.

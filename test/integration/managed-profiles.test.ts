@@ -133,12 +133,14 @@ const GQL = {
   policy: "query { managerPolicy { profileId allowedCorridors allowedCustomerTypes isActive } }",
   credentials:
     "query Keys($id: ID!) { managedProfile(profileId: $id) { profileId apiCredentials { count edges { node { id profileId partnerId revokedAt } } } } }",
-  delete: "mutation Delete($id: ID!) { deleteManagedProfile(profileId: $id) }",
+  delete: "mutation Delete($id: ID!) { deleteManagedProfile(profileId: $id) { deletedProfileId } }",
   issue: `mutation Issue($id: ID!, $input: CreateApiCredentialInput) {
-    createManagedProfileCredential(profileId: $id, input: $input) { secretKey credential { id name profileId partnerId publicKey secretKeyPrefix revokedAt } }
+    createManagedProfileCredential(profileId: $id, input: $input) {
+      credential { secretKey credential { id name profileId partnerId publicKey secretKeyPrefix revokedAt } }
+    }
   }`,
   revoke:
-    "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) }",
+    "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) { revokedCredentialId } }",
 };
 
 /** Every managed-profile REST route, for the given child and child credential. */
@@ -809,21 +811,22 @@ describe("reading and deleting a managed child", () => {
     });
 
     const deleted = await t.graphql(GQL.delete, { id: child.profileId }, manager.session);
-    expect(deleted.body).toEqual({ data: { deleteManagedProfile: true } });
+    expect(deleted.body).toEqual({ data: { deleteManagedProfile: { deletedProfileId: child.profileId } } });
     expect((await me({ "x-api-key": credential.secretKey })).body.errors[0].extensions.code).toBe("INVALID_API_KEY");
     const again = await t.graphql(GQL.delete, { id: child.profileId }, manager.secret);
-    expect(again.body).toEqual({ data: { deleteManagedProfile: true } });
+    expect(again.body).toEqual({ data: { deleteManagedProfile: { deletedProfileId: child.profileId } } });
     const history = await t.graphql(GQL.get, { id: child.profileId }, manager.secret);
     expect(history.body.data.managedProfile).toMatchObject({
       status: "DELETED",
       deletedAt: expect.stringMatching(ISO),
     });
 
-    expectGraphQLError(
-      await t.graphql(GQL.credentials, { id: child.profileId }, manager.secret),
-      404,
-      "MANAGED_PROFILE_NOT_FOUND",
-    );
+    // The deleted child is still read; only its credentials are not found (the field alone is null).
+    const credentials = await t.graphql(GQL.credentials, { id: child.profileId }, manager.secret);
+    expect(credentials.body.data.managedProfile).toEqual({ profileId: child.profileId, apiCredentials: null });
+    expect(credentials.body.errors.map((error: any) => [error.path, error.extensions.code])).toEqual([
+      [["managedProfile", "apiCredentials"], "MANAGED_PROFILE_NOT_FOUND"],
+    ]);
     expectGraphQLError(
       await t.graphql(GQL.issue, { id: child.profileId }, manager.secret),
       404,
@@ -1032,7 +1035,7 @@ describe("a managed child's credentials", () => {
     const child = await createChild(manager);
     const created = await t.graphql(GQL.issue, { id: child.profileId, input: { name: "gql child" } }, manager.session);
     expect(created.body.errors).toBeUndefined();
-    const { secretKey, credential } = created.body.data.createManagedProfileCredential;
+    const { secretKey, credential } = created.body.data.createManagedProfileCredential.credential;
     rememberSecret(secretKey);
     expect(credential).toMatchObject({
       name: "gql child",
@@ -1049,10 +1052,10 @@ describe("a managed child's credentials", () => {
       edges: [{ node: { id: credential.id, profileId: child.profileId, partnerId: null, revokedAt: null } }],
     });
     const revoked = await t.graphql(GQL.revoke, { id: child.profileId, credentialId: credential.id }, manager.secret);
-    expect(revoked.body).toEqual({ data: { revokeManagedProfileCredential: true } });
+    expect(revoked.body).toEqual({ data: { revokeManagedProfileCredential: { revokedCredentialId: credential.id } } });
     expect((await me({ "x-api-key": secretKey })).body.errors[0].extensions.code).toBe("INVALID_API_KEY");
     const again = await t.graphql(GQL.revoke, { id: child.profileId, credentialId: credential.id }, manager.session);
-    expect(again.body).toEqual({ data: { revokeManagedProfileCredential: true } });
+    expect(again.body).toEqual({ data: { revokeManagedProfileCredential: { revokedCredentialId: credential.id } } });
     expectGraphQLError(
       await t.graphql(GQL.revoke, { id: child.profileId, credentialId: randomUUID() }, manager.secret),
       404,

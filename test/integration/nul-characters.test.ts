@@ -57,7 +57,7 @@ describe(`NUL characters in input (${testEngine()})`, () => {
   it("the same over GraphQL, and in a query string", async () => {
     const session = await t.signIn();
     const created = await t.graphql(
-      "mutation ($input: CreateApiCredentialInput) { createApiCredential(input: $input) { credential { id } } }",
+      "mutation ($input: CreateApiCredentialInput) { createApiCredential(input: $input) { credential { credential { id } } } }",
       { input: { name: "x\u0000" } },
       session.headers,
     );

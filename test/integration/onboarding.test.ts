@@ -830,7 +830,7 @@ describe("GraphQL: onboarding status, limits and requirements", () => {
       status: screaming(entity.status),
       accounts: entity.accounts.map((account: any) => ({
         id: account.id,
-        provider: account.provider,
+        provider: screaming(account.provider),
         corridor: account.country,
         customerType: screaming(account.customerType),
         status: screaming(account.status),
@@ -915,9 +915,11 @@ describe("GraphQL: onboarding status, limits and requirements", () => {
         expect(answer.body.data.onboardingRequirements).toEqual({
           ...rest.body,
           customerType: screaming(rest.body.customerType),
+          provider: screaming(rest.body.provider),
           mode: screaming(rest.body.mode),
           documents: rest.body.documents.map((document: any) => ({
             ...document,
+            type: screaming(document.type),
             collection: screaming(document.collection),
           })),
           steps: rest.body.steps.map((step: any) => ({

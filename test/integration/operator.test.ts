@@ -7,7 +7,7 @@ import { expectError } from "../support/kit.js";
 
 /**
  * The operator surface (CONTRACT.md, "Managed profiles and delegation"): `/v1/admin/*` and the operator
- * GraphQL operations, authenticated by `Authorization: Bearer <OPERATOR_TOKEN>` only; manager policies,
+ * GraphQL operations at `/admin/graphql`, authenticated by `Authorization: Bearer <OPERATOR_TOKEN>` only; manager policies,
  * pricing assignments, partners and partner-managed credentials.
  */
 
@@ -23,8 +23,9 @@ type Headers = Record<string, string>;
 const admin = (method: string, path: string, body?: unknown, headers?: Headers) =>
   t.request(method, path, { headers: headers ?? t.operatorHeaders, ...(body !== undefined && { body }) });
 
+/** An operation on the operator's GraphQL endpoint, with the operator token unless other headers are given. */
 const gql = (query: string, variables?: Record<string, unknown>, headers?: Headers) =>
-  t.graphql(query, variables, headers ?? t.operatorHeaders);
+  t.adminGraphql(query, variables, headers ?? t.operatorHeaders);
 
 const me = (key: Headers) => t.graphql("{ me { id } }", undefined, key);
 
@@ -124,9 +125,58 @@ describe("operator authentication", () => {
     expectError(created, 403, "FORBIDDEN");
     const managed = await admin("GET", "/v1/managed-profiles");
     expectError(managed, 403, "FORBIDDEN");
-    const profile = await gql("{ me { id } }");
+    const profile = await t.graphql("{ me { id } }", undefined, t.operatorHeaders);
     expect(profile.status).toBe(403);
     expectGraphQLError(profile, "FORBIDDEN", 403);
+  });
+
+  it("serves the operator GraphQL operations at /admin/graphql only: /graphql's introspection lists none", async () => {
+    const FIELDS = "{ __schema { queryType { fields { name } } mutationType { fields { name } } } }";
+    const names = (response: { body: any }) =>
+      [response.body.data.__schema.queryType, response.body.data.__schema.mutationType].flatMap((type) =>
+        type.fields.map(({ name }: { name: string }) => name),
+      );
+    const operatorFields = names(await gql(FIELDS));
+    expect(operatorFields.sort()).toEqual(
+      [
+        "assignPricingProfile",
+        "auditEvents",
+        "createPartner",
+        "issuePartnerCredential",
+        "manager",
+        "pricingAssignment",
+        "putManager",
+        "setPartnerActive",
+      ].sort(),
+    );
+    const session = await t.signIn();
+    for (const headers of [{}, session.headers, t.operatorHeaders]) {
+      const listed = names(await t.graphql(FIELDS, undefined, headers));
+      expect(listed).toContain("me");
+      expect(listed.filter((name) => operatorFields.includes(name))).toEqual([]);
+    }
+    // Asked on /graphql, an operator field is no field at all, for the operator too.
+    const unknown = await t.graphql(
+      "query ($id: ID!) { manager(profileId: $id) { profileId } }",
+      { id: session.profileId },
+      t.operatorHeaders,
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].extensions.code).toBe("VALIDATION_FAILED");
+    expect(unknown.body.errors[0].message).toMatch(/Cannot query field "manager"/);
+  });
+
+  it("refuses /admin/graphql to any other caller before reading the request: 401, even for a malformed body", async () => {
+    const session = await t.signIn();
+    const key = await t.createCredential(session.headers);
+    for (const headers of [{}, session.headers, { "x-api-key": key.secretKey }, { "x-public-key": key.publicKey }]) {
+      const introspection = await gql("{ __schema { types { name } } }", undefined, headers);
+      expect(introspection.status, JSON.stringify(introspection.body)).toBe(401);
+      expect(introspection.body.errors[0].extensions.code).toBe("AUTHENTICATION_REQUIRED");
+      expect(introspection.body.data ?? null).toBeNull();
+      const malformed = await t.request("POST", "/admin/graphql", { headers, rawBody: "{not json" });
+      expect(malformed.status, JSON.stringify(malformed.body)).toBe(401);
+    }
   });
 
   it("refuses the operator GraphQL operations to anyone but the operator", async () => {
@@ -135,18 +185,21 @@ describe("operator authentication", () => {
     const operations: [string, Record<string, unknown>][] = [
       ["query ($id: ID!) { manager(profileId: $id) { profileId } }", { id: session.profileId }],
       [
-        "mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [BR], isActive: true }) { profileId } }",
+        "mutation ($id: ID!) { putManager(profileId: $id, policy: { allowedCorridors: [BR], isActive: true }) { manager { profileId } } }",
         { id: session.profileId },
       ],
       ["query ($id: ID!) { pricingAssignment(profileId: $id) { pricingProfile } }", { id: session.profileId }],
       [
-        'mutation ($id: ID!) { assignPricingProfile(profileId: $id, pricingProfile: "reduced") { pricingProfile } }',
+        "mutation ($id: ID!) { assignPricingProfile(profileId: $id, pricingProfile: REDUCED) { pricingAssignment { pricingProfile } } }",
         { id: session.profileId },
       ],
-      ['mutation { createPartner(name: "Intruder") { id } }', {}],
-      ["mutation ($id: ID!) { setPartnerActive(partnerId: $id, isActive: false) { id } }", { id: randomUUID() }],
+      ['mutation { createPartner(name: "Intruder") { partner { id } } }', {}],
       [
-        "mutation ($id: ID!, $p: ID!) { issuePartnerCredential(partnerId: $id, input: { profileId: $p }) { secretKey } }",
+        "mutation ($id: ID!) { setPartnerActive(partnerId: $id, isActive: false) { partner { id } } }",
+        { id: randomUUID() },
+      ],
+      [
+        "mutation ($id: ID!, $p: ID!) { issuePartnerCredential(partnerId: $id, input: { profileId: $p }) { credential { secretKey } } }",
         { id: randomUUID(), p: session.profileId },
       ],
     ];
@@ -786,17 +839,19 @@ describe("partner-managed credentials (REST)", () => {
 /* ------------------------------------------------------------------------- GraphQL */
 
 const MANAGER_FIELDS = "profileId allowedCorridors allowedCustomerTypes isActive createdAt updatedAt";
-const PUT_MANAGER = `mutation ($id: ID!, $policy: ManagerPolicyInput!) { putManager(profileId: $id, policy: $policy) { ${MANAGER_FIELDS} } }`;
+const PUT_MANAGER = `mutation ($id: ID!, $policy: ManagerPolicyInput!) { putManager(profileId: $id, policy: $policy) { manager { ${MANAGER_FIELDS} } } }`;
 const MANAGER = `query ($id: ID!) { manager(profileId: $id) { ${MANAGER_FIELDS} } }`;
 const ASSIGN =
-  "mutation ($id: ID!, $p: String!) { assignPricingProfile(profileId: $id, pricingProfile: $p) { profileId pricingProfile updatedAt } }";
+  "mutation ($id: ID!, $p: PricingProfileName!) { assignPricingProfile(profileId: $id, pricingProfile: $p) { pricingAssignment { profileId pricingProfile updatedAt } } }";
 const PRICING = "query ($id: ID!) { pricingAssignment(profileId: $id) { profileId pricingProfile updatedAt } }";
 const CREATE_PARTNER =
-  "mutation ($name: String!) { createPartner(name: $name) { id name isActive createdAt updatedAt } }";
+  "mutation ($name: String!) { createPartner(name: $name) { partner { id name isActive createdAt updatedAt } } }";
 const SET_PARTNER =
-  "mutation ($id: ID!, $on: Boolean!) { setPartnerActive(partnerId: $id, isActive: $on) { id name isActive } }";
+  "mutation ($id: ID!, $on: Boolean!) { setPartnerActive(partnerId: $id, isActive: $on) { partner { id name isActive } } }";
 const ISSUE = `mutation ($id: ID!, $input: PartnerCredentialInput!) {
-  issuePartnerCredential(partnerId: $id, input: $input) { secretKey credential { id name profileId partnerId publicKey secretKeyPrefix expiresAt revokedAt } }
+  issuePartnerCredential(partnerId: $id, input: $input) {
+    credential { secretKey credential { id name profileId partnerId publicKey secretKeyPrefix expiresAt revokedAt } }
+  }
 }`;
 
 describe("operator operations (GraphQL)", () => {
@@ -808,15 +863,15 @@ describe("operator operations (GraphQL)", () => {
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.errors).toBeUndefined();
-    expect(put.body.data.putManager).toMatchObject({
+    expect(put.body.data.putManager.manager).toMatchObject({
       profileId: session.profileId,
       allowedCustomerTypes: ["INDIVIDUAL"],
       isActive: true,
     });
-    expect([...put.body.data.putManager.allowedCorridors].sort()).toEqual(["BR", "MX"]);
+    expect([...put.body.data.putManager.manager.allowedCorridors].sort()).toEqual(["BR", "MX"]);
 
     const got = await gql(MANAGER, { id: session.profileId });
-    expect(got.body.data.manager).toEqual(put.body.data.putManager);
+    expect(got.body.data.manager).toEqual(put.body.data.putManager.manager);
     const rest = await admin("GET", `/v1/admin/managers/${session.profileId}`);
     expect(rest.body.manager).toMatchObject({
       profileId: session.profileId,
@@ -830,11 +885,11 @@ describe("operator operations (GraphQL)", () => {
       id: session.profileId,
       policy: { allowedCorridors: ["US"], isActive: false },
     });
-    expect(updated.body.data.putManager).toMatchObject({
+    expect(updated.body.data.putManager.manager).toMatchObject({
       allowedCorridors: ["US"],
       allowedCustomerTypes: null,
       isActive: false,
-      createdAt: put.body.data.putManager.createdAt,
+      createdAt: put.body.data.putManager.manager.createdAt,
     });
     expect(await t.app.db.manager.count({ where: { profileId: session.profileId } })).toBe(1);
   });
@@ -870,32 +925,33 @@ describe("operator operations (GraphQL)", () => {
   it("assignPricingProfile and pricingAssignment", async () => {
     const session = await t.signIn();
     expectGraphQLError(await gql(PRICING, { id: session.profileId }), "NOT_FOUND", 404);
-    const assigned = await gql(ASSIGN, { id: session.profileId, p: "zero-fee" });
+    const assigned = await gql(ASSIGN, { id: session.profileId, p: "ZERO_FEE" });
     expect(assigned.body.errors).toBeUndefined();
-    expect(assigned.body.data.assignPricingProfile).toEqual({
+    expect(assigned.body.data.assignPricingProfile.pricingAssignment).toEqual({
       profileId: session.profileId,
-      pricingProfile: "zero-fee",
+      pricingProfile: "ZERO_FEE",
       updatedAt: expect.stringMatching(ISO),
     });
     expect((await gql(PRICING, { id: session.profileId })).body.data.pricingAssignment).toEqual(
-      assigned.body.data.assignPricingProfile,
+      assigned.body.data.assignPricingProfile.pricingAssignment,
     );
     expect(
       (await admin("GET", `/v1/admin/pricing-assignments/${session.profileId}`)).body.pricingAssignment.pricingProfile,
     ).toBe("zero-fee");
 
-    const invalid = await gql(ASSIGN, { id: session.profileId, p: "Not Valid" });
+    // The name is an enum: REST's spelling, or any other name, fails the variables' validation.
+    const invalid = await gql(ASSIGN, { id: session.profileId, p: "zero-fee" });
     expectGraphQLError(invalid, "VALIDATION_FAILED", 400);
-    expect(invalid.body.errors[0].extensions.details).toEqual([expect.objectContaining({ field: "pricingProfile" })]);
-    expectGraphQLError(await gql(ASSIGN, { id: randomUUID(), p: "zero-fee" }), "NOT_FOUND", 404);
-    expect((await gql(PRICING, { id: session.profileId })).body.data.pricingAssignment.pricingProfile).toBe("zero-fee");
+    expect(invalid.body.errors[0].message).toMatch(/"zero-fee" does not exist in "PricingProfileName" enum/);
+    expectGraphQLError(await gql(ASSIGN, { id: randomUUID(), p: "ZERO_FEE" }), "NOT_FOUND", 404);
+    expect((await gql(PRICING, { id: session.profileId })).body.data.pricingAssignment.pricingProfile).toBe("ZERO_FEE");
   });
 
   it("createPartner, setPartnerActive and issuePartnerCredential, end to end", async () => {
     const owner = await t.signIn();
     const created = await gql(CREATE_PARTNER, { name: "GraphQL Partner" });
     expect(created.body.errors).toBeUndefined();
-    const partner = created.body.data.createPartner;
+    const partner = created.body.data.createPartner.partner;
     expect(partner).toEqual({
       id: expect.any(String),
       name: "GraphQL Partner",
@@ -906,7 +962,7 @@ describe("operator operations (GraphQL)", () => {
 
     const issued = await gql(ISSUE, { id: partner.id, input: { profileId: owner.profileId, name: "via graphql" } });
     expect(issued.body.errors, JSON.stringify(issued.body)).toBeUndefined();
-    const { secretKey, credential } = issued.body.data.issuePartnerCredential;
+    const { secretKey, credential } = issued.body.data.issuePartnerCredential.credential;
     rememberSecret(secretKey);
     expect(secretKey).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
     expect(credential).toMatchObject({
@@ -921,20 +977,24 @@ describe("operator operations (GraphQL)", () => {
     expect(listed.body.credentials).toEqual([expect.objectContaining({ id: credential.id, partnerId: partner.id })]);
 
     const off = await gql(SET_PARTNER, { id: partner.id, on: false });
-    expect(off.body.data.setPartnerActive).toEqual({ id: partner.id, name: "GraphQL Partner", isActive: false });
+    expect(off.body.data.setPartnerActive.partner).toEqual({
+      id: partner.id,
+      name: "GraphQL Partner",
+      isActive: false,
+    });
     const refused = await me({ "x-api-key": secretKey });
     expect(refused.status).toBe(401);
     expect(refused.body.errors[0].extensions.code).toBe("INVALID_API_KEY");
     expectGraphQLError(await gql(ISSUE, { id: partner.id, input: { profileId: owner.profileId } }), "NOT_FOUND", 404);
 
     const on = await gql(SET_PARTNER, { id: partner.id, on: true });
-    expect(on.body.data.setPartnerActive.isActive).toBe(true);
+    expect(on.body.data.setPartnerActive.partner.isActive).toBe(true);
     expect((await me({ "x-api-key": secretKey })).body.data.me.id).toBe(owner.profileId);
   });
 
   it("partner errors carry extensions.code: NOT_FOUND, CREDENTIAL_SUBJECT_REQUIRED, VALIDATION_FAILED", async () => {
     const owner = await t.signIn();
-    const partner = (await gql(CREATE_PARTNER, { name: "Errors Partner" })).body.data.createPartner;
+    const partner = (await gql(CREATE_PARTNER, { name: "Errors Partner" })).body.data.createPartner.partner;
     expectGraphQLError(await gql(SET_PARTNER, { id: randomUUID(), on: false }), "NOT_FOUND", 404);
     expectGraphQLError(await gql(ISSUE, { id: randomUUID(), input: { profileId: owner.profileId } }), "NOT_FOUND", 404);
     expectGraphQLError(

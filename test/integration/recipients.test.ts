@@ -335,12 +335,14 @@ describe("GraphQL", () => {
       expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
       return body.data;
     };
-    const { inviteRecipient } = await gql(
-      sender.session,
-      "mutation ($email: String!) { inviteRecipient(email: $email, relationship: FAMILY) { id email relationship status archived } }",
-      { email: invitee.email },
-    );
-    expect(inviteRecipient).toMatchObject({
+    const { invitation } = (
+      await gql(
+        sender.session,
+        "mutation ($email: String!) { inviteRecipient(email: $email, relationship: FAMILY) { invitation { id email relationship status archived } } }",
+        { email: invitee.email },
+      )
+    ).inviteRecipient;
+    expect(invitation).toMatchObject({
       email: invitee.email,
       relationship: "FAMILY",
       status: "PENDING",
@@ -351,33 +353,37 @@ describe("GraphQL", () => {
     const LIST =
       "query ($archived: Boolean!) { recipientInvitations(archived: $archived, first: 10) { count edges { node { id } } } }";
     expect((await gql(sender.session, LIST, { archived: false })).recipientInvitations.count).toBe(1);
-    await gql(sender.session, "mutation ($id: ID!) { archiveRecipientInvitation(id: $id) { archived } }", {
-      id: inviteRecipient.id,
-    });
+    await gql(
+      sender.session,
+      "mutation ($id: ID!) { archiveRecipientInvitation(id: $id) { invitation { archived } } }",
+      {
+        id: invitation.id,
+      },
+    );
     expect((await gql(sender.session, LIST, { archived: true })).recipientInvitations.edges[0].node.id).toBe(
-      inviteRecipient.id,
+      invitation.id,
     );
     await gql(
       sender.session,
-      "mutation ($id: ID!) { archiveRecipientInvitation(id: $id, archived: false) { archived } }",
-      { id: inviteRecipient.id },
+      "mutation ($id: ID!) { archiveRecipientInvitation(id: $id, archived: false) { invitation { archived } } }",
+      { id: invitation.id },
     );
     expect(
       (
         await gql(
           sender.session,
-          "mutation ($id: ID!) { updateRecipientRelationship(id: $id, relationship: EMPLOYEE) }",
-          { id: inviteRecipient.id },
+          "mutation ($id: ID!) { updateRecipientRelationship(id: $id, relationship: EMPLOYEE) { relationship } }",
+          { id: invitation.id },
         )
       ).updateRecipientRelationship,
-    ).toBe("EMPLOYEE");
+    ).toEqual({ relationship: "EMPLOYEE" });
 
     const { recipientInvitationPreview } = await gql(
       invitee.session,
       "query ($code: String!) { recipientInvitationPreview(code: $code) { invitationId relationship } }",
       { code },
     );
-    expect(recipientInvitationPreview).toEqual({ invitationId: inviteRecipient.id, relationship: "EMPLOYEE" });
+    expect(recipientInvitationPreview).toEqual({ invitationId: invitation.id, relationship: "EMPLOYEE" });
     await gql(
       invitee.session,
       "mutation ($code: String!) { acceptRecipientInvitation(code: $code) { invitationId } }",
@@ -388,12 +394,12 @@ describe("GraphQL", () => {
       "{ recipients(first: 5) { count edges { node { id email relationship } } } }",
     );
     expect(page.edges.map((edge: any) => edge.node)).toEqual([
-      { id: inviteRecipient.id, email: invitee.email, relationship: "EMPLOYEE" },
+      { id: invitation.id, email: invitee.email, relationship: "EMPLOYEE" },
     ]);
     const { recipientEligibility } = await gql(
       sender.session,
       "query ($id: ID!) { recipientEligibility(id: $id) { corridor canReceive } }",
-      { id: inviteRecipient.id },
+      { id: invitation.id },
     );
     expect(recipientEligibility.filter((entry: any) => entry.canReceive).map((entry: any) => entry.corridor)).toEqual([
       "EU",

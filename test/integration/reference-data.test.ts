@@ -308,7 +308,7 @@ describe("GraphQL", () => {
   const CRYPTO = "assetSymbol assetNetwork assetDecimals assetContractAddress assetForeignAssetId";
   const METHOD = "id name supportedFiats limits { min max }";
 
-  it("answers what REST answers, with enums in GraphQL's upper case", async () => {
+  it("answers what REST answers, with enums in GraphQL's upper case and amounts as decimal strings", async () => {
     const { body } = await t.graphql(
       `{ supportedCountries { ${COUNTRY} } supportedCryptocurrencies { ${CRYPTO} } supportedFiatCurrencies { symbol name decimals } supportedPaymentMethods { ${METHOD} } }`,
     );
@@ -323,7 +323,11 @@ describe("GraphQL", () => {
     );
     expect(body.data.supportedFiatCurrencies).toEqual(rest[2].currencies);
     expect(body.data.supportedPaymentMethods).toEqual(
-      rest[3].paymentMethods.map((method: { id: string }) => ({ ...method, id: method.id.toUpperCase() })),
+      rest[3].paymentMethods.map((method: { id: string; limits: { min: number; max: number } }) => ({
+        ...method,
+        id: method.id.toUpperCase(),
+        limits: { min: String(method.limits.min), max: String(method.limits.max) },
+      })),
     );
   });
 
@@ -349,7 +353,7 @@ describe("GraphQL", () => {
         { assetSymbol: "USDC", assetNetwork: "ETHEREUM" },
         { assetSymbol: "USDT", assetNetwork: "ETHEREUM" },
       ],
-      supportedPaymentMethods: [{ id: "ACH", limits: { min: 33000, max: 200000000 } }],
+      supportedPaymentMethods: [{ id: "ACH", limits: { min: "33000", max: "200000000" } }],
     });
   });
 

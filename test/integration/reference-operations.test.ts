@@ -70,7 +70,7 @@ async function widgetSession(headers: Headers, quoteId: string): Promise<string>
 describe("POST /v1/brl/kyc/record-attempt", () => {
   const LATEST = "{ onboardingStatus { latestBrazilKycAttempt { quoteId sessionId recordedAt } } }";
   const RECORD =
-    "mutation ($input: RecordBrazilKycAttemptInput!) { recordBrazilKycAttempt(input: $input) { quoteId sessionId recordedAt } }";
+    "mutation ($input: RecordBrazilKycAttemptInput!) { recordBrazilKycAttempt(input: $input) { kycAttempt { quoteId sessionId recordedAt } } }";
 
   const attemptsOf = (profileId: string) =>
     t.app.db.initialBrazilKycAttempt.findMany({ where: { profileId }, orderBy: { createdAt: "asc" } });
@@ -117,11 +117,13 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
   it("GraphQL records it as REST does and answers the record, the first one again on a repeat", async () => {
     const profile = await t.newProfile();
     const input = { quoteId: await quote(profile.session), taxId: randomCpf() };
-    const first = ok(await t.graphql(RECORD, { input }, profile.session)).data.recordBrazilKycAttempt;
+    const first = ok(await t.graphql(RECORD, { input }, profile.session)).data.recordBrazilKycAttempt.kycAttempt;
     expect(first).toEqual({ quoteId: input.quoteId, sessionId: null, recordedAt: expect.any(String) });
     const again = ok(await t.request("POST", "/v1/brl/kyc/record-attempt", { headers: profile.secret, body: input }));
     expect(again).toEqual({});
-    expect(ok(await t.graphql(RECORD, { input }, profile.secret)).data.recordBrazilKycAttempt).toEqual(first);
+    expect(ok(await t.graphql(RECORD, { input }, profile.secret)).data.recordBrazilKycAttempt.kycAttempt).toEqual(
+      first,
+    );
   });
 
   it("bad input -> 400 VALIDATION_FAILED naming the field, and nothing is recorded", async () => {
@@ -266,7 +268,7 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
 
 describe("PUT /v1/onboarding/active-entity", () => {
   const SELECT =
-    "mutation ($customerType: CustomerType!) { selectActiveEntity(customerType: $customerType) { activeEntityId customerType } }";
+    "mutation ($customerType: CustomerType!) { selectActiveEntity(customerType: $customerType) { activeEntity { activeEntityId customerType } } }";
   const status = async (headers: Headers) => ok(await t.request("GET", "/v1/onboarding/status", { headers }));
   const select = (headers: Headers, body: unknown) =>
     t.request("PUT", "/v1/onboarding/active-entity", { headers, body });
@@ -302,7 +304,10 @@ describe("PUT /v1/onboarding/active-entity", () => {
     });
     expect(ok(await select(profile.session, { type: "business" }))).toEqual(chosen);
     const graphql = ok(await t.graphql(SELECT, { customerType: "BUSINESS" }, profile.session));
-    expect(graphql.data.selectActiveEntity).toEqual({ activeEntityId: profile.businessId, customerType: "BUSINESS" });
+    expect(graphql.data.selectActiveEntity.activeEntity).toEqual({
+      activeEntityId: profile.businessId,
+      customerType: "BUSINESS",
+    });
     expect(
       ok(await t.graphql("{ onboardingStatus { activeEntityId selectionRequired } }", {}, profile.session)).data,
     ).toEqual({ onboardingStatus: { activeEntityId: profile.businessId, selectionRequired: false } });
@@ -446,11 +451,11 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
 
     // Information given again (through GraphQL, whose fields carry the project's names) replaces the submission.
     const again = await t.graphql(
-      "mutation ($input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: CO, input: $input) { submissionId } }",
+      "mutation ($input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: CO, input: $input) { submission { submissionId } } }",
       { input: { ...KYB, relatedPersons: [{ ...person("Ana"), documentNumber: "55", politicallyExposed: true }] } },
       profile.session,
     );
-    const replaced = ok(again).data.submitDomesticKybInformation.submissionId;
+    const replaced = ok(again).data.submitDomesticKybInformation.submission.submissionId;
     const now = ok(await find(profile.secret));
     expect(now).toEqual([{ submissionId: replaced, relatedPersons: [{ idRelatedPerson: UUID }] }]);
     expect(now[0].relatedPersons[0].idRelatedPerson).not.toBe(first.idRelatedPerson);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildGraphQLSchema } from "../../src/graphql/schema.js";
+import { buildAdminGraphQLSchema, buildGraphQLSchema } from "../../src/graphql/schema.js";
 import { PRICING_PROFILE_NAMES } from "../../src/quotes/pricing.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { BENEFICIAL_OWNER, JPEG_FILE, KYB_LEVEL_ONE_COMPANY, LEVEL_ONE_KYC, randomCpf } from "../support/kyc.js";
@@ -206,18 +206,18 @@ function domesticKycGraphQLTargets(): SecurityTarget[] {
   const send = (field: string, country: string) => ({
     field: `Mutation.${field}` as const,
     ...change,
-    document: `mutation Send($country: DomesticCountry!, $id: ID!) { ${field}(country: $country, submissionId: $id) }`,
+    document: `mutation Send($country: DomesticCountry!, $id: ID!) { ${field}(country: $country, submissionId: $id) { sentSubmissionId } }`,
     variables: () => ({ country, id: randomUUID() }),
     invalidVariables: () => ({ country }),
   });
   return [
-    byCountry("createDomesticIndividualCustomer", "{ customerId status }"),
-    byCountry("createDomesticBusinessCustomer", "{ customerId status }"),
+    byCountry("createDomesticIndividualCustomer", "{ customer { customerId status } }"),
+    byCountry("createDomesticBusinessCustomer", "{ customer { customerId status } }"),
     {
       field: "Mutation.submitDomesticKycInformation",
       ...change,
       document:
-        "mutation Submit($country: DomesticCountry!, $input: DomesticKycInformationInput!) { submitDomesticKycInformation(country: $country, input: $input) { submissionId } }",
+        "mutation Submit($country: DomesticCountry!, $input: DomesticKycInformationInput!) { submitDomesticKycInformation(country: $country, input: $input) { submission { submissionId } } }",
       variables: () => ({
         country: "US",
         input: {
@@ -235,15 +235,15 @@ function domesticKycGraphQLTargets(): SecurityTarget[] {
       field: "Mutation.submitDomesticKybInformation",
       ...change,
       document:
-        "mutation Submit($country: DomesticKybCountry!, $input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: $country, input: $input) { submissionId } }",
+        "mutation Submit($country: DomesticKybCountry!, $input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: $country, input: $input) { submission { submissionId } } }",
       variables: () => ({ country: "MX", input: { businessName: "Acme", taxId: "ACM010101ABC" } }),
       invalidVariables: () => ({ country: "US", input: { businessName: "Acme", taxId: "ACM010101ABC" } }),
     },
     send("sendDomesticKybSubmission", "MX"),
-    byCountry("requestDomesticKycLink", "{ submissionId url }"),
-    byCountry("requestDomesticKybLink", "{ submissionId url }"),
-    { ...typed("Mutation", "reportDomesticHostedFlowOpened"), ...change },
-    { ...typed("Mutation", "reportDomesticHostedFlowFinished"), ...change },
+    byCountry("requestDomesticKycLink", "{ hostedLink { submissionId url } }"),
+    byCountry("requestDomesticKybLink", "{ hostedLink { submissionId url } }"),
+    { ...typed("Mutation", "reportDomesticHostedFlowOpened", "{ recorded }"), ...change },
+    { ...typed("Mutation", "reportDomesticHostedFlowFinished", "{ recorded }"), ...change },
     { ...typed("Mutation", "retryDomesticKyc", "{ hostedLink { submissionId url } }"), ...change },
     { ...typed("Query", "domesticKycStatus", "{ customerId country customerType status updatedAt }"), ...kyc },
     { ...typed("Query", "domesticCustomer", "{ country status createdAt }"), ...kyc },
@@ -691,28 +691,29 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.createApiCredential",
     capabilities: ["OWN_CREDENTIALS"],
     document:
-      "mutation Create($input: CreateApiCredentialInput) { createApiCredential(input: $input) { secretKey credential { id } } }",
+      "mutation Create($input: CreateApiCredentialInput) { createApiCredential(input: $input) { credential { secretKey credential { id } } } }",
     variables: () => ({ input: { name: "security suite: created" } }),
     invalidVariables: () => ({ input: { expiresAt: "tomorrow" } }),
   },
   {
     field: "Mutation.revokeApiCredential",
     capabilities: ["OWN_CREDENTIALS"],
-    document: "mutation Revoke($id: ID!) { revokeApiCredential(id: $id) }",
+    document: "mutation Revoke($id: ID!) { revokeApiCredential(id: $id) { revokedCredentialId } }",
     variables: async (fx) => ({ id: (await fx.spareCredential()).id }),
     invalidVariables: () => ({}),
   },
   {
     field: "Mutation.refreshSession",
     capabilities: ["SIGN_IN"],
-    document: "mutation Refresh($token: String!) { refreshSession(refreshToken: $token) { accessToken refreshToken } }",
+    document:
+      "mutation Refresh($token: String!) { refreshSession(refreshToken: $token) { session { accessToken refreshToken } } }",
     variables: async (fx) => ({ token: await fx.liveRefreshToken() }),
     invalidVariables: () => ({ token: 42 }),
   },
   {
     field: "Mutation.logout",
     capabilities: ["SIGN_IN"],
-    document: "mutation Logout($token: String!) { logout(refreshToken: $token) }",
+    document: "mutation Logout($token: String!) { logout(refreshToken: $token) { loggedOut } }",
     variables: async (fx) => ({ token: await fx.liveRefreshToken() }),
     invalidVariables: () => ({ token: 42 }),
   },
@@ -805,7 +806,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["PROVIDER_ACCOUNTS"],
     allowedOutcome: "not-refused",
     document:
-      "mutation Selfie($taxId: String!) { requestBrazilSelfieUpload(taxId: $taxId) { documentId livenessUrl } }",
+      "mutation Selfie($taxId: String!) { requestBrazilSelfieUpload(taxId: $taxId) { selfieUpload { documentId livenessUrl } } }",
     variables: () => ({ taxId: randomCpf() }),
     invalidVariables: () => ({ taxId: 42 }),
   },
@@ -814,7 +815,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["PROVIDER_ACCOUNTS"],
     allowedOutcome: "not-refused",
     document:
-      "mutation Document($id: ID!, $input: CreateBrazilKybDocumentInput!) { createBrazilKybDocument(subAccountId: $id, input: $input) { documentId frontUploadUrl } }",
+      "mutation Document($id: ID!, $input: CreateBrazilKybDocumentInput!) { createBrazilKybDocument(subAccountId: $id, input: $input) { documentUpload { documentId frontUploadUrl } } }",
     variables: () => ({ id: randomUUID(), input: { documentType: "CERTIFICATE_OF_INCORPORATION" } }),
     invalidVariables: () => ({ id: randomUUID(), input: { documentType: "CERTIFICATE-OF-INCORPORATION" } }),
   },
@@ -850,7 +851,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["PROVIDER_ACCOUNTS"],
     ownedInputs: true,
     document:
-      "mutation Record($input: RecordBrazilKycAttemptInput!) { recordBrazilKycAttempt(input: $input) { quoteId sessionId recordedAt } }",
+      "mutation Record($input: RecordBrazilKycAttemptInput!) { recordBrazilKycAttempt(input: $input) { kycAttempt { quoteId sessionId recordedAt } } }",
     variables: async (fx, caller) => ({ input: { quoteId: await fx.quote(caller), taxId: randomCpf() } }),
     invalidVariables: () => ({ input: { taxId: randomCpf() } }),
   },
@@ -925,6 +926,23 @@ const TARGETS: SecurityTarget[] = [
     invalidVariables: () => ({}),
   },
   {
+    field: "ManagedProfile.ramps",
+    capabilities: ["MANAGED_PROFILES", "RAMP_OPERATIONS", "ACT_FOR_MANAGED_CHILD"],
+    childCredential: "refused",
+    document:
+      "query ChildRamps($id: ID!) { managedProfile(profileId: $id) { profileId ramps(first: 5) { totalCount } } }",
+    variables: async (fx) => ({ id: (await fx.child()).profileId }),
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "ManagedProfile.customers",
+    capabilities: ["MANAGED_PROFILES", "PROVIDER_ACCOUNTS", "ACT_FOR_MANAGED_CHILD"],
+    childCredential: "refused",
+    document: "query ChildCustomers($id: ID!) { managedProfile(profileId: $id) { profileId customers { corridor } } }",
+    variables: async (fx) => ({ id: (await fx.child()).profileId }),
+    invalidVariables: () => ({}),
+  },
+  {
     field: "Mutation.createManagedProfile",
     capabilities: ["MANAGED_PROFILES"],
     childCredential: "refused",
@@ -945,7 +963,7 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.deleteManagedProfile",
     capabilities: ["MANAGED_PROFILES"],
     childCredential: "refused",
-    document: "mutation Delete($id: ID!) { deleteManagedProfile(profileId: $id) }",
+    document: "mutation Delete($id: ID!) { deleteManagedProfile(profileId: $id) { deletedProfileId } }",
     variables: async (fx) => ({ id: (await fx.child()).profileId }),
     invalidVariables: () => ({}),
   },
@@ -954,7 +972,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["MANAGE_CHILD_CREDENTIALS"],
     childCredential: "refused",
     document:
-      "mutation Issue($id: ID!, $input: CreateApiCredentialInput) { createManagedProfileCredential(profileId: $id, input: $input) { secretKey credential { id profileId } } }",
+      "mutation Issue($id: ID!, $input: CreateApiCredentialInput) { createManagedProfileCredential(profileId: $id, input: $input) { credential { secretKey credential { id profileId } } } }",
     variables: async (fx) => ({
       id: (await fx.child()).profileId,
       input: { name: "security suite: child credential" },
@@ -966,7 +984,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["MANAGE_CHILD_CREDENTIALS"],
     childCredential: "refused",
     document:
-      "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) }",
+      "mutation Revoke($id: ID!, $credentialId: ID!) { revokeManagedProfileCredential(profileId: $id, credentialId: $credentialId) { revokedCredentialId } }",
     variables: async (fx) => {
       const credential = await fx.spareChildCredential();
       return { id: credential.profileId, credentialId: credential.id };
@@ -974,9 +992,10 @@ const TARGETS: SecurityTarget[] = [
     invalidVariables: () => ({}),
   },
 
-  // GraphQL: the operator surface.
+  // GraphQL: the operator surface, on its own endpoint.
   {
     field: "Query.manager",
+    endpoint: "/admin/graphql",
     capabilities: ["OPERATOR"],
     document: "query Manager($id: ID!) { manager(profileId: $id) { profileId allowedCorridors isActive } }",
     variables: (fx) => ({ id: fx.owner.profileId }),
@@ -984,6 +1003,7 @@ const TARGETS: SecurityTarget[] = [
   },
   {
     field: "Query.pricingAssignment",
+    endpoint: "/admin/graphql",
     capabilities: ["OPERATOR"],
     document: "query Pricing($id: ID!) { pricingAssignment(profileId: $id) { profileId pricingProfile } }",
     variables: (fx) => ({ id: fx.pricedProfileId }),
@@ -991,17 +1011,19 @@ const TARGETS: SecurityTarget[] = [
   },
   {
     field: "Query.auditEvents",
+    endpoint: "/admin/graphql",
     capabilities: ["OPERATOR"],
     document:
-      "query Audit($action: String, $first: Int!) { auditEvents(action: $action, first: $first) { edges { node { id action actor { channel } } } } }",
-    variables: () => ({ action: "partner.created", first: 5 }),
+      "query Audit($action: AuditAction, $first: Int!) { auditEvents(action: $action, first: $first) { edges { node { id action actor { channel } } } } }",
+    variables: () => ({ action: "PARTNER_CREATED", first: 5 }),
     invalidVariables: () => ({}),
   },
   {
     field: "Mutation.putManager",
+    endpoint: "/admin/graphql",
     capabilities: ["OPERATOR"],
     document:
-      "mutation Put($id: ID!, $policy: ManagerPolicyInput!) { putManager(profileId: $id, policy: $policy) { profileId isActive } }",
+      "mutation Put($id: ID!, $policy: ManagerPolicyInput!) { putManager(profileId: $id, policy: $policy) { manager { profileId isActive } } }",
     variables: async (fx) => ({
       id: await fx.nonManagerProfile(),
       policy: { allowedCorridors: ["BR", "MX"], isActive: true },
@@ -1013,24 +1035,31 @@ const TARGETS: SecurityTarget[] = [
   },
   {
     field: "Mutation.assignPricingProfile",
+    endpoint: "/admin/graphql",
     capabilities: ["OPERATOR"],
     document:
-      "mutation Assign($id: ID!, $name: String!) { assignPricingProfile(profileId: $id, pricingProfile: $name) { profileId pricingProfile } }",
-    variables: async (fx) => ({ id: fx.pricedProfileId, name: await otherPricingProfile(fx) }),
+      "mutation Assign($id: ID!, $name: PricingProfileName!) { assignPricingProfile(profileId: $id, pricingProfile: $name) { pricingAssignment { profileId pricingProfile } } }",
+    // GraphQL names partner-markup PARTNER_MARKUP (the PricingProfileName enum).
+    variables: async (fx) => ({
+      id: fx.pricedProfileId,
+      name: (await otherPricingProfile(fx)).replace(/-/g, "_").toUpperCase(),
+    }),
     invalidVariables: (fx) => ({ id: fx.pricedProfileId, name: 42 }),
   },
   {
     field: "Mutation.createPartner",
+    endpoint: "/admin/graphql",
     capabilities: ["OPERATOR"],
-    document: "mutation Partner($name: String!) { createPartner(name: $name) { id name isActive } }",
+    document: "mutation Partner($name: String!) { createPartner(name: $name) { partner { id name isActive } } }",
     variables: () => ({ name: "security suite: created partner" }),
     invalidVariables: () => ({ name: 42 }),
   },
   {
     field: "Mutation.setPartnerActive",
+    endpoint: "/admin/graphql",
     capabilities: ["OPERATOR"],
     document:
-      "mutation Toggle($id: ID!, $active: Boolean!) { setPartnerActive(partnerId: $id, isActive: $active) { id isActive } }",
+      "mutation Toggle($id: ID!, $active: Boolean!) { setPartnerActive(partnerId: $id, isActive: $active) { partner { id isActive } } }",
     variables: async (fx) => ({
       id: fx.togglePartnerId,
       active: !(await fx.t.app.db.partner.findUniqueOrThrow({ where: { id: fx.togglePartnerId } })).isActive,
@@ -1039,9 +1068,10 @@ const TARGETS: SecurityTarget[] = [
   },
   {
     field: "Mutation.issuePartnerCredential",
+    endpoint: "/admin/graphql",
     capabilities: ["OPERATOR"],
     document:
-      "mutation IssuePartner($id: ID!, $input: PartnerCredentialInput!) { issuePartnerCredential(partnerId: $id, input: $input) { secretKey credential { id partnerId profileId } } }",
+      "mutation IssuePartner($id: ID!, $input: PartnerCredentialInput!) { issuePartnerCredential(partnerId: $id, input: $input) { credential { secretKey credential { id partnerId profileId } } } }",
     variables: async (fx) => ({
       id: fx.partner.id,
       input: { profileId: await fx.partner.subject(), name: "security suite: partner-managed" },
@@ -1065,7 +1095,7 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.createQuote",
     capabilities: ["QUOTE"],
     document:
-      "mutation CreateQuote($input: CreateQuoteInput!) { createQuote(input: $input) { id rampType outputAmount totalFeeFiat } }",
+      "mutation CreateQuote($input: CreateQuoteInput!) { createQuote(input: $input) { quote { id rampType outputAmount totalFeeFiat } } }",
     variables: () => ({ input: { ...BUY_QUOTE } }),
     invalidVariables: () => ({ input: { ...BUY_QUOTE, rampType: "SWAP" } }),
   },
@@ -1073,14 +1103,14 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.createBestQuote",
     capabilities: ["QUOTE"],
     document:
-      "mutation BestQuote($input: CreateBestQuoteInput!) { createBestQuote(input: $input) { id network outputAmount } }",
+      "mutation BestQuote($input: CreateBestQuoteInput!) { createBestQuote(input: $input) { quote { id network outputAmount } } }",
     variables: () => ({
       input: {
         rampType: "BUY",
         inputAmount: "250.00",
         inputCurrency: "BRL",
         outputCurrency: "USDC",
-        networks: ["polygon", "base"],
+        networks: ["POLYGON", "BASE"],
       },
     }),
     invalidVariables: () => ({
@@ -1092,7 +1122,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["QUOTE"],
     ownedInputs: true,
     document:
-      "mutation WidgetSession($input: CreateWidgetSessionInput!) { createWidgetSession(input: $input) { sessionId url } }",
+      "mutation WidgetSession($input: CreateWidgetSessionInput!) { createWidgetSession(input: $input) { widgetSession { sessionId url } } }",
     variables: async (fx, caller) => ({
       input: { quoteId: await fx.quote(caller), externalSessionId: `security-${randomUUID()}` },
     }),
@@ -1105,7 +1135,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["RAMP_OPERATIONS"],
     ownedInputs: true,
     document:
-      "mutation Register($input: RegisterRampInput!) { registerRamp(input: $input) { id status currentPhase errors { phase } } }",
+      "mutation Register($input: RegisterRampInput!) { registerRamp(input: $input) { ramp { id status currentPhase errors { phase } } } }",
     variables: async (fx, caller) => ({ input: { quoteId: await fx.quote(caller), destinationAddress: EVM_ADDRESS } }),
     invalidVariables: () => ({ input: { destinationAddress: EVM_ADDRESS } }),
   },
@@ -1113,7 +1143,7 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.updateRamp",
     capabilities: ["RAMP_OPERATIONS"],
     ownedInputs: true,
-    document: "mutation Update($input: UpdateRampInput!) { updateRamp(input: $input) { id currentPhase } }",
+    document: "mutation Update($input: UpdateRampInput!) { updateRamp(input: $input) { ramp { id currentPhase } } }",
     variables: async (fx, caller) => ({
       input: { rampId: await fx.ramp(caller), presignedTxs: [{ phase: "security-suite", signedTransaction: "0x01" }] },
     }),
@@ -1144,21 +1174,23 @@ const TARGETS: SecurityTarget[] = [
   {
     field: "Mutation.inviteRecipient",
     capabilities: ["RECIPIENTS"],
-    document: "mutation Invite($email: String!) { inviteRecipient(email: $email, relationship: FRIEND) { id status } }",
+    document:
+      "mutation Invite($email: String!) { inviteRecipient(email: $email, relationship: FRIEND) { invitation { id status } } }",
     variables: () => ({ email: `invitee-${randomUUID()}@example.com` }),
     invalidVariables: () => ({ email: 42 }),
   },
   {
     field: "Mutation.archiveRecipientInvitation",
     capabilities: ["RECIPIENTS"],
-    document: "mutation Archive($id: ID!) { archiveRecipientInvitation(id: $id) { id archived } }",
+    document: "mutation Archive($id: ID!) { archiveRecipientInvitation(id: $id) { invitation { id archived } } }",
     variables: async (fx) => ({ id: await ownerInvitation(fx) }),
     invalidVariables: () => ({}),
   },
   {
     field: "Mutation.updateRecipientRelationship",
     capabilities: ["RECIPIENTS"],
-    document: "mutation Update($id: ID!) { updateRecipientRelationship(id: $id, relationship: BUSINESS) }",
+    document:
+      "mutation Update($id: ID!) { updateRecipientRelationship(id: $id, relationship: BUSINESS) { relationship } }",
     variables: async (fx) => ({ id: await ownerInvitation(fx) }),
     invalidVariables: () => ({}),
   },
@@ -1202,15 +1234,15 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.createFiatAccount",
     capabilities: ["PROVIDER_ACCOUNTS"],
     document:
-      "mutation Create($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccountId customerId } }",
-    variables: () => ({ input: FIAT_ACCOUNTS[0]![1] }),
+      "mutation Create($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccount { fiatAccountId customerId } } }",
+    variables: () => ({ input: { ...FIAT_ACCOUNTS[0]![1], accountType: "CHECKING" } }),
     invalidVariables: () => ({ input: { country: "US" } }),
   },
   {
     field: "Mutation.deleteFiatAccount",
     capabilities: ["PROVIDER_ACCOUNTS"],
     ownedInputs: true,
-    document: "mutation Delete($id: ID!) { deleteFiatAccount(fiatAccountId: $id) }",
+    document: "mutation Delete($id: ID!) { deleteFiatAccount(fiatAccountId: $id) { deletedFiatAccountId } }",
     variables: async (fx, caller) => ({ id: await fiatAccountOf(fx, caller, "/v1/domestic", FIAT_ACCOUNTS[0]![1]) }),
     invalidVariables: () => ({}),
   },
@@ -1234,7 +1266,7 @@ const TARGETS: SecurityTarget[] = [
     childCredential: "refused",
     ownedInputs: true,
     document:
-      "mutation Register($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id events isActive } }",
+      "mutation Register($input: RegisterWebhookInput!) { registerWebhook(input: $input) { webhook { id events isActive } } }",
     variables: async (fx, caller) => ({ input: { url: WEBHOOK_URL, quoteId: await fx.quote(caller) } }),
     invalidVariables: () => ({ input: { url: 42 } }),
   },
@@ -1243,7 +1275,7 @@ const TARGETS: SecurityTarget[] = [
     capabilities: ["WEBHOOK_MANAGEMENT"],
     childCredential: "refused",
     ownedInputs: true,
-    document: "mutation Delete($id: ID!) { deleteWebhook(id: $id) }",
+    document: "mutation Delete($id: ID!) { deleteWebhook(id: $id) { deletedWebhookId } }",
     variables: async (fx) => ({ id: await ownerWebhook(fx) }),
     invalidVariables: () => ({}),
   },
@@ -1253,7 +1285,7 @@ const TARGETS: SecurityTarget[] = [
     childCredential: "refused",
     ownedInputs: true,
     document:
-      "mutation Redeliver($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status } }",
+      "mutation Redeliver($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { delivery { id status } } }",
     variables: async (fx) => {
       const { id, deliveryId } = await ownerDelivery(fx);
       return { webhookId: id, deliveryId };
@@ -1264,7 +1296,7 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.startRamp",
     capabilities: ["RAMP_OPERATIONS"],
     ownedInputs: true,
-    document: "mutation Start($id: ID!) { startRamp(rampId: $id) { id currentPhase startedAt } }",
+    document: "mutation Start($id: ID!) { startRamp(rampId: $id) { ramp { id currentPhase startedAt } } }",
     variables: async (fx, caller) => ({ id: await fx.ramp(caller) }),
     invalidVariables: () => ({}),
   },
@@ -1274,6 +1306,15 @@ const TARGETS: SecurityTarget[] = [
     ownedInputs: true,
     document:
       "query Ramp($id: ID!) { ramp(id: $id) { id status currentPhase paymentInstructions { reference } errors { phase error } } }",
+    variables: async (fx, caller) => ({ id: await fx.ramp(caller) }),
+    invalidVariables: () => ({}),
+  },
+  // node(id) may answer any kind that has a lookup of its own, so it needs every task of theirs.
+  {
+    field: "Query.node",
+    capabilities: ["RAMP_OPERATIONS", "QUOTE", "MANAGED_PROFILES"],
+    ownedInputs: true,
+    document: "query Node($id: ID!) { node(id: $id) { id ... on Ramp { status currentPhase } } }",
     variables: async (fx, caller) => ({ id: await fx.ramp(caller) }),
     invalidVariables: () => ({}),
   },
@@ -1313,7 +1354,7 @@ const TARGETS: SecurityTarget[] = [
     field: "Mutation.selectActiveEntity",
     capabilities: ["ACTIVE_ENTITY"],
     document:
-      "mutation Select($type: CustomerType!) { selectActiveEntity(customerType: $type) { activeEntityId customerType } }",
+      "mutation Select($type: CustomerType!) { selectActiveEntity(customerType: $type) { activeEntity { activeEntityId customerType } } }",
     variables: () => ({ type: "INDIVIDUAL" }),
     invalidVariables: () => ({ type: "PERSON" }),
   },
@@ -1342,13 +1383,17 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-securitySuite(() => t, TARGETS, { schema: buildGraphQLSchema });
+securitySuite(() => t, TARGETS, { schema: buildGraphQLSchema, adminSchema: buildAdminGraphQLSchema });
 
 describe("security suite registry is complete", () => {
   const restTargets: string[] = TARGETS.filter(isRest)
     .map((target) => target.route)
     .sort();
-  const graphQLTargets: string[] = TARGETS.flatMap((target) => (isRest(target) ? [] : [target.field])).sort();
+  /** The coordinates the registry covers on one endpoint. */
+  const graphQLTargets = (endpoint: "/graphql" | "/admin/graphql"): string[] =>
+    TARGETS.flatMap((target) =>
+      isRest(target) || (target.endpoint ?? "/graphql") !== endpoint ? [] : [target.field],
+    ).sort();
 
   it("registers every documented REST operation (OpenAPI at /v1/openapi.json)", async () => {
     const documented = await documentedRoutes(t);
@@ -1369,11 +1414,13 @@ describe("security suite registry is complete", () => {
     expect(authenticating.filter((route) => !restTargets.includes(route))).toEqual([]);
   });
 
-  it("registers every Query and Mutation field and every other field carrying @auth", async () => {
-    const schema = await buildGraphQLSchema();
-    const toCover = graphQLCoordinatesToCover(schema, EXEMPT_GRAPHQL);
+  it("registers every Query and Mutation field and every other field carrying @auth, on each endpoint", async () => {
+    const toCover = graphQLCoordinatesToCover(await buildGraphQLSchema(), EXEMPT_GRAPHQL);
     expect(toCover).toContain("Profile.apiCredentials");
-    expect(toCover.filter((coordinate) => !graphQLTargets.includes(coordinate))).toEqual([]);
-    expect(graphQLTargets.filter((coordinate) => !toCover.includes(coordinate))).toEqual([]);
+    expect(toCover.filter((coordinate) => !graphQLTargets("/graphql").includes(coordinate))).toEqual([]);
+    expect(graphQLTargets("/graphql").filter((coordinate) => !toCover.includes(coordinate))).toEqual([]);
+    const operatorToCover = graphQLCoordinatesToCover(await buildAdminGraphQLSchema(), []);
+    expect(operatorToCover).toContain("Mutation.putManager");
+    expect(graphQLTargets("/admin/graphql")).toEqual(operatorToCover);
   });
 });

@@ -171,13 +171,12 @@ describe("level 1 KYC uploads", () => {
     expect(identityDocument).toMatchObject({ backUploadUrl: null, livenessUrl: null });
     expect(selfie.livenessValidationToken).toEqual(expect.any(String));
     const liveness = await t.graphql(
-      "mutation ($taxId: String!) { requestBrazilSelfieUpload(taxId: $taxId) { documentId frontUploadUrl livenessUrl } }",
+      "mutation ($taxId: String!) { requestBrazilSelfieUpload(taxId: $taxId) { selfieUpload { documentId frontUploadUrl livenessUrl } } }",
       { taxId: owner.taxId },
       owner.secret,
     );
-    expect(liveness.body.data.requestBrazilSelfieUpload.livenessUrl).toContain(
-      liveness.body.data.requestBrazilSelfieUpload.documentId,
-    );
+    const { selfieUpload } = liveness.body.data.requestBrazilSelfieUpload;
+    expect(selfieUpload.livenessUrl).toContain(selfieUpload.documentId);
     expect((await sideOf(identityDocument.frontUploadUrl)).documentType).toBe("DRIVERS-LICENSE");
 
     const submit = (uploads: object) =>
@@ -459,12 +458,12 @@ describe("KYB documents", () => {
   it("GraphQL: createBrazilKybDocument and brazilKybDocument, the same documents as REST", async () => {
     const company = await subaccountOwner("COMPANY");
     const created = await t.graphql(
-      "mutation ($subAccountId: ID!, $input: CreateBrazilKybDocumentInput!) { createBrazilKybDocument(subAccountId: $subAccountId, input: $input) { documentId frontUploadUrl backUploadUrl } }",
+      "mutation ($subAccountId: ID!, $input: CreateBrazilKybDocumentInput!) { createBrazilKybDocument(subAccountId: $subAccountId, input: $input) { documentUpload { documentId frontUploadUrl backUploadUrl } } }",
       { subAccountId: company.subAccountId, input: { documentType: "DRIVERS_LICENSE", isDoubleSided: true } },
       company.secret,
     );
     expect(created.body.errors).toBeUndefined();
-    const { documentId, frontUploadUrl, backUploadUrl } = created.body.data.createBrazilKybDocument;
+    const { documentId, frontUploadUrl, backUploadUrl } = created.body.data.createBrazilKybDocument.documentUpload;
     for (const url of [frontUploadUrl, backUploadUrl]) expect((await uploadFile(send, url)).status).toBe(204);
     const query =
       "query ($subAccountId: ID!, $documentId: ID!) { brazilKybDocument(subAccountId: $subAccountId, documentId: $documentId) { documentId documentType front back ready } }";

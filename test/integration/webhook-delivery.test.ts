@@ -681,13 +681,13 @@ describe("GraphQL", () => {
     for (const quoteId of quoteIds) {
       const body = await gql(
         caller,
-        `mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { ${WEBHOOK_FIELDS} } }`,
+        `mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { webhook { ${WEBHOOK_FIELDS} } } }`,
         {
           input: { url: target.url("/graphql-hook"), quoteId, events: ["TRANSACTION_CREATED"] },
         },
       );
       expect(body.errors).toBeUndefined();
-      registered.push(body.data.registerWebhook);
+      registered.push(body.data.registerWebhook.webhook);
     }
     expect(registered[0]).toMatchObject({
       url: target.url("/graphql-hook"),
@@ -742,16 +742,17 @@ describe("GraphQL", () => {
     expect(delivery.eventId).toBe(target.received.at(-1)!.event!.eventId);
 
     const REDELIVER =
-      "mutation ($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { id status nextAttemptAt } }";
+      "mutation ($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { delivery { id status nextAttemptAt } } }";
     const redelivered = await gql(caller, REDELIVER, { webhookId: registered[0].id, deliveryId: delivery.id });
-    expect(redelivered.data.redeliverWebhookDelivery).toMatchObject({ id: delivery.id, status: "PENDING" });
+    expect(redelivered.data.redeliverWebhookDelivery.delivery).toMatchObject({ id: delivery.id, status: "PENDING" });
     const unknown = await gql(caller, REDELIVER, { webhookId: registered[0].id, deliveryId: crypto.randomUUID() });
     expect(unknown.errors[0].extensions.code).toBe("NOT_FOUND");
 
-    expect(
-      (await gql(caller, "mutation ($id: ID!) { deleteWebhook(id: $id) }", { id: registered[0].id })).data,
-    ).toEqual({ deleteWebhook: true });
-    const again = await gql(caller, "mutation ($id: ID!) { deleteWebhook(id: $id) }", { id: registered[0].id });
+    const DELETE = "mutation ($id: ID!) { deleteWebhook(id: $id) { deletedWebhookId } }";
+    expect((await gql(caller, DELETE, { id: registered[0].id })).data).toEqual({
+      deleteWebhook: { deletedWebhookId: registered[0].id },
+    });
+    const again = await gql(caller, DELETE, { id: registered[0].id });
     expect(again.errors[0].extensions.code).toBe("NOT_FOUND");
     expect(
       ok(await manual.request("GET", "/v1/webhook", { headers: caller.secret }), 200).webhooks.map(
@@ -763,7 +764,7 @@ describe("GraphQL", () => {
   it("refuses what REST refuses, with the same codes", async () => {
     const caller = await newCaller(manual);
     const quoteId = await quote(manual, caller);
-    const REGISTER = "mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { id } }";
+    const REGISTER = "mutation ($input: RegisterWebhookInput!) { registerWebhook(input: $input) { webhook { id } } }";
     const code = async (variables: Record<string, unknown>) =>
       (await gql(caller, REGISTER, variables)).errors?.[0]?.extensions?.code;
     expect(await code({ input: { url: "http://93.184.215.14/hook", quoteId } })).toBe("INVALID_WEBHOOK_URL");

@@ -43,6 +43,12 @@ export interface TestApp {
     variables?: Record<string, unknown>,
     headers?: Record<string, string>,
   ): Promise<HttpResponse<T>>;
+  /** An operation on the operator's endpoint, /admin/graphql: with the operator token unless `headers` say otherwise. */
+  adminGraphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<HttpResponse<T>>;
   /** `request` as the KYC helpers call it (test/support/kyc.ts): a Buffer body is a file's bytes, sent as they are. */
   send: Send;
   /** Signs in through request-otp and verify-otp; returns the session. */
@@ -150,6 +156,8 @@ export async function startTestApp(
     database,
     request,
     graphql: (query, variables, headers) => request("POST", "/graphql", { body: { query, variables }, headers }),
+    adminGraphql: (query, variables, headers = testApp.operatorHeaders) =>
+      request("POST", "/admin/graphql", { body: { query, variables }, headers }),
     send,
     async signIn(email = `user-${Math.random().toString(36).slice(2)}@example.com`) {
       const requested = await request("POST", "/v1/auth/request-otp", { body: { email } });

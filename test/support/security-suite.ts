@@ -155,6 +155,8 @@ export interface RestTarget extends TargetBase {
 interface GraphQLTarget extends TargetBase {
   /** The schema coordinate this target covers, `Type.field`: a root field or a field carrying @auth. */
   field: `${string}.${string}`;
+  /** Where the field is served: the operator's endpoint, or /graphql (the default). */
+  endpoint?: "/admin/graphql";
   /** The document to send; it must select `field`, and the @auth of every field it selects must add up to `capabilities`. */
   document: string;
   /** Valid variables; called before every case with the headers the inputs are for (as RestTarget.params). */
@@ -828,7 +830,7 @@ async function call(
     }
     return t.request(method, path, { headers, ...(body !== undefined && { body }) });
   }
-  return t.graphql(
+  return (target.endpoint === "/admin/graphql" ? t.adminGraphql : t.graphql)(
     target.document,
     await (invalidInput ? target.invalidVariables : target.variables)?.(fx, caller),
     headers,
@@ -920,15 +922,17 @@ function constant<T>(value: T | undefined): (() => T) | undefined {
 export function securitySuite(
   app: () => TestApp,
   targets: readonly SecurityTarget[],
-  options: { schema: () => Promise<GraphQLSchema> },
+  options: { schema: () => Promise<GraphQLSchema>; adminSchema: () => Promise<GraphQLSchema> },
 ): void {
   let fx: SecurityFixtures;
   let schema: GraphQLSchema;
+  let adminSchema: GraphQLSchema;
   describe("shared security suite", () => {
     beforeAll(async () => {
       await countWrites(app());
       fx = await createSecurityFixtures(app());
       schema = await options.schema();
+      adminSchema = await options.adminSchema();
     });
 
     // The first target of each transport takes every credential defect; the others one probe of each kind.
@@ -937,7 +941,8 @@ export function securitySuite(
       describe(targetName(target), () => {
         if (!isRest(target)) {
           it(`declares what its fields' @auth requires (${target.capabilities.join(", ")})`, () => {
-            const { selected, required, errors } = inspectDocument(schema, target.document);
+            const served = target.endpoint === "/admin/graphql" ? adminSchema : schema;
+            const { selected, required, errors } = inspectDocument(served, target.document);
             expect(errors).toEqual([]);
             expect(selected).toContain(target.field);
             expect([...required].sort()).toEqual([...target.capabilities].sort());
@@ -1015,6 +1020,9 @@ export function routerRoutes(t: TestApp): string[] {
   return routes.sort();
 }
 
+/** The GraphQL endpoints: their operations are registered field by field. */
+const GRAPHQL_PATHS = ["/graphql", "/admin/graphql"];
+
 /**
  * Routes of the router that authenticate: asked with a malformed secret key they answer 401
  * INVALID_SECRET_KEY (the onRequest hook of every route that declares `config.capabilities`).
@@ -1024,8 +1032,8 @@ export async function authenticatingRoutes(t: TestApp, { skip }: { skip: readonl
   for (const route of routerRoutes(t)) {
     const [method, path] = route.split(" ") as [string, string];
     // GraphQL operations are covered field by field; HEAD and OPTIONS mirror other routes or answer CORS.
-    if (method === "HEAD" || method === "OPTIONS" || path.includes("*") || path === "/graphql" || skip.includes(route))
-      continue;
+    const graphql = GRAPHQL_PATHS.includes(path);
+    if (method === "HEAD" || method === "OPTIONS" || path.includes("*") || graphql || skip.includes(route)) continue;
     const url = path.replace(/\{\w+\}/g, () => randomUUID());
     const response = await t.request(method, url, {
       headers: { "x-api-key": "sk_test_short" },

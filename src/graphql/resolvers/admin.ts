@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
-import { OPERATOR_ACTIONS, type OperatorActor } from "../../audit/types.js";
+import type { OperatorActor } from "../../audit/types.js";
 import {
   createPartner,
   getManagerPolicy,
@@ -10,20 +10,25 @@ import {
   updatePartner,
 } from "../../operations/admin.js";
 import { createPartnerApiCredential } from "../../operations/credentials.js";
-import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
 import { Operator } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
-import { AuditEventConnection } from "../types/audit.js";
+import { AuditActionEnum, AuditEventConnection } from "../types/audit.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { CreatedApiCredential } from "../types/credentials.js";
 import {
   Manager,
   ManagerPolicyInput,
-  Partner,
   PartnerCredentialInput,
   PricingAssignment,
+  PricingProfileNameEnum,
 } from "../types/managed-profiles.js";
+import {
+  AssignPricingProfilePayload,
+  CreatePartnerPayload,
+  IssuePartnerCredentialPayload,
+  PutManagerPayload,
+  SetPartnerActivePayload,
+} from "../types/payload.js";
 
 /** The operator surface, for the operator token only. */
 @Resolver()
@@ -41,7 +46,7 @@ export class AdminResolver {
     return performField(getManagerPolicy, context, operator, { profileId });
   }
 
-  @Mutation(() => Manager, { description: "Enables, updates or disables a manager." })
+  @Mutation(() => PutManagerPayload, { description: "Enables, updates or disables a manager." })
   @Performs(setManagerPolicy)
   async putManager(
     @Arg("profileId", () => ID, {
@@ -51,8 +56,9 @@ export class AdminResolver {
     @Arg("policy", () => ManagerPolicyInput, { description: "The whole new policy." }) policy: ManagerPolicyInput,
     @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
-  ) {
-    return (await performField(setManagerPolicy, context, operator, { profileId, ...policy })).manager;
+  ): Promise<InstanceType<typeof PutManagerPayload>> {
+    const { manager } = await performField(setManagerPolicy, context, operator, { profileId, ...policy });
+    return { manager };
   }
 
   @Query(() => PricingAssignment, {
@@ -68,61 +74,60 @@ export class AdminResolver {
     return performField(getPricingAssignment, context, operator, { profileId });
   }
 
-  @Mutation(() => PricingAssignment, { description: "Assigns a pricing profile to any profile." })
+  @Mutation(() => AssignPricingProfilePayload, { description: "Assigns a pricing profile to any profile." })
   @Performs(setPricingAssignment)
-  assignPricingProfile(
+  async assignPricingProfile(
     @Arg("profileId", () => ID, { description: "The profile to assign it to (UUID)." }) profileId: string,
-    @Arg("pricingProfile", { description: `The pricing profile's name: ${PRICING_PROFILE_NAMES.join(", ")}.` })
+    @Arg("pricingProfile", () => PricingProfileNameEnum, { description: "The pricing profile to assign." })
     pricingProfile: string,
     @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
-  ) {
-    return performField(setPricingAssignment, context, operator, { profileId, pricingProfile });
+  ): Promise<InstanceType<typeof AssignPricingProfilePayload>> {
+    return {
+      pricingAssignment: await performField(setPricingAssignment, context, operator, { profileId, pricingProfile }),
+    };
   }
 
-  @Mutation(() => Partner, { description: "Creates an active partner." })
+  @Mutation(() => CreatePartnerPayload, { description: "Creates an active partner." })
   @Performs(createPartner)
-  createPartner(
+  async createPartner(
     @Arg("name", { description: "Display name, 1 to 100 characters once trimmed." }) name: string,
     @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
-  ) {
-    return performField(createPartner, context, operator, { name });
+  ): Promise<InstanceType<typeof CreatePartnerPayload>> {
+    return { partner: await performField(createPartner, context, operator, { name }) };
   }
 
-  @Mutation(() => Partner, { description: "Deactivating a partner stops its credentials at once." })
+  @Mutation(() => SetPartnerActivePayload, { description: "Deactivating a partner stops its credentials at once." })
   @Performs(updatePartner)
-  setPartnerActive(
+  async setPartnerActive(
     @Arg("partnerId", () => ID, { description: "The partner to change (UUID)." }) partnerId: string,
     @Arg("isActive", { description: "False deactivates the partner; true reactivates it." }) isActive: boolean,
     @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
-  ) {
-    return performField(updatePartner, context, operator, { partnerId, isActive });
+  ): Promise<InstanceType<typeof SetPartnerActivePayload>> {
+    return { partner: await performField(updatePartner, context, operator, { partnerId, isActive }) };
   }
 
-  @Mutation(() => CreatedApiCredential, {
+  @Mutation(() => IssuePartnerCredentialPayload, {
     description: "Issues a partner-managed credential bound to one existing profile.",
   })
   @Performs(createPartnerApiCredential)
-  issuePartnerCredential(
+  async issuePartnerCredential(
     @Arg("partnerId", () => ID, { description: "The active partner the credential is attributed to (UUID)." })
     partnerId: string,
     @Arg("input", () => PartnerCredentialInput, { description: "The bound profile, and the optional name and expiry." })
     input: PartnerCredentialInput,
     @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
-  ) {
-    return performField(createPartnerApiCredential, context, operator, { partnerId, ...input });
+  ): Promise<InstanceType<typeof IssuePartnerCredentialPayload>> {
+    return { credential: await performField(createPartnerApiCredential, context, operator, { partnerId, ...input }) };
   }
 
   @Query(() => AuditEventConnection, { description: "The operator's changes, newest first." })
   @Performs(listAuditEvents)
   async auditEvents(
-    @Arg("action", () => String, {
-      nullable: true,
-      description: `Only events of this action: ${OPERATOR_ACTIONS.join(", ")}.`,
-    })
+    @Arg("action", () => AuditActionEnum, { nullable: true, description: "Only events of this action." })
     action: string | null,
     @Arg("targetId", () => ID, { nullable: true, description: "Only events about this record (UUID)." })
     targetId: string | null,

@@ -11,7 +11,6 @@ import {
   BrazilKybAttempt,
   BrazilKybDocument,
   BrazilKycStatus,
-  BrazilKycUploads,
   BrazilUser,
   CreateBrazilKybBeneficialOwnerInput,
   CreateBrazilKybBeneficialOwnerPayload,
@@ -21,15 +20,22 @@ import {
   ImportBrazilKycTokenInput,
   ImportBrazilKycTokenPayload,
   RequestBrazilKycUploadsInput,
+  RequestBrazilKycUploadsPayload,
   StartBrazilKybPayload,
   SubmitBrazilKybInput,
   SubmitBrazilKybPayload,
   SubmitBrazilKycInput,
   SubmitBrazilKycPayload,
 } from "../types/brazil-customers.js";
-import { BrazilKycAttempt, RecordBrazilKycAttemptInput } from "../types/onboarding.js";
+import { RecordBrazilKycAttemptInput } from "../types/onboarding.js";
+import {
+  CreateBrazilKybDocumentPayload,
+  RecordBrazilKycAttemptPayload,
+  RequestBrazilSelfieUploadPayload,
+} from "../types/payload.js";
 import { RampDirectionEnum } from "../types/reference-data.js";
 import { toRampType } from "../types/ramps.js";
+import { DecimalScalar } from "../types/scalars.js";
 
 const BR = BRAZIL_CUSTOMER_OPERATIONS;
 
@@ -123,9 +129,9 @@ export class BrazilCustomersResolver {
     return performField(BR.user, context, acting, { taxId: given(taxId) });
   }
 
-  @Query(() => String, {
+  @Query(() => DecimalScalar, {
     description:
-      "What the subject's BR subaccount may still move this calendar month in a direction, in BRL (decimal string): the monthly limit less completed ramps.",
+      "What the subject's BR subaccount may still move this calendar month in a direction, in BRL: the monthly limit less completed ramps.",
   })
   @Performs(BR.remainingLimit)
   async brazilRemainingLimit(
@@ -201,7 +207,7 @@ export class BrazilCustomersResolver {
     return body;
   }
 
-  @Mutation(() => BrazilKycAttempt, {
+  @Mutation(() => RecordBrazilKycAttemptPayload, {
     description:
       "Records that the subject started Brazilian KYC from a quote (and a widget session); recording it again answers the first record. OnboardingStatus.latestBrazilKycAttempt shows it.",
   })
@@ -211,11 +217,11 @@ export class BrazilCustomersResolver {
     input: RecordBrazilKycAttemptInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilKycAttempt> {
-    return performField(BR.recordKycAttempt, context, acting, { ...input });
+  ): Promise<InstanceType<typeof RecordBrazilKycAttemptPayload>> {
+    return { kycAttempt: await performField(BR.recordKycAttempt, context, acting, { ...input }) };
   }
 
-  @Mutation(() => BrazilKycUploads, {
+  @Mutation(() => RequestBrazilKycUploadsPayload, {
     description:
       "Opens the uploads level 1 KYC of an individual subaccount names: its identity document and a selfie, each file PUT to its URL.",
   })
@@ -225,12 +231,12 @@ export class BrazilCustomersResolver {
     input: RequestBrazilKycUploadsInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilKycUploads> {
+  ): Promise<RequestBrazilKycUploadsPayload> {
     const { identityDocument, selfie } = await performField(BR.uploadUrls, context, acting, { ...input });
     return { identityDocument: documentUpload(identityDocument), selfie: documentUpload(selfie) };
   }
 
-  @Mutation(() => BrazilDocumentUpload, {
+  @Mutation(() => RequestBrazilSelfieUploadPayload, {
     description: "Opens a selfie upload of an individual subaccount, with its liveness check.",
   })
   @Performs(BR.selfieUpload)
@@ -239,11 +245,11 @@ export class BrazilCustomersResolver {
     taxId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilDocumentUpload> {
-    return documentUpload(await performField(BR.selfieUpload, context, acting, { taxId }));
+  ): Promise<InstanceType<typeof RequestBrazilSelfieUploadPayload>> {
+    return { selfieUpload: documentUpload(await performField(BR.selfieUpload, context, acting, { taxId })) };
   }
 
-  @Mutation(() => BrazilDocumentUpload, {
+  @Mutation(() => CreateBrazilKybDocumentPayload, {
     description: "Opens the upload of a document for a company subaccount's KYB; brazilKybDocument follows its files.",
   })
   @Performs(BR.createKybDocument)
@@ -254,8 +260,9 @@ export class BrazilCustomersResolver {
     input: CreateBrazilKybDocumentInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilDocumentUpload> {
-    return documentUpload(await performField(BR.createKybDocument, context, acting, { ...input, subAccountId }));
+  ): Promise<InstanceType<typeof CreateBrazilKybDocumentPayload>> {
+    const upload = await performField(BR.createKybDocument, context, acting, { ...input, subAccountId });
+    return { documentUpload: documentUpload(upload) };
   }
 
   @Query(() => BrazilKybDocument, {

@@ -14,8 +14,8 @@ import {
   ApiCredentialEvent,
   ApiCredentialEventAction,
   CreateApiCredentialInput,
-  CreatedApiCredential,
 } from "../types/credentials.js";
+import { CreateApiCredentialPayload, RevokeApiCredentialPayload } from "../types/payload.js";
 
 @Resolver()
 export class CredentialsResolver {
@@ -28,7 +28,7 @@ export class CredentialsResolver {
     return pageConnection(page.credentials, page.pagination, args);
   }
 
-  @Mutation(() => CreatedApiCredential, {
+  @Mutation(() => CreateApiCredentialPayload, {
     description: "Creates a credential; its secret value is returned only here.",
   })
   @Performs(createApiCredential)
@@ -40,11 +40,11 @@ export class CredentialsResolver {
     input: CreateApiCredentialInput | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return performField(createApiCredential, context, acting, { ...input });
+  ): Promise<InstanceType<typeof CreateApiCredentialPayload>> {
+    return { credential: await performField(createApiCredential, context, acting, { ...input }) };
   }
 
-  @Mutation(() => Boolean, { description: "Revokes both values of a credential at once." })
+  @Mutation(() => RevokeApiCredentialPayload, { description: "Revokes both values of a credential at once." })
   @Performs(revokeApiCredential)
   async revokeApiCredential(
     @Arg("id", () => ID, {
@@ -53,9 +53,9 @@ export class CredentialsResolver {
     id: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<InstanceType<typeof RevokeApiCredentialPayload>> {
     await performField(revokeApiCredential, context, acting, { credentialId: id });
-    return true;
+    return { revokedCredentialId: id };
   }
 
   @Subscription(() => ApiCredentialEvent, {

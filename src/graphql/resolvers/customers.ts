@@ -4,7 +4,7 @@ import { BRAZIL_CUSTOMER_OPERATIONS, listCustomers } from "../../operations/cust
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
-import { Customer } from "../types/customers.js";
+import { Customer, toCustomer } from "../types/customers.js";
 
 /** The acting subject's provider customers and KYC/KYB state (REST: /v1/domestic/*, /v1/brl/*). */
 @Resolver(() => Customer)
@@ -15,14 +15,7 @@ export class CustomersResolver {
   })
   @Performs(listCustomers)
   async customers(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<Customer[]> {
-    return (await performField(listCustomers, context, acting, {})).map((row) => ({
-      customerId: row.providerCustomerId,
-      corridor: row.corridor,
-      customerType: row.customerType,
-      kycStatus: row.status,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    }));
+    return (await performField(listCustomers, context, acting, {})).map(toCustomer);
   }
 
   @Query(() => Boolean, {

@@ -11,15 +11,25 @@ import { CustomerTypeEnum } from "../types/managed-profiles.js";
 import {
   DomesticCountryEnum,
   DomesticCustomer,
-  DomesticHostedLink,
   DomesticKybCountryEnum,
   DomesticKybInformationInput,
   DomesticKybRelatedPersonInput,
   DomesticKybSubmission,
   DomesticKycInformationInput,
-  DomesticRetry,
-  DomesticSubmission,
+  RetryDomesticKycPayload,
 } from "../types/domestic-customers.js";
+import {
+  CreateDomesticBusinessCustomerPayload,
+  CreateDomesticIndividualCustomerPayload,
+  ReportDomesticHostedFlowFinishedPayload,
+  ReportDomesticHostedFlowOpenedPayload,
+  RequestDomesticKybLinkPayload,
+  RequestDomesticKycLinkPayload,
+  SendDomesticKybSubmissionPayload,
+  SendDomesticKycSubmissionPayload,
+  SubmitDomesticKybInformationPayload,
+  SubmitDomesticKycInformationPayload,
+} from "../types/payload.js";
 
 const countryArg = {
   description: "The customer's country; for a managed child the manager's current policy must allow it on changes.",
@@ -67,7 +77,7 @@ const toCustomer = (view: DomesticCaseView): DomesticCustomer => ({
  */
 @Resolver()
 export class DomesticCustomersResolver {
-  @Mutation(() => DomesticCustomer, {
+  @Mutation(() => CreateDomesticIndividualCustomerPayload, {
     description: "Creates the subject's individual customer in a country (one per country); its KYC starts CONSULTED.",
   })
   @Performs(DOMESTIC.createIndividualCustomer)
@@ -75,11 +85,13 @@ export class DomesticCustomersResolver {
     @Arg("country", () => DomesticCountryEnum, countryArg) country: DomesticCountry,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticCustomer> {
-    return toCustomer(await performField(DOMESTIC.createIndividualCustomer, context, acting, { country }));
+  ): Promise<InstanceType<typeof CreateDomesticIndividualCustomerPayload>> {
+    return {
+      customer: toCustomer(await performField(DOMESTIC.createIndividualCustomer, context, acting, { country })),
+    };
   }
 
-  @Mutation(() => DomesticCustomer, {
+  @Mutation(() => CreateDomesticBusinessCustomerPayload, {
     description: "Creates the subject's business customer in a country (one per country); its KYB starts CONSULTED.",
   })
   @Performs(DOMESTIC.createBusinessCustomer)
@@ -87,11 +99,11 @@ export class DomesticCustomersResolver {
     @Arg("country", () => DomesticCountryEnum, countryArg) country: DomesticCountry,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticCustomer> {
-    return toCustomer(await performField(DOMESTIC.createBusinessCustomer, context, acting, { country }));
+  ): Promise<InstanceType<typeof CreateDomesticBusinessCustomerPayload>> {
+    return { customer: toCustomer(await performField(DOMESTIC.createBusinessCustomer, context, acting, { country })) };
   }
 
-  @Mutation(() => DomesticSubmission, {
+  @Mutation(() => SubmitDomesticKycInformationPayload, {
     description:
       "Hands the individual customer's KYC information to the provider (USER_COMPLETED); given again before it is sent, it replaces the submission.",
   })
@@ -102,12 +114,12 @@ export class DomesticCustomersResolver {
     input: DomesticKycInformationInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticSubmission> {
-    return performField(DOMESTIC.submitKycInformation, context, acting, { country, ...input });
+  ): Promise<InstanceType<typeof SubmitDomesticKycInformationPayload>> {
+    return { submission: await performField(DOMESTIC.submitKycInformation, context, acting, { country, ...input }) };
   }
 
-  @Mutation(() => Boolean, {
-    description: "Sends the KYC submission for review (VERIFYING until the provider decides); answers true.",
+  @Mutation(() => SendDomesticKycSubmissionPayload, {
+    description: "Sends the KYC submission for review (VERIFYING until the provider decides).",
   })
   @Performs(DOMESTIC.sendKycSubmission)
   async sendDomesticKycSubmission(
@@ -118,12 +130,12 @@ export class DomesticCustomersResolver {
     submissionId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<InstanceType<typeof SendDomesticKycSubmissionPayload>> {
     await performField(DOMESTIC.sendKycSubmission, context, acting, { country, submissionId });
-    return true;
+    return { sentSubmissionId: submissionId };
   }
 
-  @Mutation(() => DomesticSubmission, {
+  @Mutation(() => SubmitDomesticKybInformationPayload, {
     description:
       "Hands the business customer's KYB information to the provider; given again before it is sent, it replaces the submission.",
   })
@@ -137,17 +149,18 @@ export class DomesticCustomersResolver {
     { relatedPersons, ...input }: DomesticKybInformationInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticSubmission> {
-    return performField(DOMESTIC.submitKybInformation, context, acting, {
+  ): Promise<InstanceType<typeof SubmitDomesticKybInformationPayload>> {
+    const submission = await performField(DOMESTIC.submitKybInformation, context, acting, {
       country,
       ...input,
       // A null list stays null, for the operation's schema to refuse as REST does.
       relatedPersons: relatedPersons?.map(toRelatedPerson) ?? relatedPersons,
     });
+    return { submission };
   }
 
-  @Mutation(() => Boolean, {
-    description: "Sends the KYB submission for review (VERIFYING until the provider decides); answers true.",
+  @Mutation(() => SendDomesticKybSubmissionPayload, {
+    description: "Sends the KYB submission for review (VERIFYING until the provider decides).",
   })
   @Performs(DOMESTIC.sendKybSubmission)
   async sendDomesticKybSubmission(
@@ -158,12 +171,12 @@ export class DomesticCustomersResolver {
     submissionId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<InstanceType<typeof SendDomesticKybSubmissionPayload>> {
     await performField(DOMESTIC.sendKybSubmission, context, acting, { country, submissionId });
-    return true;
+    return { sentSubmissionId: submissionId };
   }
 
-  @Mutation(() => DomesticHostedLink, {
+  @Mutation(() => RequestDomesticKycLinkPayload, {
     description:
       "A link to the provider's hosted KYC for the individual customer: a new attempt, or the one the subject already opened.",
   })
@@ -172,11 +185,11 @@ export class DomesticCustomersResolver {
     @Arg("country", () => DomesticCountryEnum, countryArg) country: DomesticCountry,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticHostedLink> {
-    return performField(DOMESTIC.kycRedirectLink, context, acting, { country });
+  ): Promise<InstanceType<typeof RequestDomesticKycLinkPayload>> {
+    return { hostedLink: await performField(DOMESTIC.kycRedirectLink, context, acting, { country }) };
   }
 
-  @Mutation(() => DomesticHostedLink, {
+  @Mutation(() => RequestDomesticKybLinkPayload, {
     description:
       "A link to the provider's hosted KYB for the business customer: a new attempt, or the one the subject already opened.",
   })
@@ -185,12 +198,12 @@ export class DomesticCustomersResolver {
     @Arg("country", () => DomesticCountryEnum, countryArg) country: DomesticCountry,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticHostedLink> {
-    return performField(DOMESTIC.kybRedirectLink, context, acting, { country });
+  ): Promise<InstanceType<typeof RequestDomesticKybLinkPayload>> {
+    return { hostedLink: await performField(DOMESTIC.kybRedirectLink, context, acting, { country }) };
   }
 
-  @Mutation(() => Boolean, {
-    description: "Records that the subject opened the hosted flow (LINK_OPENED); again, nothing changes. Answers true.",
+  @Mutation(() => ReportDomesticHostedFlowOpenedPayload, {
+    description: "Records that the subject opened the hosted flow (LINK_OPENED); again, nothing changes.",
   })
   @Performs(DOMESTIC.redirectOpened)
   async reportDomesticHostedFlowOpened(
@@ -198,15 +211,15 @@ export class DomesticCustomersResolver {
     @Arg("customerType", () => CustomerTypeEnum, changedCustomerTypeArg) customerType: CustomerType | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<InstanceType<typeof ReportDomesticHostedFlowOpenedPayload>> {
     const type = operationType(customerType);
     await performField(DOMESTIC.redirectOpened, context, acting, { country, type });
-    return true;
+    return { recorded: true };
   }
 
-  @Mutation(() => Boolean, {
+  @Mutation(() => ReportDomesticHostedFlowFinishedPayload, {
     description:
-      "Records that the subject finished the hosted flow: the provider decides (VERIFYING until then); again, nothing changes. Answers true.",
+      "Records that the subject finished the hosted flow: the provider decides (VERIFYING until then); again, nothing changes.",
   })
   @Performs(DOMESTIC.redirectFinished)
   async reportDomesticHostedFlowFinished(
@@ -214,13 +227,13 @@ export class DomesticCustomersResolver {
     @Arg("customerType", () => CustomerTypeEnum, changedCustomerTypeArg) customerType: CustomerType | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<InstanceType<typeof ReportDomesticHostedFlowFinishedPayload>> {
     const type = operationType(customerType);
     await performField(DOMESTIC.redirectFinished, context, acting, { country, type });
-    return true;
+    return { recorded: true };
   }
 
-  @Mutation(() => DomesticRetry, {
+  @Mutation(() => RetryDomesticKycPayload, {
     description:
       "Opens a FAILED KYC or KYB again (CONSULTED): a hosted one with a new link, an API one for new information.",
   })
@@ -230,7 +243,7 @@ export class DomesticCustomersResolver {
     @Arg("customerType", () => CustomerTypeEnum, changedCustomerTypeArg) customerType: CustomerType | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticRetry> {
+  ): Promise<RetryDomesticKycPayload> {
     const type = operationType(customerType);
     const retried = await performField(DOMESTIC.retry, context, acting, { country, type });
     return { hostedLink: "url" in retried ? retried : null };

@@ -15,6 +15,7 @@ import {
   FiatAccountConnection,
   FiatAccountCountryEnum,
 } from "../types/fiat-accounts.js";
+import { CreateFiatAccountPayload, DeleteFiatAccountPayload } from "../types/payload.js";
 
 /** Payout fiat accounts of the acting subject (itself, or a managed child through the selector or its own key). */
 @Resolver(() => FiatAccount)
@@ -32,7 +33,7 @@ export class FiatAccountsResolver {
     return pageConnection(page.fiatAccounts, page.pagination, args);
   }
 
-  @Mutation(() => FiatAccount, {
+  @Mutation(() => CreateFiatAccountPayload, {
     description: "Adds a payout account in the input's country (checked against the manager's policy for a child).",
   })
   @Performs(createDomesticFiatAccount)
@@ -43,11 +44,11 @@ export class FiatAccountsResolver {
     input: CreateFiatAccountInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return performField(createDomesticFiatAccount, context, acting, input);
+  ): Promise<InstanceType<typeof CreateFiatAccountPayload>> {
+    return { fiatAccount: await performField(createDomesticFiatAccount, context, acting, input) };
   }
 
-  @Mutation(() => Boolean, {
+  @Mutation(() => DeleteFiatAccountPayload, {
     description: "Deletes a payout account: it is no longer listed or usable; ramps keep naming it.",
   })
   @Performs(deleteDomesticFiatAccount)
@@ -58,8 +59,8 @@ export class FiatAccountsResolver {
     fiatAccountId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<InstanceType<typeof DeleteFiatAccountPayload>> {
     await performField(deleteDomesticFiatAccount, context, acting, { fiatAccountId });
-    return true;
+    return { deletedFiatAccountId: fiatAccountId };
   }
 }

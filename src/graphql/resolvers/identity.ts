@@ -3,7 +3,8 @@ import type { SessionTokens } from "../../identity/service.js";
 import { logout, refreshSession, requestOtp, verifyOtp } from "../../operations/identity.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
-import { OtpRequestResult, Session } from "../types/identity.js";
+import { RequestOtpPayload, Session } from "../types/identity.js";
+import { LogoutPayload, RefreshSessionPayload, VerifyOtpPayload } from "../types/payload.js";
 
 const toSession = (tokens: SessionTokens): Session => ({
   accessToken: tokens.accessToken,
@@ -15,7 +16,7 @@ const toSession = (tokens: SessionTokens): Session => ({
 
 @Resolver()
 export class IdentityResolver {
-  @Mutation(() => OtpRequestResult, { description: "Emails a 6-digit sign-in code, valid for 10 minutes." })
+  @Mutation(() => RequestOtpPayload, { description: "Emails a 6-digit sign-in code, valid for 10 minutes." })
   @Performs(requestOtp)
   async requestOtp(
     @Arg("email", { description: "The address to send the code to; trimmed and lower-cased." }) email: string,
@@ -25,12 +26,12 @@ export class IdentityResolver {
     })
     locale: string | null,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<RequestOtpPayload> {
     context.enforceSignInLimit();
     return performField(requestOtp, context, null, { email, locale });
   }
 
-  @Mutation(() => Session, {
+  @Mutation(() => VerifyOtpPayload, {
     description: "Exchanges the emailed code for a session; creates the profile on first sign-in.",
   })
   @Performs(verifyOtp)
@@ -39,29 +40,31 @@ export class IdentityResolver {
     @Arg("token", { description: "The 6-digit code from the email; after 5 wrong tries it no longer works." })
     token: string,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<InstanceType<typeof VerifyOtpPayload>> {
     context.enforceSignInLimit();
-    return toSession(await performField(verifyOtp, context, null, { email, token }));
+    return { session: toSession(await performField(verifyOtp, context, null, { email, token })) };
   }
 
-  @Mutation(() => Session, { description: "Rotates a refresh token; a spent token revokes its whole sign-in." })
+  @Mutation(() => RefreshSessionPayload, {
+    description: "Rotates a refresh token; a spent token revokes its whole sign-in.",
+  })
   @Performs(refreshSession)
   async refreshSession(
     @Arg("refreshToken", { description: "The session's latest refresh token, spent by this call." })
     refreshToken: string,
     @Ctx() context: GraphQLContext,
-  ) {
-    return toSession(await performField(refreshSession, context, null, { refreshToken }));
+  ): Promise<InstanceType<typeof RefreshSessionPayload>> {
+    return { session: toSession(await performField(refreshSession, context, null, { refreshToken })) };
   }
 
-  @Mutation(() => Boolean, { description: "Ends the sign-in the refresh token belongs to." })
+  @Mutation(() => LogoutPayload, { description: "Ends the sign-in the refresh token belongs to." })
   @Performs(logout)
   async logout(
     @Arg("refreshToken", { description: "Any refresh token of the sign-in, spent ones included." })
     refreshToken: string,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<InstanceType<typeof LogoutPayload>> {
     await performField(logout, context, null, { refreshToken });
-    return true;
+    return { loggedOut: true };
   }
 }

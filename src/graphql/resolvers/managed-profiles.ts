@@ -8,20 +8,30 @@ import {
   listManagedProfileApiCredentials,
   listManagedProfiles,
 } from "../../operations/managed-profiles.js";
+import { getRampHistory } from "../../operations/ramps.js";
+import { parseInput } from "../../validation.js";
 import { Auth } from "../auth-directive.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { ApiCredentialConnection, CreateApiCredentialInput, CreatedApiCredential } from "../types/credentials.js";
+import { Customer, toCustomer } from "../types/customers.js";
+import { historyInputOf, RampConnection, RampHistoryArgs } from "../types/ramps.js";
+import { toRamp } from "./ramps.js";
+import { ApiCredentialConnection, CreateApiCredentialInput } from "../types/credentials.js";
 import {
   CreateManagedProfileInput,
+  CreateManagedProfilePayload,
   ManagedProfile,
   ManagedProfileConnection,
   ManagedProfileFilterEnum,
-  ManagedProfilePayload,
   Manager,
 } from "../types/managed-profiles.js";
+import {
+  CreateManagedProfileCredentialPayload,
+  DeleteManagedProfilePayload,
+  RevokeManagedProfileCredentialPayload,
+} from "../types/payload.js";
 
 @Resolver(() => ManagedProfile)
 export class ManagedProfilesResolver {
@@ -61,7 +71,18 @@ export class ManagedProfilesResolver {
     return context.app.managedProfiles.activeManager(acting.actorProfileId);
   }
 
-  @FieldResolver(() => ApiCredentialConnection, { description: "The child's credentials, newest first." })
+  @FieldResolver(() => ID, { description: "The same as profileId: the id node(id) takes (Node)." })
+  id(@Root() child: ManagedProfile): string {
+    return child.profileId;
+  }
+
+  // The fields below are read for a whole page of children at once (loaders.ts): a fixed number of statements
+  // per list, whatever its size. A child they refuse is null with its error, the rest of the page stays.
+
+  @FieldResolver(() => ApiCredentialConnection, {
+    nullable: true,
+    description: "The child's credentials, newest first; null, with NOT_FOUND, for a deleted child.",
+  })
   @Performs(listManagedProfileApiCredentials)
   async apiCredentials(
     @Root() child: ManagedProfile,
@@ -69,14 +90,47 @@ export class ManagedProfilesResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ) {
-    const page = await performField(listManagedProfileApiCredentials, context, acting, {
+    const { profileId, ...page } = parseInput(listManagedProfileApiCredentials.input, {
       profileId: child.profileId,
       ...offsetPage(args),
     });
-    return pageConnection(page.credentials, page.pagination, args);
+    const found = await context.loaders.childCredentials.load({ manager: acting, childId: profileId, page });
+    return pageConnection(found.credentials, found.pagination, args);
   }
 
-  @Mutation(() => ManagedProfilePayload, {
+  @FieldResolver(() => RampConnection, {
+    nullable: true,
+    description:
+      "The child's ramp history, as X-Managed-Profile-Id reads it: null, with MANAGED_PROFILE_ACCESS_DENIED, for a child the manager cannot act for (a deleted one).",
+  })
+  @Auth({ requires: ["RAMP_OPERATIONS", "ACT_FOR_MANAGED_CHILD"], delegation: "MANAGER_ONLY" })
+  async ramps(
+    @Root() child: ManagedProfile,
+    @Args() args: RampHistoryArgs,
+    @Acting() acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
+    const page = parseInput(getRampHistory.input, historyInputOf(args));
+    const history = await context.loaders.childRamps.load({ manager: acting, childId: child.profileId, page });
+    return pageConnection(history.ramps.map(toRamp), { ...page, total: history.totalCount }, args);
+  }
+
+  @FieldResolver(() => [Customer], {
+    nullable: true,
+    description:
+      "The child's customers in every corridor, oldest first, as X-Managed-Profile-Id reads them: null, with MANAGED_PROFILE_ACCESS_DENIED, for a child the manager cannot act for (a deleted one).",
+  })
+  @Auth({ requires: ["PROVIDER_ACCOUNTS", "ACT_FOR_MANAGED_CHILD"], delegation: "MANAGER_ONLY" })
+  async customers(@Root() child: ManagedProfile, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+    const cases = await context.loaders.childCustomers.load({
+      manager: acting,
+      childId: child.profileId,
+      page: undefined,
+    });
+    return cases.map(toCustomer);
+  }
+
+  @Mutation(() => CreateManagedProfilePayload, {
     description: "Creates a child; an identical retry returns the existing one.",
   })
   @Performs(createManagedProfile)
@@ -87,11 +141,11 @@ export class ManagedProfilesResolver {
     input: CreateManagedProfileInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<CreateManagedProfilePayload> {
     return performField(createManagedProfile, context, acting, { ...input });
   }
 
-  @Mutation(() => Boolean, {
+  @Mutation(() => DeleteManagedProfilePayload, {
     description: "Deletes a child logically (idempotent); its credentials are revoked at once.",
   })
   @Performs(deleteManagedProfile)
@@ -99,12 +153,12 @@ export class ManagedProfilesResolver {
     @Arg("profileId", () => ID, { description: "The child's profile id (UUID)." }) profileId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<InstanceType<typeof DeleteManagedProfilePayload>> {
     await performField(deleteManagedProfile, context, acting, { profileId });
-    return true;
+    return { deletedProfileId: profileId };
   }
 
-  @Mutation(() => CreatedApiCredential, {
+  @Mutation(() => CreateManagedProfileCredentialPayload, {
     description: "Issues a credential for a child; the secret is returned only here.",
   })
   @Performs(createManagedProfileApiCredential)
@@ -118,11 +172,12 @@ export class ManagedProfilesResolver {
     input: CreateApiCredentialInput | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return performField(createManagedProfileApiCredential, context, acting, { profileId, ...input });
+  ): Promise<InstanceType<typeof CreateManagedProfileCredentialPayload>> {
+    const credential = await performField(createManagedProfileApiCredential, context, acting, { profileId, ...input });
+    return { credential };
   }
 
-  @Mutation(() => Boolean, { description: "Revokes a child's credential (idempotent)." })
+  @Mutation(() => RevokeManagedProfileCredentialPayload, { description: "Revokes a child's credential (idempotent)." })
   @Performs(revokeManagedProfileApiCredential)
   async revokeManagedProfileCredential(
     @Arg("profileId", () => ID, { description: "The active child the credential belongs to (UUID)." })
@@ -131,8 +186,8 @@ export class ManagedProfilesResolver {
     credentialId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<InstanceType<typeof RevokeManagedProfileCredentialPayload>> {
     await performField(revokeManagedProfileApiCredential, context, acting, { profileId, credentialId });
-    return true;
+    return { revokedCredentialId: credentialId };
   }
 }

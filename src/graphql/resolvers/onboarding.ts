@@ -13,7 +13,8 @@ import type { GraphQLContext } from "../context.js";
 import { Acting, OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { CorridorEnum, CustomerTypeEnum } from "../types/managed-profiles.js";
-import { ActiveEntity, BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
+import { BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
+import { SelectActiveEntityPayload } from "../types/payload.js";
 import { RampInfo, toDirection, UserLimit } from "../types/ramps.js";
 
 /**
@@ -86,7 +87,7 @@ export class OnboardingResolver {
     return performField(getLatestBrazilKycAttempt, context, acting, {});
   }
 
-  @Mutation(() => ActiveEntity, {
+  @Mutation(() => SelectActiveEntityPayload, {
     description:
       "Makes the signed-in profile's individual or business entity the one it acts as, for good: the same choice again answers the same, another one is VALIDATION_FAILED; NOT_FOUND without such an entity (a business one comes with a business customer).",
   })
@@ -96,11 +97,11 @@ export class OnboardingResolver {
     customerType: CustomerType,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<ActiveEntity> {
+  ): Promise<InstanceType<typeof SelectActiveEntityPayload>> {
     const { activeEntityId, type } = await performField(selectActiveCustomerEntity, context, acting, {
       type: customerType,
     });
-    return { activeEntityId, customerType: type };
+    return { activeEntity: { activeEntityId, customerType: type } };
   }
 
   @Query(() => OnboardingRequirements, {

@@ -12,10 +12,10 @@ import {
   Quote,
   toDirection,
   toRampType,
-  WidgetSession,
 } from "../types/ramps.js";
+import { CreateBestQuotePayload, CreateQuotePayload, CreateWidgetSessionPayload } from "../types/payload.js";
 
-const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(view.rampType) });
+export const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(view.rampType) });
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 @Resolver(() => Quote)
@@ -34,32 +34,37 @@ export class QuotesResolver {
     return toQuote(await performField(getQuote, context, acting, { id }));
   }
 
-  @Mutation(() => Quote, { description: "Prices a conversion with the subject's pricing; valid 10 minutes." })
+  @Mutation(() => CreateQuotePayload, {
+    description: "Prices a conversion with the subject's pricing; valid 10 minutes.",
+  })
   @Performs(createQuote)
   async createQuote(
     @Arg("input", () => CreateQuoteInput, { description: "The conversion to price." }) input: CreateQuoteInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
-  ) {
-    return toQuote(
-      await performField(createQuote, context, acting, { ...input, rampType: toRampType(input.rampType) }),
-    );
+  ): Promise<InstanceType<typeof CreateQuotePayload>> {
+    const quote = await performField(createQuote, context, acting, { ...input, rampType: toRampType(input.rampType) });
+    return { quote: toQuote(quote) };
   }
 
-  @Mutation(() => Quote, { description: "Prices every candidate network and keeps the one that pays out the most." })
+  @Mutation(() => CreateBestQuotePayload, {
+    description: "Prices every candidate network and keeps the one that pays out the most.",
+  })
   @Performs(createBestQuote)
   async createBestQuote(
     @Arg("input", () => CreateBestQuoteInput, { description: "The conversion to price and the networks to compare." })
     input: CreateBestQuoteInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
-  ) {
-    return toQuote(
-      await performField(createBestQuote, context, acting, { ...input, rampType: toRampType(input.rampType) }),
-    );
+  ): Promise<InstanceType<typeof CreateBestQuotePayload>> {
+    const quote = await performField(createBestQuote, context, acting, {
+      ...input,
+      rampType: toRampType(input.rampType),
+    });
+    return { quote: toQuote(quote) };
   }
 
-  @Mutation(() => WidgetSession, {
+  @Mutation(() => CreateWidgetSessionPayload, {
     description: "A hosted widget session, for a locked quote or for the widget to quote.",
   })
   @Performs(createWidgetSession)
@@ -70,10 +75,11 @@ export class QuotesResolver {
     input: CreateWidgetSessionInput,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
-  ) {
-    return performField(createWidgetSession, context, acting, {
+  ): Promise<InstanceType<typeof CreateWidgetSessionPayload>> {
+    const widgetSession = await performField(createWidgetSession, context, acting, {
       ...input,
       ...(input.rampType != null && { rampType: toRampType(input.rampType) }),
     });
+    return { widgetSession };
   }
 }

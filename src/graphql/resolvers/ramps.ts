@@ -7,20 +7,18 @@ import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { selects } from "../selection.js";
-import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { CorridorEnum } from "../types/managed-profiles.js";
-import { RampDirectionEnum } from "../types/reference-data.js";
+import { pageConnection } from "../types/connection.js";
 import {
+  historyInputOf,
   Ramp,
   RampConnection,
   RampError,
-  RampOrderEnum,
-  RampStatusEnum,
+  RampHistoryArgs,
   RegisterRampInput,
   toDirection,
-  toRampType,
   UpdateRampInput,
 } from "../types/ramps.js";
+import { RegisterRampPayload, StartRampPayload, UpdateRampPayload } from "../types/payload.js";
 
 /** The GraphQL ramp of each service view; cached views are shared by requests, so each is converted once. */
 const rampOfView = new WeakMap<RampView, Ramp>();
@@ -61,49 +59,13 @@ export class RampsResolver {
   @Query(() => RampConnection, { description: "The subject's ramp history, newest first." })
   @Performs(getRampHistory)
   async ramps(
-    @Args() args: PageArgs,
-    @Arg("walletAddress", () => String, {
-      nullable: true,
-      description: "Only the ramps whose tokens go to or come from this address (EVM addresses in any case).",
-    })
-    walletAddress: string | undefined,
-    @Arg("status", () => RampStatusEnum, { nullable: true, description: "Only the ramps with this status." })
-    status: string | undefined,
-    @Arg("type", () => RampDirectionEnum, {
-      nullable: true,
-      description: "Only onramps (BUY) or only offramps (SELL).",
-    })
-    type: string | undefined,
-    @Arg("corridor", () => CorridorEnum, { nullable: true, description: "Only the ramps of this corridor." })
-    corridor: string | undefined,
-    @Arg("createdFrom", () => Date, {
-      nullable: true,
-      description: "Only the ramps registered at or after this instant.",
-    })
-    createdFrom: Date | undefined,
-    @Arg("createdBefore", () => Date, { nullable: true, description: "Only the ramps registered before this instant." })
-    createdBefore: Date | undefined,
-    @Arg("orderBy", () => RampOrderEnum, {
-      defaultValue: "NEWEST_FIRST",
-      description: "By registration time: newest first or oldest first.",
-    })
-    order: string,
+    @Args() args: RampHistoryArgs,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const { limit, offset } = offsetPage(args);
-    const page = await performField(getRampHistory, context, acting, {
-      limit,
-      offset,
-      walletAddress,
-      status,
-      type: type && toRampType(type),
-      corridor,
-      createdFrom: createdFrom?.toISOString(),
-      createdBefore: createdBefore?.toISOString(),
-      order,
-    });
+    const input = historyInputOf(args);
+    const page = await performField(getRampHistory, context, acting, input);
     const ramps = page.ramps.map(toRamp);
     if (selects(info, ["edges", "node", "errors"])) {
       const errors = await context.app.ramps.errorsOfRamps(ramps.map(({ id }) => id));
@@ -111,7 +73,7 @@ export class RampsResolver {
       for (const [rampId, log] of errors) known.set(rampId, log);
       errorsReadWithPage.set(context, known);
     }
-    return pageConnection(ramps, { limit, offset, total: page.totalCount }, args);
+    return pageConnection(ramps, { ...input, total: page.totalCount }, args);
   }
 
   @FieldResolver(() => [RampError], {
@@ -122,7 +84,7 @@ export class RampsResolver {
     return errorsReadWithPage.get(context)?.get(ramp.id) ?? context.loaders.rampErrors.load(ramp.id);
   }
 
-  @Mutation(() => Ramp, {
+  @Mutation(() => RegisterRampPayload, {
     description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
   })
   @Performs(registerRamp)
@@ -133,11 +95,11 @@ export class RampsResolver {
     input: RegisterRampInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return toRamp(await performField(registerRamp, context, acting, input));
+  ): Promise<InstanceType<typeof RegisterRampPayload>> {
+    return { ramp: toRamp(await performField(registerRamp, context, acting, input)) };
   }
 
-  @Mutation(() => Ramp, {
+  @Mutation(() => UpdateRampPayload, {
     description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
   })
   @Performs(updateRamp)
@@ -145,11 +107,13 @@ export class RampsResolver {
     @Arg("input", () => UpdateRampInput, { description: "The ramp and what to add to it." }) input: UpdateRampInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return toRamp(await performField(updateRamp, context, acting, input));
+  ): Promise<InstanceType<typeof UpdateRampPayload>> {
+    return { ramp: toRamp(await performField(updateRamp, context, acting, input)) };
   }
 
-  @Mutation(() => Ramp, { description: "Starts processing: the caller's part (payment, signed transfer) is done." })
+  @Mutation(() => StartRampPayload, {
+    description: "Starts processing: the caller's part (payment, signed transfer) is done.",
+  })
   @Performs(startRamp)
   async startRamp(
     @Arg("rampId", () => ID, {
@@ -158,7 +122,7 @@ export class RampsResolver {
     rampId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return toRamp(await performField(startRamp, context, acting, { rampId }));
+  ): Promise<InstanceType<typeof StartRampPayload>> {
+    return { ramp: toRamp(await performField(startRamp, context, acting, { rampId })) };
   }
 }

@@ -16,15 +16,19 @@ import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import {
-  AcceptedRecipientInvitation,
+  AcceptRecipientInvitationPayload,
   Recipient,
   RecipientConnection,
   RecipientCorridorEligibility,
-  RecipientInvitation,
   RecipientInvitationConnection,
   RecipientInvitationPreview,
   RelationshipEnum,
 } from "../types/recipients.js";
+import {
+  ArchiveRecipientInvitationPayload,
+  InviteRecipientPayload,
+  UpdateRecipientRelationshipPayload,
+} from "../types/payload.js";
 
 /**
  * Sender-side recipients and the invitee's side of an invitation, like the REST routes: a session only;
@@ -70,7 +74,7 @@ export class RecipientsResolver {
     return Object.entries(corridors).map(([corridor, { canReceive }]) => ({ corridor, canReceive }));
   }
 
-  @Mutation(() => RecipientInvitation, {
+  @Mutation(() => InviteRecipientPayload, {
     description: "Invites a person by email (a code is mailed to it); again while pending mails a new code.",
   })
   @Performs(inviteRecipient)
@@ -84,11 +88,12 @@ export class RecipientsResolver {
     relationship: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return (await performField(inviteRecipient, context, acting, { email, relationship })).invitation;
+  ): Promise<InstanceType<typeof InviteRecipientPayload>> {
+    const { invitation } = await performField(inviteRecipient, context, acting, { email, relationship });
+    return { invitation };
   }
 
-  @Mutation(() => RecipientInvitation, {
+  @Mutation(() => ArchiveRecipientInvitationPayload, {
     description: "Archives (or, with archived: false, restores) a pending invitation.",
   })
   @Performs(archiveRecipientInvitation)
@@ -99,12 +104,12 @@ export class RecipientsResolver {
     archived: boolean,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<InstanceType<typeof ArchiveRecipientInvitationPayload>> {
     const operation = archived ? archiveRecipientInvitation : unarchiveRecipientInvitation;
-    return performField(operation, context, acting, { id });
+    return { invitation: await performField(operation, context, acting, { id }) };
   }
 
-  @Mutation(() => RelationshipEnum, {
+  @Mutation(() => UpdateRecipientRelationshipPayload, {
     description: "Changes the relationship to a recipient or a pending invitee; returns the new one.",
   })
   @Performs(updateRecipient)
@@ -113,8 +118,8 @@ export class RecipientsResolver {
     @Arg("relationship", () => RelationshipEnum, { description: "The new relationship." }) relationship: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return (await performField(updateRecipient, context, acting, { id, relationship })).relationship;
+  ): Promise<InstanceType<typeof UpdateRecipientRelationshipPayload>> {
+    return { relationship: (await performField(updateRecipient, context, acting, { id, relationship })).relationship };
   }
 
   @Query(() => RecipientInvitationPreview, {
@@ -129,7 +134,7 @@ export class RecipientsResolver {
     return performField(previewRecipientInvitation, context, acting, { code });
   }
 
-  @Mutation(() => AcceptedRecipientInvitation, {
+  @Mutation(() => AcceptRecipientInvitationPayload, {
     description: "The invitee accepts: it becomes the sender's recipient.",
   })
   @Performs(acceptRecipientInvitation)
@@ -137,7 +142,7 @@ export class RecipientsResolver {
     @Arg("code", { description: "The invitation code mailed to the invitee." }) code: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<AcceptRecipientInvitationPayload> {
     return performField(acceptRecipientInvitation, context, acting, { code });
   }
 }

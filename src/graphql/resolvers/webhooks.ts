@@ -21,6 +21,7 @@ import {
   WebhookDeliveryStatusEnum,
   WebhookEventTypeEnum,
 } from "../types/webhooks.js";
+import { DeleteWebhookPayload, RedeliverWebhookDeliveryPayload, RegisterWebhookPayload } from "../types/payload.js";
 
 const toWebhook = (view: WebhookView): Webhook => ({
   ...view,
@@ -60,7 +61,7 @@ export class WebhooksResolver {
     return pageConnection(page.deliveries.map(toDelivery), { limit, offset, total: page.totalCount }, args);
   }
 
-  @Mutation(() => Webhook, {
+  @Mutation(() => RegisterWebhookPayload, {
     description: "Subscribes a URL to the events of a quote or widget session created with this secret key.",
   })
   @Performs(registerWebhook)
@@ -71,22 +72,22 @@ export class WebhooksResolver {
     input: RegisterWebhookInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return toWebhook(await performField(registerWebhook, context, acting, input));
+  ): Promise<InstanceType<typeof RegisterWebhookPayload>> {
+    return { webhook: toWebhook(await performField(registerWebhook, context, acting, input)) };
   }
 
-  @Mutation(() => Boolean, { description: "Removes a subscription and its delivery log; true when it was removed." })
+  @Mutation(() => DeleteWebhookPayload, { description: "Removes a subscription and its delivery log." })
   @Performs(deleteWebhook)
   async deleteWebhook(
     @Arg("id", () => ID, { description: "The subscription's id (Webhook.id)." }) id: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
+  ): Promise<InstanceType<typeof DeleteWebhookPayload>> {
     await performField(deleteWebhook, context, acting, { id });
-    return true;
+    return { deletedWebhookId: id };
   }
 
-  @Mutation(() => WebhookDelivery, {
+  @Mutation(() => RedeliverWebhookDeliveryPayload, {
     description: "Sends a delivered or failed event again in a new round, with the same eventId.",
   })
   @Performs(redeliverWebhookDelivery)
@@ -98,7 +99,8 @@ export class WebhooksResolver {
     deliveryId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ) {
-    return toDelivery(await performField(redeliverWebhookDelivery, context, acting, { id: webhookId, deliveryId }));
+  ): Promise<InstanceType<typeof RedeliverWebhookDeliveryPayload>> {
+    const delivery = await performField(redeliverWebhookDelivery, context, acting, { id: webhookId, deliveryId });
+    return { delivery: toDelivery(delivery) };
   }
 }

@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, ObjectType, registerEnumType } from "type-graphql";
 import { AUDIT_TARGET_TYPES, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
 import { Connection } from "./connection.js";
-import { enumOf } from "./enums.js";
+import { enumOf, namedEnumOf } from "./enums.js";
 
 const OperatorChannelEnum = enumOf(OPERATOR_CHANNELS);
 registerEnumType(OperatorChannelEnum, {
@@ -12,6 +12,38 @@ registerEnumType(OperatorChannelEnum, {
     REST: { description: "The REST operator surface (/v1/admin)." },
     GRAPHQL: { description: "An operator GraphQL operation." },
     CLI: { description: "The operator CLI (npm run -s admin)." },
+  },
+});
+
+/** manager.created is MANAGER_CREATED, signing-key.rotated SIGNING_KEY_ROTATED. */
+const auditName = (value: string) => value.replace(/[.-]/g, "_").toUpperCase();
+
+export const AuditActionEnum = namedEnumOf(OPERATOR_ACTIONS, auditName);
+registerEnumType(AuditActionEnum, {
+  name: "AuditAction",
+  description: "What an operator change did (REST spells MANAGER_CREATED as manager.created).",
+  valuesConfig: {
+    MANAGER_CREATED: { description: "A profile was enabled as a manager." },
+    MANAGER_UPDATED: { description: "A manager's policy was changed, or the manager disabled." },
+    PRICING_ASSIGNED: { description: "A pricing profile was assigned to a profile." },
+    PARTNER_CREATED: { description: "A partner was created." },
+    PARTNER_ACTIVATED: { description: "A partner was reactivated." },
+    PARTNER_DEACTIVATED: { description: "A partner was deactivated: its credentials stopped." },
+    PARTNER_CREDENTIAL_ISSUED: { description: "A partner-managed credential was issued." },
+    SIGNING_KEY_ROTATED: { description: "The webhook signing key was rotated." },
+  },
+});
+
+const AuditTargetTypeEnum = namedEnumOf(AUDIT_TARGET_TYPES, auditName);
+registerEnumType(AuditTargetTypeEnum, {
+  name: "AuditTargetType",
+  description: "What kind of record an operator change changed (REST spells PRICING_ASSIGNMENT as pricing-assignment).",
+  valuesConfig: {
+    MANAGER: { description: "A manager's policy (its id is the profile's)." },
+    PRICING_ASSIGNMENT: { description: "A profile's pricing assignment (its id is the profile's)." },
+    PARTNER: { description: "A partner." },
+    API_CREDENTIAL: { description: "An API credential." },
+    SIGNING_KEY: { description: "The webhook signing key." },
   },
 });
 
@@ -44,10 +76,10 @@ class AuditEvent {
   @Field(() => AuditActor, { description: "Who made it." })
   actor!: AuditActor;
 
-  @Field({ description: `What was done: ${OPERATOR_ACTIONS.join(", ")}.` })
+  @Field(() => AuditActionEnum, { description: "What was done." })
   action!: string;
 
-  @Field({ description: `What kind of record changed: ${AUDIT_TARGET_TYPES.join(", ")}.` })
+  @Field(() => AuditTargetTypeEnum, { description: "What kind of record changed." })
   targetType!: string;
 
   @Field(() => ID, { description: "The changed record's id (a manager's or pricing assignment's is the profile id)." })

@@ -8,7 +8,8 @@ import {
   SOURCES_OF_FUNDS,
 } from "../../onboarding/brazil.js";
 import { SIDE_STATES } from "../../uploads/service.js";
-import { enumOf } from "./enums.js";
+import { enumOf, namedEnumOf, restSpellingsOf } from "./enums.js";
+import { DecimalScalar } from "./scalars.js";
 import { CustomerTypeEnum } from "./managed-profiles.js";
 import { KycCaseStatusEnum } from "./ramps.js";
 
@@ -291,7 +292,7 @@ export class BrazilDocumentUpload {
 }
 
 @ObjectType({ description: "The outcome of requestBrazilKycUploads: the uploads level 1 KYC names." })
-export class BrazilKycUploads {
+export class RequestBrazilKycUploadsPayload {
   @Field(() => BrazilDocumentUpload, { description: "The identity document (submitBrazilKyc's uploadedDocumentId)." })
   identityDocument!: BrazilDocumentUpload;
 
@@ -343,7 +344,47 @@ export class CreateBrazilKybDocumentInput {
 }
 
 /** A field's allowed values, for its description: they are REST's and the GraphQL names cannot hold them all. */
-const oneOf = (values: readonly string[]) => values.map((value) => `"${value}"`).join(", ");
+const ControlRoleEnum = namedEnumOf(CONTROL_ROLES, (role) => role.replace(/ /g, "_").toUpperCase());
+registerEnumType(ControlRoleEnum, {
+  name: "BrazilControlRole",
+  description: "A beneficial owner's role with control of the company (REST spells VICE_PRESIDENT as Vice President).",
+  valuesConfig: restSpellingsOf(ControlRoleEnum),
+});
+
+const AccountOpeningReasonEnum = enumOf(ACCOUNT_OPENING_REASONS);
+registerEnumType(AccountOpeningReasonEnum, {
+  name: "BrazilAccountOpeningReason",
+  description: "Why a company opens its account, as REST spells it in lowercase.",
+  valuesConfig: restSpellingsOf(AccountOpeningReasonEnum),
+});
+
+const SourceOfFundsEnum = enumOf(SOURCES_OF_FUNDS);
+registerEnumType(SourceOfFundsEnum, {
+  name: "BrazilSourceOfFunds",
+  description: "Where a company's funds come from, as REST spells it in lowercase.",
+  valuesConfig: restSpellingsOf(SourceOfFundsEnum),
+});
+
+// GraphQL names cannot start with a digit nor hold "-" or "+": 1-10 is EMPLOYEES_1_TO_10, 1001+ EMPLOYEES_1001_OR_MORE.
+const EmployeeCountEnum = namedEnumOf(
+  EMPLOYEE_COUNTS,
+  (count) => `EMPLOYEES_${count.replace("-", "_TO_").replace("+", "_OR_MORE")}`,
+);
+registerEnumType(EmployeeCountEnum, {
+  name: "BrazilEmployeeCount",
+  description: "How many people a company employs (REST: 1-10, 11-50, ..., 1001+).",
+  valuesConfig: restSpellingsOf(EmployeeCountEnum),
+});
+
+// 100k_to_1m is FROM_100K_TO_1M: a GraphQL name cannot start with a digit.
+const AnnualRevenueEnum = namedEnumOf(ANNUAL_REVENUES_USD, (revenue) =>
+  /^\d/.test(revenue) ? `FROM_${revenue.toUpperCase()}` : revenue.toUpperCase(),
+);
+registerEnumType(AnnualRevenueEnum, {
+  name: "BrazilAnnualRevenue",
+  description: "A company's yearly revenue in US dollars (REST: less_than_100k, 100k_to_1m, ..., more_than_100m).",
+  valuesConfig: restSpellingsOf(AnnualRevenueEnum),
+});
 
 @InputType({
   description:
@@ -365,10 +406,7 @@ export class CreateBrazilKybBeneficialOwnerInput {
   @Field({ description: "The share of the company the person owns, in percent (e.g. 25 or 12.5), at most 100." })
   percentageOfOwnership!: string;
 
-  @Field(() => String, {
-    nullable: true,
-    description: `The person's role with control, one of ${oneOf(CONTROL_ROLES)}.`,
-  })
+  @Field(() => ControlRoleEnum, { nullable: true, description: "The person's role with control of the company." })
   hasControl?: string | null;
 
   @Field(() => String, { nullable: true, description: "The person's email address." })
@@ -441,19 +479,19 @@ export class SubmitBrazilKybInput {
   @Field({ description: "What the company does, 1 to 1000 characters once trimmed." })
   businessActivityDescription!: string;
 
-  @Field({ description: `Why the account is opened, one of ${oneOf(ACCOUNT_OPENING_REASONS)}.` })
+  @Field(() => AccountOpeningReasonEnum, { description: "Why the account is opened." })
   reasonForAccountOpening!: string;
 
-  @Field({ description: `Where the company's funds come from, one of ${oneOf(SOURCES_OF_FUNDS)}.` })
+  @Field(() => SourceOfFundsEnum, { description: "Where the company's funds come from." })
   sourceOfFundsAndIncome!: string;
 
-  @Field({ description: `How many people the company employs, one of ${oneOf(EMPLOYEE_COUNTS)}.` })
+  @Field(() => EmployeeCountEnum, { description: "How many people the company employs." })
   numberOfEmployees!: string;
 
-  @Field({ description: `The company's yearly revenue in US dollars, one of ${oneOf(ANNUAL_REVENUES_USD)}.` })
+  @Field(() => AnnualRevenueEnum, { description: "The company's yearly revenue in US dollars." })
   estimatedAnnualRevenueUsd!: string;
 
-  @Field({ description: "The expected monthly volume in whole US dollars, above 0 (decimal string)." })
+  @Field(() => DecimalScalar, { description: "The expected monthly volume in whole US dollars, above 0." })
   estimatedMonthlyVolumeUsd!: string;
 
   @Field({ description: "The country where the company is resident for tax, at most 60 characters." })

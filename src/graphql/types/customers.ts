@@ -1,4 +1,5 @@
 import { Field, ID, ObjectType } from "type-graphql";
+import type { KycCase } from "../../kyc/service.js";
 import { KycCaseStatusEnum } from "./ramps.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 
@@ -30,3 +31,13 @@ export class Customer {
   })
   updatedAt!: Date;
 }
+
+/** A customer as the services keep it: its KYC (KYB) case. */
+export const toCustomer = (row: KycCase): Customer => ({
+  customerId: row.providerCustomerId,
+  corridor: row.corridor,
+  customerType: row.customerType,
+  kycStatus: row.status,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});

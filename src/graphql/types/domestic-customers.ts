@@ -1,7 +1,8 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { DOMESTIC_STATUSES, KYB_COUNTRIES } from "../../kyc/domestic.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
-import { enumOf } from "./enums.js";
+import { KYB_FILE_TYPES, RELATED_PERSON_FILE_TYPES } from "../../kyc/domestic-files.js";
+import { enumOf, screamingEnumOf } from "./enums.js";
 import { CustomerTypeEnum } from "./managed-profiles.js";
 
 export const DomesticCountryEnum = enumOf(DOMESTIC_COUNTRIES);
@@ -103,8 +104,8 @@ export class DomesticHostedLink {
   url!: string;
 }
 
-@ObjectType({ description: "A failed KYC or KYB opened again." })
-export class DomesticRetry {
+@ObjectType({ description: "The outcome of retryDomesticKyc: a failed KYC or KYB opened again." })
+export class RetryDomesticKycPayload {
   @Field(() => DomesticHostedLink, {
     nullable: true,
     description:
@@ -212,9 +213,26 @@ export class DomesticKybRelatedPersonInput {
   politicallyExposed?: boolean | null;
 }
 
+const DomesticKybFileTypeEnum = screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES]);
+registerEnumType(DomesticKybFileTypeEnum, {
+  name: "DomesticKybFileType",
+  description:
+    "A file of a KYB submission, as REST's fileType spells it in camelCase (TAX_ID_DOCUMENT: taxIdDocument).",
+  valuesConfig: {
+    TAX_ID_DOCUMENT: { description: "The business's tax id document." },
+    ARTICLES_INCORPORATION: { description: "The articles of incorporation." },
+    PROOF_ADDRESS: { description: "A proof of the business's address." },
+    SHAREHOLDER_REGISTRY: { description: "The shareholder registry." },
+    BUSINESS_LICENSE: { description: "The business license." },
+    UPLOAD_AML_POLICY: { description: "The business's anti-money-laundering policy." },
+    DOC_FRONT: { description: "A related person's identity document, front." },
+    DOC_BACK: { description: "A related person's identity document, back." },
+  },
+});
+
 @ObjectType({ description: "A file that arrived for a submission: the latest of its type (and related person)." })
 export class DomesticSubmissionFile {
-  @Field({ description: "The reference's file type (taxIdDocument, docFront, ...)." })
+  @Field(() => DomesticKybFileTypeEnum, { description: "What the file is." })
   fileType!: string;
 
   @Field(() => ID, {

@@ -1,6 +1,12 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { enumOf } from "./enums.js";
-import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES } from "../../fiat-accounts/rules.js";
+import {
+  AR_DOCUMENT_TYPES,
+  BANK_ACCOUNT_TYPES,
+  CO_DOCUMENT_TYPES,
+  FIAT_ACCOUNT_COUNTRIES,
+  FIAT_ACCOUNT_TYPES,
+} from "../../fiat-accounts/rules.js";
 import { Connection } from "./connection.js";
 
 export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
@@ -12,6 +18,31 @@ registerEnumType(FiatAccountCountryEnum, {
     CO: { description: "Colombia: COP payouts over ACH Colombia." },
     MX: { description: "Mexico: MXN payouts by SPEI to a CLABE." },
     US: { description: "United States: USD payouts by ACH or domestic wire (BANK_USA)." },
+  },
+});
+
+const BankAccountTypeEnum = enumOf(BANK_ACCOUNT_TYPES);
+registerEnumType(BankAccountTypeEnum, {
+  name: "BankAccountType",
+  description: "Whether a payout bank account is a checking or a savings account.",
+  valuesConfig: {
+    CHECKING: { description: "A checking (current) account." },
+    SAVINGS: { description: "A savings account." },
+  },
+});
+
+const FiatAccountDocumentTypeEnum = enumOf([...AR_DOCUMENT_TYPES, ...CO_DOCUMENT_TYPES]);
+registerEnumType(FiatAccountDocumentTypeEnum, {
+  name: "FiatAccountDocumentType",
+  description: "The account holder's document in AR and CO.",
+  valuesConfig: {
+    CUIT: { description: "AR: the tax id of a company or a self-employed person." },
+    CUIL: { description: "AR: an employee's tax id." },
+    CC: { description: "CO: cédula de ciudadanía, a citizen's identity card." },
+    CE: { description: "CO: cédula de extranjería, a foreign resident's identity card." },
+    NIT: { description: "CO: a company's tax id." },
+    PP: { description: "CO: a passport." },
+    TI: { description: "CO: tarjeta de identidad, a minor's identity card." },
   },
 });
 
@@ -59,7 +90,7 @@ export class FiatAccount {
   @Field({ description: "The account holder's name, as given (trimmed)." })
   accountName!: string;
 
-  @Field(() => String, { nullable: true, description: "Checking or savings, in lowercase; null when none was given." })
+  @Field(() => BankAccountTypeEnum, { nullable: true, description: "Null when none was given." })
   accountType!: string | null;
 
   @Field(() => String, {
@@ -103,10 +134,7 @@ export class CreateFiatAccountInput {
   @Field(() => String, { nullable: true, description: "The account holder's name; every rail requires it." })
   accountName?: string | null;
 
-  @Field(() => String, {
-    nullable: true,
-    description: "Checking or savings (any case); required in US and CO, optional elsewhere.",
-  })
+  @Field(() => BankAccountTypeEnum, { nullable: true, description: "Required in US and CO, optional elsewhere." })
   accountType?: string | null;
 
   @Field(() => String, {
@@ -118,7 +146,7 @@ export class CreateFiatAccountInput {
   @Field(() => String, { nullable: true, description: "CO: the 4-digit ACH Colombia bank code, required there." })
   accountBankCode?: string | null;
 
-  @Field(() => String, {
+  @Field(() => FiatAccountDocumentTypeEnum, {
     nullable: true,
     description: "AR: CUIT or CUIL; CO: CC, CE, NIT, PP or TI. Required in AR and CO.",
   })

@@ -1,7 +1,15 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { enumOf } from "./enums.js";
 
-@ObjectType({ description: "The answer to a sign-in code request; failures are errors instead." })
-export class OtpRequestResult {
+const TokenTypeEnum = enumOf(["bearer"] as const);
+registerEnumType(TokenTypeEnum, {
+  name: "TokenType",
+  description: "How an access token is sent (REST spells BEARER as bearer).",
+  valuesConfig: { BEARER: { description: "As `Authorization: Bearer <token>`." } },
+});
+
+@ObjectType({ description: "The outcome of requestOtp; failures are errors instead." })
+export class RequestOtpPayload {
   @Field({ description: "Always true." })
   success!: boolean;
 
@@ -20,7 +28,7 @@ export class Session {
   @Field(() => ID, { description: "The signed-in profile's id (UUID)." })
   userId!: string;
 
-  @Field({ description: "Always `bearer`." })
+  @Field(() => TokenTypeEnum, { description: "Always BEARER." })
   tokenType!: string;
 
   @Field(() => Int, { description: "Seconds until the access token expires." })

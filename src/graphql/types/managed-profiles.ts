@@ -1,9 +1,10 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
-import { enumOf } from "./enums.js";
+import { enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
 import { CREATION_SOURCES } from "../../managed-profiles/types.js";
 import { Connection } from "./connection.js";
+import { Node } from "./node.js";
 
 export const CorridorEnum = enumOf(CORRIDORS);
 registerEnumType(CorridorEnum, {
@@ -57,7 +58,7 @@ registerEnumType(ManagedProfileFilterEnum, {
   },
 });
 
-@ObjectType({ description: "A headless child profile created and controlled by a manager." })
+@ObjectType({ description: "A headless child profile created and controlled by a manager.", implements: Node })
 export class ManagedProfile {
   @Field(() => ID, { description: "The child's profile id (UUID), the value X-Managed-Profile-Id takes." })
   profileId!: string;
@@ -120,7 +121,7 @@ export class Manager {
 }
 
 @ObjectType({ description: "The outcome of createManagedProfile." })
-export class ManagedProfilePayload {
+export class CreateManagedProfilePayload {
   @Field(() => ManagedProfile, { description: "The new child, or the existing one an identical retry matched." })
   managedProfile!: ManagedProfile;
 
@@ -196,15 +197,29 @@ export class PartnerCredentialInput {
   expiresAt?: Date;
 }
 
+export const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) =>
+  name.replace(/-/g, "_").toUpperCase(),
+);
+registerEnumType(PricingProfileNameEnum, {
+  name: "PricingProfileName",
+  description: "A pricing profile, by name (REST spells PARTNER_MARKUP as partner-markup).",
+  valuesConfig: {
+    DEFAULT: { description: "The standard fees." },
+    PARTNER_MARKUP: { description: "The standard fees and a partner's markup." },
+    REDUCED: { description: "Reduced fees." },
+    ZERO_FEE: { description: "No service fee." },
+  },
+});
+
 @ObjectType({
   description:
-    "The pricing profile the operator assigned to a profile; quotes use the subject's, else its manager's, else `default`.",
+    "The pricing profile the operator assigned to a profile; quotes use the subject's, else its manager's, else DEFAULT.",
 })
 export class PricingAssignment {
   @Field(() => ID, { description: "The profile the assignment applies to (UUID)." })
   profileId!: string;
 
-  @Field({ description: `The pricing profile's name: ${PRICING_PROFILE_NAMES.join(", ")}.` })
+  @Field(() => PricingProfileNameEnum, { description: "The pricing profile assigned." })
   pricingProfile!: string;
 
   @Field({ description: "When the operator last assigned a pricing profile to this profile." })

@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { KYC_PROVIDERS, ONBOARDING_DOCUMENT_TYPES } from "../../onboarding/requirements.js";
 import { enumOf } from "./enums.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 
@@ -8,6 +9,27 @@ import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
  * always answers null (rail, companyName, taxReference, statusExternal, error, kycCase) have no field here,
  * nor REST's `state`, which repeats `status`.
  */
+
+const KycProviderEnum = enumOf(KYC_PROVIDERS);
+registerEnumType(KycProviderEnum, {
+  name: "KycProvider",
+  description: "A provider that holds customers and decides their KYC (KYB).",
+  valuesConfig: { SANDBOX: { description: "The sandbox provider this deployment runs with." } },
+});
+
+const OnboardingDocumentTypeEnum = enumOf(ONBOARDING_DOCUMENT_TYPES);
+registerEnumType(OnboardingDocumentTypeEnum, {
+  name: "OnboardingDocumentType",
+  description: "A document a KYC (KYB) flow asks for, as REST spells it in lowercase.",
+  valuesConfig: {
+    IDENTITY_DOCUMENT_FRONT: { description: "The front of a government-issued identity document." },
+    IDENTITY_DOCUMENT_BACK: { description: "The back of the identity document." },
+    SELFIE: { description: "A photo of the person holding the document." },
+    INCORPORATION_CERTIFICATE: { description: "The certificate of incorporation or a registry extract." },
+    PROOF_OF_ADDRESS: { description: "The company's proof of address." },
+    UBO_IDENTITY_DOCUMENT: { description: "The identity document of an ultimate beneficial owner." },
+  },
+});
 
 const OnboardingRoleEnum = enumOf(["managed_profile"] as const);
 registerEnumType(OnboardingRoleEnum, {
@@ -88,7 +110,7 @@ export class OnboardingAccount {
   @Field(() => ID, { description: "The provider's customer id (Customer.customerId; in BR the subaccount)." })
   id!: string;
 
-  @Field({ description: "The provider holding the account." })
+  @Field(() => KycProviderEnum, { description: "The provider holding the account." })
   provider!: string;
 
   @Field(() => CorridorEnum, { description: "The corridor the account is in." })
@@ -141,7 +163,7 @@ export class OnboardingStatus {
 
 @ObjectType({ description: "A document a flow asks for." })
 export class OnboardingDocument {
-  @Field({ description: "What the document is (identity_document_front, selfie, proof_of_address, ...)." })
+  @Field(() => OnboardingDocumentTypeEnum, { description: "What the document is." })
   type!: string;
 
   @Field({ description: "False when the flow may go on without it." })
@@ -192,7 +214,7 @@ export class OnboardingRequirements {
   @Field(() => CustomerTypeEnum, { description: "The customer type asked about." })
   customerType!: string;
 
-  @Field({ description: "The provider that verifies." })
+  @Field(() => KycProviderEnum, { description: "The provider that verifies." })
   provider!: string;
 
   @Field({ description: "The flow's name (br-kyc, mx-kyb, ...)." })

@@ -1,4 +1,7 @@
 import { Field, ID, ObjectType } from "type-graphql";
+import { RampStatusEnum } from "./ramps.js";
+import { RampDirectionEnum } from "./reference-data.js";
+import { WebhookEventTypeEnum } from "./webhooks.js";
 
 /** The fields of a webhook body's payload, as the JSON spells them. */
 @ObjectType({ description: "What an event says about its ramp (the webhook body's payload)." })
@@ -12,10 +15,10 @@ export class RampEventPayload {
   @Field(() => ID, { nullable: true, description: "The widget session the ramp was registered with." })
   sessionId!: string | null;
 
-  @Field({ description: "PENDING, COMPLETE or FAILED." })
+  @Field(() => RampStatusEnum, { description: "The ramp's status as of the event." })
   transactionStatus!: string;
 
-  @Field({ description: "BUY or SELL." })
+  @Field(() => RampDirectionEnum, { description: "Whether the ramp is an onramp or an offramp." })
   transactionType!: string;
 }
 
@@ -24,7 +27,7 @@ export class RampEvent {
   @Field(() => ID, { description: "Stable across redeliveries." })
   eventId!: string;
 
-  @Field({ description: "TRANSACTION_CREATED or STATUS_CHANGE." })
+  @Field(() => WebhookEventTypeEnum, { description: "What happened to the ramp." })
   eventType!: string;
 
   @Field({ description: "ISO 8601 UTC with milliseconds." })

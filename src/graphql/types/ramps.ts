@@ -1,12 +1,15 @@
 import { GraphQLJSONObject } from "graphql-scalars";
-import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { ArgsType, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { enumOf, screamingEnumOf } from "./enums.js";
+import { DecimalScalar } from "./scalars.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { KYC_STATUSES } from "../../providers/ports.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
-import { Connection } from "./connection.js";
+import { SIGNING_ACCOUNT_TYPES } from "../../ramps/types.js";
+import { Connection, offsetPage, PageArgs } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
+import { Node } from "./node.js";
 
 const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerEnumType(RampPhaseEnum, {
@@ -33,7 +36,7 @@ registerEnumType(RampStatusEnum, {
     FAILED: { description: "The ramp failed or was never started in time (phase FAILED or TIMED_OUT)." },
   },
 });
-export const RampOrderEnum = enumOf(["NEWEST_FIRST", "OLDEST_FIRST"]);
+const RampOrderEnum = enumOf(["NEWEST_FIRST", "OLDEST_FIRST"]);
 registerEnumType(RampOrderEnum, {
   name: "RampOrder",
   description: "The order of a ramp history, by registration time.",
@@ -94,13 +97,13 @@ abstract class QuoteTerms {
   })
   countryCode!: string | null;
 
-  @Field({ description: "Decimal string." })
+  @Field(() => DecimalScalar, { description: "What is paid in, in inputCurrency." })
   inputAmount!: string;
 
   @Field({ description: "BUY: the fiat symbol (such as BRL); SELL: the token symbol." })
   inputCurrency!: string;
 
-  @Field({ description: "Decimal string." })
+  @Field(() => DecimalScalar, { description: "What is paid out, in outputCurrency." })
   outputAmount!: string;
 
   @Field({ description: "BUY: the token symbol; SELL: the fiat symbol." })
@@ -109,44 +112,46 @@ abstract class QuoteTerms {
   @Field(() => FiatCurrencySymbolEnum, { description: "The fiat of the *Fiat fee fields." })
   feeCurrency!: string;
 
-  @Field({ description: "The network's cost, in the fee currency." })
+  @Field(() => DecimalScalar, { description: "The network's cost, in the fee currency." })
   networkFeeFiat!: string;
 
-  @Field({ description: "The network fee in US dollars (decimal string, 2 decimals)." })
+  @Field(() => DecimalScalar, { description: "The network fee in US dollars (2 decimals)." })
   networkFeeUSD!: string;
 
-  @Field({ description: "The rail's (anchor's) fee." })
+  @Field(() => DecimalScalar, { description: "The rail's (anchor's) fee." })
   anchorFeeFiat!: string;
 
-  @Field({ description: "The anchor fee in US dollars (decimal string, 2 decimals)." })
+  @Field(() => DecimalScalar, { description: "The anchor fee in US dollars (2 decimals)." })
   anchorFeeUSD!: string;
 
-  @Field({ description: "The service fee." })
+  @Field(() => DecimalScalar, { description: "The service fee." })
   serviceFeeFiat!: string;
 
-  @Field({ description: "The service fee in US dollars (decimal string, 2 decimals)." })
+  @Field(() => DecimalScalar, { description: "The service fee in US dollars (2 decimals)." })
   serviceFeeUSD!: string;
 
-  @Field({ description: "The partner's markup." })
+  @Field(() => DecimalScalar, { description: "The partner's markup." })
   partnerFeeFiat!: string;
 
-  @Field({ description: "The partner's markup in US dollars (decimal string, 2 decimals)." })
+  @Field(() => DecimalScalar, { description: "The partner's markup in US dollars (2 decimals)." })
   partnerFeeUSD!: string;
 
-  @Field({ description: "Anchor fee plus service fee." })
+  @Field(() => DecimalScalar, { description: "Anchor fee plus service fee." })
   processingFeeFiat!: string;
 
-  @Field({ description: "Anchor plus service fee in US dollars, summed from the rounded parts." })
+  @Field(() => DecimalScalar, { description: "Anchor plus service fee in US dollars, summed from the rounded parts." })
   processingFeeUSD!: string;
 
-  @Field({ description: "Network, processing and partner fees." })
+  @Field(() => DecimalScalar, { description: "Network, processing and partner fees." })
   totalFeeFiat!: string;
 
-  @Field({ description: "Network, processing and partner fees in US dollars, summed from the rounded parts." })
+  @Field(() => DecimalScalar, {
+    description: "Network, processing and partner fees in US dollars, summed from the rounded parts.",
+  })
   totalFeeUSD!: string;
 }
 
-@ObjectType({ description: "A priced conversion, valid 10 minutes; registering a ramp consumes it." })
+@ObjectType({ description: "A priced conversion, valid 10 minutes; registering a ramp consumes it.", implements: Node })
 export class Quote extends QuoteTerms {
   @Field(() => RampDirectionEnum, { description: "BUY pays fiat in for tokens; SELL sends tokens for a fiat payout." })
   rampType!: string;
@@ -160,10 +165,10 @@ export class Quote extends QuoteTerms {
 
 @ObjectType({ description: "BUY: how to pay the fiat in." })
 export class PaymentInstructions {
-  @Field({ description: "The payment method to pay with (the quote's, such as pix)." })
+  @Field(() => PaymentMethodIdEnum, { description: "The payment method to pay with (the quote's)." })
   method!: string;
 
-  @Field({ description: "Decimal string." })
+  @Field(() => DecimalScalar, { description: "What to pay, in currency." })
   amount!: string;
 
   @Field(() => FiatCurrencySymbolEnum, { description: "The fiat to pay in (the quote's inputCurrency)." })
@@ -194,7 +199,7 @@ export class RampError {
   recoverable!: boolean;
 }
 
-@ObjectType({ description: "A ramp: a registered quote on its way through the provider's phases." })
+@ObjectType({ description: "A ramp: a registered quote on its way through the provider's phases.", implements: Node })
 export class Ramp extends QuoteTerms {
   @Field(() => ID, { description: "The quote the ramp was registered from (and consumed)." })
   quoteId!: string;
@@ -259,6 +264,52 @@ export class Ramp extends QuoteTerms {
 
 export const RampConnection = Connection(Ramp, "Ramp");
 
+/** A page of a ramp history and its filters: the subject's (`ramps`), or a managed child's (`ManagedProfile.ramps`). */
+@ArgsType()
+export class RampHistoryArgs extends PageArgs {
+  @Field(() => String, {
+    nullable: true,
+    description: "Only the ramps whose tokens go to or come from this address (EVM addresses in any case).",
+  })
+  walletAddress?: string | null;
+
+  @Field(() => RampStatusEnum, { nullable: true, description: "Only the ramps with this status." })
+  status?: string | null;
+
+  @Field(() => RampDirectionEnum, { nullable: true, description: "Only onramps (BUY) or only offramps (SELL)." })
+  type?: string | null;
+
+  @Field(() => CorridorEnum, { nullable: true, description: "Only the ramps of this corridor." })
+  corridor?: string | null;
+
+  @Field(() => Date, { nullable: true, description: "Only the ramps registered at or after this instant." })
+  createdFrom?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: "Only the ramps registered before this instant." })
+  createdBefore?: Date | null;
+
+  @Field(() => RampOrderEnum, {
+    defaultValue: "NEWEST_FIRST",
+    description: "By registration time: newest first or oldest first.",
+  })
+  orderBy!: string;
+}
+
+/** The history operation's input (REST's names and paging) from the arguments. */
+export function historyInputOf(args: RampHistoryArgs) {
+  const { walletAddress, status, type, corridor, createdFrom, createdBefore, orderBy } = args;
+  return {
+    ...offsetPage(args),
+    walletAddress,
+    status,
+    type: type && toRampType(type),
+    corridor,
+    createdFrom: createdFrom?.toISOString(),
+    createdBefore: createdBefore?.toISOString(),
+    order: orderBy,
+  };
+}
+
 @ObjectType({ description: "Whether the subject can ramp in one corridor." })
 export class CorridorEligibility {
   @Field(() => CorridorEnum, { description: "The corridor, by country code (EU: the euro area)." })
@@ -318,10 +369,10 @@ export class UserLimit {
   })
   direction!: string;
 
-  @Field({ description: "Decimal string, in the currency." })
+  @Field(() => DecimalScalar, { description: "The most the period allows, in the currency." })
   max!: string;
 
-  @Field({ description: "Decimal string: completed ramps this period." })
+  @Field(() => DecimalScalar, { description: "Completed ramps this period, in the currency." })
   used!: string;
 
   @Field(() => LimitPeriod, { description: "The calendar month the limit and its use apply to." })
@@ -351,7 +402,7 @@ export class CreateQuoteInput {
   @Field({ description: "BUY: the network; SELL: the payment method." })
   to!: string;
 
-  @Field({ description: "Decimal string." })
+  @Field(() => DecimalScalar, { description: "What is paid in, in inputCurrency." })
   inputAmount!: string;
 
   @Field({ description: "BUY: the fiat symbol (such as BRL); SELL: the token symbol, in any case." })
@@ -360,10 +411,10 @@ export class CreateQuoteInput {
   @Field({ description: "BUY: the token symbol, in any case; SELL: the fiat symbol." })
   outputCurrency!: string;
 
-  @Field(() => String, { nullable: true, description: "Must match the network in from/to." })
+  @Field(() => NetworkEnum, { nullable: true, description: "Must match the network in from/to." })
   network?: string | null;
 
-  @Field(() => String, { nullable: true, description: "Must match the payment method in from/to." })
+  @Field(() => PaymentMethodIdEnum, { nullable: true, description: "Must match the payment method in from/to." })
   paymentMethod?: string | null;
 
   @Field(() => String, {
@@ -390,7 +441,7 @@ export class CreateBestQuoteInput {
   })
   to?: string | null;
 
-  @Field({ description: "Decimal string." })
+  @Field(() => DecimalScalar, { description: "What is paid in, in inputCurrency." })
   inputAmount!: string;
 
   @Field({ description: "BUY: the fiat symbol (such as BRL); SELL: the token symbol, in any case." })
@@ -399,13 +450,13 @@ export class CreateBestQuoteInput {
   @Field({ description: "BUY: the token symbol, in any case; SELL: the fiat symbol." })
   outputCurrency!: string;
 
-  @Field(() => [String], {
+  @Field(() => [NetworkEnum], {
     nullable: true,
     description: "Candidate networks (default: all); the one paying out the most wins.",
   })
   networks?: string[] | null;
 
-  @Field(() => String, {
+  @Field(() => PaymentMethodIdEnum, {
     nullable: true,
     description: "The payment method when from (BUY) or to (SELL) is null; must match it otherwise.",
   })
@@ -457,13 +508,10 @@ export class CreateWidgetSessionInput {
   @Field(() => NetworkEnum, { nullable: true, description: "Without quoteId: the network to quote on (required)." })
   network?: string | null;
 
-  @Field(() => String, { nullable: true, description: "Decimal string." })
+  @Field(() => DecimalScalar, { nullable: true, description: "Without quoteId: the amount to quote (required)." })
   inputAmount?: string | null;
 
-  @Field(() => String, {
-    nullable: true,
-    description: "Without quoteId: the fiat symbol to quote in (ARS, BRL, COP, EUR, MXN or USD).",
-  })
+  @Field(() => FiatCurrencySymbolEnum, { nullable: true, description: "Without quoteId: the fiat to quote in." })
   fiat?: string | null;
 
   @Field(() => String, {
@@ -472,10 +520,7 @@ export class CreateWidgetSessionInput {
   })
   cryptoLocked?: string | null;
 
-  @Field(() => String, {
-    nullable: true,
-    description: "Without quoteId: the payment method id (pix, sepa, cbu, ach or spei).",
-  })
+  @Field(() => PaymentMethodIdEnum, { nullable: true, description: "Without quoteId: the payment method." })
   paymentMethod?: string | null;
 
   @Field(() => String, {
@@ -485,12 +530,22 @@ export class CreateWidgetSessionInput {
   countryCode?: string | null;
 }
 
+const SigningAccountTypeEnum = screamingEnumOf(SIGNING_ACCOUNT_TYPES);
+registerEnumType(SigningAccountTypeEnum, {
+  name: "SigningAccountType",
+  description: "The kind of chain a signing account is on (REST spells SUBSTRATE as Substrate).",
+  valuesConfig: {
+    EVM: { description: "An EVM chain: a 0x address." },
+    SUBSTRATE: { description: "A Substrate chain (AssetHub): an SS58 address." },
+  },
+});
+
 @InputType({ description: "An account that signs the ramp's transactions; stored with the ramp." })
 export class SigningAccountInput {
   @Field({ description: "The account's public address, 1 to 256 characters." })
   address!: string;
 
-  @Field({ description: "EVM or Substrate." })
+  @Field(() => SigningAccountTypeEnum, { description: "The kind of chain the account is on." })
   type!: string;
 }
 

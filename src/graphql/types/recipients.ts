@@ -103,8 +103,10 @@ export class RecipientInvitationPreview {
   expiresAt!: Date;
 }
 
-@ObjectType({ description: "An accepted invitation, as the invitee sees it." })
-export class AcceptedRecipientInvitation {
+@ObjectType({
+  description: "The outcome of acceptRecipientInvitation: the accepted invitation, as the invitee sees it.",
+})
+export class AcceptRecipientInvitationPayload {
   @Field(() => ID, { description: "The accepted invitation's id." })
   invitationId!: string;
 

@@ -1,5 +1,6 @@
 import { Field, Int, ObjectType, registerEnumType } from "type-graphql";
 import { enumOf } from "./enums.js";
+import { DecimalScalar } from "./scalars.js";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS, RAMP_DIRECTIONS } from "../../reference-data/catalog.js";
 
 /** Turns descriptions keyed by the services' values into the valuesConfig of an `enumOf` enum. */
@@ -129,10 +130,10 @@ export class FiatCurrency {
 
 @ObjectType({ description: "Amount bounds of one ramp, in whole units of the fiat." })
 export class PaymentMethodLimits {
-  @Field(() => Int, { description: "Smallest fiat value a quote on this rail may have (inclusive)." })
+  @Field(() => DecimalScalar, { description: "Smallest fiat value a quote on this rail may have (inclusive)." })
   min!: number;
 
-  @Field(() => Int, { description: "Largest fiat value a quote on this rail may have (inclusive)." })
+  @Field(() => DecimalScalar, { description: "Largest fiat value a quote on this rail may have (inclusive)." })
   max!: number;
 }
 

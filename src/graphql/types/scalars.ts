@@ -1,4 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
+import { AMOUNT_PATTERN } from "../../money.js";
 
 /** RFC 3339 date-times with a zone (Z or an offset), the form REST writes them in. */
 const RFC3339_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i;
@@ -25,4 +26,32 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   serialize: (value) => (value instanceof Date ? value : parseDateTime(value)).toISOString(),
   parseValue: parseDateTime,
   parseLiteral: (literal) => parseDateTime(literal.kind === Kind.STRING ? literal.value : undefined),
+});
+
+/** What the services write: plain notation, a sign only where an amount can be negative. */
+const WRITTEN_DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+function parseDecimal(value: unknown): string {
+  if (typeof value === "string" && AMOUNT_PATTERN.test(value)) return value;
+  throw new GraphQLError(
+    'Decimal must be a string in plain decimal notation, such as "100.50": at most 30 digits before and after the point, without sign, exponent or grouping.',
+  );
+}
+
+/**
+ * Every amount (prices, fees, limits, rates): decimal text, exactly as REST writes and reads it. A JSON number
+ * would lose digits past 2^53 and in binary fractions, so one is refused both ways.
+ */
+export const DecimalScalar = new GraphQLScalarType<string, string>({
+  name: "Decimal",
+  description:
+    'An exact decimal number as a string in plain notation, such as "100.50": digits and an optional fraction, never a JSON number or an exponent.',
+  serialize: (value) => {
+    if (typeof value === "string" && WRITTEN_DECIMAL.test(value)) return value;
+    // Whole-unit bounds (payment method limits) are counted in integers, which are exact up to 2^53.
+    if (Number.isSafeInteger(value)) return String(value);
+    throw new GraphQLError(`Decimal cannot represent ${typeof value === "string" ? `"${value}"` : typeof value}.`);
+  },
+  parseValue: parseDecimal,
+  parseLiteral: (literal) => parseDecimal(literal.kind === Kind.STRING ? literal.value : undefined),
 });

@@ -1,5 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
 import { Connection } from "./connection.js";
+import { namedEnumOf } from "./enums.js";
 
 export enum WebhookEventTypeEnum {
   TRANSACTION_CREATED = "TRANSACTION_CREATED",
@@ -126,6 +128,23 @@ export class RegisterWebhookInput {
   events?: WebhookEventTypeEnum[] | null;
 }
 
+// RSA-PSS is RSA_PSS: a GraphQL name holds no "-". The values stay WebCrypto's names, as REST writes them.
+const webCryptoName = (name: string) => name.replace(/-/g, "_");
+
+const SignatureAlgorithmEnum = namedEnumOf([SIGNATURE_SCHEME.algorithm], webCryptoName);
+registerEnumType(SignatureAlgorithmEnum, {
+  name: "SignatureAlgorithm",
+  description: "How webhook bodies are signed (REST spells RSA_PSS as RSA-PSS, WebCrypto's name).",
+  valuesConfig: { RSA_PSS: { description: "RSA-PSS (RFC 8017), MGF1 with the same digest." } },
+});
+
+const SignatureHashEnum = namedEnumOf([SIGNATURE_SCHEME.hash], webCryptoName);
+registerEnumType(SignatureHashEnum, {
+  name: "SignatureHash",
+  description: "The message digest of webhook signatures (REST spells SHA_256 as SHA-256, WebCrypto's name).",
+  valuesConfig: { SHA_256: { description: "SHA-256." } },
+});
+
 @ObjectType({
   description: "The key webhook signatures verify with, and how they are made (REST: GET /v1/public-key).",
 })
@@ -133,10 +152,10 @@ export class WebhookSigningKey {
   @Field({ description: "SPKI PEM of the key that signs webhook deliveries." })
   publicKey!: string;
 
-  @Field({ description: "The signature algorithm: RSA-PSS." })
+  @Field(() => SignatureAlgorithmEnum, { description: "The signature algorithm." })
   algorithm!: string;
 
-  @Field({ description: "The message digest, also used by MGF1: SHA-256." })
+  @Field(() => SignatureHashEnum, { description: "The message digest, also used by MGF1." })
   hash!: string;
 
   @Field(() => Int, { description: "The salt length in bytes." })
