@@ -36,6 +36,7 @@ node -e '
   const { readFileSync, existsSync } = require("node:fs");
   const runs = ["suite", "audit"].map((name) => `test-output/results-${name}.json`).filter(existsSync);
   const sum = (key) => runs.reduce((total, file) => total + JSON.parse(readFileSync(file, "utf8"))[key], 0);
-  console.log(`Tests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
+  // A suite whose setup fails runs none of its tests (they count as skipped): its failure is counted apart.
+  console.log(`Tests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed, ${sum("numFailedTestSuites")} suites failed`);
 '
 exit $status

@@ -42,6 +42,11 @@ export interface ServerProcessOptions {
   smtp?: SmtpCapture;
   /** Extra or overriding environment variables. */
   env?: Record<string, string>;
+  /**
+   * Leave SMTP_URL unset, as a checkout without configuration does: sign-in mail is written under
+   * DATA_DIR/mail and the SMTP capture receives nothing.
+   */
+  mailOutbox?: boolean;
   startTimeoutMs?: number;
 }
 
@@ -68,7 +73,7 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     ...(database.url && { DATABASE_URL: database.url }),
     PORT: "0",
     HOST: "127.0.0.1",
-    SMTP_URL: smtp.url,
+    ...(!options.mailOutbox && { SMTP_URL: smtp.url }),
     OTP_RESEND_COOLDOWN_SECONDS: "0",
     ...options.env,
   });
