@@ -167,7 +167,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   });
 
   const profiles = new ProfileService(db, reads, bus, config.cacheTtlMs);
-  const credentials = new CredentialService(db, reads, bus, config.rampEnvironment, profiles);
+  const credentials = new CredentialService(db, reads, bus, config.rampEnvironment, profiles, config.cacheTtlMs);
   const managedProfiles = new ManagedProfileService(db, bus, credentials, profiles);
   const delegation = new Delegation(managedProfiles, bus, config.cacheTtlMs);
   const rampProvider = seams.rampProvider ?? new SandboxRampProvider(config.ramps.sandboxStepDelayMs);

@@ -3,6 +3,7 @@ import { recordOperatorChange } from "../audit/service.js";
 import type { OperatorActor } from "../audit/types.js";
 import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
 import type { Db } from "../db/client.js";
+import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import type { Reads } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
@@ -11,6 +12,7 @@ import type { ProfileService } from "../profiles/service.js";
 import { canonicalId, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 import {
+  credentialListTag,
   DEFAULT_CREDENTIAL_NAME,
   MAX_ACTIVE_CREDENTIALS,
   type ApiCredentialView,
@@ -19,6 +21,10 @@ import {
 } from "./types.js";
 
 const MAX_NAME_LENGTH = 100;
+/** A page holds at most a hundred credentials of a few hundred bytes: this bounds what lists can hold. */
+const MAX_CACHED_PAGES = 5_000;
+
+type CredentialPage = { credentials: ApiCredentialView[]; pagination: Pagination };
 
 /** Adds calendar years in UTC (Feb 29 rolls to Mar 1, as Date does). */
 function addYears(date: Date, years: number): Date {
@@ -32,15 +38,24 @@ function toCredentialView(record: repo.CredentialRecord): ApiCredentialView {
   return view;
 }
 
-/** The API-credential lifecycle of one profile: issue (at most 5 active), list, revoke. */
+/**
+ * The API-credential lifecycle of one profile: issue (at most 5 active), list, revoke. Dashboards read the
+ * list on every page load: its pages are kept in memory until a change to them is published (see
+ * credentialListTag).
+ */
 export class CredentialService {
+  private readonly pages: RevocableCache<CredentialPage>;
+
   constructor(
     private readonly db: Db,
     private readonly reads: Reads,
     private readonly bus: EventBus,
     private readonly environment: RampEnvironment,
     private readonly profiles: ProfileService,
-  ) {}
+    cacheTtlMs: number,
+  ) {
+    this.pages = busInvalidatedCache(bus, cacheTtlMs, MAX_CACHED_PAGES);
+  }
 
   /**
    * Issues a credential for a live profile (not a deleted child). `missingSubject` is the error when the
@@ -94,32 +109,44 @@ export class CredentialService {
       return inserted;
     });
     // The issuance lock bumped the profile's revision, and with it its updatedAt.
-    await this.profiles.changed(profileId);
+    await Promise.all([this.profiles.changed(profileId), this.listChanged(profileId)]);
     await this.bus.publish("apiCredential", { profileId, credentialId: record.id, action: "created" });
     return { credential: toCredentialView(record), secretKey };
   }
 
   /** A page of the profile's credentials, newest first, revoked and expired included. */
-  async list(
-    profileId: string,
-    { limit, offset }: ListPage,
-  ): Promise<{ credentials: ApiCredentialView[]; pagination: Pagination }> {
-    const { rows, total } = await repo.listCredentials(this.reads, profileId, { limit, offset });
-    return { credentials: rows.map(toCredentialView), pagination: { limit, offset, total } };
+  async list(profileId: string, { limit, offset }: ListPage): Promise<CredentialPage> {
+    const key = pageKey(profileId, { limit, offset });
+    return (
+      this.pages.peek(key) ??
+      (await this.pages.load(key, async () => {
+        const { rows, total } = await repo.listCredentials(this.reads, profileId, { limit, offset });
+        const page = { credentials: rows.map(toCredentialView), pagination: { limit, offset, total } };
+        return { value: page, tags: [credentialListTag(profileId)] };
+      }))!
+    );
   }
 
   /** `list` of several profiles (already authorized), the same page of each, by profile, in one statement. */
-  async listOfMany(
-    profileIds: readonly string[],
-    { limit, offset }: ListPage,
-  ): Promise<Map<string, { credentials: ApiCredentialView[]; pagination: Pagination }>> {
-    const pages = await repo.listCredentialsOfMany(this.reads, profileIds, { limit, offset });
-    return new Map(
-      [...pages].map(([profileId, { rows, total }]) => [
-        profileId,
-        { credentials: rows.map(toCredentialView), pagination: { limit, offset, total } },
-      ]),
-    );
+  async listOfMany(profileIds: readonly string[], { limit, offset }: ListPage): Promise<Map<string, CredentialPage>> {
+    const profileOfKey = new Map(profileIds.map((profileId) => [pageKey(profileId, { limit, offset }), profileId]));
+    const cached = await this.pages.loadMany([...profileOfKey.keys()], async (missing) => {
+      const read = await repo.listCredentialsOfMany(
+        this.reads,
+        missing.map((key) => profileOfKey.get(key)!),
+        { limit, offset },
+      );
+      return new Map(
+        [...read].map(([profileId, { rows, total }]) => [
+          pageKey(profileId, { limit, offset }),
+          {
+            value: { credentials: rows.map(toCredentialView), pagination: { limit, offset, total } },
+            tags: [credentialListTag(profileId)],
+          },
+        ]),
+      );
+    });
+    return new Map([...cached].map(([key, page]) => [profileOfKey.get(key)!, page]));
   }
 
   async get(profileId: string, credentialId: string): Promise<ApiCredentialView> {
@@ -136,11 +163,18 @@ export class CredentialService {
   async revoke(profileId: string, credentialId: string, { idempotent = false } = {}): Promise<void> {
     const id = canonicalId(credentialId);
     if (id && (await repo.revokeCredential(this.db, profileId, id, new Date()))) {
-      await this.bus.publish("cacheInvalidated", { tag: id });
+      await Promise.all([this.bus.publish("cacheInvalidated", { tag: id }), this.listChanged(profileId)]);
       await this.bus.publish("apiCredential", { profileId, credentialId: id, action: "revoked" });
       return;
     }
     const exists = idempotent && id && (await repo.findCredential(this.reads, profileId, id));
     if (!exists) throw new AppError("CREDENTIAL_NOT_FOUND");
   }
+
+  /** Call after committing a change to the profile's credentials: every instance forgets its pages. */
+  async listChanged(profileId: string): Promise<void> {
+    await this.bus.publish("cacheInvalidated", { tag: credentialListTag(profileId) });
+  }
 }
+
+const pageKey = (profileId: string, { limit, offset }: ListPage) => `${profileId} ${limit} ${offset}`;

@@ -36,3 +36,9 @@ export interface IssuedCredential {
   /** Shown once, in the creation response. */
   secretKey: string;
 }
+
+/**
+ * The cache tag of a profile's credential pages: published when a credential is issued or revoked, when the
+ * profile is deleted, and when last-use times of its credentials are written, on whichever instance did it.
+ */
+export const credentialListTag = (profileId: string) => `api-credential-list:${profileId}`;

@@ -9,6 +9,7 @@ import { isWellFormedKey, sha256Hex, type KeyKind, type RampEnvironment } from "
 import type { KeyVerifier } from "../auth/authenticate.js";
 import type { VerifiedCredential } from "../auth/principal.js";
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
+import { credentialListTag } from "./types.js";
 
 interface CachedCredential {
   credential: VerifiedCredential;
@@ -35,13 +36,13 @@ const MALFORMED = { public: "INVALID_PUBLIC_KEY", secret: "INVALID_SECRET_KEY" }
 export class CredentialVerifier implements KeyVerifier {
   /** Keyed by the digest of the presented value, tagged with the ids of credential, profile and partner. */
   private readonly cache: RevocableCache<CachedCredential>;
-  private pendingUses = new Map<string, LastUse>();
+  private pendingUses = new Map<string, LastUse & { profileId: string }>();
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly reads: Reads,
-    bus: EventBus,
+    private readonly bus: EventBus,
     private readonly options: {
       environment: RampEnvironment;
       cacheTtlMs: number;
@@ -69,7 +70,7 @@ export class CredentialVerifier implements KeyVerifier {
     ) {
       throw new AppError(ERRORS[kind]);
     }
-    this.noteUse(entry.credential.id, kind, now);
+    this.noteUse(entry.credential, kind, now);
     return entry.credential;
   }
 
@@ -102,8 +103,8 @@ export class CredentialVerifier implements KeyVerifier {
     return { value: entry, tags: [record.id, record.profileId, ...(record.partnerId ? [record.partnerId] : [])] };
   }
 
-  private noteUse(credentialId: string, kind: KeyKind, at: Date): void {
-    const use = this.pendingUses.get(credentialId) ?? { credentialId };
+  private noteUse({ id: credentialId, profileId }: VerifiedCredential, kind: KeyKind, at: Date): void {
+    const use = this.pendingUses.get(credentialId) ?? { credentialId, profileId };
     if (kind === "public") use.publicAt = at;
     else use.secretAt = at;
     this.pendingUses.set(credentialId, use);
@@ -119,6 +120,11 @@ export class CredentialVerifier implements KeyVerifier {
     if (!uses.length) return;
     try {
       await recordLastUses(this.db, uses);
+      // The credential lists show last-use times.
+      const profiles = new Set(uses.map((use) => use.profileId));
+      await Promise.all(
+        [...profiles].map((profileId) => this.bus.publish("cacheInvalidated", { tag: credentialListTag(profileId) })),
+      );
     } catch (error) {
       this.options.log.error({ err: error, count: uses.length }, "failed to record credential last-use times");
     }

@@ -136,7 +136,13 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     await this.activeManager(managerProfileId);
     const { id } = await this.ownedChild(managerProfileId, childProfileId);
     const deleted = await inTransaction(this.db, (tx) => repo.deleteManagedChild(tx, managerProfileId, id, new Date()));
-    if (deleted) await Promise.all([this.bus.publish("cacheInvalidated", { tag: id }), this.profiles.changed(id)]);
+    if (deleted)
+      await Promise.all([
+        this.bus.publish("cacheInvalidated", { tag: id }),
+        this.profiles.changed(id),
+        // Its credentials were revoked with it.
+        this.credentials.listChanged(id),
+      ]);
   }
 
   async createCredential(

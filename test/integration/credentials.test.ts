@@ -197,4 +197,27 @@ describe("API credentials", () => {
     const row = await t.app.db.apiCredential.findUniqueOrThrow({ where: { id } });
     expect(row.publicLastUsedAt).not.toBeNull();
   });
+
+  it("the list is read once, then shows each credential issued, used or revoked as soon as the change is written", async () => {
+    const session = await t.signIn();
+    const list = async () => {
+      const before = t.app.statements.count;
+      const { credentials } = ok(await t.request("GET", "/v1/api-credentials", { headers: session.headers }));
+      return { credentials, statements: t.app.statements.count - before };
+    };
+    const { id, secretKey } = await t.createCredential(session.headers);
+    expect((await list()).statements).toBe(1);
+    expect(await list()).toMatchObject({ credentials: [{ id, secretLastUsedAt: null }], statements: 0 });
+
+    const second = await t.createCredential(session.headers);
+    expect((await list()).credentials.map((credential: { id: string }) => credential.id)).toEqual([second.id, id]);
+    ok(await t.graphql("{ me { id } }", undefined, { "x-api-key": secretKey }));
+    // The last use is written by the next batch (LAST_USED_FLUSH_INTERVAL_MS), and the list shows it then.
+    await expect
+      .poll(async () => (await list()).credentials[1].secretLastUsedAt, { timeout: 3000, interval: 20 })
+      .not.toBeNull();
+    expect((await list()).statements).toBe(0);
+    expect((await t.request("DELETE", `/v1/api-credentials/${id}`, { headers: session.headers })).status).toBe(204);
+    expect((await list()).credentials[1].revokedAt).not.toBeNull();
+  });
 });

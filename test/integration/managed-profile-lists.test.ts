@@ -21,7 +21,6 @@ const BR_BUY = {
   outputCurrency: "USDC",
 };
 
-
 let t: TestApp;
 /** A second instance on the same database that caches nothing: every read a request needs is a statement. */
 let uncached: TestApp;

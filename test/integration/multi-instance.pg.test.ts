@@ -8,7 +8,7 @@ let first: TestApp;
 let second: TestApp;
 beforeAll(async () => {
   // A long cache TTL: only the NOTIFY from the other instance can make the second one forget what it cached.
-  first = await startTestApp({ CACHE_TTL_SECONDS: "300" });
+  first = await startTestApp({ CACHE_TTL_SECONDS: "300", LAST_USED_FLUSH_INTERVAL_MS: "200" });
   second = await startTestApp({ CACHE_TTL_SECONDS: "300" }, { database: first.database });
 });
 afterAll(async () => {
@@ -232,5 +232,23 @@ describe("two instances on one PostgreSQL database", () => {
     expect((await first.request("DELETE", `/v1/managed-profiles/${childId}`, { headers: key })).status).toBe(204);
     expect(await stored(childId)).not.toBe(childCached);
     await expect.poll(childShown, { timeout: 2000, interval: 20 }).toBe(await stored(childId));
+  });
+
+  it("a credential issued, used or revoked through one instance shows in the other's credential list at once, though it had the list cached", async () => {
+    const session = await first.signIn();
+    const listed = async () =>
+      (await second.request("GET", "/v1/api-credentials", { headers: session.headers })).body.credentials;
+    expect(await listed()).toEqual([]);
+    const { id, secretKey } = await first.createCredential(session.headers);
+    await expect
+      .poll(async () => (await listed()).map((credential: { id: string }) => credential.id), {
+        timeout: 2000,
+        interval: 20,
+      })
+      .toEqual([id]);
+    expect((await first.graphql("{ me { id } }", undefined, { "x-api-key": secretKey })).status).toBe(200);
+    await expect.poll(async () => (await listed())[0].secretLastUsedAt, { timeout: 3000, interval: 20 }).not.toBeNull();
+    expect((await first.request("DELETE", `/v1/api-credentials/${id}`, { headers: session.headers })).status).toBe(204);
+    await expect.poll(async () => (await listed())[0].revokedAt, { timeout: 2000, interval: 20 }).not.toBeNull();
   });
 });
