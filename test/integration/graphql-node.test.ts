@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type HttpResponse, type SignedInProfile, type TestApp } from "../support/app.js";
+import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { BUY_QUOTE, EVM_ADDRESS, expectGraphQLError, ok } from "../support/kit.js";
-import { rememberSecret } from "../support/secrets.js";
 
 /**
  * node(id) (issue 14, item 5): the objects that have a lookup of their own by id (Ramp, Quote, ManagedProfile)
@@ -65,32 +64,6 @@ async function rampOf(headers: Headers): Promise<string> {
   return ok(await t.request("POST", "/v1/ramp/register", { headers, body }), 201).id;
 }
 
-async function newManager(): Promise<SignedInProfile> {
-  const manager = await t.newProfile();
-  ok(
-    await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
-      headers: t.operatorHeaders,
-      body: { allowedCorridors: ["BR"], isActive: true },
-    }),
-    201,
-  );
-  return manager;
-}
-
-/** A managed child of the manager, with its own secret key. */
-async function newChild(manager: SignedInProfile): Promise<{ profileId: string; own: Headers }> {
-  const created = await t.request("POST", "/v1/managed-profiles", {
-    headers: manager.secret,
-    body: { externalSubjectId: randomUUID(), contactEmail: `${randomUUID()}@example.com`, customerType: "individual" },
-  });
-  const { profileId } = ok(created, 201).managedProfile;
-  const credential = ok(
-    await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: manager.secret, body: {} }),
-    201,
-  );
-  return { profileId, own: { "x-api-key": rememberSecret(credential.secretKey) } };
-}
-
 const selecting = (headers: Headers, childId: string) => ({ ...headers, "x-managed-profile-id": childId });
 
 describe("node(id)", () => {
@@ -103,8 +76,8 @@ describe("node(id)", () => {
     // A quote nobody owns is anyone's to read, as quote(id) reads it.
     await found(await quoteOf({}), owner.session, "Quote");
 
-    const manager = await newManager();
-    const { profileId } = await newChild(manager);
+    const manager = await t.newManager();
+    const { profileId } = await t.newChild(manager);
     const child = await found(profileId, manager.secret, "ManagedProfile");
     expect(child).toMatchObject({ id: profileId, profileId, status: "ACTIVE" });
   });
@@ -113,8 +86,8 @@ describe("node(id)", () => {
     const owner = await t.newProfile();
     await t.completeKyc(owner.secret);
     const stranger = await t.newProfile();
-    const manager = await newManager();
-    const { profileId: childId } = await newChild(manager);
+    const manager = await t.newManager();
+    const { profileId: childId } = await t.newChild(manager);
     const owned: [NodeType, string][] = [
       ["Ramp", await rampOf(owner.secret)],
       ["Quote", await quoteOf(owner.secret)],
@@ -128,14 +101,14 @@ describe("node(id)", () => {
       }
     }
     // A manager that has no such child, and the child's owner seen from its own key: nothing of theirs.
-    expectNotFound(await node(childId, (await newManager()).secret));
+    expectNotFound(await node(childId, (await t.newManager()).secret));
     expectNotFound(await node(randomUUID(), owner.secret));
     expectNotFound(await node("not-a-uuid", owner.secret));
   });
 
   it("a manager acting for a child sees the child's objects as each type's own lookup lets it", async () => {
-    const manager = await newManager();
-    const child = await newChild(manager);
+    const manager = await t.newManager();
+    const child = await t.newChild(manager);
     const forChild = selecting(manager.secret, child.profileId);
     await t.completeKyc(forChild);
     const childRamp = await rampOf(forChild);
@@ -164,7 +137,7 @@ describe("node(id)", () => {
       (await ownField("ManagedProfile", child.profileId, manager.secret)).body.errors[0].message,
     );
     // The selector's own rules apply before anything is looked up: another manager's child is refused.
-    const other = await newChild(await newManager());
+    const other = await t.newChild(await t.newManager());
     expectGraphQLError(
       await node(childRamp, selecting(manager.secret, other.profileId)),
       403,
@@ -173,12 +146,12 @@ describe("node(id)", () => {
   });
 
   it("costs the type's own lookup and one statement more, which tells the type apart", async () => {
-    const owner = await newManager();
+    const owner = await t.newManager();
     await t.completeKyc(owner.secret);
     const objects: Record<NodeType, () => Promise<string>> = {
       Ramp: () => rampOf(owner.secret),
       Quote: () => quoteOf(owner.secret),
-      ManagedProfile: async () => (await newChild(owner)).profileId,
+      ManagedProfile: async () => (await t.newChild(owner)).profileId,
     };
     const statementsOf = async (send: () => Promise<HttpResponse>) => {
       const before = t.app.statements.count;

@@ -36,17 +36,7 @@ afterAll(async () => {
 const selecting = (headers: Headers, childId: string): Headers => ({ ...headers, "x-managed-profile-id": childId });
 
 /** A signed-in manager the operator allows BR for: its session's headers. */
-async function newManager(): Promise<Headers> {
-  const { profileId, headers } = await t.signIn();
-  ok(
-    await t.request("PUT", `/v1/admin/managers/${profileId}`, {
-      headers: t.operatorHeaders,
-      body: { allowedCorridors: ["BR"], isActive: true },
-    }),
-    201,
-  );
-  return headers;
-}
+const newManager = async (): Promise<Headers> => (await t.newManager()).session;
 
 /** A child with `credentials` keys, approved BR KYC and `ramps` started ramps: its id and its ramps' ids. */
 async function newChild(manager: Headers, credentials: number, ramps: number) {

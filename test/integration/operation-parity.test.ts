@@ -98,15 +98,7 @@ async function session(): Promise<Headers> {
 }
 
 async function manager(): Promise<Headers> {
-  const signedIn = await t.signIn();
-  ok(
-    await t.request("PUT", `/v1/admin/managers/${signedIn.profileId}`, {
-      headers: t.operatorHeaders,
-      body: { allowedCorridors: ["BR", "MX"], isActive: true },
-    }),
-    201,
-  );
-  return signedIn.headers;
+  return (await t.newManager(["BR", "MX"])).session;
 }
 
 async function child(headers: Headers): Promise<string> {
@@ -163,15 +155,7 @@ async function brazilSubaccount(
 
 /** A signed-in profile enabled as a manager by the operator: its id. */
 async function managerId(): Promise<string> {
-  const { profileId } = await t.signIn();
-  ok(
-    await t.request("PUT", `/v1/admin/managers/${profileId}`, {
-      headers: t.operatorHeaders,
-      body: { allowedCorridors: ["BR"], isActive: true },
-    }),
-    201,
-  );
-  return profileId;
+  return (await t.newManager()).profileId;
 }
 
 /** A quote request every face accepts: a BUY over PIX to Polygon, with the optional fields that must match it. */

@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type TestApp, type SignedInProfile } from "../support/app.js";
 import { BUY_QUOTE, expectError, expectGraphQLError, ok } from "../support/kit.js";
 import { randomCnpj, randomCpf } from "../support/kyc.js";
-import { rememberSecret } from "../support/secrets.js";
 
 /**
  * Three operations of the reference (issue 14, "every reference operation"), on both faces:
@@ -19,40 +17,6 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 type Headers = Record<string, string>;
-
-async function newManager(allowedCorridors: Corridor[]): Promise<SignedInProfile> {
-  const manager = await t.newProfile();
-  ok(
-    await t.request("PUT", `/v1/admin/managers/${manager.profileId}`, {
-      headers: t.operatorHeaders,
-      body: { allowedCorridors, isActive: true },
-    }),
-    201,
-  );
-  return manager;
-}
-
-/** A managed child of the manager's, with a secret key of its own. */
-async function newChild(
-  manager: SignedInProfile,
-  customerType: CustomerType,
-): Promise<{ profileId: string; own: Headers }> {
-  const created = await t.request("POST", "/v1/managed-profiles", {
-    headers: manager.secret,
-    body: {
-      externalSubjectId: `subject-${randomUUID()}`,
-      contactEmail: `child-${randomUUID()}@example.com`,
-      customerType,
-    },
-  });
-  const profileId: string = ok(created, 201).managedProfile.profileId;
-  const key = ok(
-    await t.request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, { headers: manager.secret, body: {} }),
-    201,
-  );
-  rememberSecret(key.secretKey);
-  return { profileId, own: { "x-api-key": key.secretKey } };
-}
 
 const selecting = (headers: Headers, childId: string): Headers => ({ ...headers, "x-managed-profile-id": childId });
 
@@ -187,8 +151,8 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
   });
 
   it("a manager acts for a child through the selector (its quotes, its customer type, its BR policy); the child's own key too", async () => {
-    const manager = await newManager(["BR"]);
-    const child = await newChild(manager, "individual");
+    const manager = await t.newManager(["BR"]);
+    const child = await t.newChild(manager, "individual");
     const acting = selecting(manager.secret, child.profileId);
     const childQuote = await quote(acting);
     const body = { quoteId: childQuote, taxId: randomCpf() };
@@ -229,8 +193,8 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
     expect(await attemptsOf(child.profileId)).toHaveLength(2);
 
     // A manager whose policy leaves BR out may not: 403 before the input is read.
-    const elsewhere = await newManager(["MX"]);
-    const mxChild = await newChild(elsewhere, "individual");
+    const elsewhere = await t.newManager(["MX"]);
+    const mxChild = await t.newChild(elsewhere, "individual");
     expectError(
       await t.request("POST", "/v1/brl/kyc/record-attempt", {
         headers: selecting(elsewhere.secret, mxChild.profileId),
@@ -379,8 +343,8 @@ describe("PUT /v1/onboarding/active-entity", () => {
     ok(await select(profile.session, { type: "business" }));
     expect(await status(other.secret)).toMatchObject({ activeEntityId: null, selectionRequired: true });
 
-    const manager = await newManager(["BR", "MX"]);
-    const child = await newChild(manager, "business");
+    const manager = await t.newManager(["BR", "MX"]);
+    const child = await t.newChild(manager, "business");
     expectError(await select(profile.secret, { type: "individual" }), 403, "FORBIDDEN");
     expectError(await select(profile.publicKey, { type: "individual" }), 403, "FORBIDDEN");
     expectError(await select(child.own, { type: "business" }), 403, "FORBIDDEN");
@@ -536,8 +500,8 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
   });
 
   it("a manager reads a business child's submissions through the selector, the child with its own key; the manager's own are its own", async () => {
-    const manager = await newManager(["CO", "MX"]);
-    const child = await newChild(manager, "business");
+    const manager = await t.newManager(["CO", "MX"]);
+    const child = await t.newChild(manager, "business");
     const acting = selecting(manager.secret, child.profileId);
     await businessCustomer(acting);
     const { submissionId } = ok(await submitKyb(acting, { relatedPersons: [person("Juana")] }));
@@ -546,7 +510,7 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
     expect(ok(await find(selecting(manager.session, child.profileId), "", "/v1/co"))).toEqual(expected);
     expect(ok(await find(child.own))).toEqual(expected);
     expectError(await find(manager.secret), 404, "NOT_FOUND");
-    const stranger = await newManager(["CO"]);
+    const stranger = await t.newManager(["CO"]);
     expectError(await find(selecting(stranger.secret, child.profileId)), 403, "MANAGED_PROFILE_ACCESS_DENIED");
     expectError(await find(selecting(manager.secret, "not-a-uuid")), 400, "INVALID_MANAGED_PROFILE_ID");
     expectError(await find(manager.publicKey), 403, "FORBIDDEN");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { OutgoingHttpHeaders } from "node:http";
 import { join } from "node:path";
@@ -62,6 +63,10 @@ export interface TestApp {
   ): Promise<{ id: string; publicKey: string; secretKey: string }>;
   /** A newly signed-in profile with one credential: its session's, secret key's and public key's headers. */
   newProfile(): Promise<SignedInProfile>;
+  /** `newProfile`, enabled by the operator as an active manager of the corridors (default BR). */
+  newManager(allowedCorridors?: Corridor[]): Promise<SignedInProfile>;
+  /** A managed child the manager creates (an individual unless said), with a secret key of its own (`own`). */
+  newChild(manager: SignedInProfile, customerType?: CustomerType): Promise<ManagedChild>;
   /** Takes the subject the headers act as through KYC (KYB for a business) in the corridors (default BR), through the API. */
   completeKyc(
     headers: Record<string, string>,
@@ -76,6 +81,11 @@ export interface SignedInProfile {
   session: Record<string, string>;
   secret: Record<string, string>;
   publicKey: Record<string, string>;
+}
+
+interface ManagedChild {
+  profileId: string;
+  own: Record<string, string>;
 }
 
 let instances = 0;
@@ -191,6 +201,33 @@ export async function startTestApp(
         secret: { "x-api-key": credential.secretKey },
         publicKey: { "x-public-key": credential.publicKey },
       };
+    },
+    async newManager(allowedCorridors = ["BR"]) {
+      const manager = await testApp.newProfile();
+      const enabled = await request("PUT", `/v1/admin/managers/${manager.profileId}`, {
+        headers: testApp.operatorHeaders,
+        body: { allowedCorridors, isActive: true },
+      });
+      if (enabled.status !== 201) throw new Error(`enable manager: ${JSON.stringify(enabled.body)}`);
+      return manager;
+    },
+    async newChild(manager, customerType = "individual") {
+      const created = await request("POST", "/v1/managed-profiles", {
+        headers: manager.secret,
+        body: {
+          externalSubjectId: `subject-${randomUUID()}`,
+          contactEmail: `child-${randomUUID()}@example.com`,
+          customerType,
+        },
+      });
+      if (created.status !== 201) throw new Error(`create child: ${JSON.stringify(created.body)}`);
+      const { profileId } = created.body.managedProfile;
+      const key = await request("POST", `/v1/managed-profiles/${profileId}/api-credentials`, {
+        headers: manager.secret,
+        body: {},
+      });
+      if (key.status !== 201) throw new Error(`child credential: ${JSON.stringify(key.body)}`);
+      return { profileId, own: { "x-api-key": rememberSecret(key.body.secretKey) } };
     },
     async close() {
       await server.close();
