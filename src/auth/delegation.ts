@@ -236,7 +236,6 @@ export class Delegation {
   /** Steps 4 to 6 of the contract: the manager, the child, then corridor and customer type. */
   private async checkControl(managerId: string, childId: string, rule: DelegationRule): Promise<void> {
     const manager = await this.managerPolicy(managerId);
-    if (!manager?.isActive) throw denied("The controlling manager is not active.");
     const child = await this.targets.load(childId, async () =>
       targetEntry(childId, await this.directory.delegationTarget(childId)),
     );

@@ -180,10 +180,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     return new Map(
       childProfileIds.map((childProfileId): [string, CredentialsPage | AppError] => {
         const child = children.get(canonicalId(childProfileId) ?? "");
-        if (!child) return [childProfileId, new AppError("MANAGED_PROFILE_NOT_FOUND")];
-        if (child.deletedAt)
-          return [childProfileId, new AppError("MANAGED_PROFILE_NOT_FOUND", "The managed profile is deleted.")];
-        return [childProfileId, pages.get(child.id)!];
+        return [childProfileId, notActiveChild(child) ?? pages.get(child!.id)!];
       }),
     );
   }
@@ -204,7 +201,15 @@ export class ManagedProfileService implements ManagedProfileDirectory {
   private async activeChild(managerProfileId: string, childProfileId: string) {
     await this.activeManager(managerProfileId);
     const child = await this.ownedChild(managerProfileId, childProfileId);
-    if (child.deletedAt) throw new AppError("MANAGED_PROFILE_NOT_FOUND", "The managed profile is deleted.");
+    const refused = notActiveChild(child);
+    if (refused) throw refused;
     return child;
   }
+}
+
+/** Why a manager's child (undefined: not one of its children) cannot be acted on; nothing when it can. */
+function notActiveChild(child: { deletedAt: Date | null } | undefined): AppError | undefined {
+  if (!child) return new AppError("MANAGED_PROFILE_NOT_FOUND");
+  if (child.deletedAt) return new AppError("MANAGED_PROFILE_NOT_FOUND", "The managed profile is deleted.");
+  return undefined;
 }
