@@ -67,6 +67,8 @@ async function startMailSink() {
 }
 
 const secret = () => randomBytes(32).toString("base64url");
+/** The node flags the server runs with in production (package.json's config, which `npm start` passes too). */
+const NODE_FLAGS = JSON.parse(readFileSync("package.json", "utf8")).config.node_flags.split(" ");
 
 /** The built server in production mode on a fresh data directory; `nodeArgs` go to node (a profiler, say). */
 export async function startServer(env = {}, nodeArgs = []) {
@@ -74,7 +76,7 @@ export async function startServer(env = {}, nodeArgs = []) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const mail = await startMailSink();
-  const server = await startPinned([...nodeArgs, "dist/main.js"], {
+  const server = await startPinned([...NODE_FLAGS, ...nodeArgs, "dist/main.js"], {
     stdout: process.env.BENCH_SERVER_STDOUT ? "inherit" : "ignore",
     env: {
       DATA_DIR: dataDir,
