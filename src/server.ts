@@ -166,13 +166,17 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     done();
   });
 
-  await server.register(cors, {
-    origin: (origin, callback) => callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
-    allowedHeaders: ALLOWED_HEADERS,
-    exposedHeaders: ["X-Request-ID", "Retry-After"],
-    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-    maxAge: 600,
-  });
+  // With no origin listed no browser may call and no answer varies by origin: the plugin, whose work on every
+  // request (a Vary header, the origin check, two copies of the route's options) would change nothing, is not loaded.
+  if (config.corsOrigins.length) {
+    await server.register(cors, {
+      origin: (origin, callback) => callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
+      allowedHeaders: ALLOWED_HEADERS,
+      exposedHeaders: ["X-Request-ID", "Retry-After"],
+      methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+      maxAge: 600,
+    });
+  }
 
   // Per client IP, before anything else runs but CORS (so a browser can read the 429); sign-in has its own,
   // stricter limit, health checks none.

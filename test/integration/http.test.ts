@@ -407,6 +407,26 @@ describe("CORS", () => {
     "null",
   ];
 
+  it("with no origin listed, no answer carries a CORS header or varies by origin, and a preflight is refused", async () => {
+    const closed = await start({});
+    try {
+      const origin = ORIGINS[0];
+      const headers = { origin, "access-control-request-method": "POST" };
+      const answers = [
+        await closed.request("OPTIONS", "/v1/api-credentials", { headers }),
+        await closed.request("GET", "/healthz", { headers: { origin } }),
+        await closed.graphql("{ __typename }", undefined, { origin }),
+      ];
+      expect(answers.map((answer) => answer.status)).toEqual([404, 200, 200]);
+      for (const answer of answers) {
+        expect(corsHeaderNames(answer)).toEqual([]);
+        expect(answer.headers.vary).toBeUndefined();
+      }
+    } finally {
+      await closed.close();
+    }
+  });
+
   it.each(unlisted)("an unlisted origin (%s) gets no CORS headers, on preflight or actual requests", async (origin) => {
     for (const url of ["/v1/api-credentials", "/graphql"]) {
       const response = await preflight(url, origin);
