@@ -111,10 +111,14 @@ export async function claimDeliveries(
       : // `+` keeps SQLite on the primary key: without statistics it would walk the (status, nextAttemptAt)
         // index through every due delivery to find these few, five times the cost under a backlog.
         `"id" IN (${list}) AND +"status" = 'pending' AND +"nextAttemptAt" <= $3`;
-  await database.writes.run(
-    `UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = $2, "updatedAt" = $3 WHERE ${stillDue}`,
-    [leaseUntil, token, now, ...ids],
-  );
+  // Not "updatedAt": retention reads it as when a delivery settled, and a claim settles nothing (nor need it
+  // move the delivery in the (status, updatedAt) index).
+  await database.writes.run(`UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = $2 WHERE ${stillDue}`, [
+    leaseUntil,
+    token,
+    now,
+    ...ids,
+  ]);
   const rows = await database.reads.all<Omit<ClaimedDelivery, "subscriptionActive"> & { isActive: boolean }>(
     `SELECT "WebhookDelivery"."id", "WebhookDelivery"."subscriptionId", "WebhookDelivery"."roundAttempts",
       "WebhookSubscription"."url", "WebhookSubscription"."isActive", "RampEvent"."body"

@@ -25,7 +25,7 @@ const LEASE_RENEWAL_MS = 1_000;
  * Sends that finish within this long of each other settle together: on SQLite one commit writes whole
  * pages of the log, the deliveries and their indexes, so settling alone cost each send several of them.
  */
-const SETTLE_WINDOW_MS = 5;
+const SETTLE_WINDOW_MS = 20;
 
 export interface DeliveryWorkerSettings {
   engine: "postgresql" | "sqlite";
