@@ -112,11 +112,17 @@ function authorize(context: GraphQLContext, requires: Capability[]): void {
   context.app.delegation.checkCaller(context.principal, context.selector, requires);
 }
 
+/** What each field's @auth requires, read once: reading a directive coerces its arguments again every time. */
+const declaredCapabilities = new WeakMap<object, Capability[] | undefined>();
+
 function requiredCapabilities(
   schema: GraphQLSchema,
   field: GraphQLField<unknown, unknown> | GraphQLFieldConfig<unknown, unknown>,
-) {
-  return getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined;
+): Capability[] | undefined {
+  if (declaredCapabilities.has(field)) return declaredCapabilities.get(field);
+  const requires = getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined;
+  declaredCapabilities.set(field, requires);
+  return requires;
 }
 
 /**

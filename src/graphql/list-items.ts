@@ -58,6 +58,33 @@ function itemsOf(selectionSet: SelectionSetNode, parent: GraphQLCompositeType, t
 }
 
 /**
+ * Counts of operations that declare no variables, by operation node: such a count never changes, and the
+ * servers keep one parsed document per query text, so a repeated query is not walked again.
+ */
+const fixedCounts = new WeakMap<OperationDefinitionNode, number>();
+
+function countItems(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined,
+): number {
+  const fixed = !operation.variableDefinitions?.length;
+  const known = fixed ? fixedCounts.get(operation) : undefined;
+  if (known !== undefined) return known;
+  const root = schema.getRootType(operation.operation);
+  if (!root) return 0;
+  const fragments = new Map(
+    document.definitions
+      .filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
+  const items = itemsOf(operation.selectionSet, root, 1, { schema, fragments, variables: variables ?? {} });
+  if (fixed) fixedCounts.set(operation, items);
+  return items;
+}
+
+/**
  * Refuses an operation whose pages could hold more than `maxItems` items in all, pages within pages
  * multiplied (`webhooks(first: 100) { deliveries(first: 100) }` is 10,100). A static cost cannot see page
  * sizes, which come from arguments and variables, so this runs once the operation and its variables are known.
@@ -69,14 +96,7 @@ export function refuseLargeLists(
   variables: Record<string, unknown> | undefined,
   maxItems: number,
 ): void {
-  const root = schema.getRootType(operation.operation);
-  if (!root) return;
-  const fragments = new Map(
-    document.definitions
-      .filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
-      .map((fragment) => [fragment.name.value, fragment]),
-  );
-  const items = itemsOf(operation.selectionSet, root, 1, { schema, fragments, variables: variables ?? {} });
+  const items = countItems(schema, document, operation, variables);
   if (items > maxItems)
     throw new AppError(
       "VALIDATION_FAILED",

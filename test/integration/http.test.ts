@@ -881,6 +881,13 @@ describe("GraphQL pages within pages", () => {
       expect(expectGraphQLError(await g.graphql(query, undefined, secret), "VALIDATION_FAILED", 400).message).toContain(
         "630 items",
       );
+    // An operation without variables is counted once, and its count kept: asked again, it is refused again.
+    const again = await g.graphql(
+      "{ webhooks(first: 30) { ...Pages } } fragment Pages on WebhookConnection { edges { node { deliveries { count } } } }",
+      undefined,
+      secret,
+    );
+    expect(expectGraphQLError(again, "VALIDATION_FAILED", 400).message).toContain("630 items");
 
     const within = await g.graphql(NESTED, { outer: 20, inner: 20 }, secret);
     expect(within.body).toEqual({ data: { webhooks: { edges: [] } } });
