@@ -12,6 +12,7 @@ import {
   api,
   benchPostgres,
   completeBrKyc,
+  cpuMicros,
   freePort,
   LOAD_CPU,
   pinSelf,
@@ -238,8 +239,11 @@ async function startReceiver(tls) {
   return receiver;
 }
 
-/** Webhook deliveries per second: EVENTS registrations queue their deliveries while the receiver holds its answers, then it lets go. */
-async function deliveryRate(call, receiver, sessionId) {
+/**
+ * Webhook deliveries per second: EVENTS registrations queue their deliveries while the receiver holds its
+ * answers, then it lets go; with the gateway's CPU time per delivery meanwhile.
+ */
+async function deliveryRate(gateway, call, receiver, sessionId) {
   receiver.count = 0;
   receiver.holding = true;
   const produceStarted = now();
@@ -254,9 +258,16 @@ async function deliveryRate(call, receiver, sessionId) {
   const produceRate = EVENTS / ((now() - produceStarted) / 1000);
   const heldAtRelease = receiver.count;
   const released = now();
+  const cpuBefore = cpuMicros(gateway.pid);
   receiver.release();
   await until(() => receiver.count >= EVENTS, `${EVENTS} webhook deliveries`);
-  return { produceRate, heldAtRelease, rate: (EVENTS - heldAtRelease) / ((receiver.lastAt - released) / 1000) };
+  const delivered = EVENTS - heldAtRelease;
+  return {
+    produceRate,
+    heldAtRelease,
+    rate: delivered / ((receiver.lastAt - released) / 1000),
+    cpuUs: (cpuMicros(gateway.pid) - cpuBefore) / delivered,
+  };
 }
 
 /** The first webhook attempt after a registration, one ramp at a time. */
@@ -515,7 +526,7 @@ async function measureEngine(engine, databaseUrl, { tls, receiver }) {
     );
     await call("POST", "/v1/webhook", { url: receiver.url, sessionId: widget.sessionId }, 201);
 
-    const deliveries = await deliveryRate(call, receiver, widget.sessionId);
+    const deliveries = await deliveryRate(gateway, call, receiver, widget.sessionId);
     const firstAttempt = await firstAttemptLatency(call, receiver, widget.sessionId);
     if (receiver.unsigned) throw new Error(`${receiver.unsigned} deliveries came without a signature`);
     const other = await signIn(gateway, "bench-other@example.com");
@@ -564,6 +575,9 @@ function print({ engine, deliveries, firstAttempt, besideDead, fan }, signing, r
     `goal >= 0.5 x ${verdict(deliveryRatio >= 0.5)}`,
   );
   rateRow(`  events queued before letting go: quote + register, ${PRODUCERS} in parallel`, deliveries.produceRate, "-");
+  console.log(
+    `  the gateway's CPU time per delivery meanwhile: ${deliveries.cpuUs.toFixed(0)} µs, of which one signature takes ${(1e6 / signing.rate).toFixed(0)} µs`,
+  );
 
   const latencyRow = (name, values, goal = "") =>
     console.log(

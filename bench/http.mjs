@@ -8,6 +8,7 @@ import {
   api,
   benchPostgres,
   completeBrKyc,
+  cpuMicros,
   ensureWrk,
   freePort,
   LOAD_CPU,
@@ -235,26 +236,34 @@ async function measureEngine(engine, databaseUrl, floors) {
     const seeded = await seed(gateway);
     const list = scenarios(gateway, seeded);
     const targets = [
-      { name: "floor: bare Fastify route", key: "fastify", request: { url: floors.fastify.url } },
+      {
+        name: "floor: bare Fastify route",
+        key: "fastify",
+        pid: floors.fastify.pid,
+        request: { url: floors.fastify.url },
+      },
       {
         name: "floor: Apollo on Fastify { hello }",
         key: "apollo",
+        pid: floors.apollo.pid,
         request: { url: floors.apollo.url, method: "POST", body: graphqlBody("{ hello }") },
       },
-      ...list,
+      ...list.map((scenario) => ({ ...scenario, pid: gateway.pid })),
     ];
     for (const target of targets) await wrk({ ...target.request, durationS: 1, connections: CONNECTIONS }); // warm-up
     const runs = new Map(targets.map((target) => [target, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
+        const cpuBefore = cpuMicros(target.pid);
         const result = await wrk({ ...target.request, durationS: DURATION_S, connections: CONNECTIONS });
         if (result.failures) throw new Error(`${engine}: ${target.name}: ${result.failures} failed requests`);
-        runs.get(target).push(result);
+        runs.get(target).push({ ...result, cpuUs: (cpuMicros(target.pid) - cpuBefore) / result.requests });
       }
     }
     const summary = (target) => ({
       rps: median(runs.get(target).map((run) => run.rps)),
       p99: median(runs.get(target).map((run) => run.p99)),
+      cpuUs: median(runs.get(target).map((run) => run.cpuUs)),
     });
     const floorRps = { fastify: summary(targets[0]).rps, apollo: summary(targets[1]).rps };
     const rows = targets.map((target) => ({
@@ -268,6 +277,7 @@ async function measureEngine(engine, databaseUrl, floors) {
       name: "GET /v1/ramp/{id} while 10 connections create quotes",
       rps: median(mix.map((run) => run.rps)),
       p99: median(mix.map((run) => run.p99)),
+      // The server's time goes to the quotes as well: no cost per read to show.
       floor: "fastify",
       ratio: median(mix.map((run) => run.rps)) / floorRps.fastify,
     });
@@ -284,7 +294,12 @@ function print(results) {
   const engines = Object.keys(results);
   const head = [
     "scenario".padEnd(54),
-    ...engines.flatMap((engine) => [`${engine} req/s`.padStart(16), "p99 ms".padStart(8), "ratio".padStart(6)]),
+    ...engines.flatMap((engine) => [
+      `${engine} req/s`.padStart(16),
+      "p99 ms".padStart(8),
+      "ratio".padStart(6),
+      "CPU µs".padStart(7),
+    ]),
     "goal".padStart(22),
   ];
   console.log(head.join(" "));
@@ -292,7 +307,12 @@ function print(results) {
   first.forEach((row, index) => {
     const cells = engines.flatMap((engine) => {
       const r = results[engine].rows[index];
-      return [fmt(r.rps).padStart(16), fmt(r.p99, 1).padStart(8), fmt(r.ratio, 3).padStart(6)];
+      return [
+        fmt(r.rps).padStart(16),
+        fmt(r.p99, 1).padStart(8),
+        fmt(r.ratio, 3).padStart(6),
+        fmt(r.cpuUs).padStart(7),
+      ];
     });
     const main = results[engines[0]].rows[index];
     const goal = row.key
@@ -322,7 +342,10 @@ try {
     `\n${CONNECTIONS} keep-alive connections, server and floors on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; ${ROUNDS} rounds of ${DURATION_S} s, medians; NODE_ENV=production, LOG_LEVEL=warn; each run opens its connections 1 s before the load`,
   );
   console.log(
-    "Each engine's ratios are to the floors measured in its own rounds; the goals apply to the embedded default (SQLite).\n",
+    "Each engine's ratios are to the floors measured in its own rounds; the goals apply to the embedded default (SQLite).",
+  );
+  console.log(
+    "CPU µs: the server's (or floor's) CPU time per request, user and system, median of the rounds: on a shared machine\nit moves far less than req/s, since time other tenants take from the core is not counted.\n",
   );
   print(results);
 } finally {
