@@ -1,7 +1,7 @@
 import type { LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
 import { LRUCache } from "lru-cache";
-import { Pool } from "undici";
+import { Pool, type Dispatcher } from "undici";
 import { ipLiteral, isAllowedTargetAddress, type HostResolver, type ResolvedAddress } from "./url-policy.js";
 
 export interface SenderOptions {
@@ -71,17 +71,19 @@ export class WebhookSender {
       if (target.protocol !== "https:") return finish(null, "only https URLs are delivered to");
       const address = await this.vettedAddress(target.hostname, signal);
       if (typeof address === "string") return finish(null, address);
-      const response = await this.pool(target.origin, address).request({
-        path: `${target.pathname}${target.search}`,
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json", "user-agent": "ramp-gateway-webhooks" },
-        body,
+      const { statusCode, truncated } = await post(
+        this.pool(target.origin, address),
+        {
+          path: `${target.pathname}${target.search}`,
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json", "user-agent": "ramp-gateway-webhooks" },
+          body,
+        },
         signal,
-      });
-      const truncated = await readCapped(response.body);
-      const redirect = response.statusCode >= 300 && response.statusCode < 400 ? "redirect not followed" : null;
+      );
+      const redirect = statusCode >= 300 && statusCode < 400 ? "redirect not followed" : null;
       return finish(
-        response.statusCode,
+        statusCode,
         redirect ?? (truncated ? `answer body over ${MAX_RESPONSE_BYTES} bytes was cut off` : null),
       );
     } catch (error) {
@@ -150,17 +152,43 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   };
 }
 
-/** Reads and discards the body up to the cap; true when there was more (the connection is then dropped). */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<boolean> {
-  let read = 0;
-  for await (const chunk of body) {
-    read += chunk.length;
-    if (read > MAX_RESPONSE_BYTES) {
-      body.destroy();
-      return true;
-    }
-  }
-  return false;
+/**
+ * Sends a request and reads its answer's status, discarding the body up to the cap; `truncated` when there was
+ * more (the connection is then dropped). A bare dispatch handler: `request()` would build a body stream for
+ * every answer only to drain it, which cost about twice the CPU of a send (measured against a local receiver).
+ */
+function post(
+  pool: Pool,
+  request: Dispatcher.DispatchOptions,
+  signal: AbortSignal,
+): Promise<{ statusCode: number; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    let statusCode = 0;
+    let read = 0;
+    pool.dispatch(request, {
+      onRequestStart(controller) {
+        if (signal.aborted) controller.abort(signal.reason);
+        else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+      },
+      // Informational (1xx) heads may come first: the final status is the last one.
+      onResponseStart(_controller, status) {
+        statusCode = status;
+      },
+      onResponseData(controller, chunk) {
+        read += chunk.length;
+        if (read <= MAX_RESPONSE_BYTES) return;
+        resolve({ statusCode, truncated: true });
+        controller.abort(new Error(`answer body over ${MAX_RESPONSE_BYTES} bytes`));
+      },
+      onResponseEnd() {
+        resolve({ statusCode, truncated: false });
+      },
+      // After a truncation has resolved, the abort it caused lands here and changes nothing.
+      onResponseError(_controller, error) {
+        reject(error);
+      },
+    });
+  });
 }
 
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
