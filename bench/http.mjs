@@ -345,7 +345,7 @@ try {
     "Each engine's ratios are to the floors measured in its own rounds; the goals apply to the embedded default (SQLite).",
   );
   console.log(
-    "CPU µs: the server's (or floor's) CPU time per request, user and system, median of the rounds: on a shared machine\nit moves far less than req/s, since time other tenants take from the core is not counted.\n",
+    "CPU µs: the server's (or floor's) CPU time per request, user and system, median of the rounds. It leaves out the time\nother tenants of a shared machine take from the core, so it says what a request costs; like req/s, compare it within one run.\n",
   );
   print(results);
 } finally {
