@@ -48,19 +48,21 @@ export interface ClaimedDelivery {
 
 /**
  * Up to `limit` due deliveries, earliest first, none to the URLs in `skip` (their share of the send slots is
- * taken): what the next claim may take. An index range scan that stops at `limit` (with what `skip` passes over).
+ * taken): what the next claim may take. An index range scan that stops at `limit` (with what `skip` passes over);
+ * `dueAfter` starts the range later, so what fell due since a look can be read without the skipped backlog.
  */
 export async function findDueDeliveries(
   reads: Reads,
-  due: { now: Date; limit: number; skip: readonly string[] },
+  due: { now: Date; limit: number; skip: readonly string[]; dueAfter?: Date },
 ): Promise<{ id: string; url: string }[]> {
   const skipped = due.skip.length ? `AND "WebhookSubscription"."url" NOT IN (${placeholders(due.skip.length, 2)})` : "";
+  const after = due.dueAfter ? `AND "WebhookDelivery"."nextAttemptAt" > $${due.skip.length + 2}` : "";
   return reads.all(
     `SELECT "WebhookDelivery"."id", "WebhookSubscription"."url"
     FROM "WebhookDelivery" JOIN "WebhookSubscription" ON "WebhookSubscription"."id" = "WebhookDelivery"."subscriptionId"
-    WHERE "WebhookDelivery"."status" = 'pending' AND "WebhookDelivery"."nextAttemptAt" <= $1 ${skipped}
+    WHERE "WebhookDelivery"."status" = 'pending' AND "WebhookDelivery"."nextAttemptAt" <= $1 ${after} ${skipped}
     ORDER BY "WebhookDelivery"."nextAttemptAt" ${limitClause(due.limit)}`,
-    [due.now, ...due.skip],
+    [due.now, ...due.skip, ...(due.dueAfter ? [due.dueAfter] : [])],
   );
 }
 

@@ -26,6 +26,11 @@ const LEASE_RENEWAL_MS = 1_000;
  * pages of the log, the deliveries and their indexes, so settling alone cost each send several of them.
  */
 const SETTLE_WINDOW_MS = 20;
+/**
+ * A delivery takes its due time when its transaction starts and shows when that commits: a look that reads
+ * only what fell due since the previous one starts this much earlier, so a write in progress then is not missed.
+ */
+const LATE_COMMIT_MARGIN_MS = 1_000;
 
 export interface DeliveryWorkerSettings {
   engine: "postgresql" | "sqlite";
@@ -69,10 +74,11 @@ export class WebhookDeliveryWorker {
   private readonly perReceiver = new Map<string, number>();
   /**
    * The last look past busy receivers that found nothing: looking past them again finds nothing either
-   * until events are written, retries fall due (within a poll interval) or the busy set shrinks. Each such
-   * look reads past every due delivery of the busy receivers, so it is not repeated for every finished send.
+   * until events are written, retries fall due (within a poll interval) or the busy set shrinks. Such a look
+   * reads past every due delivery of the busy receivers, so it is repeated once a poll interval at most, not
+   * for every finished send; a wake in between (events written) reads only what fell due after `readUntil`.
    */
-  private fruitlessLook: { skipped: Set<string>; at: number } | undefined;
+  private fruitlessLook: { skipped: Set<string>; at: number; readUntil: number; woken: boolean } | undefined;
   /** The next moment the finished sends settle together (see SETTLE_WINDOW_MS). */
   private settleTurn: Promise<void> | undefined;
   /** The claim token of every delivery being sent or settled here, by delivery id: their leases are renewed. */
@@ -108,7 +114,7 @@ export class WebhookDeliveryWorker {
 
   /** Looks for due deliveries now: new events were written, or deliveries restarted. */
   wake(): void {
-    this.fruitlessLook = undefined;
+    if (this.fruitlessLook) this.fruitlessLook.woken = true;
     this.loop.wake();
   }
 
@@ -137,9 +143,18 @@ export class WebhookDeliveryWorker {
       if (room <= 0) return started;
       const now = this.clock();
       const skip = this.busyReceivers();
-      if (this.knownFruitless(skip, now.getTime())) return started;
-      const due = await repo.findDueDeliveries(this.database.reads, { now, limit: room, skip });
-      if (due.length === 0 && skip.length > 0) this.fruitlessLook = { skipped: new Set(skip), at: now.getTime() };
+      const from = this.lookFrom(skip, now.getTime());
+      if (from === "nothing") return started;
+      const due = await repo.findDueDeliveries(this.database.reads, {
+        now,
+        limit: room,
+        skip,
+        ...(from !== "everything" && { dueAfter: new Date(from - LATE_COMMIT_MARGIN_MS) }),
+      });
+      if (from !== "everything" && due.length < room)
+        Object.assign(this.fruitlessLook!, { readUntil: now.getTime(), woken: false });
+      else if (due.length === 0 && skip.length > 0)
+        this.fruitlessLook = { skipped: new Set(skip), at: now.getTime(), readUntil: now.getTime(), woken: false };
       const ids = this.fairShare(due, room);
       const token = randomUUID();
       const leaseUntil = new Date(now.getTime() + CLAIM_LEASE_MS);
@@ -181,11 +196,15 @@ export class WebhookDeliveryWorker {
     }
   }
 
-  /** Whether looking past these busy receivers would repeat a look that found nothing. */
-  private knownFruitless(skip: string[], now: number): boolean {
+  /**
+   * What a look past these busy receivers has to read: everything due; nothing, as it would repeat a look
+   * that found nothing; or, after a wake, what fell due after the returned moment.
+   */
+  private lookFrom(skip: string[], now: number): "everything" | "nothing" | number {
     const last = this.fruitlessLook;
-    if (!last || skip.length === 0 || now - last.at >= this.settings.pollMs) return false;
-    return [...last.skipped].every((url) => skip.includes(url));
+    if (!last || skip.length === 0 || now - last.at >= this.settings.pollMs) return "everything";
+    if (![...last.skipped].every((url) => skip.includes(url))) return "everything";
+    return last.woken ? last.readUntil : "nothing";
   }
 
   /**

@@ -2,8 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
 import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
-import { CLAIM_LEASE_MS, FAILED_DELIVERIES_TO_DISABLE, RETRY_DELAYS_MS } from "../../src/webhooks/delivery-worker.js";
-import { MAX_RESPONSE_BYTES } from "../../src/webhooks/sender.js";
+import type { Reads } from "../../src/db/statements.js";
+import {
+  CLAIM_LEASE_MS,
+  FAILED_DELIVERIES_TO_DISABLE,
+  RETRY_DELAYS_MS,
+  WebhookDeliveryWorker,
+} from "../../src/webhooks/delivery-worker.js";
+import { MAX_RESPONSE_BYTES, type SendOutcome, type WebhookSender } from "../../src/webhooks/sender.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
 import { freshDatabase, testEngine } from "../support/database.js";
 import { startTestApp, type TestApp } from "../support/app.js";
@@ -571,6 +577,106 @@ describe("fair share of the send slots", () => {
         ).length,
     );
     expect(Math.max(...overlapping)).toBe(share);
+  });
+
+  it("after a fruitless look past a busy receiver, new events are found without reading its backlog again", async () => {
+    // Its own app, so that its queue holds only this test's deliveries.
+    const isolated = await startTestApp(env, { seams: { resolveHost: resolver, webhookCa: testCertificates().ca } });
+    // Every look for due deliveries, with what it bound and found.
+    const looks: { args: readonly unknown[]; rows: { url: string }[] }[] = [];
+    const { reads } = isolated.app;
+    const recording: Reads = {
+      all: async <Row>(sql: string, args: readonly unknown[] = []) => {
+        const rows = await reads.all<Row>(sql, args);
+        if (sql.includes(`"WebhookDelivery"."nextAttemptAt" <= $1`))
+          looks.push({ args, rows: rows as { url: string }[] });
+        return rows;
+      },
+      one: (sql, args) => reads.one(sql, args),
+      close: () => reads.close(),
+    };
+    // Sends that are never answered until the worker stops.
+    const sentTo: string[] = [];
+    const unanswered = {
+      send: (url: string, _headers: unknown, _body: string, cancel: AbortSignal) => {
+        sentTo.push(url);
+        return new Promise<SendOutcome>((resolve) =>
+          cancel.addEventListener("abort", () =>
+            resolve({ ok: false, statusCode: null, error: "stopped", durationMs: 0 }),
+          ),
+        );
+      },
+    } as unknown as WebhookSender;
+    const share = 2;
+    const worker = new WebhookDeliveryWorker(
+      { db: isolated.app.db, reads: recording, writes: isolated.app.writes },
+      async () => "signature",
+      unanswered,
+      {
+        engine: isolated.app.config.database.engine,
+        pollMs: 60_000,
+        timeoutMs: TIMEOUT_MS,
+        concurrency: 8,
+        concurrencyPerReceiver: share,
+      },
+      isolated.app.log,
+      () => undefined,
+    );
+    try {
+      const dead = await receiver(isolated);
+      const deadCaller = await newCaller(isolated);
+      const session = ok(
+        await isolated.request("POST", "/v1/session/create", {
+          headers: deadCaller.secret,
+          body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-busy" },
+        }),
+        201,
+      );
+      await subscribe(isolated, deadCaller, { url: dead.url(), sessionId: session.sessionId });
+      const registerForDead = async () =>
+        register(isolated, deadCaller, await quote(isolated, deadCaller), { sessionId: session.sessionId });
+      for (let index = 0; index < share + 2; index++) await registerForDead();
+
+      const backlogDueBy = Date.now();
+
+      worker.start();
+      await waitFor(
+        async () => sentTo.length,
+        (sent) => sent === share,
+        "the dead receiver's share to be taken",
+      );
+      // Later than the margin a look past a busy receiver reads back: the backlog is older than that.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // The look past the busy receiver finds nothing: its backlog is all there is.
+      worker.wake();
+      await waitFor(
+        async () => looks.length,
+        (count) => count === 2,
+        "the look past the busy receiver",
+      );
+      expect(looks[1]).toEqual({ args: [expect.any(Date), dead.url()], rows: [] });
+      const lookedAt = (looks[1]!.args[0] as Date).getTime();
+
+      // Events written since: one for the busy receiver, one for another subscription, each waking the worker.
+      await registerForDead();
+      const healthy = await receiver(isolated);
+      await followedRamp(isolated, await newCaller(isolated), healthy.url());
+      worker.wake();
+      await waitFor(
+        async () => sentTo.length,
+        (sent) => sent === share + 1,
+        "the other subscription's first send",
+      );
+      expect(sentTo.at(-1)).toBe(healthy.url());
+      // Read from shortly before the previous look, not from the backlog's due time on.
+      const [, , dueAfter] = looks.at(-1)!.args as Date[];
+      expect(dueAfter!.getTime()).toBeGreaterThan(backlogDueBy);
+      expect(dueAfter!.getTime()).toBeLessThanOrEqual(lookedAt);
+      expect(looks.at(-1)!.rows).toEqual([{ id: expect.any(String), url: healthy.url() }]);
+    } finally {
+      await worker.stop();
+      await isolated.close();
+    }
   });
 });
 
