@@ -126,6 +126,18 @@ async function followedRamp(t: TestApp, caller: Caller, url: string, events?: st
   return { quoteId, webhookId, rampId };
 }
 
+/** A widget session followed by a subscription at `url`; each call of the answer registers one more ramp in it. */
+async function followedSession(t: TestApp, caller: Caller, url: string): Promise<() => Promise<string>> {
+  const session = ok(
+    await t.request("POST", "/v1/session/create", {
+      headers: caller.secret,
+      body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-followed" },
+    }),
+    201,
+  );
+  await subscribe(t, caller, { url, sessionId: session.sessionId });
+  return async () => register(t, caller, await quote(t, caller), { sessionId: session.sessionId });
+}
 async function deliveries(t: TestApp, caller: Caller, webhookId: string, query = "") {
   return ok(await t.request("GET", `/v1/webhook/${webhookId}/deliveries${query}`, { headers: caller.secret }), 200);
 }
@@ -548,18 +560,9 @@ describe("fair share of the send slots", () => {
   it("a receiver that never answers holds no more than its share; another subscription's first attempt starts at once", async () => {
     const { deliveryConcurrency, deliveryConcurrencyPerReceiver: share } = live.app.config.webhooks;
     const dead = await receiver(live, () => ({ status: 204, delayMs: 60_000 }));
-    const deadCaller = await newCaller(live);
-    const session = ok(
-      await live.request("POST", "/v1/session/create", {
-        headers: deadCaller.secret,
-        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-dead" },
-      }),
-      201,
-    );
-    await subscribe(live, deadCaller, { url: dead.url(), sessionId: session.sessionId });
+    const registerForDead = await followedSession(live, await newCaller(live), dead.url());
     // More than all the slots: without a share, the dead receiver would hold every one of them.
-    for (let index = 0; index < deliveryConcurrency + share; index++)
-      await register(live, deadCaller, await quote(live, deadCaller), { sessionId: session.sessionId });
+    for (let index = 0; index < deliveryConcurrency + share; index++) await registerForDead();
     await dead.waitFor(share);
 
     const caller = await newCaller(live);
@@ -624,17 +627,7 @@ describe("fair share of the send slots", () => {
     );
     try {
       const dead = await receiver(isolated);
-      const deadCaller = await newCaller(isolated);
-      const session = ok(
-        await isolated.request("POST", "/v1/session/create", {
-          headers: deadCaller.secret,
-          body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-busy" },
-        }),
-        201,
-      );
-      await subscribe(isolated, deadCaller, { url: dead.url(), sessionId: session.sessionId });
-      const registerForDead = async () =>
-        register(isolated, deadCaller, await quote(isolated, deadCaller), { sessionId: session.sessionId });
+      const registerForDead = await followedSession(isolated, await newCaller(isolated), dead.url());
       for (let index = 0; index < share + 2; index++) await registerForDead();
 
       const backlogDueBy = Date.now();
