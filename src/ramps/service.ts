@@ -134,28 +134,32 @@ export class RampService {
     try {
       const ramp = await inTransaction(this.db, async (tx) => {
         if (!(await this.quotes.consume(tx, quote.id, now))) return null;
-        const created = await repo.insertRamp(tx, {
-          id,
-          quoteId: quote.id,
-          profileId: acting.subjectProfileId,
-          actorProfileId: acting.actorProfileId,
-          credentialId: acting.credentialId,
-          type: quote.rampType,
-          corridor,
-          currentPhase: "initial",
-          status: "PENDING",
-          walletAddress,
-          fiatAccountId,
-          sessionId: request.sessionId ?? null,
-          additionalData: JSON.stringify({
-            ...extra,
-            ...(request.signingAccounts ? { signingAccounts: request.signingAccounts } : {}),
-          }),
-          unsignedTxs: JSON.stringify(registration.unsignedTxs),
-          depositQrCode: registration.depositQrCode,
-          startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
-          createdAt: now,
-        });
+        const created = await repo.insertRamp(
+          tx,
+          {
+            id,
+            quoteId: quote.id,
+            profileId: acting.subjectProfileId,
+            actorProfileId: acting.actorProfileId,
+            credentialId: acting.credentialId,
+            type: quote.rampType,
+            corridor,
+            currentPhase: "initial",
+            status: "PENDING",
+            walletAddress,
+            fiatAccountId,
+            sessionId: request.sessionId ?? null,
+            additionalData: JSON.stringify({
+              ...extra,
+              ...(request.signingAccounts ? { signingAccounts: request.signingAccounts } : {}),
+            }),
+            unsignedTxs: JSON.stringify(registration.unsignedTxs),
+            depositQrCode: registration.depositQrCode,
+            startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
+            createdAt: now,
+          },
+          { ...quote, consumedAt: now },
+        );
         await this.events.record(tx, eventRamp(created), "TRANSACTION_CREATED", now);
         return created;
       });

@@ -202,6 +202,21 @@ describe(`statements per hot request (${testEngine()})`, () => {
     );
   });
 
+  it("registering a ramp costs its quote read and one transaction, which does not read the quote back", async () => {
+    const register = async () => {
+      const quote = ok(
+        await setup.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } }),
+        201,
+      );
+      const body = { quoteId: quote.id, destinationAddress: WALLET };
+      return () => probe.request("POST", "/v1/ramp/register", { headers: few.secret, body });
+    };
+    await statementsOf(await register());
+    // The quote read; in the transaction its consumption, the ramp, its event, the webhook subscriptions that
+    // follow it, and the ORM's own. Reading the quote back with the ramp cost two more.
+    expect(await statementsOf(await register())).toBe(7);
+  });
+
   it("quote creation costs its one insert (the pricing assignment is cached)", async () => {
     const create = () =>
       probe.request("POST", "/v1/quotes", { headers: few.secret, body: { ...BUY, inputAmount: "100" } });
