@@ -36,9 +36,8 @@ import { AppError, errorBody } from "./errors.js";
 import { LazyChildLogger, withRequestSerializer } from "./log.js";
 import type { RateLimiter } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
-import { authorizeOperationFirst, authorizeRootFields } from "./graphql/auth-directive.js";
 import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphiql.js";
-import { listItemsLimit, refuseLargeLists } from "./graphql/list-items.js";
+import { checkOperation, operationChecks } from "./graphql/operation-checks.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { documentChecker } from "./graphql/document-cache.js";
 import { createLoaders } from "./graphql/loaders.js";
@@ -403,8 +402,7 @@ async function mountGraphQL(
         // Apollo's own page loads its IDE from a CDN; development serves GraphiQL from this service instead.
         ApolloServerPluginLandingPageDisabled(),
         ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
-        authorizeOperationFirst(served),
-        listItemsLimit(served, graphql.maxListItems),
+        operationChecks(served, graphql.maxListItems),
         fastifyApolloDrainPlugin(server),
       ],
       formatError: formatGraphQLError(app.log),
@@ -494,8 +492,12 @@ async function mountGraphQL(
           loaders: createLoaders(app),
         };
         try {
-          authorizeRootFields(schema, operation, contextValue);
-          refuseLargeLists(schema, document, operation, payload.variables ?? undefined, graphql.maxListItems);
+          checkOperation(
+            schema,
+            { document, operation, variables: payload.variables ?? undefined },
+            contextValue,
+            graphql.maxListItems,
+          );
         } catch (error) {
           if (error instanceof AppError) return [toGraphQLError(error)];
           throw error;

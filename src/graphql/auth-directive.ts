@@ -1,5 +1,4 @@
 import { getDirective, MapperKind, mapSchema } from "@graphql-tools/utils";
-import type { ApolloServerPlugin } from "@apollo/server";
 import {
   defaultFieldResolver,
   DirectiveLocation,
@@ -16,10 +15,8 @@ import {
 import { Directive } from "type-graphql";
 import { CAPABILITIES, type Capability } from "../auth/capabilities.js";
 import { DELEGATION_RULES, type DelegationName, type DelegationRule } from "../auth/delegation.js";
-import { AppError } from "../errors.js";
 import type { AccessRule } from "../operations/operation.js";
 import type { GraphQLContext } from "./context.js";
-import { toRequestRefusal } from "./errors.js";
 
 const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
   SIGN_IN: "Sign-in and session renewal; open to every caller, anonymous included.",
@@ -141,32 +138,6 @@ export function authorizeRootFields(
     const requires = field && requiredCapabilities(schema, field);
     if (requires) authorize(context, requires);
   }
-}
-
-/** Before an operation over HTTP runs: it is not a subscription, and `authorizeRootFields`; answered with the error's HTTP status. */
-export function authorizeOperationFirst(schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation, contextValue }) {
-          if (!operation) return;
-          try {
-            // Subscriptions run over WebSocket (graphql-ws, same path): over HTTP, graphql-js would run the
-            // field's resolver without an event.
-            if (operation.operation === "subscription") {
-              throw new AppError(
-                "VALIDATION_FAILED",
-                "Subscriptions are served over WebSocket (graphql-ws) at /graphql, not over HTTP.",
-              );
-            }
-            authorizeRootFields(schema, operation, contextValue);
-          } catch (error) {
-            throw error instanceof AppError ? toRequestRefusal(error) : error;
-          }
-        },
-      };
-    },
-  };
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { ApolloServerPlugin } from "@apollo/server";
 import {
   getNamedType,
   isCompositeType,
@@ -16,8 +15,6 @@ import {
   type FieldNode,
 } from "graphql";
 import { AppError } from "../errors.js";
-import type { GraphQLContext } from "./context.js";
-import { toRequestRefusal } from "./errors.js";
 
 interface Walk {
   schema: GraphQLSchema;
@@ -102,22 +99,4 @@ export function refuseLargeLists(
       "VALIDATION_FAILED",
       `The operation's pages could hold ${items} items in all, over the limit of ${maxItems}: ask for smaller pages (first).`,
     );
-}
-
-/** `refuseLargeLists` for operations over HTTP, before anything runs. */
-export function listItemsLimit(schema: GraphQLSchema, maxItems: number): ApolloServerPlugin<GraphQLContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ document, operation, request }) {
-          if (!operation) return;
-          try {
-            refuseLargeLists(schema, document, operation, request.variables, maxItems);
-          } catch (error) {
-            throw error instanceof AppError ? toRequestRefusal(error) : error;
-          }
-        },
-      };
-    },
-  };
 }

@@ -1,0 +1,53 @@
+import type { ApolloServerPlugin, GraphQLRequestListener } from "@apollo/server";
+import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from "graphql";
+import { AppError } from "../errors.js";
+import { authorizeRootFields } from "./auth-directive.js";
+import type { GraphQLContext } from "./context.js";
+import { toRequestRefusal } from "./errors.js";
+import { refuseLargeLists } from "./list-items.js";
+
+/**
+ * What every operation passes once it and its variables are known, before anything runs, over HTTP and over
+ * WebSocket alike: its root fields' @auth (so an unauthenticated caller gets an authentication error, never a
+ * validation error), then the list-items limit.
+ */
+export function checkOperation(
+  schema: GraphQLSchema,
+  operation: {
+    document: DocumentNode;
+    operation: OperationDefinitionNode;
+    variables: Record<string, unknown> | undefined;
+  },
+  context: GraphQLContext,
+  maxListItems: number,
+): void {
+  authorizeRootFields(schema, operation.operation, context);
+  refuseLargeLists(schema, operation.document, operation.operation, operation.variables, maxListItems);
+}
+
+/**
+ * `checkOperation` for operations over HTTP, which also refuses subscriptions there; refusals are answered with
+ * their HTTP status. One plugin, whose listener is made once: Apollo calls every plugin's hooks on every request.
+ */
+export function operationChecks(schema: GraphQLSchema, maxListItems: number): ApolloServerPlugin<GraphQLContext> {
+  const listener: GraphQLRequestListener<GraphQLContext> = {
+    async didResolveOperation({ document, operation, request, contextValue }) {
+      if (!operation) return;
+      try {
+        // Subscriptions run over WebSocket (graphql-ws, same path): over HTTP, graphql-js would run the
+        // field's resolver without an event.
+        if (operation.operation === "subscription") {
+          throw new AppError(
+            "VALIDATION_FAILED",
+            "Subscriptions are served over WebSocket (graphql-ws) at /graphql, not over HTTP.",
+          );
+        }
+        checkOperation(schema, { document, operation, variables: request.variables }, contextValue, maxListItems);
+      } catch (error) {
+        throw error instanceof AppError ? toRequestRefusal(error) : error;
+      }
+    },
+  };
+  const started = Promise.resolve(listener);
+  return { requestDidStart: () => started };
+}
