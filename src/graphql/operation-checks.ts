@@ -13,7 +13,11 @@ import { refuseLargeLists } from "./list-items.js";
  */
 export function checkOperation(
   schema: GraphQLSchema,
-  operation: {
+  {
+    document,
+    operation,
+    variables,
+  }: {
     document: DocumentNode;
     operation: OperationDefinitionNode;
     variables: Record<string, unknown> | undefined;
@@ -21,8 +25,8 @@ export function checkOperation(
   context: GraphQLContext,
   maxListItems: number,
 ): void {
-  authorizeRootFields(schema, operation.operation, context);
-  refuseLargeLists(schema, operation.document, operation.operation, operation.variables, maxListItems);
+  authorizeRootFields(schema, operation, context);
+  refuseLargeLists(schema, document, operation, variables, maxListItems);
 }
 
 /**
