@@ -5,11 +5,11 @@ import { sqliteWrites, type StatementCounter, type Writes } from "./statements.j
 
 /**
  * The ORM's SQLite connections, one that writes and one that only reads (WAL lets it read beside an open
- * write transaction), and the prepared writes, which share the writing one (SQLite has one writer). The
- * better-sqlite3 adapter serializes transactions with a mutex, but a statement outside a transaction is not
- * serialized: on the writing connection it would run inside whichever interactive transaction is open, and
- * vanish if that one rolls back. So standalone writes wait for the open transaction to finish, and
- * standalone reads go to the reading connection and wait for nothing.
+ * write transaction), and the prepared writes, which share the writing one (SQLite has one writer). A
+ * statement outside a transaction on the writing connection would run inside whichever interactive
+ * transaction is open, and vanish if that one rolls back. So everything that writes (an ORM transaction,
+ * a standalone ORM write, a batch of prepared writes) holds one first-come, first-served lock on the writing
+ * connection, and standalone reads go to the reading connection and wait for nothing.
  */
 export function sqliteAdapter(
   file: string,
@@ -18,7 +18,7 @@ export function sqliteAdapter(
   const writer = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
   // Opened after the writer, which creates the file and turns WAL on.
   const reader = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000, readonly: true });
-  const gate = transactionGate();
+  const lock = writerLock();
   let writingConnection!: (connection: BetterSqlite3.Database) => void;
   const connected = new Promise<BetterSqlite3.Database>((resolve) => (writingConnection = resolve));
   return {
@@ -33,36 +33,39 @@ export function sqliteAdapter(
         );
         // The adapter's own better-sqlite3 handle (a plain field of its class): prepared writes share the one writer.
         writingConnection((writing as unknown as { client: BetterSqlite3.Database }).client);
-        return routed(writing, await reader.connect(), gate);
+        return routed(writing, await reader.connect(), lock);
       },
     },
-    writes: sqliteWrites(() => connected, gate.after, counter),
+    writes: sqliteWrites(() => connected, lock.hold, counter),
   };
 }
 
 /** Prisma reads with SELECT; it writes with INSERT/UPDATE/DELETE (RETURNING rows through queryRaw). */
 const isRead = (query: SqlQuery) => /^\s*SELECT\b/i.test(query.sql);
 
-/** Marks the spans in which an ORM transaction is open; `after` runs a statement once none is. */
-function transactionGate() {
-  let openTransaction: Promise<void> = Promise.resolve();
+/**
+ * The writing connection's lock, granted in the order asked for: a transaction's BEGIN runs only once the
+ * lock is held, so no other write can slip in between, and a write waits only for those asked for before it.
+ */
+function writerLock() {
+  let last: Promise<void> = Promise.resolve();
+  const acquire = async (): Promise<() => void> => {
+    let release!: () => void;
+    const previous = last;
+    last = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    return release;
+  };
   return {
-    async after<T>(run: () => T | Promise<T>): Promise<T> {
-      let current: Promise<void>;
-      do {
-        current = openTransaction;
-        await current;
-      } while (current !== openTransaction);
-      return run();
-    },
-    /** Opens a span; the returned function closes it. */
-    open(): () => void {
-      let finish!: () => void;
-      const previous = openTransaction;
-      openTransaction = Promise.all([previous, new Promise<void>((resolve) => (finish = resolve))]).then(
-        () => undefined,
-      );
-      return finish;
+    acquire,
+    /** Runs `work` holding the lock. */
+    async hold<T>(work: () => T | Promise<T>): Promise<T> {
+      const release = await acquire();
+      try {
+        return await work();
+      } finally {
+        release();
+      }
     },
   };
 }
@@ -70,26 +73,29 @@ function transactionGate() {
 function routed(
   writer: SqlDriverAdapter,
   reader: SqlDriverAdapter,
-  gate: ReturnType<typeof transactionGate>,
+  lock: ReturnType<typeof writerLock>,
 ): SqlDriverAdapter {
-  const afterTransaction = gate.after;
   return {
     provider: writer.provider,
     adapterName: writer.adapterName,
-    queryRaw: (query: SqlQuery) =>
-      isRead(query) ? reader.queryRaw(query) : afterTransaction(() => writer.queryRaw(query)),
-    executeRaw: (query: SqlQuery) => afterTransaction(() => writer.executeRaw(query)),
-    executeScript: (script: string) => afterTransaction(() => writer.executeScript(script)),
+    queryRaw: (query: SqlQuery) => (isRead(query) ? reader.queryRaw(query) : lock.hold(() => writer.queryRaw(query))),
+    executeRaw: (query: SqlQuery) => lock.hold(() => writer.executeRaw(query)),
+    executeScript: (script: string) => lock.hold(() => writer.executeScript(script)),
     getConnectionInfo: writer.getConnectionInfo?.bind(writer),
     async dispose() {
       await reader.dispose();
       await writer.dispose();
     },
     async startTransaction(isolationLevel): Promise<Transaction> {
-      // The inner adapter queues transactions itself; we only mark the span in which one is open.
-      const transaction = await writer.startTransaction(isolationLevel);
-      const finish = gate.open();
-      const end = <T>(result: Promise<T>) => result.finally(finish);
+      const release = await lock.acquire();
+      let transaction: Transaction;
+      try {
+        transaction = await writer.startTransaction(isolationLevel);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      const end = <T>(result: Promise<T>) => result.finally(release);
       return {
         provider: transaction.provider,
         adapterName: transaction.adapterName,

@@ -129,16 +129,16 @@ export function sqliteReads(file: string, counter: StatementCounter): Reads {
 }
 
 /**
- * SQLite writes on the ORM's own writing connection (SQLite has one writer), once no ORM transaction is open
- * (`afterTransaction`), so none is swallowed by one. Writes asked for in the same turn of the event loop
- * commit together (group commit): one WAL append for all of them halves each insert's cost under load. A
- * statement that fails is undone alone (SQLite's statement rollback) and fails only its own caller; each
- * caller hears back after the commit, so what it was told is stored. The batch's BEGIN and COMMIT are not
- * counted: they are in-process calls, one pair for every write of the batch.
+ * SQLite writes on the ORM's own writing connection (SQLite has one writer), each batch holding its lock
+ * (`holdWriter`, see sqlite-adapter.ts), so none is swallowed by an ORM transaction. Writes asked for in the
+ * same turn of the event loop commit together (group commit): one WAL append for all of them halves each
+ * insert's cost under load. A statement that fails is undone alone (SQLite's statement rollback) and fails
+ * only its own caller; each caller hears back after the commit, so what it was told is stored. The batch's
+ * BEGIN and COMMIT are not counted: they are in-process calls, one pair for every write of the batch.
  */
 export function sqliteWrites(
   connection: () => Promise<Database.Database>,
-  afterTransaction: <T>(run: () => T) => Promise<T>,
+  holdWriter: <T>(work: () => T) => Promise<T>,
   counter: StatementCounter,
 ): Writes {
   let bound: ReturnType<typeof sqliteStatements> | undefined;
@@ -153,7 +153,7 @@ export function sqliteWrites(
     queued = [];
     const db = await connection();
     bound ??= sqliteStatements(db);
-    const outcomes = await afterTransaction(() => {
+    const outcomes = await holdWriter(() => {
       db.exec("BEGIN");
       try {
         const results = batch.map(({ sql, args }) => {

@@ -104,6 +104,71 @@ describe(`prepared writes (${testEngine()})`, () => {
   });
 });
 
+describe("the SQLite writing connection", () => {
+  // The same whatever the project's engine: checked on a SQLite database of its own.
+  let sqlite: TestDatabase;
+  let opened: Database;
+  beforeAll(async () => {
+    sqlite = await freshDatabase("sqlite");
+    await migrate(sqlite.config);
+    opened = await openDatabase(sqlite.config);
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await sqlite?.drop();
+  });
+
+  const newProfile = (id: string) => insert("Profile", { id, email: `${id}@writer.test`, updatedAt: new Date() });
+  /**
+   * A transaction that writes a profile (`wrote` resolves then), then waits until told to end; told to fail,
+   * it rolls back.
+   */
+  const heldTransaction = (id: string) => {
+    let end!: (outcome: "commit" | "fail") => void;
+    const told = new Promise<"commit" | "fail">((resolve) => (end = resolve));
+    let signalWrote!: () => void;
+    const wrote = new Promise<void>((resolve) => (signalWrote = resolve));
+    const done = inTransaction(opened.db, async (tx) => {
+      await tx.profile.create({ data: { id, email: `${id}@writer.test` } });
+      signalWrote();
+      if ((await told) === "fail") throw new Error("roll back");
+    });
+    return { wrote, end, done };
+  };
+  const stored = async (id: string) => (await opened.db.profile.findUnique({ where: { id } })) !== null;
+
+  it("is granted in the order asked for: a prepared write waits for the transactions asked for before it only", async () => {
+    const [first, written] = [randomUUID(), randomUUID()];
+    const open = heldTransaction(first);
+    await open.wrote;
+    const write = opened.writes.run(...newProfile(written));
+    // Prepared writes asked for in one turn of the event loop queue for the connection together, at its end.
+    await new Promise((resolve) => setImmediate(resolve));
+    // Asked for after the write while the first transaction still holds the connection: it sees the write.
+    const later = inTransaction(opened.db, (tx) => tx.profile.findUnique({ where: { id: written } }));
+    open.end("commit");
+    await Promise.all([open.done, write]);
+    expect(await later).not.toBeNull();
+  });
+
+  it("a transaction queued behind another keeps its work atomic while prepared writes wait for it", async () => {
+    for (let round = 0; round < 20; round++) {
+      const [first, rolledBack, written] = [randomUUID(), randomUUID(), randomUUID()];
+      const open = heldTransaction(first);
+      await open.wrote;
+      // Queued while the first is open: it writes, then fails; the prepared write is asked for after it.
+      const failing = heldTransaction(rolledBack);
+      const write = opened.writes.run(...newProfile(written));
+      failing.end("fail");
+      open.end("commit");
+      await open.done;
+      await expect(failing.done).rejects.toThrow("roll back");
+      await write;
+      expect([await stored(first), await stored(rolledBack), await stored(written)]).toEqual([true, false, true]);
+    }
+  });
+});
+
 describe("SQLite checkpoints", () => {
   // The same whatever the project's engine: checked on a SQLite database of its own.
   it("run on their own thread: commits never copy the log into the database file, and the log is copied within seconds", async () => {
