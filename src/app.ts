@@ -191,6 +191,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const ramps = new RampService(
     db,
     reads,
+    writes,
     rampProvider,
     kyc,
     delegation,
@@ -223,6 +224,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   );
   const rampProcessor = new RampProcessor(
     db,
+    writes,
     rampProvider,
     rampEventOutbox,
     outbox,

@@ -10,9 +10,10 @@ export interface StatementCounter {
 /**
  * The reads the hot paths repeat (ramp status, quote reads, history, credential lists, authentication and
  * KYC misses), as hand-written SQL on statements prepared once per connection. Prisma 7 spends 100 to 200 µs
- * of JavaScript on every query whatever its size; these cost the database's own work. Transactions and
- * every other read stay with the ORM, and rows come back as the ORM returns them (dates as Date, booleans
- * as boolean), a column named `a.b` as field `b` of an object `a` (a joined table's row).
+ * of JavaScript on every query whatever its size; these cost the database's own work. The ramp lifecycle's
+ * transactions run on them too (`Writes.transaction`); other transactions and every other read stay with the
+ * ORM. Rows come back as the ORM returns them (dates as Date, booleans as boolean), a column named `a.b` as
+ * field `b` of an object `a` (a joined table's row).
  *
  * SQL is written for PostgreSQL, with `$1`-style placeholders and double-quoted names, which SQLite reads as
  * well once placeholders are renumbered. A row limit is written into the text (`limitClause`), never bound.
@@ -24,10 +25,25 @@ export interface Reads {
   close(): Promise<void>;
 }
 
-/** The hot writes (quote creation): one statement each, outside any transaction, on prepared statements. */
+/** Statements inside one transaction: its reads see its own writes. */
+export interface StatementTx extends Pick<Reads, "all" | "one"> {
+  /** The number of rows the statement changed. */
+  run(sql: string, args?: readonly unknown[]): Promise<number>;
+}
+
+/**
+ * The hot writes on prepared statements: one statement on its own (quote creation, webhook claims), or the
+ * ramp lifecycle's transactions, whose ORM statements cost about half a millisecond each inside a transaction
+ * (measured on SQLite), while the transaction held the only writer.
+ */
 export interface Writes {
   /** Runs one statement on its own; the number of rows it changed. */
   run(sql: string, args?: readonly unknown[]): Promise<number>;
+  /**
+   * Runs `work` in one transaction: committed once it resolves, rolled back if it throws. `work` awaits
+   * nothing but its statements (on SQLite it holds the only writer meanwhile).
+   */
+  transaction<T>(work: (tx: StatementTx) => Promise<T>): Promise<T>;
 }
 
 /** Prepared statements kept per connection: distinct SQL texts are few (a list of ids adds one per length). */
@@ -105,11 +121,8 @@ function sqliteStatements(connection: Database.Database) {
   };
 }
 
-/** SQLite reads: a connection of their own that never writes, so they run beside an open write transaction (WAL). */
-export function sqliteReads(file: string, counter: StatementCounter): Reads {
-  const connection = new Database(file, { timeout: 10_000 });
-  connection.pragma("query_only = ON");
-  const bound = sqliteStatements(connection);
+/** Reads on one SQLite connection's prepared statements. */
+function sqliteQueries(bound: ReturnType<typeof sqliteStatements>, counter: StatementCounter) {
   return {
     async all<Row>(sql: string, args: readonly unknown[] = []) {
       counter.count++;
@@ -122,6 +135,15 @@ export function sqliteReads(file: string, counter: StatementCounter): Reads {
       const found = statement.get(...values) as unknown[] | undefined;
       return (found && row(found)) as Row | undefined;
     },
+  };
+}
+
+/** SQLite reads: a connection of their own that never writes, so they run beside an open write transaction (WAL). */
+export function sqliteReads(file: string, counter: StatementCounter): Reads {
+  const connection = new Database(file, { timeout: 10_000 });
+  connection.pragma("query_only = ON");
+  return {
+    ...sqliteQueries(sqliteStatements(connection), counter),
     async close() {
       connection.close();
     },
@@ -138,10 +160,15 @@ export function sqliteReads(file: string, counter: StatementCounter): Reads {
  */
 export function sqliteWrites(
   connection: () => Promise<Database.Database>,
-  holdWriter: <T>(work: () => T) => Promise<T>,
+  holdWriter: <T>(work: () => T | Promise<T>) => Promise<T>,
   counter: StatementCounter,
 ): Writes {
   let bound: ReturnType<typeof sqliteStatements> | undefined;
+  const statements = async () => {
+    const db = await connection();
+    bound ??= sqliteStatements(db);
+    return { db, bound };
+  };
   let queued: {
     sql: string;
     args: readonly unknown[];
@@ -151,15 +178,14 @@ export function sqliteWrites(
   const commitQueued = async () => {
     const batch = queued;
     queued = [];
-    const db = await connection();
-    bound ??= sqliteStatements(db);
+    const { db, bound } = await statements();
     const outcomes = await holdWriter(() => {
       db.exec("BEGIN");
       try {
         const results = batch.map(({ sql, args }) => {
           counter.count++;
           try {
-            const { statement, values } = bound!(sql, args);
+            const { statement, values } = bound(sql, args);
             return { changes: statement.run(...values).changes };
           } catch (error) {
             return { error };
@@ -186,8 +212,36 @@ export function sqliteWrites(
         });
       });
     },
+    async transaction(work) {
+      const { db, bound } = await statements();
+      const tx: StatementTx = {
+        ...sqliteQueries(bound, counter),
+        async run(sql, args = []) {
+          counter.count++;
+          const { statement, values } = bound(sql, args);
+          return statement.run(...values).changes;
+        },
+      };
+      return holdWriter(async () => {
+        counter.count++;
+        db.exec("BEGIN");
+        try {
+          const result = await work(tx);
+          counter.count++;
+          db.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec("ROLLBACK");
+          throw error;
+        }
+      });
+    },
   };
 }
+
+/** PostgreSQL's word that a transaction lost a race it may run again: a serialization failure or a deadlock. */
+const RETRYABLE_POSTGRES_CODES = ["40001", "40P01"];
+const MAX_TRANSACTION_ATTEMPTS = 5;
 
 /** PostgreSQL: named statements on the shared pool, so each connection parses and plans a statement once. */
 export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { reads: Reads; writes: Writes } {
@@ -196,27 +250,55 @@ export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { 
     name: `stmt_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
     row: undefined as RowOf | undefined,
   }));
-  const query = (sql: string, args: readonly unknown[]) => {
-    counter.count++;
-    return pool.query({ name: prepare(sql).name, text: sql, values: [...args], rowMode: "array" });
-  };
-  const rows = async (sql: string, args: readonly unknown[]) => {
-    const result = await query(sql, args);
-    const entry = prepare(sql);
-    entry.row ??= rowBuilder(
-      result.fields.map(({ name }) => name),
-      [],
-    );
-    return (result.rows as unknown[][]).map(entry.row);
-  };
-  return {
-    reads: {
+  /** Statements on the pool, or on one client (a transaction's). */
+  const on = (runner: pg.Pool | pg.PoolClient): StatementTx => {
+    const query = (sql: string, args: readonly unknown[]) => {
+      counter.count++;
+      return runner.query({ name: prepare(sql).name, text: sql, values: [...args], rowMode: "array" });
+    };
+    const rows = async (sql: string, args: readonly unknown[]) => {
+      const result = await query(sql, args);
+      const entry = prepare(sql);
+      entry.row ??= rowBuilder(
+        result.fields.map(({ name }) => name),
+        [],
+      );
+      return (result.rows as unknown[][]).map(entry.row);
+    };
+    return {
       all: async <Row>(sql: string, args: readonly unknown[] = []) => (await rows(sql, args)) as Row[],
       one: async <Row>(sql: string, args: readonly unknown[] = []) => (await rows(sql, args))[0] as Row | undefined,
-      // The pool is the ORM's too: whoever opened it closes it.
-      async close() {},
+      run: async (sql: string, args: readonly unknown[] = []) => (await query(sql, args)).rowCount ?? 0,
+    };
+  };
+  const { all, one, run } = on(pool);
+  return {
+    // The pool is the ORM's too: whoever opened it closes it.
+    reads: { all, one, async close() {} },
+    writes: {
+      run,
+      async transaction(work) {
+        for (let attempt = 1; ; attempt++) {
+          const client = await pool.connect();
+          const tx = on(client);
+          try {
+            counter.count++;
+            await client.query("BEGIN");
+            const result = await work(tx);
+            counter.count++;
+            await client.query("COMMIT");
+            return result;
+          } catch (error) {
+            await client.query("ROLLBACK").catch(() => undefined);
+            const code = (error as { code?: unknown }).code;
+            if (attempt >= MAX_TRANSACTION_ATTEMPTS || !RETRYABLE_POSTGRES_CODES.includes(code as string)) throw error;
+          } finally {
+            client.release();
+          }
+          await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+        }
+      },
     },
-    writes: { run: async (sql: string, args: readonly unknown[] = []) => (await query(sql, args)).rowCount ?? 0 },
   };
 }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { limitClause, type Reads } from "../db/statements.js";
-import type { Tx } from "../db/tx.js";
+import { insert, limitClause, type Reads, type StatementTx } from "../db/statements.js";
 import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
@@ -36,7 +35,7 @@ export interface RampEventBody {
 
 /** Writes the webhook deliveries an event owes, in the event's transaction: the webhooks module provides it. */
 export type OwedDeliveries = (
-  tx: Tx,
+  tx: StatementTx,
   event: { eventId: string; eventType: WebhookEventType },
   ramp: { quoteId: string; sessionId: string | null },
   at: Date,
@@ -50,7 +49,7 @@ export class RampEventOutbox {
    * Writes an event, and the webhook deliveries it owes, in the caller's transaction: they exist exactly when
    * the change they report does. Tell the readers with `OutboxSignal.committed()` after the commit.
    */
-  async record(tx: Tx, ramp: EventRamp, eventType: RampEventType, at: Date): Promise<RampEventBody> {
+  async record(tx: StatementTx, ramp: EventRamp, eventType: RampEventType, at: Date): Promise<RampEventBody> {
     const body: RampEventBody = {
       eventId: randomUUID(),
       eventType,
@@ -64,9 +63,15 @@ export class RampEventOutbox {
         ...(eventType === "PHASE_CHANGE" ? { currentPhase: ramp.currentPhase } : {}),
       },
     };
-    await tx.rampEvent.create({
-      data: { eventId: body.eventId, rampId: ramp.id, eventType, body: JSON.stringify(body), createdAt: at },
-    });
+    await tx.run(
+      ...insert("RampEvent", {
+        eventId: body.eventId,
+        rampId: ramp.id,
+        eventType,
+        body: JSON.stringify(body),
+        createdAt: at,
+      }),
+    );
     if (eventType !== "PHASE_CHANGE") await this.owedDeliveries(tx, { eventId: body.eventId, eventType }, ramp, at);
     return body;
   }

@@ -1,4 +1,4 @@
-import { columns, deleteBatch, insert, type Reads, type Writes } from "../db/statements.js";
+import { columns, deleteBatch, insert, type Reads, type StatementTx, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { Prisma, type Quote } from "../generated/prisma/client.js";
 import type { ListPage } from "../validation.js";
@@ -65,12 +65,12 @@ export async function findVisibleQuote(
 }
 
 /** Marks the quote used, once: only while unconsumed and unexpired. True when this call won. */
-export async function consumeQuote(db: Queryable, quoteId: string, now: Date): Promise<boolean> {
-  const { count } = await db.quote.updateMany({
-    where: { id: quoteId, consumedAt: null, expiresAt: { gt: now } },
-    data: { consumedAt: now },
-  });
-  return count === 1;
+export async function consumeQuote(tx: StatementTx, quoteId: string, now: Date): Promise<boolean> {
+  const changed = await tx.run(
+    `UPDATE "Quote" SET "consumedAt" = $1 WHERE "id" = $2 AND "consumedAt" IS NULL AND "expiresAt" > $1`,
+    [now, quoteId],
+  );
+  return changed === 1;
 }
 
 /** Whether a quote was consumed (why a registration lost: consumed, else expired). */

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ActingContext } from "../auth/delegation.js";
 import { RevocableCache } from "../cache/revocable-cache.js";
-import type { Reads, Writes } from "../db/statements.js";
-import type { Queryable } from "../db/tx.js";
+import type { Reads, StatementTx, Writes } from "../db/statements.js";
 import { AppError } from "../errors.js";
 import { fractionDigits, money } from "../money.js";
 import type { RampProvider } from "../providers/ports.js";
@@ -63,7 +62,7 @@ export class QuoteService {
   }
 
   /** Uses the quote up, in the caller's transaction: false when it was used already or has expired. */
-  consume(tx: Queryable, quoteId: string, now: Date): Promise<boolean> {
+  consume(tx: StatementTx, quoteId: string, now: Date): Promise<boolean> {
     return repo.consumeQuote(tx, quoteId, now);
   }
 

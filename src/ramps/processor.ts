@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
-import { inTransaction } from "../db/tx.js";
+import type { Writes } from "../db/statements.js";
 import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
@@ -37,6 +37,7 @@ export class RampProcessor {
 
   constructor(
     private readonly db: Db,
+    private readonly writes: Writes,
     private readonly provider: RampProvider,
     private readonly events: RampEventOutbox,
     private readonly outbox: OutboxSignal,
@@ -70,7 +71,7 @@ export class RampProcessor {
   }
 
   private async timeOut(ramp: repo.RampRow, now: Date) {
-    const timedOut = await inTransaction(this.db, async (tx) => {
+    const timedOut = await this.writes.transaction(async (tx) => {
       const moved = await repo.updateRampIf(
         tx,
         { id: ramp.id, currentPhase: "initial" },
@@ -109,7 +110,7 @@ export class RampProcessor {
       await repo.rescheduleStep(this.db, { ...expected, updatedAt: ramp.updatedAt }, retryAt);
       return;
     }
-    const changed = await inTransaction(this.db, async (tx): Promise<"retried" | "moved" | undefined> => {
+    const changed = await this.writes.transaction(async (tx): Promise<"retried" | "moved" | undefined> => {
       if (outcome.kind === "retry") {
         const moved = await repo.updateRampIf(tx, expected, {
           retries: ramp.retries + 1,

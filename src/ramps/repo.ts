@@ -1,6 +1,6 @@
 import { pagesPerOwner, type Filter, type OwnerPage } from "../db/owner-pages.js";
-import { columns, limitClause, placeholders, type Reads } from "../db/statements.js";
-import type { Queryable, Tx } from "../db/tx.js";
+import { columns, insert, limitClause, placeholders, type Reads, type StatementTx } from "../db/statements.js";
+import type { Queryable } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { QUOTE_TERMS_FIELDS, type QuoteTermsField } from "../quotes/types.js";
 import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
@@ -42,17 +42,22 @@ const RAMP_WITH_QUOTE = rampWithQuote(
 // Every column a row carries costs its conversion to a value: a history page of whole rows took three times as long.
 const RAMP_VIEW = rampWithQuote(VIEW_FIELDS, QUOTE_TERMS_FIELDS);
 
+const RAMP_FIELDS = Object.values(Prisma.RampScalarFieldEnum);
+/** The whole ramp, as a statement that changed it returns it. */
+const RETURNING_RAMP = `RETURNING ${RAMP_FIELDS.map((field) => `"${field}"`).join(", ")}`;
+/** The ramp's columns the database fills in when a new ramp leaves them out. */
+type RampDefaults =
+  "additionalData" | "presignedTxs" | "transactionHash" | "startedAt" | "nextStepAt" | "retries" | "revision";
+export type NewRamp = Omit<RampRow, "quote" | "updatedAt" | RampDefaults> & Partial<Pick<RampRow, RampDefaults>>;
+
 /**
  * Inserts a ramp; the row comes back with `consumedQuote`, the quote as the same transaction left it, instead of
- * reading it again (a join the ORM sends as a statement of its own and maps field by field: about 1 ms of a
- * registration).
+ * reading it again.
  */
-export async function insertRamp(
-  tx: Tx,
-  data: Prisma.RampUncheckedCreateInput,
-  consumedQuote: RampRow["quote"],
-): Promise<RampRow> {
-  return { ...(await tx.ramp.create({ data })), quote: consumedQuote };
+export async function insertRamp(tx: StatementTx, ramp: NewRamp, consumedQuote: RampRow["quote"]): Promise<RampRow> {
+  const [sql, args] = insert("Ramp", { ...ramp, updatedAt: ramp.createdAt });
+  const inserted = await tx.one<Omit<RampRow, "quote">>(`${sql} ${RETURNING_RAMP}`, args);
+  return { ...inserted!, quote: consumedQuote };
 }
 
 const OWNED = `WHERE "Ramp"."id" = $1 AND "Ramp"."profileId" = $2`;
@@ -182,19 +187,35 @@ export function listErrorsOfRamps(reads: Reads, rampIds: readonly string[]): Pro
 }
 
 export function insertError(
-  tx: Tx,
+  tx: StatementTx,
   entry: { rampId: string; phase: RampPhase; error: string; details: string; recoverable: boolean; at: Date },
 ) {
   const { at, ...data } = entry;
-  return tx.rampErrorLog.create({ data: { id: crypto.randomUUID(), ...data, createdAt: at } });
+  return tx.run(...insert("RampErrorLog", { id: crypto.randomUUID(), ...data, createdAt: at }));
 }
+
+/** What a change may set on a ramp. */
+export type RampChange = Partial<
+  Pick<
+    RampRow,
+    | "currentPhase"
+    | "status"
+    | "startedAt"
+    | "nextStepAt"
+    | "retries"
+    | "transactionHash"
+    | "additionalData"
+    | "presignedTxs"
+    | "revision"
+  >
+>;
 
 /**
  * Moves a ramp on only if it is still where the caller saw it (phase, the step it was due for, the revision):
  * the one guard that keeps concurrent starts, updates and processors from applying a change twice.
  */
 export async function updateRampIf(
-  tx: Tx,
+  tx: StatementTx,
   expected: {
     id: string;
     currentPhase: RampPhase;
@@ -202,20 +223,29 @@ export async function updateRampIf(
     revision?: number;
     startDeadlineAfter?: Date;
   },
-  data: Prisma.RampUncheckedUpdateManyInput,
+  change: RampChange,
 ): Promise<RampRow | null> {
   const { id, currentPhase, nextStepAt, revision, startDeadlineAfter } = expected;
-  const { count } = await tx.ramp.updateMany({
-    where: {
-      id,
-      currentPhase,
-      ...(nextStepAt !== undefined ? { nextStepAt } : {}),
-      ...(revision !== undefined ? { revision } : {}),
-      ...(startDeadlineAfter !== undefined ? { startDeadline: { gt: startDeadlineAfter } } : {}),
-    },
-    data,
-  });
-  return count === 1 ? tx.ramp.findUniqueOrThrow({ where: { id }, include: WITH_QUOTE }) : null;
+  const set = Object.entries({ ...change, updatedAt: new Date() }).filter(([, value]) => value !== undefined);
+  const args: unknown[] = set.map(([, value]) => value);
+  const condition = (sql: string, value: unknown) => `${sql} $${args.push(value)}`;
+  const conditions = [
+    condition(`"id" =`, id),
+    condition(`"currentPhase" =`, currentPhase),
+    ...(nextStepAt === null ? [`"nextStepAt" IS NULL`] : []),
+    ...(nextStepAt ? [condition(`"nextStepAt" =`, nextStepAt)] : []),
+    ...(revision !== undefined ? [condition(`"revision" =`, revision)] : []),
+    ...(startDeadlineAfter !== undefined ? [condition(`"startDeadline" >`, startDeadlineAfter)] : []),
+  ];
+  const changed = await tx.run(
+    `UPDATE "Ramp" SET ${set.map(([field], index) => `"${field}" = $${index + 1}`).join(", ")}
+    WHERE ${conditions.join(" AND ")}`,
+    args,
+  );
+  return changed === 1
+    ? ((await tx.one<RampRow>(`SELECT ${RAMP_WITH_QUOTE} ${FROM_RAMP_WITH_QUOTE} WHERE "Ramp"."id" = $1`, [id])) ??
+        null)
+    : null;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
-import type { Reads } from "../db/statements.js";
-import { inTransaction, isUniqueViolation } from "../db/tx.js";
+import type { Reads, Writes } from "../db/statements.js";
+import { isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
@@ -47,6 +47,7 @@ export class RampService {
   constructor(
     private readonly db: Db,
     private readonly reads: Reads,
+    private readonly writes: Writes,
     private readonly provider: RampProvider,
     private readonly kyc: KycService,
     private readonly delegation: Delegation,
@@ -132,7 +133,7 @@ export class RampService {
       inputAmount: quote.inputAmount,
     });
     try {
-      const ramp = await inTransaction(this.db, async (tx) => {
+      const ramp = await this.writes.transaction(async (tx) => {
         if (!(await this.quotes.consume(tx, quote.id, now))) return null;
         const created = await repo.insertRamp(
           tx,
@@ -204,14 +205,14 @@ export class RampService {
     for (let ramp = initial; ; ramp = await this.startable(acting, request.rampId)) {
       const reported = Object.entries(request.additionalData ?? {}).filter(([, value]) => value !== undefined);
       const additionalData = { ...JSON.parse(ramp.additionalData), ...Object.fromEntries(reported) };
-      const updated = await inTransaction(this.db, (tx) =>
+      const updated = await this.writes.transaction((tx) =>
         repo.updateRampIf(
           tx,
           { id: ramp.id, currentPhase: "initial", revision: ramp.revision, startDeadlineAfter: new Date() },
           {
             additionalData: JSON.stringify(additionalData),
             presignedTxs: JSON.stringify(request.presignedTxs),
-            revision: { increment: 1 },
+            revision: ramp.revision + 1,
           },
         ),
       );
@@ -229,7 +230,7 @@ export class RampService {
       throw fieldError("presignedTxs", "must be submitted with POST /v1/ramp/update before a SELL ramp starts");
     }
     const now = new Date();
-    const started = await inTransaction(this.db, async (tx) => {
+    const started = await this.writes.transaction(async (tx) => {
       const moved = await repo.updateRampIf(
         tx,
         { id: ramp.id, currentPhase: "initial", startDeadlineAfter: now },

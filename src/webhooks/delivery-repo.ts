@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { deleteBatch, limitClause, placeholders, type Reads, type Writes } from "../db/statements.js";
+import { deleteBatch, limitClause, placeholders, type Reads, type StatementTx, type Writes } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -9,30 +9,24 @@ export type DeliveryStatus = "pending" | "delivered" | "failed";
  * this event type; in the event's own transaction, so a delivery exists exactly when its event does.
  */
 export async function enqueueDeliveries(
-  tx: Tx,
+  tx: StatementTx,
   event: { eventId: string; eventType: string },
   ramp: { quoteId: string; sessionId: string | null },
   at: Date,
 ): Promise<void> {
-  const following = await tx.webhookSubscription.findMany({
-    where: {
-      isActive: true,
-      OR: [{ quoteId: ramp.quoteId }, ...(ramp.sessionId ? [{ sessionId: ramp.sessionId }] : [])],
-    },
-    select: { id: true, events: true },
-  });
+  const following = await tx.all<{ id: string; events: string }>(
+    `SELECT "id", "events" FROM "WebhookSubscription"
+    WHERE "isActive" = TRUE AND ("quoteId" = $1 ${ramp.sessionId ? `OR "sessionId" = $2` : ""})`,
+    ramp.sessionId ? [ramp.quoteId, ramp.sessionId] : [ramp.quoteId],
+  );
   const wanting = following.filter((subscription) => subscription.events.split(",").includes(event.eventType));
   if (wanting.length === 0) return;
-  await tx.webhookDelivery.createMany({
-    data: wanting.map((subscription) => ({
-      id: randomUUID(),
-      subscriptionId: subscription.id,
-      eventId: event.eventId,
-      status: "pending",
-      nextAttemptAt: at,
-      createdAt: at,
-    })),
-  });
+  const rows = wanting.map((subscription) => [randomUUID(), subscription.id, event.eventId, "pending", at, at, at]);
+  await tx.run(
+    `INSERT INTO "WebhookDelivery" ("id", "subscriptionId", "eventId", "status", "nextAttemptAt", "createdAt", "updatedAt")
+    VALUES ${rows.map((row, index) => `(${placeholders(row.length, index * row.length + 1)})`).join(", ")}`,
+    rows.flat(),
+  );
 }
 
 /** A claimed delivery with what sending it needs. */
@@ -99,7 +93,7 @@ export async function deliveryBacklog(
  * (FOR UPDATE SKIP LOCKED); SQLite has one writer, where the conditional update alone decides.
  */
 export async function claimDeliveries(
-  database: { reads: Reads; writes: Writes },
+  database: { reads: Reads; writes: Pick<Writes, "run"> },
   engine: "postgresql" | "sqlite",
   claim: { ids: readonly string[]; now: Date; leaseUntil: Date; token: string },
 ): Promise<ClaimedDelivery[]> {

@@ -102,6 +102,26 @@ describe(`prepared writes (${testEngine()})`, () => {
     const stored = await db.profile.findMany({ where: { id: { in: [first, second] } } });
     expect(stored.map((row) => row.email).sort()).toEqual([winner, `${second}@batch.test`].sort());
   });
+
+  it("a transaction's statements land together when it resolves, and none of them when it throws", async () => {
+    const [kept, rolledBack] = [randomUUID(), randomUUID()];
+    const profile = (id: string) => insert("Profile", { id, email: `${id}@tx.test`, updatedAt: new Date() });
+    const seen = await opened.writes.transaction(async (tx) => {
+      await tx.run(...profile(kept));
+      await tx.run(`UPDATE "Profile" SET "email" = $1 WHERE "id" = $2`, [`${kept}@changed.test`, kept]);
+      // Its own reads see its writes.
+      return tx.one<{ email: string }>(`SELECT "email" FROM "Profile" WHERE "id" = $1`, [kept]);
+    });
+    expect(seen).toEqual({ email: `${kept}@changed.test` });
+    await expect(
+      opened.writes.transaction(async (tx) => {
+        await tx.run(...profile(rolledBack));
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    const stored = await db.profile.findMany({ where: { id: { in: [kept, rolledBack] } } });
+    expect(stored.map((row) => row.email)).toEqual([`${kept}@changed.test`]);
+  });
 });
 
 describe("the SQLite writing connection", () => {
