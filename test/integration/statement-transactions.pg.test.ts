@@ -1,0 +1,56 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../src/db/client.js";
+import { migrate } from "../../src/db/migrate.js";
+import { insert } from "../../src/db/statements.js";
+import { freshDatabase, type TestDatabase } from "../support/database.js";
+
+/* Transactions on prepared statements (Writes.transaction) where PostgreSQL can make them lose a race. */
+
+let database: TestDatabase;
+let opened: Database;
+beforeAll(async () => {
+  database = await freshDatabase("postgresql");
+  await migrate(database.config);
+  opened = await openDatabase(database.config);
+});
+afterAll(async () => {
+  await opened?.close();
+  await database?.drop();
+});
+
+describe("prepared-statement transactions on PostgreSQL", () => {
+  it("the one a deadlock aborts runs again, so both land", async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    for (const id of [a, b])
+      await opened.writes.run(...insert("Profile", { id, email: `${id}@deadlock.test`, updatedAt: new Date() }));
+    const setEmail = `UPDATE "Profile" SET "email" = $1 WHERE "id" = $2`;
+    // Each first attempt locks one row, waits until the other has locked the other row, then wants it too.
+    let locked = 0;
+    let bothLockedNow!: () => void;
+    const bothLocked = new Promise<void>((resolve) => (bothLockedNow = resolve));
+    const attempts = { first: 0, second: 0 };
+    const crosswise = (name: "first" | "second", [one, other]: string[]) =>
+      opened.writes.transaction(async (tx) => {
+        const attempt = ++attempts[name];
+        await tx.run(setEmail, [`${one}@${name}.test`, one]);
+        if (attempt === 1) {
+          if (++locked === 2) bothLockedNow();
+          await bothLocked;
+        }
+        await tx.run(setEmail, [`${other}@${name}.test`, other]);
+      });
+    await Promise.all([crosswise("first", [a, b]), crosswise("second", [b, a])]);
+    expect(attempts.first + attempts.second).toBe(3);
+    const rows = await opened.reads.all<{ id: string; email: string }>(
+      `SELECT "id", "email" FROM "Profile" WHERE "id" IN ($1, $2)`,
+      [a, b],
+    );
+    // Whichever ran again ran whole, after the other: both rows carry its name.
+    const again = attempts.first === 2 ? "first" : "second";
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.email]))).toEqual({
+      [a]: `${a}@${again}.test`,
+      [b]: `${b}@${again}.test`,
+    });
+  });
+});
