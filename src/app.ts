@@ -223,7 +223,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
   );
   const rampProcessor = new RampProcessor(
-    db,
+    reads,
     writes,
     rampProvider,
     rampEventOutbox,

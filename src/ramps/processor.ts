@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
-import type { Db } from "../db/client.js";
-import type { Writes } from "../db/statements.js";
+import type { Reads, Writes } from "../db/statements.js";
 import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
@@ -36,7 +35,7 @@ export class RampProcessor {
   private stopping = new AbortController();
 
   constructor(
-    private readonly db: Db,
+    private readonly reads: Reads,
     private readonly writes: Writes,
     private readonly provider: RampProvider,
     private readonly events: RampEventOutbox,
@@ -62,8 +61,8 @@ export class RampProcessor {
 
   /** One pass: time out unstarted ramps, then take every due step, a few at a time. */
   async tick(now = new Date()): Promise<void> {
-    for (const ramp of await repo.findUnstartedPastDeadline(this.db, now, BATCH)) await this.timeOut(ramp, now);
-    const due = await repo.findDueRamps(this.db, now, BATCH);
+    for (const ramp of await repo.findUnstartedPastDeadline(this.reads, now, BATCH)) await this.timeOut(ramp, now);
+    const due = await repo.findDueRamps(this.reads, now, BATCH);
     const lane = async () => {
       for (let ramp = due.shift(); ramp; ramp = due.shift()) await this.step(ramp);
     };
@@ -99,7 +98,7 @@ export class RampProcessor {
     const phase = due.currentPhase as RampPhase;
     if (isTerminal(phase) || !due.nextStepAt || this.stopping.signal.aborted) return;
     const claimedUntil = new Date(Date.now() + STEP_CLAIM_MS);
-    if (!(await repo.rescheduleStep(this.db, { ...due, nextStepAt: due.nextStepAt }, claimedUntil))) return;
+    if (!(await repo.rescheduleStep(this.writes, { ...due, nextStepAt: due.nextStepAt }, claimedUntil))) return;
     const ramp = { ...due, nextStepAt: claimedUntil };
     const outcome = await this.callProvider(ramp, phase);
     const now = new Date();
@@ -107,7 +106,7 @@ export class RampProcessor {
     if (!outcome) {
       // No answer: the step is asked again (same key) after the provider's delay, or at once after a shutdown.
       const retryAt = this.stopping.signal.aborted ? now : new Date(now.getTime() + this.provider.stepDelayMs);
-      await repo.rescheduleStep(this.db, { ...expected, updatedAt: ramp.updatedAt }, retryAt);
+      await repo.rescheduleStep(this.writes, expected, retryAt);
       return;
     }
     const changed = await this.writes.transaction(async (tx): Promise<"retried" | "moved" | undefined> => {

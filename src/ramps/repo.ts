@@ -1,13 +1,21 @@
 import { pagesPerOwner, type Filter, type OwnerPage } from "../db/owner-pages.js";
-import { columns, insert, limitClause, placeholders, type Reads, type StatementTx } from "../db/statements.js";
+import {
+  columns,
+  insert,
+  limitClause,
+  placeholders,
+  type Reads,
+  type StatementTx,
+  type Writes,
+} from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { QUOTE_TERMS_FIELDS, type QuoteTermsField } from "../quotes/types.js";
 import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
 import { EVM_ADDRESS, type HistoryPage } from "./types.js";
 
-const WITH_QUOTE = { quote: true } as const;
-export type RampRow = Prisma.RampGetPayload<{ include: typeof WITH_QUOTE }>;
+/** A ramp with its quote (as `quote`). */
+export type RampRow = Prisma.RampGetPayload<{ include: { quote: true } }>;
 export type RampErrorRow = Prisma.RampErrorLogGetPayload<object>;
 
 /** What a caller sees of a ramp (its view), without what only changes need: the reads status polling and history repeat. */
@@ -254,38 +262,36 @@ export async function updateRampIf(
  * `nextStepAt`), and gives it back the same way. No change a caller sees: updatedAt stays.
  */
 export async function rescheduleStep(
-  db: Queryable,
-  step: { id: string; currentPhase: string; nextStepAt: Date; updatedAt: Date },
+  writes: Pick<Writes, "run">,
+  step: { id: string; currentPhase: string; nextStepAt: Date },
   dueAt: Date,
 ): Promise<boolean> {
-  const { id, currentPhase, nextStepAt, updatedAt } = step;
-  const { count } = await db.ramp.updateMany({
-    where: { id, currentPhase, nextStepAt },
-    data: { nextStepAt: dueAt, updatedAt },
-  });
-  return count === 1;
+  const { id, currentPhase, nextStepAt } = step;
+  const changed = await writes.run(
+    `UPDATE "Ramp" SET "nextStepAt" = $1 WHERE "id" = $2 AND "currentPhase" = $3 AND "nextStepAt" = $4`,
+    [dueAt, id, currentPhase, nextStepAt],
+  );
+  return changed === 1;
 }
 
 /** Started ramps whose next provider step is due (the processor's work list; not owner-scoped). */
-export function findDueRamps(db: Queryable, now: Date, limit: number): Promise<RampRow[]> {
-  return db.ramp.findMany({
-    where: { nextStepAt: { lte: now } },
-    include: WITH_QUOTE,
-    orderBy: { nextStepAt: "asc" },
-    take: limit,
-  });
+export function findDueRamps(reads: Reads, now: Date, limit: number): Promise<RampRow[]> {
+  return reads.all(
+    `SELECT ${RAMP_WITH_QUOTE} ${FROM_RAMP_WITH_QUOTE}
+    WHERE "Ramp"."nextStepAt" <= $1 ORDER BY "Ramp"."nextStepAt" ${limitClause(limit)}`,
+    [now],
+  );
 }
 
-/** Ramps never started within their window (the processor times them out). */
-export function findUnstartedPastDeadline(db: Queryable, now: Date, limit: number): Promise<RampRow[]> {
-  return db.ramp.findMany({
-    where: { currentPhase: "initial", startDeadline: { lte: now } },
-    include: WITH_QUOTE,
-    take: limit,
-  });
+/** Ramps never started whose start window has closed (the processor times them out; not owner-scoped). */
+export function findUnstartedPastDeadline(reads: Reads, now: Date, limit: number): Promise<RampRow[]> {
+  return reads.all(
+    `SELECT ${RAMP_WITH_QUOTE} ${FROM_RAMP_WITH_QUOTE}
+    WHERE "Ramp"."currentPhase" = 'initial' AND "Ramp"."startDeadline" <= $1 ${limitClause(limit)}`,
+    [now],
+  );
 }
 
-/** The subject's ramps completed since a moment (terminal ramps never change again, so updatedAt is completion). */
 export function findCompletedSince(db: Queryable, subjectProfileId: string, corridors: string[], since: Date) {
   return db.ramp.findMany({
     where: { profileId: subjectProfileId, status: "COMPLETE", corridor: { in: corridors }, updatedAt: { gte: since } },

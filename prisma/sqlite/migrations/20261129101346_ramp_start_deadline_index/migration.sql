@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Ramp_currentPhase_startDeadline_idx" ON "Ramp"("currentPhase", "startDeadline");
