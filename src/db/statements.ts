@@ -223,6 +223,7 @@ export function sqliteWrites(
         },
       };
       return holdWriter(async () => {
+        // Counted, unlike a batch's: statement budgets count a transaction's BEGIN and COMMIT on either layer.
         counter.count++;
         db.exec("BEGIN");
         try {

@@ -292,6 +292,7 @@ export function findUnstartedPastDeadline(reads: Reads, now: Date, limit: number
   );
 }
 
+/** The subject's ramps completed since a moment (terminal ramps never change again, so updatedAt is completion). */
 export function findCompletedSince(db: Queryable, subjectProfileId: string, corridors: string[], since: Date) {
   return db.ramp.findMany({
     where: { profileId: subjectProfileId, status: "COMPLETE", corridor: { in: corridors }, updatedAt: { gte: since } },
