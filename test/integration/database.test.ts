@@ -7,7 +7,13 @@ import { openDatabase, type Database, type Db } from "../../src/db/client.js";
 import { migrate, migrationsDirectory } from "../../src/db/migrate.js";
 import { insert } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
-import { adminPostgresUrl, freshDatabase, testEngine, type TestDatabase } from "../support/database.js";
+import {
+  adminPostgresUrl,
+  freshDatabase,
+  openDatabaseForTests,
+  testEngine,
+  type TestDatabase,
+} from "../support/database.js";
 import { waitFor } from "../support/kit.js";
 // @ts-expect-error: a dev-only JavaScript tool without typings
 import { diffMigrationsToSchema } from "../../tools/schema-engine.mjs";
@@ -126,17 +132,7 @@ describe(`prepared writes (${testEngine()})`, () => {
 
 describe("the SQLite writing connection", () => {
   // The same whatever the project's engine: checked on a SQLite database of its own.
-  let sqlite: TestDatabase;
-  let opened: Database;
-  beforeAll(async () => {
-    sqlite = await freshDatabase("sqlite");
-    await migrate(sqlite.config);
-    opened = await openDatabase(sqlite.config);
-  });
-  afterAll(async () => {
-    await opened?.close();
-    await sqlite?.drop();
-  });
+  const sqlite = openDatabaseForTests("sqlite");
 
   const newProfile = (id: string) => insert("Profile", { id, email: `${id}@writer.test`, updatedAt: new Date() });
   /**
@@ -148,24 +144,24 @@ describe("the SQLite writing connection", () => {
     const told = new Promise<"commit" | "fail">((resolve) => (end = resolve));
     let signalWrote!: () => void;
     const wrote = new Promise<void>((resolve) => (signalWrote = resolve));
-    const done = inTransaction(opened.db, async (tx) => {
+    const done = inTransaction(sqlite().db, async (tx) => {
       await tx.profile.create({ data: { id, email: `${id}@writer.test` } });
       signalWrote();
       if ((await told) === "fail") throw new Error("roll back");
     });
     return { wrote, end, done };
   };
-  const stored = async (id: string) => (await opened.db.profile.findUnique({ where: { id } })) !== null;
+  const stored = async (id: string) => (await sqlite().db.profile.findUnique({ where: { id } })) !== null;
 
   it("is granted in the order asked for: a prepared write waits for the transactions asked for before it only", async () => {
     const [first, written] = [randomUUID(), randomUUID()];
     const open = heldTransaction(first);
     await open.wrote;
-    const write = opened.writes.run(...newProfile(written));
+    const write = sqlite().writes.run(...newProfile(written));
     // Prepared writes asked for in one turn of the event loop queue for the connection together, at its end.
     await new Promise((resolve) => setImmediate(resolve));
     // Asked for after the write while the first transaction still holds the connection: it sees the write.
-    const later = inTransaction(opened.db, (tx) => tx.profile.findUnique({ where: { id: written } }));
+    const later = inTransaction(sqlite().db, (tx) => tx.profile.findUnique({ where: { id: written } }));
     open.end("commit");
     await Promise.all([open.done, write]);
     expect(await later).not.toBeNull();
@@ -178,7 +174,7 @@ describe("the SQLite writing connection", () => {
       await open.wrote;
       // Queued while the first is open: it writes, then fails; the prepared write is asked for after it.
       const failing = heldTransaction(rolledBack);
-      const write = opened.writes.run(...newProfile(written));
+      const write = sqlite().writes.run(...newProfile(written));
       failing.end("fail");
       open.end("commit");
       await open.done;

@@ -1,26 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../src/db/client.js";
-import { migrate } from "../../src/db/migrate.js";
+import { describe, expect, it } from "vitest";
 import { insert } from "../../src/db/statements.js";
-import { freshDatabase, type TestDatabase } from "../support/database.js";
+import { openDatabaseForTests } from "../support/database.js";
 
 /* Transactions on prepared statements (Writes.transaction) where PostgreSQL can make them lose a race. */
 
-let database: TestDatabase;
-let opened: Database;
-beforeAll(async () => {
-  database = await freshDatabase("postgresql");
-  await migrate(database.config);
-  opened = await openDatabase(database.config);
-});
-afterAll(async () => {
-  await opened?.close();
-  await database?.drop();
-});
+const database = openDatabaseForTests("postgresql");
 
 describe("prepared-statement transactions on PostgreSQL", () => {
   it("the one a deadlock aborts runs again, so both land", async () => {
+    const opened = database();
     const [a, b] = [randomUUID(), randomUUID()];
     for (const id of [a, b])
       await opened.writes.run(...insert("Profile", { id, email: `${id}@deadlock.test`, updatedAt: new Date() }));

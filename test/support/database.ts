@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import type { DatabaseConfig } from "../../src/db/client.js";
+import { afterAll, beforeAll } from "vitest";
+import { openDatabase, type Database, type DatabaseConfig } from "../../src/db/client.js";
+import { migrate } from "../../src/db/migrate.js";
 
 export type Engine = "sqlite" | "postgresql";
 
@@ -59,4 +61,23 @@ export async function freshDatabase(engine: Engine = testEngine()): Promise<Test
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh, migrated database of `engine`, opened before the tests around the call and closed and dropped after
+ * them (call it in a describe block or at a file's top). The returned function answers the open database.
+ */
+export function openDatabaseForTests(engine: Engine = testEngine()): () => Database {
+  let database: TestDatabase | undefined;
+  let opened: Database | undefined;
+  beforeAll(async () => {
+    database = await freshDatabase(engine);
+    await migrate(database.config);
+    opened = await openDatabase(database.config);
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await database?.drop();
+  });
+  return () => opened!;
 }
