@@ -169,6 +169,12 @@ export function sqliteWrites(
     bound ??= sqliteStatements(db);
     return { db, bound };
   };
+  /** Runs one statement on the writer (its caller holds the lock); the rows it changed. */
+  const runOn = (on: ReturnType<typeof sqliteStatements>, sql: string, args: readonly unknown[]) => {
+    counter.count++;
+    const { statement, values } = on(sql, args);
+    return statement.run(...values).changes;
+  };
   let queued: {
     sql: string;
     args: readonly unknown[];
@@ -183,10 +189,8 @@ export function sqliteWrites(
       db.exec("BEGIN");
       try {
         const results = batch.map(({ sql, args }) => {
-          counter.count++;
           try {
-            const { statement, values } = bound(sql, args);
-            return { changes: statement.run(...values).changes };
+            return { changes: runOn(bound, sql, args) };
           } catch (error) {
             return { error };
           }
@@ -216,11 +220,7 @@ export function sqliteWrites(
       const { db, bound } = await statements();
       const tx: StatementTx = {
         ...sqliteQueries(bound, counter),
-        async run(sql, args = []) {
-          counter.count++;
-          const { statement, values } = bound(sql, args);
-          return statement.run(...values).changes;
-        },
+        run: async (sql, args = []) => runOn(bound, sql, args),
       };
       return holdWriter(async () => {
         // Counted, unlike a batch's: statement budgets count a transaction's BEGIN and COMMIT on either layer.
@@ -240,9 +240,29 @@ export function sqliteWrites(
   };
 }
 
-/** PostgreSQL's word that a transaction lost a race it may run again: a serialization failure or a deadlock. */
-const RETRYABLE_POSTGRES_CODES = ["40001", "40P01"];
 const MAX_TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * Runs a transaction again, after a short random wait and up to MAX_TRANSACTION_ATTEMPTS times, while
+ * `lostRace` says it lost to a concurrent one (a write conflict, a deadlock) and may simply run again.
+ */
+export async function retryingLostRaces<T>(
+  transaction: () => Promise<T>,
+  lostRace: (error: unknown) => boolean,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= MAX_TRANSACTION_ATTEMPTS || !lostRace(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+    }
+  }
+}
+
+/** PostgreSQL's word that a transaction lost a race: a serialization failure (40001) or a deadlock (40P01). */
+const lostPostgresRace = (error: unknown) =>
+  ["40001", "40P01"].includes((error as { code?: string } | null)?.code ?? "");
 
 /** PostgreSQL: named statements on the shared pool, so each connection parses and plans a statement once. */
 export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { reads: Reads; writes: Writes } {
@@ -278,37 +298,41 @@ export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { 
     reads: { all, one, async close() {} },
     writes: {
       run,
-      async transaction(work) {
-        for (let attempt = 1; ; attempt++) {
+      transaction: (work) =>
+        retryingLostRaces(async () => {
           const client = await pool.connect();
-          const tx = on(client);
           try {
             counter.count++;
             await client.query("BEGIN");
-            const result = await work(tx);
+            const result = await work(on(client));
             counter.count++;
             await client.query("COMMIT");
             return result;
           } catch (error) {
             await client.query("ROLLBACK").catch(() => undefined);
-            const code = (error as { code?: unknown }).code;
-            if (attempt >= MAX_TRANSACTION_ATTEMPTS || !RETRYABLE_POSTGRES_CODES.includes(code as string)) throw error;
+            throw error;
           } finally {
             client.release();
           }
-          await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-        }
-      },
+        }, lostPostgresRace),
     },
   };
 }
 
-/** `INSERT INTO "<table>" (<its keys>) VALUES (...)` with the row's values as arguments. */
-export function insert(table: string, row: Record<string, unknown>): [string, unknown[]] {
-  const names = Object.keys(row);
+/**
+ * `INSERT INTO "<table>" (<the first row's keys>) VALUES (...), ...` with the rows' values as arguments; every row
+ * has the first one's keys.
+ */
+export function insert(
+  table: string,
+  rows: Record<string, unknown> | readonly Record<string, unknown>[],
+): [string, unknown[]] {
+  const list = Array.isArray(rows) ? rows : [rows];
+  const names = Object.keys(list[0]!);
+  const values = list.map((_, index) => `(${placeholders(names.length, index * names.length + 1)})`);
   return [
-    `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES (${placeholders(names.length)})`,
-    Object.values(row),
+    `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES ${values.join(", ")}`,
+    list.flatMap((row) => names.map((name) => row[name])),
   ];
 }
 

@@ -1,25 +1,20 @@
 import { Prisma } from "../generated/prisma/client.js";
 import type { Db } from "./client.js";
+import { retryingLostRaces } from "./statements.js";
 
 export type Tx = Prisma.TransactionClient;
 /** A repository function runs on the client or inside a transaction alike. */
 export type Queryable = Db | Tx;
 
-const MAX_ATTEMPTS = 5;
-
 /**
  * Runs `work` in one interactive transaction, retrying when the database reports a write conflict or
  * deadlock (P2034), so callers can rely on row locks and conditional updates under contention.
  */
-export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.$transaction(work, { maxWait: 15_000, timeout: 15_000 });
-    } catch (error) {
-      if (attempt >= MAX_ATTEMPTS || !isKnownError(error, "P2034")) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-    }
-  }
+export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return retryingLostRaces(
+    () => db.$transaction(work, { maxWait: 15_000, timeout: 15_000 }),
+    (error) => isKnownError(error, "P2034"),
+  );
 }
 
 function isKnownError(error: unknown, code: string): boolean {

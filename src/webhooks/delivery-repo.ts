@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { deleteBatch, limitClause, placeholders, type Reads, type StatementTx, type Writes } from "../db/statements.js";
+import {
+  deleteBatch,
+  insert,
+  limitClause,
+  placeholders,
+  type Reads,
+  type StatementTx,
+  type Writes,
+} from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -21,11 +29,19 @@ export async function enqueueDeliveries(
   );
   const wanting = following.filter((subscription) => subscription.events.split(",").includes(event.eventType));
   if (wanting.length === 0) return;
-  const rows = wanting.map((subscription) => [randomUUID(), subscription.id, event.eventId, "pending", at, at, at]);
   await tx.run(
-    `INSERT INTO "WebhookDelivery" ("id", "subscriptionId", "eventId", "status", "nextAttemptAt", "createdAt", "updatedAt")
-    VALUES ${rows.map((row, index) => `(${placeholders(row.length, index * row.length + 1)})`).join(", ")}`,
-    rows.flat(),
+    ...insert(
+      "WebhookDelivery",
+      wanting.map((subscription) => ({
+        id: randomUUID(),
+        subscriptionId: subscription.id,
+        eventId: event.eventId,
+        status: "pending",
+        nextAttemptAt: at,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    ),
   );
 }
 

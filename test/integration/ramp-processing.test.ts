@@ -4,7 +4,8 @@ import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
 import type { ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
-import { freshDatabase } from "../support/database.js";
+import { findDueRamps, findUnstartedPastDeadline } from "../../src/ramps/repo.js";
+import { freshDatabase, openDatabaseForTests } from "../support/database.js";
 import { sleep, waitFor } from "../support/kit.js";
 
 /**
@@ -540,32 +541,24 @@ async function stepCallsCounted(app: TestApp): Promise<Record<string, number>> {
 }
 
 describe("the processor's work lists", () => {
+  // A full scan of the ramps at every pass (four a second) grows with the history. The plan is the same whatever
+  // the project's engine, so it is checked on a SQLite database of its own.
+  const sqlite = openDatabaseForTests("sqlite");
+
   it("are read through indexes on SQLite, never by reading every ramp", async () => {
-    // A full scan of the ramps at every pass (four a second) grows with the history. The plan is the same whatever
-    // the project's engine, so it is checked on a SQLite database of its own.
-    const { migrate } = await import("../../src/db/migrate.js");
-    const { openDatabase } = await import("../../src/db/client.js");
-    const { findDueRamps, findUnstartedPastDeadline } = await import("../../src/ramps/repo.js");
-    const database = await freshDatabase("sqlite");
-    await migrate(database.config);
-    const { reads, close } = await openDatabase(database.config);
-    try {
-      for (const find of [findDueRamps, findUnstartedPastDeadline]) {
-        const asked: { sql: string; args: readonly unknown[] }[] = [];
-        const recording = {
-          ...reads,
-          all: async (sql: string, args: readonly unknown[] = []) => (asked.push({ sql, args }), []),
-        };
-        await find(recording, new Date(), 100);
-        const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args);
-        expect(plan.map(({ detail }) => detail)).toEqual([
-          expect.stringMatching(/^SEARCH Ramp USING INDEX Ramp_(nextStepAt|currentPhase_startDeadline)_idx \(/),
-          expect.stringMatching(/^SEARCH Quote USING INDEX sqlite_autoindex_Quote_1 \(id=\?\)$/),
-        ]);
-      }
-    } finally {
-      await close();
-      await database.drop();
+    const { reads } = sqlite();
+    for (const find of [findDueRamps, findUnstartedPastDeadline]) {
+      const asked: { sql: string; args: readonly unknown[] }[] = [];
+      const recording = {
+        ...reads,
+        all: async (sql: string, args: readonly unknown[] = []) => (asked.push({ sql, args }), []),
+      };
+      await find(recording, new Date(), 100);
+      const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args);
+      expect(plan.map(({ detail }) => detail)).toEqual([
+        expect.stringMatching(/^SEARCH Ramp USING INDEX Ramp_(nextStepAt|currentPhase_startDeadline)_idx \(/),
+        expect.stringMatching(/^SEARCH Quote USING INDEX sqlite_autoindex_Quote_1 \(id=\?\)$/),
+      ]);
     }
   });
 });
