@@ -77,19 +77,28 @@ function rowBuilder(names: readonly string[], conversions: readonly Conversion[]
   return new Function("values", `return { ${fields.join(", ")} };`) as RowOf;
 }
 
-/** A bounded map of prepared statements by SQL text (the oldest one goes first). */
-function statementCache<T>(prepare: (sql: string) => T): (sql: string) => T {
-  const prepared = new Map<string, T>();
-  return (sql) => {
-    let entry = prepared.get(sql);
+/** Values by text, at most `max` of them (the oldest goes first): prepared statements, INSERT texts. */
+function boundedMemo<T>(max: number): (key: string, build: () => T) => T {
+  const entries = new Map<string, T>();
+  return (key, build) => {
+    let entry = entries.get(key);
     if (entry === undefined) {
-      if (/\bLIMIT\s+\$/i.test(sql)) throw new Error("a row limit is written with limitClause, not bound (see there)");
-      if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
-      entry = prepare(sql);
-      prepared.set(sql, entry);
+      if (entries.size >= max) entries.delete(entries.keys().next().value!);
+      entry = build();
+      entries.set(key, entry);
     }
     return entry;
   };
+}
+
+/** Prepared statements by SQL text. */
+function statementCache<T>(prepare: (sql: string) => T): (sql: string) => T {
+  const prepared = boundedMemo<T>(MAX_PREPARED);
+  return (sql) =>
+    prepared(sql, () => {
+      if (/\bLIMIT\s+\$/i.test(sql)) throw new Error("a row limit is written with limitClause, not bound (see there)");
+      return prepare(sql);
+    });
 }
 
 /** Prepares SQLite statements on one connection: placeholders renumbered, rows built by `rowBuilder`. */
@@ -319,6 +328,10 @@ export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { 
   };
 }
 
+/** INSERT texts by table, columns and row count: a hot insert builds its text once (and the statement cache
+ * then finds the same string, whose hash V8 keeps). */
+const insertTexts = boundedMemo<string>(MAX_PREPARED);
+
 /**
  * `INSERT INTO "<table>" (<the first row's keys>) VALUES (...), ...` with the rows' values as arguments; every row
  * has the first one's keys.
@@ -329,11 +342,13 @@ export function insert(
 ): [string, unknown[]] {
   const list = Array.isArray(rows) ? rows : [rows];
   const names = Object.keys(list[0]!);
-  const values = list.map((_, index) => `(${placeholders(names.length, index * names.length + 1)})`);
-  return [
-    `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES ${values.join(", ")}`,
-    list.flatMap((row) => names.map((name) => row[name])),
-  ];
+  const sql = insertTexts(`${table} ${list.length} ${names.join(" ")}`, () => {
+    const values = list.map((_, index) => `(${placeholders(names.length, index * names.length + 1)})`);
+    return `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES ${values.join(", ")}`;
+  });
+  const args: unknown[] = [];
+  for (const row of list) for (const name of names) args.push(row[name]);
+  return [sql, args];
 }
 
 /**
