@@ -252,12 +252,24 @@ async function measureEngine(engine, databaseUrl, floors) {
     ];
     for (const target of targets) await wrk({ ...target.request, durationS: 1, connections: CONNECTIONS }); // warm-up
     const runs = new Map(targets.map((target) => [target, []]));
+    const measure = async (target) => {
+      const cpuBefore = cpuMicros(target.pid);
+      const result = await wrk({ ...target.request, durationS: DURATION_S, connections: CONNECTIONS });
+      if (result.failures) throw new Error(`${engine}: ${target.name}: ${result.failures} failed requests`);
+      const run = { ...result, cpuUs: (cpuMicros(target.pid) - cpuBefore) / result.requests };
+      runs.get(target).push(run);
+      return run;
+    };
+    const floorOf = Object.fromEntries(targets.filter((target) => target.key).map((target) => [target.key, target]));
+    // Each scenario's floor is measured right before it, and the ratio is taken per pair: the machine's speed
+    // drifts by a fifth from one minute to the next, more than a floor measured minutes apart can account for.
+    const ratios = new Map();
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
-        const cpuBefore = cpuMicros(target.pid);
-        const result = await wrk({ ...target.request, durationS: DURATION_S, connections: CONNECTIONS });
-        if (result.failures) throw new Error(`${engine}: ${target.name}: ${result.failures} failed requests`);
-        runs.get(target).push({ ...result, cpuUs: (cpuMicros(target.pid) - cpuBefore) / result.requests });
+        if (target.key) continue;
+        const floor = await measure(floorOf[target.floor]);
+        const run = await measure(target);
+        ratios.set(target, [...(ratios.get(target) ?? []), run.rps / floor.rps]);
       }
     }
     const summary = (target) => ({
@@ -265,11 +277,11 @@ async function measureEngine(engine, databaseUrl, floors) {
       p99: median(runs.get(target).map((run) => run.p99)),
       cpuUs: median(runs.get(target).map((run) => run.cpuUs)),
     });
-    const floorRps = { fastify: summary(targets[0]).rps, apollo: summary(targets[1]).rps };
+    const floorRps = { fastify: summary(floorOf.fastify).rps, apollo: summary(floorOf.apollo).rps };
     const rows = targets.map((target) => ({
       ...target,
       ...summary(target),
-      ratio: target.floor ? summary(target).rps / floorRps[target.floor] : undefined,
+      ratio: target.floor ? median(ratios.get(target)) : undefined,
     }));
     const mix = [];
     for (let round = 0; round < ROUNDS; round++) mix.push(await mixed(gateway, seeded));
