@@ -328,8 +328,10 @@ export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { 
   };
 }
 
-/** INSERT texts by table, columns and row count: a hot insert builds its text once (and the statement cache
- * then finds the same string, whose hash V8 keeps). */
+/**
+ * INSERT texts by table, columns and row count: a hot insert builds its text once, and the statement cache then
+ * finds the same string, whose hash V8 keeps.
+ */
 const insertTexts = boundedMemo<string>(MAX_PREPARED);
 
 /**

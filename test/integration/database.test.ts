@@ -2,40 +2,21 @@ import { randomUUID } from "node:crypto";
 import { cpSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database, type Db } from "../../src/db/client.js";
+import { describe, expect, it } from "vitest";
 import { migrate, migrationsDirectory } from "../../src/db/migrate.js";
 import { insert } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
-import {
-  adminPostgresUrl,
-  freshDatabase,
-  openDatabaseForTests,
-  testEngine,
-  type TestDatabase,
-} from "../support/database.js";
+import { adminPostgresUrl, freshDatabase, openDatabaseForTests, testEngine } from "../support/database.js";
 import { waitFor } from "../support/kit.js";
 // @ts-expect-error: a dev-only JavaScript tool without typings
 import { diffMigrationsToSchema } from "../../tools/schema-engine.mjs";
 
-let database: TestDatabase;
-let opened: Database;
-let db: Db;
-beforeAll(async () => {
-  database = await freshDatabase();
-  await migrate(database.config);
-  opened = await openDatabase(database.config);
-  db = opened.db;
-});
-afterAll(async () => {
-  await opened?.close();
-  await database?.drop();
-});
+const database = openDatabaseForTests();
 
 describe(`migrations (${testEngine()})`, () => {
   it("are recorded in _prisma_migrations and applied once", async () => {
-    expect(await migrate(database.config)).toEqual([]);
-    const rows = await db.$queryRawUnsafe<{ migration_name: string; finished_at: unknown }[]>(
+    expect(await migrate(database().config)).toEqual([]);
+    const rows = await database().db.$queryRawUnsafe<{ migration_name: string; finished_at: unknown }[]>(
       'SELECT migration_name, finished_at FROM "_prisma_migrations"',
     );
     expect(rows.length).toBeGreaterThan(0);
@@ -73,20 +54,22 @@ describe(`transactions (${testEngine()})`, () => {
     const outsider = randomUUID();
     let releaseTransaction!: () => void;
     const held = new Promise<void>((resolve) => (releaseTransaction = resolve));
-    const failing = inTransaction(db, async (tx) => {
+    const failing = inTransaction(database().db, async (tx) => {
       await tx.profile.create({ data: { id: randomUUID(), email: `${randomUUID()}@rollback.test` } });
       await held;
       throw new Error("roll back");
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Prisma queries are lazy: `then` sends this one while the transaction is still open.
-    const standalone = db.profile.create({ data: { id: outsider, email: `${outsider}@kept.test` } }).then((row) => row);
+    const standalone = database()
+      .db.profile.create({ data: { id: outsider, email: `${outsider}@kept.test` } })
+      .then((row) => row);
     await new Promise((resolve) => setTimeout(resolve, 50));
     releaseTransaction();
     await expect(failing).rejects.toThrow("roll back");
     await standalone;
-    expect(await db.profile.findUnique({ where: { id: outsider } })).not.toBeNull();
-    expect(await db.profile.count({ where: { email: { endsWith: "@rollback.test" } } })).toBe(0);
+    expect(await database().db.profile.findUnique({ where: { id: outsider } })).not.toBeNull();
+    expect(await database().db.profile.count({ where: { email: { endsWith: "@rollback.test" } } })).toBe(0);
   });
 });
 
@@ -97,22 +80,22 @@ describe(`prepared writes (${testEngine()})`, () => {
     // Two writes of one id (the primary key refuses whichever comes second: SQLite runs them in order,
     // PostgreSQL on pooled connections in either order) beside an unrelated one.
     const outcomes = await Promise.allSettled([
-      opened.writes.run(...profile(first, `${first}@batch.test`)),
-      opened.writes.run(...profile(first, `${first}@other.test`)),
-      opened.writes.run(...profile(second, `${second}@batch.test`)),
+      database().writes.run(...profile(first, `${first}@batch.test`)),
+      database().writes.run(...profile(first, `${first}@other.test`)),
+      database().writes.run(...profile(second, `${second}@batch.test`)),
     ]);
     const [one, other, unrelated] = outcomes.map((outcome) => outcome.status);
     expect([one, other].sort()).toEqual(["fulfilled", "rejected"]);
     expect(unrelated).toBe("fulfilled");
     const winner = one === "fulfilled" ? `${first}@batch.test` : `${first}@other.test`;
-    const stored = await db.profile.findMany({ where: { id: { in: [first, second] } } });
+    const stored = await database().db.profile.findMany({ where: { id: { in: [first, second] } } });
     expect(stored.map((row) => row.email).sort()).toEqual([winner, `${second}@batch.test`].sort());
   });
 
   it("a transaction's statements land together when it resolves, and none of them when it throws", async () => {
     const [kept, rolledBack] = [randomUUID(), randomUUID()];
     const profile = (id: string) => insert("Profile", { id, email: `${id}@tx.test`, updatedAt: new Date() });
-    const seen = await opened.writes.transaction(async (tx) => {
+    const seen = await database().writes.transaction(async (tx) => {
       await tx.run(...profile(kept));
       await tx.run(`UPDATE "Profile" SET "email" = $1 WHERE "id" = $2`, [`${kept}@changed.test`, kept]);
       // Its own reads see its writes.
@@ -120,12 +103,12 @@ describe(`prepared writes (${testEngine()})`, () => {
     });
     expect(seen).toEqual({ email: `${kept}@changed.test` });
     await expect(
-      opened.writes.transaction(async (tx) => {
+      database().writes.transaction(async (tx) => {
         await tx.run(...profile(rolledBack));
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
-    const stored = await db.profile.findMany({ where: { id: { in: [kept, rolledBack] } } });
+    const stored = await database().db.profile.findMany({ where: { id: { in: [kept, rolledBack] } } });
     expect(stored.map((row) => row.email)).toEqual([`${kept}@changed.test`]);
   });
 });
@@ -187,29 +170,25 @@ describe("the SQLite writing connection", () => {
 
 describe("SQLite checkpoints", () => {
   // The same whatever the project's engine: checked on a SQLite database of its own.
+  const sqlite = openDatabaseForTests("sqlite");
+
   it("run on their own thread: commits never copy the log into the database file, and the log is copied within seconds", async () => {
-    const sqlite = await freshDatabase("sqlite");
-    const { db: sqliteDb, writes, close } = await openDatabase(sqlite.config);
-    try {
-      const file = sqlite.config.engine === "sqlite" ? sqlite.config.file : "";
-      expect(await sqliteDb.$queryRawUnsafe("PRAGMA wal_autocheckpoint")).toEqual([{ wal_autocheckpoint: 0n }]);
-      await writes.run('CREATE TABLE "Scratch" ("value" TEXT NOT NULL)');
-      const before = statSync(file).size;
-      // About 2,000 pages of 4 KiB: past the 1,000 at which a commit would checkpoint by itself.
-      await Promise.all(
-        Array.from({ length: 2_000 }, () =>
-          writes.run('INSERT INTO "Scratch" ("value") VALUES ($1)', ["x".repeat(4_000)]),
-        ),
-      );
-      await waitFor(
-        async () => statSync(file).size,
-        (size) => size >= before + 2_000 * 4_000,
-        "the log copied into the database file",
-        5_000,
-      );
-    } finally {
-      await close();
-      await sqlite.drop();
-    }
+    const { db: sqliteDb, writes, config } = sqlite();
+    const file = config.engine === "sqlite" ? config.file : "";
+    expect(await sqliteDb.$queryRawUnsafe("PRAGMA wal_autocheckpoint")).toEqual([{ wal_autocheckpoint: 0n }]);
+    await writes.run('CREATE TABLE "Scratch" ("value" TEXT NOT NULL)');
+    const before = statSync(file).size;
+    // About 2,000 pages of 4 KiB: past the 1,000 at which a commit would checkpoint by itself.
+    await Promise.all(
+      Array.from({ length: 2_000 }, () =>
+        writes.run('INSERT INTO "Scratch" ("value") VALUES ($1)', ["x".repeat(4_000)]),
+      ),
+    );
+    await waitFor(
+      async () => statSync(file).size,
+      (size) => size >= before + 2_000 * 4_000,
+      "the log copied into the database file",
+      5_000,
+    );
   });
 });

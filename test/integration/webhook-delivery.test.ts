@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/db/client.js";
-import { migrate } from "../../src/db/migrate.js";
 import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
 import type { Reads } from "../../src/db/statements.js";
 import {
@@ -11,7 +9,7 @@ import {
 } from "../../src/webhooks/delivery-worker.js";
 import { MAX_RESPONSE_BYTES, type SendOutcome, type WebhookSender } from "../../src/webhooks/sender.js";
 import type { HostResolver } from "../../src/webhooks/url-policy.js";
-import { freshDatabase, testEngine } from "../support/database.js";
+import { openDatabaseForTests, testEngine } from "../support/database.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import {
   startWebhookReceiver,
@@ -445,29 +443,27 @@ describe("claims", () => {
     expect(row).toMatchObject({ status: "pending", claimToken: null, roundAttempts: 0, attempts: [] });
     expect(row.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
   });
+});
+
+describe("a claim's plan", () => {
+  // SQLite without statistics preferred the (status, nextAttemptAt) index: each claim of a few deliveries read
+  // the whole due backlog. The plan is the same whatever the project's engine, so it is checked on SQLite.
+  const sqlite = openDatabaseForTests("sqlite");
+
   it("looks the deliveries it claims up by id on SQLite, not through every due delivery", async () => {
-    // SQLite without statistics preferred the (status, nextAttemptAt) index: each claim of a few deliveries
-    // read the whole due backlog. The plan is the same whatever the project's engine, so it is checked here.
-    const database = await freshDatabase("sqlite");
-    await migrate(database.config);
-    const { reads, close } = await openDatabase(database.config);
-    try {
-      const statements: { sql: string; args: readonly unknown[] }[] = [];
-      const recording = {
-        run: async (sql: string, args: readonly unknown[] = []) => (statements.push({ sql, args }), 0),
-      };
-      const now = new Date();
-      const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
-      await claimDeliveries({ reads, writes: recording }, "sqlite", { ids, now, leaseUntil: now, token: "token" });
-      const [claim] = statements;
-      const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${claim!.sql}`, claim!.args);
-      expect(plan.map(({ detail }) => detail)).toEqual([
-        expect.stringMatching(/^SEARCH WebhookDelivery USING INDEX sqlite_autoindex_WebhookDelivery_1 \(id=\?\)$/),
-      ]);
-    } finally {
-      await close();
-      await database.drop();
-    }
+    const { reads } = sqlite();
+    const statements: { sql: string; args: readonly unknown[] }[] = [];
+    const recording = {
+      run: async (sql: string, args: readonly unknown[] = []) => (statements.push({ sql, args }), 0),
+    };
+    const now = new Date();
+    const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    await claimDeliveries({ reads, writes: recording }, "sqlite", { ids, now, leaseUntil: now, token: "token" });
+    const [claim] = statements;
+    const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${claim!.sql}`, claim!.args);
+    expect(plan.map(({ detail }) => detail)).toEqual([
+      expect.stringMatching(/^SEARCH WebhookDelivery USING INDEX sqlite_autoindex_WebhookDelivery_1 \(id=\?\)$/),
+    ]);
   });
 });
 

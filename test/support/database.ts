@@ -63,17 +63,20 @@ export async function freshDatabase(engine: Engine = testEngine()): Promise<Test
   };
 }
 
+/** An open test database with the configuration it was opened with (a SQLite file's path, say). */
+export type OpenTestDatabase = Database & { config: DatabaseConfig };
+
 /**
  * A fresh, migrated database of `engine`, opened before the tests around the call and closed and dropped after
  * them (call it in a describe block or at a file's top). The returned function answers the open database.
  */
-export function openDatabaseForTests(engine: Engine = testEngine()): () => Database {
+export function openDatabaseForTests(engine: Engine = testEngine()): () => OpenTestDatabase {
   let database: TestDatabase | undefined;
-  let opened: Database | undefined;
+  let opened: OpenTestDatabase | undefined;
   beforeAll(async () => {
     database = await freshDatabase(engine);
     await migrate(database.config);
-    opened = await openDatabase(database.config);
+    opened = { ...(await openDatabase(database.config)), config: database.config };
   });
   afterAll(async () => {
     await opened?.close();
