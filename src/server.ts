@@ -38,6 +38,7 @@ import type { RateLimiter } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphiql.js";
 import { checkOperation, operationChecks } from "./graphql/operation-checks.js";
+import { compiledExecution } from "./graphql/compiled-execution.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { documentChecker } from "./graphql/document-cache.js";
 import { createLoaders } from "./graphql/loaders.js";
@@ -389,7 +390,7 @@ async function mountGraphQL(
   /** An Apollo server over one schema, with the same limits, plugins and error formatting as every other. */
   const startApollo = async (served: GraphQLSchema) => {
     const apollo = new ApolloServer<GraphQLContext>({
-      schema: served,
+      gateway: compiledExecution(served),
       introspection: graphql.introspection,
       allowBatchedHttpRequests: false,
       parseOptions: { maxTokens: MAX_GRAPHQL_TOKENS },

@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
-import { specifiedDirectives, type GraphQLSchema } from "graphql";
+import { isInterfaceType, specifiedDirectives, type GraphQLSchema } from "graphql";
 import { buildSchema, getMetadataStorage, type BuildSchemaOptions } from "type-graphql";
 import { authDirective, enforceAuth } from "./auth-directive.js";
 import { AdminResolver } from "./resolvers/admin.js";
@@ -20,6 +20,7 @@ import { RampsResolver } from "./resolvers/ramps.js";
 import { RecipientsResolver } from "./resolvers/recipients.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 import { WebhooksResolver } from "./resolvers/webhooks.js";
+import { nodeTypeName } from "./types/node.js";
 import { DateTimeScalar } from "./types/scalars.js";
 
 /** The schema at /graphql: every operation but the operator's, which no other caller's introspection lists. */
@@ -70,6 +71,9 @@ async function executableSchema(resolvers: BuildSchemaOptions["resolvers"]): Pro
       },
     },
   });
+  // type-graphql makes every resolveType asynchronous; graphql-jit (compiled-execution.ts) needs the type at once.
+  const node = schema.getType("Node");
+  if (isInterfaceType(node)) node.resolveType = nodeTypeName;
   return enforceAuth(schema);
 }
 
