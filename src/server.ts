@@ -38,7 +38,7 @@ import type { RateLimiter } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphiql.js";
 import { checkOperation, operationChecks } from "./graphql/operation-checks.js";
-import { compiledExecution } from "./graphql/compiled-execution.js";
+import { compiledExecution, executionGateway, type Execute } from "./graphql/compiled-execution.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { documentChecker } from "./graphql/document-cache.js";
 import { createLoaders } from "./graphql/loaders.js";
@@ -388,9 +388,9 @@ async function mountGraphQL(
   }).protect();
 
   /** An Apollo server over one schema, with the same limits, plugins and error formatting as every other. */
-  const startApollo = async (served: GraphQLSchema) => {
+  const startApollo = async (served: GraphQLSchema, execute: Execute) => {
     const apollo = new ApolloServer<GraphQLContext>({
-      gateway: compiledExecution(served),
+      gateway: executionGateway(served, execute),
       introspection: graphql.introspection,
       allowBatchedHttpRequests: false,
       parseOptions: { maxTokens: MAX_GRAPHQL_TOKENS },
@@ -421,20 +421,22 @@ async function mountGraphQL(
     loaders: createLoaders(app),
   });
 
+  // Over HTTP and WebSocket alike, and for each subscription event.
+  const execute = compiledExecution(schema);
   if (graphql.ide) registerGraphiQLAssets(server);
   server.route({
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     config: { graphql: true },
     ...(graphql.ide && { onRequest: sendGraphiQLToBrowsers }),
-    handler: fastifyApolloHandler(await startApollo(schema), { context }),
+    handler: fastifyApolloHandler(await startApollo(schema, execute), { context }),
   });
   server.route({
     url: "/admin/graphql",
     method: "POST",
     // The operator token only: any other caller is refused before the body is read, as on /v1/admin.
     config: { graphql: true, capabilities: ["OPERATOR"], delegation: DELEGATION_RULES.NONE },
-    handler: fastifyApolloHandler(await startApollo(adminSchema), { context }),
+    handler: fastifyApolloHandler(await startApollo(adminSchema, compiledExecution(adminSchema)), { context }),
   });
 
   // Subscriptions: same port and path. Credentials arrive in the connection_init payload.
@@ -460,7 +462,8 @@ async function mountGraphQL(
   });
   const wsServer = useServer<Record<string, unknown>, { principal?: Principal; authError?: AppError }>(
     {
-      subscribe: sharedSubscribe((args) => subscribers.get(args.contextValue as object), formatResult),
+      execute,
+      subscribe: sharedSubscribe((args) => subscribers.get(args.contextValue as object), formatResult, execute),
       onConnect: async (ctx) => {
         contexts.set(ctx.extra.socket, ctx);
         try {

@@ -1,4 +1,5 @@
-import { createSourceEventStream, execute, subscribe, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { createSourceEventStream, subscribe, type ExecutionArgs, type ExecutionResult } from "graphql";
+import type { Execute } from "./compiled-execution.js";
 import { AppError } from "../errors.js";
 
 /** A subscriber whose results its group sends straight to it (over its socket), serialized once for them all. */
@@ -55,6 +56,7 @@ class Group {
     private readonly source: AsyncIterator<unknown>,
     private readonly args: ExecutionArgs,
     private readonly formatResult: (result: ExecutionResult) => unknown,
+    private readonly execute: Execute,
     private readonly forget: () => void,
   ) {}
 
@@ -74,7 +76,9 @@ class Group {
     let failure: unknown;
     try {
       for (let next = await this.source.next(); !next.done; next = await this.source.next()) {
-        const serialized = JSON.stringify(this.formatResult(await execute({ ...this.args, rootValue: next.value })));
+        const serialized = JSON.stringify(
+          this.formatResult(await this.execute({ ...this.args, rootValue: next.value })),
+        );
         for (const member of this.members) {
           if (!member.subscriber.send(serialized))
             member.end(new AppError("RATE_LIMITED", "The subscriber fell behind its events; subscribe again."));
@@ -110,6 +114,7 @@ class Group {
 export function sharedSubscribe(
   grouping: (args: ExecutionArgs) => GroupedSubscriber | undefined,
   formatResult: (result: ExecutionResult) => unknown,
+  execute: Execute,
 ) {
   const groups = new Map<string, Promise<Group | ExecutionResult>>();
 
@@ -122,7 +127,7 @@ export function sharedSubscribe(
         forget();
         return events;
       }
-      return new Group(events[Symbol.asyncIterator](), args, formatResult, forget);
+      return new Group(events[Symbol.asyncIterator](), args, formatResult, execute, forget);
     })();
     groups.set(key, starting);
     return starting;

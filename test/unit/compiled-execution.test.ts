@@ -1,4 +1,4 @@
-import { buildSchema, GraphQLError, parse, type DocumentNode, type OperationDefinitionNode } from "graphql";
+import { buildSchema, GraphQLError, parse, type DocumentNode } from "graphql";
 import * as jit from "graphql-jit";
 import { describe, expect, it, vi } from "vitest";
 import { compiledExecution } from "../../src/graphql/compiled-execution.js";
@@ -19,19 +19,9 @@ query.failing!.resolve = () => {
   throw new Refusal("refused");
 };
 
-const executor = (await compiledExecution(schema)!.load({ apollo: {} })).executor!;
-
-/** What Apollo hands its gateway executor, reduced to the fields the executor reads. */
-function run(document: DocumentNode, variables?: Record<string, unknown>) {
-  const operation = document.definitions[0] as OperationDefinitionNode;
-  return executor({
-    document,
-    operation,
-    operationName: null,
-    request: { variables },
-    context: {},
-  } as unknown as Parameters<typeof executor>[0]);
-}
+const execute = compiledExecution(schema);
+const run = (document: DocumentNode, variableValues?: Record<string, unknown>) =>
+  execute({ schema, document, variableValues, contextValue: {} });
 
 describe("compiled execution", () => {
   it("compiles an operation once and runs it again from the compiled code", async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Reads } from "../../src/db/statements.js";
 import { MAX_UNREAD_MESSAGES, streamOf } from "../../src/events/bus.js";
 import { RampEventFeed, type FeedTopic } from "../../src/events/ramp-feed.js";
+import { compiledExecution } from "../../src/graphql/compiled-execution.js";
 import { sharedSubscribe } from "../../src/graphql/shared-execution.js";
 import { followedStream, guardedStream } from "../../src/graphql/subscriptions.js";
 
@@ -135,6 +136,7 @@ describe("subscriptions sharing an execution", () => {
       return member && { group: member.group, send: (result) => (member.sent.push(result), member.room) };
     },
     (result) => result,
+    compiledExecution(schema),
   );
   const member = async (group?: string) => {
     const contextValue = {};
