@@ -12,7 +12,15 @@ import {
   type VariableDefinitionNode,
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { LRUCache } from "lru-cache";
 import type { GraphQLContext } from "./context.js";
+
+/**
+ * Documents whose operations are kept compiled, the least recently run out first. A compiled operation holds
+ * some ten times its text (31 KB for a 300-character dashboard query) and a dashboard runs a few dozen, while
+ * Apollo's document store could hold thousands of one-off texts.
+ */
+export const MAX_COMPILED_DOCUMENTS = 256;
 
 /** graphql-js's `execute`, as every GraphQL execution of the gateway runs (see compiledExecution). */
 export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult>;
@@ -23,13 +31,14 @@ export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult>;
  * CPU. It runs every operation: over HTTP (through Apollo, `executionGateway`), over WebSocket, and each event
  * of a subscription (the operation run with the event as its root value).
  *
- * A compiled operation is kept as long as its parsed document is (Apollo's document store and the WebSocket
- * document cache, both bounded), so a repeated query text costs no compilation. Variables are checked by
- * graphql-js first, so a bad value is refused with graphql-js's words (Apollo answers it 400, as before); the
- * compiled operation then coerces them itself.
+ * A compiled operation is kept with its parsed document, which Apollo's document store and the WebSocket
+ * document cache hand back for a repeated text: a repeated query costs no compilation (compiling one costs
+ * about as much as running one or two pages of ramps). Variables are checked by graphql-js first, so a bad
+ * value is refused with graphql-js's words (Apollo answers it 400, as before); the compiled operation then
+ * coerces them itself.
  */
 export function compiledExecution(schema: GraphQLSchema): Execute {
-  const compiled = new WeakMap<DocumentNode, Map<string | undefined, Compiled>>();
+  const compiled = new LRUCache<DocumentNode, Map<string | undefined, Compiled>>({ max: MAX_COMPILED_DOCUMENTS });
   const compile = (document: DocumentNode, operationName: string | undefined): Compiled => {
     let byOperation = compiled.get(document);
     if (!byOperation) compiled.set(document, (byOperation = new Map()));

@@ -1,7 +1,7 @@
 import { buildSchema, GraphQLError, parse, type DocumentNode } from "graphql";
 import * as jit from "graphql-jit";
 import { describe, expect, it, vi } from "vitest";
-import { compiledExecution } from "../../src/graphql/compiled-execution.js";
+import { compiledExecution, MAX_COMPILED_DOCUMENTS } from "../../src/graphql/compiled-execution.js";
 
 vi.mock("graphql-jit", { spy: true });
 
@@ -32,6 +32,18 @@ describe("compiled execution", () => {
     expect(jit.compileQuery).toHaveBeenCalledTimes(1);
     await run(parse("{ echo(order: NEWEST_FIRST) }"));
     expect(jit.compileQuery).toHaveBeenCalledTimes(2);
+  });
+
+  it("keeps the operations of the most recently run documents only", async () => {
+    const documents = Array.from({ length: MAX_COMPILED_DOCUMENTS + 1 }, (_, index) =>
+      parse(`{ echo(order: NEWEST_FIRST, limit: ${index}) }`),
+    );
+    for (const document of documents) await run(document);
+    vi.mocked(jit.compileQuery).mockClear();
+    await run(documents.at(-1)!);
+    expect(jit.compileQuery).not.toHaveBeenCalled();
+    await run(documents[0]!);
+    expect(jit.compileQuery).toHaveBeenCalledTimes(1);
   });
 
   it("gives a non-null variable left out its declared default, as graphql-js does", async () => {
