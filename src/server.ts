@@ -38,7 +38,12 @@ import type { RateLimiter } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphiql.js";
 import { checkOperation, operationChecks } from "./graphql/operation-checks.js";
-import { compiledExecution, executionGateway, type Execute } from "./graphql/compiled-execution.js";
+import {
+  compiledExecution,
+  executionGateway,
+  refuseCompilerMarkers,
+  type Execute,
+} from "./graphql/compiled-execution.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
 import { documentChecker } from "./graphql/document-cache.js";
 import { createLoaders } from "./graphql/loaders.js";
@@ -395,7 +400,7 @@ async function mountGraphQL(
       allowBatchedHttpRequests: false,
       parseOptions: { maxTokens: MAX_GRAPHQL_TOKENS },
       includeStacktraceInErrorResponses: false,
-      validationRules: armor.validationRules,
+      validationRules: [...armor.validationRules, refuseCompilerMarkers],
       // armor's typings come from Apollo's CommonJS build; the plugins are the same objects.
       plugins: [
         // Cache hints are unused (responses are per caller), and the plugin wraps every field's resolver.
@@ -442,7 +447,11 @@ async function mountGraphQL(
   // Subscriptions: same port and path. Credentials arrive in the connection_init payload.
   const sockets = new WebSocketServer({ server: server.server, path: "/graphql", maxPayload: MAX_WS_MESSAGE_BYTES });
   const format = formatGraphQLError(app.log);
-  const checkDocument = documentChecker(schema, [...specifiedRules, ...armor.validationRules], MAX_GRAPHQL_TOKENS);
+  const checkDocument = documentChecker(
+    schema,
+    [...specifiedRules, ...armor.validationRules, refuseCompilerMarkers],
+    MAX_GRAPHQL_TOKENS,
+  );
   // Subscribers of one caller running one operation share each event's execution, then get it on their own socket
   // under their own operation id, framed as graphql-ws frames a `next` message (see sharedSubscribe).
   const subscribers = new WeakMap<object, GroupedSubscriber>();

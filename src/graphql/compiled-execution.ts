@@ -1,14 +1,18 @@
 import type { ApolloServerOptionsWithGateway } from "@apollo/server";
 import {
+  BREAK,
   getOperationAST,
   getVariableValues,
   GraphQLError,
   valueFromASTUntyped,
+  visit,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type StringValueNode,
+  type ValidationRule,
   type VariableDefinitionNode,
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
@@ -21,6 +25,36 @@ import type { GraphQLContext } from "./context.js";
  * Apollo's document store could hold thousands of one-off texts.
  */
 export const MAX_COMPILED_DOCUMENTS = 256;
+
+/**
+ * graphql-jit writes an operation's literal arguments into the code it compiles as JSON, then turns back into
+ * values the strings that start with its markers: `"__MAGIC_DATE__<its uuid><rest>"` becomes `new Date(<rest>)`,
+ * the rest as code. The markers are in its published source, so a string argument could run code on the server.
+ */
+const COMPILER_MARKER = /__MAGIC_(?:DATE|NAN|PLUS_INFINITY|MINUS_INFINITY)__/;
+const MARKER_REFUSAL = "A string in the document holds a sequence this server reserves.";
+
+function stringWithCompilerMarker(document: DocumentNode): StringValueNode | undefined {
+  let found: StringValueNode | undefined;
+  visit(document, {
+    StringValue(node) {
+      if (!COMPILER_MARKER.test(node.value)) return undefined;
+      found = node;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+/**
+ * Refuses a document that holds one of graphql-jit's markers in a string (see COMPILER_MARKER): no caller has a
+ * reason to send one, and it is refused on every transport before anything runs.
+ */
+export const refuseCompilerMarkers: ValidationRule = (context) => ({
+  StringValue(node) {
+    if (COMPILER_MARKER.test(node.value)) context.reportError(new GraphQLError(MARKER_REFUSAL, { nodes: node }));
+  },
+});
 
 /** graphql-js's `execute`, as every GraphQL execution of the gateway runs (see compiledExecution). */
 export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult>;
@@ -45,9 +79,14 @@ export function compiledExecution(schema: GraphQLSchema): Execute {
     let entry = byOperation.get(operationName);
     if (!entry) {
       const operation = getOperationAST(document, operationName);
+      // Validation refuses such a document first (refuseCompilerMarkers); this keeps one that skipped it from
+      // ever reaching the compiler.
+      const marker = stringWithCompilerMarker(document);
       entry = {
-        // Stack traces are never shown to callers (Apollo drops them), so capturing them for errors only costs.
-        query: compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true }),
+        query: marker
+          ? { errors: [new GraphQLError(MARKER_REFUSAL, { nodes: marker })] }
+          : // Stack traces are never shown to callers (Apollo drops them): capturing them for errors only costs.
+            compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true }),
         variableDefinitions: operation?.variableDefinitions ?? [],
         defaults: operation ? variableDefaults(operation) : [],
       };

@@ -843,6 +843,20 @@ describe("GraphQL limits", () => {
     }
   });
 
+  it("a string holding graphql-jit's markers is refused before it is compiled: it could have run as code", async () => {
+    const probe = "gatewayRanInjectedCode";
+    const after = `__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.${probe} = true)`;
+    const response = await g.graphql(
+      `{ apiCredentials(first: 1, after: ${JSON.stringify(after)}) { count } }`,
+      undefined,
+      session,
+    );
+    expect(expectGraphQLError(response, "VALIDATION_FAILED", 400).message).toBe(
+      "A string in the document holds a sequence this server reserves.",
+    );
+    expect(probe in globalThis).toBe(false);
+  });
+
   it("a query costing more than GRAPHQL_MAX_COST is refused", async () => {
     expect((await g.graphql("{ apiCredentials(first: 5) { count } }", undefined, session)).body).toEqual({
       data: { apiCredentials: { count: 0 } },

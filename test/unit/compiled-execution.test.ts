@@ -1,7 +1,11 @@
-import { buildSchema, GraphQLError, parse, type DocumentNode } from "graphql";
+import { buildSchema, GraphQLError, parse, validate, type DocumentNode } from "graphql";
 import * as jit from "graphql-jit";
 import { describe, expect, it, vi } from "vitest";
-import { compiledExecution, MAX_COMPILED_DOCUMENTS } from "../../src/graphql/compiled-execution.js";
+import {
+  compiledExecution,
+  MAX_COMPILED_DOCUMENTS,
+  refuseCompilerMarkers,
+} from "../../src/graphql/compiled-execution.js";
 
 vi.mock("graphql-jit", { spy: true });
 
@@ -9,11 +13,13 @@ const schema = buildSchema(`
   enum Order { NEWEST_FIRST OLDEST_FIRST }
   type Query {
     echo(order: Order!, limit: Int): String
+    greet(name: String): String
     failing: String
   }
 `);
 const query = schema.getQueryType()!.getFields();
 query.echo!.resolve = (_root, { order, limit }: { order: string; limit?: number }) => `${order} ${limit ?? "-"}`;
+query.greet!.resolve = (_root, { name }: { name: string }) => `hello ${name}`;
 class Refusal extends Error {}
 query.failing!.resolve = () => {
   throw new Refusal("refused");
@@ -44,6 +50,24 @@ describe("compiled execution", () => {
     expect(jit.compileQuery).not.toHaveBeenCalled();
     await run(documents[0]!);
     expect(jit.compileQuery).toHaveBeenCalledTimes(1);
+  });
+
+  // graphql-jit writes literal arguments into its code and turns `"<marker><rest>"` into `new Date(<rest>)`.
+  it("never compiles a string holding graphql-jit's markers, which would run as code", async () => {
+    const probe = "compiledExecutionRanInjectedCode";
+    const document = parse(
+      `{ greet(name: "__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.${probe} = true)") }`,
+    );
+    const refusal = "A string in the document holds a sequence this server reserves.";
+    expect(validate(schema, document, [refuseCompilerMarkers]).map(({ message }) => message)).toEqual([refusal]);
+    vi.mocked(jit.compileQuery).mockClear();
+    const { data, errors } = await run(document);
+    expect(data).toBeUndefined();
+    expect(errors!.map(({ message }) => message)).toEqual([refusal]);
+    expect(jit.compileQuery).not.toHaveBeenCalled();
+    expect(probe in globalThis).toBe(false);
+    expect(validate(schema, parse('{ greet(name: "__MAGIC") }'), [refuseCompilerMarkers])).toEqual([]);
+    expect(await run(parse('{ greet(name: "__MAGIC") }'))).toEqual({ data: { greet: "hello __MAGIC" } });
   });
 
   it("gives a non-null variable left out its declared default, as graphql-js does", async () => {
