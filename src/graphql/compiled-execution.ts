@@ -11,6 +11,7 @@ import {
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type NameNode,
   type StringValueNode,
   type ValidationRule,
   type VariableDefinitionNode,
@@ -32,29 +33,30 @@ export const MAX_COMPILED_DOCUMENTS = 256;
  * the rest as code. The markers are in its published source, so a string argument could run code on the server.
  */
 const COMPILER_MARKER = /__MAGIC_(?:DATE|NAN|PLUS_INFINITY|MINUS_INFINITY)__/;
-const MARKER_REFUSAL = "A string in the document holds a sequence this server reserves.";
+const MARKER_REFUSAL = "A string or name in the document holds a sequence this server reserves.";
 
-function stringWithCompilerMarker(document: DocumentNode): StringValueNode | undefined {
-  let found: StringValueNode | undefined;
-  visit(document, {
-    StringValue(node) {
-      if (!COMPILER_MARKER.test(node.value)) return undefined;
-      found = node;
-      return BREAK;
-    },
-  });
+/** A string, or a name (an input object's key can reach the compiled code), holding one of the markers. */
+function nodeWithCompilerMarker(document: DocumentNode): StringValueNode | NameNode | undefined {
+  let found: StringValueNode | NameNode | undefined;
+  const look = (node: StringValueNode | NameNode) => {
+    if (!COMPILER_MARKER.test(node.value)) return undefined;
+    found = node;
+    return BREAK;
+  };
+  visit(document, { StringValue: look, Name: look });
   return found;
 }
 
 /**
- * Refuses a document that holds one of graphql-jit's markers in a string (see COMPILER_MARKER): no caller has a
- * reason to send one, and it is refused on every transport before anything runs.
+ * Refuses a document that holds one of graphql-jit's markers (see COMPILER_MARKER): no caller has a reason to
+ * send one, and it is refused on every transport before anything runs.
  */
-export const refuseCompilerMarkers: ValidationRule = (context) => ({
-  StringValue(node) {
+export const refuseCompilerMarkers: ValidationRule = (context) => {
+  const look = (node: StringValueNode | NameNode) => {
     if (COMPILER_MARKER.test(node.value)) context.reportError(new GraphQLError(MARKER_REFUSAL, { nodes: node }));
-  },
-});
+  };
+  return { StringValue: look, Name: look };
+};
 
 /** graphql-js's `execute`, as every GraphQL execution of the gateway runs (see compiledExecution). */
 export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult>;
@@ -81,7 +83,7 @@ export function compiledExecution(schema: GraphQLSchema): Execute {
       const operation = getOperationAST(document, operationName);
       // Validation refuses such a document first (refuseCompilerMarkers); this keeps one that skipped it from
       // ever reaching the compiler.
-      const marker = stringWithCompilerMarker(document);
+      const marker = nodeWithCompilerMarker(document);
       entry = {
         query: marker
           ? { errors: [new GraphQLError(MARKER_REFUSAL, { nodes: marker })] }

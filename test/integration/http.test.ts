@@ -852,7 +852,7 @@ describe("GraphQL limits", () => {
       session,
     );
     expect(expectGraphQLError(response, "VALIDATION_FAILED", 400).message).toBe(
-      "A string in the document holds a sequence this server reserves.",
+      "A string or name in the document holds a sequence this server reserves.",
     );
     expect(probe in globalThis).toBe(false);
   });

@@ -58,7 +58,7 @@ describe("compiled execution", () => {
     const document = parse(
       `{ greet(name: "__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.${probe} = true)") }`,
     );
-    const refusal = "A string in the document holds a sequence this server reserves.";
+    const refusal = "A string or name in the document holds a sequence this server reserves.";
     expect(validate(schema, document, [refuseCompilerMarkers]).map(({ message }) => message)).toEqual([refusal]);
     vi.mocked(jit.compileQuery).mockClear();
     const { data, errors } = await run(document);
@@ -66,6 +66,8 @@ describe("compiled execution", () => {
     expect(errors!.map(({ message }) => message)).toEqual([refusal]);
     expect(jit.compileQuery).not.toHaveBeenCalled();
     expect(probe in globalThis).toBe(false);
+    const alias = parse('{ __MAGIC_NAN__57f286b9_4c20_487f_b409_79804ddcb4f8: greet(name: "a") }');
+    expect(validate(schema, alias, [refuseCompilerMarkers]).map(({ message }) => message)).toEqual([refusal]);
     expect(validate(schema, parse('{ greet(name: "__MAGIC") }'), [refuseCompilerMarkers])).toEqual([]);
     expect(await run(parse('{ greet(name: "__MAGIC") }'))).toEqual({ data: { greet: "hello __MAGIC" } });
   });
