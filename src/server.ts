@@ -472,7 +472,16 @@ async function mountGraphQL(
   const wsServer = useServer<Record<string, unknown>, { principal?: Principal; authError?: AppError }>(
     {
       execute,
-      subscribe: sharedSubscribe((args) => subscribers.get(args.contextValue as object), formatResult, execute),
+      subscribe: sharedSubscribe(
+        (args) => {
+          const subscriber = subscribers.get(args.contextValue as object);
+          // onSubscribe registers each subscription's subscriber before graphql-ws subscribes it.
+          if (!subscriber) throw new Error("a subscription without its subscriber");
+          return subscriber;
+        },
+        formatResult,
+        execute,
+      ),
       onConnect: async (ctx) => {
         contexts.set(ctx.extra.socket, ctx);
         try {

@@ -1,4 +1,4 @@
-import { createSourceEventStream, subscribe, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { createSourceEventStream, type ExecutionArgs, type ExecutionResult } from "graphql";
 import type { Execute } from "./compiled-execution.js";
 import { AppError } from "../errors.js";
 
@@ -109,10 +109,11 @@ class Group {
  * graphql-js `subscribe`, except that the subscribers of one group share everything an event costs: one source
  * (one listener, one authorization per event), one execution and one serialization, then one socket write
  * each, so a thousand subscribers of one widget session cost little more than a broadcast. Their iterators
- * yield nothing: results go out through `send`. A subscription without a group runs as graphql-js runs it.
+ * yield nothing: results go out through `send`. Every subscription has its subscriber (`subscriberOf`), alone in
+ * its group or not.
  */
 export function sharedSubscribe(
-  grouping: (args: ExecutionArgs) => GroupedSubscriber | undefined,
+  subscriberOf: (args: ExecutionArgs) => GroupedSubscriber,
   formatResult: (result: ExecutionResult) => unknown,
   execute: Execute,
 ) {
@@ -134,8 +135,7 @@ export function sharedSubscribe(
   };
 
   return async (args: ExecutionArgs): Promise<AsyncIterableIterator<never> | ExecutionResult> => {
-    const subscriber = grouping(args);
-    if (!subscriber) return (await subscribe(args)) as AsyncIterableIterator<never> | ExecutionResult;
+    const subscriber = subscriberOf(args);
     for (;;) {
       const group: Group | ExecutionResult = await (groups.get(subscriber.group) ?? startGroup(subscriber.group, args));
       if (!(group instanceof Group)) return group;
