@@ -391,6 +391,8 @@ async function mountGraphQL(
     // document and turns a syntax error into a 500.
     maxTokens: { enabled: false },
   }).protect();
+  // What every document must pass beyond graphql-js's own rules, over HTTP and WebSocket alike.
+  const validationRules = [...armor.validationRules, refuseCompilerMarkers];
 
   /** An Apollo server over one schema, with the same limits, plugins and error formatting as every other. */
   const startApollo = async (served: GraphQLSchema, execute: Execute) => {
@@ -400,7 +402,7 @@ async function mountGraphQL(
       allowBatchedHttpRequests: false,
       parseOptions: { maxTokens: MAX_GRAPHQL_TOKENS },
       includeStacktraceInErrorResponses: false,
-      validationRules: [...armor.validationRules, refuseCompilerMarkers],
+      validationRules,
       // armor's typings come from Apollo's CommonJS build; the plugins are the same objects.
       plugins: [
         // Cache hints are unused (responses are per caller), and the plugin wraps every field's resolver.
@@ -447,11 +449,7 @@ async function mountGraphQL(
   // Subscriptions: same port and path. Credentials arrive in the connection_init payload.
   const sockets = new WebSocketServer({ server: server.server, path: "/graphql", maxPayload: MAX_WS_MESSAGE_BYTES });
   const format = formatGraphQLError(app.log);
-  const checkDocument = documentChecker(
-    schema,
-    [...specifiedRules, ...armor.validationRules, refuseCompilerMarkers],
-    MAX_GRAPHQL_TOKENS,
-  );
+  const checkDocument = documentChecker(schema, [...specifiedRules, ...validationRules], MAX_GRAPHQL_TOKENS);
   // Subscribers of one caller running one operation share each event's execution, then get it on their own socket
   // under their own operation id, framed as graphql-ws frames a `next` message (see sharedSubscribe).
   const subscribers = new WeakMap<object, GroupedSubscriber>();

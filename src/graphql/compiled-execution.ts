@@ -1,11 +1,10 @@
 import type { ApolloServerOptionsWithGateway } from "@apollo/server";
 import {
-  BREAK,
   getOperationAST,
   getVariableValues,
   GraphQLError,
+  validate,
   valueFromASTUntyped,
-  visit,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
@@ -33,27 +32,17 @@ export const MAX_COMPILED_DOCUMENTS = 256;
  * the rest as code. The markers are in its published source, so a string argument could run code on the server.
  */
 const COMPILER_MARKER = /__MAGIC_(?:DATE|NAN|PLUS_INFINITY|MINUS_INFINITY)__/;
-const MARKER_REFUSAL = "A string or name in the document holds a sequence this server reserves.";
-
-/** A string, or a name (an input object's key can reach the compiled code), holding one of the markers. */
-function nodeWithCompilerMarker(document: DocumentNode): StringValueNode | NameNode | undefined {
-  let found: StringValueNode | NameNode | undefined;
-  const look = (node: StringValueNode | NameNode) => {
-    if (!COMPILER_MARKER.test(node.value)) return undefined;
-    found = node;
-    return BREAK;
-  };
-  visit(document, { StringValue: look, Name: look });
-  return found;
-}
 
 /**
  * Refuses a document that holds one of graphql-jit's markers (see COMPILER_MARKER): no caller has a reason to
  * send one, and it is refused on every transport before anything runs.
  */
 export const refuseCompilerMarkers: ValidationRule = (context) => {
+  // A name too: an input object's keys (a JSON object argument) reach the compiled code as well.
   const look = (node: StringValueNode | NameNode) => {
-    if (COMPILER_MARKER.test(node.value)) context.reportError(new GraphQLError(MARKER_REFUSAL, { nodes: node }));
+    if (!COMPILER_MARKER.test(node.value)) return;
+    const message = "A string or name in the document holds a sequence this server reserves.";
+    context.reportError(new GraphQLError(message, { nodes: node }));
   };
   return { StringValue: look, Name: look };
 };
@@ -81,12 +70,11 @@ export function compiledExecution(schema: GraphQLSchema): Execute {
     let entry = byOperation.get(operationName);
     if (!entry) {
       const operation = getOperationAST(document, operationName);
-      // Validation refuses such a document first (refuseCompilerMarkers); this keeps one that skipped it from
-      // ever reaching the compiler.
-      const marker = nodeWithCompilerMarker(document);
+      // Validation refuses such a document first; this keeps one that skipped it from ever reaching the compiler.
+      const refusals = validate(schema, document, [refuseCompilerMarkers]);
       entry = {
-        query: marker
-          ? { errors: [new GraphQLError(MARKER_REFUSAL, { nodes: marker })] }
+        query: refusals.length
+          ? { errors: refusals }
           : // Stack traces are never shown to callers (Apollo drops them): capturing them for errors only costs.
             compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true }),
         variableDefinitions: operation?.variableDefinitions ?? [],
