@@ -40,7 +40,7 @@ import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphi
 import { checkOperation, operationChecks } from "./graphql/operation-checks.js";
 import {
   compiledExecution,
-  executionGateway,
+  apolloExecution,
   refuseCompilerMarkers,
   type Execute,
 } from "./graphql/compiled-execution.js";
@@ -396,8 +396,9 @@ async function mountGraphQL(
 
   /** An Apollo server over one schema, with the same limits, plugins and error formatting as every other. */
   const startApollo = async (served: GraphQLSchema, execute: Execute) => {
+    const execution = apolloExecution(served, execute);
     const apollo = new ApolloServer<GraphQLContext>({
-      gateway: executionGateway(served, execute),
+      gateway: execution.gateway,
       introspection: graphql.introspection,
       allowBatchedHttpRequests: false,
       parseOptions: { maxTokens: MAX_GRAPHQL_TOKENS },
@@ -411,6 +412,7 @@ async function mountGraphQL(
         ApolloServerPluginLandingPageDisabled(),
         ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
         operationChecks(served, graphql.maxListItems),
+        execution.plugin,
         fastifyApolloDrainPlugin(server),
       ],
       formatError: formatGraphQLError(app.log),

@@ -1,7 +1,9 @@
+import { ApolloServer } from "@apollo/server";
 import { buildSchema, GraphQLError, parse, validate, type DocumentNode } from "graphql";
 import * as jit from "graphql-jit";
 import { describe, expect, it, vi } from "vitest";
 import {
+  apolloExecution,
   compiledExecution,
   MAX_COMPILED_DOCUMENTS,
   refuseCompilerMarkers,
@@ -98,5 +100,53 @@ describe("compiled execution", () => {
     expect(error!.path).toEqual(["failing"]);
     expect(error!.locations).toEqual([{ line: 1, column: 3 }]);
     expect(error!.extensions).toEqual({});
+  });
+});
+
+describe("Apollo's execution through the compiled operations", () => {
+  const apolloOver = async () => {
+    const counted = vi.fn(execute);
+    const execution = apolloExecution(schema, counted);
+    const apollo = new ApolloServer({
+      gateway: execution.gateway,
+      plugins: [execution.plugin],
+      formatError: ({ message }) => ({ message: `formatted: ${message}` }),
+    });
+    await apollo.start();
+    return { apollo, counted };
+  };
+  const single = (body: { kind: string; singleResult?: unknown }) =>
+    body.kind === "single" ? body.singleResult : body;
+
+  it("answers an operation that succeeds, running it once", async () => {
+    const { apollo, counted } = await apolloOver();
+    const response = await apollo.executeOperation({ query: '{ greet(name: "ada") }' });
+    expect(single(response.body)).toEqual({ data: { greet: "hello ada" } });
+    expect(response.http.status).toBeUndefined();
+    expect(counted).toHaveBeenCalledTimes(1);
+    await apollo.stop();
+  });
+
+  // The plugin declines it and Apollo's own path (through the gateway) finishes it: errors formatted, status set.
+  it("gives an operation's errors Apollo's treatment without running the operation again", async () => {
+    const { apollo, counted } = await apolloOver();
+    const failing = await apollo.executeOperation({ query: "{ failing }" });
+    expect(single(failing.body)).toEqual({ data: { failing: null }, errors: [{ message: "formatted: refused" }] });
+    expect(counted).toHaveBeenCalledTimes(1);
+    const badVariable = await apollo.executeOperation({
+      query: "query ($limit: Int) { echo(order: NEWEST_FIRST, limit: $limit) }",
+      variables: { limit: "many" },
+    });
+    expect(badVariable.http.status).toBe(400);
+    expect(single(badVariable.body)).toEqual({
+      errors: [
+        {
+          message:
+            'formatted: Variable "$limit" got invalid value "many"; Int cannot represent non-integer value: "many"',
+        },
+      ],
+    });
+    expect(counted).toHaveBeenCalledTimes(2);
+    await apollo.stop();
   });
 });
