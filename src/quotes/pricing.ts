@@ -87,9 +87,9 @@ export function priceQuote(
   const usdProcessing = usdParts.anchorFee.plus(usdParts.serviceFee);
   const fiatValues = { networkFee, anchorFee, serviceFee, partnerFee, processingFee, totalFee };
   const usdValues = {
-    ...usdParts,
     processingFee: usdProcessing,
     totalFee: usdParts.networkFee.plus(usdProcessing).plus(usdParts.partnerFee),
+    ...usdParts,
   };
 
   // Filled in place: built as pairs and made into an object, the breakdown cost a sixth of the whole pricing.

@@ -41,7 +41,7 @@ export async function findPricingAssignment(reads: Reads, profileId: string) {
 
 /** Stores a new quote: one prepared statement (quote creation is a hot write). */
 export async function insertQuote(writes: Writes, quote: Omit<Quote, "consumedAt">): Promise<Quote> {
-  const row: Quote = { ...quote, consumedAt: null };
+  const row: Quote = { consumedAt: null, ...quote };
   await writes.run(...insert("Quote", row));
   return row;
 }

@@ -78,11 +78,11 @@ export class QuoteService {
     if (request.network !== undefined && !sameText(request.network, network))
       throw fieldError("network", `must match ${isBuy ? "to" : "from"}`);
     const conversion = resolveConversion({
-      ...request,
       rail: isBuy ? request.from : request.to,
-      network,
       railField: isBuy ? "from" : "to",
       networkField: isBuy ? "to" : "from",
+      ...request,
+      network,
     });
     const pricingProfile = await this.pricing.effective(acting);
     const priced = this.price(conversion, await this.provider.marketTerms(), pricingProfile);
@@ -99,7 +99,7 @@ export class QuoteService {
     const options = candidates
       .filter((network) => tokenSymbol(isBuy ? request.outputCurrency : request.inputCurrency, network))
       .map((network) =>
-        resolveConversion({ ...request, rail, network, railField: isBuy ? "from" : "to", networkField: "networks" }),
+        resolveConversion({ rail, railField: isBuy ? "from" : "to", networkField: "networks", ...request, network }),
       );
     if (!options.length)
       throw fieldError(

@@ -63,9 +63,9 @@ export type NewRamp = Omit<RampRow, "quote" | "updatedAt" | RampDefaults> & Part
  * reading it again.
  */
 export async function insertRamp(tx: StatementTx, ramp: NewRamp, consumedQuote: RampRow["quote"]): Promise<RampRow> {
-  const [sql, args] = insert("Ramp", { ...ramp, updatedAt: ramp.createdAt });
+  const [sql, args] = insert("Ramp", { updatedAt: ramp.createdAt, ...ramp });
   const inserted = await tx.one<Omit<RampRow, "quote">>(`${sql} ${RETURNING_RAMP}`, args);
-  return { ...inserted!, quote: consumedQuote };
+  return { quote: consumedQuote, ...inserted! };
 }
 
 const OWNED = `WHERE "Ramp"."id" = $1 AND "Ramp"."profileId" = $2`;

@@ -139,7 +139,7 @@ export async function claimDeliveries(
     WHERE "WebhookDelivery"."id" IN (${placeholders(ids.length, 2)}) AND "WebhookDelivery"."claimToken" = $1`,
     [token, ...ids],
   );
-  return rows.map(({ isActive, ...row }) => ({ ...row, subscriptionActive: isActive }));
+  return rows.map(({ isActive, ...row }) => ({ subscriptionActive: isActive, ...row }));
 }
 
 /**

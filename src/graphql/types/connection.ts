@@ -88,7 +88,7 @@ function toConnection<Node>(
     edges,
     count: edges.length,
     totalCount,
-    pageInfo: { ...page, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    pageInfo: { startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null, ...page },
   };
 }
 

@@ -299,7 +299,6 @@ export class RampHistoryArgs extends PageArgs {
 export function historyInputOf(args: RampHistoryArgs) {
   const { walletAddress, status, type, corridor, createdFrom, createdBefore, orderBy } = args;
   return {
-    ...offsetPage(args),
     walletAddress,
     status,
     type: type && toRampType(type),
@@ -307,6 +306,7 @@ export function historyInputOf(args: RampHistoryArgs) {
     createdFrom: createdFrom?.toISOString(),
     createdBefore: createdBefore?.toISOString(),
     order: orderBy,
+    ...offsetPage(args),
   };
 }
 

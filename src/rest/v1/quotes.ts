@@ -51,7 +51,7 @@ export function withReferenceFeeNames<Terms extends { serviceFeeFiat: string; se
   serviceFeeUSD,
   ...terms
 }: Terms) {
-  return { ...terms, vortexFeeFiat: serviceFeeFiat, vortexFeeUSD: serviceFeeUSD };
+  return { vortexFeeFiat: serviceFeeFiat, vortexFeeUSD: serviceFeeUSD, ...terms };
 }
 
 /**
