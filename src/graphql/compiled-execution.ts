@@ -107,25 +107,22 @@ export function compiledExecution(schema: GraphQLSchema): Execute {
  * setters close over the request (Apollo's makeGatewayGraphQLRequestContext), and V8 keeps what such closures hold
  * alive through young collections: a tenth of a request's memory reached the old generation, which forced a full
  * collection every second and long pauses at the 99th percentile. An operation that succeeds is answered by the
- * plugin. One with errors goes on through Apollo's own path, which formats them, tells the plugins and sets the
- * status; the gateway's executor hands it back the result already run, so nothing runs twice.
+ * plugin. One with errors (or that threw) goes on through Apollo's own path, which formats them, tells the plugins
+ * and sets the status; the gateway's executor hands it back the run already made, so nothing runs twice.
  */
 export function apolloExecution(
   schema: GraphQLSchema,
   execute: Execute,
 ): { gateway: ApolloServerOptionsWithGateway<GraphQLContext>["gateway"]; plugin: ApolloServerPlugin<GraphQLContext> } {
-  const failed = new WeakMap<object, ExecutionResult>();
+  // The runs the plugin left to Apollo's own path, by their request's context.
+  const declined = new WeakMap<object, Promise<ExecutionResult>>();
   const listener: GraphQLRequestListener<GraphQLContext> = {
     async responseForOperation({ document, operationName, request, contextValue, response }) {
-      const result = await execute({
-        schema,
-        document,
-        operationName,
-        variableValues: request.variables,
-        contextValue,
-      });
-      if (!result.errors) return { http: response.http, body: { kind: "single", singleResult: result } };
-      failed.set(contextValue, result);
+      const run = execute({ schema, document, operationName, variableValues: request.variables, contextValue });
+      const result = await run.catch(() => undefined);
+      // The request's own head: nothing to add to it.
+      if (result && !result.errors) return { http: response.http, body: { kind: "single", singleResult: result } };
+      declined.set(contextValue, run);
       return null;
     },
   };
@@ -137,12 +134,12 @@ export function apolloExecution(
         return () => undefined;
       },
       load: async () => ({
-        executor: async ({ context }) => {
-          const result = failed.get(context);
-          // Apollo asks the gateway only for an operation the plugin declined, after running it.
-          if (!result) throw new Error("the gateway was asked for an operation the plugin did not run");
-          failed.delete(context);
-          return result;
+        // Apollo asks the gateway only for an operation the plugin declined: its run, errors or a throw.
+        executor: ({ context }) => {
+          const run = declined.get(context);
+          if (!run) throw new Error("the gateway was asked for an operation the plugin did not run");
+          declined.delete(context);
+          return run;
         },
       }),
       stop: async () => undefined,

@@ -128,7 +128,8 @@ describe("Apollo's execution through the compiled operations", () => {
   });
 
   // The plugin declines it and Apollo's own path (through the gateway) finishes it: errors formatted, status set.
-  it("gives an operation's errors Apollo's treatment without running the operation again", async () => {
+  // A run that threw is finished there too, as Apollo finishes an executor's throw.
+  it("gives an operation's errors, or its throw, Apollo's treatment without running the operation again", async () => {
     const { apollo, counted } = await apolloOver();
     const failing = await apollo.executeOperation({ query: "{ failing }" });
     expect(single(failing.body)).toEqual({ data: { failing: null }, errors: [{ message: "formatted: refused" }] });
@@ -147,6 +148,10 @@ describe("Apollo's execution through the compiled operations", () => {
       ],
     });
     expect(counted).toHaveBeenCalledTimes(2);
+    counted.mockRejectedValueOnce(new Error("the executor broke"));
+    const thrown = await apollo.executeOperation({ query: '{ greet(name: "ada") }' });
+    expect(single(thrown.body)).toEqual({ errors: [{ message: "formatted: the executor broke" }] });
+    expect(counted).toHaveBeenCalledTimes(3);
     await apollo.stop();
   });
 });
