@@ -109,6 +109,8 @@ export function compiledExecution(schema: GraphQLSchema): Execute {
  * collection every second and long pauses at the 99th percentile. An operation that succeeds is answered by the
  * plugin. One with errors (or that threw) goes on through Apollo's own path, which formats them, tells the plugins
  * and sets the status; the gateway's executor hands it back the run already made, so nothing runs twice.
+ * Plugins' execution hooks (executionDidStart, willResolveField) do not run for an operation the plugin answers:
+ * none of the server's plugins has one (a plugin that did would see only the operations with errors).
  */
 export function apolloExecution(
   schema: GraphQLSchema,
