@@ -106,7 +106,8 @@ function sqliteStatements(connection: Database.Database) {
   const prepare = statementCache((sql) => {
     // better-sqlite3 takes numbered parameters (?1) for named ones: use plain ?s, in the order they appear.
     const order = [...sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]) - 1);
-    const statement = connection.prepare(sql.replace(/\$\d+/g, "?"));
+    // The ORM's connection, where transactions read, gives whole numbers as BigInts: here they are numbers.
+    const statement = connection.prepare(sql.replace(/\$\d+/g, "?")).safeIntegers(false);
     if (!statement.reader) return { statement, order, row: undefined };
     const columns = statement.raw(true).columns();
     const conversions = columns.map(({ type }) =>

@@ -111,6 +111,13 @@ describe(`prepared writes (${testEngine()})`, () => {
     const stored = await database().db.profile.findMany({ where: { id: { in: [kept, rolledBack] } } });
     expect(stored.map((row) => row.email)).toEqual([`${kept}@changed.test`]);
   });
+
+  it("a transaction's reads give whole numbers as numbers, as reads outside one do", async () => {
+    // On SQLite a transaction reads on the ORM's connection, which gives BigInts unless told otherwise.
+    const sql = `SELECT 2 + 3 AS "sum"`;
+    expect(await database().reads.one(sql)).toEqual({ sum: 5 });
+    expect(await database().writes.transaction((tx) => tx.one(sql))).toEqual({ sum: 5 });
+  });
 });
 
 describe("the SQLite writing connection", () => {
