@@ -27,6 +27,11 @@ const LEASE_RENEWAL_MS = 1_000;
  */
 const SETTLE_WINDOW_MS = 20;
 /**
+ * Deliveries claimed and not yet settled, per send slot: sends that outrun their settlements (a slow database)
+ * stop claiming there, so what waits for a settlement stays bounded.
+ */
+export const UNSETTLED_PER_SEND_SLOT = 4;
+/**
  * A delivery takes its due time when its transaction starts and shows when that commits: a look that reads
  * only what fell due since the previous one starts this much earlier, so a write in progress then is not missed.
  */
@@ -69,7 +74,13 @@ export interface DeliveryDatabase {
  */
 export class WebhookDeliveryWorker {
   private readonly loop: PollLoop;
+  /** Every claimed delivery not yet settled: sending, or waiting for its settlement's turn. */
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * Sends in flight: what the instance's limit counts. A send that has its answer stops counting while it waits
+   * for its settlement's turn, so that wait (up to SETTLE_WINDOW_MS) does not hold the next send back.
+   */
+  private sending = 0;
   /** Sends in flight by receiving URL. */
   private readonly perReceiver = new Map<string, number>();
   /**
@@ -139,7 +150,7 @@ export class WebhookDeliveryWorker {
   private async claimAndSend(): Promise<Promise<void>[]> {
     const started: Promise<void>[] = [];
     for (;;) {
-      const room = this.settings.concurrency - this.inFlight.size;
+      const room = Math.min(this.settings.concurrency - this.sending, this.unsettledLimit() - this.inFlight.size);
       if (room <= 0) return started;
       const now = this.clock();
       const skip = this.busyReceivers();
@@ -160,25 +171,30 @@ export class WebhookDeliveryWorker {
       const leaseUntil = new Date(now.getTime() + CLAIM_LEASE_MS);
       const claimed = await repo.claimDeliveries(this.database, this.settings.engine, { ids, now, leaseUntil, token });
       for (const delivery of claimed) {
-        const release = this.holdReceiverSlot(delivery.url);
+        const sent = this.holdSendSlot(delivery.url);
         this.claims.set(delivery.id, token);
-        const sending = this.deliver(delivery, token, release)
+        const settling = this.deliver(delivery, token, sent)
           .catch((error: unknown) =>
             this.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed to settle"),
           )
           .finally(() => {
-            release();
+            sent();
             this.claims.delete(delivery.id);
-            this.inFlight.delete(sending);
-            // The instance's own limit had held claims back: there is room again.
-            if (this.inFlight.size === this.settings.concurrency - 1) this.loop.wake();
+            this.inFlight.delete(settling);
+            // The bound on unsettled deliveries had held claims back: there is room again.
+            if (this.inFlight.size === this.unsettledLimit() - 1) this.loop.wake();
           });
-        this.inFlight.add(sending);
-        started.push(sending);
+        this.inFlight.add(settling);
+        started.push(settling);
       }
       // Nothing more is due (or another worker took it): wait to be woken.
       if (due.length < room || claimed.length === 0) return started;
     }
+  }
+
+  /** Claimed deliveries this instance holds unsettled at most (see UNSETTLED_PER_SEND_SLOT). */
+  private unsettledLimit(): number {
+    return this.settings.concurrency * UNSETTLED_PER_SEND_SLOT;
   }
 
   /** Moves the claims of the sends in flight forward, so no other worker takes them over meanwhile. */
@@ -210,18 +226,21 @@ export class WebhookDeliveryWorker {
   /**
    * Counts a send to `url`; the returned function (which may be called more than once) ends it. Once half
    * of the receiver's share is free, the worker looks for more: claims come in batches rather than one per
-   * finished send, and the receiver still has sends under way meanwhile.
+   * finished send, and the receiver still has sends under way meanwhile. So it does when the instance's own
+   * limit had held claims back.
    */
-  private holdReceiverSlot(url: string): () => void {
+  private holdSendSlot(url: string): () => void {
+    this.sending++;
     this.perReceiver.set(url, (this.perReceiver.get(url) ?? 0) + 1);
     let held = true;
     return () => {
       if (!held) return;
       held = false;
+      const instanceWasFull = this.sending-- === this.settings.concurrency;
       const left = this.perReceiver.get(url)! - 1;
       if (left > 0) this.perReceiver.set(url, left);
       else this.perReceiver.delete(url);
-      if (left <= this.settings.concurrencyPerReceiver / 2) this.loop.wake();
+      if (instanceWasFull || left <= this.settings.concurrencyPerReceiver / 2) this.loop.wake();
     };
   }
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
-import type { Reads } from "../../src/db/statements.js";
+import type { Reads, Writes } from "../../src/db/statements.js";
 import {
   CLAIM_LEASE_MS,
   FAILED_DELIVERIES_TO_DISABLE,
   RETRY_DELAYS_MS,
+  UNSETTLED_PER_SEND_SLOT,
   WebhookDeliveryWorker,
 } from "../../src/webhooks/delivery-worker.js";
 import { MAX_RESPONSE_BYTES, type SendOutcome, type WebhookSender } from "../../src/webhooks/sender.js";
@@ -18,7 +19,7 @@ import {
   type Responder,
   type WebhookReceiver,
 } from "../support/webhook-receiver.js";
-import { BUY_QUOTE, EVM_ADDRESS, expectError, ok, waitFor } from "../support/kit.js";
+import { BUY_QUOTE, EVM_ADDRESS, expectError, ok, sleep, waitFor } from "../support/kit.js";
 
 /*
  * Durable webhook delivery (CONTRACT.md, Webhooks), on the project's engine: a delivery per event and
@@ -663,6 +664,75 @@ describe("fair share of the send slots", () => {
       expect(dueAfter!.getTime()).toBeLessThanOrEqual(lookedAt);
       expect(looks.at(-1)!.rows).toEqual([{ id: expect.any(String), url: healthy.url() }]);
     } finally {
+      await worker.stop();
+      await isolated.close();
+    }
+  });
+});
+
+describe("send slots and settlements", () => {
+  it("a send frees its slot once answered, before it settles; sends ahead of their settlements stop at a bound", async () => {
+    // Its own app, so that its queue holds only this test's deliveries.
+    const isolated = await startTestApp(env, { seams: { resolveHost: resolver, webhookCa: testCertificates().ca } });
+    const { db, reads, writes } = isolated.app;
+    // Settlements wait at this gate (a slow database); every other write goes through.
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const gated: Writes = {
+      run: async (sql, args) => {
+        if (sql.includes(`SET "status" = $1`)) await gate;
+        return writes.run(sql, args);
+      },
+      transaction: (work) => writes.transaction(work),
+    };
+    const sentTo: string[] = [];
+    const answering = {
+      send: async (url: string): Promise<SendOutcome> => {
+        sentTo.push(url);
+        return { ok: true, statusCode: 204, error: null, durationMs: 1 };
+      },
+    } as unknown as WebhookSender;
+    const concurrency = 1;
+    const worker = new WebhookDeliveryWorker(
+      { db, reads, writes: gated },
+      async () => "signature",
+      answering,
+      {
+        engine: isolated.app.config.database.engine,
+        pollMs: 60_000,
+        timeoutMs: TIMEOUT_MS,
+        concurrency,
+        concurrencyPerReceiver: concurrency,
+      },
+      isolated.app.log,
+      () => undefined,
+    );
+    try {
+      const target = await receiver(isolated);
+      const register = await followedSession(isolated, await newCaller(isolated), target.url());
+      const events = concurrency * UNSETTLED_PER_SEND_SLOT + 2;
+      for (let index = 0; index < events; index++) await register();
+
+      worker.start();
+      // One slot, yet each send after the first starts while the ones before wait to settle, up to the bound.
+      await waitFor(
+        async () => sentTo.length,
+        (sent) => sent === concurrency * UNSETTLED_PER_SEND_SLOT,
+        "sends ahead of their settlements",
+      );
+      await sleep(300);
+      expect(sentTo).toHaveLength(concurrency * UNSETTLED_PER_SEND_SLOT);
+      expect(await db.webhookDelivery.count({ where: { status: "delivered" } })).toBe(0);
+
+      openGate();
+      await waitFor(
+        () => db.webhookDelivery.count({ where: { status: "delivered" } }),
+        (delivered) => delivered === events,
+        "every delivery to settle",
+      );
+      expect(sentTo).toHaveLength(events);
+    } finally {
+      openGate();
       await worker.stop();
       await isolated.close();
     }
