@@ -1,4 +1,7 @@
-import { randomUUID } from "node:crypto";
+// Deliveries and attempts take time-ordered UUIDs (version 7), so that the new entries of their indexes (an
+// attempt's own and its delivery's) land beside the previous ones. With random ones each settled delivery's
+// entries took pages of their own: a settlement batch wrote about two more pages per delivery to SQLite's log.
+import { v7 as timeOrderedUuid } from "uuid";
 import {
   deleteBatch,
   insert,
@@ -33,7 +36,7 @@ export async function enqueueDeliveries(
     ...insert(
       "WebhookDelivery",
       wanting.map((subscription) => ({
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         subscriptionId: subscription.id,
         eventId: event.eventId,
         status: "pending",
@@ -62,12 +65,12 @@ export interface ClaimedDelivery {
  * `dueAfter` starts the range later, so what fell due since a look can be read without the skipped backlog.
  */
 export async function findDueDeliveries(
-  reads: Reads,
+  tx: Pick<StatementTx, "all">,
   due: { now: Date; limit: number; skip: readonly string[]; dueAfter?: Date },
 ): Promise<{ id: string; url: string }[]> {
   const skipped = due.skip.length ? `AND "WebhookSubscription"."url" NOT IN (${placeholders(due.skip.length, 2)})` : "";
   const after = due.dueAfter ? `AND "WebhookDelivery"."nextAttemptAt" > $${due.skip.length + 2}` : "";
-  return reads.all(
+  return tx.all(
     `SELECT "WebhookDelivery"."id", "WebhookSubscription"."url"
     FROM "WebhookDelivery" JOIN "WebhookSubscription" ON "WebhookSubscription"."id" = "WebhookDelivery"."subscriptionId"
     WHERE "WebhookDelivery"."status" = 'pending' AND "WebhookDelivery"."nextAttemptAt" <= $1 ${after} ${skipped}
@@ -109,7 +112,7 @@ export async function deliveryBacklog(
  * (FOR UPDATE SKIP LOCKED); SQLite has one writer, where the conditional update alone decides.
  */
 export async function claimDeliveries(
-  database: { reads: Reads; writes: Pick<Writes, "run"> },
+  tx: Pick<StatementTx, "all" | "run">,
   engine: "postgresql" | "sqlite",
   claim: { ids: readonly string[]; now: Date; leaseUntil: Date; token: string },
 ): Promise<ClaimedDelivery[]> {
@@ -125,13 +128,13 @@ export async function claimDeliveries(
         `"id" IN (${list}) AND +"status" = 'pending' AND +"nextAttemptAt" <= $3`;
   // Not "updatedAt": retention reads it as when a delivery settled, and a claim settles nothing (nor need it
   // move the delivery in the (status, updatedAt) index).
-  await database.writes.run(`UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = $2 WHERE ${stillDue}`, [
+  await tx.run(`UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = $2 WHERE ${stillDue}`, [
     leaseUntil,
     token,
     now,
     ...ids,
   ]);
-  const rows = await database.reads.all<Omit<ClaimedDelivery, "subscriptionActive"> & { isActive: boolean }>(
+  const rows = await tx.all<Omit<ClaimedDelivery, "subscriptionActive"> & { isActive: boolean }>(
     `SELECT "WebhookDelivery"."id", "WebhookDelivery"."subscriptionId", "WebhookDelivery"."roundAttempts",
       "WebhookSubscription"."url", "WebhookSubscription"."isActive", "RampEvent"."body"
     FROM "WebhookDelivery" JOIN "WebhookSubscription" ON "WebhookSubscription"."id" = "WebhookDelivery"."subscriptionId"
@@ -202,7 +205,7 @@ export async function insertAttempt(writes: Writes, deliveryId: string, attempt:
   await writes.run(
     `INSERT INTO "WebhookDeliveryAttempt" ("id", "deliveryId", "startedAt", "durationMs", "statusCode", "error")
     SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM "WebhookDelivery" WHERE "id" = $2)`,
-    [randomUUID(), deliveryId, attempt.startedAt, attempt.durationMs, attempt.statusCode, attempt.error],
+    [timeOrderedUuid(), deliveryId, attempt.startedAt, attempt.durationMs, attempt.statusCode, attempt.error],
   );
 }
 

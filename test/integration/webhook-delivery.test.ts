@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
-import type { Reads, Writes } from "../../src/db/statements.js";
+import type { Writes } from "../../src/db/statements.js";
 import {
   CLAIM_LEASE_MS,
   FAILED_DELIVERIES_TO_DISABLE,
@@ -374,13 +374,14 @@ describe("retries", () => {
     const engine = testEngine() === "postgresql" ? "postgresql" : "sqlite";
     // A worker claims the delivery and is never heard of again.
     const now = new Date(t0);
-    const due = await findDueDeliveries(manual.app.reads, { now, limit: 100, skip: [] });
-    const claimed = await claimDeliveries(manual.app, engine, {
-      ids: due.map(({ id }) => id),
-      now,
-      leaseUntil: new Date(t0 + CLAIM_LEASE_MS),
-      token: crypto.randomUUID(),
-    });
+    const claimed = await manual.app.writes.transaction(async (tx) =>
+      claimDeliveries(tx, engine, {
+        ids: (await findDueDeliveries(tx, { now, limit: 100, skip: [] })).map(({ id }) => id),
+        now,
+        leaseUntil: new Date(t0 + CLAIM_LEASE_MS),
+        token: crypto.randomUUID(),
+      }),
+    );
     expect(claimed.map((delivery) => delivery.subscriptionId)).toContain(webhookId);
 
     await runAt(t0 + CLAIM_LEASE_MS - 1);
@@ -459,7 +460,12 @@ describe("a claim's plan", () => {
     };
     const now = new Date();
     const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
-    await claimDeliveries({ reads, writes: recording }, "sqlite", { ids, now, leaseUntil: now, token: "token" });
+    await claimDeliveries({ ...recording, all: (sql, args) => reads.all(sql, args) }, "sqlite", {
+      ids,
+      now,
+      leaseUntil: now,
+      token: "token",
+    });
     const [claim] = statements;
     const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${claim!.sql}`, claim!.args);
     expect(plan.map(({ detail }) => detail)).toEqual([
@@ -584,16 +590,21 @@ describe("fair share of the send slots", () => {
     const isolated = await startTestApp(env, { seams: { resolveHost: resolver, webhookCa: testCertificates().ca } });
     // Every look for due deliveries, with what it bound and found.
     const looks: { args: readonly unknown[]; rows: { url: string }[] }[] = [];
-    const { reads } = isolated.app;
-    const recording: Reads = {
-      all: async <Row>(sql: string, args: readonly unknown[] = []) => {
-        const rows = await reads.all<Row>(sql, args);
-        if (sql.includes(`"WebhookDelivery"."nextAttemptAt" <= $1`))
-          looks.push({ args, rows: rows as { url: string }[] });
-        return rows;
-      },
-      one: (sql, args) => reads.one(sql, args),
-      close: () => reads.close(),
+    const { writes } = isolated.app;
+    const recording: Writes = {
+      run: (sql, args) => writes.run(sql, args),
+      transaction: (work) =>
+        writes.transaction((tx) =>
+          work({
+            ...tx,
+            all: async <Row>(sql: string, args: readonly unknown[] = []) => {
+              const rows = await tx.all<Row>(sql, args);
+              if (sql.includes(`"WebhookDelivery"."nextAttemptAt" <= $1`))
+                looks.push({ args, rows: rows as { url: string }[] });
+              return rows;
+            },
+          }),
+        ),
     };
     // Sends that are never answered until the worker stops.
     const sentTo: string[] = [];
@@ -609,7 +620,7 @@ describe("fair share of the send slots", () => {
     } as unknown as WebhookSender;
     const share = 2;
     const worker = new WebhookDeliveryWorker(
-      { db: isolated.app.db, reads: recording, writes: isolated.app.writes },
+      { db: isolated.app.db, writes: recording },
       async () => "signature",
       unanswered,
       {
@@ -674,7 +685,7 @@ describe("send slots and settlements", () => {
   it("a send frees its slot once answered, before it settles; sends ahead of their settlements stop at a bound", async () => {
     // Its own app, so that its queue holds only this test's deliveries.
     const isolated = await startTestApp(env, { seams: { resolveHost: resolver, webhookCa: testCertificates().ca } });
-    const { db, reads, writes } = isolated.app;
+    const { db, writes } = isolated.app;
     // Settlements wait at this gate (a slow database); every other write goes through.
     let openGate!: () => void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
@@ -694,7 +705,7 @@ describe("send slots and settlements", () => {
     } as unknown as WebhookSender;
     const concurrency = 1;
     const worker = new WebhookDeliveryWorker(
-      { db, reads, writes: gated },
+      { db, writes: gated },
       async () => "signature",
       answering,
       {
@@ -796,6 +807,35 @@ describe("delivery log and redelivery", () => {
     const after = (await deliveries(manual, caller, webhookId)).deliveries.find((d: any) => d.id === chosen.id);
     expect(after).toMatchObject({ status: "delivered", deliveredAt: new Date(t0 + 5_000).toISOString() });
     expect(after.attempts.map((attempt: any) => Date.parse(attempt.startedAt))).toEqual([t0, t0 + 5_000]);
+  });
+
+  it("gives deliveries and their attempts time-ordered ids (UUID version 7): in id order, in the order made", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual);
+    const session = ok(
+      await manual.request("POST", "/v1/session/create", {
+        headers: caller.secret,
+        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-ordered" },
+      }),
+      201,
+    );
+    const webhookId = await subscribe(manual, caller, { url: target.url(), sessionId: session.sessionId });
+    for (let index = 0; index < 3; index++)
+      await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+    await runAt(Date.now() + 60_000);
+
+    const made = await manual.app.db.webhookDelivery.findMany({
+      where: { subscriptionId: webhookId },
+      include: { event: { select: { sequence: true } }, attempts: true },
+    });
+    expect(made).toHaveLength(3);
+    const v7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const id of [...made.map((delivery) => delivery.id), ...made.flatMap((d) => d.attempts.map((a) => a.id))])
+      expect(id).toMatch(v7);
+    const byId = [...made].sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(byId.map((delivery) => delivery.event.sequence)).toEqual(
+      made.map((delivery) => delivery.event.sequence).sort((a, b) => a - b),
+    );
   });
 
   it("answers 404 for another profile's subscription, an unknown delivery or one of another subscription", async () => {
