@@ -751,7 +751,8 @@ describe("send slots and settlements", () => {
 });
 
 describe("delivery log and redelivery", () => {
-  it("pages the log newest first and redelivers an event with the same eventId in a new round", async () => {
+  /** A new subscription to a widget session of a new caller, and three ramps of it delivered at `at`. */
+  async function threeDelivered(at: number) {
     const caller = await newCaller(manual);
     const target = await receiver(manual);
     const session = ok(
@@ -764,8 +765,13 @@ describe("delivery log and redelivery", () => {
     const webhookId = await subscribe(manual, caller, { url: target.url(), sessionId: session.sessionId });
     for (let index = 0; index < 3; index++)
       await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
+    await runAt(at);
+    return { caller, target, webhookId };
+  }
+
+  it("pages the log newest first and redelivers an event with the same eventId in a new round", async () => {
     const t0 = Date.now() + 60_000;
-    await runAt(t0);
+    const { caller, target, webhookId } = await threeDelivered(t0);
 
     const all = await deliveries(manual, caller, webhookId);
     expect(all.totalCount).toBe(3);
@@ -810,19 +816,7 @@ describe("delivery log and redelivery", () => {
   });
 
   it("gives deliveries and their attempts time-ordered ids (UUID version 7): in id order, in the order made", async () => {
-    const caller = await newCaller(manual);
-    const target = await receiver(manual);
-    const session = ok(
-      await manual.request("POST", "/v1/session/create", {
-        headers: caller.secret,
-        body: { rampType: "BUY", network: "polygon", inputAmount: "250", externalSessionId: "ext-ordered" },
-      }),
-      201,
-    );
-    const webhookId = await subscribe(manual, caller, { url: target.url(), sessionId: session.sessionId });
-    for (let index = 0; index < 3; index++)
-      await register(manual, caller, await quote(manual, caller), { sessionId: session.sessionId });
-    await runAt(Date.now() + 60_000);
+    const { webhookId } = await threeDelivered(Date.now() + 60_000);
 
     const made = await manual.app.db.webhookDelivery.findMany({
       where: { subscriptionId: webhookId },
