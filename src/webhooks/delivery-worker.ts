@@ -269,7 +269,7 @@ export class WebhookDeliveryWorker {
     return ids;
   }
 
-  /** Sends and settles one delivery; `sent` frees its receiver's slot as soon as the receiver has answered. */
+  /** Sends and settles one delivery; `sent` frees its send slot as soon as the receiver has answered. */
   private async deliver(delivery: repo.ClaimedDelivery, token: string, sent: () => void): Promise<void> {
     const { writes } = this.database;
     if (!delivery.subscriptionActive) {
