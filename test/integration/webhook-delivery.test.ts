@@ -152,6 +152,27 @@ async function runAt(at: number): Promise<void> {
   await manual.app.webhookDelivery.runOnce();
 }
 
+/**
+ * A delivery worker of `t`'s database that looks for due deliveries only when woken (or started), over `writes`
+ * and `sender` (stand-ins that watch or hold what passes), with a stand-in signature.
+ */
+function wokenByHand(
+  t: TestApp,
+  writes: Writes,
+  sender: WebhookSender,
+  slots: { concurrency: number; concurrencyPerReceiver: number },
+): WebhookDeliveryWorker {
+  const settings = { engine: t.app.config.database.engine, pollMs: 60_000, timeoutMs: TIMEOUT_MS, ...slots };
+  return new WebhookDeliveryWorker(
+    { db: t.app.db, writes },
+    async () => "signature",
+    sender,
+    settings,
+    t.app.log,
+    () => undefined,
+  );
+}
+
 const startedAtOf = (log: { deliveries: { attempts: { startedAt: string }[] }[] }) =>
   log.deliveries[0]!.attempts.map((attempt) => Date.parse(attempt.startedAt));
 
@@ -619,20 +640,7 @@ describe("fair share of the send slots", () => {
       },
     } as unknown as WebhookSender;
     const share = 2;
-    const worker = new WebhookDeliveryWorker(
-      { db: isolated.app.db, writes: recording },
-      async () => "signature",
-      unanswered,
-      {
-        engine: isolated.app.config.database.engine,
-        pollMs: 60_000,
-        timeoutMs: TIMEOUT_MS,
-        concurrency: 8,
-        concurrencyPerReceiver: share,
-      },
-      isolated.app.log,
-      () => undefined,
-    );
+    const worker = wokenByHand(isolated, recording, unanswered, { concurrency: 8, concurrencyPerReceiver: share });
     try {
       const dead = await receiver(isolated);
       const registerForDead = await followedSession(isolated, await newCaller(isolated), dead.url());
@@ -704,20 +712,7 @@ describe("send slots and settlements", () => {
       },
     } as unknown as WebhookSender;
     const concurrency = 1;
-    const worker = new WebhookDeliveryWorker(
-      { db, writes: gated },
-      async () => "signature",
-      answering,
-      {
-        engine: isolated.app.config.database.engine,
-        pollMs: 60_000,
-        timeoutMs: TIMEOUT_MS,
-        concurrency,
-        concurrencyPerReceiver: concurrency,
-      },
-      isolated.app.log,
-      () => undefined,
-    );
+    const worker = wokenByHand(isolated, gated, answering, { concurrency, concurrencyPerReceiver: concurrency });
     try {
       const target = await receiver(isolated);
       const register = await followedSession(isolated, await newCaller(isolated), target.url());
