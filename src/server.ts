@@ -12,10 +12,12 @@ import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import Fastify, {
   type FastifyBaseLogger,
+  type FastifyContextConfig,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type HookHandlerDoneFunction,
 } from "fastify";
 import {
   getOperationAST,
@@ -147,15 +149,21 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // Bodies are JSON only; anything else is refused as the wrong media type.
   server.removeContentTypeParser("text/plain");
 
-  // Every answered request in the request histogram by route pattern, never the raw URL (it holds ids). Each
-  // route gets a hook that knows its pattern (reading it per request, routeOptions, builds an object each time);
-  // requests no route matched are one series.
+  // Hooks take a callback, not a promise, where they can (an async hook costs a promise per request), and a
+  // route's rule is read from its options once, as the route is added: reading them per request
+  // (request.routeOptions) builds a new object each time.
+
+  // Every answered request in the request histogram by route pattern, never the raw URL (it holds ids); requests
+  // no route matched are one series.
   server.addHook("onRoute", (route) => {
     const observe = app.metrics.requestObserver(route.url);
-    route.onResponse = withHook(route.onResponse, (request, reply, done) => {
-      observe(request.method, reply.statusCode, reply.elapsedTime);
-      done();
-    });
+    route.onResponse = [
+      ...hookList(route.onResponse),
+      (request, reply, done) => {
+        observe(request.method, reply.statusCode, reply.elapsedTime);
+        done();
+      },
+    ];
   });
   const observeUnmatched = app.metrics.requestObserver(undefined);
   server.addHook("onResponse", (request, reply, done) => {
@@ -163,12 +171,22 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     done();
   });
 
-  const limits = app.rateLimits;
-
-  // Hooks every request runs take a callback: an async hook costs a promise per request.
   server.addHook("onRequest", (request, reply, done) => {
     reply.header("X-Request-ID", request.id);
     done();
+  });
+
+  const limits = app.rateLimits;
+  // Per client IP, before anything else runs but CORS (so a browser can read the 429): every route's first hook
+  // of its own (CORS's preflight route included: this hook is added before the plugin), and every request no
+  // route matched. Sign-in has its own, stricter limit, health checks none.
+  // (Fastify answers what a hook throws as it answers what it passes to done.)
+  const perIpLimit = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    limits.perIp.hit(request.ip);
+    done();
+  };
+  server.addHook("onRoute", (route) => {
+    if (route.config?.rateLimit !== false) route.onRequest = [perIpLimit, ...hookList(route.onRequest)];
   });
 
   // With no origin listed no browser may call and no answer varies by origin: the plugin, whose work on every
@@ -183,63 +201,60 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     });
   }
 
-  // Per client IP, before anything else runs but CORS (so a browser can read the 429); sign-in has its own,
-  // stricter limit, health checks none.
-  server.addHook("onRequest", (request, _reply, done) => {
-    let refused: Error | undefined;
-    try {
-      if (request.routeOptions.config?.rateLimit !== false) limits.perIp.hit(request.ip);
-    } catch (error) {
-      refused = error as Error;
-    }
-    done(refused);
-  });
-
   /** The caller's own rate, the route's tasks and the acting context, for the principal decided. */
-  const admit = async (request: FastifyRequest, principal: Principal) => {
+  const admit = async (request: FastifyRequest, principal: Principal, rule: FastifyContextConfig) => {
     request.principal = principal;
     const caller = callerKey(principal);
     if (caller) limits.perCaller.hit(caller);
-    const { capabilities, delegation } = request.routeOptions.config;
+    const { capabilities, delegation } = rule;
     if (!capabilities) return;
     const selector = app.delegation.checkCaller(principal, managedProfileSelector(request.headers), capabilities);
     // Every route with capabilities declares its delegation rule (checked as routes are added, below).
     request.acting = await app.delegation.resolve(principal, selector, delegation!);
   };
 
-  // Who is calling, whether the route's tasks allow it, and the caller's own rate: after the per-IP
-  // limit (onRequest), before the body is read (so unauthenticated callers never see validation errors).
-  server.addHook("preParsing", async (request, _reply, payload) => {
-    const { capabilities, graphql, publicKeyField } = request.routeOptions.config;
-    if (!capabilities && !graphql) return payload;
-    const presented = presentedPublicKeys(request.query, publicKeyField);
-    await admit(request, await app.authenticator.authenticate(request.headers, presented));
-    return payload;
-  });
-
   // A public key presented in the body is known once the body is read: the principal is decided again from
   // every value presented. Only a caller that presented no key or session before can change (the others win
-  // or mismatch), so one that stays is not admitted, nor counted, twice. Only the routes that take such a
-  // field get the hook: the others pay nothing for it.
-  const admitWithBody = async (request: FastifyRequest, field: string) => {
+  // or mismatch), so one that stays is not admitted, nor counted, twice.
+  const admitWithBody = async (request: FastifyRequest, rule: FastifyContextConfig, field: string) => {
     const inBody = presentedPublicKeys(sentBody(request), field);
     if (!inBody.length) return;
     const principal = await app.authenticator.authenticate(request.headers, [
       ...presentedPublicKeys(request.query, field),
       ...inBody,
     ]);
-    if (callerKey(principal) !== callerKey(request.principal)) await admit(request, principal);
+    if (callerKey(principal) !== callerKey(request.principal)) await admit(request, principal, rule);
   };
+
+  // Who is calling, whether the route's tasks allow it, and the caller's own rate: after the per-IP limit
+  // (onRequest), before the body is read (so unauthenticated callers never see validation errors); only on the
+  // routes that declare tasks (and /graphql, whose fields declare theirs). The routes that take a public key in
+  // their body decide again once it is read.
   server.addHook("onRoute", (route) => {
-    const field = route.config?.publicKeyField;
-    if (!field) return;
-    route.preValidation = withHook(route.preValidation, (request, _reply, done) => {
-      admitWithBody(request, field).then(() => done(), done);
-    });
+    const rule = route.config ?? {};
+    if (!rule.capabilities && !rule.graphql) return;
+    const field = rule.publicKeyField;
+    route.preParsing = [
+      (request, _reply, payload, done) => {
+        app.authenticator
+          .authenticate(request.headers, presentedPublicKeys(request.query, field))
+          .then((principal) => admit(request, principal, rule))
+          .then(() => done(null, payload), done);
+      },
+      ...hookList(route.preParsing),
+    ];
+    if (field) {
+      route.preValidation = [
+        ...hookList(route.preValidation),
+        (request, _reply, done) => {
+          admitWithBody(request, rule, field).then(() => done(), done);
+        },
+      ];
+    }
   });
 
   server.setErrorHandler((error: FastifyError, request, reply) => replyWithError(error, request, reply));
-  server.setNotFoundHandler((request, reply) =>
+  server.setNotFoundHandler({ preValidation: perIpLimit }, (request, reply) =>
     replyWithError(
       new AppError("NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}.`),
       request,
@@ -315,9 +330,9 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   return server;
 }
 
-/** A route's own hooks of one kind (none, one or several) with `hook` run after them. */
-function withHook<Hook>(hooks: Hook | Hook[] | undefined, hook: Hook): Hook[] {
-  return [...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]), hook];
+/** A route's own hooks of one kind (none, one or several), as a list. */
+function hookList<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /**

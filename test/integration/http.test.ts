@@ -499,12 +499,13 @@ describe("rate limit per IP", () => {
     expect((await call(r, "GET", "/v1/openapi.json", { remoteAddress: "198.51.100.8" })).status).toBe(200);
   });
 
-  it("the per-IP limit covers every route, authenticated /v1 routes and /graphql included", async () => {
+  it("the per-IP limit covers every route, authenticated /v1 routes, /graphql and unknown paths included", async () => {
     // The address spent its budget in the previous test.
     expectRestError(await call(r, "GET", "/v1/openapi.json", { remoteAddress: ip }), 429, "RATE_LIMITED");
     const refresh = await call(r, "POST", "/v1/auth/refresh", { remoteAddress: ip, body: { refresh_token: "x" } });
     expectRestError(refresh, 429, "RATE_LIMITED");
     expectRestError(await call(r, "GET", "/v1/api-credentials", { remoteAddress: ip }), 429, "RATE_LIMITED");
+    expectRestError(await call(r, "GET", "/v1/nothing-here", { remoteAddress: ip }), 429, "RATE_LIMITED");
     const graphql = await call(r, "POST", "/graphql", { remoteAddress: ip, body: gqlBody("{ __typename }") });
     expectGraphQLError(graphql, "RATE_LIMITED", 429, 429);
     expectRetryAfter(graphql);
