@@ -13,7 +13,6 @@ import { credentialListTag } from "./types.js";
 
 interface CachedCredential {
   credential: VerifiedCredential;
-  storedDigest: Buffer;
   environment: string;
   expiresAt: Date;
   revokedAt: Date | null;
@@ -62,12 +61,7 @@ export class CredentialVerifier implements KeyVerifier {
       (await this.cache.load(digest, () =>
         this.load(kind, kind === "public" ? { publicKey: value } : { secretKeyHash: digest }, digest),
       ));
-    if (
-      !entry ||
-      !timingSafeEqual(entry.storedDigest, Buffer.from(digest, "hex")) ||
-      entry.environment !== this.options.environment ||
-      !isActive(entry, now)
-    ) {
+    if (!entry || entry.environment !== this.options.environment || !isActive(entry, now)) {
       throw new AppError(ERRORS[kind]);
     }
     this.noteUse(entry.credential, kind, now);
@@ -82,9 +76,16 @@ export class CredentialVerifier implements KeyVerifier {
     return !!entry && isActive(entry, new Date());
   }
 
+  /**
+   * The credential whose key has `digest`, to be cached under it: a record whose stored key does not give that
+   * digest exactly (compared in constant time) is no match, so an entry found under a digest is that key's.
+   */
   private async load(kind: KeyKind, lookup: CredentialLookup, digest: string) {
     const record = await findCredentialByKey(this.reads, lookup);
     if (!record) return undefined;
+    // A public value is stored as it is; compare digests for both kinds alike.
+    const storedDigest = kind === "public" ? sha256Hex(record.publicKey) : record.secretKeyHash;
+    if (!timingSafeEqual(Buffer.from(storedDigest, "hex"), Buffer.from(digest, "hex"))) return undefined;
     const entry: CachedCredential = {
       credential: {
         id: record.id,
@@ -93,8 +94,6 @@ export class CredentialVerifier implements KeyVerifier {
         managerProfileId: record.managerProfileId,
         keyDigest: digest,
       },
-      // A public value is stored as it is; compare digests for both kinds alike.
-      storedDigest: Buffer.from(kind === "public" ? sha256Hex(record.publicKey) : record.secretKeyHash, "hex"),
       environment: record.environment,
       expiresAt: record.expiresAt,
       revokedAt: record.revokedAt,
