@@ -219,10 +219,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   const admitWithBody = async (request: FastifyRequest, rule: FastifyContextConfig, field: string) => {
     const inBody = presentedPublicKeys(sentBody(request), field);
     if (!inBody.length) return;
-    const principal = await app.authenticator.authenticate(request.headers, [
-      ...presentedPublicKeys(request.query, field),
-      ...inBody,
-    ]);
+    const principal = await app.authenticator.authenticate(
+      request.headers,
+      [...presentedPublicKeys(request.query, field), ...inBody],
+      request.raw.socket,
+    );
     if (callerKey(principal) !== callerKey(request.principal)) await admit(request, principal, rule);
   };
 
@@ -237,7 +238,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     route.preParsing = [
       (request, _reply, payload, done) => {
         app.authenticator
-          .authenticate(request.headers, presentedPublicKeys(request.query, field))
+          .authenticate(request.headers, presentedPublicKeys(request.query, field), request.raw.socket)
           .then((principal) => admit(request, principal, rule))
           .then(() => done(null, payload), done);
       },

@@ -5,7 +5,8 @@ import type { Principal, VerifiedCredential, VerifiedSession } from "./principal
 
 /** Verifies API keys: the credentials module provides it. */
 export interface KeyVerifier {
-  verify(kind: KeyKind, value: string): Promise<VerifiedCredential>;
+  /** `connection`: the one the value came on, when there is one (a keep-alive client presents it again). */
+  verify(kind: KeyKind, value: string, connection?: object): Promise<VerifiedCredential>;
   isStillValid(kind: KeyKind, credential: VerifiedCredential): Promise<boolean>;
 }
 
@@ -47,19 +48,26 @@ export class Authenticator {
 
   /**
    * `presentedPublicKeys`: public values a route reads from outside the headers (the body or query `apiKey` of
-   * quote and widget session creation); each counts as an X-Public-Key would.
+   * quote and widget session creation); each counts as an X-Public-Key would. `connection`: the socket the
+   * request came on, if any.
    */
-  async authenticate(headers: CredentialHeaders, presentedPublicKeys: readonly string[] = []): Promise<Principal> {
+  async authenticate(
+    headers: CredentialHeaders,
+    presentedPublicKeys: readonly string[] = [],
+    connection?: object,
+  ): Promise<Principal> {
     const authorization = header(headers, "authorization");
     const secretValue = header(headers, "x-api-key");
     const publicValue = header(headers, "x-public-key");
 
-    const secret = secretValue !== undefined ? await this.verifier.verify("secret", secretValue) : undefined;
-    const publicCredential = publicValue !== undefined ? await this.verifier.verify("public", publicValue) : undefined;
+    const secret =
+      secretValue !== undefined ? await this.verifier.verify("secret", secretValue, connection) : undefined;
+    const publicCredential =
+      publicValue !== undefined ? await this.verifier.verify("public", publicValue, connection) : undefined;
     if (secret && publicCredential && secret.id !== publicCredential.id) throw new AppError("CREDENTIAL_MISMATCH");
     let keyCredential = secret ?? publicCredential;
     for (const presented of presentedPublicKeys) {
-      const credential = await this.verifier.verify("public", presented);
+      const credential = await this.verifier.verify("public", presented, connection);
       if (keyCredential && credential.id !== keyCredential.id) throw new AppError("CREDENTIAL_MISMATCH");
       keyCredential ??= credential;
     }

@@ -5,7 +5,7 @@ import type { Reads } from "../db/statements.js";
 import { findCredentialByKey, recordLastUses, type CredentialLookup, type LastUse } from "./repo.js";
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { isWellFormedKey, sha256Hex, type KeyKind, type RampEnvironment } from "../auth/keys.js";
+import { isWellFormedKey, KeyDigests, sha256Hex, type KeyKind, type RampEnvironment } from "../auth/keys.js";
 import type { KeyVerifier } from "../auth/authenticate.js";
 import type { VerifiedCredential } from "../auth/principal.js";
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
@@ -35,6 +35,7 @@ const MALFORMED = { public: "INVALID_PUBLIC_KEY", secret: "INVALID_SECRET_KEY" }
 export class CredentialVerifier implements KeyVerifier {
   /** Keyed by the digest of the presented value, tagged with the ids of credential, profile and partner. */
   private readonly cache: RevocableCache<CachedCredential>;
+  private readonly digests = new KeyDigests();
   private pendingUses = new Map<string, LastUse & { profileId: string }>();
   private flushTimer: NodeJS.Timeout | undefined;
 
@@ -52,9 +53,9 @@ export class CredentialVerifier implements KeyVerifier {
     this.cache = busInvalidatedCache(bus, options.cacheTtlMs);
   }
 
-  async verify(kind: KeyKind, value: string): Promise<VerifiedCredential> {
+  async verify(kind: KeyKind, value: string, connection?: object): Promise<VerifiedCredential> {
     if (!isWellFormedKey(kind, value)) throw new AppError(MALFORMED[kind]);
-    const digest = sha256Hex(value);
+    const digest = this.digests.of(value, connection);
     const now = new Date();
     const entry =
       this.cache.peek(digest) ??

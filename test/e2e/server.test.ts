@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import { Agent, fetch as fetchThrough } from "undici";
 import { freshDatabase } from "../support/database.js";
 import { rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
@@ -22,13 +23,18 @@ async function call<T = any>(
   server: ServerProcess,
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; body?: unknown } = {},
+  /** `connection`: an agent whose one connection every call through it shares. */
+  options: { headers?: Record<string, string>; body?: unknown; connection?: Agent } = {},
 ): Promise<Reply<T>> {
-  const response = await fetch(`${server.url}${path}`, {
+  const init = {
     method,
     headers: { ...(options.body !== undefined && { "content-type": "application/json" }), ...options.headers },
     ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
-  });
+  };
+  const url = `${server.url}${path}`;
+  const response = options.connection
+    ? await fetchThrough(url, { ...init, dispatcher: options.connection })
+    : await fetch(url, init);
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -38,7 +44,8 @@ const graphql = <T = any>(
   query: string,
   headers: Record<string, string> = {},
   variables?: Record<string, unknown>,
-) => call<T>(server, "POST", "/graphql", { headers, body: { query, ...(variables && { variables }) } });
+  connection?: Agent,
+) => call<T>(server, "POST", "/graphql", { headers, body: { query, ...(variables && { variables }) }, connection });
 
 interface Session {
   email: string;
@@ -370,23 +377,28 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(syntax.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
   });
 
-  it("refuses a revoked key on the very next request", async () => {
+  it("refuses a revoked key on the very next request, on the keep-alive connection it was used on too", async () => {
     const session = await signIn(server, randomEmail("revoker"));
     const credential = await createCredential(server, session, "to revoke");
     const keyHeaders = { "x-api-key": credential.secretKey };
+    // The key's connection remembers its digest: the revocation must still reach it.
+    const connection = new Agent({ connections: 1 });
 
     // Warm every cache the key passes through.
     for (let i = 0; i < 2; i++) {
-      const before = await graphql(server, "{ me { id } }", keyHeaders);
+      const before = await graphql(server, "{ me { id } }", keyHeaders, undefined, connection);
       expect(before.status).toBe(200);
       expect(before.body.data.me.id).toBe(session.profileId);
     }
 
     await revokeCredential(server, session, credential.id);
 
-    const afterGraphql = await graphql(server, "{ me { id } }", keyHeaders);
+    const afterGraphql = await graphql(server, "{ me { id } }", keyHeaders, undefined, connection);
     expect(afterGraphql.status).toBe(401);
     expect(afterGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_API_KEY", status: 401 });
+    const afterRestOnConnection = await call(server, "GET", "/v1/api-credentials", { headers: keyHeaders, connection });
+    expect(afterRestOnConnection.body.error).toMatchObject({ code: "INVALID_API_KEY", status: 401 });
+    await connection.close();
     const afterRest = await call(server, "GET", "/v1/api-credentials", { headers: keyHeaders });
     expect(afterRest.status).toBe(401);
     expect(afterRest.body.error).toMatchObject({ code: "INVALID_API_KEY", status: 401 });
