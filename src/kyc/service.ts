@@ -38,6 +38,8 @@ export type KycCase = repo.KycCaseRow;
 export class KycService {
   /** Each subject's cases and login email, dropped on every instance when one of its cases changes. */
   private readonly subjects: RevocableCache<repo.SubjectKyc>;
+  /** The statuses of each cached state above that has no decision to come (dropped with the state). */
+  private readonly settledStatuses = new WeakMap<repo.SubjectKyc, Readonly<Record<Corridor, KycStatus>>>();
 
   constructor(
     private readonly db: Db,
@@ -60,23 +62,29 @@ export class KycService {
     return (await this.corridorStatuses(subjectProfileId))[corridor];
   }
 
-  /** `corridorStatus` of every corridor at once (ramp-info). */
-  async corridorStatuses(subjectProfileId: string): Promise<Record<Corridor, KycStatus>> {
-    const { cases, hasLoginEmail } = await this.subjectKyc(subjectProfileId);
+  /**
+   * `corridorStatus` of every corridor at once (ramp-info). While the subject's cases are unchanged and none
+   * has a decision still to come, the answer cannot change: it is the same object each time, made once.
+   */
+  async corridorStatuses(subjectProfileId: string): Promise<Readonly<Record<Corridor, KycStatus>>> {
+    const kyc = await this.subjectKyc(subjectProfileId);
+    const settled = this.settledStatuses.get(kyc);
+    if (settled) return settled;
     const statuses: Record<Corridor, KycStatus> = {
       AR: "not_started",
       BR: "not_started",
       CO: "not_started",
-      EU: hasLoginEmail ? "approved" : "not_started",
+      EU: kyc.hasLoginEmail ? "approved" : "not_started",
       MX: "not_started",
       US: "not_started",
     };
     const now = new Date();
-    for (const row of cases) {
+    for (const row of kyc.cases) {
       const status = withDueDecision(row, now).status as KycStatus;
       const corridor = row.corridor as Corridor;
       if (STATUS_RANK[status] > STATUS_RANK[statuses[corridor]]) statuses[corridor] = status;
     }
+    if (!kyc.cases.some((row) => decisionToCome(row, now))) this.settledStatuses.set(kyc, statuses);
     return statuses;
   }
 
@@ -469,6 +477,10 @@ function dueDecision(row: repo.KycCaseRow, now: Date) {
     decisionDueAt: null,
   };
 }
+
+/** The provider's decision on the case is known and not yet due: the case will change by itself. */
+const decisionToCome = (row: repo.KycCaseRow, now: Date) =>
+  !!row.pendingOutcome && !!row.decisionDueAt && row.decisionDueAt > now;
 
 /** The case as it stands now, its due decision applied (reads: nothing is written). */
 function withDueDecision(row: repo.KycCaseRow, now: Date): repo.KycCaseRow {

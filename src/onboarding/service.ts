@@ -32,6 +32,27 @@ export interface CorridorEligibility {
   canSell: boolean;
 }
 
+type RampInfo = { corridors: Record<Corridor, CorridorEligibility> };
+
+/** Each corridor's eligibility from its KYC status, where `allowed` says whether the corridor is open to the subject. */
+async function eligibility(
+  statuses: Readonly<Record<Corridor, KycStatus>>,
+  allowed: (corridor: Corridor) => Promise<boolean>,
+): Promise<RampInfo> {
+  const corridors = {} as Record<Corridor, CorridorEligibility>;
+  for (const corridor of CORRIDORS) {
+    const caseStatus = statuses[corridor];
+    const open = caseStatus === "approved" && (await allowed(corridor));
+    const support = CORRIDOR_SUPPORT[corridor];
+    corridors[corridor] = {
+      kycStatus: caseStatus === "in_review" ? "pending" : caseStatus,
+      canBuy: open && support.buy,
+      canSell: open && support.sell,
+    };
+  }
+  return { corridors };
+}
+
 export interface UserLimit {
   corridor: Corridor;
   currency: string;
@@ -48,6 +69,9 @@ const accountState = (status: KycStatus): AccountState =>
 
 /** Ramp eligibility, limits and onboarding state of the acting subject. */
 export class OnboardingService {
+  /** The ramp-info of each statuses object of subjects no manager controls. */
+  private readonly ownEligibility = new WeakMap<object, RampInfo>();
+
   constructor(
     private readonly provider: RampProvider,
     private readonly kyc: KycService,
@@ -57,23 +81,18 @@ export class OnboardingService {
     private readonly publicBaseUrl: string,
   ) {}
 
-  /** Per corridor only the KYC status and whether buying and selling are possible: no PII, ids or limits. */
-  async rampInfo(acting: ActingContext): Promise<{ corridors: Record<Corridor, CorridorEligibility> }> {
+  /**
+   * Per corridor only the KYC status and whether buying and selling are possible: no PII, ids or limits. A
+   * subject no manager controls gets the same answer object while its statuses are the same object (see
+   * KycService.corridorStatuses): REST serializes it once.
+   */
+  async rampInfo(acting: ActingContext): Promise<RampInfo> {
     const statuses = await this.kyc.corridorStatuses(acting.subjectProfileId);
-    const corridors = {} as Record<Corridor, CorridorEligibility>;
-    for (const corridor of CORRIDORS) {
-      const caseStatus = statuses[corridor];
-      // Only a managed child's corridors depend on a policy (its manager's): the check costs nothing otherwise.
-      const open =
-        caseStatus === "approved" && (!acting.controllingManagerId || (await this.corridorAllowed(acting, corridor)));
-      const support = CORRIDOR_SUPPORT[corridor];
-      corridors[corridor] = {
-        kycStatus: caseStatus === "in_review" ? "pending" : caseStatus,
-        canBuy: open && support.buy,
-        canSell: open && support.sell,
-      };
-    }
-    return { corridors };
+    // Only a managed child's corridors depend on more than its statuses: its manager's current policy.
+    if (acting.controllingManagerId) return eligibility(statuses, (corridor) => this.corridorAllowed(acting, corridor));
+    let info = this.ownEligibility.get(statuses);
+    if (!info) this.ownEligibility.set(statuses, (info = await eligibility(statuses, async () => true)));
+    return info;
   }
 
   /** Monthly maximum and use per requested corridor and direction; each corridor passes the manager's current policy. */

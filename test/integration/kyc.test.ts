@@ -119,6 +119,27 @@ describe("domestic KYC through the API", () => {
     expect(row.decisionDueAt!.getTime() - Date.now()).toBeGreaterThan(500_000);
   });
 
+  it("ramp-info shows the provider's decision once it is due, though the subject's state stayed cached", async () => {
+    // Decided 20 s after the submission: within the 30 s the subject's state stays cached.
+    const soon = await startTestApp({ SANDBOX_KYC_DECISION_MS: "20000" });
+    try {
+      const user = await newUser(soon);
+      ok(await post(user.secret, "/v1/co/createIndividualCustomer", {}, soon));
+      const { submissionId } = ok(await post(user.secret, "/v1/co/submitKycInformation", KYC_INFO, soon));
+      ok(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }, soon));
+      const colombia = async () => ok(await get(user.secret, "/v1/ramp-info", soon)).corridors.CO;
+      // Asked twice: the second answer comes from what the first one cached.
+      expect(await colombia()).toEqual({ kycStatus: "pending", canBuy: false, canSell: false });
+      expect(await colombia()).toEqual({ kycStatus: "pending", canBuy: false, canSell: false });
+      const row = await soon.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } });
+      vi.useFakeTimers({ toFake: ["Date"], now: row.decisionDueAt!.getTime() + 1 });
+      expect(await colombia()).toEqual({ kycStatus: "approved", canBuy: true, canSell: true });
+    } finally {
+      vi.useRealTimers();
+      await soon.close();
+    }
+  });
+
   it("refuses what the state does not allow, with 400 or 404, and changes nothing", async () => {
     const user = await newUser();
     expectError(

@@ -102,6 +102,7 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
     tags,
     response: jsonSchema(rampInfo),
     errors: [400, 401, 403],
+    cachedResults: true,
   });
   operationRoute(server, app, getUserLimits, {
     method: "POST",
