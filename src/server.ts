@@ -179,8 +179,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   const limits = app.rateLimits;
   // Per client IP, before anything else runs but CORS (so a browser can read the 429): every route's first hook
   // of its own (CORS's preflight route included: this hook is added before the plugin), and every request no
-  // route matched. Sign-in has its own, stricter limit, health checks none.
-  // (Fastify answers what a hook throws as it answers what it passes to done.)
+  // route matched. Sign-in has its own, stricter limit, health checks none. Fastify answers what a hook throws
+  // as it answers what the hook passes to done.
   const perIpLimit = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     limits.perIp.hit(request.ip);
     done();

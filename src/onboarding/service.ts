@@ -26,7 +26,7 @@ const CORRIDOR_SUPPORT = Object.fromEntries(
 export const ELIGIBILITY_KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
 type EligibilityKycStatus = (typeof ELIGIBILITY_KYC_STATUSES)[number];
 
-export interface CorridorEligibility {
+interface CorridorEligibility {
   kycStatus: EligibilityKycStatus;
   canBuy: boolean;
   canSell: boolean;
