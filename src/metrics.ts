@@ -56,7 +56,7 @@ export class RequestDurations {
     "Time to answer an HTTP request, by method, route pattern (unmatched: no route) and status code; /graphql is one route.";
   readonly type = "histogram";
   readonly aggregator = "sum";
-  private series: RequestSeries[] = [];
+  /** Each route's series by method and status; an observer holds its route's map, so the maps are never replaced. */
   private readonly routes = new Map<string, Map<string, Map<number, RequestSeries>>>();
 
   constructor(private readonly bounds: readonly number[]) {}
@@ -74,7 +74,6 @@ export class RequestDurations {
         const labels = { method, route, status_code: String(statusCode) };
         series = { labels, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0 };
         byStatus.set(statusCode, series);
-        this.series.push(series);
       }
       const seconds = elapsedMs / 1000;
       let bucket = 0;
@@ -86,7 +85,10 @@ export class RequestDurations {
 
   /** The series as prom-client's registry prints a histogram: cumulative buckets, then the sum and the count. */
   async get() {
-    const values = this.series.flatMap(({ labels, counts, sum }) => {
+    const series = [...this.routes.values()].flatMap((byMethod) =>
+      [...byMethod.values()].flatMap((byStatus) => [...byStatus.values()]),
+    );
+    const values = series.flatMap(({ labels, counts, sum }) => {
       let cumulative = 0;
       const buckets = this.bounds.map((bound, index) => {
         cumulative += counts[index]!;
@@ -104,8 +106,7 @@ export class RequestDurations {
   }
 
   reset(): void {
-    this.series = [];
-    this.routes.clear();
+    for (const byMethod of this.routes.values()) byMethod.clear();
   }
 }
 

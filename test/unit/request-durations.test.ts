@@ -37,5 +37,12 @@ describe("request durations", () => {
       'http_request_duration_seconds_bucket{le="0.001",method="GET",route="/v1/quotes/:id",status_code="200"} 2',
     );
     expect(sorted(printed)).toEqual(sorted(await theirs.metrics()));
+
+    // A reset (the registry's resetMetrics) forgets every series; the routes' observers go on counting.
+    ours.resetMetrics();
+    theirs.resetMetrics();
+    observers.get("/v1/quotes")!("POST", 201, 3);
+    histogram.observe({ method: "POST", route: "/v1/quotes", status_code: "201" }, 0.003);
+    expect(sorted(await ours.metrics())).toEqual(sorted(await theirs.metrics()));
   });
 });
