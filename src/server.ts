@@ -60,6 +60,7 @@ import {
   sentBody,
 } from "./rest/http.js";
 import { metricsRoute } from "./rest/metrics.js";
+import { sharedSerializers } from "./rest/serializers.js";
 import { statusPageRoutes } from "./rest/status-page.js";
 import { adminRoutes } from "./rest/v1/admin.js";
 import { managedProfileRoutes } from "./rest/v1/managed-profiles.js";
@@ -142,6 +143,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
       );
     },
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
   });
   server.setChildLoggerFactory((logger, bindings) => new LazyChildLogger(logger as Logger, bindings));
   // Request bodies are validated by the services (zod, after authentication); route schemas document them.
