@@ -206,7 +206,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   /** The caller's own rate, the route's tasks and the acting context, for the principal decided. */
   const admit = async (request: FastifyRequest, principal: Principal, rule: FastifyContextConfig) => {
     request.principal = principal;
-    const caller = callerKey(principal);
+    // A caller's own rate is counted by the profile it speaks for, so all its keys and sign-ins share one budget.
+    // A manager acting for a managed child presents its own key or session (the child is only named by
+    // X-Managed-Profile-Id), so it spends the manager's budget; a child's own credential spends the child's. The
+    // id is the cached credential's or session's own string: a key made per request would be hashed per request.
+    const caller = principalProfileId(principal);
     if (caller) limits.perCaller.hit(caller);
     const { capabilities, delegation } = rule;
     if (!capabilities) return;
@@ -226,7 +230,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
       [...presentedPublicKeys(request.query, field), ...inBody],
       request.raw.socket,
     );
-    if (callerKey(principal) !== callerKey(request.principal)) await admit(request, principal, rule);
+    if (principalProfileId(principal) !== principalProfileId(request.principal)) await admit(request, principal, rule);
   };
 
   // Who is calling, whether the route's tasks allow it, and the caller's own rate: after the per-IP limit
@@ -336,16 +340,6 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
 /** A route's own hooks of one kind (none, one or several), as a list. */
 function hookList<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
-}
-
-/**
- * What a caller's own rate is counted by: the profile it speaks for, so all its keys and sign-ins share one
- * budget. A manager acting for a managed child presents its own key or session (the child is only named by
- * X-Managed-Profile-Id), so it spends the manager's budget; a child's own credential spends the child's.
- */
-function callerKey(principal: Principal): string | undefined {
-  const profileId = principalProfileId(principal);
-  return profileId && `profile:${profileId}`;
 }
 
 /**

@@ -131,7 +131,7 @@ interface SharedWindow {
  * windows that ended over a window ago, a batch at a time.
  */
 export class SharedRateCounts {
-  /** By limit name and key (`ip:<address>`, `caller:profile:<id>`); ended windows leave at the next flush. */
+  /** By limit name and key (`ip:<address>`, `caller:<profile id>`); ended windows leave at the next flush. */
   private readonly windows = new Map<string, SharedWindow>();
   private readonly flushIntervalMs: number;
   private readonly log: Logger;
