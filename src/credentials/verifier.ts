@@ -11,17 +11,26 @@ import type { VerifiedCredential } from "../auth/principal.js";
 import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import { credentialListTag } from "./types.js";
 
+/** Times in epoch milliseconds: every keyed request compares them, and Dates cost an allocation and a conversion. */
 interface CachedCredential {
   credential: VerifiedCredential;
   environment: string;
-  expiresAt: Date;
-  revokedAt: Date | null;
+  expiresAtMs: number;
+  revoked: boolean;
   /** A partner-managed credential stops working when its partner is deactivated. */
   partnerActive: boolean;
 }
 
-function isActive(entry: CachedCredential, now: Date): boolean {
-  return entry.revokedAt === null && entry.expiresAt > now && entry.partnerActive;
+function isActive(entry: CachedCredential, nowMs: number): boolean {
+  return !entry.revoked && entry.expiresAtMs > nowMs && entry.partnerActive;
+}
+
+/** A credential's last uses since the last flush, in epoch milliseconds. */
+interface PendingUse {
+  credentialId: string;
+  profileId: string;
+  publicAtMs?: number;
+  secretAtMs?: number;
 }
 
 const ERRORS = { public: "INVALID_PUBLIC_KEY", secret: "INVALID_API_KEY" } as const;
@@ -36,7 +45,7 @@ export class CredentialVerifier implements KeyVerifier {
   /** Keyed by the digest of the presented value, tagged with the ids of credential, profile and partner. */
   private readonly cache: RevocableCache<CachedCredential>;
   private readonly digests = new KeyDigests();
-  private pendingUses = new Map<string, LastUse & { profileId: string }>();
+  private pendingUses = new Map<string, PendingUse>();
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -56,7 +65,7 @@ export class CredentialVerifier implements KeyVerifier {
   async verify(kind: KeyKind, value: string, connection?: object): Promise<VerifiedCredential> {
     if (!isWellFormedKey(kind, value)) throw new AppError(MALFORMED[kind]);
     const digest = this.digests.of(value, connection);
-    const now = new Date();
+    const now = Date.now();
     const entry =
       this.cache.peek(digest) ??
       (await this.cache.load(digest, () =>
@@ -74,7 +83,7 @@ export class CredentialVerifier implements KeyVerifier {
     const entry = await this.cache.load(credential.keyDigest, () =>
       this.load(kind, { id: credential.id }, credential.keyDigest),
     );
-    return !!entry && isActive(entry, new Date());
+    return !!entry && isActive(entry, Date.now());
   }
 
   /**
@@ -96,17 +105,17 @@ export class CredentialVerifier implements KeyVerifier {
         keyDigest: digest,
       },
       environment: record.environment,
-      expiresAt: record.expiresAt,
-      revokedAt: record.revokedAt,
+      expiresAtMs: record.expiresAt.getTime(),
+      revoked: record.revokedAt !== null,
       partnerActive: record.partnerIsActive ?? true,
     };
     return { value: entry, tags: [record.id, record.profileId, ...(record.partnerId ? [record.partnerId] : [])] };
   }
 
-  private noteUse({ id: credentialId, profileId }: VerifiedCredential, kind: KeyKind, at: Date): void {
+  private noteUse({ id: credentialId, profileId }: VerifiedCredential, kind: KeyKind, atMs: number): void {
     const use = this.pendingUses.get(credentialId) ?? { credentialId, profileId };
-    if (kind === "public") use.publicAt = at;
-    else use.secretAt = at;
+    if (kind === "public") use.publicAtMs = atMs;
+    else use.secretAtMs = atMs;
     this.pendingUses.set(credentialId, use);
     this.flushTimer ??= setTimeout(() => void this.flushLastUses(), this.options.flushIntervalMs).unref();
   }
@@ -118,8 +127,14 @@ export class CredentialVerifier implements KeyVerifier {
     const uses = [...this.pendingUses.values()];
     this.pendingUses = new Map();
     if (!uses.length) return;
+    const asDate = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms));
+    const lastUses: LastUse[] = uses.map(({ credentialId, publicAtMs, secretAtMs }) => ({
+      credentialId,
+      publicAt: asDate(publicAtMs),
+      secretAt: asDate(secretAtMs),
+    }));
     try {
-      await recordLastUses(this.db, uses);
+      await recordLastUses(this.db, lastUses);
       // The credential lists show last-use times.
       const profiles = new Set(uses.map((use) => use.profileId));
       await Promise.all(
