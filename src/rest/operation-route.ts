@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { OperatorActor } from "../audit/types.js";
 import { DELEGATION_RULES, type ActingContext } from "../auth/delegation.js";
 import type { App } from "../app.js";
@@ -36,7 +36,7 @@ interface RestFace<Result> {
   reply?: (result: Result) => unknown;
   /**
    * The service answers repeated reads with the same unchanging object from its cache (status polling):
-   * the body is serialized once per object and kept beside it.
+   * the body is serialized and encoded once per object and kept beside it.
    */
   cachedResults?: true;
   /** The answer is the same for everyone for a while (reference data): shared caches may keep it. */
@@ -171,7 +171,7 @@ export function operationRoute<Result>(
   const [documentedQuery, documentedBody] = inQuery
     ? [presenting(inputSchema), undefined]
     : [presenting(undefined), presenting(inputSchema)];
-  const serialized = face.cachedResults && new WeakMap<object, ReturnType<FastifyReply["serialize"]>>();
+  const serialized = face.cachedResults && new WeakMap<object, Buffer>();
 
   server.route({
     method: face.method,
@@ -232,9 +232,10 @@ export function operationRoute<Result>(
         if (namesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send();
       }
       if (!serialized || !isObject(result)) return reply.send(body());
-      let text = serialized.get(result);
-      if (text === undefined) serialized.set(result, (text = reply.serialize(body())));
-      return reply.type(JSON_BODY).send(text);
+      let bytes = serialized.get(result);
+      // The route's serializer (fast-json-stringify) answers a string; Fastify's type allows buffers too.
+      if (bytes === undefined) serialized.set(result, (bytes = Buffer.from(reply.serialize(body()) as string)));
+      return reply.type(JSON_BODY).send(bytes);
     },
   });
 }
