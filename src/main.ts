@@ -1,3 +1,4 @@
+import "./tick-shape.js";
 import { createServer } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { createApp } from "./app.js";

@@ -1,17 +1,21 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../support/e2e-http.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 /**
- * V8 keeps at most 1536 transitions from its shared empty-object map. Once a process has them all, a per-request
- * shape whose transition a full collection dropped (Node's nextTick record, say) cannot get it back, and each such
- * object is then made with a map of its own, through the runtime: 2-3 µs of CPU a request. The probe preloaded
- * into the process reports whether the map can still take a transition.
+ * Per-request objects that start empty reach their hidden class through transitions from V8's shared
+ * empty-object map, which V8 keeps weakly and at most 1536 of. Lose one and the objects are made through the
+ * runtime, each with a map of its own or through a megamorphic inline cache: 2-3 µs of CPU a request.
+ * - The map must keep room: a probe preloaded into the built server reports whether it still takes a transition.
+ * - Node's nextTick records, several per request, must keep theirs across idle full collections
+ *   (src/tick-shape.ts holds one).
  */
 
+const TICK_SHAPE = new URL("../../dist/tick-shape.js", import.meta.url).href;
 const PROBE = fileURLToPath(new URL("../support/empty-map-probe.mjs", import.meta.url));
 const WITH_PROBE = { NODE_OPTIONS: `--import ${PROBE}` };
 
@@ -57,5 +61,40 @@ describe("V8's shared empty-object map", () => {
     } finally {
       child.kill("SIGKILL");
     }
+  });
+});
+
+describe("Node's nextTick records", () => {
+  /**
+   * Whether the shared empty-object map still leads to a tick record's hidden class after a full collection
+   * while no record is pending (a node with V8's test syntax prints the map's transitions).
+   */
+  function tickTransitionSurvivesIdleCollection(holding: boolean): boolean {
+    const script = `
+      if (${holding}) await import(${JSON.stringify(TICK_SHAPE)});
+      process.nextTick(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      setTimeout(() => { gc(); gc(); %DebugPrint({}); }, 10);
+    `;
+    const printed = execFileSync(
+      process.execPath,
+      ["--expose-gc", "--allow-natives-syntax", "--input-type=module", "-e", script],
+      { encoding: "utf8" },
+    );
+    expect(printed).toMatch(/transitions #\d+/);
+    return printed.includes("<Symbol: async_id_symbol>");
+  }
+
+  it("lose their hidden class's transition in a full collection while none is pending", () => {
+    expect(tickTransitionSurvivesIdleCollection(false)).toBe(false);
+  });
+
+  it("keep it while dist/tick-shape.js holds one", () => {
+    expect(tickTransitionSurvivesIdleCollection(true)).toBe(true);
+  });
+
+  it("are held from the start: the entry point imports tick-shape before anything else", () => {
+    const main = readFileSync(new URL("../../src/main.ts", import.meta.url), "utf8");
+    expect(main.match(/^import .*$/m)?.[0]).toBe('import "./tick-shape.js";');
   });
 });
