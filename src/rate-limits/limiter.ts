@@ -131,8 +131,12 @@ interface SharedWindow {
  * windows that ended over a window ago, a batch at a time.
  */
 export class SharedRateCounts {
-  /** By limit name and key (`ip:<address>`, `caller:<profile id>`); ended windows leave at the next flush. */
-  private readonly windows = new Map<string, SharedWindow>();
+  /**
+   * Each limit's windows, by limit name and then key (a client address, a profile id): a request looks its key up
+   * as it came, and the shared table's key (`ip:<address>`) is made only when counts are sent. Ended windows
+   * leave at the next flush.
+   */
+  private readonly windows = new Map<string, Map<string, SharedWindow>>();
   private readonly flushIntervalMs: number;
   private readonly log: Logger;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -151,7 +155,9 @@ export class SharedRateCounts {
   }
 
   limiter(name: string, max: number): RateLimiter {
-    return { hit: (key, now = Date.now()) => this.hit(`${name}:${key}`, max, now) };
+    const windows = new Map<string, SharedWindow>();
+    this.windows.set(name, windows);
+    return { hit: (key, now = Date.now()) => this.hit(windows, key, max, now) };
   }
 
   /** Sends what is left, so other instances count it, and stops. */
@@ -160,12 +166,12 @@ export class SharedRateCounts {
     clearTimeout(this.flushTimer);
   }
 
-  private hit(key: string, max: number, now: number): void {
+  private hit(windows: Map<string, SharedWindow>, key: string, max: number, now: number): void {
     const start = now - (now % MINUTE_MS);
-    let window = this.windows.get(key);
+    let window = windows.get(key);
     if (window?.start !== start) {
       window = { start, learnt: 0, sending: 0, unsent: 0 };
-      this.windows.set(key, window);
+      windows.set(key, window);
     }
     if (window.learnt + window.sending + window.unsent >= max) throw refusal(start + MINUTE_MS, now);
     window.unsent++;
@@ -191,16 +197,20 @@ export class SharedRateCounts {
 
   private async send(now: number): Promise<void> {
     const current = now - (now % MINUTE_MS);
-    const sent: SharedWindow[] = [];
+    /** The windows whose counts are sent, by the shared table's key. */
+    const sent = new Map<string, SharedWindow>();
     const counts: WindowCount[] = [];
-    for (const [key, window] of this.windows) {
-      // No one decides on an ended window any more: its unsent counts go with it.
-      if (window.start < current) this.windows.delete(key);
-      else if (window.unsent > 0) {
-        window.sending = window.unsent;
-        window.unsent = 0;
-        sent.push(window);
-        counts.push({ key, windowStart: new Date(window.start), count: window.sending });
+    for (const [name, windows] of this.windows) {
+      for (const [key, window] of windows) {
+        // No one decides on an ended window any more: its unsent counts go with it.
+        if (window.start < current) windows.delete(key);
+        else if (window.unsent > 0) {
+          window.sending = window.unsent;
+          window.unsent = 0;
+          const sharedKey = `${name}:${key}`;
+          sent.set(sharedKey, window);
+          counts.push({ key: sharedKey, windowStart: new Date(window.start), count: window.sending });
+        }
       }
     }
     if (counts.length) await this.add(counts, sent);
@@ -209,11 +219,11 @@ export class SharedRateCounts {
     if (pruneBefore > this.prunedBefore && !this.failing) await this.prune(pruneBefore);
   }
 
-  private async add(counts: WindowCount[], sent: SharedWindow[]): Promise<void> {
+  private async add(counts: WindowCount[], sent: Map<string, SharedWindow>): Promise<void> {
     try {
       const sums = await this.shared.add(counts);
       for (const sum of sums) {
-        const window = this.windows.get(sum.key);
+        const window = sent.get(sum.key);
         // Sums only grow within a window; a smaller one would be a window pruned early by a clock far ahead.
         if (window?.start === sum.windowStart.getTime()) window.learnt = Math.max(window.learnt, sum.count);
       }
@@ -221,7 +231,7 @@ export class SharedRateCounts {
       if (this.failing) this.log.info("rate-limit counts are shared again");
       this.failing = false;
     } catch (error) {
-      for (const window of sent) {
+      for (const window of sent.values()) {
         window.unsent += window.sending;
         window.sending = 0;
       }
