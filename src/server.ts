@@ -60,6 +60,7 @@ import {
   sentBody,
 } from "./rest/http.js";
 import { metricsRoute } from "./rest/metrics.js";
+import { writeResponsesAtTurnEnd } from "./rest/batched-writes.js";
 import { sharedSerializers } from "./rest/serializers.js";
 import { statusPageRoutes } from "./rest/status-page.js";
 import { adminRoutes } from "./rest/v1/admin.js";
@@ -150,6 +151,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   server.setValidatorCompiler(() => (data) => ({ value: data }));
   // Bodies are JSON only; anything else is refused as the wrong media type.
   server.removeContentTypeParser("text/plain");
+  writeResponsesAtTurnEnd(server);
 
   // Hooks take a callback, not a promise, where they can (an async hook costs a promise per request), and a
   // route's rule is read from its options once, as the route is added: reading them per request
