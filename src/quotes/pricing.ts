@@ -1,5 +1,5 @@
 import type { Decimal } from "decimal.js";
-import { formatAmount, money, roundDisplay, roundFee, roundPayout } from "../money.js";
+import { formatAmount, money, quotientDown, roundDisplay, roundFee, roundPayout } from "../money.js";
 import type { MarketTerms } from "../providers/ports.js";
 import type { FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
@@ -72,12 +72,12 @@ export function priceQuote(
   if (netFiat.lte(0)) return null;
   const output =
     request.rampType === "BUY"
-      ? roundPayout(netFiat.dividedBy(fiatPerToken), request.tokenDecimals)
+      ? quotientDown(netFiat, fiatPerToken, request.tokenDecimals)
       : roundPayout(netFiat, request.fiatDecimals);
   if (output.lte(0)) return null;
 
   // USD equivalents: each part rounded for display, the sums taken from the rounded parts so they add up.
-  const usd = (value: Decimal) => roundDisplay(value.dividedBy(fiatPerUsd), USD_DECIMALS);
+  const usd = (value: Decimal) => roundDisplay(quotientDown(value, fiatPerUsd, USD_DECIMALS + 1), USD_DECIMALS);
   const usdParts = {
     networkFee: usd(networkFee),
     anchorFee: usd(anchorFee),

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { formatAmount, money, quotientDown, roundDisplay } from "../../src/money.js";
 import type { MarketTerms } from "../../src/providers/ports.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import {
@@ -568,5 +569,70 @@ describe("precision: large amounts with many decimal places", () => {
     // A float's product is off where the exact one is not.
     // eslint-disable-next-line no-loss-of-precision -- the float this literal rounds to is the point
     expect(String(12345.678901234567890123 * 0.9998 * 4100)).not.toBe(price(cases[0].req).grossFiat.toFixed());
+  });
+});
+
+describe("quotients cut to their digits (quotientDown)", () => {
+  // Deterministic operands: a linear congruential sequence, so a failure names the same case every run.
+  let state = 12345;
+  const next = (below: number) => (state = (state * 1103515245 + 12345) % 2 ** 31) % below;
+  const digits = (count: number) => Array.from({ length: count }, () => next(10)).join("");
+  const decimal = (whole: number, fraction: number) => `${1 + next(9)}${digits(whole)}.${digits(fraction)}`;
+  const pairs = Array.from({ length: 400 }, () => ({
+    dividend: decimal(next(12), 1 + next(8)),
+    divisor: decimal(next(4), 1 + next(5)),
+  }));
+  // Quotients exactly halfway at two digits (x.xx5), where half up must round up.
+  const ties = pairs.slice(0, 100).map(({ divisor }) => {
+    const quotient = `${next(1000)}.${digits(2)}5`;
+    return { dividend: mul(fx(quotient), fx(divisor)), divisor, quotient };
+  });
+
+  it("equals the exact quotient rounded down, to every count of digits a token has", () => {
+    for (const { dividend, divisor } of pairs) {
+      for (const places of [0, 2, 6, 18]) {
+        expect(quotientDown(money(dividend), money(divisor), places).toFixed(places)).toBe(
+          text(divide(fx(dividend), fx(divisor), places, "down")),
+        );
+      }
+    }
+  });
+
+  it("rounded half up from one digit more, equals the exact quotient rounded half up (ties included)", () => {
+    const halfUp = (dividend: string, divisor: string) =>
+      roundDisplay(quotientDown(money(dividend), money(divisor), 3), 2).toFixed(2);
+    for (const { dividend, divisor } of pairs) {
+      expect(halfUp(dividend, divisor)).toBe(text(divide(fx(dividend), fx(divisor), 2, "halfUp")));
+    }
+    for (const { dividend, divisor, quotient } of ties) {
+      const exact = text(divide(dividend, fx(divisor), 2, "halfUp"));
+      expect(exact).toBe(text(round(fx(quotient), 2, "halfUp")));
+      expect(halfUp(text(dividend), divisor)).toBe(exact);
+    }
+  });
+});
+
+describe("amounts on the wire (formatAmount)", () => {
+  it("prints what toFixed prints, padded or rounded to the digits asked for", () => {
+    const values = [
+      "0",
+      "-0",
+      "5",
+      "120",
+      "0.5",
+      "1.25",
+      "1.255",
+      "-3.14159",
+      "0.000001",
+      "1e-7",
+      "123456789.123456789",
+    ];
+    for (const value of values) {
+      for (const decimals of [0, 1, 2, 6, 18]) {
+        expect(formatAmount(money(value), decimals)).toBe(money(value).toFixed(decimals));
+      }
+    }
+    expect(formatAmount(money("5"), 2)).toBe("5.00");
+    expect(formatAmount(money("1.255"), 2)).toBe("1.26");
   });
 });
