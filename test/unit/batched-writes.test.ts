@@ -43,3 +43,24 @@ describe("responses written at the end of the turn", () => {
     expect(await Promise.all(fine.map((response) => response.json()))).toEqual([{ n: "1" }, { n: "2" }, { n: "3" }]);
   });
 });
+
+describe("a turn full of heavy requests", () => {
+  it("writes what it holds once the first reply has waited a millisecond, and the rest at the turn's end", async () => {
+    let onSend!: (request: unknown, reply: unknown, payload: unknown, done: () => void) => void;
+    writeResponsesAtTurnEnd({ addHook: (_name: string, hook: typeof onSend) => (onSend = hook) } as never);
+    const written: string[] = [];
+    const reply = (name: string) => onSend({}, {}, name, () => written.push(name));
+
+    reply("first");
+    reply("second, at once");
+    expect(written).toEqual([]);
+    const started = performance.now();
+    while (performance.now() - started < 1.5); // a heavy request's work, in the same turn
+    reply("third, after the work");
+    expect(written).toEqual(["first", "second, at once", "third, after the work"]);
+    reply("fourth");
+    expect(written).toHaveLength(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual(["first", "second, at once", "third, after the work", "fourth"]);
+  });
+});
