@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from "fastify";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { writeResponsesAtTurnEnd } from "../../src/rest/batched-writes.js";
 
 let server: FastifyInstance;
@@ -51,16 +51,21 @@ describe("a turn full of heavy requests", () => {
     const written: string[] = [];
     const reply = (name: string) => onSend({}, {}, name, () => written.push(name));
 
+    // The clock is the test's: a preempted worker must not turn "at once" into "a millisecond later".
+    let nowMs = 1000;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => nowMs);
     reply("first");
-    reply("second, at once");
+    nowMs += 0.9;
+    reply("second, within the millisecond");
     expect(written).toEqual([]);
-    const started = performance.now();
-    while (performance.now() - started < 1.5); // a heavy request's work, in the same turn
+    nowMs += 0.1; // a heavy request's work, in the same turn
     reply("third, after the work");
-    expect(written).toEqual(["first", "second, at once", "third, after the work"]);
+    expect(written).toEqual(["first", "second, within the millisecond", "third, after the work"]);
     reply("fourth");
+    nowMs += 5;
     expect(written).toHaveLength(3);
+    clock.mockRestore();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(written).toEqual(["first", "second, at once", "third, after the work", "fourth"]);
+    expect(written).toEqual(["first", "second, within the millisecond", "third, after the work", "fourth"]);
   });
 });
