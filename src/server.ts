@@ -20,7 +20,6 @@ import Fastify, {
   type HookHandlerDoneFunction,
 } from "fastify";
 import {
-  getOperationAST,
   GraphQLError,
   specifiedRules,
   type ExecutionResult,
@@ -39,7 +38,7 @@ import { LazyChildLogger, withRequestSerializer } from "./log.js";
 import type { RateLimiter } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphiql.js";
-import { checkOperation, operationChecks } from "./graphql/operation-checks.js";
+import { checkOperation, operationChecks, resolveOperation } from "./graphql/operation-checks.js";
 import {
   compiledExecution,
   apolloExecution,
@@ -516,8 +515,6 @@ async function mountGraphQL(
           return refuse(`A connection holds at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once.`);
         const { document, refusals } = checkDocument(payload.query);
         if (refusals) return refusals.flatMap(refuse);
-        const operation = getOperationAST(document, payload.operationName);
-        if (!operation) return refuse("The document names no operation to run.");
         const contextValue: GraphQLContext = {
           app,
           principal: ctx.extra.principal ?? { kind: "anonymous" },
@@ -527,7 +524,9 @@ async function mountGraphQL(
           enforceSignInLimit: () => signInLimit.hit(ctx.extra.request.socket.remoteAddress ?? "unknown"),
           loaders: createLoaders(app),
         };
+        let operation;
         try {
+          operation = resolveOperation(document, payload.operationName);
           checkOperation(
             schema,
             { document, operation, variables: payload.variables ?? undefined },
@@ -557,6 +556,7 @@ async function mountGraphQL(
         return {
           schema,
           document,
+          operation,
           operationName: payload.operationName,
           variableValues: payload.variables,
           contextValue,

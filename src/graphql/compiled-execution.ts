@@ -1,6 +1,5 @@
 import type { ApolloServerOptionsWithGateway, ApolloServerPlugin, GraphQLRequestListener } from "@apollo/server";
 import {
-  getOperationAST,
   getVariableValues,
   GraphQLError,
   validate,
@@ -18,6 +17,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
 import type { GraphQLContext } from "./context.js";
+import { resolveOperation } from "./operation-checks.js";
 
 /**
  * Documents whose operations are kept compiled, the least recently run out first. A compiled operation holds
@@ -47,8 +47,11 @@ export const refuseCompilerMarkers: ValidationRule = (context) => {
   return { StringValue: look, Name: look };
 };
 
-/** graphql-js's `execute`, as every GraphQL execution of the gateway runs (see compiledExecution). */
-export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult>;
+/**
+ * graphql-js's `execute`, as every GraphQL execution of the gateway runs (see compiledExecution), given the
+ * operation the server resolved when it has (Apollo, graphql-ws's onSubscribe): it runs that one, never another.
+ */
+export type Execute = (args: ExecutionArgs & { operation?: OperationDefinitionNode }) => Promise<ExecutionResult>;
 
 /**
  * `execute` for one schema, with each operation compiled to JavaScript once (graphql-jit) instead of graphql-js
@@ -63,29 +66,32 @@ export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult>;
  * coerces them itself.
  */
 export function compiledExecution(schema: GraphQLSchema): Execute {
-  const compiled = new LRUCache<DocumentNode, Map<string | undefined, Compiled>>({ max: MAX_COMPILED_DOCUMENTS });
-  const compile = (document: DocumentNode, operationName: string | undefined): Compiled => {
+  const compiled = new LRUCache<DocumentNode, Map<OperationDefinitionNode, Compiled>>({ max: MAX_COMPILED_DOCUMENTS });
+  const compile = (document: DocumentNode, operation: OperationDefinitionNode): Compiled => {
     let byOperation = compiled.get(document);
     if (!byOperation) compiled.set(document, (byOperation = new Map()));
-    let entry = byOperation.get(operationName);
+    let entry = byOperation.get(operation);
     if (!entry) {
-      const operation = getOperationAST(document, operationName);
       // Validation refuses such a document first; this keeps one that skipped it from ever reaching the compiler.
       const refusals = validate(schema, document, [refuseCompilerMarkers]);
       entry = {
         query: refusals.length
           ? { errors: refusals }
           : // Stack traces are never shown to callers (Apollo drops them): capturing them for errors only costs.
-            compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true }),
-        variableDefinitions: operation?.variableDefinitions ?? [],
-        defaults: operation ? variableDefaults(operation) : [],
+            // The operation is named as resolved: graphql-jit runs a document's only operation whatever the name.
+            compileQuery(schema, document, operation.name?.value, { disablingCapturingStackErrors: true }),
+        variableDefinitions: operation.variableDefinitions ?? [],
+        defaults: variableDefaults(operation),
       };
-      byOperation.set(operationName, entry);
+      byOperation.set(operation, entry);
     }
     return entry;
   };
-  return async ({ document, operationName, variableValues, contextValue, rootValue }) => {
-    const { query, variableDefinitions, defaults } = compile(document, operationName ?? undefined);
+  return async ({ document, operation, operationName, variableValues, contextValue, rootValue }) => {
+    const { query, variableDefinitions, defaults } = compile(
+      document,
+      operation ?? resolveOperation(document, operationName),
+    );
     if (!isCompiledQuery(query)) return query;
     const given = variableValues ?? {};
     const checked = getVariableValues(schema, variableDefinitions, given);
@@ -119,8 +125,10 @@ export function apolloExecution(
   // The runs the plugin left to Apollo's own path, by their request's context.
   const declined = new WeakMap<object, Promise<ExecutionResult>>();
   const listener: GraphQLRequestListener<GraphQLContext> = {
-    async responseForOperation({ document, operationName, request, contextValue, response }) {
-      const run = execute({ schema, document, operationName, variableValues: request.variables, contextValue });
+    async responseForOperation({ document, operation, request, contextValue, response }) {
+      // operationChecks refused the request when Apollo resolved no operation.
+      if (!operation) throw new Error("an operation Apollo did not resolve reached execution");
+      const run = execute({ schema, document, operation, variableValues: request.variables, contextValue });
       const result = await run.catch(() => undefined);
       // The request's own head: nothing to add to it.
       if (result && !result.errors) return { http: response.http, body: { kind: "single", singleResult: result } };

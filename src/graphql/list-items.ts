@@ -1,10 +1,12 @@
 import {
+  getArgumentValues,
   getNamedType,
+  getVariableValues,
+  GraphQLError,
   isCompositeType,
   isInterfaceType,
   isObjectType,
   Kind,
-  valueFromAST,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
@@ -22,13 +24,23 @@ interface Walk {
   variables: Record<string, unknown>;
 }
 
-/** The page size a paged field (one with a `first` argument) asks for, as given or by default. */
+/**
+ * The page size a paged field (one with a `first` argument) asks for, as its resolver will see it: graphql-js's
+ * own reading of the arguments, with the variables as coerced (a variable left out takes its default, or leaves
+ * the argument's).
+ */
 function pageSizeOf(field: GraphQLField<unknown, unknown>, node: FieldNode, walk: Walk): number | undefined {
-  const argument = field.args.find((arg) => arg.name === "first");
-  if (!argument) return undefined;
-  const given = node.arguments?.find((arg) => arg.name.value === "first")?.value;
-  const value = given ? valueFromAST(given, argument.type, walk.variables) : argument.defaultValue;
-  return typeof value === "number" ? Math.max(0, value) : 0;
+  if (!field.args.some((arg) => arg.name === "first")) return undefined;
+  let first;
+  try {
+    ({ first } = getArgumentValues(field, node, walk.variables));
+  } catch (error) {
+    // Arguments graphql-js refuses (a null variable for a non-null argument with a default) fail the field as
+    // it runs, before its resolver: such a page holds nothing.
+    if (error instanceof GraphQLError) return 0;
+    throw error;
+  }
+  return typeof first === "number" ? Math.max(0, first) : 0;
 }
 
 /** Items a selection set may return when `times` copies of it are asked for, nested pages multiplied. */
@@ -71,12 +83,15 @@ function countItems(
   if (known !== undefined) return known;
   const root = schema.getRootType(operation.operation);
   if (!root) return 0;
+  // Variables the operation's definitions refuse are refused by its execution, before anything runs.
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+  if (coerced.errors) return 0;
   const fragments = new Map(
     document.definitions
       .filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
       .map((fragment) => [fragment.name.value, fragment]),
   );
-  const items = itemsOf(operation.selectionSet, root, 1, { schema, fragments, variables: variables ?? {} });
+  const items = itemsOf(operation.selectionSet, root, 1, { schema, fragments, variables: coerced.coerced });
   if (fixed) fixedCounts.set(operation, items);
   return items;
 }
