@@ -19,26 +19,17 @@ import Fastify, {
   type FastifyRequest,
   type HookHandlerDoneFunction,
 } from "fastify";
-import {
-  GraphQLError,
-  specifiedRules,
-  type ExecutionResult,
-  type FormattedExecutionResult,
-  type GraphQLSchema,
-} from "graphql";
-import { useServer } from "graphql-ws/use/ws";
+import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import { WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.js";
-import { normalizeHeaderNames } from "./auth/authenticate.js";
 import { DELEGATION_RULES } from "./auth/delegation.js";
 import { principalProfileId, type Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
 import { LazyChildLogger, withRequestSerializer } from "./log.js";
-import type { RateLimiter } from "./rate-limits/limiter.js";
+import type { RateLimits } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphiql.js";
-import { checkOperation, operationChecks, resolveOperation } from "./graphql/operation-checks.js";
+import { operationChecks } from "./graphql/operation-checks.js";
 import {
   compiledExecution,
   apolloExecution,
@@ -46,10 +37,8 @@ import {
   type Execute,
 } from "./graphql/compiled-execution.js";
 import { formatGraphQLError, toGraphQLError } from "./graphql/errors.js";
-import { documentChecker } from "./graphql/document-cache.js";
 import { createLoaders } from "./graphql/loaders.js";
-import { sharedSubscribe, type GroupedSubscriber } from "./graphql/shared-execution.js";
-import { audienceKey } from "./graphql/subscriptions.js";
+import { serveGraphQLWebSocket } from "./graphql/websocket.js";
 import { buildAdminGraphQLSchema, buildGraphQLSchema } from "./graphql/schema.js";
 import {
   documentedAccess,
@@ -89,12 +78,6 @@ const ALLOWED_HEADERS = [
   "Idempotency-Key",
 ];
 const MAX_GRAPHQL_TOKENS = 1000;
-/** The largest WebSocket message read (connection_init included): a larger one closes the socket (1009). */
-const MAX_WS_MESSAGE_BYTES = 64 * 1024;
-/** Subscriptions one WebSocket connection may hold at once. */
-const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
-/** What a subscriber's socket may hold unsent (a client that stopped reading): past it, its subscription ends. */
-const MAX_UNSENT_SUBSCRIPTION_BYTES = 256 * 1024;
 
 /** Fastify errors raised before a handler runs, in the contract's table. */
 function fastifyErrorToAppError(error: FastifyError): AppError | undefined {
@@ -334,7 +317,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   await domesticFileRoutes(server, app);
   recipientRoutes(server, app);
 
-  await mountGraphQL(server, app, await buildGraphQLSchema(), await buildAdminGraphQLSchema(), limits.signIn);
+  await mountGraphQL(server, app, await buildGraphQLSchema(), await buildAdminGraphQLSchema(), limits);
   return server;
 }
 
@@ -388,7 +371,7 @@ async function mountGraphQL(
   app: App,
   schema: GraphQLSchema,
   adminSchema: GraphQLSchema,
-  signInLimit: RateLimiter,
+  limits: RateLimits,
 ) {
   const { graphql } = app.config;
   const armor = new ApolloArmor({
@@ -439,7 +422,7 @@ async function mountGraphQL(
     selector: managedProfileSelector(request.headers),
     requestId: request.id,
     clientAddress: request.ip,
-    enforceSignInLimit: () => signInLimit.hit(request.ip),
+    enforceSignInLimit: () => limits.signIn.hit(request.ip),
     loaders: createLoaders(app),
   });
 
@@ -461,121 +444,6 @@ async function mountGraphQL(
     handler: fastifyApolloHandler(await startApollo(adminSchema, compiledExecution(adminSchema)), { context }),
   });
 
-  // Subscriptions: same port and path. Credentials arrive in the connection_init payload.
-  const sockets = new WebSocketServer({ server: server.server, path: "/graphql", maxPayload: MAX_WS_MESSAGE_BYTES });
-  const format = formatGraphQLError(app.log);
-  const checkDocument = documentChecker(schema, [...specifiedRules, ...validationRules], MAX_GRAPHQL_TOKENS);
-  // Subscribers of one caller running one operation share each event's execution, then get it on their own socket
-  // under their own operation id, framed as graphql-ws frames a `next` message (see sharedSubscribe).
-  const subscribers = new WeakMap<object, GroupedSubscriber>();
-  const formatResult = (result: ExecutionResult): ExecutionResult | FormattedExecutionResult =>
-    result.errors
-      ? { ...result, errors: result.errors.map((error) => format(error, error.originalError ?? error)) }
-      : result;
-  // Each open socket's graphql-ws context, for the metrics to count its subscriptions when scraped.
-  const contexts = new WeakMap<WebSocket, { subscriptions: Record<string, unknown> }>();
-  app.metrics.countSubscribersWith(() => {
-    let subscriptions = 0;
-    for (const socket of sockets.clients) {
-      // A subscription is null until it runs (and an operation that is no subscription stays null).
-      for (const running of Object.values(contexts.get(socket)?.subscriptions ?? {})) if (running) subscriptions++;
-    }
-    return { connections: sockets.clients.size, subscriptions };
-  });
-  const wsServer = useServer<Record<string, unknown>, { principal?: Principal; authError?: AppError }>(
-    {
-      execute,
-      subscribe: sharedSubscribe(
-        (args) => {
-          const subscriber = subscribers.get(args.contextValue as object);
-          // onSubscribe registers each subscription's subscriber before graphql-ws subscribes it.
-          if (!subscriber) throw new Error("a subscription without its subscriber");
-          return subscriber;
-        },
-        formatResult,
-        execute,
-      ),
-      onConnect: async (ctx) => {
-        contexts.set(ctx.extra.socket, ctx);
-        try {
-          ctx.extra.principal = await app.authenticator.authenticate(normalizeHeaderNames(ctx.connectionParams));
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          ctx.extra.authError = error;
-        }
-        return true;
-      },
-      // Parse, validate and authorize here, as Apollo does over HTTP, so the root fields' @auth is
-      // checked before variables are coerced.
-      onSubscribe: (ctx, id, payload) => {
-        if (ctx.extra.authError) return [toGraphQLError(ctx.extra.authError)];
-        const refuse = (message: string) => [toGraphQLError(new AppError("VALIDATION_FAILED", message))];
-        // graphql-ws counts this subscription already.
-        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION)
-          return refuse(`A connection holds at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once.`);
-        const { document, refusals } = checkDocument(payload.query);
-        if (refusals) return refusals.flatMap(refuse);
-        const contextValue: GraphQLContext = {
-          app,
-          principal: ctx.extra.principal ?? { kind: "anonymous" },
-          selector: managedProfileSelector(normalizeHeaderNames(ctx.connectionParams)),
-          requestId: randomUUID(),
-          clientAddress: ctx.extra.request.socket.remoteAddress ?? "unknown",
-          enforceSignInLimit: () => signInLimit.hit(ctx.extra.request.socket.remoteAddress ?? "unknown"),
-          loaders: createLoaders(app),
-        };
-        let operation;
-        try {
-          operation = resolveOperation(document, payload.operationName);
-          checkOperation(
-            schema,
-            { document, operation, variables: payload.variables ?? undefined },
-            contextValue,
-            graphql.maxListItems,
-          );
-        } catch (error) {
-          if (error instanceof AppError) return [toGraphQLError(error)];
-          throw error;
-        }
-        const socket = ctx.extra.socket;
-        const frame = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
-        subscribers.set(contextValue, {
-          group: JSON.stringify([
-            payload.query,
-            payload.operationName ?? null,
-            payload.variables ?? null,
-            audienceKey(contextValue.principal, contextValue.selector),
-          ]),
-          send: (result) => {
-            if (socket.bufferedAmount > MAX_UNSENT_SUBSCRIPTION_BYTES) return false;
-            // A closing socket ends its subscriptions through graphql-ws; meanwhile nothing more is sent.
-            if (socket.readyState === WebSocket.OPEN) socket.send(`${frame}${result}}`);
-            return true;
-          },
-        });
-        return {
-          schema,
-          document,
-          operation,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue,
-        };
-      },
-      onNext: (_ctx, _id, _payload, _args, result) => formatResult(result),
-      onError: (_ctx, _id, _payload, errors) =>
-        errors.map((error: GraphQLError) => format(error, error.originalError ?? error)),
-    },
-    sockets,
-  );
-  // A socket's errors are its client's (a message over the limit, a reset): ws closes it (1009 for the size),
-  // so it is logged as such, not as graphql-ws's "internal error" on standard error.
-  sockets.on("connection", (socket) => {
-    socket.removeAllListeners("error");
-    socket.on("error", (error) => app.log.info({ err: error }, "WebSocket connection closed on a client error"));
-  });
-  server.addHook("preClose", async () => {
-    await wsServer.dispose();
-    await new Promise<void>((resolve) => sockets.close(() => resolve()));
-  });
+  // Subscriptions and operations over graphql-ws: same port and path, same rules.
+  serveGraphQLWebSocket(server, app, { schema, execute, validationRules, maxTokens: MAX_GRAPHQL_TOKENS, limits });
 }

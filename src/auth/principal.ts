@@ -39,3 +39,21 @@ export function principalProfileId(principal: Principal): string | undefined {
       return principal.credential.profileId;
   }
 }
+
+/**
+ * The ids whose invalidation on the bus may end a principal held by a long-lived connection: its credential's
+ * (revoked) and its partner's (deactivated), or its sign-in's (logout, refresh-token reuse).
+ */
+export function revocationTags(principal: Principal): string[] {
+  switch (principal.kind) {
+    case "anonymous":
+    case "operator":
+      return [];
+    case "session":
+      return [principal.sessionId];
+    default:
+      return principal.credential.partnerId
+        ? [principal.credential.id, principal.credential.partnerId]
+        : [principal.credential.id];
+  }
+}

@@ -46,6 +46,14 @@ class Member implements AsyncIterableIterator<never> {
   }
 }
 
+/**
+ * Ends a running subscription (graphql-ws's iterator for it) with `error`, which its client receives as the
+ * subscription's `error` message: its credentials stopped holding, say, with no event to find out on.
+ */
+export function endSubscription(running: unknown, error: unknown): void {
+  if (running instanceof Member) running.end(error);
+}
+
 /** The subscribers of one group and the source they share; the last one to leave closes it. */
 class Group {
   private readonly members = new Set<Member>();

@@ -3,6 +3,8 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresBus } from "../../src/events/bus.js";
 import { startTestApp, type TestApp } from "../support/app.js";
+import { BUY_QUOTE } from "../support/kit.js";
+import { execute as wsExecute, openSocket, subscribe } from "../support/ws-client.js";
 
 let first: TestApp;
 let second: TestApp;
@@ -78,6 +80,50 @@ describe("two instances on one PostgreSQL database", () => {
     expect(loggedOut.status).toBe(204);
     await expect.poll(async () => (await list()).status, { timeout: 2000, interval: 20 }).toBe(401);
     expect((await list()).body.error.code).toBe("INVALID_BEARER_TOKEN");
+  });
+
+  it("a key revoked, or a sign-in ended, through one instance ends the other's WebSocket subscriptions at once", async () => {
+    const address = await second.server.listen({ port: 0, host: "127.0.0.1" });
+    const wsUrl = `${address.replace(/^http/, "ws")}/graphql`;
+    const session = await first.signIn();
+    const credential = await first.createCredential(session.headers);
+    const quote = await first.request("POST", "/v1/quotes", { headers: session.headers, body: BUY_QUOTE });
+    expect(quote.status).toBe(201);
+    const sockets = [
+      openSocket(wsUrl, { "X-API-Key": credential.secretKey }),
+      openSocket(wsUrl, { Authorization: session.headers.authorization }),
+    ];
+    try {
+      const [byKey, bySession] = sockets.map((socket) => {
+        const events = subscribe(socket.client, "subscription ($id: ID) { rampEvents(quoteId: $id) { eventId } }", {
+          id: quote.body.id,
+        });
+        return { socket, events };
+      });
+      for (const { socket } of [byKey!, bySession!])
+        expect((await wsExecute(socket.client, "{ me { id } }")).data).toEqual({ me: { id: session.profileId } });
+
+      const revoked = await first.request("DELETE", `/v1/api-credentials/${credential.id}`, {
+        headers: session.headers,
+      });
+      expect(revoked.status).toBe(204);
+      await byKey!.events.until(() => byKey!.events.failures.length > 0, "the key's subscription ending", 3_000);
+      expect(byKey!.events.errorCode()).toBe("AUTHENTICATION_REQUIRED");
+      expect(bySession!.events.failures).toEqual([]);
+
+      const loggedOut = await first.request("POST", "/v1/auth/logout", {
+        body: { refresh_token: session.refreshToken },
+      });
+      expect(loggedOut.status).toBe(204);
+      await bySession!.events.until(
+        () => bySession!.events.failures.length > 0,
+        "the session's subscription ending",
+        3_000,
+      );
+      expect(bySession!.events.errorCode()).toBe("AUTHENTICATION_REQUIRED");
+    } finally {
+      await Promise.all(sockets.map((socket) => socket.dispose()));
+    }
   });
 
   it("a KYC decision made through one instance shows in the other's ramp-info at once, though it had the subject's state cached", async () => {
