@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { corridorsOnTheSandbox } from "./providers/partners.js";
 
 /** `host:port`, an IPv6 host in brackets (`[::1]:9464`). */
 const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s[\]:]+)):(\d{1,5})$/;
@@ -89,7 +90,10 @@ export class StartupError extends Error {}
 /** A setting is wrong: the process exits with EX_CONFIG. */
 export class ConfigError extends StartupError {}
 
-/** Parses the environment; throws a ConfigError naming every bad variable. Production refuses unsafe settings. */
+/**
+ * Parses the environment; throws a ConfigError naming every bad variable. Production refuses unsafe settings, and
+ * `live` any corridor a partner does not serve.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -98,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const production = e.NODE_ENV === "production";
+  const refusals: string[] = [];
   if (production) {
     const problems: string[] = [];
     if (!e.SMTP_URL) problems.push("SMTP_URL must be set: sign-in codes cannot be delivered otherwise");
@@ -110,8 +115,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         "SIGNING_KEY_ENCRYPTION_KEY (32+ characters) or SIGNING_PRIVATE_KEY must be set: the webhook signing key must survive restarts",
       );
     }
-    if (problems.length) throw new ConfigError(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
+    if (problems.length) refusals.push(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
   }
+  // Whatever NODE_ENV says (CONTRACT.md): a live key's ramps and KYC go to partners, never to the sandbox.
+  const onTheSandbox = e.RAMP_ENVIRONMENT === "live" ? corridorsOnTheSandbox() : [];
+  if (onTheSandbox.length) {
+    refusals.push(
+      `Refusing to start with RAMP_ENVIRONMENT=live: these corridors would run on the sandbox provider:\n  ${onTheSandbox.join("\n  ")}`,
+    );
+  }
+  if (refusals.length) throw new ConfigError(refusals.join("\n"));
   const dataDir = resolve(e.DATA_DIR);
   return {
     production,

@@ -6,7 +6,7 @@ import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { Agent, fetch as fetchThrough } from "undici";
-import { freshDatabase } from "../support/database.js";
+import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { execute, firstError, openSocket, subscribe, type WsSocket } from "../support/ws-client.js";
@@ -417,6 +417,22 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
 });
 
 describe("start-up", () => {
+  /** The start-up left the database as it found it: no table created, no SQLite file. */
+  async function expectUntouched(database: TestDatabase) {
+    if (database.url) {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const { rows } = await client.query(
+        "SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public'",
+      );
+      await client.end();
+      expect(rows[0].tables).toBe(0);
+    } else {
+      // The data directory holds the generated secrets at most, no database file.
+      expect(readdirSync(database.dataDir).filter((name) => name.startsWith("ramp-gateway"))).toEqual([]);
+    }
+  }
+
   it("says plainly that the port is taken and exits before touching the database", async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
@@ -426,20 +442,38 @@ describe("start-up", () => {
       await expect(startServerProcess({ database, env: { PORT: String(port) } })).rejects.toThrow(
         new RegExp(`exited \\(code 1[\\s\\S]*Port ${port} on 127\\.0\\.0\\.1 is already in use`),
       );
-      if (database.url) {
-        const client = new pg.Client({ connectionString: database.url });
-        await client.connect();
-        const { rows } = await client.query(
-          "SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public'",
-        );
-        await client.end();
-        expect(rows[0].tables).toBe(0);
-      } else {
-        // The data directory holds the generated secrets at most, no database file.
-        expect(readdirSync(database.dataDir).filter((name) => name.startsWith("ramp-gateway"))).toEqual([]);
-      }
+      await expectUntouched(database);
     } finally {
       taken.close();
+      await database.drop();
+    }
+  });
+
+  it("refuses RAMP_ENVIRONMENT=live in production while a corridor would run on the sandbox, naming each", async () => {
+    const database = await freshDatabase();
+    const secret = () => rememberSecret(randomUUID() + randomUUID());
+    const env = {
+      NODE_ENV: "production",
+      RAMP_ENVIRONMENT: "live",
+      JWT_SECRET: secret(),
+      OPERATOR_TOKEN: secret(),
+      SIGNING_KEY_ENCRYPTION_KEY: secret(),
+    };
+    try {
+      const refused = startServerProcess({ database, env });
+      // EX_CONFIG, with the configuration's own message and no stack trace.
+      await expect(refused).rejects.toThrow(
+        /exited \(code 78, signal null\) before listening:\nRefusing to start with RAMP_ENVIRONMENT=live: these corridors would run on the sandbox provider:\n/,
+      );
+      const message = await refused.catch((error: Error) => error.message);
+      for (const corridor of ["AR", "BR", "CO", "EU", "MX", "US"])
+        expect(message).toMatch(new RegExp(`\\n {2}${corridor}: needs `));
+      expect(message).toContain("BR: needs its partner Avenia");
+      expect(message).toContain("US: needs its partner Alfredpay");
+      expect(message).not.toMatch(/\bat \S+\.js:\d+/);
+      for (const value of Object.values(env)) if (value.length >= 32) expect(message).not.toContain(value);
+      await expectUntouched(database);
+    } finally {
       await database.drop();
     }
   });

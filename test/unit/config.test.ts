@@ -66,7 +66,6 @@ describe("loadConfig defaults", () => {
       JWT_SECRET,
       PORT: "9090",
       HOST: "0.0.0.0",
-      RAMP_ENVIRONMENT: "live",
       LOG_LEVEL: "warn",
       SMTP_URL,
       CORS_ORIGINS: " https://app.example.com , http://localhost:3000,,",
@@ -83,7 +82,6 @@ describe("loadConfig defaults", () => {
     expect(config).toMatchObject({
       port: 9090,
       host: "0.0.0.0",
-      rampEnvironment: "live",
       logLevel: "warn",
       mail: { smtpUrl: SMTP_URL },
       corsOrigins: ["https://app.example.com", "http://localhost:3000"],
@@ -309,6 +307,45 @@ describe("production checks", () => {
     expect(config.graphql.introspection).toBe(false);
     expect(config.jwt.secret).toBe("y".repeat(32));
     expect(existsSync(join(env.DATA_DIR, "secrets.json"))).toBe(false);
+  });
+});
+
+describe("RAMP_ENVIRONMENT=live", () => {
+  // src/providers/partners.ts: no partner has a client yet, so the sandbox would serve every corridor.
+  const CORRIDOR_LINES = ["AR", "BR", "CO", "EU", "MX", "US"].map(
+    (corridor) => new RegExp(`^  ${corridor}: needs `, "m"),
+  );
+  const productionReady = () => ({
+    NODE_ENV: "production",
+    DATA_DIR: dataDir(),
+    SMTP_URL,
+    JWT_SECRET,
+    OPERATOR_TOKEN,
+    SIGNING_KEY_ENCRYPTION_KEY,
+  });
+
+  it.each([
+    ["in production, every production setting given", productionReady],
+    ["outside production", () => ({ DATA_DIR: dataDir(), NODE_ENV: "development" })],
+  ])("refuses to start %s, naming each corridor the sandbox would serve", (_, env) => {
+    const message = configError({ ...env(), RAMP_ENVIRONMENT: "live" }).message;
+    expect(message).toMatch(/^Refusing to start with RAMP_ENVIRONMENT=live: these corridors would run on the sandbox/);
+    for (const line of CORRIDOR_LINES) expect(message).toMatch(line);
+    expect(message).toContain("BR: needs its partner Avenia");
+    expect(message).not.toContain(JWT_SECRET);
+  });
+
+  it("names the production problems too, when there are some", () => {
+    const { SMTP_URL: _unset, ...withoutSmtp } = productionReady();
+    const message = configError({ ...withoutSmtp, RAMP_ENVIRONMENT: "live" }).message;
+    expect(message).toMatch(/^Refusing to start in production:\n {2}SMTP_URL must be set/);
+    expect(message).toContain("\nRefusing to start with RAMP_ENVIRONMENT=live");
+    for (const line of CORRIDOR_LINES) expect(message).toMatch(line);
+  });
+
+  it("test, the default, runs on the sandbox in production too (a sandbox deployment)", () => {
+    expect(loadConfig(productionReady())).toMatchObject({ production: true, rampEnvironment: "test" });
+    expect(loadConfig({ ...productionReady(), RAMP_ENVIRONMENT: "test" }).rampEnvironment).toBe("test");
   });
 });
 
