@@ -1,6 +1,13 @@
 import type { ApolloServerOptionsWithGateway, ApolloServerPlugin, GraphQLRequestListener } from "@apollo/server";
 import {
+  BREAK,
+  execute,
   getVariableValues,
+  Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type ASTNode,
   GraphQLError,
   validate,
   valueFromASTUntyped,
@@ -12,9 +19,8 @@ import {
   type NameNode,
   type StringValueNode,
   type ValidationRule,
-  type VariableDefinitionNode,
 } from "graphql";
-import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
 import type { GraphQLContext } from "./context.js";
 import { resolveOperation } from "./operation-checks.js";
@@ -66,33 +72,51 @@ export type Execute = (args: ExecutionArgs & { operation?: OperationDefinitionNo
  * coerces them itself.
  */
 export function compiledExecution(schema: GraphQLSchema): Execute {
-  const compiled = new LRUCache<DocumentNode, Map<OperationDefinitionNode, Compiled>>({ max: MAX_COMPILED_DOCUMENTS });
-  const compile = (document: DocumentNode, operation: OperationDefinitionNode): Compiled => {
+  const compiled = new LRUCache<DocumentNode, Map<OperationDefinitionNode, Run>>({ max: MAX_COMPILED_DOCUMENTS });
+  const compile = (document: DocumentNode, operation: OperationDefinitionNode): Run => {
     let byOperation = compiled.get(document);
     if (!byOperation) compiled.set(document, (byOperation = new Map()));
-    let entry = byOperation.get(operation);
-    if (!entry) {
+    let run = byOperation.get(operation);
+    if (!run) {
       // Validation refuses such a document first; this keeps one that skipped it from ever reaching the compiler.
       const refusals = validate(schema, document, [refuseCompilerMarkers]);
-      entry = {
-        query: refusals.length
-          ? { errors: refusals }
-          : // Stack traces are never shown to callers (Apollo drops them): capturing them for errors only costs.
-            // The operation is named as resolved: graphql-jit runs a document's only operation whatever the name.
-            compileQuery(schema, document, operation.name?.value, { disablingCapturingStackErrors: true }),
-        variableDefinitions: operation.variableDefinitions ?? [],
-        defaults: variableDefaults(operation),
-      };
-      byOperation.set(operation, entry);
+      run = refusals.length
+        ? async () => ({ errors: refusals })
+        : compilesExactly(schema, document)
+          ? compiledRun(schema, document, operation)
+          : async (rootValue, contextValue, variableValues) =>
+              execute({
+                schema,
+                document,
+                operationName: operation.name?.value,
+                rootValue,
+                contextValue,
+                variableValues,
+              });
+      byOperation.set(operation, run);
     }
-    return entry;
+    return run;
   };
-  return async ({ document, operation, operationName, variableValues, contextValue, rootValue }) => {
-    const { query, variableDefinitions, defaults } = compile(
-      document,
-      operation ?? resolveOperation(document, operationName),
-    );
-    if (!isCompiledQuery(query)) return query;
+  return ({ document, operation, operationName, variableValues, contextValue, rootValue }) =>
+    compile(document, operation ?? resolveOperation(document, operationName))(rootValue, contextValue, variableValues);
+}
+
+/** One operation of a document, ready to run with a root value, a context and the variables as sent. */
+type Run = (
+  rootValue: unknown,
+  contextValue: unknown,
+  variableValues: ExecutionArgs["variableValues"],
+) => Promise<ExecutionResult>;
+
+/** The operation compiled by graphql-jit, its variables checked and defaulted as graphql-js would. */
+function compiledRun(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): Run {
+  // Stack traces are never shown to callers (Apollo drops them): capturing them for errors only costs. The
+  // operation is named as resolved: graphql-jit runs a document's only operation whatever the name.
+  const query = compileQuery(schema, document, operation.name?.value, { disablingCapturingStackErrors: true });
+  if (!isCompiledQuery(query)) return async () => query;
+  const variableDefinitions = operation.variableDefinitions ?? [];
+  const defaults = variableDefaults(operation);
+  return async (rootValue, contextValue, variableValues) => {
     const given = variableValues ?? {};
     const checked = getVariableValues(schema, variableDefinitions, given);
     if (checked.errors) return { errors: checked.errors };
@@ -103,6 +127,32 @@ export function compiledExecution(schema: GraphQLSchema): Execute {
     const result = await query.query(rootValue, contextValue, variables);
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLJsError) } : result;
   };
+}
+
+/**
+ * Whether graphql-jit runs the document exactly as graphql-js would. It reads a custom scalar's literal (a
+ * `JSONObject` argument written in the document) once, as it compiles, with no variables: a variable inside
+ * one (`[{signature: $sig, n: 1}]`) would vanish from the value (`[{n: 1}]`). Such a document runs on graphql-js.
+ * `test/audit/graphql-executors.test.ts` holds the two executors to the same results over every document the
+ * test suite sends, and variants of them.
+ */
+export function compilesExactly(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let exact = true;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      // Inside a scalar's literal, graphql-js knows no input type: only there can a variable have none.
+      Variable(_node, _key, parent) {
+        if ((parent as ASTNode | undefined)?.kind !== Kind.VARIABLE_DEFINITION && !typeInfo.getInputType()) {
+          exact = false;
+          return BREAK;
+        }
+        return undefined;
+      },
+    }),
+  );
+  return exact;
 }
 
 /**
@@ -156,13 +206,6 @@ export function apolloExecution(
     },
     plugin: { requestDidStart: () => started },
   };
-}
-
-/** An operation compiled, with the defaults its variables declare as a caller would send them. */
-interface Compiled {
-  query: CompiledQuery | ExecutionResult;
-  variableDefinitions: readonly VariableDefinitionNode[];
-  defaults: [name: string, value: unknown][];
 }
 
 function variableDefaults(operation: OperationDefinitionNode): [string, unknown][] {

@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config.js";
 import { loggerOptions } from "../../src/log.js";
 import { buildServer } from "../../src/server.js";
 import { freshDatabase, type TestDatabase } from "./database.js";
+import { recordHttpOperation } from "./graphql-documents.js";
 import { LOG_DIR, rememberSecret } from "./secrets.js";
 import { startSmtpCapture, type SmtpCapture } from "./smtp.js";
 import { completeKyc, type Send } from "./kyc.js";
@@ -137,6 +138,7 @@ export async function startTestApp(
 
   const request: TestApp["request"] = async (method, url, options = {}) => {
     const hasBody = options.body !== undefined || options.rawBody !== undefined;
+    recordHttpOperation(method, url, options.rawBody ?? options.body);
     const response = await server.inject({
       method: method as "GET",
       url,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import { recordHttpOperation } from "./graphql-documents.js";
 import type { Send } from "./kyc.js";
 import { rememberSecret } from "./secrets.js";
 import type { ServerProcess } from "./server-process.js";
@@ -21,6 +22,7 @@ export async function call<T = any>(
   path: string,
   options: { headers?: Headers; body?: unknown } = {},
 ): Promise<Reply<T>> {
+  recordHttpOperation(method, path, options.body);
   // A file's bytes go as they are, under the caller's Content-Type; anything else as JSON.
   const file = Buffer.isBuffer(options.body) ? options.body : undefined;
   const json = options.body !== undefined && !file;

@@ -1,5 +1,6 @@
 import { createClient, type Client, type FormattedExecutionResult } from "graphql-ws";
 import WebSocket from "ws";
+import { recordOperation } from "./graphql-documents.js";
 
 export interface WsSocket {
   client: Client;
@@ -26,6 +27,12 @@ export function openSocket(url: string, connectionParams: Record<string, unknown
         }),
     },
   });
+  // Every operation sent over the socket is written down, whoever sends it (see graphql-documents.ts).
+  const send = client.subscribe.bind(client);
+  client.subscribe = (payload, sink) => {
+    recordOperation("graphql", payload);
+    return send(payload, sink);
+  };
   return { client, closes, dispose: async () => void (await client.dispose()) };
 }
 

@@ -1,10 +1,12 @@
 import { ApolloServer } from "@apollo/server";
-import { buildSchema, GraphQLError, parse, validate, type DocumentNode } from "graphql";
+import { buildSchema, execute as graphqlJsExecute, GraphQLError, parse, validate, type DocumentNode } from "graphql";
 import * as jit from "graphql-jit";
+import { GraphQLJSONObject } from "graphql-scalars";
 import { describe, expect, it, vi } from "vitest";
 import {
   apolloExecution,
   compiledExecution,
+  compilesExactly,
   MAX_COMPILED_DOCUMENTS,
   refuseCompilerMarkers,
 } from "../../src/graphql/compiled-execution.js";
@@ -13,15 +15,23 @@ vi.mock("graphql-jit", { spy: true });
 
 const schema = buildSchema(`
   enum Order { NEWEST_FIRST OLDEST_FIRST }
+  scalar JSONObject
   type Query {
     echo(order: Order!, limit: Int): String
     greet(name: String): String
     failing: String
+    objects(items: [JSONObject!]!, one: JSONObject): String
   }
 `);
+Object.assign(schema.getType("JSONObject")!, {
+  parseLiteral: GraphQLJSONObject.parseLiteral,
+  parseValue: GraphQLJSONObject.parseValue,
+  serialize: GraphQLJSONObject.serialize,
+});
 const query = schema.getQueryType()!.getFields();
 query.echo!.resolve = (_root, { order, limit }: { order: string; limit?: number }) => `${order} ${limit ?? "-"}`;
 query.greet!.resolve = (_root, { name }: { name: string }) => `hello ${name}`;
+query.objects!.resolve = (_root, args) => JSON.stringify(args);
 class Refusal extends Error {}
 query.failing!.resolve = () => {
   throw new Refusal("refused");
@@ -89,6 +99,26 @@ describe("compiled execution", () => {
       'Variable "$limit" got invalid value "many"; Int cannot represent non-integer value: "many"',
     );
     expect(errors![0]!.nodes?.[0]?.kind).toBe("VariableDefinition");
+  });
+
+  // graphql-jit reads a custom scalar's literal once, as it compiles, with no variables: they would vanish.
+  it("runs a document with a variable inside a custom scalar's literal on graphql-js, with the variable's value", async () => {
+    const inside = parse("query ($sig: String) { objects(items: [{signature: $sig, n: 1}], one: {a: {b: $sig}}) }");
+    expect(compilesExactly(schema, inside)).toBe(false);
+    vi.mocked(jit.compileQuery).mockClear();
+    const expected = { items: [{ signature: "S", n: 1 }], one: { a: { b: "S" } } };
+    expect(await run(inside, { sig: "S" })).toEqual({ data: { objects: JSON.stringify(expected) } });
+    expect(await run(inside, { sig: "S" })).toEqual(
+      await graphqlJsExecute({ schema, document: inside, variableValues: { sig: "S" } }),
+    );
+    expect(jit.compileQuery).not.toHaveBeenCalled();
+    // Variables beside such literals, and literals without variables, compile as before.
+    for (const exact of [
+      "query ($items: [JSONObject!]!) { objects(items: $items) }",
+      '{ objects(items: [{signature: "S", n: 1}]) }',
+      "query ($limit: Int, $on: Boolean!) { echo(order: NEWEST_FIRST, limit: $limit) @include(if: $on) }",
+    ])
+      expect(compilesExactly(schema, parse(exact)), exact).toBe(true);
   });
 
   it("reports a resolver's error as graphql-js does: its path, location, thrown error and an extensions object", async () => {
