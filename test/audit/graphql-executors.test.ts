@@ -491,10 +491,32 @@ async function compare(schema: GraphQLSchema, operations: SentOperation[]): Prom
   return tally;
 }
 
-describe("the gateway's GraphQL executor answers as graphql-js does", () => {
-  const sent = recordedOperations();
+/** A value with each leaf replaced by its kind: operations that differ only in ids and amounts look alike. */
+function shapeOf(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value === null ? null : typeof value;
+  if (Array.isArray(value)) return value.map(shapeOf);
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shapeOf(inner)]));
+}
 
-  it("over every operation the suite sent, and variants of each", async () => {
+/** The operations sent, each text with at most a few of its variables' shapes: the suite repeats most of them. */
+function distinctOperations(sent: SentOperation[], perText = 3): SentOperation[] {
+  const kept = new Map<string, Set<string>>();
+  return sent.filter((operation) => {
+    const text = `${operation.endpoint} ${operation.operationName ?? ""} ${operation.query}`;
+    const shapes = kept.get(text) ?? new Set();
+    kept.set(text, shapes);
+    const shape = stable(shapeOf(operation.variables ?? {}));
+    if (shapes.has(shape) || shapes.size >= perText) return false;
+    shapes.add(shape);
+    return true;
+  });
+}
+
+describe("the gateway's GraphQL executor answers as graphql-js does", () => {
+  const sent = distinctOperations(recordedOperations());
+
+  // Each case compiles a document of its own: some ten thousand compilations.
+  it("over every operation the suite sent, and variants of each", { timeout: 180_000 }, async () => {
     // The suite sends hundreds: far fewer means the clients stopped writing them down.
     expect(sent.length, "operations written down by the suite (run it whole: npm test)").toBeGreaterThan(300);
     const schemas = {
@@ -511,6 +533,7 @@ describe("the gateway's GraphQL executor answers as graphql-js does", () => {
     );
     const compared = tallies.reduce((sum, tally) => sum + tally.compared, 0);
     const compiled = tallies.reduce((sum, tally) => sum + tally.compiled, 0);
+    console.info(`${sent.length} operations sent, ${compared} cases compared, ${compared - compiled} on graphql-js`);
     expect(tallies.flatMap((tally) => tally.mismatches).slice(0, 5)).toEqual([]);
     // Most run compiled; those that cannot (a variable inside a JSONObject literal) were among them.
     expect(compiled / compared).toBeGreaterThan(0.8);
