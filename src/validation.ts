@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, type ErrorCode } from "./errors.js";
+import { AppError, type ErrorCode, type FieldIssue } from "./errors.js";
 
 /**
  * Validates domain input with a zod schema. Failures become VALIDATION_FAILED (or the given code) with
@@ -10,11 +10,8 @@ export function parseInput<S extends z.ZodType>(
   input: unknown,
   code: ErrorCode = "VALIDATION_FAILED",
 ): z.output<S> {
-  const nul = nulCharacterAt(input);
-  if (nul) {
-    const field = nul.length ? nul.join(".") : "(body)";
-    throw new AppError("VALIDATION_FAILED", undefined, [{ field, message: "must not contain NUL characters" }]);
-  }
+  const unsafe = inputIssue(input, true);
+  if (unsafe) throw new AppError("VALIDATION_FAILED", undefined, [unsafe]);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) =>
@@ -47,18 +44,66 @@ export const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((t
 export const omissible = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
 
 /**
- * Where the first string holding a NUL character is (its path), if any: PostgreSQL cannot store one and
- * SQLite would, so both engines refuse it before anything is looked at.
+ * How many objects and arrays deep caller-sent JSON may nest (a body, a query, GraphQL variables, an operation's
+ * input): every input the reference describes nests a few levels at most, and anything deeper is refused before
+ * a handler reads it, so nothing that walks input can exhaust the stack.
  */
-function nulCharacterAt(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
-  // A file's bytes are no text: they are not stored as a string, and walking them byte by byte is slow.
-  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = nulCharacterAt(inner, [...path, key]);
-    if (found) return found;
+export const MAX_INPUT_DEPTH = 64;
+
+/** A value met on the walk of an input, with the key it was under and its container (its path, when needed). */
+interface Visit {
+  value: unknown;
+  depth: number;
+  key: string;
+  parent: Visit | undefined;
+}
+
+const pathOf = (visit: Visit): string[] => {
+  const path: string[] = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.unshift(at.key);
+  return path;
+};
+
+/**
+ * What is wrong with caller-sent input whatever its schema, if anything: nesting deeper than MAX_INPUT_DEPTH
+ * (named by the top-level field it is under), or, when `nul`, a string holding a NUL character, which PostgreSQL
+ * cannot store and SQLite would (named by its path). Walked with a stack of its own, in document order, never by
+ * recursion.
+ */
+function inputIssue(input: unknown, nul: boolean): FieldIssue | undefined {
+  const stack: Visit[] = [{ value: input, depth: 0, key: "", parent: undefined }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    const { value, depth } = visit;
+    if (typeof value === "string") {
+      if (nul && value.includes("\u0000"))
+        return { field: fieldName(pathOf(visit)), message: "must not contain NUL characters" };
+      continue;
+    }
+    // A file's bytes are no text: they are not stored as a string, and walking them byte by byte is slow.
+    if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) continue;
+    if (depth === MAX_INPUT_DEPTH)
+      return { field: fieldName(pathOf(visit).slice(0, 1)), message: `nests deeper than ${MAX_INPUT_DEPTH} levels` };
+    const entries = Object.entries(value);
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, inner] = entries[index]!;
+      // Numbers, booleans and nulls have nothing to check.
+      if (typeof inner === "string" || (typeof inner === "object" && inner !== null))
+        stack.push({ value: inner, depth: depth + 1, key, parent: visit });
+    }
   }
   return undefined;
+}
+
+const fieldName = (path: string[]) => (path.length ? path.join(".") : "(body)");
+
+/**
+ * Refuses JSON nested deeper than MAX_INPUT_DEPTH with 400 VALIDATION_FAILED: what each transport checks of what
+ * it received (a body, a query, GraphQL variables) before anything else reads it. The rest, NUL characters
+ * included, is the operation's validation (`parseInput`), which names fields as the operation does.
+ */
+export function refuseDeepInput(input: unknown): void {
+  const issue = inputIssue(input, false);
+  if (issue) throw new AppError("VALIDATION_FAILED", undefined, [issue]);
 }
 
 /** VALIDATION_FAILED about one field: `field message` as the error's message, and the one detail. */
