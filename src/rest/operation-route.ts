@@ -105,6 +105,7 @@ function without(sent: unknown, field: string | undefined): unknown {
 
 const PRESENTED_PUBLIC_KEY = {
   type: "string",
+  maxLength: 40,
   description:
     "A public key (pk_...) that attributes the request as X-Public-Key does. Beside a key in the headers (or in " +
     "both the body and the query) it must be of the same credential (403 CREDENTIAL_MISMATCH); a session in " +

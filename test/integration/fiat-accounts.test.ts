@@ -199,7 +199,7 @@ describe("creating and listing", () => {
 });
 
 describe("owner scoping and deletion", () => {
-  it("another profile's account is 404 and untouched; a deleted account is neither listed nor deletable again", async () => {
+  it("another profile's account is 404 and untouched, an id that is no UUID 400; a deleted account is neither listed nor deletable again", async () => {
     const owner = await newUser();
     const stranger = await newUser();
     await customers(owner.secret, "US");
@@ -213,8 +213,9 @@ describe("owner scoping and deletion", () => {
     );
     expectError(
       await t.request("DELETE", "/v1/domestic/fiatAccounts/not-a-uuid", { headers: owner.secret }),
-      404,
-      "NOT_FOUND",
+      400,
+      "VALIDATION_FAILED",
+      "fiatAccountId",
     );
     expect(ok(await list(owner.secret), 200)).toHaveLength(1);
 

@@ -24,7 +24,7 @@ const fiatAccount = z.object({
   accountBankCode: z.string().nullable(),
   createdAt: isoDateTime,
 });
-const countryQuery = z.object({ country: z.string().optional() });
+const countryQuery = z.object({ country: z.enum(FIAT_ACCOUNT_COUNTRIES).optional() });
 const listQuery = listFiatAccountsInput.extend(countryQuery.shape);
 
 /**
