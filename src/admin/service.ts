@@ -12,12 +12,12 @@ import type { ProfileService } from "../profiles/service.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
 import type { ManagerPolicyInput } from "../managed-profiles/types.js";
 import type { PricingAssignments, PricingAssignmentView } from "../quotes/pricing-assignments.js";
-import { canonicalId, type ListPage, type Pagination } from "../validation.js";
+import { canonicalId, uuid, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 import type { PartnerInput, PartnerStateInput, PartnerView, PricingInput } from "./types.js";
 
 export const partnerCredentialInput = createCredentialInput.extend({
-  partnerId: z.string(),
+  partnerId: uuid(),
   // A missing or unusable subject is the contract's CREDENTIAL_SUBJECT_REQUIRED, not a validation error.
   profileId: z.unknown().optional().describe("The existing profile the credential authenticates."),
 });

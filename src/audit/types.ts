@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listPage, omissible } from "../validation.js";
+import { listPage, omissible, uuid } from "../validation.js";
 
 /** Every change the operator can make, by the stable name its audit event carries. */
 export const OPERATOR_ACTIONS = [
@@ -61,7 +61,7 @@ export interface AuditEventView {
 
 export const auditEventQuery = listPage.extend({
   action: omissible(z.enum(OPERATOR_ACTIONS)).describe("Only events of this action."),
-  targetId: omissible(z.uuid().transform((id) => id.toLowerCase())).describe(
+  targetId: omissible(uuid()).describe(
     "Only events about this record (a profile, partner, credential or signing key id).",
   ),
 });

@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { instant, text } from "../validation.js";
 
 export const MAX_ACTIVE_CREDENTIALS = 5;
 export const DEFAULT_CREDENTIAL_NAME = "API Credential";
 
 export const createCredentialInput = z
   .object({
-    name: z.string().optional().describe('1 to 100 characters once trimmed; default "API Credential".'),
-    expiresAt: z.iso
-      .datetime({ offset: true, error: "must be an ISO 8601 date-time" })
+    // Within the bound, a name over 100 characters once trimmed is the service's INVALID_CREDENTIAL_NAME.
+    name: text("line").optional().describe('1 to 100 characters once trimmed; default "API Credential".'),
+    expiresAt: instant("must be an ISO 8601 date-time")
       .optional()
       .describe("In the future and at most 2 years away; default one year from now."),
   })

@@ -30,6 +30,17 @@ export type FiatAccountType = (typeof FIAT_ACCOUNT_TYPES)[number];
 export const BANK_ACCOUNT_TYPES = ["checking", "savings"] as const;
 type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
 
+/**
+ * The kind of number that names an account on a rail that takes no bank account type, as the partner records
+ * it (Alfredpay: a CLABE for SPEI, a CBU for COELSA, whose CVUs share the CBU's layout).
+ */
+const ACCOUNT_NUMBER_KINDS = { SPEI: "clabe", COELSA: "cbu" } as const satisfies Partial<
+  Record<FiatAccountType, string>
+>;
+/** What an account's `accountType` shows: its bank account type, or the kind of number that names it. */
+export const SHOWN_ACCOUNT_TYPES = [...BANK_ACCOUNT_TYPES, ...Object.values(ACCOUNT_NUMBER_KINDS)] as const;
+type ShownAccountType = (typeof SHOWN_ACCOUNT_TYPES)[number];
+
 const TEXT_MAX = 200;
 const oneOf = (values: readonly string[]) => `must be one of ${values.join(", ")}`;
 const requiredOr = (message: string) => (issue: { input?: unknown }) =>
@@ -87,7 +98,7 @@ export interface FiatAccountDetails {
   country: FiatAccountCountry;
   type: FiatAccountType;
   accountNumber: string;
-  accountName: string;
+  accountName?: string;
   accountType?: BankAccountType;
   routingNumber?: string;
   accountBankCode?: string;
@@ -240,6 +251,18 @@ export function isValidColombianNit(value: string): boolean {
   return /^(\d{10}|\d{9}-\d)$/.test(value) && nitProblems(value.replace("-", "")).length === 0;
 }
 
+/**
+ * What an account's `accountType` shows: the bank account type given (required where the rail takes one: US and
+ * Colombian ACH, US wires), else the kind of number that names it (SPEI, COELSA).
+ */
+export function shownAccountType({
+  type,
+  accountType,
+}: Pick<FiatAccountDetails, "type" | "accountType">): ShownAccountType {
+  // Every rail served requires a bank account type or has a kind of number (test/unit/fiat-account-rules.test.ts).
+  return accountType ?? ACCOUNT_NUMBER_KINDS[type as keyof typeof ACCOUNT_NUMBER_KINDS];
+}
+
 /** What an account number looks like in responses: "****" and the last 4 characters; never the whole of a short one. */
 export function maskAccountNumber(value: string): string {
   return `****${value.length > 4 ? value.slice(-4) : ""}`;
@@ -308,9 +331,8 @@ const coDocumentNumber: FieldCheck = (value, draft) => {
   return documentType ? CO_DOCUMENT_NUMBER[documentType](value, draft) : { value };
 };
 
-/** Every rail: the holder's name, and a bank account type from the list when one is given. */
+/** Every rail: a bank account type from the list when one is given (the holder's name is optional, as in the reference). */
 const COMMON_RULES: RailRules = {
-  accountName: required(),
   accountType: optional(ACCOUNT_TYPE),
 };
 const US_ACH: RailSpecificRules = {
@@ -447,7 +469,7 @@ export function validateFiatAccount(country: FiatAccountCountry, body: unknown):
     country,
     type,
     accountNumber: draft.accountNumber!,
-    accountName: draft.accountName!,
+    ...(draft.accountName !== undefined && { accountName: draft.accountName }),
     ...(draft.accountType !== undefined && { accountType: draft.accountType as BankAccountType }),
     ...(draft.routingNumber !== undefined && { routingNumber: draft.routingNumber }),
     ...(draft.accountBankCode !== undefined && { accountBankCode: draft.accountBankCode }),

@@ -5,7 +5,13 @@ import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
 import { canonicalId, fieldError, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
-import { maskAccountNumber, validateFiatAccount, type FiatAccountCountry, type FiatAccountDetails } from "./rules.js";
+import {
+  maskAccountNumber,
+  shownAccountType,
+  validateFiatAccount,
+  type FiatAccountCountry,
+  type FiatAccountDetails,
+} from "./rules.js";
 import type { CreateFiatAccountInput, FiatAccountView } from "./types.js";
 
 const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");
@@ -102,10 +108,10 @@ function view(
     country: row.country as FiatAccountCountry,
     type: details.type,
     accountNumber: maskAccountNumber(details.accountNumber),
-    accountName: details.accountName,
-    accountType: details.accountType ?? null,
-    routingNumber: details.routingNumber ?? null,
-    accountBankCode: details.accountBankCode ?? null,
+    ...(details.accountName !== undefined && { accountName: details.accountName }),
+    accountType: shownAccountType(details),
+    ...(details.routingNumber !== undefined && { routingNumber: details.routingNumber }),
+    ...(details.accountBankCode !== undefined && { accountBankCode: details.accountBankCode }),
     createdAt: row.createdAt,
   };
 }

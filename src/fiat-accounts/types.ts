@@ -21,7 +21,10 @@ export type CreateFiatAccountInput = z.output<typeof createFiatAccountInput>;
 /** A page of the subject's accounts in a country (a REST adapter takes it from the alias path or the query). */
 export const listFiatAccountsInput = listPage.extend({ country });
 
-/** A payout account as callers see it (the reference's list item): the account number masked. */
+/**
+ * A payout account as callers see it (the reference's list item): the account number masked, the optional
+ * fields left out when none was given.
+ */
 export interface FiatAccountView {
   fiatAccountId: string;
   /** The subject's provider account (customer) in the account's country. */
@@ -29,9 +32,10 @@ export interface FiatAccountView {
   country: FiatAccountCountry;
   type: FiatAccountType;
   accountNumber: string;
-  accountName: string;
-  accountType: string | null;
-  routingNumber: string | null;
-  accountBankCode: string | null;
+  accountName?: string;
+  /** The bank account type, or the kind of number that names the account (`shownAccountType`). */
+  accountType: string;
+  routingNumber?: string;
+  accountBankCode?: string;
   createdAt: Date;
 }

@@ -21,6 +21,14 @@ const DOCUMENT_ERRORS = new Set([
 const ARGUMENT_REFUSAL =
   /^Argument "[^"]+" (of required type .+ was not provided|of non-null type .+ must not be null|has invalid value .+)\.$/s;
 
+/**
+ * graphql-js's refusals of a variable's value, before anything runs (so with no path), the scalar's own refusal
+ * as their original error: Apollo marks them over HTTP, nothing does over WebSocket, where operations and
+ * subscriptions coerce their variables themselves.
+ */
+const VARIABLE_REFUSAL =
+  /^Variable "\$[^"]+" (got invalid value |of required type .+ was not provided\.$|of non-null type .+ must not be null\.$)/s;
+
 /** How much of a quoted piece of the caller's document an error message repeats. */
 const QUOTED_CHARACTERS = 64;
 const LONG_QUOTE = new RegExp(`"([^"]{${QUOTED_CHARACTERS}})[^"]+"`, "g");
@@ -61,9 +69,10 @@ export function formatGraphQLError(log: Logger) {
     }
     const code = formatted.extensions?.code;
     if (typeof code === "string" && code in ERROR_TABLE) return formatted;
-    const refusedArgument =
-      original instanceof GraphQLError && !original.originalError && ARGUMENT_REFUSAL.test(original.message);
-    if ((typeof code === "string" && DOCUMENT_ERRORS.has(code)) || refusedArgument) {
+    const refusedInput =
+      (original instanceof GraphQLError && !original.originalError && ARGUMENT_REFUSAL.test(original.message)) ||
+      (formatted.path === undefined && VARIABLE_REFUSAL.test(formatted.message));
+    if ((typeof code === "string" && DOCUMENT_ERRORS.has(code)) || refusedInput) {
       const message = briefDocumentMessage(formatted.message);
       return { ...base, message, extensions: { code: "VALIDATION_FAILED", status: 400 } };
     }

@@ -5,6 +5,7 @@ import { authorizeRootFields } from "./auth-directive.js";
 import type { GraphQLContext } from "./context.js";
 import { toRequestRefusal } from "./errors.js";
 import { refuseLargeLists } from "./list-items.js";
+import { refuseDeepInput } from "../validation.js";
 
 /**
  * The operation of `document` that `operationName` names (the only one when no name is given), as graphql-js and
@@ -27,7 +28,7 @@ export function resolveOperation(
 /**
  * What every operation passes once it and its variables are known, before anything runs, over HTTP and over
  * WebSocket alike: its root fields' @auth (so an unauthenticated caller gets an authentication error, never a
- * validation error), then the list-items limit.
+ * validation error), then variables no deeper than MAX_INPUT_DEPTH, then the list-items limit.
  */
 export function checkOperation(
   schema: GraphQLSchema,
@@ -44,6 +45,8 @@ export function checkOperation(
   maxListItems: number,
 ): void {
   authorizeRootFields(schema, operation, context);
+  // Before graphql-js or any resolver walks them.
+  refuseDeepInput(variables);
   refuseLargeLists(schema, document, operation, variables, maxListItems);
 }
 

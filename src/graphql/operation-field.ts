@@ -1,6 +1,7 @@
 import type { OperatorActor } from "../audit/types.js";
 import type { ActingContext } from "../auth/delegation.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
+import { MAX_INPUT_DEPTH } from "../validation.js";
 import { Auth } from "./auth-directive.js";
 import type { GraphQLContext } from "./context.js";
 
@@ -19,15 +20,16 @@ export function Performs(operation: AnyOperation): MethodDecorator {
 /**
  * Arguments as the operation's schema reads a JSON body: plain objects, the fields a caller left out left
  * out, date-times as ISO strings. Nulls stay, so the schema refuses or accepts them as it does over REST.
+ * Past MAX_INPUT_DEPTH a value is left as it is, which validation then refuses: the walk stays bounded.
  */
-function asJson(value: unknown): unknown {
+function asJson(value: unknown, depth = 0): unknown {
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(asJson);
-  if (value === null || typeof value !== "object") return value;
+  if (value === null || typeof value !== "object" || depth > MAX_INPUT_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => asJson(item, depth + 1));
   return Object.fromEntries(
     Object.entries(value)
       .filter(([, inner]) => inner !== undefined)
-      .map(([key, inner]) => [key, asJson(inner)]),
+      .map(([key, inner]) => [key, asJson(inner, depth + 1)]),
   );
 }
 

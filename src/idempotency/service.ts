@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { Db } from "../db/client.js";
 import { isUniqueViolation } from "../db/tx.js";
 import { AppError, type ErrorCode, type FieldIssue } from "../errors.js";
@@ -12,6 +13,8 @@ export interface StoredResponse<T> {
 
 /** `Idempotency-Key`: 1 to 128 visible ASCII characters (CONTRACT.md). */
 const KEY = /^[\x21-\x7e]{1,128}$/;
+/** An idempotency key in an operation's input, as a face read and checked it (`idempotencyKey`). */
+export const idempotencyKeyText = z.string().max(128).regex(KEY);
 /** How long a first request may run before its claim counts as abandoned (its process died mid-request). */
 const CLAIM_MS = 60_000;
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { DOCUMENT_MEDIA_TYPES, MAX_UPLOAD_BYTES, SELFIE_MEDIA_TYPES, type UploadService } from "../uploads/service.js";
+import { text, uuid } from "../validation.js";
 import { KYB_COUNTRIES, type SubmissionFileView, type SubmissionFiles } from "./domestic.js";
 import * as repo from "./repo.js";
 import type { KycService } from "./service.js";
@@ -27,7 +28,7 @@ const oneOf = <const Values extends readonly [string, ...string[]]>(values: Valu
 /** A file as a face received it: its bytes, whole, and the media type it was declared as. */
 const file = z
   .object(
-    { contentType: z.string().optional(), bytes: z.instanceof(Buffer) },
+    { contentType: text("label").optional(), bytes: z.instanceof(Buffer) },
     { error: (issue) => (issue.input === undefined ? "is required: attach the file" : "must be a file") },
   )
   .strict()
@@ -38,7 +39,7 @@ const file = z
 export const kycFileInput = z
   .object({
     country: oneOf(KYC_FILE_COUNTRIES),
-    submissionId: z.uuid("must be a submission id"),
+    submissionId: uuid("must be a submission id"),
     fileType: oneOf(KYC_FILE_TYPES),
     file,
   })
@@ -46,7 +47,7 @@ export const kycFileInput = z
 export const kybFileInput = z
   .object({
     country: oneOf(KYB_COUNTRIES),
-    submissionId: z.uuid("must be a submission id"),
+    submissionId: uuid("must be a submission id"),
     fileType: oneOf(KYB_FILE_TYPES),
     file,
   })
@@ -54,7 +55,7 @@ export const kybFileInput = z
 export const relatedPersonFileInput = z
   .object({
     country: oneOf(KYB_COUNTRIES),
-    relatedPersonId: z.uuid("must be a related person's id"),
+    relatedPersonId: uuid("must be a related person's id"),
     fileType: oneOf(RELATED_PERSON_FILE_TYPES),
     file,
   })

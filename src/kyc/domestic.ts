@@ -4,6 +4,7 @@ import type { KycStatus } from "../providers/ports.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import { relatedPersonIdsOf, type KycCaseRow } from "./repo.js";
+import { calendarDate, countryCode, email, text, uuid } from "../validation.js";
 import { isValidCpf } from "./tax-ids.js";
 import type { CaseKey, KycService } from "./service.js";
 
@@ -24,7 +25,7 @@ type DomesticStatus = (typeof DOMESTIC_STATUSES)[number];
 
 const name = z.string().trim().min(1, "is required").max(100, "must be at most 100 characters");
 const optionalText = z.string().trim().max(200, "must be at most 200 characters").optional();
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date (YYYY-MM-DD)");
+const date = calendarDate();
 const oneOf = <const Values extends readonly [string, ...string[]]>(values: Values) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
 /** The country is decided before these are read (a REST adapter takes it from the path, the query or the body). */
@@ -46,15 +47,14 @@ export const kycInformation = z
     documentNumber: z.string().trim().min(1).max(50),
     colombianDocumentType: oneOf(["CC", "CE"]).optional().describe("The document's type in Colombia."),
     argentineDocumentType: oneOf(["DNI"]).optional().describe("The document's type in Argentina."),
-    cuit: z
-      .string()
+    cuit: text("code")
       .regex(/^\d{11}$/, "must be 11 digits")
       .optional()
       .describe("The Argentine tax id (CUIT)."),
-    email: z.email().optional(),
+    email: email().optional(),
     phone: optionalText,
     countryCode: z.string().trim().min(1).max(10).optional().describe("Asked for in Argentina; handed over as given."),
-    nationalities: z.array(z.string().trim().min(1).max(100)).max(10).optional(),
+    nationalities: z.array(countryCode()).max(10).optional(),
     politicallyExposed: z.boolean().optional().describe("Whether the person is politically exposed (PEP)."),
     address: optionalText,
     city: optionalText,
@@ -71,12 +71,11 @@ const relatedPerson = z
   .object({
     firstName: name,
     lastName: name,
-    email: z.email(),
+    email: email(),
     dateOfBirth: date,
-    nationalities: z.array(z.string().trim().min(1).max(100)).min(1, "must name at least one").max(10),
+    nationalities: z.array(countryCode()).min(1, "must name at least one").max(10),
     dni: z.string().trim().min(1).max(50).optional().describe("The person's identity document number."),
-    cpf: z
-      .string()
+    cpf: text("code")
       .refine((value) => isValidCpf(value.replace(/[.\-\s]/g, "")), "is not a valid CPF")
       .optional()
       .describe("The person's Brazilian tax id (CPF), if any."),
@@ -131,7 +130,7 @@ export interface KybSubmissionView {
 
 /** Creating a provider customer names only its country. */
 export const customerInput = z.object({ country }).strict();
-export const sendSubmissionInput = z.object({ country, submissionId: z.uuid("must be a submission id") }).strict();
+export const sendSubmissionInput = z.object({ country, submissionId: uuid("must be a submission id") }).strict();
 /** A customer of the country: the individual one, or with `type` BUSINESS the business one. */
 export const customerTypeInput = z.object({ country, type }).strict();
 /** The hosted flow's link names only the country (the operation says individual or business). */

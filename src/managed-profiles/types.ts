@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { listPage, requiredString } from "../validation.js";
+import { email, listPage, requiredString } from "../validation.js";
 import { CORRIDORS, CUSTOMER_TYPES, type CustomerType } from "../reference-data/corridors.js";
 
 const normalizedEmail = requiredString("contactEmail is required")
+  .max(254, "must be at most 254 characters")
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: "must be an email address" }).max(255));
+  .pipe(email());
 
 export const createManagedProfileInput = z
   .object({

@@ -2,10 +2,15 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import { AppError, type FieldIssue } from "../errors.js";
-import { requestHash, type IdempotencyService, type StoredResponse } from "../idempotency/service.js";
+import {
+  idempotencyKeyText,
+  requestHash,
+  type IdempotencyService,
+  type StoredResponse,
+} from "../idempotency/service.js";
 import type { OnboardingService } from "./service.js";
 import type { KycStatus } from "../providers/ports.js";
-import { canonicalId, fieldError, requiredString } from "../validation.js";
+import { calendarDate, canonicalId, countryCode, email, fieldError, text, uuid } from "../validation.js";
 import type { KycCase, KycService } from "../kyc/service.js";
 import { isValidCnpj, isValidCpf } from "../kyc/tax-ids.js";
 import {
@@ -18,17 +23,21 @@ import {
 } from "../uploads/service.js";
 
 const digits = (value: string) => value.replace(/[.\-/\s]/g, "");
+/** A CPF or CNPJ, digits with their usual punctuation or without. */
+const taxIdText = () => text("code").trim().min(1, "is required");
 
 export const createSubaccountInput = z
   .object({
     accountType: z.enum(["INDIVIDUAL", "COMPANY"]),
     name: z.string().trim().min(1, "is required").max(200),
-    taxId: z.string().trim().min(1, "is required"),
-    quoteId: z.string().optional(),
-    sessionId: z.string().optional(),
+    taxId: taxIdText(),
+    quoteId: uuid().optional(),
+    sessionId: uuid().optional(),
     companyName: z.string().max(200).optional(),
-    startDate: z.string().optional(),
-    cnpj: z.string().optional(),
+    startDate: calendarDate().optional(),
+    cnpj: taxIdText()
+      .refine((cnpj) => isValidCnpj(digits(cnpj)), "is not a valid CNPJ")
+      .optional(),
   })
   .strict()
   .superRefine((input, context) => {
@@ -42,24 +51,22 @@ export const createSubaccountInput = z
       });
   });
 
-const isoDate = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date (YYYY-MM-DD)");
-
 /** Level 1 KYC: what the provider verifies. It is handed over, never stored here. */
 export const newKycInput = z
   .object({
-    subAccountId: z.string(),
+    subAccountId: uuid(),
     fullName: z.string().trim().min(1, "is required").max(200),
-    dateOfBirth: isoDate(),
-    taxIdNumber: z.string().trim().min(1, "is required"),
-    countryOfTaxId: z.string().max(60),
-    email: z.email(),
+    dateOfBirth: calendarDate(),
+    taxIdNumber: taxIdText(),
+    countryOfTaxId: countryCode(),
+    email: email(),
     streetAddress: z.string().max(200),
     city: z.string().max(100),
     state: z.string().max(100),
     zipCode: z.string().max(20),
-    country: z.string().max(60),
-    uploadedDocumentId: z.string().min(1).max(200),
-    uploadedSelfieId: z.string().min(1).max(200),
+    country: countryCode(),
+    uploadedDocumentId: uuid(),
+    uploadedSelfieId: uuid(),
   })
   .strict();
 
@@ -69,22 +76,23 @@ export const newKycInput = z
  */
 export const importTokenInput = z
   .object({
-    idempotencyKey: z.string().min(1),
+    idempotencyKey: idempotencyKeyText,
     importToken: z
       .string()
       .min(1, "is required")
+      .max(1024, { message: "must be at most 1024 bytes", abort: true })
       .refine((token) => Buffer.byteLength(token, "utf8") <= 1024, "must be at most 1024 bytes"),
     consentAttested: z.literal(true, "must be true: the subject consented to sharing the verification"),
   })
   .strict();
 
 /** The subaccount with this CPF or CNPJ (it must be the subject's). */
-export const taxIdInput = z.object({ taxId: requiredString().min(1, "is required") }).strict();
+export const taxIdInput = z.object({ taxId: taxIdText() }).strict();
 /** The subaccount with this CPF or CNPJ, or without one the subject's own. */
-export const optionalTaxIdInput = z.object({ taxId: z.string().optional() }).strict();
+export const optionalTaxIdInput = z.object({ taxId: taxIdText().optional() }).strict();
 export const remainingLimitInput = optionalTaxIdInput.extend({ direction: z.enum(["BUY", "SELL"]) }).strict();
-export const startKybInput = z.object({ subAccountId: z.string() }).strict();
-export const kybAttemptInput = z.object({ attemptId: z.string() }).strict();
+export const startKybInput = z.object({ subAccountId: uuid() }).strict();
+export const kybAttemptInput = z.object({ attemptId: uuid() }).strict();
 
 /** The reference's document types (BrDocumentType). */
 export const BRAZIL_DOCUMENT_TYPES = [
@@ -116,7 +124,7 @@ interface NamedUpload {
 /** An individual's identity document (no passport here, as in the reference) and selfie to upload for level 1 KYC. */
 export const uploadUrlsInput = z
   .object({
-    taxId: requiredString().min(1, "is required"),
+    taxId: taxIdText(),
     documentType: z.enum(["ID", "DRIVERS-LICENSE"]),
     isDoubleSided: z.boolean().optional(),
   })
@@ -125,12 +133,12 @@ export const uploadUrlsInput = z
 /** A company document to upload for KYB, into one of the subject's company subaccounts. */
 export const kybDocumentInput = z
   .object({
-    subAccountId: z.string(),
+    subAccountId: uuid(),
     documentType: z.enum(BRAZIL_DOCUMENT_TYPES),
     isDoubleSided: z.boolean().optional(),
   })
   .strict();
-export const kybDocumentReadInput = z.object({ subAccountId: z.string(), documentId: z.string() }).strict();
+export const kybDocumentReadInput = z.object({ subAccountId: uuid(), documentId: uuid() }).strict();
 
 /** The reference's roles of a beneficial owner with control of the company (BrUboControlRole). */
 export const CONTROL_ROLES = [
@@ -165,28 +173,29 @@ export const CONTROL_ROLES = [
  */
 export const kybUboInput = z
   .object({
-    subAccountId: z.string(),
+    subAccountId: uuid(),
     fullName: z.string().trim().min(1, "is required").max(200),
-    dateOfBirth: isoDate(),
-    countryOfTaxId: z.string().max(60),
+    dateOfBirth: calendarDate(),
+    countryOfTaxId: countryCode(),
     taxIdNumber: z.string().trim().min(1, "is required").max(40),
     percentageOfOwnership: z
       .string()
+      .max(6, "must be a percentage, e.g. 25 or 12.5")
       .regex(/^\d{1,3}(\.\d{1,2})?$/, "must be a percentage, e.g. 25 or 12.5")
       .refine((percentage) => Number(percentage) <= 100, "must be at most 100"),
     hasControl: z.enum(CONTROL_ROLES).optional(),
-    email: z.email().optional(),
+    email: email().optional(),
     phone: z.string().max(40).optional(),
-    uploadedIdentificationId: z.string().min(1).max(200),
-    uploadedSelfieId: z.string().min(1).max(200).optional(),
-    documentCountry: z.string().max(60),
+    uploadedIdentificationId: uuid(),
+    uploadedSelfieId: uuid().optional(),
+    documentCountry: countryCode(),
     streetLine1: z.string().max(200),
     streetLine2: z.string().max(200).optional(),
     streetLine3: z.string().max(200).optional(),
     city: z.string().max(100),
     state: z.string().max(100),
     zipCode: z.string().max(20),
-    country: z.string().max(60),
+    country: countryCode(),
   })
   .strict();
 
@@ -235,9 +244,9 @@ export const ANNUAL_REVENUES_USD = [
  */
 export const kybLevelOneInput = z
   .object({
-    subAccountId: z.string(),
+    subAccountId: uuid(),
     uboIds: z
-      .array(z.string().max(200))
+      .array(uuid())
       .min(1, "must name at least one UBO")
       .max(50)
       .refine((ids) => new Set(ids).size === ids.length, "must not name a UBO twice"),
@@ -253,7 +262,7 @@ export const kybLevelOneInput = z
       .string()
       .max(15)
       .regex(/^[1-9][0-9]*$/, "must be a whole number of US dollars above 0"),
-    countryTaxResidence: z.string().max(60),
+    countryTaxResidence: countryCode(),
     countrySubdivisionTaxResidence: z.string().max(100).optional(),
     companyStreetLine1: z.string().max(200),
     companyStreetLine2: z.string().max(200).optional(),
@@ -261,10 +270,10 @@ export const kybLevelOneInput = z
     companyCity: z.string().max(100),
     companyState: z.string().max(100),
     companyZipCode: z.string().max(20),
-    companyCountry: z.string().max(60),
-    certificateOfIncorporationDocumentId: z.string().min(1).max(200),
-    taxIdentificationDocumentId: z.string().min(1).max(200),
-    emailPixKey: z.email().optional(),
+    companyCountry: countryCode(),
+    certificateOfIncorporationDocumentId: uuid(),
+    taxIdentificationDocumentId: uuid(),
+    emailPixKey: email().optional(),
     website: z.url().max(500).optional(),
     socialMedia: z.url().max(500).optional(),
     sandboxReject: z.boolean().optional(),

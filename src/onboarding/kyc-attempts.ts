@@ -5,16 +5,16 @@ import type { Db } from "../db/client.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
 import type { QuoteService } from "../quotes/service.js";
 import { CORRIDOR_FIAT } from "../reference-data/corridors.js";
-import { fieldError, requiredString } from "../validation.js";
+import { fieldError, text, uuid } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
 import { findLatestInitialKycAttempt, recordInitialKycAttempt, type InitialKycAttemptRow } from "./repo.js";
 
 /** The quote (and widget session) Brazilian KYC was started from, and the CPF or CNPJ the subject gave. */
 export const initialKycAttemptInput = z
   .object({
-    quoteId: requiredString(),
-    taxId: requiredString().refine((taxId) => taxIdCustomerType(taxId) !== undefined, "is not a valid CPF or CNPJ"),
-    sessionId: z.string().optional(),
+    quoteId: uuid(),
+    taxId: text("code").refine((taxId) => taxIdCustomerType(taxId) !== undefined, "is not a valid CPF or CNPJ"),
+    sessionId: uuid().optional(),
   })
   .strict();
 

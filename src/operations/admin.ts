@@ -3,10 +3,10 @@ import { auditEventQuery } from "../audit/types.js";
 import { partnerInput, partnerStateInput, pricingInput } from "../admin/types.js";
 import { managerPolicyInput } from "../managed-profiles/types.js";
 import { emailAddress } from "../identity/types.js";
-import { listPage } from "../validation.js";
+import { listPage, uuid } from "../validation.js";
 import { defineOperatorOperation } from "./operation.js";
 
-const profileId = z.string();
+const profileId = uuid();
 
 export const setManagerPolicy = defineOperatorOperation({
   name: "setManagerPolicy",
@@ -46,7 +46,7 @@ export const createPartner = defineOperatorOperation({
 export const updatePartner = defineOperatorOperation({
   name: "updatePartner",
   summary: "Update a partner",
-  input: partnerStateInput.extend({ partnerId: z.string() }),
+  input: partnerStateInput.extend({ partnerId: uuid() }),
   run: (app, operator, { partnerId, ...state }) => app.admin.setPartnerActive(operator, partnerId, state),
 });
 

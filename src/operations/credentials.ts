@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { partnerCredentialInput } from "../admin/service.js";
 import { createCredentialInput } from "../credentials/types.js";
-import { listPage } from "../validation.js";
+import { listPage, uuid } from "../validation.js";
 import { defineOperation, defineOperatorOperation } from "./operation.js";
 
 const OWN = { requires: ["OWN_CREDENTIALS"], delegation: "NONE" } as const;
@@ -27,7 +27,7 @@ export const revokeApiCredential = defineOperation({
   name: "revokeApiCredential",
   summary: "Revoke an API credential",
   access: OWN,
-  input: z.object({ credentialId: z.string() }),
+  input: z.object({ credentialId: uuid() }),
   run: (app, acting, { credentialId }) => app.credentials.revoke(acting.subjectProfileId, credentialId),
 });
 
@@ -35,7 +35,7 @@ export const createManagedProfileApiCredential = defineOperation({
   name: "createManagedProfileApiCredential",
   summary: "Issue a credential for a managed child",
   access: CHILDREN,
-  input: createCredentialInput.extend({ profileId: z.string() }),
+  input: createCredentialInput.extend({ profileId: uuid() }),
   run: (app, acting, { profileId, ...credential }) =>
     app.managedProfiles.createCredential(acting.actorProfileId, profileId, credential),
 });
@@ -44,7 +44,7 @@ export const revokeManagedProfileApiCredential = defineOperation({
   name: "revokeManagedProfileApiCredential",
   summary: "Revoke a managed child's credential",
   access: CHILDREN,
-  input: z.object({ profileId: z.string(), credentialId: z.string() }),
+  input: z.object({ profileId: uuid(), credentialId: uuid() }),
   run: (app, acting, { profileId, credentialId }) =>
     app.managedProfiles.revokeCredential(acting.actorProfileId, profileId, credentialId),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createFiatAccountInput, fiatAccountCountryInput, listFiatAccountsInput } from "../fiat-accounts/types.js";
 import { aliasedName, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
+import { uuid } from "../validation.js";
 import { defineOperation, gate } from "./operation.js";
 
 /** The subject's own accounts, or a managed child's (the selector works). */
@@ -36,7 +37,7 @@ function fiatAccountOperations(alias?: Alias) {
     delete: defineOperation({
       ...aliasedName("deleteDomesticFiatAccount", "Delete a payout fiat account", alias && lower(alias)),
       access: ACCOUNTS,
-      input: z.object({ fiatAccountId: z.string() }),
+      input: z.object({ fiatAccountId: uuid() }),
       run: (app, acting, { fiatAccountId }) => app.fiatAccounts.delete(acting, fiatAccountId),
     }),
   };

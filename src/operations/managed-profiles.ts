@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ManagerPolicy } from "../auth/delegation.js";
 import { createManagedProfileInput, listManagedProfilesInput } from "../managed-profiles/types.js";
-import { listPage } from "../validation.js";
+import { listPage, uuid } from "../validation.js";
 import { defineOperation, type Gate } from "./operation.js";
 
 const LIFECYCLE = { requires: ["MANAGED_PROFILES"], delegation: "MANAGER_ONLY" } as const;
@@ -34,7 +34,7 @@ export const getManagedProfile = defineOperation({
   name: "getManagedProfile",
   summary: "Get a managed child",
   access: LIFECYCLE,
-  input: z.object({ profileId: z.string() }),
+  input: z.object({ profileId: uuid() }),
   run: (app, acting, { profileId }) => app.managedProfiles.get(acting.actorProfileId, profileId),
 });
 
@@ -42,7 +42,7 @@ export const deleteManagedProfile = defineOperation({
   name: "deleteManagedProfile",
   summary: "Delete a managed child",
   access: LIFECYCLE,
-  input: z.object({ profileId: z.string() }),
+  input: z.object({ profileId: uuid() }),
   run: (app, acting, { profileId }) => app.managedProfiles.delete(acting.actorProfileId, profileId),
 });
 
@@ -50,7 +50,7 @@ export const listManagedProfileApiCredentials = defineOperation({
   name: "listManagedProfileApiCredentials",
   summary: "List a managed child's credentials",
   access: CHILDREN,
-  input: listPage.extend({ profileId: z.string() }),
+  input: listPage.extend({ profileId: uuid() }),
   run: (app, acting, { profileId, ...page }) =>
     app.managedProfiles.listCredentials(acting.actorProfileId, profileId, page),
 });

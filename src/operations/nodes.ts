@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { NodeKind } from "../nodes/types.js";
 import { getManagedProfile } from "./managed-profiles.js";
+import { uuid } from "../validation.js";
 import { defineOperation, type AccessRule, type AnyOperation } from "./operation.js";
 import { getQuote } from "./quotes.js";
 import { getRampStatus } from "./ramps.js";
@@ -25,6 +26,6 @@ export const findNodeKind = defineOperation({
   name: "findNodeKind",
   summary: "Find which kind of the subject's objects an id names",
   access: { requires: everyTaskOf(Object.values(NODE_LOOKUPS)), delegation: "DELEGATED" },
-  input: z.object({ id: z.string() }),
+  input: z.object({ id: uuid() }),
   run: (app, acting, { id }) => app.nodes.kindOf(acting.subjectProfileId, id),
 });

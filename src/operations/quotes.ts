@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { bestQuoteInput, quoteInput } from "../quotes/types.js";
 import { createWidgetSessionInput } from "../widget-sessions/types.js";
+import { uuid } from "../validation.js";
 import { defineOpenOperation } from "./operation.js";
 
 /**
@@ -26,7 +27,7 @@ export const createBestQuote = defineOpenOperation(QUOTES, {
 export const getQuote = defineOpenOperation(QUOTES, {
   name: "getQuote",
   summary: "Get a quote",
-  input: z.object({ id: z.string() }),
+  input: z.object({ id: uuid() }),
   run: (app, acting, { id }) => app.quotes.get(acting, id),
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { historyInput, rampIdInput, registerInput, updateInput, walletHistoryInput } from "../ramps/types.js";
+import { uuid } from "../validation.js";
 import { defineOperation, gate } from "./operation.js";
 
 const RAMPS = { requires: ["RAMP_OPERATIONS"], delegation: "DELEGATED" } as const;
@@ -40,7 +41,7 @@ export const getRampStatus = defineOperation({
   name: "getRampStatus",
   summary: "Get a ramp's status",
   access: RAMPS,
-  input: z.object({ id: z.string() }),
+  input: z.object({ id: uuid() }),
   run: (app, acting, { id }) => app.ramps.get(acting, id),
 });
 
@@ -65,6 +66,6 @@ export const getRampErrorLogs = defineOperation({
   name: "getRampErrorLogs",
   summary: "Get a ramp's error log",
   access: RAMPS,
-  input: z.object({ id: z.string() }),
+  input: z.object({ id: uuid() }),
   run: (app, acting, { id }) => app.ramps.errors(acting, id),
 });

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { codeInput, inviteInput, relationshipInput } from "../recipients/service.js";
-import { flag, listPage } from "../validation.js";
+import { flag, listPage, uuid } from "../validation.js";
 import { defineOperation } from "./operation.js";
 
 /** The sender's side acts for the subject (a manager's session may select a child). */
 const SENDER = { requires: ["RECIPIENTS"], delegation: "DELEGATED" } as const;
 /** Preview and acceptance are the invitee's own: no selector, and a managed child never accepts. */
 const INVITEE = { requires: ["RECIPIENTS"], delegation: "MANAGER_ONLY" } as const;
-const byId = z.object({ id: z.string() });
+const byId = z.object({ id: uuid() });
 
 export const inviteRecipient = defineOperation({
   name: "inviteRecipient",

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { listPage } from "../validation.js";
+import { listPage, uuid } from "../validation.js";
 import { registerWebhookInput, webhookDeliveriesInput } from "../webhooks/types.js";
 import { defineOpenOperation, defineOperation, gate } from "./operation.js";
 import { REFERENCE_DATA } from "./reference-data.js";
 
 /** A non-managed profile's secret key only: no selector (400), no child's own key (403). */
 const WEBHOOKS = { requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" } as const;
-const byId = z.object({ id: z.string() });
+const byId = z.object({ id: uuid() });
 
 export const registerWebhook = defineOperation({
   name: "registerWebhook",
@@ -46,7 +46,7 @@ export const redeliverWebhookDelivery = defineOperation({
   name: "redeliverWebhookDelivery",
   summary: "Send a delivery again",
   access: WEBHOOKS,
-  input: z.object({ id: z.string(), deliveryId: z.string() }),
+  input: z.object({ id: uuid(), deliveryId: uuid() }),
   run: (app, acting, { id, deliveryId }) => app.webhooks.redeliver(acting, id, deliveryId),
 });
 

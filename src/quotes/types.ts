@@ -1,45 +1,42 @@
 import { z } from "zod";
-import { AMOUNT_PATTERN } from "../money.js";
 import { NETWORKS } from "../reference-data/catalog.js";
-import { omissible } from "../validation.js";
+import { amount, countryCode, omissible, text } from "../validation.js";
 import type { FeeBreakdown } from "./pricing.js";
 
 export const RAMP_TYPES = ["BUY", "SELL"] as const;
 type RampType = (typeof RAMP_TYPES)[number];
 
-const amount = z.string().regex(AMOUNT_PATTERN, 'must be a positive decimal string such as "100.50"');
+/** A payment method, a network, a currency: the service looks each up in the catalog. */
+const code = text("code");
 
 /** A quote request. */
 export const quoteInput = z.object({
   rampType: z.enum(RAMP_TYPES),
-  from: z.string(),
-  to: z.string(),
-  inputAmount: amount,
-  inputCurrency: z.string(),
-  outputCurrency: z.string(),
-  network: omissible(z.string()),
-  paymentMethod: omissible(z.string()),
-  countryCode: omissible(z.string()),
+  from: code,
+  to: code,
+  inputAmount: amount(),
+  inputCurrency: code,
+  outputCurrency: code,
+  network: omissible(code),
+  paymentMethod: omissible(code),
+  countryCode: omissible(countryCode()),
 });
 /** A request for the quote, among the candidate networks, that pays out the most. */
 export const bestQuoteInput = z.object({
   rampType: z.enum(RAMP_TYPES),
-  from: omissible(z.string()),
-  to: omissible(z.string()),
-  inputAmount: amount,
-  inputCurrency: z.string(),
-  outputCurrency: z.string(),
+  from: omissible(code),
+  to: omissible(code),
+  inputAmount: amount(),
+  inputCurrency: code,
+  outputCurrency: code,
   /** A whitelist of networks to compare; omitted or empty: every network (the reference's rule). */
   networks: omissible(
     z.array(
-      z
-        .string()
-        .transform((name) => name.toLowerCase())
-        .pipe(z.enum(NETWORKS, { error: "must be a supported network" })),
+      code.transform((name) => name.toLowerCase()).pipe(z.enum(NETWORKS, { error: "must be a supported network" })),
     ),
   ),
-  paymentMethod: omissible(z.string()),
-  countryCode: omissible(z.string()),
+  paymentMethod: omissible(code),
+  countryCode: omissible(countryCode()),
 });
 export type QuoteInput = z.output<typeof quoteInput>;
 export type BestQuoteInput = z.output<typeof bestQuoteInput>;

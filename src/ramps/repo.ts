@@ -12,7 +12,8 @@ import type { Queryable } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { QUOTE_TERMS_FIELDS, type QuoteTermsField } from "../quotes/types.js";
 import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
-import { EVM_ADDRESS, type HistoryPage } from "./types.js";
+import { EVM_ADDRESS } from "../validation.js";
+import type { HistoryPage } from "./types.js";
 
 /** A ramp with its quote (as `quote`). */
 export type RampRow = Prisma.RampGetPayload<{ include: { quote: true } }>;

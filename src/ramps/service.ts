@@ -12,23 +12,14 @@ import type { KycService } from "../kyc/service.js";
 import type { RampProvider } from "../providers/ports.js";
 import type { QuoteService } from "../quotes/service.js";
 import { quoteTerms } from "../quotes/service.js";
-import { EVM_NETWORKS } from "../reference-data/catalog.js";
+import { isAddressOn } from "../reference-data/catalog.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import { canonicalId, fieldError } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
 import { statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
 import * as repo from "./repo.js";
-import {
-  EVM_ADDRESS,
-  type HistoryPage,
-  type RampErrorView,
-  type RampView,
-  type RegisterInput,
-  type UpdateInput,
-} from "./types.js";
+import { type HistoryPage, type RampErrorView, type RampView, type RegisterInput, type UpdateInput } from "./types.js";
 import type { RampHistory, RampViewCache } from "./view-cache.js";
-
-const SS58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
 
 /** A ramp still in its initial phase and start window, which the caller may act on. */
 export type StartableRamp = repo.RampRow;
@@ -97,13 +88,8 @@ export class RampService {
         walletField,
         isBuy ? "is required for BUY: where the tokens go" : "is required for SELL: where the tokens come from",
       );
-    if (
-      !(EVM_NETWORKS as readonly string[]).includes(quote.network)
-        ? !SS58_ADDRESS.test(walletAddress)
-        : !EVM_ADDRESS.test(walletAddress)
-    ) {
+    if (!isAddressOn(quote.network, walletAddress))
       throw fieldError(walletField, `is not a valid ${quote.network} address`);
-    }
     if (request.sessionId && !(await this.widgetSessions.isVisible(request.sessionId, acting.subjectProfileId))) {
       throw new AppError("NOT_FOUND", "Widget session not found.");
     }

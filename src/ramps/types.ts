@@ -1,37 +1,33 @@
 import { z } from "zod";
 import type { PaymentInstructions } from "../providers/ports.js";
 import type { QuoteTerms } from "../quotes/types.js";
-import { canonicalId, requiredString } from "../validation.js";
+import { instant, text, uuid, walletAddress } from "../validation.js";
 import { CORRIDORS } from "../reference-data/corridors.js";
 import { RAMP_STATUSES, type RampPhase, type RampStatus } from "../reference-data/ramp-phases.js";
 
 const MAX_JSON_BYTES = 16 * 1024;
 
-const uuid = requiredString()
-  .refine((value) => canonicalId(value) !== null, { message: "must be a UUID" })
-  .transform((value) => canonicalId(value)!);
-const shortText = z.string().min(1).max(256);
-/** An instant as RFC 3339 text with a zone, the form every timestamp is written in. */
-const instant = z.iso.datetime({ offset: true });
+const id = uuid();
+const shortText = text("line").min(1);
 
 /** The chains a ramp's signing accounts are on, as the reference spells them. */
 export const SIGNING_ACCOUNT_TYPES = ["EVM", "Substrate"] as const;
 
-export const rampIdInput = z.object({ rampId: uuid });
+export const rampIdInput = z.object({ rampId: id });
 export const registerInput = z.object({
-  quoteId: uuid,
-  destinationAddress: shortText.optional(),
-  fiatAccountId: uuid.optional(),
-  sessionId: uuid.optional(),
+  quoteId: id,
+  destinationAddress: walletAddress().optional(),
+  fiatAccountId: id.optional(),
+  sessionId: id.optional(),
   signingAccounts: z
-    .array(z.object({ address: shortText, type: z.enum(SIGNING_ACCOUNT_TYPES) }))
+    .array(z.object({ address: walletAddress(), type: z.enum(SIGNING_ACCOUNT_TYPES) }))
     .max(10)
     .optional(),
   // The reference's known fields; anything else (provider auth tokens included) is dropped, never stored.
   additionalData: z
     .object({
-      destinationAddress: shortText.optional(),
-      walletAddress: shortText.optional(),
+      destinationAddress: walletAddress().optional(),
+      walletAddress: walletAddress().optional(),
       pixDestination: shortText.optional(),
       receiverTaxId: shortText.optional(),
       taxId: shortText.optional(),
@@ -41,9 +37,9 @@ export const registerInput = z.object({
     })
     .optional(),
 });
-const transactionHash = z.string().min(1).max(256).nullable().optional();
+const transactionHash = shortText.nullable().optional();
 export const updateInput = z.object({
-  rampId: uuid,
+  rampId: id,
   presignedTxs: z
     .array(z.record(z.string(), z.unknown()))
     .max(20)
@@ -61,24 +57,17 @@ export const updateInput = z.object({
     .nullable()
     .optional(),
 });
-/** EVM addresses are one address in any case (checksummed or not); other addresses (SS58) are compared as written. */
-export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
 export const historyInput = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).default(0),
-  walletAddress: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
+  walletAddress: walletAddress()
     .optional()
     .describe("Only the ramps whose tokens go to or come from this address (EVM addresses in any case)."),
   status: z.enum(RAMP_STATUSES).optional().describe("Only the ramps with this status."),
   type: z.enum(["BUY", "SELL"]).optional().describe("Only onramps (BUY) or only offramps (SELL)."),
   corridor: z.enum(CORRIDORS).optional().describe("Only the ramps of this corridor."),
-  createdFrom: instant.optional().describe("Only the ramps registered at or after this instant (RFC 3339)."),
-  createdBefore: instant.optional().describe("Only the ramps registered before this instant (RFC 3339)."),
+  createdFrom: instant().optional().describe("Only the ramps registered at or after this instant (RFC 3339)."),
+  createdBefore: instant().optional().describe("Only the ramps registered before this instant (RFC 3339)."),
   order: z
     .enum(["NEWEST_FIRST", "OLDEST_FIRST"])
     .default("NEWEST_FIRST")

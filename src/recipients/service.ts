@@ -9,16 +9,19 @@ import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
 import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
-import { canonicalId, fieldError, type ListPage, type Pagination } from "../validation.js";
+import { canonicalId, email, fieldError, requiredString, uuid, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const inviteInput = z
-  .object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)), relationship: z.enum(RELATIONSHIPS) })
+  .object({
+    email: requiredString().max(254, "must be at most 254 characters").trim().toLowerCase().pipe(email()),
+    relationship: z.enum(RELATIONSHIPS),
+  })
   .strict();
-export const relationshipInput = z.object({ id: z.string(), relationship: z.enum(RELATIONSHIPS) }).strict();
+export const relationshipInput = z.object({ id: uuid(), relationship: z.enum(RELATIONSHIPS) }).strict();
 export const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
 
 /** An invitation as its sender sees it. */

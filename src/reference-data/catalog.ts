@@ -1,3 +1,4 @@
+import { EVM_ADDRESS, SS58_ADDRESS } from "../validation.js";
 import { CORRIDOR_FIAT, type Corridor, type FiatSymbol } from "./corridors.js";
 
 /*
@@ -221,4 +222,9 @@ export function cryptocurrency(symbol: string, network: string): Cryptocurrency 
 
 export function country(countryCode: string): Country | undefined {
   return COUNTRIES.find((candidate) => candidate.countryCode === countryCode);
+}
+
+/** Whether `address` is an account address as `network` writes it: EVM networks' 0x form, AssetHub's SS58. */
+export function isAddressOn(network: string, address: string): boolean {
+  return (EVM_NETWORKS as readonly string[]).includes(network) ? EVM_ADDRESS.test(address) : SS58_ADDRESS.test(address);
 }

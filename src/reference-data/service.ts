@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { omissible } from "../validation.js";
+import { countryCode, omissible } from "../validation.js";
 import {
   COUNTRIES,
   CRYPTOCURRENCIES,
@@ -24,12 +24,7 @@ const oneOf = <T extends string>(values: readonly T[]) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
 
 export const countriesQuery = z.object({
-  countryCode: omissible(
-    z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO 3166-1 country code")
-      .transform((code) => code.toUpperCase()),
-  ),
+  countryCode: omissible(countryCode()),
   name: omissible(
     z
       .string()

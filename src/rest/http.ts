@@ -151,6 +151,7 @@ export function documentedAccess(
           "X-Managed-Profile-Id": {
             type: "string",
             format: "uuid",
+            maxLength: 36,
             description: "Acts for this managed child of the caller (its profile id).",
           },
         },

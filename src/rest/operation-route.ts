@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import type { OperatorActor } from "../audit/types.js";
 import { DELEGATION_RULES, type ActingContext } from "../auth/delegation.js";
 import type { App } from "../app.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
 import { AppError } from "../errors.js";
-import { isObject } from "../validation.js";
+import { isObject, refuseDeepInput } from "../validation.js";
 import { cacheable, errorResponses, jsonSchema, sentBody } from "./http.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -105,6 +105,7 @@ function without(sent: unknown, field: string | undefined): unknown {
 
 const PRESENTED_PUBLIC_KEY = {
   type: "string",
+  maxLength: 40,
   description:
     "A public key (pk_...) that attributes the request as X-Public-Key does. Beside a key in the headers (or in " +
     "both the body and the query) it must be of the same credential (403 CREDENTIAL_MISMATCH); a session in " +
@@ -183,6 +184,12 @@ export function operationRoute<Result>(
       ...(publicKeyField && { publicKeyField }),
     },
     ...(face.onRequest && { onRequest: async (request: FastifyRequest) => face.onRequest!(request) }),
+    // Input nested too deep is refused before anything reads it, the operation's gate included.
+    preValidation: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      refuseDeepInput(request.query);
+      refuseDeepInput(request.body);
+      done();
+    },
     ...(face.bodyLimit && { bodyLimit: face.bodyLimit }),
     schema: {
       operationId: operation.name,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js";
+import { text, uuid } from "../validation.js";
 
 /**
  * A registration. The URL itself is checked by the URL policy (INVALID_WEBHOOK_URL), and that exactly one
@@ -7,9 +8,9 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js"
  */
 export const registerWebhookInput = z
   .object({
-    url: z.string(),
-    quoteId: z.string().nullish(),
-    sessionId: z.string().nullish(),
+    url: text("token"),
+    quoteId: uuid().nullish(),
+    sessionId: uuid().nullish(),
     events: z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .min(1, "must name at least one event type")
@@ -22,7 +23,7 @@ export type RegisterWebhookInput = z.output<typeof registerWebhookInput>;
 /** One page of a subscription's delivery log. */
 export const webhookDeliveriesInput = z
   .object({
-    id: z.string(),
+    id: uuid(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
     offset: z.coerce.number().int().min(0).default(0),
   })

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { AMOUNT_PATTERN } from "../money.js";
 import { RAMP_TYPES } from "../quotes/types.js";
 import { country, cryptocurrency, FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../reference-data/catalog.js";
+import { amount, countryCode, uuid, walletAddress } from "../validation.js";
 
 const webUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048);
 const externalSessionId = z.string().min(1).max(128);
 const common = {
   callbackUrl: webUrl.optional(),
   externalSessionId: externalSessionId.optional(),
-  walletAddressLocked: z.string().min(1).max(128).optional(),
+  walletAddressLocked: walletAddress().optional(),
 };
 /** Attribution comes from the caller's credentials; the reference's `partnerId` is accepted and ignored. */
 const ignoredAttribution = { partnerId: z.string().max(256).optional() };
@@ -17,7 +17,7 @@ const ignoredAttribution = { partnerId: z.string().max(256).optional() };
 const refreshRequired = {
   rampType: z.enum(RAMP_TYPES),
   network: z.enum(NETWORKS),
-  inputAmount: z.string().regex(AMOUNT_PATTERN, "must be a positive decimal string"),
+  inputAmount: amount("must be a positive decimal string"),
   externalSessionId,
 };
 const LOCKED_FIELDS = new Set(["quoteId", ...Object.keys(common), ...Object.keys(ignoredAttribution)]);
@@ -30,7 +30,7 @@ const LOCKED_FIELDS = new Set(["quoteId", ...Object.keys(common), ...Object.keys
  */
 export const createWidgetSessionInput = z
   .strictObject({
-    quoteId: z.string().optional(),
+    quoteId: uuid().optional(),
     rampType: refreshRequired.rampType.optional(),
     network: refreshRequired.network.optional(),
     inputAmount: refreshRequired.inputAmount.optional(),
@@ -38,8 +38,7 @@ export const createWidgetSessionInput = z
     fiat: z.enum(FIAT_SYMBOLS).optional(),
     cryptoLocked: z.string().max(16).optional(),
     paymentMethod: z.enum(PAYMENT_METHOD_IDS).optional(),
-    countryCode: z
-      .string()
+    countryCode: countryCode()
       .refine((code) => country(code) !== undefined, "must be a supported country")
       .optional(),
     ...ignoredAttribution,

@@ -178,7 +178,7 @@ describe("a client generated from the reference document runs the integrator jou
     await server?.dispose();
   });
 
-  it("sign-in, credential, KYC, quote, register, webhook, start, COMPLETE, history, errors, limits", async () => {
+  it("sign-in, credential, KYC, quote, register, webhook, start, COMPLETE, history, errors, limits, fiat accounts", async () => {
     const client = createClient<paths>({ baseUrl: server.url });
 
     // Sign-in: a code mailed, then verified.
@@ -315,6 +315,22 @@ describe("a client generated from the reference document runs the integrator jou
     check("/v1/limits", "post", limits.response, limits.data ?? limits.error);
     expect(limits.response.status, JSON.stringify(limits.error)).toBe(200);
     expect(limits.data?.limits.length).toBeGreaterThan(0);
+
+    // Payout fiat accounts (issue 40, item 4): the reference's required fields alone are an account, and each listed
+    // account has the accountType the reference requires (a SPEI account's number is a CLABE).
+    const customer = await client.POST("/v1/domestic/createIndividualCustomer", { headers, body: { country: "MX" } });
+    check("/v1/domestic/createIndividualCustomer", "post", customer.response, customer.data ?? customer.error);
+    const account = await client.POST("/v1/domestic/fiatAccounts", {
+      headers,
+      body: { country: "MX", type: "SPEI", accountNumber: "032180000118359719" },
+    });
+    check("/v1/domestic/fiatAccounts", "post", account.response, account.data ?? account.error);
+    expect(account.response.status, JSON.stringify(account.error)).toBe(200);
+    const accounts = await client.GET("/v1/domestic/fiatAccounts", { headers, params: { query: { country: "MX" } } });
+    check("/v1/domestic/fiatAccounts", "get", accounts.response, accounts.data ?? accounts.error);
+    expect(accounts.data).toEqual([
+      expect.objectContaining({ fiatAccountId: account.data!.fiatAccountId, type: "SPEI", accountType: "clabe" }),
+    ]);
 
     // Every response matched the reference but for the listed differences, and every listed one was seen.
     const listed = DOCUMENTED_DIFFERENCES;

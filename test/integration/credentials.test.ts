@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { expectPagedList, ok, seedCredentials } from "../support/kit.js";
+import { expectError, expectPagedList, ok, seedCredentials } from "../support/kit.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -138,7 +138,7 @@ describe("API credentials", () => {
     expect(again.body.error.code).toBe("CREDENTIAL_NOT_FOUND");
   });
 
-  it("another profile's credential is not found, and not revoked", async () => {
+  it("another profile's credential is not found, and not revoked; an id that is no UUID is refused", async () => {
     const owner = await t.signIn();
     const stranger = await t.signIn();
     const { id } = await t.createCredential(owner.headers);
@@ -146,7 +146,7 @@ describe("API credentials", () => {
     expect(attempt.status).toBe(404);
     expect(attempt.body.error.code).toBe("CREDENTIAL_NOT_FOUND");
     const malformed = await t.request("DELETE", "/v1/api-credentials/not-a-uuid", { headers: owner.headers });
-    expect(malformed.status).toBe(404);
+    expectError(malformed, 400, "VALIDATION_FAILED", "credentialId");
     const listed = await t.request("GET", "/v1/api-credentials", { headers: owner.headers });
     expect(listed.body.credentials[0].revokedAt).toBeNull();
   });

@@ -176,7 +176,6 @@ describe("creating and listing", () => {
       [{ ...AR_COELSA, accountNumber: "2850590940090418135202" }, "accountNumber"],
       [{ ...AR_COELSA, documentNumber: "20-12345678-5" }, "documentNumber"],
       [{ ...MX_SPEI, type: "ACH" }, "type"],
-      [{ ...US_ACH, accountName: undefined }, "accountName"],
       [{ ...US_ACH, nickname: "main" }, "nickname"],
     ];
     for (const [body, field] of cases) {
@@ -190,6 +189,67 @@ describe("creating and listing", () => {
     expect(await accountCount()).toBe(before);
   });
 
+  it("takes what the reference requires (country, type, accountNumber) and lists every account with an accountType and no null", async () => {
+    const user = await newUser();
+    await customers(user.secret, "US", "MX", "AR", "CO");
+    // The reference's DomesticAddFiatAccountRequest requires only these three; the rails' own rules still apply.
+    const withoutName = ({ accountName: _name, ...account }: Record<string, unknown>) => account;
+    const bodies = {
+      US: withoutName(US_ACH),
+      MX: withoutName(MX_SPEI),
+      AR: withoutName(AR_COELSA),
+      CO: {
+        country: "CO",
+        type: "ACH",
+        accountNumber: "0110123456789",
+        accountType: "savings",
+        accountBankCode: "1007",
+        documentType: "CC",
+        documentNumber: "1020304050",
+      },
+    };
+    for (const body of Object.values(bodies)) ok(await create(user.secret, body), 200);
+    ok(await create(user.secret, { ...MX_SPEI, accountNumber: "002010077777777771" }), 200);
+
+    const listed = Object.fromEntries(
+      await Promise.all(
+        Object.keys(bodies).map(async (country) => [country, ok(await list(user.secret, `?country=${country}`))]),
+      ),
+    );
+    // The reference's DomesticFiatAccount: accountType is a string; an optional field is left out, never null.
+    for (const account of Object.values(listed).flat() as Record<string, unknown>[]) {
+      expect(Object.values(account), JSON.stringify(account)).not.toContain(null);
+      expect(typeof account.accountType, JSON.stringify(account)).toBe("string");
+    }
+    expect(listed.US).toEqual([expect.not.objectContaining({ accountName: expect.anything() })]);
+    expect(listed.US[0]).toMatchObject({ accountType: "checking", routingNumber: "021000021" });
+    expect(listed.US[0]).not.toHaveProperty("accountBankCode");
+    // A CLABE or a CBU names the account on rails that take no bank account type (as Alfredpay records it).
+    expect(listed.MX.map((account: any) => [account.accountType, account.accountName])).toEqual([
+      ["clabe", "Juana Pérez"],
+      ["clabe", undefined],
+    ]);
+    expect(listed.AR[0]).toMatchObject({ accountType: "cbu" });
+    expect(listed.CO[0]).toMatchObject({ accountType: "savings", accountBankCode: "1007" });
+
+    // GraphQL shows the same accounts: null where REST leaves a field out.
+    const graphql = await t.graphql(
+      "query { fiatAccounts(country: MX, first: 5) { edges { node { accountName accountType routingNumber } } } }",
+      {},
+      user.secret,
+    );
+    expect(graphql.body.data.fiatAccounts.edges.map(({ node }: any) => node)).toEqual([
+      { accountName: "Juana Pérez", accountType: "CLABE", routingNumber: null },
+      { accountName: null, accountType: "CLABE", routingNumber: null },
+    ]);
+    const created = await t.graphql(
+      "mutation ($input: CreateFiatAccountInput!) { createFiatAccount(input: $input) { fiatAccount { accountName accountType } } }",
+      { input: withoutName(AR_COELSA) },
+      user.secret,
+    );
+    expect(created.body.data.createFiatAccount.fiatAccount).toEqual({ accountName: null, accountType: "CBU" });
+  });
+
   it("refuses public keys and anonymous callers", async () => {
     const user = await newUser();
     const credential = await t.createCredential(user.session);
@@ -199,7 +259,7 @@ describe("creating and listing", () => {
 });
 
 describe("owner scoping and deletion", () => {
-  it("another profile's account is 404 and untouched; a deleted account is neither listed nor deletable again", async () => {
+  it("another profile's account is 404 and untouched, an id that is no UUID 400; a deleted account is neither listed nor deletable again", async () => {
     const owner = await newUser();
     const stranger = await newUser();
     await customers(owner.secret, "US");
@@ -213,8 +273,9 @@ describe("owner scoping and deletion", () => {
     );
     expectError(
       await t.request("DELETE", "/v1/domestic/fiatAccounts/not-a-uuid", { headers: owner.secret }),
-      404,
-      "NOT_FOUND",
+      400,
+      "VALIDATION_FAILED",
+      "fiatAccountId",
     );
     expect(ok(await list(owner.secret), 200)).toHaveLength(1);
 

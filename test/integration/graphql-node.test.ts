@@ -82,7 +82,7 @@ describe("node(id)", () => {
     expect(child).toMatchObject({ id: profileId, profileId, status: "ACTIVE" });
   });
 
-  it("another owner's id, an unknown one or no UUID: null with NOT_FOUND, as the type's own field answers", async () => {
+  it("another owner's id or an unknown one: null with NOT_FOUND, as the type's own field answers; no UUID is refused", async () => {
     const owner = await t.newProfile();
     await t.completeKyc(owner.secret);
     const stranger = await t.newProfile();
@@ -103,7 +103,9 @@ describe("node(id)", () => {
     // A manager that has no such child, and the child's owner seen from its own key: nothing of theirs.
     expectNotFound(await node(childId, (await t.newManager()).secret));
     expectNotFound(await node(randomUUID(), owner.secret));
-    expectNotFound(await node("not-a-uuid", owner.secret));
+    const malformed = await node("not-a-uuid", owner.secret);
+    expectGraphQLError(malformed, 400, "VALIDATION_FAILED");
+    expect(malformed.body.errors[0].extensions.details).toEqual([{ field: "id", message: "must be a UUID" }]);
   });
 
   it("a manager acting for a child sees the child's objects as each type's own lookup lets it", async () => {

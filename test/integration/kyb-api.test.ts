@@ -288,18 +288,20 @@ describe("kyb/new-level-1/api with what it may not name", () => {
 });
 
 describe("the subaccount and the body", () => {
-  it("another owner's or an unknown subaccount is 404; an individual's is 400; nothing changes", async () => {
+  it("another owner's or an unknown subaccount is 404; an individual's or no UUID is 400; nothing changes", async () => {
     const owner = await company();
     const stranger = await company();
     const individual = await subaccountOwner(t);
     const body = await prepareKybLevelOne(t.send, owner.secret, owner);
     const ubo = { ...BENEFICIAL_OWNER, uploadedIdentificationId: await kybDocument(owner, "ID") };
     const before = await kybState(owner);
-    for (const subAccountId of [owner.subAccountId, randomUUID(), "not-an-id"]) {
+    for (const subAccountId of [owner.subAccountId, randomUUID()]) {
       const caller = subAccountId === owner.subAccountId ? stranger.secret : owner.secret;
       expectError(await post(caller, ubos(subAccountId), ubo), 404, "NOT_FOUND");
       expectError(await post(caller, levelOne(subAccountId), body), 404, "NOT_FOUND");
     }
+    expectError(await post(owner.secret, ubos("not-an-id"), ubo), 400, "VALIDATION_FAILED", "subAccountId");
+    expectError(await post(owner.secret, levelOne("not-an-id"), body), 400, "VALIDATION_FAILED", "subAccountId");
     expectError(
       await post(individual.secret, ubos(individual.subAccountId), ubo),
       400,

@@ -724,19 +724,18 @@ describe("reading and deleting a managed child", () => {
     expect(afterwards.body.errors?.[0]?.extensions?.code, JSON.stringify(afterwards.body)).toBe("INVALID_API_KEY");
   });
 
-  it("an unknown or malformed child id -> 404 MANAGED_PROFILE_NOT_FOUND", async () => {
+  it("an unknown child id -> 404 MANAGED_PROFILE_NOT_FOUND; one that is no UUID -> 400 VALIDATION_FAILED", async () => {
     const manager = await newManager();
-    for (const id of [randomUUID(), "not-a-uuid"]) {
-      expectRestError(
-        await t.request("GET", `/v1/managed-profiles/${id}`, { headers: manager.secret }),
-        404,
-        "MANAGED_PROFILE_NOT_FOUND",
-      );
-      expectRestError(
-        await t.request("DELETE", `/v1/managed-profiles/${id}`, { headers: manager.secret }),
-        404,
-        "MANAGED_PROFILE_NOT_FOUND",
-      );
+    for (const [id, status, code] of [
+      [randomUUID(), 404, "MANAGED_PROFILE_NOT_FOUND"],
+      ["not-a-uuid", 400, "VALIDATION_FAILED"],
+    ] as const) {
+      for (const method of ["GET", "DELETE"])
+        expectRestError(
+          await t.request(method, `/v1/managed-profiles/${id}`, { headers: manager.secret }),
+          status,
+          code,
+        );
     }
   });
 
@@ -953,15 +952,14 @@ describe("a managed child's credentials", () => {
     expect(after.body.credentials.find((c: { id: string }) => c.id === created.body.id).revokedAt).toMatch(ISO);
     expect(after.body.credentials.find((c: { id: string }) => c.id === second.id).revokedAt).toBeNull();
 
-    // Unknown ids, and the manager's own credential, are not the child's.
-    for (const credentialId of [randomUUID(), "not-a-uuid", manager.credential.id]) {
-      const response = await t.request(
-        "DELETE",
-        `/v1/managed-profiles/${child.profileId}/api-credentials/${credentialId}`,
-        { headers: manager.secret },
-      );
-      expectRestError(response, 404, "CREDENTIAL_NOT_FOUND");
-    }
+    // Unknown ids, and the manager's own credential, are not the child's; an id that is no UUID is refused.
+    const revoke = (credentialId: string) =>
+      t.request("DELETE", `/v1/managed-profiles/${child.profileId}/api-credentials/${credentialId}`, {
+        headers: manager.secret,
+      });
+    for (const credentialId of [randomUUID(), manager.credential.id])
+      expectRestError(await revoke(credentialId), 404, "CREDENTIAL_NOT_FOUND");
+    expectRestError(await revoke("not-a-uuid"), 400, "VALIDATION_FAILED");
     expect(
       (await t.app.db.apiCredential.findUniqueOrThrow({ where: { id: manager.credential.id } })).revokedAt,
     ).toBeNull();

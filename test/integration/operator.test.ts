@@ -308,7 +308,7 @@ describe("managers (REST)", () => {
     expect(empty.body.manager.allowedCorridors).toEqual([]);
   });
 
-  it("unknown profile -> 404 NOT_FOUND; no policy -> 404 on GET", async () => {
+  it("unknown profile -> 404 NOT_FOUND; no policy -> 404 on GET; no UUID -> 400", async () => {
     const unknown = randomUUID();
     expectError(
       await admin("PUT", `/v1/admin/managers/${unknown}`, { allowedCorridors: ["BR"], isActive: true }),
@@ -318,10 +318,11 @@ describe("managers (REST)", () => {
     expectError(await admin("GET", `/v1/admin/managers/${unknown}`), 404, "NOT_FOUND");
     expectError(
       await admin("PUT", "/v1/admin/managers/not-a-uuid", { allowedCorridors: ["BR"], isActive: true }),
-      404,
-      "NOT_FOUND",
+      400,
+      "VALIDATION_FAILED",
+      "profileId",
     );
-    expectError(await admin("GET", "/v1/admin/managers/not-a-uuid"), 404, "NOT_FOUND");
+    expectError(await admin("GET", "/v1/admin/managers/not-a-uuid"), 400, "VALIDATION_FAILED", "profileId");
     const session = await t.signIn();
     expectError(await admin("GET", `/v1/admin/managers/${session.profileId}`), 404, "NOT_FOUND");
     expect(await t.app.db.manager.count({ where: { profileId: unknown } })).toBe(0);
@@ -491,7 +492,7 @@ describe("pricing assignments (REST)", () => {
     expect(assigned.body.pricingAssignment).toMatchObject({ profileId: childId, pricingProfile: "zero-fee" });
   });
 
-  it("names outside the pricing catalog -> 400 VALIDATION_FAILED; unknown profile -> 404", async () => {
+  it("names outside the pricing catalog -> 400 VALIDATION_FAILED; unknown profile -> 404; no UUID -> 400", async () => {
     const session = await t.signIn();
     const path = `/v1/admin/pricing-assignments/${session.profileId}`;
     for (const pricingProfile of ["", "Default", "REDUCED", "vip", "has space", "x".repeat(65), 42, null]) {
@@ -513,8 +514,9 @@ describe("pricing assignments (REST)", () => {
     );
     expectError(
       await admin("PUT", "/v1/admin/pricing-assignments/not-a-uuid", { pricingProfile: "reduced" }),
-      404,
-      "NOT_FOUND",
+      400,
+      "VALIDATION_FAILED",
+      "profileId",
     );
     expectError(await admin("GET", `/v1/admin/pricing-assignments/${randomUUID()}`), 404, "NOT_FOUND");
   });
@@ -523,7 +525,7 @@ describe("pricing assignments (REST)", () => {
 /* ------------------------------------------------------------------------ partners */
 
 describe("partners (REST)", () => {
-  it("POST creates an active partner (201); PATCH switches it (200); unknown -> 404", async () => {
+  it("POST creates an active partner (201); PATCH switches it (200); unknown -> 404; no UUID -> 400", async () => {
     const created = await admin("POST", "/v1/admin/partners", { name: "Acme Wallets" });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toEqual({
@@ -550,7 +552,12 @@ describe("partners (REST)", () => {
     expect(on.body.partner).toMatchObject({ id, isActive: true });
 
     expectError(await admin("PATCH", `/v1/admin/partners/${randomUUID()}`, { isActive: false }), 404, "NOT_FOUND");
-    expectError(await admin("PATCH", "/v1/admin/partners/not-a-uuid", { isActive: false }), 404, "NOT_FOUND");
+    expectError(
+      await admin("PATCH", "/v1/admin/partners/not-a-uuid", { isActive: false }),
+      400,
+      "VALIDATION_FAILED",
+      "partnerId",
+    );
   });
 
   it("invalid partner bodies -> 400 VALIDATION_FAILED", async () => {
@@ -624,7 +631,7 @@ describe("partner-managed credentials (REST)", () => {
     expect(JSON.stringify(listed.body)).not.toContain(issued.body.secretKey);
   });
 
-  it("an unknown subject -> 404 CREDENTIAL_SUBJECT_REQUIRED; an unknown partner -> 404 NOT_FOUND", async () => {
+  it("an unknown subject -> 404 CREDENTIAL_SUBJECT_REQUIRED; an unknown partner -> 404 NOT_FOUND, no UUID 400", async () => {
     const partner = await createPartner();
     const path = `/v1/admin/partners/${partner.id}/api-credentials`;
     expectError(await admin("POST", path, { profileId: randomUUID() }), 404, "CREDENTIAL_SUBJECT_REQUIRED");
@@ -639,8 +646,9 @@ describe("partner-managed credentials (REST)", () => {
     );
     expectError(
       await admin("POST", "/v1/admin/partners/not-a-uuid/api-credentials", { profileId: owner.profileId }),
-      404,
-      "NOT_FOUND",
+      400,
+      "VALIDATION_FAILED",
+      "partnerId",
     );
     expect(await t.app.db.apiCredential.count({ where: { profileId: owner.profileId } })).toBe(0);
   });
@@ -902,7 +910,7 @@ describe("operator operations (GraphQL)", () => {
       "NOT_FOUND",
       404,
     );
-    expectGraphQLError(await gql(MANAGER, { id: "not-a-uuid" }), "NOT_FOUND", 404);
+    expectGraphQLError(await gql(MANAGER, { id: "not-a-uuid" }), "VALIDATION_FAILED", 400);
 
     const emptyTypes = await gql(PUT_MANAGER, {
       id: session.profileId,

@@ -341,13 +341,14 @@ describe("GET /v1/quotes/{id}", () => {
     }
   });
 
-  it("ids are matched as UUIDs: upper case finds the quote; malformed or unknown -> 404 NOT_FOUND", async () => {
+  it("ids are matched as UUIDs: upper case finds the quote; unknown -> 404 NOT_FOUND; malformed -> 400", async () => {
     const created = await quote(BUY);
     const upper = await getQuote(created.id.toUpperCase());
     expect(upper.status).toBe(200);
     expect(upper.body.id).toBe(created.id);
-    for (const id of ["not-a-uuid", `quote_${created.id}`, `${created.id}x`, randomUUID(), "%20"])
-      expectError(await getQuote(id), 404, "NOT_FOUND");
+    expectError(await getQuote(randomUUID()), 404, "NOT_FOUND");
+    for (const id of ["not-a-uuid", `quote_${created.id}`, `${created.id}x`, "%20"])
+      expectError(await getQuote(id), 400, "VALIDATION_FAILED", "id");
   });
 });
 
@@ -848,7 +849,7 @@ describe("POST /v1/session/create", () => {
     expect(minimal.status, JSON.stringify(minimal.body)).toBe(201);
   });
 
-  it("the locked form with another profile's quote, an unknown or a malformed id -> 404 NOT_FOUND", async () => {
+  it("the locked form with another profile's quote or an unknown id -> 404 NOT_FOUND; a malformed id -> 400", async () => {
     const [owner, other] = [await newCaller(), await newCaller()];
     const owned = await quote(BUY, owner.secret);
     const before = await t.app.db.widgetSession.count();
@@ -857,7 +858,7 @@ describe("POST /v1/session/create", () => {
     // A public key sees only unowned quotes, its own profile's owned ones included.
     expectError(await postSession({ quoteId: owned.id }, owner.public), 404, "NOT_FOUND");
     expectError(await postSession({ quoteId: randomUUID() }, owner.secret), 404, "NOT_FOUND");
-    expectError(await postSession({ quoteId: "quote_01HXY" }, owner.secret), 404, "NOT_FOUND");
+    expectError(await postSession({ quoteId: "quote_01HXY" }, owner.secret), 400, "VALIDATION_FAILED", "quoteId");
     expect(await t.app.db.widgetSession.count()).toBe(before);
 
     // An unowned (anonymous) quote can be locked by anyone.

@@ -170,6 +170,26 @@ describe("rampEvents", () => {
     }
   });
 
+  it("a variable graphql-js refuses is 400 VALIDATION_FAILED, never an internal error, and the connection goes on", async () => {
+    const caller = await newCaller();
+    const socket = client(caller.ws.secret);
+    for (const [query, variables] of [
+      [PROGRESS, {}],
+      [PROGRESS, { rampId: { id: "x" } }],
+      [PROGRESS, { rampId: null }],
+      ["query ($id: ID!) { ramp(id: $id) { id } }", { id: [] }],
+      ["mutation ($input: RegisterRampInput!) { registerRamp(input: $input) { ramp { id } } }", { input: "x" }],
+    ] as const) {
+      const refused = subscribe(socket, query, variables);
+      await refused.until(() => refused.errorCode() !== undefined, `error for ${JSON.stringify(variables)}`);
+      expect([refused.errorCode(), refused.errorStatus()], `${query} ${JSON.stringify(variables)}`).toEqual([
+        "VALIDATION_FAILED",
+        400,
+      ]);
+    }
+    expect((await execute(socket, "{ supportedFiatCurrencies { symbol } }")).errors).toBeUndefined();
+  });
+
   it("a subscriber never receives events of another profile's ramp, even on an unowned quote", async () => {
     const owner = await newCaller();
     const watcher = await newCaller();

@@ -687,7 +687,7 @@ describe("POST /v1/ramp/update and /v1/ramp/start", () => {
 });
 
 describe("reads: GET /v1/ramp/{id}, /errors and /history", () => {
-  it("answers 404 for another profile's ramp and for a malformed id", async () => {
+  it("answers 404 for another profile's ramp and 400 for a malformed id", async () => {
     const [owner, other] = [await newCaller(), await newCaller()];
     const ramp = await buyRamp(owner.secret);
     expect((await getRamp(owner.secret, ramp.id)).status).toBe(200);
@@ -699,11 +699,11 @@ describe("reads: GET /v1/ramp/{id}, /errors and /history", () => {
       expectRestError(await t.request("GET", `/v1/ramp/${ramp.id}/errors`, { headers }), 404, "NOT_FOUND");
     }
     for (const malformed of ["not-a-uuid", "1", `${ramp.id}0`]) {
-      expectRestError(await getRamp(owner.secret, malformed), 404, "NOT_FOUND");
+      expectRestError(await getRamp(owner.secret, malformed), 400, "VALIDATION_FAILED");
       expectRestError(
         await t.request("GET", `/v1/ramp/${malformed}/errors`, { headers: owner.secret }),
-        404,
-        "NOT_FOUND",
+        400,
+        "VALIDATION_FAILED",
       );
     }
     expectRestError(await getRamp(owner.secret, randomUUID()), 404, "NOT_FOUND");

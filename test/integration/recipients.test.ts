@@ -109,7 +109,7 @@ describe("inviting and accepting", () => {
 });
 
 describe("the sender's lists", () => {
-  it("archives and unarchives pending invitations and updates relationships; another sender's are 404", async () => {
+  it("archives and unarchives pending invitations and updates relationships; another sender's are 404, no UUID 400", async () => {
     const sender = await newUser();
     const other = await newUser();
     const first = ok(await invite(sender.session, `a-${randomUUID()}@example.com`), 201);
@@ -168,8 +168,9 @@ describe("the sender's lists", () => {
     );
     expectError(
       await t.request("POST", "/v1/recipients/invitations/not-a-uuid/archive", { headers: sender.session }),
-      404,
-      "NOT_FOUND",
+      400,
+      "VALIDATION_FAILED",
+      "id",
     );
     expect(
       await t.app.db.recipientInvitation.findMany({

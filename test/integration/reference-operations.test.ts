@@ -120,7 +120,7 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
     expect(await attemptsOf(profile.profileId)).toEqual([]);
   });
 
-  it("another profile's quote or widget session, or an unknown one -> 404 NOT_FOUND, and nothing is recorded", async () => {
+  it("another profile's quote or widget session, or an unknown one -> 404 NOT_FOUND (no UUID: 400), and nothing is recorded", async () => {
     const profile = await t.newProfile();
     const other = await t.newProfile();
     const othersQuote = await quote(other.secret);
@@ -129,13 +129,15 @@ describe("POST /v1/brl/kyc/record-attempt", () => {
     for (const body of [
       { quoteId: othersQuote, taxId: randomCpf() },
       { quoteId: randomUUID(), taxId: randomCpf() },
-      { quoteId: "not-a-quote", taxId: randomCpf() },
       { quoteId: ownQuote, taxId: randomCpf(), sessionId: othersSession },
       { quoteId: ownQuote, taxId: randomCpf(), sessionId: randomUUID() },
     ]) {
       const response = await t.request("POST", "/v1/brl/kyc/record-attempt", { headers: profile.secret, body });
       expectError(response, 404, "NOT_FOUND");
     }
+    const malformed = { quoteId: "not-a-quote", taxId: randomCpf() };
+    const refused = await t.request("POST", "/v1/brl/kyc/record-attempt", { headers: profile.secret, body: malformed });
+    expectError(refused, 400, "VALIDATION_FAILED", "quoteId");
     const graphql = await t.graphql(RECORD, { input: { quoteId: othersQuote, taxId: randomCpf() } }, profile.session);
     expectGraphQLError(graphql, 404, "NOT_FOUND");
     expect(await attemptsOf(profile.profileId)).toEqual([]);

@@ -403,7 +403,7 @@ describe("KYB documents", () => {
     }
   });
 
-  it("refuses what is not a company subaccount's document to open or read, without telling another owner's apart", async () => {
+  it("refuses what is not a company subaccount's document to open or read, without telling another owner's apart; no UUID is 400", async () => {
     const company = await subaccountOwner("COMPANY");
     const individual = await subaccountOwner();
     const otherCompany = await subaccountOwner("COMPANY");
@@ -446,13 +446,13 @@ describe("KYB documents", () => {
     for (const response of [
       await read(company.secret, theirs.id, company.subAccountId),
       await read(company.secret, randomUUID(), company.subAccountId),
-      await read(company.secret, "not-an-id", company.subAccountId),
       await read(otherCompany.secret, created.id, otherCompany.subAccountId),
       await read(otherCompany.secret, created.id, company.subAccountId),
       // A KYC upload is no KYB document.
       await read(individual.secret, idUpload.id, individual.subAccountId),
     ])
       expectError(response, 404, "NOT_FOUND");
+    expectError(await read(company.secret, "not-an-id", company.subAccountId), 400, "VALIDATION_FAILED", "documentId");
   });
 
   it("GraphQL: createBrazilKybDocument and brazilKybDocument, the same documents as REST", async () => {

@@ -215,10 +215,19 @@ describe("POST /v1/webhook: only quotes and widget sessions created with the cal
     ["another profile's key", () => newQuote(bob.secret)],
     ["nobody (no credential)", () => newQuote({})],
     ["an unknown id", async () => randomUUID()],
-    ["a malformed id", async () => "not-a-uuid"],
   ])("a quote created with %s -> 404 NOT_FOUND", async (_name, quote) => {
     const before = await subscriptionCount();
     expectError(await register(alice.secret, { url: HOOK_URL, quoteId: await quote() }), 404, "NOT_FOUND");
+    expect(await subscriptionCount()).toBe(before);
+  });
+
+  it("a quote or widget session id that is no UUID -> 400 VALIDATION_FAILED", async () => {
+    const before = await subscriptionCount();
+    for (const [field, id] of [
+      ["quoteId", "not-a-uuid"],
+      ["sessionId", "12345"],
+    ])
+      expectError(await register(alice.secret, { url: HOOK_URL, [field]: id }), 400, "VALIDATION_FAILED", field);
     expect(await subscriptionCount()).toBe(before);
   });
 
@@ -227,7 +236,6 @@ describe("POST /v1/webhook: only quotes and widget sessions created with the cal
     ["the same profile's session", () => newWidgetSession(alice.session)],
     ["another profile's key", () => newWidgetSession(bob.secret)],
     ["an unknown id", async () => randomUUID()],
-    ["a malformed id", async () => "12345"],
   ])("a widget session created with %s -> 404 NOT_FOUND", async (_name, session) => {
     const before = await subscriptionCount();
     expectError(await register(alice.secret, { url: HOOK_URL, sessionId: await session() }), 404, "NOT_FOUND");
@@ -542,12 +550,18 @@ describe("GET /v1/webhook and DELETE /v1/webhook/{id}", () => {
     ).toBe(200);
   });
 
-  it("another profile's subscription, an unknown id and a malformed id are 404 NOT_FOUND, and nothing is deleted", async () => {
+  it("another profile's subscription and an unknown id are 404 NOT_FOUND, a malformed id 400, and nothing is deleted", async () => {
     const bobs = await registered(bob);
     const before = await subscriptionCount();
-    for (const id of [bobs.id, randomUUID(), "not-a-uuid"]) {
+    for (const id of [bobs.id, randomUUID()]) {
       expectError(await t.request("DELETE", `/v1/webhook/${id}`, { headers: alice.secret }), 404, "NOT_FOUND");
     }
+    expectError(
+      await t.request("DELETE", "/v1/webhook/not-a-uuid", { headers: alice.secret }),
+      400,
+      "VALIDATION_FAILED",
+      "id",
+    );
     expect(await subscriptionCount()).toBe(before);
     expect(await t.app.db.webhookSubscription.findUnique({ where: { id: bobs.id } })).not.toBeNull();
   });

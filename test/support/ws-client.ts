@@ -124,3 +124,67 @@ export function execute<T = any>(client: Client, query: string): Promise<Formatt
     );
   });
 }
+
+/** A frame the server sent about one operation, or the close that ended the socket while it waited. */
+export type OperationFrame =
+  { type: "next" | "error" | "complete"; id: string; payload?: any } | { type: "closed"; code: number; reason: string };
+
+/**
+ * A graphql-ws connection spoken frame by frame (graphql-transport-ws), without the client library: a message goes
+ * as the text given (JSON nested deeper than JSON.stringify can write, say), and every close is seen.
+ */
+export class FrameSocket {
+  readonly closes: { code: number; reason: string }[] = [];
+  /** Resolves once the server acknowledged connection_init. */
+  readonly ready: Promise<void>;
+  private readonly socket: WebSocket;
+  private readonly waiting = new Map<string, (frame: OperationFrame) => void>();
+  private operations = 0;
+
+  constructor(url: string, connectionParams: Record<string, unknown>) {
+    this.socket = new WebSocket(url, "graphql-transport-ws");
+    this.ready = new Promise((resolve, reject) => {
+      this.socket.on("open", () =>
+        this.socket.send(JSON.stringify({ type: "connection_init", payload: connectionParams })),
+      );
+      this.socket.on("message", (data) => {
+        const frame = JSON.parse(String(data)) as { type: string; id?: string };
+        if (frame.type === "connection_ack") resolve();
+        else if (frame.id) this.waiting.get(frame.id)?.(frame as OperationFrame);
+      });
+      this.socket.on("close", (code, reason) => {
+        const closed = { code, reason: String(reason) };
+        this.closes.push(closed);
+        for (const answer of this.waiting.values()) answer({ type: "closed", ...closed });
+        reject(new Error(`closed (${code}) before connection_ack`));
+      });
+      this.socket.on("error", () => undefined);
+    });
+  }
+
+  /**
+   * Subscribes with a payload written as `payloadJson` ({"query":...,"variables":...}): the operation's first
+   * frame, or undefined when none came within `waitMs` (a subscription waiting for events), after which the
+   * operation is completed from this side.
+   */
+  async first(payloadJson: string, waitMs = 1_000): Promise<OperationFrame | undefined> {
+    await this.ready;
+    const id = String(++this.operations);
+    const frame = await new Promise<OperationFrame | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), waitMs);
+      this.waiting.set(id, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      this.socket.send(`{"id":"${id}","type":"subscribe","payload":${payloadJson}}`);
+    });
+    this.waiting.delete(id);
+    if ((frame === undefined || frame.type === "next") && this.socket.readyState === WebSocket.OPEN)
+      this.socket.send(JSON.stringify({ id, type: "complete" }));
+    return frame;
+  }
+
+  close(): void {
+    this.socket.close(1000);
+  }
+}

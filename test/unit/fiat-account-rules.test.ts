@@ -11,6 +11,7 @@ import {
   isValidColombianNit,
   isValidCuit,
   maskAccountNumber,
+  shownAccountType,
   validateFiatAccount,
   type FiatAccountCountry,
 } from "../../src/fiat-accounts/rules.js";
@@ -354,7 +355,7 @@ describe("validateFiatAccount: rejected with field-level details", () => {
     ]);
   });
 
-  it("US ACH: routing number checksum, prefix and length; account number length; account type; name", () => {
+  it("US ACH: routing number checksum, prefix and length; account number length; account type", () => {
     expect(rejection("US", { ...US_ACH, routingNumber: "021000022" })).toEqual([
       { field: "routingNumber", message: "is not a valid ABA routing number (checksum)" },
     ]);
@@ -382,7 +383,6 @@ describe("validateFiatAccount: rejected with field-level details", () => {
     ]);
     const { routingNumber: _routing, accountType: _type, accountName: _name, ...bare } = US_ACH;
     expect(rejection("US", bare)).toEqual([
-      { field: "accountName", message: "is required" },
       { field: "accountType", message: "is required" },
       { field: "routingNumber", message: "is required" },
     ]);
@@ -500,7 +500,6 @@ describe("validateFiatAccount: rejected with field-level details", () => {
     expect(rejection("US", body)).toEqual([
       { field: "extra", message: "is not a field of a fiat account" },
       { field: "accountNumber", message: "must be an account number of 4–17 digits (got 2)" },
-      { field: "accountName", message: "is required" },
       { field: "accountType", message: `must be "checking" or "savings"` },
       { field: "routingNumber", message: "is not a valid ABA routing number (checksum)" },
       { field: "beneficiaryPostalCode", message: "must be a US ZIP code (12345 or 12345-6789)" },
@@ -538,5 +537,42 @@ describe("fiatAccountInput", () => {
     ).toBe(true);
     expect(fiatAccountInput.safeParse({ type: "SPEI" }).success).toBe(false);
     expect(fiatAccountInput.safeParse({ type: "SPEI", accountNumber: CLABE, note: "x" }).success).toBe(false);
+  });
+});
+
+describe("shownAccountType", () => {
+  // The reference's DomesticFiatAccount requires accountType: every rail served has one to show.
+  const bodies = { US: [US_ACH, US_WIRE], MX: [MX_SPEI], AR: [AR_COELSA], CO: [CO_ACH] };
+
+  it("is the bank account type where the rail takes one, else the kind of number that names the account", () => {
+    const shown = Object.entries(bodies).flatMap(([country, accounts]) =>
+      accounts.map(({ accountName: _name, ...body }) => {
+        const details = validateFiatAccount(country as FiatAccountCountry, body);
+        return [`${country} ${details.type}`, shownAccountType(details)];
+      }),
+    );
+    expect(Object.fromEntries(shown)).toEqual({
+      "US ACH": "checking",
+      "US BANK_USA": "checking",
+      "MX SPEI": "clabe",
+      "AR COELSA": "cbu",
+      "CO ACH": "savings",
+    });
+    // Every rail a country offers is covered above.
+    expect(shown.map(([rail]) => rail).sort()).toEqual(
+      Object.entries(ACCOUNT_TYPES_BY_COUNTRY)
+        .flatMap(([country, types]) => types.map((type) => `${country} ${type}`))
+        .sort(),
+    );
+  });
+
+  it("shows a bank account type given on a rail that needs none", () => {
+    expect(shownAccountType(validateFiatAccount("MX", { ...MX_SPEI, accountType: "Savings" }))).toBe("savings");
+  });
+
+  it("takes no accountName on any rail: the reference requires only country, type and accountNumber", () => {
+    for (const [country, accounts] of Object.entries(bodies))
+      for (const { accountName: _name, ...body } of accounts)
+        expect(validateFiatAccount(country as FiatAccountCountry, body)).not.toHaveProperty("accountName");
   });
 });

@@ -6,6 +6,7 @@ import {
   CO_DOCUMENT_TYPES,
   FIAT_ACCOUNT_COUNTRIES,
   FIAT_ACCOUNT_TYPES,
+  SHOWN_ACCOUNT_TYPES,
 } from "../../fiat-accounts/rules.js";
 import { Connection } from "./connection.js";
 
@@ -28,6 +29,19 @@ registerEnumType(BankAccountTypeEnum, {
   valuesConfig: {
     CHECKING: { description: "A checking (current) account." },
     SAVINGS: { description: "A savings account." },
+  },
+});
+
+const AccountKindEnum = enumOf(SHOWN_ACCOUNT_TYPES);
+registerEnumType(AccountKindEnum, {
+  name: "FiatAccountKind",
+  description:
+    "What kind of account a payout account is: a checking or savings bank account, or, on a rail that takes no bank account type, the kind of number that names it.",
+  valuesConfig: {
+    CHECKING: { description: "A checking (current) account." },
+    SAVINGS: { description: "A savings account." },
+    CLABE: { description: "MX (SPEI): an account named by its 18-digit CLABE." },
+    CBU: { description: "AR (COELSA): an account named by its 22-digit CBU or CVU." },
   },
 });
 
@@ -87,23 +101,28 @@ export class FiatAccount {
   @Field({ description: "Masked: only the last four characters are shown." })
   accountNumber!: string;
 
-  @Field({ description: "The account holder's name, as given (trimmed)." })
-  accountName!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: "The account holder's name, as given (trimmed); null when none was.",
+  })
+  accountName?: string;
 
-  @Field(() => BankAccountTypeEnum, { nullable: true, description: "Null when none was given." })
-  accountType!: string | null;
+  @Field(() => AccountKindEnum, {
+    description: "The bank account type given (required in US and CO), else the kind of number that names the account.",
+  })
+  accountType!: string;
 
   @Field(() => String, {
     nullable: true,
     description: "The routing number (US: the 9-digit ABA number, digits only); null when none was given.",
   })
-  routingNumber!: string | null;
+  routingNumber?: string;
 
   @Field(() => String, {
     nullable: true,
     description: "The bank code (CO: the 4-digit ACH Colombia code); null when none was given.",
   })
-  accountBankCode!: string | null;
+  accountBankCode?: string;
 
   @Field({ description: "When the account was added (ISO 8601 date-time, UTC)." })
   createdAt!: Date;
@@ -131,7 +150,7 @@ export class CreateFiatAccountInput {
   })
   accountNumber!: string;
 
-  @Field(() => String, { nullable: true, description: "The account holder's name; every rail requires it." })
+  @Field(() => String, { nullable: true, description: "The account holder's name (optional, as in the reference)." })
   accountName?: string | null;
 
   @Field(() => BankAccountTypeEnum, { nullable: true, description: "Required in US and CO, optional elsewhere." })

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { AppError } from "../../errors.js";
-import { idempotencyKey } from "../../idempotency/service.js";
+import { idempotencyKey, idempotencyKeyText } from "../../idempotency/service.js";
 import {
   importTokenInput,
   kybDocumentInput,
@@ -37,7 +37,7 @@ const success = z.object({ success: z.boolean() });
 const link = z.object({ submissionId: z.uuid(), verification_url: z.url() });
 const domesticStatus = z.enum(DOMESTIC_STATUSES);
 /** Where a domestic request may name its country besides the alias path. */
-const countryField = { country: z.string().optional() };
+const countryField = { country: z.enum(DOMESTIC_COUNTRIES).optional() };
 const countryQuery = z.object(countryField);
 const typedQuery = countryQuery.extend({ type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() });
 const brazilStatus = z.object({
@@ -422,7 +422,7 @@ function brazilRoutes(server: FastifyInstance, app: App) {
       bodyLimit: IMPORT_TOKEN_BODY_LIMIT,
       input: importTokenRequest,
       documented: {
-        headers: jsonSchema(z.object({ "idempotency-key": z.string() }), "input"),
+        headers: jsonSchema(z.object({ "idempotency-key": idempotencyKeyText }), "input"),
         body: jsonSchema(importTokenInput.omit({ idempotencyKey: true }), "input"),
       },
       reply: ({ body }: { body: unknown }) => body,

@@ -66,7 +66,7 @@ export function domesticFileRoutes(server: FastifyInstance, app: App) {
         return country(request);
       },
       documented: {
-        querystring: jsonSchema(z.object({ country: z.string().optional() }), "input"),
+        querystring: jsonSchema(z.object({ country: z.enum(countries).optional() }), "input"),
         body: documentedForm(input),
       },
     };

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { FIAT_ACCOUNT_COUNTRIES, FIAT_ACCOUNT_TYPES, fiatAccountInput } from "../../fiat-accounts/rules.js";
+import {
+  FIAT_ACCOUNT_COUNTRIES,
+  FIAT_ACCOUNT_TYPES,
+  fiatAccountInput,
+  SHOWN_ACCOUNT_TYPES,
+} from "../../fiat-accounts/rules.js";
 import {
   ALIASED_FIAT_ACCOUNT_OPERATIONS,
   createDomesticFiatAccount,
@@ -18,13 +23,15 @@ const fiatAccount = z.object({
   country: z.enum(FIAT_ACCOUNT_COUNTRIES),
   type: z.enum(FIAT_ACCOUNT_TYPES),
   accountNumber: z.string().describe("Masked: only the last four characters are shown."),
-  accountName: z.string(),
-  accountType: z.string().nullable(),
-  routingNumber: z.string().nullable(),
-  accountBankCode: z.string().nullable(),
+  accountName: z.string().optional().describe("The account holder's name; left out when none was given."),
+  accountType: z
+    .enum(SHOWN_ACCOUNT_TYPES)
+    .describe("checking or savings; on rails that take none, the kind of number naming the account (clabe, cbu)."),
+  routingNumber: z.string().optional(),
+  accountBankCode: z.string().optional(),
   createdAt: isoDateTime,
 });
-const countryQuery = z.object({ country: z.string().optional() });
+const countryQuery = z.object({ country: z.enum(FIAT_ACCOUNT_COUNTRIES).optional() });
 const listQuery = listFiatAccountsInput.extend(countryQuery.shape);
 
 /**
