@@ -34,7 +34,14 @@ export function recordOperation(endpoint: GraphQLEndpoint, sent: unknown): void 
     ...(typeof variables === "object" && { variables: variables as SentOperation["variables"] }),
     ...(typeof operationName === "string" && { operationName }),
   };
-  appendFileSync(join(DIRECTORY, `${process.pid}.jsonl`), `${JSON.stringify(operation)}\n`);
+  let line: string;
+  try {
+    line = JSON.stringify(operation);
+  } catch {
+    // Variables nested past what JSON.stringify can walk: the server refuses them before anything runs.
+    return;
+  }
+  appendFileSync(join(DIRECTORY, `${process.pid}.jsonl`), `${line}\n`);
 }
 
 /** An HTTP request's operation, if it is one: a POST body (JSON text or value) or a GET's query string. */
