@@ -827,7 +827,7 @@ describe("delivery log and redelivery", () => {
     );
   });
 
-  it("answers 404 for another profile's subscription, an unknown delivery or one of another subscription", async () => {
+  it("answers 404 for another profile's subscription, an unknown delivery or one of another subscription; 400 for an id that is no UUID", async () => {
     const owner = await newCaller(manual);
     const other = await newCaller(manual);
     const target = await receiver(manual);
@@ -839,7 +839,6 @@ describe("delivery log and redelivery", () => {
       [other.secret, first.webhookId, delivery.id],
       [owner.secret, second.webhookId, delivery.id],
       [owner.secret, first.webhookId, crypto.randomUUID()],
-      [owner.secret, first.webhookId, "not-a-uuid"],
     ] as const) {
       expectError(
         await manual.request("POST", `/v1/webhook/${webhookId}/deliveries/${deliveryId}/redeliver`, { headers }),
@@ -853,9 +852,18 @@ describe("delivery log and redelivery", () => {
       "NOT_FOUND",
     );
     expectError(
+      await manual.request("POST", `/v1/webhook/${first.webhookId}/deliveries/not-a-uuid/redeliver`, {
+        headers: owner.secret,
+      }),
+      400,
+      "VALIDATION_FAILED",
+      "deliveryId",
+    );
+    expectError(
       await manual.request("GET", `/v1/webhook/not-a-uuid/deliveries`, { headers: owner.secret }),
-      404,
-      "NOT_FOUND",
+      400,
+      "VALIDATION_FAILED",
+      "id",
     );
     // Nothing was touched by the refused calls.
     expect((await deliveries(manual, owner, first.webhookId)).deliveries[0]).toEqual(delivery);
