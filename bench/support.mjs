@@ -217,7 +217,8 @@ export function wrk({ url, method = "GET", headers = {}, body, connections = 50,
     const child = spawn("taskset", args, { stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
-    child.on("exit", (code) => {
+    // "close", not "exit": the result may still be on its way through the pipe when wrk exits.
+    child.on("close", (code) => {
       const match = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(output);
       if (code !== 0 || !match) return reject(new Error(`wrk ${url} exited ${code}: ${output}`));
       const [requests, durationUs, socketErrors, statusErrors, p50Us, p99Us, maxUs] = match.slice(1).map(Number);
