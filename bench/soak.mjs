@@ -17,6 +17,7 @@ import {
   rssMb,
   seed,
   SERVER_CPU,
+  signIn,
   startServer,
   wrk,
 } from "./support.mjs";
@@ -32,10 +33,13 @@ const RESTART_GOAL_S = 5;
 const REGISTERING = 2;
 const MB = 1024 * 1024;
 
-/** wrk's share of the 20 connections: what integrators and dashboards repeat. */
+/** An access token lives 15 minutes (ACCESS_TOKEN_TTL_SECONDS): the dashboard's loads run in turns of 10. */
+const SESSION_TURN_S = 600;
+
+/** wrk's share of the 20 connections: what integrators (their secret key) and dashboards (a session) repeat. */
 function traffic(gateway, seeded) {
-  const { session, secret } = seeded;
-  return [
+  const { secret } = seeded;
+  const integrator = [
     { name: "GET /v1/ramp-info", connections: 3, request: { url: `${gateway.url}/v1/ramp-info`, headers: secret } },
     {
       name: "GET /v1/ramp/{id}",
@@ -52,17 +56,57 @@ function traffic(gateway, seeded) {
       connections: 3,
       request: { url: `${gateway.url}/v1/quotes`, method: "POST", headers: secret, body: JSON.stringify(QUOTE) },
     },
+  ];
+  const dashboard = [
     {
       name: "GraphQL me { apiCredentials }",
       connections: 3,
-      request: { url: `${gateway.url}/graphql`, method: "POST", headers: session, body: ME_CREDENTIALS },
+      request: { url: `${gateway.url}/graphql`, method: "POST", body: ME_CREDENTIALS },
     },
     {
       name: "GraphQL ramps(first: 20) page",
       connections: 3,
-      request: { url: `${gateway.url}/graphql`, method: "POST", headers: session, body: DASHBOARD_PAGE },
+      request: { url: `${gateway.url}/graphql`, method: "POST", body: DASHBOARD_PAGE },
     },
   ];
+  return { integrator, dashboard };
+}
+
+/**
+ * The dashboard's loads for `durationS`, in turns of SESSION_TURN_S, each on a session of its own: the seed's
+ * first, then one signed in during the turn before (a minute in, past the wait between two sign-in codes).
+ * Each load's turns add up to one run: requests and failures summed, the worst turn's p99 and max.
+ */
+async function dashboardTurns(gateway, loads, session, durationS) {
+  const turns = [];
+  for (let left = durationS; left > 0; left -= SESSION_TURN_S) {
+    const turn = Promise.all(
+      loads.map((load) =>
+        wrk({
+          ...load.request,
+          headers: session,
+          connections: load.connections,
+          durationS: Math.min(left, SESSION_TURN_S),
+        }),
+      ),
+    );
+    const next =
+      left > SESSION_TURN_S
+        ? new Promise((resolve) => setTimeout(resolve, 60_000)).then(() => signIn(gateway))
+        : undefined;
+    turns.push(await turn);
+    session = await next;
+  }
+  return loads.map((_, index) => {
+    const runs = turns.map((turn) => turn[index]);
+    const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+    return {
+      rps: requests / durationS,
+      p99: Math.max(...runs.map((run) => run.p99)),
+      max: Math.max(...runs.map((run) => run.max)),
+      failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    };
+  });
 }
 
 /** Quote, ramp registration and start, again and again until `until`, on one connection. */
@@ -123,7 +167,8 @@ let restarted;
 try {
   const seeded = await seed(gateway);
   const durationS = MINUTES * 60;
-  const loads = traffic(gateway, seeded);
+  const { integrator, dashboard } = traffic(gateway, seeded);
+  const loads = [...integrator, ...dashboard];
   const connections = loads.reduce((sum, load) => sum + load.connections, REGISTERING);
   console.log(
     `${MINUTES} min of mixed integrator traffic over ${connections} keep-alive connections: server on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPU}; NODE_ENV=production, package.json's node flags, embedded SQLite.`,
@@ -140,9 +185,10 @@ try {
   const started = Date.now();
   const until = started + durationS * 1000;
   const tally = { ramps: 0, errors: 0, lastError: undefined };
-  const wrkRuns = Promise.all(
-    loads.map((load) => wrk({ ...load.request, connections: load.connections, durationS, timeoutS: 10 })),
-  );
+  const wrkRuns = Promise.all([
+    ...integrator.map((load) => wrk({ ...load.request, connections: load.connections, durationS })),
+    dashboardTurns(gateway, dashboard, seeded.session, durationS),
+  ]).then((runs) => runs.flat());
   const registering = Promise.all(
     Array.from({ length: REGISTERING }, () => registerRamps(gateway, seeded.secret, until, tally)),
   );
@@ -204,7 +250,9 @@ try {
   await api(restarted, seeded.secret)("GET", `/v1/ramp/${seeded.rampId}`, undefined, 200);
   const restartS = (performance.now() - killed) / 1000;
 
-  console.log(`\n${"load".padEnd(32)} ${"req/s".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)} failures`);
+  console.log(
+    `\n${"load".padEnd(32)} ${"req/s".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)} failures   (GraphQL: turns of ${SESSION_TURN_S / 60} min on a new session, the worst turn's p99)`,
+  );
   runs.forEach((run, index) =>
     console.log(
       `${loads[index].name.padEnd(32)} ${column(run.rps, 8)} ${column(run.p99, 8, 1)} ${column(run.max, 8, 1)} ${run.failures}`,
