@@ -74,25 +74,19 @@ function traffic(gateway, seeded) {
 
 /**
  * The dashboard's loads for `durationS`, in turns of SESSION_TURN_S, each on a session of its own: the seed's
- * first, then one signed in during the turn before (a minute in, past the wait between two sign-in codes).
- * Each load's turns add up to one run: requests and failures summed, the worst turn's p99 and max.
+ * first, then one signed in half a minute before the turn it serves. Each load's turns add up to one run:
+ * requests and failures summed, the worst turn's p99 and max.
  */
 async function dashboardTurns(gateway, loads, session, durationS) {
   const turns = [];
   for (let left = durationS; left > 0; left -= SESSION_TURN_S) {
+    const turnS = Math.min(left, SESSION_TURN_S);
     const turn = Promise.all(
-      loads.map((load) =>
-        wrk({
-          ...load.request,
-          headers: session,
-          connections: load.connections,
-          durationS: Math.min(left, SESSION_TURN_S),
-        }),
-      ),
+      loads.map((load) => wrk({ ...load.request, headers: session, connections: load.connections, durationS: turnS })),
     );
     const next =
       left > SESSION_TURN_S
-        ? new Promise((resolve) => setTimeout(resolve, 60_000)).then(() => signIn(gateway))
+        ? new Promise((resolve) => setTimeout(resolve, (turnS - 30) * 1000)).then(() => signIn(gateway))
         : undefined;
     turns.push(await turn);
     session = await next;
