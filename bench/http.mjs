@@ -7,16 +7,19 @@ import WebSocket from "ws";
 import {
   api,
   benchPostgres,
-  completeBrKyc,
   cpuMicros,
+  DASHBOARD_PAGE,
   ensureWrk,
   freePort,
+  graphqlBody,
   LOAD_CPU,
+  ME_CREDENTIALS,
   median,
   pinSelf,
+  QUOTE,
   rssMb,
+  seed,
   SERVER_CPU,
-  signIn,
   startPinned,
   startServer,
   wrk,
@@ -60,47 +63,6 @@ async function startFloor(source, path) {
   return { ...floor, url };
 }
 
-const graphqlBody = (query) => JSON.stringify({ query });
-const QUOTE = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "1234.56",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
-const ADDRESS = `0x${"2".repeat(40)}`;
-const DASHBOARD_PAGE = graphqlBody(
-  "{ ramps(first: 20) { edges { node { id type currentPhase status inputAmount inputCurrency outputAmount outputCurrency createdAt errors { phase error } } } pageInfo { hasNextPage endCursor } } }",
-);
-
-/**
- * What a dashboard and an integrator have after an hour: a session, a secret key with BR KYC approved, a
- * quote, and a history of 30 finished ramps (a fifth of them failed, with an error logged).
- */
-async function seed(gateway) {
-  const session = await signIn(gateway);
-  const credential = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench" }, 201);
-  const secret = { "x-api-key": credential.secretKey };
-  const call = api(gateway, secret);
-  await completeBrKyc(call);
-  const ramps = [];
-  for (let i = 0; i < 30; i++) {
-    const quote = await call("POST", "/v1/quotes", { ...QUOTE, inputAmount: i % 5 === 0 ? "250.66" : "250.00" }, 201);
-    const ramp = await call("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS }, 201);
-    await call("POST", "/v1/ramp/start", { rampId: ramp.id }, 200);
-    ramps.push(ramp.id);
-  }
-  for (const id of ramps) {
-    for (let waited = 0; (await call("GET", `/v1/ramp/${id}`, undefined, 200)).status === "PENDING"; waited++) {
-      if (waited > 400) throw new Error(`ramp ${id} did not finish`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  const quote = await call("POST", "/v1/quotes", QUOTE, 201);
-  return { session, secret, quoteId: quote.id, rampId: ramps[1], secretKey: credential.secretKey };
-}
-
 /** The scenarios of one gateway, as wrk requests; `floor` names the route each is compared with. */
 function scenarios(gateway, seeded) {
   const { session, secret } = seeded;
@@ -132,9 +94,7 @@ function scenarios(gateway, seeded) {
         url: `${gateway.url}/graphql`,
         method: "POST",
         headers: session,
-        body: graphqlBody(
-          "{ me { id email apiCredentials(first: 5) { edges { node { id name publicKey expiresAt } } } } }",
-        ),
+        body: ME_CREDENTIALS,
       },
     },
     {

@@ -27,18 +27,25 @@ export function pinSelf() {
   spawnSync("taskset", ["-pc", String(LOAD_CPU), String(process.pid)], { stdio: "ignore" });
 }
 
-/** Starts `node <args>` pinned to SERVER_CPU, in production mode; resolves once `ready()` holds. */
-export async function startPinned(args, { env = {}, ready, stdout = "ignore", stdin = "ignore" } = {}) {
+/**
+ * Starts `node <args>` pinned to SERVER_CPU, in production mode; resolves once `ready()` holds, which it
+ * asks every 50 ms for up to `patienceMs`.
+ */
+export async function startPinned(
+  args,
+  { env = {}, ready, stdout = "ignore", stdin = "ignore", patienceMs = 20_000 } = {},
+) {
   const child = spawn("taskset", ["-c", String(SERVER_CPU), process.execPath, ...args], {
     env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: [stdin, stdout, "inherit"],
   });
   const exited = new Promise((resolve) => child.on("exit", resolve));
-  for (let attempt = 0; !(await ready(child)); attempt++) {
-    if (attempt > 400 || child.exitCode !== null) throw new Error(`${args.join(" ")} did not become ready`);
+  const deadline = Date.now() + patienceMs;
+  while (!(await ready(child))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(" ")} did not become ready`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { child, pid: child.pid, stop: () => (child.kill("SIGTERM"), exited) };
+  return { child, pid: child.pid, exited, stop: () => (child.kill("SIGTERM"), exited) };
 }
 
 /** An SMTP server on loopback that keeps the last sign-in code mailed to each address. */
@@ -66,40 +73,48 @@ async function startMailSink() {
   };
 }
 
-const secret = () => randomBytes(32).toString("base64url");
+const randomSecret = () => randomBytes(32).toString("base64url");
 /** The node flags the server runs with in production (package.json's config, which `npm start` passes too). */
 const NODE_FLAGS = JSON.parse(readFileSync("package.json", "utf8")).config.node_flags.split(" ");
 
-/** The built server in production mode on a fresh data directory; `nodeArgs` go to node (a profiler, say). */
-export async function startServer(env = {}, nodeArgs = []) {
-  const dataDir = mkdtempSync(join(tmpdir(), "ramp-gateway-bench-"));
+/**
+ * The built server in production mode on a fresh data directory; `nodeArgs` go to node (a profiler, say). Its
+ * `env` (the data directory and secrets among it) starts it again on the same data: `startServer(first.env)`.
+ */
+export async function startServer(env = {}, nodeArgs = [], { patienceMs } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const mail = await startMailSink();
+  const lasting = {
+    DATA_DIR: env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "ramp-gateway-bench-")),
+    LOG_LEVEL: "warn",
+    JWT_SECRET: randomSecret(),
+    OPERATOR_TOKEN: randomSecret(),
+    SIGNING_KEY_ENCRYPTION_KEY: randomSecret(),
+    RATE_LIMIT_PER_IP_PER_MINUTE: "100000000",
+    RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000000",
+    RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "100000000",
+    ...env,
+  };
   const server = await startPinned([...NODE_FLAGS, ...nodeArgs, "dist/main.js"], {
     stdout: process.env.BENCH_SERVER_STDOUT ? "inherit" : "ignore",
-    env: {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      // Upload URLs point here.
-      PUBLIC_BASE_URL: url,
-      LOG_LEVEL: "warn",
-      SMTP_URL: mail.url,
-      JWT_SECRET: secret(),
-      OPERATOR_TOKEN: secret(),
-      SIGNING_KEY_ENCRYPTION_KEY: secret(),
-      RATE_LIMIT_PER_IP_PER_MINUTE: "100000000",
-      RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000000",
-      RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "100000000",
-      ...env,
-    },
+    // Upload URLs point to PUBLIC_BASE_URL.
+    env: { ...lasting, PORT: String(port), PUBLIC_BASE_URL: url, SMTP_URL: mail.url },
+    patienceMs,
     ready: () =>
       fetch(`${url}/readyz`).then(
         (r) => r.ok,
         () => false,
       ),
   });
-  return { ...server, url, dataDir, mail, stop: () => server.stop().finally(() => mail.close()) };
+  return {
+    ...server,
+    url,
+    dataDir: lasting.DATA_DIR,
+    env: lasting,
+    mail,
+    stop: () => server.stop().finally(() => mail.close()),
+  };
 }
 
 export async function signIn({ url, mail }, email = "bench@example.com") {
@@ -160,7 +175,7 @@ let scripts = 0;
 const OPEN_MS = 1000;
 
 /**
- * A wrk run pinned to LOAD_CPU: requests per second, p50/p99 latency (ms) and the count of failures
+ * A wrk run pinned to LOAD_CPU: requests per second, p50/p99/max latency (ms) and the count of failures
  * (socket errors, timeouts and non-2xx/3xx answers). Every connection sends its first request OPEN_MS after
  * it opened, so connection set-up (50 handshakes racing a saturated server) is not timed; the rate counts
  * the `durationS` seconds of load that follow. Resolves when wrk exits, so runs can overlap.
@@ -180,7 +195,7 @@ export function wrk({ url, method = "GET", headers = {}, body, connections = 50,
       `function delay() asked = asked + 1 if asked <= ${connections} then return ${OPEN_MS} end return 0 end`,
       `done = function(summary, latency, requests)`,
       `  local e = summary.errors`,
-      `  io.write(string.format("RESULT %d %d %d %d %d %d\\n", summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99)))`,
+      `  io.write(string.format("RESULT %d %d %d %d %d %d %d\\n", summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99), latency.max))`,
       `end`,
     ].join("\n"),
   );
@@ -202,15 +217,17 @@ export function wrk({ url, method = "GET", headers = {}, body, connections = 50,
     const child = spawn("taskset", args, { stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
-    child.on("exit", (code) => {
-      const match = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(output);
+    // "close", not "exit": the result may still be on its way through the pipe when wrk exits.
+    child.on("close", (code) => {
+      const match = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(output);
       if (code !== 0 || !match) return reject(new Error(`wrk ${url} exited ${code}: ${output}`));
-      const [requests, durationUs, socketErrors, statusErrors, p50Us, p99Us] = match.slice(1).map(Number);
+      const [requests, durationUs, socketErrors, statusErrors, p50Us, p99Us, maxUs] = match.slice(1).map(Number);
       resolve({
         requests,
         rps: requests / ((durationUs - OPEN_MS * 1000) / 1e6),
         p50: p50Us / 1000,
         p99: p99Us / 1000,
+        max: maxUs / 1000,
         failures: socketErrors + statusErrors,
       });
     });
@@ -337,4 +354,50 @@ export function benchPostgres() {
       return url.toString();
     },
   };
+}
+
+/* What integrators and dashboards send, and what they have after an hour (http.mjs, soak.mjs). */
+
+export const graphqlBody = (query) => JSON.stringify({ query });
+export const QUOTE = {
+  rampType: "BUY",
+  from: "pix",
+  to: "polygon",
+  inputAmount: "1234.56",
+  inputCurrency: "BRL",
+  outputCurrency: "USDC",
+};
+export const ADDRESS = `0x${"2".repeat(40)}`;
+export const ME_CREDENTIALS = graphqlBody(
+  "{ me { id email apiCredentials(first: 5) { edges { node { id name publicKey expiresAt } } } } }",
+);
+export const DASHBOARD_PAGE = graphqlBody(
+  "{ ramps(first: 20) { edges { node { id type currentPhase status inputAmount inputCurrency outputAmount outputCurrency createdAt errors { phase error } } } pageInfo { hasNextPage endCursor } } }",
+);
+
+/**
+ * What a dashboard and an integrator have after an hour: a session, a secret key with BR KYC approved, a
+ * quote, and a history of 30 finished ramps (a fifth of them failed, with an error logged).
+ */
+export async function seed(gateway) {
+  const session = await signIn(gateway);
+  const credential = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench" }, 201);
+  const secret = { "x-api-key": credential.secretKey };
+  const call = api(gateway, secret);
+  await completeBrKyc(call);
+  const ramps = [];
+  for (let i = 0; i < 30; i++) {
+    const quote = await call("POST", "/v1/quotes", { ...QUOTE, inputAmount: i % 5 === 0 ? "250.66" : "250.00" }, 201);
+    const ramp = await call("POST", "/v1/ramp/register", { quoteId: quote.id, destinationAddress: ADDRESS }, 201);
+    await call("POST", "/v1/ramp/start", { rampId: ramp.id }, 200);
+    ramps.push(ramp.id);
+  }
+  for (const id of ramps) {
+    for (let waited = 0; (await call("GET", `/v1/ramp/${id}`, undefined, 200)).status === "PENDING"; waited++) {
+      if (waited > 400) throw new Error(`ramp ${id} did not finish`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const quote = await call("POST", "/v1/quotes", QUOTE, 201);
+  return { session, secret, quoteId: quote.id, rampId: ramps[1], secretKey: credential.secretKey };
 }

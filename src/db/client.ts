@@ -94,11 +94,13 @@ export async function openDatabase(
     import("./sqlite-checkpointer.js"),
     import("../generated/prisma-sqlite/client.js"),
   ]);
-  const { adapter, writes } = sqliteAdapter(database.file, statements);
+  const { adapter, writes, holdWriter } = sqliteAdapter(database.file, statements);
   const db = new SqlitePrismaClient({ adapter: counted(adapter, statements) }) as unknown as Db;
   await db.$connect();
   const reads = sqliteReads(database.file, statements);
-  const checkpointer = startCheckpointer(database.file, (message) => warn(`SQLite checkpoint failed: ${message}`));
+  const checkpointer = startCheckpointer(database.file, holdWriter, (message) =>
+    warn(`SQLite checkpoint failed: ${message}`),
+  );
   return {
     db,
     reads,

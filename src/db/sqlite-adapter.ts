@@ -9,12 +9,13 @@ import { sqliteWrites, type StatementCounter, type Writes } from "./statements.j
  * statement outside a transaction on the writing connection would run inside whichever interactive
  * transaction is open, and vanish if that one rolls back. So everything that writes (an ORM transaction,
  * a standalone ORM write, a batch of prepared writes) holds one first-come, first-served lock on the writing
- * connection, and standalone reads go to the reading connection and wait for nothing.
+ * connection, and standalone reads go to the reading connection and wait for nothing. `holdWriter` runs work
+ * holding that lock (the checkpointer's reset of the log).
  */
 export function sqliteAdapter(
   file: string,
   counter: StatementCounter,
-): { adapter: SqlDriverAdapterFactory; writes: Writes } {
+): { adapter: SqlDriverAdapterFactory; writes: Writes; holdWriter: ReturnType<typeof writerLock>["hold"] } {
   const writer = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
   // Opened after the writer, which creates the file and turns WAL on.
   const reader = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000, readonly: true });
@@ -37,6 +38,7 @@ export function sqliteAdapter(
       },
     },
     writes: sqliteWrites(() => connected, lock.hold, counter),
+    holdWriter: lock.hold,
   };
 }
 

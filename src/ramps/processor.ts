@@ -156,7 +156,20 @@ export class RampProcessor {
 
   /** The provider's answer for the ramp's step, or undefined when it gave none in time (logged). */
   private async callProvider(ramp: repo.RampRow, phase: RampPhase): Promise<StepOutcome | undefined> {
-    const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(STEP_TIMEOUT_MS)]);
+    // One controller and one timer per call, both let go of when it ends. On Node 20, AbortSignal.any over the
+    // processor's lifelong `stopping` signal and an AbortSignal.timeout kept every call's signal, with its abort
+    // listener and promise, for good (the timeout signal, held weakly, can be collected before it fires, and
+    // the combined one then never aborts): 29,000 of them after 3.5 minutes of sustained load.
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException(`no answer within ${STEP_TIMEOUT_MS} ms`, "TimeoutError")),
+      STEP_TIMEOUT_MS,
+    );
+    const stopping = this.stopping.signal;
+    const stopped = () => controller.abort(stopping.reason);
+    if (stopping.aborted) stopped();
+    else stopping.addEventListener("abort", stopped, { once: true });
+    const { signal } = controller;
     const started = performance.now();
     try {
       const answer = this.provider.step(
@@ -183,6 +196,9 @@ export class RampProcessor {
         "the provider gave no answer for a ramp step; asking again later",
       );
       return undefined;
+    } finally {
+      clearTimeout(timer);
+      stopping.removeEventListener("abort", stopped);
     }
   }
 }

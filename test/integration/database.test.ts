@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
+import { cpSync, existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { migrate, migrationsDirectory } from "../../src/db/migrate.js";
+import { WAL_RESET_BYTES } from "../../src/db/sqlite-checkpointer.js";
 import { insert } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { adminPostgresUrl, freshDatabase, openDatabaseForTests, testEngine } from "../support/database.js";
-import { waitFor } from "../support/kit.js";
+import { sleep, waitFor } from "../support/kit.js";
 // @ts-expect-error: a dev-only JavaScript tool without typings
 import { diffMigrationsToSchema } from "../../tools/schema-engine.mjs";
 
@@ -195,6 +197,83 @@ describe("SQLite checkpoints", () => {
       async () => statSync(file).size,
       (size) => size >= before + 2_000 * 4_000,
       "the log copied into the database file",
+      5_000,
+    );
+  });
+
+  const logBytes = () => {
+    const { config } = sqlite();
+    const log = `${config.engine === "sqlite" ? config.file : ""}-wal`;
+    return existsSync(log) ? statSync(log).size : 0;
+  };
+  /** Commits fifty rows of a page each. */
+  const writeRows = (table: string) =>
+    Promise.all(
+      Array.from({ length: 50 }, () =>
+        sqlite().writes.run(`INSERT INTO "${table}" ("value") VALUES ($1)`, ["x".repeat(4_000)]),
+      ),
+    );
+
+  it("keep the log file under four times its reset size while writes and reads go on without a pause", async () => {
+    const { writes, reads } = sqlite();
+    await writes.run('CREATE TABLE "Steady" ("value" TEXT NOT NULL)');
+    let largest = 0;
+    const watch = () => (largest = Math.max(largest, logBytes()));
+    let writing = true;
+    const reading = (async () => {
+      while (writing) {
+        await reads.one('SELECT "value" FROM "Steady" ORDER BY rowid DESC LIMIT 1');
+        watch();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    // 32 MB of log a second, twice what the soak's traffic writes (bench/soak.mjs), for four seconds: without
+    // resets the log would hold all of it, as a PASSIVE checkpoint never catches up with steady writes.
+    const bytesPerMs = (2 * WAL_RESET_BYTES) / 1_000;
+    const started = performance.now();
+    for (let written = 0; written < 8 * WAL_RESET_BYTES; written += 50 * 4_096) {
+      await writeRows("Steady");
+      watch();
+      await sleep(started + written / bytesPerMs - performance.now());
+    }
+    writing = false;
+    await reading;
+    expect(largest).toBeGreaterThanOrEqual(WAL_RESET_BYTES);
+    expect(largest).toBeLessThan(4 * WAL_RESET_BYTES);
+  });
+
+  it("start over a log written to its reset size, though the writes never pause", async () => {
+    const { db } = sqlite();
+    await sqlite().writes.run('CREATE TABLE "Burst" ("value" TEXT NOT NULL)');
+    const [{ page_size: pageBytes }] = await db.$queryRawUnsafe<{ page_size: bigint }[]>("PRAGMA page_size");
+    const bytesInLog = async () =>
+      Number((await db.$queryRawUnsafe<{ log: bigint }[]>("PRAGMA wal_checkpoint(NOOP)"))[0]!.log * pageBytes!);
+    while ((await bytesInLog()) < WAL_RESET_BYTES) await writeRows("Burst");
+    // The next write after the reset starts the log over (SQLite's RESTART).
+    const deadline = Date.now() + 5_000;
+    while ((await bytesInLog()) >= 1024 * 1024) {
+      expect(Date.now(), "the log started over").toBeLessThan(deadline);
+      await writeRows("Burst");
+    }
+  });
+
+  it("empty a log file that grew past twice the reset size while a reader held the log", async () => {
+    const { config } = sqlite();
+    await sqlite().writes.run('CREATE TABLE "Held" ("value" TEXT NOT NULL)');
+    // A reader of another process, say, in the middle of a read: the log cannot start over meanwhile.
+    const reader = new Database(config.engine === "sqlite" ? config.file : "", { readonly: true });
+    reader.exec("BEGIN");
+    reader.prepare('SELECT count(*) FROM "Held"').get();
+    try {
+      while (logBytes() <= 2 * WAL_RESET_BYTES) await writeRows("Held");
+    } finally {
+      reader.exec("COMMIT");
+      reader.close();
+    }
+    await waitFor(
+      async () => logBytes(),
+      (size) => size === 0,
+      "the log file emptied",
       5_000,
     );
   });

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
 import type { ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
@@ -485,6 +487,21 @@ describe("durability and concurrency of processing", () => {
     }
   });
 
+  it("keeps nothing of a partner call once it is answered: its abort signal is garbage", async () => {
+    const partner = new RecordedPartner(async () => undefined);
+    const app = await startTestApp(LIMITS, { workers: true, seams: { rampProvider: partner } });
+    try {
+      const headers = await newCaller(app);
+      const ramp = await startedRamp(app, headers, "BUY", "100");
+      expect(await finished(app, headers, ramp.id)).toMatchObject({ status: "COMPLETE" });
+      expect(partner.signals).toHaveLength(4);
+      await collectGarbage();
+      expect(partner.signals.filter((signal) => signal.deref() !== undefined)).toHaveLength(0);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("gives a step back at once when its processor stops during the call: another instance completes the ramp", async () => {
     const database = await freshDatabase();
     let stopping: TestApp | undefined;
@@ -515,19 +532,33 @@ describe("durability and concurrency of processing", () => {
   });
 });
 
-/** The sandbox partner, recording the key of every step asked of it and running `before` first (latency, failures). */
+/**
+ * The sandbox partner, recording the key of every step asked of it (and, weakly, the signal that gives up on
+ * it) and running `before` first (latency, failures).
+ */
 class RecordedPartner extends SandboxRampProvider implements RampProvider {
   readonly asked: string[] = [];
+  readonly signals: WeakRef<AbortSignal>[] = [];
 
   constructor(private readonly before: (ramp: ProviderRamp) => Promise<void>) {
     super(0);
   }
 
-  override async step(ramp: ProviderRamp): Promise<StepOutcome> {
+  // Optional as in the sandbox's own signature; the processor always gives one (WeakRef throws without).
+  override async step(ramp: ProviderRamp, signal?: AbortSignal): Promise<StepOutcome> {
     this.asked.push(ramp.stepKey);
+    this.signals.push(new WeakRef(signal!));
     await this.before(ramp);
     return super.step(ramp);
   }
+}
+
+/** A full garbage collection, after the current turn (a WeakRef keeps what it was made or read with until then). */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
 }
 
 /** The instance's count of partner calls for ramp steps, by answer (its /metrics). */
