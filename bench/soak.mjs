@@ -2,7 +2,7 @@
 // connections (issue 40), in production configuration, the server on one core and the load on the other.
 // Every BENCH_SOAK_REPORT_S it prints the requests answered, the errors, the size of SQLite's write-ahead log
 // and the server's memory; at the end it kills the server with SIGKILL and times its restart on the same data.
-import { rmSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import {
   ADDRESS,
@@ -274,6 +274,4 @@ try {
 } finally {
   if (gateway.child.exitCode === null) await gateway.stop();
   await restarted?.stop();
-  // An hour of writes leaves a database of a few gigabytes.
-  rmSync(gateway.dataDir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@
 // wrk pinned to the other core.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,29 @@ import { SMTPServer } from "smtp-server";
 /** The server (and the floors it is compared with) run on SERVER_CPU, the load generator on LOAD_CPU. */
 export const SERVER_CPU = 0;
 export const LOAD_CPU = cpus().length > 1 ? 1 : 0;
+
+/**
+ * What a run would leave behind, ended or interrupted: its servers and load generators (each is SIGKILLed) and
+ * the data directories it made (an hour's soak writes gigabytes).
+ */
+const children = new Set();
+const dataDirs = new Set();
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+for (const [signal, number] of [
+  ["SIGINT", 2],
+  ["SIGTERM", 15],
+])
+  process.once(signal, () => process.exit(128 + number));
+
+function spawnTracked(command, args, options) {
+  const child = spawn(command, args, options);
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
 
 export async function freePort() {
   const server = createServer();
@@ -35,7 +58,7 @@ export async function startPinned(
   args,
   { env = {}, ready, stdout = "ignore", stdin = "ignore", patienceMs = 20_000 } = {},
 ) {
-  const child = spawn("taskset", ["-c", String(SERVER_CPU), process.execPath, ...args], {
+  const child = spawnTracked("taskset", ["-c", String(SERVER_CPU), process.execPath, ...args], {
     env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: [stdin, stdout, "inherit"],
   });
@@ -86,7 +109,7 @@ export async function startServer(env = {}, nodeArgs = [], { patienceMs } = {}) 
   const url = `http://127.0.0.1:${port}`;
   const mail = await startMailSink();
   const lasting = {
-    DATA_DIR: env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "ramp-gateway-bench-")),
+    DATA_DIR: env.DATA_DIR ?? madeDataDir(),
     LOG_LEVEL: "warn",
     JWT_SECRET: randomSecret(),
     OPERATOR_TOKEN: randomSecret(),
@@ -115,6 +138,12 @@ export async function startServer(env = {}, nodeArgs = [], { patienceMs } = {}) 
     mail,
     stop: () => server.stop().finally(() => mail.close()),
   };
+}
+
+function madeDataDir() {
+  const dir = mkdtempSync(join(tmpdir(), "ramp-gateway-bench-"));
+  dataDirs.add(dir);
+  return dir;
 }
 
 export async function signIn({ url, mail }, email = "bench@example.com") {
@@ -214,7 +243,7 @@ export function wrk({ url, method = "GET", headers = {}, body, connections = 50,
     url,
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn("taskset", args, { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawnTracked("taskset", args, { stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     // "close", not "exit": the result may still be on its way through the pipe when wrk exits.
