@@ -61,6 +61,8 @@ export interface PartnerCall {
   body?: unknown;
   /** Whether repeating the call cannot repeat its effect: only such calls are retried. */
   idempotent: boolean;
+  /** Sent without the partner's credentials (a public endpoint). */
+  anonymous?: boolean;
   /** The whole call's budget (connect, headers, body) per attempt; the transport's default when absent. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -227,7 +229,7 @@ export class PartnerTransport {
         headers: {
           accept: "application/json",
           ...(request.body === "" ? {} : { "content-type": "application/json" }),
-          ...this.options.authHeaders(request),
+          ...(call.anonymous ? {} : this.options.authHeaders(request)),
         },
         body: request.body === "" ? undefined : request.body,
         signal,
