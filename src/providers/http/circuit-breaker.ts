@@ -41,9 +41,10 @@ export class CircuitBreaker {
     this.trialInFlight = false;
   }
 
+  /** A failed half-open trial opens the breaker again: its count is still past the threshold. */
   recordFailure(): void {
     this.consecutiveFailures += 1;
-    if (this.trialInFlight || this.consecutiveFailures >= this.options.failureThreshold) this.openedAt = this.now();
+    if (this.consecutiveFailures >= this.options.failureThreshold) this.openedAt = this.now();
     this.trialInFlight = false;
   }
 

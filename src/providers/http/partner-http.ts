@@ -81,7 +81,6 @@ export interface PartnerTransportOptions {
   /** A Retry-After longer than this is not waited for: the call fails instead. */
   maxRetryAfterMs?: number;
   breaker?: BreakerOptions;
-  connections?: number;
   now?: () => number;
 }
 
@@ -91,6 +90,7 @@ const DEFAULT_MAX_RETRY_AFTER_MS = 5_000;
 const MAX_RETRIES = 2;
 const DEFAULT_BREAKER: BreakerOptions = { failureThreshold: 5, cooldownMs: 30_000 };
 const KEEP_ALIVE_MS = 30_000;
+const CONNECTIONS_PER_PARTNER = 16;
 /** Transport errors raised before any byte left: the partner surely did not see the call. */
 const NOT_SENT_CODES = new Set([
   "ECONNREFUSED",
@@ -119,7 +119,7 @@ export class PartnerTransport {
     this.pathPrefix = url.pathname.replace(/\/+$/, "");
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.pool = new Pool(url.origin, {
-      connections: options.connections ?? 16,
+      connections: CONNECTIONS_PER_PARTNER,
       keepAliveTimeout: KEEP_ALIVE_MS,
       connect: { timeout: this.timeoutMs },
     });
@@ -232,9 +232,8 @@ export class PartnerTransport {
           ...(call.anonymous ? {} : this.options.authHeaders(request)),
         },
         body: request.body === "" ? undefined : request.body,
+        // One deadline over connect, headers and body: what the caller waits for is the whole call.
         signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
       });
       status = response.statusCode;
       retryAfter = response.headers["retry-after"];
