@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { BreakerOptions } from "../http/circuit-breaker.js";
 import { PartnerError, PartnerTransport, type PartnerCall, type PartnerErrorDetail } from "../http/partner-http.js";
+import type { FiatAccountFields, KybSubmission, KycSubmission } from "./requests.js";
 import {
   customerCreated,
   customerFound,
@@ -41,9 +42,6 @@ type Chain = "ETH" | "MATIC" | "XLM" | "OP" | "ARB" | "BASE" | "TRX" | "SOL" | "
 type Token = "USDC" | "USDT";
 type CustomerType = "INDIVIDUAL" | "BUSINESS";
 
-/** The KYC and KYB forms are many plain fields (facts §4.2); Alfredpay validates them (110002 names the bad ones). */
-type FormFields = Record<string, string | number | boolean | string[] | FormFields[] | undefined>;
-
 export type QuoteRequest = {
   fromCurrency: string;
   toCurrency: string;
@@ -78,7 +76,7 @@ export interface OfframpRequest {
 export interface FiatAccountRequest {
   customerId: string;
   type: "SPEI" | "PIX" | "COELSA" | "ACH" | "ACH_DOM" | "BANK_CN" | "BANK_USA" | "ACH_CHL" | "ACH_BOL" | "B89";
-  fiatAccountFields: FormFields;
+  fiatAccountFields: FiatAccountFields;
   isExternal: boolean;
 }
 
@@ -153,7 +151,7 @@ export class AlfredpayClient {
     return this.get("/customers/find/{email}/{country}", { email, country }, customerFound, options);
   }
 
-  submitKycForm(customerId: string, kycSubmission: FormFields, options?: CallOptions) {
+  submitKycForm(customerId: string, kycSubmission: KycSubmission, options?: CallOptions) {
     return this.post("/customers/{customerId}/kyc", { customerId }, { kycSubmission }, submissionCreated, options);
   }
 
@@ -177,7 +175,7 @@ export class AlfredpayClient {
     return this.get("/customers/{customerId}/kyc/{country}/url", { customerId, country }, verificationUrl, options);
   }
 
-  submitKybForm(customerId: string, kybSubmission: FormFields, options?: CallOptions) {
+  submitKybForm(customerId: string, kybSubmission: KybSubmission, options?: CallOptions) {
     return this.post("/customers/{customerId}/kyb", { customerId }, { kybSubmission }, submissionCreated, options);
   }
 

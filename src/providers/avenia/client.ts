@@ -22,6 +22,7 @@ import {
   webSdkStarted,
   type AveniaTicket,
 } from "./schemas.js";
+import type { CompanyKycLevel1, IndividualKycLevel1, UltimateBeneficialOwner } from "./requests.js";
 import { signAveniaRequest } from "./signing.js";
 
 export interface AveniaClientOptions {
@@ -87,9 +88,6 @@ type DocumentType =
   | "SELFIE-FROM-LIVENESS"
   | "CERTIFICATE-OF-INCORPORATION"
   | "COMPANY-TAX-IDENTIFICATION-DOCUMENT";
-
-/** The UBO and KYC level-1 payloads are many plain fields (facts §4.1); Avenia validates them. */
-type KycFields = Record<string, string | number | boolean | string[] | undefined>;
 
 type Subscription = "*" | "KYC" | "LIMIT-UPDATE" | "TICKET";
 
@@ -214,7 +212,7 @@ export class AveniaClient {
     );
   }
 
-  createUbo(subAccountId: string, ubo: KycFields, options?: CallOptions) {
+  createUbo(subAccountId: string, ubo: UltimateBeneficialOwner, options?: CallOptions) {
     return this.transport.request(
       { method: "POST", route: "/v2/account/ubos", query: { subAccountId }, body: ubo, idempotent: false, ...options },
       idAnswer,
@@ -222,7 +220,7 @@ export class AveniaClient {
   }
 
   /** Submits an individual's KYC or a company's KYB, level 1; answers the attempt id. */
-  submitKycLevel1(subAccountId: string, fields: KycFields, options?: CallOptions) {
+  submitKycLevel1(subAccountId: string, fields: IndividualKycLevel1 | CompanyKycLevel1, options?: CallOptions) {
     return this.transport.request(
       {
         method: "POST",

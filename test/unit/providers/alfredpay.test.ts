@@ -163,7 +163,19 @@ describe("Alfredpay errors", () => {
 
   it("make an invalid field a rejection with the partner's code", async () => {
     server.handle((_, response) => json(response, 400, { errorCode: 110002, errorMessage: "Invalid field(s): dni" }));
-    const error = await failure(alfredpay.submitKycForm("c-1", { firstName: "Ana", dni: "bad" }));
+    const error = await failure(
+      alfredpay.submitKycForm("c-1", {
+        firstName: "Ana",
+        lastName: "Lopez",
+        dateOfBirth: "1990-01-31",
+        country: "MX",
+        city: "CDMX",
+        state: "CDMX",
+        zipCode: "01000",
+        address: "Calle 1",
+        dni: "bad",
+      }),
+    );
     expect(error).toMatchObject({ kind: "rejected", partnerStatus: 400, partnerCode: "110002" });
   });
 });

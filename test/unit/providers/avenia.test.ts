@@ -79,6 +79,20 @@ describe("Avenia request signing", () => {
     expect(signatureVerifies({ ...sent, body: sent.body.replace("ramp-ref-1", "ramp-ref-2") })).toBe(false);
   });
 
+  it("signs a templated path with its encoded parameter, and leaves out an absent cursor", async () => {
+    server.handle((request, response) =>
+      request.url.startsWith("/v2/kyc/attempts?")
+        ? json(response, 200, { attempts: [], cursor: null })
+        : json(response, 200, { ticket: { id: "t/1", status: "PAID" } }),
+    );
+    expect((await avenia.ticket("sub-1", "t/1")).status).toBe("PAID");
+    await avenia.kycAttempts("sub-1");
+    const [ticketRequest, attemptsRequest] = server.requests;
+    expect(ticketRequest.url).toBe("/v2/account/tickets/t%2F1?subAccountId=sub-1");
+    expect(signatureVerifies(ticketRequest)).toBe(true);
+    expect(attemptsRequest.url).toBe("/v2/kyc/attempts?subAccountId=sub-1");
+  });
+
   it("fetches the public key without credentials", async () => {
     server.handle((_, response) => json(response, 200, { publicKey: "PEM" }));
     expect(await avenia.publicKey()).toBe("PEM");
