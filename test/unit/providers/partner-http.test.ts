@@ -122,6 +122,22 @@ describe("PartnerTransport answers", () => {
     );
     expect(error).toMatchObject({ kind: "unavailable", partnerCode: "ECONNREFUSED", code: "PROVIDER_UNAVAILABLE" });
   });
+
+  it("makes an unknown host unavailable", async () => {
+    const error = await failure(
+      transportFor({ baseUrl: "http://partner.does-not-exist.invalid" }).request(createTicket, ticketSchema),
+    );
+    expect(error.kind).toBe("unavailable");
+    expect(["ENOTFOUND", "EAI_AGAIN"]).toContain(error.partnerCode);
+  });
+
+  it("gives every call the transport's default timeout when the call names none", async () => {
+    server.handle(() => undefined);
+    const started = Date.now();
+    const error = await failure(transportFor({ timeoutMs: 150 }).request(createTicket, ticketSchema));
+    expect(error).toMatchObject({ kind: "unknown", partnerCode: "timeout" });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
 });
 
 describe("PartnerTransport retries", () => {
@@ -130,6 +146,19 @@ describe("PartnerTransport retries", () => {
     const error = await failure(transportFor().request(getTicket, ticketSchema));
     expect(error).toMatchObject({ kind: "unknown", partnerStatus: 503 });
     expect(server.requests).toHaveLength(3);
+  });
+
+  it("retries an idempotent call on 408 and 429, not on other 4xx", async () => {
+    for (const status of [408, 429]) {
+      server.reset();
+      server.handle((_, response) => json(response, status, {}));
+      await failure(transportFor().request(getTicket, ticketSchema));
+      expect(server.requests).toHaveLength(3);
+    }
+    server.reset();
+    server.handle((_, response) => json(response, 404, {}));
+    await failure(transportFor().request(getTicket, ticketSchema));
+    expect(server.requests).toHaveLength(1);
   });
 
   it("succeeds when a retry of an idempotent call does", async () => {
