@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The simulator as a process: options from the environment (README), one JSON line `{"url": …}` on stdout.
 import { startPartnerSimulator, type Timing } from "./index.js";
 

@@ -172,13 +172,21 @@ export async function aveniaQuote(base: string, subAccountId: string, params: Re
 }
 
 export async function aveniaPayin(base: string, subAccountId: string, inputAmount: string, additionalData: string) {
-  const quoteToken = await aveniaQuote(base, subAccountId, {
+  return aveniaPayinTicket(base, subAccountId, await aveniaPayinQuote(base, subAccountId, inputAmount), additionalData);
+}
+
+export function aveniaPayinQuote(base: string, subAccountId: string, inputAmount: string) {
+  return aveniaQuote(base, subAccountId, {
     inputAmount,
     inputCurrency: "BRL",
     inputPaymentMethod: "PIX",
     outputCurrency: "BRLA",
     outputPaymentMethod: "INTERNAL",
   });
+}
+
+/** Only the ticket call: a fault set before it meets this call, not the quote's. */
+export function aveniaPayinTicket(base: string, subAccountId: string, quoteToken: string, additionalData: string) {
   return avenia(base, "POST", `/v2/account/tickets?subAccountId=${subAccountId}`, {
     quoteToken,
     ticketBrlPixInput: { additionalData },
