@@ -20,7 +20,6 @@ const FIAT_PER_USD: Record<string, number> = { USD: 1, MXN: 17.5, COP: 4000, ARS
 const ONCHAIN_CURRENCIES = ["USDC", "USDT"];
 const COMMISSION_RATE = 0.01;
 const OFFRAMP_ORDER_LIFETIME_MS = 30 * 60_000;
-const SUBMISSION_OPEN = ["CREATED", "PENDING"];
 
 export interface AlfredpayOptions {
   apiKey: string;
@@ -215,13 +214,12 @@ export class Alfredpay {
     if (typeof form !== "object" || form === null)
       throw new PartnerError(400, `Invalid field(s): ${kind}Submission`, 110002);
     const fields = form as Record<string, unknown>;
-    const open = [...this.submissions.values()].some(
+    // One KYB in the making at a time; a KYC form may be submitted again after a FAILED one.
+    const unsubmittedKyb = [...this.submissions.values()].some(
       (submission) =>
-        submission.customerId === customer.customerId &&
-        submission.kind === kind &&
-        SUBMISSION_OPEN.includes(submission.status),
+        submission.customerId === customer.customerId && submission.kind === "kyb" && submission.status === "CREATED",
     );
-    if (kind === "kyb" && open) throw new PartnerError(400, "Customer KYB already exists", 111405);
+    if (kind === "kyb" && unsubmittedKyb) throw new PartnerError(400, "Customer KYB already exists", 111405);
     const relatedPersons = Array.isArray(fields.relatedPersons)
       ? (fields.relatedPersons as Record<string, unknown>[])
       : [];

@@ -1,5 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { parseFaults, takeCallFault, type FaultsInput, type PartnerFaults, type PartnerName } from "./faults.js";
+import {
+  parseFaults,
+  takeCallFault,
+  type CallFault,
+  type FaultsInput,
+  type PartnerFaults,
+  type PartnerName,
+} from "./faults.js";
 import { PartnerError, type Partner, type PartnerRequest, type Reply, type Route } from "./http.js";
 import type { Scheduler } from "./scheduler.js";
 import { countIn, type SimulatorStats } from "./stats.js";
@@ -90,11 +97,7 @@ function answer(route: Route, request: PartnerRequest, refuse: (error: PartnerEr
   }
 }
 
-function applyFault(
-  fault: NonNullable<ReturnType<typeof takeCallFault>>,
-  response: ServerResponse,
-  refuse: (error: PartnerError) => Reply,
-): void {
+function applyFault(fault: CallFault, response: ServerResponse, refuse: (error: PartnerError) => Reply): void {
   // A held socket is answered by nobody: the client's timeout or stop() ends it.
   if (fault.kind === "timeout") return;
   if (fault.kind === "reset") {

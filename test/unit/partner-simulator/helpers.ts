@@ -12,7 +12,7 @@ export const AVENIA_KEY = "avenia-test-key";
 export const ALFREDPAY = { apiKey: "alfred-key", apiSecret: "alfred-secret" };
 export const CALLBACK_SECRET = `whsec_${Buffer.from("a callback secret of 32 bytes!!!").toString("base64")}`;
 export const PENNY = "/api/v1/third-party-service/penny";
-export const FAST: Timing = {
+const FAST: Timing = {
   paymentDelayMs: 20,
   depositDelayMs: 20,
   stageDelayMs: 20,
@@ -165,7 +165,7 @@ export async function aveniaSubAccount(base: string, name = "Maria Silva") {
   return { id, walletAddress: info.body.wallets[0].walletAddress as string };
 }
 
-export async function aveniaQuote(base: string, subAccountId: string, params: Record<string, string>) {
+async function aveniaQuote(base: string, subAccountId: string, params: Record<string, string>) {
   const query = new URLSearchParams({ inputThirdParty: "false", outputThirdParty: "false", ...params, subAccountId });
   const quote = await avenia(base, "GET", `/v2/account/quote/fixed-rate?${query}`);
   return quote.body.quoteToken as string;
