@@ -173,7 +173,7 @@ export class Avenia {
     return [
       route("GET", "/v2/public-key", () => ok({ publicKey: this.options.simulatorPublicKeyPem }), true),
       route("PUT", "/_uploads/avenia/{documentId}/{side}", (request) => this.upload(request), true),
-      route("POST", "/v2/account/sub-accounts", (request) => this.createSubAccount(request)),
+      route("POST", "/v2/account/sub-accounts", (request) => ok(this.createSubAccount(request))),
       route("GET", "/v2/account/account-info", (request) => ok(this.accountInfo(this.subAccount(request)))),
       route("GET", "/v2/account/limits", (request) => ok(this.limits(this.subAccount(request)))),
       route("GET", "/v2/account/quote/fixed-rate", (request) => ok(this.quote(request))),
@@ -235,7 +235,7 @@ export class Avenia {
       createdAt: isoNow(),
     };
     this.subAccounts.set(id, subAccount);
-    return ok({ id });
+    return { id };
   }
 
   private accountInfo(subAccount: SubAccount) {
@@ -262,8 +262,8 @@ export class Avenia {
 
   private limits(subAccount: SubAccount) {
     const now = new Date();
-    const thisMonth = (ticket: Ticket) =>
-      ticket.status === "PAID" && new Date(ticket.updatedAt).getUTCMonth() === now.getUTCMonth();
+    const month = now.toISOString().slice(0, 7);
+    const thisMonth = (ticket: Ticket) => ticket.status === "PAID" && ticket.updatedAt.startsWith(month);
     const paid = this.ticketsFor(subAccount.id).filter(thisMonth);
     const sum = (kind: Ticket["kind"], side: "inputAmount" | "outputAmount") =>
       paid.filter((ticket) => ticket.kind === kind).reduce((total, ticket) => total + Number(ticket.quote[side]), 0);

@@ -43,14 +43,14 @@ export class CallbackSender {
     const copies = faults.duplicate ?? 0;
     faults.duplicate = 0;
     this.stats().callbacks.duplicated += copies;
-    for (let copy = 0; copy <= copies; copy += 1) this.deliver(event, 1);
+    for (let copy = 0; copy <= copies; copy += 1) void this.deliver(event, 1);
   }
 
-  /** Called when the reorder fault is lifted: the held batch goes out newest first. */
+  /** Called when the reorder fault is lifted: the held batch goes out newest first, one after another. */
   releaseHeld(): void {
     const held = this.held.reverse();
     this.held = [];
-    for (const event of held) this.deliver(event, 1);
+    void held.reduce((previous, event) => previous.then(() => this.deliver(event, 1)), Promise.resolve());
   }
 
   /** Forgets held events and aborts deliveries in flight (the simulator stops or resets). */
@@ -61,22 +61,19 @@ export class CallbackSender {
     this.inFlight.clear();
   }
 
-  private deliver(event: CallbackEvent, attempt: number): void {
-    const delayMs = this.faults().callbacks?.delayMs ?? 0;
+  /** Settles once this attempt has been answered; a retry is scheduled, not awaited. */
+  private async deliver(event: CallbackEvent, attempt: number): Promise<void> {
     const generation = this.generation;
-    this.scheduler.after(delayMs, () => {
-      void this.post(event).then((ok) => {
-        if (generation !== this.generation) return;
-        if (ok) {
-          this.stats().callbacks.sent += 1;
-          return;
-        }
-        this.stats().callbacks.failed += 1;
-        if (attempt < DELIVERY_TRIES) {
-          this.scheduler.after(this.retryBaseMs * 2 ** (attempt - 1), () => this.deliver(event, attempt + 1));
-        }
-      });
-    });
+    await new Promise<void>((resolve) => this.scheduler.after(this.faults().callbacks?.delayMs ?? 0, resolve));
+    const ok = await this.post(event);
+    if (generation !== this.generation) return;
+    if (ok) {
+      this.stats().callbacks.sent += 1;
+      return;
+    }
+    this.stats().callbacks.failed += 1;
+    if (attempt < DELIVERY_TRIES)
+      this.scheduler.after(this.retryBaseMs * 2 ** (attempt - 1), () => void this.deliver(event, attempt + 1));
   }
 
   private post(event: CallbackEvent): Promise<boolean> {

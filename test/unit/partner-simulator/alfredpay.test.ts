@@ -7,6 +7,7 @@ import {
   controlCall,
   receiver,
   simulator,
+  sleep,
   waitFor,
   type Received,
 } from "./helpers.js";
@@ -190,6 +191,18 @@ describe("Alfredpay", () => {
     expect(sim.stats().alfredpay.duplicateMoneySteps).toEqual({ [`onramp:${quote.quoteId}`]: 1 });
   });
 
+  it("refuses an order on an expired quote 400", async () => {
+    const sim = await simulator({ timing: { quoteTtlMs: 30 } });
+    const { customerId } = await alfredpayCustomer(sim.url);
+    const quote = await onrampQuote(sim.url, "100.00", customerId);
+    await sleep(60);
+    expect(await createOnramp(sim.url, customerId, quote)).toEqual({
+      status: 400,
+      body: { errorCode: 110002, errorMessage: "Quote expired" },
+    });
+    expect(sim.stats().alfredpay.moneySteps).toEqual({});
+  });
+
   it("refuses a ramp for a customer whose KYC is not completed", async () => {
     const sim = await simulator();
     const created = await alfredpay(sim.url, "POST", "/customers/create", {
@@ -245,7 +258,7 @@ describe("Alfredpay", () => {
   });
 
   it("pays a CREATED onramp at once through the control route, and lists and deletes fiat accounts", async () => {
-    const sim = await simulator({ timing: { paymentDelayMs: 60_000 } });
+    const sim = await simulator({ timing: { paymentDelayMs: 60_000, stageDelayMs: 60_000 } });
     const { customerId } = await alfredpayCustomer(sim.url);
     const created = await createOnramp(sim.url, customerId, await onrampQuote(sim.url, "100.00", customerId));
     const id = created.body.transaction.transactionId;

@@ -2,12 +2,15 @@ import { describe, expect, it } from "vitest";
 import {
   avenia,
   aveniaPayin,
+  aveniaPayinQuote,
+  aveniaPayinTicket,
   aveniaPayout,
   aveniaSubAccount,
   controlCall,
   isAveniaWebhookSigned,
   receiver,
   simulator,
+  sleep,
   waitFor,
 } from "./helpers.js";
 
@@ -46,7 +49,7 @@ describe("Avenia auth", () => {
 
 describe("Avenia tickets", () => {
   it("moves a PIX pay-in UNPAID -> PROCESSING -> PAID and signs a TICKET webhook per change", async () => {
-    const sim = await simulator({ timing: { paymentDelayMs: 60 } });
+    const sim = await simulator({ timing: { paymentDelayMs: 300 } });
     const hooks = await receiver();
     await registerWebhook(sim.url, hooks.url, ["TICKET"]);
     const account = await aveniaSubAccount(sim.url);
@@ -91,7 +94,8 @@ describe("Avenia tickets", () => {
   });
 
   it("runs a payout PENDING -> PROCESSING -> PAID; the same permit again is refused 409 and counted", async () => {
-    const sim = await simulator();
+    // Long enough for the first read to see PENDING on a busy machine.
+    const sim = await simulator({ timing: { depositDelayMs: 300 } });
     const account = await aveniaSubAccount(sim.url);
     const created = await aveniaPayout(sim.url, account.id, account.walletAddress, "50.00", 7);
     expect(created.status).toBe(200);
@@ -125,6 +129,27 @@ describe("Avenia tickets", () => {
     expect((await aveniaPayout(sim.url, account.id, account.walletAddress, "20.77", 1)).status).toBe(200);
   });
 
+  it("counts a PAID pay-in in the month's used limit, in BRL and in USD", async () => {
+    const sim = await simulator();
+    const account = await aveniaSubAccount(sim.url);
+    const created = await aveniaPayin(sim.url, account.id, "100.00", "ref-limit");
+    const path = `/v2/account/tickets/${created.body.id}?subAccountId=${account.id}`;
+    await waitFor(async () => (await avenia(sim.url, "GET", path)).body.ticket.status === "PAID");
+    const { body } = await avenia(sim.url, "GET", `/v2/account/limits?subAccountId=${account.id}`);
+    expect(body.limitInfo.limits).toMatchObject([
+      { currency: "*", usedLimit: { usedFiatIn: "20.00", usedFiatOut: "0.00" } },
+    ]);
+  });
+
+  it("refuses a ticket on an expired quote 400", async () => {
+    const sim = await simulator({ timing: { quoteTtlMs: 30 } });
+    const account = await aveniaSubAccount(sim.url);
+    const quoteToken = await aveniaPayinQuote(sim.url, account.id, "10.00");
+    await sleep(60);
+    const refused = await aveniaPayinTicket(sim.url, account.id, quoteToken, "late");
+    expect(refused).toEqual({ status: 400, body: { error: "quoteToken has expired" } });
+  });
+
   it("pays an UNPAID ticket at once through the control route", async () => {
     const sim = await simulator({ timing: { paymentDelayMs: 60_000 } });
     const account = await aveniaSubAccount(sim.url);
@@ -143,7 +168,7 @@ describe("Avenia KYC", () => {
   }
 
   it("approves a level-1 attempt PENDING -> PROCESSING -> COMPLETED, confirms the account and opens the BRL limit", async () => {
-    const sim = await simulator();
+    const sim = await simulator({ timing: { stageDelayMs: 300 } });
     const hooks = await receiver();
     await registerWebhook(sim.url, hooks.url, ["KYC"]);
     const account = await aveniaSubAccount(sim.url);

@@ -146,7 +146,8 @@ describe("callback faults", () => {
     await start();
     await waitFor(() => statusesReceived().length === 4);
     await sleep(60);
-    expect(statusesReceived()).toEqual(["PROCESSING", "PROCESSING", "PROCESSING", "PAID"]);
+    // The copies go out at once, each on its own connection: their order of arrival is not fixed.
+    expect(statusesReceived().sort()).toEqual(["PAID", "PROCESSING", "PROCESSING", "PROCESSING"]);
     expect(sim.stats().avenia.callbacks).toMatchObject({ sent: 4, duplicated: 2 });
   });
 
