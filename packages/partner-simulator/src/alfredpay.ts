@@ -119,6 +119,7 @@ export class Alfredpay {
     private readonly options: AlfredpayOptions,
   ) {
     this.partner = {
+      pathPrefix: `${ALFREDPAY_PREFIX}/`,
       routes: this.routes(),
       isAuthenticated: (request) =>
         request.headers["api-key"] === options.apiKey && request.headers["api-secret"] === options.apiSecret,

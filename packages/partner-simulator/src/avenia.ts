@@ -134,6 +134,7 @@ export class Avenia {
     private readonly options: AveniaOptions,
   ) {
     this.partner = {
+      pathPrefix: "/v2/",
       routes: this.routes(),
       isAuthenticated: (request) => this.isAuthenticated(request),
       errorBody: (error) => ({ error: error.message }),

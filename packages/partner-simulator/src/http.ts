@@ -40,6 +40,8 @@ export interface Route {
 }
 
 export interface Partner {
+  /** Paths under it are this partner's: an unknown one is refused in its error shape. */
+  pathPrefix: string;
   routes: Route[];
   isAuthenticated(request: PartnerRequest): boolean;
   errorBody(error: PartnerError): unknown;

@@ -9,10 +9,10 @@ function required(name: string): string {
   return value;
 }
 
-function milliseconds(name: string): number | undefined {
+function wholeNumber(name: string): number | undefined {
   const value = env[name];
   if (value === undefined || value === "") return undefined;
-  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number of milliseconds`);
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number`);
   return Number(value);
 }
 
@@ -26,13 +26,13 @@ const timingVariables: Record<keyof Timing, string> = {
 };
 const timing = Object.fromEntries(
   Object.entries(timingVariables).flatMap(([key, name]) => {
-    const value = milliseconds(name);
+    const value = wholeNumber(name);
     return value === undefined ? [] : [[key, value]];
   }),
 ) as Partial<Timing>;
 
 const simulator = await startPartnerSimulator({
-  port: milliseconds("PARTNER_SIM_PORT") ?? 0,
+  port: wholeNumber("PARTNER_SIM_PORT") ?? 0,
   host: env.PARTNER_SIM_HOST || "127.0.0.1",
   avenia: {
     apiKey: required("AVENIA_API_KEY"),

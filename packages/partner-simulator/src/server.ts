@@ -51,11 +51,16 @@ async function handle(parts: ServerParts, routes: CompiledRoute[], request: Inco
   const [path = "/", queryString = ""] = url.split("?", 2);
   const method = request.method ?? "GET";
   const rawBody = await readBody(request);
-  if (rawBody === undefined) return send(response, { status: 413, body: { error: "body larger than 1 MB" } });
+  const owner = Object.values(parts.partners).find((partner) => path.startsWith(partner.pathPrefix));
+  const simulatorError = (error: PartnerError): Reply => ({
+    status: error.status,
+    body: owner ? owner.errorBody(error) : { error: error.message },
+  });
+  if (rawBody === undefined) return send(response, simulatorError(new PartnerError(413, "body larger than 1 MB", 413)));
   if (path.startsWith("/_control/")) return send(response, control(parts.control, method, path, rawBody));
 
   const match = matchRoute(routes, method, path);
-  if (!match) return send(response, { status: 404, body: { error: "no such route" } });
+  if (!match) return send(response, simulatorError(new PartnerError(404, "no such route", 404)));
   const { compiled, params } = match;
   const partner = parts.partners[compiled.partner];
   countIn(parts.control.stats()[compiled.partner].calls, `${method} ${compiled.route.template}`);

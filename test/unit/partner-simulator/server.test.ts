@@ -24,11 +24,15 @@ describe("partner simulator server", () => {
         body,
       });
     const large = JSON.stringify({ email: "x".repeat(1024 * 1024), country: "MX", type: "INDIVIDUAL" });
-    expect((await post(`${PENNY}/customers/create`, large)).status).toBe(413);
+    const tooLarge = await post(`${PENNY}/customers/create`, large);
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toEqual({ errorCode: 413, errorMessage: "body larger than 1 MB" });
     const malformed = await post(`${PENNY}/customers/create`, "{not json");
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ errorCode: 110002 });
-    expect((await post(`${PENNY}/customers/nothing-here`, "{}")).status).toBe(404);
+    const unknown = await post(`${PENNY}/customers/nothing-here`, "{}");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ errorCode: 404, errorMessage: "no such route" });
     expect((await controlCall(sim.url, "GET", "/_control/nothing")).status).toBe(404);
   });
 
