@@ -83,12 +83,13 @@ async function handle(parts: ServerParts, routes: CompiledRoute[], request: Inco
     return send(response, refuse(new PartnerError(400, "malformed JSON body", 110002)));
   }
 
-  const faults = parts.faults(compiled.partner);
-  if (faults.latencyMs) await new Promise<void>((resolve) => parts.scheduler.after(faults.latencyMs ?? 0, resolve));
-  const before = takeCallFault(faults, "before");
+  const latencyMs = parts.faults(compiled.partner).latencyMs;
+  if (latencyMs) await new Promise<void>((resolve) => parts.scheduler.after(latencyMs, resolve));
+  // Read again after the wait: the faults may have been replaced meanwhile.
+  const before = takeCallFault(parts.faults(compiled.partner), "before");
   if (before) return applyFault(before, response, refuse);
   const reply = answer(compiled.route, partnerRequest, refuse);
-  const after = takeCallFault(faults, "after");
+  const after = takeCallFault(parts.faults(compiled.partner), "after");
   if (after) return applyFault(after, response, refuse);
   send(response, reply);
 }
