@@ -351,16 +351,13 @@ export class Avenia {
     const ownBalance = output.beneficiaryWalletId === OWN_BALANCE_WALLET_ID;
     const walletAddress = ownBalance ? subAccount.walletAddress : requiredString(output, "walletAddress");
     const walletChain = ownBalance ? "INTERNAL" : requiredString(output, "walletChain");
-    const identity = additionalData === undefined ? undefined : `payin:${additionalData}`;
-    if (
-      additionalData !== undefined &&
-      this.ticketsFor(subAccount.id).some((ticket) => ticket.additionalData === additionalData)
-    )
-      this.refuseDuplicate(identity as string, "additionalData already used");
+    const usedBefore = this.ticketsFor(subAccount.id).some((ticket) => ticket.additionalData === additionalData);
+    if (additionalData !== undefined && usedBefore)
+      this.refuseDuplicate(`payin:${additionalData}`, "additionalData already used");
     const ticket = this.addTicket(subAccount, quote, "payin", "UNPAID", { walletAddress, walletChain, additionalData });
     ticket.brCode = `${subAccount.brCode}:${ticket.id}`;
     ticket.expiresAt = new Date(Date.now() + PAYIN_TICKET_LIFETIME_MS).toISOString();
-    countIn(this.context.stats().moneySteps, identity ?? `payin:${ticket.id}`);
+    countIn(this.context.stats().moneySteps, `payin:${additionalData ?? ticket.id}`);
     this.context.scheduler.after(this.context.timing.paymentDelayMs, () => this.payTicket(ticket.id));
     return { id: ticket.id, brCode: ticket.brCode, expiration: ticket.expiresAt };
   }

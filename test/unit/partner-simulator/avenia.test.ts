@@ -129,6 +129,40 @@ describe("Avenia tickets", () => {
     expect((await aveniaPayout(sim.url, account.id, account.walletAddress, "20.77", 1)).status).toBe(200);
   });
 
+  it("moves an internal-to-chain transfer PROCESSING -> PAID with the receiver's txHash", async () => {
+    const sim = await simulator();
+    const account = await aveniaSubAccount(sim.url);
+    const quote = new URLSearchParams({
+      inputAmount: "10.00",
+      inputCurrency: "BRLA",
+      inputPaymentMethod: "INTERNAL",
+      outputCurrency: "BRLA",
+      outputPaymentMethod: "BASE",
+      subAccountId: account.id,
+    });
+    const { body } = await avenia(sim.url, "GET", `/v2/account/quote/fixed-rate?${quote}`);
+    expect(body).toMatchObject({
+      inputAmount: "10.00",
+      outputAmount: "9.95",
+      appliedFees: [{ type: "Markup Fee", amount: "0.05" }],
+    });
+    const wallet = "0x3333333333333333333333333333333333333333";
+    const ticketBlockchainOutput = { walletAddress: wallet, walletChain: "BASE" };
+    const created = await avenia(sim.url, "POST", `/v2/account/tickets?subAccountId=${account.id}`, {
+      quoteToken: body.quoteToken,
+      ticketBlockchainOutput,
+    });
+    const path = `/v2/account/tickets/${created.body.id}?subAccountId=${account.id}`;
+    const ticket = await waitFor(async () => {
+      const answer = await avenia(sim.url, "GET", path);
+      return answer.body.ticket.status === "PAID" && answer.body.ticket;
+    });
+    expect(ticket.blockchainReceiverInfo).toMatchObject({
+      walletAddress: wallet,
+      txHash: expect.stringMatching(/^0x/),
+    });
+  });
+
   it("counts a PAID pay-in in the month's used limit, in BRL and in USD", async () => {
     const sim = await simulator();
     const account = await aveniaSubAccount(sim.url);
