@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startPartnerSimulator, type PartnerSimulator } from "../../../packages/partner-simulator/src/index.js";
 import { AlfredpayClient, type QuoteRequest } from "../../../src/providers/alfredpay/client.js";
 import { verifyAlfredpayCallback } from "../../../src/providers/alfredpay/signing.js";
-import { AveniaClient, type FixedRateQuoteQuery } from "../../../src/providers/avenia/client.js";
+import { AveniaClient } from "../../../src/providers/avenia/client.js";
 import { AveniaCallbackKey, verifyAveniaCallback } from "../../../src/providers/avenia/signing.js";
 import type { BreakerOptions } from "../../../src/providers/http/circuit-breaker.js";
 import { PartnerError } from "../../../src/providers/http/partner-http.js";
@@ -175,8 +175,8 @@ function permit(nonce: number) {
   return { r: `0x${"a".repeat(64)}`, s: `0x${"b".repeat(64)}`, v: 27, nonce, deadline: 2_000_000_000 };
 }
 
-async function payoutTicket(subAccountId: string, nonce: number, query: Partial<FixedRateQuoteQuery> = {}) {
-  const quote = await avenia.fixedRateQuote({ ...PAYOUT_QUOTE, inputAmount: "50.00", subAccountId, ...query });
+async function payoutTicket(subAccountId: string, nonce: number, inputAmount = "50.00") {
+  const quote = await avenia.fixedRateQuote({ ...PAYOUT_QUOTE, inputAmount, subAccountId });
   return avenia.createTicket(subAccountId, {
     quoteToken: quote.quoteToken,
     ticketBrlPixOutput: { pixKey: "ana@example.com" },
@@ -316,12 +316,39 @@ describe("Avenia client against the simulator", () => {
 
   it("a payout creation meeting the .77 transient fault did nothing: not found by its permit, and sent again it succeeds", async () => {
     const subAccountId = await aveniaSubAccount();
-    const transient = await failure(payoutTicket(subAccountId, 21, { inputAmount: "50.77" }));
+    const transient = await failure(payoutTicket(subAccountId, 21, "50.77"));
     expect([transient.kind, transient.partnerStatus]).toEqual(["unknown", 503]);
     expect(await avenia.findPayoutTicket(subAccountId, WALLET, 21)).toBeNull();
-    const created = await payoutTicket(subAccountId, 21, { inputAmount: "50.77" });
+    const created = await payoutTicket(subAccountId, 21, "50.77");
     expect((await avenia.findPayoutTicket(subAccountId, WALLET, 21))?.id).toBe(created.id);
     expect(simulator.stats().avenia.duplicateMoneySteps).toEqual({});
+  });
+
+  it("a payout whose amount ends in .66 fails at the exchange, and the client reads the failure's reason", async () => {
+    const subAccountId = await aveniaSubAccount();
+    const created = await payoutTicket(subAccountId, 31, "50.66");
+    const failed = await eventually(
+      () => avenia.ticket(subAccountId, created.id),
+      (ticket) => ticket.status === "FAILED",
+    );
+    expect(failed.failureReason).toBe("Exchange refused");
+  });
+
+  it("signs with a timestamp the partner takes within 5 minutes of its clock, and is refused 401 beyond", async () => {
+    const skewed = (skewMs: number) =>
+      new AveniaClient({
+        baseUrl: simulator.url,
+        apiKey: AVENIA_API_KEY,
+        privateKeyPem: clientPrivateKeyPem,
+        logger: capturedLogger().logger,
+        now: () => Date.now() - skewMs,
+      });
+    const slightly = skewed(4 * 60_000);
+    const far = skewed(6 * 60_000);
+    extraClients.push(slightly, far);
+    const { id } = await slightly.createSubAccount({ accountType: "INDIVIDUAL", name: "Ana Contract" });
+    const refused = await failure(far.accountInfo(id));
+    expect([refused.kind, refused.partnerStatus]).toEqual(["rejected", 401]);
   });
 
   it("starts a company's hosted KYB, whose attempt is approved; a subaccount's limits gain a BRL row only then", async () => {
@@ -600,6 +627,34 @@ describe("Partner faults through the clients", () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(simulator.stats().avenia.calls["POST /v2/account/tickets"]).toBe(1);
     expect(await avenia.findPayoutTicket(subAccountId, WALLET, 11)).not.toBeNull();
+  });
+
+  it("an order's .77 transient fault in its payout stage is absorbed by the client's retry of the GET", async () => {
+    const customerId = await verifiedCustomer();
+    const quote = await alfredpay.createQuote({ ...ONRAMP_QUOTE, fromAmount: "1000.77" });
+    const { transaction } = await onrampOrder(customerId, quote);
+    simulator.payAlfredpayOnramp(transaction.transactionId);
+    let reads = 0;
+    await eventually(
+      () => {
+        reads += 1;
+        return alfredpay.onramp(transaction.transactionId);
+      },
+      (order) => order.status === "ON_CHAIN_COMPLETED",
+    );
+    expect(simulator.stats().alfredpay.calls[`GET ${PENNY}/onramp/{transactionId}`]).toBe(reads + 1);
+  });
+
+  it("an order's .66 fails at the exchange, and the client reads the failure's reason", async () => {
+    const customerId = await verifiedCustomer();
+    const quote = await alfredpay.createQuote({ ...ONRAMP_QUOTE, fromAmount: "1000.66" });
+    const { transaction } = await onrampOrder(customerId, quote);
+    simulator.payAlfredpayOnramp(transaction.transactionId);
+    const failed = await eventually(
+      () => alfredpay.onramp(transaction.transactionId),
+      (order) => order.status === "FAILED",
+    );
+    expect(failed.metadata?.failureReason).toBe("Exchange refused");
   });
 
   it("an idempotent GET that meets one 503 is retried and succeeds", async () => {
