@@ -351,6 +351,58 @@ describe("Avenia client against the simulator", () => {
     expect([refused.kind, refused.partnerStatus]).toEqual(["rejected", 401]);
   });
 
+  it("submits a company's KYB level 1 by API with its UBOs: rejected when an owner's name says so", async () => {
+    const submit = async (ownerName: string) => {
+      const { id: subAccountId } = await avenia.createSubAccount({ accountType: "COMPANY", name: "Contract Ltda" });
+      const identification = await avenia.createDocument(subAccountId, { documentType: "PASSPORT" });
+      const owner = await avenia.createUbo(subAccountId, {
+        fullName: ownerName,
+        dateOfBirth: "1980-05-01",
+        countryOfTaxId: "BRA",
+        taxIdNumber: "12345678909",
+        percentageOfOwnership: "60",
+        uploadedIdentificationId: identification.id,
+        documentCountry: "BRA",
+        streetLine1: "Rua Um, 1",
+        city: "Sao Paulo",
+        state: "SP",
+        zipCode: "01000-000",
+        country: "BRA",
+      });
+      const certificate = await avenia.createDocument(subAccountId, { documentType: "CERTIFICATE-OF-INCORPORATION" });
+      const taxDocument = await avenia.createDocument(subAccountId, {
+        documentType: "COMPANY-TAX-IDENTIFICATION-DOCUMENT",
+      });
+      const { id } = await avenia.submitKycLevel1(subAccountId, {
+        uboIds: [owner.id],
+        companyLegalName: "Contract Ltda",
+        companyRegistrationNumber: "12345678000199",
+        taxIdentificationNumberTin: "12345678000199",
+        businessActivityDescription: "software",
+        reasonForAccountOpening: "treasury_management",
+        sourceOfFundsAndIncome: "sales_of_goods_and_services",
+        numberOfEmployees: "1-10",
+        estimatedAnnualRevenueUsd: "less_than_100k",
+        estimatedMonthlyVolumeUsd: "10000",
+        countryTaxResidence: "BRA",
+        companyStreetLine1: "Rua Um, 1",
+        companyCity: "Sao Paulo",
+        companyState: "SP",
+        companyZipCode: "01000-000",
+        companyCountry: "BRA",
+        certificateOfIncorporationDocumentId: certificate.id,
+        taxIdentificationDocumentId: taxDocument.id,
+      });
+      const attempt = await eventually(
+        () => avenia.kycAttempt(subAccountId, id),
+        (read) => read.status === "COMPLETED",
+      );
+      return [attempt.levelName, attempt.result];
+    };
+    expect(await submit("Bruno Owner")).toEqual(["kyb-level-1-v2", "APPROVED"]);
+    expect(await submit("Bruno Reject")).toEqual(["kyb-level-1-v2", "REJECTED"]);
+  });
+
   it("starts a company's hosted KYB, whose attempt is approved; a subaccount's limits gain a BRL row only then", async () => {
     const { id: subAccountId } = await avenia.createSubAccount({ accountType: "COMPANY", name: "Contract Ltda" });
     const currencies = async () => (await avenia.limits(subAccountId)).limitInfo.limits.map((row) => row.currency);
@@ -538,6 +590,32 @@ describe("Alfredpay client against the simulator", () => {
     const kycLink = await alfredpay.kycUrl(customerId, "MX");
     expect(kybLink.submissionId).not.toBe(kycLink.submissionId);
     expect((await alfredpay.kycStatus(customerId, kycLink.submissionId)).status).toMatch(/^(IN_REVIEW|COMPLETED)$/);
+  });
+
+  it("a customer whose email carries +kyc-rejected fails KYC with a reason, and cannot open an order", async () => {
+    const email = `ana+kyc-rejected-${randomUUID()}@example.com`;
+    const { customerId } = await alfredpay.createCustomer({ country: "MX", email, type: "INDIVIDUAL" });
+    const { submissionId } = await alfredpay.submitKycForm(customerId, {
+      firstName: "Ana",
+      lastName: "Contract",
+      dateOfBirth: "1990-01-31",
+      country: "MX",
+      city: "CDMX",
+      state: "CDMX",
+      zipCode: "01000",
+      address: "Calle Uno 1",
+      dni: "GODE561231HDFRRN09",
+    });
+    await alfredpay.finishKycSubmission(customerId, submissionId);
+    const status = await eventually(
+      () => alfredpay.kycStatus(customerId, submissionId),
+      (read) => read.status === "FAILED",
+    );
+    expect(status.metadata?.failureReason).toBeTruthy();
+    const quote = await alfredpay.createQuote(ONRAMP_QUOTE);
+    const refused = await failure(onrampOrder(customerId, quote));
+    expect([refused.kind, refused.partnerStatus]).toEqual(["rejected", 403]);
+    expect(simulator.stats().alfredpay.moneySteps).toEqual({});
   });
 
   it("is refused 401, as a deterministic refusal, with credentials the partner does not know", async () => {
