@@ -1,0 +1,542 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { PartnerContext } from "./context.js";
+import {
+  objectBody,
+  ok,
+  optionalString,
+  PartnerError,
+  requiredString,
+  type Partner,
+  type PartnerRequest,
+  type Route,
+} from "./http.js";
+import { emailRejects, formatAmount, hasFraction, nameRejects, parseAmount } from "./money.js";
+import { standardWebhookHeaders } from "./signing.js";
+import { countIn } from "./stats.js";
+
+export const ALFREDPAY_PREFIX = "/api/v1/third-party-service/penny";
+/** Units of each fiat per US dollar (deterministic: tests and benchmarks compare amounts). */
+const FIAT_PER_USD: Record<string, number> = { USD: 1, MXN: 17.5, COP: 4000, ARS: 1000, BRL: 5 };
+const ONCHAIN_CURRENCIES = ["USDC", "USDT"];
+const COMMISSION_RATE = 0.01;
+const OFFRAMP_ORDER_LIFETIME_MS = 30 * 60_000;
+
+export interface AlfredpayOptions {
+  apiKey: string;
+  apiSecret: string;
+  callbackUrl?: string;
+  /** `whsec_<base64 bytes>`. */
+  callbackSecret?: string;
+}
+
+interface Customer {
+  customerId: string;
+  email: string;
+  country: string;
+  type: string;
+  createdAt: string;
+  verified: boolean;
+}
+
+interface Submission {
+  submissionId: string;
+  customerId: string;
+  kind: "kyc" | "kyb";
+  status: "CREATED" | "IN_REVIEW" | "COMPLETED" | "FAILED";
+  updatedAt: string;
+  failureReason?: string;
+  rejects: boolean;
+}
+
+interface Quote {
+  quoteId: string;
+  fromCurrency: string;
+  toCurrency: string;
+  fromAmount: string;
+  toAmount: string;
+  chain: string;
+  paymentMethodType: string;
+  expiration: string;
+  fees: { type: string; amount: string; currency: string }[];
+  rate: string;
+  metadata: unknown;
+}
+
+type OnrampStatus =
+  "CREATED" | "FIAT_DEPOSIT_RECEIVED" | "TRADE_COMPLETED" | "ON_CHAIN_INITIATED" | "ON_CHAIN_COMPLETED";
+type OfframpStatus =
+  "CREATED" | "ON_CHAIN_DEPOSIT_RECEIVED" | "TRADE_COMPLETED" | "FIAT_TRANSFER_INITIATED" | "FIAT_TRANSFER_COMPLETED";
+type OrderStatus = OnrampStatus | OfframpStatus | "FAILED";
+
+interface Order {
+  kind: "onramp" | "offramp";
+  transactionId: string;
+  customer: Customer;
+  quote: Quote;
+  status: OrderStatus;
+  createdAt: string;
+  updatedAt: string;
+  depositAddress: string;
+  txHash: string | null;
+  failureReason?: string;
+  fiatAccountId?: string;
+  originAddress?: string;
+  memo?: string;
+  expiration?: string;
+  /** The `.77` trigger's one 503 has been served. */
+  transientFaultServed: boolean;
+}
+
+interface FiatAccount {
+  fiatAccountId: string;
+  customerId: string;
+  type: string;
+  isExternal: boolean;
+  createdAt: string;
+  fields: Record<string, unknown>;
+}
+
+const PAYOUT_STAGE: OrderStatus[] = [
+  "ON_CHAIN_INITIATED",
+  "ON_CHAIN_COMPLETED",
+  "FIAT_TRANSFER_INITIATED",
+  "FIAT_TRANSFER_COMPLETED",
+];
+
+/** Alfredpay's API under `/api/v1/third-party-service/penny` (spec, endpoint subset; shapes from the facts §2.2). */
+export class Alfredpay {
+  private customers = new Map<string, Customer>();
+  private submissions = new Map<string, Submission>();
+  private quotes = new Map<string, Quote>();
+  private usedQuotes = new Set<string>();
+  private orders = new Map<string, Order>();
+  private fiatAccounts = new Map<string, FiatAccount>();
+
+  readonly partner: Partner;
+
+  constructor(
+    private readonly context: PartnerContext,
+    private readonly options: AlfredpayOptions,
+  ) {
+    this.partner = {
+      pathPrefix: `${ALFREDPAY_PREFIX}/`,
+      routes: this.routes(),
+      isAuthenticated: (request) =>
+        request.headers["api-key"] === options.apiKey && request.headers["api-secret"] === options.apiSecret,
+      errorBody: (error) => ({ errorCode: error.code ?? error.status, errorMessage: error.message }),
+    };
+  }
+
+  reset(): void {
+    for (const map of [this.customers, this.submissions, this.quotes, this.orders, this.fiatAccounts]) map.clear();
+    this.usedQuotes.clear();
+  }
+
+  /** The customer pays a CREATED onramp now; false when there is none. */
+  payOnramp(transactionId: string): boolean {
+    const order = this.orders.get(transactionId);
+    if (!order || order.kind !== "onramp" || order.status !== "CREATED") return false;
+    this.move(order, "FIAT_DEPOSIT_RECEIVED");
+    this.progress(order, ["TRADE_COMPLETED", "ON_CHAIN_INITIATED", "ON_CHAIN_COMPLETED"]);
+    return true;
+  }
+
+  private routes(): Route[] {
+    const route = (method: string, path: string, handle: Route["handle"]): Route => ({
+      method,
+      template: `${ALFREDPAY_PREFIX}${path}`,
+      handle,
+    });
+    return [
+      route("POST", "/customers/create", (request) => ok(this.createCustomer(request))),
+      route("GET", "/customers/find/{email}/{country}", (request) => ok(customerView(this.findCustomer(request)))),
+      route("POST", "/customers/{customerId}/kyc", (request) => ok(this.createSubmission(request, "kyc"))),
+      route("POST", "/customers/{customerId}/kyc/{submissionId}/submit", (request) => this.submit(request, "kyc")),
+      route("GET", "/customers/{customerId}/kyc/{submissionId}/status", (request) =>
+        ok(statusView(this.submission(request, "kyc"))),
+      ),
+      route("GET", "/customers/{customerId}/kyc/{country}/url", (request) =>
+        ok(this.hostedVerification(request, "kyc")),
+      ),
+      route("POST", "/customers/{customerId}/kyb", (request) => ok(this.createSubmission(request, "kyb"))),
+      route("PUT", "/customers/{customerId}/kyb/{submissionId}/submit", (request) => this.submit(request, "kyb")),
+      route("GET", "/customers/{customerId}/kyb/{submissionId}/status", (request) =>
+        ok(statusView(this.submission(request, "kyb"))),
+      ),
+      route("GET", "/customers/kyb/{customerId}/verification/url", (request) =>
+        ok(this.hostedVerification(request, "kyb")),
+      ),
+      route("POST", "/quotes", (request) => ok(this.createQuote(request))),
+      route("GET", "/quotes/{quoteId}", (request) => ok(this.quote(request.params.quoteId))),
+      route("POST", "/onramp", (request) => ok(this.createOrder(request, "onramp"))),
+      route("GET", "/onramp/{transactionId}", (request) => ok(this.readOrder(request, "onramp"))),
+      route("POST", "/offramp", (request) => ok(this.createOrder(request, "offramp"))),
+      route("GET", "/offramp/{transactionId}", (request) => ok(this.readOrder(request, "offramp"))),
+      route("POST", "/fiatAccounts", (request) => ok(this.createFiatAccount(request))),
+      route("GET", "/fiatAccounts", (request) =>
+        ok(this.fiatAccountsOf(this.customer(request.query.get("customerId")))),
+      ),
+      route("DELETE", "/fiatAccounts/{customerId}/{fiatAccountId}", (request) => this.deleteFiatAccount(request)),
+    ];
+  }
+
+  private createCustomer(request: PartnerRequest) {
+    const body = objectBody(request);
+    const email = requiredString(body, "email").toLowerCase();
+    const country = requiredString(body, "country");
+    const type = requiredString(body, "type");
+    if (type !== "INDIVIDUAL" && type !== "BUSINESS") throw new PartnerError(400, "Invalid field(s): type", 110002);
+    if (this.customerByEmail(email, country)) throw new PartnerError(409, "Customer already registered", 409);
+    const customer: Customer = { customerId: randomUUID(), email, country, type, createdAt: isoNow(), verified: false };
+    this.customers.set(customer.customerId, customer);
+    return { customerId: customer.customerId, createdAt: customer.createdAt };
+  }
+
+  private customerByEmail(email: string, country: string): Customer | undefined {
+    return [...this.customers.values()].find((customer) => customer.email === email && customer.country === country);
+  }
+
+  private findCustomer(request: PartnerRequest): Customer {
+    const customer = this.customerByEmail((request.params.email ?? "").toLowerCase(), request.params.country ?? "");
+    if (!customer) throw new PartnerError(404, "Customer not found", 404);
+    return customer;
+  }
+
+  private customer(customerId: string | null | undefined): Customer {
+    const customer = this.customers.get(customerId ?? "");
+    if (!customer) throw new PartnerError(404, "Customer not found", 404);
+    return customer;
+  }
+
+  private createSubmission(request: PartnerRequest, kind: Submission["kind"]) {
+    const customer = this.customer(request.params.customerId);
+    const body = objectBody(request);
+    const form = body[kind === "kyc" ? "kycSubmission" : "kybSubmission"];
+    if (typeof form !== "object" || form === null)
+      throw new PartnerError(400, `Invalid field(s): ${kind}Submission`, 110002);
+    const fields = form as Record<string, unknown>;
+    // One KYB in the making at a time; a KYC form may be submitted again after a FAILED one.
+    const unsubmittedKyb = [...this.submissions.values()].some(
+      (submission) =>
+        submission.customerId === customer.customerId && submission.kind === "kyb" && submission.status === "CREATED",
+    );
+    if (kind === "kyb" && unsubmittedKyb) throw new PartnerError(400, "Customer KYB already exists", 111405);
+    const relatedPersons = Array.isArray(fields.relatedPersons)
+      ? (fields.relatedPersons as Record<string, unknown>[])
+      : [];
+    const names =
+      kind === "kyc"
+        ? [fields.firstName, fields.lastName]
+        : [fields.businessName, ...relatedPersons.flatMap((person) => [person.firstName, person.lastName])];
+    const submission = this.addSubmission(customer, kind, nameRejects(...names));
+    return { submissionId: submission.submissionId };
+  }
+
+  private addSubmission(customer: Customer, kind: Submission["kind"], namesReject: boolean): Submission {
+    const submission: Submission = {
+      submissionId: randomUUID(),
+      customerId: customer.customerId,
+      kind,
+      status: "CREATED",
+      updatedAt: isoNow(),
+      rejects: namesReject || emailRejects(customer.email),
+    };
+    this.submissions.set(submission.submissionId, submission);
+    return submission;
+  }
+
+  private submission(request: PartnerRequest, kind: Submission["kind"]): Submission {
+    const submission = this.submissions.get(request.params.submissionId ?? "");
+    if (!submission || submission.kind !== kind || submission.customerId !== request.params.customerId)
+      throw new PartnerError(404, "Submission not found", 404);
+    return submission;
+  }
+
+  private submit(request: PartnerRequest, kind: Submission["kind"]) {
+    const submission = this.submission(request, kind);
+    if (submission.status !== "CREATED")
+      throw new PartnerError(422, `${kind.toUpperCase()} record cannot be resubmitted`, 422);
+    this.review(submission);
+    return ok();
+  }
+
+  /** The hosted flow's steps count as finished at once; the review then runs as for a submitted form. */
+  private hostedVerification(request: PartnerRequest, kind: Submission["kind"]) {
+    const customer = this.customer(request.params.customerId);
+    const submission = this.addSubmission(customer, kind, false);
+    this.review(submission);
+    return {
+      verification_url: `${this.context.baseUrl()}/_hosted/alfredpay/${kind}/${submission.submissionId}`,
+      submissionId: submission.submissionId,
+    };
+  }
+
+  private review(submission: Submission): void {
+    this.moveSubmission(submission, "IN_REVIEW");
+    this.context.scheduler.after(this.context.timing.kycDecisionMs, () => {
+      if (submission.rejects) submission.failureReason = "Identity could not be verified";
+      this.moveSubmission(submission, submission.rejects ? "FAILED" : "COMPLETED");
+      const customer = this.customers.get(submission.customerId);
+      if (customer && !submission.rejects) customer.verified = true;
+    });
+  }
+
+  private moveSubmission(submission: Submission, status: Submission["status"]): void {
+    submission.status = status;
+    submission.updatedAt = isoNow();
+    this.notify(submission.kind, statusView(submission));
+  }
+
+  private createQuote(request: PartnerRequest) {
+    const body = objectBody(request);
+    const fromCurrency = requiredString(body, "fromCurrency");
+    const toCurrency = requiredString(body, "toCurrency");
+    const onramp = ONCHAIN_CURRENCIES.includes(toCurrency);
+    const fiat = onramp ? fromCurrency : toCurrency;
+    const rate = FIAT_PER_USD[fiat];
+    if (rate === undefined || !ONCHAIN_CURRENCIES.includes(onramp ? toCurrency : fromCurrency))
+      throw new PartnerError(400, "Invalid field(s): unsupported currency pair", 110002);
+    const fromAmount = parseAmount(body.fromAmount);
+    const toAmount = parseAmount(body.toAmount);
+    if ((fromAmount === undefined) === (toAmount === undefined))
+      throw new PartnerError(400, "Invalid field(s): exactly one of fromAmount and toAmount", 110002);
+    // Fiat gross = the fiat side before the commission; the crypto side follows at `rate`.
+    const fiatGross = onramp
+      ? (fromAmount ?? ((toAmount as number) * rate) / (1 - COMMISSION_RATE))
+      : (fromAmount ?? (toAmount as number) / (1 - COMMISSION_RATE) / rate) * rate;
+    const commission = fiatGross * COMMISSION_RATE;
+    const crypto = onramp ? (fiatGross - commission) / rate : fiatGross / rate;
+    const quote: Quote = {
+      quoteId: randomUUID(),
+      fromCurrency,
+      toCurrency,
+      fromAmount: onramp ? formatAmount(fiatGross) : formatAmount(crypto, 6),
+      toAmount: onramp ? formatAmount(crypto, 6) : formatAmount(fiatGross - commission),
+      chain: optionalString(body, "chain") ?? "MATIC",
+      paymentMethodType: requiredString(body, "paymentMethodType"),
+      expiration: new Date(Date.now() + this.context.timing.quoteTtlMs).toISOString(),
+      fees: [{ type: "commissionFee", amount: formatAmount(commission), currency: fiat }],
+      rate: String(rate),
+      metadata: body.metadata ?? {},
+    };
+    this.quotes.set(quote.quoteId, quote);
+    return quote;
+  }
+
+  private quote(quoteId: string | undefined): Quote {
+    const quote = this.quotes.get(quoteId ?? "");
+    if (!quote) throw new PartnerError(404, "Quote not found", 404);
+    return quote;
+  }
+
+  private createOrder(request: PartnerRequest, kind: Order["kind"]) {
+    const body = objectBody(request);
+    const customer = this.customer(requiredString(body, "customerId"));
+    const quote = this.quote(requiredString(body, "quoteId"));
+    const onchain = kind === "onramp" ? quote.toCurrency : quote.fromCurrency;
+    if (!ONCHAIN_CURRENCIES.includes(onchain))
+      throw new PartnerError(400, `Invalid field(s): quote is not for an ${kind}`, 110002);
+    if (requiredString(body, "amount") !== quote.fromAmount)
+      throw new PartnerError(400, "Invalid field(s): amount", 110002);
+    if (!customer.verified) throw new PartnerError(403, "Customer verification is not completed", 403);
+    if (Date.parse(quote.expiration) < Date.now()) throw new PartnerError(400, "Quote expired", 110002);
+    const identity = `${kind}:${quote.quoteId}`;
+    if (this.usedQuotes.has(quote.quoteId)) {
+      countIn(this.context.stats().duplicateMoneySteps, identity);
+      throw new PartnerError(409, "Quote already used", 111409);
+    }
+    const fiatAccountId = kind === "offramp" ? requiredString(body, "fiatAccountId") : undefined;
+    if (fiatAccountId !== undefined && this.fiatAccounts.get(fiatAccountId)?.customerId !== customer.customerId)
+      throw new PartnerError(404, "Fiat account not found", 404);
+    this.usedQuotes.add(quote.quoteId);
+    countIn(this.context.stats().moneySteps, identity);
+    const now = isoNow();
+    const transactionId = randomUUID();
+    const order: Order = {
+      kind,
+      transactionId,
+      customer,
+      quote,
+      status: "CREATED",
+      createdAt: now,
+      updatedAt: now,
+      depositAddress:
+        kind === "onramp"
+          ? requiredString(body, "depositAddress")
+          : `0x${createHash("sha256").update(transactionId).digest("hex").slice(0, 40)}`,
+      txHash: null,
+      fiatAccountId,
+      originAddress: kind === "offramp" ? requiredString(body, "originAddress") : undefined,
+      memo: optionalString(body, "memo"),
+      expiration: kind === "offramp" ? new Date(Date.now() + OFFRAMP_ORDER_LIFETIME_MS).toISOString() : undefined,
+      transientFaultServed: false,
+    };
+    this.orders.set(transactionId, order);
+    const { scheduler, timing } = this.context;
+    if (kind === "onramp") {
+      scheduler.after(timing.paymentDelayMs, () => this.payOnramp(transactionId));
+      return { transaction: orderView(order), fiatPaymentInstructions: paymentInstructions(order) };
+    }
+    scheduler.after(timing.depositDelayMs, () => {
+      if (order.status !== "CREATED") return;
+      this.move(order, "ON_CHAIN_DEPOSIT_RECEIVED");
+      this.progress(order, ["TRADE_COMPLETED", "FIAT_TRANSFER_INITIATED", "FIAT_TRANSFER_COMPLETED"]);
+    });
+    return orderView(order);
+  }
+
+  private readOrder(request: PartnerRequest, kind: Order["kind"]) {
+    const order = this.orders.get(request.params.transactionId ?? "");
+    if (!order || order.kind !== kind) throw new PartnerError(404, "Transaction not found", 404);
+    if (
+      hasFraction(order.quote.fromAmount, "77") &&
+      PAYOUT_STAGE.includes(order.status) &&
+      !order.transientFaultServed
+    ) {
+      order.transientFaultServed = true;
+      throw new PartnerError(503, "Service temporarily unavailable", 503);
+    }
+    return kind === "onramp"
+      ? { ...orderView(order), fiatPaymentInstructions: paymentInstructions(order) }
+      : orderView(order);
+  }
+
+  /** Moves through `stages`, one per stageDelayMs; `.66` fails instead of completing the trade (spec, triggers). */
+  private progress(order: Order, stages: OrderStatus[]): void {
+    const [next, ...rest] = stages;
+    if (!next) return;
+    this.context.scheduler.after(this.context.timing.stageDelayMs, () => {
+      if (next === "TRADE_COMPLETED" && hasFraction(order.quote.fromAmount, "66")) {
+        order.failureReason = "Exchange refused";
+        this.move(order, "FAILED");
+        return;
+      }
+      if (next === "ON_CHAIN_COMPLETED")
+        order.txHash = `0x${createHash("sha256").update(order.transactionId).digest("hex")}`;
+      this.move(order, next);
+      this.progress(order, rest);
+    });
+  }
+
+  private move(order: Order, status: OrderStatus): void {
+    order.status = status;
+    order.updatedAt = isoNow();
+    this.notify(order.kind, orderView(order));
+  }
+
+  private createFiatAccount(request: PartnerRequest) {
+    const body = objectBody(request);
+    const customer = this.customer(requiredString(body, "customerId"));
+    const fields = body.fiatAccountFields;
+    if (typeof fields !== "object" || fields === null)
+      throw new PartnerError(400, "Invalid field(s): fiatAccountFields", 110002);
+    const account: FiatAccount = {
+      fiatAccountId: randomUUID(),
+      customerId: customer.customerId,
+      type: requiredString(body, "type"),
+      isExternal: body.isExternal === true,
+      createdAt: isoNow(),
+      fields: fields as Record<string, unknown>,
+    };
+    this.fiatAccounts.set(account.fiatAccountId, account);
+    return { fiatAccountId: account.fiatAccountId };
+  }
+
+  private fiatAccountsOf(customer: Customer) {
+    return [...this.fiatAccounts.values()]
+      .filter((account) => account.customerId === customer.customerId)
+      .map(({ fiatAccountId, customerId, type, createdAt, isExternal, fields }) => ({
+        ...fields,
+        fiatAccountId,
+        customerId,
+        type,
+        createdAt,
+        isExternal,
+      }));
+  }
+
+  private deleteFiatAccount(request: PartnerRequest) {
+    const account = this.fiatAccounts.get(request.params.fiatAccountId ?? "");
+    if (!account || account.customerId !== request.params.customerId)
+      throw new PartnerError(404, "Fiat account not found", 404);
+    this.fiatAccounts.delete(account.fiatAccountId);
+    return ok();
+  }
+
+  /** A Standard-Webhooks-signed callback, when one is configured (spec decision 7). */
+  private notify(type: Order["kind"] | Submission["kind"], data: object): void {
+    const { callbackUrl, callbackSecret } = this.options;
+    if (!callbackUrl || !callbackSecret) return;
+    const rawBody = JSON.stringify({ type, data });
+    const id = `msg_${randomUUID()}`;
+    this.context.callbacks.send({
+      url: callbackUrl,
+      rawBody,
+      headers: () => standardWebhookHeaders(callbackSecret, id, rawBody, Date.now()),
+    });
+  }
+}
+
+function customerView({ customerId, country, createdAt, type }: Customer) {
+  return { customerId, country, createdAt, type };
+}
+
+/** The status answer, plus the ids a callback's receiver needs to know which submission it is about. */
+function statusView(submission: Submission) {
+  const { submissionId, customerId, status, updatedAt, failureReason } = submission;
+  return { submissionId, customerId, status, updatedAt, metadata: failureReason ? { failureReason } : null };
+}
+
+function orderView(order: Order) {
+  const { transactionId, customer, quote, createdAt, updatedAt, depositAddress, status, txHash, failureReason } = order;
+  const common = {
+    transactionId,
+    customerId: customer.customerId,
+    createdAt,
+    updatedAt,
+    quoteId: quote.quoteId,
+    fromCurrency: quote.fromCurrency,
+    toCurrency: quote.toCurrency,
+    fromAmount: quote.fromAmount,
+    toAmount: quote.toAmount,
+    chain: quote.chain,
+    depositAddress,
+    status,
+    metadata: txHash || failureReason ? { txHash: txHash ?? undefined, failureReason } : null,
+    quote,
+  };
+  if (order.kind === "onramp")
+    return {
+      ...common,
+      email: customer.email,
+      paymentMethodType: quote.paymentMethodType,
+      txHash,
+      externalId: null,
+      memo: null,
+    };
+  return {
+    ...common,
+    fiatAccountId: order.fiatAccountId,
+    originAddress: order.originAddress,
+    memo: order.memo ?? null,
+    expiration: order.expiration,
+  };
+}
+
+function paymentInstructions(order: Order) {
+  const reference = order.transactionId.replace(/-/g, "").slice(0, 10).toUpperCase();
+  if (order.quote.fromCurrency === "MXN") return { paymentType: "SPEI", clabe: "646180157000000004", reference };
+  return {
+    paymentType: "BANK",
+    bankName: "Simulated Bank",
+    bankAccountNumber: "000123456789",
+    bankRoutingNumber: "021000021",
+    bankBeneficiaryName: "Alfredpay Simulator",
+    paymentDescription: reference,
+    reference,
+  };
+}
+
+function isoNow(): string {
+  return new Date().toISOString();
+}

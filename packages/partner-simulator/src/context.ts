@@ -1,0 +1,29 @@
+import type { CallbackSender } from "./callbacks.js";
+import type { Scheduler } from "./scheduler.js";
+import type { PartnerStats } from "./stats.js";
+
+/** Delays of the time-driven progression, in milliseconds. */
+export interface Timing {
+  /** The payer of a BUY pays this long after the order is created. */
+  paymentDelayMs: number;
+  /** A SELL's deposit arrives this long after the order (Avenia: the payout ticket) is created. */
+  depositDelayMs: number;
+  /** Each later stage follows the previous one after this long. */
+  stageDelayMs: number;
+  /** A KYC/KYB decision follows the review's start after this long. */
+  kycDecisionMs: number;
+  /** The first retry of a failed callback waits this long; each next one twice as long. */
+  callbackRetryBaseMs: number;
+  /** How long a quote can be used. */
+  quoteTtlMs: number;
+}
+
+/** What a partner's handlers share with the rest of the simulator. */
+export interface PartnerContext {
+  scheduler: Scheduler;
+  timing: Timing;
+  callbacks: CallbackSender;
+  stats: () => PartnerStats;
+  /** The simulator's own URL, for the upload and hosted-flow URLs it hands out. */
+  baseUrl: () => string;
+}

@@ -1,0 +1,136 @@
+import { createPublicKey, generateKeyPairSync } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { Alfredpay, type AlfredpayOptions } from "./alfredpay.js";
+import { Avenia } from "./avenia.js";
+import { CallbackSender } from "./callbacks.js";
+import type { PartnerContext, Timing } from "./context.js";
+import { PARTNERS, type PartnerFaults, type PartnerName } from "./faults.js";
+import { Scheduler } from "./scheduler.js";
+import { createSimulatorServer, type Control } from "./server.js";
+import { emptyStats } from "./stats.js";
+
+export type { Timing } from "./context.js";
+export type { CallbackFaults, FaultsInput, PartnerFaults, PartnerName } from "./faults.js";
+export type { PartnerStats, SimulatorStats } from "./stats.js";
+export { ALFREDPAY_PREFIX } from "./alfredpay.js";
+
+export const DEFAULT_TIMING: Timing = {
+  paymentDelayMs: 1000,
+  depositDelayMs: 1000,
+  stageDelayMs: 1000,
+  kycDecisionMs: 2000,
+  callbackRetryBaseMs: 1000,
+  quoteTtlMs: 5 * 60_000,
+};
+
+export interface PartnerSimulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  avenia: {
+    apiKey: string;
+    /** The PEM of the key the gateway signs its Avenia requests with (known to the partner out of band). */
+    clientPublicKeyPem: string;
+  };
+  alfredpay: AlfredpayOptions;
+  timing?: Partial<Timing>;
+}
+
+/** The `/_control` API, as methods. */
+export interface PartnerSimulator extends Control {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the simulator; it answers on `url` until stop(). */
+export async function startPartnerSimulator(options: PartnerSimulatorOptions): Promise<PartnerSimulator> {
+  const timing = { ...DEFAULT_TIMING, ...options.timing };
+  if (options.alfredpay.callbackUrl && !options.alfredpay.callbackSecret?.startsWith("whsec_"))
+    throw new Error("alfredpay.callbackSecret (whsec_<base64>) is required with a callbackUrl");
+  const clientPublicKey = createPublicKey(options.avenia.clientPublicKeyPem);
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+
+  const scheduler = new Scheduler();
+  let stats = emptyStats();
+  let faults = emptyFaults();
+  let url = "";
+  const contextFor = (partner: PartnerName): PartnerContext => ({
+    scheduler,
+    timing,
+    callbacks: new CallbackSender(
+      scheduler,
+      timing.callbackRetryBaseMs,
+      () => faults[partner],
+      () => stats[partner],
+    ),
+    stats: () => stats[partner],
+    baseUrl: () => url,
+  });
+  const aveniaContext = contextFor("avenia");
+  const alfredpayContext = contextFor("alfredpay");
+  const avenia = new Avenia(aveniaContext, {
+    apiKey: options.avenia.apiKey,
+    clientPublicKey,
+    simulatorPrivateKey: privateKey,
+    // PKCS#1, as the live partner serves it.
+    simulatorPublicKeyPem: publicKey.export({ type: "pkcs1", format: "pem" }).toString(),
+  });
+  const alfredpay = new Alfredpay(alfredpayContext, options.alfredpay);
+  const senders: Record<PartnerName, CallbackSender> = {
+    avenia: aveniaContext.callbacks,
+    alfredpay: alfredpayContext.callbacks,
+  };
+
+  const control: Control = {
+    setFaults: ({ partner, ...partnerFaults }) => {
+      const wasReordering = faults[partner].callbacks?.reorder === true;
+      faults[partner] = partnerFaults;
+      if (wasReordering && !partnerFaults.callbacks?.reorder) senders[partner].releaseHeld();
+    },
+    clearFaults: () => {
+      faults = emptyFaults();
+      for (const sender of Object.values(senders)) sender.releaseHeld();
+    },
+    stats: () => stats,
+    reset: () => {
+      scheduler.clear();
+      for (const sender of Object.values(senders)) sender.cancelAll();
+      avenia.reset();
+      alfredpay.reset();
+      faults = emptyFaults();
+      stats = emptyStats();
+    },
+    payAveniaTicket: (ticketId) => avenia.payTicket(ticketId),
+    payAlfredpayOnramp: (transactionId) => alfredpay.payOnramp(transactionId),
+  };
+
+  const server = createSimulatorServer({
+    partners: { avenia: avenia.partner, alfredpay: alfredpay.partner },
+    faults: (partner) => faults[partner],
+    control,
+    scheduler,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  url = `http://${host}:${address.port}`;
+
+  return {
+    url,
+    ...control,
+    stop: async () => {
+      scheduler.clear();
+      for (const sender of Object.values(senders)) sender.cancelAll();
+      // Held sockets (timeoutNext) are never answered: close them with the rest.
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function emptyFaults(): Record<PartnerName, PartnerFaults> {
+  return Object.fromEntries(PARTNERS.map((partner) => [partner, {}])) as Record<PartnerName, PartnerFaults>;
+}

@@ -1,0 +1,67 @@
+/* The KYC, KYB and fiat-account bodies we send Alfredpay (partners-wire-facts §2.2, §4.2). */
+
+export interface KycSubmission {
+  firstName: string;
+  lastName: string;
+  /** YYYY-MM-DD */
+  dateOfBirth: string;
+  email?: string;
+  country: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  address: string;
+  /** MX: the CURP; AR: the DNI. */
+  dni: string;
+  typeDocument?: "INE" | "Resident card" | "passport";
+  typeDocumentCol?: "CC" | "CE";
+  phoneNumber?: string;
+  countryCode?: string;
+  nationalities?: string[];
+  pep?: boolean;
+  cuit?: string;
+}
+
+interface RelatedPerson {
+  firstName: string;
+  lastName: string;
+  email: string;
+  dateOfBirth: string;
+  nationalities: string[];
+  dni?: string;
+  cpf?: string;
+  pep?: boolean;
+}
+
+export interface KybSubmission {
+  businessName: string;
+  taxId: string;
+  country: string;
+  address: string;
+  state: string;
+  city: string;
+  zipCode: string;
+  website: string;
+  relatedPersons: RelatedPerson[];
+  /** "N/A" when the business has none. */
+  walletAddresses: string;
+  sourceOfFunds: string;
+  transmitsCustomerFunds: boolean;
+  conductsComplianceScreening?: boolean;
+  complianceScreeningDescription?: string;
+  operatesInSanctionedCountries: boolean;
+  isRegulatedBusiness: boolean;
+  businessActivities: string;
+  accountPurpose: string;
+  expectedMonthlyVolumeUsd: number;
+  expectedMonthlyTransactions: number;
+}
+
+/** Rail-specific: SPEI `{accountNumber: CLABE, accountType: "CLABE", metadata: {accountHolderName}}`, and so on. */
+export interface FiatAccountFields {
+  accountNumber: string;
+  accountType: string;
+  accountName?: string;
+  routingNumber?: string;
+  metadata?: Record<string, string>;
+}

@@ -1,0 +1,282 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AlfredpayClient } from "../../../src/providers/alfredpay/client.js";
+import { verifyAlfredpayCallback } from "../../../src/providers/alfredpay/signing.js";
+import { PartnerError } from "../../../src/providers/http/partner-http.js";
+import { capturedLogger, json, startPartnerServer } from "./partner-server.js";
+
+type PartnerServer = Awaited<ReturnType<typeof startPartnerServer>>;
+
+const PREFIX = "/api/v1/third-party-service/penny";
+let server: PartnerServer;
+let alfredpay: AlfredpayClient;
+const log = capturedLogger();
+
+beforeAll(async () => {
+  server = await startPartnerServer();
+  alfredpay = new AlfredpayClient({
+    baseUrl: server.url,
+    apiKey: "alfred-key-1",
+    apiSecret: "alfred-secret-1",
+    logger: log.logger,
+    retryBaseDelayMs: 5,
+  });
+});
+afterEach(() => {
+  server.reset();
+  log.lines.length = 0;
+});
+afterAll(async () => {
+  await alfredpay.close();
+  await server.close();
+});
+
+async function failure(promise: Promise<unknown>): Promise<PartnerError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(PartnerError);
+  return error as PartnerError;
+}
+
+const quote = {
+  quoteId: "q-1",
+  fromCurrency: "MXN",
+  toCurrency: "USDT",
+  fromAmount: "1000",
+  toAmount: "55.1",
+  expiration: "2026-12-07T01:00:00Z",
+  fees: [{ type: "processingFee", amount: "3", currency: "MXN" }],
+  rate: "18.1",
+  metadata: { businessId: "gateway" },
+};
+const quoteRequest = {
+  fromCurrency: "MXN",
+  toCurrency: "USDT",
+  fromAmount: "1000",
+  chain: "MATIC",
+  paymentMethodType: "BANK",
+  metadata: { businessId: "gateway", customerId: "c-1" },
+} as const;
+
+describe("Alfredpay calls", () => {
+  it("send the API key and secret under the API prefix, and parse the answer", async () => {
+    server.handle((_, response) => json(response, 200, quote));
+    expect((await alfredpay.createQuote(quoteRequest)).quoteId).toBe("q-1");
+    const [sent] = server.requests;
+    expect(sent.method).toBe("POST");
+    expect(sent.url).toBe(`${PREFIX}/quotes`);
+    expect(sent.headers["api-key"]).toBe("alfred-key-1");
+    expect(sent.headers["api-secret"]).toBe("alfred-secret-1");
+    expect(JSON.parse(sent.body)).toEqual(quoteRequest);
+  });
+
+  it("keep the rail's payment instructions whole", async () => {
+    const transaction = {
+      transactionId: "tx-1",
+      quoteId: "q-1",
+      status: "CREATED",
+      fromAmount: "1000",
+      toAmount: "55.1",
+      depositAddress: "0xabc",
+      txHash: null,
+    };
+    server.handle((_, response) =>
+      json(response, 200, {
+        transaction,
+        fiatPaymentInstructions: { paymentType: "SPEI", clabe: "0123", reference: "R1" },
+      }),
+    );
+    const created = await alfredpay.createOnramp({
+      customerId: "c-1",
+      quoteId: "q-1",
+      fromCurrency: "MXN",
+      toCurrency: "USDT",
+      amount: "1000",
+      chain: "MATIC",
+      paymentMethodType: "BANK",
+      depositAddress: "0xabc",
+    });
+    expect(created.fiatPaymentInstructions).toEqual({ paymentType: "SPEI", clabe: "0123", reference: "R1" });
+  });
+
+  it("encode path values and keep them out of the log", async () => {
+    server.handle((_, response) => json(response, 200, { customerId: "c-1", country: "MX", type: "INDIVIDUAL" }));
+    await alfredpay.findCustomer("joe+x@example.com", "MX");
+    expect(server.requests[0].url).toBe(`${PREFIX}/customers/find/joe%2Bx%40example.com/MX`);
+    const logged = log.lines.join("");
+    expect(logged).toContain(`GET ${PREFIX}/customers/find/{email}/{country}`);
+    expect(logged).not.toContain("example.com");
+    expect(logged).not.toContain("alfred-secret-1");
+  });
+});
+
+describe("Alfredpay errors", () => {
+  it("make a trade-limit 409 a rejection naming the limit, without the partner's words", async () => {
+    server.handle((_, response) =>
+      json(response, 409, {
+        errorCode: 111426,
+        errorMessage: "Amount exceeds limit for customer joe@example.com",
+        errorMetadata: { fromCurrency: "MXN", maxQuantity: 86996891.21 },
+      }),
+    );
+    const error = await failure(alfredpay.createQuote(quoteRequest));
+    expect(error).toMatchObject({
+      kind: "rejected",
+      code: "PROVIDER_REJECTED",
+      partnerStatus: 409,
+      partnerCode: "111426",
+    });
+    expect(error.message).toBe("The amount is above the partner's maximum of 86996891.21 MXN.");
+
+    server.handle((_, response) =>
+      json(response, 409, {
+        errorCode: 111426,
+        errorMessage: "x",
+        errorMetadata: { fromCurrency: "MXN", minQuantity: 20 },
+      }),
+    );
+    expect((await failure(alfredpay.createQuote(quoteRequest))).message).toBe(
+      "The amount is below the partner's minimum of 20 MXN.",
+    );
+    expect(log.lines.join("")).not.toContain("joe@example.com");
+  });
+
+  it("make a used quote an unknown outcome, sent once", async () => {
+    server.handle((_, response) => json(response, 409, { errorCode: 111409, errorMessage: "Quote already used" }));
+    const error = await failure(
+      alfredpay.createOfframp({
+        customerId: "c-1",
+        quoteId: "q-1",
+        fromCurrency: "USDT",
+        toCurrency: "MXN",
+        amount: "55",
+        chain: "MATIC",
+        fiatAccountId: "fa-1",
+        originAddress: "0xabc",
+      }),
+    );
+    expect(error).toMatchObject({ kind: "unknown", partnerCode: "111409", code: "PROVIDER_UNAVAILABLE" });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("make an invalid field a rejection with the partner's code", async () => {
+    server.handle((_, response) => json(response, 400, { errorCode: 110002, errorMessage: "Invalid field(s): dni" }));
+    const error = await failure(
+      alfredpay.submitKycForm("c-1", {
+        firstName: "Ana",
+        lastName: "Lopez",
+        dateOfBirth: "1990-01-31",
+        country: "MX",
+        city: "CDMX",
+        state: "CDMX",
+        zipCode: "01000",
+        address: "Calle 1",
+        dni: "bad",
+      }),
+    );
+    expect(error).toMatchObject({ kind: "rejected", partnerStatus: 400, partnerCode: "110002" });
+  });
+});
+
+describe("Alfredpay customer creation", () => {
+  const customer = { country: "MX", email: "ana@example.com", type: "INDIVIDUAL" } as const;
+
+  it("creates the customer", async () => {
+    server.handle((_, response) => json(response, 200, { customerId: "c-new", createdAt: "now" }));
+    expect(await alfredpay.createCustomer(customer)).toEqual({ customerId: "c-new" });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ["a 409", 409, { errorCode: 409, errorMessage: "Conflict" }],
+    ["an 'already registered' refusal", 400, { errorCode: 110001, errorMessage: "Customer already registered" }],
+  ])("finds the existing customer on %s", async (_, status, body) => {
+    server.handle((request, response) =>
+      request.method === "POST"
+        ? json(response, status, body)
+        : json(response, 200, { customerId: "c-old", country: "MX", type: "INDIVIDUAL" }),
+    );
+    expect((await alfredpay.createCustomer(customer)).customerId).toBe("c-old");
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      `POST ${PREFIX}/customers/create`,
+      `GET ${PREFIX}/customers/find/ana%40example.com/MX`,
+    ]);
+  });
+
+  it("passes on any other refusal", async () => {
+    server.handle((_, response) => json(response, 400, { errorCode: 110002, errorMessage: "Invalid field(s)" }));
+    expect((await failure(alfredpay.createCustomer(customer))).partnerCode).toBe("110002");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("Alfredpay callback verification", () => {
+  const secretBytes = randomBytes(24);
+  const secret = `whsec_${secretBytes.toString("base64")}`;
+  const body = Buffer.from('{"type":"onramp","data":{"transactionId":"tx-1","status":"TRADE_COMPLETED"}}');
+  const nowMs = Date.UTC(2026, 11, 7, 1, 0, 0);
+  const timestamp = String(nowMs / 1000);
+
+  function signature(key: Buffer, id: string, at: string, payload: Buffer): string {
+    const digest = createHmac("sha256", key)
+      .update(`${id}.${at}.${payload.toString("utf8")}`)
+      .digest("base64");
+    return `v1,${digest}`;
+  }
+
+  function headers(overrides: Record<string, string> = {}) {
+    return {
+      "webhook-id": "msg_1",
+      "webhook-timestamp": timestamp,
+      "webhook-signature": signature(secretBytes, "msg_1", timestamp, body),
+      ...overrides,
+    };
+  }
+
+  it("accepts a genuine callback", () => {
+    expect(verifyAlfredpayCallback(body, headers(), secret, nowMs)).toBe(true);
+  });
+
+  it("refuses a wrong secret, a tampered body, another id or missing headers", () => {
+    expect(verifyAlfredpayCallback(body, headers(), `whsec_${randomBytes(24).toString("base64")}`, nowMs)).toBe(false);
+    expect(
+      verifyAlfredpayCallback(Buffer.from(body.toString().replace("tx-1", "tx-2")), headers(), secret, nowMs),
+    ).toBe(false);
+    expect(verifyAlfredpayCallback(body, headers({ "webhook-id": "msg_2" }), secret, nowMs)).toBe(false);
+    expect(
+      verifyAlfredpayCallback(body, { "webhook-id": "msg_1", "webhook-timestamp": timestamp }, secret, nowMs),
+    ).toBe(false);
+  });
+
+  it("accepts a timestamp up to five minutes away either way, and refuses one further", () => {
+    for (const offsetSeconds of [-300, 300]) {
+      const at = String(nowMs / 1000 + offsetSeconds);
+      const signed = headers({
+        "webhook-timestamp": at,
+        "webhook-signature": signature(secretBytes, "msg_1", at, body),
+      });
+      expect(verifyAlfredpayCallback(body, signed, secret, nowMs)).toBe(true);
+    }
+    for (const offsetSeconds of [-301, 301]) {
+      const at = String(nowMs / 1000 + offsetSeconds);
+      const signed = headers({
+        "webhook-timestamp": at,
+        "webhook-signature": signature(secretBytes, "msg_1", at, body),
+      });
+      expect(verifyAlfredpayCallback(body, signed, secret, nowMs)).toBe(false);
+    }
+  });
+
+  it("accepts any one matching signature among several", () => {
+    const stale = signature(randomBytes(24), "msg_1", timestamp, body);
+    const current = signature(secretBytes, "msg_1", timestamp, body);
+    expect(verifyAlfredpayCallback(body, headers({ "webhook-signature": `${stale} ${current}` }), secret, nowMs)).toBe(
+      true,
+    );
+    expect(
+      verifyAlfredpayCallback(body, headers({ "webhook-signature": `${stale} v2,${current.slice(3)}` }), secret, nowMs),
+    ).toBe(false);
+  });
+});
