@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { Pool } from "undici";
 import type { z } from "zod";
+import { deadline } from "../../deadline.js";
 import { AppError } from "../../errors.js";
 import { CircuitBreaker, type BreakerOptions } from "./circuit-breaker.js";
 
@@ -216,9 +217,8 @@ export class PartnerTransport {
       return { ok: false, error, retryable: false, retryAfterMs: null };
     }
 
-    const timeoutMs = call.timeoutMs ?? this.timeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
+    const attemptAbort = deadline(call.timeoutMs ?? this.timeoutMs, call.signal);
+    const { signal } = attemptAbort;
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
@@ -251,10 +251,12 @@ export class PartnerTransport {
         };
       }
       this.breaker.recordFailure();
-      const code = deadline.aborted ? "timeout" : transportErrorCode(cause);
+      const code = attemptAbort.timedOut() ? "timeout" : transportErrorCode(cause);
       const kind = NOT_SENT_CODES.has(code) ? "unavailable" : "unknown";
       log({ errorKind: kind, partnerCode: code }, true);
       return { ok: false, error: new PartnerError(partner, kind, null, code), retryable: true, retryAfterMs: null };
+    } finally {
+      attemptAbort.release();
     }
 
     if (status >= 500) this.breaker.recordFailure();
