@@ -184,12 +184,14 @@ export function operationRoute<Result>(
       ...(publicKeyField && { publicKeyField }),
     },
     ...(face.onRequest && { onRequest: async (request: FastifyRequest) => face.onRequest!(request) }),
-    // Input nested too deep is refused before anything reads it, the operation's gate included.
-    preValidation: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      refuseDeepInput(request.query);
-      refuseDeepInput(request.body);
-      done();
-    },
+    // A body nested too deep is refused before anything reads it, the operation's gate included. Query strings
+    // need no such check: Fastify's parser makes them flat (a value or a list of values per name).
+    ...(!inQuery && {
+      preValidation: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        refuseDeepInput(request.body);
+        done();
+      },
+    }),
     ...(face.bodyLimit && { bodyLimit: face.bodyLimit }),
     schema: {
       operationId: operation.name,
