@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
 import type { ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
-import { findDueRamps, findUnstartedPastDeadline } from "../../src/ramps/repo.js";
+import { findDueRamps, findUnstartedPastDeadline, listHistory } from "../../src/ramps/repo.js";
+import { historyInput } from "../../src/ramps/types.js";
 import { freshDatabase, openDatabaseForTests } from "../support/database.js";
 import { sleep, waitFor } from "../support/kit.js";
 
@@ -460,6 +462,16 @@ describe("durability and concurrency of processing", () => {
       expect(counted.advance + countedThere.advance).toBe(partner.asked.length - 3);
       expect(counted.retry + countedThere.retry).toBe(2);
       expect(counted.fail + countedThere.fail).toBe(1);
+      // The history's totals, kept as the two instances moved the ramps concurrently, match what it lists.
+      for (const [status, total] of [
+        ["", 6],
+        ["?status=PENDING", 0],
+        ["?status=COMPLETE", 5],
+        ["?status=FAILED", 1],
+      ] as const) {
+        const history = await call(second, "GET", `/v1/ramp/history${status}`, headers);
+        expect([status, history.totalCount, history.transactions.length]).toEqual([status, String(total), total]);
+      }
     } finally {
       await Promise.all([first.close(), second.close()]);
       await database.drop();
@@ -570,6 +582,32 @@ async function stepCallsCounted(app: TestApp): Promise<Record<string, number>> {
     counts[match[1]] = Number(match[2]);
   return counts;
 }
+
+describe("a history page's total", () => {
+  const sqlite = openDatabaseForTests("sqlite");
+
+  it("is read from the counts kept per status, not by counting the subject's ramps, unless other filters apply", async () => {
+    const { reads } = sqlite();
+    const planOf = async (page: Partial<z.input<typeof historyInput>>) => {
+      const asked: { sql: string; args: readonly unknown[] }[] = [];
+      const recording = {
+        ...reads,
+        all: async (sql: string, args: readonly unknown[] = []) => (asked.push({ sql, args }), []),
+      };
+      await listHistory(recording, randomUUID(), historyInput.parse(page));
+      const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args);
+      return plan.map(({ detail }) => detail);
+    };
+    const byOwner = /^SEARCH Ramp USING INDEX Ramp_profileId_createdAt_idx/;
+    for (const page of [{}, { status: "FAILED" as const }]) {
+      const plan = await planOf(page);
+      expect(plan.filter((line) => byOwner.test(line))).toHaveLength(1);
+      expect(plan).toContainEqual(expect.stringMatching(/^SEARCH RampHistoryCount USING /));
+    }
+    // Filtered by type, the matching ramps are counted.
+    expect((await planOf({ type: "BUY" })).filter((line) => byOwner.test(line))).toHaveLength(2);
+  });
+});
 
 describe("the processor's work lists", () => {
   // A full scan of the ramps at every pass (four a second) grows with the history. The plan is the same whatever
