@@ -2,8 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AlfredpayClient } from "../../../src/providers/alfredpay/client.js";
 import { verifyAlfredpayCallback } from "../../../src/providers/alfredpay/signing.js";
-import { PartnerError } from "../../../src/providers/http/partner-http.js";
-import { capturedLogger, json, startPartnerServer } from "./partner-server.js";
+import { capturedLogger, failure, json, startPartnerServer } from "./partner-server.js";
 
 type PartnerServer = Awaited<ReturnType<typeof startPartnerServer>>;
 
@@ -30,15 +29,6 @@ afterAll(async () => {
   await alfredpay.close();
   await server.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<PartnerError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PartnerError);
-  return error as PartnerError;
-}
 
 const quote = {
   quoteId: "q-1",

@@ -2,8 +2,7 @@ import { constants, generateKeyPairSync, sign, verify, type KeyObject } from "no
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AveniaClient } from "../../../src/providers/avenia/client.js";
 import { AveniaCallbackKey, verifyAveniaCallback } from "../../../src/providers/avenia/signing.js";
-import { PartnerError } from "../../../src/providers/http/partner-http.js";
-import { capturedLogger, json, startPartnerServer, type RecordedRequest } from "./partner-server.js";
+import { type RecordedRequest, capturedLogger, failure, json, startPartnerServer } from "./partner-server.js";
 
 type PartnerServer = Awaited<ReturnType<typeof startPartnerServer>>;
 
@@ -38,15 +37,6 @@ function signatureVerifies(request: RecordedRequest, publicKey: KeyObject = clie
   const timestamp = String(request.headers["x-api-timestamp"]);
   const signed = Buffer.from(timestamp + request.method + request.url + request.body, "utf8");
   return verify("sha256", signed, publicKey, Buffer.from(String(request.headers["x-api-signature"]), "base64"));
-}
-
-async function failure(promise: Promise<unknown>): Promise<PartnerError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PartnerError);
-  return error as PartnerError;
 }
 
 describe("Avenia request signing", () => {

@@ -9,8 +9,7 @@ import { verifyAlfredpayCallback } from "../../../src/providers/alfredpay/signin
 import { AveniaClient } from "../../../src/providers/avenia/client.js";
 import { AveniaCallbackKey, verifyAveniaCallback } from "../../../src/providers/avenia/signing.js";
 import type { BreakerOptions } from "../../../src/providers/http/circuit-breaker.js";
-import { PartnerError } from "../../../src/providers/http/partner-http.js";
-import { capturedLogger } from "./partner-server.js";
+import { capturedLogger, failure } from "./partner-server.js";
 
 /*
  * Our partner clients against the partner simulator: both sides of issue 41's wire contract at once. The payer of a
@@ -125,15 +124,6 @@ async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boo
     if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<PartnerError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PartnerError);
-  return error as PartnerError;
 }
 
 // --- Avenia ---

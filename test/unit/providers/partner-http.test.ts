@@ -1,12 +1,8 @@
 import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  PartnerError,
-  PartnerTransport,
-  type PartnerTransportOptions,
-} from "../../../src/providers/http/partner-http.js";
-import { capturedLogger, json, startPartnerServer } from "./partner-server.js";
+import { PartnerTransport, type PartnerTransportOptions } from "../../../src/providers/http/partner-http.js";
+import { capturedLogger, failure, json, startPartnerServer } from "./partner-server.js";
 
 type PartnerServer = Awaited<ReturnType<typeof startPartnerServer>>;
 
@@ -46,15 +42,6 @@ function transportFor(options: Partial<PartnerTransportOptions> = {}) {
 
 const getTicket = { method: "GET", route: "/tickets/{id}", pathParams: { id: "t 1" }, idempotent: true } as const;
 const createTicket = { method: "POST", route: "/tickets", body: { amount: "10" }, idempotent: false } as const;
-
-async function failure(promise: Promise<unknown>): Promise<PartnerError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PartnerError);
-  return error as PartnerError;
-}
 
 async function unusedPort(): Promise<number> {
   const probe = createServer();

@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
+import { expect } from "vitest";
+import { PartnerError } from "../../../src/providers/http/partner-http.js";
 
 export interface RecordedRequest {
   method: string;
@@ -75,4 +77,14 @@ export function capturedLogger() {
     },
   });
   return { logger: pino({ level: "debug" }, sink), lines };
+}
+
+/** The PartnerError a call failed with (the test fails if it succeeded or failed otherwise). */
+export async function failure(promise: Promise<unknown>): Promise<PartnerError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(PartnerError);
+  return error as PartnerError;
 }
