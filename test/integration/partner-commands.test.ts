@@ -178,6 +178,26 @@ async function newRamp(db: Db = database().db): Promise<string> {
   return rampId;
 }
 
+/** A pay-in of the ramp, its reference the ramp's id. */
+function payInInput(rampId: string): Parameters<typeof aveniaPayIn>[1] {
+  return {
+    rampId,
+    subAccountId,
+    additionalData: rampId,
+    quote: {
+      inputCurrency: "BRL",
+      inputPaymentMethod: "PIX",
+      outputCurrency: "BRLA",
+      outputPaymentMethod: "BASE",
+      inputThirdParty: false,
+      outputThirdParty: false,
+      inputAmount: "100.00",
+      subAccountId,
+    },
+    output: { walletChain: "BASE", walletAddress: WALLET },
+  };
+}
+
 interface Case {
   kind: CommandKind;
   partner: PartnerName;
@@ -197,22 +217,7 @@ const cases: Case[] = [
     moneyRoute: "POST /v2/account/tickets",
     refusedRepeatsPerLookup: 0,
     async command(rampId) {
-      return aveniaPayIn(avenia, {
-        rampId,
-        subAccountId,
-        additionalData: rampId,
-        quote: {
-          inputCurrency: "BRL",
-          inputPaymentMethod: "PIX",
-          outputCurrency: "BRLA",
-          outputPaymentMethod: "BASE",
-          inputThirdParty: false,
-          outputThirdParty: false,
-          inputAmount: "100.00",
-          subAccountId,
-        },
-        output: { walletChain: "BASE", walletAddress: WALLET },
-      });
+      return aveniaPayIn(avenia, payInInput(rampId));
     },
     async expectOrder(partnerOrderId, answer) {
       const ticket = await avenia.ticket(subAccountId, partnerOrderId);
@@ -470,5 +475,77 @@ describe.each(cases)(`money command $kind (${testEngine()})`, (testCase) => {
         expect(counts(testCase, command)).toEqual({ executed: 1, refusedRepeats: 0 });
       }
     });
+  });
+});
+
+describe(`the ledger's other paths, on an Avenia pay-in (${testEngine()})`, () => {
+  const [payIn] = cases;
+
+  it("a lookup that fails leaves the command as it was, for the next caller to look up", async () => {
+    const command = await payIn.command(await newRamp());
+    simulator.setFaults({ partner: "avenia", resetNext: { count: 1, when: "after", route: payIn.moneyRoute } });
+    expect(await ledger.execute(command)).toMatchObject({ outcome: "pending", reason: "unsettled" });
+    // The lookup's GET is retried twice by the transport: three failures make it fail.
+    simulator.setFaults({
+      partner: "avenia",
+      failNext: { count: 3, status: 503, when: "before", route: "GET /v2/account/tickets" },
+    });
+    expect(await ledger.execute(command)).toEqual({
+      outcome: "pending",
+      reason: "unsettled",
+      error: "Looking the PIX pay-in ticket up at Avenia failed (HTTP 503).",
+    });
+    const left = await row(command);
+    expect(left).toMatchObject({ state: "unknown", attempts: 1 });
+    expect(left.claimedUntil.getTime()).toBeLessThanOrEqual(Date.now());
+    simulator.clearFaults();
+
+    accepted(await ledger.execute(command));
+    expect(counts(payIn, command)).toEqual({ executed: 1, refusedRepeats: 0 });
+  });
+
+  it("a partner not reached leaves the command intended; the next caller looks it up, then sends it", async () => {
+    const rampId = await newRamp();
+    const unreachable = new AveniaClient({
+      baseUrl: "http://127.0.0.1:1",
+      apiKey: AVENIA_API_KEY,
+      privateKeyPem: signingKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      logger: log.logger,
+      retryBaseDelayMs: 5,
+    });
+    const notReached = await ledger
+      .execute(aveniaPayIn(unreachable, payInInput(rampId)))
+      .finally(() => unreachable.close());
+    expect(notReached).toEqual({
+      outcome: "pending",
+      reason: "unsettled",
+      error: "Avenia was not reached for the PIX pay-in ticket (ECONNREFUSED).",
+    });
+    const command = await payIn.command(rampId);
+    expect(await row(command)).toMatchObject({ state: "intended", attempts: 1 });
+
+    const ticketLists = () => simulator.stats().avenia.calls["GET /v2/account/tickets"] ?? 0;
+    const listsBefore = ticketLists();
+    const made = accepted(await ledger.execute(command));
+    await payIn.expectOrder(made.partnerOrderId, made.answer);
+    expect(ticketLists()).toBe(listsBefore + 1);
+    expect(await row(command)).toMatchObject({ state: "accepted", attempts: 2 });
+    expect(counts(payIn, command)).toEqual({ executed: 1, refusedRepeats: 0 });
+  });
+
+  it("an error of the gateway's own in a send is recorded unknown and thrown; the next caller looks the command up", async () => {
+    const command = await payIn.command(await newRamp());
+    const broken = {
+      ...command,
+      send: () => Promise.reject(new TypeError("a bug in building the request")),
+    };
+    await expect(ledger.execute(broken)).rejects.toThrow("a bug in building the request");
+    expect(await row(command)).toMatchObject({
+      state: "unknown",
+      lastError:
+        "The PIX pay-in ticket was sent to Avenia without a certain answer (an error in the gateway: TypeError).",
+    });
+    accepted(await ledger.execute(command));
+    expect(counts(payIn, command)).toEqual({ executed: 1, refusedRepeats: 0 });
   });
 });
