@@ -27,10 +27,10 @@ import { capturedLogger } from "../unit/providers/partner-server.js";
 const database = openDatabaseForTests();
 const log = capturedLogger();
 /** The clients give up on a call after CLIENT_TIMEOUT_MS; the ledger's budget per call is longer. */
-const CLIENT_TIMEOUT_MS = 300;
-const LEDGER: LedgerOptions = { callTimeoutMs: 2_000 };
+const CLIENT_TIMEOUT_MS = 1_000;
+const LEDGER: LedgerOptions = { callTimeoutMs: 5_000 };
 /** A moment after every claim LEDGER takes has lapsed: what a restarted instance sees. */
-const AFTER_CLAIMS_LAPSED = 10_000;
+const AFTER_CLAIMS_LAPSED = 60_000;
 const PENNY = "/api/v1/third-party-service/penny";
 const WALLET = "0x2222222222222222222222222222222222222222";
 const AVENIA_API_KEY = "ledger-avenia-key";
