@@ -108,7 +108,8 @@ export class Alfredpay {
   private customers = new Map<string, Customer>();
   private submissions = new Map<string, Submission>();
   private quotes = new Map<string, Quote>();
-  private usedQuotes = new Set<string>();
+  /** Quote id -> the order that used it. */
+  private usedQuotes = new Map<string, string>();
   private orders = new Map<string, Order>();
   private fiatAccounts = new Map<string, FiatAccount>();
 
@@ -123,7 +124,11 @@ export class Alfredpay {
       routes: this.routes(),
       isAuthenticated: (request) =>
         request.headers["api-key"] === options.apiKey && request.headers["api-secret"] === options.apiSecret,
-      errorBody: (error) => ({ errorCode: error.code ?? error.status, errorMessage: error.message }),
+      errorBody: (error) => ({
+        errorCode: error.code ?? error.status,
+        errorMessage: error.message,
+        ...(error.metadata && { errorMetadata: error.metadata }),
+      }),
     };
   }
 
@@ -333,6 +338,14 @@ export class Alfredpay {
     const body = objectBody(request);
     const customer = this.customer(requiredString(body, "customerId"));
     const quote = this.quote(requiredString(body, "quoteId"));
+    // Before any other check: a used quote names its order for as long as the order exists, expired or not, so a
+    // client whose answer was lost learns the order by sending again (spec decision 8).
+    const identity = `${kind}:${quote.quoteId}`;
+    const usedBy = this.usedQuotes.get(quote.quoteId);
+    if (usedBy !== undefined) {
+      countIn(this.context.stats().duplicateMoneySteps, identity);
+      throw new PartnerError(409, "Quote already used", 111409, { transactionId: usedBy });
+    }
     const onchain = kind === "onramp" ? quote.toCurrency : quote.fromCurrency;
     if (!ONCHAIN_CURRENCIES.includes(onchain))
       throw new PartnerError(400, `Invalid field(s): quote is not for an ${kind}`, 110002);
@@ -340,18 +353,13 @@ export class Alfredpay {
       throw new PartnerError(400, "Invalid field(s): amount", 110002);
     if (!customer.verified) throw new PartnerError(403, "Customer verification is not completed", 403);
     if (Date.parse(quote.expiration) < Date.now()) throw new PartnerError(400, "Quote expired", 110002);
-    const identity = `${kind}:${quote.quoteId}`;
-    if (this.usedQuotes.has(quote.quoteId)) {
-      countIn(this.context.stats().duplicateMoneySteps, identity);
-      throw new PartnerError(409, "Quote already used", 111409);
-    }
     const fiatAccountId = kind === "offramp" ? requiredString(body, "fiatAccountId") : undefined;
     if (fiatAccountId !== undefined && this.fiatAccounts.get(fiatAccountId)?.customerId !== customer.customerId)
       throw new PartnerError(404, "Fiat account not found", 404);
-    this.usedQuotes.add(quote.quoteId);
+    const transactionId = randomUUID();
+    this.usedQuotes.set(quote.quoteId, transactionId);
     countIn(this.context.stats().moneySteps, identity);
     const now = isoNow();
-    const transactionId = randomUUID();
     const order: Order = {
       kind,
       transactionId,

@@ -15,13 +15,23 @@ export interface CallbackFaults {
   delayMs?: number;
 }
 
+/**
+ * Which calls a fault meets: the next `count` of them, or of those to `route` alone (a route template as the stats
+ * count calls, e.g. `POST /v2/account/tickets`), so a test can aim at the call that moves money.
+ */
+interface CallFaultTarget {
+  count: number;
+  when: FaultMoment;
+  route?: string;
+}
+
 export interface PartnerFaults {
   latencyMs?: number;
-  failNext?: { count: number; status: number; when: FaultMoment };
+  failNext?: CallFaultTarget & { status: number };
   /** Never answer: the socket is held until the client gives up. */
-  timeoutNext?: { count: number; when: FaultMoment };
+  timeoutNext?: CallFaultTarget;
   /** Destroy the socket without an answer. */
-  resetNext?: { count: number; when: FaultMoment };
+  resetNext?: CallFaultTarget;
   callbacks?: CallbackFaults;
 }
 
@@ -31,18 +41,23 @@ export interface FaultsInput extends PartnerFaults {
 
 export type CallFault = { kind: "fail"; status: number } | { kind: "timeout" } | { kind: "reset" };
 
-/** Takes the next call fault due at `moment`, counting it down. */
-export function takeCallFault(faults: PartnerFaults, moment: FaultMoment): CallFault | undefined {
+/** Takes the next call fault due at `moment` for a call to `route`, counting it down. */
+export function takeCallFault(faults: PartnerFaults, moment: FaultMoment, route: string): CallFault | undefined {
   const { failNext, timeoutNext, resetNext } = faults;
-  if (failNext && failNext.when === moment && failNext.count > 0) {
+  const due = (target: CallFaultTarget | undefined): target is CallFaultTarget =>
+    target !== undefined &&
+    target.when === moment &&
+    target.count > 0 &&
+    (target.route === undefined || target.route === route);
+  if (due(failNext)) {
     failNext.count -= 1;
     return { kind: "fail", status: failNext.status };
   }
-  if (timeoutNext && timeoutNext.when === moment && timeoutNext.count > 0) {
+  if (due(timeoutNext)) {
     timeoutNext.count -= 1;
     return { kind: "timeout" };
   }
-  if (resetNext && resetNext.when === moment && resetNext.count > 0) {
+  if (due(resetNext)) {
     resetNext.count -= 1;
     return { kind: "reset" };
   }
@@ -59,6 +74,8 @@ export function parseFaults(input: unknown): FaultsInput | string {
     if (value === undefined) continue;
     if (!isObject(value) || !isCount(value.count) || (value.when !== "before" && value.when !== "after"))
       return `${name} must be { count, when: "before" | "after" }`;
+    if (value.route !== undefined && typeof value.route !== "string")
+      return `${name}.route must be a route template such as "POST /v2/account/tickets"`;
   }
   if (failNext !== undefined && !isErrorStatus((failNext as Record<string, unknown>).status))
     return "failNext.status must be an HTTP error status (400-599)";

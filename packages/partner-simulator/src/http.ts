@@ -25,6 +25,8 @@ export class PartnerError extends Error {
     message: string,
     /** Alfredpay's numeric code; Avenia has none. */
     readonly code?: number,
+    /** Alfredpay's `errorMetadata`: what the refusal is about. */
+    readonly metadata?: Record<string, unknown>,
   ) {
     super(message);
   }

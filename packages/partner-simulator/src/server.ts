@@ -63,7 +63,8 @@ async function handle(parts: ServerParts, routes: CompiledRoute[], request: Inco
   if (!match) return send(response, simulatorError(new PartnerError(404, "no such route", 404)));
   const { compiled, params } = match;
   const partner = parts.partners[compiled.partner];
-  countIn(parts.control.stats()[compiled.partner].calls, `${method} ${compiled.route.template}`);
+  const routeKey = `${method} ${compiled.route.template}`;
+  countIn(parts.control.stats()[compiled.partner].calls, routeKey);
   const partnerRequest: PartnerRequest = {
     method,
     url,
@@ -86,10 +87,10 @@ async function handle(parts: ServerParts, routes: CompiledRoute[], request: Inco
   const latencyMs = parts.faults(compiled.partner).latencyMs;
   if (latencyMs) await new Promise<void>((resolve) => parts.scheduler.after(latencyMs, resolve));
   // Read again after the wait: the faults may have been replaced meanwhile.
-  const before = takeCallFault(parts.faults(compiled.partner), "before");
+  const before = takeCallFault(parts.faults(compiled.partner), "before", routeKey);
   if (before) return applyFault(before, response, refuse);
   const reply = answer(compiled.route, partnerRequest, refuse);
-  const after = takeCallFault(parts.faults(compiled.partner), "after");
+  const after = takeCallFault(parts.faults(compiled.partner), "after", routeKey);
   if (after) return applyFault(after, response, refuse);
   send(response, reply);
 }

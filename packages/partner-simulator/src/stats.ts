@@ -3,9 +3,16 @@ import { PARTNERS, type PartnerName } from "./faults.js";
 export interface PartnerStats {
   /** Calls per route template, e.g. `POST /v2/account/tickets`. */
   calls: Record<string, number>;
-  /** Money steps executed, by identity (spec decision 8). */
+  /**
+   * Money steps executed, by identity (spec decision 8). A step done twice reads 2 here: the figure a fault test
+   * holds at 1 per identity.
+   */
   moneySteps: Record<string, number>;
-  /** Refused second attempts at a money step, by identity. */
+  /**
+   * Second attempts at a money step the partner refused, by identity: nothing was executed. Not a fault by itself:
+   * an Alfredpay client whose answer was lost finds its order by sending again (the 409 names it), so each such
+   * lookup counts one here; an Avenia client looks its tickets up by listing, so for Avenia it reads 0.
+   */
   duplicateMoneySteps: Record<string, number>;
   callbacks: {
     /** Deliveries the receiver answered 2xx. */

@@ -12,6 +12,7 @@ import {
   offrampAnswer,
   onrampAnswer,
   onrampCreated,
+  onrampWithInstructions,
   quoteAnswer,
   submissionCreated,
   verificationStatus,
@@ -36,6 +37,7 @@ interface CallOptions {
 
 const API_PREFIX = "/api/v1/third-party-service/penny";
 const TRADE_LIMIT_ERROR = "111426";
+const QUOTE_ALREADY_USED = "111409";
 const ALREADY_REGISTERED = "already-registered";
 
 type Chain = "ETH" | "MATIC" | "XLM" | "OP" | "ARB" | "BASE" | "TRX" | "SOL" | "CELO" | "AVAX" | "BNB";
@@ -104,7 +106,13 @@ function describeAlfredpayError(_status: number, body: string): PartnerErrorDeta
     return { code, kind: "rejected", message };
   }
   if (/already registered/i.test(parsed.errorMessage ?? "")) return { code: ALREADY_REGISTERED };
+  if (code === QUOTE_ALREADY_USED) return { code, existingId: parsed.errorMetadata?.transactionId };
   return { code };
+}
+
+/** The order a "quote already used" refusal names, or null for any other failure. */
+function orderOfUsedQuote(error: unknown): string | null {
+  return error instanceof PartnerError && error.partnerCode === QUOTE_ALREADY_USED ? error.existingId : null;
 }
 
 /** Alfredpay's API (fiat rails in MX, CO, AR, US <-> USDC/USDT), the spec's endpoint subset. */
@@ -207,16 +215,40 @@ export class AlfredpayClient {
     return this.get("/quotes/{quoteId}", { quoteId }, quoteAnswer, options);
   }
 
-  createOnramp(body: OnrampRequest, options?: CallOptions) {
-    return this.post("/onramp", {}, body, onrampCreated, options);
+  /**
+   * Creates the onramp order, or answers the one its quote made. Alfredpay takes no idempotency key, but a quote is
+   * single-use: a second order on it is refused 409 naming the first (spec decision 8), which is read back. So a
+   * creation whose answer was lost is sent again safely, and the repeat is how the order is found.
+   */
+  async createOnramp(body: OnrampRequest, options?: CallOptions) {
+    try {
+      return await this.post("/onramp", {}, body, onrampCreated, options);
+    } catch (error) {
+      const existing = orderOfUsedQuote(error);
+      if (existing === null) throw error;
+      const { fiatPaymentInstructions, ...transaction } = await this.get(
+        "/onramp/{transactionId}",
+        { transactionId: existing },
+        onrampWithInstructions,
+        options,
+      );
+      return { transaction, fiatPaymentInstructions };
+    }
   }
 
   onramp(transactionId: string, options?: CallOptions) {
     return this.get("/onramp/{transactionId}", { transactionId }, onrampAnswer, options);
   }
 
-  createOfframp(body: OfframpRequest, options?: CallOptions) {
-    return this.post("/offramp", {}, body, offrampAnswer, options);
+  /** Creates the offramp order, or answers the one its quote made (as createOnramp). */
+  async createOfframp(body: OfframpRequest, options?: CallOptions) {
+    try {
+      return await this.post("/offramp", {}, body, offrampAnswer, options);
+    } catch (error) {
+      const existing = orderOfUsedQuote(error);
+      if (existing === null) throw error;
+      return this.offramp(existing, options);
+    }
   }
 
   offramp(transactionId: string, options?: CallOptions) {

@@ -43,6 +43,8 @@ const fiatPaymentInstructions = z.looseObject({ paymentType: z.string() });
 
 export const onrampCreated = z.object({ transaction: onrampTransaction, fiatPaymentInstructions });
 export const onrampAnswer = onrampTransaction.extend({ fiatPaymentInstructions: fiatPaymentInstructions.optional() });
+/** An order read back for its creation's answer: the instructions must be there. */
+export const onrampWithInstructions = onrampTransaction.extend({ fiatPaymentInstructions });
 
 export const offrampAnswer = z.object({
   transactionId: z.string().min(1),
@@ -69,6 +71,8 @@ export const errorBody = z.object({
       fromCurrency: z.string().optional(),
       minQuantity: z.number().optional(),
       maxQuantity: z.number().optional(),
+      /** A used quote's refusal names the order that used it (spec decision 8). */
+      transactionId: z.string().min(1).optional(),
     })
     .nullish(),
 });

@@ -57,7 +57,7 @@ export type FixedRateQuoteQuery = {
   subAccountId?: string;
 } & ({ inputAmount: string; outputAmount?: never } | { outputAmount: string; inputAmount?: never });
 
-interface Permit {
+export interface Permit {
   r: string;
   s: string;
   v: number;

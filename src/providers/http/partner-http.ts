@@ -25,6 +25,8 @@ export class PartnerError extends AppError {
     readonly partnerStatus: number | null,
     readonly partnerCode: string | null,
     message?: string,
+    /** The partner's id of what a conflict says exists already (an Alfredpay order that used the quote). */
+    readonly existingId: string | null = null,
   ) {
     super(kind === "rejected" ? "PROVIDER_REJECTED" : "PROVIDER_UNAVAILABLE", message);
     this.name = "PartnerError";
@@ -39,6 +41,8 @@ export interface PartnerErrorDetail {
   kind?: PartnerErrorKind;
   /** Our own words for the caller, when the refusal has a meaning they can act on. */
   message?: string;
+  /** The partner's id of what a conflict says exists already. */
+  existingId?: string;
 }
 
 /** The request as it goes on the wire, for partners that sign it. */
@@ -268,7 +272,7 @@ export class PartnerTransport {
     const detail = this.options.describeError(status, text);
     const kind = detail.kind ?? kindOfStatus(status);
     log({ status, errorKind: kind, partnerCode: detail.code }, true);
-    const error = new PartnerError(partner, kind, status, detail.code, detail.message);
+    const error = new PartnerError(partner, kind, status, detail.code, detail.message, detail.existingId);
     const retryable = status === 408 || status === 429 || status >= 500;
     return { ok: false, error, retryable, retryAfterMs: retryAfterMs(retryAfter, this.now()) };
   }

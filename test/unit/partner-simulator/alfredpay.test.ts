@@ -181,14 +181,37 @@ describe("Alfredpay", () => {
     });
   });
 
-  it("refuses a second order on one quote 409 111409 and counts the duplicate", async () => {
+  it("refuses a second order on one quote 409 111409 naming the first order, and counts a refused duplicate", async () => {
     const sim = await simulator();
     const { customerId } = await alfredpayCustomer(sim.url);
     const quote = await onrampQuote(sim.url, "100.00", customerId);
-    expect((await createOnramp(sim.url, customerId, quote)).status).toBe(200);
+    const first = await createOnramp(sim.url, customerId, quote);
+    expect(first.status).toBe(200);
     const again = await createOnramp(sim.url, customerId, quote);
-    expect(again).toEqual({ status: 409, body: { errorCode: 111409, errorMessage: "Quote already used" } });
-    expect(sim.stats().alfredpay.duplicateMoneySteps).toEqual({ [`onramp:${quote.quoteId}`]: 1 });
+    expect(again).toEqual({
+      status: 409,
+      body: {
+        errorCode: 111409,
+        errorMessage: "Quote already used",
+        errorMetadata: { transactionId: first.body.transaction.transactionId },
+      },
+    });
+    const identity = `onramp:${quote.quoteId}`;
+    expect(sim.stats().alfredpay.moneySteps).toEqual({ [identity]: 1 });
+    expect(sim.stats().alfredpay.duplicateMoneySteps).toEqual({ [identity]: 1 });
+  });
+
+  it("names the order of a used quote even once the quote expired, so a lost answer is found by sending again", async () => {
+    const sim = await simulator({ timing: { quoteTtlMs: 200 } });
+    const { customerId } = await alfredpayCustomer(sim.url);
+    const quote = await onrampQuote(sim.url, "100.00", customerId);
+    const first = await createOnramp(sim.url, customerId, quote);
+    await sleep(250);
+    const again = await createOnramp(sim.url, customerId, quote);
+    expect([again.status, again.body.errorMetadata]).toEqual([
+      409,
+      { transactionId: first.body.transaction.transactionId },
+    ]);
   });
 
   it("refuses an order on an expired quote 400", async () => {

@@ -83,6 +83,20 @@ describe("call faults", () => {
     expect(await ticketsOf(sim.url, account.id)).toHaveLength(1);
   });
 
+  it("a fault aimed at a route meets only that route's calls: the money step, not the quote before it", async () => {
+    const sim = await simulator();
+    const account = await aveniaSubAccount(sim.url);
+    sim.setFaults({
+      partner: "avenia",
+      failNext: { count: 1, status: 503, when: "after", route: "POST /v2/account/tickets" },
+    });
+    const quoteToken = await aveniaPayinQuote(sim.url, account.id, "10.00");
+    expect(quoteToken).toEqual(expect.any(String));
+    expect((await aveniaPayinTicket(sim.url, account.id, quoteToken, "ref-route")).status).toBe(503);
+    expect(sim.stats().avenia.moneySteps).toEqual({ "payin:ref-route": 1 });
+    expect((await avenia(sim.url, "GET", `/v2/account/limits?subAccountId=${account.id}`)).status).toBe(200);
+  });
+
   it("latencyMs delays every answer, and faults spare the public key and /_control", async () => {
     const sim = await simulator();
     sim.setFaults({ partner: "avenia", latencyMs: 150, failNext: { count: 1, status: 500, when: "before" } });
@@ -108,6 +122,7 @@ describe("call faults", () => {
       { partner: "avenia", failNext: { count: 1, status: 200, when: "before" } },
       { partner: "avenia", timeoutNext: { count: -1, when: "before" } },
       { partner: "avenia", resetNext: { count: 1, when: "later" } },
+      { partner: "avenia", resetNext: { count: 1, when: "after", route: 7 } },
       { partner: "avenia", callbacks: { reorder: "yes" } },
     ];
     for (const body of bad) expect((await controlCall(sim.url, "PUT", "/_control/faults", body)).status).toBe(400);

@@ -133,7 +133,44 @@ describe("Alfredpay errors", () => {
     expect(log.lines.join("")).not.toContain("joe@example.com");
   });
 
-  it("make a used quote an unknown outcome, sent once", async () => {
+  it("answer a used quote's order, read back by the id its 409 names, as the creation's answer", async () => {
+    const transaction = {
+      transactionId: "tx-first",
+      quoteId: "q-1",
+      status: "CREATED",
+      fromAmount: "1000",
+      toAmount: "55.1",
+      depositAddress: "0xabc",
+      txHash: null,
+    };
+    const fiatPaymentInstructions = { paymentType: "SPEI", clabe: "0123", reference: "R1" };
+    server.handle((request, response) =>
+      request.method === "POST"
+        ? json(response, 409, {
+            errorCode: 111409,
+            errorMessage: "Quote already used",
+            errorMetadata: { transactionId: "tx-first" },
+          })
+        : json(response, 200, { ...transaction, fiatPaymentInstructions }),
+    );
+    const created = await alfredpay.createOnramp({
+      customerId: "c-1",
+      quoteId: "q-1",
+      fromCurrency: "MXN",
+      toCurrency: "USDT",
+      amount: "1000",
+      chain: "MATIC",
+      paymentMethodType: "BANK",
+      depositAddress: "0xabc",
+    });
+    expect(created).toEqual({ transaction, fiatPaymentInstructions });
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      `POST ${PREFIX}/onramp`,
+      `GET ${PREFIX}/onramp/tx-first`,
+    ]);
+  });
+
+  it("make a used quote whose 409 names no order an unknown outcome, sent once", async () => {
     server.handle((_, response) => json(response, 409, { errorCode: 111409, errorMessage: "Quote already used" }));
     const error = await failure(
       alfredpay.createOfframp({
