@@ -6,7 +6,7 @@ import { CORRIDOR_FIAT, CORRIDORS, type Corridor } from "../reference-data/corri
  * retry ramps. `live` refuses to start while any corridor would (src/config.ts).
  */
 
-type Partner = "Avenia" | "Alfredpay";
+export type Partner = "Avenia" | "Alfredpay";
 
 /** As in the production service (ARCHITECTURE.md, "Partners, a network away"); it serves EU through Monerium and Mykobo. */
 const CORRIDOR_PARTNER: Readonly<Record<Corridor, Partner | null>> = {
