@@ -28,6 +28,9 @@ import { NodeService } from "./nodes/service.js";
 import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
+import { PartnerCallbackService } from "./partner-callbacks/service.js";
+import { AveniaPublicKeySource } from "./providers/avenia/client.js";
+import { AveniaCallbackKey } from "./providers/avenia/signing.js";
 import { ProfileService } from "./profiles/service.js";
 import type { RampProvider } from "./providers/ports.js";
 import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js";
@@ -94,6 +97,8 @@ export interface App {
   /** Where subjects started Brazilian KYC from (a quote, a widget session). */
   initialKycAttempts: InitialKycAttempts;
   rampProcessor: RampProcessor;
+  /** Partners' callbacks (`/v1/webhooks/avenia`, `/v1/webhooks/alfredpay`): verified, then stored once. */
+  partnerCallbacks: PartnerCallbackService;
   webhooks: WebhookService;
   /** The webhook signing key (loaded, or created once, before the app is returned). */
   signingKeys: SigningKeyService;
@@ -128,6 +133,9 @@ export interface AppSeams {
   /** How often this instance shares its rate-limit counts (PostgreSQL); long, to keep it out of a test's statement counts. */
   rateLimitFlushMs?: number;
 }
+
+/** A callback waits for Avenia's key: well within the partner's own wait for our answer. */
+const AVENIA_KEY_TIMEOUT_MS = 5_000;
 
 export async function createApp(config: Config, log: Logger, seams: AppSeams = {}): Promise<App> {
   const applied = await migrate(config.database, {
@@ -233,6 +241,21 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
     (outcome, elapsedMs) => metrics.observeRampStepCall(outcome, elapsedMs),
   );
+  // Avenia's callback key comes from its API; the call is a callback's only partner call, and a rare one.
+  const { avenia, alfredpay } = config.partners;
+  const aveniaKeys =
+    avenia.baseUrl === undefined
+      ? undefined
+      : new AveniaPublicKeySource({ baseUrl: avenia.baseUrl, logger: log, timeoutMs: AVENIA_KEY_TIMEOUT_MS });
+  const partnerCallbacks = new PartnerCallbackService(
+    db,
+    {
+      avenia: aveniaKeys && new AveniaCallbackKey(() => aveniaKeys.publicKey()),
+      alfredpaySecret: alfredpay.callbackSecret,
+    },
+    log,
+    seams.clock,
+  );
   const resolve = seams.resolveHost ?? systemResolver;
   const sender = new WebhookSender({
     resolve,
@@ -330,6 +353,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     idempotency,
     recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),
     rampProcessor,
+    partnerCallbacks,
     webhooks: new WebhookService(db, outbox, { allowPrivateNetworks, resolve }),
     signingKeys,
     rampEvents,
@@ -358,6 +382,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
         await rampEvents.stop();
         await webhookDelivery.stop();
         await sender.close();
+        await aveniaKeys?.close();
         await verifier.flushLastUses();
         await rateLimits.close();
         signingKeys.close();

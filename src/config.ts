@@ -76,6 +76,12 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
   GRAPHQL_MAX_LIST_ITEMS: z.coerce.number().int().min(1).default(2000),
+  // Partners. A partner whose settings are absent is not configured: its callbacks are answered 404.
+  AVENIA_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ALFREDPAY_CALLBACK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, "must be whsec_ and the base64 of at least 24 random bytes")
+    .optional(),
   METRICS_LISTEN: z
     .string()
     .regex(LISTEN_ADDRESS, "must be host:port, such as 127.0.0.1:9464 or [::1]:9464")
@@ -115,6 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         "SIGNING_KEY_ENCRYPTION_KEY (32+ characters) or SIGNING_PRIVATE_KEY must be set: the webhook signing key must survive restarts",
       );
     }
+    if (e.AVENIA_BASE_URL?.startsWith("http:"))
+      problems.push(
+        "AVENIA_BASE_URL must be https://: the key Avenia's callbacks are verified with is fetched from it",
+      );
     if (problems.length) refusals.push(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
   }
   // Whatever NODE_ENV says (CONTRACT.md): a live key's ramps and KYC go to partners, never to the sandbox.
@@ -199,6 +209,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxCost: e.GRAPHQL_MAX_COST,
       maxListItems: e.GRAPHQL_MAX_LIST_ITEMS,
+    },
+    /** Each partner's settings; the per-corridor partner configuration joins them here. */
+    partners: {
+      /** Where Avenia's API is, whose `GET /v2/public-key` serves the key its callbacks are signed with. */
+      avenia: { baseUrl: e.AVENIA_BASE_URL },
+      /** The Standard Webhooks secret Alfredpay signs its callbacks with (spec decision 7). */
+      alfredpay: { callbackSecret: e.ALFREDPAY_CALLBACK_SECRET },
     },
     /** Where `GET /metrics` is also served without the operator token (unset: only on the API's port, with it). */
     metricsListen: e.METRICS_LISTEN === undefined ? undefined : listenAddress(e.METRICS_LISTEN),

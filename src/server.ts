@@ -44,7 +44,9 @@ import {
   documentedAccess,
   ERROR_RESPONSE_SCHEMA,
   managedProfileSelector,
+  PARTNER_SIGNATURE_SCHEMES,
   presentedPublicKeys,
+  rawBodyOf,
   sentBody,
 } from "./rest/http.js";
 import { metricsRoute } from "./rest/metrics.js";
@@ -59,6 +61,7 @@ import { customerRoutes } from "./rest/v1/customers.js";
 import { domesticFileRoutes } from "./rest/v1/domestic-files.js";
 import { fiatAccountRoutes } from "./rest/v1/fiat-accounts.js";
 import { onboardingRoutes } from "./rest/v1/onboarding.js";
+import { partnerCallbackRoutes } from "./rest/v1/partner-callbacks.js";
 import { publicKeyRoutes } from "./rest/v1/public-key.js";
 import { quoteRoutes } from "./rest/v1/quotes.js";
 import { rampRoutes } from "./rest/v1/ramps.js";
@@ -244,6 +247,27 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     }
   });
 
+  // Partner callbacks read no credential: the partner's signature over the body's bytes is verified once they are
+  // read, before the handler. A partner without settings has no sender to expect: 404 before the body is read.
+  server.addHook("onRoute", (route) => {
+    const partner = route.config?.partnerSignature;
+    if (!partner) return;
+    route.onRequest = [
+      ...hookList(route.onRequest),
+      (_request, _reply, done) => {
+        app.partnerCallbacks.requireConfigured(partner);
+        done();
+      },
+    ];
+    route.preValidation = [
+      (request, _reply, done) => {
+        const delivery = { rawBody: rawBodyOf(request), headers: request.headers };
+        app.partnerCallbacks.verify(partner, delivery).then(() => done(), done);
+      },
+      ...hookList(route.preValidation),
+    ];
+  });
+
   server.setErrorHandler((error: FastifyError, request, reply) => replyWithError(error, request, reply));
   server.setNotFoundHandler({ preValidation: perIpLimit }, (request, reply) =>
     replyWithError(
@@ -265,6 +289,22 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
           SecretApiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
           PublicApiKey: { type: "apiKey", in: "header", name: "X-Public-Key" },
           OperatorToken: { type: "http", scheme: "bearer", description: "OPERATOR_TOKEN, on /v1/admin/* only" },
+          [PARTNER_SIGNATURE_SCHEMES.Avenia]: {
+            type: "apiKey",
+            in: "header",
+            name: "signature",
+            description:
+              "Avenia's webhooks only: base64 RSA-PSS/SHA-256 (MGF1 SHA-256, maximum salt) over the raw body, verified " +
+              "with the key Avenia serves at GET /v2/public-key.",
+          },
+          [PARTNER_SIGNATURE_SCHEMES.Alfredpay]: {
+            type: "apiKey",
+            in: "header",
+            name: "webhook-signature",
+            description:
+              "Alfredpay's callbacks only: Standard Webhooks, `v1,` and the base64 HMAC-SHA256 of " +
+              "`webhook-id.webhook-timestamp.body` under the shared whsec_ secret; the timestamp within 5 minutes.",
+          },
         },
       },
     },
@@ -278,9 +318,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // Deny by default: every route from here on says who may call it, or the server does not start. (Before
   // this point only plugins' own routes exist: CORS answers preflights, which carry no credentials.)
   server.addHook("onRoute", (route) => {
-    const { capabilities, delegation, public: open, graphql } = route.config ?? {};
-    if (!capabilities?.length && !open && !graphql) {
-      throw new Error(`${String(route.method)} ${route.url} declares no access rule (capabilities, or public: true)`);
+    const { capabilities, delegation, public: open, graphql, partnerSignature } = route.config ?? {};
+    if (!capabilities?.length && !open && !graphql && !partnerSignature) {
+      throw new Error(
+        `${String(route.method)} ${route.url} declares no access rule (capabilities, a partner signature, or public: true)`,
+      );
     }
     if (capabilities?.length && !delegation) {
       throw new Error(`${String(route.method)} ${route.url} declares no delegation rule`);
@@ -316,6 +358,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   await uploadRoutes(server, app);
   await domesticFileRoutes(server, app);
   recipientRoutes(server, app);
+  await partnerCallbackRoutes(server, app);
 
   await mountGraphQL(server, app, await buildGraphQLSchema(), await buildAdminGraphQLSchema(), limits);
   return server;

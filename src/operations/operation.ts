@@ -4,12 +4,21 @@ import type { OperatorActor } from "../audit/types.js";
 import type { Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationName } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
+import type { Partner } from "../providers/partners.js";
 import { parseInput } from "../validation.js";
 
 /** Who may perform an operation: the tasks of the capability matrix it needs and how delegation applies. */
 export interface AccessRule {
   readonly requires: readonly [Capability, ...Capability[]];
   readonly delegation: DelegationName;
+}
+
+/**
+ * Who may deliver a partner's callbacks: no caller credential, only that partner's signature over the body's
+ * bytes (`src/partner-callbacks`). The route's config carries it, and the server verifies it before the handler.
+ */
+export interface PartnerSignatureRule {
+  readonly partnerSignature: Partner;
 }
 
 /**

@@ -4,6 +4,7 @@ import { z as zod } from "zod";
 import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import type { Principal, PrincipalKind } from "../auth/principal.js";
+import type { Partner } from "../providers/partners.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import { fieldError, isObject } from "../validation.js";
@@ -22,6 +23,11 @@ declare module "fastify" {
     capabilities?: readonly Capability[];
     /** Answers anyone, unauthenticated: said explicitly, since a route that declares no rule refuses to start. */
     public?: true;
+    /**
+     * A partner's callbacks: no caller credential, the partner's signature over the raw body, verified before the
+     * handler (a partner without settings has no such route: 404).
+     */
+    partnerSignature?: Partner;
     /** How X-Managed-Profile-Id and managed children's own credentials apply; required with capabilities. */
     delegation?: DelegationRule;
     /** Errors on this route are answered in GraphQL's shape. */
@@ -116,16 +122,31 @@ const CALLER_NAMES: Record<PrincipalKind, string> = {
 
 const CALLER_LIST = new Intl.ListFormat("en", { type: "disjunction" });
 
+/** The OpenAPI security scheme of each partner's callback signature (server.ts declares them). */
+export const PARTNER_SIGNATURE_SCHEMES: Record<Partner, string> = {
+  Avenia: "AveniaSignature",
+  Alfredpay: "AlfredpaySignature",
+};
+
 /**
  * What the OpenAPI document says about who may call a route, derived from the rule the server enforces
- * (its capabilities and delegation): the security requirements, the selector header where it applies, and
- * a description of both when the route has none of its own. Public routes get `security: []`.
+ * (its capabilities and delegation, or a partner's signature): the security requirements, the selector header
+ * where it applies, and a description of both when the route has none of its own. Public routes get `security: []`.
  */
 export function documentedAccess(
   // Routes without a schema of their own (health checks) come with none.
   schema: (FastifySchema & { description?: string }) | undefined,
-  config: { capabilities?: readonly Capability[]; delegation?: DelegationRule; public?: true } | undefined,
+  config:
+    | { capabilities?: readonly Capability[]; delegation?: DelegationRule; public?: true; partnerSignature?: Partner }
+    | undefined,
 ): FastifySchema {
+  const partner = config?.partnerSignature;
+  if (partner)
+    return {
+      ...schema,
+      description: schema?.description ?? `Partner-facing: ${partner}'s signature only.`,
+      security: [{ [PARTNER_SIGNATURE_SCHEMES[partner]]: [] }],
+    };
   const capabilities = config?.capabilities ?? [];
   const kinds = config?.public
     ? []
@@ -174,6 +195,11 @@ function pathCountry(url: string): DomesticCountry | undefined {
  */
 export function sentBody(request: FastifyRequest): unknown {
   return request.body === null && request.headers["content-type"] === undefined ? undefined : request.body;
+}
+
+/** The body's bytes on a route that keeps them (partner callbacks): none sent is no bytes. */
+export function rawBodyOf(request: FastifyRequest): Buffer {
+  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }
 
 /**

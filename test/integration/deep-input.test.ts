@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PARTNER_SIGNATURE_SCHEMES } from "../../src/rest/http.js";
 import { MAX_INPUT_DEPTH } from "../../src/validation.js";
 import { startTestApp, type SignedInProfile, type TestApp } from "../support/app.js";
 import { testEngine } from "../support/database.js";
@@ -42,6 +43,8 @@ interface Route {
   schemes: string[];
 }
 
+const isPartnerSignature = (scheme: string) => (Object.values(PARTNER_SIGNATURE_SCHEMES) as string[]).includes(scheme);
+
 describe(`deeply nested input (${testEngine()})`, () => {
   it("every REST route taking a JSON body refuses a field nested 5,000 deep with 400, naming the field", async () => {
     const manager = await t.newManager();
@@ -54,6 +57,9 @@ describe(`deeply nested input (${testEngine()})`, () => {
     ).flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(([, operation]) => operation.requestBody?.content["application/json"])
+        // Partner callbacks are verified over their bytes first: an unsigned body is refused 401 before it is read.
+        // partner-callbacks.test.ts sends them signed deep bodies.
+        .filter(([, operation]) => !operation.security?.some((scheme) => Object.keys(scheme).some(isPartnerSignature)))
         .map(([method, operation]) => ({
           method: method.toUpperCase(),
           path: path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000"),

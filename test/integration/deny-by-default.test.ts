@@ -1,4 +1,4 @@
-import type { FastifyInstance, RouteOptions } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from "fastify";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type App } from "../../src/app.js";
@@ -6,26 +6,39 @@ import { loadConfig } from "../../src/config.js";
 import { buildServer } from "../../src/server.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 
-/** Which part of the rule the next server build leaves out of `GET /v1/api-credentials`. */
-const deleted = vi.hoisted(() => ({ part: "capabilities" as "capabilities" | "delegation" }));
+/** Which route the next server build registers with which part of its rule deleted. */
+const deleted = vi.hoisted(() => ({
+  route: "GET /v1/api-credentials",
+  part: "capabilities" as "capabilities" | "delegation" | "partnerSignature",
+}));
 
 /** The credential routes, registered as written but with part of their rule deleted from one of them. */
 vi.mock("../../src/rest/v1/api-credentials.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../src/rest/v1/api-credentials.js")>();
   return {
     ...real,
-    apiCredentialRoutes: (server: FastifyInstance, app: App) =>
-      real.apiCredentialRoutes(withoutRuleOnList(server), app),
+    apiCredentialRoutes: (server: FastifyInstance, app: App) => real.apiCredentialRoutes(withoutRule(server), app),
   };
 });
 
-/** The server, except that `GET /v1/api-credentials` is registered without `deleted.part` in its config. */
-function withoutRuleOnList(server: FastifyInstance): FastifyInstance {
+/** The partner callback routes, likewise (they are registered in a scope of their own). */
+vi.mock("../../src/rest/v1/partner-callbacks.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/rest/v1/partner-callbacks.js")>();
+  return {
+    ...real,
+    partnerCallbackRoutes: (server: FastifyInstance, app: App) => real.partnerCallbackRoutes(withoutRule(server), app),
+  };
+});
+
+/** The server (and any scope it registers), except that `deleted.route` is registered without `deleted.part`. */
+function withoutRule(server: FastifyInstance): FastifyInstance {
   return new Proxy(server, {
     get(target, property, receiver) {
+      if (property === "register")
+        return (plugin: FastifyPluginAsync) => target.register(async (scope) => plugin(withoutRule(scope), {}));
       if (property !== "route") return Reflect.get(target, property, receiver);
       return (options: RouteOptions) => {
-        if (options.method !== "GET" || options.url !== "/v1/api-credentials") return target.route(options);
+        if (`${String(options.method)} ${options.url}` !== deleted.route) return target.route(options);
         const { [deleted.part]: _deleted, ...config } = options.config ?? {};
         return target.route({ ...options, config });
       };
@@ -48,12 +61,17 @@ beforeAll(async () => {
 
 describe("deny by default", () => {
   it("a /v1 route whose capabilities are deleted stops the server from starting, naming the route", async () => {
-    deleted.part = "capabilities";
+    Object.assign(deleted, { route: "GET /v1/api-credentials", part: "capabilities" });
     await expect(buildServer(app)).rejects.toThrow("GET /v1/api-credentials declares no access rule");
   });
 
   it("so does one whose delegation rule is deleted: no route falls back to a default", async () => {
-    deleted.part = "delegation";
+    Object.assign(deleted, { route: "GET /v1/api-credentials", part: "delegation" });
     await expect(buildServer(app)).rejects.toThrow("GET /v1/api-credentials declares no delegation rule");
+  });
+
+  it("so does a partner callback route whose partner signature is deleted: it is its rule", async () => {
+    Object.assign(deleted, { route: "POST /v1/webhooks/avenia", part: "partnerSignature" });
+    await expect(buildServer(app)).rejects.toThrow("POST /v1/webhooks/avenia declares no access rule");
   });
 });

@@ -1369,10 +1369,17 @@ const TARGETS: SecurityTarget[] = [
 ];
 
 /**
- * Open sign-in, rate-limited per IP, and upload URLs, which the token in them authorizes (no credential is read;
- * uploads.test.ts refuses forged, expired and used ones): not part of the suite.
+ * Open sign-in, rate-limited per IP; upload URLs, which the token in them authorizes (no credential is read;
+ * uploads.test.ts refuses forged, expired and used ones); and partner callbacks, which the partner's signature
+ * authorizes (partner-callbacks.test.ts refuses forged, replayed, oversized and malformed ones): not part of the suite.
  */
-const EXEMPT_REST = ["POST /v1/auth/request-otp", "POST /v1/auth/verify-otp", "PUT /v1/uploads/{uploadId}"];
+const EXEMPT_REST = [
+  "POST /v1/auth/request-otp",
+  "POST /v1/auth/verify-otp",
+  "PUT /v1/uploads/{uploadId}",
+  "POST /v1/webhooks/avenia",
+  "POST /v1/webhooks/alfredpay",
+];
 /** Operator routes outside the integrators' OpenAPI document. */
 const UNDOCUMENTED_REST = ["GET /metrics"];
 const EXEMPT_GRAPHQL = ["Mutation.requestOtp", "Mutation.verifyOtp"];

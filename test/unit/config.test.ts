@@ -222,6 +222,30 @@ describe("invalid values", () => {
   });
 });
 
+describe("partner settings", () => {
+  it("are optional: a partner without them is not configured", () => {
+    const config = loadConfig({ DATA_DIR: dataDir() });
+    expect(config.partners).toEqual({ avenia: { baseUrl: undefined }, alfredpay: { callbackSecret: undefined } });
+  });
+
+  it("take an Alfredpay callback secret only as whsec_ and the base64 of 24 bytes or more, never echoing it", () => {
+    const secret = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
+    expect(loadConfig({ DATA_DIR: dataDir(), ALFREDPAY_CALLBACK_SECRET: secret }).partners.alfredpay).toEqual({
+      callbackSecret: secret,
+    });
+    for (const refused of [Buffer.alloc(24, 7).toString("base64"), `whsec_${Buffer.alloc(16, 7).toString("base64")}`]) {
+      const message = configError({ DATA_DIR: dataDir(), ALFREDPAY_CALLBACK_SECRET: refused }).message;
+      expect(message).toContain("ALFREDPAY_CALLBACK_SECRET: must be whsec_");
+      expect(message).not.toContain(refused);
+    }
+  });
+
+  it("take an Avenia base URL only as an http(s) URL", () => {
+    const message = configError({ DATA_DIR: dataDir(), AVENIA_BASE_URL: "ftp://avenia.example" }).message;
+    expect(message).toContain("AVENIA_BASE_URL");
+  });
+});
+
 describe("production checks", () => {
   const production = (env: Record<string, string>) => ({
     NODE_ENV: "production",
@@ -298,6 +322,13 @@ describe("production checks", () => {
       loadConfig({ DATA_DIR: dataDir(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: " 10.0.0.0/8, fd00::/8 " }).webhooks
         .allowPrivateNetworks,
     ).toEqual(["10.0.0.0/8", "fd00::/8"]);
+  });
+
+  it("refuses an AVENIA_BASE_URL that is not https: the key Avenia's callbacks verify with comes from it", () => {
+    const message = configError(production({ SMTP_URL, JWT_SECRET, AVENIA_BASE_URL: "http://avenia.example" })).message;
+    expect(message).toMatch(/^Refusing to start in production:\n {2}AVENIA_BASE_URL must be https/);
+    const config = loadConfig(production({ SMTP_URL, JWT_SECRET, AVENIA_BASE_URL: "https://api.avenia.io:8443" }));
+    expect(config.partners.avenia.baseUrl).toBe("https://api.avenia.io:8443");
   });
 
   it("starts with both set: production mode, introspection off, the given secret", () => {

@@ -108,6 +108,35 @@ function describeAveniaError(_status: number, body: string): PartnerErrorDetail 
   return { code: KNOWN_ERRORS.find(([fragment]) => message.includes(fragment))?.[1] ?? null };
 }
 
+/** The one call Avenia takes without credentials: the PEM it signs callbacks with. */
+const PUBLIC_KEY_CALL: PartnerCall = { method: "GET", route: "/v2/public-key", idempotent: true, anonymous: true };
+
+/**
+ * Avenia's callback key from its API, for a receiver that holds no API credentials (the callback routes need the
+ * base URL alone): a transport of its own, so its pool and breaker hold none of the client's calls.
+ */
+export class AveniaPublicKeySource {
+  private readonly transport: PartnerTransport;
+
+  constructor(options: Pick<AveniaClientOptions, "baseUrl" | "logger" | "timeoutMs" | "retryBaseDelayMs" | "breaker">) {
+    this.transport = new PartnerTransport({
+      ...options,
+      partner: "Avenia",
+      describeError: describeAveniaError,
+      // The call is anonymous: there is nothing to sign it with.
+      authHeaders: () => ({}),
+    });
+  }
+
+  async publicKey(options?: CallOptions): Promise<string> {
+    return (await this.transport.request({ ...PUBLIC_KEY_CALL, ...options }, publicKeyAnswer)).publicKey;
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
 /** Avenia's API (BRL over PIX <-> BRLA), the spec's endpoint subset, every call but the public key signed. */
 export class AveniaClient {
   private readonly transport: PartnerTransport;
@@ -261,11 +290,7 @@ export class AveniaClient {
 
   /** The PEM Avenia signs callbacks with: the one unsigned call. */
   async publicKey(options?: CallOptions): Promise<string> {
-    const answer = await this.transport.request(
-      { method: "GET", route: "/v2/public-key", idempotent: true, anonymous: true, ...options },
-      publicKeyAnswer,
-    );
-    return answer.publicKey;
+    return (await this.transport.request({ ...PUBLIC_KEY_CALL, ...options }, publicKeyAnswer)).publicKey;
   }
 
   createWebhook(body: { webhookUrl: string; subscriptions: Subscription[] }, options?: CallOptions) {

@@ -1,6 +1,6 @@
 import { constants, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AveniaClient } from "../../../src/providers/avenia/client.js";
+import { AveniaClient, AveniaPublicKeySource } from "../../../src/providers/avenia/client.js";
 import { AveniaCallbackKey, verifyAveniaCallback } from "../../../src/providers/avenia/signing.js";
 import { type RecordedRequest, capturedLogger, failure, json, startPartnerServer } from "./partner-server.js";
 
@@ -86,6 +86,19 @@ describe("Avenia request signing", () => {
   it("fetches the public key without credentials", async () => {
     server.handle((_, response) => json(response, 200, { publicKey: "PEM" }));
     expect(await avenia.publicKey()).toBe("PEM");
+    expect(server.requests[0].headers["x-api-key"]).toBeUndefined();
+    expect(server.requests[0].headers["x-api-signature"]).toBeUndefined();
+  });
+
+  it("fetches the public key with a base URL alone, for a callback receiver that holds no credentials", async () => {
+    server.handle((_, response) => json(response, 200, { publicKey: "PEM" }));
+    const source = new AveniaPublicKeySource({ baseUrl: server.url, logger: capturedLogger().logger });
+    try {
+      expect(await source.publicKey()).toBe("PEM");
+    } finally {
+      await source.close();
+    }
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(["GET /v2/public-key"]);
     expect(server.requests[0].headers["x-api-key"]).toBeUndefined();
     expect(server.requests[0].headers["x-api-signature"]).toBeUndefined();
   });

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { text } from "../../validation.js";
+import type { PartnerCallbackFacts } from "../ports.js";
+
+/*
+ * Alfredpay's callback envelope, `{type, data}` with the object a GET would answer (spec decision 7). Only the
+ * fields we store are required; the rest travels on in the stored body.
+ */
+
+const order = z.looseObject({ transactionId: text("line"), customerId: text("line"), status: text("label") });
+/** A KYC or KYB status answer, with the ids the agreed callback adds to it (which submission, whose). */
+const verification = z.looseObject({ submissionId: text("line"), customerId: text("line"), status: text("label") });
+
+const orderCallback = <Type extends "onramp" | "offramp">(type: Type) =>
+  z.looseObject({ type: z.literal(type), data: order }).transform(({ data }): PartnerCallbackFacts => ({
+    subjectKind: type,
+    subjectId: data.transactionId,
+    partnerStatus: data.status,
+    partnerCustomerId: data.customerId,
+  }));
+
+const verificationCallback = <Type extends "kyc" | "kyb">(type: Type) =>
+  z.looseObject({ type: z.literal(type), data: verification }).transform(({ data }): PartnerCallbackFacts => ({
+    subjectKind: type,
+    subjectId: data.submissionId,
+    partnerStatus: data.status,
+    partnerCustomerId: data.customerId,
+  }));
+
+/** An Alfredpay callback about an order (onramp, offramp) or a verification (kyc, kyb). */
+export const alfredpayCallback = z.discriminatedUnion(
+  "type",
+  [orderCallback("onramp"), orderCallback("offramp"), verificationCallback("kyc"), verificationCallback("kyb")],
+  { error: (issue) => (issue.code === "invalid_union" ? "must be onramp, offramp, kyc or kyb" : undefined) },
+);
