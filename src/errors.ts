@@ -10,7 +10,6 @@ export const ERROR_TABLE = {
   INVALID_SECRET_KEY: { status: 401, message: "X-API-Key is not a well-formed secret key." },
   INVALID_API_KEY: { status: 401, message: "The secret key is unknown, expired or revoked." },
   INVALID_BEARER_TOKEN: { status: 401, message: "The bearer token is invalid or expired." },
-  INVALID_SIGNATURE: { status: 401, message: "The partner's signature is missing or does not verify." },
   INVALID_OTP: { status: 400, message: "The code is wrong or expired." },
   OTP_ATTEMPTS_EXCEEDED: { status: 429, message: "Too many wrong codes; request a new one." },
   CREDENTIAL_MISMATCH: { status: 403, message: "The presented keys do not belong to one credential." },

@@ -59,7 +59,7 @@ export class PartnerCallbackService {
   }
 
   /**
-   * INVALID_SIGNATURE unless the partner signed these bytes: a missing, malformed or wrong signature, and an unknown
+   * AUTHENTICATION_REQUIRED unless the partner signed these bytes: a missing, malformed or wrong signature, and an unknown
    * sender, are all one. A genuine Alfredpay callback whose timestamp is more than 5 minutes from our clock is a
    * replay, said so. Avenia's key is fetched from its API when none is held (PROVIDER_UNAVAILABLE if it cannot be).
    */
@@ -94,7 +94,7 @@ export class PartnerCallbackService {
     if (partner === "Avenia" && receivedAt.getTime() - Date.parse(updatedAt!) > AVENIA_REPLAY_WINDOW_MS) {
       this.log.warn({ ...subject, outcome: "replay" }, "partner callback refused");
       throw new AppError(
-        "INVALID_SIGNATURE",
+        "AUTHENTICATION_REQUIRED",
         "The callback's object was last updated more than an hour before it arrived: refused as a replay.",
       );
     }
@@ -126,6 +126,6 @@ export class PartnerCallbackService {
 
   private refused(partner: Partner, outcome: "bad-signature" | "replay", message?: string): AppError {
     this.log.warn({ partner, outcome }, "partner callback refused");
-    return new AppError("INVALID_SIGNATURE", message);
+    return new AppError("AUTHENTICATION_REQUIRED", message ?? "The partner's signature is missing or does not verify.");
   }
 }

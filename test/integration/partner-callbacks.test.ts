@@ -331,7 +331,7 @@ describe(`callbacks sent directly (${testEngine()})`, () => {
     expect(await rowsAbout(alfredpay)).toBe(1);
   });
 
-  it("refuses a missing, malformed or wrong signature, or an altered body, with 401 INVALID_SIGNATURE, storing nothing", async () => {
+  it("refuses a missing, malformed or wrong signature, or an altered body, with 401 AUTHENTICATION_REQUIRED, storing nothing", async () => {
     const avenia = aveniaBody();
     const otherKey = await startAveniaKeyServer();
     const forgedAvenia: [string, string | null][] = [
@@ -344,7 +344,7 @@ describe(`callbacks sent directly (${testEngine()})`, () => {
     await otherKey.close();
     for (const [rawBody, signature] of forgedAvenia) {
       const refused = await sendAvenia(rawBody, signature);
-      expectError(refused, 401, "INVALID_SIGNATURE");
+      expectError(refused, 401, "AUTHENTICATION_REQUIRED");
       expect(refused.body.error.message).not.toMatch(/replay/);
     }
     expect(await rowsAbout(avenia)).toBe(0);
@@ -360,14 +360,14 @@ describe(`callbacks sent directly (${testEngine()})`, () => {
     ];
     for (const forged of forgedAlfredpay) {
       const refused = await t.request("POST", "/v1/webhooks/alfredpay", { rawBody: alfredpay, headers: forged });
-      expectError(refused, 401, "INVALID_SIGNATURE");
+      expectError(refused, 401, "AUTHENTICATION_REQUIRED");
       expect(refused.body.error.message).not.toMatch(/replay/);
     }
     const altered = await t.request("POST", "/v1/webhooks/alfredpay", {
       rawBody: alfredpay.replace("FIAT_DEPOSIT_RECEIVED", "FAILED"),
       headers,
     });
-    expectError(altered, 401, "INVALID_SIGNATURE");
+    expectError(altered, 401, "AUTHENTICATION_REQUIRED");
     expect(await rowsAbout(alfredpay)).toBe(0);
   });
 
@@ -375,11 +375,11 @@ describe(`callbacks sent directly (${testEngine()})`, () => {
     const minutes = (count: number) => Date.now() + count * 60_000;
     for (const at of [minutes(-6), minutes(6)]) {
       const replayed = await sendAlfredpay(alfredpayBody(), { at });
-      expectError(replayed, 401, "INVALID_SIGNATURE");
+      expectError(replayed, 401, "AUTHENTICATION_REQUIRED");
       expect(replayed.body.error.message).toMatch(/webhook-timestamp .* refused as a replay/);
     }
     const forgedAndOld = await sendAlfredpay(alfredpayBody(), { at: minutes(-6), key: newCallbackSecret() });
-    expectError(forgedAndOld, 401, "INVALID_SIGNATURE");
+    expectError(forgedAndOld, 401, "AUTHENTICATION_REQUIRED");
     expect(forgedAndOld.body.error.message).not.toMatch(/replay/);
 
     const rawBody = alfredpayBody();
@@ -391,7 +391,7 @@ describe(`callbacks sent directly (${testEngine()})`, () => {
     const updatedAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
     const stale = aveniaBody({ updatedAt: updatedAgo(61) });
     const replayed = await sendAvenia(stale);
-    expectError(replayed, 401, "INVALID_SIGNATURE");
+    expectError(replayed, 401, "AUTHENTICATION_REQUIRED");
     expect(replayed.body.error.message).toMatch(/more than an hour before it arrived: refused as a replay/);
     expect(await rowsAbout(stale)).toBe(0);
 

@@ -17,7 +17,7 @@ const received = z.object({ received: z.literal(true) });
 
 const ANSWERS =
   "200: stored, or a copy of one stored already (nothing changes). 400 INVALID_JSON or VALIDATION_FAILED (with " +
-  "details): not a callback we read. 401 INVALID_SIGNATURE: not signed by the partner, or a replay. 404 NOT_FOUND: " +
+  "details): not a callback we read. 401 AUTHENTICATION_REQUIRED: not signed by the partner, or a replay. 404 NOT_FOUND: " +
   `no such partner is configured. 413 PAYLOAD_TOO_LARGE: over ${MAX_CALLBACK_BYTES / 1024} KB. Only a 2xx ends the ` +
   "partner's retries.";
 
