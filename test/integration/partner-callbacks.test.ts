@@ -609,3 +609,58 @@ describe(`callbacks and the rate limits (${testEngine()})`, () => {
     for (let request = 0; request < PER_IP_BUDGET; request++) ok(await ordinaryRequest(address));
   });
 });
+
+describe(`Avenia's key under a flood of forged callbacks (${testEngine()})`, () => {
+  const FORGED = 50;
+  let keyServer: Awaited<ReturnType<typeof startAveniaKeyServer>>;
+  let t: TestApp;
+  /** How far the gateway's clock is ahead of the real one. */
+  let aheadMs = 0;
+  const gatewayNow = () => new Date(Date.now() + aheadMs);
+
+  beforeAll(async () => {
+    keyServer = await startAveniaKeyServer();
+    t = await startTestApp({ AVENIA_BASE_URL: keyServer.url }, { seams: { clock: gatewayNow } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await keyServer?.close();
+  });
+
+  const forger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+  const send = (rawBody: string, signature: string) =>
+    t.request("POST", "/v1/webhooks/avenia", { rawBody, headers: { signature } });
+  /** FORGED callbacks at once, each a body of its own signed by a key Avenia does not hold. */
+  const forgedFlood = () =>
+    Promise.all(
+      Array.from({ length: FORGED }, () => {
+        const rawBody = aveniaTicketBody(gatewayNow());
+        const signature = sign("sha256", Buffer.from(rawBody), {
+          key: forger,
+          padding: constants.RSA_PKCS1_PSS_PADDING,
+        }).toString("base64");
+        return send(rawBody, signature);
+      }),
+    );
+
+  it(`answers ${FORGED} forged callbacks at once 401 with one fetch of the key, and at most one more per 30 s after`, async () => {
+    for (const refused of await forgedFlood()) expectError(refused, 401, "AUTHENTICATION_REQUIRED");
+    // The key was not held: one fetch, shared by all; a failed signature refetches no sooner than 30 s after it.
+    expect(keyServer.keyFetches()).toBe(1);
+
+    aheadMs += 31_000;
+    for (const refused of await forgedFlood()) expectError(refused, 401, "AUTHENTICATION_REQUIRED");
+    // Past 30 s, the flood may look for a rotated key: once, for all of it.
+    expect(keyServer.keyFetches()).toBe(2);
+
+    aheadMs += 29_000;
+    for (const refused of await forgedFlood()) expectError(refused, 401, "AUTHENTICATION_REQUIRED");
+    expect(keyServer.keyFetches()).toBe(2);
+
+    // Avenia's own callbacks still pass, on the key held.
+    const genuine = aveniaTicketBody(gatewayNow());
+    ok(await send(genuine, keyServer.sign(genuine)));
+    expect(keyServer.keyFetches()).toBe(2);
+    expect(await t.app.db.partnerCallback.count()).toBe(1);
+  });
+});
