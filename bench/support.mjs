@@ -117,6 +117,7 @@ export async function startServer(env = {}, nodeArgs = [], { patienceMs } = {}) 
     RATE_LIMIT_PER_IP_PER_MINUTE: "100000000",
     RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000000",
     RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "100000000",
+    RATE_LIMIT_PARTNER_CALLBACKS_PER_IP_PER_MINUTE: "100000000",
     ...env,
   };
   const server = await startPinned([...NODE_FLAGS, ...nodeArgs, "dist/main.js"], {

@@ -247,14 +247,15 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     avenia.baseUrl === undefined
       ? undefined
       : new AveniaPublicKeySource({ baseUrl: avenia.baseUrl, logger: log, timeoutMs: AVENIA_KEY_TIMEOUT_MS });
+  const { clock } = seams;
   const partnerCallbacks = new PartnerCallbackService(
     db,
     {
-      avenia: aveniaKeys && new AveniaCallbackKey(() => aveniaKeys.publicKey()),
+      avenia: aveniaKeys && new AveniaCallbackKey(() => aveniaKeys.publicKey(), clock && (() => clock().getTime())),
       alfredpaySecret: alfredpay.callbackSecret,
     },
     log,
-    seams.clock,
+    clock,
   );
   const resolve = seams.resolveHost ?? systemResolver;
   const sender = new WebhookSender({

@@ -174,8 +174,18 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     limits.perIp.hit(request.ip);
     done();
   };
+  // A partner's callbacks count in a budget of their own, per partner and client IP, in place of the per-IP one: a
+  // partner's burst (its retries, a day's tickets) neither spends nor waits on the budget of callers behind the same
+  // address, and a flood of forged ones is still cut here, before the body is read or any signature checked.
+  const partnerCallbackLimit =
+    (partner: string) => (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      limits.partnerCallbacks.hit(`${partner} ${request.ip}`);
+      done();
+    };
   server.addHook("onRoute", (route) => {
-    if (route.config?.rateLimit !== false) route.onRequest = [perIpLimit, ...hookList(route.onRequest)];
+    if (route.config?.rateLimit === false) return;
+    const partner = route.config?.partnerSignature;
+    route.onRequest = [partner ? partnerCallbackLimit(partner) : perIpLimit, ...hookList(route.onRequest)];
   });
 
   // With no origin listed no browser may call and no answer varies by origin: the plugin, whose work on every

@@ -13,11 +13,15 @@ export interface RateLimiter {
   hit(key: string, now?: number): void;
 }
 
-/** Every request budget of an instance: per client IP, per calling profile, and for sign-in per client IP. */
+/**
+ * Every request budget of an instance: per client IP, per calling profile, for sign-in per client IP, and for a
+ * partner's callbacks per partner and client IP.
+ */
 export interface RateLimits {
   perIp: RateLimiter;
   perCaller: RateLimiter;
   signIn: RateLimiter;
+  partnerCallbacks: RateLimiter;
   /** Sends what is left to share and stops the timers. */
   close(): Promise<void>;
 }
@@ -36,6 +40,7 @@ export function createRateLimits(
       perIp: new LocalRateLimiter(budgets.perIpPerMinute),
       perCaller: new LocalRateLimiter(budgets.perCredentialPerMinute),
       signIn: new LocalRateLimiter(budgets.otpPerIpPerMinute),
+      partnerCallbacks: new LocalRateLimiter(budgets.partnerCallbacksPerIpPerMinute),
     };
     return { ...limits, close: async () => Object.values(limits).forEach((limiter) => limiter.close()) };
   }
@@ -44,6 +49,7 @@ export function createRateLimits(
     perIp: counts.limiter("ip", budgets.perIpPerMinute),
     perCaller: counts.limiter("caller", budgets.perCredentialPerMinute),
     signIn: counts.limiter("sign-in", budgets.otpPerIpPerMinute),
+    partnerCallbacks: counts.limiter("partner-callbacks", budgets.partnerCallbacksPerIpPerMinute),
     close: () => counts.close(),
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
+import { constants, createHash, generateKeyPairSync, randomUUID, sign } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerSimulator, type PartnerSimulator } from "../../packages/partner-simulator/src/index.js";
@@ -6,7 +6,7 @@ import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import { AveniaClient } from "../../src/providers/avenia/client.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { testEngine } from "../support/database.js";
-import { expectError, ok, sleep, waitFor } from "../support/kit.js";
+import { expectError, insideOneRateLimitWindow, ok, sleep, waitFor } from "../support/kit.js";
 import { newCallbackSecret, standardWebhookHeaders, startAveniaKeyServer } from "../support/partner-callbacks.js";
 import { rememberSecret } from "../support/secrets.js";
 
@@ -528,5 +528,139 @@ describe(`a gateway with no partner configured (${testEngine()})`, () => {
       tags: ["Partner callbacks"],
       security: [{ AlfredpaySignature: [] }],
     });
+  });
+});
+
+/** An Avenia TICKET callback's body about a new ticket, updated at `at`. */
+const aveniaTicketBody = (at: Date) =>
+  JSON.stringify({
+    subscription: "TICKET",
+    subAccountId: randomUUID(),
+    data: { ticket: { id: randomUUID(), status: "PAID", updatedAt: at.toISOString() } },
+  });
+
+describe(`callbacks and the rate limits (${testEngine()})`, () => {
+  const PER_IP_BUDGET = 5;
+  const CALLBACK_BUDGET = 20;
+  const secret = newCallbackSecret();
+  let keyServer: Awaited<ReturnType<typeof startAveniaKeyServer>>;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    keyServer = await startAveniaKeyServer();
+    t = await startTestApp({
+      AVENIA_BASE_URL: keyServer.url,
+      ALFREDPAY_CALLBACK_SECRET: secret,
+      RATE_LIMIT_PER_IP_PER_MINUTE: String(PER_IP_BUDGET),
+      RATE_LIMIT_PARTNER_CALLBACKS_PER_IP_PER_MINUTE: String(CALLBACK_BUDGET),
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await keyServer?.close();
+  });
+
+  const ordinaryRequest = (remoteAddress: string) => t.request("GET", "/v1/openapi.json", { remoteAddress });
+  const alfredpayCallback = (remoteAddress: string) => {
+    const rawBody = JSON.stringify({
+      type: "onramp",
+      data: { transactionId: randomUUID(), customerId: randomUUID(), status: "FIAT_DEPOSIT_RECEIVED" },
+    });
+    const headers = standardWebhookHeaders(secret, `msg_${randomUUID()}`, rawBody, Date.now());
+    return t.request("POST", "/v1/webhooks/alfredpay", { rawBody, headers, remoteAddress });
+  };
+  const aveniaCallback = (remoteAddress: string, sign: (rawBody: string) => string = keyServer.sign) => {
+    const rawBody = aveniaTicketBody(new Date());
+    return t.request("POST", "/v1/webhooks/avenia", { rawBody, headers: { signature: sign(rawBody) }, remoteAddress });
+  };
+  const statuses = (answers: { status: number }[]) =>
+    answers.reduce<Record<number, number>>(
+      (counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }),
+      {},
+    );
+
+  it("lets a partner's burst within its budget through though the callers at its address spent theirs; one more is 429 with Retry-After", async () => {
+    await insideOneRateLimitWindow();
+    const address = "198.51.100.41";
+    for (let request = 0; request < PER_IP_BUDGET; request++) ok(await ordinaryRequest(address));
+    expectError(await ordinaryRequest(address), 429, "RATE_LIMITED");
+
+    const burst = await Promise.all(Array.from({ length: CALLBACK_BUDGET }, () => alfredpayCallback(address)));
+    expect(statuses(burst)).toEqual({ 200: CALLBACK_BUDGET });
+    const past = await alfredpayCallback(address);
+    expectError(past, 429, "RATE_LIMITED");
+    expect(Number(past.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(Number(past.headers["retry-after"])).toBeLessThanOrEqual(60);
+    // Each partner counts apart: Avenia's callbacks from that address still have their budget.
+    ok(await aveniaCallback(address));
+  });
+
+  it("cuts a flood of forged callbacks at the budget, and the flood spends nothing of the other callers' budget at its address", async () => {
+    await insideOneRateLimitWindow();
+    const address = "198.51.100.42";
+    const forger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+    const forge = (rawBody: string) =>
+      sign("sha256", Buffer.from(rawBody), { key: forger, padding: constants.RSA_PKCS1_PSS_PADDING }).toString(
+        "base64",
+      );
+    const flood = await Promise.all(Array.from({ length: CALLBACK_BUDGET + 10 }, () => aveniaCallback(address, forge)));
+    expect(statuses(flood)).toEqual({ 401: CALLBACK_BUDGET, 429: 10 });
+    for (const refused of flood.filter(({ status }) => status === 429)) expectError(refused, 429, "RATE_LIMITED");
+    for (let request = 0; request < PER_IP_BUDGET; request++) ok(await ordinaryRequest(address));
+  });
+});
+
+describe(`Avenia's key under a flood of forged callbacks (${testEngine()})`, () => {
+  const FORGED = 50;
+  let keyServer: Awaited<ReturnType<typeof startAveniaKeyServer>>;
+  let t: TestApp;
+  /** How far the gateway's clock is ahead of the real one. */
+  let aheadMs = 0;
+  const gatewayNow = () => new Date(Date.now() + aheadMs);
+
+  beforeAll(async () => {
+    keyServer = await startAveniaKeyServer();
+    t = await startTestApp({ AVENIA_BASE_URL: keyServer.url }, { seams: { clock: gatewayNow } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await keyServer?.close();
+  });
+
+  const forger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+  const send = (rawBody: string, signature: string) =>
+    t.request("POST", "/v1/webhooks/avenia", { rawBody, headers: { signature } });
+  /** FORGED callbacks at once, each a body of its own signed by a key Avenia does not hold. */
+  const forgedFlood = () =>
+    Promise.all(
+      Array.from({ length: FORGED }, () => {
+        const rawBody = aveniaTicketBody(gatewayNow());
+        const signature = sign("sha256", Buffer.from(rawBody), {
+          key: forger,
+          padding: constants.RSA_PKCS1_PSS_PADDING,
+        }).toString("base64");
+        return send(rawBody, signature);
+      }),
+    );
+
+  it(`answers ${FORGED} forged callbacks at once 401 with one fetch of the key, and at most one more per 30 s after`, async () => {
+    for (const refused of await forgedFlood()) expectError(refused, 401, "AUTHENTICATION_REQUIRED");
+    // The key was not held: one fetch, shared by all; a failed signature refetches no sooner than 30 s after it.
+    expect(keyServer.keyFetches()).toBe(1);
+
+    aheadMs += 31_000;
+    for (const refused of await forgedFlood()) expectError(refused, 401, "AUTHENTICATION_REQUIRED");
+    // Past 30 s, the flood may look for a rotated key: once, for all of it.
+    expect(keyServer.keyFetches()).toBe(2);
+
+    aheadMs += 29_000;
+    for (const refused of await forgedFlood()) expectError(refused, 401, "AUTHENTICATION_REQUIRED");
+    expect(keyServer.keyFetches()).toBe(2);
+
+    // Avenia's own callbacks still pass, on the key held.
+    const genuine = aveniaTicketBody(gatewayNow());
+    ok(await send(genuine, keyServer.sign(genuine)));
+    expect(keyServer.keyFetches()).toBe(2);
+    expect(await t.app.db.partnerCallback.count()).toBe(1);
   });
 });

@@ -108,6 +108,12 @@ function describeAveniaError(_status: number, body: string): PartnerErrorDetail 
   return { code: KNOWN_ERRORS.find(([fragment]) => message.includes(fragment))?.[1] ?? null };
 }
 
+/**
+ * A subaccount's ticket list is one page of every ticket it ever had (no pagination known: partners-wire-facts
+ * §1.3, §5.4), about 2 KB a ticket with its payer and PIX code: the transport's default bound would hold some 500,
+ * this some 4,000. It is read only to find a ticket whose creation's answer was lost.
+ */
+const TICKET_LIST_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 /** The one call Avenia takes without credentials: the PEM it signs callbacks with. */
 const PUBLIC_KEY_CALL: PartnerCall = { method: "GET", route: "/v2/public-key", idempotent: true, anonymous: true };
 
@@ -202,7 +208,8 @@ export class AveniaClient {
   }
 
   async tickets(subAccountId: string, options?: CallOptions) {
-    return (await this.get("/v2/account/tickets", { subAccountId }, ticketsAnswer, options)).tickets;
+    const call = { route: "/v2/account/tickets", maxAnswerBytes: TICKET_LIST_MAX_ANSWER_BYTES };
+    return (await this.get(call, { subAccountId }, ticketsAnswer, options)).tickets;
   }
 
   /** The pay-in ticket created with our reference (spec decision 3), or null: for a creation whose answer was lost. */
@@ -329,7 +336,7 @@ export class AveniaClient {
   }
 
   private get<T>(
-    route: string | Pick<PartnerCall, "route" | "pathParams">,
+    route: string | Pick<PartnerCall, "route" | "pathParams" | "maxAnswerBytes">,
     query: Record<string, string | undefined>,
     schema: z.ZodType<T>,
     options?: CallOptions,

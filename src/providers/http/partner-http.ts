@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
-import { Pool } from "undici";
+import { Pool, type Dispatcher } from "undici";
 import type { z } from "zod";
 import { deadline } from "../../deadline.js";
 import { AppError } from "../../errors.js";
@@ -9,8 +9,8 @@ import { CircuitBreaker, type BreakerOptions } from "./circuit-breaker.js";
 /**
  * - `rejected`: a deterministic refusal (4xx but 408/409/429): nothing was created, asking again changes nothing.
  * - `unavailable`: the call surely did not reach the partner (breaker open, connection refused, no such host).
- * - `unknown`: the call may have taken effect (timeout after sending, reset, 408/409/429/5xx, an unreadable answer):
- *   the caller reconciles before doing the step again.
+ * - `unknown`: the call may have taken effect (timeout after sending, reset, 408/409/429/5xx, an unreadable answer
+ *   or one past the size bound): the caller reconciles before doing the step again.
  */
 export type PartnerErrorKind = "rejected" | "unavailable" | "unknown";
 
@@ -70,6 +70,8 @@ export interface PartnerCall {
   anonymous?: boolean;
   /** The whole call's budget (connect, headers, body) per attempt; the transport's default when absent. */
   timeoutMs?: number;
+  /** The most answer bytes read, for an answer that grows past the default with a customer's history. */
+  maxAnswerBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -90,6 +92,13 @@ export interface PartnerTransportOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * The most bytes read of one answer, error answers included: beyond it the read stops and the connection is dropped,
+ * so a misbehaving partner, or whatever sits on the path, cannot make us buffer without bound. A partner's object
+ * answers are a few KB (an Avenia ticket with its payer and PIX code, about 2 KB); only an unpaginated list grows,
+ * and its call names its own bound.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
 const DEFAULT_RETRY_BASE_DELAY_MS = 250;
 const DEFAULT_MAX_RETRY_AFTER_MS = 5_000;
 const MAX_RETRIES = 2;
@@ -223,8 +232,9 @@ export class PartnerTransport {
 
     const attemptAbort = deadline(call.timeoutMs ?? this.timeoutMs, call.signal);
     const { signal } = attemptAbort;
+    const maxAnswerBytes = call.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     let status: number;
-    let text: string;
+    let text: string | null;
     let retryAfter: string | string[] | undefined;
     try {
       const response = await this.pool.request({
@@ -236,12 +246,13 @@ export class PartnerTransport {
           ...(call.anonymous ? {} : this.options.authHeaders(request)),
         },
         body: request.body === "" ? undefined : request.body,
-        // One deadline over connect, headers and body: what the caller waits for is the whole call.
+        // One deadline over connect, headers and body: what the caller waits for is the whole call. Undici's own
+        // headersTimeout and bodyTimeout (300 s, the latter restarted by every chunk) would let a trickle run on.
         signal,
       });
       status = response.statusCode;
       retryAfter = response.headers["retry-after"];
-      text = await response.body.text();
+      text = await readAtMost(response, maxAnswerBytes);
     } catch (cause) {
       if (call.signal?.aborted) {
         // The caller gave up: that says nothing about the partner's health.
@@ -263,6 +274,14 @@ export class PartnerTransport {
       attemptAbort.release();
     }
 
+    if (text === null) {
+      // The partner answered, so it may have acted; what it said is lost. Not retried even when idempotent: the
+      // same question gets the same answer, read to the bound again. The body never reaches the log.
+      this.breaker.recordFailure();
+      log({ status, errorKind: "unknown", partnerCode: "answer-too-large", maxAnswerBytes }, true);
+      const error = new PartnerError(partner, "unknown", status, "answer-too-large");
+      return { ok: false, error, retryable: false, retryAfterMs: null };
+    }
     if (status >= 500) this.breaker.recordFailure();
     else this.breaker.recordSuccess();
     if (status >= 200 && status < 300) {
@@ -276,6 +295,28 @@ export class PartnerTransport {
     const retryable = status === 408 || status === 429 || status >= 500;
     return { ok: false, error, retryable, retryAfterMs: retryAfterMs(retryAfter, this.now()) };
   }
+}
+
+/**
+ * The answer's body as UTF-8, or null once it passes `maxBytes` (a declared length past it is not read at all).
+ * Leaving the body unread destroys it, which drops the connection rather than reading the rest into the void.
+ */
+async function readAtMost(response: Dispatcher.ResponseData, maxBytes: number): Promise<string | null> {
+  const { body } = response;
+  if (Number(response.headers["content-length"]) > maxBytes) {
+    // Destroying an unread body raises its abort error, which no one else listens for.
+    body.on("error", () => {}).destroy();
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Leaving the loop destroys the body (and takes the abort error that raises).
+    if (size > maxBytes) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
 }
 
 function kindOfStatus(status: number): PartnerErrorKind {

@@ -18,15 +18,15 @@ const received = z.object({ received: z.literal(true) });
 const ANSWERS =
   "200: stored, or a copy of one stored already (nothing changes). 400 INVALID_JSON or VALIDATION_FAILED (with " +
   "details): not a callback we read. 401 AUTHENTICATION_REQUIRED: not signed by the partner, or a replay. 404 NOT_FOUND: " +
-  `no such partner is configured. 413 PAYLOAD_TOO_LARGE: over ${MAX_CALLBACK_BYTES / 1024} KB. Only a 2xx ends the ` +
-  "partner's retries.";
+  `no such partner is configured. 413 PAYLOAD_TOO_LARGE: over ${MAX_CALLBACK_BYTES / 1024} KB. 429 RATE_LIMITED ` +
+  "(with Retry-After): past this partner's budget from this address. Only a 2xx ends the partner's retries.";
 
 interface CallbackFace {
   url: string;
   description: string;
   /** The signature headers, for the document. */
   headers: Record<string, { type: "string"; maxLength: number; description: string }>;
-  /** Error statuses beyond every callback route's 400, 401, 404 and 413, for the document. */
+  /** Error statuses beyond every callback route's 400, 401, 404, 413 and 429, for the document. */
   errors: number[];
 }
 
@@ -89,7 +89,7 @@ function callbackRoute(server: FastifyInstance, app: App, operation: PartnerCall
       tags: ["Partner callbacks"],
       headers: { type: "object", properties: face.headers, required: Object.keys(face.headers) },
       body: { content: { "application/json": { schema: jsonSchema(operation.input, "input") } } },
-      response: { 200: jsonSchema(received), ...errorResponses(400, 401, 404, 413, ...face.errors) },
+      response: { 200: jsonSchema(received), ...errorResponses(400, 401, 404, 413, 429, ...face.errors) },
     },
     handler: async (request: FastifyRequest) => {
       // The server verified the partner's signature over these bytes before the handler (the route's rule).

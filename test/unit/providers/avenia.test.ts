@@ -2,6 +2,7 @@ import { constants, generateKeyPairSync, sign, verify, type KeyObject } from "no
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AveniaClient, AveniaPublicKeySource } from "../../../src/providers/avenia/client.js";
 import { AveniaCallbackKey, verifyAveniaCallback } from "../../../src/providers/avenia/signing.js";
+import { DEFAULT_MAX_ANSWER_BYTES } from "../../../src/providers/http/partner-http.js";
 import { type RecordedRequest, capturedLogger, failure, json, startPartnerServer } from "./partner-server.js";
 
 type PartnerServer = Awaited<ReturnType<typeof startPartnerServer>>;
@@ -171,6 +172,18 @@ describe("Avenia ticket lookups", () => {
     expect((await avenia.findPayoutTicket("sub-1", "0xABCDEF", 8))?.id).toBe("out-2");
     expect(await avenia.findPayoutTicket("sub-1", "0x999999", 7)).toBeNull();
     expect(server.requests.every((request) => request.url === "/v2/account/tickets?subAccountId=sub-1")).toBe(true);
+  });
+
+  it(`reads a subaccount's ticket list past the transport's default bound (${DEFAULT_MAX_ANSWER_BYTES} bytes): it has no pages`, async () => {
+    // About 2 KB a ticket, as a paid pay-in's with its payer and PIX code is: 1,000 tickets of history.
+    const history = Array.from({ length: 1_000 }, (_, index) => ({
+      id: `in-${index}`,
+      status: "PAID",
+      brlPixInputInfo: { additionalData: `ref-${index}`, brCode: "0".repeat(1_900) },
+    }));
+    server.handle((_, response) => json(response, 200, { tickets: history }));
+    expect(JSON.stringify({ tickets: history }).length).toBeGreaterThan(DEFAULT_MAX_ANSWER_BYTES);
+    expect((await avenia.findPayInTicket("sub-1", "ref-999"))?.id).toBe("in-999");
   });
 });
 

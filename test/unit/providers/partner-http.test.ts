@@ -1,7 +1,11 @@
 import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { PartnerTransport, type PartnerTransportOptions } from "../../../src/providers/http/partner-http.js";
+import {
+  DEFAULT_MAX_ANSWER_BYTES,
+  PartnerTransport,
+  type PartnerTransportOptions,
+} from "../../../src/providers/http/partner-http.js";
 import { capturedLogger, failure, json, startPartnerServer } from "./partner-server.js";
 
 type PartnerServer = Awaited<ReturnType<typeof startPartnerServer>>;
@@ -262,6 +266,92 @@ describe("PartnerTransport breaker", () => {
     expect(failing.breakerState).toBe("open");
     expect(await healthy.request(createTicket, ticketSchema)).toEqual({ id: "o1" });
     expect(healthy.breakerState).toBe("closed");
+  });
+});
+
+describe("PartnerTransport answer bounds", () => {
+  /** Answers 200 and sends `chunk` forever, as fast as the connection takes it; resolves when the gateway hangs up. */
+  function sendForever(chunk: Buffer) {
+    return new Promise<void>((hungUp) =>
+      server.handle((_, response) => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.on("close", hungUp);
+        const pump = () => {
+          while (!response.destroyed && response.write(chunk));
+        };
+        response.on("drain", pump);
+        pump();
+      }),
+    );
+  }
+
+  it(`reads at most ${DEFAULT_MAX_ANSWER_BYTES} bytes of an answer, then hangs up: an unknown outcome, sent once, logged without the body`, async () => {
+    const { logger, lines } = capturedLogger();
+    const hungUp = sendForever(Buffer.from(`"pixKey joe@example.com" `.repeat(2_000)));
+    const started = Date.now();
+    const error = await failure(transportFor({ logger, timeoutMs: 5_000 }).request(createTicket, ticketSchema));
+    expect(error).toMatchObject({
+      kind: "unknown",
+      code: "PROVIDER_UNAVAILABLE",
+      partnerStatus: 200,
+      partnerCode: "answer-too-large",
+    });
+    await hungUp;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(server.requests).toHaveLength(1);
+    const [record] = lines.map((line) => JSON.parse(line));
+    expect(record).toMatchObject({ errorKind: "unknown", partnerCode: "answer-too-large", status: 200 });
+    expect(lines.join("")).not.toContain("joe@example.com");
+  });
+
+  it("does not read an answer whose declared length is past the bound, error answers included", async () => {
+    server.handle((_, response) => {
+      // The headers promise more than the bound; the body never comes, so only not reading it ends the call.
+      response.writeHead(500, { "content-length": String(DEFAULT_MAX_ANSWER_BYTES + 1) });
+      response.flushHeaders();
+    });
+    const started = Date.now();
+    const error = await failure(transportFor({ timeoutMs: 5_000 }).request(createTicket, ticketSchema));
+    expect(error).toMatchObject({ kind: "unknown", partnerStatus: 500, partnerCode: "answer-too-large" });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("takes an answer of exactly a call's bound and refuses one byte more, and never retries that, idempotent or not", async () => {
+    const answer = (bytes: number) => JSON.stringify({ id: "t1" }).padEnd(bytes, " ");
+    server.handle((_, response) => response.end(answer(100)));
+    expect(await transportFor().request({ ...getTicket, maxAnswerBytes: 100 }, ticketSchema)).toEqual({ id: "t1" });
+
+    server.reset();
+    server.handle((_, response) => response.end(answer(101)));
+    const error = await failure(transportFor().request({ ...getTicket, maxAnswerBytes: 100 }, ticketSchema));
+    expect(error.partnerCode).toBe("answer-too-large");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("counts an answer past the bound as a failure of the partner for its breaker", async () => {
+    const transport = transportFor({ breaker: { failureThreshold: 2, cooldownMs: 60_000 } });
+    server.handle((_, response) => response.end(JSON.stringify({ id: "t1" }).padEnd(101, " ")));
+    await failure(transport.request({ ...createTicket, maxAnswerBytes: 100 }, ticketSchema));
+    expect(transport.breakerState).toBe("closed");
+    await failure(transport.request({ ...createTicket, maxAnswerBytes: 100 }, ticketSchema));
+    expect(transport.breakerState).toBe("open");
+  });
+
+  it("bounds an answer that trickles (headers at once, a byte at a time after) by the call's timeout", async () => {
+    let trickling: NodeJS.Timeout | undefined;
+    server.handle((_, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write("{");
+      trickling = setInterval(() => response.write(" "), 20);
+      response.on("close", () => clearInterval(trickling));
+    });
+    const started = Date.now();
+    const error = await failure(transportFor().request({ ...createTicket, timeoutMs: 300 }, ticketSchema));
+    clearInterval(trickling);
+    expect(error).toMatchObject({ kind: "unknown", partnerCode: "timeout" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
