@@ -101,7 +101,7 @@ describe("partner simulator server", () => {
     onTestFinished(() => {
       if (child.exitCode === null) child.kill("SIGKILL");
     });
-    const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+    const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
     const { url } = JSON.parse(line) as { url: string };
     // A pending payment (a minute) would keep a process alive that ignored the channel.
     const account = await aveniaSubAccount(url);
