@@ -3,7 +3,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerSimulator, type PartnerSimulator } from "../../../packages/partner-simulator/src/index.js";
 import { AveniaClient } from "../../../src/providers/avenia/client.js";
-import { AveniaWebhookSlotsFull, registerAveniaWebhook } from "../../../src/providers/avenia/webhook-registration.js";
+import { AveniaWebhookRefused, registerAveniaWebhook } from "../../../src/providers/avenia/webhook-registration.js";
 
 /** The gateway's Avenia webhook, registered against the simulator's `/v2/notifications/webhooks`. */
 
@@ -53,7 +53,7 @@ describe("registerAveniaWebhook", () => {
   it("refuses, naming the limit, when the account already has Avenia's three webhooks for other URLs", async () => {
     for (const n of [1, 2, 3])
       await avenia.createWebhook({ webhookUrl: `https://elsewhere.example/${n}`, subscriptions: ["*"] });
-    await expect(registerAveniaWebhook(avenia, GATEWAY)).rejects.toThrow(AveniaWebhookSlotsFull);
+    await expect(registerAveniaWebhook(avenia, GATEWAY)).rejects.toThrow(AveniaWebhookRefused);
     await expect(registerAveniaWebhook(avenia, GATEWAY)).rejects.toThrow(/3 webhooks for this account, its maximum/);
     expect(await avenia.webhooks()).toHaveLength(3);
   });
