@@ -44,7 +44,7 @@ async function main() {
   const server = await buildServer(app);
   const address = await server.listen({ port, host: config.host });
   const scrapes = config.metricsListen && (await listenForScrapes(app.metrics, config.metricsListen, log));
-  await simulator?.registerAveniaWebhook(log);
+  await simulator?.registerGatewayWebhook();
   await app.startWorkers();
   log.info(
     {

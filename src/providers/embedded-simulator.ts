@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { settingsKey, StartupError, type Config } from "../config.js";
 import { AveniaClient } from "./avenia/client.js";
 import { registerAveniaWebhook } from "./avenia/webhook-registration.js";
-import { PARTNERS, type Partner } from "./partners.js";
+import { PARTNERS } from "./partners.js";
 
 /*
  * Outside production the partners are simulated unless configured (PARTNER_SIMULATOR=embedded): the simulator's
@@ -30,13 +30,10 @@ interface SimulatorState {
 }
 
 export interface EmbeddedSimulator {
-  url: string;
-  /** The partners it stands in for: those without a base URL of their own. */
-  simulates: Partner[];
   /** The configured partners, each simulated one's settings filled in (explicit settings kept). */
   partners: Partners;
-  /** Registers the gateway's Avenia webhook at the simulator, once the gateway listens. */
-  registerAveniaWebhook(log: Logger): Promise<void>;
+  /** Registers the gateway's Avenia webhook at the simulator (when it simulates Avenia), once the gateway listens. */
+  registerGatewayWebhook(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -106,12 +103,10 @@ export async function startEmbeddedSimulator(
   if (simulates.includes("Avenia")) filled.avenia = { ...avenia, baseUrl: url };
   if (simulates.includes("Alfredpay")) filled.alfredpay = { ...alfredpay, baseUrl: url };
   return {
-    url,
-    simulates,
     partners: filled,
-    async registerAveniaWebhook(logger) {
+    async registerGatewayWebhook() {
       if (!simulates.includes("Avenia")) return;
-      const client = new AveniaClient({ ...avenia, baseUrl: url, logger });
+      const client = new AveniaClient({ ...avenia, baseUrl: url, logger: log });
       try {
         await registerAveniaWebhook(client, `${gatewayUrl}/v1/webhooks/avenia`);
       } catch (error) {
