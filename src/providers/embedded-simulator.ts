@@ -74,8 +74,10 @@ export async function startEmbeddedSimulator(
       ALFREDPAY_CALLBACK_URL: `${gatewayUrl}/v1/webhooks/alfredpay`,
       ALFREDPAY_CALLBACK_SECRET: alfredpay.callbackSecret,
     },
-    // The IPC channel closes when the gateway exits, however it exits: the simulator then stops too.
+    // The IPC channel closes when the gateway exits, however it exits: the simulator then stops too. A process
+    // group of its own: a terminal's Ctrl+C reaches the gateway alone, which drains before stopping it.
     stdio: ["ignore", "pipe", "pipe", "ipc"],
+    detached: true,
   });
   let errorOutput = "";
   child.stderr!.on("data", (chunk: Buffer) => {
