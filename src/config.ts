@@ -1,12 +1,22 @@
-import { randomBytes } from "node:crypto";
+import { createPrivateKey, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { corridorsOnTheSandbox } from "./providers/partners.js";
+import { CORRIDORS, type Corridor } from "./reference-data/corridors.js";
+import {
+  corridorsOnTheSandbox,
+  DEFAULT_CORRIDOR_PARTNERS,
+  PARTNERS,
+  partnerCorridors,
+  type Partner,
+} from "./providers/partners.js";
 
 /** `host:port`, an IPv6 host in brackets (`[::1]:9464`). */
 const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s[\]:]+)):(\d{1,5})$/;
+
+/** One of the embedded partner simulator's timings, in ms. */
+const simulatorTiming = z.string().regex(/^\d+$/, "must be a whole number of milliseconds").optional();
 
 /** Every environment variable of the service, parsed once. The README's table mirrors this list. */
 const envSchema = z.object({
@@ -77,12 +87,39 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
   GRAPHQL_MAX_LIST_ITEMS: z.coerce.number().int().min(1).default(2000),
-  // Partners. A partner whose settings are absent is not configured: its callbacks are answered 404.
+  // Partners. A partner whose settings are absent is not configured: its callbacks are answered 404, and outside
+  // production the embedded simulator stands in for it (PARTNER_SIMULATOR).
   AVENIA_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AVENIA_API_KEY: z.string().min(1).optional(),
+  // Environment files cannot hold newlines: `\n` stands for one, as in the simulator's own settings.
+  AVENIA_PRIVATE_KEY: z
+    .string()
+    .transform((pem) => pem.replace(/\\n/g, "\n"))
+    .refine(isPrivateKey, "must be a PEM private key (RSA), `\\n` for each newline")
+    .optional(),
+  ALFREDPAY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ALFREDPAY_API_KEY: z.string().min(1).optional(),
+  ALFREDPAY_API_SECRET: z.string().min(1).optional(),
   ALFREDPAY_CALLBACK_SECRET: z
     .string()
     .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, "must be whsec_ and the base64 of at least 24 random bytes")
     .optional(),
+  CORRIDOR_PARTNERS: z
+    .string()
+    .default("")
+    .transform((list, context) => {
+      const parsed = corridorPartners(list);
+      if (typeof parsed === "string") context.addIssue({ code: "custom", message: parsed });
+      return typeof parsed === "string" ? z.NEVER : parsed;
+    }),
+  PARTNER_SIMULATOR: z.enum(["embedded", "off"]).optional(),
+  // The embedded simulator's timings, handed to it as they are (packages/partner-simulator/README.md).
+  PARTNER_SIM_PAYMENT_DELAY_MS: simulatorTiming,
+  PARTNER_SIM_DEPOSIT_DELAY_MS: simulatorTiming,
+  PARTNER_SIM_STAGE_DELAY_MS: simulatorTiming,
+  PARTNER_SIM_KYC_DECISION_MS: simulatorTiming,
+  PARTNER_SIM_CALLBACK_RETRY_BASE_MS: simulatorTiming,
+  PARTNER_SIM_QUOTE_TTL_MS: simulatorTiming,
   METRICS_LISTEN: z
     .string()
     .regex(LISTEN_ADDRESS, "must be host:port, such as 127.0.0.1:9464 or [::1]:9464")
@@ -126,17 +163,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       problems.push(
         "AVENIA_BASE_URL must be https://: the key Avenia's callbacks are verified with is fetched from it",
       );
+    if (e.ALFREDPAY_BASE_URL?.startsWith("http:"))
+      problems.push("ALFREDPAY_BASE_URL must be https://: the API key and secret are sent to it");
     if (problems.length) refusals.push(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
   }
-  // Whatever NODE_ENV says (CONTRACT.md): a live key's ramps and KYC go to partners, never to the sandbox.
-  const onTheSandbox = e.RAMP_ENVIRONMENT === "live" ? corridorsOnTheSandbox() : [];
-  if (onTheSandbox.length) {
-    refusals.push(
-      `Refusing to start with RAMP_ENVIRONMENT=live: these corridors would run on the sandbox provider:\n  ${onTheSandbox.join("\n  ")}`,
-    );
+  const dataDir = resolve(e.DATA_DIR);
+  const partners = {
+    /** Which partner serves each corridor; null: none, the corridor is closed. */
+    corridors: e.CORRIDOR_PARTNERS,
+    /** Avenia's API; `GET /v2/public-key` there serves the key its callbacks are signed with. */
+    avenia: { baseUrl: e.AVENIA_BASE_URL, apiKey: e.AVENIA_API_KEY, privateKeyPem: e.AVENIA_PRIVATE_KEY },
+    /** Alfredpay's API, and the Standard Webhooks secret it signs its callbacks with (spec decision 7). */
+    alfredpay: {
+      baseUrl: e.ALFREDPAY_BASE_URL,
+      apiKey: e.ALFREDPAY_API_KEY,
+      apiSecret: e.ALFREDPAY_API_SECRET,
+      callbackSecret: e.ALFREDPAY_CALLBACK_SECRET,
+    },
+    simulator: {
+      /** `embedded`: a partner without a base URL is simulated by a child process (src/providers/embedded-simulator.ts). */
+      mode: e.PARTNER_SIMULATOR ?? (production ? "off" : "embedded"),
+      /** Its generated credentials and last URL, kept across restarts. */
+      stateFile: join(dataDir, "partner-simulator.json"),
+      /** Its PARTNER_SIM_* timings that are set, passed on as they are. */
+      timings: Object.fromEntries(
+        SIMULATOR_TIMINGS.flatMap((name) => (e[name] === undefined ? [] : [[name, e[name]]])),
+      ),
+    },
+  };
+  // Whatever NODE_ENV says (CONTRACT.md): a live key's ramps and KYC go to partners, never to a simulator or the
+  // sandbox.
+  if (e.RAMP_ENVIRONMENT === "live") {
+    const unready = partnersNotReadyForLive(partners);
+    const onTheSandbox = corridorsOnTheSandbox();
+    const sections = [
+      ...(unready.length ? [`these corridors' partners are not set up:\n    ${unready.join("\n    ")}`] : []),
+      ...(onTheSandbox.length
+        ? [`ramps and KYC in these corridors still run on the in-process sandbox:\n    ${onTheSandbox.join("\n    ")}`]
+        : []),
+    ];
+    if (sections.length) refusals.push(`Refusing to start with RAMP_ENVIRONMENT=live:\n  ${sections.join("\n  ")}`);
   }
   if (refusals.length) throw new ConfigError(refusals.join("\n"));
-  const dataDir = resolve(e.DATA_DIR);
   return {
     production,
     port: e.PORT,
@@ -212,16 +280,109 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxCost: e.GRAPHQL_MAX_COST,
       maxListItems: e.GRAPHQL_MAX_LIST_ITEMS,
     },
-    /** Each partner's settings; the per-corridor partner configuration joins them here. */
-    partners: {
-      /** Where Avenia's API is, whose `GET /v2/public-key` serves the key its callbacks are signed with. */
-      avenia: { baseUrl: e.AVENIA_BASE_URL },
-      /** The Standard Webhooks secret Alfredpay signs its callbacks with (spec decision 7). */
-      alfredpay: { callbackSecret: e.ALFREDPAY_CALLBACK_SECRET },
-    },
+    /** Each partner's settings, which partner serves each corridor, and the embedded simulator. */
+    partners,
     /** Where `GET /metrics` is also served without the operator token (unset: only on the API's port, with it). */
     metricsListen: e.METRICS_LISTEN === undefined ? undefined : listenAddress(e.METRICS_LISTEN),
   };
+}
+
+const SIMULATOR_TIMINGS = [
+  "PARTNER_SIM_PAYMENT_DELAY_MS",
+  "PARTNER_SIM_DEPOSIT_DELAY_MS",
+  "PARTNER_SIM_STAGE_DELAY_MS",
+  "PARTNER_SIM_KYC_DECISION_MS",
+  "PARTNER_SIM_CALLBACK_RETRY_BASE_MS",
+  "PARTNER_SIM_QUOTE_TTL_MS",
+] as const;
+
+/** The settings each partner needs to serve a corridor, by the name the environment gives them. */
+const REQUIRED_PARTNER_SETTINGS = {
+  Avenia: { baseUrl: "AVENIA_BASE_URL", apiKey: "AVENIA_API_KEY", privateKeyPem: "AVENIA_PRIVATE_KEY" },
+  Alfredpay: {
+    baseUrl: "ALFREDPAY_BASE_URL",
+    apiKey: "ALFREDPAY_API_KEY",
+    apiSecret: "ALFREDPAY_API_SECRET",
+    callbackSecret: "ALFREDPAY_CALLBACK_SECRET",
+  },
+} as const;
+
+type PartnerSettings = Config["partners"];
+
+/** `avenia` / `alfredpay`: where a partner's settings are in the configuration. */
+export function settingsKey(partner: Partner) {
+  return partner === "Avenia" ? "avenia" : "alfredpay";
+}
+
+/**
+ * `BR=avenia,MX=alfredpay,EU=none` over the default map, or a message naming what is wrong. A corridor goes only
+ * to a partner that serves its country; `none` closes it.
+ */
+function corridorPartners(list: string): Record<Corridor, Partner | null> | string {
+  const corridors = { ...DEFAULT_CORRIDOR_PARTNERS };
+  const seen = new Set<string>();
+  for (const entry of splitList(list)) {
+    const [given = "", name = "", ...extra] = entry.split("=").map((part) => part.trim());
+    const corridor = given.toUpperCase();
+    if (!CORRIDORS.includes(corridor as Corridor) || !name || extra.length)
+      return `"${entry}" is not CORRIDOR=partner with a corridor of ${CORRIDORS.join(", ")}`;
+    if (seen.has(corridor)) return `${corridor} is given twice`;
+    seen.add(corridor);
+    if (name.toLowerCase() === "none") {
+      corridors[corridor as Corridor] = null;
+      continue;
+    }
+    const partner = PARTNERS.find((known) => known.toLowerCase() === name.toLowerCase());
+    if (!partner) return `${corridor}=${name}: the partner must be avenia, alfredpay or none`;
+    if (!partnerCorridors(partner).includes(corridor as Corridor))
+      return `${corridor}=${name}: ${partner} does not serve ${corridor} (it serves ${partnerCorridors(partner).join(", ")})`;
+    corridors[corridor as Corridor] = partner;
+  }
+  return corridors;
+}
+
+/**
+ * One line per partner that serves a corridor but would not reach the real partner: it would be simulated, its base
+ * URL is the embedded simulator's, or settings are missing (named).
+ */
+function partnersNotReadyForLive(partners: PartnerSettings): string[] {
+  const simulatorUrl = lastEmbeddedSimulatorUrl(partners.simulator.stateFile);
+  return PARTNERS.flatMap((partner) => {
+    const corridors = CORRIDORS.filter((corridor) => partners.corridors[corridor] === partner);
+    if (!corridors.length) return [];
+    const settings: Record<string, string | undefined> = partners[settingsKey(partner)];
+    const required = Object.entries(REQUIRED_PARTNER_SETTINGS[partner]);
+    const missing = required.flatMap(([field, name]) => (settings[field] === undefined ? [name] : []));
+    const served = `${corridors.join(", ")} (${partner})`;
+    const baseUrl = settings.baseUrl;
+    if (baseUrl === undefined && partners.simulator.mode === "embedded")
+      return [`${served}: the embedded partner simulator would serve it; set ${missing.join(", ")}`];
+    if (baseUrl !== undefined && simulatorUrl !== undefined && sameUrl(baseUrl, simulatorUrl))
+      return [`${served}: ${REQUIRED_PARTNER_SETTINGS[partner].baseUrl} is the embedded partner simulator's URL`];
+    return missing.length ? [`${served}: set ${missing.join(", ")}`] : [];
+  });
+}
+
+/** The URL the embedded simulator last listened at under this DATA_DIR, if it ever ran there. */
+function lastEmbeddedSimulatorUrl(stateFile: string): string | undefined {
+  try {
+    const { url } = JSON.parse(readFileSync(stateFile, "utf8")) as { url?: unknown };
+    return typeof url === "string" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameUrl(a: string, b: string): boolean {
+  return new URL(a).href === new URL(b).href;
+}
+
+function isPrivateKey(pem: string): boolean {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === "rsa";
+  } catch {
+    return false;
+  }
 }
 
 function listenAddress(value: string): { host: string; port: number } {

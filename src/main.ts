@@ -1,9 +1,10 @@
 import "./tick-shape.js";
-import { createServer } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, StartupError } from "./config.js";
 import { closeDestination, createLogger, stdoutDestination } from "./log.js";
+import { startEmbeddedSimulator } from "./providers/embedded-simulator.js";
 import { listenForScrapes } from "./rest/metrics.js";
 import { buildServer } from "./server.js";
 
@@ -31,15 +32,19 @@ async function main() {
     }
     throw error;
   }
-  await refuseTakenPort(config.port, config.host, "PORT");
+  // The port is known before anything starts: the embedded simulator is told where to send its callbacks.
+  const port = await portToListenOn(config.port, config.host, "PORT");
   if (config.metricsListen)
-    await refuseTakenPort(config.metricsListen.port, config.metricsListen.host, "METRICS_LISTEN");
+    await portToListenOn(config.metricsListen.port, config.metricsListen.host, "METRICS_LISTEN");
   const output = stdoutDestination();
   const log = createLogger(config.logLevel, output);
+  const simulator = await startEmbeddedSimulator(config.partners, loopbackUrl(config.host, port), log);
+  if (simulator) config = { ...config, partners: simulator.partners };
   const app = await createApp(config, log);
   const server = await buildServer(app);
-  const address = await server.listen({ port: config.port, host: config.host });
+  const address = await server.listen({ port, host: config.host });
   const scrapes = config.metricsListen && (await listenForScrapes(app.metrics, config.metricsListen, log));
+  await simulator?.registerGatewayWebhook();
   await app.startWorkers();
   log.info(
     {
@@ -74,6 +79,7 @@ async function main() {
       if (scrapes) scrapes.close().closeAllConnections();
       await server.close();
       await app.close();
+      await simulator?.stop();
       log.info("shutdown complete");
       await exit(0);
     } catch (error) {
@@ -87,10 +93,9 @@ async function main() {
 
 /**
  * Exits with a plain message when the port is taken, before the database is opened or migrated: otherwise
- * the start-up would migrate and then fail on Fastify's EADDRINUSE. (Port 0 picks a free one.)
+ * the start-up would migrate and then fail on Fastify's EADDRINUSE. Port 0 picks a free one, returned.
  */
-async function refuseTakenPort(port: number, host: string, setting: string): Promise<void> {
-  if (port === 0) return;
+async function portToListenOn(port: number, host: string, setting: string): Promise<number> {
   const probe = createServer();
   const taken = await new Promise<boolean>((resolve, reject) => {
     probe.once("error", (error: NodeJS.ErrnoException) =>
@@ -102,7 +107,15 @@ async function refuseTakenPort(port: number, host: string, setting: string): Pro
     console.error(`Port ${port} on ${host} is already in use: stop the process listening there or set ${setting}.`);
     process.exit(1);
   }
+  const chosen = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
+  return chosen;
+}
+
+/** This gateway's URL from the same machine: a wildcard listen address is reached through loopback. */
+function loopbackUrl(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
 }
 
 main().catch((error) => {

@@ -5,6 +5,7 @@ import type { OperatorActor } from "../audit/types.js";
 import { ConfigError, loadConfig } from "../config.js";
 import { AppError } from "../errors.js";
 import { createLogger } from "../log.js";
+import { AveniaWebhookRefused, registerPublicAveniaWebhook } from "../providers/avenia/webhook-registration.js";
 import { SigningKeyRotationRefused } from "../webhooks/signing.js";
 import {
   createPartner,
@@ -70,6 +71,11 @@ const pageOf = ({ values }: Invocation) => ({
 
 /** Every command, by its words, with its arguments as help shows them and what it prints on success. */
 const COMMANDS: Record<string, { usage: string; run(invocation: Invocation): Promise<unknown> }> = {
+  // Once per deployment (and again when PUBLIC_BASE_URL changes); repeating it changes nothing.
+  "avenia register-webhook": {
+    usage: "",
+    run: async ({ app }) => registerPublicAveniaWebhook(app.config.partners.avenia, app.config.publicBaseUrl, app.log),
+  },
   "profile find": {
     usage: "<email>",
     run: async ({ app, operator, argument }) =>
@@ -227,7 +233,7 @@ async function main(): Promise<number> {
       console.error(`refused: ${error.code}: ${error.message}${details}`);
       return 1;
     }
-    if (error instanceof SigningKeyRotationRefused) {
+    if (error instanceof SigningKeyRotationRefused || error instanceof AveniaWebhookRefused) {
       console.error(`refused: ${error.message}`);
       return 1;
     }

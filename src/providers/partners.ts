@@ -6,10 +6,24 @@ import { CORRIDOR_FIAT, CORRIDORS, type Corridor } from "../reference-data/corri
  * retry ramps. `live` refuses to start while any corridor would (src/config.ts).
  */
 
-export type Partner = "Avenia" | "Alfredpay";
+export const PARTNERS = ["Avenia", "Alfredpay"] as const;
+export type Partner = (typeof PARTNERS)[number];
 
-/** As in the production service (ARCHITECTURE.md, "Partners, a network away"); it serves EU through Monerium and Mykobo. */
-const CORRIDOR_PARTNER: Readonly<Record<Corridor, Partner | null>> = {
+/** The countries each partner serves (issue 41's facts: Avenia Brazil; Alfredpay Argentina, Colombia, Mexico, the US). */
+const PARTNER_CORRIDORS: Readonly<Record<Partner, readonly Corridor[]>> = {
+  Avenia: ["BR"],
+  Alfredpay: ["AR", "CO", "MX", "US"],
+};
+
+export function partnerCorridors(partner: Partner): readonly Corridor[] {
+  return PARTNER_CORRIDORS[partner];
+}
+
+/**
+ * Which partner serves each corridor unless `CORRIDOR_PARTNERS` says otherwise: as in the production service
+ * (ARCHITECTURE.md, "Partners, a network away"); it serves EU through Monerium and Mykobo.
+ */
+export const DEFAULT_CORRIDOR_PARTNERS: Readonly<Record<Corridor, Partner | null>> = {
   AR: "Alfredpay",
   BR: "Avenia",
   CO: "Alfredpay",
@@ -18,16 +32,15 @@ const CORRIDOR_PARTNER: Readonly<Record<Corridor, Partner | null>> = {
   US: "Alfredpay",
 };
 
-/** The partners this gateway has a client for: none yet, so the sandbox serves every corridor. */
+/** The partners ramps and KYC go to: none yet (the clients exist, unused), so the sandbox serves every corridor. */
 const PARTNER_CLIENTS: ReadonlySet<Partner> = new Set();
 
 /** One line per corridor that would run on the sandbox, naming what it needs instead; none when all are served. */
 export function corridorsOnTheSandbox(partnerClients: ReadonlySet<Partner> = PARTNER_CLIENTS): string[] {
   return CORRIDORS.flatMap((corridor) => {
-    const partner = CORRIDOR_PARTNER[corridor];
-    if (partner === null)
-      return [`${corridor}: needs a partner for ${CORRIDOR_FIAT[corridor]}; this gateway integrates none`];
+    const partner = DEFAULT_CORRIDOR_PARTNERS[corridor];
+    if (partner === null) return [`${corridor}: no partner for ${CORRIDOR_FIAT[corridor]} is integrated`];
     if (partnerClients.has(partner)) return [];
-    return [`${corridor}: needs its partner ${partner}, which this gateway has no client for yet`];
+    return [`${corridor}: its partner ${partner} is not wired into ramps and KYC yet`];
   });
 }

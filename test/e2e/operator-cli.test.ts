@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPartnerSimulator } from "../../packages/partner-simulator/src/index.js";
 import { openDatabase } from "../../src/db/client.js";
 import { testEngine, type TestDatabase } from "../support/database.js";
 import { LOG_DIR, rememberSecret } from "../support/secrets.js";
@@ -39,10 +40,14 @@ const cliLog = join(LOG_DIR, `e2e-cli-${engine}-${process.pid}.log`);
  * Runs one CLI command with only the database configuration of `database` (and what node needs). Its
  * stderr is teed to the log directory for the secret audit (stdout carries a new secret key by design).
  */
-function runCli(database: TestDatabase, args: string[], timeoutMs = 30_000): Promise<CliResult> {
+function runCli(
+  database: TestDatabase,
+  args: string[],
+  { timeoutMs = 30_000, settings = {} }: { timeoutMs?: number; settings?: Record<string, string> } = {},
+): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name] as string;
-  Object.assign(env, { DATA_DIR: database.dataDir, ...(database.url && { DATABASE_URL: database.url }) });
+  Object.assign(env, { DATA_DIR: database.dataDir, ...(database.url && { DATABASE_URL: database.url }), ...settings });
   const run = ++cliRuns;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -490,4 +495,37 @@ describe(`operator CLI (${engine})`, () => {
   };
   const propagation = engine === "postgresql" ? reachesRunningServer : reachesNewServerProcess;
   it(propagation.name, propagation.run);
+
+  it("avenia register-webhook: registers PUBLIC_BASE_URL's Avenia route once at the configured Avenia", async () => {
+    const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const privateKeyPem = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const avenia = await startPartnerSimulator({
+      avenia: {
+        apiKey: "cli-avenia-key",
+        clientPublicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString(),
+      },
+      alfredpay: { apiKey: "cli-alfredpay-key", apiSecret: "cli-alfredpay-secret" },
+    });
+    try {
+      const settings = {
+        AVENIA_BASE_URL: avenia.url,
+        AVENIA_API_KEY: "cli-avenia-key",
+        AVENIA_PRIVATE_KEY: privateKeyPem.replace(/\n/g, "\\n"),
+        PUBLIC_BASE_URL: "https://gateway.example/",
+      };
+      const first = await runCli(database, ["avenia", "register-webhook"], { settings });
+      expect(first.code, first.stderr).toBe(0);
+      const webhookUrl = "https://gateway.example/v1/webhooks/avenia";
+      expect(first.json).toEqual({ webhookUrl, webhookId: expect.any(String), created: true });
+      const again = await runCli(database, ["avenia", "register-webhook"], { settings });
+      expect(again.json).toEqual({ ...first.json, created: false });
+      expect(avenia.stats().avenia.calls["POST /v2/notifications/webhooks"]).toBe(1);
+
+      const unset = await runCli(database, ["avenia", "register-webhook"]);
+      expect(unset.code).toBe(1);
+      expect(unset.stderr).toContain("refused: AVENIA_BASE_URL, AVENIA_API_KEY and AVENIA_PRIVATE_KEY must be set");
+    } finally {
+      await avenia.stop();
+    }
+  });
 });

@@ -449,7 +449,7 @@ describe("start-up", () => {
     }
   });
 
-  it("refuses RAMP_ENVIRONMENT=live in production while a corridor would run on the sandbox, naming each", async () => {
+  it("refuses RAMP_ENVIRONMENT=live in production while partners lack settings or a corridor would run on the sandbox, naming each", async () => {
     const database = await freshDatabase();
     const secret = () => rememberSecret(randomUUID() + randomUUID());
     const env = {
@@ -463,13 +463,15 @@ describe("start-up", () => {
       const refused = startServerProcess({ database, env });
       // EX_CONFIG, with the configuration's own message and no stack trace.
       await expect(refused).rejects.toThrow(
-        /exited \(code 78, signal null\) before listening:\nRefusing to start with RAMP_ENVIRONMENT=live: these corridors would run on the sandbox provider:\n/,
+        /exited \(code 78, signal null\) before listening:\nRefusing to start with RAMP_ENVIRONMENT=live:\n {2}these corridors' partners are not set up:\n/,
       );
       const message = await refused.catch((error: Error) => error.message);
+      expect(message).toContain("\n    BR (Avenia): set AVENIA_BASE_URL, AVENIA_API_KEY, AVENIA_PRIVATE_KEY\n");
+      expect(message).toContain("\n  ramps and KYC in these corridors still run on the in-process sandbox:\n");
       for (const corridor of ["AR", "BR", "CO", "EU", "MX", "US"])
-        expect(message).toMatch(new RegExp(`\\n {2}${corridor}: needs `));
-      expect(message).toContain("BR: needs its partner Avenia");
-      expect(message).toContain("US: needs its partner Alfredpay");
+        expect(message).toMatch(new RegExp(`\\n {4}${corridor}: `));
+      expect(message).toContain("BR: its partner Avenia is not wired into ramps and KYC yet");
+      expect(message).toContain("US: its partner Alfredpay is not wired into ramps and KYC yet");
       expect(message).not.toMatch(/\bat \S+\.js:\d+/);
       for (const value of Object.values(env)) if (value.length >= 32) expect(message).not.toContain(value);
       await expectUntouched(database);

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -229,17 +230,120 @@ describe("invalid values", () => {
   });
 });
 
+/** An RSA key as the environment holds it: one line, `\n` for each newline. */
+const AVENIA_PRIVATE_KEY_PEM = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ type: "pkcs8", format: "pem" })
+  .toString();
+const ALFREDPAY_CALLBACK_SECRET = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
+const REAL_AVENIA = {
+  AVENIA_BASE_URL: "https://api.avenia.io:8443",
+  AVENIA_API_KEY: "avenia-live-key",
+  AVENIA_PRIVATE_KEY: AVENIA_PRIVATE_KEY_PEM.replace(/\n/g, "\\n"),
+};
+const REAL_ALFREDPAY = {
+  ALFREDPAY_BASE_URL: "https://penny-api.alfredpay.io",
+  ALFREDPAY_API_KEY: "alfredpay-live-key",
+  ALFREDPAY_API_SECRET: "alfredpay-live-secret",
+  ALFREDPAY_CALLBACK_SECRET,
+};
+
 describe("partner settings", () => {
-  it("are optional: a partner without them is not configured", () => {
-    const config = loadConfig({ DATA_DIR: dataDir() });
-    expect(config.partners).toEqual({ avenia: { baseUrl: undefined }, alfredpay: { callbackSecret: undefined } });
+  it("are optional: a partner without them is not configured, and outside production the simulator stands in", () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.partners).toEqual({
+      corridors: { AR: "Alfredpay", BR: "Avenia", CO: "Alfredpay", EU: null, MX: "Alfredpay", US: "Alfredpay" },
+      avenia: { baseUrl: undefined, apiKey: undefined, privateKeyPem: undefined },
+      alfredpay: { baseUrl: undefined, apiKey: undefined, apiSecret: undefined, callbackSecret: undefined },
+      simulator: { mode: "embedded", stateFile: join(resolve(dir), "partner-simulator.json"), timings: {} },
+    });
+  });
+
+  it("take every partner's settings, a private key written on one line with `\\n`", () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), ...REAL_AVENIA, ...REAL_ALFREDPAY });
+    expect(config.partners.avenia).toEqual({
+      baseUrl: REAL_AVENIA.AVENIA_BASE_URL,
+      apiKey: REAL_AVENIA.AVENIA_API_KEY,
+      privateKeyPem: AVENIA_PRIVATE_KEY_PEM,
+    });
+    expect(config.partners.alfredpay).toEqual({
+      baseUrl: REAL_ALFREDPAY.ALFREDPAY_BASE_URL,
+      apiKey: REAL_ALFREDPAY.ALFREDPAY_API_KEY,
+      apiSecret: REAL_ALFREDPAY.ALFREDPAY_API_SECRET,
+      callbackSecret: ALFREDPAY_CALLBACK_SECRET,
+    });
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), AVENIA_PRIVATE_KEY: AVENIA_PRIVATE_KEY_PEM }).partners.avenia.privateKeyPem,
+    ).toBe(AVENIA_PRIVATE_KEY_PEM);
+  });
+
+  it("refuse an Avenia private key that is not an RSA PEM, without echoing it", () => {
+    const notAKey = "-----BEGIN PRIVATE KEY-----\\nhunter2\\n-----END PRIVATE KEY-----";
+    const message = configError({ DATA_DIR: dataDir(), AVENIA_PRIVATE_KEY: notAKey }).message;
+    expect(message).toContain("AVENIA_PRIVATE_KEY: must be a PEM private key");
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("PARTNER_SIMULATOR: embedded outside production, off in production, either when given", () => {
+    const production = {
+      NODE_ENV: "production",
+      DATA_DIR: dataDir(),
+      SMTP_URL,
+      JWT_SECRET,
+      OPERATOR_TOKEN,
+      SIGNING_KEY_ENCRYPTION_KEY,
+    };
+    expect(loadConfig(production).partners.simulator.mode).toBe("off");
+    expect(loadConfig({ ...production, PARTNER_SIMULATOR: "embedded" }).partners.simulator.mode).toBe("embedded");
+    expect(loadConfig({ DATA_DIR: dataDir(), PARTNER_SIMULATOR: "off" }).partners.simulator.mode).toBe("off");
+    expect(configError({ DATA_DIR: dataDir(), PARTNER_SIMULATOR: "external" }).message).toContain("PARTNER_SIMULATOR");
+  });
+
+  it("passes the simulator's PARTNER_SIM_* timings on as given, and refuses one that is not whole milliseconds", () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      PARTNER_SIM_STAGE_DELAY_MS: "20",
+      PARTNER_SIM_QUOTE_TTL_MS: "1000",
+    });
+    expect(config.partners.simulator.timings).toEqual({
+      PARTNER_SIM_STAGE_DELAY_MS: "20",
+      PARTNER_SIM_QUOTE_TTL_MS: "1000",
+    });
+    expect(configError({ DATA_DIR: dataDir(), PARTNER_SIM_PAYMENT_DELAY_MS: "1s" }).message).toContain(
+      "PARTNER_SIM_PAYMENT_DELAY_MS: must be a whole number of milliseconds",
+    );
+  });
+
+  it("CORRIDOR_PARTNERS overrides the default map, `none` closing a corridor", () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), CORRIDOR_PARTNERS: " BR=none, mx=alfredpay ,AR=Alfredpay" });
+    expect(config.partners.corridors).toEqual({
+      AR: "Alfredpay",
+      BR: null,
+      CO: "Alfredpay",
+      EU: null,
+      MX: "Alfredpay",
+      US: "Alfredpay",
+    });
+  });
+
+  it.each([
+    ["MX=avenia", "MX=avenia: Avenia does not serve MX (it serves BR)"],
+    ["EU=alfredpay", "EU=alfredpay: Alfredpay does not serve EU (it serves AR, CO, MX, US)"],
+    ["BR=monerium", "BR=monerium: the partner must be avenia, alfredpay or none"],
+    ["XX=avenia", '"XX=avenia" is not CORRIDOR=partner'],
+    ["BR", '"BR" is not CORRIDOR=partner'],
+    ["BR=avenia,BR=none", "BR is given twice"],
+  ])("CORRIDOR_PARTNERS=%s is refused: %s", (value, reason) => {
+    expect(configError({ DATA_DIR: dataDir(), CORRIDOR_PARTNERS: value }).message).toContain(
+      `CORRIDOR_PARTNERS: ${reason}`,
+    );
   });
 
   it("take an Alfredpay callback secret only as whsec_ and the base64 of 24 bytes or more, never echoing it", () => {
-    const secret = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
-    expect(loadConfig({ DATA_DIR: dataDir(), ALFREDPAY_CALLBACK_SECRET: secret }).partners.alfredpay).toEqual({
-      callbackSecret: secret,
-    });
+    const secret = ALFREDPAY_CALLBACK_SECRET;
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), ALFREDPAY_CALLBACK_SECRET: secret }).partners.alfredpay.callbackSecret,
+    ).toBe(secret);
     for (const refused of [Buffer.alloc(24, 7).toString("base64"), `whsec_${Buffer.alloc(16, 7).toString("base64")}`]) {
       const message = configError({ DATA_DIR: dataDir(), ALFREDPAY_CALLBACK_SECRET: refused }).message;
       expect(message).toContain("ALFREDPAY_CALLBACK_SECRET: must be whsec_");
@@ -338,6 +442,13 @@ describe("production checks", () => {
     expect(config.partners.avenia.baseUrl).toBe("https://api.avenia.io:8443");
   });
 
+  it("refuses an ALFREDPAY_BASE_URL that is not https: its credentials are sent there", () => {
+    const message = configError(
+      production({ SMTP_URL, JWT_SECRET, ALFREDPAY_BASE_URL: "http://alfredpay.example" }),
+    ).message;
+    expect(message).toMatch(/^Refusing to start in production:\n {2}ALFREDPAY_BASE_URL must be https/);
+  });
+
   it("starts with both set: production mode, introspection off, the given secret", () => {
     const env = production({ SMTP_URL, JWT_SECRET: "y".repeat(32) });
     const config = loadConfig(env);
@@ -349,10 +460,9 @@ describe("production checks", () => {
 });
 
 describe("RAMP_ENVIRONMENT=live", () => {
-  // src/providers/partners.ts: no partner has a client yet, so the sandbox would serve every corridor.
-  const CORRIDOR_LINES = ["AR", "BR", "CO", "EU", "MX", "US"].map(
-    (corridor) => new RegExp(`^  ${corridor}: needs `, "m"),
-  );
+  // src/providers/partners.ts: no partner is wired into ramps and KYC yet, so the sandbox would serve every corridor.
+  const SANDBOX_LINES = ["AR", "BR", "CO", "EU", "MX", "US"].map((corridor) => new RegExp(`^    ${corridor}: `, "m"));
+  const SANDBOX_SECTION = "\n  ramps and KYC in these corridors still run on the in-process sandbox:\n";
   const productionReady = () => ({
     NODE_ENV: "production",
     DATA_DIR: dataDir(),
@@ -365,12 +475,69 @@ describe("RAMP_ENVIRONMENT=live", () => {
   it.each([
     ["in production, every production setting given", productionReady],
     ["outside production", () => ({ DATA_DIR: dataDir(), NODE_ENV: "development" })],
-  ])("refuses to start %s, naming each corridor the sandbox would serve", (_, env) => {
-    const message = configError({ ...env(), RAMP_ENVIRONMENT: "live" }).message;
-    expect(message).toMatch(/^Refusing to start with RAMP_ENVIRONMENT=live: these corridors would run on the sandbox/);
-    for (const line of CORRIDOR_LINES) expect(message).toMatch(line);
-    expect(message).toContain("BR: needs its partner Avenia");
-    expect(message).not.toContain(JWT_SECRET);
+  ])(
+    "refuses to start %s, naming each partner's missing settings and each corridor the sandbox would serve",
+    (_, env) => {
+      const message = configError({ ...env(), RAMP_ENVIRONMENT: "live" }).message;
+      expect(message).toMatch(
+        /^Refusing to start with RAMP_ENVIRONMENT=live:\n {2}these corridors' partners are not set up:\n/,
+      );
+      expect(message).toContain(SANDBOX_SECTION);
+      for (const line of SANDBOX_LINES) expect(message).toMatch(line);
+      expect(message).toContain("BR: its partner Avenia is not wired into ramps and KYC yet");
+      expect(message).not.toContain(JWT_SECRET);
+    },
+  );
+
+  it("names a partner the embedded simulator would serve, and every setting it lacks", () => {
+    const message = configError({ DATA_DIR: dataDir(), RAMP_ENVIRONMENT: "live", AVENIA_API_KEY: "given" }).message;
+    expect(message).toContain(
+      "\n    BR (Avenia): the embedded partner simulator would serve it; set AVENIA_BASE_URL, AVENIA_PRIVATE_KEY\n",
+    );
+    expect(message).toContain(
+      "\n    AR, CO, MX, US (Alfredpay): the embedded partner simulator would serve it; set ALFREDPAY_BASE_URL, " +
+        "ALFREDPAY_API_KEY, ALFREDPAY_API_SECRET, ALFREDPAY_CALLBACK_SECRET\n",
+    );
+  });
+
+  it("with the simulator off, names the missing settings of the corridors still served, and none of a closed one", () => {
+    const message = configError({
+      ...productionReady(),
+      RAMP_ENVIRONMENT: "live",
+      ...REAL_AVENIA,
+      AVENIA_PRIVATE_KEY: undefined as unknown as string,
+      ALFREDPAY_BASE_URL: REAL_ALFREDPAY.ALFREDPAY_BASE_URL,
+      CORRIDOR_PARTNERS: "AR=none,CO=none",
+    }).message;
+    expect(message).toContain("\n    BR (Avenia): set AVENIA_PRIVATE_KEY\n");
+    expect(message).toContain(
+      "\n    MX, US (Alfredpay): set ALFREDPAY_API_KEY, ALFREDPAY_API_SECRET, ALFREDPAY_CALLBACK_SECRET\n",
+    );
+  });
+
+  it("names a base URL that is where the embedded simulator listened under this DATA_DIR", () => {
+    const env = { ...productionReady(), RAMP_ENVIRONMENT: "live", ...REAL_AVENIA, ...REAL_ALFREDPAY };
+    writeFileSync(join(env.DATA_DIR, "partner-simulator.json"), JSON.stringify({ url: "http://127.0.0.1:41000" }));
+    const message = configError({
+      ...env,
+      AVENIA_BASE_URL: "http://127.0.0.1:41000/",
+      NODE_ENV: "development",
+    }).message;
+    expect(message).toContain("\n    BR (Avenia): AVENIA_BASE_URL is the embedded partner simulator's URL\n");
+    expect(message).not.toContain("(Alfredpay)");
+  });
+
+  it("with every partner set up, refuses only for the sandbox that ramps and KYC still run on", () => {
+    const message = configError({
+      ...productionReady(),
+      RAMP_ENVIRONMENT: "live",
+      ...REAL_AVENIA,
+      ...REAL_ALFREDPAY,
+    }).message;
+    expect(message).toMatch(
+      /^Refusing to start with RAMP_ENVIRONMENT=live:\n {2}ramps and KYC in these corridors still run/,
+    );
+    expect(message).not.toContain("partners are not set up");
   });
 
   it("names the production problems too, when there are some", () => {
@@ -378,7 +545,7 @@ describe("RAMP_ENVIRONMENT=live", () => {
     const message = configError({ ...withoutSmtp, RAMP_ENVIRONMENT: "live" }).message;
     expect(message).toMatch(/^Refusing to start in production:\n {2}SMTP_URL must be set/);
     expect(message).toContain("\nRefusing to start with RAMP_ENVIRONMENT=live");
-    for (const line of CORRIDOR_LINES) expect(message).toMatch(line);
+    for (const line of SANDBOX_LINES) expect(message).toMatch(line);
   });
 
   it("test, the default, runs on the sandbox in production too (a sandbox deployment)", () => {

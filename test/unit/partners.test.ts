@@ -3,31 +3,31 @@ import { corridorsOnTheSandbox } from "../../src/providers/partners.js";
 
 /** Which corridors `live` could not serve (src/providers/partners.ts): each names what it needs instead. */
 
-const EU = "EU: needs a partner for EUR; this gateway integrates none";
+const EU = "EU: no partner for EUR is integrated";
 
 describe("corridorsOnTheSandbox", () => {
-  it("lists every corridor today, in order, each with its partner: no partner has a client yet", () => {
+  it("lists every corridor today, in order, each with its partner: no partner is wired in yet", () => {
     expect(corridorsOnTheSandbox()).toEqual([
-      "AR: needs its partner Alfredpay, which this gateway has no client for yet",
-      "BR: needs its partner Avenia, which this gateway has no client for yet",
-      "CO: needs its partner Alfredpay, which this gateway has no client for yet",
+      "AR: its partner Alfredpay is not wired into ramps and KYC yet",
+      "BR: its partner Avenia is not wired into ramps and KYC yet",
+      "CO: its partner Alfredpay is not wired into ramps and KYC yet",
       EU,
-      "MX: needs its partner Alfredpay, which this gateway has no client for yet",
-      "US: needs its partner Alfredpay, which this gateway has no client for yet",
+      "MX: its partner Alfredpay is not wired into ramps and KYC yet",
+      "US: its partner Alfredpay is not wired into ramps and KYC yet",
     ]);
   });
 
-  it("leaves out the corridors of a partner with a client", () => {
+  it("leaves out the corridors of a partner wired in", () => {
     expect(corridorsOnTheSandbox(new Set(["Avenia"] as const))).toEqual([
-      "AR: needs its partner Alfredpay, which this gateway has no client for yet",
-      "CO: needs its partner Alfredpay, which this gateway has no client for yet",
+      "AR: its partner Alfredpay is not wired into ramps and KYC yet",
+      "CO: its partner Alfredpay is not wired into ramps and KYC yet",
       EU,
-      "MX: needs its partner Alfredpay, which this gateway has no client for yet",
-      "US: needs its partner Alfredpay, which this gateway has no client for yet",
+      "MX: its partner Alfredpay is not wired into ramps and KYC yet",
+      "US: its partner Alfredpay is not wired into ramps and KYC yet",
     ]);
   });
 
-  it("still names EU with both partners' clients: neither serves it", () => {
+  it("still names EU with both partners wired in: neither serves it", () => {
     expect(corridorsOnTheSandbox(new Set(["Avenia", "Alfredpay"] as const))).toEqual([EU]);
   });
 });

@@ -50,3 +50,9 @@ const simulator = await startPartnerSimulator({
 process.stdout.write(`${JSON.stringify({ url: simulator.url })}\n`);
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void simulator.stop());
+// Started by a parent with an IPC channel (the gateway's embedded mode): the channel closes when the parent exits,
+// even by SIGKILL, and the simulator must not outlive it. The channel itself does not keep the process alive.
+if (process.channel) {
+  process.once("disconnect", () => void simulator.stop());
+  process.channel.unref();
+}

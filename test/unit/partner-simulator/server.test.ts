@@ -14,6 +14,20 @@ import {
   simulator,
 } from "./helpers.js";
 
+/** The simulator process's settings: the test partners' credentials, and payments a minute away. */
+function processEnv() {
+  return {
+    AVENIA_API_KEY: AVENIA_KEY,
+    AVENIA_CLIENT_PUBLIC_KEY_PEM: clientKeys.publicKey
+      .export({ type: "spki", format: "pem" })
+      .toString()
+      .replace(/\n/g, "\\n"),
+    ALFREDPAY_API_KEY: ALFREDPAY.apiKey,
+    ALFREDPAY_API_SECRET: ALFREDPAY.apiSecret,
+    PARTNER_SIM_PAYMENT_DELAY_MS: "60000",
+  };
+}
+
 describe("partner simulator server", () => {
   it("answers 413 past 1 MB, 400 to malformed JSON and 404 to an unknown route", async () => {
     const sim = await simulator();
@@ -53,17 +67,7 @@ describe("partner simulator server", () => {
       process.execPath,
       ["--import", "@swc-node/register/esm-register", "packages/partner-simulator/src/main.ts"],
       {
-        env: {
-          ...process.env,
-          AVENIA_API_KEY: AVENIA_KEY,
-          AVENIA_CLIENT_PUBLIC_KEY_PEM: clientKeys.publicKey
-            .export({ type: "spki", format: "pem" })
-            .toString()
-            .replace(/\n/g, "\\n"),
-          ALFREDPAY_API_KEY: ALFREDPAY.apiKey,
-          ALFREDPAY_API_SECRET: ALFREDPAY.apiSecret,
-          PARTNER_SIM_PAYMENT_DELAY_MS: "60000",
-        },
+        env: { ...process.env, ...processEnv() },
         stdio: ["ignore", "pipe", "inherit"],
       },
     );
@@ -85,6 +89,26 @@ describe("partner simulator server", () => {
     child.kill("SIGTERM");
     await expect(held).rejects.toThrow();
     const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+  }, 20_000);
+
+  it("started with an IPC channel, stops and exits when the channel closes (its parent is gone)", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "@swc-node/register/esm-register", "packages/partner-simulator/src/main.ts"],
+      { env: { ...process.env, ...processEnv() }, stdio: ["ignore", "pipe", "inherit", "ipc"] },
+    );
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    });
+    const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+    const { url } = JSON.parse(line) as { url: string };
+    // A pending payment (a minute) would keep a process alive that ignored the channel.
+    const account = await aveniaSubAccount(url);
+    expect((await aveniaPayin(url, account.id, "10.00", "parent-gone")).status).toBe(200);
+    const exited = once(child, "exit");
+    child.disconnect();
+    const [code] = await exited;
     expect(code).toBe(0);
   }, 20_000);
 });
