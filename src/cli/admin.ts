@@ -190,7 +190,8 @@ ${Object.entries(COMMANDS)
   .map(([words, { usage }]) => `  npm run -s admin -- ${words}${usage && ` ${usage}`}`)
   .join("\n")}
 
-Changes are recorded in the audit log under your OS user name (audit-events lists them, newest first).
+Changes to the gateway's records are recorded in the audit log under your OS user name (audit-events lists them,
+newest first). avenia register-webhook changes Avenia's settings, not ours: it prints what it did, and is not audited.
 Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage.`;
 
 /** One command against the services (never HTTP): what it prints on success. */

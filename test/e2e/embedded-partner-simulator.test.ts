@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
 import { AveniaClient } from "../../src/providers/avenia/client.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
+import { pixPayInTicket } from "../support/partner-fixtures.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 /**
@@ -93,21 +94,7 @@ describe("the embedded partner simulator", () => {
 
       // (b) A PIX pay-in paid at the simulator: its events reach the gateway, the first sent three times.
       const { id: subAccountId } = await avenia.createSubAccount({ accountType: "INDIVIDUAL", name: "Ana Embedded" });
-      const quote = await avenia.fixedRateQuote({
-        inputCurrency: "BRL",
-        inputPaymentMethod: "PIX",
-        outputCurrency: "BRLA",
-        outputPaymentMethod: "BASE",
-        inputThirdParty: false,
-        outputThirdParty: false,
-        inputAmount: "100.00",
-        subAccountId,
-      });
-      const ticket = await avenia.createTicket(subAccountId, {
-        quoteToken: quote.quoteToken,
-        ticketBrlPixInput: { additionalData: "embedded-e2e" },
-        ticketBlockchainOutput: { walletChain: "BASE", walletAddress: WALLET },
-      });
+      const ticketId = await pixPayInTicket(avenia, subAccountId, "embedded-e2e", WALLET);
       const control = (method: string, path: string, body?: unknown) =>
         fetch(`${simulator.url}${path}`, {
           method,
@@ -117,11 +104,11 @@ describe("the embedded partner simulator", () => {
       expect(
         (await control("PUT", "/_control/faults", { partner: "avenia", callbacks: { duplicate: 2 } })).status,
       ).toBeLessThan(300);
-      expect((await control("POST", `/_control/avenia/tickets/${ticket.id}/pay`)).status).toBeLessThan(300);
+      expect((await control("POST", `/_control/avenia/tickets/${ticketId}/pay`)).status).toBeLessThan(300);
 
       const opened = await openDatabase(database.config);
       try {
-        const stored = () => opened.db.partnerCallback.findMany({ where: { partner: "Avenia", subjectId: ticket.id } });
+        const stored = () => opened.db.partnerCallback.findMany({ where: { partner: "Avenia", subjectId: ticketId } });
         const rows = await eventually(stored, (found) => found.length >= 2);
         const stats = await eventually(
           async () =>

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from "../support/app.js";
 import { testEngine } from "../support/database.js";
 import { expectError, insideOneRateLimitWindow, ok, sleep, waitFor } from "../support/kit.js";
 import { newCallbackSecret, standardWebhookHeaders, startAveniaKeyServer } from "../support/partner-callbacks.js";
+import { alfredpayCustomerWithKyc, pixPayInTicket } from "../support/partner-fixtures.js";
 import { rememberSecret } from "../support/secrets.js";
 
 /*
@@ -76,44 +77,13 @@ describe(`callbacks the partner simulator sends (${testEngine()})`, () => {
   /** A PIX pay-in ticket of a new subaccount, paid by its payer: Avenia then calls back PROCESSING and PAID. */
   async function paidPayIn() {
     const subAccountId = (await avenia.createSubAccount({ accountType: "INDIVIDUAL", name: "Ana Callback" })).id;
-    const quote = await avenia.fixedRateQuote({
-      inputCurrency: "BRL",
-      inputPaymentMethod: "PIX",
-      outputCurrency: "BRLA",
-      outputPaymentMethod: "BASE",
-      inputThirdParty: false,
-      outputThirdParty: false,
-      inputAmount: "100.00",
-      subAccountId,
-    });
-    const { id: ticketId } = await avenia.createTicket(subAccountId, {
-      quoteToken: quote.quoteToken,
-      ticketBrlPixInput: { additionalData: `ramp-${randomUUID()}` },
-      ticketBlockchainOutput: { walletChain: "BASE", walletAddress: WALLET },
-    });
+    const ticketId = await pixPayInTicket(avenia, subAccountId, `ramp-${randomUUID()}`, WALLET);
     expect(aveniaPartner.payAveniaTicket(ticketId)).toBe(true);
     return { subAccountId, ticketId };
   }
 
   /** A Mexican customer's KYC submission, finished: Alfredpay then calls back IN_REVIEW and COMPLETED. */
-  async function finishedKyc() {
-    const email = `ana+${randomUUID()}@example.com`;
-    const { customerId } = await alfredpay.createCustomer({ country: "MX", email, type: "INDIVIDUAL" });
-    const { submissionId } = await alfredpay.submitKycForm(customerId, {
-      firstName: "Ana",
-      lastName: "Callback",
-      dateOfBirth: "1990-01-31",
-      country: "MX",
-      city: "CDMX",
-      state: "CDMX",
-      zipCode: "01000",
-      address: "Calle Uno 1",
-      dni: "GODE561231HDFRRN09",
-      typeDocument: "INE",
-    });
-    await alfredpay.finishKycSubmission(customerId, submissionId);
-    return { customerId, submissionId };
-  }
+  const finishedKyc = () => alfredpayCustomerWithKyc(alfredpay, "Callback");
 
   const deliveries = (partner: PartnerSimulator, name: "avenia" | "alfredpay") => partner.stats()[name].callbacks;
 

@@ -13,7 +13,7 @@ import type { CommandKind, CommandResult, MoneyCommand } from "../../src/partner
 import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import { AveniaClient } from "../../src/providers/avenia/client.js";
 import { openDatabaseForTests, testEngine } from "../support/database.js";
-import { waitFor } from "../support/kit.js";
+import { PIX_PAYIN_QUOTE, verifiedAlfredpayCustomer } from "../support/partner-fixtures.js";
 import { capturedLogger } from "../unit/providers/partner-server.js";
 
 /*
@@ -83,7 +83,7 @@ beforeAll(async () => {
     ...transport,
   });
   subAccountId = (await avenia.createSubAccount({ accountType: "INDIVIDUAL", name: "Ana Ledger" })).id;
-  customerId = await verifiedAlfredpayCustomer();
+  customerId = await verifiedAlfredpayCustomer(alfredpay, "Ledger");
   fiatAccountId = (
     await alfredpay.createFiatAccount({
       customerId,
@@ -98,31 +98,6 @@ afterAll(async () => {
   await Promise.all([avenia?.close(), alfredpay?.close()]);
   await simulator?.stop();
 });
-
-async function verifiedAlfredpayCustomer(): Promise<string> {
-  const email = `ana+${randomUUID()}@example.com`;
-  const { customerId: id } = await alfredpay.createCustomer({ country: "MX", email, type: "INDIVIDUAL" });
-  const { submissionId } = await alfredpay.submitKycForm(id, {
-    firstName: "Ana",
-    lastName: "Ledger",
-    dateOfBirth: "1990-01-31",
-    email,
-    country: "MX",
-    city: "CDMX",
-    state: "CDMX",
-    zipCode: "01000",
-    address: "Calle Uno 1",
-    dni: "GODE561231HDFRRN09",
-    typeDocument: "INE",
-  });
-  await alfredpay.finishKycSubmission(id, submissionId);
-  await waitFor(
-    () => alfredpay.kycStatus(id, submissionId),
-    (status) => status.status === "COMPLETED",
-    "the customer's KYC",
-  );
-  return id;
-}
 
 /** A registered ramp (and its quote) for commands to belong to. */
 async function newRamp(db: Db = database().db): Promise<string> {
@@ -184,16 +159,7 @@ function payInInput(rampId: string): Parameters<typeof aveniaPayIn>[1] {
     rampId,
     subAccountId,
     additionalData: rampId,
-    quote: {
-      inputCurrency: "BRL",
-      inputPaymentMethod: "PIX",
-      outputCurrency: "BRLA",
-      outputPaymentMethod: "BASE",
-      inputThirdParty: false,
-      outputThirdParty: false,
-      inputAmount: "100.00",
-      subAccountId,
-    },
+    quote: { ...PIX_PAYIN_QUOTE, inputAmount: "100.00", subAccountId },
     output: { walletChain: "BASE", walletAddress: WALLET },
   };
 }

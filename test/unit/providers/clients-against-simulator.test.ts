@@ -9,6 +9,12 @@ import { verifyAlfredpayCallback } from "../../../src/providers/alfredpay/signin
 import { AveniaClient } from "../../../src/providers/avenia/client.js";
 import { AveniaCallbackKey, verifyAveniaCallback } from "../../../src/providers/avenia/signing.js";
 import type { BreakerOptions } from "../../../src/providers/http/circuit-breaker.js";
+import {
+  mexicanKycForm,
+  PIX_PAYIN_QUOTE,
+  pixPayInTicket,
+  verifiedAlfredpayCustomer,
+} from "../../support/partner-fixtures.js";
 import { capturedLogger, failure } from "./partner-server.js";
 
 /*
@@ -128,15 +134,6 @@ async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boo
 
 // --- Avenia ---
 
-const PAYIN_QUOTE = {
-  inputCurrency: "BRL",
-  inputPaymentMethod: "PIX",
-  outputCurrency: "BRLA",
-  outputPaymentMethod: "BASE",
-  inputThirdParty: false,
-  outputThirdParty: false,
-} as const;
-
 const PAYOUT_QUOTE = {
   inputCurrency: "BRLA",
   inputPaymentMethod: "BASE",
@@ -151,15 +148,8 @@ async function aveniaSubAccount(name = "Ana Contract"): Promise<string> {
   return (await avenia.createSubAccount({ accountType: "INDIVIDUAL", name })).id;
 }
 
-async function payInTicket(subAccountId: string, reference: string): Promise<string> {
-  const quote = await avenia.fixedRateQuote({ ...PAYIN_QUOTE, inputAmount: "100.00", subAccountId });
-  const created = await avenia.createTicket(subAccountId, {
-    quoteToken: quote.quoteToken,
-    ticketBrlPixInput: { additionalData: reference },
-    ticketBlockchainOutput: { walletChain: "BASE", walletAddress: WALLET },
-  });
-  return created.id;
-}
+const payInTicket = (subAccountId: string, reference: string) =>
+  pixPayInTicket(avenia, subAccountId, reference, WALLET);
 
 function permit(nonce: number) {
   return { r: `0x${"a".repeat(64)}`, s: `0x${"b".repeat(64)}`, v: 27, nonce, deadline: 2_000_000_000 };
@@ -180,7 +170,7 @@ describe("Avenia client against the simulator", () => {
     const info = await avenia.accountInfo(subAccountId);
     expect(info.accountInfo.identityStatus).toBe("NOT-IDENTIFIED");
     expect(info.wallets).toHaveLength(1);
-    const quote = await avenia.fixedRateQuote({ ...PAYIN_QUOTE, inputAmount: "100.00", subAccountId });
+    const quote = await avenia.fixedRateQuote({ ...PIX_PAYIN_QUOTE, inputAmount: "100.00", subAccountId });
     expect(Number(quote.inputAmount)).toBe(100);
     expect(Number(quote.outputAmount)).toBe(99.5);
     expect(quote.appliedFees).toEqual([expect.objectContaining({ type: "Markup Fee", currency: "BRL" })]);
@@ -432,29 +422,6 @@ const ONRAMP_QUOTE: QuoteRequest = {
   fromAmount: "1000.00",
 };
 
-async function verifiedCustomer(email = `ana+${randomUUID()}@example.com`): Promise<string> {
-  const { customerId } = await alfredpay.createCustomer({ country: "MX", email, type: "INDIVIDUAL" });
-  const { submissionId } = await alfredpay.submitKycForm(customerId, {
-    firstName: "Ana",
-    lastName: "Contract",
-    dateOfBirth: "1990-01-31",
-    email,
-    country: "MX",
-    city: "CDMX",
-    state: "CDMX",
-    zipCode: "01000",
-    address: "Calle Uno 1",
-    dni: "GODE561231HDFRRN09",
-    typeDocument: "INE",
-  });
-  await alfredpay.finishKycSubmission(customerId, submissionId);
-  await eventually(
-    () => alfredpay.kycStatus(customerId, submissionId),
-    (status) => status.status === "COMPLETED",
-  );
-  return customerId;
-}
-
 function onrampOrder(customerId: string, quote: { quoteId: string; fromAmount: string }) {
   return alfredpay.createOnramp({
     customerId,
@@ -478,7 +445,7 @@ describe("Alfredpay client against the simulator", () => {
   });
 
   it("verifies a customer's KYC, then an onramp on a quote runs to ON_CHAIN_COMPLETED; the quote makes one order", async () => {
-    const customerId = await verifiedCustomer();
+    const customerId = await verifiedAlfredpayCustomer(alfredpay, "Contract");
     const quote = await alfredpay.createQuote(ONRAMP_QUOTE);
     expect(quote).toMatchObject({ fromCurrency: "MXN", toCurrency: "USDC", fromAmount: "1000.00" });
     expect((await alfredpay.quote(quote.quoteId)).quoteId).toBe(quote.quoteId);
@@ -503,7 +470,7 @@ describe("Alfredpay client against the simulator", () => {
   });
 
   it("keeps fiat accounts, and an offramp to one runs to FIAT_TRANSFER_COMPLETED", async () => {
-    const customerId = await verifiedCustomer();
+    const customerId = await verifiedAlfredpayCustomer(alfredpay, "Contract");
     const { fiatAccountId } = await alfredpay.createFiatAccount({
       customerId,
       type: "SPEI",
@@ -587,17 +554,7 @@ describe("Alfredpay client against the simulator", () => {
   it("a customer whose email carries +kyc-rejected fails KYC with a reason, and cannot open an order", async () => {
     const email = `ana+kyc-rejected-${randomUUID()}@example.com`;
     const { customerId } = await alfredpay.createCustomer({ country: "MX", email, type: "INDIVIDUAL" });
-    const { submissionId } = await alfredpay.submitKycForm(customerId, {
-      firstName: "Ana",
-      lastName: "Contract",
-      dateOfBirth: "1990-01-31",
-      country: "MX",
-      city: "CDMX",
-      state: "CDMX",
-      zipCode: "01000",
-      address: "Calle Uno 1",
-      dni: "GODE561231HDFRRN09",
-    });
+    const { submissionId } = await alfredpay.submitKycForm(customerId, mexicanKycForm("Contract"));
     await alfredpay.finishKycSubmission(customerId, submissionId);
     const status = await eventually(
       () => alfredpay.kycStatus(customerId, submissionId),
@@ -623,7 +580,7 @@ describe("Alfredpay client against the simulator", () => {
   });
 
   it("receives Standard-Webhooks callbacks that verify with the shared secret", async () => {
-    const customerId = await verifiedCustomer();
+    const customerId = await verifiedAlfredpayCustomer(alfredpay, "Contract");
     const quote = await alfredpay.createQuote(ONRAMP_QUOTE);
     const { transaction } = await onrampOrder(customerId, quote);
     simulator.payAlfredpayOnramp(transaction.transactionId);
@@ -662,7 +619,7 @@ describe("Alfredpay client against the simulator", () => {
 describe("Partner faults through the clients", () => {
   it("a pay-in creation whose answer is lost (503 after executing) is sent once, unknown, and found by reference", async () => {
     const subAccountId = await aveniaSubAccount();
-    const quote = await avenia.fixedRateQuote({ ...PAYIN_QUOTE, inputAmount: "100.00", subAccountId });
+    const quote = await avenia.fixedRateQuote({ ...PIX_PAYIN_QUOTE, inputAmount: "100.00", subAccountId });
     const reference = `ramp-${randomUUID()}`;
     simulator.setFaults({ partner: "avenia", failNext: { count: 1, status: 503, when: "after" } });
     const lost = await failure(
@@ -700,7 +657,7 @@ describe("Partner faults through the clients", () => {
   });
 
   it("an order's .77 transient fault in its payout stage is absorbed by the client's retry of the GET", async () => {
-    const customerId = await verifiedCustomer();
+    const customerId = await verifiedAlfredpayCustomer(alfredpay, "Contract");
     const quote = await alfredpay.createQuote({ ...ONRAMP_QUOTE, fromAmount: "1000.77" });
     const { transaction } = await onrampOrder(customerId, quote);
     simulator.payAlfredpayOnramp(transaction.transactionId);
@@ -716,7 +673,7 @@ describe("Partner faults through the clients", () => {
   });
 
   it("an order's .66 fails at the exchange, and the client reads the failure's reason", async () => {
-    const customerId = await verifiedCustomer();
+    const customerId = await verifiedAlfredpayCustomer(alfredpay, "Contract");
     const quote = await alfredpay.createQuote({ ...ONRAMP_QUOTE, fromAmount: "1000.66" });
     const { transaction } = await onrampOrder(customerId, quote);
     simulator.payAlfredpayOnramp(transaction.transactionId);
