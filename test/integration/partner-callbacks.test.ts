@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from "../support/app.js";
 import { testEngine } from "../support/database.js";
 import { expectError, insideOneRateLimitWindow, ok, sleep, waitFor } from "../support/kit.js";
 import { newCallbackSecret, standardWebhookHeaders, startAveniaKeyServer } from "../support/partner-callbacks.js";
-import { alfredpayCustomerWithKyc, pixPayInTicket } from "../support/partner-fixtures.js";
+import { alfredpayCustomerWithKyc, brazilianKycLevel1, pixPayInTicket } from "../support/partner-fixtures.js";
 import { rememberSecret } from "../support/secrets.js";
 
 /*
@@ -133,21 +133,10 @@ describe(`callbacks the partner simulator sends (${testEngine()})`, () => {
     const subAccountId = (await avenia.createSubAccount({ accountType: "INDIVIDUAL", name: "Ana Callback" })).id;
     const selfie = await avenia.createDocument(subAccountId, { documentType: "SELFIE-FROM-LIVENESS" });
     const document = await avenia.createDocument(subAccountId, { documentType: "ID", isDoubleSided: false });
-    const { id: attemptId } = await avenia.submitKycLevel1(subAccountId, {
+    const { id: attemptId } = await avenia.submitKycLevel1(
       subAccountId,
-      fullName: "Ana Callback",
-      dateOfBirth: "1990-01-31",
-      countryOfTaxId: "BRA",
-      taxIdNumber: "12345678909",
-      email: "ana@example.com",
-      country: "BRA",
-      state: "SP",
-      city: "Sao Paulo",
-      zipCode: "01000-000",
-      streetAddress: "Rua Um, 1",
-      uploadedSelfieId: selfie.id,
-      uploadedDocumentId: document.id,
-    });
+      brazilianKycLevel1(subAccountId, "Ana Callback", { selfieId: selfie.id, documentId: document.id }),
+    );
     const rows = await waitFor(
       () => storedAbout(t, attemptId),
       (stored) => stored.some((row) => row.partnerStatus === "COMPLETED"),

@@ -13,7 +13,7 @@ import type { CommandKind, CommandResult, MoneyCommand } from "../../src/partner
 import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import { AveniaClient } from "../../src/providers/avenia/client.js";
 import { openDatabaseForTests, testEngine } from "../support/database.js";
-import { PIX_PAYIN_QUOTE, verifiedAlfredpayCustomer } from "../support/partner-fixtures.js";
+import { mexicanOnrampOrder, PIX_PAYIN_QUOTE, verifiedAlfredpayCustomer } from "../support/partner-fixtures.js";
 import { capturedLogger } from "../unit/providers/partner-server.js";
 
 /*
@@ -236,16 +236,7 @@ const cases: Case[] = [
         metadata: {},
         fromAmount: "1000.00",
       });
-      return alfredpayOnramp(alfredpay, rampId, {
-        customerId,
-        quoteId: quote.quoteId,
-        fromCurrency: "MXN",
-        toCurrency: "USDC",
-        amount: quote.fromAmount,
-        chain: "MATIC",
-        paymentMethodType: "BANK",
-        depositAddress: WALLET,
-      });
+      return alfredpayOnramp(alfredpay, rampId, mexicanOnrampOrder(customerId, quote, WALLET));
     },
     async expectOrder(partnerOrderId, answer) {
       const order = await alfredpay.onramp(partnerOrderId);

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
+import type { AlfredpayClient, OnrampRequest } from "../../src/providers/alfredpay/client.js";
 import type { KycSubmission } from "../../src/providers/alfredpay/requests.js";
 import type { AveniaClient } from "../../src/providers/avenia/client.js";
+import type { IndividualKycLevel1 } from "../../src/providers/avenia/requests.js";
 import { waitFor } from "./kit.js";
 
 /*
@@ -73,4 +74,45 @@ export async function pixPayInTicket(
     ticketBlockchainOutput: { walletChain: "BASE", walletAddress },
   });
   return created.id;
+}
+
+/** A Brazilian individual's level-1 KYC as Avenia takes it, naming the selfie and identity document uploaded. */
+export function brazilianKycLevel1(
+  subAccountId: string,
+  fullName: string,
+  uploaded: { selfieId: string; documentId: string },
+): IndividualKycLevel1 {
+  return {
+    subAccountId,
+    fullName,
+    dateOfBirth: "1990-01-31",
+    countryOfTaxId: "BRA",
+    taxIdNumber: "12345678909",
+    email: "ana@example.com",
+    country: "BRA",
+    state: "SP",
+    city: "Sao Paulo",
+    zipCode: "01000-000",
+    streetAddress: "Rua Um, 1",
+    uploadedSelfieId: uploaded.selfieId,
+    uploadedDocumentId: uploaded.documentId,
+  };
+}
+
+/** An onramp order of MXN into USDC on Polygon on the partner's quote, paid out to the wallet. */
+export function mexicanOnrampOrder(
+  customerId: string,
+  quote: { quoteId: string; fromAmount: string },
+  depositAddress: string,
+): OnrampRequest {
+  return {
+    customerId,
+    quoteId: quote.quoteId,
+    fromCurrency: "MXN",
+    toCurrency: "USDC",
+    amount: quote.fromAmount,
+    chain: "MATIC",
+    paymentMethodType: "BANK",
+    depositAddress,
+  };
 }

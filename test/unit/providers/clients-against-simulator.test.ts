@@ -10,7 +10,9 @@ import { AveniaClient } from "../../../src/providers/avenia/client.js";
 import { AveniaCallbackKey, verifyAveniaCallback } from "../../../src/providers/avenia/signing.js";
 import type { BreakerOptions } from "../../../src/providers/http/circuit-breaker.js";
 import {
+  brazilianKycLevel1,
   mexicanKycForm,
+  mexicanOnrampOrder,
   PIX_PAYIN_QUOTE,
   pixPayInTicket,
   verifiedAlfredpayCustomer,
@@ -228,21 +230,10 @@ describe("Avenia client against the simulator", () => {
       const subAccountId = await aveniaSubAccount(fullName);
       const selfie = await avenia.createDocument(subAccountId, { documentType: "SELFIE-FROM-LIVENESS" });
       const document = await avenia.createDocument(subAccountId, { documentType: "ID", isDoubleSided: false });
-      const { id } = await avenia.submitKycLevel1(subAccountId, {
+      const { id } = await avenia.submitKycLevel1(
         subAccountId,
-        fullName,
-        dateOfBirth: "1990-01-31",
-        countryOfTaxId: "BRA",
-        taxIdNumber: "12345678909",
-        email: "ana@example.com",
-        country: "BRA",
-        state: "SP",
-        city: "Sao Paulo",
-        zipCode: "01000-000",
-        streetAddress: "Rua Um, 1",
-        uploadedSelfieId: selfie.id,
-        uploadedDocumentId: document.id,
-      });
+        brazilianKycLevel1(subAccountId, fullName, { selfieId: selfie.id, documentId: document.id }),
+      );
       const attempt = await eventually(
         () => avenia.kycAttempt(subAccountId, id),
         (read) => read.status === "COMPLETED",
@@ -423,16 +414,7 @@ const ONRAMP_QUOTE: QuoteRequest = {
 };
 
 function onrampOrder(customerId: string, quote: { quoteId: string; fromAmount: string }) {
-  return alfredpay.createOnramp({
-    customerId,
-    quoteId: quote.quoteId,
-    fromCurrency: "MXN",
-    toCurrency: "USDC",
-    amount: quote.fromAmount,
-    chain: "MATIC",
-    paymentMethodType: "BANK",
-    depositAddress: WALLET,
-  });
+  return alfredpay.createOnramp(mexicanOnrampOrder(customerId, quote, WALLET));
 }
 
 describe("Alfredpay client against the simulator", () => {
