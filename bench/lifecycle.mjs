@@ -1,0 +1,320 @@
+// npm run bench, third part: the ramp lifecycle (quote, register, update for SELL, start, then the processor's
+// steps to COMPLETE) with a fixed number of ramps in flight, next to the floor that the partner's step delay and
+// the processor's poll schedule set. The scenario only talks to the gateway (REST and one graphql-ws
+// subscription), so a gateway whose partner runs elsewhere (issue 41's simulator out of process) is one more
+// entry of GATEWAYS. Figures only: nothing here passes or fails.
+import { performance } from "node:perf_hooks";
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+import {
+  api,
+  benchPostgres,
+  completeBrKyc,
+  cpuMicros,
+  LOAD_CPU,
+  percentile,
+  pinSelf,
+  SERVER_CPU,
+  signIn,
+  startServer,
+} from "./support.mjs";
+
+// The built gateway's own code (npm run bench builds first): how it parses its settings, and a ramp's phases.
+const built = (path) => import(new URL(`../dist/${path}`, import.meta.url).href);
+const { loadConfig } = await built("config.js");
+const { PROCESSING_PHASES } = await built("reference-data/ramp-phases.js");
+
+/** Ramps in flight at once, one row each: the first leaves the gateway's core mostly idle, the second not. */
+const IN_FLIGHT = (process.env.BENCH_LIFECYCLE_IN_FLIGHT ?? "16,64").split(",").map(Number);
+const DURATION_S = Number(process.env.BENCH_LIFECYCLE_DURATION_S ?? 20);
+/** Before each row's timed seconds: the first lifecycles are also when V8 compiles their paths. */
+const WARM_UP_S = 5;
+/** The sandbox partner's time between two steps of a ramp (its documented SANDBOX_STEP_DELAY_MS). */
+const STEP_DELAY_MS = Number(process.env.BENCH_LIFECYCLE_STEP_DELAY_MS ?? 200);
+/** The steps of a started ramp: awaitingPayment to paymentConfirmed, to exchanging, to payingOut, to complete. */
+const STEPS = PROCESSING_PHASES.length - 1;
+const LIFECYCLE_LIMIT_MS = 60_000;
+
+const QUOTES = {
+  BUY: {
+    rampType: "BUY",
+    from: "pix",
+    to: "polygon",
+    inputAmount: "250.00",
+    inputCurrency: "BRL",
+    outputCurrency: "USDC",
+  },
+  SELL: {
+    rampType: "SELL",
+    from: "polygon",
+    to: "pix",
+    inputAmount: "50.00",
+    inputCurrency: "USDC",
+    outputCurrency: "BRL",
+  },
+};
+const WALLET = `0x${"2".repeat(40)}`;
+const RAMP_EVENTS =
+  "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventType payload { transactionId transactionStatus } } }";
+
+/**
+ * Each row's gateway and the partner schedule it runs on. Today's: the in-process sandbox, whose step delay is
+ * its own documented setting; its KYC decided at once, as the other benches have it.
+ */
+const GATEWAYS = [
+  {
+    row: "ramp lifecycle, in-process sandbox",
+    start: (databaseUrl) =>
+      startServer({
+        ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+        SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
+        SANDBOX_KYC_DECISION_MS: "0",
+      }),
+    schedule(gateway) {
+      const { sandboxStepDelayMs, processorIntervalMs } = rampSettings(gateway);
+      return { stepDelayMs: sandboxStepDelayMs, intervalMs: processorIntervalMs };
+    },
+  },
+];
+
+/** The ramp settings the gateway runs with, parsed by its own code from the environment startServer gave it. */
+function rampSettings(gateway) {
+  return loadConfig({ ...process.env, NODE_ENV: "production", SMTP_URL: gateway.mail.url, ...gateway.env }).ramps;
+}
+
+/**
+ * What the partner's step delay and the processor's schedule alone allow from start to COMPLETE, on a gateway
+ * that took no time: the first step is due `stepDelayMs` after the start and taken at the processor's next pass
+ * (at once, at best; a whole interval later, at worst); the processor sleeps `intervalMs` after each pass, so
+ * each later step, due `stepDelayMs` after the pass that took the step before, waits for the first pass after
+ * that: whole intervals after it.
+ */
+function scheduleFloor({ stepDelayMs, intervalMs }) {
+  const least = stepDelayMs + (STEPS - 1) * (Math.floor(stepDelayMs / intervalMs) + 1) * intervalMs;
+  return { stepDelayMs, intervalMs, least, most: least + intervalMs };
+}
+
+/* ------------------------------------------------------------------ the integrator */
+
+/**
+ * A caller of the gateway with a secret key and BR KYC approved, and a widget session per direction that its
+ * ramps are registered in. One graphql-ws connection follows both sessions through rampEvents: each ramp's
+ * COMPLETE arrives there, two messages per ramp in all (its TRANSACTION_CREATED and its STATUS_CHANGE).
+ */
+async function integrator(gateway) {
+  const session = await signIn(gateway);
+  const { secretKey } = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench lifecycle" }, 201);
+  const call = api(gateway, { "x-api-key": secretKey });
+  await completeBrKyc(call);
+  const sessions = {};
+  for (const [rampType, { inputAmount }] of Object.entries(QUOTES))
+    ({ sessionId: sessions[rampType] } = await call(
+      "POST",
+      "/v1/session/create",
+      { rampType, network: "polygon", inputAmount, externalSessionId: `bench lifecycle ${rampType}` },
+      201,
+    ));
+
+  /** Ramp id: what its COMPLETE event settles. */
+  const waiting = new Map();
+  const client = createClient({
+    url: `${gateway.url.replace(/^http/, "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { "X-API-Key": secretKey },
+    lazy: false,
+    retryAttempts: 0,
+  });
+  const failed = (error) => {
+    for (const { reject } of waiting.values())
+      reject(error instanceof Error ? error : new Error(JSON.stringify(error)));
+  };
+  /** Per session, once an event of it arrived (the probe below): a function that ends the subscription. */
+  const subscribed = Object.values(sessions).map(
+    (sessionId) =>
+      new Promise((resolve, reject) => {
+        const stop = client.subscribe(
+          { query: RAMP_EVENTS, variables: { sessionId } },
+          {
+            next({ data, errors }) {
+              const arrivedAt = performance.now();
+              if (errors) return failed(new Error(`rampEvents: ${JSON.stringify(errors)}`));
+              resolve(stop);
+              const { eventType, payload } = data.rampEvents;
+              if (eventType !== "STATUS_CHANGE") return;
+              const settle = waiting.get(payload.transactionId);
+              if (!settle) return;
+              waiting.delete(payload.transactionId);
+              if (payload.transactionStatus === "COMPLETE") settle.resolve(arrivedAt);
+              else settle.reject(new Error(`ramp ${payload.transactionId} ended ${payload.transactionStatus}`));
+            },
+            error(error) {
+              reject(error instanceof Error ? error : new Error(JSON.stringify(error)));
+              failed(error);
+            },
+            complete: () => undefined,
+          },
+        );
+      }),
+  );
+
+  /** Registers a ramp of `rampType` in its direction's session (answers its registration). */
+  const register = async (rampType) => {
+    const quote = await call("POST", "/v1/quotes", QUOTES[rampType], 201);
+    const wallet = rampType === "BUY" ? { destinationAddress: WALLET } : { additionalData: { walletAddress: WALLET } };
+    return call("POST", "/v1/ramp/register", { quoteId: quote.id, sessionId: sessions[rampType], ...wallet }, 201);
+  };
+
+  // A subscription listens once the server has authorized it, which the client is not told: a ramp registered
+  // in each session until its TRANSACTION_CREATED arrives shows that it does.
+  let probing = true;
+  const probes = Object.keys(sessions).map(async (rampType) => {
+    while (probing) {
+      await register(rampType);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  const stops = await Promise.all(subscribed).finally(() => (probing = false));
+  await Promise.all(probes);
+
+  return {
+    /** One ramp from its quote to COMPLETE; answers the ms from sending its start to its COMPLETE event. */
+    async lifecycle(rampType) {
+      const ramp = await register(rampType);
+      if (rampType === "SELL")
+        // What the wallet signed: the unsigned transactions stand in for it, as in the README's journey.
+        await call("POST", "/v1/ramp/update", { rampId: ramp.id, presignedTxs: ramp.unsignedTxs }, 200);
+      const completed = new Promise((resolve, reject) => waiting.set(ramp.id, { resolve, reject }));
+      const timer = setTimeout(
+        () => waiting.get(ramp.id)?.reject(new Error(`ramp ${ramp.id} not COMPLETE after ${LIFECYCLE_LIMIT_MS} ms`)),
+        LIFECYCLE_LIMIT_MS,
+      );
+      try {
+        const started = performance.now();
+        await call("POST", "/v1/ramp/start", { rampId: ramp.id }, 200);
+        const completedAt = await completed;
+        return { startToComplete: completedAt - started, completedAt };
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(ramp.id);
+      }
+    },
+    async close() {
+      for (const stop of stops) stop();
+      await client.dispose();
+    },
+  };
+}
+
+/* ------------------------------------------------------------------ a row */
+
+/**
+ * `inFlight` callers each take ramps through their lifecycle one after the other, BUY and SELL in turn, for
+ * WARM_UP_S and then DURATION_S: the COMPLETE events arriving in the timed seconds, their start-to-COMPLETE
+ * times and the gateway's CPU time meanwhile. Then no caller starts another, and the ramps in flight finish.
+ */
+async function lifecycles(gateway, integrator, inFlight) {
+  const opened = performance.now();
+  const timedFrom = opened + WARM_UP_S * 1000;
+  const timedTo = timedFrom + DURATION_S * 1000;
+  const cpu = {};
+  const cpuAt = (key, at) =>
+    new Promise((resolve) => setTimeout(() => resolve((cpu[key] = cpuMicros(gateway.pid))), at - performance.now()));
+  const latencies = [];
+  const caller = async (index) => {
+    for (let turn = index; performance.now() < timedTo; turn++) {
+      const { startToComplete, completedAt } = await integrator.lifecycle(turn % 2 ? "SELL" : "BUY");
+      if (completedAt >= timedFrom && completedAt < timedTo) latencies.push(startToComplete);
+    }
+  };
+  await Promise.all([
+    ...Array.from({ length: inFlight }, (_, index) => caller(index)),
+    cpuAt("from", timedFrom),
+    cpuAt("to", timedTo),
+  ]);
+  return {
+    inFlight,
+    rate: latencies.length / DURATION_S,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuUs: (cpu.to - cpu.from) / latencies.length,
+  };
+}
+
+/** Every row of one engine: per gateway of GATEWAYS, its floor and a row per IN_FLIGHT. */
+async function measureEngine(engine, databaseUrl) {
+  const results = [];
+  for (const { row, start, schedule } of GATEWAYS) {
+    const gateway = await start(databaseUrl);
+    try {
+      const caller = await integrator(gateway);
+      try {
+        const rows = [];
+        for (const inFlight of IN_FLIGHT) rows.push(await lifecycles(gateway, caller, inFlight));
+        results.push({ row, floor: scheduleFloor(schedule(gateway)), rows });
+      } finally {
+        await caller.close();
+      }
+    } finally {
+      await gateway.stop();
+    }
+  }
+  return { engine, results };
+}
+
+/* ------------------------------------------------------------------ run */
+
+function print({ engine, results }) {
+  console.log(
+    `\nRamp lifecycle: ${engine}, NODE_ENV=production, LOG_LEVEL=warn, gateway on CPU ${SERVER_CPU}, the bench's callers on CPU ${LOAD_CPU}, server defaults unless stated\n`,
+  );
+  const cells = (...values) => values.map((value, index) => String(value).padStart(index === 0 ? 9 : 8)).join(" ");
+  console.log(
+    `${"".padEnd(66)} ${cells("in flight", "ramps/s", "vs ceil.", "p50 ms", "p99 ms", "vs floor", "CPU µs")}`,
+  );
+  for (const { row, floor, rows } of results) {
+    console.log(
+      `${`floor: ${STEPS} steps of ${floor.stepDelayMs} ms, at processor passes ${floor.intervalMs} ms apart (1)`.padEnd(66)} ${cells("-", "-", "-", floor.least, floor.most, "1.00", "-")}`,
+    );
+    for (const { inFlight, rate, p50, p99, cpuUs } of rows) {
+      const ceiling = inFlight / (floor.least / 1000);
+      console.log(
+        `${`${row} (2)`.padEnd(66)} ${cells(
+          inFlight,
+          rate.toFixed(1),
+          (rate / ceiling).toFixed(2),
+          p50.toFixed(0),
+          p99.toFixed(0),
+          (p99 / floor.most).toFixed(2),
+          cpuUs.toFixed(0),
+        )}`,
+      );
+    }
+  }
+}
+
+pinSelf();
+const postgresql = benchPostgres();
+try {
+  const results = [await measureEngine("embedded SQLite", undefined)];
+  if (postgresql) results.push(await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_lifecycle")));
+  for (const result of results) print(result);
+  console.log(`
+(1) What the partner's step delay (SANDBOX_STEP_DELAY_MS=${STEP_DELAY_MS}) and the processor's schedule (RAMP_PROCESSOR_INTERVAL_MS,
+    default: it sleeps that long after each pass) allow from start to COMPLETE on a gateway that took no time: the first
+    step is due a step delay after the start and taken at the next pass, at once at best and a whole interval later at
+    worst (p50 and p99 columns: least and most); each later step is due a step delay after the pass that took the one
+    before, and is taken at the first pass after that. Ceiling: the ramps in flight over the least time, the most ramps per
+    second they could complete; "vs ceil." is the rate over it, "vs floor" the p99 over the most.
+(2) That many callers of the bench, one secret key with BR KYC approved, each take ramps one after the other through
+    POST /v1/quotes, /v1/ramp/register, for SELL /v1/ramp/update (the presigned transactions) and /v1/ramp/start, BUY
+    (250 BRL by PIX to USDC on Polygon) and SELL (50 USDC to BRL by PIX) in turn, each until its STATUS_CHANGE to COMPLETE
+    arrives. Latency: from sending the start to that event's arrival. The callers move in step: the ramps one pass
+    completes are started again together, and those the gateway answers last miss the next pass. ramps/s: the COMPLETE events arriving in ${DURATION_S} s after
+    a warm-up of ${WARM_UP_S} s; CPU µs: the gateway's CPU time over those seconds per ramp completed (its quote, registration
+    and start included). Completion is followed by one graphql-ws connection subscribed to rampEvents of the widget
+    session (one per direction) the ramps are registered in: two messages per ramp. Polling GET /v1/ramp/{id} would add
+    requests per ramp and poll, a webhook an RSA-PSS signature per delivery on the gateway's core, rampProgress a
+    subscription per ramp and a ramp read per phase.`);
+} finally {
+  postgresql?.stop();
+}
