@@ -16,13 +16,13 @@ export const LOAD_CPU = cpus().length > 1 ? 1 : 0;
 
 /**
  * What a run would leave behind, ended or interrupted: its servers and load generators (each is SIGKILLed) and
- * the data directories it made (an hour's soak writes gigabytes).
+ * the directories it made (an hour's soak writes gigabytes of data; wrk's scripts are small, but every run made one).
  */
 const children = new Set();
-const dataDirs = new Set();
+const madeDirs = new Set();
 process.once("exit", () => {
   for (const child of children) child.kill("SIGKILL");
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
 });
 for (const [signal, number] of [
   ["SIGINT", 2],
@@ -109,7 +109,7 @@ export async function startServer(env = {}, nodeArgs = [], { patienceMs } = {}) 
   const url = `http://127.0.0.1:${port}`;
   const mail = await startMailSink();
   const lasting = {
-    DATA_DIR: env.DATA_DIR ?? madeDataDir(),
+    DATA_DIR: env.DATA_DIR ?? madeTemporaryDir("ramp-gateway-bench-"),
     LOG_LEVEL: "warn",
     JWT_SECRET: randomSecret(),
     OPERATOR_TOKEN: randomSecret(),
@@ -141,9 +141,9 @@ export async function startServer(env = {}, nodeArgs = [], { patienceMs } = {}) 
   };
 }
 
-function madeDataDir() {
-  const dir = mkdtempSync(join(tmpdir(), "ramp-gateway-bench-"));
-  dataDirs.add(dir);
+function madeTemporaryDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.add(dir);
   return dir;
 }
 
@@ -198,7 +198,8 @@ export function ensureWrk() {
 }
 
 const luaString = (text) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-const scriptDir = mkdtempSync(join(tmpdir(), "ramp-gateway-wrk-"));
+/** wrk's Lua scripts, in a directory of their own removed on exit like the data directories. */
+const scriptDir = madeTemporaryDir("ramp-gateway-wrk-");
 let scripts = 0;
 
 /** How long every connection is open before the load starts: p99 is the steady state of kept-alive connections. */
