@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import {
+  ADDRESS,
   api,
   benchPostgres,
   completeBrKyc,
@@ -17,6 +18,7 @@ import {
   LOAD_CPU,
   median,
   pinSelf,
+  QUOTE,
   SERVER_CPU,
   signIn,
   startPinned,
@@ -37,15 +39,8 @@ const SIGNING_MS = 2500;
 const STEP_DELAY_MS = 2000;
 const WAIT_LIMIT_MS = 60_000;
 
-const BUY = {
-  rampType: "BUY",
-  from: "pix",
-  to: "polygon",
-  inputAmount: "250.00",
-  inputCurrency: "BRL",
-  outputCurrency: "USDC",
-};
-const ADDRESS = `0x${"2".repeat(40)}`;
+/** The bench's BR BUY quote, for a smaller amount. */
+const BUY = { ...QUOTE, inputAmount: "250.00" };
 const RAMP_EVENTS =
   "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
 const RAMP_PROGRESS = "subscription ($rampId: ID!) { rampProgress(rampId: $rampId) { id currentPhase status type } }";

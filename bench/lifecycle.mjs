@@ -7,6 +7,7 @@ import { performance } from "node:perf_hooks";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import {
+  ADDRESS,
   api,
   benchPostgres,
   completeBrKyc,
@@ -14,6 +15,7 @@ import {
   LOAD_CPU,
   percentile,
   pinSelf,
+  QUOTE,
   SERVER_CPU,
   signIn,
   startServer,
@@ -36,14 +38,7 @@ const STEPS = PROCESSING_PHASES.length - 1;
 const LIFECYCLE_LIMIT_MS = 60_000;
 
 const QUOTES = {
-  BUY: {
-    rampType: "BUY",
-    from: "pix",
-    to: "polygon",
-    inputAmount: "250.00",
-    inputCurrency: "BRL",
-    outputCurrency: "USDC",
-  },
+  BUY: { ...QUOTE, inputAmount: "250.00" },
   SELL: {
     rampType: "SELL",
     from: "polygon",
@@ -53,7 +48,6 @@ const QUOTES = {
     outputCurrency: "BRL",
   },
 };
-const WALLET = `0x${"2".repeat(40)}`;
 const RAMP_EVENTS =
   "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventType payload { transactionId transactionStatus } } }";
 
@@ -160,7 +154,8 @@ async function integrator(gateway) {
   /** Registers a ramp of `rampType` in its direction's session (answers its registration). */
   const register = async (rampType) => {
     const quote = await call("POST", "/v1/quotes", QUOTES[rampType], 201);
-    const wallet = rampType === "BUY" ? { destinationAddress: WALLET } : { additionalData: { walletAddress: WALLET } };
+    const wallet =
+      rampType === "BUY" ? { destinationAddress: ADDRESS } : { additionalData: { walletAddress: ADDRESS } };
     return call("POST", "/v1/ramp/register", { quoteId: quote.id, sessionId: sessions[rampType], ...wallet }, 201);
   };
 
