@@ -247,6 +247,21 @@ describe("Avenia client against the simulator", () => {
     expect(await submit("Please Reject Me")).toEqual({ result: "REJECTED", identityStatus: "NOT-IDENTIFIED" });
   });
 
+  it("imports a Sumsub share token: approved as a sumsub-token- attempt, rejected for a token with 'reject'", async () => {
+    const importToken = async (token: string) => {
+      const subAccountId = await aveniaSubAccount("Ana Token");
+      const { id, message } = await avenia.importKycToken(subAccountId, token);
+      expect(message).toBe("processing KYC");
+      const attempt = await eventually(
+        () => avenia.kycAttempt(subAccountId, id),
+        (read) => read.status === "COMPLETED",
+      );
+      return [attempt.levelName?.startsWith("sumsub-token-"), attempt.result];
+    };
+    expect(await importToken("_act-sbx-share-token")).toEqual([true, "APPROVED"]);
+    expect(await importToken("_act-sbx-reject-token")).toEqual([true, "REJECTED"]);
+  });
+
   it("delivers TICKET webhooks to the URL we registered, signed with the key the public-key call serves", async () => {
     const { webhookId } = await avenia.createWebhook({
       webhookUrl: `${receiver.url}/avenia`,
