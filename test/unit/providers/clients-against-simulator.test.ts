@@ -432,6 +432,9 @@ function onrampOrder(customerId: string, quote: { quoteId: string; fromAmount: s
   return alfredpay.createOnramp(mexicanOnrampOrder(customerId, quote, WALLET));
 }
 
+/** A small document scan as a file upload carries it. */
+const SCAN = { fileName: "scan.jpg", contentType: "image/jpeg", bytes: new Uint8Array(2048).fill(7) };
+
 describe("Alfredpay client against the simulator", () => {
   it("creates a customer, and creating it again finds the same one", async () => {
     const email = `ana+${randomUUID()}@example.com`;
@@ -500,6 +503,22 @@ describe("Alfredpay client against the simulator", () => {
     expect(await alfredpay.fiatAccounts(customerId)).toEqual([]);
   });
 
+  it("uploads a KYC form's ID and selfie as multipart before its submit; a file after the submit is refused 422", async () => {
+    const email = `ana+${randomUUID()}@example.com`;
+    const { customerId } = await alfredpay.createCustomer({ country: "MX", email, type: "INDIVIDUAL" });
+    const { submissionId } = await alfredpay.submitKycForm(customerId, mexicanKycForm("Files", email));
+    for (const fileType of ["National ID Front", "National ID Back", "Selfie"] as const)
+      await alfredpay.uploadKycFile(customerId, submissionId, { ...SCAN, fileName: "Identificación.jpg", fileType });
+    expect(simulator.stats().alfredpay.calls[`POST ${PENNY}/customers/{customerId}/kyc/{submissionId}/files`]).toBe(3);
+    await alfredpay.finishKycSubmission(customerId, submissionId);
+    const late = await failure(alfredpay.uploadKycFile(customerId, submissionId, { ...SCAN, fileType: "Selfie" }));
+    expect([late.kind, late.partnerStatus]).toEqual(["rejected", 422]);
+    await eventually(
+      () => alfredpay.kycStatus(customerId, submissionId),
+      (read) => read.status === "COMPLETED",
+    );
+  });
+
   it("submits a KYB form with a PUT and reads it to COMPLETED; hosted KYC and KYB links carry their submission", async () => {
     const { customerId } = await alfredpay.createCustomer({
       country: "MX",
@@ -534,12 +553,16 @@ describe("Alfredpay client against the simulator", () => {
       expectedMonthlyVolumeUsd: 10_000,
       expectedMonthlyTransactions: 10,
     });
+    const articles = { ...SCAN, fileType: "articlesIncorporation" };
+    await alfredpay.uploadKybFile(customerId, submissionId, articles);
     await alfredpay.finishKybSubmission(customerId, submissionId);
     const status = await eventually(
       () => alfredpay.kybStatus(customerId, submissionId),
       (read) => read.status === "COMPLETED",
     );
     expect(status.metadata ?? null).toBeNull();
+    const late = await failure(alfredpay.uploadKybFile(customerId, submissionId, articles));
+    expect([late.kind, late.partnerStatus]).toEqual(["rejected", 422]);
     expect(simulator.stats().alfredpay.calls[`PUT ${PENNY}/customers/{customerId}/kyb/{submissionId}/submit`]).toBe(1);
 
     const kybLink = await alfredpay.kybUrl(customerId);
