@@ -46,6 +46,14 @@ interface Submission {
   updatedAt: string;
   failureReason?: string;
   rejects: boolean;
+  /** A KYB form's business and related persons, as its details answer shows them. */
+  business?: { businessName: unknown; relatedPersons: RelatedPerson[] };
+}
+
+interface RelatedPerson {
+  idRelatedPerson: string;
+  firstName?: unknown;
+  lastName?: unknown;
 }
 
 interface Quote {
@@ -171,6 +179,10 @@ export class Alfredpay {
       route("POST", "/customers/{customerId}/kyb/{submissionId}/files", (request) =>
         this.attachFile(request, "kyb", "rawBody", null),
       ),
+      route("POST", "/customers/{customerId}/kyb/{idRelatedPerson}/files/relate-person", (request) =>
+        this.attachRelatedPersonFile(request),
+      ),
+      route("GET", "/customers/{customerId}/kyb/details", (request) => ok(this.kybDetails(request))),
       route("GET", "/customers/{customerId}/kyb/{submissionId}/status", (request) =>
         ok(statusView(this.submission(request, "kyb"))),
       ),
@@ -240,6 +252,15 @@ export class Alfredpay {
         ? [fields.firstName, fields.lastName]
         : [fields.businessName, ...relatedPersons.flatMap((person) => [person.firstName, person.lastName])];
     const submission = this.addSubmission(customer, kind, nameRejects(...names));
+    if (kind === "kyb")
+      submission.business = {
+        businessName: fields.businessName,
+        relatedPersons: relatedPersons.map((person) => ({
+          idRelatedPerson: randomUUID(),
+          firstName: person.firstName,
+          lastName: person.lastName,
+        })),
+      };
     return { submissionId: submission.submissionId };
   }
 
@@ -287,6 +308,29 @@ export class Alfredpay {
       throw new PartnerError(422, `${kind.toUpperCase()} record already submitted`, 422);
     checkUpload(request, fileField, fileTypes);
     return ok();
+  }
+
+  /** A related person's document, while the KYB form naming them is not yet submitted. */
+  private attachRelatedPersonFile(request: PartnerRequest) {
+    const { customerId, idRelatedPerson } = request.params;
+    const submission = [...this.submissions.values()].find(
+      (candidate) =>
+        candidate.customerId === customerId &&
+        candidate.business?.relatedPersons.some((person) => person.idRelatedPerson === idRelatedPerson),
+    );
+    if (!submission) throw new PartnerError(404, "Related person not found", 404);
+    if (submission.status !== "CREATED") throw new PartnerError(422, "KYB record already submitted", 422);
+    checkUpload(request, "rawBody", RELATED_PERSON_FILE_TYPES);
+    return ok();
+  }
+
+  private kybDetails(request: PartnerRequest) {
+    const customer = this.customer(request.params.customerId);
+    return [...this.submissions.values()].flatMap(({ business, submissionId, customerId }) =>
+      business && customerId === customer.customerId
+        ? [{ customerId, country: customer.country, submissionId, ...business }]
+        : [],
+    );
   }
 
   /** The hosted flow's steps count as finished at once; the review then runs as for a submitted form. */
@@ -574,6 +618,7 @@ function isoNow(): string {
 }
 
 const KYC_FILE_TYPES = ["National ID Front", "National ID Back", "Selfie"] as const;
+const RELATED_PERSON_FILE_TYPES = ["docFront", "docBack"] as const;
 /** A phone photo of a document fits; anything larger is refused, well under the server's 1 MB body bound. */
 export const MAX_UPLOAD_BYTES = 512 * 1024;
 

@@ -10,6 +10,7 @@ import {
   errorBody,
   fiatAccountCreated,
   fiatAccountsAnswer,
+  kybDetails,
   offrampAnswer,
   onrampAnswer,
   onrampCreated,
@@ -243,6 +244,11 @@ export class AlfredpayClient {
   kybStatus(customerId: string, submissionId: string, options?: CallOptions) {
     const route = "/customers/{customerId}/kyb/{submissionId}/status";
     return this.get(route, { customerId, submissionId }, verificationStatus, options);
+  }
+
+  /** The customer's KYB forms with their related persons' ids, which their document uploads name. */
+  kybDetails(customerId: string, options?: CallOptions) {
+    return this.get("/customers/{customerId}/kyb/details", { customerId }, kybDetails, options);
   }
 
   kybUrl(customerId: string, options?: CallOptions) {

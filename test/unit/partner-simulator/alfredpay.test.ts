@@ -282,7 +282,7 @@ describe("Alfredpay", () => {
     });
   });
 
-  it("takes KYC and KYB files on a submission not yet submitted, checks them, and refuses them 422 once submitted", async () => {
+  it("takes KYC, KYB and related persons' files on a submission not yet submitted, checks them, and refuses them 422 once submitted", async () => {
     const sim = await simulator();
     const upload = (path: string, fileField: string, fileType: string, file = "id-front.jpg", size = 100) => {
       const form = new FormData();
@@ -318,13 +318,24 @@ describe("Alfredpay", () => {
     });
     const businessId = business.body.customerId;
     const kyb = await alfredpay(sim.url, "POST", `/customers/${businessId}/kyb`, {
-      kybSubmission: { businessName: "Acme", relatedPersons: [] },
+      kybSubmission: { businessName: "Acme", relatedPersons: [{ firstName: "Ana", lastName: "Ruiz" }] },
     });
     const kybFiles = `/customers/${businessId}/kyb/${kyb.body.submissionId}/files`;
     expect((await upload(kybFiles, "rawBody", "articlesIncorporation")).status).toBe(200);
     expect((await upload(kybFiles, "fileBody", "articlesIncorporation")).status).toBe(400);
+    const details = await alfredpay(sim.url, "GET", `/customers/${businessId}/kyb/details`);
+    expect(details.body).toMatchObject([
+      { submissionId: kyb.body.submissionId, relatedPersons: [{ firstName: "Ana", lastName: "Ruiz" }] },
+    ]);
+    const personFiles = `/customers/${businessId}/kyb/${details.body[0].relatedPersons[0].idRelatedPerson}/files/relate-person`;
+    expect((await upload(personFiles, "rawBody", "docFront")).status).toBe(200);
+    expect((await upload(personFiles, "rawBody", "Selfie")).status).toBe(400);
+    expect((await upload(`/customers/${businessId}/kyb/nobody/files/relate-person`, "rawBody", "docBack")).status).toBe(
+      404,
+    );
     await alfredpay(sim.url, "PUT", `/customers/${businessId}/kyb/${kyb.body.submissionId}/submit`);
     expect((await upload(kybFiles, "rawBody", "proofAddress")).status).toBe(422);
+    expect((await upload(personFiles, "rawBody", "docBack")).status).toBe(422);
   });
 
   it("pays a CREATED onramp at once through the control route, and lists and deletes fiat accounts", async () => {

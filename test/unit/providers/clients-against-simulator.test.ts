@@ -519,7 +519,7 @@ describe("Alfredpay client against the simulator", () => {
     );
   });
 
-  it("submits a KYB form with a PUT and reads it to COMPLETED; hosted KYC and KYB links carry their submission", async () => {
+  it("submits a KYB form with its files and a related person's document, with a PUT, to COMPLETED; hosted KYC and KYB links carry their submission", async () => {
     const { customerId } = await alfredpay.createCustomer({
       country: "MX",
       email: `company+${randomUUID()}@example.com`,
@@ -555,6 +555,11 @@ describe("Alfredpay client against the simulator", () => {
     });
     const articles = { ...SCAN, fileType: "articlesIncorporation" };
     await alfredpay.uploadKybFile(customerId, submissionId, articles);
+    const [details] = await alfredpay.kybDetails(customerId);
+    expect(details.submissionId).toBe(submissionId);
+    const [person] = details.relatedPersons;
+    expect(person.firstName).toBe("Ana");
+    await alfredpay.uploadRelatedPersonFile(customerId, person.idRelatedPerson, { ...SCAN, fileType: "docFront" });
     await alfredpay.finishKybSubmission(customerId, submissionId);
     const status = await eventually(
       () => alfredpay.kybStatus(customerId, submissionId),
