@@ -46,6 +46,14 @@ interface Submission {
   updatedAt: string;
   failureReason?: string;
   rejects: boolean;
+  /** A KYB form's business and related persons, as its details answer shows them. */
+  business?: { businessName: unknown; relatedPersons: RelatedPerson[] };
+}
+
+interface RelatedPerson {
+  idRelatedPerson: string;
+  firstName?: unknown;
+  lastName?: unknown;
 }
 
 interface Quote {
@@ -157,6 +165,9 @@ export class Alfredpay {
       route("GET", "/customers/find/{email}/{country}", (request) => ok(customerView(this.findCustomer(request)))),
       route("POST", "/customers/{customerId}/kyc", (request) => ok(this.createSubmission(request, "kyc"))),
       route("POST", "/customers/{customerId}/kyc/{submissionId}/submit", (request) => this.submit(request, "kyc")),
+      route("POST", "/customers/{customerId}/kyc/{submissionId}/files", (request) =>
+        this.attachFile(request, "kyc", "fileBody", KYC_FILE_TYPES),
+      ),
       route("GET", "/customers/{customerId}/kyc/{submissionId}/status", (request) =>
         ok(statusView(this.submission(request, "kyc"))),
       ),
@@ -165,6 +176,13 @@ export class Alfredpay {
       ),
       route("POST", "/customers/{customerId}/kyb", (request) => ok(this.createSubmission(request, "kyb"))),
       route("PUT", "/customers/{customerId}/kyb/{submissionId}/submit", (request) => this.submit(request, "kyb")),
+      route("POST", "/customers/{customerId}/kyb/{submissionId}/files", (request) =>
+        this.attachFile(request, "kyb", "rawBody", null),
+      ),
+      route("POST", "/customers/{customerId}/kyb/{idRelatedPerson}/files/relate-person", (request) =>
+        this.attachRelatedPersonFile(request),
+      ),
+      route("GET", "/customers/{customerId}/kyb/details", (request) => ok(this.kybDetails(request))),
       route("GET", "/customers/{customerId}/kyb/{submissionId}/status", (request) =>
         ok(statusView(this.submission(request, "kyb"))),
       ),
@@ -234,6 +252,15 @@ export class Alfredpay {
         ? [fields.firstName, fields.lastName]
         : [fields.businessName, ...relatedPersons.flatMap((person) => [person.firstName, person.lastName])];
     const submission = this.addSubmission(customer, kind, nameRejects(...names));
+    if (kind === "kyb")
+      submission.business = {
+        businessName: fields.businessName,
+        relatedPersons: relatedPersons.map((person) => ({
+          idRelatedPerson: randomUUID(),
+          firstName: person.firstName,
+          lastName: person.lastName,
+        })),
+      };
     return { submissionId: submission.submissionId };
   }
 
@@ -263,6 +290,47 @@ export class Alfredpay {
       throw new PartnerError(422, `${kind.toUpperCase()} record cannot be resubmitted`, 422);
     this.review(submission);
     return ok();
+  }
+
+  /**
+   * Takes a file for a submission still being filled in; one already submitted refuses it 422, as a second submit
+   * is. The files are checked, not kept: nothing the simulator decides reads them. `fileTypes` null takes any
+   * (KYB's depend on the country's requirements).
+   */
+  private attachFile(
+    request: PartnerRequest,
+    kind: Submission["kind"],
+    fileField: string,
+    fileTypes: readonly string[] | null,
+  ) {
+    const submission = this.submission(request, kind);
+    if (submission.status !== "CREATED")
+      throw new PartnerError(422, `${kind.toUpperCase()} record already submitted`, 422);
+    checkUpload(request, fileField, fileTypes);
+    return ok();
+  }
+
+  /** A related person's document, while the KYB form naming them is not yet submitted. */
+  private attachRelatedPersonFile(request: PartnerRequest) {
+    const { customerId, idRelatedPerson } = request.params;
+    const submission = [...this.submissions.values()].find(
+      (candidate) =>
+        candidate.customerId === customerId &&
+        candidate.business?.relatedPersons.some((person) => person.idRelatedPerson === idRelatedPerson),
+    );
+    if (!submission) throw new PartnerError(404, "Related person not found", 404);
+    if (submission.status !== "CREATED") throw new PartnerError(422, "KYB record already submitted", 422);
+    checkUpload(request, "rawBody", RELATED_PERSON_FILE_TYPES);
+    return ok();
+  }
+
+  private kybDetails(request: PartnerRequest) {
+    const customer = this.customer(request.params.customerId);
+    return [...this.submissions.values()].flatMap(({ business, submissionId, customerId }) =>
+      business && customerId === customer.customerId
+        ? [{ customerId, country: customer.country, submissionId, ...business }]
+        : [],
+    );
   }
 
   /** The hosted flow's steps count as finished at once; the review then runs as for a submitted form. */
@@ -547,4 +615,19 @@ function paymentInstructions(order: Order) {
 
 function isoNow(): string {
   return new Date().toISOString();
+}
+
+const KYC_FILE_TYPES = ["National ID Front", "National ID Back", "Selfie"] as const;
+const RELATED_PERSON_FILE_TYPES = ["docFront", "docBack"] as const;
+/** A phone photo of a document fits; anything larger is refused, well under the server's 1 MB body bound. */
+export const MAX_UPLOAD_BYTES = 512 * 1024;
+
+function checkUpload(request: PartnerRequest, fileField: string, fileTypes: readonly string[] | null): void {
+  const file = request.form?.get(fileField);
+  if (!(file instanceof File) || file.size === 0) throw new PartnerError(400, `Invalid field(s): ${fileField}`, 110002);
+  if (!/^[\x20-\x7e]+$/.test(file.name)) throw new PartnerError(400, "file name must be ASCII", 110002);
+  if (file.size > MAX_UPLOAD_BYTES) throw new PartnerError(413, "file too large", 413);
+  const fileType = request.form?.get("fileType");
+  if (typeof fileType !== "string" || fileType === "" || (fileTypes !== null && !fileTypes.includes(fileType)))
+    throw new PartnerError(400, "Invalid field(s): fileType", 110002);
 }

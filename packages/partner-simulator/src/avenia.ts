@@ -14,6 +14,9 @@ import { emailRejects, formatAmount, hasFraction, nameRejects, parseAmount } fro
 import { isAveniaRequestSigned, signAveniaWebhook } from "./signing.js";
 import { countIn } from "./stats.js";
 
+/** Avenia names an imported attempt's level with this prefix only; the suffix is ours. */
+const SUMSUB_TOKEN_LEVEL = "sumsub-token-level-1";
+
 /** Credits the subaccount's own internal balance instead of a chain wallet. */
 const OWN_BALANCE_WALLET_ID = "00000000-0000-0000-0000-000000000000";
 const BRL_PER_USD = 5;
@@ -185,6 +188,7 @@ export class Avenia {
       route("POST", "/v2/account/ubos", (request) => ok(this.createUbo(request))),
       route("POST", "/v2/kyc/new-level-1/api", (request) => ok(this.submitKyc(request))),
       route("POST", "/v2/kyc/new-level-1/web-sdk", (request) => ok(this.startHostedKyb(request))),
+      route("POST", "/v2/kyc/import-token/", (request) => ok(this.importToken(request))),
       route("GET", "/v2/kyc/attempts/{id}", (request) => ok({ attempt: attemptView(this.attempt(request)) })),
       route("GET", "/v2/kyc/attempts", (request) => ok(this.attemptsOf(this.subAccount(request)))),
       route("POST", "/v2/notifications/webhooks", (request) => ok(this.registerWebhook(request))),
@@ -534,6 +538,18 @@ export class Avenia {
     const attempt = this.addAttempt(subAccount, company ? "kyb-level-1-v2" : "level-1");
     this.review(attempt, rejected);
     return { id: attempt.id };
+  }
+
+  /**
+   * A Sumsub share token stands for a finished level-1 check elsewhere: its review runs as for the API path, and a
+   * token containing "reject" (any case) is rejected, as a name would be.
+   */
+  private importToken(request: PartnerRequest) {
+    const subAccount = this.subAccount(request);
+    const importToken = requiredString(objectBody(request), "importToken");
+    const attempt = this.addAttempt(subAccount, SUMSUB_TOKEN_LEVEL);
+    this.review(attempt, nameRejects(importToken));
+    return { id: attempt.id, message: "processing KYC" };
   }
 
   /** The hosted KYB's steps count as finished at once; the review then runs as for the API path. */

@@ -9,8 +9,10 @@ export interface PartnerRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   rawBody: Buffer;
-  /** The parsed JSON body; undefined when there is none. */
+  /** The parsed JSON body; undefined when there is none or it is a form. */
   body: unknown;
+  /** The parsed multipart body (a file upload); undefined for any other. */
+  form?: FormData;
 }
 
 export interface Reply {

@@ -78,10 +78,19 @@ async function handle(parts: ServerParts, routes: CompiledRoute[], request: Inco
   if (compiled.route.open) return send(response, answer(compiled.route, partnerRequest, refuse));
   if (!partner.isAuthenticated(partnerRequest))
     return send(response, refuse(new PartnerError(401, "Unauthorized", 401)));
-  try {
-    partnerRequest.body = rawBody.length === 0 ? undefined : JSON.parse(rawBody.toString("utf8"));
-  } catch {
-    return send(response, refuse(new PartnerError(400, "malformed JSON body", 110002)));
+  const contentType = request.headers["content-type"] ?? "";
+  if (contentType.startsWith("multipart/form-data")) {
+    try {
+      partnerRequest.form = await new Response(rawBody, { headers: { "content-type": contentType } }).formData();
+    } catch {
+      return send(response, refuse(new PartnerError(400, "malformed multipart body", 110002)));
+    }
+  } else {
+    try {
+      partnerRequest.body = rawBody.length === 0 ? undefined : JSON.parse(rawBody.toString("utf8"));
+    } catch {
+      return send(response, refuse(new PartnerError(400, "malformed JSON body", 110002)));
+    }
   }
 
   const latencyMs = parts.faults(compiled.partner).latencyMs;

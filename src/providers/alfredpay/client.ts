@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { FormData } from "undici";
 import type { z } from "zod";
 import type { BreakerOptions } from "../http/circuit-breaker.js";
 import { PartnerError, PartnerTransport, type PartnerCall, type PartnerErrorDetail } from "../http/partner-http.js";
@@ -9,6 +10,7 @@ import {
   errorBody,
   fiatAccountCreated,
   fiatAccountsAnswer,
+  kybDetails,
   offrampAnswer,
   onrampAnswer,
   onrampCreated,
@@ -110,6 +112,24 @@ function describeAlfredpayError(_status: number, body: string): PartnerErrorDeta
   return { code };
 }
 
+export type KycFileType = "National ID Front" | "National ID Back" | "Selfie";
+export type RelatedPersonFileType = "docFront" | "docBack";
+
+export interface SubmissionFile<FileType extends string> {
+  fileType: FileType;
+  fileName: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** Alfredpay takes ASCII-only file names: accents are dropped to their letter, anything else outside it is "_". */
+function asciiFileName(fileName: string): string {
+  return fileName
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]|["\\]/g, "_");
+}
+
 /** The order a "quote already used" refusal names, or null for any other failure. */
 function orderOfUsedQuote(error: unknown): string | null {
   return error instanceof PartnerError && error.partnerCode === QUOTE_ALREADY_USED ? error.existingId : null;
@@ -173,6 +193,12 @@ export class AlfredpayClient {
     });
   }
 
+  /** Attaches an identity document or selfie to a KYC form before its submit. Sent once: an upload is not retried. */
+  uploadKycFile(customerId: string, submissionId: string, file: SubmissionFile<KycFileType>, options?: CallOptions) {
+    const route = "/customers/{customerId}/kyc/{submissionId}/files";
+    return this.upload(route, { customerId, submissionId }, "fileBody", file, options);
+  }
+
   kycStatus(customerId: string, submissionId: string, options?: CallOptions) {
     const route = "/customers/{customerId}/kyc/{submissionId}/status";
     return this.get(route, { customerId, submissionId }, verificationStatus, options);
@@ -198,9 +224,31 @@ export class AlfredpayClient {
     });
   }
 
+  /** Attaches a company document (`fileType` as the country's KYB requirements name it) to a KYB form before its submit. */
+  uploadKybFile(customerId: string, submissionId: string, file: SubmissionFile<string>, options?: CallOptions) {
+    const route = "/customers/{customerId}/kyb/{submissionId}/files";
+    return this.upload(route, { customerId, submissionId }, "rawBody", file, options);
+  }
+
+  /** Attaches a KYB related person's identity document, front or back. */
+  uploadRelatedPersonFile(
+    customerId: string,
+    idRelatedPerson: string,
+    file: SubmissionFile<RelatedPersonFileType>,
+    options?: CallOptions,
+  ) {
+    const route = "/customers/{customerId}/kyb/{idRelatedPerson}/files/relate-person";
+    return this.upload(route, { customerId, idRelatedPerson }, "rawBody", file, options);
+  }
+
   kybStatus(customerId: string, submissionId: string, options?: CallOptions) {
     const route = "/customers/{customerId}/kyb/{submissionId}/status";
     return this.get(route, { customerId, submissionId }, verificationStatus, options);
+  }
+
+  /** The customer's KYB forms with their related persons' ids, which their document uploads name. */
+  kybDetails(customerId: string, options?: CallOptions) {
+    return this.get("/customers/{customerId}/kyb/details", { customerId }, kybDetails, options);
   }
 
   kybUrl(customerId: string, options?: CallOptions) {
@@ -272,6 +320,27 @@ export class AlfredpayClient {
       route: `${API_PREFIX}/fiatAccounts/{customerId}/{fiatAccountId}`,
       pathParams: { customerId, fiatAccountId },
       idempotent: true,
+      ...options,
+    });
+  }
+
+  /** A multipart upload; Alfredpay documents no answer, so none is read. */
+  private upload(
+    route: string,
+    pathParams: Record<string, string>,
+    fileField: "fileBody" | "rawBody",
+    file: SubmissionFile<string>,
+    options?: CallOptions,
+  ) {
+    const form = new FormData();
+    form.append(fileField, new Blob([file.bytes], { type: file.contentType }), asciiFileName(file.fileName));
+    form.append("fileType", file.fileType);
+    return this.transport.send({
+      method: "POST",
+      route: `${API_PREFIX}${route}`,
+      pathParams,
+      form,
+      idempotent: false,
       ...options,
     });
   }

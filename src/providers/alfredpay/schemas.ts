@@ -10,6 +10,21 @@ export const customerFound = z.object({ customerId: z.string().min(1), country: 
 
 export const submissionCreated = z.object({ submissionId: z.string().min(1) });
 export const verificationUrl = z.object({ verification_url: z.string().min(1), submissionId: z.string().min(1) });
+/** One entry per business; only what names a submission and its related persons is read. */
+export const kybDetails = z.array(
+  z.object({
+    customerId: z.string(),
+    submissionId: z.string(),
+    businessName: z.string(),
+    relatedPersons: z.array(
+      z.object({
+        idRelatedPerson: z.string().min(1),
+        firstName: z.string().optional(),
+        lastName: z.string().optional(),
+      }),
+    ),
+  }),
+);
 export const verificationStatus = z.object({
   status: z.string(),
   updatedAt: z.string().optional(),

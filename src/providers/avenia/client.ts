@@ -11,6 +11,7 @@ import {
   errorBody,
   fixedRateQuoteAnswer,
   idAnswer,
+  importTokenAccepted,
   limitsAnswer,
   publicKeyAnswer,
   subAccountCreated,
@@ -267,6 +268,24 @@ export class AveniaClient {
         ...options,
       },
       idAnswer,
+    );
+  }
+
+  /**
+   * Starts a level-1 attempt from a Sumsub share token the customer already holds; answers the attempt id. The token
+   * travels in the body only, which the transport never logs. The trailing slash is part of Avenia's route.
+   */
+  importKycToken(subAccountId: string, importToken: string, options?: CallOptions) {
+    return this.transport.request(
+      {
+        method: "POST",
+        route: "/v2/kyc/import-token/",
+        query: { subAccountId },
+        body: { importToken },
+        idempotent: false,
+        ...options,
+      },
+      importTokenAccepted,
     );
   }
 

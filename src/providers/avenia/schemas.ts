@@ -76,6 +76,9 @@ export const documentCreated = z.union([
 
 export const idAnswer = z.object({ id: z.string().min(1) });
 
+/** `id` is the attempt the import started; `message` is Avenia's words, e.g. "processing KYC". */
+export const importTokenAccepted = z.object({ id: z.string().min(1), message: z.string() });
+
 export const webSdkStarted = z.object({
   attemptId: z.string().min(1),
   authorizedRepresentativeUrl: z.string(),

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
-import { Pool, type Dispatcher } from "undici";
+import { Pool, type Dispatcher, type FormData } from "undici";
 import type { z } from "zod";
 import { deadline } from "../../deadline.js";
 import { AppError } from "../../errors.js";
@@ -50,7 +50,7 @@ export interface OutgoingRequest {
   method: HttpMethod;
   /** Path and query exactly as sent, without scheme or host. */
   pathAndQuery: string;
-  /** The body exactly as sent; "" when there is none. */
+  /** The JSON body exactly as sent; "" when there is none or it is a form. */
   body: string;
 }
 
@@ -64,6 +64,8 @@ export interface PartnerCall {
   /** Sent in this order; undefined values are left out. */
   query?: Record<string, string | undefined>;
   body?: unknown;
+  /** A multipart body (a file upload) sent instead of `body`; undici writes its content type with the boundary. */
+  form?: FormData;
   /** Whether repeating the call cannot repeat its effect: only such calls are retried. */
   idempotent: boolean;
   /** Sent without the partner's credentials (a public endpoint). */
@@ -245,7 +247,7 @@ export class PartnerTransport {
           ...(request.body === "" ? {} : { "content-type": "application/json" }),
           ...(call.anonymous ? {} : this.options.authHeaders(request)),
         },
-        body: request.body === "" ? undefined : request.body,
+        body: call.form ?? (request.body === "" ? undefined : request.body),
         // One deadline over connect, headers and body: what the caller waits for is the whole call. Undici's own
         // headersTimeout and bodyTimeout (300 s, the latter restarted by every chunk) would let a trickle run on.
         signal,

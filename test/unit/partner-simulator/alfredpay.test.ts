@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   alfredpay,
   alfredpayCustomer,
+  alfredpayForm,
   CALLBACK_SECRET,
   controlCall,
   receiver,
@@ -11,6 +12,7 @@ import {
   waitFor,
   type Received,
 } from "./helpers.js";
+import { MAX_UPLOAD_BYTES } from "../../../packages/partner-simulator/src/alfredpay.js";
 
 /** Standard Webhooks verification, as a receiver does it (spec decision 7). */
 function isStandardWebhookSigned(received: Received): boolean {
@@ -278,6 +280,62 @@ describe("Alfredpay", () => {
     expect(await settled(`/customers/${businessId}/kyb/${hosted.body.submissionId}/status`)).toMatchObject({
       status: "COMPLETED",
     });
+  });
+
+  it("takes KYC, KYB and related persons' files on a submission not yet submitted, checks them, and refuses them 422 once submitted", async () => {
+    const sim = await simulator();
+    const upload = (path: string, fileField: string, fileType: string, file = "id-front.jpg", size = 100) => {
+      const form = new FormData();
+      form.append(fileField, new Blob([new Uint8Array(size)], { type: "image/jpeg" }), file);
+      form.append("fileType", fileType);
+      return alfredpayForm(sim.url, path, form);
+    };
+    const person = await alfredpay(sim.url, "POST", "/customers/create", {
+      email: "fi@example.com",
+      country: "MX",
+      type: "INDIVIDUAL",
+    });
+    const personId = person.body.customerId;
+    const kyc = await alfredpay(sim.url, "POST", `/customers/${personId}/kyc`, {
+      kycSubmission: { firstName: "Fi", lastName: "Diaz" },
+    });
+    const kycFiles = `/customers/${personId}/kyc/${kyc.body.submissionId}/files`;
+    expect((await upload(kycFiles, "fileBody", "National ID Front")).status).toBe(200);
+    expect((await upload(kycFiles, "fileBody", "Selfie")).status).toBe(200);
+    expect((await upload(kycFiles, "fileBody", "Passport")).status).toBe(400);
+    expect((await upload(kycFiles, "rawBody", "Selfie")).status).toBe(400);
+    expect((await upload(kycFiles, "fileBody", "Selfie", "sélfie.jpg")).status).toBe(400);
+    expect((await upload(kycFiles, "fileBody", "Selfie", "big.jpg", MAX_UPLOAD_BYTES + 1)).status).toBe(413);
+    expect((await upload(`/customers/${personId}/kyc/unknown/files`, "fileBody", "Selfie")).status).toBe(404);
+    await alfredpay(sim.url, "POST", `/customers/${personId}/kyc/${kyc.body.submissionId}/submit`);
+    const late = await upload(kycFiles, "fileBody", "National ID Back");
+    expect(late).toMatchObject({ status: 422, body: { errorCode: 422 } });
+
+    const business = await alfredpay(sim.url, "POST", "/customers/create", {
+      email: "kyb-files@example.com",
+      country: "CO",
+      type: "BUSINESS",
+    });
+    const businessId = business.body.customerId;
+    const kyb = await alfredpay(sim.url, "POST", `/customers/${businessId}/kyb`, {
+      kybSubmission: { businessName: "Acme", relatedPersons: [{ firstName: "Ana", lastName: "Ruiz" }] },
+    });
+    const kybFiles = `/customers/${businessId}/kyb/${kyb.body.submissionId}/files`;
+    expect((await upload(kybFiles, "rawBody", "articlesIncorporation")).status).toBe(200);
+    expect((await upload(kybFiles, "fileBody", "articlesIncorporation")).status).toBe(400);
+    const details = await alfredpay(sim.url, "GET", `/customers/${businessId}/kyb/details`);
+    expect(details.body).toMatchObject([
+      { submissionId: kyb.body.submissionId, relatedPersons: [{ firstName: "Ana", lastName: "Ruiz" }] },
+    ]);
+    const personFiles = `/customers/${businessId}/kyb/${details.body[0].relatedPersons[0].idRelatedPerson}/files/relate-person`;
+    expect((await upload(personFiles, "rawBody", "docFront")).status).toBe(200);
+    expect((await upload(personFiles, "rawBody", "Selfie")).status).toBe(400);
+    expect((await upload(`/customers/${businessId}/kyb/nobody/files/relate-person`, "rawBody", "docBack")).status).toBe(
+      404,
+    );
+    await alfredpay(sim.url, "PUT", `/customers/${businessId}/kyb/${kyb.body.submissionId}/submit`);
+    expect((await upload(kybFiles, "rawBody", "proofAddress")).status).toBe(422);
+    expect((await upload(personFiles, "rawBody", "docBack")).status).toBe(422);
   });
 
   it("pays a CREATED onramp at once through the control route, and lists and deletes fiat accounts", async () => {

@@ -259,6 +259,32 @@ describe("Avenia KYC", () => {
     expect(await outcome(hosted.body.attemptId, company.id)).toMatchObject({ result: "APPROVED" });
   });
 
+  it("imports a Sumsub share token at its trailing-slash route as a sumsub-token- attempt; a token with 'reject' is rejected", async () => {
+    const sim = await simulator();
+    const account = await aveniaSubAccount(sim.url);
+    const importToken = (token: string) =>
+      avenia(sim.url, "POST", `/v2/kyc/import-token/?subAccountId=${account.id}`, { importToken: token });
+    const approved = await importToken("_act-sbx-jwt-share-token");
+    expect(approved.status).toBe(200);
+    expect(approved.body).toEqual({ id: expect.any(String), message: "processing KYC" });
+    const rejected = await importToken("_act-sbx-REJECT-token");
+    const outcome = (id: string) =>
+      waitFor(async () => {
+        const { body } = await avenia(sim.url, "GET", `/v2/kyc/attempts/${id}?subAccountId=${account.id}`);
+        return body.attempt.status === "COMPLETED" && body.attempt;
+      });
+    expect(await outcome(approved.body.id)).toMatchObject({
+      result: "APPROVED",
+      levelName: expect.stringMatching(/^sumsub-token-/),
+    });
+    expect(await outcome(rejected.body.id)).toMatchObject({ result: "REJECTED", retryable: true });
+    expect((await importToken("")).status).toBe(400);
+    const withoutSlash = await avenia(sim.url, "POST", `/v2/kyc/import-token?subAccountId=${account.id}`, {
+      importToken: "t",
+    });
+    expect(withoutSlash.status).toBe(404);
+  });
+
   it("hands out upload URLs that take a PUT, and a liveness URL with its token", async () => {
     const sim = await simulator();
     const account = await aveniaSubAccount(sim.url);

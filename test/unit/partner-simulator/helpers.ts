@@ -99,6 +99,16 @@ export async function alfredpay(
   return answer(response);
 }
 
+/** A multipart POST to Alfredpay (a file upload); fetch writes the boundary. */
+export async function alfredpayForm(base: string, path: string, form: FormData): Promise<Answer> {
+  const response = await fetch(base + PENNY + path, {
+    method: "POST",
+    headers: { "api-key": ALFREDPAY.apiKey, "api-secret": ALFREDPAY.apiSecret },
+    body: form,
+  });
+  return answer(response);
+}
+
 export async function controlCall(base: string, method: string, path: string, body?: unknown): Promise<Answer> {
   const response = await fetch(base + path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
   return answer(response);

@@ -102,6 +102,54 @@ describe("Alfredpay calls", () => {
   });
 });
 
+describe("Alfredpay file uploads", () => {
+  /** The multipart body as the partner parses it. */
+  function formOf(request: { headers: Record<string, unknown>; body: string }) {
+    return new Response(request.body, {
+      headers: { "content-type": String(request.headers["content-type"]) },
+    }).formData();
+  }
+  const photo = { fileName: "Fotografía «1».jpg", contentType: "image/jpeg", bytes: new Uint8Array([1, 2, 3]) };
+
+  it("send a KYC file as multipart fileBody + fileType with an ASCII file name, once, and log no file name", async () => {
+    server.handle((_, response) => json(response, 200, {}));
+    await alfredpay.uploadKycFile("c-1", "s-1", { ...photo, fileType: "National ID Front" });
+    const [sent] = server.requests;
+    expect(sent.method).toBe("POST");
+    expect(sent.url).toBe(`${PREFIX}/customers/c-1/kyc/s-1/files`);
+    expect(sent.headers["api-key"]).toBe("alfred-key-1");
+    const form = await formOf(sent);
+    expect(form.get("fileType")).toBe("National ID Front");
+    const file = form.get("fileBody") as File;
+    expect(file.name).toBe("Fotografia _1_.jpg");
+    expect(file.type).toBe("image/jpeg");
+    expect(file.size).toBe(3);
+    expect(log.lines.join("")).not.toContain("Fotograf");
+
+    server.reset();
+    server.handle((_, response) => json(response, 503, { errorCode: 503, errorMessage: "busy" }));
+    const error = await failure(alfredpay.uploadKycFile("c-1", "s-1", { ...photo, fileType: "Selfie" }));
+    expect(error.kind).toBe("unknown");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("send KYB files and a related person's document as multipart rawBody + fileType", async () => {
+    server.handle((_, response) => response.writeHead(200).end());
+    await alfredpay.uploadKybFile("c-1", "s-1", { ...photo, fileType: "articlesIncorporation" });
+    await alfredpay.uploadRelatedPersonFile("c-1", "p/1", { ...photo, fileType: "docBack" });
+    const [kyb, person] = server.requests;
+    expect([kyb.url, person.url]).toEqual([
+      `${PREFIX}/customers/c-1/kyb/s-1/files`,
+      `${PREFIX}/customers/c-1/kyb/p%2F1/files/relate-person`,
+    ]);
+    const forms = await Promise.all([formOf(kyb), formOf(person)]);
+    expect(forms.map((form) => [form.get("fileType"), (form.get("rawBody") as File).size])).toEqual([
+      ["articlesIncorporation", 3],
+      ["docBack", 3],
+    ]);
+  });
+});
+
 describe("Alfredpay errors", () => {
   it("make a trade-limit 409 a rejection naming the limit, without the partner's words", async () => {
     server.handle((_, response) =>

@@ -70,6 +70,27 @@ describe("Avenia request signing", () => {
     expect(signatureVerifies({ ...sent, body: sent.body.replace("ramp-ref-1", "ramp-ref-2") })).toBe(false);
   });
 
+  it("imports a KYC share token at the trailing-slash route, signed over it, and never logs the token", async () => {
+    server.handle((_, response) => json(response, 200, { id: "attempt-1", message: "processing KYC" }));
+    const { logger, lines } = capturedLogger();
+    const client = new AveniaClient({ baseUrl: server.url, apiKey: API_KEY, privateKeyPem: clientPrivatePem, logger });
+    try {
+      expect(await client.importKycToken("sub/account", "share-token")).toEqual({
+        id: "attempt-1",
+        message: "processing KYC",
+      });
+    } finally {
+      await client.close();
+    }
+    const [sent] = server.requests;
+    expect(sent.method).toBe("POST");
+    expect(sent.url).toBe("/v2/kyc/import-token/?subAccountId=sub%2Faccount");
+    expect(sent.body).toBe('{"importToken":"share-token"}');
+    expect(signatureVerifies(sent)).toBe(true);
+    expect(lines.join("")).toContain("/v2/kyc/import-token/");
+    expect(lines.join("")).not.toContain("share-token");
+  });
+
   it("signs a templated path with its encoded parameter, and leaves out an absent cursor", async () => {
     server.handle((request, response) =>
       request.url.startsWith("/v2/kyc/attempts?")

@@ -247,6 +247,21 @@ describe("Avenia client against the simulator", () => {
     expect(await submit("Please Reject Me")).toEqual({ result: "REJECTED", identityStatus: "NOT-IDENTIFIED" });
   });
 
+  it("imports a Sumsub share token: approved as a sumsub-token- attempt, rejected for a token with 'reject'", async () => {
+    const importToken = async (token: string) => {
+      const subAccountId = await aveniaSubAccount("Ana Token");
+      const { id, message } = await avenia.importKycToken(subAccountId, token);
+      expect(message).toBe("processing KYC");
+      const attempt = await eventually(
+        () => avenia.kycAttempt(subAccountId, id),
+        (read) => read.status === "COMPLETED",
+      );
+      return [attempt.levelName?.startsWith("sumsub-token-"), attempt.result];
+    };
+    expect(await importToken("_act-sbx-share-token")).toEqual([true, "APPROVED"]);
+    expect(await importToken("_act-sbx-reject-token")).toEqual([true, "REJECTED"]);
+  });
+
   it("delivers TICKET webhooks to the URL we registered, signed with the key the public-key call serves", async () => {
     const { webhookId } = await avenia.createWebhook({
       webhookUrl: `${receiver.url}/avenia`,
@@ -417,6 +432,9 @@ function onrampOrder(customerId: string, quote: { quoteId: string; fromAmount: s
   return alfredpay.createOnramp(mexicanOnrampOrder(customerId, quote, WALLET));
 }
 
+/** A small document scan as a file upload carries it. */
+const SCAN = { fileName: "scan.jpg", contentType: "image/jpeg", bytes: new Uint8Array(2048).fill(7) };
+
 describe("Alfredpay client against the simulator", () => {
   it("creates a customer, and creating it again finds the same one", async () => {
     const email = `ana+${randomUUID()}@example.com`;
@@ -485,7 +503,23 @@ describe("Alfredpay client against the simulator", () => {
     expect(await alfredpay.fiatAccounts(customerId)).toEqual([]);
   });
 
-  it("submits a KYB form with a PUT and reads it to COMPLETED; hosted KYC and KYB links carry their submission", async () => {
+  it("uploads a KYC form's ID and selfie as multipart before its submit; a file after the submit is refused 422", async () => {
+    const email = `ana+${randomUUID()}@example.com`;
+    const { customerId } = await alfredpay.createCustomer({ country: "MX", email, type: "INDIVIDUAL" });
+    const { submissionId } = await alfredpay.submitKycForm(customerId, mexicanKycForm("Files", email));
+    for (const fileType of ["National ID Front", "National ID Back", "Selfie"] as const)
+      await alfredpay.uploadKycFile(customerId, submissionId, { ...SCAN, fileName: "Identificación.jpg", fileType });
+    expect(simulator.stats().alfredpay.calls[`POST ${PENNY}/customers/{customerId}/kyc/{submissionId}/files`]).toBe(3);
+    await alfredpay.finishKycSubmission(customerId, submissionId);
+    const late = await failure(alfredpay.uploadKycFile(customerId, submissionId, { ...SCAN, fileType: "Selfie" }));
+    expect([late.kind, late.partnerStatus]).toEqual(["rejected", 422]);
+    await eventually(
+      () => alfredpay.kycStatus(customerId, submissionId),
+      (read) => read.status === "COMPLETED",
+    );
+  });
+
+  it("submits a KYB form with its files and a related person's document, with a PUT, to COMPLETED; hosted KYC and KYB links carry their submission", async () => {
     const { customerId } = await alfredpay.createCustomer({
       country: "MX",
       email: `company+${randomUUID()}@example.com`,
@@ -519,12 +553,21 @@ describe("Alfredpay client against the simulator", () => {
       expectedMonthlyVolumeUsd: 10_000,
       expectedMonthlyTransactions: 10,
     });
+    const articles = { ...SCAN, fileType: "articlesIncorporation" };
+    await alfredpay.uploadKybFile(customerId, submissionId, articles);
+    const [details] = await alfredpay.kybDetails(customerId);
+    expect(details.submissionId).toBe(submissionId);
+    const [person] = details.relatedPersons;
+    expect(person.firstName).toBe("Ana");
+    await alfredpay.uploadRelatedPersonFile(customerId, person.idRelatedPerson, { ...SCAN, fileType: "docFront" });
     await alfredpay.finishKybSubmission(customerId, submissionId);
     const status = await eventually(
       () => alfredpay.kybStatus(customerId, submissionId),
       (read) => read.status === "COMPLETED",
     );
     expect(status.metadata ?? null).toBeNull();
+    const late = await failure(alfredpay.uploadKybFile(customerId, submissionId, articles));
+    expect([late.kind, late.partnerStatus]).toEqual(["rejected", 422]);
     expect(simulator.stats().alfredpay.calls[`PUT ${PENNY}/customers/{customerId}/kyb/{submissionId}/submit`]).toBe(1);
 
     const kybLink = await alfredpay.kybUrl(customerId);
