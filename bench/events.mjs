@@ -589,7 +589,7 @@ const verdict = (met) => (met ? "met" : "MISSED");
 
 function print({ engine, deliveries, firstAttempt, besideDead, fan }) {
   console.log(
-    `\nWebhooks and subscriptions: ${engine}, NODE_ENV=production, LOG_LEVEL=warn, gateway on CPU ${SERVER_CPU}, server defaults unless stated\n`,
+    `\nWebhooks and subscriptions: ${engine}, NODE_ENV=production, the default LOG_LEVEL (info), gateway on CPU ${SERVER_CPU}, server defaults unless stated\n`,
   );
   const rateRow = (name, rate, ratio, goal = "") =>
     console.log(`${name.padEnd(66)} ${rate.toFixed(0).padStart(8)} ${ratio.padStart(10)}  ${goal}`);

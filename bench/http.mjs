@@ -311,7 +311,7 @@ try {
   if (postgresql)
     results.PostgreSQL = await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_http"), floors);
   console.log(
-    `\n${CONNECTIONS} keep-alive connections, server and floors on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; ${ROUNDS} rounds of ${DURATION_S} s, medians; NODE_ENV=production, LOG_LEVEL=warn; each run opens its connections 1 s before the load`,
+    `\n${CONNECTIONS} keep-alive connections, server and floors on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPU}; ${ROUNDS} rounds of ${DURATION_S} s, medians; NODE_ENV=production, the default LOG_LEVEL (info); each run opens its connections 1 s before the load`,
   );
   console.log(
     "Each engine's ratios are to the floors measured in its own rounds; the goals apply to the embedded default (SQLite).",

@@ -260,7 +260,7 @@ async function measureEngine(engine, databaseUrl) {
 
 function print({ engine, results }) {
   console.log(
-    `\nRamp lifecycle: ${engine}, NODE_ENV=production, LOG_LEVEL=warn, gateway on CPU ${SERVER_CPU}, the bench's callers on CPU ${LOAD_CPU}, server defaults unless stated\n`,
+    `\nRamp lifecycle: ${engine}, NODE_ENV=production, the default LOG_LEVEL (info), gateway on CPU ${SERVER_CPU}, the bench's callers on CPU ${LOAD_CPU}, server defaults unless stated\n`,
   );
   const cells = (...values) => values.map((value, index) => String(value).padStart(index === 0 ? 9 : 8)).join(" ");
   console.log(

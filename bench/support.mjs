@@ -110,7 +110,6 @@ export async function startServer(env = {}, nodeArgs = [], { patienceMs } = {}) 
   const mail = await startMailSink();
   const lasting = {
     DATA_DIR: env.DATA_DIR ?? madeTemporaryDir("ramp-gateway-bench-"),
-    LOG_LEVEL: "warn",
     JWT_SECRET: randomSecret(),
     OPERATOR_TOKEN: randomSecret(),
     SIGNING_KEY_ENCRYPTION_KEY: randomSecret(),
