@@ -104,54 +104,216 @@ export const KYC_STATUSES = ["not_started", "pending", "in_review", "approved", 
  */
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
-/** An attempt handed to the provider for a decision. Documents and personal data stay with the provider. */
-export interface KycSubmission {
+/** The partner's customer a KYC/KYB case is with. */
+export interface KycCustomer {
   corridor: Corridor;
   customerType: CustomerType;
-  method: "api" | "redirect" | "token_import";
-  /** The email the provider customer was created with (a managed child's contact email). */
+  /** The partner's id of the customer (Avenia's subaccount, Alfredpay's customer). */
+  providerCustomerId: string;
+  /** The email the customer was created with (a managed child's contact email); null when there was none. */
   contactEmail: string | null;
-  /** The names an API submission gave (none for hosted flows). */
-  names: string[];
-  /** The full names of the persons an API KYB submission declares (legal representatives, owners), in order. */
-  relatedPersons: string[];
-  /** The provider's ids of the beneficial owners a BR API KYB submission names (registerBeneficialOwner). */
-  beneficialOwnerIds?: string[];
-  /** The caller asked a sandbox to reject the attempt (the reference's `sandboxReject`); live partners ignore it. */
-  rejectionRequested?: boolean;
 }
 
-/** An ultimate beneficial owner of a company customer, handed to the provider and never stored here. */
-export interface BeneficialOwnerToRegister {
-  /** The company's provider customer (the BR subaccount). */
-  customerId: string;
-  fullName: string;
-  /** The rest of what the caller gave about the person (birth date, tax id, address, ownership), by field. */
-  details: Readonly<Record<string, string>>;
-}
-
-/** The provider's decision on an attempt, which takes effect after `decideAfterMs`. */
-export interface KycDecision {
-  outcome: "approved" | "rejected";
-  /** Why, for support: never shown to callers. */
+/**
+ * What the partner says of an attempt, in our statuses: pending (opened, not finished), in_review, or decided.
+ * `reason` says why it was rejected, for support only: never shown to callers.
+ */
+export interface KycObservation {
+  status: Exclude<KycStatus, "not_started">;
   reason: string | null;
-  decideAfterMs: number;
-  /** The provider's id of each related person of the submission, in its order: their documents name them. */
-  relatedPersonIds: string[];
 }
 
+/** A file the subject sent us, handed to the partner as it is: its bytes and the media type they were declared as. */
+export interface KycFileBytes {
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** A document the subject uploaded for a BR attempt: its type (Avenia's names: ID, SELFIE, …) and each side. */
+export interface KycDocument {
+  documentType: string;
+  front: KycFileBytes;
+  back?: KycFileBytes;
+}
+
+/** An individual's KYC form in AR, CO, MX or US (src/kyc/domestic.ts checks it): handed over, never stored here. */
+export interface DomesticKycForm {
+  country: Corridor;
+  firstName: string;
+  lastName: string;
+  /** YYYY-MM-DD */
+  dateOfBirth: string;
+  documentType?: string;
+  documentNumber: string;
+  colombianDocumentType?: "CC" | "CE";
+  argentineDocumentType?: "DNI";
+  cuit?: string;
+  email?: string;
+  phone?: string;
+  countryCode?: string;
+  nationalities?: string[];
+  politicallyExposed?: boolean;
+  address?: string;
+  city?: string;
+  state?: string;
+  zipCode?: string;
+}
+
+/** A person a business declares in its KYB form (a legal representative, an owner). */
+export interface RelatedPersonForm {
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** YYYY-MM-DD */
+  dateOfBirth: string;
+  nationalities: string[];
+  dni?: string;
+  cpf?: string;
+  pep?: boolean;
+}
+
+/** A business's KYB form in CO or MX. */
+export interface DomesticKybForm {
+  country: Corridor;
+  businessName: string;
+  taxId: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  zipCode?: string;
+  website?: string;
+  businessActivities?: string;
+  accountPurpose?: string;
+  sourceOfFunds?: string;
+  relatedPersons?: RelatedPersonForm[];
+}
+
+/** An individual's BR level-1 KYC form (src/onboarding/brazil.ts checks it), its documents apart. */
+export interface BrazilKycForm {
+  fullName: string;
+  /** YYYY-MM-DD */
+  dateOfBirth: string;
+  /** CPF digits. */
+  taxIdNumber: string;
+  countryOfTaxId: string;
+  email: string;
+  streetAddress: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+}
+
+/** An ultimate beneficial owner of a BR company, its documents apart: handed to the partner, never stored here. */
+export interface BeneficialOwnerForm {
+  fullName: string;
+  dateOfBirth: string;
+  countryOfTaxId: string;
+  taxIdNumber: string;
+  percentageOfOwnership: string;
+  hasControl?: string;
+  email?: string;
+  phone?: string;
+  documentCountry: string;
+  streetLine1: string;
+  streetLine2?: string;
+  streetLine3?: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+}
+
+/** A BR company's level-1 KYB form, its documents and owners apart. */
+export interface BrazilKybForm {
+  companyLegalName: string;
+  companyRegistrationNumber: string;
+  taxIdentificationNumberTin: string;
+  businessActivityDescription: string;
+  reasonForAccountOpening: string;
+  sourceOfFundsAndIncome: string;
+  numberOfEmployees: string;
+  estimatedAnnualRevenueUsd: string;
+  estimatedMonthlyVolumeUsd: string;
+  countryTaxResidence: string;
+  countrySubdivisionTaxResidence?: string;
+  companyStreetLine1: string;
+  companyStreetLine2?: string;
+  companyStreetLine3?: string;
+  companyCity: string;
+  companyState: string;
+  companyZipCode: string;
+  companyCountry: string;
+  emailPixKey?: string;
+  website?: string;
+  socialMedia?: string;
+  /** The caller asks the partner's sandbox to reject the attempt (the reference's `sandboxReject`). */
+  sandboxReject?: boolean;
+}
+
+/** A hosted verification the partner opened: its attempt and its pages. */
+export interface HostedKyc {
+  attemptId: string;
+  url: string;
+  /** BR hosted KYB: the pages of its two parts (the legal representative's, the company's data). */
+  representativeUrl?: string;
+  companyDataUrl?: string;
+}
+
+/**
+ * KYC and KYB at the partners. Every call goes to the partner over the network and is made outside any database
+ * transaction; the partner's decision is never an answer to a call but an observation (`observe`, or its callback),
+ * so a decision is applied the same way whichever way it arrives.
+ */
 export interface KycProvider {
-  /** Creates the provider's customer (the BR subaccount) and returns its id. */
+  /** Creates the partner's customer (the BR subaccount, named `name`) and returns its id. */
   createCustomer(input: {
     corridor: Corridor;
     customerType: CustomerType;
     contactEmail: string | null;
+    name: string | null;
   }): Promise<string>;
-  submit(submission: KycSubmission): Promise<KycDecision>;
-  /** Registers an ultimate beneficial owner of a company customer (KYB) and returns the provider's id for it. */
-  registerBeneficialOwner(owner: BeneficialOwnerToRegister): Promise<string>;
-  /** The hosted verification page of an attempt (redirect flows, hosted KYB). */
-  hostedFlowUrl(attemptId: string, customerType: CustomerType): string;
+  /**
+   * AR/CO/MX/US API KYC or KYB: hands the form over and opens the attempt, which takes files until it is sent. A KYB
+   * form's related persons get the partner's ids, in the form's order (their documents are sent under them).
+   */
+  openSubmission(
+    customer: KycCustomer,
+    form: DomesticKycForm | DomesticKybForm,
+  ): Promise<{ attemptId: string; relatedPersonIds: string[] }>;
+  /** A file of an open submission (`fileType` in the reference's names), or of one of its related persons. */
+  sendFile(
+    customer: KycCustomer,
+    attemptId: string,
+    file: KycFileBytes & { fileType: string; relatedPersonId?: string },
+  ): Promise<void>;
+  /** Sends an open submission for review. */
+  sendSubmission(customer: KycCustomer, attemptId: string): Promise<void>;
+  /** Opens a hosted verification (AR/CO/MX/US KYC and KYB, BR KYB). */
+  startHostedFlow(customer: KycCustomer): Promise<HostedKyc>;
+  /** BR individual level 1, sent for review at once: the attempt's id. */
+  submitBrazilKyc(
+    customer: KycCustomer,
+    form: BrazilKycForm,
+    documents: { identity: KycDocument; selfie: KycDocument },
+  ): Promise<string>;
+  /** BR individual level 1 from a KYC share token the customer holds (a secret): the attempt's id. */
+  importKycToken(customer: KycCustomer, importToken: string): Promise<string>;
+  /** Registers an ultimate beneficial owner of a BR company and returns the partner's id for it. */
+  registerBeneficialOwner(
+    customer: KycCustomer,
+    owner: BeneficialOwnerForm,
+    documents: { identification: KycDocument; selfie?: KycDocument },
+  ): Promise<string>;
+  /** BR company level 1 through the API, naming its owners by the partner's ids: the attempt's id. */
+  submitBrazilKyb(
+    customer: KycCustomer,
+    form: BrazilKybForm,
+    documents: { certificateOfIncorporation: KycDocument; taxIdentification: KycDocument },
+    ownerIds: string[],
+  ): Promise<string>;
+  /** Where the partner's attempt stands now. */
+  observe(customer: KycCustomer, attemptId: string): Promise<KycObservation>;
   /** The liveness check that goes with a selfie: its hosted page, and the token its SDK validates the session with. */
   livenessCheck(selfieId: string): { url: string; validationToken: string };
 }
