@@ -542,7 +542,7 @@ async function measureEngine(engine, databaseUrl, { tls, receiver, broadcast }) 
     WEBHOOK_TIMEOUT_MS: "120000",
     SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
     // The bench's callers complete BR KYC first: decided as soon as it is finished.
-    SANDBOX_KYC_DECISION_MS: "0",
+    PARTNER_SIM_KYC_DECISION_MS: "0",
   });
   let clients = [];
   const dead = await startSilentReceiver(tls);

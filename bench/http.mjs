@@ -190,7 +190,7 @@ async function measureEngine(engine, databaseUrl, floors) {
   const gateway = await startServer({
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
     SANDBOX_STEP_DELAY_MS: "20",
-    SANDBOX_KYC_DECISION_MS: "0",
+    PARTNER_SIM_KYC_DECISION_MS: "0",
   });
   try {
     const seeded = await seed(gateway);

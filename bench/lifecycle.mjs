@@ -62,7 +62,7 @@ const GATEWAYS = [
       startServer({
         ...(databaseUrl && { DATABASE_URL: databaseUrl }),
         SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
-        SANDBOX_KYC_DECISION_MS: "0",
+        PARTNER_SIM_KYC_DECISION_MS: "0",
       }),
     schedule(gateway) {
       const { sandboxStepDelayMs, processorIntervalMs } = rampSettings(gateway);

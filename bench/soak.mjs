@@ -156,7 +156,7 @@ const column = (value, width, digits = 0) => value.toFixed(digits).padStart(widt
 
 ensureWrk();
 pinSelf();
-const gateway = await startServer({ SANDBOX_STEP_DELAY_MS: "20", SANDBOX_KYC_DECISION_MS: "0" });
+const gateway = await startServer({ SANDBOX_STEP_DELAY_MS: "20", PARTNER_SIM_KYC_DECISION_MS: "0" });
 let restarted;
 try {
   const seeded = await seed(gateway);

@@ -33,7 +33,13 @@ import { AveniaPublicKeySource } from "./providers/avenia/client.js";
 import { AveniaCallbackKey } from "./providers/avenia/signing.js";
 import { ProfileService } from "./profiles/service.js";
 import type { RampProvider } from "./providers/ports.js";
-import { SandboxKycProvider, SandboxRampProvider } from "./providers/sandbox.js";
+import { SandboxRampProvider } from "./providers/sandbox.js";
+import { AlfredpayClient } from "./providers/alfredpay/client.js";
+import { AlfredpayKyc } from "./providers/alfredpay/kyc.js";
+import { AveniaClient } from "./providers/avenia/client.js";
+import { AveniaKyc } from "./providers/avenia/kyc.js";
+import { PartnerKyc } from "./providers/partner-kyc.js";
+import { KycReconciler } from "./kyc/reconciler.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
 import { pruneUnregisteredQuotes } from "./quotes/repo.js";
 import { QuoteService } from "./quotes/service.js";
@@ -97,6 +103,8 @@ export interface App {
   /** Where subjects started Brazilian KYC from (a quote, a widget session). */
   initialKycAttempts: InitialKycAttempts;
   rampProcessor: RampProcessor;
+  /** Follows the partners' KYC/KYB attempts (their callbacks, and checks when due) to their decisions. */
+  kycReconciler: KycReconciler;
   /** Partners' callbacks (`/v1/webhooks/avenia`, `/v1/webhooks/alfredpay`): verified, then stored once. */
   partnerCallbacks: PartnerCallbackService;
   webhooks: WebhookService;
@@ -112,7 +120,10 @@ export interface App {
   metrics: Metrics;
   /** Request budgets per client IP, per calling profile and for sign-in; on PostgreSQL, shared by every instance. */
   rateLimits: RateLimits;
-  /** Starts the background workers (ramp processing, the event feed, webhook delivery, retention); the CLI never does. */
+  /**
+   * Starts the background workers (ramp processing, KYC reconciliation, the event feed, webhook delivery, retention);
+   * the CLI never does.
+   */
   startWorkers(): Promise<void>;
   /** Database reachable (readiness). */
   ping(): Promise<void>;
@@ -179,14 +190,48 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const managedProfiles = new ManagedProfileService(db, bus, credentials, profiles);
   const delegation = new Delegation(managedProfiles, bus, config.cacheTtlMs);
   const rampProvider = seams.rampProvider ?? new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
+  const { avenia, alfredpay } = config.partners;
+  // A partner without settings has no client: what it would serve answers PROVIDER_UNAVAILABLE.
+  const aveniaClient =
+    avenia.baseUrl && avenia.apiKey && avenia.privateKeyPem
+      ? new AveniaClient({
+          baseUrl: avenia.baseUrl,
+          apiKey: avenia.apiKey,
+          privateKeyPem: avenia.privateKeyPem,
+          logger: log,
+        })
+      : undefined;
+  const alfredpayClient =
+    alfredpay.baseUrl && alfredpay.apiKey && alfredpay.apiSecret
+      ? new AlfredpayClient({
+          baseUrl: alfredpay.baseUrl,
+          apiKey: alfredpay.apiKey,
+          apiSecret: alfredpay.apiSecret,
+          logger: log,
+        })
+      : undefined;
+  const kycProvider = new PartnerKyc(
+    config.partners.corridors,
+    aveniaClient && new AveniaKyc(aveniaClient),
+    alfredpayClient && new AlfredpayKyc(alfredpayClient),
+    config.publicBaseUrl,
+  );
   const kyc = new KycService(
     db,
     reads,
     bus,
-    new SandboxKycProvider(config.ramps.sandboxKycDecisionMs, config.publicBaseUrl),
+    kycProvider,
     delegation,
     profiles,
     config.cacheTtlMs,
+    config.ramps.kycCheckIntervalMs,
+  );
+  const kycReconciler = new KycReconciler(
+    db,
+    kyc,
+    config.ramps.kycCheckIntervalMs,
+    config.ramps.processorIntervalMs,
+    log,
   );
   const outbox = new OutboxSignal(bus, log);
   const rampEventOutbox = new RampEventOutbox(enqueueDeliveries);
@@ -242,7 +287,6 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     (outcome, elapsedMs) => metrics.observeRampStepCall(outcome, elapsedMs),
   );
   // Avenia's callback key comes from its API; the call is a callback's only partner call, and a rare one.
-  const { avenia, alfredpay } = config.partners;
   const aveniaKeys =
     avenia.baseUrl === undefined
       ? undefined
@@ -348,12 +392,13 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     onboarding,
     initialKycAttempts: new InitialKycAttempts(db, quotes, widgetSessions),
     kyc,
-    brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads),
+    brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads, kycProvider),
     uploads,
     domesticKycFiles: new DomesticKycFiles(db, kyc, uploads),
     idempotency,
     recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),
     rampProcessor,
+    kycReconciler,
     partnerCallbacks,
     webhooks: new WebhookService(db, outbox, { allowPrivateNetworks, resolve }),
     signingKeys,
@@ -368,6 +413,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
         webhookDelivery.wake();
       });
       rampProcessor.start();
+      kycReconciler.start();
       await rampEvents.start();
       webhookDelivery.start();
       retention.start();
@@ -380,10 +426,13 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
         stopListening?.();
         await retention.stop();
         await rampProcessor.stop();
+        await kycReconciler.stop();
         await rampEvents.stop();
         await webhookDelivery.stop();
         await sender.close();
         await aveniaKeys?.close();
+        await aveniaClient?.close();
+        await alfredpayClient?.close();
         await verifier.flushLastUses();
         await rateLimits.close();
         signingKeys.close();

@@ -69,7 +69,9 @@ const envSchema = z.object({
   RAMP_PROCESSOR_INTERVAL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
   RAMP_EVENT_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(100),
   SANDBOX_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(750),
-  SANDBOX_KYC_DECISION_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_000),
+  // How long after a KYC attempt is sent, or last checked, the partner is asked about it: a lost callback delays a
+  // decision by at most this (plus a pass of RAMP_PROCESSOR_INTERVAL_MS).
+  KYC_CHECK_INTERVAL_MS: z.coerce.number().int().min(5).max(86_400_000).default(60_000),
   // At most a day, well below the 24.8 days past which Node fires a timer at once.
   RETENTION_INTERVAL_MS: z.coerce
     .number()
@@ -260,7 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       processorIntervalMs: e.RAMP_PROCESSOR_INTERVAL_MS,
       eventPollMs: e.RAMP_EVENT_POLL_MS,
       sandboxStepDelayMs: e.SANDBOX_STEP_DELAY_MS,
-      sandboxKycDecisionMs: e.SANDBOX_KYC_DECISION_MS,
+      kycCheckIntervalMs: e.KYC_CHECK_INTERVAL_MS,
     },
     /** How often rows that can no longer matter are pruned (0: never), and how long each kind is kept first. */
     retention: {

@@ -111,7 +111,9 @@ export class DomesticKycFiles implements SubmissionFiles {
     return [...latest.values()];
   }
 
-  /** Checks and stores the file, then records it; bytes no record names are removed again. */
+  /**
+   * Checks and stores the file, hands it to the partner, then records it; bytes no record names are removed again.
+   */
   private async record(
     acting: ActingContext,
     row: repo.KycCaseRow & { submissionId: string },
@@ -120,6 +122,17 @@ export class DomesticKycFiles implements SubmissionFiles {
   ): Promise<{ success: true }> {
     const owner = acting.subjectProfileId;
     const stored = await this.uploads.store(owner, input.file, accepted, "file");
+    try {
+      await this.kyc.sendFile(row, {
+        fileType: input.fileType,
+        ...(input.relatedPersonId && { relatedPersonId: input.relatedPersonId }),
+        contentType: stored.contentType,
+        bytes: input.file.bytes,
+      });
+    } catch (error) {
+      await this.uploads.discard(stored.storageKey);
+      throw error;
+    }
     try {
       await repo.insertFile(this.db, owner, {
         id: randomUUID(),

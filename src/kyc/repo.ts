@@ -1,5 +1,6 @@
 import { columns, placeholders, type Reads } from "../db/statements.js";
-import { isUniqueViolation, type Queryable } from "../db/tx.js";
+import type { Db } from "../db/client.js";
+import { inTransaction, isUniqueViolation, type Queryable } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
 
 export type KycCaseRow = Prisma.KycCaseGetPayload<object>;
@@ -105,7 +106,13 @@ export function findCaseBySubmission(db: Queryable, profileId: string, submissio
  */
 export async function updateCaseIf(
   db: Queryable,
-  expected: { id: string; status: string; submissionId?: string | null; decisionDueAt?: Date | null },
+  expected: {
+    id: string;
+    status?: string;
+    submissionId?: string | null;
+    partnerAttemptId?: string | null;
+    nextCheckAt?: Date | null;
+  },
   data: Prisma.KycCaseUpdateManyMutationInput,
 ): Promise<boolean> {
   const { count } = await db.kycCase.updateMany({ where: expected, data });
@@ -157,5 +164,39 @@ export function findSubmissionFiles(db: Queryable, profileId: string, submission
   return db.domesticKycFile.findMany({
     where: { profileId, submissionId },
     orderBy: [{ uploadedAt: "asc" }, { id: "asc" }],
+  });
+}
+
+/** Cases whose partner attempt is due to be checked, soonest first. */
+export function findCasesDueForCheck(db: Queryable, now: Date, limit: number) {
+  return db.kycCase.findMany({ where: { nextCheckAt: { lte: now } }, orderBy: { nextCheckAt: "asc" }, take: limit });
+}
+
+/** The partners' names of a KYC or KYB attempt in their callbacks (Avenia's, then Alfredpay's). */
+const KYC_CALLBACK_SUBJECTS = ["kycAttempt", "kyc", "kyb"];
+
+/**
+ * Applies the stored KYC callbacks not applied yet, oldest first: each brings the check of its attempt's case
+ * forward to `now` (the partner is then asked, so a callback's copies, its order and its content cannot move a case
+ * wrongly) and is marked applied, in one transaction. How many were applied.
+ */
+export async function applyKycCallbacks(db: Db, now: Date, limit: number): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const callbacks = await tx.partnerCallback.findMany({
+      where: { appliedAt: null, subjectKind: { in: KYC_CALLBACK_SUBJECTS } },
+      orderBy: { receivedAt: "asc" },
+      take: limit,
+      select: { id: true, subjectId: true },
+    });
+    if (!callbacks.length) return 0;
+    await tx.kycCase.updateMany({
+      where: { partnerAttemptId: { in: callbacks.map((callback) => callback.subjectId) }, nextCheckAt: { not: null } },
+      data: { nextCheckAt: now },
+    });
+    await tx.partnerCallback.updateMany({
+      where: { id: { in: callbacks.map((callback) => callback.id) }, appliedAt: null },
+      data: { appliedAt: now },
+    });
+    return callbacks.length;
   });
 }

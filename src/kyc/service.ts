@@ -8,7 +8,16 @@ import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
 import type { ProfileService } from "../profiles/service.js";
-import type { BeneficialOwnerToRegister, KycProvider, KycStatus, KycSubmission } from "../providers/ports.js";
+import type {
+  DomesticKybForm,
+  DomesticKycForm,
+  HostedKyc,
+  KycCustomer,
+  KycFileBytes,
+  KycObservation,
+  KycProvider,
+  KycStatus,
+} from "../providers/ports.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import * as repo from "./repo.js";
 
@@ -27,10 +36,11 @@ export interface CaseKey {
 export type KycCase = repo.KycCaseRow;
 
 /**
- * Customers and their KYC/KYB cases with the provider, per subject, corridor and customer type (CONTRACT.md,
+ * Customers and their KYC/KYB cases with the partner, per subject, corridor and customer type (CONTRACT.md,
  * KYC/KYB and fiat accounts). Every state change is a conditional update on the state it was read in, so
- * concurrent requests cannot both start or decide an attempt. The provider's decision takes effect when it
- * is due; reads apply it then, so no worker is needed. Why a case was rejected is kept for support only.
+ * concurrent requests cannot both start or decide an attempt. The partner's decision is observed (KycReconciler:
+ * when a callback says the attempt changed, or when the check is due) and applied forward only, so however often
+ * and in whatever order it is seen, it is applied once. Why a case was rejected is kept for support only.
  *
  * Operations that change a case are bound to its corridor and customer type: for a managed child, the
  * manager's current policy and the child's customer type apply. Reads skip the corridor policy.
@@ -38,8 +48,8 @@ export type KycCase = repo.KycCaseRow;
 export class KycService {
   /** Each subject's cases and login email, dropped on every instance when one of its cases changes. */
   private readonly subjects: RevocableCache<repo.SubjectKyc>;
-  /** The statuses of each cached state above that has no decision to come (dropped with the state). */
-  private readonly settledStatuses = new WeakMap<repo.SubjectKyc, Readonly<Record<Corridor, KycStatus>>>();
+  /** The statuses of each cached state above, made once (dropped with the state). */
+  private readonly statusesOf = new WeakMap<repo.SubjectKyc, Readonly<Record<Corridor, KycStatus>>>();
 
   constructor(
     private readonly db: Db,
@@ -49,6 +59,8 @@ export class KycService {
     private readonly delegation: Delegation,
     private readonly profiles: ProfileService,
     cacheTtlMs: number,
+    /** How long after an attempt was sent, or last checked, the partner is asked where it stands. */
+    private readonly checkIntervalMs: number,
   ) {
     this.subjects = busInvalidatedCache(bus, cacheTtlMs);
   }
@@ -63,13 +75,13 @@ export class KycService {
   }
 
   /**
-   * `corridorStatus` of every corridor at once (ramp-info). While the subject's cases are unchanged and none
-   * has a decision still to come, the answer cannot change: it is the same object each time, made once.
+   * `corridorStatus` of every corridor at once (ramp-info). While the subject's cases are unchanged, the answer
+   * cannot change: it is the same object each time, made once.
    */
   async corridorStatuses(subjectProfileId: string): Promise<Readonly<Record<Corridor, KycStatus>>> {
     const kyc = await this.subjectKyc(subjectProfileId);
-    const settled = this.settledStatuses.get(kyc);
-    if (settled) return settled;
+    const made = this.statusesOf.get(kyc);
+    if (made) return made;
     const statuses: Record<Corridor, KycStatus> = {
       AR: "not_started",
       BR: "not_started",
@@ -78,17 +90,16 @@ export class KycService {
       MX: "not_started",
       US: "not_started",
     };
-    const now = new Date();
     for (const row of kyc.cases) {
-      const status = withDueDecision(row, now).status as KycStatus;
+      const status = row.status as KycStatus;
       const corridor = row.corridor as Corridor;
       if (STATUS_RANK[status] > STATUS_RANK[statuses[corridor]]) statuses[corridor] = status;
     }
-    if (!kyc.cases.some((row) => decisionToCome(row, now))) this.settledStatuses.set(kyc, statuses);
+    this.statusesOf.set(kyc, statuses);
     return statuses;
   }
 
-  /** Every case of the subject, oldest first, with the provider's decisions that are due. */
+  /** Every case of the subject, oldest first. */
   async casesOf(subjectProfileId: string): Promise<repo.KycCaseRow[]> {
     return (await this.onboardingState(subjectProfileId)).cases;
   }
@@ -98,21 +109,19 @@ export class KycService {
    * one statement.
    */
   async casesOfMany(subjectProfileIds: readonly string[]): Promise<Map<string, KycCase[]>> {
-    const now = new Date();
     const states = await this.subjects.loadMany(subjectProfileIds, async (missing) => {
       const read = await repo.findSubjectKycOfMany(this.reads, missing);
       return new Map([...read].map(([id, value]) => [id, { value, tags: [kycTag(id)] }]));
     });
-    return new Map([...states].map(([id, { cases }]) => [id, cases.map((row) => withDueDecision(row, now))]));
+    return new Map([...states].map(([id, { cases }]) => [id, cases]));
   }
 
   /** `casesOf`, and the customer type the subject chose to act as (onboarding status). */
   async onboardingState(
     subjectProfileId: string,
   ): Promise<{ cases: repo.KycCaseRow[]; activeCustomerType: string | null }> {
-    const now = new Date();
     const { cases, activeCustomerType } = await this.subjectKyc(subjectProfileId);
-    return { cases: cases.map((row) => withDueDecision(row, now)), activeCustomerType };
+    return { cases, activeCustomerType };
   }
 
   /**
@@ -148,14 +157,25 @@ export class KycService {
     await this.bus.publish("cacheInvalidated", { tag: kycTag(subjectProfileId) });
   }
 
-  /** Creates the provider customer of the subject for a corridor and customer type (one each). */
-  async createCustomer(acting: ActingContext, key: CaseKey, brazilianTaxId?: string): Promise<repo.KycCaseRow> {
+  /**
+   * Creates the partner's customer of the subject for a corridor and customer type (one each); a BR subaccount is
+   * created with the name given and its CPF or CNPJ is kept.
+   */
+  async createCustomer(
+    acting: ActingContext,
+    key: CaseKey,
+    brazil?: { name: string; taxId: string },
+  ): Promise<repo.KycCaseRow> {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
     const exists = () => fieldError("country", `already has a ${key.customerType} customer in ${key.corridor}`);
     if (await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType)) throw exists();
     const subject = await this.profiles.kycSubject(acting.subjectProfileId);
     if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
-    const providerCustomerId = await this.provider.createCustomer({ ...key, contactEmail: subject.email });
+    const providerCustomerId = await this.provider.createCustomer({
+      ...key,
+      contactEmail: subject.email,
+      name: brazil?.name ?? null,
+    });
     try {
       const created = await repo.insertCase(this.db, {
         id: randomUUID(),
@@ -165,7 +185,7 @@ export class KycService {
         providerCustomerId,
         contactEmail: subject.email,
         status: "not_started",
-        taxId: brazilianTaxId ?? null,
+        taxId: brazil?.taxId ?? null,
       });
       await this.changed(acting.subjectProfileId);
       return created;
@@ -175,27 +195,21 @@ export class KycService {
     }
   }
 
-  /** The subject's case (decision applied); NOT_FOUND before its customer exists. A read: no corridor policy. */
+  /** The subject's case; NOT_FOUND before its customer exists. A read: no corridor policy. */
   async caseOf(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
     const row = await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType);
     if (!row) throw customerNotFound();
-    return this.current(row);
+    return row;
   }
 
   /** The subject's case by its provider customer id (the BR subaccount id), or null. */
-  async caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<repo.KycCaseRow | null> {
-    const row = await repo.findCaseByCustomer(this.db, acting.subjectProfileId, providerCustomerId);
-    return row && this.current(row);
+  caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<repo.KycCaseRow | null> {
+    return repo.findCaseByCustomer(this.db, acting.subjectProfileId, providerCustomerId);
   }
 
   /** The subject's case whose current attempt this is, or null. */
-  async caseBySubmission(acting: ActingContext, submissionId: string): Promise<repo.KycCaseRow | null> {
-    const row = await repo.findCaseBySubmission(this.db, acting.subjectProfileId, submissionId);
-    return row && this.current(row);
-  }
-
-  hostedFlowUrl(attemptId: string, customerType: CustomerType): string {
-    return this.provider.hostedFlowUrl(attemptId, customerType);
+  caseBySubmission(acting: ActingContext, submissionId: string): Promise<repo.KycCaseRow | null> {
+    return repo.findCaseBySubmission(this.db, acting.subjectProfileId, submissionId);
   }
 
   /** The provider's liveness check for a selfie (its page and session token). */
@@ -204,39 +218,47 @@ export class KycService {
   }
 
   /**
-   * Records an API submission's information (pending): the provider decides on it when it is sent.
-   * Giving information again before sending replaces the attempt. A KYB submission's related persons
-   * (their full names) get the provider's ids, kept with the attempt for their documents.
+   * Hands an API submission's information to the partner, which opens an attempt (pending) that takes files until
+   * it is sent. Giving information again before sending opens another. A KYB submission's related persons get the
+   * partner's ids, kept with the attempt for their documents.
    */
   async submitInformation(
     acting: ActingContext,
     key: CaseKey,
-    names: string[],
-    relatedPersons: string[] = [],
+    form: DomesticKycForm | DomesticKybForm,
   ): Promise<{ submissionId: string }> {
     const row = await this.changeable(acting, key);
     if (!(row.status === "not_started" || (row.status === "pending" && row.method === "api"))) throw this.notOpen(row);
-    const decision = await this.provider.submit(this.submission(row, "api", names, relatedPersons));
+    const opened = await this.provider.openSubmission(customerOf(row), form);
     const submissionId = randomUUID();
     await this.move(row, {
       status: "pending",
       method: "api",
       submissionId,
-      pendingOutcome: decision.outcome,
-      pendingReason: decision.reason,
-      decisionDelayMs: decision.decideAfterMs,
-      relatedPersonIds: relatedPersons.length ? JSON.stringify(decision.relatedPersonIds) : null,
+      partnerAttemptId: opened.attemptId,
+      hostedFlowUrl: null,
+      nextCheckAt: null,
+      relatedPersonIds: opened.relatedPersonIds.length ? JSON.stringify(opened.relatedPersonIds) : null,
     });
     return { submissionId };
   }
 
-  /** Sends the API submission for review: the provider's decision takes effect after its delay. */
+  /** Hands a file of an open API submission (or of one of its related persons) to the partner. */
+  async sendFile(
+    row: repo.KycCaseRow & { submissionId: string },
+    file: KycFileBytes & { fileType: string; relatedPersonId?: string },
+  ): Promise<void> {
+    await this.provider.sendFile(customerOf(row), attemptOf(row), file);
+  }
+
+  /** Sends the API submission for review: in review until the partner's decision is observed. */
   async sendSubmission(acting: ActingContext, key: CaseKey, submissionId: string): Promise<void> {
     const row = await this.changeable(acting, key);
     if (row.submissionId !== submissionId || row.method !== "api")
       throw new AppError("NOT_FOUND", "Submission not found.");
     if (row.status !== "pending") throw this.notOpen(row);
-    await this.move(row, { status: "in_review", decisionDueAt: new Date(Date.now() + (row.decisionDelayMs ?? 0)) });
+    await this.provider.sendSubmission(customerOf(row), attemptOf(row));
+    await this.move(row, { status: "in_review", nextCheckAt: this.nextCheck() });
   }
 
   /**
@@ -269,7 +291,7 @@ export class KycService {
     return this.takingFiles(row, "relatedPersonId");
   }
 
-  /** A submission takes files until it is sent: what the provider reviews is what it had then. */
+  /** A submission takes files until it is sent: what the partner reviews is what it had then. */
   private takingFiles(row: repo.KycCaseRow, field: string): repo.KycCaseRow & { submissionId: string } {
     if (row.status !== "pending" || !row.submissionId)
       throw fieldError(
@@ -279,22 +301,13 @@ export class KycService {
     return { ...row, submissionId: row.submissionId };
   }
 
-  /** A hosted verification link: a new attempt, or the one already opened. */
+  /** A hosted verification link: a new attempt at the partner, or the one already opened. */
   async redirectLink(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string }> {
     const row = await this.changeable(acting, key);
-    if (row.status === "pending" && row.method === "redirect" && row.submissionId) {
-      return { submissionId: row.submissionId, url: this.provider.hostedFlowUrl(row.submissionId, key.customerType) };
-    }
+    if (row.method === "redirect" && row.submissionId && row.hostedFlowUrl && row.status !== "rejected")
+      return { submissionId: row.submissionId, url: row.hostedFlowUrl };
     if (row.status !== "not_started") throw this.notOpen(row);
-    const submissionId = randomUUID();
-    await this.move(row, {
-      method: "redirect",
-      submissionId,
-      pendingOutcome: null,
-      pendingReason: null,
-      decisionDelayMs: null,
-    });
-    return { submissionId, url: this.provider.hostedFlowUrl(submissionId, key.customerType) };
+    return this.openHostedFlow(row, "not_started");
   }
 
   /** The subject opened the hosted flow: the attempt is under way (pending). Again: nothing changes. */
@@ -305,67 +318,76 @@ export class KycService {
     if (row.status === "not_started") await this.move(row, { status: "pending" });
   }
 
-  /** The subject finished the hosted flow: the provider decides (in_review until it is due). Again: nothing changes. */
+  /**
+   * The subject finished the hosted flow: in review until the partner's decision is observed, which is asked for at
+   * once. Again: nothing changes.
+   */
   async redirectFinished(acting: ActingContext, key: CaseKey): Promise<void> {
     const row = await this.changeable(acting, key);
     if (row.method !== "redirect" || !row.submissionId)
       throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status !== "not_started" && row.status !== "pending") return;
-    const decision = await this.provider.submit(this.submission(row, "redirect", []));
-    await this.move(row, {
-      status: "in_review",
-      pendingOutcome: decision.outcome,
-      pendingReason: decision.reason,
-      decisionDelayMs: decision.decideAfterMs,
-      decisionDueAt: new Date(Date.now() + decision.decideAfterMs),
-    });
+    await this.move(row, { status: "in_review", nextCheckAt: new Date() });
   }
 
   /**
-   * Submits and sends in one step (BR level 1, an imported token): in review at once, decided after the
-   * provider's delay.
+   * Submits and sends in one step (BR level 1, an imported token): `send` hands the attempt to the partner and
+   * answers its id; in review until the partner's decision is observed.
    */
   async submitAndSend(
     acting: ActingContext,
     row: repo.KycCaseRow,
-    method: KycSubmission["method"],
-    names: string[],
-    extra: Pick<KycSubmission, "beneficialOwnerIds" | "rejectionRequested"> = {},
+    method: "api" | "token_import",
+    send: (customer: KycCustomer) => Promise<string>,
   ): Promise<{ submissionId: string }> {
     await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
     if (row.status !== "not_started") throw this.notOpen(row);
-    const decision = await this.provider.submit({ ...this.submission(row, method, names), ...extra });
+    const partnerAttemptId = await send(customerOf(row));
     const submissionId = randomUUID();
     await this.move(row, {
       status: "in_review",
       method,
       submissionId,
-      pendingOutcome: decision.outcome,
-      pendingReason: decision.reason,
-      decisionDelayMs: decision.decideAfterMs,
-      decisionDueAt: new Date(Date.now() + decision.decideAfterMs),
+      partnerAttemptId,
+      hostedFlowUrl: null,
+      nextCheckAt: this.nextCheck(),
     });
     return { submissionId };
   }
 
+  /** Opens the partner's hosted KYB of a BR company, which is under review once its pages are done. */
+  async startHostedReview(acting: ActingContext, row: repo.KycCaseRow): Promise<HostedKyc & { submissionId: string }> {
+    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+    if (row.status !== "not_started") throw this.notOpen(row);
+    const hosted = await this.provider.startHostedFlow(customerOf(row));
+    const submissionId = randomUUID();
+    await this.move(row, {
+      status: "in_review",
+      method: "redirect",
+      submissionId,
+      partnerAttemptId: hosted.attemptId,
+      hostedFlowUrl: hosted.url,
+      nextCheckAt: this.nextCheck(),
+    });
+    return { ...hosted, submissionId };
+  }
+
   /**
-   * Registers an ultimate beneficial owner of a company case with the provider, keeping only its ids: null when
-   * the identification document already identifies one of the subject's owners (asked before the provider is).
+   * Registers an ultimate beneficial owner of a company case with the partner (`register` answers its id there),
+   * keeping only its ids: null when the identification document already identifies one of the subject's owners
+   * (asked before the partner is).
    */
   async addBeneficialOwner(
     acting: ActingContext,
     row: repo.KycCaseRow,
-    person: Omit<BeneficialOwnerToRegister, "customerId">,
+    register: (customer: KycCustomer) => Promise<string>,
     documents: { identificationDocumentId: string; selfieDocumentId?: string },
   ): Promise<{ id: string } | null> {
     await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
     const { subjectProfileId } = acting;
     if (await repo.isIdentificationDocumentUsed(this.db, subjectProfileId, documents.identificationDocumentId))
       return null;
-    const providerOwnerId = await this.provider.registerBeneficialOwner({
-      customerId: row.providerCustomerId,
-      ...person,
-    });
+    const providerOwnerId = await register(customerOf(row));
     const id = randomUUID();
     const stored = await repo.insertBeneficialOwner(this.db, {
       id,
@@ -392,43 +414,77 @@ export class KycService {
   async retry(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string } | { success: true }> {
     const row = await this.changeable(acting, key);
     if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
-    const redirect = row.method === "redirect";
-    const submissionId = redirect ? randomUUID() : null;
+    if (row.method === "redirect") return this.openHostedFlow(row, "rejected");
     await this.move(row, {
       status: "not_started",
-      submissionId,
-      method: redirect ? "redirect" : null,
+      submissionId: null,
+      method: null,
+      partnerAttemptId: null,
+      hostedFlowUrl: null,
+      nextCheckAt: null,
       decidedAt: null,
-      pendingOutcome: null,
-      pendingReason: null,
-      decisionDelayMs: null,
       relatedPersonIds: null,
     });
-    return submissionId
-      ? { submissionId, url: this.provider.hostedFlowUrl(submissionId, key.customerType) }
-      : { success: true };
+    return { success: true };
+  }
+
+  /** Opens a hosted attempt at the partner; the partner's pages lead it, so its progress is observed from now on. */
+  private async openHostedFlow(
+    row: repo.KycCaseRow,
+    from: "not_started" | "rejected",
+  ): Promise<{ submissionId: string; url: string }> {
+    const hosted = await this.provider.startHostedFlow(customerOf(row));
+    const submissionId = randomUUID();
+    await this.move(row, {
+      status: "not_started",
+      method: "redirect",
+      submissionId,
+      partnerAttemptId: hosted.attemptId,
+      hostedFlowUrl: hosted.url,
+      nextCheckAt: this.nextCheck(),
+      ...(from === "rejected" && { decidedAt: null, relatedPersonIds: null }),
+    });
+    return { submissionId, url: hosted.url };
+  }
+
+  /**
+   * Asks the partner where a case's attempt stands and applies what it says, forward only: an observation at or
+   * behind the case's status changes nothing but when the next check is due. Made by the reconciler, never inside a
+   * transaction. True when the case moved.
+   */
+  async observe(row: repo.KycCaseRow, signal?: AbortSignal): Promise<boolean> {
+    if (!row.partnerAttemptId) return false;
+    const observation = await this.provider.observe(customerOf(row), row.partnerAttemptId, signal);
+    return this.apply(row, observation);
+  }
+
+  private async apply(row: repo.KycCaseRow, observation: KycObservation): Promise<boolean> {
+    const expected = { id: row.id, status: row.status, partnerAttemptId: row.partnerAttemptId };
+    const current = row.status as KycStatus;
+    // A caller's own report (opened, finished) may be ahead of the partner's; a decided case never moves again.
+    if (isDecided(current) || OBSERVED_RANK[observation.status] <= OBSERVED_RANK[current]) {
+      await repo.updateCaseIf(this.db, expected, { nextCheckAt: isDecided(current) ? null : this.nextCheck() });
+      return false;
+    }
+    const decided = isDecided(observation.status);
+    const moved = await repo.updateCaseIf(this.db, expected, {
+      status: observation.status,
+      statusReason: observation.status === "rejected" ? observation.reason : null,
+      decidedAt: decided ? new Date() : null,
+      nextCheckAt: decided ? null : this.nextCheck(),
+    });
+    if (moved) await this.changed(row.profileId);
+    return moved;
+  }
+
+  private nextCheck(): Date {
+    return new Date(Date.now() + this.checkIntervalMs);
   }
 
   /** The case a change is about, once the corridor and customer type are authorized; NOT_FOUND before the customer exists. */
   private async changeable(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
     return this.caseOf(acting, key);
-  }
-
-  private submission(
-    row: repo.KycCaseRow,
-    method: KycSubmission["method"],
-    names: string[],
-    relatedPersons: string[] = [],
-  ): KycSubmission {
-    return {
-      corridor: row.corridor as Corridor,
-      customerType: row.customerType as CustomerType,
-      method,
-      contactEmail: row.contactEmail,
-      names,
-      relatedPersons,
-    };
   }
 
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
@@ -445,47 +501,34 @@ export class KycService {
       `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`,
     );
   }
+}
 
-  /**
-   * The case with its provider decision stored once due (a conditional update: decided once), before a
-   * change is made on it. Reads need no write: `withDueDecision` gives the same answer.
-   */
-  private async current(row: repo.KycCaseRow, now = new Date()): Promise<repo.KycCaseRow> {
-    const decision = dueDecision(row, now);
-    if (!decision) return row;
-    if (
-      await repo.updateCaseIf(this.db, { id: row.id, status: row.status, decisionDueAt: row.decisionDueAt }, decision)
-    )
-      return { ...row, ...decision };
-    return repo.findCaseById(this.db, row.id);
-  }
+/** How far an attempt has come: what an observation must exceed to move a case. */
+const OBSERVED_RANK: Record<KycStatus, number> = {
+  not_started: 0,
+  pending: 1,
+  in_review: 2,
+  approved: 3,
+  rejected: 3,
+};
+
+const isDecided = (status: KycStatus) => status === "approved" || status === "rejected";
+
+/** The partner's customer of a case. */
+const customerOf = (row: repo.KycCaseRow): KycCustomer => ({
+  corridor: row.corridor as Corridor,
+  customerType: row.customerType as CustomerType,
+  providerCustomerId: row.providerCustomerId,
+  contactEmail: row.contactEmail,
+});
+
+/** The partner's attempt of a case that has one (an open API submission). */
+function attemptOf(row: repo.KycCaseRow): string {
+  if (!row.partnerAttemptId) throw new AppError("NOT_FOUND", "Submission not found.");
+  return row.partnerAttemptId;
 }
 
 /** Tags the cached KYC state of a subject (its own namespace: a KYC step drops nothing else). */
 const kycTag = (subjectProfileId: string) => `kyc:${subjectProfileId}`;
-
-/** What the provider's decision changes on a case once it is due (taking effect when it was due); null before. */
-function dueDecision(row: repo.KycCaseRow, now: Date) {
-  if (!row.decisionDueAt || row.decisionDueAt > now || !row.pendingOutcome) return null;
-  return {
-    status: row.pendingOutcome,
-    statusReason: row.pendingReason,
-    decidedAt: row.decisionDueAt,
-    pendingOutcome: null,
-    pendingReason: null,
-    decisionDelayMs: null,
-    decisionDueAt: null,
-  };
-}
-
-/** The provider's decision on the case is known and not yet due: the case will change by itself. */
-const decisionToCome = (row: repo.KycCaseRow, now: Date) =>
-  !!row.pendingOutcome && !!row.decisionDueAt && row.decisionDueAt > now;
-
-/** The case as it stands now, its due decision applied (reads: nothing is written). */
-function withDueDecision(row: repo.KycCaseRow, now: Date): repo.KycCaseRow {
-  const decision = dueDecision(row, now);
-  return decision ? { ...row, ...decision } : row;
-}
 
 const flowName = (key: { customerType: string }) => (key.customerType === "business" ? "KYB" : "KYC");

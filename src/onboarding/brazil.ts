@@ -9,7 +9,7 @@ import {
   type StoredResponse,
 } from "../idempotency/service.js";
 import type { OnboardingService } from "./service.js";
-import type { KycStatus } from "../providers/ports.js";
+import type { KycDocument, KycProvider, KycStatus } from "../providers/ports.js";
 import { calendarDate, canonicalId, countryCode, email, fieldError, text, uuid } from "../validation.js";
 import type { KycCase, KycService } from "../kyc/service.js";
 import { isValidCnpj, isValidCpf } from "../kyc/tax-ids.js";
@@ -322,13 +322,13 @@ export class BrazilOnboarding {
     private readonly onboarding: OnboardingService,
     private readonly idempotency: IdempotencyService,
     private readonly uploads: UploadService,
+    private readonly provider: KycProvider,
   ) {}
 
   /**
    * Imports a KYC share token into the subject's individual BR case (CONTRACT.md, KYC/KYB and fiat
    * accounts): the subject is the authenticated one (or the manager's selected child), never named in the
-   * body or query; `Idempotency-Key` replays the first answer. In review at once, decided after the
-   * provider's delay.
+   * body or query; `Idempotency-Key` replays the first answer. In review at once, until the partner decides.
    */
   async importToken(
     acting: ActingContext,
@@ -338,7 +338,9 @@ export class BrazilOnboarding {
     return this.idempotency.run(scope, idempotencyKey, requestHash(token), async () => {
       const row = await this.existing(acting, { corridor: "BR", customerType: "individual" });
       if (!row) throw new AppError("NOT_FOUND", "Subaccount not found: create the individual subaccount first.");
-      const { submissionId } = await this.kyc.submitAndSend(acting, row, "token_import", []);
+      const { submissionId } = await this.kyc.submitAndSend(acting, row, "token_import", (customer) =>
+        this.provider.importKycToken(customer, token.importToken),
+      );
       return { status: 202, body: { attemptId: submissionId, status: "pending" as const } };
     });
   }
@@ -352,7 +354,10 @@ export class BrazilOnboarding {
     const taxId = digits(form.taxId);
     const key = { corridor: "BR" as const, customerType } as const;
     const existing = await this.existing(acting, key);
-    if (!existing) return { subAccountId: (await this.kyc.createCustomer(acting, key, taxId)).providerCustomerId };
+    if (!existing)
+      return {
+        subAccountId: (await this.kyc.createCustomer(acting, key, { name: form.name, taxId })).providerCustomerId,
+      };
     if (existing.taxId !== taxId) throw fieldError("taxId", "differs from the subaccount's");
     if (existing.status === "rejected") await this.kyc.retry(acting, key);
     else if (existing.status !== "not_started")
@@ -360,9 +365,12 @@ export class BrazilOnboarding {
     return { subAccountId: existing.providerCustomerId };
   }
 
-  /** Level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay. */
-  async submitLevelOne(acting: ActingContext, form: z.output<typeof newKycInput>): Promise<{ id: string }> {
-    const row = await this.subaccount(acting, form.subAccountId);
+  /** Level 1 KYC of an individual subaccount, its documents handed to the partner: in review until it decides. */
+  async submitLevelOne(
+    acting: ActingContext,
+    { subAccountId, uploadedDocumentId, uploadedSelfieId, ...form }: z.output<typeof newKycInput>,
+  ): Promise<{ id: string }> {
+    const row = await this.subaccount(acting, subAccountId);
     if (row.customerType !== "individual")
       throw fieldError("subAccountId", "is a company subaccount: companies go through KYB");
     if (digits(form.taxIdNumber) !== row.taxId) throw fieldError("taxIdNumber", "differs from the subaccount's tax id");
@@ -370,14 +378,20 @@ export class BrazilOnboarding {
       await this.uploadIssues(acting, row, [
         {
           field: "uploadedDocumentId",
-          documentId: form.uploadedDocumentId,
+          documentId: uploadedDocumentId,
           purpose: "kyc_document",
           what: "identity document",
         },
-        { field: "uploadedSelfieId", documentId: form.uploadedSelfieId, purpose: "kyc_selfie", what: "selfie" },
+        { field: "uploadedSelfieId", documentId: uploadedSelfieId, purpose: "kyc_selfie", what: "selfie" },
       ]),
     );
-    const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", [form.fullName]);
+    const documents = {
+      identity: await this.documentFiles(acting, "uploadedDocumentId", uploadedDocumentId),
+      selfie: await this.documentFiles(acting, "uploadedSelfieId", uploadedSelfieId),
+    };
+    const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", (customer) =>
+      this.provider.submitBrazilKyc(customer, { ...form, taxIdNumber: digits(form.taxIdNumber) }, documents),
+    );
     return { id: submissionId };
   }
 
@@ -408,10 +422,16 @@ export class BrazilOnboarding {
         documentTypes: SELFIES,
       });
     refuse(await this.uploadIssues(acting, row, named));
+    const documents = {
+      identification: await this.documentFiles(acting, "uploadedIdentificationId", uploadedIdentificationId),
+      ...(uploadedSelfieId !== undefined && {
+        selfie: await this.documentFiles(acting, "uploadedSelfieId", uploadedSelfieId),
+      }),
+    };
     const owner = await this.kyc.addBeneficialOwner(
       acting,
       row,
-      { fullName, details: definedFields(details) },
+      (customer) => this.provider.registerBeneficialOwner(customer, { fullName, ...details }, documents),
       // Checked above: the ids name documents, so they are their canonical form.
       {
         identificationDocumentId: canonicalId(uploadedIdentificationId)!,
@@ -424,30 +444,39 @@ export class BrazilOnboarding {
 
   /**
    * API-driven level 1 KYB of a company subaccount: its beneficial owners and company documents must be the
-   * subaccount's (documents whose files arrived). In review at once, decided after the provider's delay, as the
-   * hosted KYB once started; kyb/attempt-status follows it.
+   * subaccount's (documents whose files arrived). In review at once until the partner decides, as the hosted KYB
+   * once started; kyb/attempt-status follows it.
    */
-  async submitKybLevelOne(acting: ActingContext, form: z.output<typeof kybLevelOneInput>): Promise<{ id: string }> {
-    const row = await this.companySubaccount(acting, form.subAccountId);
+  async submitKybLevelOne(
+    acting: ActingContext,
+    {
+      subAccountId,
+      uboIds: named,
+      certificateOfIncorporationDocumentId,
+      taxIdentificationDocumentId,
+      ...form
+    }: z.output<typeof kybLevelOneInput>,
+  ): Promise<{ id: string }> {
+    const row = await this.companySubaccount(acting, subAccountId);
     if (digits(form.taxIdentificationNumberTin) !== row.taxId)
       throw fieldError("taxIdentificationNumberTin", "differs from the subaccount's CNPJ");
     const issues = await this.uploadIssues(acting, row, [
       {
         field: "certificateOfIncorporationDocumentId",
-        documentId: form.certificateOfIncorporationDocumentId,
+        documentId: certificateOfIncorporationDocumentId,
         purpose: "kyb_document",
         what: "certificate of incorporation",
         documentTypes: ["CERTIFICATE-OF-INCORPORATION"],
       },
       {
         field: "taxIdentificationDocumentId",
-        documentId: form.taxIdentificationDocumentId,
+        documentId: taxIdentificationDocumentId,
         purpose: "kyb_document",
         what: "company tax identification document",
         documentTypes: ["COMPANY-TAX-IDENTIFICATION-DOCUMENT"],
       },
     ]);
-    const uboIds = form.uboIds.map(canonicalId);
+    const uboIds = named.map(canonicalId);
     const owners = await this.kyc.beneficialOwnerIds(
       acting.subjectProfileId,
       row,
@@ -461,10 +490,18 @@ export class BrazilOnboarding {
         });
     });
     refuse(issues);
-    const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", [form.companyLegalName], {
-      beneficialOwnerIds: uboIds.map((id) => owners.get(id!)!),
-      rejectionRequested: form.sandboxReject ?? false,
-    });
+    const documents = {
+      certificateOfIncorporation: await this.documentFiles(
+        acting,
+        "certificateOfIncorporationDocumentId",
+        certificateOfIncorporationDocumentId,
+      ),
+      taxIdentification: await this.documentFiles(acting, "taxIdentificationDocumentId", taxIdentificationDocumentId),
+    };
+    const ownerIds = uboIds.map((id) => owners.get(id!)!);
+    const { submissionId } = await this.kyc.submitAndSend(acting, row, "api", (customer) =>
+      this.provider.submitBrazilKyb(customer, form, documents, ownerIds),
+    );
     return { id: submissionId };
   }
 
@@ -554,15 +591,14 @@ export class BrazilOnboarding {
     return { remainingLimit: Math.max(0, Number(limit.max) - Number(limit.used)) };
   }
 
-  /** Starts the hosted KYB of a company subaccount; the sandbox's hosted flow completes at once and is decided after the delay. */
+  /** Starts the partner's hosted KYB of a company subaccount: its two pages, then the partner's review. */
   async startKyb(acting: ActingContext, { subAccountId }: z.output<typeof startKybInput>) {
     const row = await this.companySubaccount(acting, subAccountId);
-    const { submissionId } = await this.kyc.submitAndSend(acting, row, "redirect", []);
-    const url = this.kyc.hostedFlowUrl(submissionId, "business");
+    const hosted = await this.kyc.startHostedReview(acting, row);
     return {
-      attemptId: submissionId,
-      authorizedRepresentativeUrl: `${url}?step=representative`,
-      basicCompanyDataUrl: `${url}?step=company`,
+      attemptId: hosted.submissionId,
+      authorizedRepresentativeUrl: hosted.representativeUrl ?? hosted.url,
+      basicCompanyDataUrl: hosted.companyDataUrl ?? hosted.url,
     };
   }
 
@@ -573,6 +609,13 @@ export class BrazilOnboarding {
       throw new AppError("NOT_FOUND", "KYB attempt not found.");
     const { status, result } = brazilStatus(row);
     return { status, ...(result && { result }), ...(result === "REJECTED" && { retryable: true }) };
+  }
+
+  /** The bytes of a document `uploadIssues` found ready, to hand to the partner. */
+  private async documentFiles(acting: ActingContext, field: string, documentId: string): Promise<KycDocument> {
+    const files = await this.uploads.documentFiles(acting.subjectProfileId, documentId);
+    if (!files) throw fieldError(field, "names a document whose file is no longer stored: upload it again");
+    return files;
   }
 
   private async existing(
@@ -666,10 +709,6 @@ function refuse(issues: FieldIssue[]): void {
   if (issues.length === 1) throw fieldError(issues[0]!.field, issues[0]!.message);
   if (issues.length > 1) throw new AppError("VALIDATION_FAILED", undefined, issues);
 }
-
-/** The fields that were given (optional ones left out are absent). */
-const definedFields = (fields: Record<string, string | undefined>): Record<string, string> =>
-  Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
 
 /** The sandbox subaccount's EVM wallet: derived from its id, stable. */
 function subaccountWallet(subAccountId: string): string {

@@ -106,8 +106,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: kycInformation,
-      run: (app, acting, form) =>
-        app.kyc.submitInformation(acting, individual(form.country), [form.firstName, form.lastName]),
+      run: (app, acting, form) => app.kyc.submitInformation(acting, individual(form.country), form),
     }),
     sendKycSubmission: defineOperation({
       ...named("sendDomesticKycSubmission", "Send a KYC submission for review"),
@@ -122,13 +121,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: kybInformation,
-      run: (app, acting, form) =>
-        app.kyc.submitInformation(
-          acting,
-          business(form.country),
-          [form.businessName],
-          (form.relatedPersons ?? []).map((person) => `${person.firstName} ${person.lastName}`),
-        ),
+      run: (app, acting, form) => app.kyc.submitInformation(acting, business(form.country), form),
     }),
     sendKybSubmission: defineOperation({
       ...named("sendDomesticKybSubmission", "Send a KYB submission for review"),

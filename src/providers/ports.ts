@@ -313,7 +313,7 @@ export interface KycProvider {
     ownerIds: string[],
   ): Promise<string>;
   /** Where the partner's attempt stands now. */
-  observe(customer: KycCustomer, attemptId: string): Promise<KycObservation>;
+  observe(customer: KycCustomer, attemptId: string, signal?: AbortSignal): Promise<KycObservation>;
   /** The liveness check that goes with a selfie: its hosted page, and the token its SDK validates the session with. */
   livenessCheck(selfieId: string): { url: string; validationToken: string };
 }

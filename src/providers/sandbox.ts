@@ -1,12 +1,9 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { money } from "../money.js";
-import type { Corridor, CustomerType, FiatSymbol } from "../reference-data/corridors.js";
+import type { Corridor, FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
 import { nextProcessingPhase } from "../reference-data/ramp-phases.js";
 import type {
-  KycDecision,
-  KycProvider,
-  KycSubmission,
   MarketTerms,
   PaymentInstructions,
   ProviderRamp,
@@ -17,8 +14,8 @@ import type {
 } from "./ports.js";
 
 /*
- * The sandbox provider: deterministic prices, deterministic KYC and a processing run with configurable
- * delays. Its failure triggers are documented in the README ("Sandbox provider").
+ * The sandbox ramp provider: deterministic prices and a processing run with configurable delays (KYC goes to the
+ * partners, src/providers/partner-kyc.ts). Its failure triggers are documented in the README ("Sandbox provider").
  */
 
 const FIAT_PER_USD: Record<FiatSymbol, string> = {
@@ -151,58 +148,6 @@ export class SandboxRampProvider implements RampProvider {
   explorerLink(network: string, transactionHash: string): string | null {
     const base = EXPLORERS[network as Network];
     return base ? base + transactionHash : null;
-  }
-}
-
-/**
- * KYC and KYB in the sandbox: customers and related persons are made up, and every attempt is decided after
- * a configurable delay (SANDBOX_KYC_DECISION_MS). Rejected: a submitted name (a related person's too)
- * containing "reject" (any case), a submission asking for it (BR API KYB's sandboxReject), or a contact email
- * whose local part carries "+kyc-rejected" (the only input a hosted flow has). Approved otherwise.
- */
-export class SandboxKycProvider implements KycProvider {
-  constructor(
-    private readonly decisionDelayMs: number,
-    private readonly hostedFlowBaseUrl: string,
-  ) {}
-
-  async createCustomer(): Promise<string> {
-    return randomUUID();
-  }
-
-  async submit(submission: KycSubmission): Promise<KycDecision> {
-    const rejectedFor = submission.rejectionRequested
-      ? "the submission asked the sandbox to reject it"
-      : [...submission.names, ...submission.relatedPersons].some((name) => /reject/i.test(name))
-        ? "a submitted name contains the sandbox marker 'reject'"
-        : (submission.contactEmail?.split("@")[0] ?? "").includes("+kyc-rejected")
-          ? "the contact email carries the sandbox marker +kyc-rejected"
-          : null;
-    return {
-      outcome: rejectedFor ? "rejected" : "approved",
-      reason: rejectedFor && `sandbox: ${rejectedFor}`,
-      decideAfterMs: this.decisionDelayMs,
-      relatedPersonIds: submission.relatedPersons.map(() => randomUUID()),
-    };
-  }
-
-  async registerBeneficialOwner(): Promise<string> {
-    return randomUUID();
-  }
-
-  hostedFlowUrl(attemptId: string, customerType: CustomerType): string {
-    return new URL(
-      `/sandbox/${customerType === "business" ? "kyb" : "kyc"}/${attemptId}`,
-      this.hostedFlowBaseUrl,
-    ).toString();
-  }
-
-  livenessCheck(selfieId: string): { url: string; validationToken: string } {
-    return {
-      url: new URL(`/sandbox/liveness/${selfieId}`, this.hostedFlowBaseUrl).toString(),
-      // The sandbox has no liveness session to validate: a stable value derived from the selfie stands in.
-      validationToken: createHash("sha256").update(`sandbox-liveness:${selfieId}`).digest("base64url"),
-    };
   }
 }
 

@@ -56,6 +56,12 @@ export interface UploadTargets {
   backUrl?: string;
 }
 
+/** A stored file's bytes and media type. */
+export interface StoredBytes {
+  contentType: string;
+  bytes: Buffer;
+}
+
 /** An owner's document with the state of each side; ready once every side's file is stored. */
 export interface UploadedDocument {
   id: string;
@@ -194,6 +200,27 @@ export class UploadService {
       ...(backState && { back: backState }),
       ready: frontState === "uploaded" && (backState ?? "uploaded") === "uploaded",
     };
+  }
+
+  /**
+   * An owner's document whose every side arrived, with each side's bytes (to hand to the partner); null for any
+   * other id, or before every side arrived.
+   */
+  async documentFiles(
+    ownerProfileId: string,
+    documentId: string,
+  ): Promise<{ documentType: string; front: StoredBytes; back?: StoredBytes } | null> {
+    const id = canonicalId(documentId);
+    const rows = id ? await repo.findDocumentSides(this.db, ownerProfileId, id) : [];
+    const read = async (side: "front" | "back"): Promise<StoredBytes | undefined> => {
+      const row = rows.find((candidate) => candidate.side === side);
+      if (!row?.storageKey || !row.contentType) return undefined;
+      return { contentType: row.contentType, bytes: await this.storage.get(row.storageKey) };
+    };
+    const [front, back] = await Promise.all([read("front"), read("back")]);
+    const hasBack = rows.some((row) => row.side === "back");
+    if (!front || (hasBack && !back)) return null;
+    return { documentType: rows[0]!.documentType, front, ...(back && { back }) };
   }
 
   private async stateOf(row: repo.DocumentUploadRow, now: Date): Promise<SideState> {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 /** Where uploaded files are kept: each key names the whole bytes of one file, or nothing. */
@@ -8,6 +8,8 @@ export interface UploadStorage {
   put(key: string, bytes: Buffer): Promise<void>;
   /** Whether bytes are stored under the key. */
   has(key: string): Promise<boolean>;
+  /** The bytes stored under the key. */
+  get(key: string): Promise<Buffer>;
   /** Removes what the key holds, if anything. */
   remove(key: string): Promise<void>;
 }
@@ -47,6 +49,10 @@ export class FileUploadStorage implements UploadStorage {
     } finally {
       await handle.close();
     }
+  }
+
+  get(key: string): Promise<Buffer> {
+    return readFile(this.pathOf(key));
   }
 
   async has(key: string): Promise<boolean> {

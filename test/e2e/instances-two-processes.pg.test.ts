@@ -35,7 +35,7 @@ const env = {
   SANDBOX_STEP_DELAY_MS: "20",
   RAMP_PROCESSOR_INTERVAL_MS: "10",
   // The caller completes BR KYC before registering ramps: decided as soon as it is finished.
-  SANDBOX_KYC_DECISION_MS: "0",
+  PARTNER_SIM_KYC_DECISION_MS: "0",
   // Only a notice from the other process, not a cache expiry, can make a process forget a key it verified.
   CACHE_TTL_SECONDS: "300",
 };

@@ -29,7 +29,7 @@ let server: ServerProcess;
 beforeAll(async () => {
   server = await startServerProcess({
     env: {
-      SANDBOX_KYC_DECISION_MS: "0",
+      PARTNER_SIM_KYC_DECISION_MS: "0",
       SANDBOX_STEP_DELAY_MS: "20",
       RAMP_PROCESSOR_INTERVAL_MS: "10",
       RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000",

@@ -15,7 +15,7 @@ import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
 
 const PROCESSING = ["awaitingPayment", "paymentConfirmed", "exchanging", "payingOut", "complete"];
 // Sign-ins from one address in a row; KYC decided as soon as it is finished (callers complete BR KYC first).
-const CALLER_ENV = { RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000", SANDBOX_KYC_DECISION_MS: "0" };
+const CALLER_ENV = { RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000", PARTNER_SIM_KYC_DECISION_MS: "0" };
 
 /* ---------------------------------------------------------------- HTTP */
 

@@ -92,7 +92,7 @@ describe("the README's walk-through, as written", () => {
         PUBLIC_BASE_URL: `http://localhost:${port}`,
         // Short sandbox delays: the journey's polling loops end after a round or two.
         SANDBOX_STEP_DELAY_MS: "100",
-        SANDBOX_KYC_DECISION_MS: "300",
+        PARTNER_SIM_KYC_DECISION_MS: "300",
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
         NODE_EXTRA_CA_CERTS: testCertificates().caFile,
       },

@@ -158,7 +158,7 @@ function check(path: keyof paths & string, method: string, response: Response, b
 
 const ENV = {
   RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000",
-  SANDBOX_KYC_DECISION_MS: "0",
+  PARTNER_SIM_KYC_DECISION_MS: "0",
   SANDBOX_STEP_DELAY_MS: "50",
   RAMP_PROCESSOR_INTERVAL_MS: "20",
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",

@@ -26,7 +26,7 @@ let token: string;
 
 beforeAll(async () => {
   // Steps slow enough to see: a ramp takes a few seconds from start to COMPLETE.
-  server = await startServerProcess({ env: { SANDBOX_STEP_DELAY_MS: "400", SANDBOX_KYC_DECISION_MS: "0" } });
+  server = await startServerProcess({ env: { SANDBOX_STEP_DELAY_MS: "400", PARTNER_SIM_KYC_DECISION_MS: "0" } });
   const session = await signIn(server, "status-page");
   headers = session.headers;
   token = headers.authorization!.slice("Bearer ".length);

@@ -25,7 +25,7 @@ const ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: "127.0.0.1/32",
   NODE_EXTRA_CA_CERTS: testCertificates().caFile,
   WEBHOOK_DELIVERY_POLL_MS: "50",
-  SANDBOX_KYC_DECISION_MS: "0",
+  PARTNER_SIM_KYC_DECISION_MS: "0",
 };
 const CLI = fileURLToPath(new URL("../../dist/cli/admin.js", import.meta.url));
 

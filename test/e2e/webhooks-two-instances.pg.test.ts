@@ -28,7 +28,7 @@ const env = {
   SANDBOX_STEP_DELAY_MS: "20",
   RAMP_PROCESSOR_INTERVAL_MS: "10",
   // The caller completes BR KYC before registering ramps: decided as soon as it is finished.
-  SANDBOX_KYC_DECISION_MS: "0",
+  PARTNER_SIM_KYC_DECISION_MS: "0",
 };
 
 let database: TestDatabase;

@@ -28,7 +28,7 @@ const ENV = {
   RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000",
   WEBHOOK_DELIVERY_POLL_MS: "50",
   // The callers complete BR KYC before registering ramps: decided as soon as it is finished.
-  SANDBOX_KYC_DECISION_MS: "0",
+  PARTNER_SIM_KYC_DECISION_MS: "0",
 };
 
 async function servedPublicKey(server: ServerProcess): Promise<string> {

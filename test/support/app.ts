@@ -13,6 +13,7 @@ import { recordHttpOperation } from "./graphql-documents.js";
 import { LOG_DIR, rememberSecret } from "./secrets.js";
 import { startSmtpCapture, type SmtpCapture } from "./smtp.js";
 import { completeKyc, type Send } from "./kyc.js";
+import { startTestPartners, type TestPartners } from "./partner-simulator.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 
 export interface HttpResponse<T = any> {
@@ -26,6 +27,8 @@ export interface TestApp {
   server: FastifyInstance;
   smtp: SmtpCapture;
   database: TestDatabase;
+  /** The partners this app talks to (the simulator, in the test's process). */
+  partners: TestPartners;
   /** Authorization for the operator surface (/v1/admin/*, operator GraphQL operations). */
   operatorHeaders: Record<string, string>;
   request<T = any>(
@@ -108,15 +111,18 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const smtp = await startSmtpCapture();
+  const partners = await startTestPartners(env);
   const config = loadConfig({
+    ...partners.env,
     DATA_DIR: database.dataDir,
     SMTP_URL: smtp.url,
     OTP_RESEND_COOLDOWN_SECONDS: "0",
     // Tests sign in many profiles from one address; the limits have tests of their own.
     RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "10000",
     SANDBOX_STEP_DELAY_MS: "20",
-    // KYC decisions take effect at once: tests that need a case in review set a delay of their own.
-    SANDBOX_KYC_DECISION_MS: "0",
+    // The partners' KYC decisions are observed a few passes after they are made (PARTNER_SIM_KYC_DECISION_MS, 0
+    // here: tests that need a case in review set a delay of their own).
+    KYC_CHECK_INTERVAL_MS: "20",
     RAMP_PROCESSOR_INTERVAL_MS: "10",
     // Retention passes run when a test asks (app.retention.runOnce()), never in the middle of another test's counts.
     RETENTION_INTERVAL_MS: "0",
@@ -135,6 +141,8 @@ export async function startTestApp(
   const server = await buildServer(app);
   await server.ready();
   if (options.workers) await app.startWorkers();
+  // KYC needs the partners' decisions, which the reconciler follows, whether or not the other workers run.
+  else app.kycReconciler.start();
 
   const request: TestApp["request"] = async (method, url, options = {}) => {
     const hasBody = options.body !== undefined || options.rawBody !== undefined;
@@ -166,6 +174,7 @@ export async function startTestApp(
     server,
     smtp,
     database,
+    partners,
     request,
     graphql: (query, variables, headers) => request("POST", "/graphql", { body: { query, variables }, headers }),
     adminGraphql: (query, variables, headers = testApp.operatorHeaders) =>
@@ -234,6 +243,7 @@ export async function startTestApp(
     async close() {
       await server.close();
       await app.close();
+      await partners.simulator.stop();
       await smtp.close();
       if (!options.database) await database.drop();
     },

@@ -1,0 +1,56 @@
+import { generateKeyPairSync } from "node:crypto";
+import { startPartnerSimulator, type PartnerSimulator, type Timing } from "../../packages/partner-simulator/src/index.js";
+
+/*
+ * The partners a test app talks to: the partner simulator in the test's process, over HTTP on loopback, as the
+ * embedded simulator is to `npm start`. Its credentials are made once per test process.
+ */
+
+const aveniaKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const AVENIA_API_KEY = "test-avenia-key";
+const ALFREDPAY = { apiKey: "test-alfredpay-key", apiSecret: "test-alfredpay-secret" };
+
+/** The simulator's timings a test names by the embedded simulator's settings (PARTNER_SIM_*). */
+const TIMING_SETTINGS: Record<keyof Timing, string> = {
+  paymentDelayMs: "PARTNER_SIM_PAYMENT_DELAY_MS",
+  depositDelayMs: "PARTNER_SIM_DEPOSIT_DELAY_MS",
+  stageDelayMs: "PARTNER_SIM_STAGE_DELAY_MS",
+  kycDecisionMs: "PARTNER_SIM_KYC_DECISION_MS",
+  callbackRetryBaseMs: "PARTNER_SIM_CALLBACK_RETRY_BASE_MS",
+  quoteTtlMs: "PARTNER_SIM_QUOTE_TTL_MS",
+};
+
+/** Quick by default: decisions follow at once, so a journey's KYC takes a few reconciliation passes. */
+const TEST_TIMING: Partial<Timing> = { kycDecisionMs: 0, stageDelayMs: 20, callbackRetryBaseMs: 20 };
+
+export interface TestPartners {
+  simulator: PartnerSimulator;
+  /** The gateway's settings for both partners at the simulator. */
+  env: Record<string, string>;
+}
+
+/** Starts a simulator with the timings `env` sets (PARTNER_SIM_*), and the gateway settings that reach it. */
+export async function startTestPartners(env: Record<string, string>): Promise<TestPartners> {
+  const timing: Partial<Timing> = { ...TEST_TIMING };
+  for (const [field, setting] of Object.entries(TIMING_SETTINGS))
+    if (env[setting] !== undefined) timing[field as keyof Timing] = Number(env[setting]);
+  const simulator = await startPartnerSimulator({
+    avenia: {
+      apiKey: AVENIA_API_KEY,
+      clientPublicKeyPem: aveniaKeys.publicKey.export({ type: "spki", format: "pem" }).toString(),
+    },
+    alfredpay: ALFREDPAY,
+    timing,
+  });
+  return {
+    simulator,
+    env: {
+      AVENIA_BASE_URL: simulator.url,
+      AVENIA_API_KEY,
+      AVENIA_PRIVATE_KEY: aveniaKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      ALFREDPAY_BASE_URL: simulator.url,
+      ALFREDPAY_API_KEY: ALFREDPAY.apiKey,
+      ALFREDPAY_API_SECRET: ALFREDPAY.apiSecret,
+    },
+  };
+}
