@@ -41,6 +41,7 @@ const API_PREFIX = "/api/v1/third-party-service/penny";
 const TRADE_LIMIT_ERROR = "111426";
 const QUOTE_ALREADY_USED = "111409";
 const ALREADY_REGISTERED = "already-registered";
+const CUSTOMER_TYPE_TAKEN = "customer-type-taken";
 
 type Chain = "ETH" | "MATIC" | "XLM" | "OP" | "ARB" | "BASE" | "TRX" | "SOL" | "CELO" | "AVAX" | "BNB";
 type Token = "USDC" | "USDT";
@@ -159,7 +160,8 @@ export class AlfredpayClient {
 
   /**
    * Creates the customer, or finds the one that exists: Alfredpay takes no idempotency key, so a creation whose
-   * answer was lost and is asked again meets "already registered", which `find` resolves.
+   * answer was lost and is asked again meets "already registered", which `find` resolves. Alfredpay knows one
+   * customer per email and country: one of the other type is not the one asked for, and is refused.
    */
   async createCustomer(
     body: { country: string; email: string; type: CustomerType },
@@ -171,7 +173,16 @@ export class AlfredpayClient {
       const exists =
         error instanceof PartnerError && (error.partnerStatus === 409 || error.partnerCode === ALREADY_REGISTERED);
       if (!exists) throw error;
-      return this.findCustomer(body.email, body.country, options);
+      const found = await this.findCustomer(body.email, body.country, options);
+      if (found.type.toUpperCase() !== body.type)
+        throw new PartnerError(
+          "Alfredpay",
+          "rejected",
+          409,
+          CUSTOMER_TYPE_TAKEN,
+          `The partner knows this email as a customer of another type in ${body.country}: each type needs its own email.`,
+        );
+      return found;
     }
   }
 

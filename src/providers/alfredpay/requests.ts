@@ -1,4 +1,8 @@
-/* The KYC, KYB and fiat-account bodies we send Alfredpay (partners-wire-facts §2.2, §4.2). */
+/*
+ * The KYC, KYB and fiat-account bodies we send Alfredpay (partners-wire-facts §2.2, §4.2). Fields Alfredpay requires
+ * but a subject's form may lack are optional here: what the form lacks is not sent, and Alfredpay refuses the form
+ * naming it (110002).
+ */
 
 export interface KycSubmission {
   firstName: string;
@@ -7,10 +11,11 @@ export interface KycSubmission {
   dateOfBirth: string;
   email?: string;
   country: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  address: string;
+  /** Required by Alfredpay, as are state, zipCode and address. */
+  city?: string;
+  state?: string;
+  zipCode?: string;
+  address?: string;
   /** MX: the CURP; AR: the DNI. */
   dni: string;
   typeDocument?: "INE" | "Resident card" | "passport";
@@ -33,28 +38,31 @@ interface RelatedPerson {
   pep?: boolean;
 }
 
+/** Alfredpay requires every field but the two the questionnaire asks for only conditionally. */
 export interface KybSubmission {
   businessName: string;
   taxId: string;
   country: string;
-  address: string;
-  state: string;
-  city: string;
-  zipCode: string;
-  website: string;
+  address?: string;
+  state?: string;
+  city?: string;
+  zipCode?: string;
+  website?: string;
   relatedPersons: RelatedPerson[];
   /** "N/A" when the business has none. */
-  walletAddresses: string;
-  sourceOfFunds: string;
-  transmitsCustomerFunds: boolean;
+  walletAddresses?: string;
+  sourceOfFunds?: string;
+  transmitsCustomerFunds?: boolean;
+  /** Required when transmitsCustomerFunds. */
   conductsComplianceScreening?: boolean;
+  /** Required when conductsComplianceScreening. */
   complianceScreeningDescription?: string;
-  operatesInSanctionedCountries: boolean;
-  isRegulatedBusiness: boolean;
-  businessActivities: string;
-  accountPurpose: string;
-  expectedMonthlyVolumeUsd: number;
-  expectedMonthlyTransactions: number;
+  operatesInSanctionedCountries?: boolean;
+  isRegulatedBusiness?: boolean;
+  businessActivities?: string;
+  accountPurpose?: string;
+  expectedMonthlyVolumeUsd?: number;
+  expectedMonthlyTransactions?: number;
 }
 
 /** Rail-specific: SPEI `{accountNumber: CLABE, accountType: "CLABE", metadata: {accountHolderName}}`, and so on. */

@@ -280,6 +280,20 @@ describe("Alfredpay customer creation", () => {
     ]);
   });
 
+  it("refuses the existing customer when it is of the other type: Alfredpay knows one per email and country", async () => {
+    server.handle((request, response) =>
+      request.method === "POST"
+        ? json(response, 409, { errorCode: 409, errorMessage: "Conflict" })
+        : json(response, 200, { customerId: "c-old", country: "MX", type: "INDIVIDUAL" }),
+    );
+    const refused = await failure(alfredpay.createCustomer({ ...customer, type: "BUSINESS" }));
+    expect([refused.kind, refused.partnerCode, refused.code]).toEqual([
+      "rejected",
+      "customer-type-taken",
+      "PROVIDER_REJECTED",
+    ]);
+  });
+
   it("passes on any other refusal", async () => {
     server.handle((_, response) => json(response, 400, { errorCode: 110002, errorMessage: "Invalid field(s)" }));
     expect((await failure(alfredpay.createCustomer(customer))).partnerCode).toBe("110002");
