@@ -80,7 +80,7 @@ export type TicketRequest =
       ticketBlockchainInput: { walletAddress: string; permit?: Permit };
     };
 
-type DocumentType =
+export type AveniaDocumentType =
   | "ID"
   | "DRIVERS-LICENSE"
   | "PASSPORT"
@@ -240,7 +240,7 @@ export class AveniaClient {
 
   createDocument(
     subAccountId: string,
-    body: { documentType: DocumentType; isDoubleSided?: boolean },
+    body: { documentType: AveniaDocumentType; isDoubleSided?: boolean },
     options?: CallOptions,
   ) {
     return this.transport.request(

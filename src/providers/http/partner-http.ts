@@ -268,8 +268,7 @@ export class PartnerTransport {
         };
       }
       this.breaker.recordFailure();
-      const code = attemptAbort.timedOut() ? "timeout" : transportErrorCode(cause);
-      const kind = NOT_SENT_CODES.has(code) ? "unavailable" : "unknown";
+      const { code, kind } = attemptAbort.timedOut() ? TIMED_OUT : transportFailure(cause);
       log({ errorKind: kind, partnerCode: code }, true);
       return { ok: false, error: new PartnerError(partner, kind, null, code), retryable: true, retryAfterMs: null };
     } finally {
@@ -321,7 +320,8 @@ async function readAtMost(response: Dispatcher.ResponseData, maxBytes: number): 
   return Buffer.concat(chunks, size).toString("utf8");
 }
 
-function kindOfStatus(status: number): PartnerErrorKind {
+/** What an HTTP error status says of the call's effect (see PartnerErrorKind). */
+export function kindOfStatus(status: number): PartnerErrorKind {
   if (status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) return "rejected";
   return "unknown";
 }
@@ -338,9 +338,14 @@ function pathAndQuery(call: PartnerCall): string {
   return queryString === "" ? path : `${path}?${queryString}`;
 }
 
-function transportErrorCode(cause: unknown): string {
-  const code = (cause as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : "transport-error";
+/** A call that ran out of time: it may have reached the partner. */
+export const TIMED_OUT = { code: "timeout", kind: "unknown" } as const;
+
+/** A transport error's code for logs, and whether the call may have reached the partner. */
+export function transportFailure(cause: unknown): { code: string; kind: PartnerErrorKind } {
+  const errorCode = (cause as { code?: unknown } | null)?.code;
+  const code = typeof errorCode === "string" ? errorCode : "transport-error";
+  return { code, kind: NOT_SENT_CODES.has(code) ? "unavailable" : "unknown" };
 }
 
 /** Retry-After as delay seconds or an HTTP date; null when absent or unreadable. */
