@@ -5,7 +5,7 @@ import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import type { RampProvider, StepOutcome } from "../providers/ports.js";
-import { isTerminal, statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
+import { advanceTo, isTerminal, statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
 import * as repo from "./repo.js";
 import { eventRamp } from "./service.js";
 import type { RampViewCache } from "./view-cache.js";
@@ -110,6 +110,12 @@ export class RampProcessor {
       await repo.rescheduleStep(this.writes, expected, retryAt);
       return;
     }
+    const path = outcome.kind === "retry" ? [] : advanceTo(phase, outcome.kind === "fail" ? "failed" : outcome.phase);
+    if (outcome.kind === "advance" && path.length === 0) {
+      // The partner's order is where the ramp is (or behind it): nothing happened yet, so ask again later.
+      await repo.rescheduleStep(this.writes, expected, new Date(now.getTime() + this.provider.stepDelayMs));
+      return;
+    }
     const changed = await this.writes.transaction(async (tx): Promise<"retried" | "moved" | undefined> => {
       if (outcome.kind === "retry") {
         const moved = await repo.updateRampIf(tx, expected, {
@@ -127,7 +133,7 @@ export class RampProcessor {
         });
         return "retried";
       }
-      const next: RampPhase = outcome.kind === "fail" ? "failed" : outcome.phase;
+      const next = path.at(-1)!;
       const moved = await repo.updateRampIf(tx, expected, {
         currentPhase: next,
         status: statusOfPhase(next),
@@ -145,7 +151,14 @@ export class RampProcessor {
           recoverable: false,
           at: now,
         });
-      await this.events.record(tx, eventRamp(moved), "PHASE_CHANGE", now);
+      // A jump records each phase it skipped, in order, as if the ramp had moved through it.
+      for (const reached of path)
+        await this.events.record(
+          tx,
+          { ...eventRamp(moved), currentPhase: reached, status: statusOfPhase(reached) },
+          "PHASE_CHANGE",
+          now,
+        );
       if (statusOfPhase(next) !== statusOfPhase(phase))
         await this.events.record(tx, eventRamp(moved), "STATUS_CHANGE", now);
       return "moved";

@@ -36,6 +36,18 @@ export function isTerminal(phase: RampPhase): boolean {
   return statusOfPhase(phase) !== "PENDING";
 }
 
+/**
+ * The phases a ramp at `current` moves through, in order, to reach a partner's `observed` phase: each phase it
+ * skips on the happy path, then the observed one. Forward only: an observation at or behind the ramp gives none,
+ * nothing moves a terminal ramp, and a failure ends the ramp from any other phase at once.
+ */
+export function advanceTo(current: RampPhase, observed: RampPhase): RampPhase[] {
+  if (isTerminal(current)) return [];
+  if (statusOfPhase(observed) === "FAILED") return [observed];
+  const path: readonly RampPhase[] = ["initial", ...PROCESSING_PHASES];
+  return path.slice(path.indexOf(current) + 1, path.indexOf(observed) + 1);
+}
+
 /** The phase after `phase` on the happy path. */
 export function nextProcessingPhase(phase: RampPhase): RampPhase {
   const index = PROCESSING_PHASES.indexOf(phase as (typeof PROCESSING_PHASES)[number]);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
 import type { ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
+import type { RampPhase } from "../../src/reference-data/ramp-phases.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { findDueRamps, findUnstartedPastDeadline, listHistory } from "../../src/ramps/repo.js";
@@ -307,6 +308,44 @@ describe("processing on the sandbox provider", () => {
   });
 });
 
+describe("a provider whose answers jump phases", () => {
+  it("records each phase a jump skips once, in order, in the change's one moment; an answer of no progress records nothing", async () => {
+    const partner = new ObservingPartner({
+      BUY: ["complete"],
+      SELL: ["awaitingPayment", "exchanging", "exchanging", "complete"],
+    });
+    const app = await startTestApp(LIMITS, { workers: true, seams: { rampProvider: partner } });
+    try {
+      const headers = await newCaller(app);
+      const buy = await startedRamp(app, headers, "BUY", "100");
+      const sell = await startedRamp(app, headers, "SELL", "50");
+      const doneBuy = await finished(app, headers, buy.id);
+      expect(doneBuy).toMatchObject({ currentPhase: "complete", status: "COMPLETE", transactionHash: PAYOUT_HASH });
+      expect(await finished(app, headers, sell.id)).toMatchObject({ currentPhase: "complete", status: "COMPLETE" });
+      expect(partner.askedFor(buy.id)).toEqual([`${buy.id}:awaitingPayment:0`]);
+      expect(partner.askedFor(sell.id)).toEqual([
+        `${sell.id}:awaitingPayment:0`,
+        `${sell.id}:awaitingPayment:0`,
+        `${sell.id}:exchanging:0`,
+        `${sell.id}:exchanging:0`,
+      ]);
+
+      for (const ramp of [buy, sell]) {
+        const events = await outboxOf(app, ramp.id);
+        expect(summary(events)).toEqual(COMPLETED);
+        expectEventBodies(events, ramp);
+        expect(await errorsOf(app, headers, ramp.id)).toEqual([]);
+      }
+      // The BUY's one answer moved it from awaitingPayment to complete: its last five events are that one change.
+      const buyEvents = await outboxOf(app, buy.id);
+      expect(new Set(buyEvents.slice(2).map((event) => event.timestamp)).size).toBe(1);
+      expect(await stepCallsCounted(app)).toMatchObject({ advance: 5, retry: 0, fail: 0, no_answer: 0 });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("the start window", () => {
   it("times out unstarted ramps: phase timedOut, status FAILED, an error entry, events, and update/start answer 400", async () => {
     const headers = await newCaller(short);
@@ -562,6 +601,33 @@ class RecordedPartner extends SandboxRampProvider implements RampProvider {
     this.signals.push(new WeakRef(signal!));
     await this.before(ramp);
     return super.step(ramp);
+  }
+}
+
+const PAYOUT_HASH = `0x${"cd".repeat(32)}`;
+
+/**
+ * A partner that answers what it observes of its order, as a reading of the partner's status does: the phases of
+ * `observedByType`, one per call, each as an advance (a BUY's complete with its payout hash).
+ */
+class ObservingPartner extends SandboxRampProvider implements RampProvider {
+  private readonly asked: string[] = [];
+
+  constructor(private readonly observedByType: Record<"BUY" | "SELL", RampPhase[]>) {
+    super(0);
+  }
+
+  askedFor(rampId: string): string[] {
+    return this.asked.filter((key) => key.startsWith(`${rampId}:`));
+  }
+
+  override async step(ramp: ProviderRamp): Promise<StepOutcome> {
+    const phase = this.observedByType[ramp.type][this.askedFor(ramp.id).length];
+    this.asked.push(ramp.stepKey);
+    if (!phase) throw new Error(`asked once more than scripted for ramp ${ramp.id}`);
+    return phase === "complete" && ramp.type === "BUY"
+      ? { kind: "advance", phase, transactionHash: PAYOUT_HASH }
+      : { kind: "advance", phase };
   }
 }
 

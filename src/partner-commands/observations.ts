@@ -1,0 +1,149 @@
+import type { AlfredpayClient } from "../providers/alfredpay/client.js";
+import type { AveniaClient } from "../providers/avenia/client.js";
+import type { PartnerCallbackFacts } from "../providers/ports.js";
+import type { RampPhase } from "../reference-data/ramp-phases.js";
+import type { CommandKind } from "./types.js";
+
+/*
+ * What a money command's order says of its ramp once the partner made it (docs/issue41-design.md, "Money commands
+ * and observations"): the partner's status read as our phase, one table per kind of order, whether the status came
+ * from reading the order or from a callback, so both move a ramp alike (forward only: advanceTo). A read that fails
+ * throws the client's PartnerError, for the caller to read again later.
+ */
+
+/** An order's status as the ramp's phase, with what the partner gave beside it. */
+export interface OrderObservation {
+  /** null: a status this kind of order is not known to take, so no change; the caller logs `partnerStatus`. */
+  phase: RampPhase | null;
+  /** The status as the partner wrote it. */
+  partnerStatus: string;
+  /** The order's transaction on chain (a BUY's payout to the wallet), once the partner gives it. */
+  transactionHash?: string;
+  /** Why a failed order failed, in the partner's words: for the ramp's error entry, never for a log. */
+  failureReason?: string;
+}
+
+/** Avenia ticket statuses (spec decision 4), Alfredpay order statuses (spec, endpoint subset). */
+const PHASE_OF_STATUS: Record<CommandKind, ReadonlyMap<string, RampPhase>> = {
+  "avenia-payin": new Map<string, RampPhase>([
+    ["UNPAID", "awaitingPayment"],
+    ["PENDING", "awaitingPayment"],
+    ["ON-HOLD", "awaitingPayment"],
+    ["PROCESSING", "exchanging"],
+    ["PAID", "complete"],
+    ["FAILED", "failed"],
+    ["PARTIAL-FAILED", "failed"],
+  ]),
+  "avenia-payout": new Map<string, RampPhase>([
+    ["PENDING", "awaitingPayment"],
+    ["UNPAID", "awaitingPayment"],
+    ["PROCESSING", "payingOut"],
+    ["PAID", "complete"],
+    ["FAILED", "failed"],
+  ]),
+  "alfredpay-onramp": new Map<string, RampPhase>([
+    ["CREATED", "awaitingPayment"],
+    ["FIAT_DEPOSIT_RECEIVED", "paymentConfirmed"],
+    ["TRADE_COMPLETED", "exchanging"],
+    ["ON_CHAIN_INITIATED", "payingOut"],
+    ["ON_CHAIN_COMPLETED", "complete"],
+    ["FAILED", "failed"],
+  ]),
+  "alfredpay-offramp": new Map<string, RampPhase>([
+    ["CREATED", "awaitingPayment"],
+    ["ON_CHAIN_DEPOSIT_RECEIVED", "paymentConfirmed"],
+    ["TRADE_COMPLETED", "exchanging"],
+    ["FIAT_TRANSFER_INITIATED", "payingOut"],
+    ["FIAT_TRANSFER_COMPLETED", "complete"],
+    ["FAILED", "failed"],
+  ]),
+};
+
+/** What a callback about each kind of order names its subject (PartnerCallbackFacts.subjectKind). */
+const CALLBACK_SUBJECT: Record<CommandKind, string> = {
+  "avenia-payin": "ticket",
+  "avenia-payout": "ticket",
+  "alfredpay-onramp": "onramp",
+  "alfredpay-offramp": "offramp",
+};
+
+/**
+ * The phase an order of `kind` in `partnerStatus` puts its ramp in, or null for a status not in the table. Case and
+ * surrounding spaces are the partner's to vary (Vortex compares Avenia's statuses so: partners-wire-facts §1.3).
+ */
+export function phaseOfStatus(kind: CommandKind, partnerStatus: string): RampPhase | null {
+  return PHASE_OF_STATUS[kind].get(partnerStatus.trim().toUpperCase()) ?? null;
+}
+
+/**
+ * A callback's status about the order of a command of `kind` (a ticket callback does not say pay-in or payout: the
+ * stored command does). A callback about another kind of object says nothing of the order: no change.
+ */
+export function observeCallback(kind: CommandKind, facts: PartnerCallbackFacts): OrderObservation {
+  const { subjectKind, partnerStatus } = facts;
+  return { phase: subjectKind === CALLBACK_SUBJECT[kind] ? phaseOfStatus(kind, partnerStatus) : null, partnerStatus };
+}
+
+/** Reads the PIX pay-in ticket: PAID carries the payout to the wallet's hash, FAILED its reason. */
+export async function observeAveniaPayIn(
+  client: AveniaClient,
+  subAccountId: string,
+  ticketId: string,
+  signal?: AbortSignal,
+): Promise<OrderObservation> {
+  const ticket = await client.ticket(subAccountId, ticketId, { signal });
+  return observation("avenia-payin", ticket.status, {
+    transactionHash: ticket.blockchainReceiverInfo?.txHash,
+    failureReason: ticket.failureReason,
+  });
+}
+
+/** Reads the PIX payout ticket; its payout is in fiat, so no hash. */
+export async function observeAveniaPayout(
+  client: AveniaClient,
+  subAccountId: string,
+  ticketId: string,
+  signal?: AbortSignal,
+): Promise<OrderObservation> {
+  const ticket = await client.ticket(subAccountId, ticketId, { signal });
+  return observation("avenia-payout", ticket.status, { failureReason: ticket.failureReason });
+}
+
+/** Reads the onramp order: ON_CHAIN_COMPLETED carries the payout to the wallet's hash in `metadata`, as Vortex reads it. */
+export async function observeAlfredpayOnramp(
+  client: AlfredpayClient,
+  transactionId: string,
+  signal?: AbortSignal,
+): Promise<OrderObservation> {
+  const order = await client.onramp(transactionId, { signal });
+  return observation("alfredpay-onramp", order.status, {
+    transactionHash: order.metadata?.txHash,
+    failureReason: order.metadata?.failureReason,
+  });
+}
+
+/** Reads the offramp order; its payout is in fiat, so no hash. */
+export async function observeAlfredpayOfframp(
+  client: AlfredpayClient,
+  transactionId: string,
+  signal?: AbortSignal,
+): Promise<OrderObservation> {
+  const order = await client.offramp(transactionId, { signal });
+  return observation("alfredpay-offramp", order.status, { failureReason: order.metadata?.failureReason });
+}
+
+/** The partners write an absent hash or reason as null or "" alike: both are left out. */
+function observation(
+  kind: CommandKind,
+  partnerStatus: string,
+  given: { transactionHash?: string | null; failureReason?: string | null },
+): OrderObservation {
+  const phase = phaseOfStatus(kind, partnerStatus);
+  const { transactionHash, failureReason } = given;
+  return {
+    phase,
+    partnerStatus,
+    ...(transactionHash && { transactionHash }),
+    ...(phase === "failed" && failureReason && { failureReason }),
+  };
+}
