@@ -28,6 +28,10 @@ export class KycReconciler {
     this.loop = new PollLoop(() => this.tick(), intervalMs, log, "KYC reconciliation pass failed");
   }
 
+  get active(): boolean {
+    return this.loop.active;
+  }
+
   start(): void {
     this.loop.start(0);
   }
@@ -46,7 +50,9 @@ export class KycReconciler {
     while ((await repo.applyKycCallbacks(this.db, now, BATCH)) === BATCH);
     for (const due of await repo.findCasesDueForCheck(this.db, now, BATCH)) {
       const claimedUntil = new Date(Date.now() + this.checkIntervalMs);
-      if (!(await repo.updateCaseIf(this.db, { id: due.id, nextCheckAt: due.nextCheckAt }, { nextCheckAt: claimedUntil })))
+      if (
+        !(await repo.updateCaseIf(this.db, { id: due.id, nextCheckAt: due.nextCheckAt }, { nextCheckAt: claimedUntil }))
+      )
         continue;
       const checkDeadline = deadline(CHECK_TIMEOUT_MS);
       try {

@@ -1,4 +1,4 @@
-import type { CustomerType } from "../reference-data/corridors.js";
+import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import { DOCUMENT_MEDIA_TYPES, SELFIE_MEDIA_TYPES } from "../uploads/service.js";
 
 /*
@@ -27,8 +27,12 @@ export const ONBOARDING_DOCUMENT_TYPES = [
   "proof_of_address",
   "ubo_identity_document",
 ] as const;
-/** The providers that verify (only the sandbox one runs here). */
-export const KYC_PROVIDERS = ["sandbox"] as const;
+/** The partners that verify: Avenia Brazil's subjects, Alfredpay those of the other KYC corridors. */
+export const KYC_PROVIDERS = ["alfredpay", "avenia"] as const;
+
+/** The partner whose KYC flow a corridor's case follows (its API is the flow's). */
+export const kycProviderOf = (corridor: Corridor): (typeof KYC_PROVIDERS)[number] =>
+  corridor === "BR" ? "avenia" : "alfredpay";
 
 interface Document {
   type: (typeof ONBOARDING_DOCUMENT_TYPES)[number];
@@ -217,7 +221,7 @@ export function onboardingRequirements(
   return {
     country,
     customerType,
-    provider: "sandbox",
+    provider: kycProviderOf(country),
     flow: `${country.toLowerCase()}-${customerType === "individual" ? "kyc" : "kyb"}`,
     mode: "api",
     requirementsVersion: "2026-11-25",

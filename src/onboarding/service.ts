@@ -12,7 +12,7 @@ import {
   type CustomerType,
 } from "../reference-data/corridors.js";
 import { subjectEntities } from "./customer-accounts.js";
-import { onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
+import { kycProviderOf, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
 import type { ActiveEntityInput, LimitsInput, RequirementsInput } from "./types.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { RampService } from "../ramps/service.js";
@@ -144,7 +144,7 @@ export class OnboardingService {
           const state = accountState(row.status as KycStatus);
           return {
             id: row.providerCustomerId,
-            provider: "sandbox",
+            provider: kycProviderOf(row.corridor as Corridor),
             country: row.corridor as Corridor,
             customerType,
             rail: null,

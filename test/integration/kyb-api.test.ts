@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { expectError, expectGraphQLError, ok } from "../support/kit.js";
+import { expectError, expectGraphQLError, ok, waitFor } from "../support/kit.js";
 import {
   BENEFICIAL_OWNER,
   addBeneficialOwner,
@@ -15,19 +15,20 @@ import {
 /**
  * API-driven level 1 KYB of a BR company subaccount (issue 14): its ultimate beneficial owners
  * (`POST /v1/brl/kyb/ubos`) and the submission (`POST /v1/brl/kyb/new-level-1/api`), both naming KYB documents of
- * the subaccount whose files arrived, and their GraphQL fields. `t` decides at once (SANDBOX_KYC_DECISION_MS=0);
- * `slow`, on the same database, after ten minutes, so an attempt in review can be seen.
+ * the subaccount whose files arrived, and their GraphQL fields. The partner decides at once
+ * (PARTNER_SIM_KYC_DECISION_MS=0) unless a test slows it; `other` is a second instance on the same database and
+ * partners.
  */
 
 let t: TestApp;
-let slow: TestApp;
+let other: TestApp;
 beforeAll(async () => {
   const limits = { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" };
   t = await startTestApp(limits);
-  slow = await startTestApp({ ...limits, SANDBOX_KYC_DECISION_MS: "600000" }, { database: t.database });
+  other = await startTestApp(limits, { database: t.database, partners: t.partners });
 });
 afterAll(async () => {
-  await slow?.close();
+  await other?.close();
   await t?.close();
 });
 
@@ -93,24 +94,27 @@ describe("API KYB of a company subaccount", () => {
     });
 
     const body = { ...(await prepareKybLevelOne(t.send, owner.secret, owner)), uboIds: [ubo.id] };
-    const submitted = ok(await slow.request("POST", levelOne(owner.subAccountId), { headers: owner.secret, body }));
+    // The partner decides a second after the submission: time to see it in review.
+    t.partners.simulator.setTiming({ kycDecisionMs: 1000 });
+    const submission = other.request("POST", levelOne(owner.subAccountId), { headers: owner.secret, body });
+    const submitted = ok(await submission.finally(() => t.partners.simulator.setTiming({ kycDecisionMs: 0 })));
     expect(submitted).toEqual({ id: expect.any(String) });
     const attempt = (app: TestApp) =>
       app.request("GET", `/v1/brl/kyb/attempt-status?attemptId=${submitted.id}`, { headers: owner.secret });
-    expect(ok(await attempt(slow))).toEqual({ status: "PROCESSING" });
+    expect(ok(await attempt(other))).toEqual({ status: "PROCESSING" });
     const kycStatus = `/v1/brl/getKycStatus?taxId=${owner.taxId}`;
-    expect(ok(await slow.request("GET", kycStatus, { headers: owner.secret }))).toMatchObject({
+    expect(ok(await other.request("GET", kycStatus, { headers: owner.secret }))).toMatchObject({
       type: "KYB",
       status: "PROCESSING",
     });
     // A second submission while the first is in review is refused, and the first stands.
     expectError(await post(owner.secret, levelOne(owner.subAccountId), body), 400, "VALIDATION_FAILED");
 
-    // Once due, the decision takes effect: approved, level 1 (read by `t`, which has cached nothing of the owner).
-    await t.app.db.kycCase.update({
-      where: { id: stored!.kycCaseId },
-      data: { decisionDueAt: new Date(Date.now() - 1000) },
-    });
+    // Once the partner decides, the decision takes effect: approved, level 1 (read by `t` too).
+    await waitFor(
+      async () => ok(await attempt(other)),
+      (status) => status.status === "COMPLETED",
+    );
     expect(ok(await attempt(t))).toEqual({ status: "COMPLETED", result: "APPROVED" });
     expect(ok(await get(owner.secret, `/v1/brl/getUser?taxId=${owner.taxId}`))).toMatchObject({ kycLevel: 1 });
   });

@@ -502,13 +502,6 @@ describe("POST /v1/limits", () => {
 });
 
 describe("GET /v1/onboarding/status", () => {
-  /** A second instance on the same database whose provider decides ten minutes after an attempt is finished: its cases stay in review. */
-  let slow: TestApp;
-  beforeAll(async () => {
-    slow = await startTestApp({ SANDBOX_KYC_DECISION_MS: "600000" }, { database: t.database });
-  });
-  afterAll(() => slow?.close());
-
   const account = (
     id: string,
     country: Corridor,
@@ -567,7 +560,7 @@ describe("GET /v1/onboarding/status", () => {
     });
 
     // AR: a customer without a submission (not started, no account); BR approved; MX given but not sent (pending);
-    // CO rejected; US finished through the slow instance (in review: pending to the reference).
+    // CO rejected; US finished while the partner takes ten minutes to decide (in review: pending to the reference).
     expectStatus(
       await t.request("POST", "/v1/ar/createIndividualCustomer", { headers: profile.secret, body: {} }),
       200,
@@ -575,7 +568,10 @@ describe("GET /v1/onboarding/status", () => {
     await t.completeKyc(profile.secret, ["BR"]);
     await kycSubmittedNotSent(profile.secret, "MX");
     await kycRejected(profile.secret, "CO");
-    await slow.completeKyc(profile.secret, ["US"]);
+    t.partners.simulator.setTiming({ kycDecisionMs: 600_000 });
+    await t
+      .completeKyc(profile.secret, ["US"], "individual", { awaitDecision: false })
+      .finally(() => t.partners.simulator.setTiming({ kycDecisionMs: 0 }));
     expect(
       (await t.request("GET", "/v1/domestic/getKycStatus?country=US", { headers: profile.secret })).body.status,
     ).toBe("VERIFYING");

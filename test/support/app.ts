@@ -71,11 +71,17 @@ export interface TestApp {
   newManager(allowedCorridors?: Corridor[]): Promise<SignedInProfile>;
   /** A managed child the manager creates (an individual unless said), with a secret key of its own (`own`). */
   newChild(manager: SignedInProfile, customerType?: CustomerType): Promise<ManagedChild>;
+  /**
+   * Runs `work` with the KYC reconciler following the partners' decisions (as the workers do), unless it runs already.
+   * It runs only then: its passes would be counted against whatever request a test counts the statements of.
+   */
+  followingKyc<T>(work: () => Promise<T>): Promise<T>;
   /** Takes the subject the headers act as through KYC (KYB for a business) in the corridors (default BR), through the API. */
   completeKyc(
     headers: Record<string, string>,
     corridors?: Corridor[],
     customerType?: CustomerType,
+    options?: { awaitDecision?: boolean },
   ): Promise<{ brTaxId?: string }>;
   close(): Promise<void>;
 }
@@ -103,6 +109,8 @@ export async function startTestApp(
   options: {
     /** Share another app's database (a second instance); it stays owned by that app. */
     database?: TestDatabase;
+    /** Share another app's partners (a second instance on its database talks to the same ones); they stay its. */
+    partners?: TestPartners;
     /** Run the background workers (ramp processing), with sandbox steps of SANDBOX_STEP_DELAY_MS (default 20 ms here). */
     workers?: boolean;
     /** Stand-ins for name resolution, trusted CAs and the clock (webhook delivery tests). */
@@ -111,7 +119,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const smtp = await startSmtpCapture();
-  const partners = await startTestPartners(env);
+  const partners = options.partners ?? (await startTestPartners(env));
   const config = loadConfig({
     ...partners.env,
     DATA_DIR: database.dataDir,
@@ -141,8 +149,6 @@ export async function startTestApp(
   const server = await buildServer(app);
   await server.ready();
   if (options.workers) await app.startWorkers();
-  // KYC needs the partners' decisions, which the reconciler follows, whether or not the other workers run.
-  else app.kycReconciler.start();
 
   const request: TestApp["request"] = async (method, url, options = {}) => {
     const hasBody = options.body !== undefined || options.rawBody !== undefined;
@@ -196,7 +202,17 @@ export async function startTestApp(
         headers: { authorization: `Bearer ${access_token}` },
       };
     },
-    completeKyc: (headers, corridors = ["BR"], customerType) => completeKyc(send, headers, corridors, customerType),
+    completeKyc: (headers, corridors = ["BR"], customerType, options) =>
+      testApp.followingKyc(() => completeKyc(send, headers, corridors, customerType, options)),
+    async followingKyc(work) {
+      if (app.kycReconciler.active) return work();
+      app.kycReconciler.start();
+      try {
+        return await work();
+      } finally {
+        await app.kycReconciler.stop();
+      }
+    },
     async createCredential(sessionHeaders, body = {}) {
       const created = await request("POST", "/v1/api-credentials", { headers: sessionHeaders, body });
       if (created.status !== 201) throw new Error(`create credential: ${JSON.stringify(created.body)}`);
@@ -243,7 +259,7 @@ export async function startTestApp(
     async close() {
       await server.close();
       await app.close();
-      await partners.simulator.stop();
+      if (!options.partners) await partners.simulator.stop();
       await smtp.close();
       if (!options.database) await database.drop();
     },

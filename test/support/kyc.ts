@@ -1,3 +1,4 @@
+import { waitFor } from "./kit.js";
 import { rememberSecret } from "./secrets.js";
 import type { TestApp } from "./app.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
@@ -210,14 +211,15 @@ export async function prepareKybLevelOne(
 /**
  * Takes the subject the headers act as through KYC (KYB for a business) in each corridor, the way an
  * integrator does: BR through a subaccount, its uploads and level 1, the domestic corridors through an API
- * submission (individuals) or the hosted flow (businesses). Returns the BR tax id used, if any. With
- * SANDBOX_KYC_DECISION_MS=0 the cases are approved as soon as they are read.
+ * submission (individuals) or the hosted flow (businesses), then waits for the partner's approval of each (unless
+ * told not to: the attempts are then left in review). Returns the BR tax id used, if any.
  */
 export async function completeKyc(
   send: Send,
   headers: Record<string, string>,
   corridors: Corridor[],
   customerType: CustomerType = "individual",
+  { awaitDecision = true } = {},
 ): Promise<{ brTaxId?: string }> {
   let brTaxId: string | undefined;
   for (const corridor of corridors) {
@@ -231,14 +233,20 @@ export async function completeKyc(
       });
       if (customerType === "business") {
         await expect2xx(send, "POST", `/v1/brl/kyb/new-level-1/web-sdk?subAccountId=${subAccountId}`, headers);
-        continue;
-      }
-      await expect2xx(send, "POST", "/v1/brl/newKyc", headers, {
-        ...LEVEL_ONE_KYC,
-        ...(await uploadKycDocuments(send, headers, brTaxId)),
-        subAccountId,
-        taxIdNumber: brTaxId,
-      });
+      } else
+        await expect2xx(send, "POST", "/v1/brl/newKyc", headers, {
+          ...LEVEL_ONE_KYC,
+          ...(await uploadKycDocuments(send, headers, brTaxId)),
+          subAccountId,
+          taxIdNumber: brTaxId,
+        });
+      const taxId = brTaxId;
+      if (awaitDecision)
+        await waitFor(
+          () => expect2xx(send, "GET", `/v1/brl/getKycStatus?taxId=${taxId}`, headers),
+          (status) => status.status === "COMPLETED" || status.result !== undefined,
+          "the partner's BR decision",
+        ).then((status) => approved(corridor, status.result === "APPROVED", status));
       continue;
     }
     if (customerType === "business") {
@@ -249,18 +257,30 @@ export async function completeKyc(
         country: corridor,
         type: "BUSINESS",
       });
-      continue;
+    } else {
+      await expect2xx(send, "POST", "/v1/domestic/createIndividualCustomer", headers, { country: corridor });
+      const { submissionId } = await expect2xx(send, "POST", "/v1/domestic/submitKycInformation", headers, {
+        country: corridor,
+        firstName: "Ana",
+        lastName: "Souza",
+        dateOfBirth: "1990-04-12",
+        documentType: "NATIONAL_ID",
+        documentNumber: "12345678",
+      });
+      await expect2xx(send, "POST", "/v1/domestic/sendKycSubmission", headers, { country: corridor, submissionId });
     }
-    await expect2xx(send, "POST", "/v1/domestic/createIndividualCustomer", headers, { country: corridor });
-    const { submissionId } = await expect2xx(send, "POST", "/v1/domestic/submitKycInformation", headers, {
-      country: corridor,
-      firstName: "Ana",
-      lastName: "Souza",
-      dateOfBirth: "1990-04-12",
-      documentType: "NATIONAL_ID",
-      documentNumber: "12345678",
-    });
-    await expect2xx(send, "POST", "/v1/domestic/sendKycSubmission", headers, { country: corridor, submissionId });
+    if (!awaitDecision) continue;
+    const type = customerType === "business" ? "BUSINESS" : "INDIVIDUAL";
+    const status = await waitFor(
+      () => expect2xx(send, "GET", `/v1/domestic/getKycStatus?country=${corridor}&type=${type}`, headers),
+      (answer) => answer.status === "SUCCESS" || answer.status === "FAILED",
+      `the partner's ${corridor} decision`,
+    );
+    approved(corridor, status.status === "SUCCESS", status);
   }
   return { brTaxId };
+}
+
+function approved(corridor: Corridor, isApproved: boolean, status: unknown): void {
+  if (!isApproved) throw new Error(`KYC in ${corridor} was not approved: ${JSON.stringify(status)}`);
 }

@@ -18,6 +18,15 @@ export interface Timing {
   quoteTtlMs: number;
 }
 
+export const TIMING_FIELDS: readonly (keyof Timing)[] = [
+  "paymentDelayMs",
+  "depositDelayMs",
+  "stageDelayMs",
+  "kycDecisionMs",
+  "callbackRetryBaseMs",
+  "quoteTtlMs",
+];
+
 /** What a partner's handlers share with the rest of the simulator. */
 export interface PartnerContext {
   scheduler: Scheduler;

@@ -100,6 +100,10 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
       faults = emptyFaults();
       stats = emptyStats();
     },
+    // The partners read their timings when they schedule: a change applies to what is scheduled after it.
+    setTiming: (patch) => {
+      Object.assign(timing, patch);
+    },
     payAveniaTicket: (ticketId) => avenia.payTicket(ticketId),
     payAlfredpayOnramp: (transactionId) => alfredpay.payOnramp(transactionId),
   };

@@ -8,6 +8,7 @@ import {
   type PartnerName,
 } from "./faults.js";
 import { PartnerError, type Partner, type PartnerRequest, type Reply, type Route } from "./http.js";
+import { TIMING_FIELDS, type Timing } from "./context.js";
 import type { Scheduler } from "./scheduler.js";
 import { countIn, type SimulatorStats } from "./stats.js";
 
@@ -19,6 +20,8 @@ export interface Control {
   clearFaults(): void;
   stats(): SimulatorStats;
   reset(): void;
+  /** Changes the named timings from now on (what is already scheduled keeps its time). */
+  setTiming(timing: Partial<Timing>): void;
   payAveniaTicket(ticketId: string): boolean;
   payAlfredpayOnramp(transactionId: string): boolean;
 }
@@ -140,6 +143,12 @@ function control(control: Control, method: string, path: string, rawBody: Buffer
     control.setFaults(faults);
     return { status: 204 };
   }
+  if (route === "PATCH /_control/timing") {
+    const timing = parseTiming(rawBody);
+    if (typeof timing === "string") return { status: 400, body: { error: timing } };
+    control.setTiming(timing);
+    return { status: 204 };
+  }
   const pay = /^POST \/_control\/(avenia\/tickets|alfredpay\/onramp)\/([^/]+)\/pay$/.exec(route);
   if (pay) {
     const id = decodeURIComponent(pay[2] ?? "");
@@ -196,4 +205,22 @@ function send(response: ServerResponse, reply: Reply): void {
   const body = JSON.stringify(reply.body);
   response.writeHead(reply.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   response.end(body);
+}
+
+/** A timing patch: some of Timing's fields, each a whole number of milliseconds; an error message otherwise. */
+function parseTiming(rawBody: Buffer): Partial<Timing> | string {
+  let input: unknown;
+  try {
+    input = JSON.parse(rawBody.toString("utf8"));
+  } catch {
+    return "malformed JSON body";
+  }
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return "the body must be an object";
+  const patch: Partial<Timing> = {};
+  for (const [name, value] of Object.entries(input)) {
+    if (!TIMING_FIELDS.includes(name as keyof Timing)) return `${name} is not a timing (${TIMING_FIELDS.join(", ")})`;
+    if (!Number.isSafeInteger(value) || (value as number) < 0) return `${name} must be a whole number of milliseconds`;
+    patch[name as keyof Timing] = value as number;
+  }
+  return patch;
 }
