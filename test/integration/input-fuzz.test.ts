@@ -25,7 +25,7 @@ import { testEngine } from "../support/database.js";
 import { BUY_QUOTE, EVM_ADDRESS, ok } from "../support/kit.js";
 import { JPEG_FILE, randomCpf } from "../support/kyc.js";
 import { multipartForm } from "../support/multipart.js";
-import { newCallbackSecret, standardWebhookHeaders, startAveniaKeyServer } from "../support/partner-callbacks.js";
+import { newCallbackSecret, standardWebhookHeaders } from "../support/partner-callbacks.js";
 import { FrameSocket } from "../support/ws-client.js";
 
 /**
@@ -484,7 +484,7 @@ function restRequest(random: Random, route: Route, callers: Callers, pool: Pool,
  */
 function signPartnerCallback(random: Random, route: Route, request: ReturnType<typeof restRequest>) {
   if (typeof request.rawBody !== "string" || random.chance(0.1)) return;
-  if (route.operationId === "receiveAveniaCallback") request.headers.signature = aveniaKeys.sign(request.rawBody);
+  if (route.operationId === "receiveAveniaCallback") request.headers.signature = t.partners.signAveniaCallback(request.rawBody);
   if (route.operationId === "receiveAlfredpayCallback")
     Object.assign(
       request.headers,
@@ -596,7 +596,6 @@ function graphqlRequest(random: Random, root: RootField, pool: Pool) {
 
 let t: TestApp;
 let wsUrl: string;
-let aveniaKeys: Awaited<ReturnType<typeof startAveniaKeyServer>>;
 const callbackSecret = newCallbackSecret();
 /** What the fuzzer sends over a socket at most, below the server's 64 KB (a larger message closes it, 1009). */
 const MAX_SOCKET_MESSAGE = 60_000;
@@ -632,12 +631,10 @@ function openedSocket(index: number): FrameSocket {
 }
 
 beforeAll(async () => {
-  aveniaKeys = await startAveniaKeyServer();
   t = await startTestApp({
     RATE_LIMIT_PER_IP_PER_MINUTE: "1000000",
     RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "1000000",
     RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "1000000",
-    AVENIA_BASE_URL: aveniaKeys.url,
     ALFREDPAY_CALLBACK_SECRET: callbackSecret,
   });
   const address = await t.server.listen({ port: 0, host: "127.0.0.1" });
@@ -646,7 +643,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const { socket } of sockets) socket.close();
   await t?.close();
-  await aveniaKeys?.close();
 });
 
 /** Callers of every kind, and the ids of what they own, by the field names that name them. */

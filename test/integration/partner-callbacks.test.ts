@@ -462,7 +462,7 @@ describe(`callbacks sent directly (${testEngine()})`, () => {
 describe(`a gateway with no partner configured (${testEngine()})`, () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { partners: null });
   });
   afterAll(() => t?.close());
 

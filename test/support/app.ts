@@ -27,8 +27,8 @@ export interface TestApp {
   server: FastifyInstance;
   smtp: SmtpCapture;
   database: TestDatabase;
-  /** The partners this app talks to (the simulator, in the test's process). */
-  partners: TestPartners;
+  /** The partners this app talks to (the simulator, in the test's process); an error when it has none configured. */
+  readonly partners: TestPartners;
   /** Authorization for the operator surface (/v1/admin/*, operator GraphQL operations). */
   operatorHeaders: Record<string, string>;
   request<T = any>(
@@ -109,8 +109,11 @@ export async function startTestApp(
   options: {
     /** Share another app's database (a second instance); it stays owned by that app. */
     database?: TestDatabase;
-    /** Share another app's partners (a second instance on its database talks to the same ones); they stay its. */
-    partners?: TestPartners;
+    /**
+     * Share another app's partners (a second instance on its database talks to the same ones; they stay its), or
+     * none (null): no partner is configured. A production app has none either: production takes only https partners.
+     */
+    partners?: TestPartners | null;
     /** Run the background workers (ramp processing), with sandbox steps of SANDBOX_STEP_DELAY_MS (default 20 ms here). */
     workers?: boolean;
     /** Stand-ins for name resolution, trusted CAs and the clock (webhook delivery tests). */
@@ -119,9 +122,10 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const smtp = await startSmtpCapture();
-  const partners = options.partners ?? (await startTestPartners(env));
+  const partners =
+    options.partners === undefined && env.NODE_ENV !== "production" ? await startTestPartners(env) : options.partners;
   const config = loadConfig({
-    ...partners.env,
+    ...partners?.env,
     DATA_DIR: database.dataDir,
     SMTP_URL: smtp.url,
     OTP_RESEND_COOLDOWN_SECONDS: "0",
@@ -174,13 +178,18 @@ export async function startTestApp(
     request(method, path, { headers, ...(Buffer.isBuffer(body) ? { rawBody: body } : { body }) });
 
   rememberSecret(config.operatorToken);
+  let kycFollowers = 0;
+  let startedForFollowers = false;
   const testApp: TestApp = {
     app,
     operatorHeaders: { authorization: `Bearer ${config.operatorToken}` },
     server,
     smtp,
     database,
-    partners,
+    get partners() {
+      if (!partners) throw new Error("this test app has no partners configured");
+      return partners;
+    },
     request,
     graphql: (query, variables, headers) => request("POST", "/graphql", { body: { query, variables }, headers }),
     adminGraphql: (query, variables, headers = testApp.operatorHeaders) =>
@@ -205,12 +214,19 @@ export async function startTestApp(
     completeKyc: (headers, corridors = ["BR"], customerType, options) =>
       testApp.followingKyc(() => completeKyc(send, headers, corridors, customerType, options)),
     async followingKyc(work) {
-      if (app.kycReconciler.active) return work();
-      app.kycReconciler.start();
+      // Concurrent callers share one run of the reconciler: the last to finish stops it, unless it ran before the
+      // first began (the workers, or a test file that keeps it running).
+      if (kycFollowers++ === 0 && !app.kycReconciler.active) {
+        app.kycReconciler.start();
+        startedForFollowers = true;
+      }
       try {
         return await work();
       } finally {
-        await app.kycReconciler.stop();
+        if (--kycFollowers === 0 && startedForFollowers) {
+          startedForFollowers = false;
+          await app.kycReconciler.stop();
+        }
       }
     },
     async createCredential(sessionHeaders, body = {}) {
@@ -259,7 +275,7 @@ export async function startTestApp(
     async close() {
       await server.close();
       await app.close();
-      if (!options.partners) await partners.simulator.stop();
+      if (options.partners === undefined) await partners?.simulator.stop();
       await smtp.close();
       if (!options.database) await database.drop();
     },

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from "node:crypto";
+import { constants, generateKeyPairSync, sign } from "node:crypto";
 import { startPartnerSimulator, type PartnerSimulator, type Timing } from "../../packages/partner-simulator/src/index.js";
 
 /*
@@ -7,6 +7,8 @@ import { startPartnerSimulator, type PartnerSimulator, type Timing } from "../..
  */
 
 const aveniaKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+/** The key the simulated Avenia signs its webhooks with: tests sign bodies of their own with it too. */
+const aveniaWebhookKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const AVENIA_API_KEY = "test-avenia-key";
 const ALFREDPAY = { apiKey: "test-alfredpay-key", apiSecret: "test-alfredpay-secret" };
 
@@ -27,6 +29,8 @@ export interface TestPartners {
   simulator: PartnerSimulator;
   /** The gateway's settings for both partners at the simulator. */
   env: Record<string, string>;
+  /** The `signature` header Avenia would send with these bytes (RSA-PSS/SHA-256, maximum salt). */
+  signAveniaCallback(rawBody: string | Buffer): string;
 }
 
 /** Starts a simulator with the timings `env` sets (PARTNER_SIM_*), and the gateway settings that reach it. */
@@ -38,12 +42,19 @@ export async function startTestPartners(env: Record<string, string>): Promise<Te
     avenia: {
       apiKey: AVENIA_API_KEY,
       clientPublicKeyPem: aveniaKeys.publicKey.export({ type: "spki", format: "pem" }).toString(),
+      webhookKeys: aveniaWebhookKeys,
     },
     alfredpay: ALFREDPAY,
     timing,
   });
   return {
     simulator,
+    signAveniaCallback: (rawBody) =>
+      sign("sha256", Buffer.from(rawBody), {
+        key: aveniaWebhookKeys.privateKey,
+        padding: constants.RSA_PKCS1_PSS_PADDING,
+        saltLength: constants.RSA_PSS_SALTLEN_MAX_SIGN,
+      }).toString("base64"),
     env: {
       AVENIA_BASE_URL: simulator.url,
       AVENIA_API_KEY,

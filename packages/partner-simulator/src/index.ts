@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync } from "node:crypto";
+import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Alfredpay, type AlfredpayOptions } from "./alfredpay.js";
 import { Avenia } from "./avenia.js";
@@ -31,6 +31,8 @@ export interface PartnerSimulatorOptions {
     apiKey: string;
     /** The PEM of the key the gateway signs its Avenia requests with (known to the partner out of band). */
     clientPublicKeyPem: string;
+    /** The RSA key Avenia's webhooks are signed with (a new one by default), for a test that signs bodies of its own. */
+    webhookKeys?: { privateKey: KeyObject; publicKey: KeyObject };
   };
   alfredpay: AlfredpayOptions;
   timing?: Partial<Timing>;
@@ -48,7 +50,7 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
   if (options.alfredpay.callbackUrl && !options.alfredpay.callbackSecret?.startsWith("whsec_"))
     throw new Error("alfredpay.callbackSecret (whsec_<base64>) is required with a callbackUrl");
   const clientPublicKey = createPublicKey(options.avenia.clientPublicKeyPem);
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const { privateKey, publicKey } = options.avenia.webhookKeys ?? generateKeyPairSync("rsa", { modulusLength: 2048 });
 
   const scheduler = new Scheduler();
   let stats = emptyStats();
