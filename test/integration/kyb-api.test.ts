@@ -16,8 +16,8 @@ import {
  * API-driven level 1 KYB of a BR company subaccount (issue 14): its ultimate beneficial owners
  * (`POST /v1/brl/kyb/ubos`) and the submission (`POST /v1/brl/kyb/new-level-1/api`), both naming KYB documents of
  * the subaccount whose files arrived, and their GraphQL fields. The partner decides at once
- * (PARTNER_SIM_KYC_DECISION_MS=0) unless a test slows it; `other` is a second instance on the same database and
- * partners.
+ * (PARTNER_SIM_KYC_DECISION_MS=0) unless a test slows it, and `t`'s reconciler follows its decisions; `other` is a
+ * second instance on the same database and partners.
  */
 
 let t: TestApp;
@@ -26,6 +26,7 @@ beforeAll(async () => {
   const limits = { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000" };
   t = await startTestApp(limits);
   other = await startTestApp(limits, { database: t.database, partners: t.partners });
+  t.app.kycReconciler.start();
 });
 afterAll(async () => {
   await other?.close();
@@ -56,6 +57,18 @@ async function kybState(owner: Owner) {
     }),
   };
 }
+
+/** The owner's KYB attempt as `app` reads it. */
+const attempt = (app: TestApp, headers: Headers, attemptId: string) =>
+  app.request("GET", `/v1/brl/kyb/attempt-status?attemptId=${attemptId}`, { headers });
+
+/** The owner's KYB attempt once the partner's decision on it was observed. */
+const decidedAttempt = async (app: TestApp, headers: Headers, attemptId: string) =>
+  waitFor(
+    async () => ok(await attempt(app, headers, attemptId)),
+    (status) => status.status === "COMPLETED",
+    "the partner's KYB decision",
+  );
 
 const fieldsOf = (response: { body: any }) =>
   (response.body.error?.details ?? []).map((detail: { field: string }) => detail.field);
@@ -94,36 +107,36 @@ describe("API KYB of a company subaccount", () => {
     });
 
     const body = { ...(await prepareKybLevelOne(t.send, owner.secret, owner)), uboIds: [ubo.id] };
-    // The partner decides a second after the submission: time to see it in review.
-    t.partners.simulator.setTiming({ kycDecisionMs: 1000 });
-    const submission = other.request("POST", levelOne(owner.subAccountId), { headers: owner.secret, body });
-    const submitted = ok(await submission.finally(() => t.partners.simulator.setTiming({ kycDecisionMs: 0 })));
-    expect(submitted).toEqual({ id: expect.any(String) });
-    const attempt = (app: TestApp) =>
-      app.request("GET", `/v1/brl/kyb/attempt-status?attemptId=${submitted.id}`, { headers: owner.secret });
-    expect(ok(await attempt(other))).toEqual({ status: "PROCESSING" });
-    const kycStatus = `/v1/brl/getKycStatus?taxId=${owner.taxId}`;
-    expect(ok(await other.request("GET", kycStatus, { headers: owner.secret }))).toMatchObject({
-      type: "KYB",
-      status: "PROCESSING",
-    });
-    // A second submission while the first is in review is refused, and the first stands.
-    expectError(await post(owner.secret, levelOne(owner.subAccountId), body), 400, "VALIDATION_FAILED");
+    // The partner decides two seconds after the submission: time to see it in review. Avenia schedules its decision
+    // once the attempt is processing, so the timing stays until the review has been seen.
+    t.partners.simulator.setTiming({ kycDecisionMs: 2000 });
+    let submitted: { id: string };
+    try {
+      submitted = ok(await other.request("POST", levelOne(owner.subAccountId), { headers: owner.secret, body }));
+      expect(submitted).toEqual({ id: expect.any(String) });
+      expect(ok(await attempt(other, owner.secret, submitted.id))).toEqual({ status: "PROCESSING" });
+      const kycStatus = `/v1/brl/getKycStatus?taxId=${owner.taxId}`;
+      expect(ok(await other.request("GET", kycStatus, { headers: owner.secret }))).toMatchObject({
+        type: "KYB",
+        status: "PROCESSING",
+      });
+      // A second submission while the first is in review is refused, and the first stands.
+      expectError(await post(owner.secret, levelOne(owner.subAccountId), body), 400, "VALIDATION_FAILED");
+    } finally {
+      t.partners.simulator.setTiming({ kycDecisionMs: 0 });
+    }
 
     // Once the partner decides, the decision takes effect: approved, level 1 (read by `t` too).
-    await waitFor(
-      async () => ok(await attempt(other)),
-      (status) => status.status === "COMPLETED",
-    );
-    expect(ok(await attempt(t))).toEqual({ status: "COMPLETED", result: "APPROVED" });
+    await decidedAttempt(other, owner.secret, submitted.id);
+    expect(ok(await attempt(t, owner.secret, submitted.id))).toEqual({ status: "COMPLETED", result: "APPROVED" });
     expect(ok(await get(owner.secret, `/v1/brl/getUser?taxId=${owner.taxId}`))).toMatchObject({ kycLevel: 1 });
   });
 
-  it("sandboxReject: true has the sandbox reject the attempt", async () => {
+  it("sandboxReject: true has the partner reject the attempt", async () => {
     const owner = await company();
     const body = { ...(await prepareKybLevelOne(t.send, owner.secret, owner)), sandboxReject: true };
     const { id } = ok(await post(owner.secret, levelOne(owner.subAccountId, "/v1/brla"), body));
-    expect(ok(await get(owner.secret, `/v1/brl/kyb/attempt-status?attemptId=${id}`))).toEqual({
+    expect(await decidedAttempt(t, owner.secret, id)).toEqual({
       status: "COMPLETED",
       result: "REJECTED",
       retryable: true,
@@ -161,9 +174,11 @@ describe("API KYB of a company subaccount", () => {
     expectGraphQLError(await submit({ ...companyData, uboIds: [randomUUID()] }), 400, "VALIDATION_FAILED");
     const submitted = await submit({ ...companyData, uboIds: [beneficialOwnerId] });
     expect(submitted.body.errors).toBeUndefined();
+    const { attemptId } = submitted.body.data.submitBrazilKyb;
+    await decidedAttempt(t, owner.secret, attemptId);
     const read = await t.graphql(
       "query ($id: ID!) { brazilKybAttempt(attemptId: $id) { status result } }",
-      { id: submitted.body.data.submitBrazilKyb.attemptId },
+      { id: attemptId },
       owner.secret,
     );
     expect(read.body.data.brazilKybAttempt).toEqual({ status: "COMPLETED", result: "APPROVED" });

@@ -4,13 +4,14 @@ import { requestHash } from "../../src/idempotency/service.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { randomCpf } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
-import { expectError } from "../support/kit.js";
+import { expectError, waitFor } from "../support/kit.js";
 
 /**
  * `POST /v1/brl/kyc/import-token` (CONTRACT.md, KYC/KYB and fiat accounts; issue 6): authentication,
  * direct-child rejection and delegation before any Idempotency-Key or body validation, the strict 16 KB
  * body with no identity selector, and the Idempotency-Key semantics (replay, 422 on another body, 409 while
- * the first request runs), under concurrency, on the project's engine.
+ * the first request runs), under concurrency, on the project's engine. The KYC reconciler runs only while a test
+ * waits for the partner's decision (followingKyc): the cases the other tests compare stay as their requests left them.
  */
 
 const PATH = "/v1/brl/kyc/import-token";
@@ -87,6 +88,19 @@ async function managerAndChild() {
 
 const caseOf = (profileId: string) => t.app.db.kycCase.findFirstOrThrow({ where: { profileId, corridor: "BR" } });
 
+const brKycStatus = async (headers: Headers) =>
+  (await t.request("GET", "/v1/ramp-info", { headers })).body.corridors.BR.kycStatus;
+
+/** The BR status once the partner's decision is observed (pending, to ramp-info, until then). */
+const decidedBrKycStatus = (headers: Headers) =>
+  t.followingKyc(() =>
+    waitFor(
+      () => brKycStatus(headers),
+      (status) => status !== "pending",
+      "the partner's decision",
+    ),
+  );
+
 describe("importing a token", () => {
   it("answers 202 {attemptId, status: pending}, puts the case in review, and the decision follows", async () => {
     const user = await userWithSubaccount();
@@ -95,10 +109,9 @@ describe("importing a token", () => {
     expect(Object.keys(response.body).sort()).toEqual(["attemptId", "status"]);
     expect(response.body.status).toBe("pending");
     const row = await caseOf(user.profileId);
-    expect([row.method, row.submissionId]).toEqual(["token_import", response.body.attemptId]);
-    expect((await t.request("GET", "/v1/ramp-info", { headers: user.secret })).body.corridors.BR.kycStatus).toBe(
-      "approved",
-    );
+    expect([row.method, row.submissionId, row.status]).toEqual(["token_import", response.body.attemptId, "in_review"]);
+    expect(await brKycStatus(user.secret)).toBe("pending");
+    expect(await decidedBrKycStatus(user.secret)).toBe("approved");
   });
 
   it("replays the first answer for the same key and body, and refuses another body under it with 422", async () => {
@@ -375,10 +388,13 @@ describe("over GraphQL", () => {
     expect(answer.errors).toBeUndefined();
     expect(answer.data.importBrazilKycToken.status).toBe("PENDING");
     const row = await caseOf(user.profileId);
-    expect([row.method, row.submissionId]).toEqual(["token_import", answer.data.importBrazilKycToken.attemptId]);
-    expect((await t.request("GET", "/v1/ramp-info", { headers: user.secret })).body.corridors.BR.kycStatus).toBe(
-      "approved",
-    );
+    expect([row.method, row.submissionId, row.status]).toEqual([
+      "token_import",
+      answer.data.importBrazilKycToken.attemptId,
+      "in_review",
+    ]);
+    expect(await brKycStatus(user.secret)).toBe("pending");
+    expect(await decidedBrKycStatus(user.secret)).toBe("approved");
   });
 
   it("shares REST's idempotency keys: the same key and input replay, another input is 422, on either face", async () => {

@@ -4,6 +4,7 @@ import type { Corridor, CustomerType } from "../../src/reference-data/corridors.
 import { startTestApp, type HttpResponse, type TestApp, type SignedInProfile } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
 import { waitFor } from "../support/kit.js";
+import { randomCnpj } from "../support/kyc.js";
 
 /**
  * Ramp eligibility, limits and onboarding (CONTRACT.md, Ramp domain; issue 4 item 7): GET /v1/ramp-info,
@@ -60,13 +61,13 @@ interface Child {
   ownPublic: Headers;
 }
 
-/** A managed child with its own keys; `contactMarker` goes into its contact email's local part (the sandbox reads "+kyc-rejected" there). */
-async function newChild(manager: SignedInProfile, customerType: CustomerType, contactMarker = ""): Promise<Child> {
+/** A managed child with its own keys. */
+async function newChild(manager: SignedInProfile, customerType: CustomerType): Promise<Child> {
   const created = await t.request("POST", "/v1/managed-profiles", {
     headers: manager.secret,
     body: {
       externalSubjectId: `subject-${randomUUID()}`,
-      contactEmail: `child-${randomUUID().slice(0, 8)}${contactMarker}@example.com`,
+      contactEmail: `child-${randomUUID().slice(0, 8)}@example.com`,
       customerType,
     },
   });
@@ -97,7 +98,8 @@ const OPEN: Eligibility = { kycStatus: "approved", canBuy: true, canSell: true }
 /** A subject without any case: nothing started anywhere, except EU for a direct profile (its login email is the verification). */
 const directWithoutCases = eligibility("not_started", false, { EU: OPEN });
 
-// KYC cases through the real flows (the sandbox decides a finished attempt at once on `t`).
+// KYC cases through the real flows. The partner decides a finished attempt at once, and `t`'s workers observe its
+// decision a few reconciliation passes later.
 
 const KYC_FORM = {
   firstName: "Ana",
@@ -122,7 +124,7 @@ async function kycSubmittedNotSent(headers: Headers, country: Corridor, lastName
   return submitted.body.submissionId;
 }
 
-/** A KYC in a domestic corridor that the sandbox rejects: the submitted name contains "reject". */
+/** A KYC in a domestic corridor that the partner rejects (the submitted name contains "reject"), once decided. */
 async function kycRejected(headers: Headers, country: Corridor): Promise<void> {
   const submissionId = await kycSubmittedNotSent(headers, country, "Rejected");
   expectStatus(
@@ -130,25 +132,49 @@ async function kycRejected(headers: Headers, country: Corridor): Promise<void> {
     200,
     `send ${country}`,
   );
+  const decided = await waitFor(
+    () => t.request("GET", `/v1/domestic/getKycStatus?country=${country}`, { headers }),
+    (read) => read.body.status !== "VERIFYING",
+    `the partner's ${country} decision`,
+  );
+  expect(decided.body.status).toBe("FAILED");
 }
 
-/** A business's hosted KYB link opened and not finished: the case is pending. */
+/**
+ * Runs `work` while the partner takes ten minutes to decide what it is sent meanwhile: those cases stay under way
+ * (pending to the reference), however often the reconciler asks.
+ */
+async function whileThePartnerDeliberates<T>(work: () => Promise<T>): Promise<T> {
+  t.partners.simulator.setTiming({ kycDecisionMs: 600_000 });
+  try {
+    return await work();
+  } finally {
+    t.partners.simulator.setTiming({ kycDecisionMs: 0 });
+  }
+}
+
+/**
+ * A business's hosted KYB link opened and not decided: the case is pending. The partner's hosted flow counts as
+ * finished at once, so it decides slowly here.
+ */
 async function kybLinkOpened(headers: Headers, country: Corridor): Promise<void> {
   expectStatus(
     await t.request("POST", "/v1/domestic/createBusinessCustomer", { headers, body: { country } }),
     200,
     `create business ${country}`,
   );
-  expectStatus(
-    await t.request("GET", `/v1/domestic/getKybRedirectLink?country=${country}`, { headers }),
-    200,
-    `KYB link ${country}`,
-  );
-  expectStatus(
-    await t.request("POST", "/v1/domestic/kycRedirectOpened", { headers, body: { country, type: "BUSINESS" } }),
-    200,
-    `KYB link opened ${country}`,
-  );
+  await whileThePartnerDeliberates(async () => {
+    expectStatus(
+      await t.request("GET", `/v1/domestic/getKybRedirectLink?country=${country}`, { headers }),
+      200,
+      `KYB link ${country}`,
+    );
+    expectStatus(
+      await t.request("POST", "/v1/domestic/kycRedirectOpened", { headers, body: { country, type: "BUSINESS" } }),
+      200,
+      `KYB link opened ${country}`,
+    );
+  });
 }
 
 async function rampInfo(headers: Headers, query = "") {
@@ -298,10 +324,12 @@ describe("GET /v1/ramp-info", () => {
     expect(await rampInfo(selecting(manager.secret, business.profileId))).toEqual(businessView);
     expect(await rampInfo(business.ownPublic)).toEqual(businessView);
 
-    // The child's KYC is its own: a hosted link opened is pending, and only there.
+    // The child's KYC is its own: a hosted link opened (the partner deciding slowly) is pending, and only there.
     expectStatus(await t.request("POST", "/v1/mx/createIndividualCustomer", { headers: pending.own, body: {} }), 200);
-    expectStatus(await t.request("GET", "/v1/mx/getKycRedirectLink", { headers: pending.own }), 200);
-    expectStatus(await t.request("POST", "/v1/mx/kycRedirectOpened", { headers: pending.own, body: {} }), 200);
+    await whileThePartnerDeliberates(async () => {
+      expectStatus(await t.request("GET", "/v1/mx/getKycRedirectLink", { headers: pending.own }), 200);
+      expectStatus(await t.request("POST", "/v1/mx/kycRedirectOpened", { headers: pending.own, body: {} }), 200);
+    });
     expect(await rampInfo(selecting(manager.secret, pending.profileId))).toEqual(
       eligibility("not_started", false, { MX: closed("pending") }),
     );
@@ -358,8 +386,21 @@ describe("GET /v1/ramp-info", () => {
     const pending = await t.newProfile();
     await kycSubmittedNotSent(pending.secret, "MX");
     const manager = await newManager({ allowedCorridors: ["BR"], isActive: true });
-    const child = await newChild(manager, "business", "+kyc-rejected");
-    await t.completeKyc(selecting(manager.secret, child.profileId), ["BR"], "business");
+    const child = await newChild(manager, "business");
+    // Avenia rejects the hosted KYB of a company whose name contains "reject".
+    const asChild = selecting(manager.secret, child.profileId);
+    const subaccount = await t.request("POST", "/v1/brl/createSubaccount", {
+      headers: asChild,
+      body: { accountType: "COMPANY", name: "Rejected Ltda", taxId: randomCnpj() },
+    });
+    expectStatus(subaccount, 200, "create subaccount");
+    const hostedKyb = `/v1/brl/kyb/new-level-1/web-sdk?subAccountId=${subaccount.body.subAccountId}`;
+    expectStatus(await t.request("POST", hostedKyb, { headers: asChild }), 200, "hosted KYB");
+    await waitFor(
+      () => rampInfo(child.own),
+      (view) => view.corridors.BR.kycStatus !== "pending",
+      "the partner's BR decision",
+    );
     expect(await rampInfo(child.own)).toEqual(eligibility("not_started", false, { BR: closed("rejected") }));
     const approvedView = eligibility("not_started", false, { BR: OPEN, EU: OPEN });
     const queries = [
@@ -509,7 +550,8 @@ describe("GET /v1/onboarding/status", () => {
     state: "pending" | "approved" | "rejected",
   ) => ({
     id,
-    provider: "sandbox",
+    // Avenia verifies Brazil's subjects, Alfredpay those of the other corridors.
+    provider: country === "BR" ? "avenia" : "alfredpay",
     country,
     customerType,
     rail: null,
@@ -568,10 +610,9 @@ describe("GET /v1/onboarding/status", () => {
     await t.completeKyc(profile.secret, ["BR"]);
     await kycSubmittedNotSent(profile.secret, "MX");
     await kycRejected(profile.secret, "CO");
-    t.partners.simulator.setTiming({ kycDecisionMs: 600_000 });
-    await t
-      .completeKyc(profile.secret, ["US"], "individual", { awaitDecision: false })
-      .finally(() => t.partners.simulator.setTiming({ kycDecisionMs: 0 }));
+    await whileThePartnerDeliberates(() =>
+      t.completeKyc(profile.secret, ["US"], "individual", { awaitDecision: false }),
+    );
     expect(
       (await t.request("GET", "/v1/domestic/getKycStatus?country=US", { headers: profile.secret })).body.status,
     ).toBe("VERIFYING");

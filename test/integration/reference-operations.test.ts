@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type SignedInProfile } from "../support/app.js";
-import { BUY_QUOTE, expectError, expectGraphQLError, ok } from "../support/kit.js";
+import { BUY_QUOTE, expectError, expectGraphQLError, ok, waitFor } from "../support/kit.js";
 import { randomCnpj, randomCpf } from "../support/kyc.js";
 
 /**
@@ -388,17 +388,29 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
   const businessCustomer = async (headers: Headers, country = "CO") =>
     ok(await t.request("POST", "/v1/domestic/createBusinessCustomer", { headers, body: { country } }));
   const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
+  /** Sends the CO KYB submission and answers its status once the partner's decision is observed. */
+  const sendAndAwaitDecision = async (headers: Headers, submissionId: string) => {
+    ok(await t.request("POST", "/v1/domestic/sendKybSubmission", { headers, body: { country: "CO", submissionId } }));
+    return t.followingKyc(() =>
+      waitFor(
+        async () => ok(await t.request("GET", "/v1/domestic/getKycStatus?country=CO&type=BUSINESS", { headers })),
+        (status) => status.status !== "VERIFYING",
+        "the partner's KYB decision",
+      ),
+    );
+  };
 
   it("lists the business customer's API submission with the provider's ids of its related persons, on every face", async () => {
     const profile = await t.newProfile();
     await businessCustomer(profile.secret);
     expect(ok(await find(profile.secret))).toEqual([]);
 
+    // The partner rejects this one (a person's name contains "reject"), so that it can be replaced after a retry.
     const { submissionId } = ok(
       await submitKyb(profile.secret, {
         relatedPersons: [
           { ...person("Juana"), dni: "1234567890", pep: false },
-          { ...person("Carlos"), cpf: randomCpf() },
+          { ...person("Carlos", "Rejected"), cpf: randomCpf() },
         ],
       }),
     );
@@ -415,7 +427,17 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
     expect(JSON.parse(stored.relatedPersonIds!)).toEqual([first.idRelatedPerson, second.idRelatedPerson]);
     expect(JSON.stringify(stored)).not.toContain("Juana");
 
-    // Information given again (through GraphQL, whose fields carry the project's names) replaces the submission.
+    // Once rejected and retried, no submission is listed until information is given again (through GraphQL, whose
+    // fields carry the project's names), which replaces it. The partner takes a new KYB form only then: while one is
+    // open, it keeps that one.
+    expect((await sendAndAwaitDecision(profile.secret, submissionId)).status).toBe("FAILED");
+    ok(
+      await t.request("POST", "/v1/domestic/retryKyc", {
+        headers: profile.secret,
+        body: { country: "CO", type: "BUSINESS" },
+      }),
+    );
+    expect(ok(await find(profile.secret))).toEqual([]);
     const again = await t.graphql(
       "mutation ($input: DomesticKybInformationInput!) { submitDomesticKybInformation(country: CO, input: $input) { submission { submissionId } } }",
       { input: { ...KYB, relatedPersons: [{ ...person("Ana"), documentNumber: "55", politicallyExposed: true }] } },
@@ -427,11 +449,13 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
     expect(now[0].relatedPersons[0].idRelatedPerson).not.toBe(first.idRelatedPerson);
 
     // Without related persons: the submission alone.
-    const { submissionId: bare } = ok(await submitKyb(profile.secret, {}));
-    expect(ok(await find(profile.secret))).toEqual([{ submissionId: bare, relatedPersons: [] }]);
+    const withoutPersons = await t.newProfile();
+    await businessCustomer(withoutPersons.secret);
+    const { submissionId: bare } = ok(await submitKyb(withoutPersons.secret, {}));
+    expect(ok(await find(withoutPersons.secret))).toEqual([{ submissionId: bare, relatedPersons: [] }]);
   });
 
-  it("a hosted KYB has no submission to upload for; the sandbox decides on the related persons' names too", async () => {
+  it("a hosted KYB has no submission to upload for; the partner decides on the related persons' names too", async () => {
     const hosted = await t.newProfile();
     await t.completeKyc(hosted.secret, ["MX"], "business");
     expect(ok(await find(hosted.secret, "?country=MX"))).toEqual([]);
@@ -439,16 +463,7 @@ describe("GET /v1/domestic/findKybCustomerAndBusiness", () => {
     const rejected = await t.newProfile();
     await businessCustomer(rejected.secret);
     const { submissionId } = ok(await submitKyb(rejected.secret, { relatedPersons: [person("Reject")] }));
-    ok(
-      await t.request("POST", "/v1/domestic/sendKybSubmission", {
-        headers: rejected.secret,
-        body: { country: "CO", submissionId },
-      }),
-    );
-    const status = ok(
-      await t.request("GET", "/v1/domestic/getKycStatus?country=CO&type=BUSINESS", { headers: rejected.secret }),
-    );
-    expect(status.status).toBe("FAILED");
+    expect((await sendAndAwaitDecision(rejected.secret, submissionId)).status).toBe("FAILED");
     expect(ok(await find(rejected.secret))).toEqual([{ submissionId, relatedPersons: [{ idRelatedPerson: UUID }] }]);
   });
 

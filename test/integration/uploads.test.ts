@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_URL_LIFETIME_MS } from "../../src/uploads/service.js";
 import { startTestApp, type TestApp } from "../support/app.js";
-import { expectError, expectGraphQLError, ok } from "../support/kit.js";
+import { expectError, expectGraphQLError, ok, waitFor } from "../support/kit.js";
 import {
   JPEG_FILE,
   LEVEL_ONE_KYC,
@@ -96,10 +96,21 @@ describe("level 1 KYC uploads", () => {
     expect((await uploadFile(send, urls.idUpload.uploadURLBack, PNG_FILE, "image/png")).status).toBe(204);
     expect((await uploadFile(send, urls.selfieUpload.uploadURLFront)).status).toBe(204);
 
+    // newKyc forwards the documents to Avenia: each is created there and each of its sides' bytes uploaded.
+    const aveniaCalls = () => ({ ...t.partners.simulator.stats().avenia.calls });
+    const before = aveniaCalls();
     expect(ok(await post(owner.secret, "/v1/brl/newKyc", kyc)).id).toEqual(expect.any(String));
-    expect(ok(await get(owner.secret, `/v1/brl/getKycStatus?taxId=${owner.taxId}`))).toMatchObject({
-      result: "APPROVED",
-    });
+    const after = aveniaCalls();
+    const callsOf = (route: string) => (after[route] ?? 0) - (before[route] ?? 0);
+    expect([callsOf("POST /v2/documents"), callsOf("PUT /_uploads/avenia/{documentId}/{side}")]).toEqual([2, 3]);
+    const decided = await t.followingKyc(() =>
+      waitFor(
+        async () => ok(await get(owner.secret, `/v1/brl/getKycStatus?taxId=${owner.taxId}`)),
+        (status) => status.status === "COMPLETED",
+        "the partner's decision",
+      ),
+    );
+    expect(decided).toMatchObject({ result: "APPROVED" });
 
     // Each side is recorded with what arrived, and its bytes are stored whole under the owner, nothing else.
     const back = await sideOf(urls.idUpload.uploadURLBack);
