@@ -103,8 +103,33 @@ export const kybInformation = z
       .max(20)
       .optional()
       .describe("The business's legal representatives and owners; their documents are uploaded under their ids."),
+    walletAddresses: optionalText.describe("The business's wallet addresses, or N/A."),
+    transmitsCustomerFunds: z.boolean().optional(),
+    conductsComplianceScreening: z
+      .boolean()
+      .optional()
+      .describe("Whether the business screens its customers (asked when it transmits their funds)."),
+    complianceScreeningDescription: optionalText,
+    operatesInSanctionedCountries: z.boolean().optional(),
+    isRegulatedBusiness: z.boolean().optional(),
+    expectedMonthlyVolumeUsd: z.number().min(0).max(1e12).optional(),
+    expectedMonthlyTransactions: z.number().int().min(0).max(1e9).optional(),
   })
-  .passthrough();
+  .passthrough()
+  .superRefine((form, context) => {
+    if (form.transmitsCustomerFunds && form.conductsComplianceScreening === undefined)
+      context.addIssue({
+        code: "custom",
+        path: ["conductsComplianceScreening"],
+        message: "is required when transmitsCustomerFunds is true",
+      });
+    if (form.conductsComplianceScreening && !form.complianceScreeningDescription)
+      context.addIssue({
+        code: "custom",
+        path: ["complianceScreeningDescription"],
+        message: "is required when conductsComplianceScreening is true",
+      });
+  });
 
 /** The country of a business customer's KYB details (CO and MX, as KYB information). */
 export const kybCountryInput = z.object({ country: oneOf(KYB_COUNTRIES) }).strict();

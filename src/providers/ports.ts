@@ -186,6 +186,15 @@ export interface DomesticKybForm {
   accountPurpose?: string;
   sourceOfFunds?: string;
   relatedPersons?: RelatedPersonForm[];
+  /** The partner's questionnaire: its wallets ("N/A" without), and how it handles customers' funds. */
+  walletAddresses?: string;
+  transmitsCustomerFunds?: boolean;
+  conductsComplianceScreening?: boolean;
+  complianceScreeningDescription?: string;
+  operatesInSanctionedCountries?: boolean;
+  isRegulatedBusiness?: boolean;
+  expectedMonthlyVolumeUsd?: number;
+  expectedMonthlyTransactions?: number;
 }
 
 /** An individual's BR level-1 KYC form (src/onboarding/brazil.ts checks it), its documents apart. */

@@ -52,7 +52,13 @@ async function childSellsThrough(headers: Headers): Promise<void> {
     },
   });
   await expectCall(200, server, "POST", "/v1/mx/sendKycSubmission", { headers, body: { submissionId } });
-  expect((await expectCall(200, server, "GET", "/v1/mx/getKycStatus", { headers })).status).toBe("SUCCESS");
+  // In review until Alfredpay's decision is observed (its callback, or the gateway's check).
+  const decided = await waitFor(
+    () => expectCall(200, server, "GET", "/v1/mx/getKycStatus", { headers }),
+    (answer) => answer.status !== "VERIFYING",
+    "Alfredpay's decision",
+  );
+  expect(decided.status).toBe("SUCCESS");
   expect((await expectCall(200, server, "GET", "/v1/ramp-info", { headers })).corridors.MX).toEqual({
     kycStatus: "approved",
     canBuy: true,

@@ -1,5 +1,9 @@
 import { constants, generateKeyPairSync, sign } from "node:crypto";
-import { startPartnerSimulator, type PartnerSimulator, type Timing } from "../../packages/partner-simulator/src/index.js";
+import {
+  startPartnerSimulator,
+  type PartnerSimulator,
+  type Timing,
+} from "../../packages/partner-simulator/src/index.js";
 
 /*
  * The partners a test app talks to: the partner simulator in the test's process, over HTTP on loopback, as the

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { DOMESTIC_STATUSES, KYB_COUNTRIES } from "../../kyc/domestic.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
 import { KYB_FILE_TYPES, RELATED_PERSON_FILE_TYPES } from "../../kyc/domestic-files.js";
@@ -302,4 +302,37 @@ export class DomesticKybInformationInput {
       "The business's legal representatives and owners (1 to 20); their documents are uploaded under the ids domesticKybSubmissions lists.",
   })
   relatedPersons?: DomesticKybRelatedPersonInput[] | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The business's wallet addresses, or N/A (at most 200 characters).",
+  })
+  walletAddresses?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Whether the business transmits its customers' funds." })
+  transmitsCustomerFunds?: boolean | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Whether the business screens its customers (required when it transmits their funds).",
+  })
+  conductsComplianceScreening?: boolean | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "How it screens them (required when it does; at most 200 characters).",
+  })
+  complianceScreeningDescription?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Whether the business operates in sanctioned countries." })
+  operatesInSanctionedCountries?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Whether a regulator supervises the business." })
+  isRegulatedBusiness?: boolean | null;
+
+  @Field(() => Float, { nullable: true, description: "The volume it expects a month, in US dollars (0 or more)." })
+  expectedMonthlyVolumeUsd?: number | null;
+
+  @Field(() => Int, { nullable: true, description: "The transactions it expects a month (0 or more)." })
+  expectedMonthlyTransactions?: number | null;
 }

@@ -172,11 +172,7 @@ function mexicanDocumentType(documentType: string | undefined) {
   return MEXICAN_DOCUMENT_TYPES.find((known) => known.toLowerCase() === documentType?.toLowerCase());
 }
 
-/**
- * Our KYB form holds no answers to Alfredpay's questionnaire (walletAddresses, transmitsCustomerFunds,
- * operatesInSanctionedCountries, isRegulatedBusiness, the expected monthly volume and transactions): none is made
- * up for the business, so Alfredpay refuses such a form until the form carries them.
- */
+/** The form under Alfredpay's names; an answer the caller left out is left out (Alfredpay refuses the form then). */
 function kybSubmission(form: DomesticKybForm): KybSubmission {
   return {
     businessName: form.businessName,
@@ -191,6 +187,14 @@ function kybSubmission(form: DomesticKybForm): KybSubmission {
     sourceOfFunds: form.sourceOfFunds,
     businessActivities: form.businessActivities,
     accountPurpose: form.accountPurpose,
+    walletAddresses: form.walletAddresses,
+    transmitsCustomerFunds: form.transmitsCustomerFunds,
+    conductsComplianceScreening: form.conductsComplianceScreening,
+    complianceScreeningDescription: form.complianceScreeningDescription,
+    operatesInSanctionedCountries: form.operatesInSanctionedCountries,
+    isRegulatedBusiness: form.isRegulatedBusiness,
+    expectedMonthlyVolumeUsd: form.expectedMonthlyVolumeUsd,
+    expectedMonthlyTransactions: form.expectedMonthlyTransactions,
   };
 }
 
