@@ -26,6 +26,9 @@ const STATUS_RANK: Record<KycStatus, number> = { approved: 4, in_review: 3, pend
 
 const customerNotFound = () => new AppError("NOT_FOUND", "Customer not found.");
 
+/** How long a send holds its submission: longer than the partner's call may take (its transport gives up in 10 s). */
+const SEND_CLAIM_MS = 60_000;
+
 /** What a KYC/KYB operation is about: the corridor and the customer type (KYC: individual, KYB: business). */
 export interface CaseKey {
   corridor: Corridor;
@@ -251,14 +254,31 @@ export class KycService {
     await this.provider.sendFile(customerOf(row), attemptOf(row), file);
   }
 
-  /** Sends the API submission for review: in review until the partner's decision is observed. */
+  /**
+   * Sends the API submission for review: in review until the partner's decision is observed. The send is claimed
+   * before the partner is asked (a submission not sent has no check due; the claim is one, a failed call gives it
+   * back), so of concurrent sends one reaches the partner and the others are refused as a change made meanwhile.
+   */
   async sendSubmission(acting: ActingContext, key: CaseKey, submissionId: string): Promise<void> {
     const row = await this.changeable(acting, key);
     if (row.submissionId !== submissionId || row.method !== "api")
       throw new AppError("NOT_FOUND", "Submission not found.");
     if (row.status !== "pending") throw this.notOpen(row);
-    await this.provider.sendSubmission(customerOf(row), attemptOf(row));
-    await this.move(row, { status: "in_review", nextCheckAt: this.nextCheck() });
+    const unsent = { id: row.id, status: row.status, submissionId };
+    const claim = { nextCheckAt: new Date(Date.now() + SEND_CLAIM_MS) };
+    if (!(await repo.updateCaseIf(this.db, { ...unsent, nextCheckAt: null }, claim))) throw this.changedMeanwhile(row);
+    try {
+      await this.provider.sendSubmission(customerOf(row), attemptOf(row));
+    } catch (error) {
+      await repo.updateCaseIf(this.db, unsent, { nextCheckAt: null });
+      throw error;
+    }
+    // A partner's callback may have had the attempt observed in review (or decided) first: the send went through.
+    if (!(await repo.updateCaseIf(this.db, unsent, { status: "in_review", nextCheckAt: this.nextCheck() }))) {
+      const current = await repo.findCaseById(this.db, row.id);
+      if (current.submissionId !== submissionId) throw this.changedMeanwhile(row);
+    }
+    await this.changed(row.profileId);
   }
 
   /**
@@ -489,10 +509,13 @@ export class KycService {
 
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
   private async move(row: repo.KycCaseRow, data: Parameters<typeof repo.updateCaseIf>[2]): Promise<void> {
-    if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data))) {
-      throw fieldError("country", `${flowName(row)} changed meanwhile: read its status and try again`);
-    }
+    if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data)))
+      throw this.changedMeanwhile(row);
     await this.changed(row.profileId);
+  }
+
+  private changedMeanwhile(row: repo.KycCaseRow): AppError {
+    return fieldError("country", `${flowName(row)} changed meanwhile: read its status and try again`);
   }
 
   private notOpen(row: repo.KycCaseRow): AppError {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { kycInformation } from "../../src/kyc/domestic.js";
+import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import type { Corridor } from "../../src/reference-data/corridors.js";
 import { ALFREDPAY_PREFIX } from "../../packages/partner-simulator/src/index.js";
 import { startTestApp, type TestApp } from "../support/app.js";
@@ -32,8 +33,9 @@ afterAll(async () => {
 });
 
 type Headers = Record<string, string>;
-/** Where Alfredpay is asked how a KYC attempt stands. */
+/** Where Alfredpay is asked how a KYC attempt stands, and where a KYC submission is sent to it. */
 const STATUS_ROUTE = `GET ${ALFREDPAY_PREFIX}/customers/{customerId}/kyc/{submissionId}/status`;
+const SUBMIT_ROUTE = `POST ${ALFREDPAY_PREFIX}/customers/{customerId}/kyc/{submissionId}/submit`;
 const KYC_INFO = {
   firstName: "Ana",
   lastName: "Souza",
@@ -323,18 +325,23 @@ describe("domestic KYC through the API", () => {
     expect(await decision(user.secret, "CO")).toBe("SUCCESS");
   });
 
-  it("lets exactly one of concurrent sends of a submission through", async () => {
+  it("lets exactly one of concurrent sends of a submission through, to the partner too", async () => {
     const user = await newUser(slow);
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "MX" }, slow));
     const { submissionId } = ok(
       await post(user.secret, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }, slow),
     );
+    const partnerSends = () => slow.partners.simulator.stats().alfredpay.calls[SUBMIT_ROUTE] ?? 0;
+    const sentBefore = partnerSends();
     const sends = await Promise.all(
       Array.from({ length: 8 }, () =>
         post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }, slow),
       ),
     );
+    // The others are refused here, as a change made meanwhile: not with the partner's refusal of a second send.
     expect(sends.map((response) => response.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    expect(partnerSends() - sentBefore).toBe(1);
+    expect(await status(user.secret, "MX", "INDIVIDUAL", slow)).toBe("VERIFYING");
     const creates = await Promise.all(
       Array.from({ length: 6 }, () =>
         post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }, slow),
@@ -342,6 +349,35 @@ describe("domestic KYC through the API", () => {
     );
     expect(creates.map((response) => response.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(await slow.app.db.kycCase.count({ where: { profileId: user.profileId } })).toBe(2);
+  });
+
+  it("answers a send as sent when the partner's callback had its attempt observed before the partner's answer came", async () => {
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "MX" }));
+    const { submissionId } = ok(
+      await post(user.secret, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }),
+    );
+    const finish = AlfredpayClient.prototype.finishKycSubmission;
+    // Between the partner taking the send and its answer: the callback it sent is applied (the case's check brought
+    // forward) and a reconciliation pass observes the attempt.
+    const send = vi.spyOn(AlfredpayClient.prototype, "finishKycSubmission").mockImplementation(async function (
+      this: AlfredpayClient,
+      ...args
+    ) {
+      await finish.apply(this, args);
+      await t.app.db.kycCase.updateMany({ where: { profileId: user.profileId }, data: { nextCheckAt: new Date() } });
+      await t.app.kycReconciler.tick();
+    });
+    try {
+      expect(ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }))).toEqual({
+        success: true,
+      });
+      expect(send).toHaveBeenCalledTimes(1);
+    } finally {
+      send.mockRestore();
+    }
+    expect(await status(user.secret, "MX")).not.toBe("USER_COMPLETED");
+    expect(await decision(user.secret, "MX")).toBe("SUCCESS");
   });
 });
 
