@@ -7,6 +7,7 @@ import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cac
 import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
+import { PartnerError } from "../providers/http/partner-http.js";
 import type { ProfileService } from "../profiles/service.js";
 import type {
   DomesticKybForm,
@@ -257,7 +258,9 @@ export class KycService {
   /**
    * Sends the API submission for review: in review until the partner's decision is observed. The send is claimed
    * before the partner is asked (a submission not sent has no check due; the claim is one, a failed call gives it
-   * back), so of concurrent sends one reaches the partner and the others are refused as a change made meanwhile.
+   * back), so of concurrent sends one reaches the partner and the others are refused as a change made meanwhile. A call
+   * whose outcome is unknown (its answer lost) is checked at once instead: the check finds the attempt in review, or
+   * not sent, which gives it back.
    */
   async sendSubmission(acting: ActingContext, key: CaseKey, submissionId: string): Promise<void> {
     const row = await this.changeable(acting, key);
@@ -270,7 +273,8 @@ export class KycService {
     try {
       await this.provider.sendSubmission(customerOf(row), attemptOf(row));
     } catch (error) {
-      await repo.updateCaseIf(this.db, unsent, { nextCheckAt: null });
+      const mayHaveReached = error instanceof PartnerError && error.kind === "unknown";
+      await repo.updateCaseIf(this.db, unsent, { nextCheckAt: mayHaveReached ? new Date() : null });
       throw error;
     }
     // A partner's callback may have had the attempt observed in review (or decided) first: the send went through.
@@ -481,9 +485,11 @@ export class KycService {
   private async apply(row: repo.KycCaseRow, observation: KycObservation): Promise<boolean> {
     const expected = { id: row.id, status: row.status, partnerAttemptId: row.partnerAttemptId };
     const current = row.status as KycStatus;
-    // A caller's own report (opened, finished) may be ahead of the partner's; a decided case never moves again.
+    // A caller's own report (opened, finished) may be ahead of the partner's; a decided case never moves again, and a
+    // submission found not sent is its caller's to send again.
     if (isDecided(current) || OBSERVED_RANK[observation.status] <= OBSERVED_RANK[current]) {
-      await repo.updateCaseIf(this.db, expected, { nextCheckAt: isDecided(current) ? null : this.nextCheck() });
+      const watched = !isDecided(current) && !(current === "pending" && row.method === "api");
+      await repo.updateCaseIf(this.db, expected, { nextCheckAt: watched ? this.nextCheck() : null });
       return false;
     }
     const decided = isDecided(observation.status);

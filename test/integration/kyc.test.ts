@@ -379,6 +379,49 @@ describe("domestic KYC through the API", () => {
     expect(await status(user.secret, "MX")).not.toBe("USER_COMPLETED");
     expect(await decision(user.secret, "MX")).toBe("SUCCESS");
   });
+
+  it("finds a send whose answer was lost in review at the partner, by a check made at once", async () => {
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }));
+    const { submissionId } = ok(await post(user.secret, "/v1/co/submitKycInformation", KYC_INFO));
+    // The partner takes the send; its answer is a 503.
+    t.partners.simulator.setFaults({
+      partner: "alfredpay",
+      failNext: { count: 1, when: "after", status: 503, route: SUBMIT_ROUTE },
+    });
+    try {
+      expectError(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }), 502, "PROVIDER_UNAVAILABLE");
+    } finally {
+      t.partners.simulator.clearFaults();
+    }
+    expect(await status(user.secret, "CO")).toBe("USER_COMPLETED");
+    expect(await decision(user.secret, "CO")).toBe("SUCCESS");
+  });
+
+  it("gives a send that did not reach the partner back to its caller once a check finds it not sent", async () => {
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }));
+    const { submissionId } = ok(await post(user.secret, "/v1/co/submitKycInformation", KYC_INFO));
+    // A 503 before the partner took it: to us, an answer lost like any other.
+    t.partners.simulator.setFaults({
+      partner: "alfredpay",
+      failNext: { count: 1, when: "before", status: 503, route: SUBMIT_ROUTE },
+    });
+    try {
+      expectError(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }), 502, "PROVIDER_UNAVAILABLE");
+    } finally {
+      t.partners.simulator.clearFaults();
+    }
+    await observed(
+      t,
+      () => storedCase(user.profileId, "CO"),
+      (row) => row.nextCheckAt === null,
+      "the check that finds the submission not sent",
+    );
+    expect(await status(user.secret, "CO")).toBe("USER_COMPLETED");
+    ok(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }));
+    expect(await decision(user.secret, "CO")).toBe("SUCCESS");
+  });
 });
 
 /**
