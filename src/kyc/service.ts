@@ -7,6 +7,7 @@ import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cac
 import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
+import { PartnerError } from "../providers/http/partner-http.js";
 import type { ProfileService } from "../profiles/service.js";
 import type {
   DomesticKybForm,
@@ -25,6 +26,9 @@ import * as repo from "./repo.js";
 const STATUS_RANK: Record<KycStatus, number> = { approved: 4, in_review: 3, pending: 2, rejected: 1, not_started: 0 };
 
 const customerNotFound = () => new AppError("NOT_FOUND", "Customer not found.");
+
+/** How long a send holds its submission: longer than the partner's call may take (its transport gives up in 10 s). */
+const SEND_CLAIM_MS = 60_000;
 
 /** What a KYC/KYB operation is about: the corridor and the customer type (KYC: individual, KYB: business). */
 export interface CaseKey {
@@ -251,14 +255,34 @@ export class KycService {
     await this.provider.sendFile(customerOf(row), attemptOf(row), file);
   }
 
-  /** Sends the API submission for review: in review until the partner's decision is observed. */
+  /**
+   * Sends the API submission for review: in review until the partner's decision is observed. The send is claimed
+   * before the partner is asked (a submission not sent has no check due; the claim is one, a failed call gives it
+   * back), so of concurrent sends one reaches the partner and the others are refused as a change made meanwhile. A call
+   * whose outcome is unknown (its answer lost) is checked at once instead: the check finds the attempt in review, or
+   * not sent, which gives it back.
+   */
   async sendSubmission(acting: ActingContext, key: CaseKey, submissionId: string): Promise<void> {
     const row = await this.changeable(acting, key);
     if (row.submissionId !== submissionId || row.method !== "api")
       throw new AppError("NOT_FOUND", "Submission not found.");
     if (row.status !== "pending") throw this.notOpen(row);
-    await this.provider.sendSubmission(customerOf(row), attemptOf(row));
-    await this.move(row, { status: "in_review", nextCheckAt: this.nextCheck() });
+    const unsent = { id: row.id, status: row.status, submissionId };
+    const claim = { nextCheckAt: new Date(Date.now() + SEND_CLAIM_MS) };
+    if (!(await repo.updateCaseIf(this.db, { ...unsent, nextCheckAt: null }, claim))) throw this.changedMeanwhile(row);
+    try {
+      await this.provider.sendSubmission(customerOf(row), attemptOf(row));
+    } catch (error) {
+      const mayHaveReached = error instanceof PartnerError && error.kind === "unknown";
+      await repo.updateCaseIf(this.db, unsent, { nextCheckAt: mayHaveReached ? new Date() : null });
+      throw error;
+    }
+    // A partner's callback may have had the attempt observed in review (or decided) first: the send went through.
+    if (!(await repo.updateCaseIf(this.db, unsent, { status: "in_review", nextCheckAt: this.nextCheck() }))) {
+      const current = await repo.findCaseById(this.db, row.id);
+      if (current.submissionId !== submissionId) throw this.changedMeanwhile(row);
+    }
+    await this.changed(row.profileId);
   }
 
   /**
@@ -461,9 +485,11 @@ export class KycService {
   private async apply(row: repo.KycCaseRow, observation: KycObservation): Promise<boolean> {
     const expected = { id: row.id, status: row.status, partnerAttemptId: row.partnerAttemptId };
     const current = row.status as KycStatus;
-    // A caller's own report (opened, finished) may be ahead of the partner's; a decided case never moves again.
+    // A caller's own report (opened, finished) may be ahead of the partner's; a decided case never moves again, and a
+    // submission found not sent is its caller's to send again.
     if (isDecided(current) || OBSERVED_RANK[observation.status] <= OBSERVED_RANK[current]) {
-      await repo.updateCaseIf(this.db, expected, { nextCheckAt: isDecided(current) ? null : this.nextCheck() });
+      const watched = !isDecided(current) && !(current === "pending" && row.method === "api");
+      await repo.updateCaseIf(this.db, expected, { nextCheckAt: watched ? this.nextCheck() : null });
       return false;
     }
     const decided = isDecided(observation.status);
@@ -489,10 +515,13 @@ export class KycService {
 
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
   private async move(row: repo.KycCaseRow, data: Parameters<typeof repo.updateCaseIf>[2]): Promise<void> {
-    if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data))) {
-      throw fieldError("country", `${flowName(row)} changed meanwhile: read its status and try again`);
-    }
+    if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data)))
+      throw this.changedMeanwhile(row);
     await this.changed(row.profileId);
+  }
+
+  private changedMeanwhile(row: repo.KycCaseRow): AppError {
+    return fieldError("country", `${flowName(row)} changed meanwhile: read its status and try again`);
   }
 
   private notOpen(row: repo.KycCaseRow): AppError {

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { kycInformation } from "../../src/kyc/domestic.js";
+import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import type { Corridor } from "../../src/reference-data/corridors.js";
+import { ALFREDPAY_PREFIX } from "../../packages/partner-simulator/src/index.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { LEVEL_ONE_KYC, randomCnpj, randomCpf, uploadKycDocuments } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
@@ -13,7 +15,8 @@ import { expectError, ok, waitFor } from "../support/kit.js";
  * corridor and the child's customer type, and what ramps and ramp-info read, on the project's engine.
  *
  * `t`'s partners decide finished attempts at once (PARTNER_SIM_KYC_DECISION_MS=0); `slow`'s take ten minutes, so a
- * finished attempt stays in review.
+ * finished attempt stays in review. The decisions are observed only while a test waits for one (`decision`): what a
+ * test reads between its own steps is what those steps did.
  */
 
 let t: TestApp;
@@ -30,6 +33,9 @@ afterAll(async () => {
 });
 
 type Headers = Record<string, string>;
+/** Where Alfredpay is asked how a KYC attempt stands, and where a KYC submission is sent to it. */
+const STATUS_ROUTE = `GET ${ALFREDPAY_PREFIX}/customers/{customerId}/kyc/{submissionId}/status`;
+const SUBMIT_ROUTE = `POST ${ALFREDPAY_PREFIX}/customers/{customerId}/kyc/{submissionId}/submit`;
 const KYC_INFO = {
   firstName: "Ana",
   lastName: "Souza",
@@ -76,8 +82,44 @@ const status = async (headers: Headers, country: string, type = "INDIVIDUAL", ap
 const rampInfo = async (headers: Headers, corridor: Corridor) =>
   ok(await get(headers, "/v1/ramp-info")).corridors[corridor].kycStatus;
 
+/** Reads, with the app's KYC reconciler following the partners (as the workers do), until `done` holds. */
+const observed = <T>(app: TestApp, read: () => Promise<T>, done: (value: T) => boolean, what: string) =>
+  app.followingKyc(() => waitFor(read, done, what));
+/** A domestic case's status once the partner's decision on its attempt was observed. */
+const decision = (headers: Headers, country: string, type = "INDIVIDUAL", app = t) =>
+  observed(
+    app,
+    () => status(headers, country, type, app),
+    (read) => read === "SUCCESS" || read === "FAILED",
+    `the partner's decision in ${country}`,
+  );
+/** A BR case's KYC status once the partner's decision on its attempt was observed. */
+const brazilDecision = (headers: Headers, taxId: string) =>
+  observed(
+    t,
+    async () => ok(await get(headers, `/v1/brl/getKycStatus?taxId=${taxId}`)),
+    (read) => read.status === "COMPLETED",
+    "the partner's BR decision",
+  );
+/** A BR hosted KYB attempt's status once the partner's decision on it was observed. */
+const kybAttemptDecision = (headers: Headers, attemptId: string) =>
+  observed(
+    t,
+    async () => ok(await get(headers, `/v1/brl/kyb/attempt-status?attemptId=${attemptId}`)),
+    (read) => read.status === "COMPLETED",
+    "the partner's BR KYB decision",
+  );
+/** The subject's case in a corridor as one customer type, as stored. */
+const storedCase = (profileId: string, corridor: Corridor, customerType = "individual") =>
+  t.app.db.kycCase.findUniqueOrThrow({
+    where: { profileId_corridor_customerType: { profileId, corridor, customerType } },
+  });
+/** The partner's hosted page of a case's current attempt (the simulator's). */
+const hostedPage = async (path: string, profileId: string, corridor: Corridor, customerType = "individual") =>
+  `${t.partners.simulator.url}/_hosted/${path}/${(await storedCase(profileId, corridor, customerType)).partnerAttemptId}`;
+
 describe("domestic KYC through the API", () => {
-  it("goes from customer to approved: CONSULTED, USER_COMPLETED, then SUCCESS; ramp-info follows", async () => {
+  it("goes from customer to approved: CONSULTED, USER_COMPLETED, VERIFYING, then SUCCESS; ramp-info follows", async () => {
     const user = await newUser();
     expectError(await get(user.secret, "/v1/domestic/getKycStatus?country=MX"), 404, "NOT_FOUND");
     expect(await rampInfo(user.secret, "MX")).toBe("not_started");
@@ -96,7 +138,9 @@ describe("domestic KYC through the API", () => {
     expect(ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }))).toEqual({
       success: true,
     });
-    expect(await status(user.secret, "MX")).toBe("SUCCESS");
+    expect(await status(user.secret, "MX")).toBe("VERIFYING");
+    expect(await rampInfo(user.secret, "MX")).toBe("pending");
+    expect(await decision(user.secret, "MX")).toBe("SUCCESS");
     expect(await rampInfo(user.secret, "MX")).toBe("approved");
     expect(ok(await get(user.secret, "/v1/domestic/alfredpayStatus?country=MX"))).toMatchObject({
       country: "MX",
@@ -118,29 +162,36 @@ describe("domestic KYC through the API", () => {
     expect(info.corridors.CO).toEqual({ kycStatus: "pending", canBuy: false, canSell: false });
     const { body } = await slow.graphql("{ customers { corridor kycStatus } }", {}, user.secret);
     expect(body.data.customers).toEqual([{ corridor: "CO", kycStatus: "IN_REVIEW" }]);
-    // The partner is asked again while it has not decided.
+    // The partner is asked while it has not decided, and asked again: the case stays in review.
     const row = await slow.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } });
     expect(row).toMatchObject({ status: "in_review", partnerAttemptId: expect.any(String) });
     expect(row.nextCheckAt).not.toBeNull();
+    const checks = () => slow.partners.simulator.stats().alfredpay.calls[STATUS_ROUTE] ?? 0;
+    const before = checks();
+    await observed(
+      slow,
+      async () => checks(),
+      (count) => count >= before + 2,
+      "two checks at the partner",
+    );
+    expect(await status(user.secret, "CO", "INDIVIDUAL", slow)).toBe("VERIFYING");
+    const checked = await slow.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } });
+    expect(checked).toMatchObject({ status: "in_review", decidedAt: null });
+    expect(checked.nextCheckAt!.getTime()).toBeGreaterThan(row.nextCheckAt!.getTime());
   });
 
   it("ramp-info shows the partner's decision once it is observed, though the subject's state stayed cached", async () => {
-    // Decided a second after the submission: well within the 30 s the subject's state stays cached.
-    const soon = await startTestApp({ PARTNER_SIM_KYC_DECISION_MS: "1000" });
-    try {
-      const user = await newUser(soon);
-      ok(await post(user.secret, "/v1/co/createIndividualCustomer", {}, soon));
-      const { submissionId } = ok(await post(user.secret, "/v1/co/submitKycInformation", KYC_INFO, soon));
-      ok(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }, soon));
-      const colombia = async () => ok(await get(user.secret, "/v1/ramp-info", soon)).corridors.CO;
-      // Asked twice: the second answer comes from what the first one cached.
-      expect(await colombia()).toEqual({ kycStatus: "pending", canBuy: false, canSell: false });
-      expect(await colombia()).toEqual({ kycStatus: "pending", canBuy: false, canSell: false });
-      await waitFor(colombia, (corridor) => corridor.kycStatus !== "pending", "the partner's decision");
-      expect(await colombia()).toEqual({ kycStatus: "approved", canBuy: true, canSell: true });
-    } finally {
-      await soon.close();
-    }
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/co/createIndividualCustomer", {}));
+    const { submissionId } = ok(await post(user.secret, "/v1/co/submitKycInformation", KYC_INFO));
+    ok(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }));
+    const colombia = async () => ok(await get(user.secret, "/v1/ramp-info")).corridors.CO;
+    // Asked twice before the decision is observed: the second answer comes from what the first one cached.
+    expect(await colombia()).toEqual({ kycStatus: "pending", canBuy: false, canSell: false });
+    expect(await colombia()).toEqual({ kycStatus: "pending", canBuy: false, canSell: false });
+    // Observed well within the 30 s the subject's state stays cached (the wait gives up after 20 s).
+    await observed(t, colombia, (corridor) => corridor.kycStatus !== "pending", "the partner's decision");
+    expect(await colombia()).toEqual({ kycStatus: "approved", canBuy: true, canSell: true });
   });
 
   it("refuses what the state does not allow, with 400 or 404, and changes nothing", async () => {
@@ -188,7 +239,7 @@ describe("domestic KYC through the API", () => {
       "submissionId",
     );
     ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId }));
-    expect(await status(user.secret, "US")).toBe("SUCCESS");
+    expect(await decision(user.secret, "US")).toBe("SUCCESS");
     const before = await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } });
     expectError(
       await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "US", submissionId }),
@@ -247,7 +298,7 @@ describe("domestic KYC through the API", () => {
     );
   });
 
-  it("rejects a name with the sandbox marker, keeps the reason internal, and retries to approval", async () => {
+  it("rejects a name with the rejection marker, keeps the partner's reason internal, and retries to approval", async () => {
     const user = await newUser();
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }));
     const first = ok(
@@ -258,33 +309,39 @@ describe("domestic KYC through the API", () => {
       }),
     );
     ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "CO", submissionId: first.submissionId }));
+    expect(await decision(user.secret, "CO")).toBe("FAILED");
     const failed = ok(await get(user.secret, "/v1/domestic/getKycStatus?country=CO"));
     expect(failed).toMatchObject({ status: "FAILED", lastFailure: "The verification was not approved." });
-    expect(JSON.stringify(failed)).not.toContain("sandbox");
-    expect((await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } })).statusReason).toContain(
-      "sandbox",
-    );
+    // The partner's words are kept for support, never shown.
+    const { statusReason } = await storedCase(user.profileId, "CO");
+    expect(statusReason).toBe("Identity could not be verified");
+    expect(JSON.stringify(failed)).not.toContain(statusReason);
     expect(await rampInfo(user.secret, "CO")).toBe("rejected");
 
     expect(ok(await post(user.secret, "/v1/domestic/retryKyc", { country: "CO" }))).toEqual({ success: true });
     expect(await status(user.secret, "CO")).toBe("CONSULTED");
     const second = ok(await post(user.secret, "/v1/domestic/submitKycInformation", { country: "CO", ...KYC_INFO }));
     ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "CO", submissionId: second.submissionId }));
-    expect(await status(user.secret, "CO")).toBe("SUCCESS");
+    expect(await decision(user.secret, "CO")).toBe("SUCCESS");
   });
 
-  it("lets exactly one of concurrent sends of a submission through", async () => {
+  it("lets exactly one of concurrent sends of a submission through, to the partner too", async () => {
     const user = await newUser(slow);
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "MX" }, slow));
     const { submissionId } = ok(
       await post(user.secret, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }, slow),
     );
+    const partnerSends = () => slow.partners.simulator.stats().alfredpay.calls[SUBMIT_ROUTE] ?? 0;
+    const sentBefore = partnerSends();
     const sends = await Promise.all(
       Array.from({ length: 8 }, () =>
         post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }, slow),
       ),
     );
+    // The others are refused here, as a change made meanwhile: not with the partner's refusal of a second send.
     expect(sends.map((response) => response.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    expect(partnerSends() - sentBefore).toBe(1);
+    expect(await status(user.secret, "MX", "INDIVIDUAL", slow)).toBe("VERIFYING");
     const creates = await Promise.all(
       Array.from({ length: 6 }, () =>
         post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }, slow),
@@ -292,6 +349,78 @@ describe("domestic KYC through the API", () => {
     );
     expect(creates.map((response) => response.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(await slow.app.db.kycCase.count({ where: { profileId: user.profileId } })).toBe(2);
+  });
+
+  it("answers a send as sent when the partner's callback had its attempt observed before the partner's answer came", async () => {
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "MX" }));
+    const { submissionId } = ok(
+      await post(user.secret, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }),
+    );
+    const finish = AlfredpayClient.prototype.finishKycSubmission;
+    // Between the partner taking the send and its answer: the callback it sent is applied (the case's check brought
+    // forward) and a reconciliation pass observes the attempt.
+    const send = vi.spyOn(AlfredpayClient.prototype, "finishKycSubmission").mockImplementation(async function (
+      this: AlfredpayClient,
+      ...args
+    ) {
+      await finish.apply(this, args);
+      await t.app.db.kycCase.updateMany({ where: { profileId: user.profileId }, data: { nextCheckAt: new Date() } });
+      await t.app.kycReconciler.tick();
+    });
+    try {
+      expect(ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }))).toEqual({
+        success: true,
+      });
+      expect(send).toHaveBeenCalledTimes(1);
+    } finally {
+      send.mockRestore();
+    }
+    expect(await status(user.secret, "MX")).not.toBe("USER_COMPLETED");
+    expect(await decision(user.secret, "MX")).toBe("SUCCESS");
+  });
+
+  it("finds a send whose answer was lost in review at the partner, by a check made at once", async () => {
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }));
+    const { submissionId } = ok(await post(user.secret, "/v1/co/submitKycInformation", KYC_INFO));
+    // The partner takes the send; its answer is a 503.
+    t.partners.simulator.setFaults({
+      partner: "alfredpay",
+      failNext: { count: 1, when: "after", status: 503, route: SUBMIT_ROUTE },
+    });
+    try {
+      expectError(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }), 502, "PROVIDER_UNAVAILABLE");
+    } finally {
+      t.partners.simulator.clearFaults();
+    }
+    expect(await status(user.secret, "CO")).toBe("USER_COMPLETED");
+    expect(await decision(user.secret, "CO")).toBe("SUCCESS");
+  });
+
+  it("gives a send that did not reach the partner back to its caller once a check finds it not sent", async () => {
+    const user = await newUser();
+    ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "CO" }));
+    const { submissionId } = ok(await post(user.secret, "/v1/co/submitKycInformation", KYC_INFO));
+    // A 503 before the partner took it: to us, an answer lost like any other.
+    t.partners.simulator.setFaults({
+      partner: "alfredpay",
+      failNext: { count: 1, when: "before", status: 503, route: SUBMIT_ROUTE },
+    });
+    try {
+      expectError(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }), 502, "PROVIDER_UNAVAILABLE");
+    } finally {
+      t.partners.simulator.clearFaults();
+    }
+    await observed(
+      t,
+      () => storedCase(user.profileId, "CO"),
+      (row) => row.nextCheckAt === null,
+      "the check that finds the submission not sent",
+    );
+    expect(await status(user.secret, "CO")).toBe("USER_COMPLETED");
+    ok(await post(user.secret, "/v1/co/sendKycSubmission", { submissionId }));
+    expect(await decision(user.secret, "CO")).toBe("SUCCESS");
   });
 });
 
@@ -401,8 +530,8 @@ describe("the reference's request bodies", () => {
         expect(parsed.mock.results.map(({ value }) => value)).toEqual([{ success: true, data: facts }]);
         expect(await status(user.secret, country)).toBe("USER_COMPLETED");
         ok(await post(user.secret, "/v1/domestic/sendKycSubmission", { country, submissionId }));
+        expect(await decision(user.secret, country)).toBe("SUCCESS");
         const read = ok(await get(user.secret, `/v1/domestic/getKycStatus?country=${country}`));
-        expect(read.status).toBe("SUCCESS");
         // Optional strings are left out, never null: lastFailure comes with a failure only.
         expect(Object.keys(read).sort()).toEqual(["alfred_pay_id", "country", "status", "updated_at"]);
       }
@@ -441,7 +570,7 @@ describe("the reference's request bodies", () => {
     ok(await post(user.secret, "/v1/domestic/createBusinessCustomer", { country: "CO" }));
     const { submissionId } = ok(await post(user.secret, "/v1/domestic/submitKybInformation", REFERENCE_KYB));
     ok(await post(user.secret, "/v1/domestic/sendKybSubmission", { country: "CO", submissionId }));
-    expect(await status(user.secret, "CO", "BUSINESS")).toBe("SUCCESS");
+    expect(await decision(user.secret, "CO", "BUSINESS")).toBe("SUCCESS");
   });
 
   it("documents the reference's names for the KYC body", async () => {
@@ -477,7 +606,7 @@ describe("the reference's request bodies", () => {
 });
 
 describe("hosted flows", () => {
-  it("gives a link, records it opened and finished, and is approved", async () => {
+  it("gives the partner's link, records it opened and finished, and is approved; later reports change nothing", async () => {
     const user = await newUser();
     ok(await post(user.secret, "/v1/domestic/createIndividualCustomer", { country: "AR" }));
     expectError(await post(user.secret, "/v1/domestic/kycRedirectOpened", { country: "AR" }), 400, "VALIDATION_FAILED");
@@ -488,25 +617,34 @@ describe("hosted flows", () => {
     expectError(await get(user.secret, "/v1/ar/getKycStatus?type=INDIVIDUALX"), 400, "VALIDATION_FAILED");
     expect(await status(user.secret, "AR")).toBe("CONSULTED");
     const link = ok(await get(user.secret, "/v1/ar/getKycRedirectLink"));
-    expect(link.verification_url).toContain(link.submissionId);
+    // The partner's page of the attempt it opened.
+    expect(link.verification_url).toBe(await hostedPage("alfredpay/kyc", user.profileId, "AR"));
     ok(await post(user.secret, "/v1/ar/kycRedirectOpened", {}));
     expect(await status(user.secret, "AR")).toBe("LINK_OPENED");
     // The link again while it is open: the same attempt.
-    expect(ok(await get(user.secret, "/v1/ar/getKycRedirectLink")).submissionId).toBe(link.submissionId);
+    expect(ok(await get(user.secret, "/v1/ar/getKycRedirectLink"))).toEqual(link);
     expect(ok(await post(user.secret, "/v1/ar/kycRedirectFinished", {}))).toEqual({ success: true });
+    expect(await status(user.secret, "AR")).toBe("VERIFYING");
+    expect(await decision(user.secret, "AR")).toBe("SUCCESS");
+    // The caller's reports move a case forward only: after the decision they are recorded and change nothing.
+    ok(await post(user.secret, "/v1/ar/kycRedirectOpened", {}));
+    ok(await post(user.secret, "/v1/ar/kycRedirectFinished", {}));
     expect(await status(user.secret, "AR")).toBe("SUCCESS");
   });
 
-  it("rejects a contact email with the sandbox marker; a retry gives a new link", async () => {
+  it("rejects a contact email with the rejection marker; a retry gives a new link", async () => {
     const user = await newUser(t, `someone+kyc-rejected-${randomUUID().slice(0, 8)}@example.com`);
     ok(await post(user.secret, "/v1/domestic/createBusinessCustomer", { country: "US" }));
     const link = ok(await get(user.secret, "/v1/domestic/getKybRedirectLink?country=US"));
     ok(await post(user.secret, "/v1/domestic/kycRedirectFinished", { country: "US", type: "BUSINESS" }));
-    expect(await status(user.secret, "US", "BUSINESS")).toBe("FAILED");
+    expect(await decision(user.secret, "US", "BUSINESS")).toBe("FAILED");
     expectError(await get(user.secret, "/v1/domestic/getKycStatus?country=US"), 404, "NOT_FOUND");
     const retried = ok(await post(user.secret, "/v1/domestic/retryKyc", { country: "US", type: "BUSINESS" }));
     expect(retried.submissionId).not.toBe(link.submissionId);
-    expect(retried.verification_url).toContain(retried.submissionId);
+    // The partner's page of the new attempt.
+    expect(retried.verification_url).not.toBe(link.verification_url);
+    expect(retried.verification_url).toBe(await hostedPage("alfredpay/kyb", user.profileId, "US", "business"));
+    expect(await status(user.secret, "US", "BUSINESS")).toBe("CONSULTED");
   });
 
   it("runs KYB through the API in CO and MX", async () => {
@@ -516,7 +654,8 @@ describe("hosted flows", () => {
       await post(user.secret, "/v1/mx/submitKybInformation", { businessName: "Acme SA de CV", taxId: "ACM010101ABC" }),
     );
     ok(await post(user.secret, "/v1/mx/sendKybSubmission", { submissionId }));
-    expect(await status(user.secret, "MX", "BUSINESS")).toBe("SUCCESS");
+    expect(await status(user.secret, "MX", "BUSINESS")).toBe("VERIFYING");
+    expect(await decision(user.secret, "MX", "BUSINESS")).toBe("SUCCESS");
     expect(await rampInfo(user.secret, "MX")).toBe("approved");
   });
 });
@@ -596,6 +735,11 @@ describe("Brazil", () => {
     ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, ...uploads, subAccountId, taxIdNumber: cpf }));
     expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`))).toEqual({
       type: "KYC",
+      status: "PROCESSING",
+      level: "0",
+    });
+    expect(await brazilDecision(user.secret, cpf)).toEqual({
+      type: "KYC",
       status: "COMPLETED",
       result: "APPROVED",
       level: "1",
@@ -668,7 +812,7 @@ describe("Brazil", () => {
         taxIdNumber: cpf,
       }),
     );
-    expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`))).toEqual({
+    expect(await brazilDecision(user.secret, cpf)).toEqual({
       type: "KYC",
       status: "COMPLETED",
       result: "REJECTED",
@@ -689,7 +833,7 @@ describe("Brazil", () => {
       ).subAccountId,
     ).toBe(subAccountId);
     ok(await post(user.secret, "/v1/brl/newKyc", { ...LEVEL_ONE_KYC, ...uploads, subAccountId, taxIdNumber: cpf }));
-    expect(ok(await get(user.secret, `/v1/brl/getKycStatus?taxId=${cpf}`)).result).toBe("APPROVED");
+    expect((await brazilDecision(user.secret, cpf)).result).toBe("APPROVED");
 
     const cnpj = randomCnpj();
     const company = ok(
@@ -713,8 +857,16 @@ describe("Brazil", () => {
       "subAccountId",
     );
     const attempt = ok(await post(user.secret, `/v1/brl/kyb/new-level-1/web-sdk?subAccountId=${company.subAccountId}`));
-    expect(attempt.basicCompanyDataUrl).toContain(attempt.attemptId);
+    // The partner's pages of the attempt it opened.
+    const pages = await hostedPage("avenia/kyb", user.profileId, "BR", "business");
+    expect(attempt).toMatchObject({
+      authorizedRepresentativeUrl: `${pages}/representative`,
+      basicCompanyDataUrl: `${pages}/company`,
+    });
     expect(ok(await get(user.secret, `/v1/brl/kyb/attempt-status?attemptId=${attempt.attemptId}`))).toEqual({
+      status: "PROCESSING",
+    });
+    expect(await kybAttemptDecision(user.secret, attempt.attemptId)).toEqual({
       status: "COMPLETED",
       result: "APPROVED",
     });
@@ -767,7 +919,7 @@ describe("managed children", () => {
       await post(individual.own, "/v1/domestic/submitKycInformation", { country: "MX", ...KYC_INFO }),
     );
     ok(await post(individual.selecting, "/v1/domestic/sendKycSubmission", { country: "MX", submissionId }));
-    expect(await status(individual.own, "MX")).toBe("SUCCESS");
+    expect(await decision(individual.own, "MX")).toBe("SUCCESS");
     // The manager's own KYC is its own.
     expectError(await get(manager.secret, "/v1/domestic/getKycStatus?country=MX"), 404, "NOT_FOUND");
     // The contact email never becomes a login: signing in with it is another profile, without the child's KYC.
@@ -968,8 +1120,9 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
     expect(await data(user.secret, SEND_KYC, { country: "MX", id: submissionId })).toEqual({
       sentSubmissionId: submissionId,
     });
+    expect(await kycStatus(user.session, "MX")).toBe("VERIFYING");
+    expect(await decision(user.secret, "MX")).toBe("SUCCESS");
     expect(await kycStatus(user.session, "MX")).toBe("SUCCESS");
-    expect(await status(user.secret, "MX")).toBe("SUCCESS");
     expect(await rampInfo(user.secret, "MX")).toBe("approved");
 
     const read = await data(user.secret, `{ domesticCustomer(country: MX) ${CUSTOMER} }`);
@@ -986,7 +1139,7 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
     await data(user.secret, "mutation { createDomesticBusinessCustomer(country: US) { customer { status } } }");
     const LINK = "mutation { requestDomesticKybLink(country: US) { hostedLink { submissionId url } } }";
     const link = (await data(user.secret, LINK)).hostedLink;
-    expect(link.url).toContain(link.submissionId);
+    expect(link.url).toBe(await hostedPage("alfredpay/kyb", user.profileId, "US", "business"));
     expect(
       await data(
         user.secret,
@@ -1000,7 +1153,8 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
       user.secret,
       "mutation { reportDomesticHostedFlowFinished(country: US, customerType: BUSINESS) { recorded } }",
     );
-    expect(await status(user.secret, "US", "BUSINESS")).toBe("SUCCESS");
+    expect(await kycStatus(user.secret, "US", "BUSINESS")).toBe("VERIFYING");
+    expect(await decision(user.secret, "US", "BUSINESS")).toBe("SUCCESS");
     // The individual customer of the country is another one, which does not exist.
     expect(await refusal(user.secret, "{ domesticKycStatus(country: US) { status } }")).toMatchObject({
       code: "NOT_FOUND",
@@ -1022,7 +1176,7 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
         id: submissionId,
       },
     );
-    expect(await status(user.secret, "CO", "BUSINESS")).toBe("SUCCESS");
+    expect(await decision(user.secret, "CO", "BUSINESS")).toBe("SUCCESS");
   });
 
   it("retries a rejected case: an API one for new information, a hosted one with a new link", async () => {
@@ -1031,13 +1185,14 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
     const rejected = { ...KYC_INFO, lastName: "Rejectable" };
     const { submissionId } = (await data(user.secret, SUBMIT_KYC, { country: "CO", input: rejected })).submission;
     await data(user.secret, SEND_KYC, { country: "CO", id: submissionId });
+    expect(await decision(user.secret, "CO")).toBe("FAILED");
     expect(await kycStatus(user.secret, "CO")).toBe("FAILED");
     const RETRY =
       "mutation($country: DomesticCountry!, $type: CustomerType) { retryDomesticKyc(country: $country, customerType: $type) { hostedLink { submissionId url } } }";
     expect(await data(user.secret, RETRY, { country: "CO" })).toEqual({ hostedLink: null });
     expect(await status(user.secret, "CO")).toBe("CONSULTED");
 
-    // The contact email carries the sandbox's rejection marker: the hosted KYB is rejected.
+    // The contact email carries the rejection marker: the partner rejects the hosted KYB.
     await data(user.secret, "mutation { createDomesticBusinessCustomer(country: MX) { customer { status } } }");
     const { hostedLink: link } = await data(
       user.secret,
@@ -1047,10 +1202,11 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
       user.secret,
       "mutation { reportDomesticHostedFlowFinished(country: MX, customerType: BUSINESS) { recorded } }",
     );
+    expect(await decision(user.secret, "MX", "BUSINESS")).toBe("FAILED");
     expect(await kycStatus(user.secret, "MX", "BUSINESS")).toBe("FAILED");
     const { hostedLink } = await data(user.secret, RETRY, { country: "MX", type: "BUSINESS" });
     expect(hostedLink.submissionId).not.toBe(link.submissionId);
-    expect(hostedLink.url).toContain(hostedLink.submissionId);
+    expect(hostedLink.url).toBe(await hostedPage("alfredpay/kyb", user.profileId, "MX", "business"));
     expect(await status(user.secret, "MX", "BUSINESS")).toBe("CONSULTED");
   });
 
@@ -1115,7 +1271,7 @@ describe("domestic customers and KYC/KYB over GraphQL", () => {
     await data(selecting, "mutation { createDomesticIndividualCustomer(country: MX) { customer { status } } }");
     const { submissionId } = (await data(selecting, SUBMIT_KYC, { country: "MX", input: KYC_INFO })).submission;
     await data(selecting, SEND_KYC, { country: "MX", id: submissionId });
-    expect(await status(selecting, "MX")).toBe("SUCCESS");
+    expect(await decision(selecting, "MX")).toBe("SUCCESS");
     // The manager's own case is its own.
     expect(await refusal(manager.secret, "{ domesticKycStatus(country: MX) { status } }")).toMatchObject({
       code: "NOT_FOUND",
@@ -1181,6 +1337,13 @@ describe("GraphQL: Brazil", () => {
 
     expect((await gql(STATUS, { taxId: cpf })).data.brazilKycStatus).toEqual({
       customerType: "INDIVIDUAL",
+      status: "PROCESSING",
+      result: null,
+      level: 0,
+    });
+    await brazilDecision(user.secret, cpf);
+    expect((await gql(STATUS, { taxId: cpf })).data.brazilKycStatus).toEqual({
+      customerType: "INDIVIDUAL",
       status: "COMPLETED",
       result: "APPROVED",
       level: 1,
@@ -1210,7 +1373,15 @@ describe("GraphQL: Brazil", () => {
     const companyId = company.data.createBrazilSubaccount.subAccountId;
     expect(codeOf(await gql(START_KYB, { id: subAccountId }))).toBe("VALIDATION_FAILED");
     const started = (await gql(START_KYB, { id: companyId })).data.startBrazilKyb;
-    expect(started.basicCompanyDataUrl).toContain(started.attemptId);
+    expect(started.basicCompanyDataUrl).toBe(
+      `${await hostedPage("avenia/kyb", user.profileId, "BR", "business")}/company`,
+    );
+    expect((await gql(ATTEMPT, { id: started.attemptId })).data.brazilKybAttempt).toEqual({
+      status: "PROCESSING",
+      result: null,
+      retryable: false,
+    });
+    await kybAttemptDecision(user.secret, started.attemptId);
     expect((await gql(ATTEMPT, { id: started.attemptId })).data.brazilKybAttempt).toEqual({
       status: "COMPLETED",
       result: "APPROVED",
