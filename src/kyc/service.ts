@@ -223,7 +223,7 @@ export class KycService {
 
   /**
    * Hands an API submission's information to the partner, which opens an attempt (pending) that takes files until
-   * it is sent. Giving information again before sending opens another. A KYB submission's related persons get the
+   * it is sent. Giving KYC information again before sending opens another (KYB: refused, one form at a time). A KYB submission's related persons get the
    * partner's ids, kept with the attempt for their documents.
    */
   async submitInformation(
@@ -233,6 +233,9 @@ export class KycService {
   ): Promise<{ submissionId: string }> {
     const row = await this.changeable(acting, key);
     if (!(row.status === "not_started" || (row.status === "pending" && row.method === "api"))) throw this.notOpen(row);
+    // The partner keeps one open KYB form per business and takes no second one until it is sent.
+    if (row.status === "pending" && key.customerType === "business")
+      throw fieldError("country", "has a KYB submission open: upload its files and send it");
     const opened = await this.provider.openSubmission(customerOf(row), form);
     const submissionId = randomUUID();
     await this.move(row, {

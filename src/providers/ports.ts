@@ -160,7 +160,7 @@ export interface DomesticKycForm {
 }
 
 /** A person a business declares in its KYB form (a legal representative, an owner). */
-export interface RelatedPersonForm {
+interface RelatedPersonForm {
   firstName: string;
   lastName: string;
   email: string;

@@ -484,7 +484,8 @@ function restRequest(random: Random, route: Route, callers: Callers, pool: Pool,
  */
 function signPartnerCallback(random: Random, route: Route, request: ReturnType<typeof restRequest>) {
   if (typeof request.rawBody !== "string" || random.chance(0.1)) return;
-  if (route.operationId === "receiveAveniaCallback") request.headers.signature = t.partners.signAveniaCallback(request.rawBody);
+  if (route.operationId === "receiveAveniaCallback")
+    request.headers.signature = t.partners.signAveniaCallback(request.rawBody);
   if (route.operationId === "receiveAlfredpayCallback")
     Object.assign(
       request.headers,

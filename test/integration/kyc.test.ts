@@ -650,9 +650,12 @@ describe("hosted flows", () => {
   it("runs KYB through the API in CO and MX", async () => {
     const user = await newUser();
     ok(await post(user.secret, "/v1/mx/createBusinessCustomer", {}));
-    const { submissionId } = ok(
-      await post(user.secret, "/v1/mx/submitKybInformation", { businessName: "Acme SA de CV", taxId: "ACM010101ABC" }),
-    );
+    const form = { businessName: "Acme SA de CV", taxId: "ACM010101ABC" };
+    const { submissionId } = ok(await post(user.secret, "/v1/mx/submitKybInformation", form));
+    // The partner keeps one open KYB form per business: a second one before sending is refused, and the first stands.
+    const before = await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } });
+    expectError(await post(user.secret, "/v1/mx/submitKybInformation", form), 400, "VALIDATION_FAILED", "country");
+    expect(await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } })).toEqual(before);
     ok(await post(user.secret, "/v1/mx/sendKybSubmission", { submissionId }));
     expect(await status(user.secret, "MX", "BUSINESS")).toBe("VERIFYING");
     expect(await decision(user.secret, "MX", "BUSINESS")).toBe("SUCCESS");

@@ -118,7 +118,8 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     documented: {
       querystring: jsonSchema(countryQuery, "input"),
       body: jsonSchema(
-        (options.wireNames ? wireNamedBody(body, options.wireNames) : body).extend(countryField),
+        // safeExtend: a form's cross-field rules (KYB's questionnaire) stay with it.
+        (options.wireNames ? wireNamedBody(body, options.wireNames) : body).safeExtend(countryField),
         "input",
       ),
     },
