@@ -201,7 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     const sections = [
       ...(unready.length ? [`these corridors' partners are not set up:\n    ${unready.join("\n    ")}`] : []),
       ...(onTheSandbox.length
-        ? [`ramps and KYC in these corridors still run on the in-process sandbox:\n    ${onTheSandbox.join("\n    ")}`]
+        ? [`ramps in these corridors still run on the in-process sandbox:\n    ${onTheSandbox.join("\n    ")}`]
         : []),
     ];
     if (sections.length) refusals.push(`Refusing to start with RAMP_ENVIRONMENT=live:\n  ${sections.join("\n  ")}`);

@@ -1,9 +1,10 @@
 import { CORRIDOR_FIAT, CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 
 /*
- * Which licensed partner serves each corridor in `live`. A corridor whose partner has no client here runs on the
- * in-process sandbox (src/providers/sandbox.ts): made-up prices and decisions, and test triggers that fail or
- * retry ramps. `live` refuses to start while any corridor would (src/config.ts).
+ * Which licensed partner serves each corridor in `live`. KYC always goes to the corridor's partner; the ramps of a
+ * corridor whose partner is not wired into ramps run on the in-process sandbox (src/providers/sandbox.ts): made-up
+ * prices and processing, and test triggers that fail or retry ramps. `live` refuses to start while any corridor's
+ * ramps would (src/config.ts).
  */
 
 export const PARTNERS = ["Avenia", "Alfredpay"] as const;
@@ -32,7 +33,7 @@ export const DEFAULT_CORRIDOR_PARTNERS: Readonly<Record<Corridor, Partner | null
   US: "Alfredpay",
 };
 
-/** The partners ramps and KYC go to: none yet (the clients exist, unused), so the sandbox serves every corridor. */
+/** The partners ramps go to: none yet (KYC goes to them already), so the sandbox runs every corridor's ramps. */
 const PARTNER_CLIENTS: ReadonlySet<Partner> = new Set();
 
 /** One line per corridor that would run on the sandbox, naming what it needs instead; none when all are served. */
@@ -41,6 +42,6 @@ export function corridorsOnTheSandbox(partnerClients: ReadonlySet<Partner> = PAR
     const partner = DEFAULT_CORRIDOR_PARTNERS[corridor];
     if (partner === null) return [`${corridor}: no partner for ${CORRIDOR_FIAT[corridor]} is integrated`];
     if (partnerClients.has(partner)) return [];
-    return [`${corridor}: its partner ${partner} is not wired into ramps and KYC yet`];
+    return [`${corridor}: its partner ${partner} is not wired into ramps yet`];
   });
 }

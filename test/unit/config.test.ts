@@ -462,7 +462,7 @@ describe("production checks", () => {
 describe("RAMP_ENVIRONMENT=live", () => {
   // src/providers/partners.ts: no partner is wired into ramps and KYC yet, so the sandbox would serve every corridor.
   const SANDBOX_LINES = ["AR", "BR", "CO", "EU", "MX", "US"].map((corridor) => new RegExp(`^    ${corridor}: `, "m"));
-  const SANDBOX_SECTION = "\n  ramps and KYC in these corridors still run on the in-process sandbox:\n";
+  const SANDBOX_SECTION = "\n  ramps in these corridors still run on the in-process sandbox:\n";
   const productionReady = () => ({
     NODE_ENV: "production",
     DATA_DIR: dataDir(),
@@ -484,7 +484,7 @@ describe("RAMP_ENVIRONMENT=live", () => {
       );
       expect(message).toContain(SANDBOX_SECTION);
       for (const line of SANDBOX_LINES) expect(message).toMatch(line);
-      expect(message).toContain("BR: its partner Avenia is not wired into ramps and KYC yet");
+      expect(message).toContain("BR: its partner Avenia is not wired into ramps yet");
       expect(message).not.toContain(JWT_SECRET);
     },
   );

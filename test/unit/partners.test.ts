@@ -8,22 +8,22 @@ const EU = "EU: no partner for EUR is integrated";
 describe("corridorsOnTheSandbox", () => {
   it("lists every corridor today, in order, each with its partner: no partner is wired in yet", () => {
     expect(corridorsOnTheSandbox()).toEqual([
-      "AR: its partner Alfredpay is not wired into ramps and KYC yet",
-      "BR: its partner Avenia is not wired into ramps and KYC yet",
-      "CO: its partner Alfredpay is not wired into ramps and KYC yet",
+      "AR: its partner Alfredpay is not wired into ramps yet",
+      "BR: its partner Avenia is not wired into ramps yet",
+      "CO: its partner Alfredpay is not wired into ramps yet",
       EU,
-      "MX: its partner Alfredpay is not wired into ramps and KYC yet",
-      "US: its partner Alfredpay is not wired into ramps and KYC yet",
+      "MX: its partner Alfredpay is not wired into ramps yet",
+      "US: its partner Alfredpay is not wired into ramps yet",
     ]);
   });
 
   it("leaves out the corridors of a partner wired in", () => {
     expect(corridorsOnTheSandbox(new Set(["Avenia"] as const))).toEqual([
-      "AR: its partner Alfredpay is not wired into ramps and KYC yet",
-      "CO: its partner Alfredpay is not wired into ramps and KYC yet",
+      "AR: its partner Alfredpay is not wired into ramps yet",
+      "CO: its partner Alfredpay is not wired into ramps yet",
       EU,
-      "MX: its partner Alfredpay is not wired into ramps and KYC yet",
-      "US: its partner Alfredpay is not wired into ramps and KYC yet",
+      "MX: its partner Alfredpay is not wired into ramps yet",
+      "US: its partner Alfredpay is not wired into ramps yet",
     ]);
   });
 

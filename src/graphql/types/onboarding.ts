@@ -13,8 +13,11 @@ import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 const KycProviderEnum = enumOf(KYC_PROVIDERS);
 registerEnumType(KycProviderEnum, {
   name: "KycProvider",
-  description: "A provider that holds customers and decides their KYC (KYB).",
-  valuesConfig: { SANDBOX: { description: "The sandbox provider this deployment runs with." } },
+  description: "A partner that holds customers and decides their KYC (KYB).",
+  valuesConfig: {
+    ALFREDPAY: { description: "Alfredpay: Argentina, Colombia, Mexico and the United States." },
+    AVENIA: { description: "Avenia: Brazil." },
+  },
 });
 
 const OnboardingDocumentTypeEnum = enumOf(ONBOARDING_DOCUMENT_TYPES);
