@@ -28,6 +28,7 @@ import { NodeService } from "./nodes/service.js";
 import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
+import { pruneAppliedCallbacks } from "./partner-callbacks/repo.js";
 import { PartnerCallbackService } from "./partner-callbacks/service.js";
 import { AveniaPublicKeySource } from "./providers/avenia/client.js";
 import { AveniaCallbackKey } from "./providers/avenia/signing.js";
@@ -340,6 +341,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       pruned("sessionFamilies", ages.authMs, pruneEmptySessionFamilies),
       pruned("recipientInvitations", ages.invitationMs, pruneExpiredInvitations),
       pruned("quotes", ages.quoteMs, pruneUnregisteredQuotes),
+      pruned("partnerCallbacks", ages.partnerCallbackMs, pruneAppliedCallbacks),
     ],
     database.runAlone,
     { intervalMs: ages.intervalMs, batchSize: seams.retentionBatchSize },

@@ -272,6 +272,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       authMs: e.RETENTION_AUTH_DAYS * 86_400_000,
       invitationMs: e.RETENTION_INVITATION_DAYS * 86_400_000,
       quoteMs: e.RETENTION_QUOTE_DAYS * 86_400_000,
+      /**
+       * Applied partner callbacks: an hour, the longest a copy of one is still taken as fresh (Avenia's, judged by its
+       * object's updatedAt), so a copy is known by its stored digest until it would be refused as a replay anyway.
+       */
+      partnerCallbackMs: 3_600_000,
     },
     graphql: {
       introspection: !production,

@@ -1,3 +1,4 @@
+import { deleteBatch, type Writes } from "../db/statements.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { isUniqueViolation, type Queryable } from "../db/tx.js";
 
@@ -16,4 +17,18 @@ export async function insertCallback(
     if (isUniqueViolation(error)) return false;
     throw error;
   }
+}
+
+/**
+ * Deletes a batch of applied callbacks that arrived before `receivedBefore`: their effect is stored, and past the
+ * age a copy of them is refused as a replay anyway. Unapplied ones stay, whatever their age.
+ */
+export function pruneAppliedCallbacks(writes: Writes, receivedBefore: Date, limit: number): Promise<number> {
+  return deleteBatch(writes, {
+    table: "PartnerCallback",
+    key: "id",
+    condition: `"appliedAt" IS NOT NULL AND "receivedAt" < $1`,
+    args: [receivedBefore],
+    limit,
+  });
 }

@@ -14,14 +14,21 @@ import { ok } from "../support/kit.js";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** The documented defaults (README, Retention). */
-const AGES = { delivery: 30 * DAY, idempotency: 24 * HOUR, auth: 7 * DAY, invitation: 30 * DAY, quote: 7 * DAY };
+const AGES = {
+  delivery: 30 * DAY,
+  idempotency: 24 * HOUR,
+  auth: 7 * DAY,
+  invitation: 30 * DAY,
+  quote: 7 * DAY,
+  partnerCallback: HOUR,
+};
 const BATCH = 3;
 
 const now = Date.now();
 const ago = (ms: number) => new Date(now - ms);
-/** Just past a cut-off, and just short of it. */
-const older = (age: number) => ago(age + HOUR);
-const younger = (age: number) => ago(age - HOUR);
+/** Just past a cut-off, and just short of it (a tenth of the age, at most an hour). */
+const older = (age: number) => ago(age + Math.min(HOUR, age / 10));
+const younger = (age: number) => ago(age - Math.min(HOUR, age / 10));
 
 let t: TestApp;
 let profileId: string;
@@ -213,6 +220,26 @@ async function invitation(expiresAt: Date, state: { archived?: boolean; accepted
 }
 
 /** The keys of every table retention could touch, and of those it must not. */
+/** A stored partner callback that arrived then, applied then or not at all. */
+async function partnerCallback(receivedAt: Date, appliedAt: Date | null) {
+  const id = randomUUID();
+  await t.app.db.partnerCallback.create({
+    data: {
+      id,
+      partner: "Alfredpay",
+      dedupeKey: id,
+      subjectKind: "kyc",
+      subjectId: randomUUID(),
+      partnerStatus: "COMPLETED",
+      partnerCustomerId: randomUUID(),
+      rawBody: "{}",
+      receivedAt,
+      appliedAt,
+    },
+  });
+  return id;
+}
+
 async function snapshot() {
   const { db } = t.app;
   const ids = (rows: { id: string }[]) => rows.map((row) => row.id).sort();
@@ -231,6 +258,7 @@ async function snapshot() {
     webhookSubscriptions: ids(await db.webhookSubscription.findMany(select)),
     widgetSessions: ids(await db.widgetSession.findMany(select)),
     profiles: ids(await db.profile.findMany(select)),
+    partnerCallbacks: ids(await db.partnerCallback.findMany(select)),
   };
 }
 type Snapshot = Awaited<ReturnType<typeof snapshot>>;
@@ -294,6 +322,11 @@ describe("a retention pass", () => {
       data: { id: randomUUID(), profileId: randomUUID(), actorProfileId: randomUUID(), quoteId: kycStartQuote },
     });
 
+    // Partner callbacks once applied, by when they arrived; unapplied ones never, however old.
+    const appliedOld = await partnerCallback(older(AGES.partnerCallback), older(AGES.partnerCallback));
+    await partnerCallback(younger(AGES.partnerCallback), younger(AGES.partnerCallback));
+    await partnerCallback(older(AGES.partnerCallback * 24), null);
+
     // A live sign-in through the API, whose session must go on working.
     const live = await t.signIn();
 
@@ -306,6 +339,7 @@ describe("a retention pass", () => {
       sessionFamilies: 2,
       recipientInvitations: 2,
       quotes: 1,
+      partnerCallbacks: 1,
     });
     expect(await snapshot()).toEqual(
       without(before, {
@@ -317,6 +351,7 @@ describe("a retention pass", () => {
         sessionFamilies: [revokedOld.familyId, expiredOld.familyId],
         recipientInvitations: [expiredInvitation, archivedInvitation],
         quotes: [quoteOld],
+        partnerCallbacks: [appliedOld],
       }),
     );
 
@@ -328,9 +363,10 @@ describe("a retention pass", () => {
     await t.app.retention.runOnce();
     await quote(younger(AGES.quote));
     await signInCode(younger(AGES.auth));
+    await partnerCallback(younger(AGES.partnerCallback), younger(AGES.partnerCallback));
     const before = await snapshot();
     const pruned = await t.app.retention.runOnce();
-    expect(Object.values(pruned!)).toEqual(Array(7).fill(0));
+    expect(Object.values(pruned!)).toEqual(Array(8).fill(0));
     expect(await snapshot()).toEqual(before);
   });
 
@@ -345,6 +381,7 @@ describe("a retention pass", () => {
     await each(() => signIn(older(AGES.auth * 10), null, [older(AGES.auth)]));
     await each(() => invitation(older(AGES.invitation)));
     await each(() => quote(older(AGES.quote)));
+    await each(() => partnerCallback(older(AGES.partnerCallback), older(AGES.partnerCallback)));
 
     expect(await t.app.retention.runOnce()).toEqual({
       webhookDeliveries: rows,
@@ -354,7 +391,8 @@ describe("a retention pass", () => {
       sessionFamilies: rows,
       recipientInvitations: rows,
       quotes: rows,
+      partnerCallbacks: rows,
     });
-    expect(Object.values((await t.app.retention.runOnce())!)).toEqual(Array(7).fill(0));
+    expect(Object.values((await t.app.retention.runOnce())!)).toEqual(Array(8).fill(0));
   });
 });

@@ -127,6 +127,7 @@ describe("retention", () => {
       authMs: 7 * DAY_MS,
       invitationMs: 30 * DAY_MS,
       quoteMs: 7 * DAY_MS,
+      partnerCallbackMs: 3_600_000,
     });
   });
 
@@ -148,6 +149,7 @@ describe("retention", () => {
       authMs: DAY_MS,
       invitationMs: 60 * DAY_MS,
       quoteMs: 2 * DAY_MS,
+      partnerCallbackMs: 3_600_000,
     });
   });
 });
@@ -460,7 +462,7 @@ describe("production checks", () => {
 });
 
 describe("RAMP_ENVIRONMENT=live", () => {
-  // src/providers/partners.ts: no partner is wired into ramps and KYC yet, so the sandbox would serve every corridor.
+  // src/providers/partners.ts: no partner is wired into ramps yet, so the sandbox would run every corridor's ramps.
   const SANDBOX_LINES = ["AR", "BR", "CO", "EU", "MX", "US"].map((corridor) => new RegExp(`^    ${corridor}: `, "m"));
   const SANDBOX_SECTION = "\n  ramps in these corridors still run on the in-process sandbox:\n";
   const productionReady = () => ({
@@ -527,7 +529,7 @@ describe("RAMP_ENVIRONMENT=live", () => {
     expect(message).not.toContain("(Alfredpay)");
   });
 
-  it("with every partner set up, refuses only for the sandbox that ramps and KYC still run on", () => {
+  it("with every partner set up, refuses only for the sandbox that ramps still run on", () => {
     const message = configError({
       ...productionReady(),
       RAMP_ENVIRONMENT: "live",
@@ -535,7 +537,7 @@ describe("RAMP_ENVIRONMENT=live", () => {
       ...REAL_ALFREDPAY,
     }).message;
     expect(message).toMatch(
-      /^Refusing to start with RAMP_ENVIRONMENT=live:\n {2}ramps and KYC in these corridors still run/,
+      /^Refusing to start with RAMP_ENVIRONMENT=live:\n {2}ramps in these corridors still run/,
     );
     expect(message).not.toContain("partners are not set up");
   });
