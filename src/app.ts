@@ -215,7 +215,6 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     config.partners.corridors,
     aveniaClient && new AveniaKyc(aveniaClient),
     alfredpayClient && new AlfredpayKyc(alfredpayClient),
-    config.publicBaseUrl,
   );
   const kyc = new KycService(
     db,

@@ -18,6 +18,7 @@ import type {
   KycObservation,
   KycProvider,
   KycStatus,
+  LivenessCheck,
 } from "../providers/ports.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import * as repo from "./repo.js";
@@ -216,9 +217,9 @@ export class KycService {
     return repo.findCaseBySubmission(this.db, acting.subjectProfileId, submissionId);
   }
 
-  /** The provider's liveness check for a selfie (its page and session token). */
-  livenessCheck(selfieId: string): { url: string; validationToken: string } {
-    return this.provider.livenessCheck(selfieId);
+  /** Opens the partner's liveness check for a selfie of the case's customer (BR). */
+  startLiveness(row: repo.KycCaseRow): Promise<LivenessCheck> {
+    return this.provider.startLiveness(customerOf(row));
   }
 
   /**

@@ -537,15 +537,18 @@ export class BrazilOnboarding {
     if (isDoubleSided && !TWO_SIDED.includes(documentType))
       throw fieldError("isDoubleSided", `is only for ${TWO_SIDED.join(", ")}: a ${documentType} has one side`);
     const row = await this.companySubaccount(acting, subAccountId);
-    const selfie = SELFIES.includes(documentType);
+    const liveness = SELFIES.includes(documentType) ? await this.kyc.startLiveness(row) : undefined;
     const upload = await this.uploads.open(acting.subjectProfileId, {
       purpose: "kyb_document",
       documentType,
       kycCaseId: row.id,
       doubleSided: isDoubleSided ?? false,
-      mediaTypes: selfie ? SELFIE_MEDIA_TYPES : DOCUMENT_MEDIA_TYPES,
+      mediaTypes: liveness ? SELFIE_MEDIA_TYPES : DOCUMENT_MEDIA_TYPES,
+      ...(liveness && { partnerDocumentId: liveness.documentId }),
     });
-    return selfie ? { ...upload, liveness: this.kyc.livenessCheck(upload.documentId) } : upload;
+    return liveness
+      ? { ...upload, liveness: { url: liveness.url, validationToken: liveness.validationToken } }
+      : upload;
   }
 
   /** A KYB document of one of the subject's company subaccounts; NOT_FOUND for any other. */
@@ -630,15 +633,21 @@ export class BrazilOnboarding {
     }
   }
 
+  /**
+   * Opens a selfie with the partner's liveness check, whose capture is the selfie the partner is named at submission;
+   * the file uploaded here is the subject's copy of record.
+   */
   private async openSelfie(acting: ActingContext, row: KycCase, documentType: DocumentType): Promise<DocumentUpload> {
+    const liveness = await this.kyc.startLiveness(row);
     const upload = await this.uploads.open(acting.subjectProfileId, {
       purpose: "kyc_selfie",
       documentType,
       kycCaseId: row.id,
       doubleSided: false,
       mediaTypes: SELFIE_MEDIA_TYPES,
+      partnerDocumentId: liveness.documentId,
     });
-    return { ...upload, liveness: this.kyc.livenessCheck(upload.documentId) };
+    return { ...upload, liveness: { url: liveness.url, validationToken: liveness.validationToken } };
   }
 
   /** The subject's individual subaccount with this tax id: documents and selfies are uploaded for its level 1. */

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { AppError } from "../errors.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import type { KycCustomer, KycProvider } from "./ports.js";
@@ -13,6 +12,7 @@ export type AveniaKycCalls = Pick<
   | "registerBeneficialOwner"
   | "submitBrazilKyb"
   | "startHostedFlow"
+  | "startLiveness"
   | "observe"
 >;
 
@@ -33,8 +33,6 @@ export class PartnerKyc implements KycProvider {
     private readonly avenia: AveniaKycCalls | undefined,
     /** Absent when Alfredpay is not configured (nor simulated). */
     private readonly alfredpay: AlfredpayKycCalls | undefined,
-    /** Where a selfie's liveness page is said to be: Avenia opens its liveness sessions with the document (not yet). */
-    private readonly livenessBaseUrl: string,
   ) {}
 
   createCustomer(input: Parameters<KycProvider["createCustomer"]>[0]): Promise<string> {
@@ -77,11 +75,8 @@ export class PartnerKyc implements KycProvider {
     return this.partnerOf(args[0].corridor).observe(...args);
   }
 
-  livenessCheck(selfieId: string): { url: string; validationToken: string } {
-    return {
-      url: new URL(`/liveness/${selfieId}`, this.livenessBaseUrl).toString(),
-      validationToken: createHash("sha256").update(`liveness:${selfieId}`).digest("base64url"),
-    };
+  startLiveness(customer: KycCustomer) {
+    return this.aveniaFor(customer).startLiveness(customer);
   }
 
   private partnerOf(corridor: Corridor): AveniaKycCalls | AlfredpayKycCalls {

@@ -134,6 +134,15 @@ export interface KycDocument {
   documentType: string;
   front: KycFileBytes;
   back?: KycFileBytes;
+  /** The partner holds the document already (a selfie taken by its liveness check): it is named, not sent again. */
+  partnerDocumentId?: string;
+}
+
+/** A liveness check the partner opened for a selfie: its document there, its page, and its SDK's session token. */
+export interface LivenessCheck {
+  documentId: string;
+  url: string;
+  validationToken: string;
 }
 
 /** An individual's KYC form in AR, CO, MX or US (src/kyc/domestic.ts checks it): handed over, never stored here. */
@@ -323,8 +332,8 @@ export interface KycProvider {
   ): Promise<string>;
   /** Where the partner's attempt stands now. */
   observe(customer: KycCustomer, attemptId: string, signal?: AbortSignal): Promise<KycObservation>;
-  /** The liveness check that goes with a selfie: its hosted page, and the token its SDK validates the session with. */
-  livenessCheck(selfieId: string): { url: string; validationToken: string };
+  /** Opens a BR liveness check, whose capture is the customer's selfie at the partner. */
+  startLiveness(customer: KycCustomer): Promise<LivenessCheck>;
 }
 
 /** What a partner's callback says, read from its envelope: which object changed, to which status, and whose it is. */

@@ -39,6 +39,8 @@ export interface DocumentToUpload {
   /** A back to upload as well as the front. */
   doubleSided: boolean;
   mediaTypes: readonly string[];
+  /** The partner's document it is (a selfie's liveness document), if the partner holds one already. */
+  partnerDocumentId?: string;
 }
 
 /** A file's bytes as stored: under which key, as which media type, how many, when. */
@@ -112,6 +114,7 @@ export class UploadService {
         kycCaseId: document.kycCaseId,
         purpose: document.purpose,
         documentType: document.documentType,
+        partnerDocumentId: document.partnerDocumentId ?? null,
         contentTypes: document.mediaTypes.join(","),
         expiresAt,
       })),
@@ -209,7 +212,7 @@ export class UploadService {
   async documentFiles(
     ownerProfileId: string,
     documentId: string,
-  ): Promise<{ documentType: string; front: StoredBytes; back?: StoredBytes } | null> {
+  ): Promise<{ documentType: string; front: StoredBytes; back?: StoredBytes; partnerDocumentId?: string } | null> {
     const id = canonicalId(documentId);
     const rows = id ? await repo.findDocumentSides(this.db, ownerProfileId, id) : [];
     const read = async (side: "front" | "back"): Promise<StoredBytes | undefined> => {
@@ -220,7 +223,8 @@ export class UploadService {
     const [front, back] = await Promise.all([read("front"), read("back")]);
     const hasBack = rows.some((row) => row.side === "back");
     if (!front || (hasBack && !back)) return null;
-    return { documentType: rows[0]!.documentType, front, ...(back && { back }) };
+    const { documentType, partnerDocumentId } = rows[0]!;
+    return { documentType, front, ...(back && { back }), ...(partnerDocumentId && { partnerDocumentId }) };
   }
 
   private async stateOf(row: repo.DocumentUploadRow, now: Date): Promise<SideState> {

@@ -160,6 +160,26 @@ describe("AveniaKyc, an individual's level 1", () => {
     for (const personal of ["Ana Souza", CPF, "ana@example.com", "Rua Um"]) expect(logged).not.toContain(personal);
   });
 
+  it("opens a liveness check as a SELFIE-FROM-LIVENESS document, which a submission then names without sending it", async () => {
+    const customer = await newCustomer("individual", "Ana Souza");
+    const liveness = await kyc.startLiveness(customer);
+    expect(liveness).toEqual({
+      documentId: expect.any(String),
+      url: `${simulator.url}/_hosted/avenia/liveness/${liveness.documentId}`,
+      validationToken: expect.any(String),
+    });
+    const before = calls();
+    const selfie = { ...SELFIE, documentType: "SELFIE-FROM-LIVENESS", partnerDocumentId: liveness.documentId };
+    const attemptId = await kyc.submitBrazilKyc(customer, kycForm("Ana Souza"), { identity: TWO_SIDED_ID, selfie });
+    // Only the identity document goes: created, and its two sides uploaded.
+    expect(callsSince(before, [DOCUMENT_ROUTE, UPLOAD_ROUTE, LEVEL_1_ROUTE])).toEqual({
+      [DOCUMENT_ROUTE]: 1,
+      [UPLOAD_ROUTE]: 2,
+      [LEVEL_1_ROUTE]: 1,
+    });
+    expect(await decision(customer, attemptId)).toEqual({ status: "approved", reason: null });
+  });
+
   it("ends rejected, with Avenia's reason, when the name says so", async () => {
     const customer = await newCustomer("individual", "Ana Reject");
     const attemptId = await kyc.submitBrazilKyc(customer, kycForm("Ana Reject"), {

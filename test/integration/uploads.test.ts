@@ -96,13 +96,14 @@ describe("level 1 KYC uploads", () => {
     expect((await uploadFile(send, urls.idUpload.uploadURLBack, PNG_FILE, "image/png")).status).toBe(204);
     expect((await uploadFile(send, urls.selfieUpload.uploadURLFront)).status).toBe(204);
 
-    // newKyc forwards the documents to Avenia: each is created there and each of its sides' bytes uploaded.
+    // newKyc forwards the identity document to Avenia: it is created there and each of its sides' bytes uploaded.
+    // The selfie is Avenia's already: the liveness document opened with its upload, named as it is.
     const aveniaCalls = () => ({ ...t.partners.simulator.stats().avenia.calls });
     const before = aveniaCalls();
     expect(ok(await post(owner.secret, "/v1/brl/newKyc", kyc)).id).toEqual(expect.any(String));
     const after = aveniaCalls();
     const callsOf = (route: string) => (after[route] ?? 0) - (before[route] ?? 0);
-    expect([callsOf("POST /v2/documents"), callsOf("PUT /_uploads/avenia/{documentId}/{side}")]).toEqual([2, 3]);
+    expect([callsOf("POST /v2/documents"), callsOf("PUT /_uploads/avenia/{documentId}/{side}")]).toEqual([1, 2]);
     const decided = await t.followingKyc(() =>
       waitFor(
         async () => ok(await get(owner.secret, `/v1/brl/getKycStatus?taxId=${owner.taxId}`)),
@@ -137,10 +138,13 @@ describe("level 1 KYC uploads", () => {
     const selfie = ok(await get(owner.secret, `/v1/brla/getSelfieLivenessUrl?taxId=${owner.taxId}`));
     expect(selfie).toEqual({
       id: expect.any(String),
-      livenessUrl: expect.stringContaining(selfie.id),
+      livenessUrl: expect.any(String),
       uploadURLFront: expect.any(String),
       validateLivenessToken: expect.any(String),
     });
+    // The liveness check is Avenia's: its page for the SELFIE-FROM-LIVENESS document kept with the upload.
+    const { partnerDocumentId } = await sideOf(selfie.uploadURLFront);
+    expect(selfie.livenessUrl).toBe(`${t.partners.simulator.url}/_hosted/avenia/liveness/${partnerDocumentId}`);
     expect((await uploadFile(send, selfie.uploadURLFront, PNG_FILE, "image/png")).status).toBe(204);
     const { idUpload } = await openKycUploads(owner);
     expect((await uploadFile(send, idUpload.uploadURLFront, PDF_FILE, "application/pdf")).status).toBe(204);
@@ -187,7 +191,8 @@ describe("level 1 KYC uploads", () => {
       owner.secret,
     );
     const { selfieUpload } = liveness.body.data.requestBrazilSelfieUpload;
-    expect(selfieUpload.livenessUrl).toContain(selfieUpload.documentId);
+    const { partnerDocumentId } = await sideOf(selfieUpload.frontUploadUrl);
+    expect(selfieUpload.livenessUrl).toBe(`${t.partners.simulator.url}/_hosted/avenia/liveness/${partnerDocumentId}`);
     expect((await sideOf(identityDocument.frontUploadUrl)).documentType).toBe("DRIVERS-LICENSE");
 
     const submit = (uploads: object) =>

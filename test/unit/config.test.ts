@@ -536,9 +536,7 @@ describe("RAMP_ENVIRONMENT=live", () => {
       ...REAL_AVENIA,
       ...REAL_ALFREDPAY,
     }).message;
-    expect(message).toMatch(
-      /^Refusing to start with RAMP_ENVIRONMENT=live:\n {2}ramps in these corridors still run/,
-    );
+    expect(message).toMatch(/^Refusing to start with RAMP_ENVIRONMENT=live:\n {2}ramps in these corridors still run/);
     expect(message).not.toContain("partners are not set up");
   });
 

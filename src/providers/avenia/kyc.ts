@@ -11,6 +11,7 @@ import type {
   KycFileBytes,
   KycObservation,
   KycProvider,
+  LivenessCheck,
 } from "../ports.js";
 import type { AveniaClient, AveniaDocumentType } from "./client.js";
 import type { CompanyKycLevel1 } from "./requests.js";
@@ -23,8 +24,8 @@ const MAX_UPLOAD_ANSWER_BYTES = 64 * 1024;
 
 /**
  * The document types each part of a form takes, in Avenia's names (partners-wire-facts §4.1), which are ours too
- * (BRAZIL_DOCUMENT_TYPES). A selfie goes as SELFIE: we hold its bytes, and Avenia's SELFIE-FROM-LIVENESS document
- * takes none (it answers a liveness page instead of an upload URL).
+ * (BRAZIL_DOCUMENT_TYPES). A selfie whose liveness check Avenia ran is named by its SELFIE-FROM-LIVENESS document;
+ * one without goes as SELFIE, with the bytes we hold (a liveness document takes no upload).
  */
 const DOCUMENT_TYPES_OF = {
   identity: ["ID", "DRIVERS-LICENSE", "PASSPORT", "RESIDENCE-PERMIT"],
@@ -160,6 +161,16 @@ export class AveniaKyc implements Pick<KycProvider, BrazilKycCalls> {
     };
   }
 
+  /** A SELFIE-FROM-LIVENESS document: Avenia answers its liveness page and session token instead of upload URLs. */
+  async startLiveness(customer: KycCustomer): Promise<LivenessCheck> {
+    const created = await this.client.createDocument(customer.providerCustomerId, {
+      documentType: "SELFIE-FROM-LIVENESS",
+      isDoubleSided: false,
+    });
+    if (!("livenessUrl" in created)) throw new PartnerError(PARTNER, "unknown", null, "unexpected-body");
+    return { documentId: created.id, url: created.livenessUrl, validationToken: created.validateLivenessToken };
+  }
+
   async observe(customer: KycCustomer, attemptId: string): Promise<KycObservation> {
     return observationOf(await this.client.kycAttempt(customer.providerCustomerId, attemptId));
   }
@@ -175,6 +186,7 @@ export class AveniaKyc implements Pick<KycProvider, BrazilKycCalls> {
   }
 
   private async forwardDocument(subAccountId: string, { sentAs, document }: CheckedDocument): Promise<string> {
+    if (document.partnerDocumentId !== undefined) return document.partnerDocumentId;
     const created = await this.client.createDocument(subAccountId, {
       documentType: sentAs,
       isDoubleSided: document.back !== undefined,

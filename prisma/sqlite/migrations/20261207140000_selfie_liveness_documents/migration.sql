@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "DocumentUpload" ADD COLUMN "partnerDocumentId" TEXT;
