@@ -40,6 +40,8 @@ import { AlfredpayKyc } from "./providers/alfredpay/kyc.js";
 import { AveniaClient } from "./providers/avenia/client.js";
 import { AveniaKyc } from "./providers/avenia/kyc.js";
 import { PartnerKyc } from "./providers/partner-kyc.js";
+import { AlfredpayRamps } from "./providers/alfredpay/ramps.js";
+import { CorridorRamps, partnerRampsOf } from "./providers/corridor-ramps.js";
 import { KycReconciler } from "./kyc/reconciler.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
 import { pruneUnregisteredQuotes } from "./quotes/repo.js";
@@ -190,7 +192,6 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const credentials = new CredentialService(db, reads, bus, config.rampEnvironment, profiles, config.cacheTtlMs);
   const managedProfiles = new ManagedProfileService(db, bus, credentials, profiles);
   const delegation = new Delegation(managedProfiles, bus, config.cacheTtlMs);
-  const rampProvider = seams.rampProvider ?? new SandboxRampProvider(config.ramps.sandboxStepDelayMs);
   const { avenia, alfredpay } = config.partners;
   // A partner without settings has no client: what it would serve answers PROVIDER_UNAVAILABLE.
   const aveniaClient =
@@ -211,6 +212,15 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
           logger: log,
         })
       : undefined;
+  const rampProvider =
+    seams.rampProvider ??
+    new CorridorRamps(
+      new SandboxRampProvider(config.ramps.sandboxStepDelayMs),
+      partnerRampsOf(config.partners.corridors, {
+        ...(alfredpayClient && { Alfredpay: new AlfredpayRamps(alfredpayClient) }),
+      }),
+      config.ramps.partnerCheckIntervalMs,
+    );
   const kycProvider = new PartnerKyc(
     config.partners.corridors,
     aveniaClient && new AveniaKyc(aveniaClient),

@@ -178,17 +178,18 @@ const KYC_CALLBACK_SUBJECTS = ["kycAttempt", "kyc", "kyb"];
 /**
  * Applies the stored KYC callbacks not applied yet, oldest first: each brings the check of its attempt's case
  * forward to `now` (the partner is then asked, so a callback's copies, its order and its content cannot move a case
- * wrongly) and is marked applied, in one transaction. How many were applied.
+ * wrongly) and is marked applied, in one transaction. How many were found.
  */
 export async function applyKycCallbacks(db: Db, now: Date, limit: number): Promise<number> {
-  return inTransaction(db, async (tx) => {
-    const callbacks = await tx.partnerCallback.findMany({
-      where: { appliedAt: null, subjectKind: { in: KYC_CALLBACK_SUBJECTS } },
-      orderBy: { receivedAt: "asc" },
-      take: limit,
-      select: { id: true, subjectId: true },
-    });
-    if (!callbacks.length) return 0;
+  // Read outside a transaction: most passes find none, and a transaction would hold SQLite's one writer.
+  const callbacks = await db.partnerCallback.findMany({
+    where: { appliedAt: null, subjectKind: { in: KYC_CALLBACK_SUBJECTS } },
+    orderBy: { receivedAt: "asc" },
+    take: limit,
+    select: { id: true, subjectId: true },
+  });
+  if (!callbacks.length) return 0;
+  await inTransaction(db, async (tx) => {
     await tx.kycCase.updateMany({
       where: { partnerAttemptId: { in: callbacks.map((callback) => callback.subjectId) }, nextCheckAt: { not: null } },
       data: { nextCheckAt: now },
@@ -197,6 +198,6 @@ export async function applyKycCallbacks(db: Db, now: Date, limit: number): Promi
       where: { id: { in: callbacks.map((callback) => callback.id) }, appliedAt: null },
       data: { appliedAt: now },
     });
-    return callbacks.length;
   });
+  return callbacks.length;
 }

@@ -139,6 +139,14 @@ export class KycService {
     await this.changed(subjectProfileId);
   }
 
+  /** The subject's customer at the corridor's partner: its approved case's (an individual's before a business's). */
+  async approvedCustomer(subjectProfileId: string, corridor: Corridor): Promise<string | null> {
+    const approved = (await this.casesOf(subjectProfileId)).filter(
+      (row) => row.corridor === corridor && row.status === "approved",
+    );
+    return (approved.find((row) => row.customerType === "individual") ?? approved[0])?.providerCustomerId ?? null;
+  }
+
   /** The CPF or CNPJ of the subject's approved Brazilian case, if any. */
   async verifiedBrazilianTaxId(subjectProfileId: string): Promise<string | null> {
     return (

@@ -33,8 +33,8 @@ export const DEFAULT_CORRIDOR_PARTNERS: Readonly<Record<Corridor, Partner | null
   US: "Alfredpay",
 };
 
-/** The partners ramps go to: none yet (KYC goes to them already), so the sandbox runs every corridor's ramps. */
-const PARTNER_CLIENTS: ReadonlySet<Partner> = new Set();
+/** The partners ramps go to (src/providers/corridor-ramps.ts); the sandbox runs the other corridors' ramps. */
+const PARTNER_CLIENTS: ReadonlySet<Partner> = new Set(["Alfredpay"]);
 
 /** One line per corridor that would run on the sandbox, naming what it needs instead; none when all are served. */
 export function corridorsOnTheSandbox(partnerClients: ReadonlySet<Partner> = PARTNER_CLIENTS): string[] {

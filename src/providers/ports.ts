@@ -23,6 +23,9 @@ export interface MarketTerms {
 /** What the provider needs to know about a ramp to move it on. */
 export interface ProviderRamp {
   id: string;
+  corridor: Corridor;
+  /** The partner's order the ramp follows; null on the sandbox. */
+  partnerOrderId: string | null;
   /**
    * The same on every call for one step (ramp, phase, retries): a step whose answer was lost (a crash, a timeout)
    * is asked again, and the partner answers a repeated key as it did the first time.
@@ -49,16 +52,25 @@ export interface PaymentInstructions {
   currency: string;
   reference: string;
   beneficiary: string;
+  /** The account to pay into (a CLABE, a bank account number), where the partner names one. */
+  account?: string;
 }
 
 /** What the provider is told of a ramp being registered. */
 export interface RampToRegister {
   id: string;
   type: "BUY" | "SELL";
+  corridor: Corridor;
   paymentMethod: string;
   network: string;
   walletAddress: string | null;
   inputAmount: string;
+  inputCurrency: string;
+  outputCurrency: string;
+  /** The subject's customer at the corridor's partner (its approved KYC case's). */
+  partnerCustomerId: string | null;
+  /** A SELL's payout account, as the corridor's partner knows it (fiat-account corridors). */
+  partnerPayoutAccountId: string | null;
 }
 
 /** What the provider hands out when a ramp is registered. */
@@ -67,6 +79,10 @@ export interface RampRegistration {
   unsignedTxs: unknown[];
   /** A BUY's PIX BR Code (copy and paste), when the rail is PIX. */
   depositQrCode: string | null;
+  /** The partner's order that moves the money; null on the sandbox. */
+  partnerOrderId: string | null;
+  /** How a BUY's payer pays, as the partner gave it (stored, then shown); null on the sandbox. */
+  partnerPayment: PaymentInstructions | null;
 }
 
 /**
@@ -82,15 +98,16 @@ export interface RampProvider {
    * the step is then asked again later with the same `stepKey`.
    */
   step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome>;
-  /** How a BUY's user pays in fiat. */
+  /** How a BUY's user pays in fiat: what the partner gave at registration, or the sandbox's. */
   paymentInstructions(ramp: {
     id: string;
     paymentMethod: string;
     inputAmount: string;
     inputCurrency: string;
+    partnerPayment: PaymentInstructions | null;
   }): PaymentInstructions;
-  /** How long the provider takes between steps. */
-  readonly stepDelayMs: number;
+  /** How long after a step the corridor's next one is asked for (a partner's order: when it is read again). */
+  stepDelayMs(corridor: Corridor): number;
   /** The monthly ceiling per corridor and direction, in the corridor's fiat. */
   monthlyLimit(corridor: Corridor, direction: "BUY" | "SELL"): string;
   explorerLink(network: string, transactionHash: string): string | null;

@@ -76,7 +76,11 @@ const SANDBOX_TRIGGERS = {
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export class SandboxRampProvider implements RampProvider {
-  constructor(readonly stepDelayMs: number) {}
+  constructor(private readonly stepDelay: number) {}
+
+  stepDelayMs(): number {
+    return this.stepDelay;
+  }
 
   async marketTerms(): Promise<MarketTerms> {
     return {
@@ -107,6 +111,8 @@ export class SandboxRampProvider implements RampProvider {
       return {
         unsignedTxs: [],
         depositQrCode: ramp.paymentMethod === "pix" ? pixBrCode(paymentReference(ramp.id), ramp.inputAmount) : null,
+        partnerOrderId: null,
+        partnerPayment: null,
       };
     const transfer = {
       phase: "RampPhase",
@@ -116,7 +122,7 @@ export class SandboxRampProvider implements RampProvider {
       txData: `0x${sha256(`sandbox-transfer:${ramp.id}:${ramp.inputAmount}`)}`,
       meta: { description: "Transfer the input amount to the sandbox deposit address" },
     };
-    return { unsignedTxs: [transfer], depositQrCode: null };
+    return { unsignedTxs: [transfer], depositQrCode: null, partnerOrderId: null, partnerPayment: null };
   }
 
   async step(ramp: ProviderRamp): Promise<StepOutcome> {

@@ -4,6 +4,7 @@ import type { Reads, Writes } from "../db/statements.js";
 import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
+import type { Corridor } from "../reference-data/corridors.js";
 import type { RampProvider, StepOutcome } from "../providers/ports.js";
 import { advanceTo, isTerminal, statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
 import * as repo from "./repo.js";
@@ -60,9 +61,13 @@ export class RampProcessor {
     return this.loop.stop();
   }
 
-  /** One pass: time out unstarted ramps, then take every due step, a few at a time. */
+  /**
+   * One pass: time out unstarted ramps, bring forward the steps of orders a partner's callback says changed, then take
+   * every due step, a few at a time.
+   */
   async tick(now = new Date()): Promise<void> {
     for (const ramp of await repo.findUnstartedPastDeadline(this.reads, now, BATCH)) await this.timeOut(ramp, now);
+    while ((await repo.applyOrderCallbacks(this.reads, this.writes, now, BATCH)) === BATCH);
     const due = await repo.findDueRamps(this.reads, now, BATCH);
     const lane = async () => {
       for (let ramp = due.shift(); ramp; ramp = due.shift()) await this.step(ramp);
@@ -103,24 +108,25 @@ export class RampProcessor {
     const ramp = { ...due, nextStepAt: claimedUntil };
     const outcome = await this.callProvider(ramp, phase);
     const now = new Date();
+    const stepDelay = this.provider.stepDelayMs(ramp.corridor as Corridor);
     const expected = { id: ramp.id, currentPhase: phase, nextStepAt: claimedUntil };
     if (!outcome) {
       // No answer: the step is asked again (same key) after the provider's delay, or at once after a shutdown.
-      const retryAt = this.stopping.signal.aborted ? now : new Date(now.getTime() + this.provider.stepDelayMs);
+      const retryAt = this.stopping.signal.aborted ? now : new Date(now.getTime() + stepDelay);
       await repo.rescheduleStep(this.writes, expected, retryAt);
       return;
     }
     const path = outcome.kind === "retry" ? [] : advanceTo(phase, outcome.kind === "fail" ? "failed" : outcome.phase);
     if (outcome.kind === "advance" && path.length === 0) {
       // The partner's order is where the ramp is (or behind it): nothing happened yet, so ask again later.
-      await repo.rescheduleStep(this.writes, expected, new Date(now.getTime() + this.provider.stepDelayMs));
+      await repo.rescheduleStep(this.writes, expected, new Date(now.getTime() + stepDelay));
       return;
     }
     const changed = await this.writes.transaction(async (tx): Promise<"retried" | "moved" | undefined> => {
       if (outcome.kind === "retry") {
         const moved = await repo.updateRampIf(tx, expected, {
           retries: ramp.retries + 1,
-          nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs),
+          nextStepAt: new Date(now.getTime() + stepDelay),
         });
         if (!moved) return undefined;
         await repo.insertError(tx, {
@@ -138,7 +144,7 @@ export class RampProcessor {
         currentPhase: next,
         status: statusOfPhase(next),
         retries: 0,
-        nextStepAt: isTerminal(next) ? null : new Date(now.getTime() + this.provider.stepDelayMs),
+        nextStepAt: isTerminal(next) ? null : new Date(now.getTime() + stepDelay),
         ...(outcome.kind === "advance" && outcome.transactionHash ? { transactionHash: outcome.transactionHash } : {}),
       });
       if (!moved) return undefined; // the claim lapsed and another instance took the step
@@ -178,6 +184,8 @@ export class RampProcessor {
       const answer = this.provider.step(
         {
           id: ramp.id,
+          corridor: ramp.corridor as Corridor,
+          partnerOrderId: ramp.partnerOrderId,
           stepKey: `${ramp.id}:${phase}:${ramp.retries}`,
           type: ramp.type as "BUY" | "SELL",
           currentPhase: phase,

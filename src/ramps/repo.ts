@@ -29,6 +29,7 @@ const VIEW_FIELDS = [
   "sessionId",
   "fiatAccountId",
   "depositQrCode",
+  "partnerPayment",
   "unsignedTxs",
   "transactionHash",
   "startDeadline",
@@ -280,6 +281,39 @@ export async function rescheduleStep(
     [dueAt, id, currentPhase, nextStepAt],
   );
   return changed === 1;
+}
+
+/** The partners' names of an order in their callbacks (Avenia's ticket, Alfredpay's orders). */
+const ORDER_CALLBACK_SUBJECTS = ["ticket", "onramp", "offramp"];
+
+/**
+ * Applies the stored order callbacks not applied yet, oldest first: each brings its order's ramp's next step forward
+ * to `now` (the order is then read, so a callback's copies, its order and its content cannot move a ramp wrongly) and
+ * is marked applied, in one transaction. How many were found.
+ */
+export async function applyOrderCallbacks(reads: Reads, writes: Writes, now: Date, limit: number): Promise<number> {
+  // Read outside a transaction: most passes find none, and a write transaction would hold SQLite's one writer.
+  const callbacks = await reads.all<{ id: string; subjectId: string }>(
+    `SELECT "id", "subjectId" FROM "PartnerCallback" WHERE "appliedAt" IS NULL
+      AND "subjectKind" IN (${placeholders(ORDER_CALLBACK_SUBJECTS.length)})
+      ORDER BY "appliedAt", "receivedAt" ${limitClause(limit)}`,
+    ORDER_CALLBACK_SUBJECTS,
+  );
+  if (!callbacks.length) return 0;
+  const orders = callbacks.map((callback) => callback.subjectId);
+  const ids = callbacks.map((callback) => callback.id);
+  await writes.transaction(async (tx) => {
+    await tx.run(
+      `UPDATE "Ramp" SET "nextStepAt" = $1 WHERE "nextStepAt" > $1
+        AND "partnerOrderId" IN (${placeholders(orders.length, 2)})`,
+      [now, ...orders],
+    );
+    await tx.run(
+      `UPDATE "PartnerCallback" SET "appliedAt" = $1 WHERE "appliedAt" IS NULL AND "id" IN (${placeholders(ids.length, 2)})`,
+      [now, ...ids],
+    );
+  });
+  return callbacks.length;
 }
 
 /** Started ramps whose next provider step is due (the processor's work list; not owner-scoped). */

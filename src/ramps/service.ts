@@ -9,7 +9,7 @@ import type { OutboxSignal } from "../events/outbox-signal.js";
 import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rules.js";
 import type { FiatAccountService } from "../fiat-accounts/service.js";
 import type { KycService } from "../kyc/service.js";
-import type { RampProvider } from "../providers/ports.js";
+import type { PaymentInstructions, RampProvider } from "../providers/ports.js";
 import type { QuoteService } from "../quotes/service.js";
 import { quoteTerms } from "../quotes/service.js";
 import { isAddressOn } from "../reference-data/catalog.js";
@@ -113,10 +113,15 @@ export class RampService {
     const registration = await this.provider.register({
       id,
       type: quote.rampType as "BUY" | "SELL",
+      corridor,
       paymentMethod: quote.paymentMethod,
       network: quote.network,
       walletAddress,
       inputAmount: quote.inputAmount,
+      inputCurrency: quote.inputCurrency,
+      outputCurrency: quote.outputCurrency,
+      partnerCustomerId: await this.kyc.approvedCustomer(acting.subjectProfileId, corridor),
+      partnerPayoutAccountId: null,
     });
     try {
       const ramp = await this.writes.transaction(async (tx) => {
@@ -142,6 +147,8 @@ export class RampService {
             }),
             unsignedTxs: JSON.stringify(registration.unsignedTxs),
             depositQrCode: registration.depositQrCode,
+            partnerOrderId: registration.partnerOrderId,
+            partnerPayment: registration.partnerPayment && JSON.stringify(registration.partnerPayment),
             startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
             createdAt: now,
           },
@@ -223,7 +230,7 @@ export class RampService {
         {
           currentPhase: "awaitingPayment",
           startedAt: now,
-          nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs),
+          nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs(ramp.corridor as Corridor)),
         },
       );
       if (moved) await this.events.record(tx, eventRamp(moved), "PHASE_CHANGE", now);
@@ -327,6 +334,7 @@ export class RampService {
               paymentMethod: quote.paymentMethod,
               inputAmount: quote.inputAmount,
               inputCurrency: quote.inputCurrency,
+              partnerPayment: ramp.partnerPayment ? (JSON.parse(ramp.partnerPayment) as PaymentInstructions) : null,
             })
           : null,
       depositQrCode: ramp.depositQrCode,

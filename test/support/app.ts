@@ -135,6 +135,7 @@ export async function startTestApp(
     // The partners' KYC decisions are observed a few passes after they are made (PARTNER_SIM_KYC_DECISION_MS, 0
     // here: tests that need a case in review set a delay of their own).
     KYC_CHECK_INTERVAL_MS: "20",
+    RAMP_CHECK_INTERVAL_MS: "20",
     RAMP_PROCESSOR_INTERVAL_MS: "10",
     // Retention passes run when a test asks (app.retention.runOnce()), never in the middle of another test's counts.
     RETENTION_INTERVAL_MS: "0",

@@ -26,8 +26,17 @@ const TIMING_SETTINGS: Record<keyof Timing, string> = {
   quoteTtlMs: "PARTNER_SIM_QUOTE_TTL_MS",
 };
 
-/** Quick by default: decisions follow at once, so a journey's KYC takes a few reconciliation passes. */
-const TEST_TIMING: Partial<Timing> = { kycDecisionMs: 0, stageDelayMs: 20, callbackRetryBaseMs: 20 };
+/**
+ * Quick by default: decisions follow at once, so a journey's KYC takes a few reconciliation passes, and an order's
+ * payment, deposit and stages follow each other in tens of milliseconds.
+ */
+const TEST_TIMING: Partial<Timing> = {
+  kycDecisionMs: 0,
+  paymentDelayMs: 20,
+  depositDelayMs: 20,
+  stageDelayMs: 20,
+  callbackRetryBaseMs: 20,
+};
 
 export interface TestPartners {
   simulator: PartnerSimulator;

@@ -462,8 +462,8 @@ describe("production checks", () => {
 });
 
 describe("RAMP_ENVIRONMENT=live", () => {
-  // src/providers/partners.ts: no partner is wired into ramps yet, so the sandbox would run every corridor's ramps.
-  const SANDBOX_LINES = ["AR", "BR", "CO", "EU", "MX", "US"].map((corridor) => new RegExp(`^    ${corridor}: `, "m"));
+  // src/providers/partners.ts: Alfredpay is wired into ramps, so the sandbox would run BR's and EU's.
+  const SANDBOX_LINES = ["BR", "EU"].map((corridor) => new RegExp(`^    ${corridor}: `, "m"));
   const SANDBOX_SECTION = "\n  ramps in these corridors still run on the in-process sandbox:\n";
   const productionReady = () => ({
     NODE_ENV: "production",

@@ -179,6 +179,12 @@ export class PaymentInstructions {
 
   @Field({ description: "Whom the transfer is made out to." })
   beneficiary!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The account to pay into (a CLABE, a bank account number), where the partner names one.",
+  })
+  account?: string | null;
 }
 
 @ObjectType({ description: "An entry of a ramp's error log." })

@@ -39,6 +39,7 @@ const ramp = z.object({
       currency: z.string(),
       reference: z.string(),
       beneficiary: z.string(),
+      account: z.string().optional().describe("The account to pay into (a CLABE, a bank account number)."),
     })
     .nullable()
     .describe("BUY: how to pay the fiat in."),

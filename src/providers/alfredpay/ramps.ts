@@ -1,0 +1,136 @@
+import { observeAlfredpayOfframp, observeAlfredpayOnramp } from "../../partner-commands/observations.js";
+import { PartnerError } from "../http/partner-http.js";
+import type { Network } from "../../reference-data/catalog.js";
+import type { PaymentInstructions, ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
+import { fieldError } from "../../validation.js";
+import type { AlfredpayClient } from "./client.js";
+
+/** Alfredpay's names of the networks it pays out and takes deposits on (facts §2.2); the others it does not serve. */
+const CHAINS: Partial<Record<Network, "ETH" | "MATIC" | "ARB" | "BASE" | "AVAX" | "BNB">> = {
+  arbitrum: "ARB",
+  avalanche: "AVAX",
+  base: "BASE",
+  bsc: "BNB",
+  ethereum: "ETH",
+  polygon: "MATIC",
+};
+const TOKENS = ["USDC", "USDT"] as const;
+
+/**
+ * Ramps at Alfredpay (AR, CO, MX, US): registering makes the partner's order (its quote first, single-use, so a
+ * creation whose answer was lost is found by sending it again: AlfredpayClient), and each step reads the order back.
+ * No money moves when an order is made: a BUY's payer pays the instructions it answers, a SELL's user sends the
+ * tokens to its deposit address, and neither has them before the registration's answer.
+ */
+export class AlfredpayRamps {
+  constructor(private readonly client: AlfredpayClient) {}
+
+  async register(ramp: RampToRegister): Promise<RampRegistration> {
+    const chain = CHAINS[ramp.network as Network];
+    if (!chain) throw fieldError("network", `is not one Alfredpay serves in ${ramp.corridor}`);
+    const token = (ramp.type === "BUY" ? ramp.outputCurrency : ramp.inputCurrency) as (typeof TOKENS)[number];
+    if (!TOKENS.includes(token))
+      throw fieldError("outputCurrency", `is not a token Alfredpay serves (${TOKENS.join(", ")})`);
+    const customerId = required(ramp.partnerCustomerId, "the subject's Alfredpay customer");
+    const wallet = required(ramp.walletAddress, "the ramp's wallet");
+    const quote = await this.client.createQuote({
+      fromCurrency: ramp.inputCurrency,
+      toCurrency: ramp.outputCurrency,
+      fromAmount: ramp.inputAmount,
+      chain,
+      paymentMethodType: "BANK",
+      metadata: { rampId: ramp.id },
+    });
+    const order = { customerId, quoteId: quote.quoteId, amount: quote.fromAmount, chain };
+    if (ramp.type === "BUY") {
+      const { transaction, fiatPaymentInstructions } = await this.client.createOnramp({
+        ...order,
+        fromCurrency: ramp.inputCurrency,
+        toCurrency: token,
+        paymentMethodType: "BANK",
+        depositAddress: wallet,
+      });
+      return {
+        unsignedTxs: [],
+        depositQrCode: null,
+        partnerOrderId: transaction.transactionId,
+        partnerPayment: paymentOf(ramp, quote.fromAmount, fiatPaymentInstructions),
+      };
+    }
+    const offramp = await this.client.createOfframp({
+      ...order,
+      fromCurrency: token,
+      toCurrency: ramp.outputCurrency,
+      fiatAccountId: required(ramp.partnerPayoutAccountId, "the payout account at Alfredpay"),
+      originAddress: wallet,
+    });
+    // What the user signs: the tokens' transfer to the order's deposit address, before the order expires.
+    const transfer = {
+      phase: "transfer",
+      network: ramp.network,
+      signer: wallet,
+      nonce: 0,
+      meta: {
+        description: `Send ${offramp.fromAmount} ${token} to the deposit address`,
+        to: offramp.depositAddress,
+        amount: offramp.fromAmount,
+        token,
+        expiresAt: offramp.expiration,
+      },
+    };
+    return {
+      unsignedTxs: [transfer],
+      depositQrCode: null,
+      partnerOrderId: offramp.transactionId,
+      partnerPayment: null,
+    };
+  }
+
+  /** Reads the ramp's order: where it stands is the step's answer, forward only (the processor's advanceTo). */
+  async step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome> {
+    const orderId = required(ramp.partnerOrderId, "the ramp's Alfredpay order");
+    try {
+      const observed = await (ramp.type === "BUY"
+        ? observeAlfredpayOnramp(this.client, orderId, signal)
+        : observeAlfredpayOfframp(this.client, orderId, signal));
+      if (observed.phase === "failed")
+        return {
+          kind: "fail",
+          error: "The partner failed the order",
+          details: observed.failureReason ?? `Alfredpay's order ended ${observed.partnerStatus}.`,
+        };
+      // A status we do not know moves nothing: the order is read again later.
+      return { kind: "advance", phase: observed.phase ?? ramp.currentPhase, transactionHash: observed.transactionHash };
+    } catch (error) {
+      if (!(error instanceof PartnerError) || error.kind !== "unavailable") throw error;
+      return {
+        kind: "retry",
+        error: "The partner is unavailable",
+        details: "Alfredpay did not answer for the order; it is read again shortly.",
+      };
+    }
+  }
+}
+
+/** How the payer pays, from the partner's instructions: the account to pay into and the reference to quote. */
+function paymentOf(
+  ramp: RampToRegister,
+  amount: string,
+  given: { paymentType: string } & Record<string, unknown>,
+): PaymentInstructions {
+  const text = (field: string) => (typeof given[field] === "string" ? (given[field] as string) : undefined);
+  const account = text("clabe") ?? text("bankAccountNumber") ?? text("accountNumber");
+  return {
+    method: ramp.paymentMethod,
+    amount,
+    currency: ramp.inputCurrency,
+    reference: text("reference") ?? text("paymentDescription") ?? "",
+    beneficiary: text("bankBeneficiaryName") ?? "Alfredpay",
+    ...(account && { account }),
+  };
+}
+
+function required<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`${what} is missing`);
+  return value;
+}
