@@ -5,11 +5,12 @@ import { isUniqueViolation } from "../db/tx.js";
 import { deadline } from "../deadline.js";
 import { PartnerError } from "../providers/http/partner-http.js";
 import * as repo from "./repo.js";
-import type { CommandKind, CommandResult, MoneyCommand, PartnerOrder } from "./types.js";
+import type { OrderKind } from "../providers/order-observations.js";
+import type { CommandResult, MoneyCommand, PartnerOrder } from "./types.js";
 
 const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
-const LABELS: Record<CommandKind, string> = {
+const LABELS: Record<OrderKind, string> = {
   "avenia-payin": "PIX pay-in ticket",
   "avenia-payout": "PIX payout ticket",
   "alfredpay-onramp": "onramp order",

@@ -1,6 +1,7 @@
 import type { Queryable } from "../db/tx.js";
 import type { Prisma } from "../generated/prisma/client.js";
-import type { CommandKind, CommandState } from "./types.js";
+import type { OrderKind } from "../providers/order-observations.js";
+import type { CommandState } from "./types.js";
 
 /*
  * The money-command ledger's statements. None is owner-scoped: a command is reached only through its ramp, by
@@ -21,12 +22,12 @@ const UNSETTLED: CommandState[] = ["intended", "unknown"];
 /** Records the intent to send, claimed: a second intent for the ramp's command fails on the unique (rampId, kind). */
 export function insertIntent(
   db: Queryable,
-  command: { id: string; rampId: string; kind: CommandKind; partner: string; reference: string; claimedUntil: Date },
+  command: { id: string; rampId: string; kind: OrderKind; partner: string; reference: string; claimedUntil: Date },
 ) {
   return db.partnerCommand.create({ data: { ...command, state: "intended", attempts: 1 } });
 }
 
-export function findCommand(db: Queryable, rampId: string, kind: CommandKind): Promise<PartnerCommandRow | null> {
+export function findCommand(db: Queryable, rampId: string, kind: OrderKind): Promise<PartnerCommandRow | null> {
   return db.partnerCommand.findUnique({ where: { rampId_kind: { rampId, kind } } });
 }
 

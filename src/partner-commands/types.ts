@@ -1,7 +1,5 @@
+import type { OrderKind } from "../providers/order-observations.js";
 import type { Partner } from "../providers/partners.js";
-
-/** The partner calls that move money, one of each at most per ramp. */
-export type CommandKind = "avenia-payin" | "avenia-payout" | "alfredpay-onramp" | "alfredpay-offramp";
 
 /**
  * - `intended`: claimed and about to be sent, or being sent; a claim that lapsed here means its holder stopped
@@ -24,7 +22,7 @@ export interface PartnerOrder<Answer> {
  */
 export interface MoneyCommand<Answer> {
   rampId: string;
-  kind: CommandKind;
+  kind: OrderKind;
   partner: Partner;
   /** The command's identity at the partner (spec decision 8), e.g. `payin:<additionalData>`: unique. */
   reference: string;

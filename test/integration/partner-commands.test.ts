@@ -9,7 +9,8 @@ import {
 import { openDatabase, type Database, type Db } from "../../src/db/client.js";
 import { alfredpayOfframp, alfredpayOnramp, aveniaPayIn, aveniaPayout } from "../../src/partner-commands/commands.js";
 import { MoneyCommandLedger, type LedgerOptions } from "../../src/partner-commands/ledger.js";
-import type { CommandKind, CommandResult, MoneyCommand } from "../../src/partner-commands/types.js";
+import type { OrderKind } from "../../src/providers/order-observations.js";
+import type { CommandResult, MoneyCommand } from "../../src/partner-commands/types.js";
 import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import { AveniaClient } from "../../src/providers/avenia/client.js";
 import { openDatabaseForTests, testEngine } from "../support/database.js";
@@ -165,7 +166,7 @@ function payInInput(rampId: string): Parameters<typeof aveniaPayIn>[1] {
 }
 
 interface Case {
-  kind: CommandKind;
+  kind: OrderKind;
   partner: PartnerName;
   /** The route of the call that moves money, which the faults aim at. */
   moneyRoute: string;

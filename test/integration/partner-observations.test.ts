@@ -7,9 +7,9 @@ import {
   observeAlfredpayOnramp,
   observeAveniaPayIn,
   observeAveniaPayout,
+  type OrderKind,
   type OrderObservation,
-} from "../../src/partner-commands/observations.js";
-import type { CommandKind } from "../../src/partner-commands/types.js";
+} from "../../src/providers/order-observations.js";
 import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import { AveniaClient } from "../../src/providers/avenia/client.js";
 import { advanceTo, isTerminal, type RampPhase } from "../../src/reference-data/ramp-phases.js";
@@ -88,7 +88,7 @@ afterAll(async () => {
 });
 
 interface Case {
-  kind: CommandKind;
+  kind: OrderKind;
   /** The order's amount: its `.66` twin fails at the exchange. */
   amount: string;
   /** Makes the order through its money command; answers how to read it. */

@@ -1,4 +1,4 @@
-import { observeAlfredpayOfframp, observeAlfredpayOnramp } from "../../partner-commands/observations.js";
+import { observeAlfredpayOfframp, observeAlfredpayOnramp } from "../order-observations.js";
 import { PartnerError } from "../http/partner-http.js";
 import type { Network } from "../../reference-data/catalog.js";
 import type { PaymentInstructions, ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";

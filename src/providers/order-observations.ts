@@ -1,8 +1,10 @@
-import type { AlfredpayClient } from "../providers/alfredpay/client.js";
-import type { AveniaClient } from "../providers/avenia/client.js";
-import type { PartnerCallbackFacts } from "../providers/ports.js";
 import type { RampPhase } from "../reference-data/ramp-phases.js";
-import type { CommandKind } from "./types.js";
+import type { AlfredpayClient } from "./alfredpay/client.js";
+import type { AveniaClient } from "./avenia/client.js";
+import type { PartnerCallbackFacts } from "./ports.js";
+
+/** The partners' orders that move a ramp's money: Avenia's tickets, Alfredpay's orders. */
+export type OrderKind = "avenia-payin" | "avenia-payout" | "alfredpay-onramp" | "alfredpay-offramp";
 
 /*
  * What a money command's order says of its ramp once the partner made it (docs/issue41-design.md, "Money commands
@@ -24,7 +26,7 @@ export interface OrderObservation {
 }
 
 /** Avenia ticket statuses (spec decision 4), Alfredpay order statuses (spec, endpoint subset). */
-const PHASE_OF_STATUS: Record<CommandKind, ReadonlyMap<string, RampPhase>> = {
+const PHASE_OF_STATUS: Record<OrderKind, ReadonlyMap<string, RampPhase>> = {
   "avenia-payin": new Map<string, RampPhase>([
     ["UNPAID", "awaitingPayment"],
     ["PENDING", "awaitingPayment"],
@@ -60,7 +62,7 @@ const PHASE_OF_STATUS: Record<CommandKind, ReadonlyMap<string, RampPhase>> = {
 };
 
 /** What a callback about each kind of order names its subject (PartnerCallbackFacts.subjectKind). */
-const CALLBACK_SUBJECT: Record<CommandKind, string> = {
+const CALLBACK_SUBJECT: Record<OrderKind, string> = {
   "avenia-payin": "ticket",
   "avenia-payout": "ticket",
   "alfredpay-onramp": "onramp",
@@ -71,7 +73,7 @@ const CALLBACK_SUBJECT: Record<CommandKind, string> = {
  * The phase an order of `kind` in `partnerStatus` puts its ramp in, or null for a status not in the table. Case and
  * surrounding spaces are the partner's to vary (Vortex compares Avenia's statuses so: partners-wire-facts §1.3).
  */
-export function phaseOfStatus(kind: CommandKind, partnerStatus: string): RampPhase | null {
+export function phaseOfStatus(kind: OrderKind, partnerStatus: string): RampPhase | null {
   return PHASE_OF_STATUS[kind].get(partnerStatus.trim().toUpperCase()) ?? null;
 }
 
@@ -79,7 +81,7 @@ export function phaseOfStatus(kind: CommandKind, partnerStatus: string): RampPha
  * A callback's status about the order of a command of `kind` (a ticket callback does not say pay-in or payout: the
  * stored command does). A callback about another kind of object says nothing of the order: no change.
  */
-export function observeCallback(kind: CommandKind, facts: PartnerCallbackFacts): OrderObservation {
+export function observeCallback(kind: OrderKind, facts: PartnerCallbackFacts): OrderObservation {
   const { subjectKind, partnerStatus } = facts;
   return { phase: subjectKind === CALLBACK_SUBJECT[kind] ? phaseOfStatus(kind, partnerStatus) : null, partnerStatus };
 }
@@ -134,7 +136,7 @@ export async function observeAlfredpayOfframp(
 
 /** The partners write an absent hash or reason as null or "" alike: both are left out. */
 function observation(
-  kind: CommandKind,
+  kind: OrderKind,
   partnerStatus: string,
   given: { transactionHash?: string | null; failureReason?: string | null },
 ): OrderObservation {

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { observeCallback, phaseOfStatus } from "../../../src/partner-commands/observations.js";
-import type { CommandKind } from "../../../src/partner-commands/types.js";
+import { observeCallback, phaseOfStatus, type OrderKind } from "../../../src/providers/order-observations.js";
 import { alfredpayCallback } from "../../../src/providers/alfredpay/callbacks.js";
 import { aveniaCallback } from "../../../src/providers/avenia/callbacks.js";
 import type { RampPhase } from "../../../src/reference-data/ramp-phases.js";
 
 /** Each kind's statuses, in the order the partner moves an order through them, and the phase each means. */
-const TABLES: Record<CommandKind, [string, RampPhase][]> = {
+const TABLES: Record<OrderKind, [string, RampPhase][]> = {
   "avenia-payin": [
     ["UNPAID", "awaitingPayment"],
     ["PENDING", "awaitingPayment"],
@@ -40,11 +39,11 @@ const TABLES: Record<CommandKind, [string, RampPhase][]> = {
     ["FAILED", "failed"],
   ],
 };
-const KINDS = Object.keys(TABLES) as CommandKind[];
+const KINDS = Object.keys(TABLES) as OrderKind[];
 const rows = KINDS.flatMap((kind) => TABLES[kind].map(([status, phase]) => [kind, status, phase] as const));
 
 /** A callback's facts as the partner's callback reader makes them from a body about an order of `kind`. */
-function callbackFacts(kind: CommandKind, status: string) {
+function callbackFacts(kind: OrderKind, status: string) {
   if (kind.startsWith("avenia-"))
     return aveniaCallback.parse({
       subscription: "TICKET",
