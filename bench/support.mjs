@@ -117,6 +117,9 @@ export async function startServer(env = {}, nodeArgs = [], { patienceMs } = {}) 
     RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: "100000000",
     RATE_LIMIT_OTP_PER_IP_PER_MINUTE: "100000000",
     RATE_LIMIT_PARTNER_CALLBACKS_PER_IP_PER_MINUTE: "100000000",
+    // KYC (and Alfredpay's corridors' ramps) go to the partners: simulated in a process of their own, as `npm start`
+    // has them (production turns the embedded simulator off unless asked). It inherits the gateway's CPU.
+    PARTNER_SIMULATOR: "embedded",
     ...env,
   };
   const server = await startPinned([...NODE_FLAGS, ...nodeArgs, "dist/main.js"], {
