@@ -1,5 +1,5 @@
 // npm run bench, third part: the ramp lifecycle (quote, register, update for SELL, start, then the processor's
-// steps to COMPLETE) with a fixed number of ramps in flight, next to the floor that the partner's step delay and
+// steps to COMPLETE) with a fixed number of ramps in flight, next to the floor that the partner's timings and
 // the processor's poll schedule set. The scenario only talks to the gateway (REST and one graphql-ws
 // subscription), so a gateway whose partner runs elsewhere (issue 41's simulator out of process) is one more
 // entry of GATEWAYS. Figures only: nothing here passes or fails.
@@ -11,6 +11,7 @@ import {
   api,
   benchPostgres,
   completeBrKyc,
+  completeDomesticKyc,
   cpuMicros,
   LOAD_CPU,
   percentile,
@@ -31,13 +32,22 @@ const IN_FLIGHT = (process.env.BENCH_LIFECYCLE_IN_FLIGHT ?? "16,64").split(",").
 const DURATION_S = Number(process.env.BENCH_LIFECYCLE_DURATION_S ?? 20);
 /** Before each row's timed seconds: the first lifecycles are also when V8 compiles their paths. */
 const WARM_UP_S = 5;
-/** The sandbox partner's time between two steps of a ramp (its documented SANDBOX_STEP_DELAY_MS). */
+/**
+ * The partner's time between two steps of a ramp: the sandbox's documented SANDBOX_STEP_DELAY_MS, and the
+ * simulator's payment, deposit and stage delays (PARTNER_SIM_*), so that both rows' floors rest on the same delay.
+ */
 const STEP_DELAY_MS = Number(process.env.BENCH_LIFECYCLE_STEP_DELAY_MS ?? 200);
 /** The steps of a started ramp: awaitingPayment to paymentConfirmed, to exchanging, to payingOut, to complete. */
 const STEPS = PROCESSING_PHASES.length - 1;
+/**
+ * The stages an Alfredpay onramp goes through after its payment, a stage delay apart (the simulator's
+ * src/alfredpay.ts, payOnramp): TRADE_COMPLETED, ON_CHAIN_INITIATED, ON_CHAIN_COMPLETED.
+ */
+const ONRAMP_STAGES = 3;
 const LIFECYCLE_LIMIT_MS = 60_000;
 
-const QUOTES = {
+/** BR's ramps, each direction in turn. */
+const BR_QUOTES = {
   BUY: { ...QUOTE, inputAmount: "250.00" },
   SELL: {
     rampType: "SELL",
@@ -48,12 +58,25 @@ const QUOTES = {
     outputCurrency: "BRL",
   },
 };
+/** MX's BUY: a SELL would need a payout account at Alfredpay first. */
+const MX_QUOTES = {
+  BUY: {
+    rampType: "BUY",
+    from: "spei",
+    to: "polygon",
+    inputAmount: "500.00",
+    inputCurrency: "MXN",
+    outputCurrency: "USDC",
+  },
+};
 const RAMP_EVENTS =
   "subscription ($sessionId: ID) { rampEvents(sessionId: $sessionId) { eventType payload { transactionId transactionStatus } } }";
 
 /**
- * Each row's gateway and the partner schedule it runs on. Today's: the in-process sandbox, whose step delay is
- * its own documented setting; its KYC decided at once, as the other benches have it.
+ * Each row's gateway, the KYC its caller needs, the ramps it takes in turn and the floor its partner's schedule
+ * sets. KYC is decided at once, as the other benches have it. Today's: BR's ramps on the in-process sandbox,
+ * whose step delay is its own documented setting. Issue 41's: MX's at Alfredpay, that is at the simulator, a
+ * child process of the gateway (startServer's PARTNER_SIMULATOR=embedded), on its own clock and callbacks.
  */
 const GATEWAYS = [
   {
@@ -64,44 +87,82 @@ const GATEWAYS = [
         SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
         PARTNER_SIM_KYC_DECISION_MS: "0",
       }),
-    schedule(gateway) {
-      const { sandboxStepDelayMs, processorIntervalMs } = rampSettings(gateway);
-      return { stepDelayMs: sandboxStepDelayMs, intervalMs: processorIntervalMs };
-    },
+    completeKyc: completeBrKyc,
+    quotes: BR_QUOTES,
+    floor: sandboxFloor,
+  },
+  {
+    row: "ramp lifecycle, Alfredpay (simulator out of process)",
+    start: (databaseUrl) =>
+      startServer({
+        ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+        PARTNER_SIM_PAYMENT_DELAY_MS: String(STEP_DELAY_MS),
+        PARTNER_SIM_DEPOSIT_DELAY_MS: String(STEP_DELAY_MS),
+        PARTNER_SIM_STAGE_DELAY_MS: String(STEP_DELAY_MS),
+        PARTNER_SIM_KYC_DECISION_MS: "0",
+      }),
+    completeKyc: (call) => completeDomesticKyc(call, "MX"),
+    quotes: MX_QUOTES,
+    floor: alfredpayFloor,
   },
 ];
 
-/** The ramp settings the gateway runs with, parsed by its own code from the environment startServer gave it. */
-function rampSettings(gateway) {
-  return loadConfig({ ...process.env, NODE_ENV: "production", SMTP_URL: gateway.mail.url, ...gateway.env }).ramps;
+/** The settings the gateway runs with, parsed by its own code from the environment startServer gave it. */
+function settingsOf(gateway) {
+  return loadConfig({ ...process.env, NODE_ENV: "production", SMTP_URL: gateway.mail.url, ...gateway.env });
 }
 
 /**
- * What the partner's step delay and the processor's schedule alone allow from start to COMPLETE, on a gateway
- * that took no time: the first step is due `stepDelayMs` after the start and taken at the processor's next pass
- * (at once, at best; a whole interval later, at worst); the processor sleeps `intervalMs` after each pass, so
- * each later step, due `stepDelayMs` after the pass that took the step before, waits for the first pass after
+ * What the sandbox's step delay and the processor's schedule alone allow from start to COMPLETE, on a gateway
+ * that took no time: the first step is due a step delay after the start and taken at the processor's next pass
+ * (at once, at best; a whole interval later, at worst); the processor sleeps an interval after each pass, so
+ * each later step, due a step delay after the pass that took the step before, waits for the first pass after
  * that: whole intervals after it.
  */
-function scheduleFloor({ stepDelayMs, intervalMs }) {
+function sandboxFloor(gateway) {
+  const { sandboxStepDelayMs: stepDelayMs, processorIntervalMs: intervalMs } = settingsOf(gateway).ramps;
   const least = stepDelayMs + (STEPS - 1) * (Math.floor(stepDelayMs / intervalMs) + 1) * intervalMs;
-  return { stepDelayMs, intervalMs, least, most: least + intervalMs };
+  return {
+    label: `${STEPS} steps of ${stepDelayMs} ms, at processor passes ${intervalMs} ms apart (1)`,
+    least,
+    most: least + intervalMs,
+  };
+}
+
+/**
+ * What the simulator's timings and the processor's schedule alone allow from start to COMPLETE, on a gateway that
+ * took no time (its registration, which makes the order, and the start at once): the order is paid a payment
+ * delay after it was made and goes through its stages a stage delay apart on the simulator's clock, whatever the
+ * gateway reads meanwhile. Each change is a callback, which brings the processor's read of the order forward to
+ * its next pass (a read due after RAMP_CHECK_INTERVAL_MS, when a callback is lost, finds no stage sooner): the last
+ * stage is read at the first pass after it, at once at best and a whole interval later at worst.
+ */
+function alfredpayFloor(gateway) {
+  const { ramps, partners } = settingsOf(gateway);
+  const paymentMs = Number(partners.simulator.timings.PARTNER_SIM_PAYMENT_DELAY_MS);
+  const stageMs = Number(partners.simulator.timings.PARTNER_SIM_STAGE_DELAY_MS);
+  const least = paymentMs + ONRAMP_STAGES * stageMs;
+  return {
+    label: `payment ${paymentMs} ms, ${ONRAMP_STAGES} stages of ${stageMs} ms, passes ${ramps.processorIntervalMs} ms apart (3)`,
+    least,
+    most: least + ramps.processorIntervalMs,
+  };
 }
 
 /* ------------------------------------------------------------------ the integrator */
 
 /**
- * A caller of the gateway with a secret key and BR KYC approved, and a widget session per direction that its
- * ramps are registered in. One graphql-ws connection follows both sessions through rampEvents: each ramp's
- * COMPLETE arrives there, two messages per ramp in all (its TRANSACTION_CREATED and its STATUS_CHANGE).
+ * A caller of the gateway with a secret key and the row's KYC approved, and a widget session per direction of
+ * `quotes` that its ramps are registered in. One graphql-ws connection follows the sessions through rampEvents:
+ * each ramp's COMPLETE arrives there, two messages per ramp in all (its TRANSACTION_CREATED and its STATUS_CHANGE).
  */
-async function integrator(gateway) {
+async function integrator(gateway, { completeKyc, quotes }) {
   const session = await signIn(gateway);
   const { secretKey } = await api(gateway, session)("POST", "/v1/api-credentials", { name: "bench lifecycle" }, 201);
   const call = api(gateway, { "x-api-key": secretKey });
-  await completeBrKyc(call);
+  await completeKyc(call);
   const sessions = {};
-  for (const [rampType, { inputAmount }] of Object.entries(QUOTES))
+  for (const [rampType, { inputAmount }] of Object.entries(quotes))
     ({ sessionId: sessions[rampType] } = await call(
       "POST",
       "/v1/session/create",
@@ -153,7 +214,7 @@ async function integrator(gateway) {
 
   /** Registers a ramp of `rampType` in its direction's session (answers its registration). */
   const register = async (rampType) => {
-    const quote = await call("POST", "/v1/quotes", QUOTES[rampType], 201);
+    const quote = await call("POST", "/v1/quotes", quotes[rampType], 201);
     const wallet =
       rampType === "BUY" ? { destinationAddress: ADDRESS } : { additionalData: { walletAddress: ADDRESS } };
     return call("POST", "/v1/ramp/register", { quoteId: quote.id, sessionId: sessions[rampType], ...wallet }, 201);
@@ -172,6 +233,8 @@ async function integrator(gateway) {
   await Promise.all(probes);
 
   return {
+    /** The directions its ramps take in turn. */
+    rampTypes: Object.keys(quotes),
     /** One ramp from its quote to COMPLETE; answers the ms from sending its start to its COMPLETE event. */
     async lifecycle(rampType) {
       const ramp = await register(rampType);
@@ -203,7 +266,7 @@ async function integrator(gateway) {
 /* ------------------------------------------------------------------ a row */
 
 /**
- * `inFlight` callers each take ramps through their lifecycle one after the other, BUY and SELL in turn, for
+ * `inFlight` callers each take ramps through their lifecycle one after the other, the directions in turn, for
  * WARM_UP_S and then DURATION_S: the COMPLETE events arriving in the timed seconds, their start-to-COMPLETE
  * times and the gateway's CPU time meanwhile. Then no caller starts another, and the ramps in flight finish.
  */
@@ -217,7 +280,8 @@ async function lifecycles(gateway, integrator, inFlight) {
   const latencies = [];
   const caller = async (index) => {
     for (let turn = index; performance.now() < timedTo; turn++) {
-      const { startToComplete, completedAt } = await integrator.lifecycle(turn % 2 ? "SELL" : "BUY");
+      const rampType = integrator.rampTypes[turn % integrator.rampTypes.length];
+      const { startToComplete, completedAt } = await integrator.lifecycle(rampType);
       if (completedAt >= timedFrom && completedAt < timedTo) latencies.push(startToComplete);
     }
   };
@@ -238,14 +302,14 @@ async function lifecycles(gateway, integrator, inFlight) {
 /** Every row of one engine: per gateway of GATEWAYS, its floor and a row per IN_FLIGHT. */
 async function measureEngine(engine, databaseUrl) {
   const results = [];
-  for (const { row, start, schedule } of GATEWAYS) {
+  for (const { row, start, floor, ...ramps } of GATEWAYS) {
     const gateway = await start(databaseUrl);
     try {
-      const caller = await integrator(gateway);
+      const caller = await integrator(gateway, ramps);
       try {
         const rows = [];
         for (const inFlight of IN_FLIGHT) rows.push(await lifecycles(gateway, caller, inFlight));
-        results.push({ row, floor: scheduleFloor(schedule(gateway)), rows });
+        results.push({ row, floor: floor(gateway), rows });
       } finally {
         await caller.close();
       }
@@ -262,18 +326,15 @@ function print({ engine, results }) {
   console.log(
     `\nRamp lifecycle: ${engine}, NODE_ENV=production, the default LOG_LEVEL (info), gateway on CPU ${SERVER_CPU}, the bench's callers on CPU ${LOAD_CPU}, server defaults unless stated\n`,
   );
+  const label = (text) => text.padEnd(70);
   const cells = (...values) => values.map((value, index) => String(value).padStart(index === 0 ? 9 : 8)).join(" ");
-  console.log(
-    `${"".padEnd(66)} ${cells("in flight", "ramps/s", "vs ceil.", "p50 ms", "p99 ms", "vs floor", "CPU µs")}`,
-  );
+  console.log(`${label("")} ${cells("in flight", "ramps/s", "vs ceil.", "p50 ms", "p99 ms", "vs floor", "CPU µs")}`);
   for (const { row, floor, rows } of results) {
-    console.log(
-      `${`floor: ${STEPS} steps of ${floor.stepDelayMs} ms, at processor passes ${floor.intervalMs} ms apart (1)`.padEnd(66)} ${cells("-", "-", "-", floor.least, floor.most, "1.00", "-")}`,
-    );
+    console.log(`${label(`floor: ${floor.label}`)} ${cells("-", "-", "-", floor.least, floor.most, "1.00", "-")}`);
     for (const { inFlight, rate, p50, p99, cpuUs } of rows) {
       const ceiling = inFlight / (floor.least / 1000);
       console.log(
-        `${`${row} (2)`.padEnd(66)} ${cells(
+        `${label(`${row} (2)`)} ${cells(
           inFlight,
           rate.toFixed(1),
           (rate / ceiling).toFixed(2),
@@ -300,16 +361,24 @@ try {
     worst (p50 and p99 columns: least and most); each later step is due a step delay after the pass that took the one
     before, and is taken at the first pass after that. Ceiling: the ramps in flight over the least time, the most ramps per
     second they could complete; "vs ceil." is the rate over it, "vs floor" the p99 over the most.
-(2) That many callers of the bench, one secret key with BR KYC approved, each take ramps one after the other through
-    POST /v1/quotes, /v1/ramp/register, for SELL /v1/ramp/update (the presigned transactions) and /v1/ramp/start, BUY
-    (250 BRL by PIX to USDC on Polygon) and SELL (50 USDC to BRL by PIX) in turn, each until its STATUS_CHANGE to COMPLETE
-    arrives. Latency: from sending the start to that event's arrival. The callers move in step: the ramps one pass
-    completes are started again together, and those the gateway answers last miss the next pass. ramps/s: the COMPLETE events arriving in ${DURATION_S} s after
-    a warm-up of ${WARM_UP_S} s; CPU µs: the gateway's CPU time over those seconds per ramp completed (its quote, registration
-    and start included). Completion is followed by one graphql-ws connection subscribed to rampEvents of the widget
+(2) That many callers of the bench, one secret key with the row's KYC approved (BR's for the sandbox; MX's, an individual's
+    through the API, for Alfredpay), each take ramps one after the other through POST /v1/quotes, /v1/ramp/register, for
+    SELL /v1/ramp/update (the presigned transactions) and /v1/ramp/start, each until its STATUS_CHANGE to COMPLETE arrives:
+    on the sandbox BUY (250 BRL by PIX to USDC on Polygon) and SELL (50 USDC to BRL by PIX) in turn, at Alfredpay BUY only
+    (500 MXN by SPEI to USDC on Polygon). Latency: from sending the start to that event's arrival. The callers move in step:
+    the ramps one pass completes are started again together, and those the gateway answers last miss the next pass.
+    ramps/s: the COMPLETE events arriving in ${DURATION_S} s after a warm-up of ${WARM_UP_S} s; CPU µs: the gateway's CPU time over
+    those seconds per ramp completed (its quote, registration and start included; not the simulator's, a process of its
+    own on the same core). Completion is followed by one graphql-ws connection subscribed to rampEvents of the widget
     session (one per direction) the ramps are registered in: two messages per ramp. Polling GET /v1/ramp/{id} would add
     requests per ramp and poll, a webhook an RSA-PSS signature per delivery on the gateway's core, rampProgress a
-    subscription per ramp and a ramp read per phase.`);
+    subscription per ramp and a ramp read per phase.
+(3) Alfredpay's orders move on the simulator's clock (PARTNER_SIM_PAYMENT_DELAY_MS, _STAGE_DELAY_MS and _DEPOSIT_DELAY_MS
+    set to ${STEP_DELAY_MS}): an onramp is paid a payment delay after registration made it, then takes its ${ONRAMP_STAGES} stages a stage
+    delay apart, each change a signed callback to the gateway whose next processor pass reads the order (without one,
+    RAMP_CHECK_INTERVAL_MS after the last read). On a gateway that took no time the ramp completes at the first pass after
+    the last stage: at once at best, an interval later at worst. The order's clock starts at registration, a little before
+    the start the latency is timed from.`);
 } finally {
   postgresql?.stop();
 }

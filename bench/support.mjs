@@ -310,7 +310,7 @@ const JPEG_FILE = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0
 
 /**
  * Takes the caller through BR KYC (a subaccount, its identity document and selfie uploaded, then level 1), as an
- * integrator does: BR ramps need it approved.
+ * integrator does, and waits for the partner's approval: BR ramps need it.
  */
 export async function completeBrKyc(call) {
   const taxId = randomCpf();
@@ -349,6 +349,48 @@ export async function completeBrKyc(call) {
     },
     200,
   );
+  const decision = await decided(
+    () => call("GET", `/v1/brl/getKycStatus?taxId=${taxId}`, undefined, 200),
+    ({ status, result }) => status === "COMPLETED" || result !== undefined,
+  );
+  if (decision.result !== "APPROVED") throw new Error(`KYC in BR was not approved: ${JSON.stringify(decision)}`);
+}
+
+/**
+ * Takes the caller through an individual's KYC in a domestic corridor (AR, CO, MX, US) through the API (a customer,
+ * its information, the submission) and waits for the partner's approval: that corridor's ramps need it.
+ */
+export async function completeDomesticKyc(call, country) {
+  await call("POST", "/v1/domestic/createIndividualCustomer", { country }, 200);
+  const { submissionId } = await call(
+    "POST",
+    "/v1/domestic/submitKycInformation",
+    {
+      country,
+      firstName: "Ana",
+      lastName: "Souza",
+      dateOfBirth: "1990-04-12",
+      documentType: "NATIONAL_ID",
+      documentNumber: "12345678",
+    },
+    200,
+  );
+  await call("POST", "/v1/domestic/sendKycSubmission", { country, submissionId }, 200);
+  const { status } = await decided(
+    () => call("GET", `/v1/domestic/getKycStatus?country=${country}&type=INDIVIDUAL`, undefined, 200),
+    (answer) => answer.status === "SUCCESS" || answer.status === "FAILED",
+  );
+  if (status !== "SUCCESS") throw new Error(`KYC in ${country} was not approved: ${status}`);
+}
+
+/** The partner's KYC decision, as `read` answers it once `isDecided`: asked every 50 ms, for up to 20 s. */
+async function decided(read, isDecided) {
+  for (let waited = 0; waited <= 400; waited++) {
+    const answer = await read();
+    if (isDecided(answer)) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the partner decided no KYC in 20 s");
 }
 
 /**
