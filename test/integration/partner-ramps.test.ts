@@ -137,6 +137,48 @@ describe(`an MX BUY at Alfredpay (${testEngine()})`, () => {
   });
 });
 
+describe(`an MX SELL at Alfredpay (${testEngine()})`, () => {
+  it("pays out to the account registered at the partner, after the tokens go to the order's deposit address", async () => {
+    const account = ok(
+      await t.request("POST", "/v1/mx/fiatAccounts", {
+        headers: profile.secret,
+        body: { type: "SPEI", accountNumber: "032180000118359719", accountName: "Ana Souza" },
+      }),
+    );
+    const body = { rampType: "SELL", from: "polygon", to: "spei", inputCurrency: "USDC", outputCurrency: "MXN" };
+    const quote = ok(
+      await t.request("POST", "/v1/quotes", { headers: profile.secret, body: { ...body, inputAmount: "50" } }),
+      201,
+    );
+    const ramp = ok(
+      await t.request("POST", "/v1/ramp/register", {
+        headers: profile.secret,
+        body: { quoteId: quote.id, fiatAccountId: account.fiatAccountId, additionalData: { walletAddress: WALLET } },
+      }),
+      201,
+    );
+    // What the user signs: the tokens to the deposit address of the partner's order.
+    expect(ramp.unsignedTxs).toEqual([
+      expect.objectContaining({
+        phase: "transfer",
+        network: "polygon",
+        signer: WALLET,
+        meta: expect.objectContaining({ to: expect.stringMatching(/^0x[0-9a-f]{40}$/), token: "USDC" }),
+      }),
+    ]);
+    const presignedTxs = ramp.unsignedTxs.map((tx: object) => ({ ...tx, signature: `0x${"cd".repeat(65)}` }));
+    ok(
+      await t.request("POST", "/v1/ramp/update", { headers: profile.secret, body: { rampId: ramp.id, presignedTxs } }),
+    );
+    ok(await t.request("POST", "/v1/ramp/start", { headers: profile.secret, body: { rampId: ramp.id } }));
+    expect(await finished(t, profile.secret, ramp.id)).toMatchObject({ status: "COMPLETE", currentPhase: "complete" });
+    // One order made at the partner per quote it took, offramps included.
+    const steps = Object.entries(t.partners.simulator.stats().alfredpay.moneySteps);
+    expect(steps.filter(([identity]) => identity.startsWith("offramp:"))).toEqual([[expect.any(String), 1]]);
+    expect(steps.filter(([, count]) => count !== 1)).toEqual([]);
+  });
+});
+
 describe(`registering at Alfredpay (${testEngine()})`, () => {
   it("answers a partner outage 502 and keeps nothing: the quote stays usable, and a second try registers", async () => {
     const quote = ok(
