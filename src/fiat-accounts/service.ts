@@ -3,15 +3,10 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
+import type { FiatAccountDetails } from "../providers/ports.js";
 import { canonicalId, fieldError, type ListPage, type Pagination } from "../validation.js";
 import * as repo from "./repo.js";
-import {
-  maskAccountNumber,
-  shownAccountType,
-  validateFiatAccount,
-  type FiatAccountCountry,
-  type FiatAccountDetails,
-} from "./rules.js";
+import { maskAccountNumber, shownAccountType, validateFiatAccount, type FiatAccountCountry } from "./rules.js";
 import type { CreateFiatAccountInput, FiatAccountView } from "./types.js";
 
 const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");

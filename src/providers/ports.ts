@@ -1,6 +1,7 @@
 import type { Money } from "../money.js";
 import type { Corridor, CustomerType, FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
+import type { BankAccountType, DomesticCountry, FiatAccountType } from "../reference-data/domestic.js";
 import type { RampPhase } from "../reference-data/ramp-phases.js";
 
 /*
@@ -325,6 +326,36 @@ export interface KycProvider {
   observe(customer: KycCustomer, attemptId: string, signal?: AbortSignal): Promise<KycObservation>;
   /** The liveness check that goes with a selfie: its hosted page, and the token its SDK validates the session with. */
   livenessCheck(selfieId: string): { url: string; validationToken: string };
+}
+
+/** An address given with a payout account: its bank's, or its beneficiary's. */
+export interface AccountAddress {
+  street?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  country?: string;
+}
+
+/**
+ * A payout bank account as the rules of its rail accepted it (src/fiat-accounts/rules.ts), normalized: numbers as
+ * digits only where a rule says so, strings trimmed, absent (or blank) fields left out rather than undefined.
+ */
+export interface FiatAccountDetails {
+  country: DomesticCountry;
+  type: FiatAccountType;
+  accountNumber: string;
+  accountName?: string;
+  accountType?: BankAccountType;
+  routingNumber?: string;
+  accountBankCode?: string;
+  documentType?: string;
+  documentNumber?: string;
+  isExternal: boolean;
+  /** Present when any bank* field was given. */
+  bank?: AccountAddress;
+  /** Present when any beneficiary* field was given (always for US BANK_USA). */
+  beneficiary?: AccountAddress;
 }
 
 /** What a partner's callback says, read from its envelope: which object changed, to which status, and whose it is. */
