@@ -358,6 +358,20 @@ export interface FiatAccountDetails {
   beneficiary?: AccountAddress;
 }
 
+/** The partner's customer whose payout accounts these are. */
+export type FiatAccountOwner = Pick<KycCustomer, "corridor" | "providerCustomerId">;
+
+/**
+ * Payout accounts at the partner that pays out in their corridor: its offramps name the partner's id of the account,
+ * and it checks the account is the customer's. Calls are made outside any database transaction.
+ */
+export interface FiatAccountRegistry {
+  /** Registers the account for the customer; the partner's id of it. */
+  register(owner: FiatAccountOwner, details: FiatAccountDetails): Promise<string>;
+  /** Removes the account at the partner; one the partner no longer knows counts as removed. */
+  remove(owner: FiatAccountOwner, partnerAccountId: string): Promise<void>;
+}
+
 /** What a partner's callback says, read from its envelope: which object changed, to which status, and whose it is. */
 export interface PartnerCallbackFacts {
   /** ticket or kycAttempt (Avenia); onramp, offramp, kyc or kyb (Alfredpay). */
