@@ -36,9 +36,11 @@ import { ProfileService } from "./profiles/service.js";
 import type { RampProvider } from "./providers/ports.js";
 import { SandboxRampProvider } from "./providers/sandbox.js";
 import { AlfredpayClient } from "./providers/alfredpay/client.js";
+import { AlfredpayFiatAccounts } from "./providers/alfredpay/fiat-accounts.js";
 import { AlfredpayKyc } from "./providers/alfredpay/kyc.js";
 import { AveniaClient } from "./providers/avenia/client.js";
 import { AveniaKyc } from "./providers/avenia/kyc.js";
+import { PartnerFiatAccounts } from "./providers/partner-fiat-accounts.js";
 import { PartnerKyc } from "./providers/partner-kyc.js";
 import { AlfredpayRamps } from "./providers/alfredpay/ramps.js";
 import { CorridorRamps, partnerRampsOf } from "./providers/corridor-ramps.js";
@@ -245,7 +247,12 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   );
   const outbox = new OutboxSignal(bus, log);
   const rampEventOutbox = new RampEventOutbox(enqueueDeliveries);
-  const fiatAccounts = new FiatAccountService(db, delegation, kyc);
+  const fiatAccounts = new FiatAccountService(
+    db,
+    delegation,
+    kyc,
+    new PartnerFiatAccounts(config.partners.corridors, alfredpayClient && new AlfredpayFiatAccounts(alfredpayClient)),
+  );
   const idempotency = new IdempotencyService(db);
   const pricing = new PricingAssignments(db, reads, bus, config.cacheTtlMs);
   const quotes = new QuoteService(reads, writes, rampProvider, pricing, config.cacheTtlMs);

@@ -10,6 +10,8 @@ export function insertFiatAccount(
     type: string;
     details: string;
     createdAt: Date;
+    partnerCustomerId: string;
+    partnerAccountId: string;
   },
 ) {
   return db.fiatAccount.create({ data });

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { AppError, type FieldIssue } from "../errors.js";
-import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
+import type { AccountAddress, FiatAccountDetails } from "../providers/ports.js";
+import {
+  BANK_ACCOUNT_TYPES,
+  DOMESTIC_COUNTRIES,
+  FIAT_ACCOUNT_TYPES,
+  type BankAccountType,
+  type DomesticCountry,
+  type FiatAccountType,
+} from "../reference-data/domestic.js";
 
 /**
  * Payout fiat accounts of the domestic corridors: the body of `POST /v1/domestic/fiatAccounts`, which
@@ -11,24 +19,6 @@ import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/dome
 /** Payout accounts exist in the domestic corridors. */
 export const FIAT_ACCOUNT_COUNTRIES = DOMESTIC_COUNTRIES;
 export type FiatAccountCountry = DomesticCountry;
-
-/** The reference's DomesticFiatAccountType enum (the corridors served here offer only some of them). */
-export const FIAT_ACCOUNT_TYPES = [
-  "ACH",
-  "ACH_BOL",
-  "ACH_CHL",
-  "ACH_DOM",
-  "B89",
-  "BANK_CN",
-  "BANK_USA",
-  "COELSA",
-  "PIX",
-  "SPEI",
-] as const;
-export type FiatAccountType = (typeof FIAT_ACCOUNT_TYPES)[number];
-
-export const BANK_ACCOUNT_TYPES = ["checking", "savings"] as const;
-type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
 
 /**
  * The kind of number that names an account on a rail that takes no bank account type, as the partner records
@@ -81,35 +71,6 @@ export const fiatAccountInput = z.strictObject(
   },
   { error: (issue) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined) },
 );
-
-interface AccountAddress {
-  street?: string;
-  city?: string;
-  state?: string;
-  postalCode?: string;
-  country?: string;
-}
-
-/**
- * The normalized account the service stores: numbers as digits only where a rule says so, strings
- * trimmed, absent (or blank) fields left out rather than undefined.
- */
-export interface FiatAccountDetails {
-  country: FiatAccountCountry;
-  type: FiatAccountType;
-  accountNumber: string;
-  accountName?: string;
-  accountType?: BankAccountType;
-  routingNumber?: string;
-  accountBankCode?: string;
-  documentType?: string;
-  documentNumber?: string;
-  isExternal: boolean;
-  /** Present when any bank* field was given. */
-  bank?: AccountAddress;
-  /** Present when any beneficiary* field was given (always for US BANK_USA). */
-  beneficiary?: AccountAddress;
-}
 
 /** The string fields, in the order the rules see them (documentType before documentNumber). */
 const TEXT_FIELDS = [

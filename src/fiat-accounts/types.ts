@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { listPage } from "../validation.js";
-import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, type FiatAccountCountry, type FiatAccountType } from "./rules.js";
+import type { FiatAccountType } from "../reference-data/domestic.js";
+import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, type FiatAccountCountry } from "./rules.js";
 
 const country = z.enum(FIAT_ACCOUNT_COUNTRIES, { error: `must be one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")}` });
 const notAnObject = (issue: { code?: string }) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined);
@@ -27,7 +28,7 @@ export const listFiatAccountsInput = listPage.extend({ country });
  */
 export interface FiatAccountView {
   fiatAccountId: string;
-  /** The subject's provider account (customer) in the account's country. */
+  /** The partner's customer the account is registered under: the subject's customer in the account's country. */
   customerId: string;
   country: FiatAccountCountry;
   type: FiatAccountType;

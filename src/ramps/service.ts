@@ -190,7 +190,7 @@ export class RampService {
     }
     if (!fiatAccountId)
       throw fieldError("fiatAccountId", `is required for a SELL ramp in ${corridor}: the account the payout goes to`);
-    return this.fiatAccounts.payoutAccount(acting.subjectProfileId, fiatAccountId, corridor);
+    return (await this.fiatAccounts.payoutAccount(acting.subjectProfileId, fiatAccountId, corridor)).fiatAccountId;
   }
 
   /** Adds signed transactions and client-reported hashes while the ramp is initial; later values win. */

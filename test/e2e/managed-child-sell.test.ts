@@ -11,7 +11,7 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
  * A managed child from creation to a completed SELL ramp on the BUILT server over real HTTP (issue 6):
  * approved KYC, a payout account, then the ramp, entirely through the manager's secret key with the
  * selector, and again entirely through the child's own credential. Every step is a call an integrator
- * makes; nothing is set up in the database.
+ * makes; nothing is set up in the database. The payout account is read back at the partner (the embedded simulator).
  */
 
 const SELL_QUOTE = {
@@ -37,6 +37,23 @@ beforeAll(async () => {
   });
 });
 afterAll(() => server?.dispose());
+
+/** The accounts the embedded simulator's Alfredpay holds for its customer, asked with the gateway's credentials there. */
+async function alfredpayAccounts(customerId: string): Promise<Record<string, unknown>[]> {
+  const { url, alfredpay } = JSON.parse(
+    readFileSync(join(server.database.dataDir, "partner-simulator.json"), "utf8"),
+  ) as {
+    url: string;
+    alfredpay: { apiKey: string; apiSecret: string };
+  };
+  rememberSecret(alfredpay.apiSecret);
+  const response = await fetch(
+    `${url}/api/v1/third-party-service/penny/fiatAccounts?customerId=${encodeURIComponent(customerId)}`,
+    { headers: { "api-key": alfredpay.apiKey, "api-secret": alfredpay.apiSecret } },
+  );
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>[];
+}
 
 /** KYC, a payout account and a SELL ramp to COMPLETE, every call with `headers` (acting as the child). */
 async function childSellsThrough(headers: Headers): Promise<void> {
@@ -69,6 +86,12 @@ async function childSellsThrough(headers: Headers): Promise<void> {
     headers,
     body: { type: "SPEI", accountNumber: CLABE, accountName: "Lucía Hernández" },
   });
+  // The account is Alfredpay's too (the embedded simulator's), under the child's customer listed with it.
+  const [listed] = await expectCall(200, server, "GET", "/v1/mx/fiatAccounts", { headers });
+  expect(listed.fiatAccountId).toBe(fiatAccountId);
+  expect(await alfredpayAccounts(listed.customerId)).toEqual([
+    expect.objectContaining({ type: "SPEI", accountNumber: CLABE, accountType: "CLABE" }),
+  ]);
   const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body: SELL_QUOTE });
   const registered = await expectCall(201, server, "POST", "/v1/ramp/register", {
     headers,

@@ -1,5 +1,6 @@
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomInt, randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ERROR_TABLE } from "../../src/errors.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
@@ -9,7 +10,8 @@ import { expectError, expectPagedList, newestFirst, ok, seedTimes } from "../sup
  * Payout fiat accounts over REST (CONTRACT.md, KYC/KYB and fiat accounts; issue 6): creation with the
  * country from the path alias, the query or the body, field-level validation, owner scoping and soft
  * deletion, delegation with the corridor check, and SELL ramps paying out to an account of the same
- * subject and corridor, on the project's engine.
+ * subject and corridor, on the project's engine. Every account is registered at Alfredpay (the partner
+ * simulator, read back through its own API) and deleted there.
  */
 
 let t: TestApp;
@@ -20,6 +22,7 @@ beforeAll(async () => {
   );
 });
 afterAll(() => t?.close());
+afterEach(() => t.partners.simulator.clearFaults());
 
 type Headers = Record<string, string>;
 
@@ -68,6 +71,34 @@ const create = (headers: Headers, body: unknown, path = "/v1/domestic/fiatAccoun
 const list = (headers: Headers, query = "?country=US", path = "/v1/domestic/fiatAccounts") =>
   t.request("GET", `${path}${query}`, { headers });
 const accountCount = () => t.app.db.fiatAccount.count();
+const remove = (headers: Headers, fiatAccountId: string) =>
+  t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers });
+
+const ALFREDPAY_API = "/api/v1/third-party-service/penny";
+/** Alfredpay's own API (the simulator's), as the partner answers it: every field it holds. */
+async function alfredpay(method: "GET" | "DELETE", path: string): Promise<any> {
+  const { ALFREDPAY_API_KEY, ALFREDPAY_API_SECRET } = t.partners.env;
+  const response = await fetch(`${t.partners.simulator.url}${ALFREDPAY_API}${path}`, {
+    method,
+    headers: { "api-key": ALFREDPAY_API_KEY!, "api-secret": ALFREDPAY_API_SECRET! },
+  });
+  expect(response.status).toBe(200);
+  return response.headers.get("content-type")?.includes("json") ? response.json() : undefined;
+}
+/** The accounts Alfredpay holds for its customer. */
+const atPartner = (customerId: string): Promise<Record<string, any>[]> =>
+  alfredpay("GET", `/fiatAccounts?customerId=${encodeURIComponent(customerId)}`);
+/** Our account's row, with the partner's customer and account it is registered as. */
+const stored = (fiatAccountId: string) => t.app.db.fiatAccount.findUniqueOrThrow({ where: { id: fiatAccountId } });
+const CREATE_AT_PARTNER = `POST ${ALFREDPAY_API}/fiatAccounts`;
+const DELETE_AT_PARTNER = `DELETE ${ALFREDPAY_API}/fiatAccounts/{customerId}/{fiatAccountId}`;
+const partnerCreations = () => t.partners.simulator.stats().alfredpay.calls[CREATE_AT_PARTNER] ?? 0;
+/** The subject's customer at the partner in the country, as its KYC case names it. */
+async function customerIdOf(profileId: string, corridor: Corridor): Promise<string> {
+  const cases = await t.app.db.kycCase.findMany({ where: { profileId, corridor } });
+  expect(cases).toHaveLength(1);
+  return cases[0]!.providerCustomerId;
+}
 
 describe("creating and listing", () => {
   it("creates an account (200 {fiatAccountId}) and lists the subject's accounts of a country, newest first, number masked", async () => {
@@ -258,6 +289,196 @@ describe("creating and listing", () => {
   });
 });
 
+describe("at Alfredpay", () => {
+  it("registers each rail's account under the subject's customer in Alfredpay's fields, and stores the partner's id beside ours", async () => {
+    const user = await newUser();
+    await customers(user.secret, "US", "MX", "AR", "CO");
+    // Personal data the log audit looks for: neither reaches a log on the way to the partner.
+    const usAccountNumber = rememberSecret(String(randomInt(10 ** 9, 10 ** 10)));
+    const holder = rememberSecret(`Juana Pérez ${randomUUID().slice(0, 8)}`);
+    const bodies = {
+      MX: { ...MX_SPEI, accountName: holder },
+      AR: AR_COELSA,
+      CVU: { ...AR_COELSA, accountNumber: "0000003100010000000016" },
+      CO: {
+        country: "CO",
+        type: "ACH",
+        accountNumber: "0110123456789",
+        accountType: "savings",
+        accountBankCode: "1007",
+        documentType: "CC",
+        documentNumber: "1020304050",
+        accountName: "María Gómez",
+      },
+      US: { ...US_ACH, accountNumber: usAccountNumber, accountBankCode: "Chase" },
+      WIRE: {
+        ...US_ACH,
+        type: "BANK_USA",
+        accountType: "savings",
+        isExternal: true,
+        beneficiaryStreet: "1 Main St",
+        beneficiaryCity: "Austin",
+        beneficiaryState: "tx",
+        beneficiaryPostalCode: "73301",
+      },
+    };
+    const partnerView: Record<string, Record<string, any>> = {};
+    for (const [name, body] of Object.entries(bodies)) {
+      const { fiatAccountId } = ok(await create(user.secret, body), 200);
+      const row = await stored(fiatAccountId);
+      expect(row.partnerCustomerId).toBe(await customerIdOf(user.profileId, body.country as Corridor));
+      const held = await atPartner(row.partnerCustomerId!);
+      partnerView[name] = held.find((account) => account.fiatAccountId === row.partnerAccountId)!;
+      expect(partnerView[name], `${name} at the partner`).toMatchObject({ customerId: row.partnerCustomerId });
+      // The partner's ids stay ours to know: the list shows our id and the customer only.
+      const listed = ok(await list(user.secret, `?country=${body.country}`)).find(
+        (account: any) => account.fiatAccountId === fiatAccountId,
+      );
+      expect(listed.customerId).toBe(row.partnerCustomerId);
+      expect(Object.values(listed)).not.toContain(row.partnerAccountId);
+    }
+
+    const { MX, AR, CVU, CO, US, WIRE } = partnerView;
+    expect(MX).toMatchObject({
+      type: "SPEI",
+      isExternal: false,
+      accountNumber: "032180000118359719",
+      accountType: "CLABE",
+      metadata: { accountHolderName: holder },
+    });
+    expect(AR).toMatchObject({ type: "COELSA", accountNumber: "2850590940090418135201", accountType: "CBU" });
+    expect(CVU).toMatchObject({ accountType: "CVU" });
+    // The CUIT and the holder's name have no place in COELSA's fields: they stay with us.
+    expect(JSON.stringify([AR, CVU])).not.toMatch(/12345678|García|metadata/);
+    expect(CO).toMatchObject({
+      type: "ACH",
+      accountName: "1007",
+      accountNumber: "0110123456789",
+      accountType: "AHORRO",
+      metadata: { accountHolderName: "María Gómez", documentType: "CC", documentNumber: "1020304050" },
+    });
+    expect(US).toEqual({
+      fiatAccountId: expect.any(String),
+      customerId: expect.any(String),
+      createdAt: expect.any(String),
+      type: "ACH",
+      isExternal: false,
+      accountName: "Chase",
+      accountNumber: usAccountNumber,
+      accountType: "CHECKING",
+      routingNumber: "021000021",
+    });
+    expect(WIRE).toMatchObject({
+      type: "BANK_USA",
+      isExternal: true,
+      accountType: "SAVINGS",
+      routingNumber: "021000021",
+      metadata: {
+        beneficiaryAddress: { street: "1 Main St", city: "Austin", stateProvince: "TX", postalCode: "73301" },
+      },
+    });
+  });
+
+  it("needs the subject's customer: before it exists 404 and nothing reaches the partner; a customer whose KYC has not started may add accounts", async () => {
+    const user = await newUser();
+    const sent = partnerCreations();
+    const before = await create(user.secret, MX_SPEI);
+    expectError(before, 404, "NOT_FOUND");
+    expect(before.body.error.message).toBe("Customer not found: create the MX customer first.");
+    expect(partnerCreations()).toBe(sent);
+
+    await customers(user.secret, "MX");
+    expect((await t.app.db.kycCase.findFirstOrThrow({ where: { profileId: user.profileId } })).status).toBe(
+      "not_started",
+    );
+    const { fiatAccountId } = ok(await create(user.secret, MX_SPEI), 200);
+    expect(await atPartner(await customerIdOf(user.profileId, "MX"))).toMatchObject([
+      { fiatAccountId: (await stored(fiatAccountId)).partnerAccountId },
+    ]);
+  });
+
+  it("a partner refusal (422 PROVIDER_REJECTED) or outage (502 PROVIDER_UNAVAILABLE) creates nothing here nor there, in the table's words", async () => {
+    const user = await newUser();
+    await customers(user.secret, "MX");
+    const customerId = await customerIdOf(user.profileId, "MX");
+    for (const [status, answer, code] of [
+      [400, 422, "PROVIDER_REJECTED"],
+      [503, 502, "PROVIDER_UNAVAILABLE"],
+    ] as const) {
+      t.partners.simulator.setFaults({
+        partner: "alfredpay",
+        failNext: { count: 1, status, when: "before", route: CREATE_AT_PARTNER },
+      });
+      const before = await accountCount();
+      const sent = partnerCreations();
+      const response = await create(user.secret, MX_SPEI);
+      expectError(response, answer, code);
+      // Our words, never the partner's body.
+      expect(response.body.error.message).toBe(ERROR_TABLE[code].message);
+      expect(partnerCreations()).toBe(sent + 1);
+      expect(await accountCount()).toBe(before);
+      expect(await atPartner(customerId)).toEqual([]);
+    }
+    ok(await create(user.secret, MX_SPEI), 200);
+    expect(await atPartner(customerId)).toHaveLength(1);
+  });
+
+  it("an account the database fails to store is removed at the partner again, and the failure answered", async () => {
+    const user = await newUser();
+    await customers(user.secret, "MX");
+    const customerId = await customerIdOf(user.profileId, "MX");
+    const before = await accountCount();
+    const insert = vi.spyOn(t.app.db.fiatAccount, "create").mockRejectedValueOnce(new Error("the disk is full"));
+    try {
+      expectError(await create(user.secret, MX_SPEI), 500, "INTERNAL");
+    } finally {
+      insert.mockRestore();
+    }
+    expect(partnerCreations()).toBeGreaterThan(0);
+    expect(await atPartner(customerId)).toEqual([]);
+    expect(await accountCount()).toBe(before);
+  });
+
+  it("deletes at the partner, then here; one the partner no longer has is deleted here all the same; a partner outage or refusal keeps it in both", async () => {
+    const user = await newUser();
+    await customers(user.secret, "MX");
+    const customerId = await customerIdOf(user.profileId, "MX");
+    const [kept, goneThere] = [
+      ok(await create(user.secret, MX_SPEI), 200).fiatAccountId,
+      ok(await create(user.secret, MX_SPEI), 200).fiatAccountId,
+    ];
+    const partnerIds = async (...ids: string[]) =>
+      Promise.all(ids.map(async (id) => (await stored(id)).partnerAccountId));
+    const held = async () => (await atPartner(customerId)).map((account) => account.fiatAccountId).sort();
+    expect(await held()).toEqual((await partnerIds(kept, goneThere)).sort());
+
+    // Down for the call and both retries of the (idempotent) delete, then a refusal.
+    for (const [fault, answer, code] of [
+      [{ count: 3, status: 503 }, 502, "PROVIDER_UNAVAILABLE"],
+      [{ count: 1, status: 422 }, 422, "PROVIDER_REJECTED"],
+    ] as const) {
+      t.partners.simulator.setFaults({
+        partner: "alfredpay",
+        failNext: { ...fault, when: "before", route: DELETE_AT_PARTNER },
+      });
+      expectError(await remove(user.secret, kept), answer, code);
+      expect((await stored(kept)).deletedAt).toBeNull();
+      expect(await held()).toContain((await stored(kept)).partnerAccountId);
+    }
+    t.partners.simulator.clearFaults();
+    ok(await remove(user.secret, kept), 204);
+    expect((await stored(kept)).deletedAt).not.toBeNull();
+    expect(await held()).toEqual(await partnerIds(goneThere));
+
+    // Removed at the partner already (the partner answers 404): what was asked for holds.
+    const [partnerAccountId] = await partnerIds(goneThere);
+    await alfredpay("DELETE", `/fiatAccounts/${customerId}/${partnerAccountId}`);
+    ok(await remove(user.secret, goneThere), 204);
+    expect((await stored(goneThere)).deletedAt).not.toBeNull();
+    expect(ok(await list(user.secret, "?country=MX"))).toEqual([]);
+  });
+});
+
 describe("owner scoping and deletion", () => {
   it("another profile's account is 404 and untouched, an id that is no UUID 400; a deleted account is neither listed nor deletable again", async () => {
     const owner = await newUser();
@@ -279,8 +500,11 @@ describe("owner scoping and deletion", () => {
     );
     expect(ok(await list(owner.secret), 200)).toHaveLength(1);
 
+    const { partnerCustomerId, partnerAccountId } = await stored(fiatAccountId);
+    expect((await atPartner(partnerCustomerId!)).map((account) => account.fiatAccountId)).toEqual([partnerAccountId]);
     ok(await t.request("DELETE", `/v1/mx/fiatAccounts/${fiatAccountId}`, { headers: owner.session }), 204);
     expect(ok(await list(owner.secret), 200)).toEqual([]);
+    expect(await atPartner(partnerCustomerId!)).toEqual([]);
     expectError(
       await t.request("DELETE", `/v1/domestic/fiatAccounts/${fiatAccountId}`, { headers: owner.secret }),
       404,
@@ -419,6 +643,16 @@ describe("SELL ramps pay out to a fiat account of the same subject and corridor"
 
     const ramp = ok(await register(user.secret, quoteId, mx), 201);
     expect(ramp.fiatAccountId).toBe(mx);
+    // What a partner's offramp will name: the partner's customer and account, which the wire never shows.
+    const { partnerCustomerId, partnerAccountId } = await stored(mx);
+    expect(await t.app.fiatAccounts.payoutAccount(user.profileId, mx, "MX")).toEqual({
+      fiatAccountId: mx,
+      partnerCustomerId,
+      partnerAccountId,
+    });
+    expect(await atPartner(partnerCustomerId!)).toContainEqual(
+      expect.objectContaining({ fiatAccountId: partnerAccountId }),
+    );
     // The database holds it too: a ramp cannot name an account that does not exist, nor lose the one it names.
     await expect(
       t.app.db.ramp.update({ where: { id: ramp.id }, data: { fiatAccountId: randomUUID() } }),

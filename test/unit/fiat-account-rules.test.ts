@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { AppError, type FieldIssue } from "../../src/errors.js";
+import { FIAT_ACCOUNT_TYPES } from "../../src/reference-data/domestic.js";
 import {
   ACCOUNT_TYPES_BY_COUNTRY,
   FIAT_ACCOUNT_COUNTRIES,
-  FIAT_ACCOUNT_TYPES,
   fiatAccountInput,
   isValidAbaRoutingNumber,
   isValidCbu,

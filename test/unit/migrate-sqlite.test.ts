@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrateFrom } from "../../src/db/migrate.js";
+import { migrateFrom, migrationsDirectory } from "../../src/db/migrate.js";
 
 /*
  * The SQLite migration runner and a migration that rebuilds a table others refer to, as Prisma writes one
@@ -84,6 +84,52 @@ describe("SQLite migrations that rebuild a table", () => {
       const applied = db.prepare('SELECT "migration_name" FROM "_prisma_migrations"').all();
       expect(applied).toEqual([{ migration_name: "1_tables" }]);
       expect(db.prepare(`SELECT count(*) AS n FROM pragma_foreign_key_list('Ramp')`).get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("the migration that registers fiat accounts at the partner", () => {
+  const ADDING = "20261207130000_fiat_account_partner_ids";
+
+  /** The project's SQLite migrations up to and including `through`, copied into the test's directory. */
+  function projectMigrations(directory: string, through: string) {
+    for (const name of readdirSync(migrationsDirectory("sqlite")).filter((entry) => /^\d{14}_/.test(entry)))
+      if (name <= through)
+        cpSync(join(migrationsDirectory("sqlite"), name), join(directory, name), { recursive: true });
+  }
+
+  // Such accounts exist only here: no partner payout can name them, so none may stay usable.
+  it("retires the accounts from before (deleted now, in the ORM's date format), leaving deleted ones as they were", async () => {
+    const { config, directory, open } = setUp({});
+    projectMigrations(directory, "20261207120000_kyc_partner_attempts");
+    await migrateFrom(config, directory);
+    const db = open();
+    try {
+      const insert = db.prepare(
+        `INSERT INTO "FiatAccount" ("id", "profileId", "actorProfileId", "country", "type", "details", "createdAt", "deletedAt")
+         VALUES (?, 'p', 'p', 'MX', 'SPEI', '{}', '2026-01-01T00:00:00.000+00:00', ?)`,
+      );
+      insert.run("usable", null);
+      insert.run("deleted", "2026-02-01T00:00:00.000+00:00");
+      projectMigrations(directory, ADDING);
+      const before = Date.now();
+      expect(await migrateFrom(config, directory)).toEqual([ADDING]);
+      const rows = db
+        .prepare(`SELECT "id", "deletedAt", "partnerAccountId" FROM "FiatAccount" ORDER BY "id"`)
+        .all() as {
+        id: string;
+        deletedAt: string;
+        partnerAccountId: string | null;
+      }[];
+      expect(rows.map(({ id, partnerAccountId }) => [id, partnerAccountId])).toEqual([
+        ["deleted", null],
+        ["usable", null],
+      ]);
+      expect(rows[0]!.deletedAt).toBe("2026-02-01T00:00:00.000+00:00");
+      expect(rows[1]!.deletedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
+      expect(Date.parse(rows[1]!.deletedAt)).toBeGreaterThanOrEqual(before - 1000);
     } finally {
       db.close();
     }

@@ -503,16 +503,20 @@ export class Alfredpay {
   private createFiatAccount(request: PartnerRequest) {
     const body = objectBody(request);
     const customer = this.customer(requiredString(body, "customerId"));
-    const fields = body.fiatAccountFields;
-    if (typeof fields !== "object" || fields === null)
+    const type = requiredString(body, "type");
+    const isExternal = body.isExternal === true;
+    if (typeof body.fiatAccountFields !== "object" || body.fiatAccountFields === null)
       throw new PartnerError(400, "Invalid field(s): fiatAccountFields", 110002);
+    const fields = objectOrEmpty(body.fiatAccountFields);
+    const invalid = invalidFiatAccountFields(customer.country, type, isExternal, fields);
+    if (invalid.length) throw new PartnerError(400, `Invalid field(s): ${invalid.join(", ")}`, 110002);
     const account: FiatAccount = {
       fiatAccountId: randomUUID(),
       customerId: customer.customerId,
-      type: requiredString(body, "type"),
-      isExternal: body.isExternal === true,
+      type,
+      isExternal,
       createdAt: isoNow(),
-      fields: fields as Record<string, unknown>,
+      fields,
     };
     this.fiatAccounts.set(account.fiatAccountId, account);
     return { fiatAccountId: account.fiatAccountId };
@@ -551,6 +555,69 @@ export class Alfredpay {
       headers: () => standardWebhookHeaders(callbackSecret, id, rawBody, Date.now()),
     });
   }
+}
+
+/** The account types a customer of each country registers (spec: Alfredpay's rails in MX, AR, CO and the US). */
+const FIAT_ACCOUNT_TYPES_BY_COUNTRY: Record<string, readonly string[]> = {
+  MX: ["SPEI"],
+  AR: ["COELSA"],
+  CO: ["ACH"],
+  US: ["ACH", "BANK_USA"],
+};
+
+/**
+ * The fiat-account fields a type is refused without (the facts' shapes, and the gateway's choices where they are
+ * silent): SPEI a CLABE, COELSA a CBU or CVU, Colombian ACH the bank's code and the holder's document, US accounts a
+ * routing number and an account type, an external US wire its beneficiary's address. Shapes are checked, not check
+ * digits. The names of what is wrong, none when the fields fit.
+ */
+function invalidFiatAccountFields(
+  country: string,
+  type: string,
+  isExternal: boolean,
+  fields: Record<string, unknown>,
+): string[] {
+  if (!FIAT_ACCOUNT_TYPES_BY_COUNTRY[country]?.includes(type)) return ["type"];
+  const given = (value: unknown) => typeof value === "string" && value !== "";
+  const matches = (value: unknown, pattern: RegExp) => typeof value === "string" && pattern.test(value);
+  const oneOf = (value: unknown, values: readonly string[]) => values.includes(value as string);
+  const metadata = objectOrEmpty(fields.metadata);
+  const { accountNumber, accountType, accountName, routingNumber } = fields;
+  const fits: Record<string, boolean> =
+    type === "SPEI"
+      ? { accountNumber: matches(accountNumber, /^\d{18}$/), accountType: accountType === "CLABE" }
+      : type === "COELSA"
+        ? { accountNumber: matches(accountNumber, /^\d{22}$/), accountType: oneOf(accountType, ["CBU", "CVU"]) }
+        : country === "CO"
+          ? {
+              accountNumber: matches(accountNumber, /^\d{6,20}$/),
+              accountType: oneOf(accountType, ["CORRIENTE", "AHORRO"]),
+              accountName: given(accountName),
+              "metadata.documentType": given(metadata.documentType),
+              "metadata.documentNumber": given(metadata.documentNumber),
+            }
+          : {
+              accountNumber: matches(accountNumber, /^\d{4,17}$/),
+              accountType: oneOf(accountType, ["CHECKING", "SAVINGS"]),
+              routingNumber: matches(routingNumber, /^\d{9}$/),
+              ...(type === "BANK_USA" &&
+                isExternal &&
+                beneficiaryAddressFits(objectOrEmpty(metadata.beneficiaryAddress))),
+            };
+  return Object.entries(fits).flatMap(([field, fit]) => (fit ? [] : [field]));
+}
+
+function beneficiaryAddressFits(address: Record<string, unknown>): Record<string, boolean> {
+  return Object.fromEntries(
+    ["street", "city", "stateProvince", "postalCode"].map((part) => [
+      `metadata.beneficiaryAddress.${part}`,
+      typeof address[part] === "string" && address[part] !== "",
+    ]),
+  );
+}
+
+function objectOrEmpty(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function customerView({ customerId, country, createdAt, type }: Customer) {

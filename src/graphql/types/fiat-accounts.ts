@@ -2,12 +2,11 @@ import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql
 import { enumOf } from "./enums.js";
 import {
   AR_DOCUMENT_TYPES,
-  BANK_ACCOUNT_TYPES,
   CO_DOCUMENT_TYPES,
   FIAT_ACCOUNT_COUNTRIES,
-  FIAT_ACCOUNT_TYPES,
   SHOWN_ACCOUNT_TYPES,
 } from "../../fiat-accounts/rules.js";
+import { BANK_ACCOUNT_TYPES, FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
 import { Connection } from "./connection.js";
 
 export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);

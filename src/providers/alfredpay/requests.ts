@@ -65,11 +65,38 @@ export interface KybSubmission {
   expectedMonthlyTransactions?: number;
 }
 
-/** Rail-specific: SPEI `{accountNumber: CLABE, accountType: "CLABE", metadata: {accountHolderName}}`, and so on. */
-export interface FiatAccountFields {
+/** A US bank's address, as BANK_USA takes it: beside the account, or inside `metadata` for an external one. */
+interface BankAddress {
+  bankStreet?: string;
+  bankCity?: string;
+  /** Upper case. */
+  bankState?: string;
+  bankPostalCode?: string;
+  bankCountry?: string;
+}
+
+/**
+ * Rail-specific (partners-wire-facts §2.2): SPEI `{accountNumber: CLABE, accountType: "CLABE", metadata:
+ * {accountHolderName}}`, and so on; src/providers/alfredpay/fiat-accounts.ts says which rail gets what.
+ */
+export interface FiatAccountFields extends BankAddress {
   accountNumber: string;
   accountType: string;
+  /** Colombian ACH: the bank's code; US accounts: the bank's name. */
   accountName?: string;
   routingNumber?: string;
-  metadata?: Record<string, string>;
+  metadata?: BankAddress & {
+    accountHolderName?: string;
+    documentType?: string;
+    documentNumber?: string;
+    /** An external US account's beneficiary. */
+    beneficiaryAddress?: {
+      street?: string;
+      city?: string;
+      /** Upper case. */
+      stateProvince?: string;
+      postalCode?: string;
+      country?: string;
+    };
+  };
 }

@@ -1,12 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import {
-  FIAT_ACCOUNT_COUNTRIES,
-  FIAT_ACCOUNT_TYPES,
-  fiatAccountInput,
-  SHOWN_ACCOUNT_TYPES,
-} from "../../fiat-accounts/rules.js";
+import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, SHOWN_ACCOUNT_TYPES } from "../../fiat-accounts/rules.js";
+import { FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
 import {
   ALIASED_FIAT_ACCOUNT_OPERATIONS,
   createDomesticFiatAccount,

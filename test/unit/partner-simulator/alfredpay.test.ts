@@ -348,15 +348,67 @@ describe("Alfredpay", () => {
     const account = await alfredpay(sim.url, "POST", "/fiatAccounts", {
       customerId,
       type: "SPEI",
-      fiatAccountFields: { accountNumber: "1" },
+      fiatAccountFields: { accountNumber: "646180157000000004", accountType: "CLABE" },
     });
     const listed = await alfredpay(sim.url, "GET", `/fiatAccounts?customerId=${customerId}`);
     expect(listed.body).toMatchObject([
-      { fiatAccountId: account.body.fiatAccountId, accountNumber: "1", type: "SPEI" },
+      { fiatAccountId: account.body.fiatAccountId, accountNumber: "646180157000000004", type: "SPEI" },
     ]);
     expect(
       (await alfredpay(sim.url, "DELETE", `/fiatAccounts/${customerId}/${account.body.fiatAccountId}`)).status,
     ).toBe(200);
     expect((await alfredpay(sim.url, "GET", `/fiatAccounts?customerId=${customerId}`)).body).toEqual([]);
+  });
+
+  it("refuses fiat-account fields a rail needs 400 110002 naming them, and a type the customer's country does not pay out on", async () => {
+    const sim = await simulator();
+    const create = (customerId: string, type: string, fiatAccountFields: unknown, isExternal = false) =>
+      alfredpay(sim.url, "POST", "/fiatAccounts", { customerId, type, fiatAccountFields, isExternal });
+    const mexican = (await alfredpayCustomer(sim.url, "mx@example.com", "MX")).customerId;
+    const argentine = (await alfredpayCustomer(sim.url, "ar@example.com", "AR")).customerId;
+    const colombian = (await alfredpayCustomer(sim.url, "co@example.com", "CO")).customerId;
+    const american = (await alfredpayCustomer(sim.url, "us@example.com", "US")).customerId;
+    const refusal = (fields: string) => ({
+      status: 400,
+      body: { errorCode: 110002, errorMessage: `Invalid field(s): ${fields}` },
+    });
+
+    expect(await create(mexican, "SPEI", { accountNumber: "6461801570", accountType: "clabe" })).toEqual(
+      refusal("accountNumber, accountType"),
+    );
+    expect(await create(mexican, "COELSA", { accountNumber: "2850590940090418135201", accountType: "CBU" })).toEqual(
+      refusal("type"),
+    );
+    expect(await create(argentine, "COELSA", { accountNumber: "0000003100010000000016", accountType: "CVU" })).toEqual({
+      status: 200,
+      body: { fiatAccountId: expect.any(String) },
+    });
+    const colombianAch = { accountNumber: "0110123456789", accountType: "AHORRO", accountName: "1007" };
+    expect(await create(colombian, "ACH", { ...colombianAch, metadata: { documentType: "CC" } })).toEqual(
+      refusal("metadata.documentNumber"),
+    );
+    expect(
+      (
+        await create(colombian, "ACH", {
+          ...colombianAch,
+          metadata: { documentType: "CC", documentNumber: "1020304050" },
+        })
+      ).status,
+    ).toBe(200);
+    const usAccount = { accountNumber: "000123456789", accountType: "CHECKING", routingNumber: "021000021" };
+    expect((await create(american, "ACH", usAccount)).status).toBe(200);
+    expect(await create(american, "BANK_USA", { ...usAccount, routingNumber: "21000021" })).toEqual(
+      refusal("routingNumber"),
+    );
+    const beneficiaryAddress = { street: "1 Main St", city: "Austin", stateProvince: "TX", postalCode: "73301" };
+    expect(await create(american, "BANK_USA", { ...usAccount, metadata: {} }, true)).toEqual(
+      refusal(
+        "metadata.beneficiaryAddress.street, metadata.beneficiaryAddress.city, metadata.beneficiaryAddress.stateProvince, metadata.beneficiaryAddress.postalCode",
+      ),
+    );
+    expect((await create(american, "BANK_USA", { ...usAccount, metadata: { beneficiaryAddress } }, true)).status).toBe(
+      200,
+    );
+    expect((await alfredpay(sim.url, "GET", `/fiatAccounts?customerId=${american}`)).body).toHaveLength(2);
   });
 });
