@@ -7,7 +7,7 @@ import { AppError } from "../errors.js";
 import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rules.js";
-import type { FiatAccountService } from "../fiat-accounts/service.js";
+import type { FiatAccountService, PayoutAccount } from "../fiat-accounts/service.js";
 import type { KycService } from "../kyc/service.js";
 import type { PaymentInstructions, RampProvider } from "../providers/ports.js";
 import type { QuoteService } from "../quotes/service.js";
@@ -93,7 +93,7 @@ export class RampService {
     if (request.sessionId && !(await this.widgetSessions.isVisible(request.sessionId, acting.subjectProfileId))) {
       throw new AppError("NOT_FOUND", "Widget session not found.");
     }
-    const fiatAccountId = await this.payoutAccount(acting, quote.rampType, corridor, request.fiatAccountId);
+    const payout = await this.payoutAccount(acting, quote.rampType, corridor, request.fiatAccountId);
 
     if ((await this.kyc.corridorStatus(acting.subjectProfileId, corridor)) !== "approved") {
       throw new AppError("KYC_NOT_APPROVED", `KYC for the ${corridor} corridor is not approved for this profile.`);
@@ -104,6 +104,10 @@ export class RampService {
         throw fieldError("additionalData.taxId", "does not match the profile's verified tax id");
     }
 
+    const partnerCustomerId = await this.kyc.approvedCustomer(acting.subjectProfileId, corridor);
+    // The partner pays out only to an account of the customer that places the order: the approved one.
+    if (payout && payout.partnerCustomerId !== partnerCustomerId)
+      throw fieldError("fiatAccountId", "belongs to another of the subject's customers than the one verified");
     const now = new Date();
     if (quote.expiresAt <= now) throw new AppError("QUOTE_EXPIRED");
     if (quote.consumedAt) throw new AppError("QUOTE_CONSUMED");
@@ -120,8 +124,8 @@ export class RampService {
       inputAmount: quote.inputAmount,
       inputCurrency: quote.inputCurrency,
       outputCurrency: quote.outputCurrency,
-      partnerCustomerId: await this.kyc.approvedCustomer(acting.subjectProfileId, corridor),
-      partnerPayoutAccountId: null,
+      partnerCustomerId,
+      partnerPayoutAccountId: payout?.partnerAccountId ?? null,
     });
     try {
       const ramp = await this.writes.transaction(async (tx) => {
@@ -139,7 +143,7 @@ export class RampService {
             currentPhase: "initial",
             status: "PENDING",
             walletAddress,
-            fiatAccountId,
+            fiatAccountId: payout?.fiatAccountId ?? null,
             sessionId: request.sessionId ?? null,
             additionalData: JSON.stringify({
               ...extra,
@@ -176,7 +180,7 @@ export class RampService {
     rampType: string,
     corridor: Corridor,
     fiatAccountId: string | undefined,
-  ): Promise<string | null> {
+  ): Promise<PayoutAccount | null> {
     const needsAccount = rampType === "SELL" && (FIAT_ACCOUNT_COUNTRIES as readonly string[]).includes(corridor);
     if (!needsAccount) {
       if (fiatAccountId)
@@ -190,7 +194,7 @@ export class RampService {
     }
     if (!fiatAccountId)
       throw fieldError("fiatAccountId", `is required for a SELL ramp in ${corridor}: the account the payout goes to`);
-    return (await this.fiatAccounts.payoutAccount(acting.subjectProfileId, fiatAccountId, corridor)).fiatAccountId;
+    return this.fiatAccounts.payoutAccount(acting.subjectProfileId, fiatAccountId, corridor);
   }
 
   /** Adds signed transactions and client-reported hashes while the ramp is initial; later values win. */
