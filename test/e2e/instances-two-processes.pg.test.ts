@@ -8,7 +8,7 @@ import { call, expectCall, httpSend, newSecretKey, signIn, type Headers, type Re
 import { BUY_QUOTE, EVM_ADDRESS, expectError, insideOneRateLimitWindow, sleep, waitFor } from "../support/kit.js";
 import { completeKyc, randomCpf } from "../support/kyc.js";
 import { rememberSecret } from "../support/secrets.js";
-import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { sharedPartners, startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
 
 /**
@@ -55,11 +55,14 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Two processes on the shared database, started one after the other (the first creates the shared secrets). */
+/**
+ * Two processes on the shared database, started one after the other (the first creates the shared secrets and
+ * simulates the partners both talk to).
+ */
 async function startPair(settings: Record<string, string>): Promise<[ServerProcess, ServerProcess]> {
   const first = await startServerProcess({ database, smtp, env: settings });
   try {
-    return [first, await startServerProcess({ database, smtp, env: settings })];
+    return [first, await startServerProcess({ database, smtp, env: { ...settings, ...sharedPartners(first) } })];
   } catch (error) {
     await first.dispose();
     throw error;

@@ -4,7 +4,7 @@ import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { deliveryLog, expectCall, httpSend, newSecretKey, type Headers } from "../support/e2e-http.js";
 import { BUY_QUOTE, EVM_ADDRESS, waitFor } from "../support/kit.js";
 import { completeKyc } from "../support/kyc.js";
-import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { sharedPartners, startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
 import { startWebhookReceiver, testCertificates, type WebhookReceiver } from "../support/webhook-receiver.js";
 import { execute, openSocket, subscribe, type Subscription, type WsSocket } from "../support/ws-client.js";
@@ -42,9 +42,10 @@ const sockets: WsSocket[] = [];
 beforeAll(async () => {
   database = await freshDatabase();
   smtp = await startSmtpCapture();
-  // One after the other: the first creates the shared signing key and development JWT secret.
+  // One after the other: the first creates the shared signing key and development JWT secret, and simulates the
+  // partners both talk to.
   a = await startServerProcess({ database, smtp, env });
-  b = await startServerProcess({ database, smtp, env });
+  b = await startServerProcess({ database, smtp, env: { ...env, ...sharedPartners(a) } });
   const publicKey = (await expectCall(200, a, "GET", "/v1/public-key")).publicKey;
   expect((await expectCall(200, b, "GET", "/v1/public-key")).publicKey).toBe(publicKey);
   receiver = await startWebhookReceiver({ publicKey, respond: () => ({ status: 204, delayMs: 5 }) });

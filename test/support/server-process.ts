@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freshDatabase, testEngine, type TestDatabase } from "./database.js";
@@ -33,6 +33,28 @@ export interface ServerProcess {
   kill(): void;
   /** Kills the process if still running, then closes the SMTP capture and drops the database it created. */
   dispose(): Promise<void>;
+}
+
+/**
+ * The settings that reach the partners `server`'s embedded simulator serves, from the state it keeps under its
+ * DATA_DIR: a second process on the same database talks to the same partners, as instances of one deployment do,
+ * and starts no simulator of its own.
+ */
+export function sharedPartners(server: ServerProcess): Record<string, string> {
+  const state = JSON.parse(readFileSync(join(server.database.dataDir, "partner-simulator.json"), "utf8")) as {
+    url: string;
+    avenia: { apiKey: string; privateKeyPem: string };
+    alfredpay: { apiKey: string; apiSecret: string; callbackSecret: string };
+  };
+  return {
+    AVENIA_BASE_URL: state.url,
+    AVENIA_API_KEY: state.avenia.apiKey,
+    AVENIA_PRIVATE_KEY: state.avenia.privateKeyPem,
+    ALFREDPAY_BASE_URL: state.url,
+    ALFREDPAY_API_KEY: state.alfredpay.apiKey,
+    ALFREDPAY_API_SECRET: state.alfredpay.apiSecret,
+    ALFREDPAY_CALLBACK_SECRET: state.alfredpay.callbackSecret,
+  };
 }
 
 export interface ServerProcessOptions {
