@@ -85,12 +85,18 @@ describe(`an MX BUY at Alfredpay (${testEngine()})`, () => {
     expect(Object.entries(steps).filter(([, count]) => count !== 1)).toEqual([]);
   });
 
-  it("fails the ramp, with the partner's reason and no recovery, when the partner fails the order (.66)", async () => {
+  it("fails the ramp, with the reason in our words and no recovery, when the partner fails the order (.66)", async () => {
     const ramp = await registered(t, profile.secret, "500.66");
     ok(await t.request("POST", "/v1/ramp/start", { headers: profile.secret, body: { rampId: ramp.id } }));
     expect(await finished(t, profile.secret, ramp.id)).toMatchObject({ status: "FAILED", currentPhase: "failed" });
     const errors = ok(await t.request("GET", `/v1/ramp/${ramp.id}/errors`, { headers: profile.secret }));
-    expect(errors).toEqual([expect.objectContaining({ details: "Exchange refused", recoverable: false })]);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        error: "The partner failed the order",
+        details: "The partner's liquidity provider refused the exchange.",
+        recoverable: false,
+      }),
+    ]);
   });
 
   it("reads the order again after the partner's outage and goes on (.77: one 503 at the payout stage)", async () => {

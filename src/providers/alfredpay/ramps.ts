@@ -94,11 +94,7 @@ export class AlfredpayRamps {
         ? observeAlfredpayOnramp(this.client, orderId, signal)
         : observeAlfredpayOfframp(this.client, orderId, signal));
       if (observed.phase === "failed")
-        return {
-          kind: "fail",
-          error: "The partner failed the order",
-          details: observed.failureReason ?? `Alfredpay's order ended ${observed.partnerStatus}.`,
-        };
+        return { kind: "fail", error: "The partner failed the order", details: failureDetails(observed.failureReason) };
       // A status we do not know moves nothing: the order is read again later.
       return { kind: "advance", phase: observed.phase ?? ramp.currentPhase, transactionHash: observed.transactionHash };
     } catch (error) {
@@ -110,6 +106,18 @@ export class AlfredpayRamps {
       };
     }
   }
+}
+
+/**
+ * Why the order failed, in our words: the partner's reason is its free text (it may quote the customer), so callers
+ * get a reason known here or none.
+ */
+const FAILURES: Readonly<Record<string, string>> = {
+  "Exchange refused": "The partner's liquidity provider refused the exchange.",
+};
+
+function failureDetails(partnerReason: string | undefined): string {
+  return (partnerReason && FAILURES[partnerReason]) ?? "Alfredpay ended the order as failed.";
 }
 
 /** How the payer pays, from the partner's instructions: the account to pay into and the reference to quote. */
