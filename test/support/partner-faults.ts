@@ -12,8 +12,8 @@ import type { ServerProcess } from "./server-process.js";
  */
 
 export const PENNY = "/api/v1/third-party-service/penny";
-export const MX_BUY = { rampType: "BUY", from: "spei", to: "polygon", inputCurrency: "MXN", outputCurrency: "USDC" };
-export const WALLET = `0x${"3".repeat(40)}`;
+const MX_BUY = { rampType: "BUY", from: "spei", to: "polygon", inputCurrency: "MXN", outputCurrency: "USDC" };
+const WALLET = `0x${"3".repeat(40)}`;
 
 interface PartnerStats {
   calls: Record<string, number>;
