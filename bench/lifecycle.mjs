@@ -299,11 +299,15 @@ async function lifecycles(gateway, integrator, inFlight) {
   };
 }
 
-/** Every row of one engine: per gateway of GATEWAYS, its floor and a row per IN_FLIGHT. */
-async function measureEngine(engine, databaseUrl) {
+/**
+ * Every row of one engine: per gateway of GATEWAYS, its floor and a row per IN_FLIGHT. Each gateway gets a database
+ * of its own (`freshDatabaseUrl`; none: SQLite in its data directory): it starts with secrets of its own, which
+ * could not read what another gateway stored.
+ */
+async function measureEngine(engine, freshDatabaseUrl) {
   const results = [];
   for (const { row, start, floor, ...ramps } of GATEWAYS) {
-    const gateway = await start(databaseUrl);
+    const gateway = await start(await freshDatabaseUrl());
     try {
       const caller = await integrator(gateway, ramps);
       try {
@@ -351,8 +355,8 @@ function print({ engine, results }) {
 pinSelf();
 const postgresql = benchPostgres();
 try {
-  const results = [await measureEngine("embedded SQLite", undefined)];
-  if (postgresql) results.push(await measureEngine("PostgreSQL", await postgresql.database("ramp_bench_lifecycle")));
+  const results = [await measureEngine("embedded SQLite", async () => undefined)];
+  if (postgresql) results.push(await measureEngine("PostgreSQL", () => postgresql.database("ramp_bench_lifecycle")));
   for (const result of results) print(result);
   console.log(`
 (1) What the partner's step delay (SANDBOX_STEP_DELAY_MS=${STEP_DELAY_MS}) and the processor's schedule (RAMP_PROCESSOR_INTERVAL_MS,
