@@ -285,10 +285,14 @@ describe(`forged, replayed and oversized partner callbacks (${testEngine()})`, (
     const quoteId = await quoteMxBuy(server, caller.headers, plainAmount(0));
     const rampId = await registerMxBuy(server, caller.headers, quoteId);
     const { partnerOrderId } = await db.ramp.findUniqueOrThrow({ where: { id: rampId } });
-    const storedBefore = await db.partnerCallback.count();
     const body = alfredpayBody(partnerOrderId!);
     const secret = simulator.alfredpayCallbackSecret;
     const padded = JSON.stringify({ ...JSON.parse(body), padding: "x".repeat(MAX_CALLBACK_BYTES) });
+    const aveniaBody = JSON.stringify({
+      subscription: "TICKET",
+      subAccountId: randomUUID(),
+      data: { ticket: { id: randomUUID() } },
+    });
     const answers = {
       "alfredpay forged": await post(
         "alfredpay",
@@ -305,11 +309,9 @@ describe(`forged, replayed and oversized partner callbacks (${testEngine()})`, (
         padded,
         standardWebhookHeaders(secret, `msg_${randomUUID()}`, padded, Date.now()),
       ),
-      "avenia forged": await post(
-        "avenia",
-        JSON.stringify({ subscription: "TICKET", subAccountId: randomUUID(), data: { ticket: { id: randomUUID() } } }),
-        { signature: Buffer.from("not Avenia's signature").toString("base64") },
-      ),
+      "avenia forged": await post("avenia", aveniaBody, {
+        signature: Buffer.from("not Avenia's signature").toString("base64"),
+      }),
       "avenia oversized": await post("avenia", padded, { signature: "AAAA" }),
     };
     const outcome = Object.fromEntries(
@@ -323,8 +325,9 @@ describe(`forged, replayed and oversized partner callbacks (${testEngine()})`, (
       "avenia oversized": "413 PAYLOAD_TOO_LARGE",
     });
     expect(answers["alfredpay replayed"].body.error.message).toMatch(/replay/);
-    // Nothing stored, and the ramp the forged callbacks named has not moved.
-    expect(await db.partnerCallback.count()).toBe(storedBefore);
+    // None of these bodies stored (the simulator's own callbacks about the order may arrive meanwhile), and the
+    // ramp the forged callbacks named has not moved.
+    expect(await db.partnerCallback.count({ where: { rawBody: { in: [body, padded, aveniaBody] } } })).toBe(0);
     expect(await eventsOf(rampId)).toEqual(["TRANSACTION_CREATED:PENDING"]);
     rows.push({
       fault: "forged/replayed/oversized callbacks",
