@@ -5,8 +5,8 @@ import type { BankAccountType, DomesticCountry, FiatAccountType } from "../refer
 import type { RampPhase } from "../reference-data/ramp-phases.js";
 
 /*
- * The ports licensed partners plug in behind. The sandbox provider implements them deterministically;
- * a real partner adapter implements the same interfaces.
+ * The ports licensed partners plug in behind: each partner's adapter implements its part; the in-process sandbox
+ * implements the ramp port for the corridors whose ramps no partner serves yet.
  */
 
 /** A snapshot of the prices a quote is computed from. */

@@ -1,22 +1,16 @@
 /* The bodies we send Avenia for KYC and KYB (partners-wire-facts §4.1); amounts are decimal strings. */
 
-export interface IndividualKycLevel1 {
+import type { BeneficialOwnerForm, BrazilKycForm } from "../ports.js";
+
+/**
+ * Our BR forms are Avenia's level-1 bodies under Avenia's own names (src/onboarding/brazil.ts mirrors them), so each
+ * body is its form with the ids Avenia gave the documents.
+ */
+export type IndividualKycLevel1 = BrazilKycForm & {
   subAccountId: string;
-  fullName: string;
-  /** YYYY-MM-DD */
-  dateOfBirth: string;
-  countryOfTaxId: string;
-  /** CPF digits. */
-  taxIdNumber: string;
-  email: string;
-  country: string;
-  state: string;
-  city: string;
-  zipCode: string;
-  streetAddress: string;
   uploadedSelfieId: string;
   uploadedDocumentId: string;
-}
+};
 
 type AccountOpeningReason =
   | "charitable_donations"
@@ -76,25 +70,8 @@ export interface CompanyKycLevel1 {
   sandboxReject?: boolean;
 }
 
-export interface UltimateBeneficialOwner {
-  fullName: string;
-  dateOfBirth: string;
-  countryOfTaxId: string;
-  taxIdNumber: string;
-  email?: string;
-  phone?: string;
-  percentageOfOwnership: string;
-  /** The owner's role when they control the company, e.g. "CEO", "Director". */
-  hasControl?: string;
-  /** An ID, DRIVERS-LICENSE, PASSPORT or RESIDENCE-PERMIT document. */
+/** An owner as Avenia registers it: the form, with its documents' ids there (an ID-like one, a liveness selfie). */
+export type UltimateBeneficialOwner = BeneficialOwnerForm & {
   uploadedIdentificationId: string;
   uploadedSelfieId?: string;
-  documentCountry: string;
-  streetLine1: string;
-  streetLine2?: string;
-  streetLine3?: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  country: string;
-}
+};
