@@ -1,7 +1,6 @@
-import { AppError } from "../errors.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "./ports.js";
-import type { Partner } from "./partners.js";
+import { servingPartner, type Partner } from "./partners.js";
 
 /**
  * Payout accounts at the partner serving their corridor (CORRIDOR_PARTNERS): Alfredpay is the one that pays out to
@@ -23,9 +22,6 @@ export class PartnerFiatAccounts implements FiatAccountRegistry {
   }
 
   private partnerOf(owner: FiatAccountOwner): FiatAccountRegistry {
-    if (this.corridors[owner.corridor] !== "Alfredpay")
-      throw new AppError("PROVIDER_UNAVAILABLE", `No partner pays out to bank accounts in ${owner.corridor} here.`);
-    if (!this.alfredpay) throw new AppError("PROVIDER_UNAVAILABLE", "Alfredpay is not configured.");
-    return this.alfredpay;
+    return servingPartner(this.corridors, owner.corridor, { Alfredpay: this.alfredpay });
   }
 }

@@ -1,7 +1,6 @@
-import { AppError } from "../errors.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import type { KycCustomer, KycProvider } from "./ports.js";
-import type { Partner } from "./partners.js";
+import { servingPartner, type Partner } from "./partners.js";
 
 /** What Avenia does of KYC: Brazil's subaccounts, level 1 by API or token, owners, the hosted KYB. */
 export type AveniaKycCalls = Pick<
@@ -80,27 +79,17 @@ export class PartnerKyc implements KycProvider {
   }
 
   private partnerOf(corridor: Corridor): AveniaKycCalls | AlfredpayKycCalls {
-    const partner = this.corridors[corridor];
-    if (partner === "Avenia") return this.configured(partner, this.avenia);
-    if (partner === "Alfredpay") return this.configured(partner, this.alfredpay);
-    throw new AppError("PROVIDER_UNAVAILABLE", `No partner serves ${corridor}.`);
+    return servingPartner<AveniaKycCalls | AlfredpayKycCalls>(this.corridors, corridor, {
+      Avenia: this.avenia,
+      Alfredpay: this.alfredpay,
+    });
   }
 
   private aveniaFor(customer: KycCustomer): AveniaKycCalls {
-    if (this.corridors[customer.corridor] !== "Avenia") throw notServed(customer, "Avenia");
-    return this.configured("Avenia", this.avenia);
+    return servingPartner(this.corridors, customer.corridor, { Avenia: this.avenia });
   }
 
   private alfredpayFor(customer: KycCustomer): AlfredpayKycCalls {
-    if (this.corridors[customer.corridor] !== "Alfredpay") throw notServed(customer, "Alfredpay");
-    return this.configured("Alfredpay", this.alfredpay);
-  }
-
-  private configured<Calls>(partner: Partner, calls: Calls | undefined): Calls {
-    if (!calls) throw new AppError("PROVIDER_UNAVAILABLE", `${partner} is not configured.`);
-    return calls;
+    return servingPartner(this.corridors, customer.corridor, { Alfredpay: this.alfredpay });
   }
 }
-
-const notServed = (customer: KycCustomer, partner: Partner) =>
-  new AppError("PROVIDER_UNAVAILABLE", `${partner} does not serve ${customer.corridor} here.`);

@@ -1,3 +1,4 @@
+import { AppError } from "../errors.js";
 import { CORRIDOR_FIAT, CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 
 /*
@@ -44,4 +45,22 @@ export function corridorsOnTheSandbox(partnerClients: ReadonlySet<Partner> = PAR
     if (partnerClients.has(partner)) return [];
     return [`${corridor}: its partner ${partner} is not wired into ramps yet`];
   });
+}
+
+/**
+ * What the partner serving `corridor` does, among `wired` (a partner present but undefined there is not configured):
+ * PROVIDER_UNAVAILABLE when no partner serves the corridor, when its partner is not among `wired` (what is asked is
+ * another partner's), or when it is not configured. The one way calls find their partner.
+ */
+export function servingPartner<Calls>(
+  corridors: Readonly<Record<Corridor, Partner | null>>,
+  corridor: Corridor,
+  wired: Partial<Record<Partner, Calls | undefined>>,
+): Calls {
+  const partner = corridors[corridor];
+  if (partner === null || !Object.hasOwn(wired, partner))
+    throw new AppError("PROVIDER_UNAVAILABLE", `No partner serves this in ${corridor} here.`);
+  const calls = wired[partner];
+  if (calls === undefined) throw new AppError("PROVIDER_UNAVAILABLE", `${partner} is not configured.`);
+  return calls;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { corridorsOnTheSandbox } from "../../src/providers/partners.js";
+import { AppError } from "../../src/errors.js";
+import { corridorsOnTheSandbox, DEFAULT_CORRIDOR_PARTNERS, servingPartner } from "../../src/providers/partners.js";
 
 /** Which corridors `live` could not serve (src/providers/partners.ts): each names what it needs instead. */
 
@@ -22,5 +23,32 @@ describe("corridorsOnTheSandbox", () => {
 
   it("still names EU with both partners wired in: neither serves it", () => {
     expect(corridorsOnTheSandbox(new Set(["Avenia", "Alfredpay"] as const))).toEqual([EU]);
+  });
+});
+
+describe("servingPartner", () => {
+  const refusal = (call: () => unknown) => {
+    try {
+      call();
+    } catch (error) {
+      return error instanceof AppError ? `${error.code} ${error.message}` : String(error);
+    }
+    return "no refusal";
+  };
+
+  it("finds the corridor's partner among those wired, and refuses a corridor without one, another partner's call, or one not configured", () => {
+    const alfredpay = { name: "alfredpay" };
+    expect(servingPartner(DEFAULT_CORRIDOR_PARTNERS, "MX", { Avenia: undefined, Alfredpay: alfredpay })).toBe(
+      alfredpay,
+    );
+    expect(refusal(() => servingPartner(DEFAULT_CORRIDOR_PARTNERS, "EU", { Alfredpay: alfredpay }))).toBe(
+      "PROVIDER_UNAVAILABLE No partner serves this in EU here.",
+    );
+    expect(refusal(() => servingPartner(DEFAULT_CORRIDOR_PARTNERS, "BR", { Alfredpay: alfredpay }))).toBe(
+      "PROVIDER_UNAVAILABLE No partner serves this in BR here.",
+    );
+    expect(refusal(() => servingPartner(DEFAULT_CORRIDOR_PARTNERS, "MX", { Alfredpay: undefined }))).toBe(
+      "PROVIDER_UNAVAILABLE Alfredpay is not configured.",
+    );
   });
 });
