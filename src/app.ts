@@ -43,6 +43,8 @@ import { AveniaKyc } from "./providers/avenia/kyc.js";
 import { PartnerFiatAccounts } from "./providers/partner-fiat-accounts.js";
 import { PartnerKyc } from "./providers/partner-kyc.js";
 import { AlfredpayRamps } from "./providers/alfredpay/ramps.js";
+import { AveniaRamps } from "./providers/avenia/ramps.js";
+import { MoneyCommandLedger } from "./partner-commands/ledger.js";
 import { CorridorRamps, partnerRampsOf } from "./providers/corridor-ramps.js";
 import { KycReconciler } from "./kyc/reconciler.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
@@ -219,6 +221,12 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     new CorridorRamps(
       new SandboxRampProvider(config.ramps.sandboxStepDelayMs),
       partnerRampsOf(config.partners.corridors, {
+        ...(aveniaClient && {
+          Avenia: new AveniaRamps(
+            aveniaClient,
+            new MoneyCommandLedger(db, log, { callTimeoutMs: config.ramps.stepTimeoutMs }),
+          ),
+        }),
         ...(alfredpayClient && { Alfredpay: new AlfredpayRamps(alfredpayClient) }),
       }),
       config.ramps.partnerCheckIntervalMs,
@@ -300,6 +308,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     outbox,
     rampViews,
     config.ramps.processorIntervalMs,
+    config.ramps.stepTimeoutMs,
     log,
     (outcome, elapsedMs) => metrics.observeRampStepCall(outcome, elapsedMs),
   );

@@ -71,6 +71,9 @@ const envSchema = z.object({
   SANDBOX_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(750),
   // How long after a partner's order was read it is read again when no callback said it changed first.
   RAMP_CHECK_INTERVAL_MS: z.coerce.number().int().min(5).max(600_000).default(5_000),
+  // How long a ramp step's partner calls may take before the step is abandoned and asked again (a money step is then
+  // looked up first); a step's claim, and a money command's, holds twice this.
+  RAMP_STEP_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   // How long after a KYC attempt is sent, or last checked, the partner is asked about it: a lost callback delays a
   // decision by at most this (plus a pass of RAMP_PROCESSOR_INTERVAL_MS).
   KYC_CHECK_INTERVAL_MS: z.coerce.number().int().min(5).max(86_400_000).default(60_000),
@@ -266,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       sandboxStepDelayMs: e.SANDBOX_STEP_DELAY_MS,
       kycCheckIntervalMs: e.KYC_CHECK_INTERVAL_MS,
       partnerCheckIntervalMs: e.RAMP_CHECK_INTERVAL_MS,
+      stepTimeoutMs: e.RAMP_STEP_TIMEOUT_MS,
     },
     /** How often rows that can no longer matter are pruned (0: never), and how long each kind is kept first. */
     retention: {

@@ -6,7 +6,7 @@ import { deadline } from "../deadline.js";
 import { PartnerError } from "../providers/http/partner-http.js";
 import * as repo from "./repo.js";
 import type { OrderKind } from "../providers/order-observations.js";
-import type { CommandResult, MoneyCommand, PartnerOrder } from "./types.js";
+import type { CommandResult, MoneyCommand, MoneyCommandSender, PartnerOrder } from "../providers/money-commands.js";
 
 const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
@@ -33,7 +33,7 @@ export interface LedgerOptions {
  * partner (its outcome unknown, or its holder gone mid-call) is looked up before anything is sent again, and sent
  * again only when the partner surely has none.
  */
-export class MoneyCommandLedger {
+export class MoneyCommandLedger implements MoneyCommandSender {
   private readonly callTimeoutMs: number;
   /**
    * How long a claim holds: twice a call's budget, renewed before each send, so a holder's call is abandoned (its
@@ -69,7 +69,9 @@ export class MoneyCommandLedger {
   /** A command recorded already: its settled outcome, in progress elsewhere, or taken over and looked up. */
   private async resume<A>(command: MoneyCommand<A>, signal?: AbortSignal): Promise<CommandResult<A>> {
     const row = await repo.findCommand(this.db, command.rampId, command.kind);
-    if (!row || row.partner !== command.partner || row.reference !== command.reference)
+    // The claim conflicted on the reference alone: another ramp's command is this one (a permit spent twice).
+    if (!row) return { outcome: "refused", error: `Another ramp's ${LABELS[command.kind]} has this reference.` };
+    if (row.partner !== command.partner || row.reference !== command.reference)
       throw new Error(`The ${command.kind} of ramp ${command.rampId} differs from the command recorded for it`);
     const settled = settledResult<A>(row);
     if (settled) return settled;

@@ -15,6 +15,7 @@ import type { SandboxRampProvider } from "./sandbox.js";
 export interface PartnerRamps {
   register(ramp: RampToRegister): Promise<RampRegistration>;
   step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome>;
+  presignedProblem(ramp: { type: "BUY" | "SELL"; presignedTxs: readonly unknown[] }): string | null;
 }
 
 /**
@@ -39,9 +40,14 @@ export class CorridorRamps implements RampProvider {
   }
 
   step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome> {
-    // A ramp registered on the sandbox stays there: it has no partner order to read.
-    const partner = ramp.partnerOrderId === null ? undefined : this.partners[ramp.corridor];
+    // A ramp registered on the sandbox stays there: it has no partner customer or order.
+    const atPartner = ramp.partnerCustomerId !== null || ramp.partnerOrderId !== null;
+    const partner = atPartner ? this.partners[ramp.corridor] : undefined;
     return (partner ?? this.sandbox).step(ramp, signal);
+  }
+
+  presignedProblem(ramp: Parameters<RampProvider["presignedProblem"]>[0]): string | null {
+    return this.partners[ramp.corridor]?.presignedProblem(ramp) ?? null;
   }
 
   paymentInstructions(ramp: Parameters<RampProvider["paymentInstructions"]>[0]): PaymentInstructions {

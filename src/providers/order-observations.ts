@@ -1,7 +1,9 @@
 import type { RampPhase } from "../reference-data/ramp-phases.js";
 import type { AlfredpayClient } from "./alfredpay/client.js";
 import type { AveniaClient } from "./avenia/client.js";
-import type { PartnerCallbackFacts } from "./ports.js";
+import { PartnerError } from "./http/partner-http.js";
+import type { Partner } from "./partners.js";
+import type { PartnerCallbackFacts, StepOutcome } from "./ports.js";
 
 /** The partners' orders that move a ramp's money: Avenia's tickets, Alfredpay's orders. */
 export type OrderKind = "avenia-payin" | "avenia-payout" | "alfredpay-onramp" | "alfredpay-offramp";
@@ -148,4 +150,51 @@ function observation(
     ...(transactionHash && { transactionHash }),
     ...(phase === "failed" && failureReason && { failureReason }),
   };
+}
+
+/**
+ * A ramp's step that reads its order: where the order stands is the answer, forward only (the processor's advanceTo).
+ * A status not known moves nothing, and a partner that did not answer leaves a recoverable error: the order is read
+ * again later.
+ */
+export async function followOrder(
+  partner: Partner,
+  currentPhase: RampPhase,
+  read: () => Promise<OrderObservation>,
+): Promise<StepOutcome> {
+  try {
+    const observed = await read();
+    if (observed.phase === "failed")
+      return {
+        kind: "fail",
+        error: "The partner failed the order",
+        details: failureDetails(partner, observed.failureReason),
+      };
+    return { kind: "advance", phase: observed.phase ?? currentPhase, transactionHash: observed.transactionHash };
+  } catch (error) {
+    if (!(error instanceof PartnerError) || error.kind !== "unavailable") throw error;
+    return {
+      kind: "retry",
+      error: "The partner is unavailable",
+      details: `${partner} did not answer for the order; it is read again shortly.`,
+    };
+  }
+}
+
+/**
+ * Why the order failed, in our words: the partner's reason is its free text (it may quote the customer), so callers
+ * get a reason known here or none.
+ */
+const FAILURES: Readonly<Record<string, string>> = {
+  "Exchange refused": "The partner's liquidity provider refused the exchange.",
+};
+
+function failureDetails(partner: Partner, partnerReason: string | undefined): string {
+  return (partnerReason && FAILURES[partnerReason]) ?? `${partner} ended the order as failed.`;
+}
+
+/** What the ramp's registration recorded for its partner (its customer, its wallet), which a step cannot do without. */
+export function recorded<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`${what} is missing`);
+  return value;
 }

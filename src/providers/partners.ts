@@ -2,10 +2,10 @@ import { AppError } from "../errors.js";
 import { CORRIDOR_FIAT, CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 
 /*
- * Which licensed partner serves each corridor in `live`. KYC always goes to the corridor's partner; the ramps of a
- * corridor whose partner is not wired into ramps run on the in-process sandbox (src/providers/sandbox.ts): made-up
- * prices and processing, and test triggers that fail or retry ramps. `live` refuses to start while any corridor's
- * ramps would (src/config.ts).
+ * Which licensed partner serves each corridor in `live`. KYC and ramps go to the corridor's partner; the ramps of a
+ * corridor no integrated partner serves (EU) run on the in-process sandbox (src/providers/sandbox.ts): made-up
+ * processing, and test triggers that fail or retry ramps. `live` refuses to start while any corridor's ramps would
+ * (src/config.ts).
  */
 
 export const PARTNERS = ["Avenia", "Alfredpay"] as const;
@@ -34,17 +34,16 @@ export const DEFAULT_CORRIDOR_PARTNERS: Readonly<Record<Corridor, Partner | null
   US: "Alfredpay",
 };
 
-/** The partners ramps go to (src/providers/corridor-ramps.ts); the sandbox runs the other corridors' ramps. */
-const PARTNER_CLIENTS: ReadonlySet<Partner> = new Set(["Alfredpay"]);
-
-/** One line per corridor that would run on the sandbox, naming what it needs instead; none when all are served. */
-export function corridorsOnTheSandbox(partnerClients: ReadonlySet<Partner> = PARTNER_CLIENTS): string[] {
-  return CORRIDORS.flatMap((corridor) => {
-    const partner = DEFAULT_CORRIDOR_PARTNERS[corridor];
-    if (partner === null) return [`${corridor}: no partner for ${CORRIDOR_FIAT[corridor]} is integrated`];
-    if (partnerClients.has(partner)) return [];
-    return [`${corridor}: its partner ${partner} is not wired into ramps yet`];
-  });
+/**
+ * One line per corridor whose ramps run on the sandbox because no integrated partner serves it, naming why; none when
+ * every corridor is served. Both partners are wired into ramps (src/providers/corridor-ramps.ts).
+ */
+export function corridorsOnTheSandbox(): string[] {
+  return CORRIDORS.flatMap((corridor) =>
+    DEFAULT_CORRIDOR_PARTNERS[corridor] === null
+      ? [`${corridor}: no partner for ${CORRIDOR_FIAT[corridor]} is integrated`]
+      : [],
+  );
 }
 
 /**

@@ -25,7 +25,9 @@ export interface MarketTerms {
 export interface ProviderRamp {
   id: string;
   corridor: Corridor;
-  /** The partner's order the ramp follows; null on the sandbox. */
+  /** The subject's customer at the partner the ramp was registered with; null on the sandbox. */
+  partnerCustomerId: string | null;
+  /** The partner's order the ramp follows, once made; null on the sandbox. */
   partnerOrderId: string | null;
   /**
    * The same on every call for one step (ramp, phase, retries): a step whose answer was lost (a crash, a timeout)
@@ -35,15 +37,21 @@ export interface ProviderRamp {
   type: "BUY" | "SELL";
   currentPhase: RampPhase;
   inputAmount: string;
+  inputCurrency: string;
   network: string;
   walletAddress: string | null;
+  /** What a SELL's user signed (POST /v1/ramp/update), for a partner that pulls the tokens by it. */
+  presignedTxs: readonly Record<string, unknown>[];
+  /** Where a SELL paid out by PIX pays: the key the caller registered it with. */
+  pixKey: string | null;
   /** Recoverable errors already met in the current phase. */
   retries: number;
 }
 
 /** The provider's answer for a ramp due for its next step. */
 export type StepOutcome =
-  | { kind: "advance"; phase: RampPhase; transactionHash?: string }
+  /** `partnerOrderId`: the order this step made at the partner, stored on the ramp for the next steps to read. */
+  | { kind: "advance"; phase: RampPhase; transactionHash?: string; partnerOrderId?: string }
   | { kind: "retry"; error: string; details: string }
   | { kind: "fail"; error: string; details: string };
 
@@ -72,6 +80,8 @@ export interface RampToRegister {
   partnerCustomerId: string | null;
   /** A SELL's payout account, as the corridor's partner knows it (fiat-account corridors). */
   partnerPayoutAccountId: string | null;
+  /** Where a SELL paid out by PIX pays: the caller's key (`additionalData.pixDestination`). */
+  pixKey: string | null;
 }
 
 /** What the provider hands out when a ramp is registered. */
@@ -99,6 +109,11 @@ export interface RampProvider {
    * the step is then asked again later with the same `stepKey`.
    */
   step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome>;
+  /**
+   * Why a SELL cannot start with what its user signed (a field error's message), or null: what the partner needs
+   * signed (an Avenia payout's permit) is checked before processing begins, not when the payout is sent.
+   */
+  presignedProblem(ramp: { corridor: Corridor; type: "BUY" | "SELL"; presignedTxs: readonly unknown[] }): string | null;
   /** How a BUY's user pays in fiat: what the partner gave at registration, or the sandbox's. */
   paymentInstructions(ramp: {
     id: string;

@@ -14,8 +14,9 @@ import type {
 } from "./ports.js";
 
 /*
- * The sandbox ramp provider: deterministic prices and a processing run with configurable delays (KYC goes to the
- * partners, src/providers/partner-kyc.ts). Its failure triggers are documented in the README ("Sandbox provider").
+ * The sandbox ramp provider: deterministic prices for every corridor, and a processing run with configurable delays
+ * for the ramps of EU, the one corridor no integrated partner serves (KYC, and the other corridors' ramps, go to the
+ * partners). Its failure triggers are documented in the README ("Sandbox provider").
  */
 
 const FIAT_PER_USD: Record<FiatSymbol, string> = {
@@ -108,12 +109,7 @@ export class SandboxRampProvider implements RampProvider {
 
   async register(ramp: RampToRegister): Promise<RampRegistration> {
     if (ramp.type === "BUY")
-      return {
-        unsignedTxs: [],
-        depositQrCode: ramp.paymentMethod === "pix" ? pixBrCode(paymentReference(ramp.id), ramp.inputAmount) : null,
-        partnerOrderId: null,
-        partnerPayment: null,
-      };
+      return { unsignedTxs: [], depositQrCode: null, partnerOrderId: null, partnerPayment: null };
     const transfer = {
       phase: "RampPhase",
       network: ramp.network,
@@ -147,6 +143,11 @@ export class SandboxRampProvider implements RampProvider {
     return { kind: "advance", phase };
   }
 
+  /** The sandbox pulls nothing: any signed transactions start a SELL. */
+  presignedProblem(): string | null {
+    return null;
+  }
+
   monthlyLimit(corridor: Corridor): string {
     return MONTHLY_LIMITS[corridor];
   }
@@ -159,29 +160,3 @@ export class SandboxRampProvider implements RampProvider {
 
 /** The reference a payer quotes, derived from the ramp id. */
 const paymentReference = (rampId: string) => `SBX${rampId.replace(/-/g, "").slice(0, 22).toUpperCase()}`;
-
-/** A static PIX BR Code (EMV merchant-presented format) with its CRC16-CCITT checksum. */
-function pixBrCode(reference: string, amount: string): string {
-  const field = (id: string, value: string) => `${id}${String(value.length).padStart(2, "0")}${value}`;
-  const payload =
-    field("00", "01") +
-    field("26", field("00", "br.gov.bcb.pix") + field("01", "sandbox@ramp-gateway.local")) +
-    field("52", "0000") +
-    field("53", "986") +
-    field("54", amount) +
-    field("58", "BR") +
-    field("59", "SANDBOX RAMP PARTNER") +
-    field("60", "SAO PAULO") +
-    field("62", field("05", reference.slice(0, 25))) +
-    "6304";
-  return payload + crc16(payload);
-}
-
-function crc16(text: string): string {
-  let crc = 0xffff;
-  for (const byte of Buffer.from(text, "utf8")) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc.toString(16).toUpperCase().padStart(4, "0");
-}

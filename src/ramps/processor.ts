@@ -14,13 +14,6 @@ import type { RampViewCache } from "./view-cache.js";
 const BATCH = 100;
 /** Steps in flight at once: partner calls take their time, and one slow ramp must not hold up the others. */
 const STEPS_AT_ONCE = 8;
-/** A partner call not answered by then is abandoned, and the step asked again after the provider's step delay. */
-const STEP_TIMEOUT_MS = 30_000;
-/**
- * How long a claimed step stays this instance's: longer than any call may take, so no other instance asks the
- * partner for the same step meanwhile; a crashed instance's steps are taken again once their claims lapse.
- */
-const STEP_CLAIM_MS = 2 * STEP_TIMEOUT_MS;
 
 /** What came of one call for a ramp's step: the provider's answer, or no answer (timeout, error, shutdown). */
 export type StepCallOutcome = StepOutcome["kind"] | "no_answer";
@@ -33,6 +26,12 @@ export type StepCallOutcome = StepOutcome["kind"] | "no_answer";
  */
 export class RampProcessor {
   private readonly loop: PollLoop;
+  /**
+   * How long a claimed step stays this instance's: longer than its partner calls may take (`stepTimeoutMs`, after
+   * which they are abandoned and the step asked again after the provider's delay), so no other instance asks the
+   * partner for the same step meanwhile; a crashed instance's steps are taken again once their claims lapse.
+   */
+  private readonly stepClaimMs: number;
   /** Aborts the partner calls in flight when the processor stops: their steps are released for another instance. */
   private stopping = new AbortController();
 
@@ -44,9 +43,11 @@ export class RampProcessor {
     private readonly outbox: OutboxSignal,
     private readonly views: RampViewCache,
     intervalMs: number,
+    private readonly stepTimeoutMs: number,
     private readonly log: Logger,
     private readonly observeStep: (outcome: StepCallOutcome, elapsedMs: number) => void,
   ) {
+    this.stepClaimMs = 2 * stepTimeoutMs;
     this.loop = new PollLoop(() => this.tick(), intervalMs, log, "ramp processing pass failed");
   }
 
@@ -103,7 +104,7 @@ export class RampProcessor {
   private async step(due: repo.RampRow) {
     const phase = due.currentPhase as RampPhase;
     if (isTerminal(phase) || !due.nextStepAt || this.stopping.signal.aborted) return;
-    const claimedUntil = new Date(Date.now() + STEP_CLAIM_MS);
+    const claimedUntil = new Date(Date.now() + this.stepClaimMs);
     if (!(await repo.rescheduleStep(this.writes, { ...due, nextStepAt: due.nextStepAt }, claimedUntil))) return;
     const ramp = { ...due, nextStepAt: claimedUntil };
     const outcome = await this.callProvider(ramp, phase);
@@ -118,8 +119,13 @@ export class RampProcessor {
     }
     const path = outcome.kind === "retry" ? [] : advanceTo(phase, outcome.kind === "fail" ? "failed" : outcome.phase);
     if (outcome.kind === "advance" && path.length === 0) {
-      // The partner's order is where the ramp is (or behind it): nothing happened yet, so ask again later.
-      await repo.rescheduleStep(this.writes, expected, new Date(now.getTime() + stepDelay));
+      // The partner's order is where the ramp is (or behind it): nothing happened yet, so ask again later; an order
+      // the step made is kept for the next steps to read.
+      const nextStepAt = new Date(now.getTime() + stepDelay);
+      const { partnerOrderId } = outcome;
+      if (partnerOrderId)
+        await this.writes.transaction((tx) => repo.updateRampIf(tx, expected, { partnerOrderId, nextStepAt }));
+      else await repo.rescheduleStep(this.writes, expected, nextStepAt);
       return;
     }
     const changed = await this.writes.transaction(async (tx): Promise<"retried" | "moved" | undefined> => {
@@ -177,7 +183,7 @@ export class RampProcessor {
   /** The provider's answer for the ramp's step, or undefined when it gave none in time (logged). */
   private async callProvider(ramp: repo.RampRow, phase: RampPhase): Promise<StepOutcome | undefined> {
     // Let go of when the call ends: nothing of an answered call outlives it (see deadline).
-    const callDeadline = deadline(STEP_TIMEOUT_MS, this.stopping.signal);
+    const callDeadline = deadline(this.stepTimeoutMs, this.stopping.signal);
     const { signal } = callDeadline;
     const started = performance.now();
     try {
@@ -185,13 +191,17 @@ export class RampProcessor {
         {
           id: ramp.id,
           corridor: ramp.corridor as Corridor,
+          partnerCustomerId: ramp.partnerCustomerId,
           partnerOrderId: ramp.partnerOrderId,
           stepKey: `${ramp.id}:${phase}:${ramp.retries}`,
           type: ramp.type as "BUY" | "SELL",
           currentPhase: phase,
           inputAmount: ramp.quote.inputAmount,
+          inputCurrency: ramp.quote.inputCurrency,
           network: ramp.quote.network,
           walletAddress: ramp.walletAddress,
+          presignedTxs: JSON.parse(ramp.presignedTxs) as Record<string, unknown>[],
+          pixKey: (JSON.parse(ramp.additionalData) as { pixDestination?: string }).pixDestination ?? null,
           retries: ramp.retries,
         },
         signal,

@@ -224,6 +224,7 @@ export type RampChange = Partial<
     | "additionalData"
     | "presignedTxs"
     | "revision"
+    | "partnerOrderId"
   >
 >;
 

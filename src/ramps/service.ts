@@ -126,6 +126,7 @@ export class RampService {
       outputCurrency: quote.outputCurrency,
       partnerCustomerId,
       partnerPayoutAccountId: payout?.partnerAccountId ?? null,
+      pixKey: extra.pixDestination ?? null,
     });
     try {
       const ramp = await this.writes.transaction(async (tx) => {
@@ -151,6 +152,7 @@ export class RampService {
             }),
             unsignedTxs: JSON.stringify(registration.unsignedTxs),
             depositQrCode: registration.depositQrCode,
+            partnerCustomerId,
             partnerOrderId: registration.partnerOrderId,
             partnerPayment: registration.partnerPayment && JSON.stringify(registration.partnerPayment),
             startDeadline: new Date(now.getTime() + this.settings.startWindowMs),
@@ -223,8 +225,16 @@ export class RampService {
 
   /** The caller says the external part (a bank transfer, a signed transfer) is done: processing begins. */
   async start(acting: ActingContext, ramp: StartableRamp): Promise<RampView> {
-    if (ramp.type === "SELL" && JSON.parse(ramp.presignedTxs).length === 0) {
-      throw fieldError("presignedTxs", "must be submitted with POST /v1/ramp/update before a SELL ramp starts");
+    if (ramp.type === "SELL") {
+      const presignedTxs = JSON.parse(ramp.presignedTxs) as unknown[];
+      if (presignedTxs.length === 0)
+        throw fieldError("presignedTxs", "must be submitted with POST /v1/ramp/update before a SELL ramp starts");
+      const problem = this.provider.presignedProblem({
+        corridor: ramp.corridor as Corridor,
+        type: "SELL",
+        presignedTxs,
+      });
+      if (problem) throw fieldError("presignedTxs", problem);
     }
     const now = new Date();
     const started = await this.writes.transaction(async (tx) => {

@@ -468,10 +468,9 @@ describe("start-up", () => {
       const message = await refused.catch((error: Error) => error.message);
       expect(message).toContain("\n    BR (Avenia): set AVENIA_BASE_URL, AVENIA_API_KEY, AVENIA_PRIVATE_KEY\n");
       expect(message).toContain("\n  ramps in these corridors still run on the in-process sandbox:\n");
-      // Alfredpay's corridors' ramps go to Alfredpay: only BR's and EU's would run on the sandbox.
-      for (const corridor of ["BR", "EU"]) expect(message).toMatch(new RegExp(`\\n {4}${corridor}: `));
-      expect(message).toContain("BR: its partner Avenia is not wired into ramps yet");
-      expect(message).not.toContain("Alfredpay is not wired");
+      // Both partners' corridors' ramps go to them: only EU's, which neither serves, would run on the sandbox.
+      expect(message).toContain("\n    EU: no partner for EUR is integrated\n");
+      expect(message).not.toMatch(/\n {4}(AR|BR|CO|MX|US): /);
       expect(message).not.toMatch(/\bat \S+\.js:\d+/);
       for (const value of Object.values(env)) if (value.length >= 32) expect(message).not.toContain(value);
       await expectUntouched(database);

@@ -7,6 +7,7 @@ import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { expectCall, httpSend, newSecretKey, type Headers } from "../support/e2e-http.js";
 import { BUY_QUOTE, EVM_ADDRESS } from "../support/kit.js";
 import { completeKyc } from "../support/kyc.js";
+import { startTestPartners, type TestPartners } from "../support/partner-simulator.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp.js";
 import {
@@ -31,6 +32,9 @@ const CLI = fileURLToPath(new URL("../../dist/cli/admin.js", import.meta.url));
 
 let database: TestDatabase;
 let smtp: SmtpCapture;
+/** The partners outlive the server's restart, as partners do: the simulator runs in this test's process. */
+let partners: TestPartners;
+let env: Record<string, string>;
 let server: ServerProcess;
 let capture: Capture;
 let headers: Headers;
@@ -48,7 +52,10 @@ const receiver = new WebhookReceiver({
 beforeAll(async () => {
   database = await freshDatabase();
   smtp = await startSmtpCapture();
-  server = await startServerProcess({ database, smtp, env: ENV });
+  partners = await startTestPartners(ENV);
+  // No Avenia webhook is registered at this simulator: KYC decisions are polled for.
+  env = { ...ENV, ...partners.env, KYC_CHECK_INTERVAL_MS: "100" };
+  server = await startServerProcess({ database, smtp, env });
   capture = await startWebhookReceiver();
   headers = (await newSecretKey(server, "receiver-package")).headers;
   await completeKyc(httpSend(server), headers, ["BR"]);
@@ -56,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await capture?.close();
   await server?.dispose();
+  await partners?.simulator.stop();
   await smtp?.close();
   await database?.drop();
 });
@@ -104,7 +112,7 @@ describe("the webhook receiver package on a running server's deliveries", () => 
     });
     // A new process signs with the active key at once on both engines (a running one may take up to a minute on SQLite).
     await server.stop();
-    server = await startServerProcess({ database, smtp, env: ENV });
+    server = await startServerProcess({ database, smtp, env });
     const fetchesBefore = keyFetches.length;
     for (let i = 0; i < 2; i++) {
       const { rampId, delivery } = await deliveryOfNewRamp();

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { expectGraphQLError, waitForDefined } from "../support/kit.js";
+import { expectGraphQLError, PIX_KEY, signedTxs, waitForDefined } from "../support/kit.js";
 
 /**
  * The ramp domain over GraphQL only (issue 4, item 8; issue 3's GraphQL delegation rows): quotes, widget
@@ -196,12 +196,12 @@ async function completeSell(headers: Headers, inputAmount = "50") {
   const quote = await createQuote(headers, sellQuote(inputAmount));
   const {
     registerRamp: { ramp },
-  } = await dataOf(GQL.register, { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } }, headers);
-  const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({
-    ...tx,
-    signature: `0x${"ab".repeat(65)}`,
-  }));
-  await dataOf(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, headers);
+  } = await dataOf(
+    GQL.register,
+    { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER, pixDestination: PIX_KEY } } },
+    headers,
+  );
+  await dataOf(GQL.update, { input: { rampId: ramp.id, presignedTxs: signedTxs(ramp.unsignedTxs) } }, headers);
   await dataOf(GQL.start, { id: ramp.id }, headers);
   return settled(headers, ramp.id);
 }
@@ -321,17 +321,16 @@ describe("quotes and widget sessions over GraphQL", () => {
 });
 
 describe("ramps end to end over GraphQL", () => {
-  it("a BUY ramp completes: register, start, poll ramp(id) to COMPLETE; a recoverable error shows in errors", async () => {
+  it("a BUY ramp completes: register, start, poll ramp(id) to COMPLETE", async () => {
     const caller = await newCaller();
-    // .77 logs one recoverable payout error, then completes.
-    const quote = await createQuote(caller.session, buyQuote("250.77"));
+    const quote = await createQuote(caller.session, buyQuote("250.45"));
     const ramp = await registerBuy(caller.session, quote.id);
     expect(ramp).toMatchObject({
       quoteId: quote.id,
       type: "BUY",
       currentPhase: "INITIAL",
       status: "PENDING",
-      inputAmount: "250.77",
+      inputAmount: "250.45",
       outputAmount: quote.outputAmount,
       totalFeeFiat: quote.totalFeeFiat,
       walletAddress: WALLET,
@@ -342,7 +341,7 @@ describe("ramps end to end over GraphQL", () => {
       startedAt: null,
       errors: [],
     });
-    expect(ramp.paymentInstructions).toMatchObject({ method: "PIX", amount: "250.77", currency: "BRL" });
+    expect(ramp.paymentInstructions).toMatchObject({ method: "PIX", amount: "250.45", currency: "BRL" });
     expect(ramp.depositQrCode).toEqual(expect.any(String));
     expect(ramp.expiresAt).toMatch(ISO);
 
@@ -362,15 +361,7 @@ describe("ramps end to end over GraphQL", () => {
     expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "COMPLETE" });
     expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(done.transactionExplorerLink).toBe(`https://polygonscan.com/tx/${done.transactionHash}`);
-    expect(done.errors).toEqual([
-      {
-        timestamp: expect.stringMatching(ISO),
-        phase: "PAYING_OUT",
-        error: "Payout delayed",
-        details: expect.any(String),
-        recoverable: true,
-      },
-    ]);
+    expect(done.errors).toEqual([]);
 
     // The same ramp as REST shows it.
     const rest = await t.request("GET", `/v1/ramp/${ramp.id}`, { headers: caller.secret });
@@ -393,14 +384,15 @@ describe("ramps end to end over GraphQL", () => {
     }).toEqual(rest.body);
   });
 
-  it("a SELL ramp completes: register with the source wallet, updateRamp with presignedTxs, start, COMPLETE", async () => {
+  it("a SELL ramp completes: register with the source wallet, updateRamp with presignedTxs, start, COMPLETE; a recoverable error shows in errors", async () => {
     const caller = await newCaller();
-    const quote = await createQuote(caller.secret, sellQuote("80"));
+    // .77: the partner answers the payout 503 once; the payout is looked up, sent again, and the ramp completes.
+    const quote = await createQuote(caller.secret, sellQuote("80.77"));
     const {
       registerRamp: { ramp },
     } = await dataOf(
       GQL.register,
-      { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER } } },
+      { input: { quoteId: quote.id, additionalData: { walletAddress: SELLER, pixDestination: PIX_KEY } } },
       caller.secret,
     );
     expect(ramp).toMatchObject({
@@ -411,17 +403,14 @@ describe("ramps end to end over GraphQL", () => {
       depositQrCode: null,
     });
     expect(ramp.unsignedTxs).toHaveLength(1);
-    expect(ramp.unsignedTxs[0]).toMatchObject({ network: "polygon", signer: SELLER, nonce: 0 });
+    expect(ramp.unsignedTxs[0]).toMatchObject({ phase: "permit", network: "polygon", signer: SELLER, nonce: 0 });
 
     // Without the signed transactions a SELL cannot start.
     const early = await t.graphql(GQL.start, { id: ramp.id }, caller.secret);
     expectGraphQLError(early, 400, "VALIDATION_FAILED");
     expect(early.body.errors[0].extensions.details).toEqual([expect.objectContaining({ field: "presignedTxs" })]);
 
-    const presignedTxs = ramp.unsignedTxs.map((tx: Record<string, unknown>) => ({
-      ...tx,
-      signature: `0x${"cd".repeat(65)}`,
-    }));
+    const presignedTxs = signedTxs(ramp.unsignedTxs);
     const updated = (
       await dataOf(
         GQL.update,
@@ -446,7 +435,16 @@ describe("ramps end to end over GraphQL", () => {
 
     await dataOf(GQL.start, { id: ramp.id }, caller.secret);
     const done = await settled(caller.secret, ramp.id);
-    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "COMPLETE", errors: [] });
+    expect(done).toMatchObject({ status: "COMPLETE", currentPhase: "COMPLETE" });
+    expect(done.errors).toEqual([
+      {
+        timestamp: expect.stringMatching(ISO),
+        phase: "AWAITING_PAYMENT",
+        error: "The partner is unavailable",
+        details: expect.any(String),
+        recoverable: true,
+      },
+    ]);
     expectGraphQLError(
       await t.graphql(GQL.update, { input: { rampId: ramp.id, presignedTxs } }, caller.secret),
       409,
@@ -459,7 +457,11 @@ describe("ramps end to end over GraphQL", () => {
     const failed = await completeBuy(caller.secret, "100.66");
     expect(failed).toMatchObject({ status: "FAILED", currentPhase: "FAILED", transactionHash: null });
     expect(failed.errors).toEqual([
-      expect.objectContaining({ phase: "EXCHANGING", error: "Exchange refused", recoverable: false }),
+      expect.objectContaining({
+        error: "The partner failed the order",
+        details: "The partner's liquidity provider refused the exchange.",
+        recoverable: false,
+      }),
     ]);
   });
 });
@@ -527,7 +529,7 @@ describe("history, errors, rampInfo and limits", () => {
 
   it("ramps pages the history newest first with offset cursors; errors of a whole page cost one query", async () => {
     const caller = await newCaller();
-    const completed = await completeBuy(caller.secret, "60.77");
+    const completed = await completeSell(caller.secret, "60.77");
     const failed = await completeBuy(caller.secret, "70.66");
     const clean = [];
     for (const amount of ["80", "90", "110"]) clean.push(await completeBuy(caller.secret, amount));
@@ -546,8 +548,12 @@ describe("history, errors, rampInfo and limits", () => {
     const errorsById = Object.fromEntries(
       all.edges.map((edge: { node: { id: string; errors: unknown[] } }) => [edge.node.id, edge.node.errors]),
     );
-    expect(errorsById[completed.id]).toEqual([{ phase: "PAYING_OUT", error: "Payout delayed", recoverable: true }]);
-    expect(errorsById[failed.id]).toEqual([{ phase: "EXCHANGING", error: "Exchange refused", recoverable: false }]);
+    expect(errorsById[completed.id]).toEqual([
+      { phase: "AWAITING_PAYMENT", error: "The partner is unavailable", recoverable: true },
+    ]);
+    expect(errorsById[failed.id]).toEqual([
+      { phase: expect.any(String), error: "The partner failed the order", recoverable: false },
+    ]);
     expect(errorsById[clean[0].id]).toEqual([]);
     expect(errorsById[unstarted.id]).toBeUndefined();
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp, type SignedInProfile } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { waitFor } from "../support/kit.js";
+import { PIX_KEY, signedTxs, waitFor } from "../support/kit.js";
 import { randomCnpj } from "../support/kyc.js";
 
 /**
@@ -218,7 +218,7 @@ async function brRamp(
   const body =
     type === "BUY"
       ? { quoteId: quote.body.id, destinationAddress: WALLET }
-      : { quoteId: quote.body.id, additionalData: { walletAddress: WALLET } };
+      : { quoteId: quote.body.id, additionalData: { walletAddress: WALLET, pixDestination: PIX_KEY } };
   const ramp = await t.request("POST", "/v1/ramp/register", { headers, body });
   expectStatus(ramp, 201, "register");
   if (options.start !== false) {
@@ -226,7 +226,7 @@ async function brRamp(
       expectStatus(
         await t.request("POST", "/v1/ramp/update", {
           headers,
-          body: { rampId: ramp.body.id, presignedTxs: [{ signed: "0x01" }] },
+          body: { rampId: ramp.body.id, presignedTxs: signedTxs(ramp.body.unsignedTxs) },
         }),
         200,
       );

@@ -7,10 +7,10 @@ import {
   type PartnerSimulator,
 } from "../../packages/partner-simulator/src/index.js";
 import { openDatabase, type Database, type Db } from "../../src/db/client.js";
-import { alfredpayOfframp, alfredpayOnramp, aveniaPayIn, aveniaPayout } from "../../src/partner-commands/commands.js";
+import { alfredpayOfframp, alfredpayOnramp, aveniaPayIn, aveniaPayout } from "../../src/providers/money-commands.js";
 import { MoneyCommandLedger, type LedgerOptions } from "../../src/partner-commands/ledger.js";
 import type { OrderKind } from "../../src/providers/order-observations.js";
-import type { CommandResult, MoneyCommand } from "../../src/partner-commands/types.js";
+import type { CommandResult, MoneyCommand } from "../../src/providers/money-commands.js";
 import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import { AveniaClient } from "../../src/providers/avenia/client.js";
 import { openDatabaseForTests, testEngine } from "../support/database.js";

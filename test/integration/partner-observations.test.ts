@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerSimulator, type PartnerSimulator } from "../../packages/partner-simulator/src/index.js";
-import { alfredpayOfframp, alfredpayOnramp, aveniaPayIn, aveniaPayout } from "../../src/partner-commands/commands.js";
+import { alfredpayOfframp, alfredpayOnramp, aveniaPayIn, aveniaPayout } from "../../src/providers/money-commands.js";
 import {
   observeAlfredpayOfframp,
   observeAlfredpayOnramp,

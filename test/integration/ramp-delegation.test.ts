@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { rememberSecret } from "../support/secrets.js";
-import { EVM_ADDRESS, waitFor } from "../support/kit.js";
+import { EVM_ADDRESS, PIX_KEY, signedTxs, waitFor } from "../support/kit.js";
 
 /**
  * Delegation on the ramp domain over REST (CONTRACT.md, "Managed profiles and delegation", "Selector
@@ -162,7 +162,7 @@ async function quote(headers: Headers, kind: QuoteKind = "BR_BUY"): Promise<stri
 const registerBody = (quoteId: string, kind: QuoteKind) =>
   QUOTES[kind].rampType === "BUY"
     ? { quoteId, destinationAddress: WALLET }
-    : { quoteId, additionalData: { walletAddress: WALLET } };
+    : { quoteId, additionalData: { walletAddress: WALLET, pixDestination: PIX_KEY } };
 
 const register = (headers: Headers, quoteId: string, kind: QuoteKind = "BR_BUY") =>
   t.request("POST", "/v1/ramp/register", { headers, body: registerBody(quoteId, kind) });
@@ -171,7 +171,13 @@ const register = (headers: Headers, quoteId: string, kind: QuoteKind = "BR_BUY")
 async function newRamp(headers: Headers, kind: QuoteKind = "BR_BUY") {
   const response = await register(headers, await quote(headers, kind), kind);
   expectStatus(response, 201, `register ${kind}`);
-  return response.body as { id: string; quoteId: string; status: string; currentPhase: string; unsignedTxs: unknown[] };
+  return response.body as {
+    id: string;
+    quoteId: string;
+    status: string;
+    currentPhase: string;
+    unsignedTxs: Record<string, unknown>[];
+  };
 }
 
 const readRamp = async (headers: Headers, rampId: string) => {
@@ -568,7 +574,7 @@ describe("corridor checks on corridor-bound routes (the manager's current policy
     expectStatus(
       await t.request("POST", "/v1/ramp/update", {
         headers: bySelector,
-        body: { rampId: sell.id, presignedTxs: [{ signed: "0xab" }] },
+        body: { rampId: sell.id, presignedTxs: signedTxs(sell.unsignedTxs) },
       }),
       200,
     );
@@ -667,7 +673,7 @@ describe("full ramps of a child", () => {
         expect(sell.unsignedTxs.length, label).toBeGreaterThan(0);
         const updated = await t.request("POST", "/v1/ramp/update", {
           headers,
-          body: { rampId: sell.id, presignedTxs: [{ ...(sell.unsignedTxs[0] as object), signature: "0xsigned" }] },
+          body: { rampId: sell.id, presignedTxs: signedTxs(sell.unsignedTxs) },
         });
         expectStatus(updated, 200, `${label} update SELL`);
         expectStatus(

@@ -11,7 +11,8 @@ import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js
 import { findDueRamps, findUnstartedPastDeadline, listHistory } from "../../src/ramps/repo.js";
 import { historyInput } from "../../src/ramps/types.js";
 import { freshDatabase, openDatabaseForTests } from "../support/database.js";
-import { sleep, waitFor } from "../support/kit.js";
+import { PIX_KEY, signedTxs, sleep, waitFor } from "../support/kit.js";
+import { startTestPartners, type TestPartners } from "../support/partner-simulator.js";
 
 /**
  * Ramp processing on the sandbox provider and the event outbox (CONTRACT.md, "Ramp domain" and
@@ -45,9 +46,6 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const WALLET = "0x1111111111111111111111111111111111111111";
 const SELLER = "0x2222222222222222222222222222222222222222";
-const PRESIGNED = [
-  { phase: "RampPhase", network: "polygon", signer: SELLER, nonce: 0, txData: `0x${"ab".repeat(32)}` },
-];
 
 function expectRestError(response: HttpResponse, status: number, code: string): void {
   expect({ status: response.status, code: response.body?.error?.code }, JSON.stringify(response.body)).toEqual({
@@ -85,7 +83,10 @@ async function registerRamp(
       ? { rampType: "BUY", from: "pix", to: "polygon", inputAmount, inputCurrency: "BRL", outputCurrency: "USDC" }
       : { rampType: "SELL", from: "polygon", to: "pix", inputAmount, inputCurrency: "USDC", outputCurrency: "BRL" };
   const quote = await call(app, "POST", "/v1/quotes", headers, quoteBody, 201);
-  const addresses = type === "BUY" ? { destinationAddress: WALLET } : { additionalData: { walletAddress: SELLER } };
+  const addresses =
+    type === "BUY"
+      ? { destinationAddress: WALLET }
+      : { additionalData: { walletAddress: SELLER, pixDestination: PIX_KEY } };
   const ramp = await call(
     app,
     "POST",
@@ -95,7 +96,7 @@ async function registerRamp(
     201,
   );
   if (type === "SELL")
-    await call(app, "POST", "/v1/ramp/update", headers, { rampId: ramp.id, presignedTxs: PRESIGNED });
+    await call(app, "POST", "/v1/ramp/update", headers, { rampId: ramp.id, presignedTxs: signedTxs(ramp.unsignedTxs) });
   return ramp;
 }
 
@@ -144,6 +145,7 @@ const COMPLETED = [
   phase("complete", "COMPLETE"),
   ["STATUS_CHANGE", "COMPLETE"],
 ];
+/** A ramp the processor failed in `exchanging` (a scripted partner: the sandbox's). */
 const FAILED_IN_EXCHANGE = [
   CREATED,
   phase("awaitingPayment"),
@@ -185,7 +187,7 @@ async function errorsOf(app: TestApp, headers: Headers, rampId: string) {
 
 // ---------------------------------------------------------------------------------------------------------
 
-describe("processing on the sandbox provider", () => {
+describe("processing at the corridor's partner (BR: Avenia, through the simulator)", () => {
   it("completes a BUY with a transaction hash and explorer link; the outbox holds exactly its seven events", async () => {
     const headers = await newCaller(t);
     const ramp = await startedRamp(t, headers, "BUY", "100");
@@ -237,27 +239,37 @@ describe("processing on the sandbox provider", () => {
     ["BUY", "100.66"],
     ["SELL", "50.66"],
   ] as const)(
-    "fails a %s with amount %s in `exchanging`, with one unrecoverable error entry and STATUS_CHANGE FAILED",
+    "fails a %s with amount %s when the partner fails its ticket: one unrecoverable error entry in our words, STATUS_CHANGE FAILED",
     async (type, amount) => {
       const headers = await newCaller(t);
       const ramp = await startedRamp(t, headers, type, amount);
       const done = await finished(t, headers, ramp.id);
       expect(done).toMatchObject({ currentPhase: "failed", status: "FAILED" });
       expect(done).not.toHaveProperty("transactionHash");
+      const events = await outboxOf(t, ramp.id);
+      const summed = summary(events);
+      // The phases the processor saw before the ticket failed depend on when it read it; each is recorded once.
+      const reached = summed.slice(1, -2).map((event) => event[2]);
+      expect(reached.length).toBeGreaterThan(0);
+      expect(["awaitingPayment", "paymentConfirmed", "exchanging", "payingOut"].slice(0, reached.length)).toEqual(
+        reached,
+      );
+      expect([summed[0], ...summed.slice(-2)]).toEqual([
+        CREATED,
+        phase("failed", "FAILED"),
+        ["STATUS_CHANGE", "FAILED"],
+      ]);
+      expectEventBodies(events, ramp);
       const errors = await errorsOf(t, headers, ramp.id);
       expect(errors).toEqual([
         {
           timestamp: expect.stringMatching(ISO),
-          phase: "exchanging",
-          error: "Exchange refused",
-          details: expect.stringContaining(".66"),
+          phase: reached.at(-1),
+          error: "The partner failed the order",
+          details: "The partner's liquidity provider refused the exchange.",
           recoverable: false,
         },
       ]);
-      expect(Object.keys(errors[0]).sort()).toEqual(["details", "error", "phase", "recoverable", "timestamp"]);
-      const events = await outboxOf(t, ramp.id);
-      expect(summary(events)).toEqual(FAILED_IN_EXCHANGE);
-      expectEventBodies(events, ramp);
       // The failure is the moment of the last two events.
       expect(events.at(-1)!.timestamp).toBe(errors[0].timestamp);
       // A failed ramp can be neither updated nor started again.
@@ -269,23 +281,51 @@ describe("processing on the sandbox provider", () => {
     },
   );
 
-  it("completes a `.77` ramp after one recoverable payout error, which adds no event", async () => {
+  it("completes a `.77` SELL after one recoverable error (the payout's 503), which adds no event; the payout is made once", async () => {
     const headers = await newCaller(t);
-    const ramp = await startedRamp(t, headers, "BUY", "100.77");
+    const ramp = await startedRamp(t, headers, "SELL", "50.77");
     const done = await finished(t, headers, ramp.id);
     expect(done).toMatchObject({ currentPhase: "complete", status: "COMPLETE" });
     expect(await errorsOf(t, headers, ramp.id)).toEqual([
       {
         timestamp: expect.stringMatching(ISO),
-        phase: "payingOut",
-        error: "Payout delayed",
-        details: expect.stringContaining(".77"),
+        phase: "awaitingPayment",
+        error: "The partner is unavailable",
+        details: "Avenia gave no certain answer for the payout; it is looked up there before it is sent again.",
         recoverable: true,
       },
     ]);
     const events = await outboxOf(t, ramp.id);
     expect(summary(events)).toEqual(COMPLETED);
     expectEventBodies(events, ramp);
+    const payouts = Object.entries(t.partners.simulator.stats().avenia.moneySteps).filter(([identity]) =>
+      identity.startsWith(`payout:${SELLER.toLowerCase()}:`),
+    );
+    expect(payouts.every(([, count]) => count === 1)).toBe(true);
+  });
+
+  it("fails a SELL whose permit another ramp spent, without sending its payout: one payout per permit", async () => {
+    const headers = await newCaller(t);
+    const [first, second] = [
+      await registerRamp(t, headers, "SELL", "50"),
+      await registerRamp(t, headers, "SELL", "51"),
+    ];
+    // The second ramp's wallet signs the same permit nonce again.
+    const { presignedTxs } = await t.app.db.ramp.findUniqueOrThrow({ where: { id: first.id } });
+    await call(t, "POST", "/v1/ramp/update", headers, { rampId: second.id, presignedTxs: JSON.parse(presignedTxs) });
+    for (const ramp of [first, second]) await call(t, "POST", "/v1/ramp/start", headers, { rampId: ramp.id });
+    const outcomes = await Promise.all([first, second].map((ramp) => finished(t, headers, ramp.id)));
+    expect(outcomes.map((ramp) => ramp.status).sort()).toEqual(["COMPLETE", "FAILED"]);
+    const failed = outcomes.find((ramp) => ramp.status === "FAILED")!;
+    expect(await errorsOf(t, headers, failed.id)).toEqual([
+      expect.objectContaining({
+        phase: "awaitingPayment",
+        error: "The partner refused the payout",
+        recoverable: false,
+      }),
+    ]);
+    const nonce = (JSON.parse(presignedTxs) as { nonce: number }[])[0].nonce;
+    expect(t.partners.simulator.stats().avenia.moneySteps[`payout:${SELLER.toLowerCase()}:${nonce}`]).toBe(1);
   });
 
   it("carries the widget session id in every event of a ramp registered with one", async () => {
@@ -373,7 +413,10 @@ describe("the start window", () => {
       expectEventBodies(events, ramp);
       expect(Date.parse(events[1].timestamp)).toBeGreaterThanOrEqual(Date.parse(ramp.expiresAt));
       expectRestError(
-        await short.request("POST", "/v1/ramp/update", { headers, body: { rampId: ramp.id, presignedTxs: PRESIGNED } }),
+        await short.request("POST", "/v1/ramp/update", {
+          headers,
+          body: { rampId: ramp.id, presignedTxs: signedTxs(ramp.unsignedTxs) },
+        }),
         400,
         "RAMP_START_WINDOW_ELAPSED",
       );
@@ -414,21 +457,25 @@ describe("the start window", () => {
 describe("durability and concurrency of processing", () => {
   it("resumes a ramp in flight after the process stops and another starts on the same database", async () => {
     const database = await freshDatabase();
+    let partners: TestPartners | undefined;
     let first: TestApp | undefined;
     let second: TestApp | undefined;
     try {
+      // One partner for both instances, whose payer pays a second after the ticket is made: after the first stopped.
+      partners = await startTestPartners({ PARTNER_SIM_PAYMENT_DELAY_MS: "1000" });
       // No workers: the steps happen only when this test ticks.
-      first = await startTestApp({ ...LIMITS, SANDBOX_STEP_DELAY_MS: "0" }, { database });
+      first = await startTestApp(LIMITS, { database, partners });
       const headers = await newCaller(first);
       const ramp = await startedRamp(first, headers, "BUY", "100");
       const unstarted = await registerRamp(first, headers, "SELL", "50");
-      await first.app.rampProcessor.tick();
-      await first.app.rampProcessor.tick();
-      expect((await call(first, "GET", `/v1/ramp/${ramp.id}`, headers)).currentPhase).toBe("exchanging");
+      await first.app.rampProcessor.tick(new Date(Date.now() + 60_000));
+      const read = await call(first, "GET", `/v1/ramp/${ramp.id}`, headers);
+      expect(read.currentPhase).toBe("awaitingPayment");
+      expect(partners.simulator.stats().avenia.calls["GET /v2/account/tickets/{id}"]).toBe(1);
       await first.close();
       first = undefined;
 
-      second = await startTestApp(LIMITS, { database, workers: true });
+      second = await startTestApp(LIMITS, { database, partners, workers: true });
       const done = await finished(second, headers, ramp.id);
       expect(done).toMatchObject({ currentPhase: "complete", status: "COMPLETE" });
       expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -444,6 +491,7 @@ describe("durability and concurrency of processing", () => {
     } finally {
       await first?.close();
       await second?.close();
+      await partners?.simulator.stop();
       await database.drop();
     }
   });
@@ -572,7 +620,9 @@ describe("durability and concurrency of processing", () => {
       stopping = undefined;
       expect(performance.now() - stoppedAt).toBeLessThan(5_000);
 
-      successor = await startTestApp(LIMITS, { database, workers: true });
+      // The same partner, answering now (the sandbox: the ramp was registered there).
+      const answering = new RecordedPartner(async () => undefined);
+      successor = await startTestApp(LIMITS, { database, workers: true, seams: { rampProvider: answering } });
       expect(await finished(successor, headers, ramp.id)).toMatchObject({ status: "COMPLETE" });
       expect(summary(await outboxOf(successor, ramp.id))).toEqual(COMPLETED);
     } finally {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
 import { LEVEL_ONE_KYC, randomCpf, uploadKycDocuments } from "../support/kyc.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
-import { sleep, waitFor } from "../support/kit.js";
+import { PIX_KEY, sleep, waitFor } from "../support/kit.js";
 
 /**
  * The ramp lifecycle over REST (CONTRACT.md, "Ramp domain"): register, update, start, status, errors and
@@ -161,11 +161,20 @@ async function buyRamp(headers: Headers, inputAmount = "100") {
 /** A registered SELL ramp of the caller (its own quote). */
 async function sellRamp(headers: Headers, inputAmount = "50") {
   const q = await quote(headers, sellQuoteBody(inputAmount));
-  return registered(headers, { quoteId: q.id, additionalData: { walletAddress: SELLER } });
+  return registered(headers, { quoteId: q.id, additionalData: { walletAddress: SELLER, pixDestination: PIX_KEY } });
 }
 
+const PERMIT_DEADLINE = Math.floor(Date.now() / 1000) + 24 * 60 * 60;
+/** The n-th signed permit of SELLER (Avenia pulls a BR SELL's tokens by it). */
 const presigned = (n: number) => [
-  { phase: "RampPhase", network: "polygon", signer: SELLER, nonce: n, txData: `0x${String(n).padStart(64, "0")}` },
+  {
+    phase: "permit",
+    network: "polygon",
+    signer: SELLER,
+    nonce: n,
+    deadline: PERMIT_DEADLINE,
+    signature: `0x${String(n).padStart(130, "0")}`,
+  },
 ];
 
 async function outboxOf(rampId: string) {
@@ -219,14 +228,15 @@ describe("POST /v1/ramp/register", () => {
       expect(ramp).not.toHaveProperty(key);
     expect(ramp.id).toMatch(UUID);
     expect(ramp.inputAmount).toBe("123.45");
+    // Avenia's pay-in ticket: its BR Code, for a reference made of the ramp's id.
     expect(ramp.paymentInstructions).toEqual({
       method: "pix",
       amount: "123.45",
       currency: "BRL",
-      reference: expect.stringMatching(/^SBX[0-9A-F]{22}$/),
-      beneficiary: "Sandbox Ramp Partner",
+      reference: ramp.id.replace(/-/g, "").slice(0, 25).toUpperCase(),
+      beneficiary: "Avenia",
     });
-    // A static BR Code: payload format 01, the amount, the reference, and the CRC16 at the end.
+    // A dynamic BR Code: payload format 01, the amount, the reference, and the CRC16 at the end.
     expect(ramp.depositQrCode).toMatch(/^000201.*5406123\.45.*6304[0-9A-F]{4}$/);
     expect(ramp.depositQrCode).toContain(ramp.paymentInstructions.reference);
     for (const field of ["expiresAt", "createdAt", "updatedAt"]) expect(ramp[field]).toMatch(ISO);
@@ -248,7 +258,10 @@ describe("POST /v1/ramp/register", () => {
   it("registers a SELL (source in additionalData.walletAddress) with unsigned transactions and no payment instructions", async () => {
     const caller = await newCaller();
     const q = await quote(caller.session, sellQuoteBody("75.5"));
-    const response = await register(caller.session, { quoteId: q.id, additionalData: { walletAddress: SELLER } });
+    const response = await register(caller.session, {
+      quoteId: q.id,
+      additionalData: { walletAddress: SELLER, pixDestination: PIX_KEY },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const ramp = response.body;
     expect(alwaysThere(ramp)).toEqual(RAMP_KEYS);
@@ -262,16 +275,18 @@ describe("POST /v1/ramp/register", () => {
       depositQrCode: null,
     });
     expect(ramp).not.toHaveProperty("transactionHash");
+    // What Avenia pulls the tokens by: a permit the wallet signs with its token nonce, usable for a day.
     expect(ramp.unsignedTxs).toEqual([
       {
-        phase: "RampPhase",
+        phase: "permit",
         network: "polygon",
         signer: SELLER,
         nonce: 0,
-        txData: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-        meta: expect.any(Object),
+        deadline: expect.any(Number),
+        meta: expect.objectContaining({ token: "USDC", amount: "75.5" }),
       },
     ]);
+    expect(ramp.unsignedTxs[0].deadline * 1000 - Date.parse(ramp.createdAt)).toBeGreaterThan(START_WINDOW_MS);
     expect(Date.parse(ramp.expiresAt) - Date.parse(ramp.createdAt)).toBe(START_WINDOW_MS);
   });
 
@@ -372,11 +387,20 @@ describe("POST /v1/ramp/register", () => {
       await register(caller.secret, { quoteId: assethub.id, destinationAddress: WALLET }),
       "destinationAddress",
     );
+    // A valid address on a network BR's partner does not serve: refused by the partner's rule, before any call.
+    expectFieldError(
+      await register(caller.secret, {
+        quoteId: assethub.id,
+        destinationAddress: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5",
+      }),
+      "network",
+    );
+    // A SELL paid out by PIX names its key.
+    expectFieldError(
+      await register(caller.secret, { quoteId: sell.id, additionalData: { walletAddress: SELLER } }),
+      "additionalData.pixDestination",
+    );
     for (const q of [buy, sell, assethub]) await expectNothingChanged(q.id);
-    await registered(caller.secret, {
-      quoteId: assethub.id,
-      destinationAddress: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5",
-    });
   });
 
   it.each([
@@ -551,6 +575,7 @@ describe("POST /v1/ramp/update and /v1/ramp/start", () => {
     const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
     expect(JSON.parse(row.additionalData)).toEqual({
       walletAddress: SELLER,
+      pixDestination: PIX_KEY,
       squidRouterApproveHash: "0xaa",
       squidRouterSwapHash: "0xcc",
     });
@@ -584,6 +609,7 @@ describe("POST /v1/ramp/update and /v1/ramp/start", () => {
       const row = await t.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
       expect(JSON.parse(row.additionalData)).toEqual({
         walletAddress: SELLER,
+        pixDestination: PIX_KEY,
         ...Object.fromEntries(keys.map((key, index) => [key, `0x${index}`])),
       });
     }
@@ -620,6 +646,20 @@ describe("POST /v1/ramp/update and /v1/ramp/start", () => {
     const ramp = await sellRamp(caller.secret);
     expectFieldError(await start(caller.secret, ramp.id), "presignedTxs");
     expect((await getRamp(caller.secret, ramp.id)).body.currentPhase).toBe("initial");
+    // Signed transactions without the permit, or with one whose signature, nonce or deadline is unusable, start
+    // nothing: the payout could not pull the tokens.
+    const [permit] = presigned(1);
+    for (const unusable of [
+      [{ phase: "transfer", network: "polygon", signer: SELLER, signature: permit.signature }],
+      [{ ...permit, signature: "0x1234" }],
+      [{ ...permit, nonce: -1 }],
+      [{ ...permit, nonce: "1" }],
+      [{ ...permit, deadline: Math.floor(Date.now() / 1000) - 1 }],
+    ]) {
+      expect((await update(caller.secret, { rampId: ramp.id, presignedTxs: unusable })).status).toBe(200);
+      expectFieldError(await start(caller.secret, ramp.id), "presignedTxs");
+      expect((await getRamp(caller.secret, ramp.id)).body.currentPhase).toBe("initial");
+    }
 
     expect((await update(caller.secret, { rampId: ramp.id, presignedTxs: presigned(1) })).status).toBe(200);
     const started = await start(caller.secret, ramp.id);

@@ -24,7 +24,7 @@ let target: WebhookReceiver;
 
 beforeAll(async () => {
   first = await startTestApp(env, { workers: true, seams });
-  second = await startTestApp(env, { database: first.database, workers: true, seams });
+  second = await startTestApp(env, { database: first.database, partners: first.partners, workers: true, seams });
   target = await startWebhookReceiver({
     publicKey: (await first.request("GET", "/v1/public-key")).body.publicKey,
     respond: () => ({ status: 204, delayMs: 5 }),

@@ -18,6 +18,33 @@ export const BUY_QUOTE = {
   inputCurrency: "BRL",
   outputCurrency: "USDC",
 } as const;
+let permitNonces = 0;
+
+/**
+ * What a SELL's user sends back (POST /v1/ramp/update): each unsigned transaction with a signature (65 bytes), a
+ * permit with the token's nonce it was signed with, each its own (a partner spends a permit once).
+ */
+export function signedTxs(unsignedTxs: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return unsignedTxs.map((tx) => ({
+    ...tx,
+    ...(tx.phase === "permit" && { nonce: ++permitNonces }),
+    signature: `0x${randomBytes(65).toString("hex")}`,
+  }));
+}
+
+/** A PIX key a BR SELL pays out to (a random key, as Brazil's PIX has them). */
+export const PIX_KEY = "d3f1a0b2-4c5d-4e6f-8a9b-0c1d2e3f4a5b";
+
+/** A BR offramp quote's body (USDC on Polygon in, BRL by PIX out). */
+export const SELL_QUOTE = {
+  rampType: "SELL",
+  from: "polygon",
+  to: "pix",
+  inputAmount: "50.00",
+  inputCurrency: "USDC",
+  outputCurrency: "BRL",
+} as const;
+
 /** A well-formed EVM destination address. */
 export const EVM_ADDRESS = `0x${"2".repeat(40)}`;
 

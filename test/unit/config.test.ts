@@ -462,8 +462,8 @@ describe("production checks", () => {
 });
 
 describe("RAMP_ENVIRONMENT=live", () => {
-  // src/providers/partners.ts: Alfredpay is wired into ramps, so the sandbox would run BR's and EU's.
-  const SANDBOX_LINES = ["BR", "EU"].map((corridor) => new RegExp(`^    ${corridor}: `, "m"));
+  // src/providers/partners.ts: both partners are wired into ramps, so the sandbox would run EU's, which neither serves.
+  const SANDBOX_LINES = ["EU"].map((corridor) => new RegExp(`^    ${corridor}: `, "m"));
   const SANDBOX_SECTION = "\n  ramps in these corridors still run on the in-process sandbox:\n";
   const productionReady = () => ({
     NODE_ENV: "production",
@@ -486,7 +486,7 @@ describe("RAMP_ENVIRONMENT=live", () => {
       );
       expect(message).toContain(SANDBOX_SECTION);
       for (const line of SANDBOX_LINES) expect(message).toMatch(line);
-      expect(message).toContain("BR: its partner Avenia is not wired into ramps yet");
+      expect(message).not.toMatch(/^ {4}BR: /m);
       expect(message).not.toContain(JWT_SECRET);
     },
   );

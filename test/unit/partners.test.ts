@@ -7,22 +7,8 @@ import { corridorsOnTheSandbox, DEFAULT_CORRIDOR_PARTNERS, servingPartner } from
 const EU = "EU: no partner for EUR is integrated";
 
 describe("corridorsOnTheSandbox", () => {
-  it("lists the corridors today, in order: Avenia's, and EU's, with Alfredpay wired into ramps", () => {
-    expect(corridorsOnTheSandbox()).toEqual(["BR: its partner Avenia is not wired into ramps yet", EU]);
-  });
-
-  it("leaves out the corridors of a partner wired in", () => {
-    expect(corridorsOnTheSandbox(new Set(["Avenia"] as const))).toEqual([
-      "AR: its partner Alfredpay is not wired into ramps yet",
-      "CO: its partner Alfredpay is not wired into ramps yet",
-      EU,
-      "MX: its partner Alfredpay is not wired into ramps yet",
-      "US: its partner Alfredpay is not wired into ramps yet",
-    ]);
-  });
-
-  it("still names EU with both partners wired in: neither serves it", () => {
-    expect(corridorsOnTheSandbox(new Set(["Avenia", "Alfredpay"] as const))).toEqual([EU]);
+  it("names EU only: both partners are wired into ramps, and neither serves EU", () => {
+    expect(corridorsOnTheSandbox()).toEqual([EU]);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type Route,
 } from "./http.js";
 import { emailRejects, formatAmount, hasFraction, nameRejects, parseAmount } from "./money.js";
+import { pixBrCode } from "./pix.js";
 import { isAveniaRequestSigned, signAveniaWebhook } from "./signing.js";
 import { countIn } from "./stats.js";
 
@@ -229,7 +230,7 @@ export class Avenia {
       throw new PartnerError(400, "accountType must be INDIVIDUAL or COMPANY");
     const id = randomUUID();
     const walletAddress = `0x${createHash("sha256").update(id).digest("hex").slice(0, 40)}`;
-    const brCode = `00020126580014br.gov.bcb.pix0136${id}5204000053039865802BR5913SIMULATED6009SAO PAULO6304ABCD`;
+    const brCode = pixBrCode({ pixKey: id, reference: "***" });
     const subAccount: SubAccount = {
       id,
       accountType,
@@ -359,7 +360,11 @@ export class Avenia {
     if (additionalData !== undefined && usedBefore)
       this.refuseDuplicate(`payin:${additionalData}`, "additionalData already used");
     const ticket = this.addTicket(subAccount, quote, "payin", "UNPAID", { walletAddress, walletChain, additionalData });
-    ticket.brCode = `${subAccount.brCode}:${ticket.id}`;
+    ticket.brCode = pixBrCode({
+      pixKey: subAccount.id,
+      amount: quote.inputAmount,
+      reference: additionalData ?? ticket.id.replace(/-/g, ""),
+    });
     ticket.expiresAt = new Date(Date.now() + PAYIN_TICKET_LIFETIME_MS).toISOString();
     countIn(this.context.stats().moneySteps, `payin:${additionalData ?? ticket.id}`);
     this.context.scheduler.after(this.context.timing.paymentDelayMs, () => this.payTicket(ticket.id));

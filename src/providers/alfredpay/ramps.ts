@@ -1,5 +1,4 @@
-import { observeAlfredpayOfframp, observeAlfredpayOnramp } from "../order-observations.js";
-import { PartnerError } from "../http/partner-http.js";
+import { followOrder, observeAlfredpayOfframp, observeAlfredpayOnramp, recorded } from "../order-observations.js";
 import type { Network } from "../../reference-data/catalog.js";
 import type { PaymentInstructions, ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
 import { fieldError } from "../../validation.js";
@@ -31,8 +30,8 @@ export class AlfredpayRamps {
     const token = (ramp.type === "BUY" ? ramp.outputCurrency : ramp.inputCurrency) as (typeof TOKENS)[number];
     if (!TOKENS.includes(token))
       throw fieldError("outputCurrency", `is not a token Alfredpay serves (${TOKENS.join(", ")})`);
-    const customerId = required(ramp.partnerCustomerId, "the subject's Alfredpay customer");
-    const wallet = required(ramp.walletAddress, "the ramp's wallet");
+    const customerId = recorded(ramp.partnerCustomerId, "the subject's Alfredpay customer");
+    const wallet = recorded(ramp.walletAddress, "the ramp's wallet");
     const quote = await this.client.createQuote({
       fromCurrency: ramp.inputCurrency,
       toCurrency: ramp.outputCurrency,
@@ -61,7 +60,7 @@ export class AlfredpayRamps {
       ...order,
       fromCurrency: token,
       toCurrency: ramp.outputCurrency,
-      fiatAccountId: required(ramp.partnerPayoutAccountId, "the payout account at Alfredpay"),
+      fiatAccountId: recorded(ramp.partnerPayoutAccountId, "the payout account at Alfredpay"),
       originAddress: wallet,
     });
     // What the user signs: the tokens' transfer to the order's deposit address, before the order expires.
@@ -86,38 +85,20 @@ export class AlfredpayRamps {
     };
   }
 
-  /** Reads the ramp's order: where it stands is the step's answer, forward only (the processor's advanceTo). */
-  async step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome> {
-    const orderId = required(ramp.partnerOrderId, "the ramp's Alfredpay order");
-    try {
-      const observed = await (ramp.type === "BUY"
+  /** Reads the ramp's order. */
+  step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome> {
+    const orderId = recorded(ramp.partnerOrderId, "the ramp's Alfredpay order");
+    return followOrder("Alfredpay", ramp.currentPhase, () =>
+      ramp.type === "BUY"
         ? observeAlfredpayOnramp(this.client, orderId, signal)
-        : observeAlfredpayOfframp(this.client, orderId, signal));
-      if (observed.phase === "failed")
-        return { kind: "fail", error: "The partner failed the order", details: failureDetails(observed.failureReason) };
-      // A status we do not know moves nothing: the order is read again later.
-      return { kind: "advance", phase: observed.phase ?? ramp.currentPhase, transactionHash: observed.transactionHash };
-    } catch (error) {
-      if (!(error instanceof PartnerError) || error.kind !== "unavailable") throw error;
-      return {
-        kind: "retry",
-        error: "The partner is unavailable",
-        details: "Alfredpay did not answer for the order; it is read again shortly.",
-      };
-    }
+        : observeAlfredpayOfframp(this.client, orderId, signal),
+    );
   }
-}
 
-/**
- * Why the order failed, in our words: the partner's reason is its free text (it may quote the customer), so callers
- * get a reason known here or none.
- */
-const FAILURES: Readonly<Record<string, string>> = {
-  "Exchange refused": "The partner's liquidity provider refused the exchange.",
-};
-
-function failureDetails(partnerReason: string | undefined): string {
-  return (partnerReason && FAILURES[partnerReason]) ?? "Alfredpay ended the order as failed.";
+  /** A SELL's user signs the transfer to the order's deposit address; nothing else is needed before the start. */
+  presignedProblem(): string | null {
+    return null;
+  }
 }
 
 /** How the payer pays, from the partner's instructions: the account to pay into and the reference to quote. */
@@ -136,9 +117,4 @@ function paymentOf(
     beneficiary: text("bankBeneficiaryName") ?? "Alfredpay",
     ...(account && { account }),
   };
-}
-
-function required<T>(value: T | null, what: string): T {
-  if (value === null) throw new Error(`${what} is missing`);
-  return value;
 }

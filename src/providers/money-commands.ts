@@ -1,13 +1,59 @@
-import type { AlfredpayClient, OfframpRequest, OnrampRequest } from "../providers/alfredpay/client.js";
-import type { AveniaClient, FixedRateQuoteQuery, Permit } from "../providers/avenia/client.js";
-import { PartnerError } from "../providers/http/partner-http.js";
-import type { MoneyCommand, PartnerOrder } from "./types.js";
+import type { AlfredpayClient, OfframpRequest, OnrampRequest } from "./alfredpay/client.js";
+import type { AveniaClient, FixedRateQuoteQuery, Permit } from "./avenia/client.js";
+import { PartnerError } from "./http/partner-http.js";
+import type { OrderKind } from "./order-observations.js";
+import type { Partner } from "./partners.js";
 
 /*
- * The money commands per partner: how each is sent, and how the partner tells whether an earlier send made it
- * (spec decisions 3 and 8). An Avenia ticket takes its quote at send time: a quote token is a short-lived price
+ * The money commands per partner, which the ledger (src/partner-commands/ledger.ts) sends at most once: how each is
+ * sent, and how the partner tells whether an earlier send made it (spec decisions 3 and 8). An Avenia ticket takes its quote at send time: a quote token is a short-lived price
  * lock, not the ticket's identity, so a command sent again after a while is not refused for an expired token.
  */
+
+/** What the partner made: its id for the order and what of its answer the ramp needs later. */
+export interface PartnerOrder<Answer> {
+  partnerOrderId: string;
+  answer: Answer;
+}
+
+/**
+ * A partner call that moves money, as the ledger sends it at most once. `send` and `find` talk to the partner;
+ * the ledger decides when each may run.
+ */
+export interface MoneyCommand<Answer> {
+  rampId: string;
+  kind: OrderKind;
+  partner: Partner;
+  /** The command's identity at the partner (spec decision 8), e.g. `payin:<additionalData>`: unique. */
+  reference: string;
+  /** Makes the order. A PartnerError says how it failed; any other error counts as an unknown outcome. */
+  send(signal: AbortSignal): Promise<PartnerOrder<Answer>>;
+  /**
+   * How the partner tells whether an earlier send made the order: a lookup answering the order, or null when the
+   * partner surely has none (the command is then sent again, and only then); or "resend" when sending again is
+   * itself the lookup, because the partner executes the command once and answers a repeat with the order it made
+   * (an Alfredpay order: its quote is single-use, and the client reads back the order a 409 names).
+   */
+  find: ((signal: AbortSignal) => Promise<PartnerOrder<Answer> | null>) | "resend";
+}
+
+/** What came of executing a command, for the caller to act on. */
+export type CommandResult<Answer> =
+  | ({ outcome: "accepted" } & PartnerOrder<Answer>)
+  /** Final: the partner refused it and created nothing; `error` is ours to show. */
+  | { outcome: "refused"; error: string }
+  /**
+   * Ask again later: another caller holds the command (`in-progress`), or the partner's answer is not known yet
+   * (`unsettled`: no certain answer, or the lookup failed; `error` says which).
+   */
+  | { outcome: "pending"; reason: "in-progress" }
+  | { outcome: "pending"; reason: "unsettled"; error: string };
+
+/** What sends money commands at most once: the ledger (src/partner-commands/ledger.ts). */
+export interface MoneyCommandSender {
+  /** Sends the command, or learns what an earlier send made; `signal` abandons the call in flight. */
+  execute<A>(command: MoneyCommand<A>, signal?: AbortSignal): Promise<CommandResult<A>>;
+}
 
 /** The PIX copy-and-paste code the payer pays. */
 export interface PayInAnswer {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Ramp" ADD COLUMN "partnerCustomerId" TEXT;

@@ -1,0 +1,196 @@
+import { aveniaPayout, type MoneyCommandSender } from "../money-commands.js";
+import type { Network } from "../../reference-data/catalog.js";
+import { fieldError } from "../../validation.js";
+import { followOrder, observeAveniaPayIn, observeAveniaPayout, recorded } from "../order-observations.js";
+import type { ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
+import type { AveniaClient, FixedRateQuoteQuery, Permit } from "./client.js";
+
+/** Avenia's names of the networks it takes and sends tokens on (facts §1.3); the others it does not serve. */
+const CHAINS: Partial<Record<Network, "BASE" | "ETHEREUM" | "MOONBEAM" | "POLYGON">> = {
+  base: "BASE",
+  ethereum: "ETHEREUM",
+  moonbeam: "MOONBEAM",
+  polygon: "POLYGON",
+};
+/** Avenia's names of the tokens it serves, by ours. */
+const TOKENS: Readonly<Record<string, "USDC" | "USDCe" | "USDT">> = { USDC: "USDC", "USDC.e": "USDCe", USDT: "USDT" };
+/** How long a permit the user signs stays usable: past the start window, for the payout sent after the start. */
+const PERMIT_LIFETIME_S = 24 * 60 * 60;
+const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+
+/**
+ * Ramps in Brazil at Avenia. A BUY's registration makes the PIX pay-in ticket whose BR Code the payer pays: no money
+ * moves before the payer has the code, so a registration whose answer was lost keeps nothing and is simply made
+ * again. A SELL's user signs a permit letting Avenia pull the tokens; the payout ticket that spends it is a money
+ * step, sent once through the ledger at the first step after the start. Each later step reads the ticket back.
+ */
+export class AveniaRamps {
+  constructor(
+    private readonly client: AveniaClient,
+    private readonly ledger: MoneyCommandSender,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async register(ramp: RampToRegister): Promise<RampRegistration> {
+    const chain = CHAINS[ramp.network as Network];
+    if (!chain) throw fieldError("network", "is not one Avenia serves in BR");
+    const subAccountId = recorded(ramp.partnerCustomerId, "the subject's Avenia subaccount");
+    const wallet = recorded(ramp.walletAddress, "the ramp's wallet");
+    if (ramp.type === "SELL") {
+      if (!ramp.pixKey) throw fieldError("additionalData.pixDestination", "is required for a SELL paid out by PIX");
+      tokenOf(ramp.inputCurrency, "inputCurrency");
+      return {
+        unsignedTxs: [this.permitToSign(ramp, wallet)],
+        depositQrCode: null,
+        partnerOrderId: null,
+        partnerPayment: null,
+      };
+    }
+    const { quoteToken } = await this.client.fixedRateQuote({
+      inputCurrency: "BRL",
+      inputPaymentMethod: "PIX",
+      inputAmount: ramp.inputAmount,
+      outputCurrency: tokenOf(ramp.outputCurrency, "outputCurrency"),
+      outputPaymentMethod: chain,
+      inputThirdParty: false,
+      outputThirdParty: false,
+      subAccountId,
+    });
+    const reference = payInReference(ramp.id);
+    const ticket = await this.client.createTicket(subAccountId, {
+      quoteToken,
+      ticketBrlPixInput: { additionalData: reference },
+      ticketBlockchainOutput: { walletChain: chain, walletAddress: wallet },
+    });
+    if (!ticket.brCode) throw new Error("Avenia made a pay-in ticket without its BR Code");
+    return {
+      unsignedTxs: [],
+      depositQrCode: ticket.brCode,
+      partnerOrderId: ticket.id,
+      partnerPayment: {
+        method: ramp.paymentMethod,
+        amount: ramp.inputAmount,
+        currency: ramp.inputCurrency,
+        reference,
+        beneficiary: "Avenia",
+      },
+    };
+  }
+
+  /** Whether the user signed the permit the payout spends; a BUY needs nothing signed. */
+  presignedProblem(ramp: { type: "BUY" | "SELL"; presignedTxs: readonly unknown[] }): string | null {
+    if (ramp.type === "BUY" || permitOf(ramp.presignedTxs, this.now())) return null;
+    return (
+      'must hold the signed permit (phase "permit"): its signature (0x and 65 bytes), the nonce signed and a ' +
+      "deadline not yet passed"
+    );
+  }
+
+  async step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome> {
+    const subAccountId = recorded(ramp.partnerCustomerId, "the ramp's Avenia subaccount");
+    if (ramp.type === "SELL" && ramp.partnerOrderId === null) return this.sendPayout(ramp, subAccountId, signal);
+    const ticketId = recorded(ramp.partnerOrderId, "the ramp's Avenia ticket");
+    return followOrder("Avenia", ramp.currentPhase, () =>
+      ramp.type === "BUY"
+        ? observeAveniaPayIn(this.client, subAccountId, ticketId, signal)
+        : observeAveniaPayout(this.client, subAccountId, ticketId, signal),
+    );
+  }
+
+  /** The payout ticket, sent at most once (the ledger): its id is the ramp's order from then on. */
+  private async sendPayout(ramp: ProviderRamp, subAccountId: string, signal: AbortSignal): Promise<StepOutcome> {
+    const walletAddress = recorded(ramp.walletAddress, "the ramp's wallet");
+    // Checked at the start; a ramp started before the check existed has nothing to pull the tokens with.
+    const permit = permitOf(ramp.presignedTxs, this.now());
+    if (!permit)
+      return {
+        kind: "fail",
+        error: "The payout could not be sent",
+        details: "The ramp holds no usable signed permit.",
+      };
+    const quote: FixedRateQuoteQuery = {
+      inputCurrency: tokenOf(ramp.inputCurrency, "inputCurrency"),
+      inputPaymentMethod: recorded(CHAINS[ramp.network as Network] ?? null, "the ramp's network at Avenia"),
+      inputAmount: ramp.inputAmount,
+      outputCurrency: "BRL",
+      outputPaymentMethod: "PIX",
+      inputThirdParty: false,
+      outputThirdParty: false,
+      blockchainSendMethod: "PERMIT",
+      subAccountId,
+    };
+    const pixKey = recorded(ramp.pixKey, "the ramp's PIX key");
+    const command = aveniaPayout(this.client, { rampId: ramp.id, subAccountId, walletAddress, permit, pixKey, quote });
+    const result = await this.ledger.execute(command, signal);
+    switch (result.outcome) {
+      case "accepted":
+        return { kind: "advance", phase: ramp.currentPhase, partnerOrderId: result.partnerOrderId };
+      case "refused":
+        return {
+          kind: "fail",
+          error: "The partner refused the payout",
+          details:
+            "Avenia refused the PIX payout, or its permit was spent already; no tokens were pulled for this ramp.",
+        };
+      case "pending":
+        // Another instance is sending it: nothing to report, the ramp is read again later.
+        if (result.reason === "in-progress") return { kind: "advance", phase: ramp.currentPhase };
+        return {
+          kind: "retry",
+          error: "The partner is unavailable",
+          details: "Avenia gave no certain answer for the payout; it is looked up there before it is sent again.",
+        };
+    }
+  }
+
+  /** What the user signs: a permit letting Avenia pull the input amount from the wallet, until its deadline. */
+  private permitToSign(ramp: RampToRegister, wallet: string) {
+    const deadline = Math.floor(this.now().getTime() / 1000) + PERMIT_LIFETIME_S;
+    return {
+      phase: "permit",
+      network: ramp.network,
+      signer: wallet,
+      nonce: 0,
+      deadline,
+      meta: {
+        description:
+          `Sign a permit letting Avenia pull ${ramp.inputAmount} ${ramp.inputCurrency} from the wallet for the PIX ` +
+          "payout; sign it with the token's current permit nonce of the wallet, and send that nonce with the signature",
+        token: ramp.inputCurrency,
+        amount: ramp.inputAmount,
+      },
+    };
+  }
+}
+
+/** The reference a pay-in carries (Avenia's `additionalData`, the BR Code's reference label: 25 characters). */
+const payInReference = (rampId: string) => rampId.replace(/-/g, "").slice(0, 25).toUpperCase();
+
+/**
+ * The permit among the presigned transactions: the entry of phase "permit", its 65-byte signature split into r, s
+ * and v, with the nonce and deadline it was signed with; null when there is none usable.
+ */
+function permitOf(presignedTxs: readonly unknown[], now: Date): Permit | null {
+  const entry = presignedTxs.find(
+    (tx): tx is Record<string, unknown> =>
+      typeof tx === "object" && tx !== null && (tx as { phase?: unknown }).phase === "permit",
+  );
+  if (!entry) return null;
+  const { signature, nonce, deadline } = entry;
+  if (typeof signature !== "string" || !SIGNATURE.test(signature)) return null;
+  if (!Number.isSafeInteger(nonce) || (nonce as number) < 0) return null;
+  if (!Number.isSafeInteger(deadline) || (deadline as number) * 1000 <= now.getTime()) return null;
+  return {
+    r: `0x${signature.slice(2, 66)}`,
+    s: `0x${signature.slice(66, 130)}`,
+    v: Number.parseInt(signature.slice(130, 132), 16),
+    nonce: nonce as number,
+    deadline: deadline as number,
+  };
+}
+
+function tokenOf(symbol: string, field: "inputCurrency" | "outputCurrency") {
+  const token = TOKENS[symbol];
+  if (!token) throw fieldError(field, `is not a token Avenia serves (${Object.keys(TOKENS).join(", ")})`);
+  return token;
+}
