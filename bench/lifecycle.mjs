@@ -3,6 +3,7 @@
 // the processor's poll schedule set. The scenario only talks to the gateway (REST and one graphql-ws
 // subscription), so a gateway whose partner runs elsewhere (issue 41's simulator out of process) is one more
 // entry of GATEWAYS. Figures only: nothing here passes or fails.
+import { randomBytes, randomInt } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
@@ -25,20 +26,20 @@ import {
 // The built gateway's own code (npm run bench builds first): how it parses its settings, and a ramp's phases.
 const built = (path) => import(new URL(`../dist/${path}`, import.meta.url).href);
 const { loadConfig } = await built("config.js");
-const { PROCESSING_PHASES } = await built("reference-data/ramp-phases.js");
 
 /** Ramps in flight at once, one row each: the first leaves the gateway's core mostly idle, the second not. */
 const IN_FLIGHT = (process.env.BENCH_LIFECYCLE_IN_FLIGHT ?? "16,64").split(",").map(Number);
 const DURATION_S = Number(process.env.BENCH_LIFECYCLE_DURATION_S ?? 20);
 /** Before each row's timed seconds: the first lifecycles are also when V8 compiles their paths. */
 const WARM_UP_S = 5;
-/**
- * The partner's time between two steps of a ramp: the sandbox's documented SANDBOX_STEP_DELAY_MS, and the
- * simulator's payment, deposit and stage delays (PARTNER_SIM_*), so that both rows' floors rest on the same delay.
- */
+/** The simulator's payment, deposit and stage delays (PARTNER_SIM_*), the same for both rows' partners. */
 const STEP_DELAY_MS = Number(process.env.BENCH_LIFECYCLE_STEP_DELAY_MS ?? 200);
-/** The steps of a started ramp: awaitingPayment to paymentConfirmed, to exchanging, to payingOut, to complete. */
-const STEPS = PROCESSING_PHASES.length - 1;
+/**
+ * What an Avenia ticket waits for on the simulator's clock (its src/avenia.ts): a pay-in is paid a payment delay after
+ * it is made and settles a stage delay later; a payout's pull arrives a deposit delay after it is made and settles a
+ * stage delay later. Two delays either way.
+ */
+const TICKET_DELAYS = 2;
 /**
  * The stages an Alfredpay onramp goes through after its payment, a stage delay apart (the simulator's
  * src/alfredpay.ts, payOnramp): TRADE_COMPLETED, ON_CHAIN_INITIATED, ON_CHAIN_COMPLETED.
@@ -74,33 +75,29 @@ const RAMP_EVENTS =
 
 /**
  * Each row's gateway, the KYC its caller needs, the ramps it takes in turn and the floor its partner's schedule
- * sets. KYC is decided at once, as the other benches have it. Today's: BR's ramps on the in-process sandbox,
- * whose step delay is its own documented setting. Issue 41's: MX's at Alfredpay, that is at the simulator, a
- * child process of the gateway (startServer's PARTNER_SIMULATOR=embedded), on its own clock and callbacks.
+ * sets. KYC is decided at once, as the other benches have it. Both partners run at the simulator, a child process of
+ * the gateway (startServer's PARTNER_SIMULATOR=embedded), on its own clock and callbacks: BR's ramps at Avenia, MX's at
+ * Alfredpay.
  */
+const simulatedPartners = (databaseUrl) =>
+  startServer({
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    PARTNER_SIM_PAYMENT_DELAY_MS: String(STEP_DELAY_MS),
+    PARTNER_SIM_DEPOSIT_DELAY_MS: String(STEP_DELAY_MS),
+    PARTNER_SIM_STAGE_DELAY_MS: String(STEP_DELAY_MS),
+    PARTNER_SIM_KYC_DECISION_MS: "0",
+  });
 const GATEWAYS = [
   {
-    row: "ramp lifecycle, in-process sandbox",
-    start: (databaseUrl) =>
-      startServer({
-        ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-        SANDBOX_STEP_DELAY_MS: String(STEP_DELAY_MS),
-        PARTNER_SIM_KYC_DECISION_MS: "0",
-      }),
+    row: "ramp lifecycle, Avenia (simulator out of process)",
+    start: simulatedPartners,
     completeKyc: completeBrKyc,
     quotes: BR_QUOTES,
-    floor: sandboxFloor,
+    floor: aveniaFloor,
   },
   {
     row: "ramp lifecycle, Alfredpay (simulator out of process)",
-    start: (databaseUrl) =>
-      startServer({
-        ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-        PARTNER_SIM_PAYMENT_DELAY_MS: String(STEP_DELAY_MS),
-        PARTNER_SIM_DEPOSIT_DELAY_MS: String(STEP_DELAY_MS),
-        PARTNER_SIM_STAGE_DELAY_MS: String(STEP_DELAY_MS),
-        PARTNER_SIM_KYC_DECISION_MS: "0",
-      }),
+    start: simulatedPartners,
     completeKyc: (call) => completeDomesticKyc(call, "MX"),
     quotes: MX_QUOTES,
     floor: alfredpayFloor,
@@ -113,19 +110,20 @@ function settingsOf(gateway) {
 }
 
 /**
- * What the sandbox's step delay and the processor's schedule alone allow from start to COMPLETE, on a gateway
- * that took no time: the first step is due a step delay after the start and taken at the processor's next pass
- * (at once, at best; a whole interval later, at worst); the processor sleeps an interval after each pass, so
- * each later step, due a step delay after the pass that took the step before, waits for the first pass after
- * that: whole intervals after it.
+ * What the simulator's timings and the processor's schedule alone allow from start to COMPLETE for Avenia's tickets, on
+ * a gateway that took no time: a BUY's pay-in ticket, made at registration, is paid and settled two delays later; a
+ * SELL's payout ticket is made at the processor's first pass after the start (at once at best, an interval later at
+ * worst), and its pull and settlement take two delays more. Each change is a callback that brings the ticket's read
+ * forward to the next pass: the last is read at once at best, an interval later at worst.
  */
-function sandboxFloor(gateway) {
-  const { sandboxStepDelayMs: stepDelayMs, processorIntervalMs: intervalMs } = settingsOf(gateway).ramps;
-  const least = stepDelayMs + (STEPS - 1) * (Math.floor(stepDelayMs / intervalMs) + 1) * intervalMs;
+function aveniaFloor(gateway) {
+  const { ramps, partners } = settingsOf(gateway);
+  const delayMs = Number(partners.simulator.timings.PARTNER_SIM_STAGE_DELAY_MS);
+  const least = TICKET_DELAYS * delayMs;
   return {
-    label: `${STEPS} steps of ${stepDelayMs} ms, at processor passes ${intervalMs} ms apart (1)`,
+    label: `tickets: ${TICKET_DELAYS} delays of ${delayMs} ms, passes ${ramps.processorIntervalMs} ms apart (1)`,
     least,
-    most: least + intervalMs,
+    most: least + 2 * ramps.processorIntervalMs,
   };
 }
 
@@ -216,7 +214,9 @@ async function integrator(gateway, { completeKyc, quotes }) {
   const register = async (rampType) => {
     const quote = await call("POST", "/v1/quotes", quotes[rampType], 201);
     const wallet =
-      rampType === "BUY" ? { destinationAddress: ADDRESS } : { additionalData: { walletAddress: ADDRESS } };
+      rampType === "BUY"
+        ? { destinationAddress: ADDRESS }
+        : { additionalData: { walletAddress: ADDRESS, pixDestination: "bench@example.com" } };
     return call("POST", "/v1/ramp/register", { quoteId: quote.id, sessionId: sessions[rampType], ...wallet }, 201);
   };
 
@@ -239,8 +239,9 @@ async function integrator(gateway, { completeKyc, quotes }) {
     async lifecycle(rampType) {
       const ramp = await register(rampType);
       if (rampType === "SELL")
-        // What the wallet signed: the unsigned transactions stand in for it, as in the README's journey.
-        await call("POST", "/v1/ramp/update", { rampId: ramp.id, presignedTxs: ramp.unsignedTxs }, 200);
+        // What the wallet signed, as in the README's journey: a made-up signature (the simulator checks none) with a
+        // nonce of its own (Avenia spends a permit once).
+        await call("POST", "/v1/ramp/update", { rampId: ramp.id, presignedTxs: signed(ramp.unsignedTxs) }, 200);
       const completed = new Promise((resolve, reject) => waiting.set(ramp.id, { resolve, reject }));
       const timer = setTimeout(
         () => waiting.get(ramp.id)?.reject(new Error(`ramp ${ramp.id} not COMPLETE after ${LIFECYCLE_LIMIT_MS} ms`)),
@@ -359,16 +360,18 @@ try {
   if (postgresql) results.push(await measureEngine("PostgreSQL", () => postgresql.database("ramp_bench_lifecycle")));
   for (const result of results) print(result);
   console.log(`
-(1) What the partner's step delay (SANDBOX_STEP_DELAY_MS=${STEP_DELAY_MS}) and the processor's schedule (RAMP_PROCESSOR_INTERVAL_MS,
-    default: it sleeps that long after each pass) allow from start to COMPLETE on a gateway that took no time: the first
-    step is due a step delay after the start and taken at the next pass, at once at best and a whole interval later at
-    worst (p50 and p99 columns: least and most); each later step is due a step delay after the pass that took the one
-    before, and is taken at the first pass after that. Ceiling: the ramps in flight over the least time, the most ramps per
-    second they could complete; "vs ceil." is the rate over it, "vs floor" the p99 over the most.
-(2) That many callers of the bench, one secret key with the row's KYC approved (BR's for the sandbox; MX's, an individual's
-    through the API, for Alfredpay), each take ramps one after the other through POST /v1/quotes, /v1/ramp/register, for
-    SELL /v1/ramp/update (the presigned transactions) and /v1/ramp/start, each until its STATUS_CHANGE to COMPLETE arrives:
-    on the sandbox BUY (250 BRL by PIX to USDC on Polygon) and SELL (50 USDC to BRL by PIX) in turn, at Alfredpay BUY only
+(1) What the simulator's delays (PARTNER_SIM_PAYMENT_DELAY_MS, _DEPOSIT_DELAY_MS and _STAGE_DELAY_MS set to ${STEP_DELAY_MS}) and the
+    processor's schedule (RAMP_PROCESSOR_INTERVAL_MS, default: it sleeps that long after each pass) allow from start to
+    COMPLETE on a gateway that took no time (p50 and p99 columns: least and most): a BUY's pay-in ticket, made at
+    registration, is paid a payment delay later and settles a stage delay after that; a SELL's payout ticket is made at the
+    first pass after the start (at once at best, an interval later at worst), its pull arrives a deposit delay later and it
+    settles a stage delay after that; each change is a signed callback whose next pass reads the ticket. Ceiling: the ramps
+    in flight over the least time, the most ramps per second they could complete; "vs ceil." is the rate over it, "vs
+    floor" the p99 over the most.
+(2) That many callers of the bench, one secret key with the row's KYC approved (BR's at Avenia; MX's, an individual's
+    through the API, at Alfredpay), each take ramps one after the other through POST /v1/quotes, /v1/ramp/register, for
+    SELL /v1/ramp/update (the signed permit) and /v1/ramp/start, each until its STATUS_CHANGE to COMPLETE arrives:
+    at Avenia BUY (250 BRL by PIX to USDC on Polygon) and SELL (50 USDC to BRL by PIX) in turn, at Alfredpay BUY only
     (500 MXN by SPEI to USDC on Polygon). Latency: from sending the start to that event's arrival. The callers move in step:
     the ramps one pass completes are started again together, and those the gateway answers last miss the next pass.
     ramps/s: the COMPLETE events arriving in ${DURATION_S} s after a warm-up of ${WARM_UP_S} s; CPU µs: the gateway's CPU time over
@@ -385,4 +388,13 @@ try {
     the start the latency is timed from.`);
 } finally {
   postgresql?.stop();
+}
+
+/** The unsigned transactions as the wallet sends them back signed: a made-up signature, a permit's nonce its own. */
+function signed(unsignedTxs) {
+  return unsignedTxs.map((tx) => ({
+    ...tx,
+    ...(tx.phase === "permit" && { nonce: randomInt(2 ** 31) }),
+    signature: `0x${randomBytes(65).toString("hex")}`,
+  }));
 }
