@@ -77,7 +77,7 @@ it("make each order once and move each ramp through each phase once, with two pr
   );
   await expectAllComplete(a, caller.headers, rampIds);
 
-  const cost = partnerCost(before, await simulator.stats());
+  const cost = partnerCost(before, await simulator.stats(), "alfredpay");
   expect(cost.duplicates, "money steps executed more than once").toBe(0);
   expect(cost.newMoneySteps).toBe(RAMPS);
   expect(cost.callsOf(`POST ${PENNY}/onramp`)).toBe(RAMPS);

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "../../src/db/client.js";
 import { testEngine } from "../support/database.js";
 import { call, expectCall, httpSend, newSecretKey, type Headers } from "../support/e2e-http.js";
-import { expectError, sleep } from "../support/kit.js";
+import { expectError, sleep, waitFor } from "../support/kit.js";
 import { completeKyc } from "../support/kyc.js";
 import { newCallbackSecret, standardWebhookHeaders } from "../support/partner-callbacks.js";
 import {
@@ -15,19 +15,22 @@ import {
   quoteMxBuy,
   registerMxBuy,
   simulatorOf,
+  startedBrSells,
   type FaultRow,
   type Simulator,
 } from "../support/partner-faults.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 /**
- * Issue 41's faults, as far as the gateway talks to partners (MX ramps and KYC at Alfredpay, BR KYC at Avenia), on
+ * Issue 41's faults, as far as the gateway talks to partners (MX ramps and KYC at Alfredpay, BR ramps and KYC at Avenia), on
  * the BUILT server and its embedded simulator: each fault is aimed through the simulator's control API while MX BUY
  * ramps run to their end, and the simulator's counts say what it cost at the partner. Prints a row per fault.
  */
 
 const RAMPS_PER_FAULT = 6;
 const READ_ORDER = `GET ${PENNY}/onramp/{transactionId}`;
+const PAYOUT = "POST /v2/account/tickets";
+const READ_TICKET = "GET /v2/account/tickets/{id}";
 const CREATE_ORDER = `POST ${PENNY}/onramp`;
 /** Every event of an MX BUY, once each, in order. */
 const COMPLETE_RAMP_EVENTS = [
@@ -67,7 +70,7 @@ beforeAll(async () => {
   simulator = simulatorOf(server);
   ({ db, close: closeDb } = await openDatabase(server.database.config));
   caller = await newSecretKey(server, "e2e-partner-faults");
-  await completeKyc(httpSend(server), caller.headers, ["MX"]);
+  await completeKyc(httpSend(server), caller.headers, ["MX", "BR"]);
 });
 afterEach(() => simulator?.clearFaults());
 afterAll(async () => {
@@ -89,10 +92,14 @@ async function startedBuys(count: number): Promise<string[]> {
 }
 
 /** Runs `drive` under the fault and records its row; every money step at the partner must have run once. */
-async function underFault(fault: string, drive: () => Promise<{ ramps: number; note: string }>) {
+async function underFault(
+  fault: string,
+  drive: () => Promise<{ ramps: number; note: string }>,
+  partner: "avenia" | "alfredpay" = "alfredpay",
+) {
   const before = await simulator.stats();
   const { ramps, note } = await drive();
-  const cost = partnerCost(before, await simulator.stats());
+  const cost = partnerCost(before, await simulator.stats(), partner);
   rows.push({ fault, ramps, partnerCalls: cost.partnerCalls, duplicates: cost.duplicates, note });
   expect(cost.duplicates, "money steps executed more than once").toBe(0);
   return cost;
@@ -111,11 +118,15 @@ const failedCalls = (route: string, failure: { status?: number; partnerCode?: st
     ).length;
 
 /** Re-arms the fault every few milliseconds while `body` runs: the simulator's `duplicate` covers one event. */
-async function rearmedWhile<T>(faults: Record<string, unknown>, body: () => Promise<T>): Promise<T> {
+async function rearmedWhile<T>(
+  faults: Record<string, unknown>,
+  body: () => Promise<T>,
+  partner: "avenia" | "alfredpay" = "alfredpay",
+): Promise<T> {
   let running = true;
   const arming = (async () => {
     while (running) {
-      await simulator.setFaults({ partner: "alfredpay", ...faults });
+      await simulator.setFaults({ partner, ...faults });
       await sleep(10);
     }
   })();
@@ -146,7 +157,13 @@ describe(`order reads fail mid-ramp (${testEngine()})`, () => {
         const rampIds = await startedBuys(RAMPS_PER_FAULT);
         await simulator.setFaults({ partner: "alfredpay", ...faults });
         await expectAllComplete(server, caller.headers, rampIds);
-        const failed = failedCalls(READ_ORDER, failure) - failedBefore;
+        // The server writes its log asynchronously: the failed reads' lines may land a little after the ramps end.
+        const failed = await waitFor(
+          async () => failedCalls(READ_ORDER, failure) - failedBefore,
+          (count) => count > 0,
+          "the gateway's log of the failed reads",
+          5_000,
+        );
         return { ramps: rampIds.length, note: `${failed} reads failed at the gateway` };
       });
       // The fault reached the gateway's reads, and every order was made once.
@@ -229,6 +246,82 @@ describe(`order callbacks duplicated, reordered or dropped (${testEngine()})`, (
         const note = `callbacks sent ${callbacks.sent - callbacksBefore.sent}, duplicated ${callbacks.duplicated - callbacksBefore.duplicated}, dropped ${callbacks.dropped - callbacksBefore.dropped}`;
         return { ramps: rampIds.length, note };
       });
+    });
+});
+
+describe(`BR payouts at Avenia meet faults (${testEngine()})`, () => {
+  // The payout ticket is the money step the gateway sends itself, at the first step after a SELL's start.
+  const payoutFaults = [
+    ["5xx before", { failNext: { count: 1, status: 503, when: "before", route: PAYOUT } }, 1],
+    ["5xx after", { failNext: { count: 1, status: 503, when: "after", route: PAYOUT } }, 0],
+    ["reset after", { resetNext: { count: 1, when: "after", route: PAYOUT } }, 0],
+    ["timeout after", { timeoutNext: { count: 1, when: "after", route: PAYOUT } }, 0],
+  ] as const;
+  for (const [name, faults, resent] of payoutFaults)
+    it(`every SELL completes, each payout made once: ${name} on the payout`, { timeout: 60_000 }, async () => {
+      const cost = await underFault(
+        `payout: ${name}`,
+        async () => {
+          await simulator.setFaults({ partner: "avenia", ...faults });
+          const rampIds = await startedBrSells(server, caller.headers, RAMPS_PER_FAULT);
+          await expectAllComplete(server, caller.headers, rampIds);
+          // The faulted payout's ramp logged one recoverable error; the payout was looked up before anything else.
+          const recovered = await db.rampErrorLog.count({ where: { rampId: { in: rampIds }, recoverable: true } });
+          expect(recovered).toBe(1);
+          return { ramps: rampIds.length, note: `${recovered} recoverable error, ${resent} payout sent again` };
+        },
+        "avenia",
+      );
+      // A payout that surely never left is sent again; one that may have is found at Avenia, never sent again.
+      expect(cost.newMoneySteps).toBe(RAMPS_PER_FAULT);
+      expect(cost.callsOf(PAYOUT)).toBe(RAMPS_PER_FAULT + resent);
+    });
+
+  const readFaults = [
+    ["5xx", { failNext: { count: 2, status: 503, when: "before", route: READ_TICKET } }],
+    ["reset", { resetNext: { count: 2, when: "before", route: READ_TICKET } }],
+  ] as const;
+  for (const [name, faults] of readFaults)
+    it(`every SELL completes, each payout made once: ${name} on ticket reads`, { timeout: 60_000 }, async () => {
+      const cost = await underFault(
+        `read ticket: ${name}`,
+        async () => {
+          const rampIds = await startedBrSells(server, caller.headers, RAMPS_PER_FAULT);
+          await simulator.setFaults({ partner: "avenia", ...faults });
+          await expectAllComplete(server, caller.headers, rampIds);
+          return { ramps: rampIds.length, note: "reads retried by the client" };
+        },
+        "avenia",
+      );
+      expect(cost.newMoneySteps).toBe(RAMPS_PER_FAULT);
+    });
+
+  const callbackCases: [string, (driven: () => Promise<string[]>) => Promise<string[]>][] = [
+    ["duplicated x3", (driven) => rearmedWhile({ callbacks: { duplicate: 2 } }, driven, "avenia")],
+    [
+      "dropped",
+      async (driven) => {
+        await simulator.setFaults({ partner: "avenia", callbacks: { drop: 1_000 } });
+        return driven();
+      },
+    ],
+  ];
+  for (const [name, withFault] of callbackCases)
+    it(`every SELL completes with each event once: ticket callbacks ${name}`, { timeout: 60_000 }, async () => {
+      await underFault(
+        `ticket callbacks: ${name}`,
+        async () => {
+          const rampIds = await withFault(async () => {
+            const started = await startedBrSells(server, caller.headers, RAMPS_PER_FAULT);
+            await expectAllComplete(server, caller.headers, started);
+            return started;
+          });
+          await sleep(600);
+          for (const rampId of rampIds) expect(await eventsOf(rampId), rampId).toEqual(COMPLETE_RAMP_EVENTS);
+          return { ramps: rampIds.length, note: "each event once" };
+        },
+        "avenia",
+      );
     });
 });
 

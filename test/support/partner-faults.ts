@@ -2,13 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { expectCall, type Headers } from "./e2e-http.js";
-import { waitFor } from "./kit.js";
+import { PIX_KEY, SELL_QUOTE, signedTxs, waitFor } from "./kit.js";
 import { rememberSecret } from "./secrets.js";
 import type { ServerProcess } from "./server-process.js";
 
 /*
  * The fault suite's tools (issue 41): the embedded partner simulator's control API, reached at the address the
- * server wrote under its DATA_DIR, MX BUY ramps at Alfredpay driven to their end over HTTP, and a row per fault.
+ * server wrote under its DATA_DIR, MX BUY ramps at Alfredpay and BR SELL ramps at Avenia driven to their end over
+ * HTTP, and a row per fault.
  */
 
 export const PENNY = "/api/v1/third-party-service/penny";
@@ -72,6 +73,27 @@ export async function registerMxBuy(server: ServerProcess, headers: Headers, quo
   return ramp.id as string;
 }
 
+/**
+ * BR SELLs registered at Avenia with their signed permits, then started: the first step of each sends its payout
+ * ticket, the money step the gateway sends itself. Their ids.
+ */
+export async function startedBrSells(server: ServerProcess, headers: Headers, count: number): Promise<string[]> {
+  const rampIds: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const body = { ...SELL_QUOTE, inputAmount: `${50 + index}.00` };
+    const quote = await expectCall(201, server, "POST", "/v1/quotes", { headers, body });
+    const ramp = await expectCall(201, server, "POST", "/v1/ramp/register", {
+      headers,
+      body: { quoteId: quote.id, additionalData: { walletAddress: WALLET, pixDestination: PIX_KEY } },
+    });
+    const presignedTxs = signedTxs(ramp.unsignedTxs);
+    await expectCall(200, server, "POST", "/v1/ramp/update", { headers, body: { rampId: ramp.id, presignedTxs } });
+    rampIds.push(ramp.id as string);
+  }
+  for (const rampId of rampIds) await expectCall(200, server, "POST", "/v1/ramp/start", { headers, body: { rampId } });
+  return rampIds;
+}
+
 /** Amounts without the simulator's triggers (.66, .77): every order goes through. */
 export const plainAmount = (index: number) => `${500 + index}.00`;
 
@@ -100,14 +122,14 @@ export interface FaultRow {
 
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((total, count) => total + count, 0);
 
-/** Alfredpay's calls made since `before`, and its money steps executed more than once in all. */
-export function partnerCost(before: SimulatorStats, after: SimulatorStats) {
-  const { alfredpay } = after;
+/** The partner's calls made since `before`, and its money steps executed more than once in all. */
+export function partnerCost(before: SimulatorStats, after: SimulatorStats, partner: "avenia" | "alfredpay") {
+  const [then, now] = [before[partner], after[partner]];
   return {
-    partnerCalls: sum(alfredpay.calls) - sum(before.alfredpay.calls),
-    duplicates: Object.values(alfredpay.moneySteps).filter((count) => count > 1).length,
-    newMoneySteps: Object.keys(alfredpay.moneySteps).length - Object.keys(before.alfredpay.moneySteps).length,
-    callsOf: (route: string) => (alfredpay.calls[route] ?? 0) - (before.alfredpay.calls[route] ?? 0),
+    partnerCalls: sum(now.calls) - sum(then.calls),
+    duplicates: Object.values(now.moneySteps).filter((count) => count > 1).length,
+    newMoneySteps: Object.keys(now.moneySteps).length - Object.keys(then.moneySteps).length,
+    callsOf: (route: string) => (now.calls[route] ?? 0) - (then.calls[route] ?? 0),
   };
 }
 
