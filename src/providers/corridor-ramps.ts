@@ -58,6 +58,10 @@ export class CorridorRamps implements RampProvider {
     return this.partners[corridor] ? this.partnerCheckMs : this.sandbox.stepDelayMs();
   }
 
+  firstStepDelayMs(corridor: Corridor): number {
+    return this.partners[corridor] ? 0 : this.sandbox.stepDelayMs();
+  }
+
   monthlyLimit(corridor: Corridor): string {
     return this.sandbox.monthlyLimit(corridor);
   }

@@ -124,6 +124,11 @@ export interface RampProvider {
   }): PaymentInstructions;
   /** How long after a step the corridor's next one is asked for (a partner's order: when it is read again). */
   stepDelayMs(corridor: Corridor): number;
+  /**
+   * How long after the start the first step is due: a partner's order is read (or a BR SELL's payout sent) at the
+   * next pass, since the start is when the caller says its part is done; the sandbox takes its step delay.
+   */
+  firstStepDelayMs(corridor: Corridor): number;
   /** The monthly ceiling per corridor and direction, in the corridor's fiat. */
   monthlyLimit(corridor: Corridor, direction: "BUY" | "SELL"): string;
   explorerLink(network: string, transactionHash: string): string | null;

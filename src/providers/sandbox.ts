@@ -83,6 +83,10 @@ export class SandboxRampProvider implements RampProvider {
     return this.stepDelay;
   }
 
+  firstStepDelayMs(): number {
+    return this.stepDelay;
+  }
+
   async marketTerms(): Promise<MarketTerms> {
     return {
       fiatPerUsd: (fiat) => money(FIAT_PER_USD[fiat]),

@@ -244,7 +244,7 @@ export class RampService {
         {
           currentPhase: "awaitingPayment",
           startedAt: now,
-          nextStepAt: new Date(now.getTime() + this.provider.stepDelayMs(ramp.corridor as Corridor)),
+          nextStepAt: new Date(now.getTime() + this.provider.firstStepDelayMs(ramp.corridor as Corridor)),
         },
       );
       if (moved) await this.events.record(tx, eventRamp(moved), "PHASE_CHANGE", now);

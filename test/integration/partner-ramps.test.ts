@@ -20,7 +20,11 @@ let patient: TestApp;
 let profile: Awaited<ReturnType<TestApp["newProfile"]>>;
 beforeAll(async () => {
   t = await startTestApp({}, { workers: true });
-  patient = await startTestApp({ RAMP_CHECK_INTERVAL_MS: "600000" }, { workers: true });
+  // Its payer pays 200 ms after the order is made: after the read that follows the start.
+  patient = await startTestApp(
+    { RAMP_CHECK_INTERVAL_MS: "600000", PARTNER_SIM_PAYMENT_DELAY_MS: "200" },
+    { workers: true },
+  );
   profile = await t.newProfile();
   await t.completeKyc(profile.secret, ["MX"]);
 });
@@ -115,14 +119,15 @@ describe(`an MX BUY at Alfredpay (${testEngine()})`, () => {
     await patient.completeKyc(caller.secret, ["MX"]);
     const ramp = await registered(patient, caller.secret, "500");
     ok(await patient.request("POST", "/v1/ramp/start", { headers: caller.secret, body: { rampId: ramp.id } }));
-    // The partner's order completes; nothing reads it for ten minutes.
+    // The order is read once, at the start, before it is paid; it then completes, and nothing reads it for ten minutes.
     const { partnerOrderId } = await patient.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
     await waitFor(
       async () =>
         (await patient.partners.simulator.stats()).alfredpay.calls[`GET ${PENNY}/onramp/{transactionId}`] ?? 0,
-      () => true,
+      (reads) => reads > 0,
+      "the read that follows the start",
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await rampOf(patient, caller.secret, ramp.id)).currentPhase).toBe("awaitingPayment");
     // The partner's callback, as the callback route stores it: the ramp's step is brought forward and it finishes.
     await patient.app.db.partnerCallback.create({
