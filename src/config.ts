@@ -192,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       mode: e.PARTNER_SIMULATOR ?? (production ? "off" : "embedded"),
       /** Its generated credentials and last URL, kept across restarts. */
       stateFile: join(dataDir, "partner-simulator.json"),
+      /** What the simulated partners hold (customers, documents, orders), kept across restarts by the simulator. */
+      partnersFile: join(dataDir, "partner-simulator-partners.json"),
       /** Its PARTNER_SIM_* timings that are set, passed on as they are. */
       timings: Object.fromEntries(
         SIMULATOR_TIMINGS.flatMap((name) => (e[name] === undefined ? [] : [[name, e[name]]])),

@@ -14,7 +14,8 @@ import { PARTNERS } from "./partners.js";
 /*
  * Outside production the partners are simulated unless configured (PARTNER_SIMULATOR=embedded): the simulator's
  * CLI runs as a child process on loopback, with credentials generated once and kept in DATA_DIR, so a restart
- * talks to it with the same ones (and a test can read them).
+ * talks to it with the same ones (and a test can read them), and what the partners hold kept there too, so a restart
+ * finds the customers and orders made before it.
  */
 
 const SIMULATOR_MAIN = fileURLToPath(new URL("../../packages/partner-simulator/dist/main.js", import.meta.url));
@@ -67,6 +68,7 @@ export async function startEmbeddedSimulator(
     env: {
       ...partners.simulator.timings,
       PARTNER_SIM_HOST: "127.0.0.1",
+      PARTNER_SIM_STATE_FILE: partners.simulator.partnersFile,
       AVENIA_API_KEY: avenia.apiKey,
       AVENIA_CLIENT_PUBLIC_KEY_PEM: publicKeyOf(avenia.privateKeyPem),
       ALFREDPAY_API_KEY: alfredpay.apiKey,

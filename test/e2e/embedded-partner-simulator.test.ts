@@ -10,8 +10,8 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
 
 /**
  * The BUILT gateway with its default PARTNER_SIMULATOR=embedded: the simulator runs beside it with credentials kept
- * in DATA_DIR, its Avenia webhook points at the gateway, a real callback is stored once, and the simulator dies with
- * the gateway, even on SIGKILL.
+ * in DATA_DIR, its Avenia webhook points at the gateway, a real callback is stored once, the simulator dies with the
+ * gateway, even on SIGKILL, and what its partners hold outlives a restart.
  */
 
 const STARTED = "partner simulator started (embedded)";
@@ -80,6 +80,8 @@ describe("the embedded partner simulator", () => {
     expect(statSync(stateFile).mode & 0o077).toBe(0);
     const state = stateOf(database);
     expect(state.url).toBe(simulator.url);
+    /** The subaccount and pay-in ticket made before the restart, looked for after it. */
+    let made: { subAccountId: string; ticketId: string } | undefined;
     const avenia = new AveniaClient({
       baseUrl: simulator.url,
       apiKey: state.avenia.apiKey,
@@ -95,6 +97,7 @@ describe("the embedded partner simulator", () => {
       // (b) A PIX pay-in paid at the simulator: its events reach the gateway, the first sent three times.
       const { id: subAccountId } = await avenia.createSubAccount({ accountType: "INDIVIDUAL", name: "Ana Embedded" });
       const ticketId = await pixPayInTicket(avenia, subAccountId, "embedded-e2e", WALLET);
+      made = { subAccountId, ticketId };
       const control = (method: string, path: string, body?: unknown) =>
         fetch(`${simulator.url}${path}`, {
           method,
@@ -144,7 +147,8 @@ describe("the embedded partner simulator", () => {
       ),
     ).toBe(false);
 
-    // (d) A restart: the same credentials, a new simulator, the webhook registered for the new address only.
+    // (d) A restart: the same credentials, a new simulator, the webhook registered for the new address only, and what
+    // the partners held before (kept under DATA_DIR when the SIGKILLed gateway's simulator stopped).
     const second = await startServerProcess({ database, env: SIMULATOR_TIMINGS });
     servers.push(second);
     const restarted = simulatorOf(second);
@@ -153,6 +157,11 @@ describe("the embedded partner simulator", () => {
     const again = new AveniaClient({ ...state.avenia, baseUrl: restarted.url, logger: pino({ level: "silent" }) });
     try {
       expect((await again.webhooks()).map((webhook) => webhook.url)).toEqual([`${second.url}/v1/webhooks/avenia`]);
+      expect(await again.ticket(made!.subAccountId, made!.ticketId)).toMatchObject({
+        id: made!.ticketId,
+        status: "PAID",
+      });
+      expect(statSync(join(database.dataDir, "partner-simulator-partners.json")).mode & 0o077).toBe(0);
     } finally {
       await again.close();
     }

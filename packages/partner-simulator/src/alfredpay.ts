@@ -111,6 +111,22 @@ const PAYOUT_STAGE: OrderStatus[] = [
   "FIAT_TRANSFER_COMPLETED",
 ];
 
+/** Each kind of order's statuses after its payment (onramp) or deposit (offramp), in order. */
+const ORDER_STAGES: Readonly<Record<Order["kind"], readonly OrderStatus[]>> = {
+  onramp: ["FIAT_DEPOSIT_RECEIVED", "TRADE_COMPLETED", "ON_CHAIN_INITIATED", "ON_CHAIN_COMPLETED"],
+  offramp: ["ON_CHAIN_DEPOSIT_RECEIVED", "TRADE_COMPLETED", "FIAT_TRANSFER_INITIATED", "FIAT_TRANSFER_COMPLETED"],
+};
+
+/** What a snapshot of the simulated Alfredpay holds. */
+export interface AlfredpayState {
+  customers: Customer[];
+  submissions: Submission[];
+  quotes: Quote[];
+  usedQuotes: [string, string][];
+  orders: (Omit<Order, "customer"> & { customerId: string })[];
+  fiatAccounts: FiatAccount[];
+}
+
 /** Alfredpay's API under `/api/v1/third-party-service/penny` (spec, endpoint subset; shapes from the facts §2.2). */
 export class Alfredpay {
   private customers = new Map<string, Customer>();
@@ -145,12 +161,44 @@ export class Alfredpay {
     this.usedQuotes.clear();
   }
 
+  /** Everything the partner holds, as JSON can keep it (src/state.ts): an order names its customer by id. */
+  snapshot(): AlfredpayState {
+    return {
+      customers: [...this.customers.values()],
+      submissions: [...this.submissions.values()],
+      quotes: [...this.quotes.values()],
+      usedQuotes: [...this.usedQuotes],
+      orders: [...this.orders.values()].map(({ customer, ...order }) => ({
+        ...order,
+        customerId: customer.customerId,
+      })),
+      fiatAccounts: [...this.fiatAccounts.values()],
+    };
+  }
+
+  /** Takes back what a snapshot held, and moves on what was under way then, each step its full delay from now. */
+  restore(state: AlfredpayState): void {
+    this.customers = new Map(state.customers.map((customer) => [customer.customerId, customer]));
+    this.submissions = new Map(state.submissions.map((submission) => [submission.submissionId, submission]));
+    this.quotes = new Map(state.quotes.map((quote) => [quote.quoteId, quote]));
+    this.usedQuotes = new Map(state.usedQuotes);
+    this.orders = new Map(
+      state.orders.map(({ customerId, ...order }) => [
+        order.transactionId,
+        { ...order, customer: this.customer(customerId) },
+      ]),
+    );
+    this.fiatAccounts = new Map(state.fiatAccounts.map((account) => [account.fiatAccountId, account]));
+    for (const submission of this.submissions.values()) if (submission.status === "IN_REVIEW") this.decide(submission);
+    for (const order of this.orders.values()) this.advanceOrder(order);
+  }
+
   /** The customer pays a CREATED onramp now; false when there is none. */
   payOnramp(transactionId: string): boolean {
     const order = this.orders.get(transactionId);
     if (!order || order.kind !== "onramp" || order.status !== "CREATED") return false;
     this.move(order, "FIAT_DEPOSIT_RECEIVED");
-    this.progress(order, ["TRADE_COMPLETED", "ON_CHAIN_INITIATED", "ON_CHAIN_COMPLETED"]);
+    this.advanceOrder(order);
     return true;
   }
 
@@ -346,6 +394,11 @@ export class Alfredpay {
 
   private review(submission: Submission): void {
     this.moveSubmission(submission, "IN_REVIEW");
+    this.decide(submission);
+  }
+
+  /** Schedules the decision of a submission in review. */
+  private decide(submission: Submission): void {
     this.context.scheduler.after(this.context.timing.kycDecisionMs, () => {
       if (submission.rejects) submission.failureReason = "Identity could not be verified";
       this.moveSubmission(submission, submission.rejects ? "FAILED" : "COMPLETED");
@@ -448,17 +501,10 @@ export class Alfredpay {
       transientFaultServed: false,
     };
     this.orders.set(transactionId, order);
-    const { scheduler, timing } = this.context;
-    if (kind === "onramp") {
-      scheduler.after(timing.paymentDelayMs, () => this.payOnramp(transactionId));
-      return { transaction: orderView(order), fiatPaymentInstructions: paymentInstructions(order) };
-    }
-    scheduler.after(timing.depositDelayMs, () => {
-      if (order.status !== "CREATED") return;
-      this.move(order, "ON_CHAIN_DEPOSIT_RECEIVED");
-      this.progress(order, ["TRADE_COMPLETED", "FIAT_TRANSFER_INITIATED", "FIAT_TRANSFER_COMPLETED"]);
-    });
-    return orderView(order);
+    this.advanceOrder(order);
+    return kind === "onramp"
+      ? { transaction: orderView(order), fiatPaymentInstructions: paymentInstructions(order) }
+      : orderView(order);
   }
 
   private readOrder(request: PartnerRequest, kind: Order["kind"]) {
@@ -477,11 +523,26 @@ export class Alfredpay {
       : orderView(order);
   }
 
-  /** Moves through `stages`, one per stageDelayMs; `.66` fails instead of completing the trade (spec, triggers). */
-  private progress(order: Order, stages: OrderStatus[]): void {
-    const [next, ...rest] = stages;
-    if (!next) return;
-    this.context.scheduler.after(this.context.timing.stageDelayMs, () => {
+  /**
+   * Schedules an order's next move on the partner's clock: an onramp's payment, an offramp's deposit, then each stage
+   * a stage delay after the one before; `.66` fails instead of completing the trade (spec, triggers).
+   */
+  private advanceOrder(order: Order): void {
+    const { scheduler, timing } = this.context;
+    if (order.status === "CREATED") {
+      if (order.kind === "onramp") scheduler.after(timing.paymentDelayMs, () => this.payOnramp(order.transactionId));
+      else
+        scheduler.after(timing.depositDelayMs, () => {
+          if (order.status !== "CREATED") return;
+          this.move(order, "ON_CHAIN_DEPOSIT_RECEIVED");
+          this.advanceOrder(order);
+        });
+      return;
+    }
+    const stages = ORDER_STAGES[order.kind];
+    const next = stages[stages.indexOf(order.status) + 1];
+    if (order.status === "FAILED" || !next) return;
+    scheduler.after(timing.stageDelayMs, () => {
       if (next === "TRADE_COMPLETED" && hasFraction(order.quote.fromAmount, "66")) {
         order.failureReason = "Exchange refused";
         this.move(order, "FAILED");
@@ -490,7 +551,7 @@ export class Alfredpay {
       if (next === "ON_CHAIN_COMPLETED")
         order.txHash = `0x${createHash("sha256").update(order.transactionId).digest("hex")}`;
       this.move(order, next);
-      this.progress(order, rest);
+      this.advanceOrder(order);
     });
   }
 

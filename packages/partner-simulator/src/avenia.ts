@@ -104,6 +104,8 @@ interface Attempt {
   retryable: boolean | null;
   createdAt: string;
   updatedAt: string;
+  /** Set when the review starts: the decision it ends in (the triggers are read from the submission then). */
+  rejects?: boolean;
 }
 
 interface Document {
@@ -117,6 +119,17 @@ interface Webhook {
   id: string;
   url: string;
   subscriptions: string[];
+}
+
+/** What a snapshot of the simulated Avenia holds. */
+export interface AveniaState {
+  subAccounts: SubAccount[];
+  quotes: Quote[];
+  tickets: Ticket[];
+  attempts: Attempt[];
+  documents: Document[];
+  uboNames: [string, string][];
+  transientFaultsServed: string[];
 }
 
 /** Avenia's `/v2` API (spec, endpoint subset; shapes from the facts §1.3). */
@@ -159,13 +172,60 @@ export class Avenia {
     this.transientFaultsServed.clear();
   }
 
+  /**
+   * What the partner holds, as JSON can keep it (src/state.ts). Webhook registrations are left out: a caller
+   * registers its address when it starts (the gateway does), and a kept one would name an address long gone.
+   */
+  snapshot(): AveniaState {
+    return {
+      subAccounts: [...this.subAccounts.values()],
+      quotes: [...this.quotes.values()],
+      tickets: [...this.tickets.values()],
+      attempts: [...this.attempts.values()],
+      documents: [...this.documents.values()],
+      uboNames: [...this.uboNames],
+      transientFaultsServed: [...this.transientFaultsServed],
+    };
+  }
+
+  /** Takes back what a snapshot held, and moves on what was under way then, each step its full delay from now. */
+  restore(state: AveniaState): void {
+    const byId = <T extends { id: string }>(items: T[]) => new Map(items.map((item) => [item.id, item]));
+    this.subAccounts = byId(state.subAccounts);
+    this.quotes = new Map(state.quotes.map((quote) => [quote.quoteToken, quote]));
+    this.tickets = byId(state.tickets);
+    this.attempts = byId(state.attempts);
+    this.documents = byId(state.documents);
+    this.uboNames = new Map(state.uboNames);
+    this.transientFaultsServed = new Set(state.transientFaultsServed);
+    for (const ticket of this.tickets.values()) this.advanceTicket(ticket);
+    for (const attempt of this.attempts.values()) this.advanceAttempt(attempt);
+  }
+
   /** The payer pays an UNPAID pay-in ticket now; false when there is none. */
   payTicket(ticketId: string): boolean {
     const ticket = this.tickets.get(ticketId);
     if (!ticket || ticket.kind !== "payin" || ticket.status !== "UNPAID") return false;
     this.move(ticket, "PROCESSING");
-    this.context.scheduler.after(this.context.timing.stageDelayMs, () => this.settle(ticket));
+    this.advanceTicket(ticket);
     return true;
+  }
+
+  /**
+   * Schedules a ticket's next move on the partner's clock: a pay-in's payment, a payout's pull (its deposit), the
+   * exchange that settles either. A settled ticket has none.
+   */
+  private advanceTicket(ticket: Ticket): void {
+    const { scheduler, timing } = this.context;
+    if (ticket.status === "PROCESSING") scheduler.after(timing.stageDelayMs, () => this.settle(ticket));
+    else if (ticket.kind === "payin" && ticket.status === "UNPAID")
+      scheduler.after(timing.paymentDelayMs, () => this.payTicket(ticket.id));
+    else if (ticket.kind === "payout" && ticket.status === "PENDING")
+      scheduler.after(timing.depositDelayMs, () => {
+        if (ticket.status !== "PENDING") return;
+        this.move(ticket, "PROCESSING");
+        this.advanceTicket(ticket);
+      });
   }
 
   private routes(): Route[] {
@@ -367,7 +427,7 @@ export class Avenia {
     });
     ticket.expiresAt = new Date(Date.now() + PAYIN_TICKET_LIFETIME_MS).toISOString();
     countIn(this.context.stats().moneySteps, `payin:${additionalData ?? ticket.id}`);
-    this.context.scheduler.after(this.context.timing.paymentDelayMs, () => this.payTicket(ticket.id));
+    this.advanceTicket(ticket);
     return { id: ticket.id, brCode: ticket.brCode, expiration: ticket.expiresAt };
   }
 
@@ -399,11 +459,7 @@ export class Avenia {
     });
     countIn(this.context.stats().moneySteps, identity);
     // The permit pull is the payout's deposit: it arrives depositDelayMs after the ticket.
-    this.context.scheduler.after(this.context.timing.depositDelayMs, () => {
-      if (ticket.status !== "PENDING") return;
-      this.move(ticket, "PROCESSING");
-      this.context.scheduler.after(this.context.timing.stageDelayMs, () => this.settle(ticket));
-    });
+    this.advanceTicket(ticket);
     return { id: ticket.id };
   }
 
@@ -414,7 +470,7 @@ export class Avenia {
     const walletChain = requiredString(output, "walletChain");
     const ticket = this.addTicket(subAccount, quote, "transfer", "PROCESSING", { walletAddress, walletChain });
     countIn(this.context.stats().moneySteps, `transfer:${ticket.id}`);
-    this.context.scheduler.after(this.context.timing.stageDelayMs, () => this.settle(ticket));
+    this.advanceTicket(ticket);
     return { id: ticket.id };
   }
 
@@ -589,9 +645,21 @@ export class Avenia {
   }
 
   private review(attempt: Attempt, rejected: boolean): void {
+    attempt.rejects = rejected;
+    this.advanceAttempt(attempt);
+  }
+
+  /** Schedules a reviewed attempt's next move: into processing, then its decision. */
+  private advanceAttempt(attempt: Attempt): void {
     const { scheduler, timing } = this.context;
-    scheduler.after(timing.stageDelayMs, () => {
-      this.moveAttempt(attempt, () => (attempt.status = "PROCESSING"));
+    const rejected = attempt.rejects;
+    if (rejected === undefined || attempt.status === "COMPLETED") return;
+    if (attempt.status === "PENDING")
+      scheduler.after(timing.stageDelayMs, () => {
+        this.moveAttempt(attempt, () => (attempt.status = "PROCESSING"));
+        this.advanceAttempt(attempt);
+      });
+    else
       scheduler.after(timing.kycDecisionMs, () =>
         this.moveAttempt(attempt, () => {
           attempt.status = "COMPLETED";
@@ -602,7 +670,6 @@ export class Avenia {
           if (subAccount && !rejected) subAccount.identityStatus = "CONFIRMED";
         }),
       );
-    });
   }
 
   private moveAttempt(attempt: Attempt, change: () => void): void {
@@ -747,7 +814,7 @@ function ticketView(ticket: Ticket) {
 }
 
 function attemptView(attempt: Attempt) {
-  const { subAccountId: _subAccountId, ...view } = attempt;
+  const { subAccountId: _subAccountId, rejects: _rejects, ...view } = attempt;
   return { ...view, submissionData: null };
 }
 

@@ -7,6 +7,7 @@ import type { PartnerContext, Timing } from "./context.js";
 import { PARTNERS, type PartnerFaults, type PartnerName } from "./faults.js";
 import { Scheduler } from "./scheduler.js";
 import { createSimulatorServer, type Control } from "./server.js";
+import { StateFile } from "./state.js";
 import { emptyStats } from "./stats.js";
 
 export type { Timing } from "./context.js";
@@ -36,6 +37,11 @@ export interface PartnerSimulatorOptions {
   };
   alfredpay: AlfredpayOptions;
   timing?: Partial<Timing>;
+  /**
+   * Where the partners' state is kept across restarts (src/state.ts): loaded at start, what was under way then moved
+   * on from there; none by default.
+   */
+  stateFile?: string;
 }
 
 /** The `/_control` API, as methods. */
@@ -52,7 +58,8 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
   const clientPublicKey = createPublicKey(options.avenia.clientPublicKeyPem);
   const { privateKey, publicKey } = options.avenia.webhookKeys ?? generateKeyPairSync("rsa", { modulusLength: 2048 });
 
-  const scheduler = new Scheduler();
+  let state: StateFile | undefined;
+  const scheduler = new Scheduler(() => state?.changed());
   let stats = emptyStats();
   let faults = emptyFaults();
   let url = "";
@@ -101,6 +108,7 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
       alfredpay.reset();
       faults = emptyFaults();
       stats = emptyStats();
+      state?.changed();
     },
     // The partners read their timings when they schedule: a change applies to what is scheduled after it.
     setTiming: (patch) => {
@@ -110,11 +118,24 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
     payAlfredpayOnramp: (transactionId) => alfredpay.payOnramp(transactionId),
   };
 
+  if (options.stateFile) {
+    state = new StateFile(options.stateFile, () => ({
+      version: 1,
+      avenia: avenia.snapshot(),
+      alfredpay: alfredpay.snapshot(),
+    }));
+    const kept = state.load();
+    if (kept) {
+      avenia.restore(kept.avenia);
+      alfredpay.restore(kept.alfredpay);
+    }
+  }
   const server = createSimulatorServer({
     partners: { avenia: avenia.partner, alfredpay: alfredpay.partner },
     faults: (partner) => faults[partner],
     control,
     scheduler,
+    answered: () => state?.changed(),
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -129,6 +150,7 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
     ...control,
     stop: async () => {
       scheduler.clear();
+      state?.flush();
       for (const sender of Object.values(senders)) sender.cancelAll();
       // Held sockets (timeoutNext) are never answered: close them with the rest.
       server.closeAllConnections();

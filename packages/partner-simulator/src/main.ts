@@ -46,6 +46,7 @@ const simulator = await startPartnerSimulator({
     callbackSecret: env.ALFREDPAY_CALLBACK_SECRET || undefined,
   },
   timing,
+  stateFile: env.PARTNER_SIM_STATE_FILE || undefined,
 });
 process.stdout.write(`${JSON.stringify({ url: simulator.url })}\n`);
 

@@ -31,6 +31,8 @@ export interface ServerParts {
   faults: (partner: PartnerName) => PartnerFaults;
   control: Control;
   scheduler: Scheduler;
+  /** Hears of every request a partner answered: what it holds may have changed. */
+  answered: () => void;
 }
 
 interface CompiledRoute {
@@ -78,7 +80,10 @@ async function handle(parts: ServerParts, routes: CompiledRoute[], request: Inco
     body: undefined,
   };
   const refuse = (error: PartnerError): Reply => ({ status: error.status, body: partner.errorBody(error) });
-  if (compiled.route.open) return send(response, answer(compiled.route, partnerRequest, refuse));
+  if (compiled.route.open) {
+    send(response, answer(compiled.route, partnerRequest, refuse));
+    return parts.answered();
+  }
   if (!partner.isAuthenticated(partnerRequest))
     return send(response, refuse(new PartnerError(401, "Unauthorized", 401)));
   const contentType = request.headers["content-type"] ?? "";
@@ -102,6 +107,7 @@ async function handle(parts: ServerParts, routes: CompiledRoute[], request: Inco
   const before = takeCallFault(parts.faults(compiled.partner), "before", routeKey);
   if (before) return applyFault(before, response, refuse);
   const reply = answer(compiled.route, partnerRequest, refuse);
+  parts.answered();
   const after = takeCallFault(parts.faults(compiled.partner), "after", routeKey);
   if (after) return applyFault(after, response, refuse);
   send(response, reply);

@@ -31,7 +31,7 @@ afterEach(async () => {
 
 /** A simulator stopped after the test. */
 export async function simulator(
-  options: { callbackUrl?: string; timing?: Partial<Timing> } = {},
+  options: { callbackUrl?: string; timing?: Partial<Timing>; stateFile?: string } = {},
 ): Promise<PartnerSimulator> {
   const started = await startPartnerSimulator({
     avenia: { apiKey: AVENIA_KEY, clientPublicKeyPem },
@@ -41,6 +41,7 @@ export async function simulator(
       callbackSecret: options.callbackUrl ? CALLBACK_SECRET : undefined,
     },
     timing: { ...FAST, ...options.timing },
+    stateFile: options.stateFile,
   });
   running.push(started);
   return started;

@@ -1,0 +1,60 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { AlfredpayState } from "./alfredpay.js";
+import type { AveniaState } from "./avenia.js";
+
+/** What the state file keeps: both partners' holdings. */
+export interface SimulatorState {
+  version: 1;
+  avenia: AveniaState;
+  alfredpay: AlfredpayState;
+}
+
+/** A change is written this long after it, with every other change made meanwhile. */
+const SAVE_DELAY_MS = 1000;
+
+/**
+ * The simulator's state in a file, so that a restart keeps the partners' customers, documents and orders (the
+ * gateway's embedded simulator stops and starts with the gateway). Written at most once a second after a change,
+ * and at stop; whole, to a temporary file renamed over the last, so a crash leaves the last whole state.
+ */
+export class StateFile {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly snapshot: () => SimulatorState,
+  ) {}
+
+  /** The state last written, or nothing when there is none yet. */
+  load(): SimulatorState | undefined {
+    if (!existsSync(this.path)) return undefined;
+    const state = JSON.parse(readFileSync(this.path, "utf8")) as SimulatorState;
+    if (state.version !== 1) throw new Error(`${this.path} holds a state of another version (${state.version})`);
+    return state;
+  }
+
+  changed(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.write();
+    }, SAVE_DELAY_MS);
+    this.timer.unref();
+  }
+
+  /** Writes what is pending now (at stop). */
+  flush(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.write();
+  }
+
+  private write(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const written = `${this.path}.tmp`;
+    writeFileSync(written, JSON.stringify(this.snapshot()), { mode: 0o600 });
+    renameSync(written, this.path);
+  }
+}
