@@ -257,7 +257,12 @@ describe("partner settings", () => {
       corridors: { AR: "Alfredpay", BR: "Avenia", CO: "Alfredpay", EU: null, MX: "Alfredpay", US: "Alfredpay" },
       avenia: { baseUrl: undefined, apiKey: undefined, privateKeyPem: undefined },
       alfredpay: { baseUrl: undefined, apiKey: undefined, apiSecret: undefined, callbackSecret: undefined },
-      simulator: { mode: "embedded", stateFile: join(resolve(dir), "partner-simulator.json"), timings: {} },
+      simulator: {
+        mode: "embedded",
+        stateFile: join(resolve(dir), "partner-simulator.json"),
+        partnersFile: join(resolve(dir), "partner-simulator-partners.json"),
+        timings: {},
+      },
     });
   });
 

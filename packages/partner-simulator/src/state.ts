@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { AlfredpayState } from "./alfredpay.js";
 import type { AveniaState } from "./avenia.js";
 
@@ -51,10 +50,17 @@ export class StateFile {
     this.write();
   }
 
+  /**
+   * A state that cannot be written (its directory removed under a stopping simulator, a full disk) is reported and
+   * the simulator goes on: the file is a convenience of restarts, never a reason to stop serving.
+   */
   private write(): void {
-    mkdirSync(dirname(this.path), { recursive: true });
     const written = `${this.path}.tmp`;
-    writeFileSync(written, JSON.stringify(this.snapshot()), { mode: 0o600 });
-    renameSync(written, this.path);
+    try {
+      writeFileSync(written, JSON.stringify(this.snapshot()), { mode: 0o600 });
+      renameSync(written, this.path);
+    } catch (error) {
+      process.stderr.write(`partner simulator: state not written to ${this.path}: ${(error as Error).message}\n`);
+    }
   }
 }
