@@ -82,6 +82,8 @@ export interface RampToRegister {
   partnerPayoutAccountId: string | null;
   /** Where a SELL paid out by PIX pays: the caller's key (`additionalData.pixDestination`). */
   pixKey: string | null;
+  /** Whom the caller says the PIX key's holder is (`additionalData.receiverTaxId`), checked against the partner's. */
+  receiverTaxId: string | null;
 }
 
 /** What the provider hands out when a ramp is registered. */

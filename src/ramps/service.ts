@@ -127,6 +127,7 @@ export class RampService {
       partnerCustomerId,
       partnerPayoutAccountId: payout?.partnerAccountId ?? null,
       pixKey: extra.pixDestination ?? null,
+      receiverTaxId: extra.receiverTaxId ?? null,
     });
     try {
       const ramp = await this.writes.transaction(async (tx) => {

@@ -395,12 +395,16 @@ describe("POST /v1/ramp/register", () => {
       }),
       "network",
     );
-    // A SELL paid out by PIX names its key.
-    expectFieldError(
-      await register(caller.secret, { quoteId: sell.id, additionalData: { walletAddress: SELLER } }),
-      "additionalData.pixDestination",
-    );
+    // A SELL paid out by PIX names a key Avenia pays to, and a receiver's tax id, when given, is the key holder's.
+    const sellTo = (additionalData: Record<string, string>) =>
+      register(caller.secret, { quoteId: sell.id, additionalData: { walletAddress: SELLER, ...additionalData } });
+    expectFieldError(await sellTo({}), "additionalData.pixDestination");
+    expectFieldError(await sellTo({ pixDestination: "not a pix key" }), "additionalData.pixDestination");
+    const cpfKey = { pixDestination: "123.456.789-09" };
+    expectFieldError(await sellTo({ ...cpfKey, receiverTaxId: "987.654.321-00" }), "additionalData.receiverTaxId");
+    expectFieldError(await sellTo({ ...cpfKey, receiverTaxId: "1234567890" }), "additionalData.receiverTaxId");
     for (const q of [buy, sell, assethub]) await expectNothingChanged(q.id);
+    expect((await sellTo({ ...cpfKey, receiverTaxId: "12345678909" })).status).toBe(201);
   });
 
   it.each([

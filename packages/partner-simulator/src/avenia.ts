@@ -241,6 +241,7 @@ export class Avenia {
       route("POST", "/v2/account/sub-accounts", (request) => ok(this.createSubAccount(request))),
       route("GET", "/v2/account/account-info", (request) => ok(this.accountInfo(this.subAccount(request)))),
       route("GET", "/v2/account/limits", (request) => ok(this.limits(this.subAccount(request)))),
+      route("GET", "/v2/account/bank-accounts/brl/pix-info", (request) => ok(pixKeyHolder(request))),
       route("GET", "/v2/account/quote/fixed-rate", (request) => ok(this.quote(request))),
       route("POST", "/v2/account/tickets", (request) => ok(this.createTicket(request))),
       route("GET", "/v2/account/tickets/{id}", (request) => ok({ ticket: ticketView(this.ticket(request)) })),
@@ -811,6 +812,33 @@ function ticketView(ticket: Ticket) {
       personalSignatureDeadline: 0,
     },
   };
+}
+
+/**
+ * The holder of a PIX key, as Avenia decodes it (facts §1.3): a CPF, CNPJ, e-mail, phone (+55) or random (EVP) key
+ * names a holder whose tax id comes back masked; anything else is no key (400). A CPF or CNPJ key's holder is that
+ * tax id; another key's is a CPF made from the key, the same every time.
+ */
+function pixKeyHolder(request: PartnerRequest) {
+  const pixKey = request.query.get("pixKey") ?? "";
+  const digits = pixKey.replace(/[.\-/]/g, "");
+  const isKey =
+    /^\d{11}$|^\d{14}$/.test(digits) ||
+    /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(pixKey) ||
+    /^\+55\d{10,11}$/.test(pixKey) ||
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(pixKey);
+  if (!isKey) throw new PartnerError(400, "invalid pix key");
+  const taxId = /^\d{11}$|^\d{14}$/.test(digits)
+    ? digits
+    : (BigInt(`0x${createHash("sha256").update(pixKey).digest("hex")}`) % 10n ** 11n).toString().padStart(11, "0");
+  return { name: "SIMULATED RECEIVER", taxId: maskedTaxId(taxId), bankName: "Banco Simulado" };
+}
+
+/** A CPF as Avenia masks it, `***.456.789-**`; a CNPJ, `**.345.678/0001-**`. */
+function maskedTaxId(taxId: string): string {
+  return taxId.length === 11
+    ? `***.${taxId.slice(3, 6)}.${taxId.slice(6, 9)}-**`
+    : `**.${taxId.slice(2, 5)}.${taxId.slice(5, 8)}/${taxId.slice(8, 12)}-**`;
 }
 
 function attemptView(attempt: Attempt) {

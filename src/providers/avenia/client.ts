@@ -13,6 +13,7 @@ import {
   idAnswer,
   importTokenAccepted,
   limitsAnswer,
+  pixKeyHolderAnswer,
   publicKeyAnswer,
   subAccountCreated,
   ticketAnswer,
@@ -184,6 +185,16 @@ export class AveniaClient {
 
   accountInfo(subAccountId: string, options?: CallOptions) {
     return this.get("/v2/account/account-info", { subAccountId }, accountInfoAnswer, options);
+  }
+
+  /** Who holds a PIX key: their name, bank and masked tax id; a key Avenia cannot decode is refused (4xx). */
+  pixKeyHolder(pixKey: string, options?: CallOptions) {
+    return this.get(
+      "/v2/account/bank-accounts/brl/pix-info",
+      { pixKey, decodePixKey: "true" },
+      pixKeyHolderAnswer,
+      options,
+    );
   }
 
   limits(subAccountId: string, options?: CallOptions) {

@@ -1,6 +1,7 @@
 import { aveniaPayout, type MoneyCommandSender } from "../money-commands.js";
 import type { Network } from "../../reference-data/catalog.js";
 import { fieldError } from "../../validation.js";
+import { PartnerError } from "../http/partner-http.js";
 import { followOrder, observeAveniaPayIn, observeAveniaPayout, recorded } from "../order-observations.js";
 import type { ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
 import type { AveniaClient, FixedRateQuoteQuery, Permit } from "./client.js";
@@ -39,6 +40,7 @@ export class AveniaRamps {
     if (ramp.type === "SELL") {
       if (!ramp.pixKey) throw fieldError("additionalData.pixDestination", "is required for a SELL paid out by PIX");
       tokenOf(ramp.inputCurrency, "inputCurrency");
+      await this.checkPixKey(ramp.pixKey, ramp.receiverTaxId);
       return {
         unsignedTxs: [this.permitToSign(ramp, wallet)],
         depositQrCode: null,
@@ -75,6 +77,23 @@ export class AveniaRamps {
         beneficiary: "Avenia",
       },
     };
+  }
+
+  /**
+   * A payout to a PIX key cannot be called back: the key must be one Avenia pays to, and when the caller names the
+   * receiver's tax id, the key's holder must be that person or company (the digits Avenia shows of its masked id).
+   */
+  private async checkPixKey(pixKey: string, receiverTaxId: string | null): Promise<void> {
+    let holder: { taxId: string };
+    try {
+      holder = await this.client.pixKeyHolder(pixKey);
+    } catch (error) {
+      if (error instanceof PartnerError && error.kind === "rejected")
+        throw fieldError("additionalData.pixDestination", "is not a PIX key Avenia can pay to");
+      throw error;
+    }
+    if (receiverTaxId !== null && !matchesMasked(holder.taxId, receiverTaxId))
+      throw fieldError("additionalData.receiverTaxId", "is not the tax id of the PIX key's holder");
   }
 
   /** Whether the user signed the permit the payout spends; a BUY needs nothing signed. */
@@ -161,6 +180,13 @@ export class AveniaRamps {
       },
     };
   }
+}
+
+/** Whether a tax id has, at every position a masked one shows (`***.123.456-**`), the digit shown there. */
+function matchesMasked(masked: string, taxId: string): boolean {
+  const shown = masked.replace(/[.\-/]/g, "");
+  const digits = taxId.replace(/\D/g, "");
+  return shown.length === digits.length && [...shown].every((char, index) => char === "*" || char === digits[index]);
 }
 
 /** The reference a pay-in carries (Avenia's `additionalData`, the BR Code's reference label: 25 characters). */

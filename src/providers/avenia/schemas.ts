@@ -19,6 +19,9 @@ export const accountInfoAnswer = z.object({
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/);
 
+/** A PIX key's holder; `taxId` masked, e.g. `***.123.456-**` (facts §1.3). */
+export const pixKeyHolderAnswer = z.object({ name: z.string(), taxId: z.string(), bankName: z.string() });
+
 export const limitsAnswer = z.object({
   limitInfo: z.object({
     blocked: z.boolean(),
