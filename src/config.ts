@@ -127,6 +127,7 @@ const envSchema = z.object({
   PARTNER_SIM_KYC_DECISION_MS: simulatorTiming,
   PARTNER_SIM_CALLBACK_RETRY_BASE_MS: simulatorTiming,
   PARTNER_SIM_QUOTE_TTL_MS: simulatorTiming,
+  PARTNER_SIM_ORDER_LIFETIME_MS: simulatorTiming,
   METRICS_LISTEN: z
     .string()
     .regex(LISTEN_ADDRESS, "must be host:port, such as 127.0.0.1:9464 or [::1]:9464")
@@ -310,6 +311,7 @@ const SIMULATOR_TIMINGS = [
   "PARTNER_SIM_KYC_DECISION_MS",
   "PARTNER_SIM_CALLBACK_RETRY_BASE_MS",
   "PARTNER_SIM_QUOTE_TTL_MS",
+  "PARTNER_SIM_ORDER_LIFETIME_MS",
 ] as const;
 
 /** The settings each partner needs to serve a corridor, by the name the environment gives them. */

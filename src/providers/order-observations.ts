@@ -25,6 +25,8 @@ export interface OrderObservation {
   transactionHash?: string;
   /** Why a failed order failed, in the partner's words: for the ramp's error entry, never for a log. */
   failureReason?: string;
+  /** Until when the order takes its payment or deposit, where the partner says (ISO 8601). */
+  expiresAt?: string;
 }
 
 /** Avenia ticket statuses (spec decision 4), Alfredpay order statuses (spec, endpoint subset). */
@@ -99,6 +101,7 @@ export async function observeAveniaPayIn(
   return observation("avenia-payin", ticket.status, {
     transactionHash: ticket.blockchainReceiverInfo?.txHash,
     failureReason: ticket.failureReason,
+    expiresAt: ticket.expiresAt,
   });
 }
 
@@ -133,22 +136,26 @@ export async function observeAlfredpayOfframp(
   signal?: AbortSignal,
 ): Promise<OrderObservation> {
   const order = await client.offramp(transactionId, { signal });
-  return observation("alfredpay-offramp", order.status, { failureReason: order.metadata?.failureReason });
+  return observation("alfredpay-offramp", order.status, {
+    failureReason: order.metadata?.failureReason,
+    expiresAt: order.expiration,
+  });
 }
 
 /** The partners write an absent hash or reason as null or "" alike: both are left out. */
 function observation(
   kind: OrderKind,
   partnerStatus: string,
-  given: { transactionHash?: string | null; failureReason?: string | null },
+  given: { transactionHash?: string | null; failureReason?: string | null; expiresAt?: string | null },
 ): OrderObservation {
   const phase = phaseOfStatus(kind, partnerStatus);
-  const { transactionHash, failureReason } = given;
+  const { transactionHash, failureReason, expiresAt } = given;
   return {
     phase,
     partnerStatus,
     ...(transactionHash && { transactionHash }),
     ...(phase === "failed" && failureReason && { failureReason }),
+    ...(expiresAt && { expiresAt }),
   };
 }
 
@@ -170,7 +177,15 @@ export async function followOrder(
         error: "The partner failed the order",
         details: failureDetails(partner, observed.failureReason),
       };
-    return { kind: "advance", phase: observed.phase ?? currentPhase, transactionHash: observed.transactionHash };
+    const phase = observed.phase ?? currentPhase;
+    // Still unpaid past its expiry, the order takes no payment any more: the ramp ends, and nothing reads it again.
+    if (phase === "awaitingPayment" && observed.expiresAt && Date.parse(observed.expiresAt) <= Date.now())
+      return {
+        kind: "fail",
+        error: "Payment not received",
+        details: `${partner}'s order expired at ${new Date(observed.expiresAt).toISOString()} before the payment arrived.`,
+      };
+    return { kind: "advance", phase, transactionHash: observed.transactionHash };
   } catch (error) {
     if (!(error instanceof PartnerError) || error.kind !== "unavailable") throw error;
     return {

@@ -386,6 +386,46 @@ describe("a provider whose answers jump phases", () => {
   });
 });
 
+describe("an order that expires unpaid", () => {
+  it("fails its ramp once the partner's order is past its expiry, and nothing reads the order after", async () => {
+    // The payer never pays; the pay-in ticket takes a payment for 400 ms.
+    const app = await startTestApp(
+      { ...LIMITS, PARTNER_SIM_PAYMENT_DELAY_MS: "600000", PARTNER_SIM_ORDER_LIFETIME_MS: "400" },
+      { workers: true },
+    );
+    try {
+      const headers = await newCaller(app);
+      const ramp = await startedRamp(app, headers, "BUY", "100");
+      const done = await finished(app, headers, ramp.id);
+      expect(done).toMatchObject({ currentPhase: "failed", status: "FAILED" });
+      expect(await errorsOf(app, headers, ramp.id)).toEqual([
+        {
+          timestamp: expect.stringMatching(ISO),
+          phase: "awaitingPayment",
+          error: "Payment not received",
+          details: expect.stringMatching(/^Avenia's order expired at \S+ before the payment arrived\.$/),
+          recoverable: false,
+        },
+      ]);
+      expect(summary(await outboxOf(app, ramp.id))).toEqual([
+        CREATED,
+        phase("awaitingPayment"),
+        phase("failed", "FAILED"),
+        ["STATUS_CHANGE", "FAILED"],
+      ]);
+      const reads = () => app.partners.simulator.stats().avenia.calls["GET /v2/account/tickets/{id}"];
+      const readsAtTheEnd = reads();
+      await sleep(200);
+      expect(reads()).toBe(readsAtTheEnd);
+      // The expired BR Code takes no payment at the partner either.
+      const { partnerOrderId } = await app.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
+      expect(app.partners.simulator.payAveniaTicket(partnerOrderId!)).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("the start window", () => {
   it("times out unstarted ramps: phase timedOut, status FAILED, an error entry, events, and update/start answer 400", async () => {
     const headers = await newCaller(short);

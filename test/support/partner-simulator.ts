@@ -24,6 +24,7 @@ const TIMING_SETTINGS: Record<keyof Timing, string> = {
   kycDecisionMs: "PARTNER_SIM_KYC_DECISION_MS",
   callbackRetryBaseMs: "PARTNER_SIM_CALLBACK_RETRY_BASE_MS",
   quoteTtlMs: "PARTNER_SIM_QUOTE_TTL_MS",
+  orderLifetimeMs: "PARTNER_SIM_ORDER_LIFETIME_MS",
 };
 
 /**

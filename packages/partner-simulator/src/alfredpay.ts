@@ -19,7 +19,6 @@ export const ALFREDPAY_PREFIX = "/api/v1/third-party-service/penny";
 const FIAT_PER_USD: Record<string, number> = { USD: 1, MXN: 17.5, COP: 4000, ARS: 1000, BRL: 5 };
 const ONCHAIN_CURRENCIES = ["USDC", "USDT"];
 const COMMISSION_RATE = 0.01;
-const OFFRAMP_ORDER_LIFETIME_MS = 30 * 60_000;
 
 export interface AlfredpayOptions {
   apiKey: string;
@@ -497,7 +496,8 @@ export class Alfredpay {
       fiatAccountId,
       originAddress: kind === "offramp" ? requiredString(body, "originAddress") : undefined,
       memo: optionalString(body, "memo"),
-      expiration: kind === "offramp" ? new Date(Date.now() + OFFRAMP_ORDER_LIFETIME_MS).toISOString() : undefined,
+      expiration:
+        kind === "offramp" ? new Date(Date.now() + this.context.timing.orderLifetimeMs).toISOString() : undefined,
       transientFaultServed: false,
     };
     this.orders.set(transactionId, order);
@@ -533,7 +533,8 @@ export class Alfredpay {
       if (order.kind === "onramp") scheduler.after(timing.paymentDelayMs, () => this.payOnramp(order.transactionId));
       else
         scheduler.after(timing.depositDelayMs, () => {
-          if (order.status !== "CREATED") return;
+          // The deposit address takes nothing past the order's expiry.
+          if (order.status !== "CREATED" || Date.parse(order.expiration!) <= Date.now()) return;
           this.move(order, "ON_CHAIN_DEPOSIT_RECEIVED");
           this.advanceOrder(order);
         });

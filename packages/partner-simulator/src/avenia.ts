@@ -36,7 +36,6 @@ const DOCUMENT_TYPES = [
 ];
 const WEBHOOK_SUBSCRIPTIONS = ["*", "KYC", "LIMIT-UPDATE", "TICKET"];
 const MAX_WEBHOOKS = 3;
-const PAYIN_TICKET_LIFETIME_MS = 60 * 60_000;
 const BRL_LIMIT = "50000.00";
 const USD_LIMIT = "10000.00";
 
@@ -206,6 +205,8 @@ export class Avenia {
   payTicket(ticketId: string): boolean {
     const ticket = this.tickets.get(ticketId);
     if (!ticket || ticket.kind !== "payin" || ticket.status !== "UNPAID") return false;
+    // A BR Code past its expiry takes no payment.
+    if (Date.parse(ticket.expiresAt) <= Date.now()) return false;
     this.move(ticket, "PROCESSING");
     this.advanceTicket(ticket);
     return true;
@@ -426,7 +427,7 @@ export class Avenia {
       amount: quote.inputAmount,
       reference: additionalData ?? ticket.id.replace(/-/g, ""),
     });
-    ticket.expiresAt = new Date(Date.now() + PAYIN_TICKET_LIFETIME_MS).toISOString();
+    ticket.expiresAt = new Date(Date.now() + this.context.timing.orderLifetimeMs).toISOString();
     countIn(this.context.stats().moneySteps, `payin:${additionalData ?? ticket.id}`);
     this.advanceTicket(ticket);
     return { id: ticket.id, brCode: ticket.brCode, expiration: ticket.expiresAt };

@@ -16,6 +16,8 @@ export interface Timing {
   callbackRetryBaseMs: number;
   /** How long a quote can be used. */
   quoteTtlMs: number;
+  /** How long an order waits for its payment or deposit (an Avenia pay-in ticket, an Alfredpay offramp). */
+  orderLifetimeMs: number;
 }
 
 export const TIMING_FIELDS: readonly (keyof Timing)[] = [
@@ -25,6 +27,7 @@ export const TIMING_FIELDS: readonly (keyof Timing)[] = [
   "kycDecisionMs",
   "callbackRetryBaseMs",
   "quoteTtlMs",
+  "orderLifetimeMs",
 ];
 
 /** What a partner's handlers share with the rest of the simulator. */

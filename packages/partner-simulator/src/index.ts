@@ -22,6 +22,7 @@ export const DEFAULT_TIMING: Timing = {
   kycDecisionMs: 2000,
   callbackRetryBaseMs: 1000,
   quoteTtlMs: 5 * 60_000,
+  orderLifetimeMs: 30 * 60_000,
 };
 
 export interface PartnerSimulatorOptions {

@@ -23,6 +23,7 @@ const timingVariables: Record<keyof Timing, string> = {
   kycDecisionMs: "PARTNER_SIM_KYC_DECISION_MS",
   callbackRetryBaseMs: "PARTNER_SIM_CALLBACK_RETRY_BASE_MS",
   quoteTtlMs: "PARTNER_SIM_QUOTE_TTL_MS",
+  orderLifetimeMs: "PARTNER_SIM_ORDER_LIFETIME_MS",
 };
 const timing = Object.fromEntries(
   Object.entries(timingVariables).flatMap(([key, name]) => {

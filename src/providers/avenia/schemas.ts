@@ -60,6 +60,7 @@ export const ticketCreated = z.object({
 const ticket = z.object({
   id: z.string().min(1),
   status: z.string(),
+  expiresAt: z.string().nullish(),
   failureReason: z.string().nullish(),
   brlPixInputInfo: z.object({ additionalData: z.string().nullish(), brCode: z.string().nullish() }).nullish(),
   blockchainReceiverInfo: z.object({ txHash: z.string().nullish() }).nullish(),

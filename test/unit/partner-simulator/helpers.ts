@@ -19,6 +19,7 @@ const FAST: Timing = {
   kycDecisionMs: 20,
   callbackRetryBaseMs: 20,
   quoteTtlMs: 60_000,
+  orderLifetimeMs: 30 * 60_000,
 };
 
 export const clientKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
