@@ -25,7 +25,7 @@ export interface OrderObservation {
   transactionHash?: string;
   /** Why a failed order failed, in the partner's words: for the ramp's error entry, never for a log. */
   failureReason?: string;
-  /** Until when the order takes its payment or deposit, where the partner says (ISO 8601). */
+  /** Until when an order awaiting its payment or deposit takes it, where the partner says (ISO 8601). */
   expiresAt?: string;
 }
 
@@ -155,7 +155,7 @@ function observation(
     partnerStatus,
     ...(transactionHash && { transactionHash }),
     ...(phase === "failed" && failureReason && { failureReason }),
-    ...(expiresAt && { expiresAt }),
+    ...(phase === "awaitingPayment" && expiresAt && { expiresAt }),
   };
 }
 

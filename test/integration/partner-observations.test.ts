@@ -98,6 +98,8 @@ interface Case {
   failing: [string, RampPhase][];
   /** Whether the completed order names a transaction on chain (a payout to the wallet). */
   hashed: boolean;
+  /** Whether the partner says until when the order takes its payment or deposit. */
+  expires: boolean;
 }
 
 const sent = () => AbortSignal.timeout(5_000);
@@ -128,6 +130,7 @@ const cases: Case[] = [
       ["FAILED", "failed"],
     ],
     hashed: true,
+    expires: true,
   },
   {
     kind: "avenia-payout",
@@ -166,6 +169,7 @@ const cases: Case[] = [
       ["FAILED", "failed"],
     ],
     hashed: false,
+    expires: false,
   },
   {
     kind: "alfredpay-onramp",
@@ -196,6 +200,7 @@ const cases: Case[] = [
       ["FAILED", "failed"],
     ],
     hashed: true,
+    expires: false,
   },
   {
     kind: "alfredpay-offramp",
@@ -235,6 +240,7 @@ const cases: Case[] = [
       ["FAILED", "failed"],
     ],
     hashed: false,
+    expires: true,
   },
 ];
 
@@ -266,6 +272,9 @@ describe.concurrent.each(cases)("observing an order of $kind at the partner", (t
     if (testCase.hashed) expect(completed.transactionHash).toMatch(HASH);
     else expect(completed).not.toHaveProperty("transactionHash");
     expect(changes.every((observation) => !("failureReason" in observation))).toBe(true);
+    // Until when it takes its payment, while it awaits it, where the partner says.
+    for (const change of changes)
+      expect("expiresAt" in change, change.partnerStatus).toBe(testCase.expires && change.phase === "awaitingPayment");
   });
 
   it("reads a `.66` order as failed at the exchange, with the partner's reason", async () => {

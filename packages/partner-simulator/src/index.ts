@@ -151,7 +151,7 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
     ...control,
     stop: async () => {
       scheduler.clear();
-      state?.flush();
+      state?.close();
       for (const sender of Object.values(senders)) sender.cancelAll();
       // Held sockets (timeoutNext) are never answered: close them with the rest.
       server.closeAllConnections();

@@ -19,6 +19,7 @@ const SAVE_DELAY_MS = 1000;
  */
 export class StateFile {
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     private readonly path: string,
@@ -34,7 +35,7 @@ export class StateFile {
   }
 
   changed(): void {
-    if (this.timer) return;
+    if (this.timer || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.write();
@@ -42,8 +43,12 @@ export class StateFile {
     this.timer.unref();
   }
 
-  /** Writes what is pending now (at stop). */
-  flush(): void {
+  /**
+   * Writes what is pending now, and nothing after (at stop): a callback still in flight as the simulator stops may
+   * run on, and the file is its owner's to remove once the simulator has stopped.
+   */
+  close(): void {
+    this.closed = true;
     if (!this.timer) return;
     clearTimeout(this.timer);
     this.timer = undefined;
