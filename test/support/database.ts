@@ -39,8 +39,7 @@ export async function freshDatabase(engine: Engine = testEngine()): Promise<Test
     return {
       config: { engine, file: join(dataDir, "ramp-gateway.db") },
       dataDir,
-      // A gateway's embedded simulator may still be writing its state file there as it stops: retried until it is done.
-      drop: async () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
   const name = `test_${randomBytes(6).toString("hex")}`;
@@ -59,7 +58,7 @@ export async function freshDatabase(engine: Engine = testEngine()): Promise<Test
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
-      rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -124,7 +124,10 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
 
   const cleanUp = async () => {
     if (ownsSmtp) await smtp.close();
-    if (ownsDatabase) await database.drop();
+    if (!ownsDatabase) return;
+    // The embedded simulator stops when the server is gone, and writes its state under DATA_DIR as it does.
+    await simulatorGone(output);
+    await database.drop();
   };
 
   let address: string;
@@ -206,4 +209,19 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
       await cleanUp();
     },
   };
+}
+
+/** Waits until the server's embedded simulator (its pid in the server's start-up line) has exited, 10 s at most. */
+async function simulatorGone(output: string): Promise<void> {
+  const pid = /"simulatorPid":(\d+)/.exec(output)?.[1];
+  if (!pid) return;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    try {
+      process.kill(Number(pid), 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the embedded partner simulator (pid ${pid}) outlived its server by 10 s`);
 }

@@ -150,7 +150,7 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
     url,
     ...control,
     stop: async () => {
-      scheduler.clear();
+      scheduler.close();
       state?.close();
       for (const sender of Object.values(senders)) sender.cancelAll();
       // Held sockets (timeoutNext) are never answered: close them with the rest.
