@@ -26,8 +26,11 @@ export interface MoneyCommand<Answer> {
   partner: Partner;
   /** The command's identity at the partner (spec decision 8), e.g. `payin:<additionalData>`: unique. */
   reference: string;
-  /** Makes the order. A PartnerError says how it failed; any other error counts as an unknown outcome. */
-  send(signal: AbortSignal): Promise<PartnerOrder<Answer>>;
+  /**
+   * Makes the order. A PartnerError says how it failed; any other error counts as an unknown outcome. Without a
+   * signal, each call keeps the client's own timeout (a registration's order, which moves no money).
+   */
+  send(signal?: AbortSignal): Promise<PartnerOrder<Answer>>;
   /**
    * How the partner tells whether an earlier send made the order: a lookup answering the order, or null when the
    * partner surely has none (the command is then sent again, and only then); or "resend" when sending again is

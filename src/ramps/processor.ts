@@ -121,11 +121,7 @@ export class RampProcessor {
     if (outcome.kind === "advance" && path.length === 0) {
       // The partner's order is where the ramp is (or behind it): nothing happened yet, so ask again later; an order
       // the step made is kept for the next steps to read.
-      const nextStepAt = new Date(now.getTime() + stepDelay);
-      const { partnerOrderId } = outcome;
-      if (partnerOrderId)
-        await this.writes.transaction((tx) => repo.updateRampIf(tx, expected, { partnerOrderId, nextStepAt }));
-      else await repo.rescheduleStep(this.writes, expected, nextStepAt);
+      await repo.rescheduleStep(this.writes, expected, new Date(now.getTime() + stepDelay), outcome.partnerOrderId);
       return;
     }
     const changed = await this.writes.transaction(async (tx): Promise<"retried" | "moved" | undefined> => {
@@ -200,8 +196,13 @@ export class RampProcessor {
           inputCurrency: ramp.quote.inputCurrency,
           network: ramp.quote.network,
           walletAddress: ramp.walletAddress,
-          presignedTxs: JSON.parse(ramp.presignedTxs) as Record<string, unknown>[],
-          pixKey: (JSON.parse(ramp.additionalData) as { pixDestination?: string }).pixDestination ?? null,
+          // Read only by the step that sends a BR SELL's payout: parsed then, not on every step of every ramp.
+          get presignedTxs() {
+            return JSON.parse(ramp.presignedTxs) as Record<string, unknown>[];
+          },
+          get pixKey() {
+            return (JSON.parse(ramp.additionalData) as { pixDestination?: string }).pixDestination ?? null;
+          },
           retries: ramp.retries,
         },
         signal,

@@ -224,7 +224,6 @@ export type RampChange = Partial<
     | "additionalData"
     | "presignedTxs"
     | "revision"
-    | "partnerOrderId"
   >
 >;
 
@@ -275,11 +274,14 @@ export async function rescheduleStep(
   writes: Pick<Writes, "run">,
   step: { id: string; currentPhase: string; nextStepAt: Date },
   dueAt: Date,
+  /** The order the step made at the partner, kept for the next steps to read (no caller sees it either). */
+  partnerOrderId?: string,
 ): Promise<boolean> {
   const { id, currentPhase, nextStepAt } = step;
   const changed = await writes.run(
-    `UPDATE "Ramp" SET "nextStepAt" = $1 WHERE "id" = $2 AND "currentPhase" = $3 AND "nextStepAt" = $4`,
-    [dueAt, id, currentPhase, nextStepAt],
+    `UPDATE "Ramp" SET "nextStepAt" = $1, "partnerOrderId" = COALESCE($5, "partnerOrderId")
+      WHERE "id" = $2 AND "currentPhase" = $3 AND "nextStepAt" = $4`,
+    [dueAt, id, currentPhase, nextStepAt, partnerOrderId ?? null],
   );
   return changed === 1;
 }

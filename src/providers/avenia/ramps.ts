@@ -1,4 +1,4 @@
-import { aveniaPayout, type MoneyCommandSender } from "../money-commands.js";
+import { aveniaPayIn, aveniaPayout, type MoneyCommandSender } from "../money-commands.js";
 import type { Network } from "../../reference-data/catalog.js";
 import { fieldError } from "../../validation.js";
 import { PartnerError } from "../http/partner-http.js";
@@ -48,27 +48,29 @@ export class AveniaRamps {
         partnerPayment: null,
       };
     }
-    const { quoteToken } = await this.client.fixedRateQuote({
-      inputCurrency: "BRL",
-      inputPaymentMethod: "PIX",
-      inputAmount: ramp.inputAmount,
-      outputCurrency: tokenOf(ramp.outputCurrency, "outputCurrency"),
-      outputPaymentMethod: chain,
-      inputThirdParty: false,
-      outputThirdParty: false,
-      subAccountId,
-    });
     const reference = payInReference(ramp.id);
-    const ticket = await this.client.createTicket(subAccountId, {
-      quoteToken,
-      ticketBrlPixInput: { additionalData: reference },
-      ticketBlockchainOutput: { walletChain: chain, walletAddress: wallet },
+    const payIn = aveniaPayIn(this.client, {
+      rampId: ramp.id,
+      subAccountId,
+      additionalData: reference,
+      quote: {
+        inputCurrency: "BRL",
+        inputPaymentMethod: "PIX",
+        inputAmount: ramp.inputAmount,
+        outputCurrency: tokenOf(ramp.outputCurrency, "outputCurrency"),
+        outputPaymentMethod: chain,
+        inputThirdParty: false,
+        outputThirdParty: false,
+        subAccountId,
+      },
+      output: { walletChain: chain, walletAddress: wallet },
     });
-    if (!ticket.brCode) throw new Error("Avenia made a pay-in ticket without its BR Code");
+    // Sent as a plain call, not through the ledger: no money moves before the payer has the code it answers.
+    const { partnerOrderId, answer } = await payIn.send();
     return {
       unsignedTxs: [],
-      depositQrCode: ticket.brCode,
-      partnerOrderId: ticket.id,
+      depositQrCode: answer.brCode,
+      partnerOrderId,
       partnerPayment: {
         method: ramp.paymentMethod,
         amount: ramp.inputAmount,
