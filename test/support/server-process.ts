@@ -124,10 +124,9 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
 
   const cleanUp = async () => {
     if (ownsSmtp) await smtp.close();
-    if (!ownsDatabase) return;
     // The embedded simulator stops when the server is gone, and writes its state under DATA_DIR as it does.
     await simulatorGone(output);
-    await database.drop();
+    if (ownsDatabase) await database.drop();
   };
 
   let address: string;
@@ -177,6 +176,8 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
         }, timeoutMs);
       }),
     ]).finally(() => clearTimeout(timer));
+    // A next server on the same DATA_DIR, or the test's own removal of it, finds the simulator's state settled.
+    await simulatorGone(output);
     return result.code;
   };
 
