@@ -116,7 +116,10 @@ export async function observeAveniaPayout(
   return observation("avenia-payout", ticket.status, { failureReason: ticket.failureReason });
 }
 
-/** Reads the onramp order: ON_CHAIN_COMPLETED carries the payout to the wallet's hash in `metadata`, as Vortex reads it. */
+/**
+ * Reads the onramp order: ON_CHAIN_COMPLETED carries the payout to the wallet's hash in `metadata`, as Vortex reads it;
+ * the order's payment instructions say until when they take the payment.
+ */
 export async function observeAlfredpayOnramp(
   client: AlfredpayClient,
   transactionId: string,
@@ -126,6 +129,7 @@ export async function observeAlfredpayOnramp(
   return observation("alfredpay-onramp", order.status, {
     transactionHash: order.metadata?.txHash,
     failureReason: order.metadata?.failureReason,
+    expiresAt: order.fiatPaymentInstructions?.expirationDate,
   });
 }
 
@@ -142,6 +146,12 @@ export async function observeAlfredpayOfframp(
   });
 }
 
+/**
+ * Statuses of an order whose payment arrived and that the partner holds (for review): still awaiting its release, but
+ * paid, so its expiry no longer applies.
+ */
+const HELD_STATUSES: ReadonlySet<string> = new Set(["ON-HOLD"]);
+
 /** The partners write an absent hash or reason as null or "" alike: both are left out. */
 function observation(
   kind: OrderKind,
@@ -155,7 +165,9 @@ function observation(
     partnerStatus,
     ...(transactionHash && { transactionHash }),
     ...(phase === "failed" && failureReason && { failureReason }),
-    ...(phase === "awaitingPayment" && expiresAt && { expiresAt }),
+    ...(phase === "awaitingPayment" &&
+      expiresAt &&
+      !HELD_STATUSES.has(partnerStatus.trim().toUpperCase()) && { expiresAt }),
   };
 }
 

@@ -148,6 +148,39 @@ describe(`an MX BUY at Alfredpay (${testEngine()})`, () => {
   });
 });
 
+describe(`an MX BUY never paid (${testEngine()})`, () => {
+  it("fails once its payment instructions expire, reads the order no more, and the partner takes no payment after", async () => {
+    // The payer never pays; the order's instructions take a payment for 400 ms.
+    const app = await startTestApp(
+      { PARTNER_SIM_PAYMENT_DELAY_MS: "600000", PARTNER_SIM_ORDER_LIFETIME_MS: "400" },
+      { workers: true },
+    );
+    try {
+      const caller = await app.newProfile();
+      await app.completeKyc(caller.secret, ["MX"]);
+      const ramp = await registered(app, caller.secret, "500");
+      ok(await app.request("POST", "/v1/ramp/start", { headers: caller.secret, body: { rampId: ramp.id } }));
+      expect(await finished(app, caller.secret, ramp.id)).toMatchObject({ status: "FAILED", currentPhase: "failed" });
+      expect(ok(await app.request("GET", `/v1/ramp/${ramp.id}/errors`, { headers: caller.secret }))).toEqual([
+        expect.objectContaining({
+          phase: "awaitingPayment",
+          error: "Payment not received",
+          details: expect.stringMatching(/^Alfredpay's order expired at \S+ before the payment arrived\.$/),
+          recoverable: false,
+        }),
+      ]);
+      const reads = () => app.partners.simulator.stats().alfredpay.calls[`GET ${PENNY}/onramp/{transactionId}`];
+      const readsAtTheEnd = reads();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(reads()).toBe(readsAtTheEnd);
+      const { partnerOrderId } = await app.app.db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
+      expect(app.partners.simulator.payAlfredpayOnramp(partnerOrderId!)).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe(`an MX SELL at Alfredpay (${testEngine()})`, () => {
   it("pays out to the account registered at the partner, after the tokens go to the order's deposit address", async () => {
     const account = ok(

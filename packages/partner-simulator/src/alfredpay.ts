@@ -89,7 +89,8 @@ interface Order {
   fiatAccountId?: string;
   originAddress?: string;
   memo?: string;
-  expiration?: string;
+  /** Until when the order takes its payment (an onramp's, named in its payment instructions) or deposit. */
+  expiration: string;
   /** The `.77` trigger's one 503 has been served. */
   transientFaultServed: boolean;
 }
@@ -196,6 +197,8 @@ export class Alfredpay {
   payOnramp(transactionId: string): boolean {
     const order = this.orders.get(transactionId);
     if (!order || order.kind !== "onramp" || order.status !== "CREATED") return false;
+    // The instructions take no payment past their expiry.
+    if (Date.parse(order.expiration) <= Date.now()) return false;
     this.move(order, "FIAT_DEPOSIT_RECEIVED");
     this.advanceOrder(order);
     return true;
@@ -496,8 +499,7 @@ export class Alfredpay {
       fiatAccountId,
       originAddress: kind === "offramp" ? requiredString(body, "originAddress") : undefined,
       memo: optionalString(body, "memo"),
-      expiration:
-        kind === "offramp" ? new Date(Date.now() + this.context.timing.orderLifetimeMs).toISOString() : undefined,
+      expiration: new Date(Date.now() + this.context.timing.orderLifetimeMs).toISOString(),
       transientFaultServed: false,
     };
     this.orders.set(transactionId, order);
@@ -534,7 +536,7 @@ export class Alfredpay {
       else
         scheduler.after(timing.depositDelayMs, () => {
           // The deposit address takes nothing past the order's expiry.
-          if (order.status !== "CREATED" || Date.parse(order.expiration!) <= Date.now()) return;
+          if (order.status !== "CREATED" || Date.parse(order.expiration) <= Date.now()) return;
           this.move(order, "ON_CHAIN_DEPOSIT_RECEIVED");
           this.advanceOrder(order);
         });
@@ -730,9 +732,12 @@ function orderView(order: Order) {
 
 function paymentInstructions(order: Order) {
   const reference = order.transactionId.replace(/-/g, "").slice(0, 10).toUpperCase();
-  if (order.quote.fromCurrency === "MXN") return { paymentType: "SPEI", clabe: "646180157000000004", reference };
+  const expirationDate = order.expiration;
+  if (order.quote.fromCurrency === "MXN")
+    return { paymentType: "SPEI", clabe: "646180157000000004", reference, expirationDate };
   return {
     paymentType: "BANK",
+    expirationDate,
     bankName: "Simulated Bank",
     bankAccountNumber: "000123456789",
     bankRoutingNumber: "021000021",

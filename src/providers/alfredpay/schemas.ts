@@ -53,8 +53,11 @@ const onrampTransaction = z.object({
   txHash: z.string().nullish(),
   metadata: z.object({ txHash: z.string().nullish(), failureReason: z.string().nullish() }).nullish(),
 });
-/** Rail-specific and open (SPEI: `{paymentType, clabe, reference}`); passed on as the partner gave it. */
-const fiatPaymentInstructions = z.looseObject({ paymentType: z.string() });
+/**
+ * Rail-specific and open (SPEI: `{paymentType, clabe, reference}`); passed on as the partner gave it. `expirationDate`:
+ * until when the payment is taken, where the partner says.
+ */
+const fiatPaymentInstructions = z.looseObject({ paymentType: z.string(), expirationDate: z.string().nullish() });
 
 export const onrampCreated = z.object({ transaction: onrampTransaction, fiatPaymentInstructions });
 export const onrampAnswer = onrampTransaction.extend({ fiatPaymentInstructions: fiatPaymentInstructions.optional() });

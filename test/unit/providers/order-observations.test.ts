@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { observeCallback, phaseOfStatus, type OrderKind } from "../../../src/providers/order-observations.js";
+import {
+  followOrder,
+  observeAveniaPayIn,
+  observeCallback,
+  phaseOfStatus,
+  type OrderKind,
+} from "../../../src/providers/order-observations.js";
+import type { AveniaClient } from "../../../src/providers/avenia/client.js";
 import { alfredpayCallback } from "../../../src/providers/alfredpay/callbacks.js";
 import { aveniaCallback } from "../../../src/providers/avenia/callbacks.js";
 import type { RampPhase } from "../../../src/reference-data/ramp-phases.js";
@@ -99,5 +106,27 @@ describe("a callback's status about an order, through the same table", () => {
       data: { attempt: { id: "attempt-1", status: "PENDING", updatedAt: "2026-12-07T10:00:00.000Z" } },
     });
     expect(observeCallback("avenia-payout", kycAttempt).phase).toBeNull();
+  });
+});
+
+describe("an order past its expiry", () => {
+  const PAST = "2026-01-01T00:00:00.000Z";
+  /** A client whose pay-in ticket is in `status`, past its expiry. */
+  const aveniaWith = (status: string) =>
+    ({ ticket: async () => ({ status, expiresAt: PAST, failureReason: null }) }) as unknown as AveniaClient;
+  const follow = (status: string) =>
+    followOrder("Avenia", "awaitingPayment", () => observeAveniaPayIn(aveniaWith(status), "sub-1", "ticket-1"));
+
+  it("fails its ramp while the payment is still awaited", async () => {
+    expect(await follow("UNPAID")).toEqual({
+      kind: "fail",
+      error: "Payment not received",
+      details: `Avenia's order expired at ${PAST} before the payment arrived.`,
+    });
+  });
+
+  it("does not fail it while the partner holds the payment (ON-HOLD): the payment arrived", async () => {
+    expect(await follow("ON-HOLD")).toEqual({ kind: "advance", phase: "awaitingPayment", transactionHash: undefined });
+    expect(await follow(" on-hold ")).toMatchObject({ kind: "advance" });
   });
 });
