@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { PartnerContext } from "./context.js";
+import { EXPIRED_QUOTE_MEMORY_MS, type PartnerContext } from "./context.js";
 import {
   objectBody,
   ok,
@@ -447,8 +447,16 @@ export class Alfredpay {
       rate: String(rate),
       metadata: body.metadata ?? {},
     };
+    this.forgetStaleQuotes();
     this.quotes.set(quote.quoteId, quote);
     return quote;
+  }
+
+  /** Unused quotes an hour past expiry are forgotten; a used one names its order for as long as the order exists. */
+  private forgetStaleQuotes(): void {
+    const cutoff = Date.now() - EXPIRED_QUOTE_MEMORY_MS;
+    for (const [quoteId, quote] of this.quotes)
+      if (Date.parse(quote.expiration) < cutoff && !this.usedQuotes.has(quoteId)) this.quotes.delete(quoteId);
   }
 
   private quote(quoteId: string | undefined): Quote {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID, type KeyObject } from "node:crypto";
-import type { PartnerContext } from "./context.js";
+import { EXPIRED_QUOTE_MEMORY_MS, type PartnerContext } from "./context.js";
 import {
   objectBody,
   ok,
@@ -391,9 +391,16 @@ export class Avenia {
       expiresAt: Date.now() + this.context.timing.quoteTtlMs,
       requestedAmount: request.query.get("inputAmount") ?? request.query.get("outputAmount") ?? "",
     };
+    this.forgetStaleQuotes();
     this.quotes.set(quote.quoteToken, quote);
     const { expiresAt: _expiresAt, requestedAmount: _requestedAmount, ...view } = quote;
     return view;
+  }
+
+  /** A ticket keeps its own quote: the quotes an hour past expiry are no longer needed. */
+  private forgetStaleQuotes(): void {
+    const cutoff = Date.now() - EXPIRED_QUOTE_MEMORY_MS;
+    for (const [token, quote] of this.quotes) if (quote.expiresAt < cutoff) this.quotes.delete(token);
   }
 
   private createTicket(request: PartnerRequest) {

@@ -16,7 +16,7 @@ export interface Timing {
   callbackRetryBaseMs: number;
   /** How long a quote can be used. */
   quoteTtlMs: number;
-  /** How long an order waits for its payment or deposit (an Avenia pay-in ticket, an Alfredpay offramp). */
+  /** How long an order waits for its payment or deposit (an Avenia pay-in ticket, an Alfredpay order). */
   orderLifetimeMs: number;
 }
 
@@ -29,6 +29,12 @@ export const TIMING_FIELDS: readonly (keyof Timing)[] = [
   "quoteTtlMs",
   "orderLifetimeMs",
 ];
+
+/**
+ * How long after its expiry an unused quote is still known (asked about, it is "expired" rather than unknown); then it is
+ * forgotten, so that what the simulator holds, and its state file, do not grow with every quote ever asked for.
+ */
+export const EXPIRED_QUOTE_MEMORY_MS = 3_600_000;
 
 /** What a partner's handlers share with the rest of the simulator. */
 export interface PartnerContext {

@@ -1,12 +1,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   alfredpay,
   alfredpayCustomer,
   avenia,
   aveniaPayin,
+  aveniaPayinQuote,
+  aveniaPayinTicket,
   aveniaPayout,
   aveniaSubAccount,
   simulator,
@@ -45,5 +47,62 @@ describe("the state file", () => {
   it("starts empty where no state was written yet", async () => {
     const started = await simulator({ stateFile: stateFileIn() });
     expect((await avenia(started.url, "GET", "/v2/account/account-info?subAccountId=nope")).status).toBe(404);
+  });
+});
+
+describe("quotes", () => {
+  afterEach(() => vi.useRealTimers());
+  const HOURS_2 = 2 * 3_600_000;
+
+  it("an unused Avenia quote is forgotten an hour past its expiry, as the next quote is made", async () => {
+    const started = await simulator({});
+    const account = await aveniaSubAccount(started.url);
+    const stale = await aveniaPayinQuote(started.url, account.id, "100.00");
+    const expired = await aveniaPayinQuote(started.url, account.id, "100.00");
+    // Only the clock is moved: the simulator's sockets and timers run as they do.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + HOURS_2 });
+    expect((await aveniaPayinTicket(started.url, account.id, stale, "stale")).body).toEqual({
+      error: "quoteToken has expired",
+    });
+    await aveniaPayinQuote(started.url, account.id, "100.00");
+    expect((await aveniaPayinTicket(started.url, account.id, expired, "forgotten")).body).toEqual({
+      error: "quoteToken is invalid",
+    });
+  });
+
+  it("an unused Alfredpay quote is forgotten an hour past its expiry; a used one still names its order", async () => {
+    const started = await simulator({});
+    const { customerId } = await alfredpayCustomer(started.url);
+    const quote = async () =>
+      (
+        await alfredpay(started.url, "POST", "/quotes", {
+          fromCurrency: "MXN",
+          toCurrency: "USDT",
+          fromAmount: "500",
+          chain: "MATIC",
+          paymentMethodType: "BANK",
+          metadata: { businessId: "gw", customerId },
+        })
+      ).body;
+    const onramp = (made: { quoteId: string; fromAmount: string }) =>
+      alfredpay(started.url, "POST", "/onramp", {
+        customerId,
+        quoteId: made.quoteId,
+        fromCurrency: "MXN",
+        toCurrency: "USDT",
+        amount: made.fromAmount,
+        chain: "MATIC",
+        paymentMethodType: "BANK",
+        depositAddress: "0x1111111111111111111111111111111111111111",
+      });
+    const [used, unused] = [await quote(), await quote()];
+    const order = await onramp(used);
+    expect(order.status).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + HOURS_2 });
+    await quote();
+    expect((await onramp(unused)).status).toBe(404);
+    const again = await onramp(used);
+    expect(again.status).toBe(409);
+    expect(again.body.errorMetadata).toEqual({ transactionId: order.body.transaction.transactionId });
   });
 });
