@@ -230,6 +230,12 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
         ...(alfredpayClient && { Alfredpay: new AlfredpayRamps(alfredpayClient) }),
       }),
       config.ramps.partnerCheckIntervalMs,
+      {
+        refreshMs: config.ramps.ratesRefreshMs,
+        maxAgeMs: config.ramps.ratesMaxAgeMs,
+        timeoutMs: config.ramps.stepTimeoutMs,
+        log,
+      },
     );
   const kycProvider = new PartnerKyc(
     config.partners.corridors,
@@ -283,7 +289,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       startWindowMs: config.ramps.startWindowMs,
     },
   );
-  const onboarding = new OnboardingService(rampProvider, kyc, delegation, ramps, managedProfiles, config.publicBaseUrl);
+  const onboarding = new OnboardingService(kyc, delegation, ramps, managedProfiles, config.publicBaseUrl);
   const uploads = new UploadService(
     db,
     new FileUploadStorage(join(config.dataDir, "uploads")),

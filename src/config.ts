@@ -74,6 +74,10 @@ const envSchema = z.object({
   // How long a ramp step's partner calls may take before the step is abandoned and asked again (a money step is then
   // looked up first); a step's claim, and a money command's, holds twice this.
   RAMP_STEP_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  // How old a partner's rate may be before a quote asks for a new one (in the background), and past which its fiat is
+  // not quoted at all (src/providers/market-rates.ts).
+  MARKET_RATES_REFRESH_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+  MARKET_RATES_MAX_AGE_MS: z.coerce.number().int().min(10).max(86_400_000).default(300_000),
   // How long after a KYC attempt is sent, or last checked, the partner is asked about it: a lost callback delays a
   // decision by at most this (plus a pass of RAMP_PROCESSOR_INTERVAL_MS).
   KYC_CHECK_INTERVAL_MS: z.coerce.number().int().min(5).max(86_400_000).default(60_000),
@@ -155,6 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const e = parsed.data;
   const production = e.NODE_ENV === "production";
   const refusals: string[] = [];
+  if (e.MARKET_RATES_MAX_AGE_MS < e.MARKET_RATES_REFRESH_MS)
+    refusals.push("MARKET_RATES_MAX_AGE_MS must be at least MARKET_RATES_REFRESH_MS: rates would lapse before renewal");
   if (production) {
     const problems: string[] = [];
     if (!e.SMTP_URL) problems.push("SMTP_URL must be set: sign-in codes cannot be delivered otherwise");
@@ -273,6 +279,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       kycCheckIntervalMs: e.KYC_CHECK_INTERVAL_MS,
       partnerCheckIntervalMs: e.RAMP_CHECK_INTERVAL_MS,
       stepTimeoutMs: e.RAMP_STEP_TIMEOUT_MS,
+      ratesRefreshMs: e.MARKET_RATES_REFRESH_MS,
+      ratesMaxAgeMs: e.MARKET_RATES_MAX_AGE_MS,
     },
     /** How often rows that can no longer matter are pruned (0: never), and how long each kind is kept first. */
     retention: {

@@ -2,8 +2,9 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
 import { formatAmount, money } from "../money.js";
 import type { KycService } from "../kyc/service.js";
-import type { KycStatus, RampProvider } from "../providers/ports.js";
+import type { KycStatus } from "../providers/ports.js";
 import { COUNTRIES, fiatCurrency } from "../reference-data/catalog.js";
+import { monthlyLimit } from "../reference-data/price-schedule.js";
 import {
   CORRIDOR_FIAT,
   CORRIDORS,
@@ -73,7 +74,6 @@ export class OnboardingService {
   private readonly ownEligibility = new WeakMap<object, RampInfo>();
 
   constructor(
-    private readonly provider: RampProvider,
     private readonly kyc: KycService,
     private readonly delegation: Delegation,
     private readonly ramps: RampService,
@@ -116,7 +116,7 @@ export class OnboardingService {
           corridor,
           currency,
           direction,
-          max: formatAmount(money(this.provider.monthlyLimit(corridor, direction)), decimals),
+          max: formatAmount(money(monthlyLimit(corridor)), decimals),
           used: formatAmount(used, decimals),
           period: { type: "calendar_month" as const, startsAt, endsAt },
         };

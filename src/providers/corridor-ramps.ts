@@ -1,4 +1,7 @@
-import type { Corridor } from "../reference-data/corridors.js";
+import type { Money } from "../money.js";
+import { CORRIDOR_FIAT, CORRIDORS, type Corridor, type FiatSymbol } from "../reference-data/corridors.js";
+import { PRICE_SCHEDULE } from "../reference-data/price-schedule.js";
+import { MarketRates, type FiatRateSource, type MarketRatesOptions } from "./market-rates.js";
 import type {
   MarketTerms,
   PaymentInstructions,
@@ -11,8 +14,10 @@ import type {
 import type { Partner } from "./partners.js";
 import type { SandboxRampProvider } from "./sandbox.js";
 
-/** What a partner does of ramps: makes the order at registration, reads it at each step. */
+/** What a partner does of ramps: prices its fiats, makes the order at registration, reads it at each step. */
 export interface PartnerRamps {
+  /** Units of `fiat` one US dollar buys at the partner now (a reference quote). */
+  fiatPerUsd(fiat: FiatSymbol, signal: AbortSignal): Promise<Money>;
   register(ramp: RampToRegister): Promise<RampRegistration>;
   step(ramp: ProviderRamp, signal: AbortSignal): Promise<StepOutcome>;
   presignedProblem(ramp: { type: "BUY" | "SELL"; presignedTxs: readonly unknown[] }): string | null;
@@ -20,19 +25,38 @@ export interface PartnerRamps {
 
 /**
  * Ramps at the partner wired for each corridor, the others on the in-process sandbox (src/providers/partners.ts says
- * which; `live` refuses to start while any corridor's ramps run on it). Prices are the sandbox's for every corridor
- * until quotes are priced at the partners.
+ * which; `live` refuses to start while any corridor's ramps run on it). Quotes are priced at the rates of the partner
+ * serving each corridor (market-rates.ts) and the gateway's price schedule.
  */
 export class CorridorRamps implements RampProvider {
+  private readonly rates: MarketRates;
+
   constructor(
     private readonly sandbox: SandboxRampProvider,
     private readonly partners: Partial<Record<Corridor, PartnerRamps>>,
     /** How long after a partner's order was read it is read again, when no callback says it changed first. */
     private readonly partnerCheckMs: number,
-  ) {}
+    ratesOptions: MarketRatesOptions,
+  ) {
+    const sources = new Map<FiatSymbol, FiatRateSource>(
+      CORRIDORS.map((corridor) => {
+        const partner = partners[corridor];
+        const source: FiatRateSource = partner
+          ? (fiat, signal) => partner.fiatPerUsd(fiat, signal)
+          : async (fiat) => sandbox.fiatPerUsd(fiat);
+        return [CORRIDOR_FIAT[corridor], source];
+      }),
+    );
+    this.rates = new MarketRates(sources, ratesOptions);
+  }
 
-  marketTerms(): Promise<MarketTerms> {
-    return this.sandbox.marketTerms();
+  /** Asks the partners for their rates now, so that the first quotes find them. */
+  refreshRates(): Promise<void> {
+    return this.rates.refresh();
+  }
+
+  async marketTerms(): Promise<MarketTerms> {
+    return { fiatPerUsd: await this.rates.current(), ...PRICE_SCHEDULE };
   }
 
   register(ramp: RampToRegister): Promise<RampRegistration> {
@@ -60,14 +84,6 @@ export class CorridorRamps implements RampProvider {
 
   firstStepDelayMs(corridor: Corridor): number {
     return this.partners[corridor] ? 0 : this.sandbox.stepDelayMs();
-  }
-
-  monthlyLimit(corridor: Corridor): string {
-    return this.sandbox.monthlyLimit(corridor);
-  }
-
-  explorerLink(network: string, transactionHash: string): string | null {
-    return this.sandbox.explorerLink(network, transactionHash);
   }
 }
 

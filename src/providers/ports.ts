@@ -131,9 +131,6 @@ export interface RampProvider {
    * next pass, since the start is when the caller says its part is done; the sandbox takes its step delay.
    */
   firstStepDelayMs(corridor: Corridor): number;
-  /** The monthly ceiling per corridor and direction, in the corridor's fiat. */
-  monthlyLimit(corridor: Corridor, direction: "BUY" | "SELL"): string;
-  explorerLink(network: string, transactionHash: string): string | null;
 }
 
 export const KYC_STATUSES = ["not_started", "pending", "in_review", "approved", "rejected"] as const;

@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
-import { money } from "../money.js";
-import type { Corridor, FiatSymbol } from "../reference-data/corridors.js";
-import type { Network } from "../reference-data/catalog.js";
+import { money, type Money } from "../money.js";
+import type { FiatSymbol } from "../reference-data/corridors.js";
 import { nextProcessingPhase } from "../reference-data/ramp-phases.js";
 import type {
-  MarketTerms,
   PaymentInstructions,
   ProviderRamp,
   RampProvider,
@@ -14,11 +12,12 @@ import type {
 } from "./ports.js";
 
 /*
- * The sandbox ramp provider: deterministic prices for every corridor, and a processing run with configurable delays
- * for the ramps of EU, the one corridor no integrated partner serves (KYC, and the other corridors' ramps, go to the
- * partners). Its failure triggers are documented in the README ("Sandbox provider").
+ * The sandbox ramp provider: a made-up rate and a processing run with configurable delays for the ramps of EU, the one
+ * corridor no integrated partner serves (KYC, and the other corridors' ramps and rates, go to the partners). Its
+ * failure triggers are documented in the README ("Sandbox provider").
  */
 
+/** The sandbox's rate of each fiat, for a corridor whose ramps run on it (partners give theirs: market-rates.ts). */
 const FIAT_PER_USD: Record<FiatSymbol, string> = {
   USD: "1",
   EUR: "0.92",
@@ -26,44 +25,6 @@ const FIAT_PER_USD: Record<FiatSymbol, string> = {
   ARS: "1050",
   MXN: "17.20",
   COP: "4100",
-};
-const USD_PER_TOKEN: Record<string, string> = { USDC: "1", "USDC.e": "0.9999", USDT: "0.9998" };
-const NETWORK_FEE_USD: Record<Network, string> = {
-  assethub: "0.01",
-  arbitrum: "0.03",
-  avalanche: "0.05",
-  base: "0.01",
-  bsc: "0.05",
-  ethereum: "1.50",
-  moonbeam: "0.02",
-  polygon: "0.02",
-};
-const RAIL_FEES: Record<FiatSymbol, { fixed: string; rate: string }> = {
-  BRL: { fixed: "0", rate: "0.0025" },
-  EUR: { fixed: "0.50", rate: "0" },
-  ARS: { fixed: "0", rate: "0.005" },
-  USD: { fixed: "1", rate: "0" },
-  MXN: { fixed: "0", rate: "0.002" },
-  COP: { fixed: "0", rate: "0.003" },
-};
-/** Monthly ceilings per corridor, the same for both directions, in the corridor's fiat. */
-const MONTHLY_LIMITS: Record<Corridor, string> = {
-  AR: "10000000",
-  BR: "50000",
-  CO: "80000000",
-  EU: "20000",
-  MX: "200000",
-  US: "10000",
-};
-const EXPLORERS: Record<Network, string> = {
-  assethub: "https://assethub-polkadot.subscan.io/extrinsic/",
-  arbitrum: "https://arbiscan.io/tx/",
-  avalanche: "https://snowtrace.io/tx/",
-  base: "https://basescan.org/tx/",
-  bsc: "https://bscscan.com/tx/",
-  ethereum: "https://etherscan.io/tx/",
-  moonbeam: "https://moonscan.io/tx/",
-  polygon: "https://polygonscan.com/tx/",
 };
 
 /** Input amounts whose fraction is one of these trigger the documented sandbox outcomes. */
@@ -76,7 +37,8 @@ const SANDBOX_TRIGGERS = {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-export class SandboxRampProvider implements RampProvider {
+/** A ramp provider but for its prices, which CorridorRamps makes from the rates and the price schedule. */
+export class SandboxRampProvider implements Omit<RampProvider, "marketTerms"> {
   constructor(private readonly stepDelay: number) {}
 
   stepDelayMs(): number {
@@ -87,13 +49,9 @@ export class SandboxRampProvider implements RampProvider {
     return this.stepDelay;
   }
 
-  async marketTerms(): Promise<MarketTerms> {
-    return {
-      fiatPerUsd: (fiat) => money(FIAT_PER_USD[fiat]),
-      usdPerToken: (symbol) => money(USD_PER_TOKEN[symbol]),
-      networkFeeUsd: (network) => money(NETWORK_FEE_USD[network]),
-      railFee: (fiat) => ({ fixed: money(RAIL_FEES[fiat].fixed), rate: money(RAIL_FEES[fiat].rate) }),
-    };
+  /** Units of the fiat one US dollar buys, made up. */
+  fiatPerUsd(fiat: FiatSymbol): Money {
+    return money(FIAT_PER_USD[fiat]);
   }
 
   paymentInstructions(ramp: {
@@ -150,15 +108,6 @@ export class SandboxRampProvider implements RampProvider {
   /** The sandbox pulls nothing: any signed transactions start a SELL. */
   presignedProblem(): string | null {
     return null;
-  }
-
-  monthlyLimit(corridor: Corridor): string {
-    return MONTHLY_LIMITS[corridor];
-  }
-
-  explorerLink(network: string, transactionHash: string): string | null {
-    const base = EXPLORERS[network as Network];
-    return base ? base + transactionHash : null;
   }
 }
 

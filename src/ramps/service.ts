@@ -12,7 +12,7 @@ import type { KycService } from "../kyc/service.js";
 import type { PaymentInstructions, RampProvider } from "../providers/ports.js";
 import type { QuoteService } from "../quotes/service.js";
 import { quoteTerms } from "../quotes/service.js";
-import { isAddressOn } from "../reference-data/catalog.js";
+import { explorerLink, isAddressOn } from "../reference-data/catalog.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import { canonicalId, fieldError } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
@@ -355,9 +355,7 @@ export class RampService {
       depositQrCode: ramp.depositQrCode,
       unsignedTxs: JSON.parse(ramp.unsignedTxs) as unknown[],
       transactionHash: ramp.transactionHash,
-      transactionExplorerLink: ramp.transactionHash
-        ? this.provider.explorerLink(quote.network, ramp.transactionHash)
-        : null,
+      transactionExplorerLink: ramp.transactionHash ? explorerLink(quote.network, ramp.transactionHash) : null,
       expiresAt: ramp.startDeadline,
       startedAt: ramp.startedAt,
       createdAt: ramp.createdAt,

@@ -30,6 +30,24 @@ export const EVM_NETWORKS = [
 ] as const satisfies readonly Network[];
 type EvmNetwork = (typeof EVM_NETWORKS)[number];
 
+/** Where a network's transactions are shown, the hash appended. */
+const EXPLORERS: Readonly<Record<Network, string>> = {
+  assethub: "https://assethub-polkadot.subscan.io/extrinsic/",
+  arbitrum: "https://arbiscan.io/tx/",
+  avalanche: "https://snowtrace.io/tx/",
+  base: "https://basescan.org/tx/",
+  bsc: "https://bscscan.com/tx/",
+  ethereum: "https://etherscan.io/tx/",
+  moonbeam: "https://moonscan.io/tx/",
+  polygon: "https://polygonscan.com/tx/",
+};
+
+/** A transaction's page on its network's explorer, or null for a network without one here. */
+export function explorerLink(network: string, transactionHash: string): string | null {
+  const base = Object.hasOwn(EXPLORERS, network) ? EXPLORERS[network as Network] : undefined;
+  return base ? base + transactionHash : null;
+}
+
 export const RAMP_DIRECTIONS = ["buy", "sell"] as const;
 type RampDirection = (typeof RAMP_DIRECTIONS)[number];
 

@@ -4,7 +4,8 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
-import type { ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
+import type { MarketTerms, ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
+import { PRICE_SCHEDULE } from "../../src/reference-data/price-schedule.js";
 import type { RampPhase } from "../../src/reference-data/ramp-phases.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
@@ -673,11 +674,18 @@ describe("durability and concurrency of processing", () => {
   });
 });
 
+/** The sandbox, priced as the gateway prices a corridor on it: its rates and the price schedule. */
+class SandboxWithPrices extends SandboxRampProvider implements RampProvider {
+  async marketTerms(): Promise<MarketTerms> {
+    return { fiatPerUsd: (fiat) => this.fiatPerUsd(fiat), ...PRICE_SCHEDULE };
+  }
+}
+
 /**
  * The sandbox partner, recording the key of every step asked of it (and, weakly, the signal that gives up on
  * it) and running `before` first (latency, failures).
  */
-class RecordedPartner extends SandboxRampProvider implements RampProvider {
+class RecordedPartner extends SandboxWithPrices {
   readonly asked: string[] = [];
   readonly signals: WeakRef<AbortSignal>[] = [];
 
@@ -700,7 +708,7 @@ const PAYOUT_HASH = `0x${"cd".repeat(32)}`;
  * A partner that answers what it observes of its order, as a reading of the partner's status does: the phases of
  * `observedByType`, one per call, each as an advance (a BUY's complete with its payout hash).
  */
-class ObservingPartner extends SandboxRampProvider implements RampProvider {
+class ObservingPartner extends SandboxWithPrices {
   private readonly asked: string[] = [];
 
   constructor(private readonly observedByType: Record<"BUY" | "SELL", RampPhase[]>) {

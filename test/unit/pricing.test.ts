@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatAmount, money, quotientDown, roundDisplay } from "../../src/money.js";
 import type { MarketTerms } from "../../src/providers/ports.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
@@ -12,18 +12,18 @@ import {
 } from "../../src/quotes/pricing.js";
 import { cryptocurrency, fiatCurrency, type Network } from "../../src/reference-data/catalog.js";
 import type { FiatSymbol } from "../../src/reference-data/corridors.js";
+import { PRICE_SCHEDULE } from "../../src/reference-data/price-schedule.js";
 
 /**
- * Quote pricing (src/quotes/pricing.ts) with the sandbox market terms: fee breakdowns worked out by hand,
+ * Quote pricing (src/quotes/pricing.ts) with the sandbox's rates and the price schedule: fee breakdowns worked out by hand,
  * the rounding directions (fees up, output down, USD half up), each pricing profile, fees that eat the
  * amount, and large amounts with many decimal places checked against an independent BigInt fixed-point
  * computation (and shown to differ from what floating point would give).
  */
 
-let terms: MarketTerms;
-beforeAll(async () => {
-  terms = await new SandboxRampProvider(0).marketTerms();
-});
+/** The rates the partner simulator quotes by default (the sandbox's too) and the gateway's price schedule. */
+const sandbox = new SandboxRampProvider(0);
+const terms: MarketTerms = { fiatPerUsd: (fiat) => sandbox.fiatPerUsd(fiat), ...PRICE_SCHEDULE };
 
 /** A pricing request with the catalog's digits for the fiat and the token on the network. */
 function request(

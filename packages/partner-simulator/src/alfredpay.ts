@@ -16,7 +16,6 @@ import { countIn } from "./stats.js";
 
 export const ALFREDPAY_PREFIX = "/api/v1/third-party-service/penny";
 /** Units of each fiat per US dollar (deterministic: tests and benchmarks compare amounts). */
-const FIAT_PER_USD: Record<string, number> = { USD: 1, MXN: 17.5, COP: 4000, ARS: 1000, BRL: 5 };
 const ONCHAIN_CURRENCIES = ["USDC", "USDT"];
 const COMMISSION_RATE = 0.01;
 
@@ -421,25 +420,27 @@ export class Alfredpay {
     const toCurrency = requiredString(body, "toCurrency");
     const onramp = ONCHAIN_CURRENCIES.includes(toCurrency);
     const fiat = onramp ? fromCurrency : toCurrency;
-    const rate = FIAT_PER_USD[fiat];
+    const rate = this.context.fiatPerUsd.get(fiat);
     if (rate === undefined || !ONCHAIN_CURRENCIES.includes(onramp ? toCurrency : fromCurrency))
       throw new PartnerError(400, "Invalid field(s): unsupported currency pair", 110002);
     const fromAmount = parseAmount(body.fromAmount);
     const toAmount = parseAmount(body.toAmount);
     if ((fromAmount === undefined) === (toAmount === undefined))
       throw new PartnerError(400, "Invalid field(s): exactly one of fromAmount and toAmount", 110002);
-    // Fiat gross = the fiat side before the commission; the crypto side follows at `rate`.
+    // Fiat gross = the fiat side before the commission; the crypto side follows at `rate`. A side given stays as given.
+    const crypto = onramp ? undefined : (fromAmount ?? (toAmount as number) / (1 - COMMISSION_RATE) / rate);
     const fiatGross = onramp
       ? (fromAmount ?? ((toAmount as number) * rate) / (1 - COMMISSION_RATE))
-      : (fromAmount ?? (toAmount as number) / (1 - COMMISSION_RATE) / rate) * rate;
+      : (crypto as number) * rate;
     const commission = fiatGross * COMMISSION_RATE;
-    const crypto = onramp ? (fiatGross - commission) / rate : fiatGross / rate;
     const quote: Quote = {
       quoteId: randomUUID(),
       fromCurrency,
       toCurrency,
-      fromAmount: onramp ? formatAmount(fiatGross) : formatAmount(crypto, 6),
-      toAmount: onramp ? formatAmount(crypto, 6) : formatAmount(fiatGross - commission),
+      fromAmount: onramp ? formatAmount(fiatGross) : formatAmount(crypto as number, 6),
+      toAmount: onramp
+        ? formatAmount(toAmount ?? (fiatGross - commission) / rate, 6)
+        : formatAmount(fiatGross - commission),
       chain: optionalString(body, "chain") ?? "MATIC",
       paymentMethodType: requiredString(body, "paymentMethodType"),
       expiration: new Date(Date.now() + this.context.timing.quoteTtlMs).toISOString(),

@@ -20,7 +20,6 @@ const SUMSUB_TOKEN_LEVEL = "sumsub-token-level-1";
 
 /** Credits the subaccount's own internal balance instead of a chain wallet. */
 const OWN_BALANCE_WALLET_ID = "00000000-0000-0000-0000-000000000000";
-const BRL_PER_USD = 5;
 const MARKUP_FEE_RATE = 0.005;
 const CURRENCIES = ["BRL", "BRLA", "USDC", "USDCe", "USDT", "USDM"];
 const PAYMENT_METHODS = ["PIX", "INTERNAL", "BASE", "CELO", "ETHEREUM", "GNOSIS", "MOONBEAM", "POLYGON", "TRON"];
@@ -353,7 +352,7 @@ export class Avenia {
       },
     });
     // No BRL row until KYC level 1 passed: that is how a client tells the account is not identified.
-    const limits = [row("*", USD_LIMIT, BRL_PER_USD)];
+    const limits = [row("*", USD_LIMIT, this.brlPerUsd())];
     if (subAccount.identityStatus === "CONFIRMED") limits.unshift(row("BRL", BRL_LIMIT, 1));
     return { limitInfo: { blocked: false, createdAt: subAccount.createdAt, limits } };
   }
@@ -371,7 +370,7 @@ export class Avenia {
     const outputPaymentMethod = param("outputPaymentMethod", PAYMENT_METHODS);
     const subAccountId = request.query.get("subAccountId");
     if (subAccountId) this.subAccount(request);
-    const rate = conversionRate(inputCurrency, outputCurrency);
+    const rate = this.conversionRate(inputCurrency, outputCurrency);
     const givenInput = parseAmount(request.query.get("inputAmount"));
     const givenOutput = parseAmount(request.query.get("outputAmount"));
     if ((givenInput === undefined) === (givenOutput === undefined))
@@ -395,6 +394,17 @@ export class Avenia {
     this.quotes.set(quote.quoteToken, quote);
     const { expiresAt: _expiresAt, requestedAmount: _requestedAmount, ...view } = quote;
     return view;
+  }
+
+  private brlPerUsd(): number {
+    return this.context.fiatPerUsd.get("BRL")!;
+  }
+
+  /** BRL and BRLA are worth the same, and so are the USD stablecoins. */
+  private conversionRate(from: string, to: string): number {
+    const isBrl = (currency: string) => currency === "BRL" || currency === "BRLA";
+    if (isBrl(from) === isBrl(to)) return 1;
+    return isBrl(from) ? 1 / this.brlPerUsd() : this.brlPerUsd();
   }
 
   /** A ticket keeps its own quote: the quotes an hour past expiry are no longer needed. */
@@ -852,12 +862,6 @@ function maskedTaxId(taxId: string): string {
 function attemptView(attempt: Attempt) {
   const { subAccountId: _subAccountId, rejects: _rejects, ...view } = attempt;
   return { ...view, submissionData: null };
-}
-
-function conversionRate(from: string, to: string): number {
-  const isBrl = (currency: string) => currency === "BRL" || currency === "BRLA";
-  if (isBrl(from) === isBrl(to)) return 1;
-  return isBrl(from) ? 1 / BRL_PER_USD : BRL_PER_USD;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -36,10 +36,24 @@ export const TIMING_FIELDS: readonly (keyof Timing)[] = [
  */
 export const EXPIRED_QUOTE_MEMORY_MS = 3_600_000;
 
+/**
+ * Units of each fiat one US dollar (one USD stablecoin) buys, the market both partners quote from. The defaults are the
+ * rates the gateway's tests were priced at before prices came from the partners, so their amounts stay as they were.
+ */
+export const DEFAULT_FIAT_PER_USD: Readonly<Record<string, number>> = {
+  USD: 1,
+  BRL: 5.4,
+  MXN: 17.2,
+  COP: 4100,
+  ARS: 1050,
+};
+
 /** What a partner's handlers share with the rest of the simulator. */
 export interface PartnerContext {
   scheduler: Scheduler;
   timing: Timing;
+  /** The market's rates now (DEFAULT_FIAT_PER_USD, as `/_control/rates` changed them). */
+  fiatPerUsd: ReadonlyMap<string, number>;
   callbacks: CallbackSender;
   stats: () => PartnerStats;
   /** The simulator's own URL, for the upload and hosted-flow URLs it hands out. */

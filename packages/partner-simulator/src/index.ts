@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Alfredpay, type AlfredpayOptions } from "./alfredpay.js";
 import { Avenia } from "./avenia.js";
 import { CallbackSender } from "./callbacks.js";
-import type { PartnerContext, Timing } from "./context.js";
+import { DEFAULT_FIAT_PER_USD, type PartnerContext, type Timing } from "./context.js";
 import { PARTNERS, type PartnerFaults, type PartnerName } from "./faults.js";
 import { Scheduler } from "./scheduler.js";
 import { createSimulatorServer, type Control } from "./server.js";
@@ -64,9 +64,11 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
   let stats = emptyStats();
   let faults = emptyFaults();
   let url = "";
+  const fiatPerUsd = new Map(Object.entries(DEFAULT_FIAT_PER_USD));
   const contextFor = (partner: PartnerName): PartnerContext => ({
     scheduler,
     timing,
+    fiatPerUsd,
     callbacks: new CallbackSender(
       scheduler,
       timing.callbackRetryBaseMs,
@@ -109,11 +111,16 @@ export async function startPartnerSimulator(options: PartnerSimulatorOptions): P
       alfredpay.reset();
       faults = emptyFaults();
       stats = emptyStats();
+      fiatPerUsd.clear();
+      for (const [fiat, rate] of Object.entries(DEFAULT_FIAT_PER_USD)) fiatPerUsd.set(fiat, rate);
       state?.changed();
     },
     // The partners read their timings when they schedule: a change applies to what is scheduled after it.
     setTiming: (patch) => {
       Object.assign(timing, patch);
+    },
+    setRates: (rates) => {
+      for (const [fiat, rate] of Object.entries(rates)) fiatPerUsd.set(fiat, rate);
     },
     payAveniaTicket: (ticketId) => avenia.payTicket(ticketId),
     payAlfredpayOnramp: (transactionId) => alfredpay.payOnramp(transactionId),

@@ -4,9 +4,10 @@ export function parseAmount(value: unknown): number | undefined {
   return Number(value);
 }
 
+/** Cut (not rounded) to `decimals`, once the floating-point noise below a millionth of the last digit is gone. */
 export function formatAmount(value: number, decimals = 2): string {
   const factor = 10 ** decimals;
-  return (Math.floor(value * factor + 1e-9) / factor).toFixed(decimals);
+  return (Math.floor(Math.round(value * factor * 1e6) / 1e6) / factor).toFixed(decimals);
 }
 
 /** The sandbox triggers read the two digits after the point: `100.66` fails, `100.77` meets one 503. */

@@ -8,7 +8,7 @@ import {
   type PartnerName,
 } from "./faults.js";
 import { PartnerError, type Partner, type PartnerRequest, type Reply, type Route } from "./http.js";
-import { TIMING_FIELDS, type Timing } from "./context.js";
+import { DEFAULT_FIAT_PER_USD, TIMING_FIELDS, type Timing } from "./context.js";
 import type { Scheduler } from "./scheduler.js";
 import { countIn, type SimulatorStats } from "./stats.js";
 
@@ -22,6 +22,8 @@ export interface Control {
   reset(): void;
   /** Changes the named timings from now on (what is already scheduled keeps its time). */
   setTiming(timing: Partial<Timing>): void;
+  /** Moves the market: units of each named fiat one US dollar buys, in the quotes made from now on. */
+  setRates(rates: Record<string, number>): void;
   payAveniaTicket(ticketId: string): boolean;
   payAlfredpayOnramp(transactionId: string): boolean;
 }
@@ -155,6 +157,12 @@ function control(control: Control, method: string, path: string, rawBody: Buffer
     control.setTiming(timing);
     return { status: 204 };
   }
+  if (route === "PATCH /_control/rates") {
+    const rates = parseRates(rawBody);
+    if (typeof rates === "string") return { status: 400, body: { error: rates } };
+    control.setRates(rates);
+    return { status: 204 };
+  }
   const pay = /^POST \/_control\/(avenia\/tickets|alfredpay\/onramp)\/([^/]+)\/pay$/.exec(route);
   if (pay) {
     const id = decodeURIComponent(pay[2] ?? "");
@@ -214,7 +222,7 @@ function send(response: ServerResponse, reply: Reply): void {
 }
 
 /** A timing patch: some of Timing's fields, each a whole number of milliseconds; an error message otherwise. */
-function parseTiming(rawBody: Buffer): Partial<Timing> | string {
+function parseObject(rawBody: Buffer): Record<string, unknown> | string {
   let input: unknown;
   try {
     input = JSON.parse(rawBody.toString("utf8"));
@@ -222,6 +230,23 @@ function parseTiming(rawBody: Buffer): Partial<Timing> | string {
     return "malformed JSON body";
   }
   if (typeof input !== "object" || input === null || Array.isArray(input)) return "the body must be an object";
+  return input as Record<string, unknown>;
+}
+
+function parseRates(rawBody: Buffer): Record<string, number> | string {
+  const input = parseObject(rawBody);
+  if (typeof input === "string") return input;
+  for (const [fiat, rate] of Object.entries(input)) {
+    if (!Object.hasOwn(DEFAULT_FIAT_PER_USD, fiat))
+      return `${fiat} is not a fiat the partners quote (${Object.keys(DEFAULT_FIAT_PER_USD).join(", ")})`;
+    if (typeof rate !== "number" || !Number.isFinite(rate) || rate <= 0) return `${fiat} must be a positive number`;
+  }
+  return input as Record<string, number>;
+}
+
+function parseTiming(rawBody: Buffer): Partial<Timing> | string {
+  const input = parseObject(rawBody);
+  if (typeof input === "string") return input;
   const patch: Partial<Timing> = {};
   for (const [name, value] of Object.entries(input)) {
     if (!TIMING_FIELDS.includes(name as keyof Timing)) return `${name} is not a timing (${TIMING_FIELDS.join(", ")})`;

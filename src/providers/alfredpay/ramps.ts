@@ -2,6 +2,9 @@ import { followOrder, observeAlfredpayOfframp, observeAlfredpayOnramp, recorded 
 import type { Network } from "../../reference-data/catalog.js";
 import type { PaymentInstructions, ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
 import { fieldError } from "../../validation.js";
+import { money, type Money } from "../../money.js";
+import type { FiatSymbol } from "../../reference-data/corridors.js";
+import { positiveRate, REFERENCE_USD } from "../market-rates.js";
 import type { AlfredpayClient } from "./client.js";
 
 /** Alfredpay's names of the networks it pays out and takes deposits on (facts §2.2); the others it does not serve. */
@@ -83,6 +86,22 @@ export class AlfredpayRamps {
       partnerOrderId: offramp.transactionId,
       partnerPayment: null,
     };
+  }
+
+  /** Units of `fiat` per US dollar: the rate of Alfredpay's reference quote of USDC sold for it. */
+  async fiatPerUsd(fiat: FiatSymbol, signal: AbortSignal): Promise<Money> {
+    const quote = await this.client.createQuote(
+      {
+        fromCurrency: "USDC",
+        toCurrency: fiat,
+        fromAmount: REFERENCE_USD,
+        chain: "MATIC",
+        paymentMethodType: "BANK",
+        metadata: { purpose: "reference rate" },
+      },
+      { signal },
+    );
+    return positiveRate(money(String(quote.rate)));
   }
 
   /** Reads the ramp's order. */

@@ -1,6 +1,9 @@
 import { aveniaPayIn, aveniaPayout, type MoneyCommandSender } from "../money-commands.js";
 import type { Network } from "../../reference-data/catalog.js";
 import { fieldError } from "../../validation.js";
+import { money, type Money } from "../../money.js";
+import type { FiatSymbol } from "../../reference-data/corridors.js";
+import { positiveRate, REFERENCE_USD } from "../market-rates.js";
 import { PartnerError } from "../http/partner-http.js";
 import { followOrder, observeAveniaPayIn, observeAveniaPayout, recorded } from "../order-observations.js";
 import type { ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
@@ -96,6 +99,33 @@ export class AveniaRamps {
     }
     if (receiverTaxId !== null && !matchesMasked(holder.taxId, receiverTaxId))
       throw fieldError("additionalData.receiverTaxId", "is not the tax id of the PIX key's holder");
+  }
+
+  /**
+   * BRL per US dollar: Avenia's price of USDC sold for BRL by PIX, from a reference quote (no subaccount). The rate
+   * before fees is its `basePrice`; where it gives none, the output over the input less the fees taken from it.
+   */
+  async fiatPerUsd(_fiat: FiatSymbol, signal: AbortSignal): Promise<Money> {
+    const quote = await this.client.fixedRateQuote(
+      {
+        inputCurrency: "USDC",
+        inputPaymentMethod: "POLYGON",
+        inputAmount: REFERENCE_USD,
+        outputCurrency: "BRL",
+        outputPaymentMethod: "PIX",
+        inputThirdParty: false,
+        outputThirdParty: false,
+      },
+      { signal },
+    );
+    const feesInUsdc = quote.appliedFees
+      .filter((fee) => fee.currency === undefined || fee.currency === "USDC")
+      .reduce((sum, fee) => sum.plus(fee.amount), money(0));
+    return positiveRate(
+      quote.basePrice === undefined
+        ? money(quote.outputAmount).dividedBy(money(quote.inputAmount).minus(feesInUsdc))
+        : money(quote.basePrice),
+    );
   }
 
   /** Whether the user signed the permit the payout spends; a BUY needs nothing signed. */

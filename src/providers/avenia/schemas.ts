@@ -48,6 +48,8 @@ export const fixedRateQuoteAnswer = z.object({
   inputAmount: decimal,
   outputAmount: decimal,
   appliedFees: z.array(z.object({ type: z.string(), amount: decimal, currency: z.string().optional() })),
+  /** The rate before fees, output per input: not always given. */
+  basePrice: decimal.optional(),
 });
 
 /** A pay-in answers `{id, brCode, expiration}`; a payout or a transfer `{id}` only. */

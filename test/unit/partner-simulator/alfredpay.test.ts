@@ -104,8 +104,8 @@ describe("Alfredpay", () => {
     const hooks = await receiver();
     const sim = await simulator({ callbackUrl: hooks.url });
     const { customerId } = await alfredpayCustomer(sim.url);
-    const quote = await onrampQuote(sim.url, "1750.00", customerId);
-    expect(quote).toMatchObject({ fromAmount: "1750.00", toAmount: "99.000000", rate: "17.5" });
+    const quote = await onrampQuote(sim.url, "1720.00", customerId);
+    expect(quote).toMatchObject({ fromAmount: "1720.00", toAmount: "99.000000", rate: "17.2" });
     const created = await createOnramp(sim.url, customerId, quote);
     expect(created.body.transaction.status).toBe("CREATED");
     expect(created.body.fiatPaymentInstructions).toMatchObject({ paymentType: "SPEI", clabe: expect.any(String) });

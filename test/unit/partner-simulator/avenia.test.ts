@@ -166,7 +166,7 @@ describe("Avenia tickets", () => {
   it("counts a PAID pay-in in the month's used limit, in BRL and in USD", async () => {
     const sim = await simulator();
     const account = await aveniaSubAccount(sim.url);
-    const created = await aveniaPayin(sim.url, account.id, "100.00", "ref-limit");
+    const created = await aveniaPayin(sim.url, account.id, "108.00", "ref-limit");
     const path = `/v2/account/tickets/${created.body.id}?subAccountId=${account.id}`;
     await waitFor(async () => (await avenia(sim.url, "GET", path)).body.ticket.status === "PAID");
     const { body } = await avenia(sim.url, "GET", `/v2/account/limits?subAccountId=${account.id}`);
