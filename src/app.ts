@@ -230,6 +230,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
         ...(alfredpayClient && { Alfredpay: new AlfredpayRamps(alfredpayClient) }),
       }),
       config.ramps.partnerCheckIntervalMs,
+      config.partners.closedCorridors,
       {
         refreshMs: config.ramps.ratesRefreshMs,
         maxAgeMs: config.ramps.ratesMaxAgeMs,
@@ -269,7 +270,14 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   );
   const idempotency = new IdempotencyService(db);
   const pricing = new PricingAssignments(db, reads, bus, config.cacheTtlMs);
-  const quotes = new QuoteService(reads, writes, rampProvider, pricing, config.cacheTtlMs);
+  const quotes = new QuoteService(
+    reads,
+    writes,
+    rampProvider,
+    pricing,
+    config.cacheTtlMs,
+    config.partners.closedCorridors,
+  );
   const widgetSessions = new WidgetSessionService(db, quotes, config.widgetBaseUrl);
   const rampViews = new RampViewCache(bus, config.cacheTtlMs);
   const ramps = new RampService(
@@ -289,7 +297,14 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       startWindowMs: config.ramps.startWindowMs,
     },
   );
-  const onboarding = new OnboardingService(kyc, delegation, ramps, managedProfiles, config.publicBaseUrl);
+  const onboarding = new OnboardingService(
+    kyc,
+    delegation,
+    ramps,
+    managedProfiles,
+    config.publicBaseUrl,
+    config.partners.closedCorridors,
+  );
   const uploads = new UploadService(
     db,
     new FileUploadStorage(join(config.dataDir, "uploads")),

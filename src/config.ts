@@ -183,8 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const dataDir = resolve(e.DATA_DIR);
   const partners = {
-    /** Which partner serves each corridor; null: none, the corridor is closed. */
-    corridors: e.CORRIDOR_PARTNERS,
+    /** Which partner serves each corridor; null: none (EU's ramps then run on the sandbox, unless closed). */
+    corridors: e.CORRIDOR_PARTNERS.corridors,
+    /** The corridors `none` closes: nothing is quoted, registered or onboarded in them. */
+    closedCorridors: e.CORRIDOR_PARTNERS.closed,
     /** Avenia's API; `GET /v2/public-key` there serves the key its callbacks are signed with. */
     avenia: { baseUrl: e.AVENIA_BASE_URL, apiKey: e.AVENIA_API_KEY, privateKeyPem: e.AVENIA_PRIVATE_KEY },
     /** Alfredpay's API, and the Standard Webhooks secret it signs its callbacks with (spec decision 7). */
@@ -211,11 +213,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   // sandbox.
   if (e.RAMP_ENVIRONMENT === "live") {
     const unready = partnersNotReadyForLive(partners);
-    const onTheSandbox = corridorsOnTheSandbox();
+    const onTheSandbox = corridorsOnTheSandbox(partners.corridors, partners.closedCorridors);
     const sections = [
       ...(unready.length ? [`these corridors' partners are not set up:\n    ${unready.join("\n    ")}`] : []),
       ...(onTheSandbox.length
-        ? [`ramps in these corridors still run on the in-process sandbox:\n    ${onTheSandbox.join("\n    ")}`]
+        ? [
+            `ramps in these corridors would run on the in-process sandbox (close them with CORRIDOR_PARTNERS, e.g. ` +
+              `${onTheSandbox.map((line) => `${line.slice(0, 2)}=none`).join(",")}):\n    ${onTheSandbox.join("\n    ")}`,
+          ]
         : []),
     ];
     if (sections.length) refusals.push(`Refusing to start with RAMP_ENVIRONMENT=live:\n  ${sections.join("\n  ")}`);
@@ -344,8 +349,11 @@ export function settingsKey(partner: Partner) {
  * `BR=avenia,MX=alfredpay,EU=none` over the default map, or a message naming what is wrong. A corridor goes only
  * to a partner that serves its country; `none` closes it.
  */
-function corridorPartners(list: string): Record<Corridor, Partner | null> | string {
+function corridorPartners(
+  list: string,
+): { corridors: Record<Corridor, Partner | null>; closed: readonly Corridor[] } | string {
   const corridors = { ...DEFAULT_CORRIDOR_PARTNERS };
+  const closed: Corridor[] = [];
   const seen = new Set<string>();
   for (const entry of splitList(list)) {
     const [given = "", name = "", ...extra] = entry.split("=").map((part) => part.trim());
@@ -356,6 +364,7 @@ function corridorPartners(list: string): Record<Corridor, Partner | null> | stri
     seen.add(corridor);
     if (name.toLowerCase() === "none") {
       corridors[corridor as Corridor] = null;
+      closed.push(corridor as Corridor);
       continue;
     }
     const partner = PARTNERS.find((known) => known.toLowerCase() === name.toLowerCase());
@@ -364,7 +373,7 @@ function corridorPartners(list: string): Record<Corridor, Partner | null> | stri
       return `${corridor}=${name}: ${partner} does not serve ${corridor} (it serves ${partnerCorridors(partner).join(", ")})`;
     corridors[corridor as Corridor] = partner;
   }
-  return corridors;
+  return { corridors, closed };
 }
 
 /**

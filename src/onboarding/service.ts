@@ -79,6 +79,8 @@ export class OnboardingService {
     private readonly ramps: RampService,
     private readonly managedProfiles: ManagedProfileService,
     private readonly publicBaseUrl: string,
+    /** Corridors closed here: no subject can buy or sell in them. */
+    private readonly closedCorridors: readonly Corridor[],
   ) {}
 
   /**
@@ -89,9 +91,12 @@ export class OnboardingService {
   async rampInfo(acting: ActingContext): Promise<RampInfo> {
     const statuses = await this.kyc.corridorStatuses(acting.subjectProfileId);
     // Only a managed child's corridors depend on more than its statuses: its manager's current policy.
-    if (acting.controllingManagerId) return eligibility(statuses, (corridor) => this.corridorAllowed(acting, corridor));
+    const open = (corridor: Corridor) => !this.closedCorridors.includes(corridor);
+    if (acting.controllingManagerId)
+      return eligibility(statuses, async (corridor) => open(corridor) && this.corridorAllowed(acting, corridor));
     let info = this.ownEligibility.get(statuses);
-    if (!info) this.ownEligibility.set(statuses, (info = await eligibility(statuses, async () => true)));
+    if (!info)
+      this.ownEligibility.set(statuses, (info = await eligibility(statuses, async (corridor) => open(corridor))));
     return info;
   }
 

@@ -36,10 +36,12 @@ export class CorridorRamps implements RampProvider {
     private readonly partners: Partial<Record<Corridor, PartnerRamps>>,
     /** How long after a partner's order was read it is read again, when no callback says it changed first. */
     private readonly partnerCheckMs: number,
+    /** Corridors closed here: nobody is asked for their rates. */
+    closed: readonly Corridor[],
     ratesOptions: MarketRatesOptions,
   ) {
     const sources = new Map<FiatSymbol, FiatRateSource>(
-      CORRIDORS.map((corridor) => {
+      CORRIDORS.filter((corridor) => !closed.includes(corridor)).map((corridor) => {
         const partner = partners[corridor];
         const source: FiatRateSource = partner
           ? (fiat, signal) => partner.fiatPerUsd(fiat, signal)
@@ -48,11 +50,6 @@ export class CorridorRamps implements RampProvider {
       }),
     );
     this.rates = new MarketRates(sources, ratesOptions);
-  }
-
-  /** Asks the partners for their rates now, so that the first quotes find them. */
-  refreshRates(): Promise<void> {
-    return this.rates.refresh();
   }
 
   async marketTerms(): Promise<MarketTerms> {

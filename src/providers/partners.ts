@@ -2,10 +2,10 @@ import { AppError } from "../errors.js";
 import { CORRIDOR_FIAT, CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 
 /*
- * Which licensed partner serves each corridor in `live`. KYC and ramps go to the corridor's partner; the ramps of a
- * corridor no integrated partner serves (EU) run on the in-process sandbox (src/providers/sandbox.ts): made-up
- * processing, and test triggers that fail or retry ramps. `live` refuses to start while any corridor's ramps would
- * (src/config.ts).
+ * Which licensed partner serves each corridor. KYC and ramps go to the corridor's partner; the ramps of a corridor no
+ * integrated partner serves (EU) run on the in-process sandbox (src/providers/sandbox.ts): made-up processing, and
+ * test triggers that fail or retry ramps, unless CORRIDOR_PARTNERS closes it (`EU=none`). `live` refuses to start
+ * while any open corridor's ramps would run on the sandbox (src/config.ts).
  */
 
 export const PARTNERS = ["Avenia", "Alfredpay"] as const;
@@ -35,12 +35,15 @@ export const DEFAULT_CORRIDOR_PARTNERS: Readonly<Record<Corridor, Partner | null
 };
 
 /**
- * One line per corridor whose ramps run on the sandbox because no integrated partner serves it, naming why; none when
- * every corridor is served. Both partners are wired into ramps (src/providers/corridor-ramps.ts).
+ * One line per corridor whose ramps run on the sandbox because no integrated partner serves it and it is not closed,
+ * naming why; none when every open corridor has its partner.
  */
-export function corridorsOnTheSandbox(): string[] {
+export function corridorsOnTheSandbox(
+  corridors: Readonly<Record<Corridor, Partner | null>>,
+  closed: readonly Corridor[],
+): string[] {
   return CORRIDORS.flatMap((corridor) =>
-    DEFAULT_CORRIDOR_PARTNERS[corridor] === null
+    corridors[corridor] === null && !closed.includes(corridor)
       ? [`${corridor}: no partner for ${CORRIDOR_FIAT[corridor]} is integrated`]
       : [],
   );

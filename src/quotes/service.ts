@@ -16,7 +16,7 @@ import {
   paymentMethodLimits,
   type Network,
 } from "../reference-data/catalog.js";
-import { corridorOfFiat, type FiatSymbol } from "../reference-data/corridors.js";
+import { corridorOfFiat, type Corridor, type FiatSymbol } from "../reference-data/corridors.js";
 import { canonicalId, fieldError } from "../validation.js";
 import type { PricingAssignments } from "./pricing-assignments.js";
 import { priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
@@ -52,6 +52,8 @@ export class QuoteService {
     private readonly provider: RampProvider,
     private readonly pricing: PricingAssignments,
     cacheTtlMs: number,
+    /** Corridors closed here (CORRIDOR_PARTNERS `none`): nothing is quoted in them. */
+    private readonly closedCorridors: readonly Corridor[],
   ) {
     this.views = new RevocableCache(cacheTtlMs, 10_000);
   }
@@ -133,6 +135,12 @@ export class QuoteService {
     terms: Awaited<ReturnType<RampProvider["marketTerms"]>>,
     profile: PricingProfileName,
   ): PricedQuote {
+    const corridor = corridorOfFiat(conversion.fiat);
+    if (this.closedCorridors.includes(corridor))
+      throw fieldError(
+        conversion.rampType === "BUY" ? "inputCurrency" : "outputCurrency",
+        `is not served here (${corridor} is closed)`,
+      );
     const priced = priceQuote(conversion, terms, profile);
     if (!priced) throw fieldError("inputAmount", "does not cover the fees");
     const limits = paymentMethodLimits(conversion.rail, conversion.fiat)!;

@@ -255,6 +255,7 @@ describe("partner settings", () => {
     const config = loadConfig({ DATA_DIR: dir });
     expect(config.partners).toEqual({
       corridors: { AR: "Alfredpay", BR: "Avenia", CO: "Alfredpay", EU: null, MX: "Alfredpay", US: "Alfredpay" },
+      closedCorridors: [],
       avenia: { baseUrl: undefined, apiKey: undefined, privateKeyPem: undefined },
       alfredpay: { baseUrl: undefined, apiKey: undefined, apiSecret: undefined, callbackSecret: undefined },
       simulator: {
@@ -467,9 +468,11 @@ describe("production checks", () => {
 });
 
 describe("RAMP_ENVIRONMENT=live", () => {
-  // src/providers/partners.ts: both partners are wired into ramps, so the sandbox would run EU's, which neither serves.
+  // src/providers/partners.ts: both partners are wired into ramps, so the sandbox would run EU's, which neither serves,
+  // unless EU is closed.
   const SANDBOX_LINES = ["EU"].map((corridor) => new RegExp(`^    ${corridor}: `, "m"));
-  const SANDBOX_SECTION = "\n  ramps in these corridors still run on the in-process sandbox:\n";
+  const SANDBOX_SECTION =
+    "\n  ramps in these corridors would run on the in-process sandbox (close them with CORRIDOR_PARTNERS, e.g. EU=none):\n";
   const productionReady = () => ({
     NODE_ENV: "production",
     DATA_DIR: dataDir(),
@@ -541,8 +544,21 @@ describe("RAMP_ENVIRONMENT=live", () => {
       ...REAL_AVENIA,
       ...REAL_ALFREDPAY,
     }).message;
-    expect(message).toMatch(/^Refusing to start with RAMP_ENVIRONMENT=live:\n {2}ramps in these corridors still run/);
+    expect(message).toMatch(/^Refusing to start with RAMP_ENVIRONMENT=live:\n {2}ramps in these corridors would run/);
     expect(message).not.toContain("partners are not set up");
+  });
+
+  it("starts with every partner set up and EU closed", () => {
+    const config = loadConfig({
+      ...productionReady(),
+      RAMP_ENVIRONMENT: "live",
+      ...REAL_AVENIA,
+      ...REAL_ALFREDPAY,
+      CORRIDOR_PARTNERS: "EU=none",
+    });
+    expect(config).toMatchObject({ rampEnvironment: "live" });
+    expect(config.partners.closedCorridors).toEqual(["EU"]);
+    expect(config.partners.corridors).toMatchObject({ BR: "Avenia", MX: "Alfredpay", EU: null });
   });
 
   it("names the production problems too, when there are some", () => {

@@ -8,7 +8,12 @@ const EU = "EU: no partner for EUR is integrated";
 
 describe("corridorsOnTheSandbox", () => {
   it("names EU only: both partners are wired into ramps, and neither serves EU", () => {
-    expect(corridorsOnTheSandbox()).toEqual([EU]);
+    expect(corridorsOnTheSandbox(DEFAULT_CORRIDOR_PARTNERS, [])).toEqual([EU]);
+  });
+
+  it("names no closed corridor: one a partner's absence leaves without any is closed too", () => {
+    expect(corridorsOnTheSandbox(DEFAULT_CORRIDOR_PARTNERS, ["EU"])).toEqual([]);
+    expect(corridorsOnTheSandbox({ ...DEFAULT_CORRIDOR_PARTNERS, BR: null }, ["EU", "BR"])).toEqual([]);
   });
 });
 
