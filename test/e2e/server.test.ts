@@ -467,7 +467,9 @@ describe("start-up", () => {
       );
       const message = await refused.catch((error: Error) => error.message);
       expect(message).toContain("\n    BR (Avenia): set AVENIA_BASE_URL, AVENIA_API_KEY, AVENIA_PRIVATE_KEY\n");
-      expect(message).toContain("\n  ramps in these corridors still run on the in-process sandbox:\n");
+      expect(message).toContain(
+        "\n  ramps in these corridors would run on the in-process sandbox (close them with CORRIDOR_PARTNERS, e.g. EU=none):\n",
+      );
       // Both partners' corridors' ramps go to them: only EU's, which neither serves, would run on the sandbox.
       expect(message).toContain("\n    EU: no partner for EUR is integrated\n");
       expect(message).not.toMatch(/\n {4}(AR|BR|CO|MX|US): /);
