@@ -39,6 +39,7 @@ interface Rate {
 export class MarketRates {
   private readonly rates = new Map<FiatSymbol, Rate>();
   private refreshing: Promise<void> | undefined;
+  private firstAsking: Promise<void> | undefined;
   private refreshedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -48,12 +49,14 @@ export class MarketRates {
 
   /** The rates to quote from now; asks for new ones when they are due. */
   async current(): Promise<(fiat: FiatSymbol) => Money> {
-    const now = Date.now();
-    if (now - this.refreshedAt >= this.options.refreshMs) {
-      const refresh = this.refresh();
-      // Only before the first rates arrive does a quote wait for them.
-      if (this.rates.size === 0) await refresh;
+    if (Date.now() - this.refreshedAt >= this.options.refreshMs) {
+      const asking = this.refresh();
+      this.firstAsking ??= asking;
     }
+    // Until the first asking has heard from every partner, every quote waits for it (not only the one that asked);
+    // after it, none does.
+    await this.firstAsking;
+    const now = Date.now();
     return (fiat) => this.rateOf(fiat, now);
   }
 

@@ -200,7 +200,7 @@ const cases: Case[] = [
       ["FAILED", "failed"],
     ],
     hashed: true,
-    expires: false,
+    expires: true,
   },
   {
     kind: "alfredpay-offramp",
