@@ -82,6 +82,28 @@ function responseForLog(reply: { statusCode: number; request: { principal?: Prin
 }
 
 /**
+ * The one line each answered request writes (Fastify's own two, "incoming request" and "request completed", are
+ * off): the route's pattern rather than the URL (which holds ids; an unmatched request gives its path, without the
+ * query), who called by ids, the status and error code, and the time taken in milliseconds.
+ */
+export function logResponse(
+  log: pino.Logger,
+  request: { id: string; method: string; url: string; ip?: string },
+  reply: { statusCode: number; elapsedTime: number; request: { principal?: Principal; errorCode?: string } },
+  route: string | undefined,
+): void {
+  log.info(
+    {
+      reqId: request.id,
+      req: route === undefined ? requestForLog(request) : { method: request.method, route },
+      res: responseForLog(reply),
+      responseTime: reply.elapsedTime,
+    },
+    "request completed",
+  );
+}
+
+/**
  * `logger` as Fastify's logger instance: Fastify merges its own serializers with the instance's
  * `serializers` property, so the ones there replace Fastify's (whose request serializer logs the whole URL).
  */

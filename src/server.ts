@@ -25,7 +25,7 @@ import type { App } from "./app.js";
 import { DELEGATION_RULES } from "./auth/delegation.js";
 import { principalProfileId, type Principal } from "./auth/principal.js";
 import { AppError, errorBody } from "./errors.js";
-import { LazyChildLogger, withRequestSerializer } from "./log.js";
+import { LazyChildLogger, logResponse, withRequestSerializer } from "./log.js";
 import type { RateLimits } from "./rate-limits/limiter.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphql/graphiql.js";
@@ -115,6 +115,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    // One line per request, written by the hooks below (logResponse).
+    disableRequestLogging: true,
     return503OnClosing: true,
     forceCloseConnections: "idle",
     // Refusals Fastify makes before routing answer in the envelope too, without echoing the path.
@@ -142,21 +144,25 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // route's rule is read from its options once, as the route is added: reading them per request
   // (request.routeOptions) builds a new object each time.
 
-  // Every answered request in the request histogram by route pattern, never the raw URL (it holds ids); requests
-  // no route matched are one series.
+  // Every answered request in the request histogram and the log, by route pattern, never the raw URL (it holds
+  // ids); requests no route matched are one series.
   server.addHook("onRoute", (route) => {
     const observe = app.metrics.requestObserver(route.url);
     route.onResponse = [
       ...hookList(route.onResponse),
       (request, reply, done) => {
         observe(request.method, reply.statusCode, reply.elapsedTime);
+        logResponse(app.log, request, reply, route.url);
         done();
       },
     ];
   });
   const observeUnmatched = app.metrics.requestObserver(undefined);
   server.addHook("onResponse", (request, reply, done) => {
-    if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime);
+    if (request.is404) {
+      observeUnmatched(request.method, reply.statusCode, reply.elapsedTime);
+      logResponse(app.log, request, reply, undefined);
+    }
     done();
   });
 

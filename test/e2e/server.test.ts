@@ -190,7 +190,7 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     expect(keyRest.body.error).toMatchObject({ code: "FORBIDDEN", status: 403 });
   });
 
-  it("logs each response with its caller by ids and, when refused, the error code", async () => {
+  it("logs each request in one line: its route's pattern, its caller by ids, its status and, when refused, the error code", async () => {
     const session = await signIn(server, randomEmail("log-caller"));
     const credential = await createCredential(server, session, "log caller");
     const [refusedId, servedId] = [`log-refused-${randomUUID()}`, `log-served-${randomUUID()}`];
@@ -208,15 +208,25 @@ describe(`built server over real HTTP and WebSocket (${process.env.TEST_DB ?? "s
     const deadline = Date.now() + 3_000;
     while (!(completed(refusedId) && completed(servedId)) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(completed(refusedId)?.res).toEqual({
-      statusCode: 404,
-      caller: { kind: "secret", profileId: session.profileId, credentialId: credential.id },
-      code: "NOT_FOUND",
+    expect(completed(refusedId)).toMatchObject({
+      level: 30,
+      // The pattern, not the URL: the ramp's id is not in the line.
+      req: { method: "GET", route: "/v1/ramp/:id" },
+      res: {
+        statusCode: 404,
+        caller: { kind: "secret", profileId: session.profileId, credentialId: credential.id },
+        code: "NOT_FOUND",
+      },
+      responseTime: expect.any(Number),
     });
-    expect(completed(servedId)?.res).toEqual({
-      statusCode: 200,
-      caller: { kind: "session", profileId: session.profileId },
+    expect(completed(servedId)).toMatchObject({
+      req: { method: "GET", route: "/v1/api-credentials" },
+      res: { statusCode: 200, caller: { kind: "session", profileId: session.profileId } },
     });
+    expect(completed(servedId)?.res).not.toHaveProperty("code");
+    // One line a request: Fastify's own "incoming request" lines are off.
+    for (const id of [refusedId, servedId])
+      expect(server.logLines().filter((line) => line.reqId === id)).toHaveLength(1);
   });
 
   it("echoes a valid X-Request-ID on every response and generates one otherwise", async () => {
