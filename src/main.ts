@@ -1,4 +1,3 @@
-import "./tick-shape.js";
 import { createServer, type AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { createApp } from "./app.js";
