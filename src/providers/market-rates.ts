@@ -18,6 +18,8 @@ export type FiatRateSource = (fiat: FiatSymbol, signal: AbortSignal) => Promise<
 export interface MarketRatesOptions {
   /** A rate older than this is asked for again, in the background: the quote that notices does not wait. */
   refreshMs: number;
+  /** After an asking that a partner did not answer, the next is due this soon instead (when under `refreshMs`). */
+  retryMs: number;
   /** A rate older than this is not quoted from: quotes in its fiat answer PROVIDER_UNAVAILABLE until a new one comes. */
   maxAgeMs: number;
   /** How long one partner's reference quote may take. */
@@ -34,13 +36,16 @@ interface Rate {
  * Units of each fiat one US dollar buys, from the partners serving the corridors: each partner's reference quote,
  * kept and asked for again once `refreshMs` old, so that a quote costs no partner call (the first quotes after the
  * start wait for the first rates). A partner that does not answer leaves its last rates in use until `maxAgeMs`; after
- * that its fiats are not quoted, rather than quoted at a price nobody gives any more.
+ * that its fiats are not quoted, rather than quoted at a price nobody gives any more. It is asked again after
+ * `retryMs`, so its fiats come back soon after it does.
  */
 export class MarketRates {
   private readonly rates = new Map<FiatSymbol, Rate>();
   private refreshing: Promise<void> | undefined;
   private firstAsking: Promise<void> | undefined;
   private refreshedAt = Number.NEGATIVE_INFINITY;
+  /** Whether a partner gave no rate at the last asking: the next one is then due after `retryMs`. */
+  private lastAskingMissed = false;
 
   constructor(
     private readonly sources: ReadonlyMap<FiatSymbol, FiatRateSource>,
@@ -49,7 +54,8 @@ export class MarketRates {
 
   /** The rates to quote from now; asks for new ones when they are due. */
   async current(): Promise<(fiat: FiatSymbol) => Money> {
-    if (Date.now() - this.refreshedAt >= this.options.refreshMs) {
+    const { refreshMs, retryMs } = this.options;
+    if (Date.now() - this.refreshedAt >= (this.lastAskingMissed ? Math.min(refreshMs, retryMs) : refreshMs)) {
       const asking = this.refresh();
       this.firstAsking ??= asking;
     }
@@ -61,7 +67,7 @@ export class MarketRates {
   }
 
   /** Asks every source at once; one asking is in flight at a time. */
-  refresh(): Promise<void> {
+  private refresh(): Promise<void> {
     this.refreshing ??= this.askAll().finally(() => {
       this.refreshing = undefined;
     });
@@ -70,6 +76,7 @@ export class MarketRates {
 
   private async askAll(): Promise<void> {
     this.refreshedAt = Date.now();
+    let missed = false;
     await Promise.all(
       [...this.sources].map(async ([fiat, source]) => {
         try {
@@ -78,9 +85,11 @@ export class MarketRates {
         } catch (error) {
           // The partner's error is its client's to describe: a kind and a status, never a body.
           this.options.log.warn({ fiat, err: error }, "a partner's rate could not be refreshed");
+          missed = true;
         }
       }),
     );
+    this.lastAskingMissed = missed;
   }
 
   private rateOf(fiat: FiatSymbol, now: number): Money {

@@ -10,7 +10,13 @@ import type { FiatSymbol } from "../../src/reference-data/corridors.js";
  * refused rather than priced.
  */
 
-const OPTIONS = { refreshMs: 60_000, maxAgeMs: 300_000, timeoutMs: 1_000, log: pino({ level: "silent" }) };
+const OPTIONS = {
+  refreshMs: 60_000,
+  retryMs: 60_000,
+  maxAgeMs: 300_000,
+  timeoutMs: 1_000,
+  log: pino({ level: "silent" }),
+};
 
 /** A source whose answers the test releases, counting the askings. */
 function heldSource(rate: string) {
@@ -88,5 +94,28 @@ describe("MarketRates", () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     const later = await rates.current();
     expect(refusal(() => later("MXN"))).toBe("PROVIDER_UNAVAILABLE");
+  });
+
+  it("asks a partner that gave no rate again after retryMs, not only after the refresh interval", async () => {
+    let down = true;
+    let asked = 0;
+    const brl: FiatRateSource = async () => {
+      asked += 1;
+      if (down) throw new Error("down");
+      return money("5.40");
+    };
+    const rates = new MarketRates(new Map([["BRL", brl]]), { ...OPTIONS, retryMs: 30 });
+    const first = await rates.current();
+    expect(refusal(() => first("BRL"))).toBe("PROVIDER_UNAVAILABLE");
+    expect(asked).toBe(1);
+    down = false;
+    // Within retryMs: not asked again.
+    await rates.current();
+    expect(asked).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await rates.current();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(asked).toBe(2);
+    expect((await rates.current())("BRL").toString()).toBe("5.4");
   });
 });
