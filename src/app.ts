@@ -233,7 +233,6 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       config.partners.closedCorridors,
       {
         refreshMs: config.ramps.ratesRefreshMs,
-        retryMs: 5_000,
         maxAgeMs: config.ramps.ratesMaxAgeMs,
         timeoutMs: config.ramps.stepTimeoutMs,
         log,

@@ -6,8 +6,11 @@ import type { FiatSymbol } from "../reference-data/corridors.js";
 /** The amount, in US dollars, a partner's reference quote is asked for. */
 export const REFERENCE_USD = "100";
 
+/** After an asking that a partner did not answer, the next is due this soon (unless `refreshMs` is sooner). */
+const RETRY_MS = 5_000;
+
 /** A partner's rate, refused unless above zero: a price of nothing would quote every ramp at nothing. */
-export function positiveRate(rate: Money): Money {
+function positiveRate(rate: Money): Money {
   if (!rate.isFinite() || rate.lte(0)) throw new Error("the partner's rate is not a positive number");
   return rate;
 }
@@ -18,8 +21,8 @@ export type FiatRateSource = (fiat: FiatSymbol, signal: AbortSignal) => Promise<
 export interface MarketRatesOptions {
   /** A rate older than this is asked for again, in the background: the quote that notices does not wait. */
   refreshMs: number;
-  /** After an asking that a partner did not answer, the next is due this soon instead (when under `refreshMs`). */
-  retryMs: number;
+  /** After an asking that a partner did not answer, the next is due this soon instead (RETRY_MS unless said). */
+  retryMs?: number;
   /** A rate older than this is not quoted from: quotes in its fiat answer PROVIDER_UNAVAILABLE until a new one comes. */
   maxAgeMs: number;
   /** How long one partner's reference quote may take. */
@@ -54,7 +57,7 @@ export class MarketRates {
 
   /** The rates to quote from now; asks for new ones when they are due. */
   async current(): Promise<(fiat: FiatSymbol) => Money> {
-    const { refreshMs, retryMs } = this.options;
+    const { refreshMs, retryMs = RETRY_MS } = this.options;
     if (Date.now() - this.refreshedAt >= (this.lastAskingMissed ? Math.min(refreshMs, retryMs) : refreshMs)) {
       const asking = this.refresh();
       this.firstAsking ??= asking;
@@ -80,7 +83,7 @@ export class MarketRates {
     await Promise.all(
       [...this.sources].map(async ([fiat, source]) => {
         try {
-          const fiatPerUsd = await source(fiat, AbortSignal.timeout(this.options.timeoutMs));
+          const fiatPerUsd = positiveRate(await source(fiat, AbortSignal.timeout(this.options.timeoutMs)));
           this.rates.set(fiat, { fiatPerUsd, at: Date.now() });
         } catch (error) {
           // The partner's error is its client's to describe: a kind and a status, never a body.

@@ -12,7 +12,6 @@ import type { FiatSymbol } from "../../src/reference-data/corridors.js";
 
 const OPTIONS = {
   refreshMs: 60_000,
-  retryMs: 60_000,
   maxAgeMs: 300_000,
   timeoutMs: 1_000,
   log: pino({ level: "silent" }),
@@ -96,13 +95,13 @@ describe("MarketRates", () => {
     expect(refusal(() => later("MXN"))).toBe("PROVIDER_UNAVAILABLE");
   });
 
-  it("asks a partner that gave no rate again after retryMs, not only after the refresh interval", async () => {
+  it("asks a partner that gave no rate again after retryMs, not only after the refresh interval, and refuses a rate of nothing", async () => {
     let down = true;
     let asked = 0;
+    // Down: the first asking gets a rate of nothing, which is no rate.
     const brl: FiatRateSource = async () => {
       asked += 1;
-      if (down) throw new Error("down");
-      return money("5.40");
+      return money(down ? "0" : "5.40");
     };
     const rates = new MarketRates(new Map([["BRL", brl]]), { ...OPTIONS, retryMs: 30 });
     const first = await rates.current();

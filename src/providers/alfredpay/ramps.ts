@@ -4,7 +4,7 @@ import type { PaymentInstructions, ProviderRamp, RampRegistration, RampToRegiste
 import { fieldError } from "../../validation.js";
 import { money, type Money } from "../../money.js";
 import type { FiatSymbol } from "../../reference-data/corridors.js";
-import { positiveRate, REFERENCE_USD } from "../market-rates.js";
+import { REFERENCE_USD } from "../market-rates.js";
 import type { AlfredpayClient } from "./client.js";
 
 /** Alfredpay's names of the networks it pays out and takes deposits on (facts §2.2); the others it does not serve. */
@@ -101,7 +101,7 @@ export class AlfredpayRamps {
       },
       { signal },
     );
-    return positiveRate(money(String(quote.rate)));
+    return money(String(quote.rate));
   }
 
   /** Reads the ramp's order. */

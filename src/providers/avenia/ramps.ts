@@ -3,7 +3,7 @@ import type { Network } from "../../reference-data/catalog.js";
 import { fieldError } from "../../validation.js";
 import { money, type Money } from "../../money.js";
 import type { FiatSymbol } from "../../reference-data/corridors.js";
-import { positiveRate, REFERENCE_USD } from "../market-rates.js";
+import { REFERENCE_USD } from "../market-rates.js";
 import { PartnerError } from "../http/partner-http.js";
 import { followOrder, observeAveniaPayIn, observeAveniaPayout, recorded } from "../order-observations.js";
 import type { ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
@@ -121,11 +121,9 @@ export class AveniaRamps {
     const feesInUsdc = quote.appliedFees
       .filter((fee) => fee.currency === undefined || fee.currency === "USDC")
       .reduce((sum, fee) => sum.plus(fee.amount), money(0));
-    return positiveRate(
-      quote.basePrice === undefined
-        ? money(quote.outputAmount).dividedBy(money(quote.inputAmount).minus(feesInUsdc))
-        : money(quote.basePrice),
-    );
+    return quote.basePrice === undefined
+      ? money(quote.outputAmount).dividedBy(money(quote.inputAmount).minus(feesInUsdc))
+      : money(quote.basePrice);
   }
 
   /** Whether the user signed the permit the payout spends; a BUY needs nothing signed. */
