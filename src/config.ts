@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { CORRIDORS, type Corridor } from "./reference-data/corridors.js";
+import { CORRIDOR_FIAT, CORRIDORS, type Corridor } from "./reference-data/corridors.js";
 import {
   corridorsOnTheSandbox,
   DEFAULT_CORRIDOR_PARTNERS,
@@ -219,7 +219,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       ...(onTheSandbox.length
         ? [
             `ramps in these corridors would run on the in-process sandbox (close them with CORRIDOR_PARTNERS, e.g. ` +
-              `${onTheSandbox.map((line) => `${line.slice(0, 2)}=none`).join(",")}):\n    ${onTheSandbox.join("\n    ")}`,
+              `${onTheSandbox.map((corridor) => `${corridor}=none`).join(",")}):\n    ` +
+              onTheSandbox
+                .map((corridor) => `${corridor}: no partner for ${CORRIDOR_FIAT[corridor]} is integrated`)
+                .join("\n    "),
           ]
         : []),
     ];

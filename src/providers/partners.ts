@@ -1,5 +1,5 @@
 import { AppError } from "../errors.js";
-import { CORRIDOR_FIAT, CORRIDORS, type Corridor } from "../reference-data/corridors.js";
+import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 
 /*
  * Which licensed partner serves each corridor. KYC and ramps go to the corridor's partner; the ramps of a corridor no
@@ -34,19 +34,12 @@ export const DEFAULT_CORRIDOR_PARTNERS: Readonly<Record<Corridor, Partner | null
   US: "Alfredpay",
 };
 
-/**
- * One line per corridor whose ramps run on the sandbox because no integrated partner serves it and it is not closed,
- * naming why; none when every open corridor has its partner.
- */
+/** The corridors whose ramps run on the sandbox: no integrated partner serves them, and they are not closed. */
 export function corridorsOnTheSandbox(
   corridors: Readonly<Record<Corridor, Partner | null>>,
   closed: readonly Corridor[],
-): string[] {
-  return CORRIDORS.flatMap((corridor) =>
-    corridors[corridor] === null && !closed.includes(corridor)
-      ? [`${corridor}: no partner for ${CORRIDOR_FIAT[corridor]} is integrated`]
-      : [],
-  );
+): Corridor[] {
+  return CORRIDORS.filter((corridor) => corridors[corridor] === null && !closed.includes(corridor));
 }
 
 /**
