@@ -17,15 +17,8 @@ import type {
  * failure triggers are documented in the README ("Sandbox provider").
  */
 
-/** The sandbox's rate of each fiat, for a corridor whose ramps run on it (partners give theirs: market-rates.ts). */
-const FIAT_PER_USD: Record<FiatSymbol, string> = {
-  USD: "1",
-  EUR: "0.92",
-  BRL: "5.40",
-  ARS: "1050",
-  MXN: "17.20",
-  COP: "4100",
-};
+/** The sandbox's rate, for EU's ramps, the one corridor that can run on it (partners give theirs: market-rates.ts). */
+const SANDBOX_FIAT_PER_USD: Partial<Record<FiatSymbol, string>> = { EUR: "0.92" };
 
 /** Input amounts whose fraction is one of these trigger the documented sandbox outcomes. */
 const SANDBOX_TRIGGERS = {
@@ -51,7 +44,9 @@ export class SandboxRampProvider implements Omit<RampProvider, "marketTerms"> {
 
   /** Units of the fiat one US dollar buys, made up. */
   fiatPerUsd(fiat: FiatSymbol): Money {
-    return money(FIAT_PER_USD[fiat]);
+    const rate = SANDBOX_FIAT_PER_USD[fiat];
+    if (rate === undefined) throw new Error(`the sandbox has no rate for ${fiat}`);
+    return money(rate);
   }
 
   paymentInstructions(ramp: {

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
 import type { MarketTerms, ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
-import { PRICE_SCHEDULE } from "../../src/reference-data/price-schedule.js";
 import type { RampPhase } from "../../src/reference-data/ramp-phases.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
@@ -13,6 +12,7 @@ import { findDueRamps, findUnstartedPastDeadline, listHistory } from "../../src/
 import { historyInput } from "../../src/ramps/types.js";
 import { freshDatabase, openDatabaseForTests } from "../support/database.js";
 import { PIX_KEY, signedTxs, sleep, waitFor } from "../support/kit.js";
+import { SIMULATOR_MARKET_TERMS } from "../support/market.js";
 import { startTestPartners, type TestPartners } from "../support/partner-simulator.js";
 
 /**
@@ -674,10 +674,10 @@ describe("durability and concurrency of processing", () => {
   });
 });
 
-/** The sandbox, priced as the gateway prices a corridor on it: its rates and the price schedule. */
+/** The sandbox, priced as the gateway prices BR at the simulator's market. */
 class SandboxWithPrices extends SandboxRampProvider implements RampProvider {
   async marketTerms(): Promise<MarketTerms> {
-    return { fiatPerUsd: (fiat) => this.fiatPerUsd(fiat), ...PRICE_SCHEDULE };
+    return SIMULATOR_MARKET_TERMS;
   }
 }
 

@@ -14,6 +14,7 @@ export type { Timing } from "./context.js";
 export type { CallbackFaults, FaultsInput, PartnerFaults, PartnerName } from "./faults.js";
 export type { PartnerStats, SimulatorStats } from "./stats.js";
 export { ALFREDPAY_PREFIX } from "./alfredpay.js";
+export { DEFAULT_FIAT_PER_USD } from "./context.js";
 
 export const DEFAULT_TIMING: Timing = {
   paymentDelayMs: 1000,
