@@ -11,6 +11,7 @@ import { ApolloArmor } from "@escape.tech/graphql-armor";
 import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyContextConfig,
   type FastifyError,
@@ -115,8 +116,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    // One line per request, written by the hooks below (logResponse).
-    disableRequestLogging: true,
+    // One line per request, written by the hooks below (logResponse), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: "idle",
     // Refusals Fastify makes before routing answer in the envelope too, without echoing the path.
