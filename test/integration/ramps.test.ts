@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { readOutbox } from "../../src/events/outbox.js";
 import { LEVEL_ONE_KYC, randomCpf, uploadKycDocuments } from "../support/kyc.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { PIX_KEY, sleep, waitFor } from "../support/kit.js";
+import { TEST_TIMING } from "../support/partner-simulator.js";
 
 /**
  * The ramp lifecycle over REST (CONTRACT.md, "Ramp domain"): register, update, start, status, errors and
@@ -754,6 +755,9 @@ describe("reads: GET /v1/ramp/{id}, /errors and /history", () => {
   });
 
   it("lists only the caller's started ramps, newest first, with limit/offset paging and totalCount as a string", async () => {
+    // Unpaid while the test reads them: a payment 20 ms after the start could pay the newest out before the read.
+    t.partners.simulator.setTiming({ paymentDelayMs: 600_000 });
+    onTestFinished(() => t.partners.simulator.setTiming({ paymentDelayMs: TEST_TIMING.paymentDelayMs }));
     const [caller, other] = [await newCaller(), await newCaller()];
     const started: Record<string, any>[] = [];
     for (const amount of ["100", "200", "300"]) {

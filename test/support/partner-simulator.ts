@@ -31,13 +31,13 @@ const TIMING_SETTINGS: Record<keyof Timing, string> = {
  * Quick by default: decisions follow at once, so a journey's KYC takes a few reconciliation passes, and an order's
  * payment, deposit and stages follow each other in tens of milliseconds.
  */
-const TEST_TIMING: Partial<Timing> = {
+export const TEST_TIMING = {
   kycDecisionMs: 0,
   paymentDelayMs: 20,
   depositDelayMs: 20,
   stageDelayMs: 20,
   callbackRetryBaseMs: 20,
-};
+} satisfies Partial<Timing>;
 
 export interface TestPartners {
   simulator: PartnerSimulator;
