@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { v7 as timeOrderedUuid } from "uuid";
 import type { Queryable } from "../db/tx.js";
 import type { AuditEventQuery, AuditEventView, OperatorActor, OperatorChange } from "./types.js";
 
@@ -6,7 +6,8 @@ import type { AuditEventQuery, AuditEventView, OperatorActor, OperatorChange } f
 export async function insertAuditEvent(db: Queryable, actor: OperatorActor, change: OperatorChange): Promise<void> {
   await db.auditEvent.create({
     data: {
-      id: randomUUID(),
+      // Time-ordered, so two changes within one millisecond still list newest first (the id breaks the tie).
+      id: timeOrderedUuid(),
       actorChannel: actor.channel,
       ...(actor.channel === "cli"
         ? { actorOsUser: actor.osUser }
