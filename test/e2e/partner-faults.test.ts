@@ -155,7 +155,9 @@ describe(`order reads fail mid-ramp (${testEngine()})`, () => {
       const failedBefore = failedCalls(READ_ORDER, failure);
       const cost = await underFault(`read order: ${name}`, async () => {
         const rampIds = await startedBuys(RAMPS_PER_FAULT);
-        await simulator.setFaults({ partner: "alfredpay", ...faults });
+        // Callbacks held back a second, so the ramps move on the gateway's reads of their orders, and the fault
+        // meets one: on callbacks alone, a quick machine finished every ramp before its first read.
+        await simulator.setFaults({ partner: "alfredpay", ...faults, callbacks: { delayMs: 1_000 } });
         await expectAllComplete(server, caller.headers, rampIds);
         // The server writes its log asynchronously: the failed reads' lines may land a little after the ramps end.
         const failed = await waitFor(
