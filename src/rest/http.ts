@@ -122,7 +122,7 @@ const CALLER_NAMES: Record<PrincipalKind, string> = {
 
 const CALLER_LIST = new Intl.ListFormat("en", { type: "disjunction" });
 
-/** The OpenAPI security scheme of each partner's callback signature (server.ts declares them). */
+/** The OpenAPI security scheme of each partner's callback signature (src/http/openapi.ts declares them). */
 export const PARTNER_SIGNATURE_SCHEMES: Record<Partner, string> = {
   Avenia: "AveniaSignature",
   Alfredpay: "AlfredpaySignature",

@@ -669,7 +669,7 @@ describe("resend cool-down (OTP_RESEND_COOLDOWN_SECONDS=60)", () => {
 });
 
 // RATE_LIMIT_OTP_PER_IP_PER_MINUTE bounds request-otp and verify-otp per client address (src/config.ts,
-// src/server.ts); CONTRACT.md, Conventions: a rate limit answers 429 RATE_LIMITED with Retry-After.
+// src/rest/v1/auth.ts); CONTRACT.md, Conventions: a rate limit answers 429 RATE_LIMITED with Retry-After.
 describe("per-address limit on the sign-in routes", () => {
   let limited: TestApp;
   beforeAll(async () => {
