@@ -33,11 +33,6 @@ export const listPage = z.object({
 });
 export type ListPage = z.output<typeof listPage>;
 
-/** Where a page lies in its list: the page asked for, and how many items the whole list holds. */
-export interface Pagination extends ListPage {
-  total: number;
-}
-
 /** A flag: a JSON boolean, or its text in a query string. */
 export const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((text) => text === "true")]);
 

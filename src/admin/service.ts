@@ -12,7 +12,8 @@ import type { ProfileService } from "../profiles/service.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
 import type { ManagerPolicyInput } from "../managed-profiles/types.js";
 import type { PricingAssignments, PricingAssignmentView } from "../quotes/pricing-assignments.js";
-import { canonicalId, uuid, type ListPage, type Pagination } from "../validation.js";
+import { canonicalId, uuid, type ListPage } from "../validation.js";
+import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";
 import type { PartnerInput, PartnerStateInput, PartnerView, PricingInput } from "./types.js";
 

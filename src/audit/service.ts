@@ -1,5 +1,5 @@
 import type { Queryable, Tx } from "../db/tx.js";
-import type { Pagination } from "../validation.js";
+import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";
 import type { AuditEventQuery, AuditEventView, OperatorActor, OperatorChange } from "./types.js";
 

@@ -9,7 +9,8 @@ import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import type { ProfileService } from "../profiles/service.js";
-import { canonicalId, type ListPage, type Pagination } from "../validation.js";
+import { canonicalId, type ListPage } from "../validation.js";
+import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";
 import {
   credentialListTag,

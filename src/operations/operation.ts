@@ -53,6 +53,11 @@ export interface Operation<
   readonly access: AccessRule;
   /** The input as the service takes it, under domain names; every face validates with it. */
   readonly input: Input;
+  /**
+   * What the service answers (src/output.ts): the REST response schema, its serializer and OpenAPI entry, and the
+   * GraphQL object types are generated from it.
+   */
+  readonly output?: z.ZodType<Result>;
   /** Runs without an acting profile: operations open to anonymous callers (quotes). */
   readonly withoutSubject?: Acting extends null ? true : never;
   readonly gate?: Gate<Found>;
@@ -90,7 +95,7 @@ export const defineOpenOperation = <Input extends z.ZodObject, Result>(
  * profile; each face says which operator it is (the request, or the CLI's OS account), for the audit log.
  */
 export const defineOperatorOperation = <Input extends z.ZodObject, Result>(
-  operation: Pick<Operation<Input, Result, OperatorActor>, "name" | "summary" | "input" | "run">,
+  operation: Pick<Operation<Input, Result, OperatorActor>, "name" | "summary" | "input" | "output" | "run">,
 ): Operation<Input, Result, OperatorActor> => ({
   ...operation,
   access: { requires: ["OPERATOR"], delegation: "NONE" },

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { listPage, uuid } from "../validation.js";
-import { registerWebhookInput, webhookDeliveriesInput } from "../webhooks/types.js";
+import {
+  deliveryLog,
+  registerWebhookInput,
+  webhookDeliveriesInput,
+  webhookDeliveryView,
+  webhookList,
+  webhookView,
+} from "../webhooks/types.js";
 import { defineOpenOperation, defineOperation, gate } from "./operation.js";
 import { REFERENCE_DATA } from "./reference-data.js";
 
@@ -13,6 +20,7 @@ export const registerWebhook = defineOperation({
   summary: "Register a webhook",
   access: WEBHOOKS,
   input: registerWebhookInput,
+  output: webhookView,
   run: (app, acting, form) => app.webhooks.register(acting, form),
 });
 
@@ -21,6 +29,7 @@ export const listWebhooks = defineOperation({
   summary: "List webhooks",
   access: WEBHOOKS,
   input: listPage,
+  output: webhookList,
   run: (app, acting, page) => app.webhooks.list(acting, page),
 });
 
@@ -39,6 +48,7 @@ export const listWebhookDeliveries = defineOperation({
   // Another profile's subscription is NOT_FOUND before the page is validated.
   gate: gate(byId, (app, acting, { id }) => app.webhooks.subscription(acting, id)),
   input: webhookDeliveriesInput,
+  output: deliveryLog,
   run: (app, _acting, page, subscription) => app.webhooks.deliveries(subscription, page),
 });
 
@@ -47,6 +57,7 @@ export const redeliverWebhookDelivery = defineOperation({
   summary: "Send a delivery again",
   access: WEBHOOKS,
   input: z.object({ id: uuid(), deliveryId: uuid() }),
+  output: webhookDeliveryView,
   run: (app, acting, { id, deliveryId }) => app.webhooks.redeliver(acting, id, deliveryId),
 });
 

@@ -9,7 +9,8 @@ import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
 import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
-import { canonicalId, email, fieldError, requiredString, uuid, type ListPage, type Pagination } from "../validation.js";
+import { canonicalId, email, fieldError, requiredString, uuid, type ListPage } from "../validation.js";
+import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;

@@ -47,21 +47,19 @@ declare module "fastify" {
  * validated by the services (the same zod schemas), after authentication, not by Fastify.
  */
 export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output") {
-  const { $schema: _dialect, ...rest } = zod.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _dialect, ...rest } = zod.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    // The services' instants (Date) are written as RFC 3339 date-times, as the serializer writes a Date.
+    override: ({ zodSchema, jsonSchema: written }) => {
+      if (zodSchema._zod.def.type === "date") Object.assign(written, { type: "string", format: "date-time" });
+    },
+  }) as Record<string, unknown>;
   return rest;
 }
 
 export const isoDateTime = zod.iso.datetime();
 
-/** Where a page of a list lies, beside its items in every paged list (as `GET /v1/managed-profiles` has it). */
-export const pagination = zod.object({
-  limit: zod.number().int(),
-  offset: zod.number().int(),
-  total: zod.number().int(),
-});
 const errorResponse = zod.object({
   error: zod.object({
     code: zod.string(),

@@ -14,9 +14,9 @@ interface RestFace<Result> {
   /** The literal path; `:name` segments are fields of the operation's input. */
   url: string;
   tags: string[];
-  /** The success status and the JSON Schema of its body (null: no body). */
+  /** The success status and the JSON Schema of its body: the operation's output by default; null: no body. */
   status?: number;
-  response: object | null;
+  response?: object | null;
   /** Another success status a result can answer with (200 for an invitation sent again, say), and when. */
   alternative?: { status: number; when: (result: Result) => boolean };
   /** The error statuses the route can answer, for the document. */
@@ -173,6 +173,8 @@ export function operationRoute<Result>(
     ? [presenting(inputSchema), undefined]
     : [presenting(undefined), presenting(inputSchema)];
   const serialized = face.cachedResults && new WeakMap<object, Buffer>();
+  const response = face.response !== undefined ? face.response : operation.output && jsonSchema(operation.output);
+  if (response === undefined) throw new Error(`${operation.name} declares no output, and its route no response`);
 
   server.route({
     method: face.method,
@@ -202,8 +204,8 @@ export function operationRoute<Result>(
       ...(documentedBody && { body: documentedBody }),
       ...face.documented,
       response: {
-        [status]: face.response ?? { type: "null" },
-        ...(face.alternative && { [face.alternative.status]: face.response ?? { type: "null" } }),
+        [status]: response ?? { type: "null" },
+        ...(face.alternative && { [face.alternative.status]: response ?? { type: "null" } }),
         ...(face.etag && { 304: { type: "null", description: "Not modified: If-None-Match named the current ETag." } }),
         ...errorResponses(...face.errors),
       },
@@ -232,7 +234,7 @@ export function operationRoute<Result>(
       }
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
       // Made only when sent: a result serialized before (cachedResults) is answered without it.
-      const body = () => (face.reply ? face.reply(result) : face.response === null ? undefined : result);
+      const body = () => (face.reply ? face.reply(result) : response === null ? undefined : result);
       reply.code(answered);
       if (face.cacheable) cacheable(reply);
       if (face.etag) {

@@ -1,6 +1,10 @@
 import { z } from "zod";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js";
+import { WEBHOOK_EVENT_TYPES } from "../events/outbox.js";
+import { idOf, instant, named, outputObject, pagination } from "../output.js";
 import { text, uuid } from "../validation.js";
+
+/** pending (queued or retrying), delivered (a 2xx answer), failed (every send failed, or the subscription was disabled). */
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
 /**
  * A registration. The URL itself is checked by the URL policy (INVALID_WEBHOOK_URL), and that exactly one
@@ -30,38 +34,55 @@ export const webhookDeliveriesInput = z
   .strict();
 export type WebhookDeliveryPage = z.output<typeof webhookDeliveriesInput>;
 
-/** A webhook registration as callers see it. */
-export interface WebhookView {
-  id: string;
-  url: string;
-  quoteId: string | null;
-  sessionId: string | null;
-  events: WebhookEventType[];
-  /** False once five deliveries in a row failed (register again to resume). */
-  isActive: boolean;
-  createdAt: Date;
-}
+const eventType = () => named("WebhookEventType", z.enum(WEBHOOK_EVENT_TYPES));
 
-/** One send of a delivery. */
-interface WebhookAttemptView {
-  startedAt: Date;
-  durationMs: number;
-  /** The receiver's status code; null when there was no answer (see error). */
-  statusCode: number | null;
-  /** Why the send failed without a usable answer (timeout, refused address, redirect, ...). */
-  error: string | null;
-}
+/** A webhook registration as callers see it. */
+export const webhookView = outputObject(
+  "Webhook",
+  "A webhook subscription: signed POSTs of a quote's or widget session's ramp events.",
+  {
+    id: idOf("The subscription's id."),
+    url: z.string().describe("The HTTPS address the signed events are POSTed to."),
+    quoteId: idOf("The followed quote; null when a widget session is followed.").nullable(),
+    sessionId: idOf("The followed widget session; null when a quote is followed.").nullable(),
+    events: z.array(eventType()).describe("The event types sent to the URL."),
+    isActive: z.boolean().describe("False once five deliveries in a row failed; register again to resume."),
+    createdAt: instant("When the subscription was registered."),
+  },
+);
+export type WebhookView = z.output<typeof webhookView>;
+
+const attemptView = outputObject("WebhookAttempt", "One send of a delivery.", {
+  startedAt: instant("When the send began."),
+  durationMs: z.number().int().describe("How long the send took until the answer or the failure, in milliseconds."),
+  statusCode: z.number().int().nullable().describe("The receiver's status code; null when there was no answer."),
+  error: z
+    .string()
+    .nullable()
+    .describe("Why the send failed without a usable answer (timeout, refused address, redirect, ...)."),
+});
 
 /** An event owed to a subscription, with every send made for it. */
-export interface WebhookDeliveryView {
-  id: string;
-  eventId: string;
-  eventType: WebhookEventType;
-  /** pending (queued or retrying), delivered (a 2xx answer), failed (every send failed, or the subscription was disabled). */
-  status: "pending" | "delivered" | "failed";
-  attempts: WebhookAttemptView[];
-  /** When the next send is due (pending only). */
-  nextAttemptAt: Date | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-}
+export const webhookDeliveryView = outputObject(
+  "WebhookDelivery",
+  "An event owed to a webhook subscription, with every send made for it.",
+  {
+    id: idOf("The delivery's id, which a redelivery names."),
+    eventId: idOf("The event's stable id, the same in every send."),
+    eventType: eventType().describe("The kind of ramp event delivered."),
+    status: named("WebhookDeliveryStatus", z.enum(WEBHOOK_DELIVERY_STATUSES)).describe(
+      "Where the delivery stands now.",
+    ),
+    attempts: z.array(attemptView).describe("Oldest first, across redeliveries."),
+    nextAttemptAt: instant("When the next send is due (pending only).").nullable(),
+    deliveredAt: instant("When a send got a 2xx answer; null unless delivered.").nullable(),
+    createdAt: instant("When the event was recorded for this subscription."),
+  },
+);
+export type WebhookDeliveryView = z.output<typeof webhookDeliveryView>;
+
+/** A page of the profile's subscriptions. */
+export const webhookList = z.object({ webhooks: z.array(webhookView), pagination });
+
+/** A page of a subscription's delivery log, and how many deliveries it holds. */
+export const deliveryLog = z.object({ totalCount: z.number().int(), deliveries: z.array(webhookDeliveryView) });

@@ -7,31 +7,12 @@ import {
   redeliverWebhookDelivery,
   registerWebhook,
 } from "../../operations/webhooks.js";
-import type { WebhookDeliveryView, WebhookView } from "../../webhooks/types.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import {
-  RegisterWebhookInput,
-  Webhook,
-  WebhookConnection,
-  WebhookDelivery,
-  WebhookDeliveryConnection,
-  WebhookDeliveryStatusEnum,
-  WebhookEventTypeEnum,
-} from "../types/webhooks.js";
+import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDeliveryConnection } from "../types/webhooks.js";
 import { DeleteWebhookPayload, RedeliverWebhookDeliveryPayload, RegisterWebhookPayload } from "../types/payload.js";
-
-const toWebhook = (view: WebhookView): Webhook => ({
-  ...view,
-  events: view.events.map((event) => WebhookEventTypeEnum[event]),
-});
-const toDelivery = (view: WebhookDeliveryView): WebhookDelivery => ({
-  ...view,
-  eventType: WebhookEventTypeEnum[view.eventType],
-  status: view.status as WebhookDeliveryStatusEnum,
-});
 
 /**
  * Webhook subscriptions and their delivery logs (CONTRACT.md, Webhooks): a non-managed profile's secret key
@@ -43,7 +24,7 @@ export class WebhooksResolver {
   @Performs(listWebhooks)
   async webhooks(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     const page = await performField(listWebhooks, context, acting, offsetPage(args));
-    return pageConnection(page.webhooks.map(toWebhook), page.pagination, args);
+    return pageConnection(page.webhooks, page.pagination, args);
   }
 
   @FieldResolver(() => WebhookDeliveryConnection, {
@@ -58,7 +39,7 @@ export class WebhooksResolver {
   ) {
     const { limit, offset } = offsetPage(args);
     const page = await performField(listWebhookDeliveries, context, acting, { id: webhook.id, limit, offset });
-    return pageConnection(page.deliveries.map(toDelivery), { limit, offset, total: page.totalCount }, args);
+    return pageConnection(page.deliveries, { limit, offset, total: page.totalCount }, args);
   }
 
   @Mutation(() => RegisterWebhookPayload, {
@@ -73,7 +54,7 @@ export class WebhooksResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RegisterWebhookPayload>> {
-    return { webhook: toWebhook(await performField(registerWebhook, context, acting, input)) };
+    return { webhook: await performField(registerWebhook, context, acting, input) };
   }
 
   @Mutation(() => DeleteWebhookPayload, { description: "Removes a subscription and its delivery log." })
@@ -101,6 +82,6 @@ export class WebhooksResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RedeliverWebhookDeliveryPayload>> {
     const delivery = await performField(redeliverWebhookDelivery, context, acting, { id: webhookId, deliveryId });
-    return { delivery: toDelivery(delivery) };
+    return { delivery };
   }
 }

@@ -1,7 +1,7 @@
 import type { ClassType } from "type-graphql";
 import { ArgsType, Field, Int, ObjectType } from "type-graphql";
 import { AppError } from "../../errors.js";
-import type { Pagination } from "../../validation.js";
+import type { Pagination } from "../../output.js";
 
 @ObjectType({ description: "Relay page information." })
 export class PageInfo {

@@ -1,13 +1,19 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../events/outbox.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
+import {
+  WEBHOOK_DELIVERY_STATUSES,
+  webhookDeliveryView,
+  webhookView,
+  type WebhookDeliveryView,
+  type WebhookView,
+} from "../../webhooks/types.js";
 import { Connection } from "./connection.js";
-import { namedEnumOf } from "./enums.js";
+import { enumOf, namedEnumOf } from "./enums.js";
+import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-export enum WebhookEventTypeEnum {
-  TRANSACTION_CREATED = "TRANSACTION_CREATED",
-  STATUS_CHANGE = "STATUS_CHANGE",
-}
-registerEnumType(WebhookEventTypeEnum, {
+export const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES);
+registerGraphQLEnum(WebhookEventTypeEnum, {
   name: "WebhookEventType",
   description: "The ramp events webhooks carry.",
   valuesConfig: {
@@ -16,12 +22,8 @@ registerEnumType(WebhookEventTypeEnum, {
   },
 });
 
-export enum WebhookDeliveryStatusEnum {
-  PENDING = "pending",
-  DELIVERED = "delivered",
-  FAILED = "failed",
-}
-registerEnumType(WebhookDeliveryStatusEnum, {
+const WebhookDeliveryStatusEnum = enumOf(WEBHOOK_DELIVERY_STATUSES);
+registerGraphQLEnum(WebhookDeliveryStatusEnum, {
   name: "WebhookDeliveryStatus",
   description: "Where a delivery stands; a redelivery makes it PENDING again.",
   valuesConfig: {
@@ -31,77 +33,12 @@ registerEnumType(WebhookDeliveryStatusEnum, {
   },
 });
 
-@ObjectType({ description: "One send of a delivery." })
-export class WebhookAttempt {
-  @Field({ description: "When the send began." })
-  startedAt!: Date;
-
-  @Field(() => Int, { description: "How long the send took until the answer or the failure, in milliseconds." })
-  durationMs!: number;
-
-  @Field(() => Int, { nullable: true, description: "The receiver's status code; null when there was no answer." })
-  statusCode!: number | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "Why the send failed without a usable answer (timeout, refused address, redirect, ...).",
-  })
-  error!: string | null;
-}
-
-@ObjectType({ description: "An event owed to a webhook subscription, with every send made for it." })
-export class WebhookDelivery {
-  @Field(() => ID, { description: "The delivery's id, which redeliverWebhookDelivery takes." })
-  id!: string;
-
-  @Field(() => ID, { description: "The event's stable id, the same in every send." })
-  eventId!: string;
-
-  @Field(() => WebhookEventTypeEnum, { description: "The kind of ramp event delivered." })
-  eventType!: WebhookEventTypeEnum;
-
-  @Field(() => WebhookDeliveryStatusEnum, { description: "Where the delivery stands now." })
-  status!: WebhookDeliveryStatusEnum;
-
-  @Field(() => [WebhookAttempt], { description: "Oldest first, across redeliveries." })
-  attempts!: WebhookAttempt[];
-
-  @Field(() => Date, { nullable: true, description: "When the next send is due (PENDING only)." })
-  nextAttemptAt!: Date | null;
-
-  @Field(() => Date, { nullable: true, description: "When a send got a 2xx answer; null unless DELIVERED." })
-  deliveredAt!: Date | null;
-
-  @Field({ description: "When the event was recorded for this subscription." })
-  createdAt!: Date;
-}
-
+export const WebhookDelivery = outputType(webhookDeliveryView);
+export type WebhookDelivery = WebhookDeliveryView;
 export const WebhookDeliveryConnection = Connection(WebhookDelivery, "WebhookDelivery");
 
-@ObjectType({ description: "A webhook subscription: signed POSTs of a quote's or widget session's ramp events." })
-export class Webhook {
-  @Field(() => ID, { description: "The subscription's id." })
-  id!: string;
-
-  @Field({ description: "The HTTPS address the signed events are POSTed to." })
-  url!: string;
-
-  @Field(() => ID, { nullable: true, description: "The followed quote; null when a widget session is followed." })
-  quoteId!: string | null;
-
-  @Field(() => ID, { nullable: true, description: "The followed widget session; null when a quote is followed." })
-  sessionId!: string | null;
-
-  @Field(() => [WebhookEventTypeEnum], { description: "The event types sent to the URL." })
-  events!: WebhookEventTypeEnum[];
-
-  @Field({ description: "False once five deliveries in a row failed; register again to resume." })
-  isActive!: boolean;
-
-  @Field({ description: "When the subscription was registered." })
-  createdAt!: Date;
-}
-
+export const Webhook = outputType(webhookView);
+export type Webhook = WebhookView;
 export const WebhookConnection = Connection(Webhook, "Webhook");
 
 @InputType({ description: "Exactly one of quoteId and sessionId, created with the calling secret key." })
@@ -125,7 +62,7 @@ export class RegisterWebhookInput {
   sessionId?: string | null;
 
   @Field(() => [WebhookEventTypeEnum], { nullable: true, description: "Default: both." })
-  events?: WebhookEventTypeEnum[] | null;
+  events?: WebhookEventType[] | null;
 }
 
 // RSA-PSS is RSA_PSS: a GraphQL name holds no "-". The values stay WebCrypto's names, as REST writes them.

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import { AUDIT_TARGET_TYPES, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { isoDateTime, jsonSchema, pagination } from "../http.js";
+import { isoDateTime, jsonSchema } from "../http.js";
+import { pagination } from "../../output.js";
 import {
   createPartner,
   getManagerPolicy,

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { isoDateTime, jsonSchema, pagination } from "../http.js";
+import { isoDateTime, jsonSchema } from "../http.js";
+import { pagination } from "../../output.js";
 import type { IssuedCredential } from "../../credentials/types.js";
 import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
 import { operationRoute } from "../operation-route.js";

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { App } from "../../app.js";
 import type { ManagerPolicy } from "../../auth/delegation.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { isoDateTime, jsonSchema, pagination } from "../http.js";
+import { isoDateTime, jsonSchema } from "../http.js";
+import { pagination } from "../../output.js";
 import { createManagedProfileApiCredential, revokeManagedProfileApiCredential } from "../../operations/credentials.js";
 import {
   createManagedProfile,

@@ -14,7 +14,8 @@ import {
 } from "../../operations/recipients.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { RELATIONSHIPS } from "../../recipients/service.js";
-import { isoDateTime, jsonSchema, pagination } from "../http.js";
+import { isoDateTime, jsonSchema } from "../http.js";
+import { pagination } from "../../output.js";
 import { operationRoute } from "../operation-route.js";
 
 const invitation = z.object({

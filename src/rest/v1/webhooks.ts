@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { WEBHOOK_EVENT_TYPES } from "../../events/outbox.js";
 import {
   deleteWebhook,
   listWebhookDeliveries,
@@ -9,36 +8,8 @@ import {
   redeliverWebhookDelivery,
   registerWebhook,
 } from "../../operations/webhooks.js";
-import { isoDateTime, jsonSchema, pagination } from "../http.js";
+import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
-
-const webhook = z.object({
-  id: z.uuid(),
-  url: z.string(),
-  quoteId: z.uuid().nullable(),
-  sessionId: z.uuid().nullable(),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
-  isActive: z.boolean(),
-  createdAt: isoDateTime,
-});
-const webhookList = z.object({ webhooks: z.array(webhook), pagination });
-const attempt = z.object({
-  startedAt: isoDateTime,
-  durationMs: z.number().int(),
-  statusCode: z.number().int().nullable(),
-  error: z.string().nullable(),
-});
-const delivery = z.object({
-  id: z.uuid(),
-  eventId: z.uuid(),
-  eventType: z.enum(WEBHOOK_EVENT_TYPES),
-  status: z.enum(["pending", "delivered", "failed"]),
-  attempts: z.array(attempt),
-  nextAttemptAt: isoDateTime.nullable(),
-  deliveredAt: isoDateTime.nullable(),
-  createdAt: isoDateTime,
-});
-const deliveryLog = z.object({ totalCount: z.number().int(), deliveries: z.array(delivery) });
 
 /**
  * Webhook registrations (CONTRACT.md, Webhooks): a non-managed profile's secret key only. A selector is
@@ -53,7 +24,6 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     url: "/v1/webhook",
     tags,
     status: 201,
-    response: jsonSchema(webhook),
     errors: [400, 401, 403, 404],
   });
 
@@ -61,7 +31,6 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/webhook",
     tags,
-    response: jsonSchema(webhookList),
     errors: [400, 401, 403],
   });
 
@@ -79,7 +48,6 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/webhook/:id/deliveries",
     tags,
-    response: jsonSchema(deliveryLog),
     errors: [400, 401, 403, 404],
   });
 
@@ -88,7 +56,6 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
     url: "/v1/webhook/:id/deliveries/:deliveryId/redeliver",
     tags,
     status: 202,
-    response: jsonSchema(delivery),
     errors: [400, 401, 403, 404],
   });
 }

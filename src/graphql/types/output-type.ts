@@ -1,0 +1,99 @@
+import type { GraphQLScalarType } from "graphql";
+import { GraphQLJSONObject } from "graphql-scalars";
+import { Field, Float, ID, Int, ObjectType, registerEnumType, type ClassType } from "type-graphql";
+import { z } from "zod";
+import { graphqlNames } from "../../output.js";
+import { DecimalScalar } from "./scalars.js";
+
+/*
+ * GraphQL object types generated from the operations' output schemas (src/operations/output.ts): the same fields,
+ * descriptions and nullability, typed by what zod says or by the named type the schema names.
+ */
+
+/** The named types an output field may name: scalars, ID, and every enum registered through registerGraphQLEnum. */
+const namedTypes = new Map<string, GraphQLScalarType | object>([
+  ["ID", ID],
+  ["Decimal", DecimalScalar],
+  ["JSONObject", GraphQLJSONObject],
+]);
+
+/** Registers an enum with type-graphql, and under its name for the output types that name it. */
+export function registerGraphQLEnum<Enum extends object>(
+  enumObject: Enum,
+  config: Parameters<typeof registerEnumType<Enum>>[1],
+): void {
+  registerEnumType(enumObject, config);
+  namedTypes.set(config.name, enumObject);
+}
+
+function namedType(name: string) {
+  const type = namedTypes.get(name);
+  if (!type) throw new Error(`No GraphQL type is registered under the name ${name}`);
+  return type;
+}
+
+/** A field's type, as type-graphql takes it: named lazily, so types may refer to ones declared later. */
+type TypeThunk = NonNullable<Parameters<typeof Field>[0]>;
+
+/** The GraphQL type of one output field, and whether it may be null. */
+function fieldType(schema: z.ZodType): { type: TypeThunk; nullable: boolean } {
+  let inner = schema;
+  let nullable = false;
+  while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) {
+    nullable = true;
+    inner = inner.unwrap() as z.ZodType;
+  }
+  const name = graphqlNames.get(inner)?.name;
+  if (inner instanceof z.ZodArray) {
+    const item = fieldType(inner.element as z.ZodType);
+    if (item.nullable) throw new Error("Output lists hold no nulls");
+    return { type: () => [item.type()], nullable };
+  }
+  if (inner instanceof z.ZodObject) {
+    const type = outputType(inner);
+    return { type: () => type, nullable };
+  }
+  if (name) return { type: () => namedType(name), nullable };
+  if (inner instanceof z.ZodString) return { type: () => String, nullable };
+  if (inner instanceof z.ZodBoolean) return { type: () => Boolean, nullable };
+  if (inner instanceof z.ZodNumber) return { type: () => (inner.format === "safeint" ? Int : Float), nullable };
+  if (inner instanceof z.ZodDate) return { type: () => Date, nullable };
+  throw new Error(`An output field of zod type ${inner.def.type} needs a GraphQL type named (named())`);
+}
+
+/** The description of a field, wherever zod keeps it: on the field, or on what a nullable wraps. */
+function descriptionOf(schema: z.ZodType): string | undefined {
+  let current: z.ZodType | undefined = schema;
+  while (current) {
+    if (current.description) return current.description;
+    current =
+      current instanceof z.ZodNullable || current instanceof z.ZodOptional
+        ? (current.unwrap() as z.ZodType)
+        : undefined;
+  }
+  return undefined;
+}
+
+const built = new WeakMap<z.ZodObject, ClassType>();
+
+/**
+ * The GraphQL object type of an output object (outputObject), built once: resolvers name it as they would a
+ * decorated class (`@Resolver(() => Type)`, `@Query(() => Type)`), and field resolvers add fields to it.
+ */
+export function outputType<Schema extends z.ZodObject>(
+  schema: Schema,
+  options: { implements?: ClassType[] } = {},
+): ClassType<z.output<Schema>> {
+  const existing = built.get(schema);
+  if (existing) return existing as ClassType<z.output<Schema>>;
+  const name = graphqlNames.get(schema)?.name;
+  if (!name) throw new Error("An output object needs its GraphQL name (outputObject)");
+  const Type = { [name]: class {} }[name]!;
+  for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const { type, nullable } = fieldType(fieldSchema);
+    Field(type, { nullable, description: descriptionOf(fieldSchema) })(Type.prototype, field);
+  }
+  ObjectType(name, { description: schema.description, implements: options.implements })(Type);
+  built.set(schema, Type);
+  return Type as ClassType<z.output<Schema>>;
+}
