@@ -43,6 +43,20 @@ export default tseslint.config(
   },
   { files: ["src/**/*.ts"], ignores: ["src/db/**"], rules: ORM_ERROR_CODES },
   {
+    // Output types name enums by their GraphQL names: an enum registered around that registry is unknown to them.
+    files: ["src/graphql/**/*.ts"],
+    ignores: ["src/graphql/types/output-type.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [ORM, SERVER, OTHER_MODULES_DATA],
+          paths: [{ name: "type-graphql", importNames: ["registerEnumType"], message: "Use registerGraphQLEnum." }],
+        },
+      ],
+    },
+  },
+  {
     files: ["src/*/**/*.ts"],
     // The adapters: REST, GraphQL, and the HTTP server's plugins both pass through (src/http).
     ignores: ["src/http/**", "src/rest/**", "src/graphql/**", ...DATA_ACCESS],

@@ -1,11 +1,12 @@
 import { GraphQLJSONObject } from "graphql-scalars";
-import { Field, ID, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, ObjectType } from "type-graphql";
 import { AUDIT_TARGET_TYPES, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
 import { Connection } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 const OperatorChannelEnum = enumOf(OPERATOR_CHANNELS);
-registerEnumType(OperatorChannelEnum, {
+registerGraphQLEnum(OperatorChannelEnum, {
   name: "OperatorChannel",
   description: "How the operator made a change.",
   valuesConfig: {
@@ -19,7 +20,7 @@ registerEnumType(OperatorChannelEnum, {
 const auditName = (value: string) => value.replace(/[.-]/g, "_").toUpperCase();
 
 export const AuditActionEnum = namedEnumOf(OPERATOR_ACTIONS, auditName);
-registerEnumType(AuditActionEnum, {
+registerGraphQLEnum(AuditActionEnum, {
   name: "AuditAction",
   description: "What an operator change did (REST spells MANAGER_CREATED as manager.created).",
   valuesConfig: {
@@ -35,7 +36,7 @@ registerEnumType(AuditActionEnum, {
 });
 
 const AuditTargetTypeEnum = namedEnumOf(AUDIT_TARGET_TYPES, auditName);
-registerEnumType(AuditTargetTypeEnum, {
+registerGraphQLEnum(AuditTargetTypeEnum, {
   name: "AuditTargetType",
   description: "What kind of record an operator change changed (REST spells PRICING_ASSIGNMENT as pricing-assignment).",
   valuesConfig: {

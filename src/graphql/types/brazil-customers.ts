@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import {
   ACCOUNT_OPENING_REASONS,
   ANNUAL_REVENUES_USD,
@@ -12,6 +12,7 @@ import { enumOf, namedEnumOf, restSpellingsOf } from "./enums.js";
 import { DecimalScalar } from "./scalars.js";
 import { CustomerTypeEnum } from "./managed-profiles.js";
 import { KycCaseStatusEnum } from "./ramps.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 /*
  * Brazilian customers (subaccounts) and their KYC/KYB: the operations REST serves under /v1/brl (and its
@@ -19,7 +20,7 @@ import { KycCaseStatusEnum } from "./ramps.js";
  */
 
 const BrazilVerificationProgressEnum = enumOf(["PENDING", "PROCESSING", "COMPLETED"] as const);
-registerEnumType(BrazilVerificationProgressEnum, {
+registerGraphQLEnum(BrazilVerificationProgressEnum, {
   name: "BrazilVerificationProgress",
   description: "How far a BR KYC or KYB attempt is, as REST's status spells it.",
   valuesConfig: {
@@ -30,7 +31,7 @@ registerEnumType(BrazilVerificationProgressEnum, {
 });
 
 const BrazilVerificationResultEnum = enumOf(["APPROVED", "REJECTED"] as const);
-registerEnumType(BrazilVerificationResultEnum, {
+registerGraphQLEnum(BrazilVerificationResultEnum, {
   name: "BrazilVerificationResult",
   description: "The provider's decision on a completed BR KYC or KYB attempt.",
   valuesConfig: {
@@ -43,7 +44,7 @@ registerEnumType(BrazilVerificationResultEnum, {
 
 /** REST's identityStatus values: the GraphQL names cannot hold its hyphen. */
 const BrazilIdentityStatusEnum = { NOT_IDENTIFIED: "NOT-IDENTIFIED", CONFIRMED: "CONFIRMED" } as const;
-registerEnumType(BrazilIdentityStatusEnum, {
+registerGraphQLEnum(BrazilIdentityStatusEnum, {
   name: "BrazilIdentityStatus",
   description: "Whether the subaccount's holder is identified (REST spells NOT_IDENTIFIED as NOT-IDENTIFIED).",
   valuesConfig: {
@@ -229,7 +230,7 @@ export class ImportBrazilKycTokenInput {
 
 /** REST's document types: the GraphQL names cannot hold their hyphens (DRIVERS_LICENSE is DRIVERS-LICENSE). */
 const BrazilDocumentTypeEnum = Object.fromEntries(BRAZIL_DOCUMENT_TYPES.map((type) => [type.replace(/-/g, "_"), type]));
-registerEnumType(BrazilDocumentTypeEnum, {
+registerGraphQLEnum(BrazilDocumentTypeEnum, {
   name: "BrazilDocumentType",
   description: "A document uploaded for BR KYC or KYB (REST spells the underscores as hyphens).",
   valuesConfig: {
@@ -246,7 +247,7 @@ registerEnumType(BrazilDocumentTypeEnum, {
 
 /** The identity documents level 1 KYC takes (no passport, as REST's getUploadUrls). */
 const BrazilIdentityDocumentTypeEnum = { ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const;
-registerEnumType(BrazilIdentityDocumentTypeEnum, {
+registerGraphQLEnum(BrazilIdentityDocumentTypeEnum, {
   name: "BrazilIdentityDocumentType",
   description: "An identity document for BR level 1 KYC (REST spells DRIVERS_LICENSE as DRIVERS-LICENSE).",
   valuesConfig: {
@@ -256,7 +257,7 @@ registerEnumType(BrazilIdentityDocumentTypeEnum, {
 });
 
 const DocumentUploadStateEnum = enumOf(SIDE_STATES);
-registerEnumType(DocumentUploadStateEnum, {
+registerGraphQLEnum(DocumentUploadStateEnum, {
   name: "DocumentUploadState",
   description: "Whether a side's file arrived at its upload URL.",
   valuesConfig: {
@@ -345,21 +346,21 @@ export class CreateBrazilKybDocumentInput {
 
 /** A field's allowed values, for its description: they are REST's and the GraphQL names cannot hold them all. */
 const ControlRoleEnum = namedEnumOf(CONTROL_ROLES, (role) => role.replace(/ /g, "_").toUpperCase());
-registerEnumType(ControlRoleEnum, {
+registerGraphQLEnum(ControlRoleEnum, {
   name: "BrazilControlRole",
   description: "A beneficial owner's role with control of the company (REST spells VICE_PRESIDENT as Vice President).",
   valuesConfig: restSpellingsOf(ControlRoleEnum),
 });
 
 const AccountOpeningReasonEnum = enumOf(ACCOUNT_OPENING_REASONS);
-registerEnumType(AccountOpeningReasonEnum, {
+registerGraphQLEnum(AccountOpeningReasonEnum, {
   name: "BrazilAccountOpeningReason",
   description: "Why a company opens its account, as REST spells it in lowercase.",
   valuesConfig: restSpellingsOf(AccountOpeningReasonEnum),
 });
 
 const SourceOfFundsEnum = enumOf(SOURCES_OF_FUNDS);
-registerEnumType(SourceOfFundsEnum, {
+registerGraphQLEnum(SourceOfFundsEnum, {
   name: "BrazilSourceOfFunds",
   description: "Where a company's funds come from, as REST spells it in lowercase.",
   valuesConfig: restSpellingsOf(SourceOfFundsEnum),
@@ -370,7 +371,7 @@ const EmployeeCountEnum = namedEnumOf(
   EMPLOYEE_COUNTS,
   (count) => `EMPLOYEES_${count.replace("-", "_TO_").replace("+", "_OR_MORE")}`,
 );
-registerEnumType(EmployeeCountEnum, {
+registerGraphQLEnum(EmployeeCountEnum, {
   name: "BrazilEmployeeCount",
   description: "How many people a company employs (REST: 1-10, 11-50, ..., 1001+).",
   valuesConfig: restSpellingsOf(EmployeeCountEnum),
@@ -380,7 +381,7 @@ registerEnumType(EmployeeCountEnum, {
 const AnnualRevenueEnum = namedEnumOf(ANNUAL_REVENUES_USD, (revenue) =>
   /^\d/.test(revenue) ? `FROM_${revenue.toUpperCase()}` : revenue.toUpperCase(),
 );
-registerEnumType(AnnualRevenueEnum, {
+registerGraphQLEnum(AnnualRevenueEnum, {
   name: "BrazilAnnualRevenue",
   description: "A company's yearly revenue in US dollars (REST: less_than_100k, 100k_to_1m, ..., more_than_100m).",
   valuesConfig: restSpellingsOf(AnnualRevenueEnum),

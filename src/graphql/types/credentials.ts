@@ -1,10 +1,11 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, InputType, ObjectType } from "type-graphql";
 import { RAMP_ENVIRONMENTS } from "../../auth/keys.js";
 import { Connection } from "./connection.js";
 import { enumOf } from "./enums.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 const RampEnvironmentEnum = enumOf(RAMP_ENVIRONMENTS);
-registerEnumType(RampEnvironmentEnum, {
+registerGraphQLEnum(RampEnvironmentEnum, {
   name: "RampEnvironment",
   description: "A deployment's environment; a credential works only on a deployment of its own.",
   valuesConfig: {
@@ -94,7 +95,7 @@ export enum ApiCredentialEventAction {
   CREATED = "created",
   REVOKED = "revoked",
 }
-registerEnumType(ApiCredentialEventAction, {
+registerGraphQLEnum(ApiCredentialEventAction, {
   name: "ApiCredentialEventAction",
   description: "What happened to a credential.",
   valuesConfig: {

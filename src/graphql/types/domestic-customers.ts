@@ -1,12 +1,13 @@
-import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
 import { DOMESTIC_STATUSES, KYB_COUNTRIES } from "../../kyc/domestic.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
 import { KYB_FILE_TYPES, RELATED_PERSON_FILE_TYPES } from "../../kyc/domestic-files.js";
 import { enumOf, screamingEnumOf } from "./enums.js";
 import { CustomerTypeEnum } from "./managed-profiles.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 export const DomesticCountryEnum = enumOf(DOMESTIC_COUNTRIES);
-registerEnumType(DomesticCountryEnum, {
+registerGraphQLEnum(DomesticCountryEnum, {
   name: "DomesticCountry",
   description: "The corridors whose customers and KYC/KYB go through the domestic provider (REST: /v1/domestic).",
   valuesConfig: {
@@ -18,7 +19,7 @@ registerEnumType(DomesticCountryEnum, {
 });
 
 export const DomesticKybCountryEnum = enumOf(KYB_COUNTRIES);
-registerEnumType(DomesticKybCountryEnum, {
+registerGraphQLEnum(DomesticKybCountryEnum, {
   name: "DomesticKybCountry",
   description: "The domestic corridors that take a business's KYB information through the API.",
   valuesConfig: {
@@ -28,7 +29,7 @@ registerEnumType(DomesticKybCountryEnum, {
 });
 
 const DomesticKycStatusEnum = enumOf(DOMESTIC_STATUSES);
-registerEnumType(DomesticKycStatusEnum, {
+registerGraphQLEnum(DomesticKycStatusEnum, {
   name: "DomesticKycStatus",
   description: "Where a domestic customer's KYC (KYB) stands, spelled as the REST status routes spell it.",
   valuesConfig: {
@@ -43,7 +44,7 @@ registerEnumType(DomesticKycStatusEnum, {
 });
 
 const ColombianDocumentTypeEnum = enumOf(["CC", "CE"] as const);
-registerEnumType(ColombianDocumentTypeEnum, {
+registerGraphQLEnum(ColombianDocumentTypeEnum, {
   name: "ColombianDocumentType",
   description: "An identity document in Colombia.",
   valuesConfig: {
@@ -53,7 +54,7 @@ registerEnumType(ColombianDocumentTypeEnum, {
 });
 
 const ArgentineDocumentTypeEnum = enumOf(["DNI"] as const);
-registerEnumType(ArgentineDocumentTypeEnum, {
+registerGraphQLEnum(ArgentineDocumentTypeEnum, {
   name: "ArgentineDocumentType",
   description: "An identity document in Argentina.",
   valuesConfig: { DNI: { description: "Documento Nacional de Identidad: the national identity card." } },
@@ -214,7 +215,7 @@ export class DomesticKybRelatedPersonInput {
 }
 
 const DomesticKybFileTypeEnum = screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES]);
-registerEnumType(DomesticKybFileTypeEnum, {
+registerGraphQLEnum(DomesticKybFileTypeEnum, {
   name: "DomesticKybFileType",
   description:
     "A file of a KYB submission, as REST's fileType spells it in camelCase (TAX_ID_DOCUMENT: taxIdDocument).",

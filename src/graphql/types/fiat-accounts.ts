@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, InputType, ObjectType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import {
   AR_DOCUMENT_TYPES,
@@ -8,9 +8,10 @@ import {
 } from "../../fiat-accounts/rules.js";
 import { BANK_ACCOUNT_TYPES, FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
 import { Connection } from "./connection.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
-registerEnumType(FiatAccountCountryEnum, {
+registerGraphQLEnum(FiatAccountCountryEnum, {
   name: "FiatAccountCountry",
   description: "The corridors with payout fiat accounts.",
   valuesConfig: {
@@ -22,7 +23,7 @@ registerEnumType(FiatAccountCountryEnum, {
 });
 
 const BankAccountTypeEnum = enumOf(BANK_ACCOUNT_TYPES);
-registerEnumType(BankAccountTypeEnum, {
+registerGraphQLEnum(BankAccountTypeEnum, {
   name: "BankAccountType",
   description: "Whether a payout bank account is a checking or a savings account.",
   valuesConfig: {
@@ -32,7 +33,7 @@ registerEnumType(BankAccountTypeEnum, {
 });
 
 const AccountKindEnum = enumOf(SHOWN_ACCOUNT_TYPES);
-registerEnumType(AccountKindEnum, {
+registerGraphQLEnum(AccountKindEnum, {
   name: "FiatAccountKind",
   description:
     "What kind of account a payout account is: a checking or savings bank account, or, on a rail that takes no bank account type, the kind of number that names it.",
@@ -45,7 +46,7 @@ registerEnumType(AccountKindEnum, {
 });
 
 const FiatAccountDocumentTypeEnum = enumOf([...AR_DOCUMENT_TYPES, ...CO_DOCUMENT_TYPES]);
-registerEnumType(FiatAccountDocumentTypeEnum, {
+registerGraphQLEnum(FiatAccountDocumentTypeEnum, {
   name: "FiatAccountDocumentType",
   description: "The account holder's document in AR and CO.",
   valuesConfig: {
@@ -73,7 +74,7 @@ const FIAT_ACCOUNT_TYPE_DESCRIPTIONS: Record<(typeof FIAT_ACCOUNT_TYPES)[number]
   SPEI: "MX: a SPEI transfer to an 18-digit CLABE.",
 };
 const FiatAccountTypeEnum = enumOf(FIAT_ACCOUNT_TYPES);
-registerEnumType(FiatAccountTypeEnum, {
+registerGraphQLEnum(FiatAccountTypeEnum, {
   name: "FiatAccountType",
   description: "US: ACH, BANK_USA; MX: SPEI; AR: COELSA; CO: ACH.",
   valuesConfig: Object.fromEntries(

@@ -1,8 +1,9 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, Int, ObjectType } from "type-graphql";
 import { enumOf } from "./enums.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 const TokenTypeEnum = enumOf(["bearer"] as const);
-registerEnumType(TokenTypeEnum, {
+registerGraphQLEnum(TokenTypeEnum, {
   name: "TokenType",
   description: "How an access token is sent (REST spells BEARER as bearer).",
   valuesConfig: { BEARER: { description: "As `Authorization: Bearer <token>`." } },

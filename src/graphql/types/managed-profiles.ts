@@ -1,13 +1,14 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, InputType, ObjectType } from "type-graphql";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
 import { CREATION_SOURCES } from "../../managed-profiles/types.js";
 import { Connection } from "./connection.js";
 import { Node } from "./node.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 export const CorridorEnum = enumOf(CORRIDORS);
-registerEnumType(CorridorEnum, {
+registerGraphQLEnum(CorridorEnum, {
   name: "Corridor",
   description: "A country corridor the gateway serves, each with one fiat currency.",
   valuesConfig: {
@@ -22,7 +23,7 @@ registerEnumType(CorridorEnum, {
   },
 });
 export const CustomerTypeEnum = enumOf(CUSTOMER_TYPES);
-registerEnumType(CustomerTypeEnum, {
+registerGraphQLEnum(CustomerTypeEnum, {
   name: "CustomerType",
   description: "Whether a customer is a person or a company.",
   valuesConfig: {
@@ -31,7 +32,7 @@ registerEnumType(CustomerTypeEnum, {
   },
 });
 const ManagedProfileStatusEnum = enumOf(["active", "deleted"] as const);
-registerEnumType(ManagedProfileStatusEnum, {
+registerGraphQLEnum(ManagedProfileStatusEnum, {
   name: "ManagedProfileStatus",
   description: "Whether a managed child is live or logically deleted.",
   valuesConfig: {
@@ -40,7 +41,7 @@ registerEnumType(ManagedProfileStatusEnum, {
   },
 });
 const CreationSourceEnum = enumOf(CREATION_SOURCES);
-registerEnumType(CreationSourceEnum, {
+registerGraphQLEnum(CreationSourceEnum, {
   name: "ManagedProfileCreationSource",
   description: "Who created a managed child.",
   valuesConfig: {
@@ -48,7 +49,7 @@ registerEnumType(CreationSourceEnum, {
   },
 });
 export const ManagedProfileFilterEnum = enumOf(["active", "deleted", "all"] as const);
-registerEnumType(ManagedProfileFilterEnum, {
+registerGraphQLEnum(ManagedProfileFilterEnum, {
   name: "ManagedProfileFilter",
   description: "Which managed children a list returns, by status.",
   valuesConfig: {
@@ -200,7 +201,7 @@ export class PartnerCredentialInput {
 export const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) =>
   name.replace(/-/g, "_").toUpperCase(),
 );
-registerEnumType(PricingProfileNameEnum, {
+registerGraphQLEnum(PricingProfileNameEnum, {
   name: "PricingProfileName",
   description: "A pricing profile, by name (REST spells PARTNER_MARKUP as partner-markup).",
   valuesConfig: {

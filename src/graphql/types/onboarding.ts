@@ -1,8 +1,9 @@
 import { GraphQLJSONObject } from "graphql-scalars";
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { KYC_PROVIDERS, ONBOARDING_DOCUMENT_TYPES } from "../../onboarding/requirements.js";
 import { enumOf } from "./enums.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 /*
  * Onboarding as REST's /v1/onboarding/status and /v1/onboarding/requirements tell it. Status fields REST
@@ -11,7 +12,7 @@ import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
  */
 
 const KycProviderEnum = enumOf(KYC_PROVIDERS);
-registerEnumType(KycProviderEnum, {
+registerGraphQLEnum(KycProviderEnum, {
   name: "KycProvider",
   description: "A partner that holds customers and decides their KYC (KYB).",
   valuesConfig: {
@@ -21,7 +22,7 @@ registerEnumType(KycProviderEnum, {
 });
 
 const OnboardingDocumentTypeEnum = enumOf(ONBOARDING_DOCUMENT_TYPES);
-registerEnumType(OnboardingDocumentTypeEnum, {
+registerGraphQLEnum(OnboardingDocumentTypeEnum, {
   name: "OnboardingDocumentType",
   description: "A document a KYC (KYB) flow asks for, as REST spells it in lowercase.",
   valuesConfig: {
@@ -35,7 +36,7 @@ registerEnumType(OnboardingDocumentTypeEnum, {
 });
 
 const OnboardingRoleEnum = enumOf(["managed_profile"] as const);
-registerEnumType(OnboardingRoleEnum, {
+registerGraphQLEnum(OnboardingRoleEnum, {
   name: "OnboardingRole",
   description: "A role the subject onboards in.",
   valuesConfig: {
@@ -44,7 +45,7 @@ registerEnumType(OnboardingRoleEnum, {
 });
 
 const OnboardingEntityStatusEnum = enumOf(["active", "archived", "blocked"] as const);
-registerEnumType(OnboardingEntityStatusEnum, {
+registerGraphQLEnum(OnboardingEntityStatusEnum, {
   name: "OnboardingEntityStatus",
   description: "Whether the subject may transact as an entity.",
   valuesConfig: {
@@ -55,7 +56,7 @@ registerEnumType(OnboardingEntityStatusEnum, {
 });
 
 const OnboardingAccountStatusEnum = enumOf(["pending", "approved", "rejected"] as const);
-registerEnumType(OnboardingAccountStatusEnum, {
+registerGraphQLEnum(OnboardingAccountStatusEnum, {
   name: "OnboardingAccountStatus",
   description: "A provider account's verification: a case under way (submitted or in review) is PENDING.",
   valuesConfig: {
@@ -66,7 +67,7 @@ registerEnumType(OnboardingAccountStatusEnum, {
 });
 
 const OnboardingModeEnum = enumOf(["api", "hosted", "hybrid"] as const);
-registerEnumType(OnboardingModeEnum, {
+registerGraphQLEnum(OnboardingModeEnum, {
   name: "OnboardingMode",
   description: "How a flow collects what it needs.",
   valuesConfig: {
@@ -78,7 +79,7 @@ registerEnumType(OnboardingModeEnum, {
 
 /** REST spells these in kebab case, which GraphQL names cannot hold. */
 const OnboardingStepKindEnum = { API: "api", DIRECT_UPLOAD: "direct-upload", HOSTED: "hosted" } as const;
-registerEnumType(OnboardingStepKindEnum, {
+registerGraphQLEnum(OnboardingStepKindEnum, {
   name: "OnboardingStepKind",
   description: "What a step does (REST spells DIRECT_UPLOAD as direct-upload).",
   valuesConfig: {
@@ -89,7 +90,7 @@ registerEnumType(OnboardingStepKindEnum, {
 });
 
 const DocumentCollectionEnum = { DIRECT_UPLOAD: "direct-upload", HOSTED: "hosted" } as const;
-registerEnumType(DocumentCollectionEnum, {
+registerGraphQLEnum(DocumentCollectionEnum, {
   name: "DocumentCollection",
   description: "How a document is collected (REST spells DIRECT_UPLOAD as direct-upload).",
   valuesConfig: {
@@ -99,7 +100,7 @@ registerEnumType(DocumentCollectionEnum, {
 });
 
 const OnboardingStepMethodEnum = enumOf(["POST", "PUT"] as const);
-registerEnumType(OnboardingStepMethodEnum, {
+registerGraphQLEnum(OnboardingStepMethodEnum, {
   name: "OnboardingStepMethod",
   description: "The HTTP method of a step's REST operation (steps never read).",
   valuesConfig: {

@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from "graphql-scalars";
-import { ArgsType, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
 import { enumOf, screamingEnumOf } from "./enums.js";
 import { DecimalScalar } from "./scalars.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
@@ -10,9 +10,10 @@ import { Connection, offsetPage, PageArgs } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
-registerEnumType(RampPhaseEnum, {
+registerGraphQLEnum(RampPhaseEnum, {
   name: "RampPhase",
   description: "The provider-agnostic step of a ramp.",
   valuesConfig: {
@@ -27,7 +28,7 @@ registerEnumType(RampPhaseEnum, {
   },
 });
 export const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
-registerEnumType(RampStatusEnum, {
+registerGraphQLEnum(RampStatusEnum, {
   name: "RampStatus",
   description: "PENDING until the ramp completes or fails.",
   valuesConfig: {
@@ -37,7 +38,7 @@ registerEnumType(RampStatusEnum, {
   },
 });
 const RampOrderEnum = enumOf(["NEWEST_FIRST", "OLDEST_FIRST"]);
-registerEnumType(RampOrderEnum, {
+registerGraphQLEnum(RampOrderEnum, {
   name: "RampOrder",
   description: "The order of a ramp history, by registration time.",
   valuesConfig: {
@@ -46,7 +47,7 @@ registerEnumType(RampOrderEnum, {
   },
 });
 const KycStatusEnum = screamingEnumOf(ELIGIBILITY_KYC_STATUSES);
-registerEnumType(KycStatusEnum, {
+registerGraphQLEnum(KycStatusEnum, {
   name: "KycStatus",
   description: "KYC as eligibility tells it: a case in review is PENDING.",
   valuesConfig: {
@@ -57,7 +58,7 @@ registerEnumType(KycStatusEnum, {
   },
 });
 export const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
-registerEnumType(KycCaseStatusEnum, {
+registerGraphQLEnum(KycCaseStatusEnum, {
   name: "KycCaseStatus",
   description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
   valuesConfig: {
@@ -344,7 +345,7 @@ export class RampInfo {
 }
 
 const LimitPeriodTypeEnum = enumOf(["calendar_month"]);
-registerEnumType(LimitPeriodTypeEnum, {
+registerGraphQLEnum(LimitPeriodTypeEnum, {
   name: "LimitPeriodType",
   description: "How a limit's use is counted.",
   valuesConfig: { CALENDAR_MONTH: { description: "Over the calendar month, in UTC." } },
@@ -537,7 +538,7 @@ export class CreateWidgetSessionInput {
 }
 
 const SigningAccountTypeEnum = screamingEnumOf(SIGNING_ACCOUNT_TYPES);
-registerEnumType(SigningAccountTypeEnum, {
+registerGraphQLEnum(SigningAccountTypeEnum, {
   name: "SigningAccountType",
   description: "The kind of chain a signing account is on (REST spells SUBSTRATE as Substrate).",
   valuesConfig: {

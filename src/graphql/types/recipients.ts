@@ -1,11 +1,12 @@
-import { Field, ID, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, ObjectType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import { RELATIONSHIPS } from "../../recipients/service.js";
 import { Connection } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 export const RelationshipEnum = enumOf(RELATIONSHIPS);
-registerEnumType(RelationshipEnum, {
+registerGraphQLEnum(RelationshipEnum, {
   name: "RecipientRelationship",
   description: "How the sender says it relates to a recipient or invitee; the sender may change it at any time.",
   valuesConfig: {
@@ -17,7 +18,7 @@ registerEnumType(RelationshipEnum, {
   },
 });
 const InvitationStatusEnum = enumOf(["pending", "expired"] as const);
-registerEnumType(InvitationStatusEnum, {
+registerGraphQLEnum(InvitationStatusEnum, {
   name: "RecipientInvitationStatus",
   description: "Whether an invitation not accepted yet is still within its seven days.",
   valuesConfig: {

@@ -1,7 +1,8 @@
-import { Field, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Int, ObjectType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import { DecimalScalar } from "./scalars.js";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS, RAMP_DIRECTIONS } from "../../reference-data/catalog.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 /** Turns descriptions keyed by the services' values into the valuesConfig of an `enumOf` enum. */
 const valuesConfigOf = (descriptions: Record<string, string>) =>
@@ -21,14 +22,14 @@ const NETWORK_DESCRIPTIONS: Record<(typeof NETWORKS)[number], string> = {
   moonbeam: `Moonbeam, ${EVM}; no asset is listed on it.`,
 };
 export const NetworkEnum = enumOf(NETWORKS);
-registerEnumType(NetworkEnum, {
+registerGraphQLEnum(NetworkEnum, {
   name: "Network",
   description: "Blockchain networks.",
   valuesConfig: valuesConfigOf(NETWORK_DESCRIPTIONS),
 });
 
 export const FiatCurrencySymbolEnum = enumOf(FIAT_SYMBOLS);
-registerEnumType(FiatCurrencySymbolEnum, {
+registerGraphQLEnum(FiatCurrencySymbolEnum, {
   name: "FiatCurrencySymbol",
   description: "ISO 4217 code of a supported fiat currency; each corridor uses exactly one.",
   valuesConfig: {
@@ -49,14 +50,14 @@ const PAYMENT_METHOD_DESCRIPTIONS: Record<(typeof PAYMENT_METHOD_IDS)[number], s
   spei: "SPEI: Mexican interbank transfers in MXN.",
 };
 export const PaymentMethodIdEnum = enumOf(PAYMENT_METHOD_IDS);
-registerEnumType(PaymentMethodIdEnum, {
+registerGraphQLEnum(PaymentMethodIdEnum, {
   name: "PaymentMethodId",
   description: "Payment rails.",
   valuesConfig: valuesConfigOf(PAYMENT_METHOD_DESCRIPTIONS),
 });
 
 export const RampDirectionEnum = enumOf(RAMP_DIRECTIONS);
-registerEnumType(RampDirectionEnum, {
+registerGraphQLEnum(RampDirectionEnum, {
   name: "RampDirection",
   description: "BUY = onramp (fiat to crypto), SELL = offramp.",
   valuesConfig: {

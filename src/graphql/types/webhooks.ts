@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../events/outbox.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
 import {
@@ -69,14 +69,14 @@ export class RegisterWebhookInput {
 const webCryptoName = (name: string) => name.replace(/-/g, "_");
 
 const SignatureAlgorithmEnum = namedEnumOf([SIGNATURE_SCHEME.algorithm], webCryptoName);
-registerEnumType(SignatureAlgorithmEnum, {
+registerGraphQLEnum(SignatureAlgorithmEnum, {
   name: "SignatureAlgorithm",
   description: "How webhook bodies are signed (REST spells RSA_PSS as RSA-PSS, WebCrypto's name).",
   valuesConfig: { RSA_PSS: { description: "RSA-PSS (RFC 8017), MGF1 with the same digest." } },
 });
 
 const SignatureHashEnum = namedEnumOf([SIGNATURE_SCHEME.hash], webCryptoName);
-registerEnumType(SignatureHashEnum, {
+registerGraphQLEnum(SignatureHashEnum, {
   name: "SignatureHash",
   description: "The message digest of webhook signatures (REST spells SHA_256 as SHA-256, WebCrypto's name).",
   valuesConfig: { SHA_256: { description: "SHA-256." } },
