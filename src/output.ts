@@ -23,7 +23,7 @@ export function named<Schema extends z.ZodType>(name: string, schema: Schema): S
 }
 
 /** An instant: a Date to the services, an RFC 3339 date-time in UTC on the wire (DateTime in GraphQL). */
-export const instant = (description: string) => z.date().describe(description);
+export const instantField = (description: string) => z.date().describe(description);
 
 /** Where a page lies in its list: the page asked for, and how many items the whole list holds. */
 export const pagination = z.object({
@@ -34,4 +34,4 @@ export const pagination = z.object({
 export type Pagination = z.output<typeof pagination>;
 
 /** A UUID, an ID in GraphQL. */
-export const idOf = (description: string) => named("ID", z.uuid().describe(description));
+export const idField = (description: string) => named("ID", z.uuid().describe(description));

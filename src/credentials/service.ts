@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { rampEnvironmentOf } from "../auth/keys.js";
 import { recordOperatorChange } from "../audit/service.js";
 import type { OperatorActor } from "../audit/types.js";
 import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
@@ -35,8 +36,8 @@ function addYears(date: Date, years: number): Date {
 }
 
 function toCredentialView(record: repo.CredentialRecord): ApiCredentialView {
-  const { secretKeyHash: _digest, ...view } = record;
-  return view;
+  const { secretKeyHash: _digest, environment, ...view } = record;
+  return { ...view, environment: rampEnvironmentOf(environment) };
 }
 
 /**

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { RAMP_ENVIRONMENTS } from "../auth/keys.js";
+import { idField, instantField, named, outputObject, pagination } from "../output.js";
 import { instant, text } from "../validation.js";
 
 export const MAX_ACTIVE_CREDENTIALS = 5;
@@ -16,27 +18,51 @@ export const createCredentialInput = z
 export type CredentialInput = z.output<typeof createCredentialInput>;
 
 /** The credential resource as callers see it (CONTRACT.md): never the secret, never its digest. */
-export interface ApiCredentialView {
-  id: string;
-  name: string;
-  profileId: string;
-  partnerId: string | null;
-  environment: string;
-  publicKey: string;
-  secretKeyPrefix: string;
-  publicLastUsedAt: Date | null;
-  secretLastUsedAt: Date | null;
-  expiresAt: Date;
-  revokedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const apiCredentialView = outputObject(
+  "ApiCredential",
+  "An API credential: a public and a secret value for one profile. The secret is never readable.",
+  {
+    id: idField("The credential's id (UUID), which revocation takes."),
+    name: z.string().describe('Display name, 1 to 100 characters; "API Credential" unless one was given.'),
+    profileId: idField("The profile the credential authenticates, and only that one."),
+    partnerId: idField(
+      "The partner a partner-managed credential is attributed to; null for every other credential.",
+    ).nullable(),
+    environment: named("RampEnvironment", z.enum(RAMP_ENVIRONMENTS)).describe(
+      "The sandbox or production environment; the credential works only on a deployment of the same one.",
+    ),
+    publicKey: z
+      .string()
+      .describe("The public value: `pk_<environment>_` and 32 letters and digits; readable at any time."),
+    secretKeyPrefix: z.string().describe("The first 16 characters of the secret value, for display and lookup."),
+    publicLastUsedAt: instantField(
+      "When the public value last authenticated a request; null if never. Recorded in batches.",
+    ).nullable(),
+    secretLastUsedAt: instantField(
+      "When the secret value last authenticated a request; null if never. Recorded in batches.",
+    ).nullable(),
+    expiresAt: instantField("When both values stop authenticating; set at creation, at most 2 years after it."),
+    revokedAt: instantField("When both values were revoked; null until then.").nullable(),
+    createdAt: instantField("When the credential was issued."),
+    updatedAt: instantField("When the credential record last changed."),
+  },
+);
+export type ApiCredentialView = z.output<typeof apiCredentialView>;
 
-export interface IssuedCredential {
-  credential: ApiCredentialView;
-  /** Shown once, in the creation response. */
-  secretKey: string;
-}
+/** A page of a profile's credentials. */
+export const apiCredentialList = z.object({ credentials: z.array(apiCredentialView), pagination });
+
+export const issuedCredential = outputObject(
+  "CreatedApiCredential",
+  "A newly created credential with its secret value, shown only this once.",
+  {
+    credential: apiCredentialView.describe("The new credential, as later reads return it."),
+    secretKey: z
+      .string()
+      .describe("The secret value: `sk_<environment>_` and 32 letters and digits; it cannot be read again."),
+  },
+);
+export type IssuedCredential = z.output<typeof issuedCredential>;
 
 /**
  * The cache tag of a profile's credential pages: published when a credential is issued or revoked, when the

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { partnerCredentialInput } from "../admin/service.js";
-import { createCredentialInput } from "../credentials/types.js";
+import { apiCredentialList, createCredentialInput, issuedCredential } from "../credentials/types.js";
 import { listPage, uuid } from "../validation.js";
 import { defineOperation, defineOperatorOperation } from "./operation.js";
 
@@ -12,6 +12,7 @@ export const createApiCredential = defineOperation({
   summary: "Create an API credential",
   access: OWN,
   input: createCredentialInput,
+  output: issuedCredential,
   run: (app, acting, input) => app.credentials.create(acting.subjectProfileId, input),
 });
 
@@ -20,6 +21,7 @@ export const listApiCredentials = defineOperation({
   summary: "List the caller's API credentials",
   access: OWN,
   input: listPage,
+  output: apiCredentialList,
   run: (app, acting, page) => app.credentials.list(acting.subjectProfileId, page),
 });
 
@@ -36,6 +38,7 @@ export const createManagedProfileApiCredential = defineOperation({
   summary: "Issue a credential for a managed child",
   access: CHILDREN,
   input: createCredentialInput.extend({ profileId: uuid() }),
+  output: issuedCredential,
   run: (app, acting, { profileId, ...credential }) =>
     app.managedProfiles.createCredential(acting.actorProfileId, profileId, credential),
 });
@@ -53,5 +56,6 @@ export const createPartnerApiCredential = defineOperatorOperation({
   name: "createPartnerApiCredential",
   summary: "Issue a credential for a partner",
   input: partnerCredentialInput,
+  output: issuedCredential,
   run: (app, operator, input) => app.admin.issuePartnerCredential(operator, input),
 });

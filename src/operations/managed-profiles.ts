@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiCredentialList } from "../credentials/types.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
 import { createManagedProfileInput, listManagedProfilesInput } from "../managed-profiles/types.js";
 import { listPage, uuid } from "../validation.js";
@@ -51,6 +52,7 @@ export const listManagedProfileApiCredentials = defineOperation({
   summary: "List a managed child's credentials",
   access: CHILDREN,
   input: listPage.extend({ profileId: uuid() }),
+  output: apiCredentialList,
   run: (app, acting, { profileId, ...page }) =>
     app.managedProfiles.listCredentials(acting.actorProfileId, profileId, page),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../events/outbox.js";
-import { idOf, instant, named, outputObject, pagination } from "../output.js";
+import { idField, instantField, named, outputObject, pagination } from "../output.js";
 import { text, uuid } from "../validation.js";
 
 /** pending (queued or retrying), delivered (a 2xx answer), failed (every send failed, or the subscription was disabled). */
@@ -41,19 +41,19 @@ export const webhookView = outputObject(
   "Webhook",
   "A webhook subscription: signed POSTs of a quote's or widget session's ramp events.",
   {
-    id: idOf("The subscription's id."),
+    id: idField("The subscription's id."),
     url: z.string().describe("The HTTPS address the signed events are POSTed to."),
-    quoteId: idOf("The followed quote; null when a widget session is followed.").nullable(),
-    sessionId: idOf("The followed widget session; null when a quote is followed.").nullable(),
+    quoteId: idField("The followed quote; null when a widget session is followed.").nullable(),
+    sessionId: idField("The followed widget session; null when a quote is followed.").nullable(),
     events: z.array(eventType()).describe("The event types sent to the URL."),
     isActive: z.boolean().describe("False once five deliveries in a row failed; register again to resume."),
-    createdAt: instant("When the subscription was registered."),
+    createdAt: instantField("When the subscription was registered."),
   },
 );
 export type WebhookView = z.output<typeof webhookView>;
 
 const attemptView = outputObject("WebhookAttempt", "One send of a delivery.", {
-  startedAt: instant("When the send began."),
+  startedAt: instantField("When the send began."),
   durationMs: z.number().int().describe("How long the send took until the answer or the failure, in milliseconds."),
   statusCode: z.number().int().nullable().describe("The receiver's status code; null when there was no answer."),
   error: z
@@ -67,16 +67,16 @@ export const webhookDeliveryView = outputObject(
   "WebhookDelivery",
   "An event owed to a webhook subscription, with every send made for it.",
   {
-    id: idOf("The delivery's id, which a redelivery names."),
-    eventId: idOf("The event's stable id, the same in every send."),
+    id: idField("The delivery's id, which a redelivery names."),
+    eventId: idField("The event's stable id, the same in every send."),
     eventType: eventType().describe("The kind of ramp event delivered."),
     status: named("WebhookDeliveryStatus", z.enum(WEBHOOK_DELIVERY_STATUSES)).describe(
       "Where the delivery stands now.",
     ),
     attempts: z.array(attemptView).describe("Oldest first, across redeliveries."),
-    nextAttemptAt: instant("When the next send is due (pending only).").nullable(),
-    deliveredAt: instant("When a send got a 2xx answer; null unless delivered.").nullable(),
-    createdAt: instant("When the event was recorded for this subscription."),
+    nextAttemptAt: instantField("When the next send is due (pending only).").nullable(),
+    deliveredAt: instantField("When a send got a 2xx answer; null unless delivered.").nullable(),
+    createdAt: instantField("When the event was recorded for this subscription."),
   },
 );
 export type WebhookDeliveryView = z.output<typeof webhookDeliveryView>;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { outputType, registerGraphQLEnum } from "../../src/graphql/types/output-type.js";
 import { DateTimeScalar } from "../../src/graphql/types/scalars.js";
-import { idOf, instant, named, outputObject } from "../../src/output.js";
+import { idField, instantField, named, outputObject } from "../../src/output.js";
 
 const COLOURS = ["red", "darkBlue"] as const;
 registerGraphQLEnum(Object.fromEntries(COLOURS.map((colour) => [colour.toUpperCase(), colour])), {
@@ -14,16 +14,16 @@ registerGraphQLEnum(Object.fromEntries(COLOURS.map((colour) => [colour.toUpperCa
 
 const part = outputObject("TestPart", "A part.", { label: z.string().describe("Its label.") });
 const whole = outputObject("TestWhole", "Every kind of field an output has.", {
-  id: idOf("Its id."),
+  id: idField("Its id."),
   name: z.string().describe("A plain string."),
   count: z.number().int().describe("A whole number."),
   ratio: z.number().describe("Any number."),
   done: z.boolean().describe("A flag."),
-  at: instant("An instant."),
+  at: instantField("An instant."),
   price: named("Decimal", z.string()).describe("A decimal."),
   colour: named("TestColour", z.enum(COLOURS)).describe("A named enum."),
   note: z.string().nullable().describe("Null when there is none."),
-  since: instant("An instant that may be missing.").nullable(),
+  since: instantField("An instant that may be missing.").nullable(),
   parts: z.array(part).describe("Nested objects."),
   main: part.nullable().describe("A nested object that may be null."),
 });

@@ -74,7 +74,8 @@ function descriptionOf(schema: z.ZodType): string | undefined {
   return undefined;
 }
 
-const built = new WeakMap<z.ZodObject, ClassType>();
+/** The types built, by name, with the fields they were built from (a described copy of an object shares them). */
+const built = new Map<string, { shape: z.ZodRawShape; type: ClassType }>();
 
 /**
  * The GraphQL object type of an output object (outputObject), built once: resolvers name it as they would a
@@ -84,16 +85,19 @@ export function outputType<Schema extends z.ZodObject>(
   schema: Schema,
   options: { implements?: ClassType[] } = {},
 ): ClassType<z.output<Schema>> {
-  const existing = built.get(schema);
-  if (existing) return existing as ClassType<z.output<Schema>>;
   const name = graphqlNames.get(schema)?.name;
   if (!name) throw new Error("An output object needs its GraphQL name (outputObject)");
+  const existing = built.get(name);
+  if (existing) {
+    if (existing.shape !== schema.shape) throw new Error(`Two output objects are named ${name}`);
+    return existing.type as ClassType<z.output<Schema>>;
+  }
   const Type = { [name]: class {} }[name]!;
   for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     const { type, nullable } = fieldType(fieldSchema);
     Field(type, { nullable, description: descriptionOf(fieldSchema) })(Type.prototype, field);
   }
   ObjectType(name, { description: schema.description, implements: options.implements })(Type);
-  built.set(schema, Type);
+  built.set(name, { shape: schema.shape, type: Type });
   return Type as ClassType<z.output<Schema>>;
 }

@@ -1,31 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { App } from "../../app.js";
-import { isoDateTime, jsonSchema } from "../http.js";
-import { pagination } from "../../output.js";
-import type { IssuedCredential } from "../../credentials/types.js";
+import { jsonSchema } from "../http.js";
+import { apiCredentialView, issuedCredential, type IssuedCredential } from "../../credentials/types.js";
 import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
 import { operationRoute } from "../operation-route.js";
 
-const credentialResource = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  profileId: z.uuid(),
-  partnerId: z.uuid().nullable(),
-  environment: z.enum(["test", "live"]),
-  publicKey: z.string(),
-  secretKeyPrefix: z.string(),
-  publicLastUsedAt: isoDateTime.nullable(),
-  secretLastUsedAt: isoDateTime.nullable(),
-  expiresAt: isoDateTime,
-  revokedAt: isoDateTime.nullable(),
-  createdAt: isoDateTime,
-  updatedAt: isoDateTime,
-});
-export const createdCredentialResource = credentialResource.extend({ secretKey: z.string() });
-export const credentialList = z.object({ credentials: z.array(credentialResource), pagination });
-
 /** A new credential as REST answers it: the resource with its secret value beside it. */
+export const createdCredentialResource = apiCredentialView.extend({ secretKey: issuedCredential.shape.secretKey });
+/** The service's issued credential as REST answers it. */
 export const createdCredential = ({ credential, secretKey }: IssuedCredential) => ({ ...credential, secretKey });
 
 /** The session's own credential lifecycle (CONTRACT.md, API credentials). */
@@ -44,7 +26,6 @@ export function apiCredentialRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/api-credentials",
     tags: ["Authentication"],
-    response: jsonSchema(credentialList),
     errors: [400, 401, 403],
   });
 

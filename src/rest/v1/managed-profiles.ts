@@ -15,7 +15,7 @@ import {
 } from "../../operations/managed-profiles.js";
 import { CREATION_SOURCES } from "../../managed-profiles/types.js";
 import { operationRoute } from "../operation-route.js";
-import { createdCredential, createdCredentialResource, credentialList } from "./api-credentials.js";
+import { createdCredential, createdCredentialResource } from "./api-credentials.js";
 
 const managedProfile = z.object({
   profileId: z.uuid(),
@@ -104,7 +104,6 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/managed-profiles/:profileId/api-credentials",
     tags,
-    response: jsonSchema(credentialList),
     errors: [400, 401, 403, 404],
   });
 
