@@ -8,12 +8,15 @@ import { z } from "zod";
  * schema registers under that name, or ID).
  */
 
-/** The GraphQL names of output objects and of fields typed by a named type. */
-export const graphqlNames = z.registry<{ name: string }>();
+/**
+ * The GraphQL names of output objects (with the object's own description: a field holding the object describes
+ * itself in a copy, which keeps this entry) and of fields typed by a named type.
+ */
+export const graphqlNames = z.registry<{ name: string; description?: string }>();
 
 /** An output object: its GraphQL type's name and description, and its fields in the order both faces list them. */
 export function outputObject<Shape extends z.ZodRawShape>(name: string, description: string, shape: Shape) {
-  return z.object(shape).describe(description).register(graphqlNames, { name });
+  return z.object(shape).describe(description).register(graphqlNames, { name, description });
 }
 
 /** A field GraphQL types by a named type (an enum, a scalar such as Decimal): `name` is the type's name. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idField, instantField, named, outputObject, pagination } from "../output.js";
 import { listPage, omissible, uuid } from "../validation.js";
 
 /** Every change the operator can make, by the stable name its audit event carries. */
@@ -43,21 +44,37 @@ export interface OperatorChange {
   details: Record<string, AuditDetail>;
 }
 
-export interface AuditEventView {
-  id: string;
-  at: Date;
-  /** The actor with every field present, null where its channel has none. */
-  actor: {
-    channel: OperatorActor["channel"];
-    requestId: string | null;
-    clientAddress: string | null;
-    osUser: string | null;
-  };
-  action: OperatorActionName;
-  targetType: OperatorChange["targetType"];
-  targetId: string;
-  details: Record<string, AuditDetail>;
-}
+const auditActorView = outputObject(
+  "AuditActor",
+  "Who made an operator change. Every operator shares the operator token, so over HTTP the request tells changes apart.",
+  {
+    channel: named("OperatorChannel", z.enum(OPERATOR_CHANNELS)).describe("How the change was made."),
+    requestId: z.string().nullable().describe("REST and GraphQL: the request's X-Request-ID."),
+    clientAddress: z.string().nullable().describe("REST and GraphQL: the client address the request came from."),
+    osUser: z.string().nullable().describe("CLI: the OS account that ran the command."),
+  },
+);
+
+/** One recorded change, its actor with every field present (null where its channel has none). */
+export const auditEventView = outputObject(
+  "AuditEvent",
+  "One change the operator made, recorded in the change's own transaction.",
+  {
+    id: idField("The event's id (UUID)."),
+    at: instantField("When the change was made."),
+    actor: auditActorView.describe("Who made it."),
+    action: named("AuditAction", z.enum(OPERATOR_ACTIONS)).describe("What was done."),
+    targetType: named("AuditTargetType", z.enum(AUDIT_TARGET_TYPES)).describe("What kind of record changed."),
+    targetId: idField("The changed record's id (a manager's or pricing assignment's is the profile id)."),
+    details: named("JSONObject", z.record(z.string(), z.custom<AuditDetail>())).describe(
+      "The ids and settings the change set; never secrets or personal data.",
+    ),
+  },
+);
+export type AuditEventView = z.output<typeof auditEventView>;
+
+/** A page of audit events. */
+export const auditEventList = z.object({ events: z.array(auditEventView), pagination });
 
 export const auditEventQuery = listPage.extend({
   action: omissible(z.enum(OPERATOR_ACTIONS)).describe("Only events of this action."),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { auditEventQuery } from "../audit/types.js";
+import { auditEventList, auditEventQuery } from "../audit/types.js";
 import { partnerInput, partnerStateInput, pricingInput } from "../admin/types.js";
 import { managerPolicyInput } from "../managed-profiles/types.js";
 import { emailAddress } from "../identity/types.js";
@@ -54,6 +54,7 @@ export const listAuditEvents = defineOperatorOperation({
   name: "listAuditEvents",
   summary: "List the operator's changes, newest first",
   input: auditEventQuery,
+  output: auditEventList,
   run: (app, _operator, query) => app.admin.auditEvents(query),
 });
 

@@ -25,7 +25,7 @@ const whole = outputObject("TestWhole", "Every kind of field an output has.", {
   note: z.string().nullable().describe("Null when there is none."),
   since: instantField("An instant that may be missing.").nullable(),
   parts: z.array(part).describe("Nested objects."),
-  main: part.nullable().describe("A nested object that may be null."),
+  main: part.describe("A nested object that may be null.").nullable(),
 });
 
 describe("GraphQL types from output schemas", () => {
@@ -73,6 +73,8 @@ describe("GraphQL types from output schemas", () => {
       "  main: TestPart",
       "}",
     ]);
+    // A field describing the object it holds describes a copy: the object's type keeps its own description.
+    expect(printType(schema.getType("TestPart") as GraphQLObjectType).split("\n")[0]).toBe('"""A part."""');
     // Built once: a type named twice is the same class.
     expect(outputType(whole)).toBe(Whole);
   });

@@ -1,9 +1,7 @@
-import { GraphQLJSONObject } from "graphql-scalars";
-import { Field, ID, ObjectType } from "type-graphql";
-import { AUDIT_TARGET_TYPES, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
+import { AUDIT_TARGET_TYPES, auditEventView, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
 import { Connection } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
-import { registerGraphQLEnum } from "./output-type.js";
+import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 const OperatorChannelEnum = enumOf(OPERATOR_CHANNELS);
 registerGraphQLEnum(OperatorChannelEnum, {
@@ -48,48 +46,4 @@ registerGraphQLEnum(AuditTargetTypeEnum, {
   },
 });
 
-@ObjectType({
-  description:
-    "Who made an operator change. Every operator shares the operator token, so over HTTP the request tells changes apart.",
-})
-class AuditActor {
-  @Field(() => OperatorChannelEnum, { description: "How the change was made." })
-  channel!: string;
-
-  @Field(() => String, { nullable: true, description: "REST and GraphQL: the request's X-Request-ID." })
-  requestId!: string | null;
-
-  @Field(() => String, { nullable: true, description: "REST and GraphQL: the client address the request came from." })
-  clientAddress!: string | null;
-
-  @Field(() => String, { nullable: true, description: "CLI: the OS account that ran the command." })
-  osUser!: string | null;
-}
-
-@ObjectType({ description: "One change the operator made, recorded in the change's own transaction." })
-class AuditEvent {
-  @Field(() => ID, { description: "The event's id (UUID)." })
-  id!: string;
-
-  @Field({ description: "When the change was made." })
-  at!: Date;
-
-  @Field(() => AuditActor, { description: "Who made it." })
-  actor!: AuditActor;
-
-  @Field(() => AuditActionEnum, { description: "What was done." })
-  action!: string;
-
-  @Field(() => AuditTargetTypeEnum, { description: "What kind of record changed." })
-  targetType!: string;
-
-  @Field(() => ID, { description: "The changed record's id (a manager's or pricing assignment's is the profile id)." })
-  targetId!: string;
-
-  @Field(() => GraphQLJSONObject, {
-    description: "The ids and settings the change set; never secrets or personal data.",
-  })
-  details!: Record<string, unknown>;
-}
-
-export const AuditEventConnection = Connection(AuditEvent, "AuditEvent");
+export const AuditEventConnection = Connection(outputType(auditEventView), "AuditEvent");

@@ -85,7 +85,7 @@ export function outputType<Schema extends z.ZodObject>(
   schema: Schema,
   options: { implements?: ClassType[] } = {},
 ): ClassType<z.output<Schema>> {
-  const name = graphqlNames.get(schema)?.name;
+  const { name, description } = graphqlNames.get(schema) ?? {};
   if (!name) throw new Error("An output object needs its GraphQL name (outputObject)");
   const existing = built.get(name);
   if (existing) {
@@ -97,7 +97,7 @@ export function outputType<Schema extends z.ZodObject>(
     const { type, nullable } = fieldType(fieldSchema);
     Field(type, { nullable, description: descriptionOf(fieldSchema) })(Type.prototype, field);
   }
-  ObjectType(name, { description: schema.description, implements: options.implements })(Type);
+  ObjectType(name, { description, implements: options.implements })(Type);
   built.set(name, { shape: schema.shape, type: Type });
   return Type as ClassType<z.output<Schema>>;
 }
