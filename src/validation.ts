@@ -33,6 +33,13 @@ export const listPage = z.object({
 });
 export type ListPage = z.output<typeof listPage>;
 
+/** A value read back from storage, checked against the values it may hold: a column holds text, whatever wrote it. */
+export function storedOneOf<const Values extends readonly string[]>(values: Values, stored: string): Values[number] {
+  const known = values.find((value) => value === stored);
+  if (known === undefined) throw new Error(`Unexpected stored value: ${stored}`);
+  return known;
+}
+
 /** A flag: a JSON boolean, or its text in a query string. */
 export const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((text) => text === "true")]);
 

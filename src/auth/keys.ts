@@ -4,12 +4,6 @@ import { hash, randomInt } from "node:crypto";
 export const RAMP_ENVIRONMENTS = ["test", "live"] as const;
 export type RampEnvironment = (typeof RAMP_ENVIRONMENTS)[number];
 
-/** An environment read back from storage, checked: a column holds text, whatever wrote it. */
-export function rampEnvironmentOf(stored: string): RampEnvironment {
-  const known = RAMP_ENVIRONMENTS.find((environment) => environment === stored);
-  if (!known) throw new Error(`Unknown ramp environment: ${stored}`);
-  return known;
-}
 export type KeyKind = "public" | "secret";
 
 const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

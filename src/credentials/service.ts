@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { rampEnvironmentOf } from "../auth/keys.js";
+import { RAMP_ENVIRONMENTS } from "../auth/keys.js";
 import { recordOperatorChange } from "../audit/service.js";
 import type { OperatorActor } from "../audit/types.js";
 import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
@@ -10,7 +10,7 @@ import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import type { ProfileService } from "../profiles/service.js";
-import { canonicalId, type ListPage } from "../validation.js";
+import { canonicalId, storedOneOf, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";
 import {
@@ -37,7 +37,7 @@ function addYears(date: Date, years: number): Date {
 
 function toCredentialView(record: repo.CredentialRecord): ApiCredentialView {
   const { secretKeyHash: _digest, environment, ...view } = record;
-  return { ...view, environment: rampEnvironmentOf(environment) };
+  return { ...view, environment: storedOneOf(RAMP_ENVIRONMENTS, environment) };
 }
 
 /**

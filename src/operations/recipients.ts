@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { codeInput, inviteInput, relationshipInput } from "../recipients/service.js";
+import {
+  acceptedInvitation,
+  codeInput,
+  invitationList,
+  invitationPreview,
+  invitationView,
+  inviteInput,
+  recipientList,
+  recipientView,
+  relationshipInput,
+} from "../recipients/types.js";
 import { flag, listPage, uuid } from "../validation.js";
 import { defineOperation } from "./operation.js";
 
@@ -22,6 +32,7 @@ export const listRecipientInvitations = defineOperation({
   summary: "List pending recipient invitations",
   access: SENDER,
   input: listPage.extend({ archived: flag.default(false) }).strict(),
+  output: invitationList,
   run: (app, acting, input) => app.recipients.invitations(acting, input),
 });
 
@@ -30,6 +41,7 @@ export const archiveRecipientInvitation = defineOperation({
   summary: "Archive a pending invitation",
   access: SENDER,
   input: byId,
+  output: invitationView,
   run: (app, acting, { id }) => app.recipients.archive(acting, id, true),
 });
 
@@ -38,6 +50,7 @@ export const unarchiveRecipientInvitation = defineOperation({
   summary: "Restore an archived invitation",
   access: SENDER,
   input: byId,
+  output: invitationView,
   run: (app, acting, { id }) => app.recipients.archive(acting, id, false),
 });
 
@@ -46,6 +59,7 @@ export const listRecipients = defineOperation({
   summary: "List recipients",
   access: SENDER,
   input: listPage,
+  output: recipientList,
   run: (app, acting, page) => app.recipients.recipients(acting, page),
 });
 
@@ -54,6 +68,7 @@ export const updateRecipient = defineOperation({
   summary: "Change a recipient's relationship",
   access: SENDER,
   input: relationshipInput,
+  output: z.union([recipientView, invitationView]),
   run: (app, acting, input) => app.recipients.updateRelationship(acting, input),
 });
 
@@ -70,6 +85,7 @@ export const previewRecipientInvitation = defineOperation({
   summary: "Preview an invitation by its code",
   access: INVITEE,
   input: codeInput,
+  output: invitationPreview,
   run: (app, acting, { code }) => app.recipients.preview(acting, code),
 });
 
@@ -78,5 +94,6 @@ export const acceptRecipientInvitation = defineOperation({
   summary: "Accept an invitation by its code",
   access: INVITEE,
   input: codeInput,
+  output: acceptedInvitation,
   run: (app, acting, { code }) => app.recipients.accept(acting, code),
 });

@@ -9,50 +9,20 @@ import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
 import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
-import { canonicalId, email, fieldError, requiredString, uuid, type ListPage } from "../validation.js";
+import { canonicalId, fieldError, storedOneOf, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";
+import {
+  RELATIONSHIPS,
+  type acceptedInvitation,
+  type InvitationPreview,
+  type InvitationView,
+  type inviteInput,
+  type RecipientView,
+  type relationshipInput,
+} from "./types.js";
 
-export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-export const inviteInput = z
-  .object({
-    email: requiredString().max(254, "must be at most 254 characters").trim().toLowerCase().pipe(email()),
-    relationship: z.enum(RELATIONSHIPS),
-  })
-  .strict();
-export const relationshipInput = z.object({ id: uuid(), relationship: z.enum(RELATIONSHIPS) }).strict();
-export const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
-
-/** An invitation as its sender sees it. */
-export interface InvitationView {
-  id: string;
-  email: string;
-  relationship: string;
-  /** pending, or expired once expiresAt has passed without an acceptance. */
-  status: "pending" | "expired";
-  archived: boolean;
-  expiresAt: Date;
-  createdAt: Date;
-}
-
-/** A recipient (an accepted invitation) as its sender sees it. */
-export interface RecipientView {
-  id: string;
-  email: string;
-  relationship: string;
-  acceptedAt: Date;
-}
-
-/** An invitation as its invitee sees it before accepting: who invites, as what, until when. */
-export interface InvitationPreview {
-  invitationId: string;
-  /** The sender's email, masked (`a***@example.com`). */
-  sender: string;
-  relationship: string;
-  expiresAt: Date;
-}
 
 const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found.`);
 
@@ -193,21 +163,18 @@ export class RecipientService {
     return {
       invitationId: row.id,
       sender: maskEmail(sender),
-      relationship: row.relationship,
+      relationship: storedOneOf(RELATIONSHIPS, row.relationship),
       expiresAt: row.expiresAt,
     };
   }
 
   /** The invitee accepts: it becomes the sender's recipient (once: a conditional update). */
-  async accept(
-    acting: ActingContext,
-    code: string,
-  ): Promise<{ invitationId: string; relationship: string; acceptedAt: Date }> {
+  async accept(acting: ActingContext, code: string): Promise<z.output<typeof acceptedInvitation>> {
     const row = await this.invitedTo(acting, code);
     const acceptedAt = new Date();
     if (!(await repo.acceptInvitation(this.db, row.id, acting.subjectProfileId, acceptedAt)))
       throw notFound("Invitation");
-    return { invitationId: row.id, relationship: row.relationship, acceptedAt };
+    return { invitationId: row.id, relationship: storedOneOf(RELATIONSHIPS, row.relationship), acceptedAt };
   }
 
   /** A pending, unexpired, unarchived invitation to the caller's own login email with this code; else NOT_FOUND. */
@@ -248,7 +215,7 @@ function invitationView(row: repo.InvitationRow, now: Date): InvitationView {
   return {
     id: row.id,
     email: row.email,
-    relationship: row.relationship,
+    relationship: storedOneOf(RELATIONSHIPS, row.relationship),
     status: row.expiresAt > now ? "pending" : "expired",
     archived: row.archivedAt !== null,
     expiresAt: row.expiresAt,
@@ -257,7 +224,12 @@ function invitationView(row: repo.InvitationRow, now: Date): InvitationView {
 }
 
 function recipientView(row: repo.InvitationRow): RecipientView {
-  return { id: row.id, email: row.email, relationship: row.relationship, acceptedAt: row.acceptedAt! };
+  return {
+    id: row.id,
+    email: row.email,
+    relationship: storedOneOf(RELATIONSHIPS, row.relationship),
+    acceptedAt: row.acceptedAt!,
+  };
 }
 
 /** `ana.souza@example.com` -> `a***@example.com`: enough to recognize, not to harvest. */

@@ -142,7 +142,7 @@ export class RecipientsResolver {
     @Arg("code", { description: "The invitation code mailed to the invitee." }) code: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<AcceptRecipientInvitationPayload> {
+  ) {
     return performField(acceptRecipientInvitation, context, acting, { code });
   }
 }

@@ -13,26 +13,9 @@ import {
   updateRecipient,
 } from "../../operations/recipients.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
-import { RELATIONSHIPS } from "../../recipients/service.js";
-import { isoDateTime, jsonSchema } from "../http.js";
-import { pagination } from "../../output.js";
+import { invitationView } from "../../recipients/types.js";
+import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
-
-const invitation = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  relationship: z.enum(RELATIONSHIPS),
-  status: z.enum(["pending", "expired"]),
-  archived: z.boolean(),
-  expiresAt: isoDateTime,
-  createdAt: isoDateTime,
-});
-const recipient = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  relationship: z.enum(RELATIONSHIPS),
-  acceptedAt: isoDateTime,
-});
 
 const eligibility = z.object({
   recipientId: z.uuid(),
@@ -40,13 +23,6 @@ const eligibility = z.object({
     Object.fromEntries(CORRIDORS.map((corridor) => [corridor, z.object({ canReceive: z.boolean() })])),
   ),
 });
-const preview = z.object({
-  invitationId: z.uuid(),
-  sender: z.string(),
-  relationship: z.enum(RELATIONSHIPS),
-  expiresAt: isoDateTime,
-});
-const accepted = z.object({ invitationId: z.uuid(), relationship: z.enum(RELATIONSHIPS), acceptedAt: isoDateTime });
 
 /** Sender-side recipients and the invitee's side of an invitation (a session only: the capability matrix). */
 export function recipientRoutes(server: FastifyInstance, app: App) {
@@ -59,7 +35,7 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     status: 201,
     // Inviting a pending address again mails a new code: the same invitation, 200.
     alternative: { status: 200, when: ({ created }) => !created },
-    response: jsonSchema(invitation),
+    response: jsonSchema(invitationView),
     errors: [400, 401, 403],
     reply: ({ invitation }) => invitation,
   });
@@ -68,7 +44,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/recipients/invitations",
     tags,
-    response: jsonSchema(z.object({ invitations: z.array(invitation), pagination })),
     errors: [400, 401, 403],
   });
 
@@ -76,7 +51,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "POST",
     url: "/v1/recipients/invitations/:id/archive",
     tags,
-    response: jsonSchema(invitation),
     errors: [400, 401, 403, 404],
   });
 
@@ -84,7 +58,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "POST",
     url: "/v1/recipients/invitations/:id/unarchive",
     tags,
-    response: jsonSchema(invitation),
     errors: [400, 401, 403, 404],
   });
 
@@ -92,7 +65,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/recipients",
     tags,
-    response: jsonSchema(z.object({ recipients: z.array(recipient), pagination })),
     errors: [400, 401, 403],
   });
 
@@ -100,7 +72,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "PATCH",
     url: "/v1/recipients/:id",
     tags,
-    response: jsonSchema(z.union([recipient, invitation])),
     errors: [400, 401, 403, 404],
   });
 
@@ -116,7 +87,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "POST",
     url: "/v1/recipient-invitations/preview",
     tags,
-    response: jsonSchema(preview),
     errors: [400, 401, 403, 404],
   });
 
@@ -124,7 +94,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "POST",
     url: "/v1/recipient-invitations/accept",
     tags,
-    response: jsonSchema(accepted),
     errors: [400, 401, 403, 404],
   });
 }

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { idField, instantField, named, outputObject, pagination } from "../output.js";
+import { email, requiredString, uuid } from "../validation.js";
+
+export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
+export const INVITATION_STATUSES = ["pending", "expired"] as const;
+
+export const inviteInput = z
+  .object({
+    email: requiredString().max(254, "must be at most 254 characters").trim().toLowerCase().pipe(email()),
+    relationship: z.enum(RELATIONSHIPS),
+  })
+  .strict();
+export const relationshipInput = z.object({ id: uuid(), relationship: z.enum(RELATIONSHIPS) }).strict();
+export const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
+
+const relationship = (description: string) =>
+  named("RecipientRelationship", z.enum(RELATIONSHIPS)).describe(description);
+
+/** An invitation as its sender sees it. */
+export const invitationView = outputObject(
+  "RecipientInvitation",
+  "An invitation to receive the sender's payouts, not accepted yet.",
+  {
+    id: idField("The invitation's id; it stays the recipient's id once accepted."),
+    email: z.string().describe("The invited address, trimmed and lower-cased; the invitee signs in with it to accept."),
+    relationship: relationship("How the sender relates to the invitee."),
+    status: named("RecipientInvitationStatus", z.enum(INVITATION_STATUSES)).describe(
+      "Pending until expiresAt passes, then expired.",
+    ),
+    archived: z
+      .boolean()
+      .describe(
+        "True while the sender keeps it archived: it is then listed only with archived: true and cannot be accepted.",
+      ),
+    expiresAt: instantField("When the mailed code stops working: seven days after the latest invitation mail."),
+    createdAt: instantField("When the address was first invited; inviting it again does not change it."),
+  },
+);
+export type InvitationView = z.output<typeof invitationView>;
+export const invitationList = z.object({ invitations: z.array(invitationView), pagination });
+
+/** A recipient (an accepted invitation) as its sender sees it. */
+export const recipientView = outputObject("Recipient", "A person who accepted the sender's invitation.", {
+  id: idField("The accepted invitation's id, which the recipient's eligibility and relationship changes name."),
+  email: z.string().describe("The invited address, trimmed and lower-cased."),
+  relationship: relationship("How the sender relates to the recipient."),
+  acceptedAt: instantField("When the invitee accepted the invitation."),
+});
+export type RecipientView = z.output<typeof recipientView>;
+export const recipientList = z.object({ recipients: z.array(recipientView), pagination });
+
+/** An invitation as its invitee sees it before accepting: who invites, as what, until when. */
+export const invitationPreview = outputObject(
+  "RecipientInvitationPreview",
+  "What an invitee sees before accepting: who invites (masked), as what, until when.",
+  {
+    invitationId: idField("The invitation's id."),
+    sender: z
+      .string()
+      .describe(
+        'The sender\'s email, masked (a***@example.com), or "a managed profile" when the sender has no login email.',
+      ),
+    relationship: relationship("How the sender says it relates to the invitee."),
+    expiresAt: instantField("The invitation can be accepted until this moment."),
+  },
+);
+export type InvitationPreview = z.output<typeof invitationPreview>;
+
+/** The accepted invitation, as the invitee sees it. */
+export const acceptedInvitation = outputObject(
+  "AcceptRecipientInvitationPayload",
+  "The outcome of accepting an invitation: the accepted invitation, as the invitee sees it.",
+  {
+    invitationId: idField("The accepted invitation's id."),
+    relationship: relationship("How the sender relates to its new recipient."),
+    acceptedAt: instantField("When the invitation was accepted."),
+  },
+);
