@@ -34,7 +34,6 @@ import {
   RequestBrazilSelfieUploadPayload,
 } from "../types/payload.js";
 import { RampDirectionEnum } from "../types/reference-data.js";
-import { toRampType } from "../types/ramps.js";
 import { DecimalScalar } from "../types/scalars.js";
 
 const BR = BRAZIL_CUSTOMER_OPERATIONS;
@@ -146,7 +145,7 @@ export class BrazilCustomersResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<string> {
     const { remainingLimit } = await performField(BR.remainingLimit, context, acting, {
-      direction: toRampType(direction),
+      direction,
       taxId: given(taxId),
     });
     return remainingLimit.toFixed(2);

@@ -7,7 +7,6 @@ import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { Performs, performField } from "../operation-field.js";
 import { asNode, Node } from "../types/node.js";
-import { toQuote } from "./quotes.js";
 import { toRamp } from "./ramps.js";
 
 /** Performs a kind's own lookup as its own field would: that lookup's tasks checked, its delegation rule applied. */
@@ -21,7 +20,7 @@ async function lookUp<Result>(lookup: AnyOperation<Result>, context: GraphQLCont
 /** How each kind is answered: its own lookup, as the GraphQL type its own field returns. */
 const ANSWERS: Record<NodeKind, (context: GraphQLContext, id: string) => Promise<object>> = {
   ramp: async (context, id) => asNode("Ramp", toRamp(await lookUp(NODE_LOOKUPS.ramp, context, { id }))),
-  quote: async (context, id) => asNode("Quote", toQuote(await lookUp(NODE_LOOKUPS.quote, context, { id }))),
+  quote: async (context, id) => asNode("Quote", await lookUp(NODE_LOOKUPS.quote, context, { id })),
   managedProfile: async (context, profileId) =>
     asNode("ManagedProfile", await lookUp(NODE_LOOKUPS.managedProfile, context, { profileId })),
 };

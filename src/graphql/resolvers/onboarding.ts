@@ -15,7 +15,7 @@ import { Performs, performField } from "../operation-field.js";
 import { CorridorEnum, CustomerTypeEnum } from "../types/managed-profiles.js";
 import { BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
 import { SelectActiveEntityPayload } from "../types/payload.js";
-import { RampInfo, toDirection, UserLimit } from "../types/ramps.js";
+import { RampInfo, UserLimit } from "../types/ramps.js";
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,
@@ -46,8 +46,7 @@ export class OnboardingResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<UserLimit[]> {
-    const { limits } = await performField(getUserLimits, context, acting, { corridors });
-    return limits.map((limit) => ({ ...limit, direction: toDirection(limit.direction) }));
+    return (await performField(getUserLimits, context, acting, { corridors })).limits;
   }
 
   @Query(() => OnboardingStatus, {

@@ -1,21 +1,11 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { createBestQuote, createQuote, createWidgetSession, getQuote } from "../../operations/quotes.js";
-import type { QuoteView } from "../../quotes/types.js";
 import type { GraphQLContext } from "../context.js";
 import { OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
-import {
-  CreateBestQuoteInput,
-  CreateQuoteInput,
-  CreateWidgetSessionInput,
-  Quote,
-  toDirection,
-  toRampType,
-} from "../types/ramps.js";
+import { CreateBestQuoteInput, CreateQuoteInput, CreateWidgetSessionInput, Quote } from "../types/ramps.js";
 import { CreateBestQuotePayload, CreateQuotePayload, CreateWidgetSessionPayload } from "../types/payload.js";
-
-export const toQuote = (view: QuoteView): Quote => ({ ...view, rampType: toDirection(view.rampType) });
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 @Resolver(() => Quote)
@@ -31,7 +21,7 @@ export class QuotesResolver {
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
-    return toQuote(await performField(getQuote, context, acting, { id }));
+    return performField(getQuote, context, acting, { id });
   }
 
   @Mutation(() => CreateQuotePayload, {
@@ -43,8 +33,8 @@ export class QuotesResolver {
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateQuotePayload>> {
-    const quote = await performField(createQuote, context, acting, { ...input, rampType: toRampType(input.rampType) });
-    return { quote: toQuote(quote) };
+    const quote = await performField(createQuote, context, acting, input);
+    return { quote };
   }
 
   @Mutation(() => CreateBestQuotePayload, {
@@ -57,11 +47,8 @@ export class QuotesResolver {
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateBestQuotePayload>> {
-    const quote = await performField(createBestQuote, context, acting, {
-      ...input,
-      rampType: toRampType(input.rampType),
-    });
-    return { quote: toQuote(quote) };
+    const quote = await performField(createBestQuote, context, acting, input);
+    return { quote };
   }
 
   @Mutation(() => CreateWidgetSessionPayload, {
@@ -76,10 +63,7 @@ export class QuotesResolver {
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateWidgetSessionPayload>> {
-    const widgetSession = await performField(createWidgetSession, context, acting, {
-      ...input,
-      ...(input.rampType != null && { rampType: toRampType(input.rampType) }),
-    });
+    const widgetSession = await performField(createWidgetSession, context, acting, input);
     return { widgetSession };
   }
 }

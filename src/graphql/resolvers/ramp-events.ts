@@ -11,7 +11,7 @@ import type { GraphQLContext } from "../context.js";
 import { Acting, actingFor, fieldDelegation } from "../acting.js";
 import { followedStream, stillEntitled } from "../subscriptions.js";
 import { RampEvent } from "../types/ramp-events.js";
-import { Ramp, toDirection } from "../types/ramps.js";
+import { Ramp } from "../types/ramps.js";
 import { toRamp } from "./ramps.js";
 
 interface RampEventsArgs {
@@ -129,10 +129,7 @@ export class RampEventsResolver {
     _rampId: string | null,
     @Root() event: RampEventBody,
   ): RampEvent {
-    return {
-      ...event,
-      payload: { ...event.payload, transactionType: toDirection(event.payload.transactionType as "BUY" | "SELL") },
-    };
+    return event;
   }
 
   @Subscription(() => Ramp, {

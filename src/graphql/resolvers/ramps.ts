@@ -15,7 +15,6 @@ import {
   RampError,
   RampHistoryArgs,
   RegisterRampInput,
-  toDirection,
   UpdateRampInput,
 } from "../types/ramps.js";
 import { RegisterRampPayload, StartRampPayload, UpdateRampPayload } from "../types/payload.js";
@@ -28,7 +27,6 @@ export function toRamp(view: RampView): Ramp {
   let ramp = rampOfView.get(view);
   if (!ramp) {
     ramp = Object.assign(new Ramp(), view, {
-      type: toDirection(view.type),
       unsignedTxs: view.unsignedTxs as Record<string, unknown>[],
     });
     rampOfView.set(view, ramp);

@@ -96,6 +96,8 @@ export class ReferenceDataResolver {
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ) {
-    return (await performField(listSupportedPaymentMethods, context, acting, { type, fiat })).paymentMethods;
+    // The catalog spells directions as REST's reference data does: buy, sell.
+    const direction = type?.toLowerCase();
+    return (await performField(listSupportedPaymentMethods, context, acting, { type: direction, fiat })).paymentMethods;
   }
 }

@@ -70,10 +70,6 @@ registerGraphQLEnum(KycCaseStatusEnum, {
   },
 });
 
-/** The services spell ramp types BUY/SELL; the RampDirection enum's values are buy/sell. */
-export const toDirection = (type: "BUY" | "SELL") => type.toLowerCase();
-export const toRampType = (direction: string) => direction.toUpperCase();
-
 /** What a quote fixes, shared by quotes and ramps: the conversion and its fee breakdown (decimal strings). */
 @ObjectType({ description: "Not emitted itself: the fields Quote and Ramp share." })
 abstract class QuoteTerms {
@@ -308,7 +304,7 @@ export function historyInputOf(args: RampHistoryArgs) {
   return {
     walletAddress,
     status,
-    type: type && toRampType(type),
+    type,
     corridor,
     createdFrom: createdFrom?.toISOString(),
     createdBefore: createdBefore?.toISOString(),

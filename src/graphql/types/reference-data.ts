@@ -1,7 +1,8 @@
 import { Field, Int, ObjectType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import { DecimalScalar } from "./scalars.js";
-import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS, RAMP_DIRECTIONS } from "../../reference-data/catalog.js";
+import { RAMP_TYPES } from "../../quotes/types.js";
+import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../../reference-data/catalog.js";
 import { registerGraphQLEnum } from "./output-type.js";
 
 /** Turns descriptions keyed by the services' values into the valuesConfig of an `enumOf` enum. */
@@ -56,7 +57,7 @@ registerGraphQLEnum(PaymentMethodIdEnum, {
   valuesConfig: valuesConfigOf(PAYMENT_METHOD_DESCRIPTIONS),
 });
 
-export const RampDirectionEnum = enumOf(RAMP_DIRECTIONS);
+export const RampDirectionEnum = enumOf(RAMP_TYPES);
 registerGraphQLEnum(RampDirectionEnum, {
   name: "RampDirection",
   description: "BUY = onramp (fiat to crypto), SELL = offramp.",
