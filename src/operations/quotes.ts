@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bestQuoteInput, quoteInput } from "../quotes/types.js";
+import { bestQuoteInput, quoteInput, quoteView } from "../quotes/types.js";
 import { createWidgetSessionInput } from "../widget-sessions/types.js";
 import { uuid } from "../validation.js";
 import { defineOpenOperation } from "./operation.js";
@@ -14,6 +14,7 @@ export const createQuote = defineOpenOperation(QUOTES, {
   name: "createQuote",
   summary: "Create a quote",
   input: quoteInput,
+  output: quoteView,
   run: (app, acting, input) => app.quotes.create(acting, input),
 });
 
@@ -21,6 +22,7 @@ export const createBestQuote = defineOpenOperation(QUOTES, {
   name: "createBestQuote",
   summary: "Create a quote on the network that pays out the most",
   input: bestQuoteInput,
+  output: quoteView,
   run: (app, acting, input) => app.quotes.createBest(acting, input),
 });
 
@@ -28,6 +30,7 @@ export const getQuote = defineOpenOperation(QUOTES, {
   name: "getQuote",
   summary: "Get a quote",
   input: z.object({ id: uuid() }),
+  output: quoteView,
   run: (app, acting, { id }) => app.quotes.get(acting, id),
 });
 

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { historyInput, rampIdInput, registerInput, updateInput, walletHistoryInput } from "../ramps/types.js";
+import {
+  historyInput,
+  rampErrorView,
+  rampIdInput,
+  rampView,
+  registerInput,
+  updateInput,
+  walletHistoryInput,
+} from "../ramps/types.js";
 import { uuid } from "../validation.js";
 import { defineOperation, gate } from "./operation.js";
 
@@ -16,6 +24,7 @@ export const registerRamp = defineOperation({
     app.ramps.registrableQuote(acting, quoteId),
   ),
   input: registerInput,
+  output: rampView,
   run: (app, acting, input, quote) => app.ramps.register(acting, quote, input),
 });
 
@@ -25,6 +34,7 @@ export const updateRamp = defineOperation({
   access: RAMPS,
   gate: startableRamp,
   input: updateInput,
+  output: rampView,
   run: (app, acting, input, ramp) => app.ramps.update(acting, input, ramp),
 });
 
@@ -34,6 +44,7 @@ export const startRamp = defineOperation({
   access: RAMPS,
   gate: startableRamp,
   input: rampIdInput,
+  output: rampView,
   run: (app, acting, _input, ramp) => app.ramps.start(acting, ramp),
 });
 
@@ -42,6 +53,7 @@ export const getRampStatus = defineOperation({
   summary: "Get a ramp's status",
   access: RAMPS,
   input: z.object({ id: uuid() }),
+  output: rampView,
   run: (app, acting, { id }) => app.ramps.get(acting, id),
 });
 
@@ -67,5 +79,6 @@ export const getRampErrorLogs = defineOperation({
   summary: "Get a ramp's error log",
   access: RAMPS,
   input: z.object({ id: uuid() }),
+  output: z.array(rampErrorView),
   run: (app, acting, { id }) => app.ramps.errors(acting, id),
 });

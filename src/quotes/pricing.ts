@@ -31,7 +31,7 @@ export interface PricingRequest {
 }
 
 const FEE_NAMES = ["networkFee", "anchorFee", "serviceFee", "partnerFee", "processingFee", "totalFee"] as const;
-export type FeeBreakdown = { [K in (typeof FEE_NAMES)[number] as `${K}Fiat` | `${K}USD`]: string };
+type FeeBreakdown = { [K in (typeof FEE_NAMES)[number] as `${K}Fiat` | `${K}USD`]: string };
 
 export interface PricedQuote {
   outputAmount: string;

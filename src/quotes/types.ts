@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { idField, instantField, named, outputObject } from "../output.js";
 import { NETWORKS } from "../reference-data/catalog.js";
 import { amount, countryCode, omissible, text } from "../validation.js";
-import type { FeeBreakdown } from "./pricing.js";
 
 export const RAMP_TYPES = ["BUY", "SELL"] as const;
-type RampType = (typeof RAMP_TYPES)[number];
 
 /** A payment method, a network, a currency: the service looks each up in the catalog. */
 const code = text("code");
@@ -41,23 +40,52 @@ export const bestQuoteInput = z.object({
 export type QuoteInput = z.output<typeof quoteInput>;
 export type BestQuoteInput = z.output<typeof bestQuoteInput>;
 
+const decimal = (description: string) => named("Decimal", z.string()).describe(description);
+
+/** What a quote fixes, shared by quotes and ramps: the conversion and its fee breakdown (decimal strings). */
+export const quoteTermsShape = {
+  from: z.string().describe("BUY: the payment method; SELL: the network."),
+  to: z.string().describe("BUY: the network; SELL: the payment method."),
+  network: named("Network", z.string()).describe("The network the tokens move on."),
+  paymentMethod: named("PaymentMethodId", z.string()).describe("The payment rail the fiat moves on."),
+  countryCode: z
+    .string()
+    .nullable()
+    .describe("ISO 3166-1 alpha-2 code of the country the quote was asked for; null when none was given."),
+  inputAmount: decimal("What is paid in, in inputCurrency."),
+  inputCurrency: z.string().describe("BUY: the fiat symbol (such as BRL); SELL: the token symbol."),
+  outputAmount: decimal("What is paid out, in outputCurrency."),
+  outputCurrency: z.string().describe("BUY: the token symbol; SELL: the fiat symbol."),
+  feeCurrency: named("FiatCurrencySymbol", z.string()).describe("The fiat of the *Fiat fee fields."),
+  networkFeeFiat: decimal("The network's cost, in the fee currency."),
+  networkFeeUSD: decimal("The network fee in US dollars (2 decimals)."),
+  anchorFeeFiat: decimal("The rail's (anchor's) fee."),
+  anchorFeeUSD: decimal("The anchor fee in US dollars (2 decimals)."),
+  serviceFeeFiat: decimal("The service fee."),
+  serviceFeeUSD: decimal("The service fee in US dollars (2 decimals)."),
+  partnerFeeFiat: decimal("The partner's markup."),
+  partnerFeeUSD: decimal("The partner's markup in US dollars (2 decimals)."),
+  processingFeeFiat: decimal("Anchor fee plus service fee."),
+  processingFeeUSD: decimal("Anchor plus service fee in US dollars, summed from the rounded parts."),
+  totalFeeFiat: decimal("Network, processing and partner fees."),
+  totalFeeUSD: decimal("Network, processing and partner fees in US dollars, summed from the rounded parts."),
+};
+
 /** A quote as callers see it (field names of the reference contract). */
-export interface QuoteView extends FeeBreakdown {
-  id: string;
-  rampType: RampType;
-  from: string;
-  to: string;
-  network: string;
-  paymentMethod: string;
-  countryCode: string | null;
-  inputAmount: string;
-  inputCurrency: string;
-  outputAmount: string;
-  outputCurrency: string;
-  feeCurrency: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
+export const quoteView = outputObject(
+  "Quote",
+  "A priced conversion, valid 10 minutes; registering a ramp consumes it.",
+  {
+    id: idField("UUID v4 of this quote."),
+    ...quoteTermsShape,
+    rampType: named("RampDirection", z.enum(RAMP_TYPES)).describe(
+      "BUY pays fiat in for tokens; SELL sends tokens for a fiat payout.",
+    ),
+    expiresAt: instantField("When the quote can no longer be registered: 10 minutes after createdAt."),
+    createdAt: instantField("When the quote was priced."),
+  },
+);
+export type QuoteView = z.output<typeof quoteView>;
 
 /** What a ramp shows of the quote it was registered from. */
 export type QuoteTerms = Omit<QuoteView, "id" | "rampType" | "expiresAt" | "createdAt">;

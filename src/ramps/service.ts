@@ -353,7 +353,7 @@ export class RampService {
             })
           : null,
       depositQrCode: ramp.depositQrCode,
-      unsignedTxs: JSON.parse(ramp.unsignedTxs) as unknown[],
+      unsignedTxs: JSON.parse(ramp.unsignedTxs) as Record<string, unknown>[],
       transactionHash: ramp.transactionHash,
       transactionExplorerLink: ramp.transactionHash ? explorerLink(quote.network, ramp.transactionHash) : null,
       expiresAt: ramp.startDeadline,

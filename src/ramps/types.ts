@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { PaymentInstructions } from "../providers/ports.js";
-import type { QuoteTerms } from "../quotes/types.js";
+import { idField, instantField, named, outputObject } from "../output.js";
+import { quoteTermsShape, RAMP_TYPES } from "../quotes/types.js";
 import { instant, text, uuid, walletAddress } from "../validation.js";
 import { CORRIDORS } from "../reference-data/corridors.js";
-import { RAMP_STATUSES, type RampPhase, type RampStatus } from "../reference-data/ramp-phases.js";
+import { RAMP_PHASES, RAMP_STATUSES } from "../reference-data/ramp-phases.js";
 
 const MAX_JSON_BYTES = 16 * 1024;
 
@@ -80,33 +80,64 @@ export type RegisterInput = z.output<typeof registerInput>;
 export type UpdateInput = z.output<typeof updateInput>;
 export type HistoryPage = z.output<typeof historyInput>;
 
-/** A ramp as callers see it (field names of the reference contract). */
-export interface RampView extends QuoteTerms {
-  id: string;
-  quoteId: string;
-  type: "BUY" | "SELL";
-  currentPhase: RampPhase;
-  status: RampStatus;
-  walletAddress: string | null;
-  sessionId: string | null;
-  fiatAccountId: string | null;
-  /** How to pay a BUY in fiat; null for SELL. */
-  paymentInstructions: PaymentInstructions | null;
-  depositQrCode: string | null;
-  unsignedTxs: unknown[];
-  transactionHash: string | null;
-  transactionExplorerLink: string | null;
-  /** The deadline for starting the ramp. */
-  expiresAt: Date;
-  startedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+const phase = (description: string) => named("RampPhase", z.enum(RAMP_PHASES)).describe(description);
 
-export interface RampErrorView {
-  timestamp: Date;
-  phase: RampPhase;
-  error: string;
-  details: string | null;
-  recoverable: boolean;
-}
+/** How a BUY's payer pays in the fiat. */
+const paymentInstructionsView = outputObject("PaymentInstructions", "BUY: how to pay the fiat in.", {
+  method: named("PaymentMethodId", z.string()).describe("The payment method to pay with (the quote's)."),
+  amount: named("Decimal", z.string()).describe("What to pay, in currency."),
+  currency: named("FiatCurrencySymbol", z.string()).describe("The fiat to pay in (the quote's inputCurrency)."),
+  reference: z.string().describe("The reference the transfer must carry."),
+  beneficiary: z.string().describe("Whom the transfer is made out to."),
+  account: z
+    .string()
+    .optional()
+    .describe("The account to pay into (a CLABE, a bank account number), where the partner names one."),
+});
+
+/** A ramp as callers see it (field names of the reference contract). */
+export const rampView = outputObject("Ramp", "A ramp: a registered quote on its way through the provider's phases.", {
+  id: idField("UUID v4 of this ramp."),
+  ...quoteTermsShape,
+  quoteId: idField("The quote the ramp was registered from (and consumed)."),
+  type: named("RampDirection", z.enum(RAMP_TYPES)).describe("The quote's rampType."),
+  currentPhase: phase("The fine-grained step; it only moves forward."),
+  status: named("RampStatus", z.enum(RAMP_STATUSES)).describe(
+    "Follows from currentPhase; each change emits a STATUS_CHANGE event.",
+  ),
+  walletAddress: z.string().nullable().describe("BUY: where the tokens go; SELL: where they come from."),
+  sessionId: idField("The widget session the ramp was registered with.").nullable(),
+  fiatAccountId: idField(
+    "SELL in AR, CO, MX or US: the subject's fiat account the payout goes to; null otherwise.",
+  ).nullable(),
+  paymentInstructions: paymentInstructionsView.nullable().describe("BUY: how to pay the fiat in; null for SELL."),
+  depositQrCode: z.string().nullable().describe("PIX BR Code (copy and paste), for PIX payments."),
+  unsignedTxs: z
+    .array(named("JSONObject", z.record(z.string(), z.unknown())))
+    .describe("SELL: what the user signs and returns with its update."),
+  transactionHash: z
+    .string()
+    .nullable()
+    .describe(
+      "Hash of the on-chain transaction the provider reports while processing (BUY: the token payout); null until then.",
+    ),
+  transactionExplorerLink: z
+    .string()
+    .nullable()
+    .describe("A block explorer URL for transactionHash; null without a hash or an explorer for the network."),
+  expiresAt: instantField("The deadline for starting the ramp."),
+  startedAt: instantField("When the ramp was started; null until then.").nullable(),
+  createdAt: instantField("When the ramp was registered."),
+  updatedAt: instantField("When the ramp last changed."),
+});
+export type RampView = z.output<typeof rampView>;
+
+/** An entry of a ramp's error log. */
+export const rampErrorView = outputObject("RampError", "An entry of a ramp's error log.", {
+  timestamp: instantField("When the error was recorded."),
+  phase: phase("The phase the ramp was in when the error occurred."),
+  error: z.string().describe("A short summary of what went wrong."),
+  details: z.string().nullable().describe("A longer explanation; null when there is none."),
+  recoverable: z.boolean().describe("True when processing retries and may still complete."),
+});
+export type RampErrorView = z.output<typeof rampErrorView>;

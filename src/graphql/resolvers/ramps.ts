@@ -26,9 +26,7 @@ const rampOfView = new WeakMap<RampView, Ramp>();
 export function toRamp(view: RampView): Ramp {
   let ramp = rampOfView.get(view);
   if (!ramp) {
-    ramp = Object.assign(new Ramp(), view, {
-      unsignedTxs: view.unsignedTxs as Record<string, unknown>[],
-    });
+    ramp = Object.assign(new Ramp(), view);
     rampOfView.set(view, ramp);
   }
   return ramp;

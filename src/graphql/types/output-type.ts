@@ -83,7 +83,7 @@ const built = new Map<string, { shape: z.ZodRawShape; type: ClassType }>();
  */
 export function outputType<Schema extends z.ZodObject>(
   schema: Schema,
-  options: { implements?: ClassType[] } = {},
+  options: { implements?: (abstract new () => object)[] } = {},
 ): ClassType<z.output<Schema>> {
   const { name, description } = graphqlNames.get(schema) ?? {};
   if (!name) throw new Error("An output object needs its GraphQL name (outputObject)");

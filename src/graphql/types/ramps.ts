@@ -5,12 +5,19 @@ import { DecimalScalar } from "./scalars.js";
 import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { KYC_STATUSES } from "../../providers/ports.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
-import { SIGNING_ACCOUNT_TYPES } from "../../ramps/types.js";
+import { quoteView, type QuoteView } from "../../quotes/types.js";
+import {
+  rampErrorView,
+  rampView,
+  SIGNING_ACCOUNT_TYPES,
+  type RampErrorView,
+  type RampView,
+} from "../../ramps/types.js";
 import { Connection, offsetPage, PageArgs } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
-import { registerGraphQLEnum } from "./output-type.js";
+import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerGraphQLEnum(RampPhaseEnum, {
@@ -70,200 +77,12 @@ registerGraphQLEnum(KycCaseStatusEnum, {
   },
 });
 
-/** What a quote fixes, shared by quotes and ramps: the conversion and its fee breakdown (decimal strings). */
-@ObjectType({ description: "Not emitted itself: the fields Quote and Ramp share." })
-abstract class QuoteTerms {
-  @Field(() => ID, { description: "UUID v4 of this quote or ramp." })
-  id!: string;
-
-  @Field({ description: "BUY: the payment method; SELL: the network." })
-  from!: string;
-
-  @Field({ description: "BUY: the network; SELL: the payment method." })
-  to!: string;
-
-  @Field(() => NetworkEnum, { description: "The network the tokens move on." })
-  network!: string;
-
-  @Field(() => PaymentMethodIdEnum, { description: "The payment rail the fiat moves on." })
-  paymentMethod!: string;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "ISO 3166-1 alpha-2 code of the country the quote was asked for; null when none was given.",
-  })
-  countryCode!: string | null;
-
-  @Field(() => DecimalScalar, { description: "What is paid in, in inputCurrency." })
-  inputAmount!: string;
-
-  @Field({ description: "BUY: the fiat symbol (such as BRL); SELL: the token symbol." })
-  inputCurrency!: string;
-
-  @Field(() => DecimalScalar, { description: "What is paid out, in outputCurrency." })
-  outputAmount!: string;
-
-  @Field({ description: "BUY: the token symbol; SELL: the fiat symbol." })
-  outputCurrency!: string;
-
-  @Field(() => FiatCurrencySymbolEnum, { description: "The fiat of the *Fiat fee fields." })
-  feeCurrency!: string;
-
-  @Field(() => DecimalScalar, { description: "The network's cost, in the fee currency." })
-  networkFeeFiat!: string;
-
-  @Field(() => DecimalScalar, { description: "The network fee in US dollars (2 decimals)." })
-  networkFeeUSD!: string;
-
-  @Field(() => DecimalScalar, { description: "The rail's (anchor's) fee." })
-  anchorFeeFiat!: string;
-
-  @Field(() => DecimalScalar, { description: "The anchor fee in US dollars (2 decimals)." })
-  anchorFeeUSD!: string;
-
-  @Field(() => DecimalScalar, { description: "The service fee." })
-  serviceFeeFiat!: string;
-
-  @Field(() => DecimalScalar, { description: "The service fee in US dollars (2 decimals)." })
-  serviceFeeUSD!: string;
-
-  @Field(() => DecimalScalar, { description: "The partner's markup." })
-  partnerFeeFiat!: string;
-
-  @Field(() => DecimalScalar, { description: "The partner's markup in US dollars (2 decimals)." })
-  partnerFeeUSD!: string;
-
-  @Field(() => DecimalScalar, { description: "Anchor fee plus service fee." })
-  processingFeeFiat!: string;
-
-  @Field(() => DecimalScalar, { description: "Anchor plus service fee in US dollars, summed from the rounded parts." })
-  processingFeeUSD!: string;
-
-  @Field(() => DecimalScalar, { description: "Network, processing and partner fees." })
-  totalFeeFiat!: string;
-
-  @Field(() => DecimalScalar, {
-    description: "Network, processing and partner fees in US dollars, summed from the rounded parts.",
-  })
-  totalFeeUSD!: string;
-}
-
-@ObjectType({ description: "A priced conversion, valid 10 minutes; registering a ramp consumes it.", implements: Node })
-export class Quote extends QuoteTerms {
-  @Field(() => RampDirectionEnum, { description: "BUY pays fiat in for tokens; SELL sends tokens for a fiat payout." })
-  rampType!: string;
-
-  @Field({ description: "When the quote can no longer be registered: 10 minutes after createdAt." })
-  expiresAt!: Date;
-
-  @Field({ description: "When the quote was priced." })
-  createdAt!: Date;
-}
-
-@ObjectType({ description: "BUY: how to pay the fiat in." })
-export class PaymentInstructions {
-  @Field(() => PaymentMethodIdEnum, { description: "The payment method to pay with (the quote's)." })
-  method!: string;
-
-  @Field(() => DecimalScalar, { description: "What to pay, in currency." })
-  amount!: string;
-
-  @Field(() => FiatCurrencySymbolEnum, { description: "The fiat to pay in (the quote's inputCurrency)." })
-  currency!: string;
-
-  @Field({ description: "The reference the transfer must carry." })
-  reference!: string;
-
-  @Field({ description: "Whom the transfer is made out to." })
-  beneficiary!: string;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The account to pay into (a CLABE, a bank account number), where the partner names one.",
-  })
-  account?: string | null;
-}
-
-@ObjectType({ description: "An entry of a ramp's error log." })
-export class RampError {
-  @Field({ description: "When the error was recorded." })
-  timestamp!: Date;
-
-  @Field(() => RampPhaseEnum, { description: "The phase the ramp was in when the error occurred." })
-  phase!: string;
-
-  @Field({ description: "A short summary of what went wrong." })
-  error!: string;
-
-  @Field(() => String, { nullable: true, description: "A longer explanation; null when there is none." })
-  details!: string | null;
-
-  @Field({ description: "True when processing retries and may still complete." })
-  recoverable!: boolean;
-}
-
-@ObjectType({ description: "A ramp: a registered quote on its way through the provider's phases.", implements: Node })
-export class Ramp extends QuoteTerms {
-  @Field(() => ID, { description: "The quote the ramp was registered from (and consumed)." })
-  quoteId!: string;
-
-  @Field(() => RampDirectionEnum, { description: "The quote's rampType." })
-  type!: string;
-
-  @Field(() => RampPhaseEnum, { description: "The fine-grained step; it only moves forward." })
-  currentPhase!: string;
-
-  @Field(() => RampStatusEnum, {
-    description: "Follows from currentPhase; each change emits a STATUS_CHANGE event.",
-  })
-  status!: string;
-
-  @Field(() => String, { nullable: true, description: "BUY: where the tokens go; SELL: where they come from." })
-  walletAddress!: string | null;
-
-  @Field(() => ID, { nullable: true, description: "The widget session the ramp was registered with." })
-  sessionId!: string | null;
-
-  @Field(() => ID, {
-    nullable: true,
-    description: "SELL in AR, CO, MX or US: the subject's fiat account the payout goes to; null otherwise.",
-  })
-  fiatAccountId!: string | null;
-
-  @Field(() => PaymentInstructions, { nullable: true, description: "BUY: how to pay the fiat in; null for SELL." })
-  paymentInstructions!: PaymentInstructions | null;
-
-  @Field(() => String, { nullable: true, description: "PIX BR Code (copy and paste), for PIX payments." })
-  depositQrCode!: string | null;
-
-  @Field(() => [GraphQLJSONObject], { description: "SELL: what the user signs and returns with updateRamp." })
-  unsignedTxs!: Record<string, unknown>[];
-
-  @Field(() => String, {
-    nullable: true,
-    description:
-      "Hash of the on-chain transaction the provider reports while processing (BUY: the token payout); null until then.",
-  })
-  transactionHash!: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "A block explorer URL for transactionHash; null without a hash or an explorer for the network.",
-  })
-  transactionExplorerLink!: string | null;
-
-  @Field({ description: "The deadline for starting the ramp." })
-  expiresAt!: Date;
-
-  @Field(() => Date, { nullable: true, description: "When startRamp succeeded; null until the ramp is started." })
-  startedAt!: Date | null;
-
-  @Field({ description: "When the ramp was registered." })
-  createdAt!: Date;
-
-  @Field({ description: "When the ramp last changed." })
-  updatedAt!: Date;
-}
+export const Quote = outputType(quoteView, { implements: [Node] });
+export type Quote = QuoteView;
+export const RampError = outputType(rampErrorView);
+export type RampError = RampErrorView;
+export const Ramp = outputType(rampView, { implements: [Node] });
+export type Ramp = RampView;
 
 export const RampConnection = Connection(Ramp, "Ramp");
 

@@ -2,50 +2,15 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { createBestQuote, createQuote, createWidgetSession, getQuote } from "../../operations/quotes.js";
-import { RAMP_TYPES } from "../../quotes/types.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { quoteView } from "../../quotes/types.js";
+import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
-const amount = z.string().describe("Decimal string");
-/** The fee breakdown, in the quote's fiat (`feeCurrency`) and in USD. */
-const feeFields = {
-  feeCurrency: z.string(),
-  networkFeeFiat: amount,
-  networkFeeUSD: amount,
-  anchorFeeFiat: amount.describe("The rail's (anchor's) fee."),
-  anchorFeeUSD: amount,
-  vortexFeeFiat: amount.describe("The service fee."),
-  vortexFeeUSD: amount,
-  partnerFeeFiat: amount.describe("The partner's markup."),
-  partnerFeeUSD: amount,
-  processingFeeFiat: amount.describe("Anchor fee plus service fee."),
-  processingFeeUSD: amount,
-  totalFeeFiat: amount.describe("Network, processing and partner fees."),
-  totalFeeUSD: amount,
-};
-/** What a quote fixes, shared by quotes and ramps. */
-export const quoteTermFields = {
-  from: z.string(),
-  to: z.string(),
-  network: z.string(),
-  paymentMethod: z.string(),
-  countryCode: z.string().nullable(),
-  inputAmount: amount,
-  inputCurrency: z.string(),
-  outputAmount: amount,
-  outputCurrency: z.string(),
-  ...feeFields,
-};
-const quote = z.object({
-  id: z.uuid(),
-  rampType: z.enum(RAMP_TYPES),
-  ...quoteTermFields,
-  expiresAt: isoDateTime,
-  createdAt: isoDateTime,
-});
 const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
 
 /** The reference names the service fee after its own brand: its shapes carry `vortexFee*`, ours `serviceFee*`. */
+const REFERENCE_FEE_NAMES: Record<string, string> = { serviceFeeFiat: "vortexFeeFiat", serviceFeeUSD: "vortexFeeUSD" };
+
 export function withReferenceFeeNames<Terms extends { serviceFeeFiat: string; serviceFeeUSD: string }>({
   serviceFeeFiat,
   serviceFeeUSD,
@@ -53,6 +18,16 @@ export function withReferenceFeeNames<Terms extends { serviceFeeFiat: string; se
 }: Terms) {
   return { vortexFeeFiat: serviceFeeFiat, vortexFeeUSD: serviceFeeUSD, ...terms };
 }
+
+/** An output's schema with the service fee under the reference's names, in the same place. */
+export const referenceFeeNamed = (output: z.ZodObject) =>
+  z.object(
+    Object.fromEntries(
+      Object.entries(output.shape).map(([field, schema]) => [REFERENCE_FEE_NAMES[field] ?? field, schema]),
+    ),
+  );
+
+const quote = referenceFeeNamed(quoteView);
 
 /**
  * Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. Creation

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
-import type { RampView } from "../../ramps/types.js";
+import { rampView, type RampView } from "../../ramps/types.js";
 import {
   getRampErrorLogs,
   getRampHistory,
@@ -14,51 +14,23 @@ import {
 } from "../../operations/ramps.js";
 import { isoDateTime, jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
-import { quoteTermFields, withReferenceFeeNames } from "./quotes.js";
+import { referenceFeeNamed, withReferenceFeeNames } from "./quotes.js";
 
 const phase = z.enum(RAMP_PHASES);
 const status = z.enum(RAMP_STATUSES);
-const looseObject = z.object({}).catchall(z.unknown());
 /** A ramp's fields the reference types as plain optional strings: left out, not null, when there is none. */
 const OPTIONAL_STRINGS = ["countryCode", "walletAddress", "sessionId", "transactionHash", "transactionExplorerLink"];
-const ramp = z.object({
-  id: z.uuid(),
-  quoteId: z.uuid(),
-  type: z.enum(["BUY", "SELL"]),
-  currentPhase: phase,
-  status,
-  ...quoteTermFields,
-  countryCode: z.string().optional(),
-  walletAddress: z.string().optional(),
-  sessionId: z.uuid().optional(),
-  fiatAccountId: z.uuid().nullable(),
-  paymentInstructions: z
-    .object({
-      method: z.string(),
-      amount: z.string(),
-      currency: z.string(),
-      reference: z.string(),
-      beneficiary: z.string(),
-      account: z.string().optional().describe("The account to pay into (a CLABE, a bank account number)."),
-    })
-    .nullable()
-    .describe("BUY: how to pay the fiat in."),
-  depositQrCode: z.string().nullable().describe("PIX BR Code (copy and paste), for PIX payments."),
-  unsignedTxs: z.array(looseObject).describe("SELL: what the user signs and returns with POST /v1/ramp/update."),
-  transactionHash: z.string().optional(),
-  transactionExplorerLink: z.string().optional(),
-  expiresAt: isoDateTime.describe("The deadline for starting the ramp."),
-  startedAt: isoDateTime.nullable(),
-  createdAt: isoDateTime,
-  updatedAt: isoDateTime,
-});
-const rampError = z.object({
-  timestamp: isoDateTime,
-  phase,
-  error: z.string(),
-  details: z.string().nullable(),
-  recoverable: z.boolean(),
-});
+/** A nullable field as one left out when null, with its description. */
+function leftOutWhenNull(field: z.ZodType) {
+  if (!(field instanceof z.ZodNullable)) return field;
+  const inner = field.unwrap() as z.ZodType;
+  return inner.optional().describe(field.description ?? inner.description ?? "");
+}
+const ramp = referenceFeeNamed(rampView).extend(
+  Object.fromEntries(
+    OPTIONAL_STRINGS.map((field) => [field, leftOutWhenNull(rampView.shape[field as "walletAddress"])]),
+  ),
+);
 const history = z.object({
   totalCount: z.string().describe("The number of ramps in the history (a decimal string, as the reference has it)."),
   transactions: z.array(
@@ -171,7 +143,6 @@ export function rampRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/ramp/:id/errors",
     tags,
-    response: jsonSchema(z.array(rampError)),
     errors: [401, 403, 404],
   });
 }
