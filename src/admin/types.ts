@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idField, instantField, outputObject } from "../output.js";
 import { requiredString } from "../validation.js";
 import { PRICING_PROFILE_NAMES } from "../quotes/pricing.js";
 
@@ -12,10 +13,13 @@ export type PartnerInput = z.output<typeof partnerInput>;
 export type PartnerStateInput = z.output<typeof partnerStateInput>;
 export type PricingInput = z.output<typeof pricingInput>;
 
-export interface PartnerView {
-  id: string;
-  name: string;
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const partnerView = outputObject("Partner", "A distribution partner.", {
+  id: idField("The partner's id (UUID)."),
+  name: z.string().describe("Display name, 1 to 100 characters."),
+  isActive: z
+    .boolean()
+    .describe("False once deactivated: its credentials stop authenticating and no new ones are issued."),
+  createdAt: instantField("When the operator created the partner."),
+  updatedAt: instantField("When the partner's record last changed."),
+});
+export type PartnerView = z.output<typeof partnerView>;

@@ -1,6 +1,14 @@
 import { AppError } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
-import { childMaySupport, type Corridor, type CustomerType } from "../reference-data/corridors.js";
+import { z } from "zod";
+import { idField, instantField, named, outputObject } from "../output.js";
+import {
+  childMaySupport,
+  CORRIDORS,
+  CUSTOMER_TYPES,
+  type Corridor,
+  type CustomerType,
+} from "../reference-data/corridors.js";
 import { canonicalId } from "../validation.js";
 import { requireCapabilities, type Capability } from "./capabilities.js";
 import { principalProfileId, type Principal } from "./principal.js";
@@ -56,15 +64,22 @@ function childCredentialOf(principal: Principal) {
 }
 
 /** A manager's corridor policy as the operator set it. */
-export interface ManagerPolicy {
-  profileId: string;
-  allowedCorridors: Corridor[];
-  /** null: no narrowing beyond the corridor capability table. */
-  allowedCustomerTypes: CustomerType[] | null;
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const managerPolicyView = outputObject("Manager", "A manager's corridor policy, set by the operator.", {
+  profileId: idField("The manager's profile id (UUID)."),
+  allowedCorridors: z
+    .array(named("Corridor", z.enum(CORRIDORS)))
+    .describe("Corridors the manager may act in for its children, sorted; the capability table still applies."),
+  allowedCustomerTypes: z
+    .array(named("CustomerType", z.enum(CUSTOMER_TYPES)))
+    .nullable()
+    .describe("Null: no narrowing beyond the corridor capability table."),
+  isActive: z
+    .boolean()
+    .describe("False once the operator disables the manager: its children can be neither managed nor acted for."),
+  createdAt: instantField("When the operator first enabled the manager."),
+  updatedAt: instantField("When the operator last changed the policy."),
+});
+export type ManagerPolicy = z.output<typeof managerPolicyView>;
 
 /** A profile as delegation checks it before acting for it: the managed-profiles module provides it. */
 export interface DelegationTarget {

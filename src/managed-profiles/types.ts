@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { idField, instantField, named, outputObject } from "../output.js";
 import { email, listPage, requiredString } from "../validation.js";
-import { CORRIDORS, CUSTOMER_TYPES, type CustomerType } from "../reference-data/corridors.js";
+import { CORRIDORS, CUSTOMER_TYPES } from "../reference-data/corridors.js";
 
 const normalizedEmail = requiredString("contactEmail is required")
   .max(254, "must be at most 254 characters")
@@ -45,14 +46,27 @@ export type ManagerPolicyInput = z.output<typeof managerPolicyInput>;
  */
 export const CREATION_SOURCES = ["manager"] as const;
 
-export interface ManagedProfileView {
-  profileId: string;
-  externalSubjectId: string;
-  contactEmail: string;
-  customerType: CustomerType;
-  creationSource: (typeof CREATION_SOURCES)[number];
-  status: "active" | "deleted";
-  deletedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const MANAGED_PROFILE_STATUSES = ["active", "deleted"] as const;
+
+export const managedProfileView = outputObject(
+  "ManagedProfile",
+  "A headless child profile created and controlled by a manager.",
+  {
+    profileId: idField("The child's profile id (UUID), the value X-Managed-Profile-Id takes."),
+    externalSubjectId: z.string().describe("Immutable, unique per manager; reserved even after deletion."),
+    contactEmail: z.string().describe("Normalized provider contact email; never a login identity."),
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe(
+      "Whether the child transacts as a person or a company; set at creation.",
+    ),
+    creationSource: named("ManagedProfileCreationSource", z.enum(CREATION_SOURCES)).describe(
+      "Who created the child; every child here is its manager's.",
+    ),
+    status: named("ManagedProfileStatus", z.enum(MANAGED_PROFILE_STATUSES)).describe(
+      "Deleted once the manager deleted the child.",
+    ),
+    deletedAt: instantField("When the child was deleted; null while it is active.").nullable(),
+    createdAt: instantField("When the manager created the child."),
+    updatedAt: instantField("When the child's record last changed."),
+  },
+);
+export type ManagedProfileView = z.output<typeof managedProfileView>;

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { auditEventList, auditEventQuery } from "../audit/types.js";
-import { partnerInput, partnerStateInput, pricingInput } from "../admin/types.js";
+import { partnerInput, partnerStateInput, partnerView, pricingInput } from "../admin/types.js";
+import { managerPolicyView } from "../auth/delegation.js";
+import { pagination } from "../output.js";
+import { pricingAssignmentView } from "../quotes/pricing-assignments.js";
 import { managerPolicyInput } from "../managed-profiles/types.js";
 import { emailAddress } from "../identity/types.js";
 import { listPage, uuid } from "../validation.js";
@@ -19,6 +22,7 @@ export const getManagerPolicy = defineOperatorOperation({
   name: "getManagerPolicy",
   summary: "Get a manager's policy",
   input: z.object({ profileId }),
+  output: managerPolicyView,
   run: (app, _operator, { profileId }) => app.admin.getManager(profileId),
 });
 
@@ -26,6 +30,7 @@ export const setPricingAssignment = defineOperatorOperation({
   name: "setPricingAssignment",
   summary: "Assign a pricing profile to a profile",
   input: pricingInput.extend({ profileId }),
+  output: pricingAssignmentView,
   run: (app, operator, { profileId, ...assignment }) => app.admin.assignPricing(operator, profileId, assignment),
 });
 
@@ -33,6 +38,7 @@ export const getPricingAssignment = defineOperatorOperation({
   name: "getPricingAssignment",
   summary: "Get a profile's pricing assignment",
   input: z.object({ profileId }),
+  output: pricingAssignmentView,
   run: (app, _operator, { profileId }) => app.admin.getPricing(profileId),
 });
 
@@ -40,6 +46,7 @@ export const createPartner = defineOperatorOperation({
   name: "createPartner",
   summary: "Create a partner",
   input: partnerInput,
+  output: partnerView,
   run: (app, operator, input) => app.admin.createPartner(operator, input),
 });
 
@@ -47,6 +54,7 @@ export const updatePartner = defineOperatorOperation({
   name: "updatePartner",
   summary: "Update a partner",
   input: partnerStateInput.extend({ partnerId: uuid() }),
+  output: partnerView,
   run: (app, operator, { partnerId, ...state }) => app.admin.setPartnerActive(operator, partnerId, state),
 });
 
@@ -69,6 +77,7 @@ export const listManagers = defineOperatorOperation({
   name: "listManagers",
   summary: "List managers and their policies",
   input: listPage,
+  output: z.object({ managers: z.array(managerPolicyView), pagination }),
   run: (app, _operator, page) => app.admin.listManagers(page),
 });
 
@@ -76,6 +85,7 @@ export const listPartners = defineOperatorOperation({
   name: "listPartners",
   summary: "List partners",
   input: listPage,
+  output: z.object({ partners: z.array(partnerView), pagination }),
   run: (app, _operator, page) => app.admin.listPartners(page),
 });
 
@@ -83,5 +93,6 @@ export const listPricingAssignments = defineOperatorOperation({
   name: "listPricingAssignments",
   summary: "List pricing assignments",
   input: listPage,
+  output: z.object({ pricingAssignments: z.array(pricingAssignmentView), pagination }),
   run: (app, _operator, page) => app.admin.listPricing(page),
 });

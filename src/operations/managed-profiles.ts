@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiCredentialList } from "../credentials/types.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
-import { createManagedProfileInput, listManagedProfilesInput } from "../managed-profiles/types.js";
+import { createManagedProfileInput, listManagedProfilesInput, managedProfileView } from "../managed-profiles/types.js";
 import { listPage, uuid } from "../validation.js";
 import { defineOperation, type Gate } from "./operation.js";
 
@@ -36,6 +36,7 @@ export const getManagedProfile = defineOperation({
   summary: "Get a managed child",
   access: LIFECYCLE,
   input: z.object({ profileId: uuid() }),
+  output: managedProfileView,
   run: (app, acting, { profileId }) => app.managedProfiles.get(acting.actorProfileId, profileId),
 });
 

@@ -7,14 +7,21 @@ import { inTransaction } from "../db/tx.js";
 import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
 import type { ListPage } from "../validation.js";
+import { z } from "zod";
+import { idField, instantField, named, outputObject } from "../output.js";
 import { DEFAULT_PRICING_PROFILE, PRICING_PROFILES, type PricingProfileName } from "./pricing.js";
 import * as repo from "./repo.js";
 
-export interface PricingAssignmentView {
-  profileId: string;
-  pricingProfile: string;
-  updatedAt: Date;
-}
+export const pricingAssignmentView = outputObject(
+  "PricingAssignment",
+  "The pricing profile the operator assigned to a profile; quotes use the subject's, else its manager's, else the default.",
+  {
+    profileId: idField("The profile the assignment applies to (UUID)."),
+    pricingProfile: named("PricingProfileName", z.string()).describe("The pricing profile assigned."),
+    updatedAt: instantField("When the operator last assigned a pricing profile to this profile."),
+  },
+);
+export type PricingAssignmentView = z.output<typeof pricingAssignmentView>;
 
 /** Tags a profile's cached assignment (its own namespace: assigning pricing drops nothing else). */
 const pricingTag = (profileId: string) => `pricing:${profileId}`;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import { z } from "zod";
 import type { OperatorActor } from "../audit/types.js";
 import { DELEGATION_RULES, type ActingContext } from "../auth/delegation.js";
 import type { App } from "../app.js";
@@ -34,6 +35,8 @@ interface RestFace<Result> {
   bodyLimit?: number;
   /** The service's result under the wire's names (default: as it is). */
   reply?: (result: Result) => unknown;
+  /** The operation's output answered under this one key (`{ partner: ... }`), as the reference wraps it. */
+  envelope?: string;
   /**
    * The service answers repeated reads with the same unchanging object from its cache (status polling):
    * the body is serialized and encoded once per object and kept beside it.
@@ -173,8 +176,14 @@ export function operationRoute<Result>(
     ? [presenting(inputSchema), undefined]
     : [presenting(undefined), presenting(inputSchema)];
   const serialized = face.cachedResults && new WeakMap<object, Buffer>();
-  const response = face.response !== undefined ? face.response : operation.output && jsonSchema(operation.output);
+  const { envelope } = face;
+  const { output } = operation;
+  const response =
+    face.response !== undefined
+      ? face.response
+      : output && jsonSchema(envelope ? z.object({ [envelope]: output }) : output);
   if (response === undefined) throw new Error(`${operation.name} declares no output, and its route no response`);
+  const toWire = face.reply ?? (envelope ? (result: Result) => ({ [envelope]: result }) : undefined);
 
   server.route({
     method: face.method,
@@ -234,7 +243,7 @@ export function operationRoute<Result>(
       }
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
       // Made only when sent: a result serialized before (cachedResults) is answered without it.
-      const body = () => (face.reply ? face.reply(result) : response === null ? undefined : result);
+      const body = () => (toWire ? toWire(result) : response === null ? undefined : result);
       reply.code(answered);
       if (face.cacheable) cacheable(reply);
       if (face.etag) {

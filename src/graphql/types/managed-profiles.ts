@@ -2,10 +2,18 @@ import { Field, ID, InputType, ObjectType } from "type-graphql";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
-import { CREATION_SOURCES } from "../../managed-profiles/types.js";
+import { managerPolicyView } from "../../auth/delegation.js";
+import { partnerView } from "../../admin/types.js";
+import {
+  CREATION_SOURCES,
+  MANAGED_PROFILE_STATUSES,
+  managedProfileView,
+  type ManagedProfileView,
+} from "../../managed-profiles/types.js";
+import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
 import { Connection } from "./connection.js";
 import { Node } from "./node.js";
-import { registerGraphQLEnum } from "./output-type.js";
+import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 export const CorridorEnum = enumOf(CORRIDORS);
 registerGraphQLEnum(CorridorEnum, {
@@ -31,7 +39,7 @@ registerGraphQLEnum(CustomerTypeEnum, {
     BUSINESS: { description: "A company, verified by KYB." },
   },
 });
-const ManagedProfileStatusEnum = enumOf(["active", "deleted"] as const);
+const ManagedProfileStatusEnum = enumOf(MANAGED_PROFILE_STATUSES);
 registerGraphQLEnum(ManagedProfileStatusEnum, {
   name: "ManagedProfileStatus",
   description: "Whether a managed child is live or logically deleted.",
@@ -59,67 +67,12 @@ registerGraphQLEnum(ManagedProfileFilterEnum, {
   },
 });
 
-@ObjectType({ description: "A headless child profile created and controlled by a manager.", implements: Node })
-export class ManagedProfile {
-  @Field(() => ID, { description: "The child's profile id (UUID), the value X-Managed-Profile-Id takes." })
-  profileId!: string;
-
-  @Field({ description: "Immutable, unique per manager; reserved even after deletion." })
-  externalSubjectId!: string;
-
-  @Field({ description: "Normalized provider contact email; never a login identity." })
-  contactEmail!: string;
-
-  @Field(() => CustomerTypeEnum, {
-    description: "Whether the child transacts as a person or a company; set at creation.",
-  })
-  customerType!: string;
-
-  @Field(() => CreationSourceEnum, { description: "Who created the child; every child here is its manager's." })
-  creationSource!: string;
-
-  @Field(() => ManagedProfileStatusEnum, { description: "DELETED once the manager deleted the child." })
-  status!: string;
-
-  @Field(() => Date, { nullable: true, description: "When the child was deleted; null while it is active." })
-  deletedAt!: Date | null;
-
-  @Field({ description: "When the manager created the child." })
-  createdAt!: Date;
-
-  @Field({ description: "When the child's record last changed." })
-  updatedAt!: Date;
-}
+export const ManagedProfile = outputType(managedProfileView, { implements: [Node] });
+export type ManagedProfile = ManagedProfileView;
 
 export const ManagedProfileConnection = Connection(ManagedProfile, "ManagedProfile");
 
-@ObjectType({ description: "A manager's corridor policy, set by the operator." })
-export class Manager {
-  @Field(() => ID, { description: "The manager's profile id (UUID)." })
-  profileId!: string;
-
-  @Field(() => [CorridorEnum], {
-    description: "Corridors the manager may act in for its children, sorted; the capability table still applies.",
-  })
-  allowedCorridors!: string[];
-
-  @Field(() => [CustomerTypeEnum], {
-    nullable: true,
-    description: "Null: no narrowing beyond the corridor capability table.",
-  })
-  allowedCustomerTypes!: string[] | null;
-
-  @Field({
-    description: "False once the operator disables the manager: its children can be neither managed nor acted for.",
-  })
-  isActive!: boolean;
-
-  @Field({ description: "When the operator first enabled the manager." })
-  createdAt!: Date;
-
-  @Field({ description: "When the operator last changed the policy." })
-  updatedAt!: Date;
-}
+export const Manager = outputType(managerPolicyView);
 
 @ObjectType({ description: "The outcome of createManagedProfile." })
 export class CreateManagedProfilePayload {
@@ -165,23 +118,7 @@ export class ManagerPolicyInput {
   isActive!: boolean;
 }
 
-@ObjectType({ description: "A distribution partner." })
-export class Partner {
-  @Field(() => ID, { description: "The partner's id (UUID)." })
-  id!: string;
-
-  @Field({ description: "Display name, 1 to 100 characters." })
-  name!: string;
-
-  @Field({ description: "False once deactivated: its credentials stop authenticating and no new ones are issued." })
-  isActive!: boolean;
-
-  @Field({ description: "When the operator created the partner." })
-  createdAt!: Date;
-
-  @Field({ description: "When the partner's record last changed." })
-  updatedAt!: Date;
-}
+export const Partner = outputType(partnerView);
 
 @InputType({ description: "A partner-managed credential: the profile it is bound to, and optional name and expiry." })
 export class PartnerCredentialInput {
@@ -212,17 +149,4 @@ registerGraphQLEnum(PricingProfileNameEnum, {
   },
 });
 
-@ObjectType({
-  description:
-    "The pricing profile the operator assigned to a profile; quotes use the subject's, else its manager's, else DEFAULT.",
-})
-export class PricingAssignment {
-  @Field(() => ID, { description: "The profile the assignment applies to (UUID)." })
-  profileId!: string;
-
-  @Field(() => PricingProfileNameEnum, { description: "The pricing profile assigned." })
-  pricingProfile!: string;
-
-  @Field({ description: "When the operator last assigned a pricing profile to this profile." })
-  updatedAt!: Date;
-}
+export const PricingAssignment = outputType(pricingAssignmentView);

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { managerPolicyView } from "../../auth/delegation.js";
+import { jsonSchema } from "../http.js";
 import {
   createPartner,
   getManagerPolicy,
@@ -16,22 +16,6 @@ import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { operationRoute } from "../operation-route.js";
 import { createdCredential, createdCredentialResource } from "./api-credentials.js";
 
-const manager = z.object({
-  profileId: z.uuid(),
-  allowedCorridors: z.array(z.enum(CORRIDORS)),
-  allowedCustomerTypes: z.array(z.enum(CUSTOMER_TYPES)).nullable(),
-  isActive: z.boolean(),
-  createdAt: isoDateTime,
-  updatedAt: isoDateTime,
-});
-const partner = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  isActive: z.boolean(),
-  createdAt: isoDateTime,
-  updatedAt: isoDateTime,
-});
-const pricingAssignment = z.object({ profileId: z.uuid(), pricingProfile: z.string(), updatedAt: isoDateTime });
 /** The operator surface: `Authorization: Bearer <OPERATOR_TOKEN>` (CONTRACT.md, Managed profiles). */
 export function adminRoutes(server: FastifyInstance, app: App) {
   const tags = ["Operator"];
@@ -43,7 +27,7 @@ export function adminRoutes(server: FastifyInstance, app: App) {
     status: 201,
     // Changing an existing manager's policy.
     alternative: { status: 200, when: ({ created }) => !created },
-    response: jsonSchema(z.object({ manager })),
+    response: jsonSchema(z.object({ manager: managerPolicyView })),
     errors: [400, 401, 404],
     reply: ({ manager: policy }) => ({ manager: policy }),
   });
@@ -52,27 +36,24 @@ export function adminRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/admin/managers/:profileId",
     tags,
-    response: jsonSchema(z.object({ manager })),
+    envelope: "manager",
     errors: [401, 404],
-    reply: (policy) => ({ manager: policy }),
   });
 
   operationRoute(server, app, setPricingAssignment, {
     method: "PUT",
     url: "/v1/admin/pricing-assignments/:profileId",
     tags,
-    response: jsonSchema(z.object({ pricingAssignment })),
+    envelope: "pricingAssignment",
     errors: [400, 401, 404],
-    reply: (assignment) => ({ pricingAssignment: assignment }),
   });
 
   operationRoute(server, app, getPricingAssignment, {
     method: "GET",
     url: "/v1/admin/pricing-assignments/:profileId",
     tags,
-    response: jsonSchema(z.object({ pricingAssignment })),
+    envelope: "pricingAssignment",
     errors: [401, 404],
-    reply: (assignment) => ({ pricingAssignment: assignment }),
   });
 
   operationRoute(server, app, createPartner, {
@@ -80,18 +61,16 @@ export function adminRoutes(server: FastifyInstance, app: App) {
     url: "/v1/admin/partners",
     tags,
     status: 201,
-    response: jsonSchema(z.object({ partner })),
+    envelope: "partner",
     errors: [400, 401],
-    reply: (created) => ({ partner: created }),
   });
 
   operationRoute(server, app, updatePartner, {
     method: "PATCH",
     url: "/v1/admin/partners/:partnerId",
     tags,
-    response: jsonSchema(z.object({ partner })),
+    envelope: "partner",
     errors: [400, 401, 404],
-    reply: (updated) => ({ partner: updated }),
   });
 
   operationRoute(server, app, createPartnerApiCredential, {

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import type { ManagerPolicy } from "../../auth/delegation.js";
-import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { managerPolicyView, type ManagerPolicy } from "../../auth/delegation.js";
+import { jsonSchema } from "../http.js";
 import { pagination } from "../../output.js";
 import { createManagedProfileApiCredential, revokeManagedProfileApiCredential } from "../../operations/credentials.js";
 import {
@@ -13,34 +12,15 @@ import {
   listManagedProfileApiCredentials,
   listManagedProfiles,
 } from "../../operations/managed-profiles.js";
-import { CREATION_SOURCES } from "../../managed-profiles/types.js";
+import { managedProfileView } from "../../managed-profiles/types.js";
 import { operationRoute } from "../operation-route.js";
 import { createdCredential, createdCredentialResource } from "./api-credentials.js";
 
-const managedProfile = z.object({
-  profileId: z.uuid(),
-  externalSubjectId: z.string(),
-  contactEmail: z.string(),
-  customerType: z.enum(CUSTOMER_TYPES),
-  creationSource: z.enum(CREATION_SOURCES),
-  status: z.enum(["active", "deleted"]),
-  deletedAt: isoDateTime.nullable(),
-  createdAt: isoDateTime,
-  updatedAt: isoDateTime,
-});
-const managedProfileEnvelope = z.object({ managedProfile });
-const managerPolicy = z.object({
-  profileId: z.uuid(),
-  allowedCorridors: z.array(z.enum(CORRIDORS)),
-  allowedCustomerTypes: z.array(z.enum(CUSTOMER_TYPES)).nullable(),
-});
-const list = z.object({
-  managedProfiles: z.array(managedProfile),
-  pagination,
-  manager: managerPolicy,
-});
-
+const managedProfileEnvelope = z.object({ managedProfile: managedProfileView });
 /** The list envelope's policy object: what the manager may do, not its bookkeeping. */
+const managerPolicy = managerPolicyView.pick({ profileId: true, allowedCorridors: true, allowedCustomerTypes: true });
+const list = z.object({ managedProfiles: z.array(managedProfileView), pagination, manager: managerPolicy });
+
 const managerEnvelope = (policy: ManagerPolicy) => ({
   profileId: policy.profileId,
   allowedCorridors: policy.allowedCorridors,
@@ -76,9 +56,8 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/managed-profiles/:profileId",
     tags,
-    response: jsonSchema(managedProfileEnvelope),
+    envelope: "managedProfile",
     errors: [401, 403, 404],
-    reply: (child) => ({ managedProfile: child }),
   });
 
   operationRoute(server, app, deleteManagedProfile, {
