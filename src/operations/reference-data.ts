@@ -1,7 +1,11 @@
 import { z } from "zod";
 import {
   countriesQuery,
+  countryList,
   cryptocurrenciesQuery,
+  cryptocurrencyList,
+  fiatCurrencyList,
+  paymentMethodList,
   paymentMethodsQuery,
   supportedCountries,
   supportedCryptocurrencies,
@@ -18,6 +22,7 @@ export const listSupportedCountries = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedCountries",
   summary: "List supported countries",
   input: countriesQuery,
+  output: countryList,
   run: (_app, _acting, query) => ({ countries: supportedCountries(query) }),
 });
 
@@ -25,6 +30,7 @@ export const listSupportedCryptocurrencies = defineOpenOperation(REFERENCE_DATA,
   name: "listSupportedCryptocurrencies",
   summary: "List supported cryptocurrencies",
   input: cryptocurrenciesQuery,
+  output: cryptocurrencyList,
   run: (_app, _acting, query) => ({ cryptocurrencies: supportedCryptocurrencies(query) }),
 });
 
@@ -32,6 +38,7 @@ export const listSupportedFiatCurrencies = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedFiatCurrencies",
   summary: "List supported fiat currencies",
   input: z.object({}),
+  output: fiatCurrencyList,
   run: () => ({ currencies: supportedFiatCurrencies() }),
 });
 
@@ -39,6 +46,7 @@ export const listSupportedPaymentMethods = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedPaymentMethods",
   summary: "List supported payment methods",
   input: paymentMethodsQuery,
+  output: paymentMethodList,
   run: (_app, _acting, query) => ({ paymentMethods: supportedPaymentMethods(query) }),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { named, outputObject } from "../output.js";
 import { countryCode, omissible } from "../validation.js";
 import {
   COUNTRIES,
@@ -6,6 +7,7 @@ import {
   FIAT_CURRENCIES,
   FIAT_SYMBOLS,
   NETWORKS,
+  PAYMENT_METHOD_IDS,
   PAYMENT_METHODS,
   RAMP_DIRECTIONS,
   type Country,
@@ -41,36 +43,61 @@ export const paymentMethodsQuery = z.object({
   fiat: omissible(oneOf(FIAT_SYMBOLS)),
 });
 
-export interface CountryView {
-  countryCode: string;
-  name: string;
-  emoji: string;
-  supportedCurrencies: FiatSymbol[];
-  support: { buy: boolean; sell: boolean };
-}
+const fiatSymbol = () => named("FiatCurrencySymbol", z.enum(FIAT_SYMBOLS));
 
-export interface CryptocurrencyView {
-  assetSymbol: string;
-  assetNetwork: Cryptocurrency["network"];
-  assetDecimals: number;
-  /** Set on EVM networks. */
-  assetContractAddress: string | null;
-  /** Set on AssetHub. */
-  assetForeignAssetId: string | null;
-}
+const rampSupportOutput = outputObject("RampSupport", "Which ramp directions a country is served in.", {
+  buy: z.boolean().describe("True when some rail carrying the country's currency serves BUY ramps."),
+  sell: z.boolean().describe("True when some rail carrying the country's currency serves SELL ramps."),
+});
 
-export interface FiatCurrencyView {
-  symbol: FiatSymbol;
-  name: string;
-  decimals: number;
-}
+const countryOutput = outputObject("Country", "A country the gateway serves.", {
+  countryCode: z.string().describe("ISO 3166-1 alpha-2."),
+  name: z.string().describe("English name; the name filter matches it exactly, ignoring case."),
+  emoji: z.string().describe("The country's flag."),
+  supportedCurrencies: z
+    .array(fiatSymbol())
+    .describe("The fiat the country ramps in: its corridor's currency (EUR across the euro area)."),
+  support: rampSupportOutput.describe("Which ramp directions the country's currency can be used for."),
+});
+type CountryView = z.output<typeof countryOutput>;
 
-export interface PaymentMethodView {
-  id: PaymentMethod["id"];
-  name: string;
-  supportedFiats: FiatSymbol[];
-  limits: { min: number; max: number };
-}
+const cryptocurrencyOutput = outputObject("Cryptocurrency", "A crypto asset on one network.", {
+  assetSymbol: z
+    .string()
+    .describe("Token symbol, such as USDC, USDT or USDC.e; a token on several networks has one entry per network."),
+  assetNetwork: named("Network", z.enum(NETWORKS)).describe("The network this entry of the token lives on."),
+  assetDecimals: z
+    .number()
+    .int()
+    .describe("Decimal places of the token on this network; a SELL quote's input amount may have no more."),
+  assetContractAddress: z.string().nullable().describe("The ERC-20 contract, on EVM networks."),
+  assetForeignAssetId: z.string().nullable().describe("The asset id, on AssetHub."),
+});
+type CryptocurrencyView = z.output<typeof cryptocurrencyOutput>;
+
+const fiatCurrencyOutput = outputObject("FiatCurrency", "A fiat currency the gateway ramps in, one per corridor.", {
+  symbol: fiatSymbol().describe("ISO 4217 code."),
+  name: z.string().describe("English name, such as Mexican Peso."),
+  decimals: z.number().int().describe("Minor-unit digits."),
+});
+type FiatCurrencyView = z.output<typeof fiatCurrencyOutput>;
+
+const limit = (description: string) => named("Decimal", z.number().int()).describe(description);
+const paymentMethodOutput = outputObject("PaymentMethod", "A payment rail and the fiat currencies it carries.", {
+  id: named("PaymentMethodId", z.enum(PAYMENT_METHOD_IDS)).describe("The rail, as a quote's paymentMethod names it."),
+  name: z.string().describe("Display name, such as PIX or SEPA."),
+  supportedFiats: z.array(fiatSymbol()).describe("The fiats the rail carries; the first is its home currency."),
+  limits: outputObject("PaymentMethodLimits", "Amount bounds of one ramp, in whole units of the fiat.", {
+    min: limit("Smallest fiat value a quote on this rail may have (inclusive)."),
+    max: limit("Largest fiat value a quote on this rail may have (inclusive)."),
+  }).describe("For the `fiat` filtered by, else for the first supported fiat."),
+});
+type PaymentMethodView = z.output<typeof paymentMethodOutput>;
+
+export const countryList = z.object({ countries: z.array(countryOutput) });
+export const cryptocurrencyList = z.object({ cryptocurrencies: z.array(cryptocurrencyOutput) });
+export const fiatCurrencyList = z.object({ currencies: z.array(fiatCurrencyOutput) });
+export const paymentMethodList = z.object({ paymentMethods: z.array(paymentMethodOutput) });
 
 /** Countries by code and name (both case-insensitive, exact) and by a currency they use. */
 export function supportedCountries({

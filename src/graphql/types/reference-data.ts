@@ -1,9 +1,8 @@
-import { Field, Int, ObjectType } from "type-graphql";
 import { enumOf } from "./enums.js";
-import { DecimalScalar } from "./scalars.js";
 import { RAMP_TYPES } from "../../quotes/types.js";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../../reference-data/catalog.js";
-import { registerGraphQLEnum } from "./output-type.js";
+import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { countryList, cryptocurrencyList, fiatCurrencyList, paymentMethodList } from "../../reference-data/service.js";
 
 /** Turns descriptions keyed by the services' values into the valuesConfig of an `enumOf` enum. */
 const valuesConfigOf = (descriptions: Record<string, string>) =>
@@ -67,89 +66,7 @@ registerGraphQLEnum(RampDirectionEnum, {
   },
 });
 
-@ObjectType({ description: "Which ramp directions a country is served in." })
-export class RampSupport {
-  @Field({ description: "True when some rail carrying the country's currency serves BUY ramps." })
-  buy!: boolean;
-
-  @Field({ description: "True when some rail carrying the country's currency serves SELL ramps." })
-  sell!: boolean;
-}
-
-@ObjectType({ description: "A country the gateway serves." })
-export class Country {
-  @Field({ description: "ISO 3166-1 alpha-2." })
-  countryCode!: string;
-
-  @Field({ description: "English name; the name filter matches it exactly, ignoring case." })
-  name!: string;
-
-  @Field({ description: "The country's flag." })
-  emoji!: string;
-
-  @Field(() => [FiatCurrencySymbolEnum], {
-    description: "The fiat the country ramps in: its corridor's currency (EUR across the euro area).",
-  })
-  supportedCurrencies!: string[];
-
-  @Field(() => RampSupport, { description: "Which ramp directions the country's currency can be used for." })
-  support!: RampSupport;
-}
-
-@ObjectType({ description: "A crypto asset on one network." })
-export class Cryptocurrency {
-  @Field({
-    description: "Token symbol, such as USDC, USDT or USDC.e; a token on several networks has one entry per network.",
-  })
-  assetSymbol!: string;
-
-  @Field(() => NetworkEnum, { description: "The network this entry of the token lives on." })
-  assetNetwork!: string;
-
-  @Field(() => Int, {
-    description: "Decimal places of the token on this network; a SELL quote's input amount may have no more.",
-  })
-  assetDecimals!: number;
-
-  @Field(() => String, { nullable: true, description: "The ERC-20 contract, on EVM networks." })
-  assetContractAddress!: string | null;
-
-  @Field(() => String, { nullable: true, description: "The asset id, on AssetHub." })
-  assetForeignAssetId!: string | null;
-}
-
-@ObjectType({ description: "A fiat currency the gateway ramps in, one per corridor." })
-export class FiatCurrency {
-  @Field(() => FiatCurrencySymbolEnum, { description: "ISO 4217 code." })
-  symbol!: string;
-
-  @Field({ description: "English name, such as Mexican Peso." })
-  name!: string;
-
-  @Field(() => Int, { description: "Minor-unit digits." })
-  decimals!: number;
-}
-
-@ObjectType({ description: "Amount bounds of one ramp, in whole units of the fiat." })
-export class PaymentMethodLimits {
-  @Field(() => DecimalScalar, { description: "Smallest fiat value a quote on this rail may have (inclusive)." })
-  min!: number;
-
-  @Field(() => DecimalScalar, { description: "Largest fiat value a quote on this rail may have (inclusive)." })
-  max!: number;
-}
-
-@ObjectType({ description: "A payment rail and the fiat currencies it carries." })
-export class PaymentMethod {
-  @Field(() => PaymentMethodIdEnum, { description: "The rail, as a quote's paymentMethod names it." })
-  id!: string;
-
-  @Field({ description: "Display name, such as PIX or SEPA." })
-  name!: string;
-
-  @Field(() => [FiatCurrencySymbolEnum], { description: "The fiats the rail carries; the first is its home currency." })
-  supportedFiats!: string[];
-
-  @Field(() => PaymentMethodLimits, { description: "For the `fiat` filtered by, else for the first supported fiat." })
-  limits!: PaymentMethodLimits;
-}
+export const Country = outputType(countryList.shape.countries.element);
+export const Cryptocurrency = outputType(cryptocurrencyList.shape.cryptocurrencies.element);
+export const FiatCurrency = outputType(fiatCurrencyList.shape.currencies.element);
+export const PaymentMethod = outputType(paymentMethodList.shape.paymentMethods.element);
