@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { listPage } from "../validation.js";
-import type { FiatAccountType } from "../reference-data/domestic.js";
-import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, type FiatAccountCountry } from "./rules.js";
+import { idField, instantField, named, outputObject } from "../output.js";
+import { FIAT_ACCOUNT_TYPES } from "../reference-data/domestic.js";
+import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, SHOWN_ACCOUNT_TYPES } from "./rules.js";
 
 const country = z.enum(FIAT_ACCOUNT_COUNTRIES, { error: `must be one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")}` });
 const notAnObject = (issue: { code?: string }) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined);
@@ -26,17 +27,30 @@ export const listFiatAccountsInput = listPage.extend({ country });
  * A payout account as callers see it (the reference's list item): the account number masked, the optional
  * fields left out when none was given.
  */
-export interface FiatAccountView {
-  fiatAccountId: string;
-  /** The partner's customer the account is registered under: the subject's customer in the account's country. */
-  customerId: string;
-  country: FiatAccountCountry;
-  type: FiatAccountType;
-  accountNumber: string;
-  accountName?: string;
-  /** The bank account type, or the kind of number that names the account (`shownAccountType`). */
-  accountType: string;
-  routingNumber?: string;
-  accountBankCode?: string;
-  createdAt: Date;
-}
+export const fiatAccountView = outputObject(
+  "FiatAccount",
+  "A payout bank account of the subject; SELL ramps of its corridor pay out to it.",
+  {
+    fiatAccountId: idField("UUID; a SELL ramp in the account's corridor names it to pay out here."),
+    customerId: idField("The subject's provider account (customer) in the account's country."),
+    country: named("FiatAccountCountry", z.enum(FIAT_ACCOUNT_COUNTRIES)).describe(
+      "The corridor it pays out in; only SELL ramps there can use it.",
+    ),
+    type: named("FiatAccountType", z.enum(FIAT_ACCOUNT_TYPES)).describe("The rail the account is paid over."),
+    accountNumber: z.string().describe("Masked: only the last four characters are shown."),
+    accountName: z.string().optional().describe("The account holder's name, as given (trimmed), when one was."),
+    accountType: named("FiatAccountKind", z.enum(SHOWN_ACCOUNT_TYPES)).describe(
+      "The bank account type given (required in US and CO), else the kind of number that names the account.",
+    ),
+    routingNumber: z
+      .string()
+      .optional()
+      .describe("The routing number (US: the 9-digit ABA number, digits only), when one was given."),
+    accountBankCode: z
+      .string()
+      .optional()
+      .describe("The bank code (CO: the 4-digit ACH Colombia code), when one was given."),
+    createdAt: instantField("When the account was added (ISO 8601 date-time, UTC)."),
+  },
+);
+export type FiatAccountView = z.output<typeof fiatAccountView>;

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { Field, InputType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import {
   AR_DOCUMENT_TYPES,
@@ -8,7 +8,8 @@ import {
 } from "../../fiat-accounts/rules.js";
 import { BANK_ACCOUNT_TYPES, FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
 import { Connection } from "./connection.js";
-import { registerGraphQLEnum } from "./output-type.js";
+import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { fiatAccountView } from "../../fiat-accounts/types.js";
 
 export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
 registerGraphQLEnum(FiatAccountCountryEnum, {
@@ -82,51 +83,7 @@ registerGraphQLEnum(FiatAccountTypeEnum, {
   ),
 });
 
-@ObjectType({ description: "A payout bank account of the subject; SELL ramps of its corridor pay out to it." })
-export class FiatAccount {
-  @Field(() => ID, { description: "UUID; a SELL ramp in the account's corridor names it to pay out here." })
-  fiatAccountId!: string;
-
-  @Field(() => ID, { description: "The subject's provider account (customer) in the account's country." })
-  customerId!: string;
-
-  @Field(() => FiatAccountCountryEnum, {
-    description: "The corridor it pays out in; only SELL ramps there can use it.",
-  })
-  country!: string;
-
-  @Field(() => FiatAccountTypeEnum, { description: "The rail the account is paid over." })
-  type!: string;
-
-  @Field({ description: "Masked: only the last four characters are shown." })
-  accountNumber!: string;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The account holder's name, as given (trimmed); null when none was.",
-  })
-  accountName?: string;
-
-  @Field(() => AccountKindEnum, {
-    description: "The bank account type given (required in US and CO), else the kind of number that names the account.",
-  })
-  accountType!: string;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The routing number (US: the 9-digit ABA number, digits only); null when none was given.",
-  })
-  routingNumber?: string;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The bank code (CO: the 4-digit ACH Colombia code); null when none was given.",
-  })
-  accountBankCode?: string;
-
-  @Field({ description: "When the account was added (ISO 8601 date-time, UTC)." })
-  createdAt!: Date;
-}
+export const FiatAccount = outputType(fiatAccountView);
 
 export const FiatAccountConnection = Connection(FiatAccount, "FiatAccount");
 

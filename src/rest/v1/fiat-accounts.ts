@@ -1,32 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, SHOWN_ACCOUNT_TYPES } from "../../fiat-accounts/rules.js";
-import { FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
+import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput } from "../../fiat-accounts/rules.js";
 import {
   ALIASED_FIAT_ACCOUNT_OPERATIONS,
   createDomesticFiatAccount,
   deleteDomesticFiatAccount,
   listDomesticFiatAccounts,
 } from "../../operations/fiat-accounts.js";
-import { listFiatAccountsInput, type FiatAccountView } from "../../fiat-accounts/types.js";
-import { isoDateTime, jsonSchema, withRequestCountry } from "../http.js";
+import { fiatAccountView, listFiatAccountsInput, type FiatAccountView } from "../../fiat-accounts/types.js";
+import { jsonSchema, withRequestCountry } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
-const fiatAccount = z.object({
-  fiatAccountId: z.uuid(),
-  customerId: z.uuid(),
-  country: z.enum(FIAT_ACCOUNT_COUNTRIES),
-  type: z.enum(FIAT_ACCOUNT_TYPES),
-  accountNumber: z.string().describe("Masked: only the last four characters are shown."),
-  accountName: z.string().optional().describe("The account holder's name; left out when none was given."),
-  accountType: z
-    .enum(SHOWN_ACCOUNT_TYPES)
-    .describe("checking or savings; on rails that take none, the kind of number naming the account (clabe, cbu)."),
-  routingNumber: z.string().optional(),
-  accountBankCode: z.string().optional(),
-  createdAt: isoDateTime,
-});
 const countryQuery = z.object({ country: z.enum(FIAT_ACCOUNT_COUNTRIES).optional() });
 const listQuery = listFiatAccountsInput.extend(countryQuery.shape);
 
@@ -60,7 +45,7 @@ export function fiatAccountRoutes(server: FastifyInstance, app: App) {
     method: "GET" as const,
     url,
     tags,
-    response: jsonSchema(z.array(fiatAccount)),
+    response: jsonSchema(z.array(fiatAccountView)),
     errors: [400, 401, 403],
     input: withRequestCountry(url, "query"),
     documented: { querystring: jsonSchema(listQuery, "input") },
