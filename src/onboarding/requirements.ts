@@ -1,4 +1,6 @@
-import type { Corridor, CustomerType } from "../reference-data/corridors.js";
+import { z } from "zod";
+import { named, outputObject } from "../output.js";
+import { CUSTOMER_TYPES, type Corridor, type CustomerType } from "../reference-data/corridors.js";
 import { DOCUMENT_MEDIA_TYPES, SELFIE_MEDIA_TYPES } from "../uploads/service.js";
 
 /*
@@ -9,15 +11,6 @@ import { DOCUMENT_MEDIA_TYPES, SELFIE_MEDIA_TYPES } from "../uploads/service.js"
 export const ONBOARDING_COUNTRIES = ["AR", "BR", "CO", "MX", "US"] as const;
 export type OnboardingCountry = (typeof ONBOARDING_COUNTRIES)[number];
 
-interface Step {
-  order: number;
-  kind: "api" | "direct-upload" | "hosted";
-  method: "POST" | "PUT";
-  path: string;
-  operationId: string;
-  description: string;
-  fixedQuery?: Record<string, string>;
-}
 /** The documents the flows ask for. */
 export const ONBOARDING_DOCUMENT_TYPES = [
   "identity_document_front",
@@ -34,13 +27,33 @@ export const KYC_PROVIDERS = ["alfredpay", "avenia"] as const;
 export const kycProviderOf = (corridor: Corridor): (typeof KYC_PROVIDERS)[number] =>
   corridor === "BR" ? "avenia" : "alfredpay";
 
-interface Document {
-  type: (typeof ONBOARDING_DOCUMENT_TYPES)[number];
-  required: boolean;
-  collection: "direct-upload" | "hosted";
-  acceptedMediaTypes: string[];
-  description: string;
-}
+export const DOCUMENT_COLLECTIONS = ["direct-upload", "hosted"] as const;
+export const STEP_KINDS = ["api", "direct-upload", "hosted"] as const;
+export const ONBOARDING_MODES = ["api", "hosted", "hybrid"] as const;
+
+const documentView = outputObject("OnboardingDocument", "A document a flow asks for.", {
+  type: named("OnboardingDocumentType", z.enum(ONBOARDING_DOCUMENT_TYPES)).describe("What the document is."),
+  required: z.boolean().describe("False when the flow may go on without it."),
+  collection: named("DocumentCollection", z.enum(DOCUMENT_COLLECTIONS)).describe("How it is collected."),
+  acceptedMediaTypes: z
+    .array(z.string())
+    .describe("The media types accepted for it (image/jpeg, application/pdf, ...)."),
+  description: z.string().describe("What the document must show."),
+});
+type Document = z.output<typeof documentView>;
+
+const stepView = outputObject("OnboardingStep", "One step of a flow: a REST operation to call, in order.", {
+  order: z.number().int().describe("The step's place in the flow, from 1."),
+  kind: named("OnboardingStepKind", z.enum(STEP_KINDS)).describe("What the step does."),
+  method: named("OnboardingStepMethod", z.enum(["POST", "PUT"])).describe("The REST operation's method."),
+  path: z.string().describe("The REST operation's path (/v1/...)."),
+  operationId: z.string().describe("The REST operation's operationId in the OpenAPI document."),
+  description: z.string().describe("What the step is for."),
+  fixedQuery: named("JSONObject", z.record(z.string(), z.string()))
+    .optional()
+    .describe("Query parameters the call must carry as given (the country of a domestic step), when there are any."),
+});
+type Step = z.output<typeof stepView>;
 
 // What the upload URLs take.
 const IMAGES = DOCUMENT_MEDIA_TYPES;
@@ -198,18 +211,23 @@ const brazil = (customerType: CustomerType): Step[] =>
         },
       ];
 
-export interface OnboardingRequirements {
-  country: OnboardingCountry;
-  customerType: CustomerType;
-  provider: (typeof KYC_PROVIDERS)[number];
-  flow: string;
-  mode: "api";
-  requirementsVersion: string;
-  documentationUrl: string;
-  openapiUrl: string;
-  documents: Document[];
-  steps: Step[];
-}
+export const onboardingRequirementsView = outputObject(
+  "OnboardingRequirements",
+  "What KYC (KYB) asks for in a corridor for a customer type: documents and ordered steps.",
+  {
+    country: named("Corridor", z.enum(ONBOARDING_COUNTRIES)).describe("The corridor asked about."),
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe("The customer type asked about."),
+    provider: named("KycProvider", z.enum(KYC_PROVIDERS)).describe("The provider that verifies."),
+    flow: z.string().describe("The flow's name (br-kyc, mx-kyb, ...)."),
+    mode: named("OnboardingMode", z.enum(ONBOARDING_MODES)).describe("How the flow collects what it needs."),
+    requirementsVersion: z.string().describe("The version of these requirements (a date)."),
+    documentationUrl: z.string().describe("Where the flow is documented."),
+    openapiUrl: z.string().describe("The OpenAPI document naming the steps' operations."),
+    documents: z.array(documentView).describe("The documents the flow asks for."),
+    steps: z.array(stepView).describe("The calls to make, in order (none of them reads)."),
+  },
+);
+export type OnboardingRequirements = z.output<typeof onboardingRequirementsView>;
 
 /** The flow for a country and customer type; undefined where none is offered. */
 export function onboardingRequirements(

@@ -13,6 +13,7 @@ import {
   supportedPaymentMethods,
 } from "../reference-data/service.js";
 import { defineOpenOperation } from "./operation.js";
+import { onboardingRequirementsView } from "../onboarding/requirements.js";
 import { requirementsInput } from "../onboarding/types.js";
 
 /** Reference data: anyone may read it (a presented credential must still be valid), acting for no subject. */
@@ -54,5 +55,6 @@ export const getOnboardingRequirements = defineOpenOperation(REFERENCE_DATA, {
   name: "getOnboardingRequirements",
   summary: "Get what KYC or KYB a corridor requires",
   input: requirementsInput,
+  output: onboardingRequirementsView,
   run: (app, _acting, query) => app.onboarding.requirements(query),
 });

@@ -116,11 +116,7 @@ export class OnboardingResolver {
     customerType: CustomerType,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
-  ): Promise<OnboardingRequirements> {
-    const requirements = await performField(getOnboardingRequirements, context, acting, { country, customerType });
-    return {
-      ...requirements,
-      steps: requirements.steps.map((step) => ({ ...step, fixedQuery: step.fixedQuery ?? null })),
-    };
+  ) {
+    return performField(getOnboardingRequirements, context, acting, { country, customerType });
   }
 }

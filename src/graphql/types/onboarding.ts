@@ -1,9 +1,15 @@
-import { GraphQLJSONObject } from "graphql-scalars";
-import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { KYC_PROVIDERS, ONBOARDING_DOCUMENT_TYPES } from "../../onboarding/requirements.js";
-import { enumOf } from "./enums.js";
+import { Field, ID, InputType, ObjectType } from "type-graphql";
+import {
+  DOCUMENT_COLLECTIONS,
+  KYC_PROVIDERS,
+  ONBOARDING_DOCUMENT_TYPES,
+  ONBOARDING_MODES,
+  onboardingRequirementsView,
+  STEP_KINDS,
+} from "../../onboarding/requirements.js";
+import { enumOf, namedEnumOf } from "./enums.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
-import { registerGraphQLEnum } from "./output-type.js";
+import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 /*
  * Onboarding as REST's /v1/onboarding/status and /v1/onboarding/requirements tell it. Status fields REST
@@ -66,7 +72,7 @@ registerGraphQLEnum(OnboardingAccountStatusEnum, {
   },
 });
 
-const OnboardingModeEnum = enumOf(["api", "hosted", "hybrid"] as const);
+const OnboardingModeEnum = enumOf(ONBOARDING_MODES);
 registerGraphQLEnum(OnboardingModeEnum, {
   name: "OnboardingMode",
   description: "How a flow collects what it needs.",
@@ -78,7 +84,7 @@ registerGraphQLEnum(OnboardingModeEnum, {
 });
 
 /** REST spells these in kebab case, which GraphQL names cannot hold. */
-const OnboardingStepKindEnum = { API: "api", DIRECT_UPLOAD: "direct-upload", HOSTED: "hosted" } as const;
+const OnboardingStepKindEnum = namedEnumOf(STEP_KINDS, (kind) => kind.replace("-", "_").toUpperCase());
 registerGraphQLEnum(OnboardingStepKindEnum, {
   name: "OnboardingStepKind",
   description: "What a step does (REST spells DIRECT_UPLOAD as direct-upload).",
@@ -89,7 +95,7 @@ registerGraphQLEnum(OnboardingStepKindEnum, {
   },
 });
 
-const DocumentCollectionEnum = { DIRECT_UPLOAD: "direct-upload", HOSTED: "hosted" } as const;
+const DocumentCollectionEnum = namedEnumOf(DOCUMENT_COLLECTIONS, (kind) => kind.replace("-", "_").toUpperCase());
 registerGraphQLEnum(DocumentCollectionEnum, {
   name: "DocumentCollection",
   description: "How a document is collected (REST spells DIRECT_UPLOAD as direct-upload).",
@@ -165,83 +171,7 @@ export class OnboardingStatus {
   entities!: OnboardingEntity[];
 }
 
-@ObjectType({ description: "A document a flow asks for." })
-export class OnboardingDocument {
-  @Field(() => OnboardingDocumentTypeEnum, { description: "What the document is." })
-  type!: string;
-
-  @Field({ description: "False when the flow may go on without it." })
-  required!: boolean;
-
-  @Field(() => DocumentCollectionEnum, { description: "How it is collected." })
-  collection!: string;
-
-  @Field(() => [String], { description: "The media types accepted for it (image/jpeg, application/pdf, ...)." })
-  acceptedMediaTypes!: string[];
-
-  @Field({ description: "What the document must show." })
-  description!: string;
-}
-
-@ObjectType({ description: "One step of a flow: a REST operation to call, in order." })
-export class OnboardingStep {
-  @Field(() => Int, { description: "The step's place in the flow, from 1." })
-  order!: number;
-
-  @Field(() => OnboardingStepKindEnum, { description: "What the step does." })
-  kind!: string;
-
-  @Field(() => OnboardingStepMethodEnum, { description: "The REST operation's method." })
-  method!: string;
-
-  @Field({ description: "The REST operation's path (/v1/...)." })
-  path!: string;
-
-  @Field({ description: "The REST operation's operationId in the OpenAPI document." })
-  operationId!: string;
-
-  @Field({ description: "What the step is for." })
-  description!: string;
-
-  @Field(() => GraphQLJSONObject, {
-    nullable: true,
-    description: "Query parameters the call must carry as given (the country of a domestic step); null when none.",
-  })
-  fixedQuery!: Record<string, string> | null;
-}
-
-@ObjectType({ description: "What KYC (KYB) asks for in a corridor for a customer type: documents and ordered steps." })
-export class OnboardingRequirements {
-  @Field(() => CorridorEnum, { description: "The corridor asked about." })
-  country!: string;
-
-  @Field(() => CustomerTypeEnum, { description: "The customer type asked about." })
-  customerType!: string;
-
-  @Field(() => KycProviderEnum, { description: "The provider that verifies." })
-  provider!: string;
-
-  @Field({ description: "The flow's name (br-kyc, mx-kyb, ...)." })
-  flow!: string;
-
-  @Field(() => OnboardingModeEnum, { description: "How the flow collects what it needs." })
-  mode!: string;
-
-  @Field({ description: "The version of these requirements (a date)." })
-  requirementsVersion!: string;
-
-  @Field({ description: "Where the flow is documented." })
-  documentationUrl!: string;
-
-  @Field({ description: "The OpenAPI document naming the steps' operations." })
-  openapiUrl!: string;
-
-  @Field(() => [OnboardingDocument], { description: "The documents the flow asks for." })
-  documents!: OnboardingDocument[];
-
-  @Field(() => [OnboardingStep], { description: "The calls to make, in order (none of them reads)." })
-  steps!: OnboardingStep[];
-}
+export const OnboardingRequirements = outputType(onboardingRequirementsView);
 
 @ObjectType({ description: "The entity the signed-in profile acts as, once chosen (selectActiveEntity)." })
 export class ActiveEntity {
