@@ -14,7 +14,7 @@ import {
 } from "../reference-data/corridors.js";
 import { subjectEntities } from "./customer-accounts.js";
 import { kycProviderOf, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
-import type { ActiveEntityInput, LimitsInput, RequirementsInput } from "./types.js";
+import type { ActiveEntityInput, LimitsInput, RequirementsInput, UserLimit } from "./types.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { RampService } from "../ramps/service.js";
 
@@ -52,15 +52,6 @@ async function eligibility(
     };
   }
   return { corridors };
-}
-
-export interface UserLimit {
-  corridor: Corridor;
-  currency: string;
-  direction: "BUY" | "SELL";
-  max: string;
-  used: string;
-  period: { type: "calendar_month"; startsAt: Date; endsAt: Date };
 }
 
 /** The reference's account states: a case under way (pending or in review) is pending. */

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { CUSTOMER_TYPES } from "../reference-data/corridors.js";
+import { instantField, named, outputObject } from "../output.js";
+import { RAMP_TYPES } from "../quotes/types.js";
+import { CORRIDORS, CUSTOMER_TYPES } from "../reference-data/corridors.js";
 import { ONBOARDING_COUNTRIES } from "./requirements.js";
 
 /** Corridors with monthly limits. */
@@ -24,3 +26,29 @@ export type RequirementsInput = z.output<typeof requirementsInput>;
 /** Which of its entities the subject acts as: the individual or the business. */
 export const activeEntityInput = z.object({ type: z.enum(CUSTOMER_TYPES) }).strict();
 export type ActiveEntityInput = z.output<typeof activeEntityInput>;
+
+export const LIMIT_PERIOD_TYPES = ["calendar_month"] as const;
+
+/** The subject's monthly maximum and use in one corridor and direction. */
+export const userLimitView = outputObject(
+  "UserLimit",
+  "The subject's monthly maximum and use in one corridor and direction.",
+  {
+    corridor: named("Corridor", z.enum(CORRIDORS)).describe("One of the limit corridors: AR, BR, CO, MX or US."),
+    currency: named("FiatCurrencySymbol", z.string()).describe(
+      "The corridor's fiat, in which max and used are stated.",
+    ),
+    direction: named("RampDirection", z.enum(RAMP_TYPES)).describe(
+      "The direction the limit applies to; each corridor has one per direction.",
+    ),
+    max: named("Decimal", z.string()).describe("The most the period allows, in the currency."),
+    used: named("Decimal", z.string()).describe("Completed ramps this period, in the currency."),
+    period: outputObject("LimitPeriod", "The period a limit's use is counted over.", {
+      type: named("LimitPeriodType", z.enum(LIMIT_PERIOD_TYPES)).describe("Always the calendar month (UTC)."),
+      startsAt: instantField("The first day of the current month, 00:00 UTC."),
+      endsAt: instantField("Exclusive end: the first day of the next month, 00:00 UTC."),
+    }).describe("The calendar month the limit and its use apply to."),
+  },
+);
+export type UserLimit = z.output<typeof userLimitView>;
+export const userLimitList = z.object({ limits: z.array(userLimitView) });

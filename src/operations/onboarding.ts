@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { activeEntityInput, limitsInput } from "../onboarding/types.js";
+import { activeEntityInput, limitsInput, userLimitList } from "../onboarding/types.js";
 import { defineOperation } from "./operation.js";
 
 export const getRampInfo = defineOperation({
@@ -15,6 +15,7 @@ export const getUserLimits = defineOperation({
   summary: "Get exact monthly limits and use per corridor",
   access: { requires: ["EXACT_LIMITS"], delegation: "DELEGATED" },
   input: limitsInput,
+  output: userLimitList,
   run: (app, acting, input) => app.onboarding.limits(acting, input),
 });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { bestQuoteInput, quoteInput, quoteView } from "../quotes/types.js";
-import { createWidgetSessionInput } from "../widget-sessions/types.js";
+import { createWidgetSessionInput, widgetSessionView } from "../widget-sessions/types.js";
 import { uuid } from "../validation.js";
 import { defineOpenOperation } from "./operation.js";
 
@@ -38,5 +38,6 @@ export const createWidgetSession = defineOpenOperation(QUOTES, {
   name: "createWidgetSession",
   summary: "Create a hosted widget session",
   input: createWidgetSessionInput,
+  output: widgetSessionView,
   run: (app, acting, input) => app.widgetSessions.create(acting, input),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RAMP_TYPES } from "../quotes/types.js";
 import { country, cryptocurrency, FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../reference-data/catalog.js";
+import { idField, outputObject } from "../output.js";
 import { amount, countryCode, uuid, walletAddress } from "../validation.js";
 
 const webUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048);
@@ -80,7 +81,12 @@ export const createWidgetSessionInput = z
 
 export type WidgetSessionInput = z.output<typeof createWidgetSessionInput>;
 
-export interface WidgetSessionView {
-  sessionId: string;
-  url: string;
-}
+export const widgetSessionView = outputObject(
+  "WidgetSession",
+  "A hosted widget session; ramps and webhooks may refer to it.",
+  {
+    sessionId: idField("The session's UUID, which ramps, webhooks and ramp events name."),
+    url: z.string().describe("The hosted widget's URL for this session (it carries sessionId as a query parameter)."),
+  },
+);
+export type WidgetSessionView = z.output<typeof widgetSessionView>;

@@ -18,6 +18,9 @@ import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
+import type { z } from "zod";
+import { LIMIT_PERIOD_TYPES, userLimitView } from "../../onboarding/types.js";
+import { widgetSessionView } from "../../widget-sessions/types.js";
 
 const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerGraphQLEnum(RampPhaseEnum, {
@@ -159,56 +162,16 @@ export class RampInfo {
   corridors!: CorridorEligibility[];
 }
 
-const LimitPeriodTypeEnum = enumOf(["calendar_month"]);
+const LimitPeriodTypeEnum = enumOf(LIMIT_PERIOD_TYPES);
 registerGraphQLEnum(LimitPeriodTypeEnum, {
   name: "LimitPeriodType",
   description: "How a limit's use is counted.",
   valuesConfig: { CALENDAR_MONTH: { description: "Over the calendar month, in UTC." } },
 });
 
-@ObjectType({ description: "The period a limit's use is counted over." })
-export class LimitPeriod {
-  @Field(() => LimitPeriodTypeEnum, { description: "Always CALENDAR_MONTH (UTC)." })
-  type!: string;
-
-  @Field({ description: "The first day of the current month, 00:00 UTC." })
-  startsAt!: Date;
-
-  @Field({ description: "Exclusive end: the first day of the next month, 00:00 UTC." })
-  endsAt!: Date;
-}
-
-@ObjectType({ description: "The subject's monthly maximum and use in one corridor and direction." })
-export class UserLimit {
-  @Field(() => CorridorEnum, { description: "One of the limit corridors: AR, BR, CO, MX or US." })
-  corridor!: string;
-
-  @Field(() => FiatCurrencySymbolEnum, { description: "The corridor's fiat, in which max and used are stated." })
-  currency!: string;
-
-  @Field(() => RampDirectionEnum, {
-    description: "The direction the limit applies to; each corridor has one per direction.",
-  })
-  direction!: string;
-
-  @Field(() => DecimalScalar, { description: "The most the period allows, in the currency." })
-  max!: string;
-
-  @Field(() => DecimalScalar, { description: "Completed ramps this period, in the currency." })
-  used!: string;
-
-  @Field(() => LimitPeriod, { description: "The calendar month the limit and its use apply to." })
-  period!: LimitPeriod;
-}
-
-@ObjectType({ description: "A hosted widget session; ramps and webhooks may refer to it." })
-export class WidgetSession {
-  @Field(() => ID, { description: "The session's UUID, which registerRamp, webhooks and rampEvents take." })
-  sessionId!: string;
-
-  @Field({ description: "The hosted widget's URL for this session (it carries sessionId as a query parameter)." })
-  url!: string;
-}
+export const UserLimit = outputType(userLimitView);
+export type UserLimit = z.output<typeof userLimitView>;
+export const WidgetSession = outputType(widgetSessionView);
 
 // ---------------------------------------------------------------------------------------------------------
 // Inputs: their shapes only; the services validate the values as they do for REST.

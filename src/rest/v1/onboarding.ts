@@ -10,7 +10,7 @@ import {
   selectActiveCustomerEntity,
 } from "../../operations/onboarding.js";
 import { getOnboardingRequirements } from "../../operations/reference-data.js";
-import { isoDateTime, jsonSchema } from "../http.js";
+import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
 const eligibility = z.object({
@@ -21,18 +21,6 @@ const eligibility = z.object({
 // Every corridor is always listed: an object with each one, not a record, so the document names them.
 const rampInfo = z.object({
   corridors: z.object(Object.fromEntries(CORRIDORS.map((corridor) => [corridor, eligibility]))),
-});
-const limits = z.object({
-  limits: z.array(
-    z.object({
-      corridor: z.enum(CORRIDORS),
-      currency: z.string(),
-      direction: z.enum(["BUY", "SELL"]),
-      max: z.string(),
-      used: z.string(),
-      period: z.object({ type: z.literal("calendar_month"), startsAt: isoDateTime, endsAt: isoDateTime }),
-    }),
-  ),
 });
 const accountState = z.enum(["pending", "approved", "rejected"]);
 const onboardingStatus = z.object({
@@ -79,7 +67,6 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
     method: "POST",
     url: "/v1/limits",
     tags,
-    response: jsonSchema(limits),
     errors: [400, 401, 403],
   });
   operationRoute(server, app, getOnboardingStatus, {

@@ -6,8 +6,6 @@ import { quoteView } from "../../quotes/types.js";
 import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
-const widgetSession = z.object({ sessionId: z.uuid(), url: z.string() });
-
 /** The reference names the service fee after its own brand: its shapes carry `vortexFee*`, ours `serviceFee*`. */
 const REFERENCE_FEE_NAMES: Record<string, string> = { serviceFeeFiat: "vortexFeeFiat", serviceFeeUSD: "vortexFeeUSD" };
 
@@ -68,7 +66,6 @@ export function quoteRoutes(server: FastifyInstance, app: App) {
     url: "/v1/session/create",
     tags: ["Widget"],
     status: 201,
-    response: jsonSchema(widgetSession),
     errors: [400, 401, 403, 404],
     publicKeyField: "apiKey",
   });
