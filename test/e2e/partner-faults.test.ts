@@ -154,10 +154,11 @@ describe(`order reads fail mid-ramp (${testEngine()})`, () => {
     it(`every ramp completes, each order made once: ${name} on reads`, { timeout: 60_000 }, async () => {
       const failedBefore = failedCalls(READ_ORDER, failure);
       const cost = await underFault(`read order: ${name}`, async () => {
-        const rampIds = await startedBuys(RAMPS_PER_FAULT);
-        // Callbacks held back a second, so the ramps move on the gateway's reads of their orders, and the fault
-        // meets one: on callbacks alone, a quick machine finished every ramp before its first read.
+        // Armed before the ramps start (no start reads an order, so only the reads that follow meet it), with
+        // callbacks held back a second, so the ramps move on the gateway's reads: armed after the starts, the fault
+        // came too late on a busy machine, whose reads (or callbacks) had finished every ramp by then.
         await simulator.setFaults({ partner: "alfredpay", ...faults, callbacks: { delayMs: 1_000 } });
+        const rampIds = await startedBuys(RAMPS_PER_FAULT);
         await expectAllComplete(server, caller.headers, rampIds);
         // The server writes its log asynchronously: the failed reads' lines may land a little after the ramps end.
         const failed = await waitFor(
