@@ -14,7 +14,7 @@ import {
 } from "../reference-data/corridors.js";
 import { subjectEntities } from "./customer-accounts.js";
 import { kycProviderOf, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
-import type { ActiveEntityInput, LimitsInput, RequirementsInput, UserLimit } from "./types.js";
+import type { ActiveEntityInput, CorridorEligibility, LimitsInput, RequirementsInput, UserLimit } from "./types.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { RampService } from "../ramps/service.js";
 
@@ -22,16 +22,6 @@ import type { RampService } from "../ramps/service.js";
 const CORRIDOR_SUPPORT = Object.fromEntries(
   CORRIDORS.map((corridor) => [corridor, COUNTRIES.find((country) => country.corridor === corridor)!.support]),
 ) as Record<Corridor, { buy: boolean; sell: boolean }>;
-
-/** What ramp-info tells of KYC (CONTRACT.md): a case in review is still pending there. */
-export const ELIGIBILITY_KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
-type EligibilityKycStatus = (typeof ELIGIBILITY_KYC_STATUSES)[number];
-
-interface CorridorEligibility {
-  kycStatus: EligibilityKycStatus;
-  canBuy: boolean;
-  canSell: boolean;
-}
 
 type RampInfo = { corridors: Record<Corridor, CorridorEligibility> };
 

@@ -52,3 +52,32 @@ export const userLimitView = outputObject(
 );
 export type UserLimit = z.output<typeof userLimitView>;
 export const userLimitList = z.object({ limits: z.array(userLimitView) });
+
+/** What ramp-info tells of KYC (CONTRACT.md): a case in review is still pending there. */
+export const ELIGIBILITY_KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
+
+/** Whether the subject can ramp in one corridor. */
+export const corridorEligibilityShape = {
+  kycStatus: named("KycStatus", z.enum(ELIGIBILITY_KYC_STATUSES)).describe(
+    "The subject's KYC/KYB status in the corridor.",
+  ),
+  canBuy: z
+    .boolean()
+    .describe(
+      "True when KYC is approved, the corridor supports buying and, for a managed child, the manager's current policy allows the corridor.",
+    ),
+  canSell: z
+    .boolean()
+    .describe(
+      "True when KYC is approved, the corridor supports selling and, for a managed child, the manager's current policy allows the corridor.",
+    ),
+};
+
+const corridorEligibility = z.object(corridorEligibilityShape);
+export type CorridorEligibility = z.output<typeof corridorEligibility>;
+
+/** The subject's ramp eligibility in every corridor (no personal data, ids or limits), keyed by corridor. */
+export const rampInfoView = z.object({
+  // Every corridor is always listed: an object with each one, not a record, so the document names them.
+  corridors: z.object(Object.fromEntries(CORRIDORS.map((corridor) => [corridor, corridorEligibility]))),
+});

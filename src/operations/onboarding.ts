@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { activeEntityInput, limitsInput, userLimitList } from "../onboarding/types.js";
+import { activeEntityInput, limitsInput, rampInfoView, userLimitList } from "../onboarding/types.js";
 import { defineOperation } from "./operation.js";
 
 export const getRampInfo = defineOperation({
@@ -7,6 +7,7 @@ export const getRampInfo = defineOperation({
   summary: "Get KYC status and ramp eligibility per corridor",
   access: { requires: ["RAMP_INFO"], delegation: "DELEGATED" },
   input: z.object({}),
+  output: rampInfoView,
   run: (app, acting) => app.onboarding.rampInfo(acting),
 });
 

@@ -8,7 +8,7 @@ import {
   selectActiveCustomerEntity,
 } from "../../operations/onboarding.js";
 import { getOnboardingRequirements } from "../../operations/reference-data.js";
-import type { Corridor, CustomerType } from "../../reference-data/corridors.js";
+import { CORRIDORS, type Corridor, type CustomerType } from "../../reference-data/corridors.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting, OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
@@ -30,7 +30,7 @@ export class OnboardingResolver {
   @Performs(getRampInfo)
   async rampInfo(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<RampInfo> {
     const { corridors } = await performField(getRampInfo, context, acting, {});
-    return { corridors: Object.entries(corridors).map(([corridor, eligibility]) => ({ corridor, ...eligibility })) };
+    return { corridors: CORRIDORS.map((corridor) => ({ corridor, ...corridors[corridor] })) };
   }
 
   @Query(() => [UserLimit], {

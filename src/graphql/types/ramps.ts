@@ -1,8 +1,7 @@
 import { GraphQLJSONObject } from "graphql-scalars";
-import { ArgsType, Field, ID, InputType, ObjectType } from "type-graphql";
+import { ArgsType, Field, ID, InputType } from "type-graphql";
 import { enumOf, screamingEnumOf } from "./enums.js";
 import { DecimalScalar } from "./scalars.js";
-import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
 import { KYC_STATUSES } from "../../providers/ports.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
 import { quoteView, type QuoteView } from "../../quotes/types.js";
@@ -18,8 +17,15 @@ import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
-import type { z } from "zod";
-import { LIMIT_PERIOD_TYPES, userLimitView } from "../../onboarding/types.js";
+import { z } from "zod";
+import {
+  corridorEligibilityShape,
+  ELIGIBILITY_KYC_STATUSES,
+  LIMIT_PERIOD_TYPES,
+  userLimitView,
+} from "../../onboarding/types.js";
+import { named, outputObject } from "../../output.js";
+import { CORRIDORS } from "../../reference-data/corridors.js";
 import { widgetSessionView } from "../../widget-sessions/types.js";
 
 const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
@@ -135,32 +141,16 @@ export function historyInputOf(args: RampHistoryArgs) {
   };
 }
 
-@ObjectType({ description: "Whether the subject can ramp in one corridor." })
-export class CorridorEligibility {
-  @Field(() => CorridorEnum, { description: "The corridor, by country code (EU: the euro area)." })
-  corridor!: string;
-
-  @Field(() => KycStatusEnum, { description: "The subject's KYC/KYB status in the corridor." })
-  kycStatus!: string;
-
-  @Field({
-    description:
-      "True when KYC is approved, the corridor supports buying and, for a managed child, the manager's current policy allows the corridor.",
-  })
-  canBuy!: boolean;
-
-  @Field({
-    description:
-      "True when KYC is approved, the corridor supports selling and, for a managed child, the manager's current policy allows the corridor.",
-  })
-  canSell!: boolean;
-}
-
-@ObjectType({ description: "The subject's ramp eligibility per corridor (no PII, ids or limits)." })
-export class RampInfo {
-  @Field(() => [CorridorEligibility], { description: "One entry per corridor: AR, BR, CO, EU, MX and US." })
-  corridors!: CorridorEligibility[];
-}
+/** GraphQL lists ramp-info's corridors, each naming itself, where REST keys them by corridor. */
+const corridorEligibilityView = outputObject("CorridorEligibility", "Whether the subject can ramp in one corridor.", {
+  corridor: named("Corridor", z.enum(CORRIDORS)).describe("The corridor, by country code (EU: the euro area)."),
+  ...corridorEligibilityShape,
+});
+const rampInfoList = outputObject("RampInfo", "The subject's ramp eligibility per corridor (no PII, ids or limits).", {
+  corridors: z.array(corridorEligibilityView).describe("One entry per corridor: AR, BR, CO, EU, MX and US."),
+});
+export const RampInfo = outputType(rampInfoList);
+export type RampInfo = z.output<typeof rampInfoList>;
 
 const LimitPeriodTypeEnum = enumOf(LIMIT_PERIOD_TYPES);
 registerGraphQLEnum(LimitPeriodTypeEnum, {

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { ELIGIBILITY_KYC_STATUSES } from "../../onboarding/service.js";
-import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
+import { CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import {
   getOnboardingStatus,
   getRampInfo,
@@ -13,15 +12,6 @@ import { getOnboardingRequirements } from "../../operations/reference-data.js";
 import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
-const eligibility = z.object({
-  kycStatus: z.enum(ELIGIBILITY_KYC_STATUSES),
-  canBuy: z.boolean(),
-  canSell: z.boolean(),
-});
-// Every corridor is always listed: an object with each one, not a record, so the document names them.
-const rampInfo = z.object({
-  corridors: z.object(Object.fromEntries(CORRIDORS.map((corridor) => [corridor, eligibility]))),
-});
 const accountState = z.enum(["pending", "approved", "rejected"]);
 const onboardingStatus = z.object({
   activeEntityId: z.uuid().nullable(),
@@ -59,7 +49,6 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/ramp-info",
     tags,
-    response: jsonSchema(rampInfo),
     errors: [400, 401, 403],
     cachedResults: true,
   });
