@@ -24,11 +24,14 @@ const OPTIONAL_STRINGS = ["countryCode", "walletAddress", "sessionId", "transact
 function leftOutWhenNull(field: z.ZodType) {
   if (!(field instanceof z.ZodNullable)) return field;
   const inner = field.unwrap() as z.ZodType;
-  return inner.optional().describe(field.description ?? inner.description ?? "");
+  const description = field.description ?? inner.description;
+  return description ? inner.optional().describe(description) : inner.optional();
 }
 const ramp = referenceFeeNamed(rampView).extend(
   Object.fromEntries(
-    OPTIONAL_STRINGS.map((field) => [field, leftOutWhenNull(rampView.shape[field as "walletAddress"])]),
+    Object.entries(rampView.shape)
+      .filter(([field]) => OPTIONAL_STRINGS.includes(field))
+      .map(([field, schema]) => [field, leftOutWhenNull(schema)]),
   ),
 );
 const history = z.object({
