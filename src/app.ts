@@ -53,6 +53,7 @@ import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
+import { Caches } from "./cache/caches.js";
 import { createRateLimits, type RateLimits } from "./rate-limits/limiter.js";
 import { postgresWindowCounts } from "./rate-limits/repo.js";
 import { pruneExpiredInvitations } from "./recipients/repo.js";
@@ -81,6 +82,7 @@ export interface App {
   /** Statements sent to the database so far (tests pin per-request budgets with it). */
   statements: StatementCounter;
   bus: EventBus;
+  caches: Caches;
   authenticator: Authenticator;
   identity: IdentityService;
   credentials: CredentialService;
@@ -185,17 +187,17 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   });
   const mailer = createMailer(config.mail, log);
   const accessTokens = new AccessTokens(config.jwt);
-  const verifier = new CredentialVerifier(db, reads, bus, {
+  const caches = new Caches(bus, config.cacheTtlMs);
+  const verifier = new CredentialVerifier(db, reads, caches, {
     environment: config.rampEnvironment,
-    cacheTtlMs: config.cacheTtlMs,
     flushIntervalMs: config.lastUsedFlushIntervalMs,
     log,
   });
 
-  const profiles = new ProfileService(db, reads, bus, config.cacheTtlMs);
-  const credentials = new CredentialService(db, reads, bus, config.rampEnvironment, profiles, config.cacheTtlMs);
-  const managedProfiles = new ManagedProfileService(db, bus, credentials, profiles);
-  const delegation = new Delegation(managedProfiles, bus, config.cacheTtlMs);
+  const profiles = new ProfileService(db, reads, caches);
+  const credentials = new CredentialService(db, reads, bus, caches, config.rampEnvironment, profiles);
+  const managedProfiles = new ManagedProfileService(db, caches, credentials, profiles);
+  const delegation = new Delegation(managedProfiles, caches);
   const { avenia, alfredpay } = config.partners;
   // A partner without settings has no client: what it would serve answers PROVIDER_UNAVAILABLE.
   const aveniaClient =
@@ -243,16 +245,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     aveniaClient && new AveniaKyc(aveniaClient),
     alfredpayClient && new AlfredpayKyc(alfredpayClient),
   );
-  const kyc = new KycService(
-    db,
-    reads,
-    bus,
-    kycProvider,
-    delegation,
-    profiles,
-    config.cacheTtlMs,
-    config.ramps.kycCheckIntervalMs,
-  );
+  const kyc = new KycService(db, reads, caches, kycProvider, delegation, profiles, config.ramps.kycCheckIntervalMs);
   const kycReconciler = new KycReconciler(
     db,
     kyc,
@@ -269,17 +262,10 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     new PartnerFiatAccounts(config.partners.corridors, alfredpayClient && new AlfredpayFiatAccounts(alfredpayClient)),
   );
   const idempotency = new IdempotencyService(db);
-  const pricing = new PricingAssignments(db, reads, bus, config.cacheTtlMs);
-  const quotes = new QuoteService(
-    reads,
-    writes,
-    rampProvider,
-    pricing,
-    config.cacheTtlMs,
-    config.partners.closedCorridors,
-  );
+  const pricing = new PricingAssignments(db, reads, caches);
+  const quotes = new QuoteService(reads, writes, rampProvider, pricing, caches, config.partners.closedCorridors);
   const widgetSessions = new WidgetSessionService(db, quotes, config.widgetBaseUrl);
-  const rampViews = new RampViewCache(bus, config.cacheTtlMs);
+  const rampViews = new RampViewCache(caches);
   const ramps = new RampService(
     db,
     reads,
@@ -318,6 +304,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
       deliveryBacklog: () => deliveryBacklog(reads, seams.clock?.() ?? new Date()),
       unreadFeedEvents: () => rampEvents.unread(),
       feedListeners: () => rampEvents.listenerCount(),
+      cacheSizes: () => caches.sizes(),
     },
     log,
   );
@@ -409,17 +396,14 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     writes,
     statements: database.statements,
     bus,
-    authenticator: new Authenticator(
-      verifier,
-      new SessionVerifier(reads, accessTokens, bus, config.cacheTtlMs),
-      config.operatorToken,
-    ),
+    caches,
+    authenticator: new Authenticator(verifier, new SessionVerifier(reads, accessTokens, caches), config.operatorToken),
     identity: new IdentityService(
       db,
       profiles,
       mailer,
       accessTokens,
-      bus,
+      caches,
       {
         otpResendCooldownMs: config.otpResendCooldownMs,
         refreshTokenTtlMs: config.refreshTokenTtlMs,
@@ -432,7 +416,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     delegation,
     managedProfiles,
     nodes: new NodeService(reads),
-    admin: new AdminService(db, bus, credentials, pricing, profiles, managedProfiles),
+    admin: new AdminService(db, caches, credentials, pricing, profiles, managedProfiles),
     quotes,
     widgetSessions,
     ramps,

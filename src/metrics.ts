@@ -21,6 +21,8 @@ interface ScrapedSources {
   unreadFeedEvents(): Promise<number>;
   /** Listeners on this instance's subscription feed. */
   feedListeners(): number;
+  /** Entries each of this instance's caches holds. */
+  cacheSizes(): ReadonlyMap<string, number>;
 }
 
 /** Open GraphQL WebSocket connections of this instance and the subscriptions they hold. */
@@ -123,6 +125,15 @@ export class Metrics {
       "Listeners on this instance's subscription feed (subscribers sharing one execution share one listener).",
       () => sources.feedListeners(),
     );
+    new Gauge({
+      name: "cache_entries",
+      help: "Entries each named cache of this instance holds (bounded per cache; dropped on expiry or invalidation).",
+      labelNames: ["cache"] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [cache, entries] of sources.cacheSizes()) this.set({ cache }, entries);
+      },
+    });
     gauge(
       "graphql_ws_connections",
       "Open GraphQL WebSocket connections on this instance.",

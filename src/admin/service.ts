@@ -6,7 +6,7 @@ import { createCredentialInput, type IssuedCredential } from "../credentials/typ
 import type { Db } from "../db/client.js";
 import { inTransaction } from "../db/tx.js";
 import { AppError } from "../errors.js";
-import type { EventBus } from "../events/bus.js";
+import type { Caches } from "../cache/caches.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { ProfileService } from "../profiles/service.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
@@ -33,7 +33,7 @@ type PartnerCredentialInput = z.output<typeof partnerCredentialInput>;
 export class AdminService {
   constructor(
     private readonly db: Db,
-    private readonly bus: EventBus,
+    private readonly caches: Caches,
     private readonly credentials: CredentialService,
     private readonly pricing: PricingAssignments,
     private readonly profiles: ProfileService,
@@ -125,7 +125,7 @@ export class AdminService {
       });
       return updated;
     });
-    await this.bus.publish("cacheInvalidated", { tag: partner.id });
+    await this.caches.invalidate(partner.id);
     return partner;
   }
 

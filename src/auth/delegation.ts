@@ -1,5 +1,4 @@
 import { AppError } from "../errors.js";
-import type { EventBus } from "../events/bus.js";
 import { z } from "zod";
 import { idField, instantField, named, outputObject } from "../output.js";
 import {
@@ -12,7 +11,8 @@ import {
 import { canonicalId } from "../validation.js";
 import { requireCapabilities, type Capability } from "./capabilities.js";
 import { principalProfileId, type Principal } from "./principal.js";
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 
 /** What a route or GraphQL field declares about acting for managed children. */
 export interface DelegationRule {
@@ -109,11 +109,10 @@ export class Delegation {
 
   constructor(
     private readonly directory: ManagedProfileDirectory,
-    bus: EventBus,
-    cacheTtlMs: number,
+    caches: Caches,
   ) {
-    this.policies = busInvalidatedCache(bus, cacheTtlMs);
-    this.targets = busInvalidatedCache(bus, cacheTtlMs);
+    this.policies = caches.define("managerPolicies");
+    this.targets = caches.define("delegationTargets");
   }
 
   /**

@@ -1,9 +1,8 @@
-import type { EventBus } from "../events/bus.js";
-
 /**
  * A short-lived in-memory cache for authentication state. Each entry carries tags (the ids of what it
  * depends on: credential, profile, partner, session); `invalidate(tag)` drops every entry with that tag
  * at once, and a load that raced an invalidation is not cached, so a stale read cannot undo a revocation.
+ * Stored values are frozen (their plain objects and arrays, deeply): every reader shares them.
  */
 export class RevocableCache<V> {
   private readonly entries = new Map<string, { value: V; tags: string[]; expiresAt: number }>();
@@ -60,6 +59,10 @@ export class RevocableCache<V> {
     return found;
   }
 
+  get size(): number {
+    return this.entries.size;
+  }
+
   invalidate(tag: string): void {
     this.epoch++;
     for (const key of this.keysByTag.get(tag) ?? []) {
@@ -80,7 +83,7 @@ export class RevocableCache<V> {
       const [oldestKey, oldest] = this.entries.entries().next().value!;
       this.remove(oldestKey, oldest.tags);
     }
-    this.entries.set(key, { value, tags, expiresAt: Date.now() + this.ttlMs });
+    this.entries.set(key, { value: frozen(value), tags, expiresAt: Date.now() + this.ttlMs });
     for (const tag of tags) {
       const keys = this.keysByTag.get(tag) ?? new Set();
       keys.add(key);
@@ -98,13 +101,11 @@ export class RevocableCache<V> {
   }
 }
 
-/**
- * A cache kept honest on every instance: the bus's cacheInvalidated notices drop entries by tag, and a
- * reconnected listener (which may have missed some) drops everything.
- */
-export function busInvalidatedCache<V>(bus: EventBus, ttlMs: number, maxEntries?: number): RevocableCache<V> {
-  const cache = new RevocableCache<V>(ttlMs, maxEntries);
-  bus.subscribe("cacheInvalidated", ({ tag }) => cache.invalidate(tag));
-  bus.onResync(() => cache.clear());
-  return cache;
+/** Freezes plain objects and arrays, deeply; other objects (dates, decimals, buffers) are left as they are. */
+function frozen<V>(value: V): V {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return value;
+  for (const item of Object.values(value)) frozen(item);
+  return Object.freeze(value);
 }

@@ -4,7 +4,8 @@ import { recordOperatorChange } from "../audit/service.js";
 import type { OperatorActor } from "../audit/types.js";
 import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
 import type { Db } from "../db/client.js";
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 import type { Reads } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
@@ -52,11 +53,11 @@ export class CredentialService {
     private readonly db: Db,
     private readonly reads: Reads,
     private readonly bus: EventBus,
+    private readonly caches: Caches,
     private readonly environment: RampEnvironment,
     private readonly profiles: ProfileService,
-    cacheTtlMs: number,
   ) {
-    this.pages = busInvalidatedCache(bus, cacheTtlMs, MAX_CACHED_PAGES);
+    this.pages = caches.define("apiCredentialPages", MAX_CACHED_PAGES);
   }
 
   /**
@@ -165,7 +166,7 @@ export class CredentialService {
   async revoke(profileId: string, credentialId: string, { idempotent = false } = {}): Promise<void> {
     const id = canonicalId(credentialId);
     if (id && (await repo.revokeCredential(this.db, profileId, id, new Date()))) {
-      await Promise.all([this.bus.publish("cacheInvalidated", { tag: id }), this.listChanged(profileId)]);
+      await this.caches.invalidate(id, credentialListTag(profileId));
       await this.bus.publish("apiCredential", { profileId, credentialId: id, action: "revoked" });
       return;
     }
@@ -175,7 +176,7 @@ export class CredentialService {
 
   /** Call after committing a change to the profile's credentials: every instance forgets its pages. */
   async listChanged(profileId: string): Promise<void> {
-    await this.bus.publish("cacheInvalidated", { tag: credentialListTag(profileId) });
+    await this.caches.invalidate(credentialListTag(profileId));
   }
 }
 

@@ -4,11 +4,11 @@ import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import { findCredentialByKey, recordLastUses, type CredentialLookup, type LastUse } from "./repo.js";
 import { AppError } from "../errors.js";
-import type { EventBus } from "../events/bus.js";
 import { isWellFormedKey, KeyDigests, sha256Hex, type KeyKind, type RampEnvironment } from "../auth/keys.js";
 import type { KeyVerifier } from "../auth/authenticate.js";
 import type { VerifiedCredential } from "../auth/principal.js";
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 import { credentialListTag } from "./types.js";
 
 /** Times in epoch milliseconds: every keyed request compares them, and Dates cost an allocation and a conversion. */
@@ -51,15 +51,14 @@ export class CredentialVerifier implements KeyVerifier {
   constructor(
     private readonly db: Db,
     private readonly reads: Reads,
-    private readonly bus: EventBus,
+    private readonly caches: Caches,
     private readonly options: {
       environment: RampEnvironment;
-      cacheTtlMs: number;
       flushIntervalMs: number;
       log: Logger;
     },
   ) {
-    this.cache = busInvalidatedCache(bus, options.cacheTtlMs);
+    this.cache = caches.define("apiCredentials");
   }
 
   async verify(kind: KeyKind, value: string, connection?: object): Promise<VerifiedCredential> {
@@ -136,10 +135,7 @@ export class CredentialVerifier implements KeyVerifier {
     try {
       await recordLastUses(this.db, lastUses);
       // The credential lists show last-use times.
-      const profiles = new Set(uses.map((use) => use.profileId));
-      await Promise.all(
-        [...profiles].map((profileId) => this.bus.publish("cacheInvalidated", { tag: credentialListTag(profileId) })),
-      );
+      await this.caches.invalidate(...new Set(uses.map((use) => credentialListTag(use.profileId))));
     } catch (error) {
       this.options.log.error({ err: error, count: uses.length }, "failed to record credential last-use times");
     }

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { sha256Hex } from "../auth/keys.js";
 import type { AccessTokens } from "../auth/tokens.js";
 import type { Db } from "../db/client.js";
-import type { EventBus } from "../events/bus.js";
+import type { Caches } from "../cache/caches.js";
 import { inTransaction, type Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -38,7 +38,7 @@ export class IdentityService {
     private readonly profiles: ProfileService,
     private readonly mailer: Mailer,
     private readonly accessTokens: AccessTokens,
-    private readonly bus: EventBus,
+    private readonly caches: Caches,
     private readonly settings: IdentitySettings,
     private readonly log: Logger,
   ) {
@@ -121,7 +121,7 @@ export class IdentityService {
   /** Ends a sign-in: its refresh tokens and, on every instance at once, its access tokens. */
   private async endSession(familyId: string, now: Date): Promise<void> {
     await repo.revokeSessionFamily(this.db, familyId, now);
-    await this.bus.publish("cacheInvalidated", { tag: familyId });
+    await this.caches.invalidate(familyId);
   }
 
   private async issueSession(db: Queryable, familyId: string, profileId: string, now: Date): Promise<SessionTokens> {

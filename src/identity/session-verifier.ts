@@ -1,9 +1,9 @@
 import type { Reads } from "../db/statements.js";
 import { AppError } from "../errors.js";
-import type { EventBus } from "../events/bus.js";
 import { findSessionFamily } from "./repo.js";
 import { canonicalId } from "../validation.js";
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 import type { BearerVerifier } from "../auth/authenticate.js";
 import type { VerifiedSession } from "../auth/principal.js";
 import type { AccessTokens } from "../auth/tokens.js";
@@ -20,11 +20,10 @@ export class SessionVerifier implements BearerVerifier {
   constructor(
     private readonly reads: Reads,
     private readonly accessTokens: AccessTokens,
-    bus: EventBus,
-    cacheTtlMs: number,
+    caches: Caches,
   ) {
-    this.cache = busInvalidatedCache(bus, cacheTtlMs);
-    this.tokens = busInvalidatedCache(bus, cacheTtlMs);
+    this.cache = caches.define("signIns");
+    this.tokens = caches.define("accessTokens");
   }
 
   async verify(token: string): Promise<VerifiedSession> {

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
-import type { EventBus } from "../events/bus.js";
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
@@ -59,15 +59,14 @@ export class KycService {
   constructor(
     private readonly db: Db,
     private readonly reads: Reads,
-    private readonly bus: EventBus,
+    private readonly caches: Caches,
     private readonly provider: KycProvider,
     private readonly delegation: Delegation,
     private readonly profiles: ProfileService,
-    cacheTtlMs: number,
     /** How long after an attempt was sent, or last checked, the partner is asked where it stands. */
     private readonly checkIntervalMs: number,
   ) {
-    this.subjects = busInvalidatedCache(bus, cacheTtlMs);
+    this.subjects = caches.define("kycSubjects");
   }
 
   /**
@@ -167,7 +166,7 @@ export class KycService {
 
   /** Tells every instance that the subject's cases changed (after the change is stored). */
   private async changed(subjectProfileId: string): Promise<void> {
-    await this.bus.publish("cacheInvalidated", { tag: kycTag(subjectProfileId) });
+    await this.caches.invalidate(kycTag(subjectProfileId));
   }
 
   /**

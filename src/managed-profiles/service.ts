@@ -6,7 +6,7 @@ import type { CredentialInput, IssuedCredential } from "../credentials/types.js"
 import type { Db } from "../db/client.js";
 import { inTransaction, isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
-import type { EventBus } from "../events/bus.js";
+import type { Caches } from "../cache/caches.js";
 import type { ProfileService } from "../profiles/service.js";
 import { canonicalId, type ListPage } from "../validation.js";
 import * as repo from "./repo.js";
@@ -23,7 +23,7 @@ export type CredentialsPage = Awaited<ReturnType<CredentialService["list"]>>;
 export class ManagedProfileService implements ManagedProfileDirectory {
   constructor(
     private readonly db: Db,
-    private readonly bus: EventBus,
+    private readonly caches: Caches,
     private readonly credentials: CredentialService,
     private readonly profiles: ProfileService,
   ) {}
@@ -72,7 +72,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
       });
       return first;
     });
-    await this.bus.publish("cacheInvalidated", { tag: managerProfileId });
+    await this.caches.invalidate(managerProfileId);
     return { manager: (await repo.findManagerPolicy(this.db, managerProfileId))!, created };
   }
 
@@ -138,7 +138,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     const deleted = await inTransaction(this.db, (tx) => repo.deleteManagedChild(tx, managerProfileId, id, new Date()));
     if (deleted)
       await Promise.all([
-        this.bus.publish("cacheInvalidated", { tag: id }),
+        this.caches.invalidate(id),
         this.profiles.changed(id),
         // Its credentials were revoked with it.
         this.credentials.listChanged(id),

@@ -1,9 +1,9 @@
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
-import type { EventBus } from "../events/bus.js";
 import { findKycSubject, findProfiles, findProfilesByEmail, upsertProfileByEmail } from "./repo.js";
 
 export interface ProfileView {
@@ -23,10 +23,9 @@ export class ProfileService {
   constructor(
     private readonly db: Db,
     private readonly reads: Reads,
-    private readonly bus: EventBus,
-    cacheTtlMs: number,
+    private readonly caches: Caches,
   ) {
-    this.views = busInvalidatedCache(bus, cacheTtlMs);
+    this.views = caches.define("profiles");
   }
 
   /** A profile by id (with the manager of a managed child), or null. */
@@ -79,6 +78,6 @@ export class ProfileService {
    * bumping its revision too): every instance forgets its view.
    */
   async changed(profileId: string): Promise<void> {
-    await this.bus.publish("cacheInvalidated", { tag: profileTag(profileId) });
+    await this.caches.invalidate(profileTag(profileId));
   }
 }

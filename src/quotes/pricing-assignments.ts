@@ -1,11 +1,11 @@
 import { recordOperatorChange } from "../audit/service.js";
 import type { OperatorActor } from "../audit/types.js";
 import type { ActingContext } from "../auth/delegation.js";
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 import type { Db } from "../db/client.js";
 import { inTransaction } from "../db/tx.js";
 import type { Reads } from "../db/statements.js";
-import type { EventBus } from "../events/bus.js";
 import type { ListPage } from "../validation.js";
 import { z } from "zod";
 import { idField, instantField, named, outputObject } from "../output.js";
@@ -36,10 +36,9 @@ export class PricingAssignments {
   constructor(
     private readonly db: Db,
     private readonly reads: Reads,
-    private readonly bus: EventBus,
-    cacheTtlMs: number,
+    private readonly caches: Caches,
   ) {
-    this.assigned = busInvalidatedCache(bus, cacheTtlMs);
+    this.assigned = caches.define("pricingAssignments");
   }
 
   /** The operator's assignment, audited with it. */
@@ -58,7 +57,7 @@ export class PricingAssignments {
       });
       return assigned;
     });
-    await this.bus.publish("cacheInvalidated", { tag: pricingTag(profileId) });
+    await this.caches.invalidate(pricingTag(profileId));
     return assignment;
   }
 

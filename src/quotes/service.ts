@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ActingContext } from "../auth/delegation.js";
-import { RevocableCache } from "../cache/revocable-cache.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 import type { Reads, StatementTx, Writes } from "../db/statements.js";
 import { AppError } from "../errors.js";
 import { fractionDigits, money } from "../money.js";
@@ -51,11 +52,11 @@ export class QuoteService {
     private readonly writes: Writes,
     private readonly provider: RampProvider,
     private readonly pricing: PricingAssignments,
-    cacheTtlMs: number,
+    caches: Caches,
     /** Corridors closed here (CORRIDOR_PARTNERS `none`): nothing is quoted in them. */
     private readonly closedCorridors: readonly Corridor[],
   ) {
-    this.views = new RevocableCache(cacheTtlMs, 10_000);
+    this.views = caches.define("quotes", 10_000);
   }
 
   /** A stored quote the viewer may act on (its own, or one nobody owns): what a ramp is registered from. */

@@ -1,5 +1,5 @@
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
-import type { EventBus } from "../events/bus.js";
+import type { Caches } from "../cache/caches.js";
+import type { RevocableCache } from "../cache/revocable-cache.js";
 import type { HistoryPage, RampErrorView, RampView } from "./types.js";
 
 /** Views are a kilobyte or two: this bounds what polling can hold in memory. */
@@ -26,13 +26,10 @@ export class RampViewCache {
   private readonly pages: RevocableCache<RampHistory>;
   private readonly errorLogs: RevocableCache<RampErrorView[]>;
 
-  constructor(
-    private readonly bus: EventBus,
-    ttlMs: number,
-  ) {
-    this.cache = busInvalidatedCache(bus, ttlMs, MAX_VIEWS);
-    this.pages = busInvalidatedCache(bus, ttlMs, MAX_PAGES);
-    this.errorLogs = busInvalidatedCache(bus, ttlMs, MAX_VIEWS);
+  constructor(private readonly caches: Caches) {
+    this.cache = caches.define("rampViews", MAX_VIEWS);
+    this.pages = caches.define("rampHistoryPages", MAX_PAGES);
+    this.errorLogs = caches.define("rampErrorLogs", MAX_VIEWS);
   }
 
   /** The subject's ramp, from memory or `read` (undefined: not the subject's, which is not remembered). */
@@ -99,21 +96,16 @@ export class RampViewCache {
 
   /** Call after committing a change to the ramp: every instance forgets it. */
   async changed(rampId: string): Promise<void> {
-    await this.bus.publish("cacheInvalidated", { tag: rampId });
+    await this.caches.invalidate(rampId);
   }
 
   /** Call after committing a ramp's move out of its initial phase: every instance forgets it and its subject's pages. */
   async enteredHistory(ramp: { id: string; profileId: string }): Promise<void> {
-    await Promise.all([
-      this.changed(ramp.id),
-      this.bus.publish("cacheInvalidated", { tag: historyTag(ramp.profileId) }),
-    ]);
+    await this.caches.invalidate(ramp.id, historyTag(ramp.profileId));
   }
 
   /** This instance forgets the ramp (its event arrived: it changed). */
   forget(rampId: string): void {
-    this.cache.invalidate(rampId);
-    this.pages.invalidate(rampId);
-    this.errorLogs.invalidate(rampId);
+    this.caches.dropHere(rampId);
   }
 }

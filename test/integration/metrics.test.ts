@@ -274,6 +274,16 @@ describe("the event feed and its subscribers", () => {
     expect(await read("ramp_event_feed_lag_events")).toBe(0);
   });
 
+  it("shows each named cache's entries: a quote read is kept, and the quotes cache holds one more", async () => {
+    const caller = await newCaller();
+    const quoteId = await quote(caller);
+    const before = await read("cache_entries", { cache: "quotes" });
+    ok(await t.request("GET", `/v1/quotes/${quoteId}`, { headers: caller.secret }), 200);
+    expect(await read("cache_entries", { cache: "quotes" })).toBe(before + 1);
+    ok(await t.request("GET", `/v1/quotes/${quoteId}`, { headers: caller.secret }), 200);
+    expect(await read("cache_entries", { cache: "quotes" })).toBe(before + 1);
+  });
+
   it("counts open GraphQL WebSocket connections and their subscriptions as they open and close", async () => {
     const caller = await newCaller();
     const quoteId = await quote(caller);

@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
+import pino from "pino";
+import { Caches } from "../../src/cache/caches.js";
 import { RevocableCache } from "../../src/cache/revocable-cache.js";
+import { createInProcessBus } from "../../src/events/bus.js";
 
 describe("RevocableCache", () => {
   it("serves a loaded value until it expires, then loads again", async () => {
@@ -99,5 +102,54 @@ describe("RevocableCache", () => {
     expect(await cache.loadMany(["d"], racing)).toEqual(new Map([["d", "d2"]]));
     expect(await cache.loadMany(["d"], racing)).toEqual(new Map([["d", "d2"]]));
     expect(racing).toHaveBeenCalledTimes(2);
+  });
+
+  it("freezes what it stores, deeply, so no reader can change what the others read; dates and other objects are left as they are", async () => {
+    const cache = new RevocableCache<{ status: string; fees: { amount: string }[]; at: Date; raw: Uint8Array }>(60_000);
+    const view = { status: "PENDING", fees: [{ amount: "1.00" }], at: new Date(0), raw: new Uint8Array([1]) };
+    const cached = (await cache.load("k", async () => ({ value: view, tags: [] })))!;
+    expect(cache.peek("k")).toBe(cached);
+    expect(() => Object.assign(cached, { status: "COMPLETE" })).toThrow(TypeError);
+    expect(() => cached.fees.push({ amount: "2.00" })).toThrow(TypeError);
+    expect(() => Object.assign(cached.fees[0]!, { amount: "0" })).toThrow(TypeError);
+    expect(cached).toEqual({
+      status: "PENDING",
+      fees: [{ amount: "1.00" }],
+      at: new Date(0),
+      raw: new Uint8Array([1]),
+    });
+    expect(Object.isFrozen(cached.at) || Object.isFrozen(cached.raw)).toBe(false);
+  });
+});
+
+describe("Caches", () => {
+  const bus = () => createInProcessBus(pino({ level: "silent" }));
+
+  it("drops a tag's entries from every cache it names once a write invalidates it, and refuses a name defined twice", async () => {
+    const caches = new Caches(bus(), 60_000);
+    const views = caches.define<string>("rampViews");
+    const pages = caches.define<string>("rampHistoryPages");
+    await views.load("view", async () => ({ value: "view", tags: ["ramp-1"] }));
+    await pages.load("page", async () => ({ value: "page", tags: ["ramp-1", "history"] }));
+    await pages.load("other", async () => ({ value: "other", tags: ["ramp-2"] }));
+    expect(caches.sizes()).toEqual(
+      new Map([
+        ["rampViews", 1],
+        ["rampHistoryPages", 2],
+      ]),
+    );
+
+    await caches.invalidate("ramp-1");
+    expect([views.peek("view"), pages.peek("page"), pages.peek("other")]).toEqual([undefined, undefined, "other"]);
+    expect(() => caches.define("rampViews")).toThrow("cache rampViews is defined twice");
+  });
+
+  it("drops everything when the bus may have missed notices (its listener reconnected)", async () => {
+    const resyncs: (() => void)[] = [];
+    const caches = new Caches({ ...bus(), onResync: (handler) => (resyncs.push(handler), () => undefined) }, 60_000);
+    const views = caches.define<string>("rampViews");
+    await views.load("view", async () => ({ value: "view", tags: ["ramp-1"] }));
+    resyncs.forEach((resync) => resync());
+    expect(views.peek("view")).toBeUndefined();
   });
 });
