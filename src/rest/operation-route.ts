@@ -38,8 +38,8 @@ interface RestFace<Result> {
   /** The operation's output answered under this one key (`{ partner: ... }`), as the reference wraps it. */
   envelope?: string;
   /**
-   * The service answers repeated reads with the same unchanging object from its cache (status polling):
-   * the body is serialized and encoded once per object and kept beside it.
+   * The service answers repeated reads with the same object from its cache (status polling), which the cache
+   * froze as it stored it: the body is serialized and encoded once per object and kept beside it.
    */
   cachedResults?: true;
   /** The answer is the same for everyone for a while (reference data): shared caches may keep it. */
