@@ -16,9 +16,7 @@ import { RampEventOutbox } from "./events/outbox.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
-import { pruneSettledRecords } from "./idempotency/repo.js";
 import { IdempotencyService } from "./idempotency/service.js";
-import { pruneEmptySessionFamilies, pruneEndedRefreshTokens, pruneExpiredChallenges } from "./identity/repo.js";
 import { IdentityService } from "./identity/service.js";
 import { BrazilOnboarding } from "./onboarding/brazil.js";
 import { KycService } from "./kyc/service.js";
@@ -28,37 +26,23 @@ import { NodeService } from "./nodes/service.js";
 import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
-import { pruneAppliedCallbacks } from "./partner-callbacks/repo.js";
 import { PartnerCallbackService } from "./partner-callbacks/service.js";
-import { AveniaPublicKeySource } from "./providers/avenia/client.js";
-import { AveniaCallbackKey } from "./providers/avenia/signing.js";
 import { ProfileService } from "./profiles/service.js";
 import type { RampProvider } from "./providers/ports.js";
-import { SandboxRampProvider } from "./providers/sandbox.js";
-import { AlfredpayClient } from "./providers/alfredpay/client.js";
-import { AlfredpayFiatAccounts } from "./providers/alfredpay/fiat-accounts.js";
-import { AlfredpayKyc } from "./providers/alfredpay/kyc.js";
-import { AveniaClient } from "./providers/avenia/client.js";
-import { AveniaKyc } from "./providers/avenia/kyc.js";
-import { PartnerFiatAccounts } from "./providers/partner-fiat-accounts.js";
-import { PartnerKyc } from "./providers/partner-kyc.js";
-import { AlfredpayRamps } from "./providers/alfredpay/ramps.js";
-import { AveniaRamps } from "./providers/avenia/ramps.js";
-import { MoneyCommandLedger } from "./partner-commands/ledger.js";
-import { CorridorRamps, partnerRampsOf } from "./providers/corridor-ramps.js";
 import { KycReconciler } from "./kyc/reconciler.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
-import { pruneUnregisteredQuotes } from "./quotes/repo.js";
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
 import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
 import { Caches } from "./cache/caches.js";
+import { connectPartners } from "./wiring/partners.js";
+import { retentionWorker } from "./wiring/retention.js";
+import type { RetentionWorker } from "./workers/retention.js";
 import { createRateLimits, type RateLimits } from "./rate-limits/limiter.js";
 import { postgresWindowCounts } from "./rate-limits/repo.js";
-import { pruneExpiredInvitations } from "./recipients/repo.js";
 import { RecipientService } from "./recipients/service.js";
-import { deliveryBacklog, enqueueDeliveries, pruneSettledDeliveries } from "./webhooks/delivery-repo.js";
+import { deliveryBacklog, enqueueDeliveries } from "./webhooks/delivery-repo.js";
 import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
 import { WebhookSender } from "./webhooks/sender.js";
 import { SigningKeyService } from "./webhooks/signing.js";
@@ -68,7 +52,6 @@ import { WidgetSessionService } from "./widget-sessions/service.js";
 import { FileUploadStorage } from "./uploads/storage.js";
 import { UploadService } from "./uploads/service.js";
 import { DomesticKycFiles } from "./kyc/domestic-files.js";
-import { RetentionWorker } from "./workers/retention.js";
 
 /** Everything the adapters (REST, GraphQL, WebSocket, CLI) call: framework-free services and their wiring. */
 export interface App {
@@ -154,9 +137,6 @@ export interface AppSeams {
   rateLimitFlushMs?: number;
 }
 
-/** A callback waits for Avenia's key: well within the partner's own wait for our answer. */
-const AVENIA_KEY_TIMEOUT_MS = 5_000;
-
 export async function createApp(config: Config, log: Logger, seams: AppSeams = {}): Promise<App> {
   const applied = await migrate(config.database, {
     timeoutMs: config.databaseConnectTimeoutMs,
@@ -198,54 +178,8 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const credentials = new CredentialService(db, reads, bus, caches, config.rampEnvironment, profiles);
   const managedProfiles = new ManagedProfileService(db, caches, credentials, profiles);
   const delegation = new Delegation(managedProfiles, caches);
-  const { avenia, alfredpay } = config.partners;
-  // A partner without settings has no client: what it would serve answers PROVIDER_UNAVAILABLE.
-  const aveniaClient =
-    avenia.baseUrl && avenia.apiKey && avenia.privateKeyPem
-      ? new AveniaClient({
-          baseUrl: avenia.baseUrl,
-          apiKey: avenia.apiKey,
-          privateKeyPem: avenia.privateKeyPem,
-          logger: log,
-        })
-      : undefined;
-  const alfredpayClient =
-    alfredpay.baseUrl && alfredpay.apiKey && alfredpay.apiSecret
-      ? new AlfredpayClient({
-          baseUrl: alfredpay.baseUrl,
-          apiKey: alfredpay.apiKey,
-          apiSecret: alfredpay.apiSecret,
-          logger: log,
-        })
-      : undefined;
-  const rampProvider =
-    seams.rampProvider ??
-    new CorridorRamps(
-      new SandboxRampProvider(config.ramps.sandboxStepDelayMs),
-      partnerRampsOf(config.partners.corridors, {
-        ...(aveniaClient && {
-          Avenia: new AveniaRamps(
-            aveniaClient,
-            new MoneyCommandLedger(db, log, { callTimeoutMs: config.ramps.stepTimeoutMs }),
-          ),
-        }),
-        ...(alfredpayClient && { Alfredpay: new AlfredpayRamps(alfredpayClient) }),
-      }),
-      config.ramps.partnerCheckIntervalMs,
-      config.partners.closedCorridors,
-      {
-        refreshMs: config.ramps.ratesRefreshMs,
-        maxAgeMs: config.ramps.ratesMaxAgeMs,
-        timeoutMs: config.ramps.stepTimeoutMs,
-        log,
-      },
-    );
-  const kycProvider = new PartnerKyc(
-    config.partners.corridors,
-    aveniaClient && new AveniaKyc(aveniaClient),
-    alfredpayClient && new AlfredpayKyc(alfredpayClient),
-  );
-  const kyc = new KycService(db, reads, caches, kycProvider, delegation, profiles, config.ramps.kycCheckIntervalMs);
+  const partners = connectPartners(config, db, log, seams);
+  const kyc = new KycService(db, reads, caches, partners.kyc, delegation, profiles, config.ramps.kycCheckIntervalMs);
   const kycReconciler = new KycReconciler(
     db,
     kyc,
@@ -255,22 +189,17 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   );
   const outbox = new OutboxSignal(bus, log);
   const rampEventOutbox = new RampEventOutbox(enqueueDeliveries);
-  const fiatAccounts = new FiatAccountService(
-    db,
-    delegation,
-    kyc,
-    new PartnerFiatAccounts(config.partners.corridors, alfredpayClient && new AlfredpayFiatAccounts(alfredpayClient)),
-  );
+  const fiatAccounts = new FiatAccountService(db, delegation, kyc, partners.fiatAccounts);
   const idempotency = new IdempotencyService(db);
   const pricing = new PricingAssignments(db, reads, caches);
-  const quotes = new QuoteService(reads, writes, rampProvider, pricing, caches, config.partners.closedCorridors);
+  const quotes = new QuoteService(reads, writes, partners.ramps, pricing, caches, config.partners.closedCorridors);
   const widgetSessions = new WidgetSessionService(db, quotes, config.widgetBaseUrl);
   const rampViews = new RampViewCache(caches);
   const ramps = new RampService(
     db,
     reads,
     writes,
-    rampProvider,
+    partners.ramps,
     kyc,
     delegation,
     fiatAccounts,
@@ -311,7 +240,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const rampProcessor = new RampProcessor(
     reads,
     writes,
-    rampProvider,
+    partners.ramps,
     rampEventOutbox,
     outbox,
     rampViews,
@@ -320,20 +249,14 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
     (outcome, elapsedMs) => metrics.observeRampStepCall(outcome, elapsedMs),
   );
-  // Avenia's callback key comes from its API; the call is a callback's only partner call, and a rare one.
-  const aveniaKeys =
-    avenia.baseUrl === undefined
-      ? undefined
-      : new AveniaPublicKeySource({ baseUrl: avenia.baseUrl, logger: log, timeoutMs: AVENIA_KEY_TIMEOUT_MS });
-  const { clock } = seams;
   const partnerCallbacks = new PartnerCallbackService(
     db,
     {
-      avenia: aveniaKeys && new AveniaCallbackKey(() => aveniaKeys.publicKey(), clock && (() => clock().getTime())),
-      alfredpaySecret: alfredpay.callbackSecret,
+      avenia: partners.aveniaCallbackKey,
+      alfredpaySecret: partners.alfredpayCallbackSecret,
     },
     log,
-    clock,
+    seams.clock,
   );
   const resolve = seams.resolveHost ?? systemResolver;
   const sender = new WebhookSender({
@@ -357,30 +280,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     (outcome) => metrics.countDeliveryOutcome(outcome),
     seams.clock,
   );
-  const ages = config.retention;
-  // What each kind keeps, and the repository function that prunes a batch of it. Refresh tokens go before the
-  // sign-ins they leave empty.
-  const pruned = (
-    kind: string,
-    retentionMs: number,
-    prune: (writes: Writes, before: Date, limit: number) => Promise<number>,
-  ) => ({ kind, retentionMs, pruneBatch: (before: Date, limit: number) => prune(writes, before, limit) });
-  const retention = new RetentionWorker(
-    [
-      pruned("webhookDeliveries", ages.deliveryMs, pruneSettledDeliveries),
-      pruned("idempotencyRecords", ages.idempotencyMs, pruneSettledRecords),
-      pruned("signInCodes", ages.authMs, pruneExpiredChallenges),
-      pruned("refreshTokens", ages.authMs, pruneEndedRefreshTokens),
-      pruned("sessionFamilies", ages.authMs, pruneEmptySessionFamilies),
-      pruned("recipientInvitations", ages.invitationMs, pruneExpiredInvitations),
-      pruned("quotes", ages.quoteMs, pruneUnregisteredQuotes),
-      pruned("partnerCallbacks", ages.partnerCallbackMs, pruneAppliedCallbacks),
-    ],
-    database.runAlone,
-    { intervalMs: ages.intervalMs, batchSize: seams.retentionBatchSize },
-    log,
-    seams.clock,
-  );
+  const retention = retentionWorker(config.retention, writes, database.runAlone, log, seams);
   const rateLimits = createRateLimits(
     config.rateLimits,
     config.database.engine === "postgresql" ? postgresWindowCounts(db, writes) : undefined,
@@ -424,7 +324,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     onboarding,
     initialKycAttempts: new InitialKycAttempts(db, quotes, widgetSessions),
     kyc,
-    brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads, kycProvider),
+    brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads, partners.kyc),
     uploads,
     domesticKycFiles: new DomesticKycFiles(db, kyc, uploads),
     idempotency,
@@ -462,9 +362,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
         await rampEvents.stop();
         await webhookDelivery.stop();
         await sender.close();
-        await aveniaKeys?.close();
-        await aveniaClient?.close();
-        await alfredpayClient?.close();
+        await partners.close();
         await verifier.flushLastUses();
         await rateLimits.close();
         signingKeys.close();
