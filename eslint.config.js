@@ -62,4 +62,9 @@ export default tseslint.config(
     ignores: ["src/http/**", "src/rest/**", "src/graphql/**", ...DATA_ACCESS],
     rules: restrict(ORM, TRANSPORTS, SERVER, OTHER_MODULES_DATA),
   },
+  {
+    // The composition root's parts (app.ts's, in a folder): they hand workers the repository functions they run.
+    files: ["src/wiring/**/*.ts"],
+    rules: restrict(ORM, TRANSPORTS, SERVER),
+  },
 );
