@@ -33,7 +33,7 @@ import { PartnerCallbackService } from "./partner-callbacks/service.js";
 import { AveniaPublicKeySource } from "./providers/avenia/client.js";
 import { AveniaCallbackKey } from "./providers/avenia/signing.js";
 import { ProfileService } from "./profiles/service.js";
-import type { RampProvider } from "./providers/ports.js";
+import type { RampProvider } from "./providers/ramp-port.js";
 import { SandboxRampProvider } from "./providers/sandbox.js";
 import { AlfredpayClient } from "./providers/alfredpay/client.js";
 import { AlfredpayFiatAccounts } from "./providers/alfredpay/fiat-accounts.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError, type FieldIssue } from "../errors.js";
-import type { AccountAddress, FiatAccountDetails } from "../providers/ports.js";
+import type { AccountAddress, FiatAccountDetails } from "../providers/fiat-account-port.js";
 import {
   BANK_ACCOUNT_TYPES,
   DOMESTIC_COUNTRIES,

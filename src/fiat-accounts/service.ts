@@ -3,7 +3,7 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
-import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "../providers/ports.js";
+import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "../providers/fiat-account-port.js";
 import { canonicalId, fieldError, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
-import type { KycStatus } from "../providers/ports.js";
+import type { KycStatus } from "../providers/kyc-port.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import { relatedPersonIdsOf, type KycCaseRow } from "./repo.js";

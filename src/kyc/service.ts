@@ -19,7 +19,7 @@ import type {
   KycProvider,
   KycStatus,
   LivenessCheck,
-} from "../providers/ports.js";
+} from "../providers/kyc-port.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import * as repo from "./repo.js";
 

@@ -9,7 +9,7 @@ import type { OutboxSignal } from "../events/outbox-signal.js";
 import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rules.js";
 import type { FiatAccountService, PayoutAccount } from "../fiat-accounts/service.js";
 import type { KycService } from "../kyc/service.js";
-import type { PaymentInstructions, RampProvider } from "../providers/ports.js";
+import type { PaymentInstructions, RampProvider } from "../providers/ramp-port.js";
 import type { QuoteService } from "../quotes/service.js";
 import { quoteTerms } from "../quotes/service.js";
 import { explorerLink, isAddressOn } from "../reference-data/catalog.js";
