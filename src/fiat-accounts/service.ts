@@ -7,7 +7,8 @@ import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "
 import { canonicalId, fieldError, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";
-import { maskAccountNumber, shownAccountType, validateFiatAccount, type FiatAccountCountry } from "./rules.js";
+import { maskAccountNumber, validateFiatAccount } from "./rules.js";
+import { shownAccountType, type FiatAccountCountry } from "./rail-rules.js";
 import type { CreateFiatAccountInput, FiatAccountView } from "./types.js";
 
 const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");

@@ -6,7 +6,7 @@ import { isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
-import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rules.js";
+import { FIAT_ACCOUNT_COUNTRIES } from "../fiat-accounts/rail-rules.js";
 import type { FiatAccountService, PayoutAccount } from "../fiat-accounts/service.js";
 import type { KycService } from "../kyc/service.js";
 import type { PaymentInstructions, RampProvider } from "../providers/ramp-port.js";
