@@ -6,7 +6,8 @@ import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/dome
 import { relatedPersonIdsOf, type KycCaseRow } from "./repo.js";
 import { calendarDate, countryCode, email, text, uuid } from "../validation.js";
 import { isValidCpf } from "./tax-ids.js";
-import type { CaseKey, KycService } from "./service.js";
+import type { CaseKey } from "./reads.js";
+import type { KycService } from "./service.js";
 
 /** The countries with business customers (KYB). */
 export const KYB_COUNTRIES = ["CO", "MX"] as const;

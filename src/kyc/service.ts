@@ -3,7 +3,6 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import type { EventBus } from "../events/bus.js";
-import { busInvalidatedCache, type RevocableCache } from "../cache/revocable-cache.js";
 import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
@@ -21,21 +20,11 @@ import type {
   LivenessCheck,
 } from "../providers/kyc-port.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
+import { KycReads, type CaseKey } from "./reads.js";
 import * as repo from "./repo.js";
-
-/** Which status a subject shows in a corridor when it has several cases there (individual and business). */
-const STATUS_RANK: Record<KycStatus, number> = { approved: 4, in_review: 3, pending: 2, rejected: 1, not_started: 0 };
-
-const customerNotFound = () => new AppError("NOT_FOUND", "Customer not found.");
 
 /** How long a send holds its submission: longer than the partner's call may take (its transport gives up in 10 s). */
 const SEND_CLAIM_MS = 60_000;
-
-/** What a KYC/KYB operation is about: the corridor and the customer type (KYC: individual, KYB: business). */
-export interface CaseKey {
-  corridor: Corridor;
-  customerType: CustomerType;
-}
 
 /** A subject's case in one corridor as this module hands it out. */
 export type KycCase = repo.KycCaseRow;
@@ -48,18 +37,14 @@ export type KycCase = repo.KycCaseRow;
  * and in whatever order it is seen, it is applied once. Why a case was rejected is kept for support only.
  *
  * Operations that change a case are bound to its corridor and customer type: for a managed child, the
- * manager's current policy and the child's customer type apply. Reads skip the corridor policy.
+ * manager's current policy and the child's customer type apply. The reads it adds to (KycReads) skip the corridor
+ * policy.
  */
-export class KycService {
-  /** Each subject's cases and login email, dropped on every instance when one of its cases changes. */
-  private readonly subjects: RevocableCache<repo.SubjectKyc>;
-  /** The statuses of each cached state above, made once (dropped with the state). */
-  private readonly statusesOf = new WeakMap<repo.SubjectKyc, Readonly<Record<Corridor, KycStatus>>>();
-
+export class KycService extends KycReads {
   constructor(
-    private readonly db: Db,
-    private readonly reads: Reads,
-    private readonly bus: EventBus,
+    db: Db,
+    reads: Reads,
+    bus: EventBus,
     private readonly provider: KycProvider,
     private readonly delegation: Delegation,
     private readonly profiles: ProfileService,
@@ -67,66 +52,7 @@ export class KycService {
     /** How long after an attempt was sent, or last checked, the partner is asked where it stands. */
     private readonly checkIntervalMs: number,
   ) {
-    this.subjects = busInvalidatedCache(bus, cacheTtlMs);
-  }
-
-  /**
-   * The subject's status in a corridor, as ramps and ramp-info see it: the most advanced of its cases there.
-   * EU has no provider case: the verified login email (every sign-in proves it) is the verification, and
-   * managed children never have one.
-   */
-  async corridorStatus(subjectProfileId: string, corridor: Corridor): Promise<KycStatus> {
-    return (await this.corridorStatuses(subjectProfileId))[corridor];
-  }
-
-  /**
-   * `corridorStatus` of every corridor at once (ramp-info). While the subject's cases are unchanged, the answer
-   * cannot change: it is the same object each time, made once.
-   */
-  async corridorStatuses(subjectProfileId: string): Promise<Readonly<Record<Corridor, KycStatus>>> {
-    const kyc = await this.subjectKyc(subjectProfileId);
-    const made = this.statusesOf.get(kyc);
-    if (made) return made;
-    const statuses: Record<Corridor, KycStatus> = {
-      AR: "not_started",
-      BR: "not_started",
-      CO: "not_started",
-      EU: kyc.hasLoginEmail ? "approved" : "not_started",
-      MX: "not_started",
-      US: "not_started",
-    };
-    for (const row of kyc.cases) {
-      const status = row.status as KycStatus;
-      const corridor = row.corridor as Corridor;
-      if (STATUS_RANK[status] > STATUS_RANK[statuses[corridor]]) statuses[corridor] = status;
-    }
-    this.statusesOf.set(kyc, statuses);
-    return statuses;
-  }
-
-  /** Every case of the subject, oldest first. */
-  async casesOf(subjectProfileId: string): Promise<repo.KycCaseRow[]> {
-    return (await this.onboardingState(subjectProfileId)).cases;
-  }
-
-  /**
-   * `casesOf` of several subjects (a manager's children in one list), by subject: from memory, the others in
-   * one statement.
-   */
-  async casesOfMany(subjectProfileIds: readonly string[]): Promise<Map<string, KycCase[]>> {
-    const states = await this.subjects.loadMany(subjectProfileIds, async (missing) => {
-      const read = await repo.findSubjectKycOfMany(this.reads, missing);
-      return new Map([...read].map(([id, value]) => [id, { value, tags: [kycTag(id)] }]));
-    });
-    return new Map([...states].map(([id, { cases }]) => [id, cases]));
-  }
-
-  /** `casesOf`, and the customer type the subject chose to act as (onboarding status). */
-  async onboardingState(
-    subjectProfileId: string,
-  ): Promise<{ cases: repo.KycCaseRow[]; activeCustomerType: string | null }> {
-    const { cases, activeCustomerType } = await this.subjectKyc(subjectProfileId);
-    return { cases, activeCustomerType };
+    super(db, reads, bus, cacheTtlMs);
   }
 
   /**
@@ -137,37 +63,6 @@ export class KycService {
     if (!(await repo.chooseCustomerType(this.db, subjectProfileId, customerType)))
       throw new AppError("ACTIVE_ENTITY_CHOSEN");
     await this.changed(subjectProfileId);
-  }
-
-  /** The subject's customer at the corridor's partner: its approved case's (an individual's before a business's). */
-  async approvedCustomer(subjectProfileId: string, corridor: Corridor): Promise<string | null> {
-    const approved = (await this.casesOf(subjectProfileId)).filter(
-      (row) => row.corridor === corridor && row.status === "approved",
-    );
-    return (approved.find((row) => row.customerType === "individual") ?? approved[0])?.providerCustomerId ?? null;
-  }
-
-  /** The CPF or CNPJ of the subject's approved Brazilian case, if any. */
-  async verifiedBrazilianTaxId(subjectProfileId: string): Promise<string | null> {
-    return (
-      (await this.casesOf(subjectProfileId)).find(
-        (row) => row.corridor === "BR" && row.status === "approved" && row.taxId,
-      )?.taxId ?? null
-    );
-  }
-
-  /** The subject's KYC state: from memory, or one statement. */
-  private async subjectKyc(subjectProfileId: string): Promise<repo.SubjectKyc> {
-    const loaded = await this.subjects.load(subjectProfileId, async () => ({
-      value: await repo.findSubjectKyc(this.reads, subjectProfileId),
-      tags: [kycTag(subjectProfileId)],
-    }));
-    return loaded!;
-  }
-
-  /** Tells every instance that the subject's cases changed (after the change is stored). */
-  private async changed(subjectProfileId: string): Promise<void> {
-    await this.bus.publish("cacheInvalidated", { tag: kycTag(subjectProfileId) });
   }
 
   /**
@@ -206,23 +101,6 @@ export class KycService {
       if (isUniqueViolation(error)) throw exists();
       throw error;
     }
-  }
-
-  /** The subject's case; NOT_FOUND before its customer exists. A read: no corridor policy. */
-  async caseOf(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
-    const row = await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType);
-    if (!row) throw customerNotFound();
-    return row;
-  }
-
-  /** The subject's case by its provider customer id (the BR subaccount id), or null. */
-  caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<repo.KycCaseRow | null> {
-    return repo.findCaseByCustomer(this.db, acting.subjectProfileId, providerCustomerId);
-  }
-
-  /** The subject's case whose current attempt this is, or null. */
-  caseBySubmission(acting: ActingContext, submissionId: string): Promise<repo.KycCaseRow | null> {
-    return repo.findCaseBySubmission(this.db, acting.subjectProfileId, submissionId);
   }
 
   /** Opens the partner's liveness check for a selfie of the case's customer (BR). */
@@ -568,8 +446,5 @@ function attemptOf(row: repo.KycCaseRow): string {
   if (!row.partnerAttemptId) throw new AppError("NOT_FOUND", "Submission not found.");
   return row.partnerAttemptId;
 }
-
-/** Tags the cached KYC state of a subject (its own namespace: a KYC step drops nothing else). */
-const kycTag = (subjectProfileId: string) => `kyc:${subjectProfileId}`;
 
 const flowName = (key: { customerType: string }) => (key.customerType === "business" ? "KYB" : "KYC");
