@@ -21,6 +21,7 @@ import type {
 } from "../providers/kyc-port.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import { KycReads, type CaseKey } from "./reads.js";
+import { attemptOf, changedMeanwhile, customerOf, flowName, notOpen } from "./cases.js";
 import * as repo from "./repo.js";
 
 /** How long a send holds its submission: longer than the partner's call may take (its transport gives up in 10 s). */
@@ -118,8 +119,8 @@ export class KycService extends KycReads {
     key: CaseKey,
     form: DomesticKycForm | DomesticKybForm,
   ): Promise<{ submissionId: string }> {
-    const row = await this.changeable(acting, key);
-    if (!(row.status === "not_started" || (row.status === "pending" && row.method === "api"))) throw this.notOpen(row);
+    const row = await this.caseToChange(acting, key);
+    if (!(row.status === "not_started" || (row.status === "pending" && row.method === "api"))) throw notOpen(row);
     // The partner keeps one open KYB form per business and takes no second one until it is sent.
     if (row.status === "pending" && key.customerType === "business")
       throw fieldError("country", "has a KYB submission open: upload its files and send it");
@@ -153,13 +154,13 @@ export class KycService extends KycReads {
    * not sent, which gives it back.
    */
   async sendSubmission(acting: ActingContext, key: CaseKey, submissionId: string): Promise<void> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.submissionId !== submissionId || row.method !== "api")
       throw new AppError("NOT_FOUND", "Submission not found.");
-    if (row.status !== "pending") throw this.notOpen(row);
+    if (row.status !== "pending") throw notOpen(row);
     const unsent = { id: row.id, status: row.status, submissionId };
     const claim = { nextCheckAt: new Date(Date.now() + SEND_CLAIM_MS) };
-    if (!(await repo.updateCaseIf(this.db, { ...unsent, nextCheckAt: null }, claim))) throw this.changedMeanwhile(row);
+    if (!(await repo.updateCaseIf(this.db, { ...unsent, nextCheckAt: null }, claim))) throw changedMeanwhile(row);
     try {
       await this.provider.sendSubmission(customerOf(row), attemptOf(row));
     } catch (error) {
@@ -170,63 +171,23 @@ export class KycService extends KycReads {
     // A partner's callback may have had the attempt observed in review (or decided) first: the send went through.
     if (!(await repo.updateCaseIf(this.db, unsent, { status: "in_review", nextCheckAt: this.nextCheck() }))) {
       const current = await repo.findCaseById(this.db, row.id);
-      if (current.submissionId !== submissionId) throw this.changedMeanwhile(row);
+      if (current.submissionId !== submissionId) throw changedMeanwhile(row);
     }
     await this.changed(row.profileId);
   }
 
-  /**
-   * The case whose current API submission this is, while it takes files (given, not sent yet), once the corridor
-   * and customer type are authorized. Any other submission is NOT_FOUND (another owner's too).
-   */
-  async submissionTakingFiles(
-    acting: ActingContext,
-    key: CaseKey,
-    submissionId: string,
-  ): Promise<repo.KycCaseRow & { submissionId: string }> {
-    const row = await this.changeable(acting, key);
-    if (row.submissionId !== submissionId || row.method !== "api")
-      throw new AppError("NOT_FOUND", "Submission not found.");
-    return this.takingFiles(row, "submissionId");
-  }
-
-  /**
-   * The business case whose current API submission declared this related person, while it takes files; a person
-   * of no such submission is NOT_FOUND (another owner's too).
-   */
-  async relatedPersonTakingFiles(
-    acting: ActingContext,
-    key: CaseKey,
-    relatedPersonId: string,
-  ): Promise<repo.KycCaseRow & { submissionId: string }> {
-    const row = await this.changeable(acting, key);
-    if (!repo.relatedPersonIdsOf(row).includes(relatedPersonId))
-      throw new AppError("NOT_FOUND", "Related person not found.");
-    return this.takingFiles(row, "relatedPersonId");
-  }
-
-  /** A submission takes files until it is sent: what the partner reviews is what it had then. */
-  private takingFiles(row: repo.KycCaseRow, field: string): repo.KycCaseRow & { submissionId: string } {
-    if (row.status !== "pending" || !row.submissionId)
-      throw fieldError(
-        field,
-        `names a ${flowName(row)} submission that is ${row.status.replace("_", " ")}: it takes no files now`,
-      );
-    return { ...row, submissionId: row.submissionId };
-  }
-
   /** A hosted verification link: a new attempt at the partner, or the one already opened. */
   async redirectLink(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string }> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.method === "redirect" && row.submissionId && row.hostedFlowUrl && row.status !== "rejected")
       return { submissionId: row.submissionId, url: row.hostedFlowUrl };
-    if (row.status !== "not_started") throw this.notOpen(row);
+    if (row.status !== "not_started") throw notOpen(row);
     return this.openHostedFlow(row, "not_started");
   }
 
   /** The subject opened the hosted flow: the attempt is under way (pending). Again: nothing changes. */
   async redirectOpened(acting: ActingContext, key: CaseKey): Promise<void> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.method !== "redirect" || !row.submissionId)
       throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status === "not_started") await this.move(row, { status: "pending" });
@@ -237,7 +198,7 @@ export class KycService extends KycReads {
    * once. Again: nothing changes.
    */
   async redirectFinished(acting: ActingContext, key: CaseKey): Promise<void> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.method !== "redirect" || !row.submissionId)
       throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status !== "not_started" && row.status !== "pending") return;
@@ -255,7 +216,7 @@ export class KycService extends KycReads {
     send: (customer: KycCustomer) => Promise<string>,
   ): Promise<{ submissionId: string }> {
     await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
-    if (row.status !== "not_started") throw this.notOpen(row);
+    if (row.status !== "not_started") throw notOpen(row);
     const partnerAttemptId = await send(customerOf(row));
     const submissionId = randomUUID();
     await this.move(row, {
@@ -272,7 +233,7 @@ export class KycService extends KycReads {
   /** Opens the partner's hosted KYB of a BR company, which is under review once its pages are done. */
   async startHostedReview(acting: ActingContext, row: repo.KycCaseRow): Promise<HostedKyc & { submissionId: string }> {
     await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
-    if (row.status !== "not_started") throw this.notOpen(row);
+    if (row.status !== "not_started") throw notOpen(row);
     const hosted = await this.provider.startHostedFlow(customerOf(row));
     const submissionId = randomUUID();
     await this.move(row, {
@@ -326,7 +287,7 @@ export class KycService extends KycReads {
 
   /** Starts over after a rejection: a new hosted link for a redirect flow, otherwise a fresh case to submit to. */
   async retry(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string } | { success: true }> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
     if (row.method === "redirect") return this.openHostedFlow(row, "rejected");
     await this.move(row, {
@@ -398,7 +359,7 @@ export class KycService extends KycReads {
   }
 
   /** The case a change is about, once the corridor and customer type are authorized; NOT_FOUND before the customer exists. */
-  private async changeable(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
+  async caseToChange(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
     return this.caseOf(acting, key);
   }
@@ -406,19 +367,8 @@ export class KycService extends KycReads {
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
   private async move(row: repo.KycCaseRow, data: Parameters<typeof repo.updateCaseIf>[2]): Promise<void> {
     if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data)))
-      throw this.changedMeanwhile(row);
+      throw changedMeanwhile(row);
     await this.changed(row.profileId);
-  }
-
-  private changedMeanwhile(row: repo.KycCaseRow): AppError {
-    return fieldError("country", `${flowName(row)} changed meanwhile: read its status and try again`);
-  }
-
-  private notOpen(row: repo.KycCaseRow): AppError {
-    return fieldError(
-      "country",
-      `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`,
-    );
   }
 }
 
@@ -432,19 +382,3 @@ const OBSERVED_RANK: Record<KycStatus, number> = {
 };
 
 const isDecided = (status: KycStatus) => status === "approved" || status === "rejected";
-
-/** The partner's customer of a case. */
-const customerOf = (row: repo.KycCaseRow): KycCustomer => ({
-  corridor: row.corridor as Corridor,
-  customerType: row.customerType as CustomerType,
-  providerCustomerId: row.providerCustomerId,
-  contactEmail: row.contactEmail,
-});
-
-/** The partner's attempt of a case that has one (an open API submission). */
-function attemptOf(row: repo.KycCaseRow): string {
-  if (!row.partnerAttemptId) throw new AppError("NOT_FOUND", "Submission not found.");
-  return row.partnerAttemptId;
-}
-
-const flowName = (key: { customerType: string }) => (key.customerType === "business" ? "KYB" : "KYC");
