@@ -125,11 +125,9 @@ export class KycService extends KycReads {
     if (row.status === "pending" && key.customerType === "business")
       throw fieldError("country", "has a KYB submission open: upload its files and send it");
     const opened = await this.provider.openSubmission(customerOf(row), form);
-    const submissionId = randomUUID();
-    await this.move(row, {
+    const submissionId = await this.recordAttempt(row, {
       status: "pending",
       method: "api",
-      submissionId,
       partnerAttemptId: opened.attemptId,
       hostedFlowUrl: null,
       nextCheckAt: null,
@@ -182,7 +180,7 @@ export class KycService extends KycReads {
     if (row.method === "redirect" && row.submissionId && row.hostedFlowUrl && row.status !== "rejected")
       return { submissionId: row.submissionId, url: row.hostedFlowUrl };
     if (row.status !== "not_started") throw notOpen(row);
-    return this.openHostedFlow(row, "not_started");
+    return this.hostedLink(row);
   }
 
   /** The subject opened the hosted flow: the attempt is under way (pending). Again: nothing changes. */
@@ -215,14 +213,12 @@ export class KycService extends KycReads {
     method: "api" | "token_import",
     send: (customer: KycCustomer) => Promise<string>,
   ): Promise<{ submissionId: string }> {
-    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+    await this.authorizeCase(acting, row);
     if (row.status !== "not_started") throw notOpen(row);
     const partnerAttemptId = await send(customerOf(row));
-    const submissionId = randomUUID();
-    await this.move(row, {
+    const submissionId = await this.recordAttempt(row, {
       status: "in_review",
       method,
-      submissionId,
       partnerAttemptId,
       hostedFlowUrl: null,
       nextCheckAt: this.nextCheck(),
@@ -232,19 +228,9 @@ export class KycService extends KycReads {
 
   /** Opens the partner's hosted KYB of a BR company, which is under review once its pages are done. */
   async startHostedReview(acting: ActingContext, row: repo.KycCaseRow): Promise<HostedKyc & { submissionId: string }> {
-    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+    await this.authorizeCase(acting, row);
     if (row.status !== "not_started") throw notOpen(row);
-    const hosted = await this.provider.startHostedFlow(customerOf(row));
-    const submissionId = randomUUID();
-    await this.move(row, {
-      status: "in_review",
-      method: "redirect",
-      submissionId,
-      partnerAttemptId: hosted.attemptId,
-      hostedFlowUrl: hosted.url,
-      nextCheckAt: this.nextCheck(),
-    });
-    return { ...hosted, submissionId };
+    return this.openHostedFlow(row, "in_review");
   }
 
   /**
@@ -258,7 +244,7 @@ export class KycService extends KycReads {
     register: (customer: KycCustomer) => Promise<string>,
     documents: { identificationDocumentId: string; selfieDocumentId?: string },
   ): Promise<{ id: string } | null> {
-    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+    await this.authorizeCase(acting, row);
     const { subjectProfileId } = acting;
     if (await repo.isIdentificationDocumentUsed(this.db, subjectProfileId, documents.identificationDocumentId))
       return null;
@@ -289,7 +275,7 @@ export class KycService extends KycReads {
   async retry(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string } | { success: true }> {
     const row = await this.caseToChange(acting, key);
     if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
-    if (row.method === "redirect") return this.openHostedFlow(row, "rejected");
+    if (row.method === "redirect") return this.hostedLink(row);
     await this.move(row, {
       status: "not_started",
       submissionId: null,
@@ -303,23 +289,28 @@ export class KycService extends KycReads {
     return { success: true };
   }
 
+  /** A new hosted link (of a case not started, or rejected): an attempt whose pages the subject has yet to open. */
+  private async hostedLink(row: repo.KycCaseRow): Promise<{ submissionId: string; url: string }> {
+    const { submissionId, url } = await this.openHostedFlow(row, "not_started");
+    return { submissionId, url };
+  }
+
   /** Opens a hosted attempt at the partner; the partner's pages lead it, so its progress is observed from now on. */
   private async openHostedFlow(
     row: repo.KycCaseRow,
-    from: "not_started" | "rejected",
-  ): Promise<{ submissionId: string; url: string }> {
+    status: "not_started" | "in_review",
+  ): Promise<HostedKyc & { submissionId: string }> {
     const hosted = await this.provider.startHostedFlow(customerOf(row));
-    const submissionId = randomUUID();
-    await this.move(row, {
-      status: "not_started",
+    const submissionId = await this.recordAttempt(row, {
+      status,
       method: "redirect",
-      submissionId,
       partnerAttemptId: hosted.attemptId,
       hostedFlowUrl: hosted.url,
       nextCheckAt: this.nextCheck(),
-      ...(from === "rejected" && { decidedAt: null, relatedPersonIds: null }),
+      // A rejected case starts over: its decision and declared persons were the old attempt's.
+      ...(row.status === "rejected" && { decidedAt: null, relatedPersonIds: null }),
     });
-    return { submissionId, url: hosted.url };
+    return { ...hosted, submissionId };
   }
 
   /**
@@ -362,6 +353,21 @@ export class KycService extends KycReads {
   async caseToChange(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
     return this.caseOf(acting, key);
+  }
+
+  /** A case the caller read itself (the BR flows), once its corridor and customer type are authorized. */
+  private authorizeCase(acting: ActingContext, row: repo.KycCaseRow): Promise<void> {
+    return this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+  }
+
+  /** Stores the partner's new attempt on the case as read, under a new submission id of ours, which it answers. */
+  private async recordAttempt(
+    row: repo.KycCaseRow,
+    attempt: Omit<Parameters<typeof repo.updateCaseIf>[2], "submissionId">,
+  ): Promise<string> {
+    const submissionId = randomUUID();
+    await this.move(row, { ...attempt, submissionId });
+    return submissionId;
   }
 
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
