@@ -28,7 +28,7 @@ import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
 import { PartnerCallbackService } from "./partner-callbacks/service.js";
 import { ProfileService } from "./profiles/service.js";
-import type { RampProvider } from "./providers/ports.js";
+import type { RampProvider } from "./providers/ramp-port.js";
 import { KycReconciler } from "./kyc/reconciler.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
 import { QuoteService } from "./quotes/service.js";

@@ -3,11 +3,12 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
-import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "../providers/ports.js";
+import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "../providers/fiat-account-port.js";
 import { canonicalId, fieldError, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
 import * as repo from "./repo.js";
-import { maskAccountNumber, shownAccountType, validateFiatAccount, type FiatAccountCountry } from "./rules.js";
+import { maskAccountNumber, validateFiatAccount } from "./rules.js";
+import { shownAccountType, type FiatAccountCountry } from "./rail-rules.js";
 import type { CreateFiatAccountInput, FiatAccountView } from "./types.js";
 
 const notFound = () => new AppError("NOT_FOUND", "Fiat account not found.");

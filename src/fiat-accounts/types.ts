@@ -2,7 +2,8 @@ import { z } from "zod";
 import { listPage } from "../validation.js";
 import { idField, instantField, named, outputObject } from "../output.js";
 import { FIAT_ACCOUNT_TYPES } from "../reference-data/domestic.js";
-import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput, SHOWN_ACCOUNT_TYPES } from "./rules.js";
+import { FIAT_ACCOUNT_COUNTRIES, SHOWN_ACCOUNT_TYPES } from "./rail-rules.js";
+import { fiatAccountInput } from "./rules.js";
 
 const country = z.enum(FIAT_ACCOUNT_COUNTRIES, { error: `must be one of ${FIAT_ACCOUNT_COUNTRIES.join(", ")}` });
 const notAnObject = (issue: { code?: string }) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined);

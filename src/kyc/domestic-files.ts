@@ -3,9 +3,12 @@ import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { DOCUMENT_MEDIA_TYPES, MAX_UPLOAD_BYTES, SELFIE_MEDIA_TYPES, type UploadService } from "../uploads/service.js";
-import { text, uuid } from "../validation.js";
+import { AppError } from "../errors.js";
+import { fieldError, text, uuid } from "../validation.js";
 import { KYB_COUNTRIES, type SubmissionFileView, type SubmissionFiles } from "./domestic.js";
 import * as repo from "./repo.js";
+import type { CaseKey } from "./reads.js";
+import { flowName, statusName } from "./cases.js";
 import type { KycService } from "./service.js";
 
 /** The reference's file types: an individual's (KYC), a business's (KYB) and a KYB related person's. */
@@ -76,7 +79,7 @@ export class DomesticKycFiles implements SubmissionFiles {
   /** An identity document's side or a selfie for the individual customer's submission. */
   async submitKycFile(acting: ActingContext, input: z.output<typeof kycFileInput>): Promise<{ success: true }> {
     const key = { corridor: input.country, customerType: "individual" } as const;
-    const row = await this.kyc.submissionTakingFiles(acting, key, input.submissionId);
+    const row = await this.submissionTakingFiles(acting, key, input.submissionId);
     const accepted = input.fileType === "Selfie" ? SELFIE_MEDIA_TYPES : DOCUMENT_MEDIA_TYPES;
     return this.record(acting, row, input, accepted);
   }
@@ -84,7 +87,7 @@ export class DomesticKycFiles implements SubmissionFiles {
   /** A company document for the business customer's submission. */
   async submitKybFile(acting: ActingContext, input: z.output<typeof kybFileInput>): Promise<{ success: true }> {
     const key = { corridor: input.country, customerType: "business" } as const;
-    const row = await this.kyc.submissionTakingFiles(acting, key, input.submissionId);
+    const row = await this.submissionTakingFiles(acting, key, input.submissionId);
     return this.record(acting, row, input, DOCUMENT_MEDIA_TYPES);
   }
 
@@ -94,7 +97,7 @@ export class DomesticKycFiles implements SubmissionFiles {
     input: z.output<typeof relatedPersonFileInput>,
   ): Promise<{ success: true }> {
     const key = { corridor: input.country, customerType: "business" } as const;
-    const row = await this.kyc.relatedPersonTakingFiles(acting, key, input.relatedPersonId);
+    const row = await this.relatedPersonTakingFiles(acting, key, input.relatedPersonId);
     return this.record(acting, row, input, DOCUMENT_MEDIA_TYPES);
   }
 
@@ -109,6 +112,36 @@ export class DomesticKycFiles implements SubmissionFiles {
       latest.set(`${row.relatedPersonId ?? ""} ${row.fileType}`, view);
     }
     return [...latest.values()];
+  }
+
+  /**
+   * The case whose current API submission this is, while it takes files (given, not sent yet), once the corridor
+   * and customer type are authorized. Any other submission is NOT_FOUND (another owner's too).
+   */
+  private async submissionTakingFiles(
+    acting: ActingContext,
+    key: CaseKey,
+    submissionId: string,
+  ): Promise<repo.KycCaseRow & { submissionId: string }> {
+    const row = await this.kyc.caseToChange(acting, key);
+    if (row.submissionId !== submissionId || row.method !== "api")
+      throw new AppError("NOT_FOUND", "Submission not found.");
+    return takingFiles(row, "submissionId");
+  }
+
+  /**
+   * The business case whose current API submission declared this related person, while it takes files; a person
+   * of no such submission is NOT_FOUND (another owner's too).
+   */
+  private async relatedPersonTakingFiles(
+    acting: ActingContext,
+    key: CaseKey,
+    relatedPersonId: string,
+  ): Promise<repo.KycCaseRow & { submissionId: string }> {
+    const row = await this.kyc.caseToChange(acting, key);
+    if (!repo.relatedPersonIdsOf(row).includes(relatedPersonId))
+      throw new AppError("NOT_FOUND", "Related person not found.");
+    return takingFiles(row, "relatedPersonId");
   }
 
   /**
@@ -148,4 +181,11 @@ export class DomesticKycFiles implements SubmissionFiles {
     }
     return { success: true };
   }
+}
+
+/** A submission takes files until it is sent: what the partner reviews is what it had then. */
+function takingFiles(row: repo.KycCaseRow, field: string): repo.KycCaseRow & { submissionId: string } {
+  if (row.status !== "pending" || !row.submissionId)
+    throw fieldError(field, `names a ${flowName(row)} submission that is ${statusName(row)}: it takes no files now`);
+  return { ...row, submissionId: row.submissionId };
 }

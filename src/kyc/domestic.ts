@@ -1,12 +1,13 @@
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
-import type { KycStatus } from "../providers/ports.js";
+import type { KycStatus } from "../providers/kyc-port.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import { relatedPersonIdsOf, type KycCaseRow } from "./repo.js";
 import { calendarDate, countryCode, email, text, uuid } from "../validation.js";
 import { isValidCpf } from "./tax-ids.js";
-import type { CaseKey, KycService } from "./service.js";
+import type { CaseKey } from "./reads.js";
+import type { KycService } from "./service.js";
 
 /** The countries with business customers (KYB). */
 export const KYB_COUNTRIES = ["CO", "MX"] as const;

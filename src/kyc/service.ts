@@ -3,7 +3,6 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import type { Reads } from "../db/statements.js";
 import type { Caches } from "../cache/caches.js";
-import type { RevocableCache } from "../cache/revocable-cache.js";
 import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
 import { AppError } from "../errors.js";
@@ -19,23 +18,14 @@ import type {
   KycProvider,
   KycStatus,
   LivenessCheck,
-} from "../providers/ports.js";
+} from "../providers/kyc-port.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
+import { KycReads, type CaseKey } from "./reads.js";
+import { attemptOf, changedMeanwhile, customerOf, flowName, notOpen } from "./cases.js";
 import * as repo from "./repo.js";
-
-/** Which status a subject shows in a corridor when it has several cases there (individual and business). */
-const STATUS_RANK: Record<KycStatus, number> = { approved: 4, in_review: 3, pending: 2, rejected: 1, not_started: 0 };
-
-const customerNotFound = () => new AppError("NOT_FOUND", "Customer not found.");
 
 /** How long a send holds its submission: longer than the partner's call may take (its transport gives up in 10 s). */
 const SEND_CLAIM_MS = 60_000;
-
-/** What a KYC/KYB operation is about: the corridor and the customer type (KYC: individual, KYB: business). */
-export interface CaseKey {
-  corridor: Corridor;
-  customerType: CustomerType;
-}
 
 /** A subject's case in one corridor as this module hands it out. */
 export type KycCase = repo.KycCaseRow;
@@ -48,84 +38,21 @@ export type KycCase = repo.KycCaseRow;
  * and in whatever order it is seen, it is applied once. Why a case was rejected is kept for support only.
  *
  * Operations that change a case are bound to its corridor and customer type: for a managed child, the
- * manager's current policy and the child's customer type apply. Reads skip the corridor policy.
+ * manager's current policy and the child's customer type apply. The reads it adds to (KycReads) skip the corridor
+ * policy.
  */
-export class KycService {
-  /** Each subject's cases and login email, dropped on every instance when one of its cases changes. */
-  private readonly subjects: RevocableCache<repo.SubjectKyc>;
-  /** The statuses of each cached state above, made once (dropped with the state). */
-  private readonly statusesOf = new WeakMap<repo.SubjectKyc, Readonly<Record<Corridor, KycStatus>>>();
-
+export class KycService extends KycReads {
   constructor(
-    private readonly db: Db,
-    private readonly reads: Reads,
-    private readonly caches: Caches,
+    db: Db,
+    reads: Reads,
+    caches: Caches,
     private readonly provider: KycProvider,
     private readonly delegation: Delegation,
     private readonly profiles: ProfileService,
     /** How long after an attempt was sent, or last checked, the partner is asked where it stands. */
     private readonly checkIntervalMs: number,
   ) {
-    this.subjects = caches.define("kycSubjects");
-  }
-
-  /**
-   * The subject's status in a corridor, as ramps and ramp-info see it: the most advanced of its cases there.
-   * EU has no provider case: the verified login email (every sign-in proves it) is the verification, and
-   * managed children never have one.
-   */
-  async corridorStatus(subjectProfileId: string, corridor: Corridor): Promise<KycStatus> {
-    return (await this.corridorStatuses(subjectProfileId))[corridor];
-  }
-
-  /**
-   * `corridorStatus` of every corridor at once (ramp-info). While the subject's cases are unchanged, the answer
-   * cannot change: it is the same object each time, made once.
-   */
-  async corridorStatuses(subjectProfileId: string): Promise<Readonly<Record<Corridor, KycStatus>>> {
-    const kyc = await this.subjectKyc(subjectProfileId);
-    const made = this.statusesOf.get(kyc);
-    if (made) return made;
-    const statuses: Record<Corridor, KycStatus> = {
-      AR: "not_started",
-      BR: "not_started",
-      CO: "not_started",
-      EU: kyc.hasLoginEmail ? "approved" : "not_started",
-      MX: "not_started",
-      US: "not_started",
-    };
-    for (const row of kyc.cases) {
-      const status = row.status as KycStatus;
-      const corridor = row.corridor as Corridor;
-      if (STATUS_RANK[status] > STATUS_RANK[statuses[corridor]]) statuses[corridor] = status;
-    }
-    this.statusesOf.set(kyc, statuses);
-    return statuses;
-  }
-
-  /** Every case of the subject, oldest first. */
-  async casesOf(subjectProfileId: string): Promise<repo.KycCaseRow[]> {
-    return (await this.onboardingState(subjectProfileId)).cases;
-  }
-
-  /**
-   * `casesOf` of several subjects (a manager's children in one list), by subject: from memory, the others in
-   * one statement.
-   */
-  async casesOfMany(subjectProfileIds: readonly string[]): Promise<Map<string, KycCase[]>> {
-    const states = await this.subjects.loadMany(subjectProfileIds, async (missing) => {
-      const read = await repo.findSubjectKycOfMany(this.reads, missing);
-      return new Map([...read].map(([id, value]) => [id, { value, tags: [kycTag(id)] }]));
-    });
-    return new Map([...states].map(([id, { cases }]) => [id, cases]));
-  }
-
-  /** `casesOf`, and the customer type the subject chose to act as (onboarding status). */
-  async onboardingState(
-    subjectProfileId: string,
-  ): Promise<{ cases: repo.KycCaseRow[]; activeCustomerType: string | null }> {
-    const { cases, activeCustomerType } = await this.subjectKyc(subjectProfileId);
-    return { cases, activeCustomerType };
+    super(db, reads, caches);
   }
 
   /**
@@ -136,37 +63,6 @@ export class KycService {
     if (!(await repo.chooseCustomerType(this.db, subjectProfileId, customerType)))
       throw new AppError("ACTIVE_ENTITY_CHOSEN");
     await this.changed(subjectProfileId);
-  }
-
-  /** The subject's customer at the corridor's partner: its approved case's (an individual's before a business's). */
-  async approvedCustomer(subjectProfileId: string, corridor: Corridor): Promise<string | null> {
-    const approved = (await this.casesOf(subjectProfileId)).filter(
-      (row) => row.corridor === corridor && row.status === "approved",
-    );
-    return (approved.find((row) => row.customerType === "individual") ?? approved[0])?.providerCustomerId ?? null;
-  }
-
-  /** The CPF or CNPJ of the subject's approved Brazilian case, if any. */
-  async verifiedBrazilianTaxId(subjectProfileId: string): Promise<string | null> {
-    return (
-      (await this.casesOf(subjectProfileId)).find(
-        (row) => row.corridor === "BR" && row.status === "approved" && row.taxId,
-      )?.taxId ?? null
-    );
-  }
-
-  /** The subject's KYC state: from memory, or one statement. */
-  private async subjectKyc(subjectProfileId: string): Promise<repo.SubjectKyc> {
-    const loaded = await this.subjects.load(subjectProfileId, async () => ({
-      value: await repo.findSubjectKyc(this.reads, subjectProfileId),
-      tags: [kycTag(subjectProfileId)],
-    }));
-    return loaded!;
-  }
-
-  /** Tells every instance that the subject's cases changed (after the change is stored). */
-  private async changed(subjectProfileId: string): Promise<void> {
-    await this.caches.invalidate(kycTag(subjectProfileId));
   }
 
   /**
@@ -207,23 +103,6 @@ export class KycService {
     }
   }
 
-  /** The subject's case; NOT_FOUND before its customer exists. A read: no corridor policy. */
-  async caseOf(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
-    const row = await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType);
-    if (!row) throw customerNotFound();
-    return row;
-  }
-
-  /** The subject's case by its provider customer id (the BR subaccount id), or null. */
-  caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<repo.KycCaseRow | null> {
-    return repo.findCaseByCustomer(this.db, acting.subjectProfileId, providerCustomerId);
-  }
-
-  /** The subject's case whose current attempt this is, or null. */
-  caseBySubmission(acting: ActingContext, submissionId: string): Promise<repo.KycCaseRow | null> {
-    return repo.findCaseBySubmission(this.db, acting.subjectProfileId, submissionId);
-  }
-
   /** Opens the partner's liveness check for a selfie of the case's customer (BR). */
   startLiveness(row: repo.KycCaseRow): Promise<LivenessCheck> {
     return this.provider.startLiveness(customerOf(row));
@@ -239,17 +118,15 @@ export class KycService {
     key: CaseKey,
     form: DomesticKycForm | DomesticKybForm,
   ): Promise<{ submissionId: string }> {
-    const row = await this.changeable(acting, key);
-    if (!(row.status === "not_started" || (row.status === "pending" && row.method === "api"))) throw this.notOpen(row);
+    const row = await this.caseToChange(acting, key);
+    if (!(row.status === "not_started" || (row.status === "pending" && row.method === "api"))) throw notOpen(row);
     // The partner keeps one open KYB form per business and takes no second one until it is sent.
     if (row.status === "pending" && key.customerType === "business")
       throw fieldError("country", "has a KYB submission open: upload its files and send it");
     const opened = await this.provider.openSubmission(customerOf(row), form);
-    const submissionId = randomUUID();
-    await this.move(row, {
+    const submissionId = await this.recordAttempt(row, {
       status: "pending",
       method: "api",
-      submissionId,
       partnerAttemptId: opened.attemptId,
       hostedFlowUrl: null,
       nextCheckAt: null,
@@ -274,13 +151,13 @@ export class KycService {
    * not sent, which gives it back.
    */
   async sendSubmission(acting: ActingContext, key: CaseKey, submissionId: string): Promise<void> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.submissionId !== submissionId || row.method !== "api")
       throw new AppError("NOT_FOUND", "Submission not found.");
-    if (row.status !== "pending") throw this.notOpen(row);
+    if (row.status !== "pending") throw notOpen(row);
     const unsent = { id: row.id, status: row.status, submissionId };
     const claim = { nextCheckAt: new Date(Date.now() + SEND_CLAIM_MS) };
-    if (!(await repo.updateCaseIf(this.db, { ...unsent, nextCheckAt: null }, claim))) throw this.changedMeanwhile(row);
+    if (!(await repo.updateCaseIf(this.db, { ...unsent, nextCheckAt: null }, claim))) throw changedMeanwhile(row);
     try {
       await this.provider.sendSubmission(customerOf(row), attemptOf(row));
     } catch (error) {
@@ -291,63 +168,23 @@ export class KycService {
     // A partner's callback may have had the attempt observed in review (or decided) first: the send went through.
     if (!(await repo.updateCaseIf(this.db, unsent, { status: "in_review", nextCheckAt: this.nextCheck() }))) {
       const current = await repo.findCaseById(this.db, row.id);
-      if (current.submissionId !== submissionId) throw this.changedMeanwhile(row);
+      if (current.submissionId !== submissionId) throw changedMeanwhile(row);
     }
     await this.changed(row.profileId);
   }
 
-  /**
-   * The case whose current API submission this is, while it takes files (given, not sent yet), once the corridor
-   * and customer type are authorized. Any other submission is NOT_FOUND (another owner's too).
-   */
-  async submissionTakingFiles(
-    acting: ActingContext,
-    key: CaseKey,
-    submissionId: string,
-  ): Promise<repo.KycCaseRow & { submissionId: string }> {
-    const row = await this.changeable(acting, key);
-    if (row.submissionId !== submissionId || row.method !== "api")
-      throw new AppError("NOT_FOUND", "Submission not found.");
-    return this.takingFiles(row, "submissionId");
-  }
-
-  /**
-   * The business case whose current API submission declared this related person, while it takes files; a person
-   * of no such submission is NOT_FOUND (another owner's too).
-   */
-  async relatedPersonTakingFiles(
-    acting: ActingContext,
-    key: CaseKey,
-    relatedPersonId: string,
-  ): Promise<repo.KycCaseRow & { submissionId: string }> {
-    const row = await this.changeable(acting, key);
-    if (!repo.relatedPersonIdsOf(row).includes(relatedPersonId))
-      throw new AppError("NOT_FOUND", "Related person not found.");
-    return this.takingFiles(row, "relatedPersonId");
-  }
-
-  /** A submission takes files until it is sent: what the partner reviews is what it had then. */
-  private takingFiles(row: repo.KycCaseRow, field: string): repo.KycCaseRow & { submissionId: string } {
-    if (row.status !== "pending" || !row.submissionId)
-      throw fieldError(
-        field,
-        `names a ${flowName(row)} submission that is ${row.status.replace("_", " ")}: it takes no files now`,
-      );
-    return { ...row, submissionId: row.submissionId };
-  }
-
   /** A hosted verification link: a new attempt at the partner, or the one already opened. */
   async redirectLink(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string }> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.method === "redirect" && row.submissionId && row.hostedFlowUrl && row.status !== "rejected")
       return { submissionId: row.submissionId, url: row.hostedFlowUrl };
-    if (row.status !== "not_started") throw this.notOpen(row);
-    return this.openHostedFlow(row, "not_started");
+    if (row.status !== "not_started") throw notOpen(row);
+    return this.hostedLink(row);
   }
 
   /** The subject opened the hosted flow: the attempt is under way (pending). Again: nothing changes. */
   async redirectOpened(acting: ActingContext, key: CaseKey): Promise<void> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.method !== "redirect" || !row.submissionId)
       throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status === "not_started") await this.move(row, { status: "pending" });
@@ -358,7 +195,7 @@ export class KycService {
    * once. Again: nothing changes.
    */
   async redirectFinished(acting: ActingContext, key: CaseKey): Promise<void> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.method !== "redirect" || !row.submissionId)
       throw fieldError("country", `has no hosted ${flowName(key)} link: ask for one first`);
     if (row.status !== "not_started" && row.status !== "pending") return;
@@ -375,14 +212,12 @@ export class KycService {
     method: "api" | "token_import",
     send: (customer: KycCustomer) => Promise<string>,
   ): Promise<{ submissionId: string }> {
-    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
-    if (row.status !== "not_started") throw this.notOpen(row);
+    await this.authorizeCase(acting, row);
+    if (row.status !== "not_started") throw notOpen(row);
     const partnerAttemptId = await send(customerOf(row));
-    const submissionId = randomUUID();
-    await this.move(row, {
+    const submissionId = await this.recordAttempt(row, {
       status: "in_review",
       method,
-      submissionId,
       partnerAttemptId,
       hostedFlowUrl: null,
       nextCheckAt: this.nextCheck(),
@@ -392,19 +227,9 @@ export class KycService {
 
   /** Opens the partner's hosted KYB of a BR company, which is under review once its pages are done. */
   async startHostedReview(acting: ActingContext, row: repo.KycCaseRow): Promise<HostedKyc & { submissionId: string }> {
-    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
-    if (row.status !== "not_started") throw this.notOpen(row);
-    const hosted = await this.provider.startHostedFlow(customerOf(row));
-    const submissionId = randomUUID();
-    await this.move(row, {
-      status: "in_review",
-      method: "redirect",
-      submissionId,
-      partnerAttemptId: hosted.attemptId,
-      hostedFlowUrl: hosted.url,
-      nextCheckAt: this.nextCheck(),
-    });
-    return { ...hosted, submissionId };
+    await this.authorizeCase(acting, row);
+    if (row.status !== "not_started") throw notOpen(row);
+    return this.openHostedFlow(row, "in_review");
   }
 
   /**
@@ -418,7 +243,7 @@ export class KycService {
     register: (customer: KycCustomer) => Promise<string>,
     documents: { identificationDocumentId: string; selfieDocumentId?: string },
   ): Promise<{ id: string } | null> {
-    await this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+    await this.authorizeCase(acting, row);
     const { subjectProfileId } = acting;
     if (await repo.isIdentificationDocumentUsed(this.db, subjectProfileId, documents.identificationDocumentId))
       return null;
@@ -447,9 +272,9 @@ export class KycService {
 
   /** Starts over after a rejection: a new hosted link for a redirect flow, otherwise a fresh case to submit to. */
   async retry(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string } | { success: true }> {
-    const row = await this.changeable(acting, key);
+    const row = await this.caseToChange(acting, key);
     if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
-    if (row.method === "redirect") return this.openHostedFlow(row, "rejected");
+    if (row.method === "redirect") return this.hostedLink(row);
     await this.move(row, {
       status: "not_started",
       submissionId: null,
@@ -463,23 +288,28 @@ export class KycService {
     return { success: true };
   }
 
+  /** A new hosted link (of a case not started, or rejected): an attempt whose pages the subject has yet to open. */
+  private async hostedLink(row: repo.KycCaseRow): Promise<{ submissionId: string; url: string }> {
+    const { submissionId, url } = await this.openHostedFlow(row, "not_started");
+    return { submissionId, url };
+  }
+
   /** Opens a hosted attempt at the partner; the partner's pages lead it, so its progress is observed from now on. */
   private async openHostedFlow(
     row: repo.KycCaseRow,
-    from: "not_started" | "rejected",
-  ): Promise<{ submissionId: string; url: string }> {
+    status: "not_started" | "in_review",
+  ): Promise<HostedKyc & { submissionId: string }> {
     const hosted = await this.provider.startHostedFlow(customerOf(row));
-    const submissionId = randomUUID();
-    await this.move(row, {
-      status: "not_started",
+    const submissionId = await this.recordAttempt(row, {
+      status,
       method: "redirect",
-      submissionId,
       partnerAttemptId: hosted.attemptId,
       hostedFlowUrl: hosted.url,
       nextCheckAt: this.nextCheck(),
-      ...(from === "rejected" && { decidedAt: null, relatedPersonIds: null }),
+      // A rejected case starts over: its decision and declared persons were the old attempt's.
+      ...(row.status === "rejected" && { decidedAt: null, relatedPersonIds: null }),
     });
-    return { submissionId, url: hosted.url };
+    return { ...hosted, submissionId };
   }
 
   /**
@@ -519,27 +349,31 @@ export class KycService {
   }
 
   /** The case a change is about, once the corridor and customer type are authorized; NOT_FOUND before the customer exists. */
-  private async changeable(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
+  async caseToChange(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
     return this.caseOf(acting, key);
+  }
+
+  /** A case the caller read itself (the BR flows), once its corridor and customer type are authorized. */
+  private authorizeCase(acting: ActingContext, row: repo.KycCaseRow): Promise<void> {
+    return this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
+  }
+
+  /** Stores the partner's new attempt on the case as read, under a new submission id of ours, which it answers. */
+  private async recordAttempt(
+    row: repo.KycCaseRow,
+    attempt: Omit<Parameters<typeof repo.updateCaseIf>[2], "submissionId">,
+  ): Promise<string> {
+    const submissionId = randomUUID();
+    await this.move(row, { ...attempt, submissionId });
+    return submissionId;
   }
 
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
   private async move(row: repo.KycCaseRow, data: Parameters<typeof repo.updateCaseIf>[2]): Promise<void> {
     if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data)))
-      throw this.changedMeanwhile(row);
+      throw changedMeanwhile(row);
     await this.changed(row.profileId);
-  }
-
-  private changedMeanwhile(row: repo.KycCaseRow): AppError {
-    return fieldError("country", `${flowName(row)} changed meanwhile: read its status and try again`);
-  }
-
-  private notOpen(row: repo.KycCaseRow): AppError {
-    return fieldError(
-      "country",
-      `${flowName(row)} is ${row.status.replace("_", " ")}: no new submission is possible now`,
-    );
   }
 }
 
@@ -553,22 +387,3 @@ const OBSERVED_RANK: Record<KycStatus, number> = {
 };
 
 const isDecided = (status: KycStatus) => status === "approved" || status === "rejected";
-
-/** The partner's customer of a case. */
-const customerOf = (row: repo.KycCaseRow): KycCustomer => ({
-  corridor: row.corridor as Corridor,
-  customerType: row.customerType as CustomerType,
-  providerCustomerId: row.providerCustomerId,
-  contactEmail: row.contactEmail,
-});
-
-/** The partner's attempt of a case that has one (an open API submission). */
-function attemptOf(row: repo.KycCaseRow): string {
-  if (!row.partnerAttemptId) throw new AppError("NOT_FOUND", "Submission not found.");
-  return row.partnerAttemptId;
-}
-
-/** Tags the cached KYC state of a subject (its own namespace: a KYC step drops nothing else). */
-const kycTag = (subjectProfileId: string) => `kyc:${subjectProfileId}`;
-
-const flowName = (key: { customerType: string }) => (key.customerType === "business" ? "KYB" : "KYC");

@@ -9,7 +9,7 @@ import {
   type StoredResponse,
 } from "../idempotency/service.js";
 import type { OnboardingService } from "./service.js";
-import type { KycDocument, KycProvider, KycStatus } from "../providers/ports.js";
+import type { KycDocument, KycProvider, KycStatus } from "../providers/kyc-port.js";
 import { calendarDate, canonicalId, countryCode, email, fieldError, text, uuid } from "../validation.js";
 import type { KycCase, KycService } from "../kyc/service.js";
 import { isValidCnpj, isValidCpf } from "../kyc/tax-ids.js";

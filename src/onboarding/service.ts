@@ -2,7 +2,7 @@ import type { ActingContext, Delegation } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
 import { formatAmount, money } from "../money.js";
 import type { KycService } from "../kyc/service.js";
-import type { KycStatus } from "../providers/ports.js";
+import type { KycStatus } from "../providers/kyc-port.js";
 import { COUNTRIES, fiatCurrency } from "../reference-data/catalog.js";
 import { monthlyLimit } from "../reference-data/price-schedule.js";
 import {

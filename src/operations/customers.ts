@@ -31,7 +31,7 @@ import { kybFileInput, kycFileInput, relatedPersonFileInput } from "../kyc/domes
 import { pixKeyInput, pixKeyType } from "../kyc/pix-keys.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
 import { initialKycAttemptInput } from "../onboarding/kyc-attempts.js";
-import type { CaseKey } from "../kyc/service.js";
+import type { CaseKey } from "../kyc/reads.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
 import { defineOperation, gate, type Gate } from "./operation.js";

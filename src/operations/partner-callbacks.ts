@@ -4,7 +4,7 @@ import { AppError } from "../errors.js";
 import type { CallbackDelivery, CallbackOutcome } from "../partner-callbacks/service.js";
 import { alfredpayCallback } from "../providers/alfredpay/callbacks.js";
 import { aveniaCallback } from "../providers/avenia/callbacks.js";
-import type { PartnerCallbackFacts } from "../providers/ports.js";
+import type { PartnerCallbackFacts } from "../providers/callback-port.js";
 import { parseInput } from "../validation.js";
 import type { PartnerSignatureRule } from "./operation.js";
 

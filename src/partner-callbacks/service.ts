@@ -6,7 +6,7 @@ import { AppError } from "../errors.js";
 import { verifyAlfredpayCallback } from "../providers/alfredpay/signing.js";
 import { verifyAveniaCallback, type AveniaCallbackKey } from "../providers/avenia/signing.js";
 import type { Partner } from "../providers/partners.js";
-import type { PartnerCallbackFacts } from "../providers/ports.js";
+import type { PartnerCallbackFacts } from "../providers/callback-port.js";
 import { fieldError } from "../validation.js";
 import { insertCallback } from "./repo.js";
 

@@ -10,7 +10,7 @@ import type {
   RampRegistration,
   RampToRegister,
   StepOutcome,
-} from "./ports.js";
+} from "./ramp-port.js";
 import type { Partner } from "./partners.js";
 import type { SandboxRampProvider } from "./sandbox.js";
 

@@ -3,7 +3,8 @@ import type { AlfredpayClient } from "./alfredpay/client.js";
 import type { AveniaClient } from "./avenia/client.js";
 import { PartnerError } from "./http/partner-http.js";
 import type { Partner } from "./partners.js";
-import type { PartnerCallbackFacts, StepOutcome } from "./ports.js";
+import type { PartnerCallbackFacts } from "./callback-port.js";
+import type { StepOutcome } from "./ramp-port.js";
 
 /** The partners' orders that move a ramp's money: Avenia's tickets, Alfredpay's orders. */
 export type OrderKind = "avenia-payin" | "avenia-payout" | "alfredpay-onramp" | "alfredpay-offramp";

@@ -1,5 +1,5 @@
 import type { Corridor } from "../reference-data/corridors.js";
-import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "./ports.js";
+import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "./fiat-account-port.js";
 import { servingPartner, type Partner } from "./partners.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { Corridor } from "../reference-data/corridors.js";
-import type { KycCustomer, KycProvider } from "./ports.js";
+import type { KycCustomer, KycProvider } from "./kyc-port.js";
 import { servingPartner, type Partner } from "./partners.js";
 
 /** What Avenia does of KYC: Brazil's subaccounts, level 1 by API or token, owners, the hosted KYB. */

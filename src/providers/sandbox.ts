@@ -9,7 +9,7 @@ import type {
   RampRegistration,
   RampToRegister,
   StepOutcome,
-} from "./ports.js";
+} from "./ramp-port.js";
 
 /*
  * The sandbox ramp provider: a made-up rate and a processing run with configurable delays for the ramps of EU, the one

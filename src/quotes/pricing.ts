@@ -1,6 +1,6 @@
 import type { Decimal } from "decimal.js";
 import { formatAmount, money, quotientDown, roundDisplay, roundFee, roundPayout } from "../money.js";
-import type { MarketTerms } from "../providers/ports.js";
+import type { MarketTerms } from "../providers/ramp-port.js";
 import type { FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
 

@@ -5,7 +5,7 @@ import type { RevocableCache } from "../cache/revocable-cache.js";
 import type { Reads, StatementTx, Writes } from "../db/statements.js";
 import { AppError } from "../errors.js";
 import { fractionDigits, money } from "../money.js";
-import type { RampProvider } from "../providers/ports.js";
+import type { RampProvider } from "../providers/ramp-port.js";
 import {
   country,
   CRYPTOCURRENCIES,

@@ -5,7 +5,7 @@ import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import type { Corridor } from "../reference-data/corridors.js";
-import type { RampProvider, StepOutcome } from "../providers/ports.js";
+import type { RampProvider, StepOutcome } from "../providers/ramp-port.js";
 import { advanceTo, isTerminal, statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
 import * as repo from "./repo.js";
 import { eventRamp } from "./service.js";

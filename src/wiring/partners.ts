@@ -13,7 +13,7 @@ import { AveniaRamps } from "../providers/avenia/ramps.js";
 import { CorridorRamps, partnerRampsOf } from "../providers/corridor-ramps.js";
 import { PartnerFiatAccounts } from "../providers/partner-fiat-accounts.js";
 import { PartnerKyc } from "../providers/partner-kyc.js";
-import type { RampProvider } from "../providers/ports.js";
+import type { RampProvider } from "../providers/ramp-port.js";
 import { SandboxRampProvider } from "../providers/sandbox.js";
 
 /** A callback waits for Avenia's key: well within the partner's own wait for our answer. */

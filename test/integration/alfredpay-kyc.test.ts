@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerSimulator, type PartnerSimulator } from "../../packages/partner-simulator/src/index.js";
 import { AlfredpayClient } from "../../src/providers/alfredpay/client.js";
 import { AlfredpayKyc } from "../../src/providers/alfredpay/kyc.js";
-import type { DomesticKybForm, DomesticKycForm, KycCustomer, KycObservation } from "../../src/providers/ports.js";
+import type { DomesticKybForm, DomesticKycForm, KycCustomer, KycObservation } from "../../src/providers/kyc-port.js";
 import type { Corridor, CustomerType } from "../../src/reference-data/corridors.js";
 import { waitFor } from "../support/kit.js";
 import { capturedLogger, failure } from "../unit/providers/partner-server.js";

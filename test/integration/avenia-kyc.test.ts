@@ -13,7 +13,7 @@ import type {
   KycCustomer,
   KycDocument,
   KycObservation,
-} from "../../src/providers/ports.js";
+} from "../../src/providers/kyc-port.js";
 import { waitFor } from "../support/kit.js";
 import { capturedLogger, failure } from "../unit/providers/partner-server.js";
 

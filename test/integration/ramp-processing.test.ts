@@ -4,7 +4,7 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { readOutbox, type RampEventBody } from "../../src/events/outbox.js";
-import type { MarketTerms, ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ports.js";
+import type { MarketTerms, ProviderRamp, RampProvider, StepOutcome } from "../../src/providers/ramp-port.js";
 import type { RampPhase } from "../../src/reference-data/ramp-phases.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";

@@ -1,6 +1,6 @@
 import { DEFAULT_FIAT_PER_USD } from "../../packages/partner-simulator/src/index.js";
 import { money } from "../../src/money.js";
-import type { MarketTerms } from "../../src/providers/ports.js";
+import type { MarketTerms } from "../../src/providers/ramp-port.js";
 import { PRICE_SCHEDULE } from "../../src/reference-data/price-schedule.js";
 
 /** The terms the gateway prices at while the partner simulator's market is where it starts. */

@@ -4,17 +4,17 @@ import { FIAT_ACCOUNT_TYPES } from "../../src/reference-data/domestic.js";
 import {
   ACCOUNT_TYPES_BY_COUNTRY,
   FIAT_ACCOUNT_COUNTRIES,
-  fiatAccountInput,
+  shownAccountType,
+  type FiatAccountCountry,
+} from "../../src/fiat-accounts/rail-rules.js";
+import { fiatAccountInput, maskAccountNumber, validateFiatAccount } from "../../src/fiat-accounts/rules.js";
+import {
   isValidAbaRoutingNumber,
   isValidCbu,
   isValidClabe,
   isValidColombianNit,
   isValidCuit,
-  maskAccountNumber,
-  shownAccountType,
-  validateFiatAccount,
-  type FiatAccountCountry,
-} from "../../src/fiat-accounts/rules.js";
+} from "../../src/fiat-accounts/check-digits.js";
 
 /*
  * Valid numbers used below, each checked by hand here and by an independent Python computation:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatAmount, money, quotientDown, roundDisplay } from "../../src/money.js";
-import type { MarketTerms } from "../../src/providers/ports.js";
+import type { MarketTerms } from "../../src/providers/ramp-port.js";
 import {
   DEFAULT_PRICING_PROFILE,
   PRICING_PROFILE_NAMES,

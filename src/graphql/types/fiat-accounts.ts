@@ -5,7 +5,7 @@ import {
   CO_DOCUMENT_TYPES,
   FIAT_ACCOUNT_COUNTRIES,
   SHOWN_ACCOUNT_TYPES,
-} from "../../fiat-accounts/rules.js";
+} from "../../fiat-accounts/rail-rules.js";
 import { BANK_ACCOUNT_TYPES, FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
 import { Connection } from "./connection.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";

@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from "graphql-scalars";
 import { ArgsType, Field, ID, InputType } from "type-graphql";
 import { enumOf, screamingEnumOf } from "./enums.js";
 import { DecimalScalar } from "./scalars.js";
-import { KYC_STATUSES } from "../../providers/ports.js";
+import { KYC_STATUSES } from "../../providers/kyc-port.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
 import { quoteView, type QuoteView } from "../../quotes/types.js";
 import {

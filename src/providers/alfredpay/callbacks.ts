@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "../../validation.js";
-import type { PartnerCallbackFacts } from "../ports.js";
+import type { PartnerCallbackFacts } from "../callback-port.js";
 
 /*
  * Alfredpay's callback envelope, `{type, data}` with the object a GET would answer (spec decision 7). Only the

@@ -1,6 +1,6 @@
 import type { BankAccountType } from "../../reference-data/domestic.js";
 import { PartnerError } from "../http/partner-http.js";
-import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "../ports.js";
+import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "../fiat-account-port.js";
 import type { AlfredpayClient, FiatAccountRequest } from "./client.js";
 import type { FiatAccountFields } from "./requests.js";
 

@@ -11,7 +11,7 @@ import type {
   KycFileBytes,
   KycObservation,
   KycProvider,
-} from "../ports.js";
+} from "../kyc-port.js";
 import type { AlfredpayClient, KycFileType, RelatedPersonFileType, SubmissionFile } from "./client.js";
 import type { KybSubmission, KycSubmission } from "./requests.js";
 import type { verificationStatus } from "./schemas.js";

@@ -1,6 +1,6 @@
 import { followOrder, observeAlfredpayOfframp, observeAlfredpayOnramp, recorded } from "../order-observations.js";
 import type { Network } from "../../reference-data/catalog.js";
-import type { PaymentInstructions, ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
+import type { PaymentInstructions, ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ramp-port.js";
 import { fieldError } from "../../validation.js";
 import { money, type Money } from "../../money.js";
 import type { FiatSymbol } from "../../reference-data/corridors.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { instant, isObject, text } from "../../validation.js";
-import type { PartnerCallbackFacts } from "../ports.js";
+import type { PartnerCallbackFacts } from "../callback-port.js";
 
 /*
  * Avenia's webhook envelopes (spec decision 5, facts §1.4). Only the fields we store are required; the rest of the

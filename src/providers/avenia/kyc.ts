@@ -12,7 +12,7 @@ import type {
   KycObservation,
   KycProvider,
   LivenessCheck,
-} from "../ports.js";
+} from "../kyc-port.js";
 import type { AveniaClient, AveniaDocumentType } from "./client.js";
 import type { CompanyKycLevel1 } from "./requests.js";
 

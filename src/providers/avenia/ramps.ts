@@ -6,7 +6,7 @@ import type { FiatSymbol } from "../../reference-data/corridors.js";
 import { REFERENCE_USD } from "../market-rates.js";
 import { PartnerError } from "../http/partner-http.js";
 import { followOrder, observeAveniaPayIn, observeAveniaPayout, recorded } from "../order-observations.js";
-import type { ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ports.js";
+import type { ProviderRamp, RampRegistration, RampToRegister, StepOutcome } from "../ramp-port.js";
 import type { AveniaClient, FixedRateQuoteQuery, Permit } from "./client.js";
 
 /** Avenia's names of the networks it takes and sends tokens on (facts §1.3); the others it does not serve. */

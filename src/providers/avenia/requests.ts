@@ -1,6 +1,6 @@
 /* The bodies we send Avenia for KYC and KYB (partners-wire-facts §4.1); amounts are decimal strings. */
 
-import type { BeneficialOwnerForm, BrazilKycForm } from "../ports.js";
+import type { BeneficialOwnerForm, BrazilKycForm } from "../kyc-port.js";
 
 /**
  * Our BR forms are Avenia's level-1 bodies under Avenia's own names (src/onboarding/brazil.ts mirrors them), so each

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { FIAT_ACCOUNT_COUNTRIES, fiatAccountInput } from "../../fiat-accounts/rules.js";
+import { FIAT_ACCOUNT_COUNTRIES } from "../../fiat-accounts/rail-rules.js";
+import { fiatAccountInput } from "../../fiat-accounts/rules.js";
 import {
   ALIASED_FIAT_ACCOUNT_OPERATIONS,
   createDomesticFiatAccount,

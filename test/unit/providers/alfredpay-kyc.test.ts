@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AlfredpayClient } from "../../../src/providers/alfredpay/client.js";
 import { AlfredpayKyc, kycObservation } from "../../../src/providers/alfredpay/kyc.js";
 import { PartnerError } from "../../../src/providers/http/partner-http.js";
-import type { KycCustomer } from "../../../src/providers/ports.js";
+import type { KycCustomer } from "../../../src/providers/kyc-port.js";
 import { capturedLogger, json, startPartnerServer } from "./partner-server.js";
 
 type PartnerServer = Awaited<ReturnType<typeof startPartnerServer>>;
