@@ -1,19 +1,34 @@
 import { z } from "zod";
 import {
-  createSubaccountInput,
-  importTokenInput,
+  beneficialOwnerView,
   kybAttemptInput,
+  kybAttemptView,
   kybDocumentInput,
   kybDocumentReadInput,
+  kybDocumentView,
   kybLevelOneInput,
   kybUboInput,
+  startedKybView,
+  startKybInput,
+  submittedKybView,
+} from "../onboarding/brazil-kyb-types.js";
+import {
+  createdSubaccountView,
+  createSubaccountInput,
+  documentUploadView,
+  importedTokenView,
+  importTokenInput,
+  kycStatusView,
+  kycUploadsView,
   newKycInput,
   optionalTaxIdInput,
   remainingLimitInput,
-  startKybInput,
+  remainingLimitView,
+  submittedKycView,
   taxIdInput,
   uploadUrlsInput,
-} from "../onboarding/brazil.js";
+  userView,
+} from "../onboarding/brazil-subaccount-types.js";
 import {
   customerInput,
   customerTypeInput,
@@ -28,7 +43,7 @@ import {
   typedCase,
 } from "../kyc/domestic.js";
 import { kybFileInput, kycFileInput, relatedPersonFileInput } from "../kyc/domestic-files.js";
-import { pixKeyInput, pixKeyType } from "../kyc/pix-keys.js";
+import { pixKeyInput, pixKeyType, pixKeyValidity } from "../kyc/pix-keys.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
 import { initialKycAttemptInput } from "../onboarding/kyc-attempts.js";
 import type { CaseKey } from "../kyc/service.js";
@@ -227,6 +242,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
         return accountType === "COMPANY" ? "business" : accountType === "INDIVIDUAL" ? "individual" : undefined;
       }),
       input: createSubaccountInput,
+      output: createdSubaccountView,
       run: (app, acting, form) => app.brazilOnboarding.createSubaccount(acting, form),
     }),
     newKyc: defineOperation({
@@ -234,24 +250,28 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "individual"),
       input: newKycInput,
+      output: submittedKycView,
       run: (app, acting, form) => app.brazilOnboarding.submitLevelOne(acting, form),
     }),
     kycStatus: defineOperation({
       ...named("fetchSubaccountKycStatus", "Get the BR KYC or KYB status"),
       access: CUSTOMERS,
       input: taxIdInput,
+      output: kycStatusView,
       run: (app, acting, input) => app.brazilOnboarding.kycStatus(acting, input),
     }),
     user: defineOperation({
       ...named("getBrUser", "Get the BR user"),
       access: CUSTOMERS,
       input: optionalTaxIdInput,
+      output: userView,
       run: (app, acting, input) => app.brazilOnboarding.user(acting, input),
     }),
     remainingLimit: defineOperation({
       ...named("getBrUserRemainingLimit", "Get the BR user's remaining limits"),
       access: CUSTOMERS,
       input: remainingLimitInput,
+      output: remainingLimitView,
       run: (app, acting, input) => app.brazilOnboarding.remainingLimit(acting, input),
     }),
     startKyb: defineOperation({
@@ -259,6 +279,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "business"),
       input: startKybInput,
+      output: startedKybView,
       run: (app, acting, input) => app.brazilOnboarding.startKyb(acting, input),
     }),
     importToken: defineOperation({
@@ -267,6 +288,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: { requires: ["BR_KYC_IMPORT"], delegation: "SELECTOR_ONLY" },
       gate: brazilPolicy(() => "individual"),
       input: importTokenInput,
+      output: importedTokenView,
       run: (app, acting, input) => app.brazilOnboarding.importToken(acting, input),
     }),
     recordKycAttempt: defineOperation({
@@ -284,12 +306,14 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       ...named("brValidatePixKey", "Check a Pix key's format"),
       access: CUSTOMERS,
       input: pixKeyInput,
+      output: pixKeyValidity,
       run: (_app, _acting, { pixKey }) => ({ valid: pixKeyType(pixKey) !== undefined }),
     }),
     kybAttemptStatus: defineOperation({
       ...named("getBrKybAttemptStatus", "Get the KYB attempt's status"),
       access: CUSTOMERS,
       input: kybAttemptInput,
+      output: kybAttemptView,
       run: (app, acting, input) => app.brazilOnboarding.kybAttemptStatus(acting, input),
     }),
     uploadUrls: defineOperation({
@@ -297,6 +321,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "individual"),
       input: uploadUrlsInput,
+      output: kycUploadsView,
       run: (app, acting, input) => app.brazilOnboarding.uploadUrls(acting, input),
     }),
     selfieUpload: defineOperation({
@@ -305,6 +330,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       // It opens an upload: a change, under the policy, though the reference makes it a GET.
       gate: brazilPolicy(() => "individual"),
       input: taxIdInput,
+      output: documentUploadView,
       run: (app, acting, input) => app.brazilOnboarding.selfieUpload(acting, input),
     }),
     createKybDocument: defineOperation({
@@ -312,12 +338,14 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "business"),
       input: kybDocumentInput,
+      output: documentUploadView,
       run: (app, acting, input) => app.brazilOnboarding.createKybDocument(acting, input),
     }),
     kybDocument: defineOperation({
       ...named("getBrKybDocument", "Get a KYB document's upload status"),
       access: CUSTOMERS,
       input: kybDocumentReadInput,
+      output: kybDocumentView,
       run: (app, acting, input) => app.brazilOnboarding.kybDocument(acting, input),
     }),
     createKybUbo: defineOperation({
@@ -325,6 +353,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "business"),
       input: kybUboInput,
+      output: beneficialOwnerView,
       run: (app, acting, input) => app.brazilOnboarding.addBeneficialOwner(acting, input),
     }),
     submitKybApi: defineOperation({
@@ -332,6 +361,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "business"),
       input: kybLevelOneInput,
+      output: submittedKybView,
       run: (app, acting, input) => app.brazilOnboarding.submitKybLevelOne(acting, input),
     }),
   };

@@ -1,16 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { AppError } from "../../errors.js";
-import { idempotencyKey, idempotencyKeyText } from "../../idempotency/service.js";
-import {
-  importTokenInput,
-  kybDocumentInput,
-  kybLevelOneInput,
-  kybUboInput,
-  type DocumentUpload,
-  type KybDocumentStatus,
-} from "../../onboarding/brazil.js";
 import {
   DOMESTIC_STATUSES,
   KYB_COUNTRIES,
@@ -21,18 +11,11 @@ import {
   type DomesticCaseView,
   type KybSubmissionView,
 } from "../../kyc/domestic.js";
-import {
-  ALIASED_CUSTOMER_OPERATIONS,
-  BRAZIL_CUSTOMER_OPERATIONS,
-  BRLA_CUSTOMER_OPERATIONS,
-  DOMESTIC_CUSTOMER_OPERATIONS,
-} from "../../operations/customers.js";
+import { ALIASED_CUSTOMER_OPERATIONS, DOMESTIC_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
-import { fieldError, isObject } from "../../validation.js";
-import { isoDateTime, jsonSchema, sentBody, withRequestCountry } from "../http.js";
+import { isoDateTime, jsonSchema, withRequestCountry } from "../http.js";
 import { operationRoute } from "../operation-route.js";
 
-const IMPORT_TOKEN_BODY_LIMIT = 16 * 1024;
 const success = z.object({ success: z.boolean() });
 const link = z.object({ submissionId: z.uuid(), verification_url: z.url() });
 const domesticStatus = z.enum(DOMESTIC_STATUSES);
@@ -40,12 +23,6 @@ const domesticStatus = z.enum(DOMESTIC_STATUSES);
 const countryField = { country: z.enum(DOMESTIC_COUNTRIES).optional() };
 const countryQuery = z.object(countryField);
 const typedQuery = countryQuery.extend({ type: z.enum(["INDIVIDUAL", "BUSINESS"]).optional() });
-const brazilStatus = z.object({
-  type: z.enum(["KYC", "KYB"]),
-  status: z.enum(["PENDING", "PROCESSING", "COMPLETED"]),
-  result: z.enum(["APPROVED", "REJECTED"]).optional(),
-  level: z.string(),
-});
 
 /** The reference's names for KYC fields that are the same facts as the operation's, under other names. */
 const KYC_WIRE_NAMES = {
@@ -70,29 +47,9 @@ const linkReply = ({ submissionId, url }: { submissionId: string; url: string })
 const succeeded = () => ({ success: true });
 
 /**
- * The Idempotency-Key and body of a token import: the key is checked first, and the subject comes from the
- * credential only, so any query field (a profile, user or tax id) is refused, as is a body naming the key.
- */
-function importTokenRequest(request: FastifyRequest): unknown {
-  const key = idempotencyKey(request.headers["idempotency-key"]);
-  const named = Object.keys(isObject(request.query) ? request.query : {});
-  if (named.length) {
-    throw new AppError(
-      "VALIDATION_FAILED",
-      "The subject comes from the credential, not the query.",
-      named.map((field) => ({ field, message: "is not accepted: the subject comes from the credential" })),
-    );
-  }
-  const { body } = request;
-  if (!isObject(body)) return body;
-  if ("idempotencyKey" in body) throw fieldError("idempotencyKey", "is sent as the Idempotency-Key header");
-  return { ...body, idempotencyKey: key };
-}
-
-/**
- * Customers and KYC/KYB of the subject (CONTRACT.md, KYC/KYB and fiat accounts): the reference's
- * `/v1/domestic/*` operations (also under `/v1/ar`, `/v1/co`, `/v1/mx`, where the path names the country)
- * and `/v1/brl/*` (also `/v1/brla/*`). The adapter decides a domestic request's country; the operations
+ * Customers and KYC/KYB of the subject (CONTRACT.md, KYC/KYB and fiat accounts) in the domestic corridors: the
+ * reference's `/v1/domestic/*` operations (also under `/v1/ar`, `/v1/co`, `/v1/mx`, where the path names the
+ * country; BR's are in brazil-customers.ts). The adapter decides a domestic request's country; the operations
  * check the corridor and the customer type.
  */
 export function customerRoutes(server: FastifyInstance, app: App) {
@@ -301,271 +258,6 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     operationRoute(server, app, operations.kybSubmissions, {
       ...read(url, countryQuery, kybDetails, kybDetailsReply),
       input: withRequestCountry(url, "query", KYB_COUNTRIES),
-    });
-  }
-
-  brazilRoutes(server, app);
-  brazilDocumentRoutes(server, app);
-}
-
-const BRAZIL_TAGS = ["Customers and KYC (BR)"];
-/** A `/v1/brl` route's face: its method, path, answer and errors, under the BR tag. */
-const brazilFace = (method: "GET" | "POST", url: string, response: z.ZodType, errors = [400, 401, 403, 404]) => ({
-  method,
-  url,
-  tags: BRAZIL_TAGS,
-  response: jsonSchema(response),
-  errors,
-});
-
-/** `/v1/brl/*` and its legacy alias `/v1/brla/*`: subaccounts (BR customers) and their KYC/KYB. */
-function brazilRoutes(server: FastifyInstance, app: App) {
-  const brl = BRAZIL_CUSTOMER_OPERATIONS;
-  const brla = BRLA_CUSTOMER_OPERATIONS;
-
-  const subaccount = z.object({ subAccountId: z.uuid() });
-  for (const [operations, url] of [
-    [brl, "/v1/brl/createSubaccount"],
-    [brla, "/v1/brla/createSubaccount"],
-  ] as const) {
-    operationRoute(server, app, operations.createSubaccount, brazilFace("POST", url, subaccount, [400, 401, 403]));
-  }
-  for (const [operations, url] of [
-    [brl, "/v1/brl/newKyc"],
-    [brla, "/v1/brla/newKyc"],
-  ] as const) {
-    operationRoute(server, app, operations.newKyc, brazilFace("POST", url, z.object({ id: z.uuid() })));
-  }
-  for (const [operations, url] of [
-    [brl, "/v1/brl/getKycStatus"],
-    [brla, "/v1/brla/getKycStatus"],
-  ] as const) {
-    operationRoute(server, app, operations.kycStatus, brazilFace("GET", url, brazilStatus));
-  }
-  const user = z.object({
-    subAccountId: z.uuid(),
-    evmAddress: z.string(),
-    kycLevel: z.number().int(),
-    identityStatus: z.enum(["NOT-IDENTIFIED", "CONFIRMED"]),
-  });
-  for (const [operations, url] of [
-    [brl, "/v1/brl/getUser"],
-    [brla, "/v1/brla/getUser"],
-  ] as const) {
-    operationRoute(server, app, operations.user, brazilFace("GET", url, user));
-  }
-  for (const [operations, url] of [
-    [brl, "/v1/brl/getUserRemainingLimit"],
-    [brla, "/v1/brla/getUserRemainingLimit"],
-  ] as const) {
-    operationRoute(
-      server,
-      app,
-      operations.remainingLimit,
-      brazilFace("GET", url, z.object({ remainingLimit: z.number() })),
-    );
-  }
-  const hostedKyb = z.object({
-    attemptId: z.uuid(),
-    authorizedRepresentativeUrl: z.url(),
-    basicCompanyDataUrl: z.url(),
-  });
-  for (const [operations, url] of [
-    [brl, "/v1/brl/kyb/new-level-1/web-sdk"],
-    [brla, "/v1/brla/kyb/new-level-1/web-sdk"],
-  ] as const) {
-    // The reference names the subaccount in the query of this POST.
-    operationRoute(server, app, operations.startKyb, { ...brazilFace("POST", url, hostedKyb), from: "query" });
-  }
-  const attemptStatus = z.object({
-    status: z.enum(["PENDING", "PROCESSING", "COMPLETED"]),
-    result: z.enum(["APPROVED", "REJECTED"]).optional(),
-    retryable: z.boolean().optional(),
-  });
-  for (const [operations, url] of [
-    [brl, "/v1/brl/kyb/attempt-status"],
-    [brla, "/v1/brla/kyb/attempt-status"],
-  ] as const) {
-    operationRoute(server, app, operations.kybAttemptStatus, brazilFace("GET", url, attemptStatus));
-  }
-  for (const [operations, url] of [
-    [brl, "/v1/brl/validatePixKey"],
-    [brla, "/v1/brla/validatePixKey"],
-  ] as const) {
-    // The key is not echoed back (the reference's rule: it may be a tax id, an email or a phone number).
-    operationRoute(
-      server,
-      app,
-      operations.validatePixKey,
-      brazilFace("GET", url, z.object({ valid: z.boolean() }), [400, 401, 403]),
-    );
-  }
-  for (const [operations, url] of [
-    [brl, "/v1/brl/kyc/record-attempt"],
-    [brla, "/v1/brla/kyc/record-attempt"],
-  ] as const) {
-    // The reference answers an empty object (GraphQL shows what was recorded).
-    operationRoute(server, app, operations.recordKycAttempt, {
-      ...brazilFace("POST", url, z.strictObject({})),
-      reply: () => ({}),
-    });
-  }
-
-  const pendingImport = z.object({ attemptId: z.uuid(), status: z.literal("pending") });
-  for (const [operations, url] of [
-    [brl, "/v1/brl/kyc/import-token"],
-    [brla, "/v1/brla/kyc/import-token"],
-  ] as const) {
-    operationRoute(server, app, operations.importToken, {
-      ...brazilFace("POST", url, pendingImport, [400, 401, 403, 404, 409, 413, 422]),
-      status: 202,
-      // The contract's cap for this route; Fastify answers 413 before the body is parsed.
-      bodyLimit: IMPORT_TOKEN_BODY_LIMIT,
-      input: importTokenRequest,
-      documented: {
-        headers: jsonSchema(z.object({ "idempotency-key": idempotencyKeyText }), "input"),
-        body: jsonSchema(importTokenInput.omit({ idempotencyKey: true }), "input"),
-      },
-      reply: ({ body }: { body: unknown }) => body,
-    });
-  }
-}
-
-/** A document's upload targets under the reference's names (DocumentUploadEntry). */
-const uploadEntry = z.object({
-  id: z.uuid(),
-  uploadURLFront: z.url(),
-  uploadURLBack: z.url().optional(),
-  livenessUrl: z.url().optional(),
-  validateLivenessToken: z.string().optional(),
-});
-const entryOf = ({ documentId, frontUrl, backUrl, liveness }: DocumentUpload) => ({
-  id: documentId,
-  uploadURLFront: frontUrl,
-  ...(backUrl && { uploadURLBack: backUrl }),
-  ...(liveness && { livenessUrl: liveness.url, validateLivenessToken: liveness.validationToken }),
-});
-
-/** Why a side's file will not come, for the reference's uploadError fields. */
-const SIDE_ERRORS: Partial<Record<KybDocumentStatus["front"], string>> = {
-  expired: "The upload URL expired before the file arrived: create the document again.",
-  missing: "The file is no longer stored: create the document again.",
-};
-
-/**
- * The input of a company subaccount's KYB operation as the reference sends it: the subaccount in the query,
- * the rest in the body (which must not name it too).
- */
-function subaccountInQuery(request: FastifyRequest): unknown {
-  const body = sentBody(request);
-  if (body !== undefined && !isObject(body)) return body;
-  if (body && "subAccountId" in body) throw fieldError("subAccountId", "is sent in the query");
-  const { subAccountId } = (isObject(request.query) ? request.query : {}) as { subAccountId?: unknown };
-  return { ...body, subAccountId };
-}
-
-/** What the document shows of a subaccountInQuery input. */
-const subaccountInQueryDocumented = (input: z.ZodObject) => ({
-  querystring: jsonSchema(input.pick({ subAccountId: true }), "input"),
-  body: jsonSchema(input.omit({ subAccountId: true }), "input"),
-});
-
-/**
- * `/v1/brl/*` (and `/v1/brla/*`) operations that open document uploads: the files go to the URLs they answer
- * (PUT, src/rest/v1/uploads.ts), and newKyc, the KYB document read, UBOs and API KYB then name them.
- */
-function brazilDocumentRoutes(server: FastifyInstance, app: App) {
-  const brl = BRAZIL_CUSTOMER_OPERATIONS;
-  const brla = BRLA_CUSTOMER_OPERATIONS;
-
-  const uploadUrls = z.object({ idUpload: uploadEntry, selfieUpload: uploadEntry });
-  for (const [operations, url] of [
-    [brl, "/v1/brl/getUploadUrls"],
-    [brla, "/v1/brla/getUploadUrls"],
-  ] as const) {
-    operationRoute(server, app, operations.uploadUrls, {
-      ...brazilFace("POST", url, uploadUrls, [400, 401, 403]),
-      reply: ({ identityDocument, selfie }: { identityDocument: DocumentUpload; selfie: DocumentUpload }) => ({
-        idUpload: entryOf(identityDocument),
-        selfieUpload: entryOf(selfie),
-      }),
-    });
-  }
-  const selfieUpload = uploadEntry.pick({ id: true, uploadURLFront: true }).extend({
-    livenessUrl: z.url(),
-    validateLivenessToken: z.string(),
-  });
-  for (const [operations, url] of [
-    [brl, "/v1/brl/getSelfieLivenessUrl"],
-    [brla, "/v1/brla/getSelfieLivenessUrl"],
-  ] as const) {
-    operationRoute(server, app, operations.selfieUpload, {
-      ...brazilFace("GET", url, selfieUpload, [400, 401, 403]),
-      reply: entryOf,
-    });
-  }
-  for (const [operations, url] of [
-    [brl, "/v1/brl/kyb/documents"],
-    [brla, "/v1/brla/kyb/documents"],
-  ] as const) {
-    operationRoute(server, app, operations.createKybDocument, {
-      ...brazilFace("POST", url, uploadEntry),
-      status: 201,
-      input: subaccountInQuery,
-      documented: subaccountInQueryDocumented(kybDocumentInput),
-      reply: entryOf,
-    });
-  }
-  for (const [operations, url] of [
-    [brl, "/v1/brl/kyb/ubos"],
-    [brla, "/v1/brla/kyb/ubos"],
-  ] as const) {
-    operationRoute(server, app, operations.createKybUbo, {
-      ...brazilFace("POST", url, z.object({ id: z.uuid() })),
-      status: 201,
-      input: subaccountInQuery,
-      documented: subaccountInQueryDocumented(kybUboInput),
-    });
-  }
-  for (const [operations, url] of [
-    [brl, "/v1/brl/kyb/new-level-1/api"],
-    [brla, "/v1/brla/kyb/new-level-1/api"],
-  ] as const) {
-    operationRoute(server, app, operations.submitKybApi, {
-      ...brazilFace("POST", url, z.object({ id: z.uuid() })),
-      input: subaccountInQuery,
-      documented: subaccountInQueryDocumented(kybLevelOneInput),
-    });
-  }
-  const sideStatus = z.enum(["PENDING", "UPLOADED", "EXPIRED", "MISSING"]);
-  const kybDocument = z.object({
-    document: z.object({
-      id: z.uuid(),
-      documentType: z.string(),
-      uploadStatusFront: sideStatus,
-      uploadStatusBack: sideStatus.optional(),
-      uploadErrorFront: z.string().optional(),
-      uploadErrorBack: z.string().optional(),
-      ready: z.boolean(),
-    }),
-  });
-  for (const [operations, url] of [
-    [brl, "/v1/brl/kyb/documents/:documentId"],
-    [brla, "/v1/brla/kyb/documents/:documentId"],
-  ] as const) {
-    operationRoute(server, app, operations.kybDocument, {
-      ...brazilFace("GET", url, kybDocument),
-      reply: ({ id, documentType, front, back, ready }: KybDocumentStatus) => ({
-        document: {
-          id,
-          documentType,
-          uploadStatusFront: front.toUpperCase(),
-          ...(back && { uploadStatusBack: back.toUpperCase() }),
-          ...(SIDE_ERRORS[front] && { uploadErrorFront: SIDE_ERRORS[front] }),
-          ...(back && SIDE_ERRORS[back] && { uploadErrorBack: SIDE_ERRORS[back] }),
-          ready,
-        },
-      }),
     });
   }
 }
