@@ -33,13 +33,17 @@ import {
   customerInput,
   customerTypeInput,
   domesticCase,
+  domesticCaseOf,
   domesticCaseView,
+  hostedLinkView,
   kybCountryInput,
   kybInformation,
   kybSubmissions,
+  kybSubmissionView,
   kycInformation,
   redirectLinkInput,
   sendSubmissionInput,
+  submissionView,
   typedCase,
 } from "../kyc/domestic.js";
 import { kybFileInput, kycFileInput, relatedPersonFileInput } from "../kyc/domestic-files.js";
@@ -105,22 +109,23 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: customerInput,
-      run: async (app, acting, { country }) =>
-        domesticCaseView(await app.kyc.createCustomer(acting, individual(country))),
+      output: domesticCaseView,
+      run: async (app, acting, { country }) => domesticCase(await app.kyc.createCustomer(acting, individual(country))),
     }),
     createBusinessCustomer: defineOperation({
       ...named("createDomesticBusinessCustomer", "Create the business provider customer"),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: customerInput,
-      run: async (app, acting, { country }) =>
-        domesticCaseView(await app.kyc.createCustomer(acting, business(country))),
+      output: domesticCaseView,
+      run: async (app, acting, { country }) => domesticCase(await app.kyc.createCustomer(acting, business(country))),
     }),
     submitKycInformation: defineOperation({
       ...named("submitDomesticKycInformation", "Submit an individual's KYC information"),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: kycInformation,
+      output: submissionView,
       run: (app, acting, form) => app.kyc.submitInformation(acting, individual(form.country), form),
     }),
     sendKycSubmission: defineOperation({
@@ -136,6 +141,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: kybInformation,
+      output: submissionView,
       run: (app, acting, form) => app.kyc.submitInformation(acting, business(form.country), form),
     }),
     sendKybSubmission: defineOperation({
@@ -150,6 +156,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: redirectLinkInput,
+      output: hostedLinkView,
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, individual(country)),
     }),
     kybRedirectLink: defineOperation({
@@ -157,6 +164,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: redirectLinkInput,
+      output: hostedLinkView,
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, business(country)),
     }),
     redirectOpened: defineOperation({
@@ -184,18 +192,21 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       ...named("getDomesticKycStatus", "Get the KYC or KYB status"),
       access: CUSTOMERS,
       input: customerTypeInput,
-      run: (app, acting, input) => domesticCase(app.kyc, acting, typedCase(input)),
+      output: domesticCaseView,
+      run: (app, acting, input) => domesticCaseOf(app.kyc, acting, typedCase(input)),
     }),
     customerStatus: defineOperation({
       ...named("getDomesticStatus", "Get the provider customer's status"),
       access: CUSTOMERS,
       input: customerTypeInput,
-      run: (app, acting, input) => domesticCase(app.kyc, acting, typedCase(input)),
+      output: domesticCaseView,
+      run: (app, acting, input) => domesticCaseOf(app.kyc, acting, typedCase(input)),
     }),
     kybSubmissions: defineOperation({
       ...named("findDomesticKybCustomerAndBusiness", "Find the business customer's KYB submission details"),
       access: CUSTOMERS,
       input: kybCountryInput,
+      output: z.array(kybSubmissionView),
       run: (app, acting, { country }) => kybSubmissions(app.kyc, app.domesticKycFiles, acting, country),
     }),
     submitKycFile: defineOperation({

@@ -2,9 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
 import {
-  DOMESTIC_STATUSES,
   KYB_COUNTRIES,
   customerTypeInput,
+  domesticCaseView,
+  hostedLinkView,
+  kybSubmissionView,
   kybInformation,
   kycInformation,
   sendSubmissionInput,
@@ -13,12 +15,20 @@ import {
 } from "../../kyc/domestic.js";
 import { ALIASED_CUSTOMER_OPERATIONS, DOMESTIC_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
-import { isoDateTime, jsonSchema, withRequestCountry } from "../http.js";
+import { jsonSchema, withRequestCountry } from "../http.js";
 import { operationRoute } from "../operation-route.js";
+import { toWire, wireSchema, type WireForm } from "../wire-form.js";
 
-const success = z.object({ success: z.boolean() });
-const link = z.object({ submissionId: z.uuid(), verification_url: z.url() });
-const domesticStatus = z.enum(DOMESTIC_STATUSES);
+/** What the reference answers to a change that has nothing to tell but that it was made. */
+const SUCCEEDED = { response: jsonSchema(z.object({ success: z.boolean() })), reply: () => ({ success: true }) };
+/** A hosted flow's link under the reference's name for its URL. */
+const LINK: WireForm = { names: { url: "verification_url" } };
+/** A customer's KYC status and its creation as the reference's status routes tell them. */
+const KYC_STATUS: WireForm = {
+  only: ["customerId", "country", "status", "updatedAt"],
+  names: { customerId: "alfred_pay_id", updatedAt: "updated_at" },
+};
+const CUSTOMER_STATUS: WireForm = { only: ["country", "status", "createdAt"], names: { createdAt: "creationTime" } };
 /** Where a domestic request may name its country besides the alias path. */
 const countryField = { country: z.enum(DOMESTIC_COUNTRIES).optional() };
 const countryQuery = z.object(countryField);
@@ -40,11 +50,32 @@ const wireNamedBody = (body: z.ZodObject, names: Record<string, string>) =>
     Object.fromEntries(Object.entries(body.shape).map(([field, schema]) => [names[field] ?? field, schema])),
   );
 
-const linkReply = ({ submissionId, url }: { submissionId: string; url: string }) => ({
-  submissionId,
-  verification_url: url,
+/** The reference also says that a failed status failed (why stays with support). */
+const kycStatus = wireSchema(domesticCaseView, KYC_STATUS).extend({ lastFailure: z.string().optional() });
+const kycStatusReply = (customer: DomesticCaseView) => ({
+  ...(toWire(customer, KYC_STATUS) as object),
+  ...(customer.status === "FAILED" && { lastFailure: "The verification was not approved." }),
 });
-const succeeded = () => ({ success: true });
+
+/** The reference lists a KYB submission's related persons as objects, and not its files. */
+const kybDetails = z.array(
+  z.object({
+    submissionId: kybSubmissionView.shape.submissionId,
+    relatedPersons: z.array(z.object({ idRelatedPerson: z.uuid() })),
+  }),
+);
+const kybDetailsReply = (submissions: KybSubmissionView[]) =>
+  submissions.map(({ submissionId, relatedPersonIds }) => ({
+    submissionId,
+    relatedPersons: relatedPersonIds.map((idRelatedPerson) => ({ idRelatedPerson })),
+  }));
+
+/** A redirect flow retried gets a new link; one through the API is open for a new submission. */
+const retried = {
+  response: jsonSchema(z.union([wireSchema(hostedLinkView, LINK), z.object({ success: z.boolean() })])),
+  reply: (result: { submissionId: string; url: string } | { success: true }) =>
+    "url" in result ? toWire(result, LINK) : result,
+};
 
 /**
  * Customers and KYC/KYB of the subject (CONTRACT.md, KYC/KYB and fiat accounts) in the domestic corridors: the
@@ -58,17 +89,14 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   const domestic = DOMESTIC_CUSTOMER_OPERATIONS;
 
   /** A change: its body (the country may come from the path or the query instead). */
-  const change = <Result>(
+  const change = (
     url: string,
     body: z.ZodObject,
-    response: z.ZodType,
-    reply: (result: Result) => unknown,
     options: { errors?: number[]; countries?: readonly DomesticCountry[]; wireNames?: Record<string, string> } = {},
   ) => ({
     method: "POST" as const,
     url,
     tags,
-    response: jsonSchema(response),
     errors: options.errors ?? [400, 401, 403, 404],
     input: withRequestCountry(url, "body", options.countries),
     wireNames: options.wireNames,
@@ -80,22 +108,19 @@ export function customerRoutes(server: FastifyInstance, app: App) {
         "input",
       ),
     },
-    reply,
   });
   /** A read: its query. */
-  const read = <Result>(url: string, query: z.ZodObject, response: z.ZodType, reply: (result: Result) => unknown) => ({
+  const read = (url: string, query: z.ZodObject) => ({
     method: "GET" as const,
     url,
     tags,
-    response: jsonSchema(response),
     errors: [400, 401, 403, 404],
     input: withRequestCountry(url, "query"),
     documented: { querystring: jsonSchema(query, "input") },
-    reply,
   });
 
-  const createdResponse = z.object({ createdAt: isoDateTime });
-  const created = ({ createdAt }: DomesticCaseView) => ({ createdAt });
+  /** The reference answers a new customer's creation time only. */
+  const created: WireForm = { only: ["createdAt"] };
   const customerBody = z.object({}).strict();
   for (const [operations, url] of [
     [domestic, "/v1/domestic/createIndividualCustomer"],
@@ -103,7 +128,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/createIndividualCustomer"],
     [mx, "/v1/mx/createIndividualCustomer"],
   ] as const) {
-    const face = change(url, customerBody, createdResponse, created, { errors: [400, 401, 403] });
+    const face = { ...change(url, customerBody, { errors: [400, 401, 403] }), wire: created };
     operationRoute(server, app, operations.createIndividualCustomer, face);
   }
   for (const [operations, url] of [
@@ -112,19 +137,17 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/createBusinessCustomer"],
     [mx, "/v1/mx/createBusinessCustomer"],
   ] as const) {
-    const face = change(url, customerBody, createdResponse, created, { errors: [400, 401, 403] });
+    const face = { ...change(url, customerBody, { errors: [400, 401, 403] }), wire: created };
     operationRoute(server, app, operations.createBusinessCustomer, face);
   }
 
-  const submitted = z.object({ submissionId: z.uuid() });
-  const asItIs = <Result>(result: Result) => result;
   for (const [operations, url] of [
     [domestic, "/v1/domestic/submitKycInformation"],
     [ar, "/v1/ar/submitKycInformation"],
     [co, "/v1/co/submitKycInformation"],
     [mx, "/v1/mx/submitKycInformation"],
   ] as const) {
-    const face = change(url, kycInformation, submitted, asItIs, { wireNames: KYC_WIRE_NAMES });
+    const face = change(url, kycInformation, { wireNames: KYC_WIRE_NAMES });
     operationRoute(server, app, operations.submitKycInformation, face);
   }
   for (const [operations, url] of [
@@ -133,7 +156,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/sendKycSubmission"],
     [mx, "/v1/mx/sendKycSubmission"],
   ] as const) {
-    operationRoute(server, app, operations.sendKycSubmission, change(url, sendSubmissionInput, success, succeeded));
+    operationRoute(server, app, operations.sendKycSubmission, { ...change(url, sendSubmissionInput), ...SUCCEEDED });
   }
   // KYB is served in CO and MX only: another country is refused where the request names it.
   const kyb = { countries: ["CO", "MX"] as const };
@@ -143,7 +166,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/submitKybInformation"],
     [mx, "/v1/mx/submitKybInformation"],
   ] as const) {
-    const face = change(url, kybInformation, submitted, asItIs, kyb);
+    const face = change(url, kybInformation, kyb);
     operationRoute(server, app, operations.submitKybInformation, face);
   }
   for (const [operations, url] of [
@@ -152,7 +175,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/sendKybSubmission"],
     [mx, "/v1/mx/sendKybSubmission"],
   ] as const) {
-    operationRoute(server, app, operations.sendKybSubmission, change(url, sendSubmissionInput, success, succeeded));
+    operationRoute(server, app, operations.sendKybSubmission, { ...change(url, sendSubmissionInput), ...SUCCEEDED });
   }
 
   for (const [operations, url] of [
@@ -161,7 +184,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/getKycRedirectLink"],
     [mx, "/v1/mx/getKycRedirectLink"],
   ] as const) {
-    operationRoute(server, app, operations.kycRedirectLink, read(url, countryQuery, link, linkReply));
+    operationRoute(server, app, operations.kycRedirectLink, { ...read(url, countryQuery), wire: LINK });
   }
   for (const [operations, url] of [
     [domestic, "/v1/domestic/getKybRedirectLink"],
@@ -169,7 +192,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/getKybRedirectLink"],
     [mx, "/v1/mx/getKybRedirectLink"],
   ] as const) {
-    operationRoute(server, app, operations.kybRedirectLink, read(url, countryQuery, link, linkReply));
+    operationRoute(server, app, operations.kybRedirectLink, { ...read(url, countryQuery), wire: LINK });
   }
   for (const [operations, url] of [
     [domestic, "/v1/domestic/kycRedirectOpened"],
@@ -177,7 +200,7 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/kycRedirectOpened"],
     [mx, "/v1/mx/kycRedirectOpened"],
   ] as const) {
-    operationRoute(server, app, operations.redirectOpened, change(url, customerTypeInput, success, succeeded));
+    operationRoute(server, app, operations.redirectOpened, { ...change(url, customerTypeInput), ...SUCCEEDED });
   }
   for (const [operations, url] of [
     [domestic, "/v1/domestic/kycRedirectFinished"],
@@ -185,69 +208,37 @@ export function customerRoutes(server: FastifyInstance, app: App) {
     [co, "/v1/co/kycRedirectFinished"],
     [mx, "/v1/mx/kycRedirectFinished"],
   ] as const) {
-    operationRoute(server, app, operations.redirectFinished, change(url, customerTypeInput, success, succeeded));
+    operationRoute(server, app, operations.redirectFinished, { ...change(url, customerTypeInput), ...SUCCEEDED });
   }
-  // A redirect flow retried gets a new link; one through the API is open for a new submission.
-  const retried = (result: { submissionId: string; url: string } | { success: true }) =>
-    "url" in result ? linkReply(result) : result;
   for (const [operations, url] of [
     [domestic, "/v1/domestic/retryKyc"],
     [ar, "/v1/ar/retryKyc"],
     [co, "/v1/co/retryKyc"],
     [mx, "/v1/mx/retryKyc"],
   ] as const) {
-    operationRoute(server, app, operations.retry, change(url, customerTypeInput, z.union([link, success]), retried));
+    operationRoute(server, app, operations.retry, { ...change(url, customerTypeInput), ...retried });
   }
 
-  const kycStatus = z.object({
-    alfred_pay_id: z.uuid(),
-    country: z.enum(DOMESTIC_COUNTRIES),
-    status: domesticStatus,
-    updated_at: isoDateTime,
-    lastFailure: z.string().optional(),
-  });
-  const kycStatusReply = ({ providerCustomerId, country, status, updatedAt }: DomesticCaseView) => ({
-    alfred_pay_id: providerCustomerId,
-    country,
-    status,
-    updated_at: updatedAt,
-    // Why a case failed stays with support; callers learn only that it did.
-    ...(status === "FAILED" && { lastFailure: "The verification was not approved." }),
-  });
   for (const [operations, url] of [
     [domestic, "/v1/domestic/getKycStatus"],
     [ar, "/v1/ar/getKycStatus"],
     [co, "/v1/co/getKycStatus"],
     [mx, "/v1/mx/getKycStatus"],
   ] as const) {
-    operationRoute(server, app, operations.kycStatus, read(url, typedQuery, kycStatus, kycStatusReply));
+    operationRoute(server, app, operations.kycStatus, {
+      ...read(url, typedQuery),
+      response: jsonSchema(kycStatus),
+      reply: kycStatusReply,
+    });
   }
-  const customerStatus = z.object({
-    country: z.enum(DOMESTIC_COUNTRIES),
-    creationTime: isoDateTime,
-    status: domesticStatus,
-  });
-  const customerStatusReply = ({ country, createdAt, status }: DomesticCaseView) => ({
-    country,
-    creationTime: createdAt,
-    status,
-  });
   for (const [operations, url] of [
     [domestic, "/v1/domestic/alfredpayStatus"],
     [ar, "/v1/ar/alfredpayStatus"],
     [co, "/v1/co/alfredpayStatus"],
     [mx, "/v1/mx/alfredpayStatus"],
   ] as const) {
-    operationRoute(server, app, operations.customerStatus, read(url, typedQuery, customerStatus, customerStatusReply));
+    operationRoute(server, app, operations.customerStatus, { ...read(url, typedQuery), wire: CUSTOMER_STATUS });
   }
-  const kybDetails = z.array(
-    z.object({ submissionId: z.uuid(), relatedPersons: z.array(z.object({ idRelatedPerson: z.uuid() })) }),
-  );
-  const kybDetailsReply = (submissions: KybSubmissionView[]) =>
-    submissions.map(({ submissionId, relatedPersonIds }) => ({
-      submissionId,
-      relatedPersons: relatedPersonIds.map((idRelatedPerson) => ({ idRelatedPerson })),
-    }));
   for (const [operations, url] of [
     [domestic, "/v1/domestic/findKybCustomerAndBusiness"],
     [ar, "/v1/ar/findKybCustomerAndBusiness"],
@@ -256,7 +247,9 @@ export function customerRoutes(server: FastifyInstance, app: App) {
   ] as const) {
     // KYB is served in CO and MX only, as for its information: another country is refused where it is named.
     operationRoute(server, app, operations.kybSubmissions, {
-      ...read(url, countryQuery, kybDetails, kybDetailsReply),
+      ...read(url, countryQuery),
+      response: jsonSchema(kybDetails),
+      reply: kybDetailsReply,
       input: withRequestCountry(url, "query", KYB_COUNTRIES),
     });
   }
