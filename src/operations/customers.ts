@@ -49,7 +49,7 @@ import {
 import { kybFileInput, kycFileInput, relatedPersonFileInput } from "../kyc/domestic-files.js";
 import { pixKeyInput, pixKeyType, pixKeyValidity } from "../kyc/pix-keys.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
-import { initialKycAttemptInput } from "../onboarding/kyc-attempts.js";
+import { initialKycAttemptInput, initialKycAttemptView } from "../onboarding/kyc-attempts.js";
 import type { CaseKey } from "../kyc/service.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
@@ -94,6 +94,7 @@ export const getLatestBrazilKycAttempt = defineOperation({
   summary: "Get where the subject last started Brazilian KYC from",
   access: CUSTOMERS,
   input: z.object({}),
+  output: initialKycAttemptView.nullable(),
   run: (app, acting) => app.initialKycAttempts.latest(acting),
 });
 
@@ -311,6 +312,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
         return typeof taxId === "string" ? taxIdCustomerType(taxId) : undefined;
       }),
       input: initialKycAttemptInput,
+      output: initialKycAttemptView,
       run: (app, acting, input) => app.initialKycAttempts.record(acting, input),
     }),
     validatePixKey: defineOperation({
