@@ -4,24 +4,21 @@ import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { DOCUMENT_MEDIA_TYPES, MAX_UPLOAD_BYTES, SELFIE_MEDIA_TYPES, type UploadService } from "../uploads/service.js";
 import { AppError } from "../errors.js";
-import { fieldError, text, uuid } from "../validation.js";
-import { KYB_COUNTRIES, type SubmissionFileView, type SubmissionFiles } from "./domestic.js";
+import { fieldError, storedOneOf, text, uuid } from "../validation.js";
+import {
+  KYB_COUNTRIES,
+  KYB_FILE_TYPES,
+  RELATED_PERSON_FILE_TYPES,
+  type SubmissionFileView,
+  type SubmissionFiles,
+} from "./domestic.js";
 import * as repo from "./repo.js";
 import type { CaseKey } from "./reads.js";
 import { flowName, statusName } from "./cases.js";
 import type { KycService } from "./service.js";
 
-/** The reference's file types: an individual's (KYC), a business's (KYB) and a KYB related person's. */
+/** The reference's file types of an individual (KYC); a KYB submission's are in domestic.ts. */
 const KYC_FILE_TYPES = ["National ID Front", "National ID Back", "Selfie"] as const;
-export const KYB_FILE_TYPES = [
-  "taxIdDocument",
-  "articlesIncorporation",
-  "proofAddress",
-  "shareholderRegistry",
-  "businessLicense",
-  "uploadAmlPolicy",
-] as const;
-export const RELATED_PERSON_FILE_TYPES = ["docFront", "docBack"] as const;
 /** The countries whose API KYC takes files (the reference's: not US). */
 export const KYC_FILE_COUNTRIES = ["AR", "CO", "MX"] as const;
 
@@ -108,7 +105,11 @@ export class DomesticKycFiles implements SubmissionFiles {
   async filesOf(ownerProfileId: string, submissionId: string): Promise<SubmissionFileView[]> {
     const latest = new Map<string, SubmissionFileView>();
     for (const row of await repo.findSubmissionFiles(this.db, ownerProfileId, submissionId)) {
-      const view = { fileType: row.fileType, relatedPersonId: row.relatedPersonId, uploadedAt: row.uploadedAt };
+      const view = {
+        fileType: storedOneOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES], row.fileType),
+        relatedPersonId: row.relatedPersonId,
+        uploadedAt: row.uploadedAt,
+      };
       latest.set(`${row.relatedPersonId ?? ""} ${row.fileType}`, view);
     }
     return [...latest.values()];

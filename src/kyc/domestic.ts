@@ -1,10 +1,11 @@
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import type { KycStatus } from "../providers/kyc-port.js";
-import type { CustomerType } from "../reference-data/corridors.js";
+import { idField, instantField, named, outputObject } from "../output.js";
+import { CUSTOMER_TYPES } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import { relatedPersonIdsOf, type KycCaseRow } from "./repo.js";
-import { calendarDate, countryCode, email, text, uuid } from "../validation.js";
+import { calendarDate, countryCode, email, storedOneOf, text, uuid } from "../validation.js";
 import { isValidCpf } from "./tax-ids.js";
 import type { CaseKey } from "./reads.js";
 import type { KycService } from "./service.js";
@@ -135,24 +136,64 @@ export const kybInformation = z
 /** The country of a business customer's KYB details (CO and MX, as KYB information). */
 export const kybCountryInput = z.object({ country: oneOf(KYB_COUNTRIES) }).strict();
 
-/** A file that arrived for a submission: its type, and the related person it identifies, if any. */
-export interface SubmissionFileView {
-  fileType: string;
-  relatedPersonId: string | null;
-  uploadedAt: Date;
-}
+/** The reference's file types of a KYB submission: a business's, and a related person's. */
+export const KYB_FILE_TYPES = [
+  "taxIdDocument",
+  "articlesIncorporation",
+  "proofAddress",
+  "shareholderRegistry",
+  "businessLicense",
+  "uploadAmlPolicy",
+] as const;
+export const RELATED_PERSON_FILE_TYPES = ["docFront", "docBack"] as const;
+
+const submissionFileView = outputObject(
+  "DomesticSubmissionFile",
+  "A file that arrived for a submission: the latest of its type (and related person).",
+  {
+    fileType: named("DomesticKybFileType", z.enum([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES])).describe(
+      "What the file is.",
+    ),
+    relatedPersonId: idField("The related person the file identifies; null for the business's own.").nullable(),
+    uploadedAt: instantField("When it arrived (ISO 8601 date-time, UTC)."),
+  },
+);
+export type SubmissionFileView = z.output<typeof submissionFileView>;
 
 /** Where the files that arrived for an owner's submission are read (src/kyc/domestic-files.ts). */
 export interface SubmissionFiles {
   filesOf(ownerProfileId: string, submissionId: string): Promise<SubmissionFileView[]>;
 }
 
-/** A KYB submission that takes documents, the provider's ids of the persons it declared, and the files that arrived. */
-export interface KybSubmissionView {
-  submissionId: string;
-  relatedPersonIds: string[];
-  files: SubmissionFileView[];
-}
+export const kybSubmissionView = outputObject(
+  "DomesticKybSubmission",
+  "A KYB submission documents are uploaded for, and the persons it declared.",
+  {
+    submissionId: idField("The business customer's current API submission."),
+    relatedPersonIds: z
+      .array(idField("A related person's id."))
+      .describe("The provider's id of each related person the submission declared, in its order."),
+    files: z
+      .array(submissionFileView)
+      .describe("The files that arrived for the submission (REST's submitKybFile, submitKybRelatedPersonFile)."),
+  },
+);
+export type KybSubmissionView = z.output<typeof kybSubmissionView>;
+
+export const submissionView = outputObject(
+  "DomesticSubmission",
+  "Information handed over through the API, to be sent for review with this id.",
+  { submissionId: idField("Names the submission when it is sent for review; information given again replaces it.") },
+);
+
+export const hostedLinkView = outputObject(
+  "DomesticHostedLink",
+  "A link to the provider's hosted KYC or KYB, and the attempt it belongs to.",
+  {
+    submissionId: idField("The hosted attempt; asked for again once the flow was opened, the same one."),
+    url: z.url().describe("Where the subject completes the hosted flow."),
+  },
+);
 
 /** Creating a provider customer names only its country. */
 export const customerInput = z.object({ country }).strict();
@@ -183,22 +224,32 @@ function domesticStatus(row: KycCaseRow): DomesticStatus {
   }
 }
 
-/** A domestic customer's KYC or KYB: its provider id and where it stands. */
-export interface DomesticCaseView {
-  providerCustomerId: string;
-  country: DomesticCountry;
-  customerType: CustomerType;
-  status: DomesticStatus;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const domesticCaseView = outputObject(
+  "DomesticCustomer",
+  "The subject's customer with the domestic provider in one country, as one customer type, and its KYC (KYB).",
+  {
+    customerId: idField("The provider's customer id."),
+    country: named("DomesticCountry", z.enum(DOMESTIC_COUNTRIES)).describe(
+      "The country whose provider holds this customer.",
+    ),
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe(
+      "Individual customers go through KYC, business customers through KYB.",
+    ),
+    status: named("DomesticKycStatus", z.enum(DOMESTIC_STATUSES)).describe(
+      "Where its KYC (KYB) stands; a provider decision that fell due shows at once.",
+    ),
+    createdAt: instantField("When the customer was created (ISO 8601 date-time, UTC)."),
+    updatedAt: instantField("Last stored change to the customer's case (ISO 8601 date-time, UTC)."),
+  },
+);
+export type DomesticCaseView = z.output<typeof domesticCaseView>;
 
 /** A domestic case (AR, CO, MX, US) as the reference's statuses show it. */
-export function domesticCaseView(row: KycCaseRow): DomesticCaseView {
+export function domesticCase(row: KycCaseRow): DomesticCaseView {
   return {
-    providerCustomerId: row.providerCustomerId,
-    country: row.corridor as DomesticCountry,
-    customerType: row.customerType as CustomerType,
+    customerId: row.providerCustomerId,
+    country: storedOneOf(DOMESTIC_COUNTRIES, row.corridor),
+    customerType: storedOneOf(CUSTOMER_TYPES, row.customerType),
     status: domesticStatus(row),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -229,6 +280,6 @@ export async function kybSubmissions(
 }
 
 /** The subject's domestic case (AR, CO, MX, US) as the reference's statuses show it. */
-export async function domesticCase(kyc: KycService, acting: ActingContext, key: CaseKey): Promise<DomesticCaseView> {
-  return domesticCaseView(await kyc.caseOf(acting, key));
+export async function domesticCaseOf(kyc: KycService, acting: ActingContext, key: CaseKey): Promise<DomesticCaseView> {
+  return domesticCase(await kyc.caseOf(acting, key));
 }

@@ -12,6 +12,8 @@ export const pixKeyInput = z
       .describe("A CPF, CNPJ, email, phone (+55...) or random key."),
   })
   .strict();
+/** GraphQL answers the flag alone. */
+export const pixKeyValidity = z.object({ valid: z.boolean().describe("True when the key is well formed.") });
 
 /** The kinds of Pix key the Central Bank's directory (DICT) registers. */
 export type PixKeyType = "cpf" | "cnpj" | "email" | "phone" | "random";

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
+import { idField, instantField, outputObject } from "../output.js";
 import type { QuoteService } from "../quotes/service.js";
 import { CORRIDOR_FIAT } from "../reference-data/corridors.js";
 import { fieldError, text, uuid } from "../validation.js";
@@ -18,12 +19,16 @@ export const initialKycAttemptInput = z
   })
   .strict();
 
-/** An initial KYC attempt as callers see it. */
-export interface InitialKycAttemptView {
-  quoteId: string;
-  sessionId: string | null;
-  recordedAt: Date;
-}
+export const initialKycAttemptView = outputObject(
+  "BrazilKycAttempt",
+  "Where the subject started Brazilian KYC from: a quote, and maybe a widget session.",
+  {
+    quoteId: idField("The BRL quote KYC was started from."),
+    sessionId: idField("The widget session it was started in; null when none was named.").nullable(),
+    recordedAt: instantField("When it was first recorded (ISO 8601 date-time, UTC); recording it again keeps this."),
+  },
+);
+export type InitialKycAttemptView = z.output<typeof initialKycAttemptView>;
 
 const view = (row: InitialKycAttemptRow): InitialKycAttemptView => ({
   quoteId: row.quoteId,

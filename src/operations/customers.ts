@@ -1,36 +1,55 @@
 import { z } from "zod";
 import {
-  createSubaccountInput,
-  importTokenInput,
+  beneficialOwnerView,
   kybAttemptInput,
+  kybAttemptView,
   kybDocumentInput,
   kybDocumentReadInput,
+  kybDocumentView,
   kybLevelOneInput,
   kybUboInput,
+  startedKybView,
+  startKybInput,
+  submittedKybView,
+} from "../onboarding/brazil-kyb-types.js";
+import {
+  createdSubaccountView,
+  createSubaccountInput,
+  documentUploadView,
+  importedTokenView,
+  importTokenInput,
+  kycStatusView,
+  kycUploadsView,
   newKycInput,
   optionalTaxIdInput,
   remainingLimitInput,
-  startKybInput,
+  remainingLimitView,
+  submittedKycView,
   taxIdInput,
   uploadUrlsInput,
-} from "../onboarding/brazil.js";
+  userView,
+} from "../onboarding/brazil-subaccount-types.js";
 import {
   customerInput,
   customerTypeInput,
   domesticCase,
+  domesticCaseOf,
   domesticCaseView,
+  hostedLinkView,
   kybCountryInput,
   kybInformation,
   kybSubmissions,
+  kybSubmissionView,
   kycInformation,
   redirectLinkInput,
   sendSubmissionInput,
+  submissionView,
   typedCase,
 } from "../kyc/domestic.js";
 import { kybFileInput, kycFileInput, relatedPersonFileInput } from "../kyc/domestic-files.js";
-import { pixKeyInput, pixKeyType } from "../kyc/pix-keys.js";
+import { pixKeyInput, pixKeyType, pixKeyValidity } from "../kyc/pix-keys.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
-import { initialKycAttemptInput } from "../onboarding/kyc-attempts.js";
+import { initialKycAttemptInput, initialKycAttemptView } from "../onboarding/kyc-attempts.js";
 import type { CaseKey } from "../kyc/reads.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
@@ -75,6 +94,7 @@ export const getLatestBrazilKycAttempt = defineOperation({
   summary: "Get where the subject last started Brazilian KYC from",
   access: CUSTOMERS,
   input: z.object({}),
+  output: initialKycAttemptView.nullable(),
   run: (app, acting) => app.initialKycAttempts.latest(acting),
 });
 
@@ -90,22 +110,23 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: customerInput,
-      run: async (app, acting, { country }) =>
-        domesticCaseView(await app.kyc.createCustomer(acting, individual(country))),
+      output: domesticCaseView,
+      run: async (app, acting, { country }) => domesticCase(await app.kyc.createCustomer(acting, individual(country))),
     }),
     createBusinessCustomer: defineOperation({
       ...named("createDomesticBusinessCustomer", "Create the business provider customer"),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: customerInput,
-      run: async (app, acting, { country }) =>
-        domesticCaseView(await app.kyc.createCustomer(acting, business(country))),
+      output: domesticCaseView,
+      run: async (app, acting, { country }) => domesticCase(await app.kyc.createCustomer(acting, business(country))),
     }),
     submitKycInformation: defineOperation({
       ...named("submitDomesticKycInformation", "Submit an individual's KYC information"),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: kycInformation,
+      output: submissionView,
       run: (app, acting, form) => app.kyc.submitInformation(acting, individual(form.country), form),
     }),
     sendKycSubmission: defineOperation({
@@ -121,6 +142,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: kybInformation,
+      output: submissionView,
       run: (app, acting, form) => app.kyc.submitInformation(acting, business(form.country), form),
     }),
     sendKybSubmission: defineOperation({
@@ -135,6 +157,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: redirectLinkInput,
+      output: hostedLinkView,
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, individual(country)),
     }),
     kybRedirectLink: defineOperation({
@@ -142,6 +165,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: redirectLinkInput,
+      output: hostedLinkView,
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, business(country)),
     }),
     redirectOpened: defineOperation({
@@ -169,18 +193,21 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       ...named("getDomesticKycStatus", "Get the KYC or KYB status"),
       access: CUSTOMERS,
       input: customerTypeInput,
-      run: (app, acting, input) => domesticCase(app.kyc, acting, typedCase(input)),
+      output: domesticCaseView,
+      run: (app, acting, input) => domesticCaseOf(app.kyc, acting, typedCase(input)),
     }),
     customerStatus: defineOperation({
       ...named("getDomesticStatus", "Get the provider customer's status"),
       access: CUSTOMERS,
       input: customerTypeInput,
-      run: (app, acting, input) => domesticCase(app.kyc, acting, typedCase(input)),
+      output: domesticCaseView,
+      run: (app, acting, input) => domesticCaseOf(app.kyc, acting, typedCase(input)),
     }),
     kybSubmissions: defineOperation({
       ...named("findDomesticKybCustomerAndBusiness", "Find the business customer's KYB submission details"),
       access: CUSTOMERS,
       input: kybCountryInput,
+      output: z.array(kybSubmissionView),
       run: (app, acting, { country }) => kybSubmissions(app.kyc, app.domesticKycFiles, acting, country),
     }),
     submitKycFile: defineOperation({
@@ -227,6 +254,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
         return accountType === "COMPANY" ? "business" : accountType === "INDIVIDUAL" ? "individual" : undefined;
       }),
       input: createSubaccountInput,
+      output: createdSubaccountView,
       run: (app, acting, form) => app.brazilOnboarding.createSubaccount(acting, form),
     }),
     newKyc: defineOperation({
@@ -234,24 +262,28 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "individual"),
       input: newKycInput,
+      output: submittedKycView,
       run: (app, acting, form) => app.brazilOnboarding.submitLevelOne(acting, form),
     }),
     kycStatus: defineOperation({
       ...named("fetchSubaccountKycStatus", "Get the BR KYC or KYB status"),
       access: CUSTOMERS,
       input: taxIdInput,
+      output: kycStatusView,
       run: (app, acting, input) => app.brazilOnboarding.kycStatus(acting, input),
     }),
     user: defineOperation({
       ...named("getBrUser", "Get the BR user"),
       access: CUSTOMERS,
       input: optionalTaxIdInput,
+      output: userView,
       run: (app, acting, input) => app.brazilOnboarding.user(acting, input),
     }),
     remainingLimit: defineOperation({
       ...named("getBrUserRemainingLimit", "Get the BR user's remaining limits"),
       access: CUSTOMERS,
       input: remainingLimitInput,
+      output: remainingLimitView,
       run: (app, acting, input) => app.brazilOnboarding.remainingLimit(acting, input),
     }),
     startKyb: defineOperation({
@@ -259,6 +291,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "business"),
       input: startKybInput,
+      output: startedKybView,
       run: (app, acting, input) => app.brazilOnboarding.startKyb(acting, input),
     }),
     importToken: defineOperation({
@@ -267,6 +300,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: { requires: ["BR_KYC_IMPORT"], delegation: "SELECTOR_ONLY" },
       gate: brazilPolicy(() => "individual"),
       input: importTokenInput,
+      output: importedTokenView,
       run: (app, acting, input) => app.brazilOnboarding.importToken(acting, input),
     }),
     recordKycAttempt: defineOperation({
@@ -278,18 +312,21 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
         return typeof taxId === "string" ? taxIdCustomerType(taxId) : undefined;
       }),
       input: initialKycAttemptInput,
+      output: initialKycAttemptView,
       run: (app, acting, input) => app.initialKycAttempts.record(acting, input),
     }),
     validatePixKey: defineOperation({
       ...named("brValidatePixKey", "Check a Pix key's format"),
       access: CUSTOMERS,
       input: pixKeyInput,
+      output: pixKeyValidity,
       run: (_app, _acting, { pixKey }) => ({ valid: pixKeyType(pixKey) !== undefined }),
     }),
     kybAttemptStatus: defineOperation({
       ...named("getBrKybAttemptStatus", "Get the KYB attempt's status"),
       access: CUSTOMERS,
       input: kybAttemptInput,
+      output: kybAttemptView,
       run: (app, acting, input) => app.brazilOnboarding.kybAttemptStatus(acting, input),
     }),
     uploadUrls: defineOperation({
@@ -297,6 +334,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "individual"),
       input: uploadUrlsInput,
+      output: kycUploadsView,
       run: (app, acting, input) => app.brazilOnboarding.uploadUrls(acting, input),
     }),
     selfieUpload: defineOperation({
@@ -305,6 +343,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       // It opens an upload: a change, under the policy, though the reference makes it a GET.
       gate: brazilPolicy(() => "individual"),
       input: taxIdInput,
+      output: documentUploadView,
       run: (app, acting, input) => app.brazilOnboarding.selfieUpload(acting, input),
     }),
     createKybDocument: defineOperation({
@@ -312,12 +351,14 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "business"),
       input: kybDocumentInput,
+      output: documentUploadView,
       run: (app, acting, input) => app.brazilOnboarding.createKybDocument(acting, input),
     }),
     kybDocument: defineOperation({
       ...named("getBrKybDocument", "Get a KYB document's upload status"),
       access: CUSTOMERS,
       input: kybDocumentReadInput,
+      output: kybDocumentView,
       run: (app, acting, input) => app.brazilOnboarding.kybDocument(acting, input),
     }),
     createKybUbo: defineOperation({
@@ -325,6 +366,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "business"),
       input: kybUboInput,
+      output: beneficialOwnerView,
       run: (app, acting, input) => app.brazilOnboarding.addBeneficialOwner(acting, input),
     }),
     submitKybApi: defineOperation({
@@ -332,6 +374,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       access: CUSTOMERS,
       gate: brazilPolicy(() => "business"),
       input: kybLevelOneInput,
+      output: submittedKybView,
       run: (app, acting, input) => app.brazilOnboarding.submitKybLevelOne(acting, input),
     }),
   };

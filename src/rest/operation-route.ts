@@ -7,6 +7,7 @@ import { perform, type AnyOperation } from "../operations/operation.js";
 import { AppError } from "../errors.js";
 import { isObject, refuseDeepInput } from "../validation.js";
 import { cacheable, errorResponses, jsonSchema, sentBody } from "./http.js";
+import { toWire, wireSchema, type WireForm } from "./wire-form.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -37,6 +38,8 @@ interface RestFace<Result> {
   reply?: (result: Result) => unknown;
   /** The operation's output answered under this one key (`{ partner: ... }`), as the reference wraps it. */
   envelope?: string;
+  /** How the reference's wire spells the operation's output, where it differs: the answer and its schema follow. */
+  wire?: WireForm;
   /**
    * The service answers repeated reads with the same object from its cache (status polling), which the cache
    * froze as it stored it: the body is serialized and encoded once per object and kept beside it.
@@ -176,14 +179,19 @@ export function operationRoute<Result>(
     ? [presenting(inputSchema), undefined]
     : [presenting(undefined), presenting(inputSchema)];
   const serialized = face.cachedResults && new WeakMap<object, Buffer>();
-  const { envelope } = face;
-  const { output } = operation;
+  const { envelope, wire } = face;
+  let output: z.ZodType | undefined = operation.output;
+  if (wire) {
+    if (!(output instanceof z.ZodObject)) throw new Error(`${operation.name}: a wire form spells an output object`);
+    output = wireSchema(output, wire);
+  }
   const response =
     face.response !== undefined
       ? face.response
       : output && jsonSchema(envelope ? z.object({ [envelope]: output }) : output);
   if (response === undefined) throw new Error(`${operation.name} declares no output, and its route no response`);
-  const toWire = face.reply ?? (envelope ? (result: Result) => ({ [envelope]: result }) : undefined);
+  const spelled = wire ? (result: Result) => toWire(result, wire) : (result: Result) => result;
+  const replied = face.reply ?? (envelope ? (result: Result) => ({ [envelope]: spelled(result) }) : wire && spelled);
 
   server.route({
     method: face.method,
@@ -243,7 +251,7 @@ export function operationRoute<Result>(
       }
       const answered = face.alternative?.when(result) ? face.alternative.status : status;
       // Made only when sent: a result serialized before (cachedResults) is answered without it.
-      const body = () => (toWire ? toWire(result) : response === null ? undefined : result);
+      const body = () => (replied ? replied(result) : response === null ? undefined : result);
       reply.code(answered);
       if (face.cacheable) cacheable(reply);
       if (face.etag) {

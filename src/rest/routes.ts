@@ -3,6 +3,7 @@ import type { App } from "../app.js";
 import { adminRoutes } from "./v1/admin.js";
 import { apiCredentialRoutes } from "./v1/api-credentials.js";
 import { authRoutes } from "./v1/auth.js";
+import { brazilCustomerRoutes } from "./v1/brazil-customers.js";
 import { customerRoutes } from "./v1/customers.js";
 import { domesticFileRoutes } from "./v1/domestic-files.js";
 import { fiatAccountRoutes } from "./v1/fiat-accounts.js";
@@ -31,6 +32,7 @@ export const restRoutes: FastifyPluginAsync<{ app: App }> = async (server, { app
   webhookRoutes(server, app);
   fiatAccountRoutes(server, app);
   customerRoutes(server, app);
+  brazilCustomerRoutes(server, app);
   await uploadRoutes(server, app);
   await domesticFileRoutes(server, app);
   recipientRoutes(server, app);

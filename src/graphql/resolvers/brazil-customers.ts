@@ -1,32 +1,32 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { idempotencyKey } from "../../idempotency/service.js";
-import type { DocumentUpload } from "../../onboarding/brazil.js";
 import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import {
-  BrazilDocumentUpload,
-  BrazilKybAttempt,
-  BrazilKybDocument,
   BrazilKycStatus,
   BrazilUser,
-  CreateBrazilKybBeneficialOwnerInput,
-  CreateBrazilKybBeneficialOwnerPayload,
-  CreateBrazilKybDocumentInput,
   CreateBrazilSubaccountInput,
   CreateBrazilSubaccountPayload,
   ImportBrazilKycTokenInput,
   ImportBrazilKycTokenPayload,
   RequestBrazilKycUploadsInput,
   RequestBrazilKycUploadsPayload,
-  StartBrazilKybPayload,
-  SubmitBrazilKybInput,
-  SubmitBrazilKybPayload,
   SubmitBrazilKycInput,
   SubmitBrazilKycPayload,
 } from "../types/brazil-customers.js";
+import {
+  BrazilKybAttempt,
+  BrazilKybDocument,
+  CreateBrazilKybBeneficialOwnerInput,
+  CreateBrazilKybBeneficialOwnerPayload,
+  CreateBrazilKybDocumentInput,
+  StartBrazilKybPayload,
+  SubmitBrazilKybInput,
+  SubmitBrazilKybPayload,
+} from "../types/brazil-kyb.js";
 import { RecordBrazilKycAttemptInput } from "../types/onboarding.js";
 import {
   CreateBrazilKybDocumentPayload,
@@ -40,14 +40,6 @@ const BR = BRAZIL_CUSTOMER_OPERATIONS;
 
 /** A null optional argument is one left out: REST's query string cannot send a null either. */
 const given = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
-
-const documentUpload = ({ documentId, frontUrl, backUrl, liveness }: DocumentUpload): BrazilDocumentUpload => ({
-  documentId,
-  frontUploadUrl: frontUrl,
-  backUploadUrl: backUrl ?? null,
-  livenessUrl: liveness?.url ?? null,
-  livenessValidationToken: liveness?.validationToken ?? null,
-});
 
 /**
  * Brazilian customers (subaccounts) and their KYC/KYB, the same operations as REST's /v1/brl/* (its legacy
@@ -67,7 +59,7 @@ export class BrazilCustomersResolver {
     { customerType, ...input }: CreateBrazilSubaccountInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<CreateBrazilSubaccountPayload> {
+  ): Promise<InstanceType<typeof CreateBrazilSubaccountPayload>> {
     const accountType = customerType === "business" ? "COMPANY" : "INDIVIDUAL";
     return performField(BR.createSubaccount, context, acting, { ...input, accountType });
   }
@@ -82,9 +74,8 @@ export class BrazilCustomersResolver {
     input: SubmitBrazilKycInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubmitBrazilKycPayload> {
-    const { id } = await performField(BR.newKyc, context, acting, { ...input });
-    return { submissionId: id };
+  ): Promise<InstanceType<typeof SubmitBrazilKycPayload>> {
+    return performField(BR.newKyc, context, acting, { ...input });
   }
 
   @Query(() => BrazilKycStatus, {
@@ -100,14 +91,8 @@ export class BrazilCustomersResolver {
     taxId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilKycStatus> {
-    const { type, status, result, level } = await performField(BR.kycStatus, context, acting, { taxId });
-    return {
-      customerType: type === "KYB" ? "business" : "individual",
-      status,
-      result: result ?? null,
-      level: Number(level),
-    };
+  ): Promise<InstanceType<typeof BrazilKycStatus>> {
+    return performField(BR.kycStatus, context, acting, { taxId });
   }
 
   @Query(() => BrazilUser, {
@@ -124,7 +109,7 @@ export class BrazilCustomersResolver {
     taxId: string | null | undefined,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilUser> {
+  ): Promise<InstanceType<typeof BrazilUser>> {
     return performField(BR.user, context, acting, { taxId: given(taxId) });
   }
 
@@ -160,7 +145,7 @@ export class BrazilCustomersResolver {
     subAccountId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<StartBrazilKybPayload> {
+  ): Promise<InstanceType<typeof StartBrazilKybPayload>> {
     return performField(BR.startKyb, context, acting, { subAccountId });
   }
 
@@ -174,9 +159,8 @@ export class BrazilCustomersResolver {
     attemptId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilKybAttempt> {
-    const { status, result, retryable } = await performField(BR.kybAttemptStatus, context, acting, { attemptId });
-    return { status, result: result ?? null, retryable: retryable ?? false };
+  ): Promise<InstanceType<typeof BrazilKybAttempt>> {
+    return performField(BR.kybAttemptStatus, context, acting, { attemptId });
   }
 
   @Mutation(() => ImportBrazilKycTokenPayload, {
@@ -194,7 +178,7 @@ export class BrazilCustomersResolver {
     key: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<ImportBrazilKycTokenPayload> {
+  ): Promise<InstanceType<typeof ImportBrazilKycTokenPayload>> {
     // The key is checked as REST checks the header, and refused after the corridor policy like it.
     let refused: unknown;
     try {
@@ -202,8 +186,7 @@ export class BrazilCustomersResolver {
     } catch (error) {
       refused = error;
     }
-    const { body } = await performField(BR.importToken, context, acting, { ...input, idempotencyKey: key }, refused);
-    return body;
+    return performField(BR.importToken, context, acting, { ...input, idempotencyKey: key }, refused);
   }
 
   @Mutation(() => RecordBrazilKycAttemptPayload, {
@@ -230,9 +213,8 @@ export class BrazilCustomersResolver {
     input: RequestBrazilKycUploadsInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<RequestBrazilKycUploadsPayload> {
-    const { identityDocument, selfie } = await performField(BR.uploadUrls, context, acting, { ...input });
-    return { identityDocument: documentUpload(identityDocument), selfie: documentUpload(selfie) };
+  ): Promise<InstanceType<typeof RequestBrazilKycUploadsPayload>> {
+    return performField(BR.uploadUrls, context, acting, { ...input });
   }
 
   @Mutation(() => RequestBrazilSelfieUploadPayload, {
@@ -245,7 +227,7 @@ export class BrazilCustomersResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RequestBrazilSelfieUploadPayload>> {
-    return { selfieUpload: documentUpload(await performField(BR.selfieUpload, context, acting, { taxId })) };
+    return { selfieUpload: await performField(BR.selfieUpload, context, acting, { taxId }) };
   }
 
   @Mutation(() => CreateBrazilKybDocumentPayload, {
@@ -260,8 +242,7 @@ export class BrazilCustomersResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateBrazilKybDocumentPayload>> {
-    const upload = await performField(BR.createKybDocument, context, acting, { ...input, subAccountId });
-    return { documentUpload: documentUpload(upload) };
+    return { documentUpload: await performField(BR.createKybDocument, context, acting, { ...input, subAccountId }) };
   }
 
   @Query(() => BrazilKybDocument, {
@@ -277,16 +258,10 @@ export class BrazilCustomersResolver {
     documentId: string,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilKybDocument> {
-    const document = await performField(BR.kybDocument, context, acting, { subAccountId, documentId });
-    return {
-      documentId: document.id,
-      documentType: document.documentType,
-      front: document.front,
-      back: document.back ?? null,
-      ready: document.ready,
-    };
+  ): Promise<InstanceType<typeof BrazilKybDocument>> {
+    return performField(BR.kybDocument, context, acting, { subAccountId, documentId });
   }
+
   @Mutation(() => CreateBrazilKybBeneficialOwnerPayload, {
     description:
       "Adds an ultimate beneficial owner to a company subaccount, identified by KYB documents of it whose files arrived; submitBrazilKyb names it.",
@@ -299,9 +274,8 @@ export class BrazilCustomersResolver {
     input: CreateBrazilKybBeneficialOwnerInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<CreateBrazilKybBeneficialOwnerPayload> {
-    const { id } = await performField(BR.createKybUbo, context, acting, { ...input, subAccountId });
-    return { beneficialOwnerId: id };
+  ): Promise<InstanceType<typeof CreateBrazilKybBeneficialOwnerPayload>> {
+    return performField(BR.createKybUbo, context, acting, { ...input, subAccountId });
   }
 
   @Mutation(() => SubmitBrazilKybPayload, {
@@ -318,8 +292,7 @@ export class BrazilCustomersResolver {
     input: SubmitBrazilKybInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubmitBrazilKybPayload> {
-    const { id } = await performField(BR.submitKybApi, context, acting, { ...input, subAccountId });
-    return { attemptId: id };
+  ): Promise<InstanceType<typeof SubmitBrazilKybPayload>> {
+    return performField(BR.submitKybApi, context, acting, { ...input, subAccountId });
   }
 }

@@ -1,6 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import type { DomesticCaseView } from "../../kyc/domestic.js";
 import { DOMESTIC_CUSTOMER_OPERATIONS as DOMESTIC } from "../../operations/customers.js";
 import type { CustomerType } from "../../reference-data/corridors.js";
 import type { DomesticCountry } from "../../reference-data/domestic.js";
@@ -62,15 +61,6 @@ const toRelatedPerson = ({
   ...person
 }: DomesticKybRelatedPersonInput) => ({ ...person, dni: documentNumber, cpf: brazilianTaxId, pep: politicallyExposed });
 
-const toCustomer = (view: DomesticCaseView): DomesticCustomer => ({
-  customerId: view.providerCustomerId,
-  country: view.country,
-  customerType: view.customerType,
-  status: view.status,
-  createdAt: view.createdAt,
-  updatedAt: view.updatedAt,
-});
-
 /**
  * Customers and KYC/KYB of the acting subject in the domestic corridors (AR, CO, MX, US): the operations of
  * REST's /v1/domestic (and of its /v1/ar, /v1/co, /v1/mx aliases, whose path names what `country` names here).
@@ -86,9 +76,7 @@ export class DomesticCustomersResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateDomesticIndividualCustomerPayload>> {
-    return {
-      customer: toCustomer(await performField(DOMESTIC.createIndividualCustomer, context, acting, { country })),
-    };
+    return { customer: await performField(DOMESTIC.createIndividualCustomer, context, acting, { country }) };
   }
 
   @Mutation(() => CreateDomesticBusinessCustomerPayload, {
@@ -100,7 +88,7 @@ export class DomesticCustomersResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateDomesticBusinessCustomerPayload>> {
-    return { customer: toCustomer(await performField(DOMESTIC.createBusinessCustomer, context, acting, { country })) };
+    return { customer: await performField(DOMESTIC.createBusinessCustomer, context, acting, { country }) };
   }
 
   @Mutation(() => SubmitDomesticKycInformationPayload, {
@@ -261,9 +249,9 @@ export class DomesticCustomersResolver {
     customerType: CustomerType | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticCustomer> {
+  ): Promise<InstanceType<typeof DomesticCustomer>> {
     const type = operationType(customerType) ?? undefined;
-    return toCustomer(await performField(DOMESTIC.kycStatus, context, acting, { country, type }));
+    return performField(DOMESTIC.kycStatus, context, acting, { country, type });
   }
 
   @Query(() => [DomesticKybSubmission], {
@@ -277,7 +265,7 @@ export class DomesticCustomersResolver {
     country: DomesticCountry,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticKybSubmission[]> {
+  ): Promise<InstanceType<typeof DomesticKybSubmission>[]> {
     return performField(DOMESTIC.kybSubmissions, context, acting, { country });
   }
 
@@ -293,8 +281,8 @@ export class DomesticCustomersResolver {
     customerType: CustomerType | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<DomesticCustomer> {
+  ): Promise<InstanceType<typeof DomesticCustomer>> {
     const type = operationType(customerType) ?? undefined;
-    return toCustomer(await performField(DOMESTIC.customerStatus, context, acting, { country, type }));
+    return performField(DOMESTIC.customerStatus, context, acting, { country, type });
   }
 }

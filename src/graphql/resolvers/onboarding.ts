@@ -82,7 +82,7 @@ export class OnboardingResolver {
   async latestBrazilKycAttempt(
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<BrazilKycAttempt | null> {
+  ): Promise<InstanceType<typeof BrazilKycAttempt> | null> {
     return performField(getLatestBrazilKycAttempt, context, acting, {});
   }
 

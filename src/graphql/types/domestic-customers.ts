@@ -1,10 +1,17 @@
-import { Field, Float, ID, InputType, Int, ObjectType } from "type-graphql";
-import { DOMESTIC_STATUSES, KYB_COUNTRIES } from "../../kyc/domestic.js";
+import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import {
+  DOMESTIC_STATUSES,
+  domesticCaseView,
+  hostedLinkView,
+  KYB_COUNTRIES,
+  KYB_FILE_TYPES,
+  kybSubmissionView,
+  RELATED_PERSON_FILE_TYPES,
+  submissionView,
+} from "../../kyc/domestic.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
-import { KYB_FILE_TYPES, RELATED_PERSON_FILE_TYPES } from "../../kyc/domestic-files.js";
 import { enumOf, screamingEnumOf } from "./enums.js";
-import { CustomerTypeEnum } from "./managed-profiles.js";
-import { registerGraphQLEnum } from "./output-type.js";
+import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 export const DomesticCountryEnum = enumOf(DOMESTIC_COUNTRIES);
 registerGraphQLEnum(DomesticCountryEnum, {
@@ -60,50 +67,10 @@ registerGraphQLEnum(ArgentineDocumentTypeEnum, {
   valuesConfig: { DNI: { description: "Documento Nacional de Identidad: the national identity card." } },
 });
 
-@ObjectType({
-  description:
-    "The subject's customer with the domestic provider in one country, as one customer type, and its KYC (KYB).",
-})
-export class DomesticCustomer {
-  @Field(() => ID, { description: "The provider's customer id." })
-  customerId!: string;
-
-  @Field(() => DomesticCountryEnum, { description: "The country whose provider holds this customer." })
-  country!: string;
-
-  @Field(() => CustomerTypeEnum, {
-    description: "Individual customers go through KYC, business customers through KYB.",
-  })
-  customerType!: string;
-
-  @Field(() => DomesticKycStatusEnum, {
-    description: "Where its KYC (KYB) stands; a provider decision that fell due shows at once.",
-  })
-  status!: string;
-
-  @Field({ description: "When the customer was created (ISO 8601 date-time, UTC)." })
-  createdAt!: Date;
-
-  @Field({ description: "Last stored change to the customer's case (ISO 8601 date-time, UTC)." })
-  updatedAt!: Date;
-}
-
-@ObjectType({ description: "Information handed over through the API, to be sent for review with this id." })
-export class DomesticSubmission {
-  @Field(() => ID, {
-    description: "Names the submission when it is sent for review; information given again replaces it.",
-  })
-  submissionId!: string;
-}
-
-@ObjectType({ description: "A link to the provider's hosted KYC or KYB, and the attempt it belongs to." })
-export class DomesticHostedLink {
-  @Field(() => ID, { description: "The hosted attempt; asked for again once the flow was opened, the same one." })
-  submissionId!: string;
-
-  @Field({ description: "Where the subject completes the hosted flow." })
-  url!: string;
-}
+export const DomesticCustomer = outputType(domesticCaseView);
+export const DomesticSubmission = outputType(submissionView);
+export const DomesticHostedLink = outputType(hostedLinkView);
+export const DomesticKybSubmission = outputType(kybSubmissionView);
 
 @ObjectType({ description: "The outcome of retryDomesticKyc: a failed KYC or KYB opened again." })
 export class RetryDomesticKycPayload {
@@ -112,7 +79,7 @@ export class RetryDomesticKycPayload {
     description:
       "A new hosted link when the failed attempt was hosted; null when it went through the API, where information is submitted again.",
   })
-  hostedLink!: DomesticHostedLink | null;
+  hostedLink!: InstanceType<typeof DomesticHostedLink> | null;
 }
 
 @InputType({
@@ -230,37 +197,6 @@ registerGraphQLEnum(DomesticKybFileTypeEnum, {
     DOC_BACK: { description: "A related person's identity document, back." },
   },
 });
-
-@ObjectType({ description: "A file that arrived for a submission: the latest of its type (and related person)." })
-export class DomesticSubmissionFile {
-  @Field(() => DomesticKybFileTypeEnum, { description: "What the file is." })
-  fileType!: string;
-
-  @Field(() => ID, {
-    nullable: true,
-    description: "The related person the file identifies; null for the business's own.",
-  })
-  relatedPersonId!: string | null;
-
-  @Field({ description: "When it arrived (ISO 8601 date-time, UTC)." })
-  uploadedAt!: Date;
-}
-
-@ObjectType({ description: "A KYB submission documents are uploaded for, and the persons it declared." })
-export class DomesticKybSubmission {
-  @Field(() => ID, { description: "The business customer's current API submission." })
-  submissionId!: string;
-
-  @Field(() => [ID], {
-    description: "The provider's id of each related person the submission declared, in its order.",
-  })
-  relatedPersonIds!: string[];
-
-  @Field(() => [DomesticSubmissionFile], {
-    description: "The files that arrived for the submission (REST's submitKybFile, submitKybRelatedPersonFile).",
-  })
-  files!: DomesticSubmissionFile[];
-}
 
 @InputType({ description: "A business's KYB information, handed to the provider and not stored here." })
 export class DomesticKybInformationInput {

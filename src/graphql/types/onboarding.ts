@@ -10,6 +10,7 @@ import {
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
 
 /*
  * Onboarding as REST's /v1/onboarding/status and /v1/onboarding/requirements tell it. Status fields REST
@@ -182,17 +183,7 @@ export class ActiveEntity {
   customerType!: string;
 }
 
-@ObjectType({ description: "Where the subject started Brazilian KYC from: a quote, and maybe a widget session." })
-export class BrazilKycAttempt {
-  @Field(() => ID, { description: "The BRL quote KYC was started from." })
-  quoteId!: string;
-
-  @Field(() => ID, { nullable: true, description: "The widget session it was started in; null when none was named." })
-  sessionId!: string | null;
-
-  @Field({ description: "When it was first recorded (ISO 8601 date-time, UTC); recording it again keeps this." })
-  recordedAt!: Date;
-}
+export const BrazilKycAttempt = outputType(initialKycAttemptView);
 
 @InputType({
   description:

@@ -54,7 +54,8 @@ function fieldType(schema: z.ZodType): { type: TypeThunk; nullable: boolean } {
     return { type: () => type, nullable };
   }
   if (name) return { type: () => namedType(name), nullable };
-  if (inner instanceof z.ZodString) return { type: () => String, nullable };
+  // A string of a format (a URL, say) is a String in GraphQL: the format shows on the REST face only.
+  if (inner instanceof z.ZodString || inner instanceof z.ZodStringFormat) return { type: () => String, nullable };
   if (inner instanceof z.ZodBoolean) return { type: () => Boolean, nullable };
   if (inner instanceof z.ZodNumber) return { type: () => (inner.format === "safeint" ? Int : Float), nullable };
   if (inner instanceof z.ZodDate) return { type: () => Date, nullable };

@@ -14,19 +14,13 @@ import {
 } from "../../operations/ramps.js";
 import { isoDateTime, jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
+import { leftOutWhenNull } from "../wire-form.js";
 import { referenceFeeNamed, withReferenceFeeNames } from "./quotes.js";
 
 const phase = z.enum(RAMP_PHASES);
 const status = z.enum(RAMP_STATUSES);
 /** A ramp's fields the reference types as plain optional strings: left out, not null, when there is none. */
 const OPTIONAL_STRINGS = ["countryCode", "walletAddress", "sessionId", "transactionHash", "transactionExplorerLink"];
-/** A nullable field as one left out when null, with its description. */
-function leftOutWhenNull(field: z.ZodType) {
-  if (!(field instanceof z.ZodNullable)) return field;
-  const inner = field.unwrap() as z.ZodType;
-  const description = field.description ?? inner.description;
-  return description ? inner.optional().describe(description) : inner.optional();
-}
 const ramp = referenceFeeNamed(rampView).extend(
   Object.fromEntries(
     Object.entries(rampView.shape)

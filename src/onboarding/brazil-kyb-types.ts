@@ -1,0 +1,226 @@
+import { z } from "zod";
+import { idField, named, outputObject } from "../output.js";
+import { SIDE_STATES } from "../uploads/service.js";
+import { calendarDate, countryCode, email, uuid } from "../validation.js";
+import { verificationFields } from "./brazil-subaccount-types.js";
+
+/*
+ * Level 1 KYB of Brazilian company subaccounts (the reference's `/v1/brl/kyb/*`): what each operation takes and
+ * answers.
+ */
+
+export const startKybInput = z.object({ subAccountId: uuid() }).strict();
+export const kybAttemptInput = z.object({ attemptId: uuid() }).strict();
+
+export const startedKybView = outputObject(
+  "StartBrazilKybPayload",
+  "The outcome of startBrazilKyb: the hosted KYB's pages for the company.",
+  {
+    attemptId: idField("The KYB attempt, which brazilKybAttempt reads."),
+    authorizedRepresentativeUrl: z
+      .url()
+      .describe("The hosted page where the company's authorized representative is verified."),
+    basicCompanyDataUrl: z.url().describe("The hosted page where the company's basic data is given."),
+  },
+);
+
+export const kybAttemptView = outputObject("BrazilKybAttempt", "A BR company's KYB attempt.", {
+  ...verificationFields,
+  retryable: z.boolean().describe("True when the attempt was rejected and a new one may be started."),
+});
+export type KybAttemptView = z.output<typeof kybAttemptView>;
+
+/** The reference's document types (BrDocumentType). */
+export const BRAZIL_DOCUMENT_TYPES = [
+  "ID",
+  "DRIVERS-LICENSE",
+  "PASSPORT",
+  "RESIDENCE-PERMIT",
+  "SELFIE",
+  "SELFIE-FROM-LIVENESS",
+  "CERTIFICATE-OF-INCORPORATION",
+  "COMPANY-TAX-IDENTIFICATION-DOCUMENT",
+] as const;
+export type DocumentType = (typeof BRAZIL_DOCUMENT_TYPES)[number];
+/** Cards, with a back to upload when they are double-sided. */
+export const TWO_SIDED: readonly DocumentType[] = ["ID", "DRIVERS-LICENSE", "RESIDENCE-PERMIT"];
+export const SELFIES: readonly DocumentType[] = ["SELFIE", "SELFIE-FROM-LIVENESS"];
+/** What identifies a beneficial owner. */
+export const IDENTITY_DOCUMENTS: readonly DocumentType[] = ["ID", "DRIVERS-LICENSE", "PASSPORT", "RESIDENCE-PERMIT"];
+
+/** A company document to upload for KYB, into one of the subject's company subaccounts. */
+export const kybDocumentInput = z
+  .object({
+    subAccountId: uuid(),
+    documentType: z.enum(BRAZIL_DOCUMENT_TYPES),
+    isDoubleSided: z.boolean().optional(),
+  })
+  .strict();
+export const kybDocumentReadInput = z.object({ subAccountId: uuid(), documentId: uuid() }).strict();
+
+export const kybDocumentView = outputObject(
+  "BrazilKybDocument",
+  "A KYB document of a company subaccount, and whether its files arrived.",
+  {
+    documentId: idField("The document."),
+    documentType: named("BrazilDocumentType", z.enum(BRAZIL_DOCUMENT_TYPES)).describe("What document it is."),
+    front: named("DocumentUploadState", z.enum(SIDE_STATES)).describe(
+      "The front's file (the only side of a one-sided document).",
+    ),
+    back: named("DocumentUploadState", z.enum(SIDE_STATES))
+      .nullable()
+      .describe("The back's file; null for a one-sided one."),
+    ready: z.boolean().describe("True once every side's file is stored."),
+  },
+);
+export type KybDocumentView = z.output<typeof kybDocumentView>;
+
+/** The reference's roles of a beneficial owner with control of the company (BrUboControlRole). */
+export const CONTROL_ROLES = [
+  "CEO",
+  "CFO",
+  "COO",
+  "CTO",
+  "President",
+  "Vice President",
+  "Director",
+  "Managing Director",
+  "Managing Partner",
+  "General Partner",
+  "Partner",
+  "Secretary",
+  "Treasurer",
+  "Chairman",
+  "Board Member",
+  "Authorized Signatory",
+  "General Counsel",
+  "Owner",
+  "Founder",
+  "Manager",
+  "Member",
+  "Comptroller",
+  "Chief Compliance Officer",
+] as const;
+
+/**
+ * An ultimate beneficial owner of a company subaccount: the person's data goes to the provider and is not
+ * stored here; the documents are KYB documents of the subaccount (kyb/documents), whose files arrived.
+ */
+export const kybUboInput = z
+  .object({
+    subAccountId: uuid(),
+    fullName: z.string().trim().min(1, "is required").max(200),
+    dateOfBirth: calendarDate(),
+    countryOfTaxId: countryCode(),
+    taxIdNumber: z.string().trim().min(1, "is required").max(40),
+    percentageOfOwnership: z
+      .string()
+      .max(6, "must be a percentage, e.g. 25 or 12.5")
+      .regex(/^\d{1,3}(\.\d{1,2})?$/, "must be a percentage, e.g. 25 or 12.5")
+      .refine((percentage) => Number(percentage) <= 100, "must be at most 100"),
+    hasControl: z.enum(CONTROL_ROLES).optional(),
+    email: email().optional(),
+    phone: z.string().max(40).optional(),
+    uploadedIdentificationId: uuid(),
+    uploadedSelfieId: uuid().optional(),
+    documentCountry: countryCode(),
+    streetLine1: z.string().max(200),
+    streetLine2: z.string().max(200).optional(),
+    streetLine3: z.string().max(200).optional(),
+    city: z.string().max(100),
+    state: z.string().max(100),
+    zipCode: z.string().max(20),
+    country: countryCode(),
+  })
+  .strict();
+
+export const beneficialOwnerView = outputObject(
+  "CreateBrazilKybBeneficialOwnerPayload",
+  "The outcome of createBrazilKybBeneficialOwner.",
+  { beneficialOwnerId: idField("The beneficial owner, which submitBrazilKyb names in uboIds.") },
+);
+
+/** The reference's answers about a company's business (BrKybLevel1Payload). */
+export const ACCOUNT_OPENING_REASONS = [
+  "charitable_donations",
+  "ecommerce_retail_payments",
+  "investment_purposes",
+  "other",
+  "payments_to_friends_or_family_abroad",
+  "payroll",
+  "personal_or_living_expenses",
+  "protect_wealth",
+  "purchase_goods_and_services",
+  "receive_payments_for_goods_and_services",
+  "tax_optimization",
+  "third_party_money_transmission",
+  "treasury_management",
+] as const;
+export const SOURCES_OF_FUNDS = [
+  "business_loans",
+  "grants",
+  "inter_company_funds",
+  "investment_proceeds",
+  "legal_settlement",
+  "owners_capital",
+  "pension_retirement",
+  "sale_of_assets",
+  "sales_of_goods_and_services",
+  "third_party_funds",
+  "treasury_reserves",
+] as const;
+export const EMPLOYEE_COUNTS = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001+"] as const;
+export const ANNUAL_REVENUES_USD = [
+  "less_than_100k",
+  "100k_to_1m",
+  "1m_to_10m",
+  "10m_to_50m",
+  "50m_to_100m",
+  "more_than_100m",
+] as const;
+
+/**
+ * API-driven level 1 KYB of a company subaccount: the company's data goes to the provider and is not stored
+ * here; it names the subaccount's beneficial owners (kyb/ubos) and two of its KYB documents.
+ */
+export const kybLevelOneInput = z
+  .object({
+    subAccountId: uuid(),
+    uboIds: z
+      .array(uuid())
+      .min(1, "must name at least one UBO")
+      .max(50)
+      .refine((ids) => new Set(ids).size === ids.length, "must not name a UBO twice"),
+    companyLegalName: z.string().trim().min(1, "is required").max(200),
+    companyRegistrationNumber: z.string().trim().min(1, "is required").max(40),
+    taxIdentificationNumberTin: z.string().trim().min(1, "is required").max(40),
+    businessActivityDescription: z.string().trim().min(1, "is required").max(1000),
+    reasonForAccountOpening: z.enum(ACCOUNT_OPENING_REASONS),
+    sourceOfFundsAndIncome: z.enum(SOURCES_OF_FUNDS),
+    numberOfEmployees: z.enum(EMPLOYEE_COUNTS),
+    estimatedAnnualRevenueUsd: z.enum(ANNUAL_REVENUES_USD),
+    estimatedMonthlyVolumeUsd: z
+      .string()
+      .max(15)
+      .regex(/^[1-9][0-9]*$/, "must be a whole number of US dollars above 0"),
+    countryTaxResidence: countryCode(),
+    countrySubdivisionTaxResidence: z.string().max(100).optional(),
+    companyStreetLine1: z.string().max(200),
+    companyStreetLine2: z.string().max(200).optional(),
+    companyStreetLine3: z.string().max(200).optional(),
+    companyCity: z.string().max(100),
+    companyState: z.string().max(100),
+    companyZipCode: z.string().max(20),
+    companyCountry: countryCode(),
+    certificateOfIncorporationDocumentId: uuid(),
+    taxIdentificationDocumentId: uuid(),
+    emailPixKey: email().optional(),
+    website: z.url().max(500).optional(),
+    socialMedia: z.url().max(500).optional(),
+    sandboxReject: z.boolean().optional(),
+  })
+  .strict();
+
+export const submittedKybView = outputObject("SubmitBrazilKybPayload", "The outcome of submitBrazilKyb.", {
+  attemptId: idField("The KYB attempt the submission opened, which brazilKybAttempt reads."),
+});
