@@ -3,7 +3,14 @@ import { dirname } from "node:path";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
-import { postgresStatements, sqliteReads, type Reads, type StatementCounter, type Writes } from "./statements.js";
+import {
+  postgresStatements,
+  sqliteReads,
+  sqliteWrites,
+  type Reads,
+  type StatementCounter,
+  type Writes,
+} from "./statements.js";
 
 /**
  * Both engines share one data model; code is typed against the PostgreSQL client and the SQLite client
@@ -33,7 +40,7 @@ export type RunAlone = <T>(lock: number, work: () => Promise<T>) => Promise<T | 
 const POOL_SIZE = 10;
 
 /**
- * Connects (the ORM included, so prepared writes can share its SQLite connection). Each engine's client and
+ * Connects (the ORM first: on SQLite, its connection creates the file and turns WAL on). Each engine's client and
  * driver are loaded when it is the one in use: the other's would only take memory.
  */
 export async function openDatabase(
@@ -89,14 +96,16 @@ export async function openDatabase(
     };
   }
   mkdirSync(dirname(database.file), { recursive: true });
-  const [{ sqliteAdapter }, { startCheckpointer }, { PrismaClient: SqlitePrismaClient }] = await Promise.all([
-    import("./sqlite-adapter.js"),
-    import("./sqlite-checkpointer.js"),
-    import("../generated/prisma-sqlite/client.js"),
-  ]);
-  const { adapter, writes, holdWriter } = sqliteAdapter(database.file, statements);
-  const db = new SqlitePrismaClient({ adapter: counted(adapter, statements) }) as unknown as Db;
+  const [{ sqliteAdapter, withReadsMarked }, { startCheckpointer }, { PrismaClient: SqlitePrismaClient }] =
+    await Promise.all([
+      import("./sqlite-adapter.js"),
+      import("./sqlite-checkpointer.js"),
+      import("../generated/prisma-sqlite/client.js"),
+    ]);
+  const { adapter, holdWriter } = sqliteAdapter(database.file);
+  const db = withReadsMarked(new SqlitePrismaClient({ adapter: counted(adapter, statements) })) as unknown as Db;
   await db.$connect();
+  const writes = sqliteWrites(database.file, holdWriter, statements);
   const reads = sqliteReads(database.file, statements);
   const checkpointer = startCheckpointer(database.file, holdWriter, (message) =>
     warn(`SQLite checkpoint failed: ${message}`),
@@ -110,6 +119,7 @@ export async function openDatabase(
     async close() {
       await checkpointer.stop();
       await reads.close();
+      await writes.close();
       await db.$disconnect();
     },
   };

@@ -1,49 +1,40 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import type { PrismaClient as SqlitePrismaClient } from "../generated/prisma-sqlite/client.js";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
-import type BetterSqlite3 from "better-sqlite3";
-import { sqliteWrites, type StatementCounter, type Writes } from "./statements.js";
+import { WRITING_CONNECTION_SETTINGS } from "./statements.js";
 
 /**
- * The ORM's SQLite connections, one that writes and one that only reads (WAL lets it read beside an open
- * write transaction), and the prepared writes, which share the writing one (SQLite has one writer). A
- * statement outside a transaction on the writing connection would run inside whichever interactive
- * transaction is open, and vanish if that one rolls back. So everything that writes (an ORM transaction,
- * a standalone ORM write, a batch of prepared writes) holds one first-come, first-served lock on the writing
- * connection, and standalone reads go to the reading connection and wait for nothing. `holdWriter` runs work
- * holding that lock (the checkpointer's reset of the log).
+ * The ORM's SQLite connection and the prepared writes' own, both writing. SQLite has one writer, and a statement
+ * outside a transaction on a connection would run inside whichever transaction that connection has open, and
+ * vanish if that one rolls back. So everything the ORM sends (a transaction, a standalone statement) and every
+ * batch of prepared writes holds one first-come, first-served lock; the two connections never write at once, and
+ * neither waits on SQLite's busy lock for the other. The ORM's reads outside a transaction (the operations
+ * `withReadsMarked` marks) go to a connection that only reads (WAL lets it read beside an open write
+ * transaction), and wait for nothing; the hot reads to one of their own (`sqliteReads`). `holdWriter` runs work
+ * holding the writing lock (the checkpointer's reset of the log).
  */
-export function sqliteAdapter(
-  file: string,
-  counter: StatementCounter,
-): { adapter: SqlDriverAdapterFactory; writes: Writes; holdWriter: ReturnType<typeof writerLock>["hold"] } {
+export function sqliteAdapter(file: string): {
+  adapter: SqlDriverAdapterFactory;
+  holdWriter: ReturnType<typeof writerLock>["hold"];
+} {
   const writer = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
   // Opened after the writer, which creates the file and turns WAL on.
   const reader = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000, readonly: true });
   const lock = writerLock();
-  let writingConnection!: (connection: BetterSqlite3.Database) => void;
-  const connected = new Promise<BetterSqlite3.Database>((resolve) => (writingConnection = resolve));
   return {
     adapter: {
       provider: writer.provider,
       adapterName: writer.adapterName,
       async connect() {
         const writing = await writer.connect();
-        await writing.executeScript(
-          // Checkpoints run on their own thread (sqlite-checkpointer.ts), never inside a commit on the event loop.
-          "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;",
-        );
-        // The adapter's own better-sqlite3 handle (a plain field of its class): prepared writes share the one writer.
-        writingConnection((writing as unknown as { client: BetterSqlite3.Database }).client);
+        await writing.executeScript(`PRAGMA journal_mode = WAL; ${WRITING_CONNECTION_SETTINGS}`);
         return routed(writing, await reader.connect(), lock);
       },
     },
-    writes: sqliteWrites(() => connected, lock.hold, counter),
     holdWriter: lock.hold,
   };
 }
-
-/** Prisma reads with SELECT; it writes with INSERT/UPDATE/DELETE (RETURNING rows through queryRaw). */
-const isRead = (query: SqlQuery) => /^\s*SELECT\b/i.test(query.sql);
 
 /**
  * The writing connection's lock, granted in the order asked for: a transaction's BEGIN runs only once the
@@ -72,6 +63,39 @@ function writerLock() {
   };
 }
 
+/** The ORM's operations that only read, by the names its query extensions see. */
+const READ_OPERATIONS = new Set([
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "findUnique",
+  "findUniqueOrThrow",
+  "count",
+  "aggregate",
+  "groupBy",
+]);
+/** Set while the ORM runs one of those: its statements outside a transaction may go to the reading connection. */
+const runningRead = new AsyncLocalStorage<true>();
+
+/**
+ * The client, its read operations marked for the adapter (`routed`), which sees SQL only: the ORM's own name for
+ * what it runs decides where it goes, not the SQL's text.
+ */
+export function withReadsMarked(client: SqlitePrismaClient) {
+  // The ORM's promise starts its work when it is awaited: awaited here, inside the mark.
+  return client.$extends({
+    query: {
+      $allOperations: ({ operation, args, query }) =>
+        READ_OPERATIONS.has(operation) ? runningRead.run(true, async () => await query(args)) : query(args),
+    },
+  });
+}
+
+/**
+ * The ORM's connections: a read operation's statements outside a transaction on the reading one; every other
+ * statement, and every transaction, on the writing one, holding the writing lock. (A transaction's statements
+ * go through its own object, whatever operation runs them.)
+ */
 function routed(
   writer: SqlDriverAdapter,
   reader: SqlDriverAdapter,
@@ -80,7 +104,8 @@ function routed(
   return {
     provider: writer.provider,
     adapterName: writer.adapterName,
-    queryRaw: (query: SqlQuery) => (isRead(query) ? reader.queryRaw(query) : lock.hold(() => writer.queryRaw(query))),
+    queryRaw: (query: SqlQuery) =>
+      runningRead.getStore() ? reader.queryRaw(query) : lock.hold(() => writer.queryRaw(query)),
     executeRaw: (query: SqlQuery) => lock.hold(() => writer.executeRaw(query)),
     executeScript: (script: string) => lock.hold(() => writer.executeScript(script)),
     getConnectionInfo: writer.getConnectionInfo?.bind(writer),

@@ -169,16 +169,14 @@ export function sqliteReads(file: string, counter: StatementCounter): Reads {
  * BEGIN and COMMIT are not counted: they are in-process calls, one pair for every write of the batch.
  */
 export function sqliteWrites(
-  connection: () => Promise<Database.Database>,
+  file: string,
   holdWriter: <T>(work: () => T | Promise<T>) => Promise<T>,
   counter: StatementCounter,
-): Writes {
-  let bound: ReturnType<typeof sqliteStatements> | undefined;
-  const statements = async () => {
-    const db = await connection();
-    bound ??= sqliteStatements(db);
-    return { db, bound };
-  };
+): Writes & { close(): Promise<void> } {
+  // A connection of their own, opened once the ORM's has created the file and turned WAL on (a setting of the file).
+  const db = new Database(file, { timeout: 10_000 });
+  db.exec(WRITING_CONNECTION_SETTINGS);
+  const bound = sqliteStatements(db);
   /** Runs one statement on the writer (its caller holds the lock); the rows it changed. */
   const runOn = (on: ReturnType<typeof sqliteStatements>, sql: string, args: readonly unknown[]) => {
     counter.count++;
@@ -194,7 +192,6 @@ export function sqliteWrites(
   const commitQueued = async () => {
     const batch = queued;
     queued = [];
-    const { db, bound } = await statements();
     const outcomes = await holdWriter(() => {
       db.exec("BEGIN");
       try {
@@ -216,6 +213,11 @@ export function sqliteWrites(
   };
 
   return {
+    /** Commits what is queued, then closes once no batch holds the writing lock. */
+    async close() {
+      if (queued.length) await commitQueued();
+      await holdWriter(() => db.close());
+    },
     run(sql: string, args: readonly unknown[] = []) {
       return new Promise<number>((resolve, reject) => {
         if (queued.length === 0) setImmediate(() => void commitQueued());
@@ -227,7 +229,6 @@ export function sqliteWrites(
       });
     },
     async transaction(work) {
-      const { db, bound } = await statements();
       const tx: StatementTx = {
         ...sqliteQueries(bound, counter),
         run: async (sql, args = []) => runOn(bound, sql, args),
@@ -249,6 +250,13 @@ export function sqliteWrites(
     },
   };
 }
+
+/**
+ * Each writing SQLite connection's own settings (the ORM's and the prepared writes'). Checkpoints run on their own
+ * thread (sqlite-checkpointer.ts), never inside a commit on the event loop.
+ */
+export const WRITING_CONNECTION_SETTINGS =
+  "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;";
 
 const MAX_TRANSACTION_ATTEMPTS = 5;
 
