@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import type pg from "pg";
+import { textOf, type Statement } from "./query.js";
 
 /** Counts the statements sent to the database, by the ORM and by `Reads` alike (tests pin request budgets with it). */
 export interface StatementCounter {
@@ -19,8 +20,10 @@ export interface StatementCounter {
  * well once placeholders are renumbered. A row limit is written into the text (`limitClause`), never bound.
  */
 export interface Reads {
+  all<Row>(statement: Statement<Row>): Promise<Row[]>;
   all<Row>(sql: string, args?: readonly unknown[]): Promise<Row[]>;
   /** The first row, or undefined. */
+  one<Row>(statement: Statement<Row>): Promise<Row | undefined>;
   one<Row>(sql: string, args?: readonly unknown[]): Promise<Row | undefined>;
   close(): Promise<void>;
 }
@@ -28,6 +31,7 @@ export interface Reads {
 /** Statements inside one transaction: its reads see its own writes. */
 export interface StatementTx extends Pick<Reads, "all" | "one"> {
   /** The number of rows the statement changed. */
+  run(statement: Statement): Promise<number>;
   run(sql: string, args?: readonly unknown[]): Promise<number>;
 }
 
@@ -38,6 +42,7 @@ export interface StatementTx extends Pick<Reads, "all" | "one"> {
  */
 export interface Writes {
   /** Runs one statement on its own; the number of rows it changed. */
+  run(statement: Statement): Promise<number>;
   run(sql: string, args?: readonly unknown[]): Promise<number>;
   /**
    * Runs `work` in one transaction: committed once it resolves, rolled back if it throws. `work` awaits
@@ -132,17 +137,20 @@ function sqliteStatements(connection: Database.Database) {
 }
 
 /** Reads on one SQLite connection's prepared statements. */
-function sqliteQueries(bound: ReturnType<typeof sqliteStatements>, counter: StatementCounter) {
+function sqliteQueries(
+  bound: ReturnType<typeof sqliteStatements>,
+  counter: StatementCounter,
+): Pick<Reads, "all" | "one"> {
   return {
-    async all<Row>(sql: string, args: readonly unknown[] = []) {
+    async all<Row>(statement: Statement<Row> | string, args?: readonly unknown[]) {
       counter.count++;
-      const { statement, row, values } = bound(sql, args);
-      return (statement.all(...values) as unknown[][]).map(row) as Row[];
+      const { statement: prepared, row, values } = bound(...textOf(statement, args));
+      return (prepared.all(...values) as unknown[][]).map(row) as Row[];
     },
-    async one<Row>(sql: string, args: readonly unknown[] = []) {
+    async one<Row>(statement: Statement<Row> | string, args?: readonly unknown[]) {
       counter.count++;
-      const { statement, row, values } = bound(sql, args);
-      const found = statement.get(...values) as unknown[] | undefined;
+      const { statement: prepared, row, values } = bound(...textOf(statement, args));
+      const found = prepared.get(...values) as unknown[] | undefined;
       return (found && row(found)) as Row | undefined;
     },
   };
@@ -218,7 +226,8 @@ export function sqliteWrites(
       if (queued.length) await commitQueued();
       await holdWriter(() => db.close());
     },
-    run(sql: string, args: readonly unknown[] = []) {
+    run(statement: Statement | string, statementArgs?: readonly unknown[]) {
+      const [sql, args] = textOf(statement, statementArgs);
       return new Promise<number>((resolve, reject) => {
         if (queued.length === 0) setImmediate(() => void commitQueued());
         queued.push({
@@ -231,7 +240,8 @@ export function sqliteWrites(
     async transaction(work) {
       const tx: StatementTx = {
         ...sqliteQueries(bound, counter),
-        run: async (sql, args = []) => runOn(bound, sql, args),
+        run: async (statement: Statement | string, args?: readonly unknown[]) =>
+          runOn(bound, ...textOf(statement, args)),
       };
       return holdWriter(async () => {
         // Counted, unlike a batch's: statement budgets count a transaction's BEGIN and COMMIT on either layer.
@@ -305,9 +315,12 @@ export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { 
       return (result.rows as unknown[][]).map(entry.row);
     };
     return {
-      all: async <Row>(sql: string, args: readonly unknown[] = []) => (await rows(sql, args)) as Row[],
-      one: async <Row>(sql: string, args: readonly unknown[] = []) => (await rows(sql, args))[0] as Row | undefined,
-      run: async (sql: string, args: readonly unknown[] = []) => (await query(sql, args)).rowCount ?? 0,
+      all: async <Row>(statement: Statement<Row> | string, args?: readonly unknown[]) =>
+        (await rows(...textOf(statement, args))) as Row[],
+      one: async <Row>(statement: Statement<Row> | string, args?: readonly unknown[]) =>
+        (await rows(...textOf(statement, args)))[0] as Row | undefined,
+      run: async (statement: Statement | string, args?: readonly unknown[]) =>
+        (await query(...textOf(statement, args))).rowCount ?? 0,
     };
   };
   const { all, one, run } = on(pool);

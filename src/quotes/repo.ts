@@ -1,12 +1,11 @@
-import { columns, deleteBatch, insert, type Reads, type StatementTx, type Writes } from "../db/statements.js";
+import { insertRows, query } from "../db/query.js";
+import { deleteBatch, type Reads, type StatementTx, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
-import { Prisma, type Quote } from "../generated/prisma/client.js";
+import type { Quote } from "../generated/prisma/client.js";
 import type { ListPage } from "../validation.js";
 
 /** A stored quote, as the service reads it. */
 export type { Quote };
-
-const SELECT_QUOTE = `SELECT ${columns("Quote", Object.values(Prisma.QuoteScalarFieldEnum))} FROM "Quote"`;
 
 export function upsertPricingAssignment(db: Queryable, profileId: string, pricingProfile: string) {
   return db.pricingAssignment.upsert({
@@ -32,9 +31,11 @@ export async function listPricingAssignments(db: Queryable, { limit, offset }: L
 }
 
 export async function findPricingAssignment(reads: Reads, profileId: string) {
-  const row = await reads.one<{ profileId: string; pricingProfile: string; updatedAt: Date }>(
-    `SELECT "profileId", "pricingProfile", "updatedAt" FROM "PricingAssignment" WHERE "profileId" = $1`,
-    [profileId],
+  const row = await reads.one(
+    query
+      .selectFrom("PricingAssignment")
+      .select(["profileId", "pricingProfile", "updatedAt"])
+      .where("profileId", "=", profileId),
   );
   return row ?? null;
 }
@@ -42,7 +43,7 @@ export async function findPricingAssignment(reads: Reads, profileId: string) {
 /** Stores a new quote: one prepared statement (quote creation is a hot write). */
 export async function insertQuote(writes: Writes, quote: Omit<Quote, "consumedAt">): Promise<Quote> {
   const row: Quote = { consumedAt: null, ...quote };
-  await writes.run(...insert("Quote", row));
+  await writes.run(insertRows("Quote", row));
   return row;
 }
 
@@ -55,11 +56,12 @@ export async function findVisibleQuote(
   quoteId: string,
   viewerProfileId: string | null,
 ): Promise<Quote | null> {
-  const visible = viewerProfileId ? `("ownerProfileId" IS NULL OR "ownerProfileId" = $2)` : `"ownerProfileId" IS NULL`;
+  const quote = query.selectFrom("Quote").selectAll().where("id", "=", quoteId);
   return (
-    (await reads.one<Quote>(
-      `${SELECT_QUOTE} WHERE "id" = $1 AND ${visible}`,
-      viewerProfileId ? [quoteId, viewerProfileId] : [quoteId],
+    (await reads.one(
+      viewerProfileId
+        ? quote.where((row) => row.or([row("ownerProfileId", "is", null), row("ownerProfileId", "=", viewerProfileId)]))
+        : quote.where("ownerProfileId", "is", null),
     )) ?? null
   );
 }
@@ -67,15 +69,19 @@ export async function findVisibleQuote(
 /** Marks the quote used, once: only while unconsumed and unexpired. True when this call won. */
 export async function consumeQuote(tx: StatementTx, quoteId: string, now: Date): Promise<boolean> {
   const changed = await tx.run(
-    `UPDATE "Quote" SET "consumedAt" = $1 WHERE "id" = $2 AND "consumedAt" IS NULL AND "expiresAt" > $1`,
-    [now, quoteId],
+    query
+      .updateTable("Quote")
+      .set("consumedAt", now)
+      .where("id", "=", quoteId)
+      .where("consumedAt", "is", null)
+      .where("expiresAt", ">", now),
   );
   return changed === 1;
 }
 
 /** Whether a quote was consumed (why a registration lost: consumed, else expired). */
 export function findQuoteConsumption(reads: Reads, quoteId: string) {
-  return reads.one<{ consumedAt: Date | null }>(`SELECT "consumedAt" FROM "Quote" WHERE "id" = $1`, [quoteId]);
+  return reads.one(query.selectFrom("Quote").select("consumedAt").where("id", "=", quoteId));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { textOf, type Statement } from "../../src/db/query.js";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -756,7 +757,11 @@ describe("a history page's total", () => {
       const asked: { sql: string; args: readonly unknown[] }[] = [];
       const recording = {
         ...reads,
-        all: async (sql: string, args: readonly unknown[] = []) => (asked.push({ sql, args }), []),
+        all: async (statement: Statement | string, args?: readonly unknown[]) => {
+          const [sql, parameters] = textOf(statement, args);
+          asked.push({ sql, args: parameters });
+          return [];
+        },
       };
       await listHistory(recording, randomUUID(), historyInput.parse(page));
       const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args);
@@ -784,7 +789,11 @@ describe("the processor's work lists", () => {
       const asked: { sql: string; args: readonly unknown[] }[] = [];
       const recording = {
         ...reads,
-        all: async (sql: string, args: readonly unknown[] = []) => (asked.push({ sql, args }), []),
+        all: async (statement: Statement | string, args?: readonly unknown[]) => {
+          const [sql, parameters] = textOf(statement, args);
+          asked.push({ sql, args: parameters });
+          return [];
+        },
       };
       await find(recording, new Date(), 100);
       const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { textOf, type Statement } from "../../src/db/query.js";
 import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
 import type { Writes } from "../../src/db/statements.js";
 import {
@@ -477,16 +478,27 @@ describe("a claim's plan", () => {
     const { reads } = sqlite();
     const statements: { sql: string; args: readonly unknown[] }[] = [];
     const recording = {
-      run: async (sql: string, args: readonly unknown[] = []) => (statements.push({ sql, args }), 0),
+      run: async (statement: Statement | string, args?: readonly unknown[]) => {
+        const [sql, parameters] = textOf(statement, args);
+        statements.push({ sql, args: parameters });
+        return 0;
+      },
     };
     const now = new Date();
     const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
-    await claimDeliveries({ ...recording, all: (sql, args) => reads.all(sql, args) }, "sqlite", {
-      ids,
-      now,
-      leaseUntil: now,
-      token: "token",
-    });
+    await claimDeliveries(
+      {
+        ...recording,
+        all: (statement: Statement | string, args?: readonly unknown[]) => reads.all(...textOf(statement, args)),
+      },
+      "sqlite",
+      {
+        ids,
+        now,
+        leaseUntil: now,
+        token: "token",
+      },
+    );
     const [claim] = statements;
     const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${claim!.sql}`, claim!.args);
     expect(plan.map(({ detail }) => detail)).toEqual([
@@ -613,12 +625,13 @@ describe("fair share of the send slots", () => {
     const looks: { args: readonly unknown[]; rows: { url: string }[] }[] = [];
     const { writes } = isolated.app;
     const recording: Writes = {
-      run: (sql, args) => writes.run(sql, args),
+      run: (statement: Statement | string, args?: readonly unknown[]) => writes.run(...textOf(statement, args)),
       transaction: (work) =>
         writes.transaction((tx) =>
           work({
             ...tx,
-            all: async <Row>(sql: string, args: readonly unknown[] = []) => {
+            all: async <Row>(statement: Statement<Row> | string, statementArgs?: readonly unknown[]) => {
+              const [sql, args] = textOf(statement, statementArgs);
               const rows = await tx.all<Row>(sql, args);
               if (sql.includes(`"WebhookDelivery"."nextAttemptAt" <= $1`))
                 looks.push({ args, rows: rows as { url: string }[] });
@@ -698,7 +711,8 @@ describe("send slots and settlements", () => {
     let openGate!: () => void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     const gated: Writes = {
-      run: async (sql, args) => {
+      run: async (statement: Statement | string, statementArgs?: readonly unknown[]) => {
+        const [sql, args] = textOf(statement, statementArgs);
         if (sql.includes(`SET "status" = $1`)) await gate;
         return writes.run(sql, args);
       },

@@ -1,0 +1,69 @@
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  CompiledQuery,
+  type Compilable,
+  type Insertable,
+} from "kysely";
+import type { DB } from "../generated/kysely/database.js";
+
+/**
+ * The hot statements, written with Kysely's builder and typed from prisma/schema.prisma (the table types
+ * prisma-kysely generates beside the ORM's client): a misspelt column, or a row read as the wrong type, does not
+ * compile. The builder compiles PostgreSQL's SQL, which statements.ts runs on either engine, and never connects.
+ */
+export const query = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/** What the statements' runners take: a query built with `query`, or one compiled already (`insertRows`). */
+export type Statement<Row = unknown> = Compilable<Row> | CompiledQuery<Row>;
+
+/** A statement's SQL text and arguments: a typed statement's, or hand SQL's with the arguments given. */
+export function textOf(statement: Statement | string, args: readonly unknown[] = []): [string, readonly unknown[]] {
+  if (typeof statement === "string") return [statement, args];
+  const { sql, parameters } = "compile" in statement ? statement.compile() : statement;
+  return [sql, parameters];
+}
+
+/** INSERT texts by table, columns and row count: a hot insert builds its text once. */
+const insertTexts = new Map<string, string>();
+/** Distinct insert texts are few (a table's columns, a batch's length); this bounds a mistake. */
+const MAX_INSERT_TEXTS = 500;
+
+/**
+ * `INSERT INTO "<table>" (<the first row's keys>) VALUES (...), ...` with the rows' values as parameters; every
+ * row has the first one's keys. Typed as Kysely's `insertInto(table).values(rows)` is, without compiling its
+ * builder on every call: quote creation is a hot write of 40 columns.
+ */
+export function insertRows<Table extends keyof DB & string>(
+  table: Table,
+  rows: Insertable<DB[Table]> | readonly Insertable<DB[Table]>[],
+): CompiledQuery {
+  const list: readonly Record<string, unknown>[] = Array.isArray(rows) ? rows : [rows];
+  const names = Object.keys(list[0]!);
+  const key = `${table} ${list.length} ${names.join(" ")}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    const values = list.map((_, index) => `(${placeholders(names.length, index * names.length + 1)})`);
+    text = `insert into "${table}" (${names.map((name) => `"${name}"`).join(", ")}) values ${values.join(", ")}`;
+    if (insertTexts.size >= MAX_INSERT_TEXTS) insertTexts.delete(insertTexts.keys().next().value!);
+    insertTexts.set(key, text);
+  }
+  const parameters: unknown[] = [];
+  for (const row of list) for (const name of names) parameters.push(row[name]);
+  return CompiledQuery.raw(text, parameters);
+}
+
+/** `$from, $from+1, ...`: placeholders for `count` values. */
+function placeholders(count: number, from: number): string {
+  return Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ");
+}
