@@ -54,6 +54,13 @@ function typeOf(inner: z.ZodType, name: string | undefined): TypeThunk {
     return () => type;
   }
   if (inner instanceof z.ZodEnum) return () => String;
+  if (inner instanceof z.ZodLiteral) {
+    // A literal (`true` where consent must be given) is typed by its values' type; another value is the schema's to refuse.
+    const types = new Set([...inner.values].map((value) => typeof value));
+    const [only] = types;
+    if (types.size === 1 && (only === "string" || only === "boolean"))
+      return only === "string" ? () => String : () => Boolean;
+  }
   const plain = plainType(inner);
   if (plain) return plain;
   throw new Error(`An input field of zod type ${inner.def.type} needs a GraphQL type named (named())`);
@@ -64,24 +71,26 @@ const built = new Map<string, { shape: z.ZodRawShape; type: ClassType }>();
 
 /**
  * The GraphQL input type of an operation's input (or of an object in it), built once: resolvers name it as they
- * would a decorated class (`@Arg("input", () => Type)`).
+ * would a decorated class (`@Arg("input", () => Type)`). `fields` are the fields GraphQL takes, in its order,
+ * where they are not all of the schema's in the schema's order.
  */
-export function inputType<Schema extends z.ZodObject>(
+export function inputType<Schema extends z.ZodObject, Taken extends keyof z.input<Schema> & string>(
   name: string,
   schema: Schema,
-  { description }: { description: string | undefined },
-): ClassType<z.input<Schema>> {
+  options: { description: string | undefined; fields?: readonly Taken[] },
+): ClassType<Pick<z.input<Schema>, Taken>> {
   const existing = built.get(name);
   if (existing) {
     if (existing.shape !== schema.shape) throw new Error(`Two input objects are named ${name}`);
-    return existing.type as ClassType<z.input<Schema>>;
+    return existing.type as ClassType<Pick<z.input<Schema>, Taken>>;
   }
   const Type = { [name]: class {} }[name]!;
-  for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    const { type, nullable, description: fieldDescription } = inputField(fieldSchema);
-    Field(type, { nullable, description: fieldDescription })(Type.prototype, field);
+  const shape = schema.shape as Record<string, z.ZodType>;
+  for (const field of options.fields ?? Object.keys(shape)) {
+    const { type, nullable, description } = inputField(shape[field]!);
+    Field(type, { nullable, description })(Type.prototype, field);
   }
-  InputType(name, { description })(Type);
+  InputType(name, { description: options.description })(Type);
   built.set(name, { shape: schema.shape, type: Type });
-  return Type as ClassType<z.input<Schema>>;
+  return Type as ClassType<Pick<z.input<Schema>, Taken>>;
 }

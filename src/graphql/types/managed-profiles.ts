@@ -1,5 +1,4 @@
 import { Field, ObjectType } from "type-graphql";
-import { z } from "zod";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
@@ -98,10 +97,9 @@ export const ManagerPolicyInput = inputType("ManagerPolicyInput", managerPolicyI
 
 export const Partner = outputType(partnerView);
 
-// The partner is an argument of its own.
-const { profileId, name, expiresAt } = createPartnerApiCredential.input.shape;
-export const PartnerCredentialInput = inputType("PartnerCredentialInput", z.object({ profileId, name, expiresAt }), {
+export const PartnerCredentialInput = inputType("PartnerCredentialInput", createPartnerApiCredential.input, {
   description: "A partner-managed credential: the profile it is bound to, and optional name and expiry.",
+  fields: ["profileId", "name", "expiresAt"], // the partner is an argument of its own
 });
 
 export const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) =>
