@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { idField, named, outputObject } from "../output.js";
 import { SIDE_STATES } from "../uploads/service.js";
-import { calendarDate, countryCode, email, uuid } from "../validation.js";
-import { verificationFields } from "./brazil-subaccount-types.js";
+import { countryCode, email, uuid } from "../validation.js";
+import { personFields, verificationFields } from "./brazil-subaccount-types.js";
 
 /*
  * Level 1 KYB of Brazilian company subaccounts (the reference's `/v1/brl/kyb/*`): what each operation takes and
@@ -114,13 +114,7 @@ export const CONTROL_ROLES = [
 export const kybUboInput = z
   .object({
     subAccountId: uuid(),
-    fullName: z
-      .string()
-      .trim()
-      .min(1, "is required")
-      .max(200)
-      .describe("The person's full name, 1 to 200 characters once trimmed."),
-    dateOfBirth: calendarDate().describe("Date of birth, YYYY-MM-DD."),
+    ...personFields,
     countryOfTaxId: countryCode().describe("The country that issued the tax id, at most 60 characters."),
     taxIdNumber: z
       .string()

@@ -40,17 +40,22 @@ export const createSubaccountInput = z
       });
   });
 
+/** A person as level 1 KYC and KYB's beneficial owners name them. */
+export const personFields = {
+  fullName: z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(200)
+    .describe("The person's full name, 1 to 200 characters once trimmed."),
+  dateOfBirth: calendarDate().describe("Date of birth, YYYY-MM-DD."),
+};
+
 /** Level 1 KYC: what the provider verifies. It is handed over, never stored here. */
 export const newKycInput = z
   .object({
     subAccountId: named("ID", uuid()).describe("The subject's individual subaccount (createBrazilSubaccount)."),
-    fullName: z
-      .string()
-      .trim()
-      .min(1, "is required")
-      .max(200)
-      .describe("The person's full name, 1 to 200 characters once trimmed."),
-    dateOfBirth: calendarDate().describe("Date of birth, YYYY-MM-DD."),
+    ...personFields,
     taxIdNumber: taxIdText().describe("The CPF; it must be the subaccount's (dots and dashes ignored)."),
     countryOfTaxId: countryCode().describe("The country that issued the tax id, at most 60 characters."),
     email: email().describe("The person's email address."),
