@@ -19,6 +19,16 @@ export function outputObject<Shape extends z.ZodRawShape>(name: string, descript
   return z.object(shape).describe(description).register(graphqlNames, { name, description });
 }
 
+/**
+ * An object nested in an operation's input, with the name and description of its GraphQL input type
+ * (src/graphql/types/input-type.ts); the operation's own input is named where GraphQL takes it.
+ */
+export function inputObject<Schema extends z.ZodObject>(name: string, description: string, schema: Schema): Schema {
+  const described = schema.describe(description);
+  graphqlNames.add(described, { name, description });
+  return described;
+}
+
 /** A field GraphQL types by a named type (an enum, a scalar such as Decimal): `name` is the type's name. */
 export function named<Schema extends z.ZodType>(name: string, schema: Schema): Schema {
   graphqlNames.add(schema, { name });

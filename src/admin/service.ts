@@ -13,14 +13,16 @@ import type { ManagerPolicy } from "../auth/delegation.js";
 import type { ManagerPolicyInput } from "../managed-profiles/types.js";
 import type { PricingAssignments, PricingAssignmentView } from "../quotes/pricing-assignments.js";
 import { canonicalId, uuid, type ListPage } from "../validation.js";
-import type { Pagination } from "../output.js";
+import { named, type Pagination } from "../output.js";
 import * as repo from "./repo.js";
 import type { PartnerInput, PartnerStateInput, PartnerView, PricingInput } from "./types.js";
 
 export const partnerCredentialInput = createCredentialInput.extend({
   partnerId: uuid(),
   // A missing or unusable subject is the contract's CREDENTIAL_SUBJECT_REQUIRED, not a validation error.
-  profileId: z.unknown().optional().describe("The existing profile the credential authenticates."),
+  profileId: named("ID", z.unknown())
+    .optional()
+    .describe("The existing profile the credential authenticates; without one, CREDENTIAL_SUBJECT_REQUIRED."),
 });
 type PartnerCredentialInput = z.output<typeof partnerCredentialInput>;
 

@@ -10,7 +10,7 @@ export const createCredentialInput = z
   .object({
     // Within the bound, a name over 100 characters once trimmed is the service's INVALID_CREDENTIAL_NAME.
     name: text("line").optional().describe('1 to 100 characters once trimmed; default "API Credential".'),
-    expiresAt: instant("must be an ISO 8601 date-time")
+    expiresAt: named("DateTime", instant("must be an ISO 8601 date-time"))
       .optional()
       .describe("In the future and at most 2 years away; default one year from now."),
   })

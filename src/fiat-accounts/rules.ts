@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError, type FieldIssue } from "../errors.js";
+import { named } from "../output.js";
 import type { AccountAddress, FiatAccountDetails } from "../providers/fiat-account-port.js";
 import { FIAT_ACCOUNT_TYPES, type BankAccountType, type FiatAccountType } from "../reference-data/domestic.js";
 import {
@@ -35,25 +36,46 @@ const optionalText = text.nullish();
 export const fiatAccountInput = z.strictObject(
   {
     country: z.enum(FIAT_ACCOUNT_COUNTRIES, { error: oneOf(FIAT_ACCOUNT_COUNTRIES) }).nullish(),
-    type: z.enum(FIAT_ACCOUNT_TYPES, { error: requiredOr(oneOf(FIAT_ACCOUNT_TYPES)) }),
-    accountNumber: text,
-    accountName: optionalText,
-    accountType: optionalText,
-    routingNumber: optionalText,
-    accountBankCode: optionalText,
-    documentType: optionalText,
-    documentNumber: optionalText,
-    isExternal: z.boolean({ error: "must be true or false" }).nullish(),
-    bankStreet: optionalText,
-    bankCity: optionalText,
-    bankState: optionalText,
-    bankPostalCode: optionalText,
-    bankCountry: optionalText,
-    beneficiaryStreet: optionalText,
-    beneficiaryCity: optionalText,
-    beneficiaryState: optionalText,
-    beneficiaryPostalCode: optionalText,
-    beneficiaryCountry: optionalText,
+    type: named(
+      "FiatAccountType",
+      z
+        .enum(FIAT_ACCOUNT_TYPES, { error: requiredOr(oneOf(FIAT_ACCOUNT_TYPES)) })
+        .describe("The rail; it must be one the country offers (US: ACH or BANK_USA; MX: SPEI; AR: COELSA; CO: ACH)."),
+    ),
+    accountNumber: text.describe(
+      "Digits, which spaces or dashes may group: US 4–17 digits, MX an 18-digit CLABE, AR a 22-digit CBU or CVU, CO 6–20 digits.",
+    ),
+    accountName: optionalText.describe("The account holder's name (optional, as in the reference)."),
+    accountType: named("BankAccountType", optionalText.describe("Required in US and CO, optional elsewhere.")),
+    routingNumber: optionalText.describe(
+      "US: the 9-digit ABA routing number, required there; refused in MX, where the CLABE names the bank.",
+    ),
+    accountBankCode: optionalText.describe("CO: the 4-digit ACH Colombia bank code, required there."),
+    documentType: named(
+      "FiatAccountDocumentType",
+      optionalText.describe("AR: CUIT or CUIL; CO: CC, CE, NIT, PP or TI. Required in AR and CO."),
+    ),
+    documentNumber: optionalText.describe(
+      "The number of that documentType, required in AR and CO; CUIT, CUIL and NIT check digits are verified.",
+    ),
+    isExternal: z
+      .boolean({ error: "must be true or false" })
+      .nullish()
+      .describe("Stored with the account (false when omitted); no rule here reads it and it is not returned."),
+    bankStreet: optionalText.describe("The bank's street address; optional and not returned."),
+    bankCity: optionalText.describe("The bank's city; optional and not returned."),
+    bankState: optionalText.describe("The bank's state or region; optional and not returned."),
+    bankPostalCode: optionalText.describe("The bank's postal code; optional and not returned."),
+    bankCountry: optionalText.describe("The bank's country; optional and not returned."),
+    beneficiaryStreet: optionalText.describe(
+      "The beneficiary's street address; required for US BANK_USA, optional elsewhere.",
+    ),
+    beneficiaryCity: optionalText.describe("The beneficiary's city; required for US BANK_USA, optional elsewhere."),
+    beneficiaryState: optionalText.describe("The beneficiary's state; required for US BANK_USA, optional elsewhere."),
+    beneficiaryPostalCode: optionalText.describe(
+      "US: ZIP (12345 or 12345-6789), required for BANK_USA; elsewhere the beneficiary's postal code as given.",
+    ),
+    beneficiaryCountry: optionalText.describe("The beneficiary's country; optional and not checked."),
   },
   { error: (issue) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined) },
 );

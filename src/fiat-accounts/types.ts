@@ -17,7 +17,12 @@ export const fiatAccountCountryInput = z.object({ country }, { error: notAnObjec
  * rail are the service's.
  */
 export const createFiatAccountInput = fiatAccountInput
-  .extend({ country })
+  .extend({
+    country: named(
+      "FiatAccountCountry",
+      country.describe("The corridor to pay out in; for a managed child the manager's current policy must allow it."),
+    ),
+  })
   .catchall(z.custom<unknown>(() => false, { error: "is not a field of a fiat account" }));
 export type CreateFiatAccountInput = z.output<typeof createFiatAccountInput>;
 

@@ -42,26 +42,51 @@ const type = z.enum(["INDIVIDUAL", "BUSINESS"]).optional();
 export const kycInformation = z
   .object({
     country,
-    firstName: name,
-    lastName: name,
-    dateOfBirth: date,
-    documentType: z.string().trim().min(1).max(50).optional(),
-    documentNumber: z.string().trim().min(1).max(50),
-    colombianDocumentType: oneOf(["CC", "CE"]).optional().describe("The document's type in Colombia."),
-    argentineDocumentType: oneOf(["DNI"]).optional().describe("The document's type in Argentina."),
+    firstName: name.describe("Given name(s), 1 to 100 characters after trimming."),
+    lastName: name.describe("Family name(s), 1 to 100 characters after trimming."),
+    dateOfBirth: date.describe("The birth date, YYYY-MM-DD."),
+    documentType: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe("The identity document's type, as the country names it (at most 50 characters)."),
+    documentNumber: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .describe("The identity document's number, 1 to 50 characters after trimming."),
+    colombianDocumentType: named("ColombianDocumentType", oneOf(["CC", "CE"]))
+      .optional()
+      .describe("The document's type in Colombia."),
+    argentineDocumentType: named("ArgentineDocumentType", oneOf(["DNI"]))
+      .optional()
+      .describe("The document's type in Argentina."),
     cuit: text("code")
       .regex(/^\d{11}$/, "must be 11 digits")
       .optional()
-      .describe("The Argentine tax id (CUIT)."),
-    email: email().optional(),
-    phone: optionalText,
-    countryCode: z.string().trim().min(1).max(10).optional().describe("Asked for in Argentina; handed over as given."),
-    nationalities: z.array(countryCode()).max(10).optional(),
+      .describe("The Argentine tax id (CUIT): 11 digits, nothing else."),
+    email: email().optional().describe("The person's email address."),
+    phone: optionalText.describe("The person's phone number, as given (at most 200 characters)."),
+    countryCode: z
+      .string()
+      .trim()
+      .min(1)
+      .max(10)
+      .optional()
+      .describe("Asked for in Argentina; handed over as given (at most 10 characters)."),
+    nationalities: z
+      .array(countryCode())
+      .max(10)
+      .optional()
+      .describe("The person's nationalities: at most 10, each 1 to 100 characters."),
     politicallyExposed: z.boolean().optional().describe("Whether the person is politically exposed (PEP)."),
-    address: optionalText,
-    city: optionalText,
-    state: optionalText,
-    zipCode: optionalText,
+    address: optionalText.describe("Street address (at most 200 characters)."),
+    city: optionalText.describe("City (at most 200 characters)."),
+    state: optionalText.describe("State or province (at most 200 characters)."),
+    zipCode: optionalText.describe("Postal code (at most 200 characters)."),
   })
   .strict();
 

@@ -11,9 +11,19 @@ const normalizedEmail = requiredString("contactEmail is required")
 
 export const createManagedProfileInput = z
   .object({
-    externalSubjectId: requiredString("externalSubjectId is required").trim().min(1).max(255),
-    contactEmail: normalizedEmail,
-    customerType: z.enum(CUSTOMER_TYPES, { error: "must be individual or business" }),
+    externalSubjectId: requiredString("externalSubjectId is required")
+      .trim()
+      .min(1)
+      .max(255)
+      .describe(
+        "The manager's own id for the subject, 1 to 255 characters once trimmed; unique per manager, reserved even after deletion.",
+      ),
+    contactEmail: normalizedEmail.describe(
+      "Provider contact email, trimmed and lower-cased, at most 255 characters; unique per manager, reserved even after deletion.",
+    ),
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES, { error: "must be individual or business" })).describe(
+      "Whether the child transacts as a person or a company.",
+    ),
   })
   .strict();
 
@@ -24,14 +34,20 @@ export const listManagedProfilesInput = z.object({
 
 export const managerPolicyInput = z
   .object({
-    allowedCorridors: z.array(z.enum(CORRIDORS)).transform((list) => [...new Set(list)].sort()),
+    allowedCorridors: z
+      .array(named("Corridor", z.enum(CORRIDORS)))
+      .transform((list) => [...new Set(list)].sort())
+      .describe("Corridors the manager may act in for its children; duplicates are dropped."),
     allowedCustomerTypes: z
-      .array(z.enum(CUSTOMER_TYPES))
+      .array(named("CustomerType", z.enum(CUSTOMER_TYPES)))
       .min(1, "must list at least one customer type, or be null for no narrowing")
       .transform((list) => [...new Set(list)].sort())
       .nullable()
-      .default(null),
-    isActive: z.boolean(),
+      .default(null)
+      .describe("Customer types its children may transact as (at least one); null or left out for no narrowing."),
+    isActive: z
+      .boolean()
+      .describe("False disables the manager: its children can then be neither managed nor acted for."),
   })
   .strict();
 

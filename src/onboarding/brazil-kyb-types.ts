@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { idField, named, outputObject } from "../output.js";
 import { SIDE_STATES } from "../uploads/service.js";
-import { calendarDate, countryCode, email, uuid } from "../validation.js";
-import { verificationFields } from "./brazil-subaccount-types.js";
+import { countryCode, email, uuid } from "../validation.js";
+import { personFields, verificationFields } from "./brazil-subaccount-types.js";
 
 /*
  * Level 1 KYB of Brazilian company subaccounts (the reference's `/v1/brl/kyb/*`): what each operation takes and
@@ -52,8 +52,13 @@ export const IDENTITY_DOCUMENTS: readonly DocumentType[] = ["ID", "DRIVERS-LICEN
 export const kybDocumentInput = z
   .object({
     subAccountId: uuid(),
-    documentType: z.enum(BRAZIL_DOCUMENT_TYPES),
-    isDoubleSided: z.boolean().optional(),
+    documentType: named("BrazilDocumentType", z.enum(BRAZIL_DOCUMENT_TYPES)).describe("What document it is."),
+    isDoubleSided: z
+      .boolean()
+      .optional()
+      .describe(
+        "True when its back is uploaded too (ID, DRIVERS_LICENSE, RESIDENCE_PERMIT only); false when left out.",
+      ),
   })
   .strict();
 export const kybDocumentReadInput = z.object({ subAccountId: uuid(), documentId: uuid() }).strict();
@@ -109,28 +114,39 @@ export const CONTROL_ROLES = [
 export const kybUboInput = z
   .object({
     subAccountId: uuid(),
-    fullName: z.string().trim().min(1, "is required").max(200),
-    dateOfBirth: calendarDate(),
-    countryOfTaxId: countryCode(),
-    taxIdNumber: z.string().trim().min(1, "is required").max(40),
+    ...personFields,
+    countryOfTaxId: countryCode().describe("The country that issued the tax id, at most 60 characters."),
+    taxIdNumber: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(40)
+      .describe("The person's tax id, 1 to 40 characters once trimmed."),
     percentageOfOwnership: z
       .string()
       .max(6, "must be a percentage, e.g. 25 or 12.5")
       .regex(/^\d{1,3}(\.\d{1,2})?$/, "must be a percentage, e.g. 25 or 12.5")
-      .refine((percentage) => Number(percentage) <= 100, "must be at most 100"),
-    hasControl: z.enum(CONTROL_ROLES).optional(),
-    email: email().optional(),
-    phone: z.string().max(40).optional(),
-    uploadedIdentificationId: uuid(),
-    uploadedSelfieId: uuid().optional(),
-    documentCountry: countryCode(),
-    streetLine1: z.string().max(200),
-    streetLine2: z.string().max(200).optional(),
-    streetLine3: z.string().max(200).optional(),
-    city: z.string().max(100),
-    state: z.string().max(100),
-    zipCode: z.string().max(20),
-    country: countryCode(),
+      .refine((percentage) => Number(percentage) <= 100, "must be at most 100")
+      .describe("The share of the company the person owns, in percent (e.g. 25 or 12.5), at most 100."),
+    hasControl: named("BrazilControlRole", z.enum(CONTROL_ROLES).optional()).describe(
+      "The person's role with control of the company.",
+    ),
+    email: email().optional().describe("The person's email address."),
+    phone: z.string().max(40).optional().describe("The person's phone number, at most 40 characters."),
+    uploadedIdentificationId: named("ID", uuid()).describe(
+      "A KYB document of the subaccount identifying the person (ID, DRIVERS_LICENSE, PASSPORT or RESIDENCE_PERMIT) whose files arrived; it identifies no other owner.",
+    ),
+    uploadedSelfieId: named("ID", uuid().optional()).describe(
+      "A KYB document of the subaccount (SELFIE or SELFIE_FROM_LIVENESS) whose file arrived.",
+    ),
+    documentCountry: countryCode().describe("The country that issued the identity document, at most 60 characters."),
+    streetLine1: z.string().max(200).describe("Street and number, at most 200 characters."),
+    streetLine2: z.string().max(200).optional().describe("At most 200 characters."),
+    streetLine3: z.string().max(200).optional().describe("At most 200 characters."),
+    city: z.string().max(100).describe("At most 100 characters."),
+    state: z.string().max(100).describe("The state, at most 100 characters."),
+    zipCode: z.string().max(20).describe("The postal code, at most 20 characters."),
+    country: countryCode().describe("The country of residence, at most 60 characters."),
   })
   .strict();
 
@@ -187,37 +203,82 @@ export const kybLevelOneInput = z
   .object({
     subAccountId: uuid(),
     uboIds: z
-      .array(uuid())
+      .array(named("ID", uuid()))
       .min(1, "must name at least one UBO")
       .max(50)
-      .refine((ids) => new Set(ids).size === ids.length, "must not name a UBO twice"),
-    companyLegalName: z.string().trim().min(1, "is required").max(200),
-    companyRegistrationNumber: z.string().trim().min(1, "is required").max(40),
-    taxIdentificationNumberTin: z.string().trim().min(1, "is required").max(40),
-    businessActivityDescription: z.string().trim().min(1, "is required").max(1000),
-    reasonForAccountOpening: z.enum(ACCOUNT_OPENING_REASONS),
-    sourceOfFundsAndIncome: z.enum(SOURCES_OF_FUNDS),
-    numberOfEmployees: z.enum(EMPLOYEE_COUNTS),
-    estimatedAnnualRevenueUsd: z.enum(ANNUAL_REVENUES_USD),
-    estimatedMonthlyVolumeUsd: z
+      .refine((ids) => new Set(ids).size === ids.length, "must not name a UBO twice")
+      .describe("1 to 50 beneficial owners of the subaccount (createBrazilKybBeneficialOwner), each once."),
+    companyLegalName: z
       .string()
-      .max(15)
-      .regex(/^[1-9][0-9]*$/, "must be a whole number of US dollars above 0"),
-    countryTaxResidence: countryCode(),
-    countrySubdivisionTaxResidence: z.string().max(100).optional(),
-    companyStreetLine1: z.string().max(200),
-    companyStreetLine2: z.string().max(200).optional(),
-    companyStreetLine3: z.string().max(200).optional(),
-    companyCity: z.string().max(100),
-    companyState: z.string().max(100),
-    companyZipCode: z.string().max(20),
-    companyCountry: countryCode(),
-    certificateOfIncorporationDocumentId: uuid(),
-    taxIdentificationDocumentId: uuid(),
-    emailPixKey: email().optional(),
-    website: z.url().max(500).optional(),
-    socialMedia: z.url().max(500).optional(),
-    sandboxReject: z.boolean().optional(),
+      .trim()
+      .min(1, "is required")
+      .max(200)
+      .describe("The company's legal name, 1 to 200 characters once trimmed."),
+    companyRegistrationNumber: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(40)
+      .describe("The company's registration number, 1 to 40 characters once trimmed."),
+    taxIdentificationNumberTin: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(40)
+      .describe("The CNPJ; it must be the subaccount's (dots, dashes and slashes ignored)."),
+    businessActivityDescription: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(1000)
+      .describe("What the company does, 1 to 1000 characters once trimmed."),
+    reasonForAccountOpening: named("BrazilAccountOpeningReason", z.enum(ACCOUNT_OPENING_REASONS)).describe(
+      "Why the account is opened.",
+    ),
+    sourceOfFundsAndIncome: named("BrazilSourceOfFunds", z.enum(SOURCES_OF_FUNDS)).describe(
+      "Where the company's funds come from.",
+    ),
+    numberOfEmployees: named("BrazilEmployeeCount", z.enum(EMPLOYEE_COUNTS)).describe(
+      "How many people the company employs.",
+    ),
+    estimatedAnnualRevenueUsd: named("BrazilAnnualRevenue", z.enum(ANNUAL_REVENUES_USD)).describe(
+      "The company's yearly revenue in US dollars.",
+    ),
+    estimatedMonthlyVolumeUsd: named(
+      "Decimal",
+      z
+        .string()
+        .max(15)
+        .regex(/^[1-9][0-9]*$/, "must be a whole number of US dollars above 0"),
+    ).describe("The expected monthly volume in whole US dollars, above 0."),
+    countryTaxResidence: countryCode().describe(
+      "The country where the company is resident for tax, at most 60 characters.",
+    ),
+    countrySubdivisionTaxResidence: z
+      .string()
+      .max(100)
+      .optional()
+      .describe("Its subdivision (state), at most 100 characters."),
+    companyStreetLine1: z.string().max(200).describe("The company's street and number, at most 200 characters."),
+    companyStreetLine2: z.string().max(200).optional().describe("At most 200 characters."),
+    companyStreetLine3: z.string().max(200).optional().describe("At most 200 characters."),
+    companyCity: z.string().max(100).describe("At most 100 characters."),
+    companyState: z.string().max(100).describe("The state, at most 100 characters."),
+    companyZipCode: z.string().max(20).describe("The postal code, at most 20 characters."),
+    companyCountry: countryCode().describe("The company's country, at most 60 characters."),
+    certificateOfIncorporationDocumentId: named("ID", uuid()).describe(
+      "A KYB document of the subaccount (CERTIFICATE_OF_INCORPORATION) whose file arrived.",
+    ),
+    taxIdentificationDocumentId: named("ID", uuid()).describe(
+      "A KYB document of the subaccount (COMPANY_TAX_IDENTIFICATION_DOCUMENT) whose file arrived.",
+    ),
+    emailPixKey: email().optional().describe("The company's email Pix key."),
+    website: z.url().max(500).optional().describe("The company's website (a URL)."),
+    socialMedia: z.url().max(500).optional().describe("The company's social media page (a URL)."),
+    sandboxReject: z
+      .boolean()
+      .optional()
+      .describe("True asks the sandbox provider to reject the attempt; live providers ignore it."),
   })
   .strict();
 

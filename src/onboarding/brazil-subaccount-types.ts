@@ -40,22 +40,32 @@ export const createSubaccountInput = z
       });
   });
 
+/** A person as level 1 KYC and KYB's beneficial owners name them. */
+export const personFields = {
+  fullName: z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(200)
+    .describe("The person's full name, 1 to 200 characters once trimmed."),
+  dateOfBirth: calendarDate().describe("Date of birth, YYYY-MM-DD."),
+};
+
 /** Level 1 KYC: what the provider verifies. It is handed over, never stored here. */
 export const newKycInput = z
   .object({
-    subAccountId: uuid(),
-    fullName: z.string().trim().min(1, "is required").max(200),
-    dateOfBirth: calendarDate(),
-    taxIdNumber: taxIdText(),
-    countryOfTaxId: countryCode(),
-    email: email(),
-    streetAddress: z.string().max(200),
-    city: z.string().max(100),
-    state: z.string().max(100),
-    zipCode: z.string().max(20),
-    country: countryCode(),
-    uploadedDocumentId: uuid(),
-    uploadedSelfieId: uuid(),
+    subAccountId: named("ID", uuid()).describe("The subject's individual subaccount (createBrazilSubaccount)."),
+    ...personFields,
+    taxIdNumber: taxIdText().describe("The CPF; it must be the subaccount's (dots and dashes ignored)."),
+    countryOfTaxId: countryCode().describe("The country that issued the tax id, at most 60 characters."),
+    email: email().describe("The person's email address."),
+    streetAddress: z.string().max(200).describe("Street and number, at most 200 characters."),
+    city: z.string().max(100).describe("At most 100 characters."),
+    state: z.string().max(100).describe("The state, at most 100 characters."),
+    zipCode: z.string().max(20).describe("The postal code, at most 20 characters."),
+    country: countryCode().describe("The country of residence, at most 60 characters."),
+    uploadedDocumentId: uuid().describe("The uploaded identity document's id, 1 to 200 characters."),
+    uploadedSelfieId: uuid().describe("The uploaded selfie's id, 1 to 200 characters."),
   })
   .strict();
 
@@ -70,8 +80,11 @@ export const importTokenInput = z
       .string()
       .min(1, "is required")
       .max(1024, { message: "must be at most 1024 bytes", abort: true })
-      .refine((token) => Buffer.byteLength(token, "utf8") <= 1024, "must be at most 1024 bytes"),
-    consentAttested: z.literal(true, "must be true: the subject consented to sharing the verification"),
+      .refine((token) => Buffer.byteLength(token, "utf8") <= 1024, "must be at most 1024 bytes")
+      .describe("The opaque share token, 1 to 1024 UTF-8 bytes."),
+    consentAttested: z
+      .literal(true, "must be true: the subject consented to sharing the verification")
+      .describe("Must be true: the subject consented to sharing its verification."),
   })
   .strict();
 
@@ -163,9 +176,11 @@ export type DocumentUploadView = z.output<typeof documentUploadView>;
 /** An individual's identity document (no passport here, as in the reference) and selfie to upload for level 1 KYC. */
 export const uploadUrlsInput = z
   .object({
-    taxId: taxIdText(),
-    documentType: z.enum(["ID", "DRIVERS-LICENSE"]),
-    isDoubleSided: z.boolean().optional(),
+    taxId: taxIdText().describe("The individual subaccount's CPF (formatting ignored)."),
+    documentType: named("BrazilIdentityDocumentType", z.enum(["ID", "DRIVERS-LICENSE"])).describe(
+      "The identity document's type.",
+    ),
+    isDoubleSided: z.boolean().optional().describe("True when its back is uploaded too; false when left out."),
   })
   .strict();
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Db } from "../db/client.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
-import { idField, instantField, outputObject } from "../output.js";
+import { idField, instantField, named, outputObject } from "../output.js";
 import type { QuoteService } from "../quotes/service.js";
 import { CORRIDOR_FIAT } from "../reference-data/corridors.js";
 import { fieldError, text, uuid } from "../validation.js";
@@ -13,9 +13,13 @@ import { findLatestInitialKycAttempt, recordInitialKycAttempt, type InitialKycAt
 /** The quote (and widget session) Brazilian KYC was started from, and the CPF or CNPJ the subject gave. */
 export const initialKycAttemptInput = z
   .object({
-    quoteId: uuid(),
-    taxId: text("code").refine((taxId) => taxIdCustomerType(taxId) !== undefined, "is not a valid CPF or CNPJ"),
-    sessionId: uuid().optional(),
+    quoteId: named("ID", uuid()).describe("A BRL quote the subject may see (its own, or one nobody owns)."),
+    taxId: text("code")
+      .refine((taxId) => taxIdCustomerType(taxId) !== undefined, "is not a valid CPF or CNPJ")
+      .describe(
+        "The CPF (an individual's KYC) or CNPJ (a company's KYB), formatting ignored; for a managed child it must match the child's customer type.",
+      ),
+    sessionId: named("ID", uuid().optional()).describe("A widget session the subject may see; left out when none."),
   })
   .strict();
 

@@ -9,33 +9,51 @@ export const RAMP_TYPES = ["BUY", "SELL"] as const;
 const code = text("code");
 
 /** A quote request. */
+const rampType = named("RampDirection", z.enum(RAMP_TYPES)).describe(
+  "BUY pays fiat in for tokens; SELL sends tokens for a fiat payout.",
+);
+const inputAmount = named("Decimal", amount()).describe("What is paid in, in inputCurrency.");
+const inputCurrency = code.describe("BUY: the fiat symbol (such as BRL); SELL: the token symbol, in any case.");
+const outputCurrency = code.describe("BUY: the token symbol, in any case; SELL: the fiat symbol.");
+const quotedCountry = omissible(countryCode()).describe(
+  "ISO 3166-1 alpha-2 code, in any case, of a country served in the quote's fiat.",
+);
 export const quoteInput = z.object({
-  rampType: z.enum(RAMP_TYPES),
-  from: code,
-  to: code,
-  inputAmount: amount(),
-  inputCurrency: code,
-  outputCurrency: code,
-  network: omissible(code),
-  paymentMethod: omissible(code),
-  countryCode: omissible(countryCode()),
+  rampType,
+  from: code.describe("BUY: the payment method; SELL: the network."),
+  to: code.describe("BUY: the network; SELL: the payment method."),
+  inputAmount,
+  inputCurrency,
+  outputCurrency,
+  network: named("Network", omissible(code)).describe("Must match the network in from/to."),
+  paymentMethod: named("PaymentMethodId", omissible(code)).describe("Must match the payment method in from/to."),
+  countryCode: quotedCountry,
 });
 /** A request for the quote, among the candidate networks, that pays out the most. */
 export const bestQuoteInput = z.object({
-  rampType: z.enum(RAMP_TYPES),
-  from: omissible(code),
-  to: omissible(code),
-  inputAmount: amount(),
-  inputCurrency: code,
-  outputCurrency: code,
+  rampType,
+  from: omissible(code).describe(
+    "BUY: the payment method (null: paymentMethod, else the fiat's home rail); not read for SELL.",
+  ),
+  to: omissible(code).describe(
+    "SELL: the payment method (null: paymentMethod, else the fiat's home rail); not read for BUY.",
+  ),
+  inputAmount,
+  inputCurrency,
+  outputCurrency,
   /** A whitelist of networks to compare; omitted or empty: every network (the reference's rule). */
   networks: omissible(
     z.array(
-      code.transform((name) => name.toLowerCase()).pipe(z.enum(NETWORKS, { error: "must be a supported network" })),
+      named(
+        "Network",
+        code.transform((name) => name.toLowerCase()).pipe(z.enum(NETWORKS, { error: "must be a supported network" })),
+      ),
     ),
+  ).describe("Candidate networks (default: all); the one paying out the most wins."),
+  paymentMethod: named("PaymentMethodId", omissible(code)).describe(
+    "The payment method when from (BUY) or to (SELL) is null; must match it otherwise.",
   ),
-  paymentMethod: omissible(code),
-  countryCode: omissible(countryCode()),
+  countryCode: quotedCountry,
 });
 export type QuoteInput = z.output<typeof quoteInput>;
 export type BestQuoteInput = z.output<typeof bestQuoteInput>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField, instantField, named, outputObject } from "../output.js";
+import { idField, inputObject, instantField, named, outputObject } from "../output.js";
 import { quoteTermsShape, RAMP_TYPES } from "../quotes/types.js";
 import { instant, text, uuid, walletAddress } from "../validation.js";
 import { CORRIDORS } from "../reference-data/corridors.js";
@@ -7,55 +7,85 @@ import { RAMP_PHASES, RAMP_STATUSES } from "../reference-data/ramp-phases.js";
 
 const MAX_JSON_BYTES = 16 * 1024;
 
-const id = uuid();
+const id = named("ID", uuid());
 const shortText = text("line").min(1);
 
 /** The chains a ramp's signing accounts are on, as the reference spells them. */
 export const SIGNING_ACCOUNT_TYPES = ["EVM", "Substrate"] as const;
 
 export const rampIdInput = z.object({ rampId: id });
+const signingAccount = inputObject(
+  "SigningAccountInput",
+  "An account that signs the ramp's transactions; stored with the ramp.",
+  z.object({
+    address: walletAddress().describe("The account's public address, 1 to 256 characters."),
+    type: named("SigningAccountType", z.enum(SIGNING_ACCOUNT_TYPES)).describe("The kind of chain the account is on."),
+  }),
+);
+const paymentData = inputObject(
+  "PaymentDataInput",
+  "The reference contract's payment data, stored with the ramp as given.",
+  z.object({
+    amount: shortText.optional().describe("The payment's amount, 1 to 256 characters."),
+    memo: shortText.optional().describe("The payment memo, 1 to 256 characters."),
+    memoType: shortText.optional().describe("How to read memo (such as text or id), 1 to 256 characters."),
+  }),
+);
+// The reference's known fields; anything else (provider auth tokens included) is dropped, never stored.
+const registrationDetails = inputObject(
+  "RegisterRampAdditionalDataInput",
+  "Direction- and corridor-specific details of a registration, stored with the ramp.",
+  z.object({
+    destinationAddress: walletAddress()
+      .optional()
+      .describe(
+        "BUY: where the tokens go, instead of the input's destinationAddress (they must match if both are given).",
+      ),
+    walletAddress: walletAddress().optional().describe("SELL: where the tokens come from (required)."),
+    pixDestination: shortText.optional().describe("BRL: a PIX key, 1 to 256 characters, stored as given."),
+    receiverTaxId: shortText.optional().describe("BRL: the receiver's tax id, 1 to 256 characters, stored as given."),
+    taxId: shortText.optional().describe("BRL: deprecated cross-check; must match the profile's verified tax id."),
+    paymentData: paymentData.optional().describe("Payment details, stored as given."),
+  }),
+);
 export const registerInput = z.object({
-  quoteId: id,
-  destinationAddress: walletAddress().optional(),
-  fiatAccountId: id.optional(),
-  sessionId: id.optional(),
-  signingAccounts: z
-    .array(z.object({ address: walletAddress(), type: z.enum(SIGNING_ACCOUNT_TYPES) }))
-    .max(10)
-    .optional(),
-  // The reference's known fields; anything else (provider auth tokens included) is dropped, never stored.
-  additionalData: z
-    .object({
-      destinationAddress: walletAddress().optional(),
-      walletAddress: walletAddress().optional(),
-      pixDestination: shortText.optional(),
-      receiverTaxId: shortText.optional(),
-      taxId: shortText.optional(),
-      paymentData: z
-        .object({ amount: shortText.optional(), memo: shortText.optional(), memoType: shortText.optional() })
-        .optional(),
-    })
-    .optional(),
+  quoteId: id.describe("The quote to consume: the caller's own or an unowned one, unexpired and not yet registered."),
+  destinationAddress: walletAddress().optional().describe("BUY: where the tokens go (required)."),
+  fiatAccountId: id
+    .optional()
+    .describe(
+      "SELL in AR, CO, MX or US: the subject's fiat account for the payout (required there, refused elsewhere).",
+    ),
+  sessionId: id.optional().describe("A widget session (createWidgetSession)."),
+  signingAccounts: z.array(signingAccount).max(10).optional().describe("At most 10 signing accounts."),
+  additionalData: registrationDetails.optional().describe("Extra details; a SELL gives its walletAddress here."),
 });
 const transactionHash = shortText.nullable().optional();
-export const updateInput = z.object({
-  rampId: id,
-  presignedTxs: z
-    .array(z.record(z.string(), z.unknown()))
-    .max(20)
-    .refine((txs) => JSON.stringify(txs).length <= MAX_JSON_BYTES, "must be at most 16 KB"),
-  additionalData: z
+const clientReportedHashes = inputObject(
+  "UpdateRampAdditionalDataInput",
+  "Client-reported transaction hashes; a null clears one.",
+  z
     .object({
-      assethubToPendulumHash: transactionHash,
-      squidRouterApproveHash: transactionHash,
-      squidRouterNoPermitApproveHash: transactionHash,
-      squidRouterNoPermitSwapHash: transactionHash,
-      squidRouterNoPermitTransferHash: transactionHash,
-      squidRouterSwapHash: transactionHash,
+      assethubToPendulumHash: transactionHash.describe("Hash of the AssetHub-to-Pendulum transfer."),
+      squidRouterApproveHash: transactionHash.describe("Hash of the Squid Router approval."),
+      squidRouterNoPermitApproveHash: transactionHash.describe("Hash of the Squid Router approval without permit."),
+      squidRouterNoPermitSwapHash: transactionHash.describe("Hash of the Squid Router swap without permit."),
+      squidRouterNoPermitTransferHash: transactionHash.describe("Hash of the Squid Router transfer without permit."),
+      squidRouterSwapHash: transactionHash.describe("Hash of the Squid Router swap."),
     })
-    .strict()
+    .strict(),
+);
+export const updateInput = z.object({
+  rampId: id.describe("The UUID of the subject's ramp to update."),
+  presignedTxs: z
+    .array(named("JSONObject", z.record(z.string(), z.unknown())))
+    .max(20)
+    .refine((txs) => JSON.stringify(txs).length <= MAX_JSON_BYTES, "must be at most 16 KB")
+    .describe("SELL: the signed unsignedTxs (at most 20, 16 KB in all)."),
+  additionalData: clientReportedHashes
     .nullable()
-    .optional(),
+    .optional()
+    .describe("Hashes to record; each one given replaces the stored value, and the others stay."),
 });
 export const historyInput = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),

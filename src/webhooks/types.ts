@@ -12,14 +12,21 @@ export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as c
  */
 export const registerWebhookInput = z
   .object({
-    url: text("token"),
-    quoteId: uuid().nullish(),
-    sessionId: uuid().nullish(),
+    url: text("token").describe(
+      "HTTPS only, with no user name or password, at most 2048 characters; every address it resolves to must be publicly routable.",
+    ),
+    quoteId: named("ID", uuid())
+      .nullish()
+      .describe("A quote created with the calling secret key; null when sessionId is given."),
+    sessionId: named("ID", uuid())
+      .nullish()
+      .describe("A widget session created with the calling secret key; null when quoteId is given."),
     events: z
-      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .array(named("WebhookEventType", z.enum(WEBHOOK_EVENT_TYPES)))
       .min(1, "must name at least one event type")
       .refine((events) => new Set(events).size === events.length, "must not repeat an event type")
-      .optional(),
+      .optional()
+      .describe("Default: both."),
   })
   .strict();
 export type RegisterWebhookInput = z.output<typeof registerWebhookInput>;

@@ -1,15 +1,21 @@
 import { z } from "zod";
 import { RAMP_TYPES } from "../quotes/types.js";
 import { country, cryptocurrency, FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../reference-data/catalog.js";
-import { idField, outputObject } from "../output.js";
+import { idField, named, outputObject } from "../output.js";
 import { amount, countryCode, uuid, walletAddress } from "../validation.js";
 
 const webUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048);
 const externalSessionId = z.string().min(1).max(128);
 const common = {
-  callbackUrl: webUrl.optional(),
-  externalSessionId: externalSessionId.optional(),
-  walletAddressLocked: walletAddress().optional(),
+  callbackUrl: webUrl
+    .optional()
+    .describe("An http(s) URL, at most 2048 characters, the widget returns the user to once the ramp is created."),
+  externalSessionId: externalSessionId
+    .optional()
+    .describe("Your own reference for the session, 1 to 128 characters; required without quoteId."),
+  walletAddressLocked: walletAddress()
+    .optional()
+    .describe("A wallet address the user cannot change in the widget, at most 128 characters."),
 };
 /** Attribution comes from the caller's credentials; the reference's `partnerId` is accepted and ignored. */
 const ignoredAttribution = { partnerId: z.string().max(256).optional() };
@@ -31,17 +37,36 @@ const LOCKED_FIELDS = new Set(["quoteId", ...Object.keys(common), ...Object.keys
  */
 export const createWidgetSessionInput = z
   .strictObject({
-    quoteId: uuid().optional(),
-    rampType: refreshRequired.rampType.optional(),
-    network: refreshRequired.network.optional(),
-    inputAmount: refreshRequired.inputAmount.optional(),
+    quoteId: named("ID", uuid())
+      .optional()
+      .describe(
+        "Locks the widget to this quote (one the caller may see); then only callbackUrl, externalSessionId and walletAddressLocked may join it.",
+      ),
+    rampType: named("RampDirection", refreshRequired.rampType.optional()).describe(
+      "Without quoteId: the direction to quote (required).",
+    ),
+    network: named("Network", refreshRequired.network.optional()).describe(
+      "Without quoteId: the network to quote on (required).",
+    ),
+    inputAmount: named("Decimal", refreshRequired.inputAmount.optional()).describe(
+      "Without quoteId: the amount to quote (required).",
+    ),
     ...common,
-    fiat: z.enum(FIAT_SYMBOLS).optional(),
-    cryptoLocked: z.string().max(16).optional(),
-    paymentMethod: z.enum(PAYMENT_METHOD_IDS).optional(),
+    fiat: named("FiatCurrencySymbol", z.enum(FIAT_SYMBOLS))
+      .optional()
+      .describe("Without quoteId: the fiat to quote in."),
+    cryptoLocked: z
+      .string()
+      .max(16)
+      .optional()
+      .describe("Without quoteId: a token of the chosen network (exact symbol) that the user cannot change."),
+    paymentMethod: named("PaymentMethodId", z.enum(PAYMENT_METHOD_IDS))
+      .optional()
+      .describe("Without quoteId: the payment method."),
     countryCode: countryCode()
       .refine((code) => country(code) !== undefined, "must be a supported country")
-      .optional(),
+      .optional()
+      .describe("Without quoteId: a supported country's ISO 3166-1 alpha-2 code, in capitals."),
     ...ignoredAttribution,
   })
   .superRefine(

@@ -53,7 +53,8 @@ export class AdminResolver {
       description: "The profile to enable or update (UUID); a managed child cannot be one.",
     })
     profileId: string,
-    @Arg("policy", () => ManagerPolicyInput, { description: "The whole new policy." }) policy: ManagerPolicyInput,
+    @Arg("policy", () => ManagerPolicyInput, { description: "The whole new policy." })
+    policy: InstanceType<typeof ManagerPolicyInput>,
     @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof PutManagerPayload>> {
@@ -117,7 +118,7 @@ export class AdminResolver {
     @Arg("partnerId", () => ID, { description: "The active partner the credential is attributed to (UUID)." })
     partnerId: string,
     @Arg("input", () => PartnerCredentialInput, { description: "The bound profile, and the optional name and expiry." })
-    input: PartnerCredentialInput,
+    input: InstanceType<typeof PartnerCredentialInput>,
     @Operator() operator: OperatorActor,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof IssuePartnerCredentialPayload>> {

@@ -71,7 +71,7 @@ export class BrazilCustomersResolver {
   @Performs(BR.newKyc)
   async submitBrazilKyc(
     @Arg("input", () => SubmitBrazilKycInput, { description: "The person's data and uploaded documents." })
-    input: SubmitBrazilKycInput,
+    input: InstanceType<typeof SubmitBrazilKycInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof SubmitBrazilKycPayload>> {
@@ -170,7 +170,7 @@ export class BrazilCustomersResolver {
   @Performs(BR.importToken)
   async importBrazilKycToken(
     @Arg("input", () => ImportBrazilKycTokenInput, { description: "The token and the subject's consent." })
-    input: ImportBrazilKycTokenInput,
+    input: InstanceType<typeof ImportBrazilKycTokenInput>,
     @Arg("idempotencyKey", () => String, {
       description:
         "1 to 128 visible ASCII characters (else IDEMPOTENCY_KEY_REQUIRED), as REST's Idempotency-Key header, with which it shares its keys: another input under a used key is IDEMPOTENCY_KEY_MISMATCH, one still running IDEMPOTENCY_KEY_IN_USE.",
@@ -196,7 +196,7 @@ export class BrazilCustomersResolver {
   @Performs(BR.recordKycAttempt)
   async recordBrazilKycAttempt(
     @Arg("input", () => RecordBrazilKycAttemptInput, { description: "The quote, the tax id and the widget session." })
-    input: RecordBrazilKycAttemptInput,
+    input: InstanceType<typeof RecordBrazilKycAttemptInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RecordBrazilKycAttemptPayload>> {
@@ -210,7 +210,7 @@ export class BrazilCustomersResolver {
   @Performs(BR.uploadUrls)
   async requestBrazilKycUploads(
     @Arg("input", () => RequestBrazilKycUploadsInput, { description: "The subaccount and the identity document." })
-    input: RequestBrazilKycUploadsInput,
+    input: InstanceType<typeof RequestBrazilKycUploadsInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RequestBrazilKycUploadsPayload>> {
@@ -238,7 +238,7 @@ export class BrazilCustomersResolver {
     @Arg("subAccountId", () => ID, { description: "One of the subject's company subaccounts." })
     subAccountId: string,
     @Arg("input", () => CreateBrazilKybDocumentInput, { description: "The document's type and sides." })
-    input: CreateBrazilKybDocumentInput,
+    input: InstanceType<typeof CreateBrazilKybDocumentInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateBrazilKybDocumentPayload>> {
@@ -271,7 +271,7 @@ export class BrazilCustomersResolver {
     @Arg("subAccountId", () => ID, { description: "One of the subject's company subaccounts." })
     subAccountId: string,
     @Arg("input", () => CreateBrazilKybBeneficialOwnerInput, { description: "The person and their documents." })
-    input: CreateBrazilKybBeneficialOwnerInput,
+    input: InstanceType<typeof CreateBrazilKybBeneficialOwnerInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateBrazilKybBeneficialOwnerPayload>> {
@@ -289,7 +289,7 @@ export class BrazilCustomersResolver {
     @Arg("input", () => SubmitBrazilKybInput, {
       description: "The company's data, its beneficial owners and documents.",
     })
-    input: SubmitBrazilKybInput,
+    input: InstanceType<typeof SubmitBrazilKybInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof SubmitBrazilKybPayload>> {

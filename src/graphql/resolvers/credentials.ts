@@ -37,7 +37,7 @@ export class CredentialsResolver {
       nullable: true,
       description: "Name and expiry; the input, like each of its fields, may be left out.",
     })
-    input: CreateApiCredentialInput | null,
+    input: InstanceType<typeof CreateApiCredentialInput> | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateApiCredentialPayload>> {

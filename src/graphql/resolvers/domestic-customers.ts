@@ -99,7 +99,7 @@ export class DomesticCustomersResolver {
   async submitDomesticKycInformation(
     @Arg("country", () => DomesticCountryEnum, countryArg) country: DomesticCountry,
     @Arg("input", () => DomesticKycInformationInput, { description: "The person's information." })
-    input: DomesticKycInformationInput,
+    input: InstanceType<typeof DomesticKycInformationInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof SubmitDomesticKycInformationPayload>> {

@@ -41,7 +41,7 @@ export class FiatAccountsResolver {
     @Arg("input", () => CreateFiatAccountInput, {
       description: "The account; which fields are required and how they are checked depends on its country and type.",
     })
-    input: CreateFiatAccountInput,
+    input: InstanceType<typeof CreateFiatAccountInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateFiatAccountPayload>> {

@@ -138,7 +138,7 @@ export class ManagedProfilesResolver {
     @Arg("input", () => CreateManagedProfileInput, {
       description: "The child's subject, contact email and customer type.",
     })
-    input: CreateManagedProfileInput,
+    input: InstanceType<typeof CreateManagedProfileInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<CreateManagedProfilePayload> {
@@ -169,7 +169,7 @@ export class ManagedProfilesResolver {
       nullable: true,
       description: "Name and expiry; the input, like each of its fields, may be left out.",
     })
-    input: CreateApiCredentialInput | null,
+    input: InstanceType<typeof CreateApiCredentialInput> | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateManagedProfileCredentialPayload>> {

@@ -29,7 +29,8 @@ export class QuotesResolver {
   })
   @Performs(createQuote)
   async createQuote(
-    @Arg("input", () => CreateQuoteInput, { description: "The conversion to price." }) input: CreateQuoteInput,
+    @Arg("input", () => CreateQuoteInput, { description: "The conversion to price." })
+    input: InstanceType<typeof CreateQuoteInput>,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateQuotePayload>> {
@@ -43,7 +44,7 @@ export class QuotesResolver {
   @Performs(createBestQuote)
   async createBestQuote(
     @Arg("input", () => CreateBestQuoteInput, { description: "The conversion to price and the networks to compare." })
-    input: CreateBestQuoteInput,
+    input: InstanceType<typeof CreateBestQuoteInput>,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateBestQuotePayload>> {
@@ -59,7 +60,7 @@ export class QuotesResolver {
     @Arg("input", () => CreateWidgetSessionInput, {
       description: "A locked quote, or the parameters the widget quotes with.",
     })
-    input: CreateWidgetSessionInput,
+    input: InstanceType<typeof CreateWidgetSessionInput>,
     @OptionalActing() acting: ActingContext | null,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof CreateWidgetSessionPayload>> {

@@ -88,7 +88,7 @@ export class RampsResolver {
     @Arg("input", () => RegisterRampInput, {
       description: "The quote to register and where the funds go or come from.",
     })
-    input: RegisterRampInput,
+    input: InstanceType<typeof RegisterRampInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RegisterRampPayload>> {
@@ -100,7 +100,8 @@ export class RampsResolver {
   })
   @Performs(updateRamp)
   async updateRamp(
-    @Arg("input", () => UpdateRampInput, { description: "The ramp and what to add to it." }) input: UpdateRampInput,
+    @Arg("input", () => UpdateRampInput, { description: "The ramp and what to add to it." })
+    input: InstanceType<typeof UpdateRampInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof UpdateRampPayload>> {

@@ -50,7 +50,7 @@ export class WebhooksResolver {
     @Arg("input", () => RegisterWebhookInput, {
       description: "The URL, the quote or widget session to follow, and the event types.",
     })
-    input: RegisterWebhookInput,
+    input: InstanceType<typeof RegisterWebhookInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RegisterWebhookPayload>> {

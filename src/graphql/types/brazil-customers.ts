@@ -1,4 +1,4 @@
-import { Field, ID, InputType } from "type-graphql";
+import { Field, InputType } from "type-graphql";
 import {
   BRAZIL_IDENTITY_STATUSES,
   BRAZIL_VERIFICATION_PROGRESS,
@@ -6,13 +6,17 @@ import {
   createdSubaccountView,
   documentUploadView,
   importedTokenView,
+  importTokenInput,
   kycStatusView,
   kycUploadsView,
+  newKycInput,
   submittedKycView,
+  uploadUrlsInput,
   userView,
 } from "../../onboarding/brazil-subaccount-types.js";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CustomerTypeEnum } from "./managed-profiles.js";
+import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 /*
@@ -95,58 +99,14 @@ export class CreateBrazilSubaccountInput {
   cnpj?: string | null;
 }
 
-@InputType({ description: "Level 1 KYC of an individual subaccount: handed to the provider, never stored here." })
-export class SubmitBrazilKycInput {
-  @Field(() => ID, { description: "The subject's individual subaccount (createBrazilSubaccount)." })
-  subAccountId!: string;
+export const SubmitBrazilKycInput = inputType("SubmitBrazilKycInput", newKycInput, {
+  description: "Level 1 KYC of an individual subaccount: handed to the provider, never stored here.",
+});
 
-  @Field({ description: "The person's full name, 1 to 200 characters once trimmed." })
-  fullName!: string;
-
-  @Field({ description: "Date of birth, YYYY-MM-DD." })
-  dateOfBirth!: string;
-
-  @Field({ description: "The CPF; it must be the subaccount's (dots and dashes ignored)." })
-  taxIdNumber!: string;
-
-  @Field({ description: "The country that issued the tax id, at most 60 characters." })
-  countryOfTaxId!: string;
-
-  @Field({ description: "The person's email address." })
-  email!: string;
-
-  @Field({ description: "Street and number, at most 200 characters." })
-  streetAddress!: string;
-
-  @Field({ description: "At most 100 characters." })
-  city!: string;
-
-  @Field({ description: "The state, at most 100 characters." })
-  state!: string;
-
-  @Field({ description: "The postal code, at most 20 characters." })
-  zipCode!: string;
-
-  @Field({ description: "The country of residence, at most 60 characters." })
-  country!: string;
-
-  @Field({ description: "The uploaded identity document's id, 1 to 200 characters." })
-  uploadedDocumentId!: string;
-
-  @Field({ description: "The uploaded selfie's id, 1 to 200 characters." })
-  uploadedSelfieId!: string;
-}
-
-@InputType({
+export const ImportBrazilKycTokenInput = inputType("ImportBrazilKycTokenInput", importTokenInput, {
   description: "A KYC share token to import: a secret, handed to the provider only (never stored, logged or returned).",
-})
-export class ImportBrazilKycTokenInput {
-  @Field({ description: "The opaque share token, 1 to 1024 UTF-8 bytes." })
-  importToken!: string;
-
-  @Field({ description: "Must be true: the subject consented to sharing its verification." })
-  consentAttested!: boolean;
-}
+  fields: ["importToken", "consentAttested"], // the idempotency key is an argument of its own
+});
 
 /** The identity documents level 1 KYC takes (no passport, as REST's getUploadUrls). */
 const BrazilIdentityDocumentTypeEnum = { ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const;
@@ -159,17 +119,9 @@ registerGraphQLEnum(BrazilIdentityDocumentTypeEnum, {
   },
 });
 
-@InputType({ description: "The identity document level 1 KYC of an individual subaccount will name, with a selfie." })
-export class RequestBrazilKycUploadsInput {
-  @Field({ description: "The individual subaccount's CPF (formatting ignored)." })
-  taxId!: string;
-
-  @Field(() => BrazilIdentityDocumentTypeEnum, { description: "The identity document's type." })
-  documentType!: string;
-
-  @Field(() => Boolean, { nullable: true, description: "True when its back is uploaded too; false when left out." })
-  isDoubleSided?: boolean | null;
-}
+export const RequestBrazilKycUploadsInput = inputType("RequestBrazilKycUploadsInput", uploadUrlsInput, {
+  description: "The identity document level 1 KYC of an individual subaccount will name, with a selfie.",
+});
 
 export const CreateBrazilSubaccountPayload = outputType(createdSubaccountView);
 export const SubmitBrazilKycPayload = outputType(submittedKycView);

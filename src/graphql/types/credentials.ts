@@ -1,8 +1,14 @@
-import { Field, InputType, ObjectType } from "type-graphql";
+import { Field, ObjectType } from "type-graphql";
 import { RAMP_ENVIRONMENTS } from "../../auth/keys.js";
-import { apiCredentialView, issuedCredential, type ApiCredentialView } from "../../credentials/types.js";
+import {
+  apiCredentialView,
+  createCredentialInput,
+  issuedCredential,
+  type ApiCredentialView,
+} from "../../credentials/types.js";
 import { Connection } from "./connection.js";
 import { enumOf } from "./enums.js";
+import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 const RampEnvironmentEnum = enumOf(RAMP_ENVIRONMENTS);
@@ -21,14 +27,9 @@ export const ApiCredentialConnection = Connection(ApiCredential, "ApiCredential"
 
 export const CreatedApiCredential = outputType(issuedCredential);
 
-@InputType({ description: "Name and expiry of a new credential; both may be left out." })
-export class CreateApiCredentialInput {
-  @Field({ nullable: true, description: '1 to 100 characters once trimmed; default "API Credential".' })
-  name?: string;
-
-  @Field({ nullable: true, description: "In the future and at most 2 years away; default one year from now." })
-  expiresAt?: Date;
-}
+export const CreateApiCredentialInput = inputType("CreateApiCredentialInput", createCredentialInput, {
+  description: "Name and expiry of a new credential; both may be left out.",
+});
 
 export enum ApiCredentialEventAction {
   CREATED = "created",

@@ -5,11 +5,13 @@ import {
   hostedLinkView,
   KYB_COUNTRIES,
   KYB_FILE_TYPES,
+  kycInformation,
   kybSubmissionView,
   RELATED_PERSON_FILE_TYPES,
   submissionView,
 } from "../../kyc/domestic.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
+import { inputType } from "./input-type.js";
 import { enumOf, screamingEnumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
@@ -82,71 +84,15 @@ export class RetryDomesticKycPayload {
   hostedLink!: InstanceType<typeof DomesticHostedLink> | null;
 }
 
-@InputType({
-  description:
-    "An individual's KYC information, handed to the provider and not stored here; beyond the names, the birth date and the document number, what each country asks for is optional.",
-})
-export class DomesticKycInformationInput {
-  @Field({ description: "Given name(s), 1 to 100 characters after trimming." })
-  firstName!: string;
-
-  @Field({ description: "Family name(s), 1 to 100 characters after trimming." })
-  lastName!: string;
-
-  @Field({ description: "The birth date, YYYY-MM-DD." })
-  dateOfBirth!: string;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The identity document's type, as the country names it (at most 50 characters).",
-  })
-  documentType?: string | null;
-
-  @Field({ description: "The identity document's number, 1 to 50 characters after trimming." })
-  documentNumber!: string;
-
-  @Field(() => ColombianDocumentTypeEnum, { nullable: true, description: "The document's type in Colombia." })
-  colombianDocumentType?: string | null;
-
-  @Field(() => ArgentineDocumentTypeEnum, { nullable: true, description: "The document's type in Argentina." })
-  argentineDocumentType?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The Argentine tax id (CUIT): 11 digits, nothing else." })
-  cuit?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The person's email address." })
-  email?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The person's phone number, as given (at most 200 characters)." })
-  phone?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "Asked for in Argentina; handed over as given (at most 10 characters).",
-  })
-  countryCode?: string | null;
-
-  @Field(() => [String], {
-    nullable: true,
-    description: "The person's nationalities: at most 10, each 1 to 100 characters.",
-  })
-  nationalities?: string[] | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether the person is politically exposed (PEP)." })
-  politicallyExposed?: boolean | null;
-
-  @Field(() => String, { nullable: true, description: "Street address (at most 200 characters)." })
-  address?: string | null;
-
-  @Field(() => String, { nullable: true, description: "City (at most 200 characters)." })
-  city?: string | null;
-
-  @Field(() => String, { nullable: true, description: "State or province (at most 200 characters)." })
-  state?: string | null;
-
-  @Field(() => String, { nullable: true, description: "Postal code (at most 200 characters)." })
-  zipCode?: string | null;
-}
+// The country is an argument of its own.
+export const DomesticKycInformationInput = inputType(
+  "DomesticKycInformationInput",
+  kycInformation.omit({ country: true }),
+  {
+    description:
+      "An individual's KYC information, handed to the provider and not stored here; beyond the names, the birth date and the document number, what each country asks for is optional.",
+  },
+);
 
 @InputType({
   description:

@@ -1,4 +1,3 @@
-import { Field, InputType } from "type-graphql";
 import { enumOf } from "./enums.js";
 import {
   AR_DOCUMENT_TYPES,
@@ -8,8 +7,9 @@ import {
 } from "../../fiat-accounts/rail-rules.js";
 import { BANK_ACCOUNT_TYPES, FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
 import { Connection } from "./connection.js";
+import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
-import { fiatAccountView } from "../../fiat-accounts/types.js";
+import { createFiatAccountInput, fiatAccountView } from "../../fiat-accounts/types.js";
 
 export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
 registerGraphQLEnum(FiatAccountCountryEnum, {
@@ -87,100 +87,6 @@ export const FiatAccount = outputType(fiatAccountView);
 
 export const FiatAccountConnection = Connection(FiatAccount, "FiatAccount");
 
-@InputType({
+export const CreateFiatAccountInput = inputType("CreateFiatAccountInput", createFiatAccountInput, {
   description: "The fields each corridor and type requires are checked for real (ABA, CLABE, CBU, CUIT, NIT).",
-})
-export class CreateFiatAccountInput {
-  @Field(() => FiatAccountCountryEnum, {
-    description: "The corridor to pay out in; for a managed child the manager's current policy must allow it.",
-  })
-  country!: string;
-
-  @Field(() => FiatAccountTypeEnum, {
-    description: "The rail; it must be one the country offers (US: ACH or BANK_USA; MX: SPEI; AR: COELSA; CO: ACH).",
-  })
-  type!: string;
-
-  @Field({
-    description:
-      "Digits, which spaces or dashes may group: US 4–17 digits, MX an 18-digit CLABE, AR a 22-digit CBU or CVU, CO 6–20 digits.",
-  })
-  accountNumber!: string;
-
-  @Field(() => String, { nullable: true, description: "The account holder's name (optional, as in the reference)." })
-  accountName?: string | null;
-
-  @Field(() => BankAccountTypeEnum, { nullable: true, description: "Required in US and CO, optional elsewhere." })
-  accountType?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "US: the 9-digit ABA routing number, required there; refused in MX, where the CLABE names the bank.",
-  })
-  routingNumber?: string | null;
-
-  @Field(() => String, { nullable: true, description: "CO: the 4-digit ACH Colombia bank code, required there." })
-  accountBankCode?: string | null;
-
-  @Field(() => FiatAccountDocumentTypeEnum, {
-    nullable: true,
-    description: "AR: CUIT or CUIL; CO: CC, CE, NIT, PP or TI. Required in AR and CO.",
-  })
-  documentType?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description:
-      "The number of that documentType, required in AR and CO; CUIT, CUIL and NIT check digits are verified.",
-  })
-  documentNumber?: string | null;
-
-  @Field(() => Boolean, {
-    nullable: true,
-    description: "Stored with the account (false when omitted); no rule here reads it and it is not returned.",
-  })
-  isExternal?: boolean | null;
-
-  @Field(() => String, { nullable: true, description: "The bank's street address; optional and not returned." })
-  bankStreet?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The bank's city; optional and not returned." })
-  bankCity?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The bank's state or region; optional and not returned." })
-  bankState?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The bank's postal code; optional and not returned." })
-  bankPostalCode?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The bank's country; optional and not returned." })
-  bankCountry?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The beneficiary's street address; required for US BANK_USA, optional elsewhere.",
-  })
-  beneficiaryStreet?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The beneficiary's city; required for US BANK_USA, optional elsewhere.",
-  })
-  beneficiaryCity?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The beneficiary's state; required for US BANK_USA, optional elsewhere.",
-  })
-  beneficiaryState?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description:
-      "US: ZIP (12345 or 12345-6789), required for BANK_USA; elsewhere the beneficiary's postal code as given.",
-  })
-  beneficiaryPostalCode?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The beneficiary's country; optional and not checked." })
-  beneficiaryCountry?: string | null;
-}
+});

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { Field, ObjectType } from "type-graphql";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
@@ -6,12 +6,16 @@ import { managerPolicyView } from "../../auth/delegation.js";
 import { partnerView } from "../../admin/types.js";
 import {
   CREATION_SOURCES,
+  createManagedProfileInput,
   MANAGED_PROFILE_STATUSES,
+  managerPolicyInput,
   managedProfileView,
   type ManagedProfileView,
 } from "../../managed-profiles/types.js";
+import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
 import { Connection } from "./connection.js";
+import { inputType } from "./input-type.js";
 import { Node } from "./node.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
@@ -83,57 +87,20 @@ export class CreateManagedProfilePayload {
   created!: boolean;
 }
 
-@InputType({ description: "A new managed child; sending the same values again returns the existing child." })
-export class CreateManagedProfileInput {
-  @Field({
-    description:
-      "The manager's own id for the subject, 1 to 255 characters once trimmed; unique per manager, reserved even after deletion.",
-  })
-  externalSubjectId!: string;
+export const CreateManagedProfileInput = inputType("CreateManagedProfileInput", createManagedProfileInput, {
+  description: "A new managed child; sending the same values again returns the existing child.",
+});
 
-  @Field({
-    description:
-      "Provider contact email, trimmed and lower-cased, at most 255 characters; unique per manager, reserved even after deletion.",
-  })
-  contactEmail!: string;
-
-  @Field(() => CustomerTypeEnum, { description: "Whether the child transacts as a person or a company." })
-  customerType!: string;
-}
-
-@InputType({ description: "A manager's whole corridor policy; it replaces the previous one." })
-export class ManagerPolicyInput {
-  @Field(() => [CorridorEnum], {
-    description: "Corridors the manager may act in for its children; duplicates are dropped.",
-  })
-  allowedCorridors!: string[];
-
-  @Field(() => [CustomerTypeEnum], {
-    nullable: true,
-    description: "Customer types its children may transact as (at least one); null or left out for no narrowing.",
-  })
-  allowedCustomerTypes?: string[] | null;
-
-  @Field({ description: "False disables the manager: its children can then be neither managed nor acted for." })
-  isActive!: boolean;
-}
+export const ManagerPolicyInput = inputType("ManagerPolicyInput", managerPolicyInput, {
+  description: "A manager's whole corridor policy; it replaces the previous one.",
+});
 
 export const Partner = outputType(partnerView);
 
-@InputType({ description: "A partner-managed credential: the profile it is bound to, and optional name and expiry." })
-export class PartnerCredentialInput {
-  @Field(() => ID, {
-    nullable: true,
-    description: "The existing profile the credential authenticates; without one, CREDENTIAL_SUBJECT_REQUIRED.",
-  })
-  profileId?: string;
-
-  @Field({ nullable: true, description: '1 to 100 characters once trimmed; default "API Credential".' })
-  name?: string;
-
-  @Field({ nullable: true, description: "In the future and at most 2 years away; default one year from now." })
-  expiresAt?: Date;
-}
+export const PartnerCredentialInput = inputType("PartnerCredentialInput", createPartnerApiCredential.input, {
+  description: "A partner-managed credential: the profile it is bound to, and optional name and expiry.",
+  fields: ["profileId", "name", "expiresAt"], // the partner is an argument of its own
+});
 
 export const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) =>
   name.replace(/-/g, "_").toUpperCase(),

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { Field, ID, ObjectType } from "type-graphql";
 import {
   DOCUMENT_COLLECTIONS,
   KYC_PROVIDERS,
@@ -9,8 +9,9 @@ import {
 } from "../../onboarding/requirements.js";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
+import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
-import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
+import { initialKycAttemptInput, initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
 
 /*
  * Onboarding as REST's /v1/onboarding/status and /v1/onboarding/requirements tell it. Status fields REST
@@ -185,20 +186,7 @@ export class ActiveEntity {
 
 export const BrazilKycAttempt = outputType(initialKycAttemptView);
 
-@InputType({
+export const RecordBrazilKycAttemptInput = inputType("RecordBrazilKycAttemptInput", initialKycAttemptInput, {
   description:
     "The quote (and widget session) Brazilian KYC starts from, and the CPF or CNPJ given: only checked for form, never kept.",
-})
-export class RecordBrazilKycAttemptInput {
-  @Field(() => ID, { description: "A BRL quote the subject may see (its own, or one nobody owns)." })
-  quoteId!: string;
-
-  @Field({
-    description:
-      "The CPF (an individual's KYC) or CNPJ (a company's KYB), formatting ignored; for a managed child it must match the child's customer type.",
-  })
-  taxId!: string;
-
-  @Field(() => ID, { nullable: true, description: "A widget session the subject may see; left out when none." })
-  sessionId?: string | null;
-}
+});

@@ -3,17 +3,18 @@ import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, Float, ID, Int, ObjectType, registerEnumType, type ClassType } from "type-graphql";
 import { z } from "zod";
 import { graphqlNames } from "../../output.js";
-import { DecimalScalar } from "./scalars.js";
+import { DateTimeScalar, DecimalScalar } from "./scalars.js";
 
 /*
  * GraphQL object types generated from the operations' output schemas (src/operations/output.ts): the same fields,
  * descriptions and nullability, typed by what zod says or by the named type the schema names.
  */
 
-/** The named types an output field may name: scalars, ID, and every enum registered through registerGraphQLEnum. */
+/** The named types a field may name: scalars, ID, and every enum registered through registerGraphQLEnum. */
 const namedTypes = new Map<string, GraphQLScalarType | object>([
   ["ID", ID],
   ["Decimal", DecimalScalar],
+  ["DateTime", DateTimeScalar],
   ["JSONObject", GraphQLJSONObject],
 ]);
 
@@ -26,14 +27,24 @@ export function registerGraphQLEnum<Enum extends object>(
   namedTypes.set(config.name, enumObject);
 }
 
-function namedType(name: string) {
+export function namedType(name: string) {
   const type = namedTypes.get(name);
   if (!type) throw new Error(`No GraphQL type is registered under the name ${name}`);
   return type;
 }
 
 /** A field's type, as type-graphql takes it: named lazily, so types may refer to ones declared later. */
-type TypeThunk = NonNullable<Parameters<typeof Field>[0]>;
+export type TypeThunk = NonNullable<Parameters<typeof Field>[0]>;
+
+/** The GraphQL type zod's own type gives a field that names none, if it gives one. */
+export function plainType(inner: z.ZodType): TypeThunk | undefined {
+  // A string of a format (a URL, say) is a String in GraphQL: the format shows on the REST face only.
+  if (inner instanceof z.ZodString || inner instanceof z.ZodStringFormat) return () => String;
+  if (inner instanceof z.ZodBoolean) return () => Boolean;
+  if (inner instanceof z.ZodNumber) return () => (inner.format === "safeint" ? Int : Float);
+  if (inner instanceof z.ZodDate) return () => Date;
+  return undefined;
+}
 
 /** The GraphQL type of one output field, and whether it may be null. */
 function fieldType(schema: z.ZodType): { type: TypeThunk; nullable: boolean } {
@@ -54,11 +65,8 @@ function fieldType(schema: z.ZodType): { type: TypeThunk; nullable: boolean } {
     return { type: () => type, nullable };
   }
   if (name) return { type: () => namedType(name), nullable };
-  // A string of a format (a URL, say) is a String in GraphQL: the format shows on the REST face only.
-  if (inner instanceof z.ZodString || inner instanceof z.ZodStringFormat) return { type: () => String, nullable };
-  if (inner instanceof z.ZodBoolean) return { type: () => Boolean, nullable };
-  if (inner instanceof z.ZodNumber) return { type: () => (inner.format === "safeint" ? Int : Float), nullable };
-  if (inner instanceof z.ZodDate) return { type: () => Date, nullable };
+  const plain = plainType(inner);
+  if (plain) return { type: plain, nullable };
   throw new Error(`An output field of zod type ${inner.def.type} needs a GraphQL type named (named())`);
 }
 

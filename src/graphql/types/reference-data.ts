@@ -49,7 +49,7 @@ const PAYMENT_METHOD_DESCRIPTIONS: Record<(typeof PAYMENT_METHOD_IDS)[number], s
   ach: "ACH: USD in the US and COP over ACH Colombia.",
   spei: "SPEI: Mexican interbank transfers in MXN.",
 };
-export const PaymentMethodIdEnum = enumOf(PAYMENT_METHOD_IDS);
+const PaymentMethodIdEnum = enumOf(PAYMENT_METHOD_IDS);
 registerGraphQLEnum(PaymentMethodIdEnum, {
   name: "PaymentMethodId",
   description: "Payment rails.",

@@ -1,7 +1,8 @@
-import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../events/outbox.js";
+import { Field, Int, ObjectType } from "type-graphql";
+import { WEBHOOK_EVENT_TYPES } from "../../events/outbox.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
 import {
+  registerWebhookInput,
   WEBHOOK_DELIVERY_STATUSES,
   webhookDeliveryView,
   webhookView,
@@ -10,6 +11,7 @@ import {
 } from "../../webhooks/types.js";
 import { Connection } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
+import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 export const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES);
@@ -41,29 +43,9 @@ export const Webhook = outputType(webhookView);
 export type Webhook = WebhookView;
 export const WebhookConnection = Connection(Webhook, "Webhook");
 
-@InputType({ description: "Exactly one of quoteId and sessionId, created with the calling secret key." })
-export class RegisterWebhookInput {
-  @Field({
-    description:
-      "HTTPS only, with no user name or password, at most 2048 characters; every address it resolves to must be publicly routable.",
-  })
-  url!: string;
-
-  @Field(() => ID, {
-    nullable: true,
-    description: "A quote created with the calling secret key; null when sessionId is given.",
-  })
-  quoteId?: string | null;
-
-  @Field(() => ID, {
-    nullable: true,
-    description: "A widget session created with the calling secret key; null when quoteId is given.",
-  })
-  sessionId?: string | null;
-
-  @Field(() => [WebhookEventTypeEnum], { nullable: true, description: "Default: both." })
-  events?: WebhookEventType[] | null;
-}
+export const RegisterWebhookInput = inputType("RegisterWebhookInput", registerWebhookInput, {
+  description: "Exactly one of quoteId and sessionId, created with the calling secret key.",
+});
 
 // RSA-PSS is RSA_PSS: a GraphQL name holds no "-". The values stay WebCrypto's names, as REST writes them.
 const webCryptoName = (name: string) => name.replace(/-/g, "_");
