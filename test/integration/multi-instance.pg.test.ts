@@ -23,6 +23,23 @@ afterAll(async () => {
 const covered = new Set<CacheName>();
 const invalidates = (caches: CacheName[], title: string) => (caches.forEach((name) => covered.add(name)), title);
 
+/** A new subject's BRL to USDC ramp of `inputAmount`, registered through the first instance. */
+async function brazilianBuyRegisteredOnFirst(inputAmount: string) {
+  const session = await first.signIn();
+  const key = { "x-api-key": (await first.createCredential(session.headers)).secretKey };
+  await first.completeKyc(key, ["BR"]);
+  const quote = await first.request("POST", "/v1/quotes", {
+    headers: key,
+    body: { rampType: "BUY", from: "pix", to: "polygon", inputAmount, inputCurrency: "BRL", outputCurrency: "USDC" },
+  });
+  const ramp = await first.request("POST", "/v1/ramp/register", {
+    headers: key,
+    body: { quoteId: quote.body.id, destinationAddress: `0x${"1".repeat(40)}` },
+  });
+  expect(ramp.status).toBe(201);
+  return { key, ramp };
+}
+
 describe("two instances on one PostgreSQL database", () => {
   it(
     invalidates(
@@ -246,25 +263,7 @@ describe("two instances on one PostgreSQL database", () => {
       "a ramp started through one instance shows its new phase in the other's status polling and history at once, though it had both cached",
     ),
     async () => {
-      const session = await first.signIn();
-      const key = { "x-api-key": (await first.createCredential(session.headers)).secretKey };
-      await first.completeKyc(key, ["BR"]);
-      const quote = await first.request("POST", "/v1/quotes", {
-        headers: key,
-        body: {
-          rampType: "BUY",
-          from: "pix",
-          to: "polygon",
-          inputAmount: "100",
-          inputCurrency: "BRL",
-          outputCurrency: "USDC",
-        },
-      });
-      const ramp = await first.request("POST", "/v1/ramp/register", {
-        headers: key,
-        body: { quoteId: quote.body.id, destinationAddress: `0x${"1".repeat(40)}` },
-      });
-      expect(ramp.status).toBe(201);
+      const { key, ramp } = await brazilianBuyRegisteredOnFirst("100");
       const phase = async () =>
         (await second.request("GET", `/v1/ramp/${ramp.body.id}`, { headers: key })).body.currentPhase;
       const historyIds = async () =>
@@ -363,25 +362,8 @@ describe("two instances on one PostgreSQL database", () => {
       "a ramp's failure processed by one instance shows in the other's error log at once, though it had the empty log cached",
     ),
     async () => {
-      const session = await first.signIn();
-      const key = { "x-api-key": (await first.createCredential(session.headers)).secretKey };
-      await first.completeKyc(key, ["BR"]);
-      const quote = await first.request("POST", "/v1/quotes", {
-        headers: key,
-        // The sandbox's partner refuses the exchange of an amount ending in .66.
-        body: {
-          rampType: "BUY",
-          from: "pix",
-          to: "polygon",
-          inputAmount: "100.66",
-          inputCurrency: "BRL",
-          outputCurrency: "USDC",
-        },
-      });
-      const ramp = await first.request("POST", "/v1/ramp/register", {
-        headers: key,
-        body: { quoteId: quote.body.id, destinationAddress: `0x${"1".repeat(40)}` },
-      });
+      // The sandbox's partner refuses the exchange of an amount ending in .66.
+      const { key, ramp } = await brazilianBuyRegisteredOnFirst("100.66");
       const errors = async () =>
         (await second.request("GET", `/v1/ramp/${ramp.body.id}/errors`, { headers: key })).body.map(
           (entry: { error: string }) => entry.error,
