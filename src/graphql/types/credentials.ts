@@ -1,7 +1,7 @@
 import { Field, InputType, ObjectType } from "type-graphql";
 import { RAMP_ENVIRONMENTS } from "../../auth/keys.js";
 import { apiCredentialView, issuedCredential, type ApiCredentialView } from "../../credentials/types.js";
-import { Connection } from "./connection.js";
+import { connectionType } from "./connection.js";
 import { enumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
@@ -17,7 +17,7 @@ registerGraphQLEnum(RampEnvironmentEnum, {
 
 export const ApiCredential = outputType(apiCredentialView);
 export type ApiCredential = ApiCredentialView;
-export const ApiCredentialConnection = Connection(ApiCredential, "ApiCredential");
+export const ApiCredentialConnection = connectionType(apiCredentialView);
 
 export const CreatedApiCredential = outputType(issuedCredential);
 

@@ -11,7 +11,7 @@ import {
   type ManagedProfileView,
 } from "../../managed-profiles/types.js";
 import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
-import { Connection } from "./connection.js";
+import { connectionType } from "./connection.js";
 import { Node } from "./node.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
@@ -70,7 +70,7 @@ registerGraphQLEnum(ManagedProfileFilterEnum, {
 export const ManagedProfile = outputType(managedProfileView, { implements: [Node] });
 export type ManagedProfile = ManagedProfileView;
 
-export const ManagedProfileConnection = Connection(ManagedProfile, "ManagedProfile");
+export const ManagedProfileConnection = connectionType(managedProfileView);
 
 export const Manager = outputType(managerPolicyView);
 

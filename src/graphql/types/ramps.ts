@@ -12,7 +12,7 @@ import {
   type RampErrorView,
   type RampView,
 } from "../../ramps/types.js";
-import { Connection, offsetPage, PageArgs } from "./connection.js";
+import { connectionType, offsetPage, PageArgs } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { FiatCurrencySymbolEnum, NetworkEnum, PaymentMethodIdEnum, RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
@@ -93,7 +93,7 @@ export type RampError = RampErrorView;
 export const Ramp = outputType(rampView, { implements: [Node] });
 export type Ramp = RampView;
 
-export const RampConnection = Connection(Ramp, "Ramp");
+export const RampConnection = connectionType(rampView);
 
 /** A page of a ramp history and its filters: the subject's (`ramps`), or a managed child's (`ManagedProfile.ramps`). */
 @ArgsType()

@@ -8,7 +8,7 @@ import {
   RELATIONSHIPS,
   recipientView,
 } from "../../recipients/types.js";
-import { Connection } from "./connection.js";
+import { connectionType } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
@@ -36,8 +36,8 @@ registerGraphQLEnum(InvitationStatusEnum, {
 
 export const RecipientInvitation = outputType(invitationView);
 export const Recipient = outputType(recipientView);
-export const RecipientConnection = Connection(Recipient, "Recipient");
-export const RecipientInvitationConnection = Connection(RecipientInvitation, "RecipientInvitation");
+export const RecipientConnection = connectionType(recipientView);
+export const RecipientInvitationConnection = connectionType(invitationView);
 
 @ObjectType({ description: "Whether a recipient can receive payouts in a corridor now." })
 export class RecipientCorridorEligibility {

@@ -8,7 +8,7 @@ import {
   type WebhookDeliveryView,
   type WebhookView,
 } from "../../webhooks/types.js";
-import { Connection } from "./connection.js";
+import { connectionType } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
@@ -35,11 +35,11 @@ registerGraphQLEnum(WebhookDeliveryStatusEnum, {
 
 export const WebhookDelivery = outputType(webhookDeliveryView);
 export type WebhookDelivery = WebhookDeliveryView;
-export const WebhookDeliveryConnection = Connection(WebhookDelivery, "WebhookDelivery");
+export const WebhookDeliveryConnection = connectionType(webhookDeliveryView);
 
 export const Webhook = outputType(webhookView);
 export type Webhook = WebhookView;
-export const WebhookConnection = Connection(Webhook, "Webhook");
+export const WebhookConnection = connectionType(webhookView);
 
 @InputType({ description: "Exactly one of quoteId and sessionId, created with the calling secret key." })
 export class RegisterWebhookInput {
