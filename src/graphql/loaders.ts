@@ -4,7 +4,7 @@ import type { ActingContext } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
 import type { KycCase } from "../kyc/service.js";
 import type { CredentialsPage } from "../managed-profiles/service.js";
-import type { ProfileView } from "../profiles/service.js";
+import type { ProfileView } from "../profiles/types.js";
 import type { HistoryPage, RampErrorView } from "../ramps/types.js";
 import type { RampHistory } from "../ramps/view-cache.js";
 import type { ListPage } from "../validation.js";

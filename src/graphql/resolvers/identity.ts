@@ -1,18 +1,9 @@
 import { Arg, Ctx, Mutation, Resolver } from "type-graphql";
-import type { SessionTokens } from "../../identity/service.js";
 import { logout, refreshSession, requestOtp, verifyOtp } from "../../operations/identity.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
-import { RequestOtpPayload, Session } from "../types/identity.js";
+import { RequestOtpPayload } from "../types/identity.js";
 import { LogoutPayload, RefreshSessionPayload, VerifyOtpPayload } from "../types/payload.js";
-
-const toSession = (tokens: SessionTokens): Session => ({
-  accessToken: tokens.accessToken,
-  refreshToken: tokens.refreshToken,
-  userId: tokens.profileId,
-  tokenType: "bearer",
-  expiresIn: tokens.expiresIn,
-});
 
 @Resolver()
 export class IdentityResolver {
@@ -26,7 +17,7 @@ export class IdentityResolver {
     })
     locale: string | null,
     @Ctx() context: GraphQLContext,
-  ): Promise<RequestOtpPayload> {
+  ): Promise<InstanceType<typeof RequestOtpPayload>> {
     context.enforceSignInLimit();
     return performField(requestOtp, context, null, { email, locale });
   }
@@ -42,7 +33,7 @@ export class IdentityResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof VerifyOtpPayload>> {
     context.enforceSignInLimit();
-    return { session: toSession(await performField(verifyOtp, context, null, { email, token })) };
+    return { session: await performField(verifyOtp, context, null, { email, token }) };
   }
 
   @Mutation(() => RefreshSessionPayload, {
@@ -54,7 +45,7 @@ export class IdentityResolver {
     refreshToken: string,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RefreshSessionPayload>> {
-    return { session: toSession(await performField(refreshSession, context, null, { refreshToken })) };
+    return { session: await performField(refreshSession, context, null, { refreshToken }) };
   }
 
   @Mutation(() => LogoutPayload, { description: "Ends the sign-in the refresh token belongs to." })
