@@ -14,7 +14,14 @@ import {
 } from "../reference-data/corridors.js";
 import { subjectEntities } from "./customer-accounts.js";
 import { kycProviderOf, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
-import type { ActiveEntityInput, CorridorEligibility, LimitsInput, RequirementsInput, UserLimit } from "./types.js";
+import type {
+  ActiveEntityInput,
+  ActiveEntityView,
+  CorridorEligibility,
+  LimitsInput,
+  RequirementsInput,
+  UserLimit,
+} from "./types.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { RampService } from "../ramps/service.js";
 
@@ -166,7 +173,7 @@ export class OnboardingService {
   async selectActiveEntity(
     acting: ActingContext,
     { type }: ActiveEntityInput,
-  ): Promise<{ activeEntityId: string; type: CustomerType }> {
+  ): Promise<ActiveEntityView> {
     const { entities } = await this.entities(acting);
     const entity = entities.find((candidate) => candidate.isActive && candidate.customerType === type);
     if (!entity)
@@ -175,7 +182,7 @@ export class OnboardingService {
         type === "business" ? "No business entity: create a business customer first." : "No individual entity.",
       );
     await this.kyc.chooseCustomerType(acting.subjectProfileId, type);
-    return { activeEntityId: entity.id, type };
+    return { activeEntityId: entity.id, customerType: type };
   }
 
   /** The subject's entities, its cases (due decisions applied) and the customer type it chose to act as. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { instantField, named, outputObject } from "../output.js";
+import { idField, instantField, named, outputObject } from "../output.js";
 import { RAMP_TYPES } from "../quotes/types.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../reference-data/corridors.js";
 import { ONBOARDING_COUNTRIES } from "./requirements.js";
@@ -26,6 +26,18 @@ export type RequirementsInput = z.output<typeof requirementsInput>;
 /** Which of its entities the subject acts as: the individual or the business. */
 export const activeEntityInput = z.object({ type: z.enum(CUSTOMER_TYPES) }).strict();
 export type ActiveEntityInput = z.output<typeof activeEntityInput>;
+
+export const activeEntityView = outputObject(
+  "ActiveEntity",
+  "The entity the signed-in profile acts as, once chosen (selectActiveEntity).",
+  {
+    activeEntityId: idField("The entity's id (OnboardingStatus.activeEntityId from now on)."),
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe(
+      "Whether the chosen entity is a person or a company.",
+    ),
+  },
+);
+export type ActiveEntityView = z.output<typeof activeEntityView>;
 
 export const LIMIT_PERIOD_TYPES = ["calendar_month"] as const;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { activeEntityInput, limitsInput, rampInfoView, userLimitList } from "../onboarding/types.js";
+import { activeEntityInput, activeEntityView, limitsInput, rampInfoView, userLimitList } from "../onboarding/types.js";
 import { defineOperation } from "./operation.js";
 
 export const getRampInfo = defineOperation({
@@ -34,5 +34,6 @@ export const selectActiveCustomerEntity = defineOperation({
   // The signed-in profile chooses for itself (the reference: bearer only, no delegation); a child has one entity.
   access: { requires: ["ACTIVE_ENTITY"], delegation: "NONE" },
   input: activeEntityInput,
+  output: activeEntityView,
   run: (app, acting, input) => app.onboarding.selectActiveEntity(acting, input),
 });

@@ -15,7 +15,16 @@ import {
   ApiCredentialEventAction,
   CreateApiCredentialInput,
 } from "../types/credentials.js";
-import { CreateApiCredentialPayload, RevokeApiCredentialPayload } from "../types/payload.js";
+import { issuedCredential } from "../../credentials/types.js";
+import { idField } from "../../output.js";
+import { payloadType } from "../types/payload.js";
+
+const CreateApiCredentialPayload = payloadType("createApiCredential", {
+  credential: issuedCredential.describe("The new credential with its secret value, shown only this once."),
+});
+const RevokeApiCredentialPayload = payloadType("revokeApiCredential", {
+  revokedCredentialId: idField("The credential revoked."),
+});
 
 @Resolver()
 export class CredentialsResolver {

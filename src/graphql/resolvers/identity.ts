@@ -3,7 +3,15 @@ import { logout, refreshSession, requestOtp, verifyOtp } from "../../operations/
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { RequestOtpPayload } from "../types/identity.js";
-import { LogoutPayload, RefreshSessionPayload, VerifyOtpPayload } from "../types/payload.js";
+import { sessionView } from "../../identity/types.js";
+import { z } from "zod";
+import { payloadType } from "../types/payload.js";
+
+const VerifyOtpPayload = payloadType("verifyOtp", { session: sessionView.describe("The new session.") });
+const RefreshSessionPayload = payloadType("refreshSession", {
+  session: sessionView.describe("The session with a new token pair."),
+});
+const LogoutPayload = payloadType("logout", { loggedOut: z.boolean().describe("Always true: the sign-in has ended.") });
 
 @Resolver()
 export class IdentityResolver {

@@ -27,11 +27,19 @@ import {
   ManagedProfileFilterEnum,
   Manager,
 } from "../types/managed-profiles.js";
-import {
-  CreateManagedProfileCredentialPayload,
-  DeleteManagedProfilePayload,
-  RevokeManagedProfileCredentialPayload,
-} from "../types/payload.js";
+import { idField } from "../../output.js";
+import { issuedCredential } from "../../credentials/types.js";
+import { payloadType } from "../types/payload.js";
+
+const DeleteManagedProfilePayload = payloadType("deleteManagedProfile", {
+  deletedProfileId: idField("The child deleted, now or before."),
+});
+const CreateManagedProfileCredentialPayload = payloadType("createManagedProfileCredential", {
+  credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
+});
+const RevokeManagedProfileCredentialPayload = payloadType("revokeManagedProfileCredential", {
+  revokedCredentialId: idField("The child's credential revoked, now or before."),
+});
 
 @Resolver(() => ManagedProfile)
 export class ManagedProfilesResolver {

@@ -14,8 +14,13 @@ import { Acting, OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { CorridorEnum, CustomerTypeEnum } from "../types/managed-profiles.js";
 import { BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
-import { SelectActiveEntityPayload } from "../types/payload.js";
 import { RampInfo, UserLimit } from "../types/ramps.js";
+import { activeEntityView } from "../../onboarding/types.js";
+import { payloadType } from "../types/payload.js";
+
+const SelectActiveEntityPayload = payloadType("selectActiveEntity", {
+  activeEntity: activeEntityView.describe("The entity the profile acts as from now on."),
+});
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,
@@ -97,10 +102,7 @@ export class OnboardingResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof SelectActiveEntityPayload>> {
-    const { activeEntityId, type } = await performField(selectActiveCustomerEntity, context, acting, {
-      type: customerType,
-    });
-    return { activeEntity: { activeEntityId, customerType: type } };
+    return { activeEntity: await performField(selectActiveCustomerEntity, context, acting, { type: customerType }) };
   }
 
   @Query(() => OnboardingRequirements, {

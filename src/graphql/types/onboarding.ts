@@ -11,6 +11,7 @@ import { enumOf, namedEnumOf } from "./enums.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
+import { activeEntityView } from "../../onboarding/types.js";
 
 /*
  * Onboarding as REST's /v1/onboarding/status and /v1/onboarding/requirements tell it. Status fields REST
@@ -174,15 +175,7 @@ export class OnboardingStatus {
 
 export const OnboardingRequirements = outputType(onboardingRequirementsView);
 
-@ObjectType({ description: "The entity the signed-in profile acts as, once chosen (selectActiveEntity)." })
-export class ActiveEntity {
-  @Field(() => ID, { description: "The entity's id (OnboardingStatus.activeEntityId from now on)." })
-  activeEntityId!: string;
-
-  @Field(() => CustomerTypeEnum, { description: "Whether the chosen entity is a person or a company." })
-  customerType!: string;
-}
-
+export const ActiveEntity = outputType(activeEntityView);
 export const BrazilKycAttempt = outputType(initialKycAttemptView);
 
 @InputType({

@@ -69,7 +69,7 @@ export function onboardingRoutes(server: FastifyInstance, app: App) {
     method: "PUT",
     url: "/v1/onboarding/active-entity",
     tags,
-    response: jsonSchema(z.object({ activeEntityId: z.uuid(), type: z.enum(CUSTOMER_TYPES) })),
+    wire: { names: { customerType: "type" } },
     errors: [400, 401, 403, 404, 409],
   });
   operationRoute(server, app, getOnboardingRequirements, {
