@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import { insert, limitClause, type Reads, type StatementTx } from "../db/statements.js";
-import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
+import { idField, named, outputObject } from "../output.js";
+import { RAMP_TYPES } from "../quotes/types.js";
+import { RAMP_PHASES, RAMP_STATUSES, type RampPhase, type RampStatus } from "../reference-data/ramp-phases.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
 export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as const;
@@ -12,26 +15,40 @@ export interface EventRamp {
   id: string;
   quoteId: string;
   sessionId: string | null;
-  type: string;
+  type: RampEventBody["payload"]["transactionType"];
   status: RampStatus;
   currentPhase: RampPhase;
 }
 
-/** The exact body webhook receivers and subscribers get (CONTRACT.md, Webhooks). */
-export interface RampEventBody {
-  eventId: string;
-  eventType: RampEventType;
-  timestamp: string;
-  payload: {
-    quoteId: string;
-    transactionId: string;
-    sessionId: string | null;
-    transactionStatus: RampStatus;
-    transactionType: string;
-    /** PHASE_CHANGE only: the phase the ramp entered. */
-    currentPhase?: RampPhase;
-  };
-}
+const rampEventPayload = outputObject(
+  "RampEventPayload",
+  "What an event says about its ramp (the webhook body's payload).",
+  {
+    quoteId: idField("The quote the ramp was registered from."),
+    transactionId: idField("The ramp's id."),
+    sessionId: idField("The widget session the ramp was registered with.").nullable(),
+    transactionStatus: named("RampStatus", z.enum(RAMP_STATUSES)).describe("The ramp's status as of the event."),
+    transactionType: named("RampDirection", z.enum(RAMP_TYPES)).describe(
+      "Whether the ramp is an onramp or an offramp.",
+    ),
+  },
+);
+
+/** The exact body webhook receivers and `rampEvents` subscribers get (CONTRACT.md, Webhooks). */
+export const webhookEventBody = outputObject("RampEvent", "A ramp event, exactly as webhook receivers get it.", {
+  eventId: idField("Stable across redeliveries."),
+  eventType: named("WebhookEventType", z.enum(WEBHOOK_EVENT_TYPES)).describe("What happened to the ramp."),
+  timestamp: z.string().describe("ISO 8601 UTC with milliseconds."),
+  payload: rampEventPayload.describe("The ramp the event reports on, as of the event."),
+});
+export type WebhookEventBody = z.output<typeof webhookEventBody>;
+
+/** Every event's body: a webhook's, or a phase change's, whose payload also names the phase the ramp entered. */
+const rampEventBody = webhookEventBody.extend({
+  eventType: z.enum([...WEBHOOK_EVENT_TYPES, "PHASE_CHANGE"]),
+  payload: rampEventPayload.extend({ currentPhase: z.enum(RAMP_PHASES).optional() }),
+});
+export type RampEventBody = z.output<typeof rampEventBody>;
 
 /** Writes the webhook deliveries an event owes, in the event's transaction: the webhooks module provides it. */
 export type OwedDeliveries = (
