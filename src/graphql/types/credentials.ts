@@ -1,6 +1,12 @@
-import { Field, InputType, ObjectType } from "type-graphql";
+import { Field, InputType } from "type-graphql";
 import { RAMP_ENVIRONMENTS } from "../../auth/keys.js";
-import { apiCredentialView, issuedCredential, type ApiCredentialView } from "../../credentials/types.js";
+import {
+  apiCredentialEventView,
+  apiCredentialView,
+  CREDENTIAL_EVENT_ACTIONS,
+  issuedCredential,
+  type ApiCredentialView,
+} from "../../credentials/types.js";
 import { connectionType } from "./connection.js";
 import { enumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
@@ -30,11 +36,8 @@ export class CreateApiCredentialInput {
   expiresAt?: Date;
 }
 
-export enum ApiCredentialEventAction {
-  CREATED = "created",
-  REVOKED = "revoked",
-}
-registerGraphQLEnum(ApiCredentialEventAction, {
+const ApiCredentialEventActionEnum = enumOf(CREDENTIAL_EVENT_ACTIONS);
+registerGraphQLEnum(ApiCredentialEventActionEnum, {
   name: "ApiCredentialEventAction",
   description: "What happened to a credential.",
   valuesConfig: {
@@ -43,11 +46,4 @@ registerGraphQLEnum(ApiCredentialEventAction, {
   },
 });
 
-@ObjectType({ description: "A credential of the caller's profile was created or revoked." })
-export class ApiCredentialEvent {
-  @Field(() => ApiCredentialEventAction, { description: "Whether the credential was created or revoked." })
-  action!: ApiCredentialEventAction;
-
-  @Field(() => ApiCredential, { description: "The credential as it stands when the event is delivered." })
-  credential!: ApiCredential;
-}
+export const ApiCredentialEvent = outputType(apiCredentialEventView);
