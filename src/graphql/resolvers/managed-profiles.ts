@@ -15,7 +15,7 @@ import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { Customer, toCustomer } from "../types/customers.js";
+import { Customer } from "../types/customers.js";
 import { historyInputOf, RampConnection, RampHistoryArgs } from "../types/ramps.js";
 import { toRamp } from "./ramps.js";
 import { ApiCredentialConnection, CreateApiCredentialInput } from "../types/credentials.js";
@@ -130,12 +130,7 @@ export class ManagedProfilesResolver {
   })
   @Auth({ requires: ["PROVIDER_ACCOUNTS", "ACT_FOR_MANAGED_CHILD"], delegation: "MANAGER_ONLY" })
   async customers(@Root() child: ManagedProfile, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    const cases = await context.loaders.childCustomers.load({
-      manager: acting,
-      childId: child.profileId,
-      page: undefined,
-    });
-    return cases.map(toCustomer);
+    return context.loaders.childCustomers.load({ manager: acting, childId: child.profileId, page: undefined });
   }
 
   @Mutation(() => CreateManagedProfilePayload, {
