@@ -144,7 +144,7 @@ export class ManagedProfilesResolver {
     input: CreateManagedProfileInput,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<CreateManagedProfilePayload> {
+  ): Promise<InstanceType<typeof CreateManagedProfilePayload>> {
     return performField(createManagedProfile, context, acting, { ...input });
   }
 

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { Field, ID, InputType } from "type-graphql";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
@@ -7,6 +7,7 @@ import { partnerView } from "../../admin/types.js";
 import {
   CREATION_SOURCES,
   MANAGED_PROFILE_STATUSES,
+  createdManagedProfile,
   managedProfileView,
   type ManagedProfileView,
 } from "../../managed-profiles/types.js";
@@ -74,14 +75,7 @@ export const ManagedProfileConnection = connectionType(managedProfileView);
 
 export const Manager = outputType(managerPolicyView);
 
-@ObjectType({ description: "The outcome of createManagedProfile." })
-export class CreateManagedProfilePayload {
-  @Field(() => ManagedProfile, { description: "The new child, or the existing one an identical retry matched." })
-  managedProfile!: ManagedProfile;
-
-  @Field({ description: "False when an identical earlier creation was returned." })
-  created!: boolean;
-}
+export const CreateManagedProfilePayload = outputType(createdManagedProfile);
 
 @InputType({ description: "A new managed child; sending the same values again returns the existing child." })
 export class CreateManagedProfileInput {
