@@ -194,6 +194,20 @@ export const hostedLinkView = outputObject(
     url: z.url().describe("Where the subject completes the hosted flow."),
   },
 );
+export type HostedLinkView = z.output<typeof hostedLinkView>;
+
+export const retriedCaseView = outputObject(
+  "RetryDomesticKycPayload",
+  "The outcome of retryDomesticKyc: a failed KYC or KYB opened again.",
+  {
+    hostedLink: hostedLinkView
+      .nullable()
+      .describe(
+        "A new hosted link when the failed attempt was hosted; null when it went through the API, where information is submitted again.",
+      ),
+  },
+);
+export type RetriedCaseView = z.output<typeof retriedCaseView>;
 
 /** Creating a provider customer names only its country. */
 export const customerInput = z.object({ country }).strict();

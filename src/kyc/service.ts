@@ -22,6 +22,7 @@ import type {
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import { KycReads, type CaseKey } from "./reads.js";
 import { attemptOf, changedMeanwhile, customerOf, flowName, notOpen } from "./cases.js";
+import type { HostedLinkView, RetriedCaseView } from "./domestic.js";
 import * as repo from "./repo.js";
 
 /** How long a send holds its submission: longer than the partner's call may take (its transport gives up in 10 s). */
@@ -271,10 +272,10 @@ export class KycService extends KycReads {
   }
 
   /** Starts over after a rejection: a new hosted link for a redirect flow, otherwise a fresh case to submit to. */
-  async retry(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string } | { success: true }> {
+  async retry(acting: ActingContext, key: CaseKey): Promise<RetriedCaseView> {
     const row = await this.caseToChange(acting, key);
     if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
-    if (row.method === "redirect") return this.hostedLink(row);
+    if (row.method === "redirect") return { hostedLink: await this.hostedLink(row) };
     await this.move(row, {
       status: "not_started",
       submissionId: null,
@@ -285,11 +286,11 @@ export class KycService extends KycReads {
       decidedAt: null,
       relatedPersonIds: null,
     });
-    return { success: true };
+    return { hostedLink: null };
   }
 
   /** A new hosted link (of a case not started, or rejected): an attempt whose pages the subject has yet to open. */
-  private async hostedLink(row: repo.KycCaseRow): Promise<{ submissionId: string; url: string }> {
+  private async hostedLink(row: repo.KycCaseRow): Promise<HostedLinkView> {
     const { submissionId, url } = await this.openHostedFlow(row, "not_started");
     return { submissionId, url };
   }

@@ -36,6 +36,7 @@ import {
   domesticCaseOf,
   domesticCaseView,
   hostedLinkView,
+  retriedCaseView,
   kybCountryInput,
   kybInformation,
   kybSubmissions,
@@ -189,6 +190,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: typedPolicy,
       input: customerTypeInput,
+      output: retriedCaseView,
       run: (app, acting, input) => app.kyc.retry(acting, typedCase(input)),
     }),
     kycStatus: defineOperation({

@@ -258,10 +258,8 @@ export class DomesticCustomersResolver {
     @Arg("customerType", () => CustomerTypeEnum, changedCustomerTypeArg) customerType: CustomerType | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<RetryDomesticKycPayload> {
-    const type = operationType(customerType);
-    const retried = await performField(DOMESTIC.retry, context, acting, { country, type });
-    return { hostedLink: "url" in retried ? retried : null };
+  ): Promise<InstanceType<typeof RetryDomesticKycPayload>> {
+    return performField(DOMESTIC.retry, context, acting, { country, type: operationType(customerType) });
   }
 
   @Query(() => DomesticCustomer, {

@@ -1,4 +1,4 @@
-import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { Field, Float, InputType, Int } from "type-graphql";
 import {
   DOMESTIC_STATUSES,
   domesticCaseView,
@@ -7,6 +7,7 @@ import {
   KYB_FILE_TYPES,
   kybSubmissionView,
   RELATED_PERSON_FILE_TYPES,
+  retriedCaseView,
   submissionView,
 } from "../../kyc/domestic.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
@@ -72,15 +73,7 @@ export const DomesticSubmission = outputType(submissionView);
 export const DomesticHostedLink = outputType(hostedLinkView);
 export const DomesticKybSubmission = outputType(kybSubmissionView);
 
-@ObjectType({ description: "The outcome of retryDomesticKyc: a failed KYC or KYB opened again." })
-export class RetryDomesticKycPayload {
-  @Field(() => DomesticHostedLink, {
-    nullable: true,
-    description:
-      "A new hosted link when the failed attempt was hosted; null when it went through the API, where information is submitted again.",
-  })
-  hostedLink!: InstanceType<typeof DomesticHostedLink> | null;
-}
+export const RetryDomesticKycPayload = outputType(retriedCaseView);
 
 @InputType({
   description:
