@@ -25,7 +25,7 @@ export const customerView = outputObject(
 export type CustomerView = z.output<typeof customerView>;
 
 /** A customer as its KYC (KYB) case keeps it. */
-export const customerOf = (row: KycCaseRow): CustomerView => ({
+export const customerViewOf = (row: KycCaseRow): CustomerView => ({
   customerId: row.providerCustomerId,
   corridor: row.corridor as Corridor,
   customerType: row.customerType as CustomerType,
