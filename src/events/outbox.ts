@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { insert, limitClause, type Reads, type StatementTx } from "../db/statements.js";
 import { idField, named, outputObject } from "../output.js";
-import { RAMP_TYPES } from "../quotes/types.js";
-import { RAMP_PHASES, RAMP_STATUSES, type RampPhase, type RampStatus } from "../reference-data/ramp-phases.js";
+import { RAMP_STATUSES, type RampPhase, type RampStatus } from "../reference-data/ramp-phases.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
 export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as const;
@@ -15,7 +14,7 @@ export interface EventRamp {
   id: string;
   quoteId: string;
   sessionId: string | null;
-  type: RampEventBody["payload"]["transactionType"];
+  type: string;
   status: RampStatus;
   currentPhase: RampPhase;
 }
@@ -28,9 +27,7 @@ const rampEventPayload = outputObject(
     transactionId: idField("The ramp's id."),
     sessionId: idField("The widget session the ramp was registered with.").nullable(),
     transactionStatus: named("RampStatus", z.enum(RAMP_STATUSES)).describe("The ramp's status as of the event."),
-    transactionType: named("RampDirection", z.enum(RAMP_TYPES)).describe(
-      "Whether the ramp is an onramp or an offramp.",
-    ),
+    transactionType: named("RampDirection", z.string()).describe("Whether the ramp is an onramp or an offramp."),
   },
 );
 
@@ -43,12 +40,11 @@ export const webhookEventBody = outputObject("RampEvent", "A ramp event, exactly
 });
 export type WebhookEventBody = z.output<typeof webhookEventBody>;
 
-/** Every event's body: a webhook's, or a phase change's, whose payload also names the phase the ramp entered. */
-const rampEventBody = webhookEventBody.extend({
-  eventType: z.enum([...WEBHOOK_EVENT_TYPES, "PHASE_CHANGE"]),
-  payload: rampEventPayload.extend({ currentPhase: z.enum(RAMP_PHASES).optional() }),
-});
-export type RampEventBody = z.output<typeof rampEventBody>;
+/** Every event's body: a webhook's, or a phase change's (rampProgress only), whose payload also names the phase entered. */
+export type RampEventBody = Omit<WebhookEventBody, "eventType" | "payload"> & {
+  eventType: RampEventType;
+  payload: WebhookEventBody["payload"] & { currentPhase?: RampPhase };
+};
 
 /** Writes the webhook deliveries an event owes, in the event's transaction: the webhooks module provides it. */
 export type OwedDeliveries = (

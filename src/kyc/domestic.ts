@@ -194,7 +194,6 @@ export const hostedLinkView = outputObject(
     url: z.url().describe("Where the subject completes the hosted flow."),
   },
 );
-export type HostedLinkView = z.output<typeof hostedLinkView>;
 
 export const retriedCaseView = outputObject(
   "RetryDomesticKycPayload",

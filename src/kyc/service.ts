@@ -22,7 +22,6 @@ import type {
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import { KycReads, type CaseKey } from "./reads.js";
 import { attemptOf, changedMeanwhile, customerOf, flowName, notOpen } from "./cases.js";
-import type { HostedLinkView, RetriedCaseView } from "./domestic.js";
 import * as repo from "./repo.js";
 
 /** How long a send holds its submission: longer than the partner's call may take (its transport gives up in 10 s). */
@@ -30,6 +29,12 @@ const SEND_CLAIM_MS = 60_000;
 
 /** A subject's case in one corridor as this module hands it out. */
 export type KycCase = repo.KycCaseRow;
+
+/** A hosted KYC (KYB) flow's page, and the attempt it opens. */
+interface HostedLink {
+  submissionId: string;
+  url: string;
+}
 
 /**
  * Customers and their KYC/KYB cases with the partner, per subject, corridor and customer type (CONTRACT.md,
@@ -272,7 +277,7 @@ export class KycService extends KycReads {
   }
 
   /** Starts over after a rejection: a new hosted link for a redirect flow, otherwise a fresh case to submit to. */
-  async retry(acting: ActingContext, key: CaseKey): Promise<RetriedCaseView> {
+  async retry(acting: ActingContext, key: CaseKey): Promise<{ hostedLink: HostedLink | null }> {
     const row = await this.caseToChange(acting, key);
     if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
     if (row.method === "redirect") return { hostedLink: await this.hostedLink(row) };
@@ -290,7 +295,7 @@ export class KycService extends KycReads {
   }
 
   /** A new hosted link (of a case not started, or rejected): an attempt whose pages the subject has yet to open. */
-  private async hostedLink(row: repo.KycCaseRow): Promise<HostedLinkView> {
+  private async hostedLink(row: repo.KycCaseRow): Promise<HostedLink> {
     const { submissionId, url } = await this.openHostedFlow(row, "not_started");
     return { submissionId, url };
   }

@@ -170,10 +170,7 @@ export class OnboardingService {
    * choice): choosing it again answers the same; another type afterwards is refused. NOT_FOUND when the
    * subject has no active entity of that type (a business one comes with a business customer).
    */
-  async selectActiveEntity(
-    acting: ActingContext,
-    { type }: ActiveEntityInput,
-  ): Promise<ActiveEntityView> {
+  async selectActiveEntity(acting: ActingContext, { type }: ActiveEntityInput): Promise<ActiveEntityView> {
     const { entities } = await this.entities(acting);
     const entity = entities.find((candidate) => candidate.isActive && candidate.customerType === type);
     if (!entity)

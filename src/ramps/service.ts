@@ -372,7 +372,7 @@ export function eventRamp(ramp: repo.RampRow) {
     id: ramp.id,
     quoteId: ramp.quoteId,
     sessionId: ramp.sessionId,
-    type: ramp.type as RampView["type"],
+    type: ramp.type,
     status: statusOfPhase(currentPhase),
     currentPhase,
   };

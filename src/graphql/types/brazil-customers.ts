@@ -4,7 +4,6 @@ import {
   BRAZIL_VERIFICATION_PROGRESS,
   BRAZIL_VERIFICATION_RESULTS,
   createdSubaccountView,
-  documentUploadView,
   importedTokenView,
   kycStatusView,
   kycUploadsView,
@@ -176,5 +175,4 @@ export const SubmitBrazilKycPayload = outputType(submittedKycView);
 export const BrazilKycStatus = outputType(kycStatusView);
 export const BrazilUser = outputType(userView);
 export const ImportBrazilKycTokenPayload = outputType(importedTokenView);
-export const BrazilDocumentUpload = outputType(documentUploadView);
 export const RequestBrazilKycUploadsPayload = outputType(kycUploadsView);

@@ -1,12 +1,6 @@
 import { Field, InputType } from "type-graphql";
 import { RAMP_ENVIRONMENTS } from "../../auth/keys.js";
-import {
-  apiCredentialEventView,
-  apiCredentialView,
-  CREDENTIAL_EVENT_ACTIONS,
-  issuedCredential,
-  type ApiCredentialView,
-} from "../../credentials/types.js";
+import { apiCredentialEventView, apiCredentialView, CREDENTIAL_EVENT_ACTIONS } from "../../credentials/types.js";
 import { connectionType } from "./connection.js";
 import { enumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
@@ -21,11 +15,7 @@ registerGraphQLEnum(RampEnvironmentEnum, {
   },
 });
 
-export const ApiCredential = outputType(apiCredentialView);
-export type ApiCredential = ApiCredentialView;
 export const ApiCredentialConnection = connectionType(apiCredentialView);
-
-export const CreatedApiCredential = outputType(issuedCredential);
 
 @InputType({ description: "Name and expiry of a new credential; both may be left out." })
 export class CreateApiCredentialInput {

@@ -2,13 +2,11 @@ import { Field, Float, InputType, Int } from "type-graphql";
 import {
   DOMESTIC_STATUSES,
   domesticCaseView,
-  hostedLinkView,
   KYB_COUNTRIES,
   KYB_FILE_TYPES,
   kybSubmissionView,
   RELATED_PERSON_FILE_TYPES,
   retriedCaseView,
-  submissionView,
 } from "../../kyc/domestic.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
 import { enumOf, screamingEnumOf } from "./enums.js";
@@ -69,8 +67,6 @@ registerGraphQLEnum(ArgentineDocumentTypeEnum, {
 });
 
 export const DomesticCustomer = outputType(domesticCaseView);
-export const DomesticSubmission = outputType(submissionView);
-export const DomesticHostedLink = outputType(hostedLinkView);
 export const DomesticKybSubmission = outputType(kybSubmissionView);
 
 export const RetryDomesticKycPayload = outputType(retriedCaseView);

@@ -1,4 +1,4 @@
-import { otpSent, sessionView } from "../../identity/types.js";
+import { otpSent } from "../../identity/types.js";
 import { profileView } from "../../profiles/types.js";
 import { enumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
@@ -11,5 +11,4 @@ registerGraphQLEnum(TokenTypeEnum, {
 });
 
 export const RequestOtpPayload = outputType(otpSent);
-export const Session = outputType(sessionView);
 export const Profile = outputType(profileView);

@@ -3,7 +3,6 @@ import { enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
 import { managerPolicyView } from "../../auth/delegation.js";
-import { partnerView } from "../../admin/types.js";
 import {
   CREATION_SOURCES,
   MANAGED_PROFILE_STATUSES,
@@ -111,8 +110,6 @@ export class ManagerPolicyInput {
   @Field({ description: "False disables the manager: its children can then be neither managed nor acted for." })
   isActive!: boolean;
 }
-
-export const Partner = outputType(partnerView);
 
 @InputType({ description: "A partner-managed credential: the profile it is bound to, and optional name and expiry." })
 export class PartnerCredentialInput {

@@ -11,7 +11,6 @@ import { enumOf, namedEnumOf } from "./enums.js";
 import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
-import { activeEntityView } from "../../onboarding/types.js";
 
 /*
  * Onboarding as REST's /v1/onboarding/status and /v1/onboarding/requirements tell it. Status fields REST
@@ -175,7 +174,6 @@ export class OnboardingStatus {
 
 export const OnboardingRequirements = outputType(onboardingRequirementsView);
 
-export const ActiveEntity = outputType(activeEntityView);
 export const BrazilKycAttempt = outputType(initialKycAttemptView);
 
 @InputType({

@@ -26,7 +26,6 @@ import {
 } from "../../onboarding/types.js";
 import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
-import { widgetSessionView } from "../../widget-sessions/types.js";
 
 const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerGraphQLEnum(RampPhaseEnum, {
@@ -43,7 +42,7 @@ registerGraphQLEnum(RampPhaseEnum, {
     TIMED_OUT: { description: "Not started within the start window; the status is FAILED." },
   },
 });
-export const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
+const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
 registerGraphQLEnum(RampStatusEnum, {
   name: "RampStatus",
   description: "PENDING until the ramp completes or fails.",
@@ -73,7 +72,7 @@ registerGraphQLEnum(KycStatusEnum, {
     REJECTED: { description: "Verification rejected." },
   },
 });
-export const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
+const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
 registerGraphQLEnum(KycCaseStatusEnum, {
   name: "KycCaseStatus",
   description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
@@ -161,7 +160,6 @@ registerGraphQLEnum(LimitPeriodTypeEnum, {
 
 export const UserLimit = outputType(userLimitView);
 export type UserLimit = z.output<typeof userLimitView>;
-export const WidgetSession = outputType(widgetSessionView);
 
 // ---------------------------------------------------------------------------------------------------------
 // Inputs: their shapes only; the services validate the values as they do for REST.

@@ -1,18 +1,12 @@
 import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../events/outbox.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
-import {
-  WEBHOOK_DELIVERY_STATUSES,
-  webhookDeliveryView,
-  webhookView,
-  type WebhookDeliveryView,
-  type WebhookView,
-} from "../../webhooks/types.js";
+import { WEBHOOK_DELIVERY_STATUSES, webhookDeliveryView, webhookView, type WebhookView } from "../../webhooks/types.js";
 import { connectionType } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-export const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES);
+const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES);
 registerGraphQLEnum(WebhookEventTypeEnum, {
   name: "WebhookEventType",
   description: "The ramp events webhooks carry.",
@@ -33,8 +27,6 @@ registerGraphQLEnum(WebhookDeliveryStatusEnum, {
   },
 });
 
-export const WebhookDelivery = outputType(webhookDeliveryView);
-export type WebhookDelivery = WebhookDeliveryView;
 export const WebhookDeliveryConnection = connectionType(webhookDeliveryView);
 
 export const Webhook = outputType(webhookView);
