@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { activeEntityInput, activeEntityView, limitsInput, rampInfoView, userLimitList } from "../onboarding/types.js";
+import {
+  activeEntityInput,
+  activeEntityView,
+  limitsInput,
+  onboardingStatusView,
+  rampInfoView,
+  userLimitList,
+} from "../onboarding/types.js";
 import { defineOperation } from "./operation.js";
 
 export const getRampInfo = defineOperation({
@@ -25,6 +32,7 @@ export const getOnboardingStatus = defineOperation({
   summary: "Get the onboarding status across corridors",
   access: { requires: ["EXACT_LIMITS"], delegation: "DELEGATED" },
   input: z.object({}),
+  output: onboardingStatusView,
   run: (app, acting) => app.onboarding.status(acting),
 });
 

@@ -59,23 +59,8 @@ export class OnboardingResolver {
       "The subject's entities and, per entity, its provider accounts (KYC/KYB cases under way or decided) in every corridor.",
   })
   @Performs(getOnboardingStatus)
-  async onboardingStatus(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<OnboardingStatus> {
-    const status = await performField(getOnboardingStatus, context, acting, {});
-    return {
-      ...status,
-      entities: status.entities.map(({ id, type, status: entityStatus, accounts }) => ({
-        id,
-        customerType: type,
-        status: entityStatus,
-        accounts: accounts.map((account) => ({
-          id: account.id,
-          provider: account.provider,
-          corridor: account.country,
-          customerType: account.customerType,
-          status: account.status,
-        })),
-      })),
-    };
+  async onboardingStatus(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+    return performField(getOnboardingStatus, context, acting, {});
   }
 
   @FieldResolver(() => BrazilKycAttempt, {
