@@ -57,8 +57,9 @@ function fieldType(schema: z.ZodType): { type: TypeThunk; nullable: boolean } {
   // A string of a format (a URL, say) is a String in GraphQL: the format shows on the REST face only.
   if (inner instanceof z.ZodString || inner instanceof z.ZodStringFormat) return { type: () => String, nullable };
   if (inner instanceof z.ZodBoolean) return { type: () => Boolean, nullable };
-  // A constant (`success: true`): the type of its value.
+  // A constant (`success: true`, a salt length): the type of its value.
   if (inner instanceof z.ZodLiteral && typeof inner.value === "boolean") return { type: () => Boolean, nullable };
+  if (inner instanceof z.ZodLiteral && Number.isInteger(inner.value)) return { type: () => Int, nullable };
   if (inner instanceof z.ZodNumber) return { type: () => (inner.format === "safeint" ? Int : Float), nullable };
   if (inner instanceof z.ZodDate) return { type: () => Date, nullable };
   throw new Error(`An output field of zod type ${inner.def.type} needs a GraphQL type named (named())`);

@@ -1,7 +1,13 @@
-import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
+import { Field, ID, InputType } from "type-graphql";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../events/outbox.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
-import { WEBHOOK_DELIVERY_STATUSES, webhookDeliveryView, webhookView, type WebhookView } from "../../webhooks/types.js";
+import {
+  signingKeyView,
+  WEBHOOK_DELIVERY_STATUSES,
+  webhookDeliveryView,
+  webhookView,
+  type WebhookView,
+} from "../../webhooks/types.js";
 import { connectionType } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
@@ -74,19 +80,4 @@ registerGraphQLEnum(SignatureHashEnum, {
   valuesConfig: { SHA_256: { description: "SHA-256." } },
 });
 
-@ObjectType({
-  description: "The key webhook signatures verify with, and how they are made (REST: GET /v1/public-key).",
-})
-export class WebhookSigningKey {
-  @Field({ description: "SPKI PEM of the key that signs webhook deliveries." })
-  publicKey!: string;
-
-  @Field(() => SignatureAlgorithmEnum, { description: "The signature algorithm." })
-  algorithm!: string;
-
-  @Field(() => SignatureHashEnum, { description: "The message digest, also used by MGF1." })
-  hash!: string;
-
-  @Field(() => Int, { description: "The salt length in bytes." })
-  saltLength!: number;
-}
+export const WebhookSigningKey = outputType(signingKeyView);
