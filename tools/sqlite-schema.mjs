@@ -7,16 +7,18 @@ const source = await readFile(new URL("../prisma/schema.prisma", import.meta.url
 const target = new URL("../prisma/sqlite/schema.prisma", import.meta.url);
 
 function toSqliteSchema(text) {
-  return text
-    .replace(
-      /^\/\/ The one source of truth.*\n\/\/ .*\n/m,
-      "// GENERATED from prisma/schema.prisma by `npm run prisma:sqlite-schema`: do not edit.\n",
-    )
-    .replace('provider = "postgresql"', 'provider = "sqlite"')
-    // One engine's schema types the Kysely statements: the tables and columns are the same.
-    .replace(/^\/\/ The column types of the statements written with Kysely.*\ngenerator kysely \{[^}]*\}\n\n/m, "")
-    .replace('output       = "../src/generated/prisma"', 'output       = "../../src/generated/prisma-sqlite"')
-    .replace(/ @db\.\w+(\([^)]*\))?/g, "");
+  return (
+    text
+      .replace(
+        /^\/\/ The one source of truth.*\n\/\/ .*\n/m,
+        "// GENERATED from prisma/schema.prisma by `npm run prisma:sqlite-schema`: do not edit.\n",
+      )
+      .replace('provider = "postgresql"', 'provider = "sqlite"')
+      // One engine's schema types the Kysely statements: the tables and columns are the same.
+      .replace(/^\/\/ The column types of the statements written with Kysely.*\ngenerator kysely \{[^}]*\}\n\n/m, "")
+      .replace('output       = "../src/generated/prisma"', 'output       = "../../src/generated/prisma-sqlite"')
+      .replace(/ @db\.\w+(\([^)]*\))?/g, "")
+  );
 }
 
 const generated = toSqliteSchema(source);

@@ -69,3 +69,18 @@ export type IssuedCredential = z.output<typeof issuedCredential>;
  * profile is deleted, and when last-use times of its credentials are written, on whichever instance did it.
  */
 export const credentialListTag = (profileId: string) => `api-credential-list:${profileId}`;
+
+export const CREDENTIAL_EVENT_ACTIONS = ["created", "revoked"] as const;
+
+/** A credential of a profile was created or revoked: what its live subscribers are told. */
+export const apiCredentialEventView = outputObject(
+  "ApiCredentialEvent",
+  "A credential of the caller's profile was created or revoked.",
+  {
+    action: named("ApiCredentialEventAction", z.enum(CREDENTIAL_EVENT_ACTIONS)).describe(
+      "Whether the credential was created or revoked.",
+    ),
+    credential: apiCredentialView.describe("The credential as it stands when the event is delivered."),
+  },
+);
+export type ApiCredentialEventView = z.output<typeof apiCredentialEventView>;

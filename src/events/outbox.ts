@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import { insert, limitClause, type Reads, type StatementTx } from "../db/statements.js";
-import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
+import { idField, named, outputObject } from "../output.js";
+import { RAMP_STATUSES, type RampPhase, type RampStatus } from "../reference-data/ramp-phases.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
 export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as const;
@@ -17,21 +19,32 @@ export interface EventRamp {
   currentPhase: RampPhase;
 }
 
-/** The exact body webhook receivers and subscribers get (CONTRACT.md, Webhooks). */
-export interface RampEventBody {
-  eventId: string;
+const rampEventPayload = outputObject(
+  "RampEventPayload",
+  "What an event says about its ramp (the webhook body's payload).",
+  {
+    quoteId: idField("The quote the ramp was registered from."),
+    transactionId: idField("The ramp's id."),
+    sessionId: idField("The widget session the ramp was registered with.").nullable(),
+    transactionStatus: named("RampStatus", z.enum(RAMP_STATUSES)).describe("The ramp's status as of the event."),
+    transactionType: named("RampDirection", z.string()).describe("Whether the ramp is an onramp or an offramp."),
+  },
+);
+
+/** The exact body webhook receivers and `rampEvents` subscribers get (CONTRACT.md, Webhooks). */
+export const webhookEventBody = outputObject("RampEvent", "A ramp event, exactly as webhook receivers get it.", {
+  eventId: idField("Stable across redeliveries."),
+  eventType: named("WebhookEventType", z.enum(WEBHOOK_EVENT_TYPES)).describe("What happened to the ramp."),
+  timestamp: z.string().describe("ISO 8601 UTC with milliseconds."),
+  payload: rampEventPayload.describe("The ramp the event reports on, as of the event."),
+});
+export type WebhookEventBody = z.output<typeof webhookEventBody>;
+
+/** Every event's body: a webhook's, or a phase change's (rampProgress only), whose payload also names the phase entered. */
+export type RampEventBody = Omit<WebhookEventBody, "eventType" | "payload"> & {
   eventType: RampEventType;
-  timestamp: string;
-  payload: {
-    quoteId: string;
-    transactionId: string;
-    sessionId: string | null;
-    transactionStatus: RampStatus;
-    transactionType: string;
-    /** PHASE_CHANGE only: the phase the ramp entered. */
-    currentPhase?: RampPhase;
-  };
-}
+  payload: WebhookEventBody["payload"] & { currentPhase?: RampPhase };
+};
 
 /** Writes the webhook deliveries an event owes, in the event's transaction: the webhooks module provides it. */
 export type OwedDeliveries = (

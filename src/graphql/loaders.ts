@@ -2,9 +2,9 @@ import DataLoader from "dataloader";
 import type { App } from "../app.js";
 import type { ActingContext } from "../auth/delegation.js";
 import { AppError } from "../errors.js";
-import type { KycCase } from "../kyc/service.js";
+import type { CustomerView } from "../kyc/types.js";
 import type { CredentialsPage } from "../managed-profiles/service.js";
-import type { ProfileView } from "../profiles/service.js";
+import type { ProfileView } from "../profiles/types.js";
 import type { HistoryPage, RampErrorView } from "../ramps/types.js";
 import type { RampHistory } from "../ramps/view-cache.js";
 import type { ListPage } from "../validation.js";
@@ -25,7 +25,7 @@ export interface GraphQLLoaders {
   /** A page of a child's ramp history, read by its manager as X-Managed-Profile-Id would (ManagedProfile.ramps). */
   childRamps: DataLoader<ChildKey<HistoryPage>, RampHistory>;
   /** A child's customers, read by its manager as X-Managed-Profile-Id would (ManagedProfile.customers). */
-  childCustomers: DataLoader<ChildKey, KycCase[]>;
+  childCustomers: DataLoader<ChildKey, CustomerView[]>;
   /** A page of a child's credentials, managed by its manager (ManagedProfile.apiCredentials). */
   childCredentials: DataLoader<ChildKey<ListPage>, CredentialsPage>;
 }
@@ -118,7 +118,7 @@ class RequestLoaders implements GraphQLLoaders {
   get childCustomers() {
     return (this.#childCustomers ??= new DataLoader(
       perManagerAndPage((manager, childIds) =>
-        actingForChildren(this.app, manager, childIds, (allowed) => this.app.kyc.casesOfMany(allowed)),
+        actingForChildren(this.app, manager, childIds, (allowed) => this.app.kyc.customersOfMany(allowed)),
       ),
       { cache: false },
     ));

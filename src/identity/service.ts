@@ -9,16 +9,9 @@ import { AppError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { ProfileService } from "../profiles/service.js";
 import * as repo from "./repo.js";
-import type { RequestOtpInput, VerifyOtpInput } from "./types.js";
+import type { RequestOtpInput, SessionView, VerifyOtpInput } from "./types.js";
 
 const OTP_TTL_MS = 10 * 60_000;
-
-export interface SessionTokens {
-  accessToken: string;
-  refreshToken: string;
-  profileId: string;
-  expiresIn: number;
-}
 
 export interface IdentitySettings {
   otpResendCooldownMs: number;
@@ -75,7 +68,7 @@ export class IdentityService {
     return { success: true, message: "A sign-in code has been sent to the email address." };
   }
 
-  async verifyOtp({ email, token }: VerifyOtpInput): Promise<SessionTokens> {
+  async verifyOtp({ email, token }: VerifyOtpInput): Promise<SessionView> {
     const now = new Date();
     const challenge = await repo.findChallenge(this.db, email);
     if (!challenge || challenge.consumedAt || challenge.expiresAt <= now) throw new AppError("INVALID_OTP");
@@ -95,7 +88,7 @@ export class IdentityService {
     });
   }
 
-  async refresh(refreshToken: string): Promise<SessionTokens> {
+  async refresh(refreshToken: string): Promise<SessionView> {
     const tokenHash = sha256Hex(refreshToken);
     const now = new Date();
     const rotated = await inTransaction(this.db, async (tx) => {
@@ -124,7 +117,7 @@ export class IdentityService {
     await this.caches.invalidate(familyId);
   }
 
-  private async issueSession(db: Queryable, familyId: string, profileId: string, now: Date): Promise<SessionTokens> {
+  private async issueSession(db: Queryable, familyId: string, profileId: string, now: Date): Promise<SessionView> {
     const refreshToken = randomBytes(32).toString("base64url");
     await repo.insertRefreshToken(db, {
       id: randomUUID(),
@@ -133,7 +126,13 @@ export class IdentityService {
       expiresAt: new Date(now.getTime() + this.settings.refreshTokenTtlMs),
     });
     const access = this.accessTokens.issue(profileId, familyId);
-    return { accessToken: access.token, refreshToken, profileId, expiresIn: access.expiresIn };
+    return {
+      accessToken: access.token,
+      refreshToken,
+      userId: profileId,
+      tokenType: "bearer",
+      expiresIn: access.expiresIn,
+    };
   }
 
   private hashCode(email: string, code: string): string {

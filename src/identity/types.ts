@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idField, named, outputObject } from "../output.js";
 import { email, omissible, requiredString, text } from "../validation.js";
 
 /** An email address as profiles store it: trimmed, lower-case. */
@@ -18,3 +19,23 @@ export type VerifyOtpInput = z.output<typeof verifyOtpInput>;
 export const refreshTokenInput = z.object({
   refreshToken: text("token").min(1, "is required"),
 });
+
+export const otpSent = outputObject("RequestOtpPayload", "The outcome of requestOtp; failures are errors instead.", {
+  success: z.literal(true).describe("Always true."),
+  message: z.string().describe("A human-readable confirmation that the code was sent."),
+});
+
+export const sessionView = outputObject(
+  "Session",
+  "A signed-in session: a short-lived access token and a single-use refresh token.",
+  {
+    accessToken: z.string().describe("A JWT to send as `Authorization: Bearer <token>`, valid for expiresIn seconds."),
+    refreshToken: z
+      .string()
+      .describe("An opaque token for refreshSession or logout; refreshing spends it and returns a new one."),
+    userId: idField("The signed-in profile's id (UUID)."),
+    tokenType: named("TokenType", z.literal("bearer")).describe("Always bearer."),
+    expiresIn: z.number().int().describe("Seconds until the access token expires."),
+  },
+);
+export type SessionView = z.output<typeof sessionView>;

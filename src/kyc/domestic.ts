@@ -220,6 +220,19 @@ export const hostedLinkView = outputObject(
   },
 );
 
+export const retriedCaseView = outputObject(
+  "RetryDomesticKycPayload",
+  "The outcome of retryDomesticKyc: a failed KYC or KYB opened again.",
+  {
+    hostedLink: hostedLinkView
+      .nullable()
+      .describe(
+        "A new hosted link when the failed attempt was hosted; null when it went through the API, where information is submitted again.",
+      ),
+  },
+);
+export type RetriedCaseView = z.output<typeof retriedCaseView>;
+
 /** Creating a provider customer names only its country. */
 export const customerInput = z.object({ country }).strict();
 export const sendSubmissionInput = z.object({ country, submissionId: uuid("must be a submission id") }).strict();

@@ -7,6 +7,7 @@ import { AppError } from "../errors.js";
 import type { KycStatus } from "../providers/kyc-port.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import * as repo from "./repo.js";
+import { customerViewOf, type CustomerView } from "./types.js";
 
 /** Which status a subject shows in a corridor when it has several cases there (individual and business). */
 const STATUS_RANK: Record<KycStatus, number> = { approved: 4, in_review: 3, pending: 2, rejected: 1, not_started: 0 };
@@ -75,16 +76,21 @@ export class KycReads {
     return (await this.onboardingState(subjectProfileId)).cases;
   }
 
+  /** The subject's customers, one per case, oldest first. */
+  async customersOf(subjectProfileId: string): Promise<CustomerView[]> {
+    return (await this.casesOf(subjectProfileId)).map(customerViewOf);
+  }
+
   /**
-   * `casesOf` of several subjects (a manager's children in one list), by subject: from memory, the others in
+   * `customersOf` of several subjects (a manager's children in one list), by subject: from memory, the others in
    * one statement.
    */
-  async casesOfMany(subjectProfileIds: readonly string[]): Promise<Map<string, repo.KycCaseRow[]>> {
+  async customersOfMany(subjectProfileIds: readonly string[]): Promise<Map<string, CustomerView[]>> {
     const states = await this.subjects.loadMany(subjectProfileIds, async (missing) => {
       const read = await repo.findSubjectKycOfMany(this.reads, missing);
       return new Map([...read].map(([id, value]) => [id, { value, tags: [kycTag(id)] }]));
     });
-    return new Map([...states].map(([id, { cases }]) => [id, cases]));
+    return new Map([...states].map(([id, { cases }]) => [id, cases.map(customerViewOf)]));
   }
 
   /** `casesOf`, and the customer type the subject chose to act as (onboarding status). */

@@ -30,6 +30,12 @@ const SEND_CLAIM_MS = 60_000;
 /** A subject's case in one corridor as this module hands it out. */
 export type KycCase = repo.KycCaseRow;
 
+/** A hosted KYC (KYB) flow's page, and the attempt it opens. */
+interface HostedLink {
+  submissionId: string;
+  url: string;
+}
+
 /**
  * Customers and their KYC/KYB cases with the partner, per subject, corridor and customer type (CONTRACT.md,
  * KYC/KYB and fiat accounts). Every state change is a conditional update on the state it was read in, so
@@ -271,10 +277,10 @@ export class KycService extends KycReads {
   }
 
   /** Starts over after a rejection: a new hosted link for a redirect flow, otherwise a fresh case to submit to. */
-  async retry(acting: ActingContext, key: CaseKey): Promise<{ submissionId: string; url: string } | { success: true }> {
+  async retry(acting: ActingContext, key: CaseKey): Promise<{ hostedLink: HostedLink | null }> {
     const row = await this.caseToChange(acting, key);
     if (row.status !== "rejected") throw fieldError("country", `has no failed ${flowName(key)} submission to retry`);
-    if (row.method === "redirect") return this.hostedLink(row);
+    if (row.method === "redirect") return { hostedLink: await this.hostedLink(row) };
     await this.move(row, {
       status: "not_started",
       submissionId: null,
@@ -285,11 +291,11 @@ export class KycService extends KycReads {
       decidedAt: null,
       relatedPersonIds: null,
     });
-    return { success: true };
+    return { hostedLink: null };
   }
 
   /** A new hosted link (of a case not started, or rejected): an attempt whose pages the subject has yet to open. */
-  private async hostedLink(row: repo.KycCaseRow): Promise<{ submissionId: string; url: string }> {
+  private async hostedLink(row: repo.KycCaseRow): Promise<HostedLink> {
     const { submissionId, url } = await this.openHostedFlow(row, "not_started");
     return { submissionId, url };
   }

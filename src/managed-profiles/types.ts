@@ -86,3 +86,12 @@ export const managedProfileView = outputObject(
   },
 );
 export type ManagedProfileView = z.output<typeof managedProfileView>;
+
+export const createdManagedProfile = outputObject(
+  "CreateManagedProfilePayload",
+  "The outcome of createManagedProfile.",
+  {
+    managedProfile: managedProfileView.describe("The new child, or the existing one an identical retry matched."),
+    created: z.boolean().describe("False when an identical earlier creation was returned."),
+  },
+);

@@ -14,7 +14,16 @@ import {
 } from "../reference-data/corridors.js";
 import { subjectEntities } from "./customer-accounts.js";
 import { kycProviderOf, onboardingRequirements, type OnboardingRequirements } from "./requirements.js";
-import type { ActiveEntityInput, CorridorEligibility, LimitsInput, RequirementsInput, UserLimit } from "./types.js";
+import type {
+  ActiveEntityInput,
+  ActiveEntityView,
+  CorridorEligibility,
+  LimitsInput,
+  OnboardingAccountView,
+  OnboardingStatusView,
+  RequirementsInput,
+  UserLimit,
+} from "./types.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
 import type { RampService } from "../ramps/service.js";
 
@@ -44,9 +53,8 @@ async function eligibility(
   return { corridors };
 }
 
-/** The reference's account states: a case under way (pending or in review) is pending. */
-type AccountState = "pending" | "approved" | "rejected";
-const accountState = (status: KycStatus): AccountState =>
+/** An account's state: a case under way (pending or in review) is pending. */
+const accountState = (status: KycStatus): OnboardingAccountView["status"] =>
   status === "approved" || status === "rejected" ? status : "pending";
 
 /** Ramp eligibility, limits and onboarding state of the acting subject. */
@@ -115,7 +123,7 @@ export class OnboardingService {
    * The subject's customer entities and, per entity, its provider accounts (KYC/KYB cases) in the corridors it
    * may use. The active entity is the one the subject chose, else its only active one.
    */
-  async status(acting: ActingContext) {
+  async status(acting: ActingContext): Promise<OnboardingStatusView> {
     const { entities, cases, activeCustomerType } = await this.entities(acting);
     const active = entities.filter((entity) => entity.isActive);
     const chosen =
@@ -126,26 +134,16 @@ export class OnboardingService {
       const accounts = cases
         .filter((row) => row.customerType === customerType && row.status !== "not_started")
         .filter((row) => !acting.controllingManagerId || childMaySupport(row.corridor as Corridor, customerType))
-        .map((row) => {
-          const state = accountState(row.status as KycStatus);
-          return {
-            id: row.providerCustomerId,
-            provider: kycProviderOf(row.corridor as Corridor),
-            country: row.corridor as Corridor,
-            customerType,
-            rail: null,
-            companyName: null,
-            taxReference: null,
-            status: state,
-            state,
-            statusExternal: null,
-            error: null,
-            kycCase: null,
-          };
-        });
+        .map((row) => ({
+          id: row.providerCustomerId,
+          provider: kycProviderOf(row.corridor as Corridor),
+          corridor: row.corridor as Corridor,
+          customerType,
+          status: accountState(row.status as KycStatus),
+        }));
       return {
         id: entity.id,
-        type: customerType,
+        customerType,
         status: entity.isActive ? ("active" as const) : ("archived" as const),
         accounts,
       };
@@ -163,10 +161,7 @@ export class OnboardingService {
    * choice): choosing it again answers the same; another type afterwards is refused. NOT_FOUND when the
    * subject has no active entity of that type (a business one comes with a business customer).
    */
-  async selectActiveEntity(
-    acting: ActingContext,
-    { type }: ActiveEntityInput,
-  ): Promise<{ activeEntityId: string; type: CustomerType }> {
+  async selectActiveEntity(acting: ActingContext, { type }: ActiveEntityInput): Promise<ActiveEntityView> {
     const { entities } = await this.entities(acting);
     const entity = entities.find((candidate) => candidate.isActive && candidate.customerType === type);
     if (!entity)
@@ -175,7 +170,7 @@ export class OnboardingService {
         type === "business" ? "No business entity: create a business customer first." : "No individual entity.",
       );
     await this.kyc.chooseCustomerType(acting.subjectProfileId, type);
-    return { activeEntityId: entity.id, type };
+    return { activeEntityId: entity.id, customerType: type };
   }
 
   /** The subject's entities, its cases (due decisions applied) and the customer type it chose to act as. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { instantField, named, outputObject } from "../output.js";
+import { idField, instantField, named, outputObject } from "../output.js";
 import { RAMP_TYPES } from "../quotes/types.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../reference-data/corridors.js";
-import { ONBOARDING_COUNTRIES } from "./requirements.js";
+import { KYC_PROVIDERS, ONBOARDING_COUNTRIES } from "./requirements.js";
 
 /** Corridors with monthly limits. */
 const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
@@ -26,6 +26,18 @@ export type RequirementsInput = z.output<typeof requirementsInput>;
 /** Which of its entities the subject acts as: the individual or the business. */
 export const activeEntityInput = z.object({ type: z.enum(CUSTOMER_TYPES) }).strict();
 export type ActiveEntityInput = z.output<typeof activeEntityInput>;
+
+export const activeEntityView = outputObject(
+  "ActiveEntity",
+  "The entity the signed-in profile acts as, once chosen (selectActiveEntity).",
+  {
+    activeEntityId: idField("The entity's id (OnboardingStatus.activeEntityId from now on)."),
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe(
+      "Whether the chosen entity is a person or a company.",
+    ),
+  },
+);
+export type ActiveEntityView = z.output<typeof activeEntityView>;
 
 export const LIMIT_PERIOD_TYPES = ["calendar_month"] as const;
 
@@ -81,3 +93,58 @@ export const rampInfoView = z.object({
   // Every corridor is always listed: an object with each one, not a record, so the document names them.
   corridors: z.object(Object.fromEntries(CORRIDORS.map((corridor) => [corridor, corridorEligibility]))),
 });
+
+/** An account's states: a case under way (pending or in review) is pending. */
+export const ACCOUNT_STATES = ["pending", "approved", "rejected"] as const;
+export const ENTITY_STATUSES = ["active", "archived", "blocked"] as const;
+export const ONBOARDING_ROLES = ["managed_profile"] as const;
+
+export const onboardingAccountView = outputObject(
+  "OnboardingAccount",
+  "The subject's account with a provider in one corridor: its KYC (KYB) case.",
+  {
+    id: idField("The provider's customer id (Customer.customerId; in BR the subaccount)."),
+    provider: named("KycProvider", z.enum(KYC_PROVIDERS)).describe("The provider holding the account."),
+    corridor: named("Corridor", z.enum(CORRIDORS)).describe("The corridor the account is in."),
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe(
+      "The entity's customer type: KYC for individuals, KYB for businesses.",
+    ),
+    status: named("OnboardingAccountStatus", z.enum(ACCOUNT_STATES)).describe("The verification's state."),
+  },
+);
+export type OnboardingAccountView = z.output<typeof onboardingAccountView>;
+
+export const onboardingEntityView = outputObject(
+  "OnboardingEntity",
+  "An entity (a person or a company) the subject transacts as.",
+  {
+    id: idField("The entity's id; stable."),
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe(
+      "Whether the entity is a person or a company.",
+    ),
+    status: named("OnboardingEntityStatus", z.enum(ENTITY_STATUSES)).describe(
+      "Whether the subject may transact as it.",
+    ),
+    accounts: z
+      .array(onboardingAccountView)
+      .describe(
+        "Its provider accounts with a case under way or decided (none before anything was submitted); a child's only in the corridors a child may use.",
+      ),
+  },
+);
+
+export const onboardingStatusView = outputObject(
+  "OnboardingStatus",
+  "The subject's onboarding across corridors: its entities and their provider accounts.",
+  {
+    activeEntityId: idField(
+      "The entity the subject transacts as; null when it has none or several (see selectionRequired).",
+    ).nullable(),
+    selectionRequired: z.boolean().describe("True when several entities are active and one must be chosen."),
+    roles: z
+      .array(named("OnboardingRole", z.enum(ONBOARDING_ROLES)))
+      .describe("The roles the subject onboards in; empty for a direct profile."),
+    entities: z.array(onboardingEntityView).describe("The subject's entities, oldest first."),
+  },
+);
+export type OnboardingStatusView = z.output<typeof onboardingStatusView>;

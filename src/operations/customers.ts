@@ -36,6 +36,7 @@ import {
   domesticCaseOf,
   domesticCaseView,
   hostedLinkView,
+  retriedCaseView,
   kybCountryInput,
   kybInformation,
   kybSubmissions,
@@ -51,6 +52,7 @@ import { pixKeyInput, pixKeyType, pixKeyValidity } from "../kyc/pix-keys.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
 import { initialKycAttemptInput, initialKycAttemptView } from "../onboarding/kyc-attempts.js";
 import type { CaseKey } from "../kyc/reads.js";
+import { customerView } from "../kyc/types.js";
 import type { CustomerType } from "../reference-data/corridors.js";
 import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
 import { defineOperation, gate, type Gate } from "./operation.js";
@@ -85,7 +87,8 @@ export const listCustomers = defineOperation({
   summary: "List the subject's provider customers",
   access: CUSTOMERS,
   input: z.object({}),
-  run: (app, acting) => app.kyc.casesOf(acting.subjectProfileId),
+  output: z.array(customerView),
+  run: (app, acting) => app.kyc.customersOf(acting.subjectProfileId),
 });
 
 /** Where the subject last started Brazilian KYC from (GraphQL reads it with the onboarding status). */
@@ -187,6 +190,7 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       access: CUSTOMERS,
       gate: typedPolicy,
       input: customerTypeInput,
+      output: retriedCaseView,
       run: (app, acting, input) => app.kyc.retry(acting, typedCase(input)),
     }),
     kycStatus: defineOperation({

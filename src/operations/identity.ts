@@ -1,4 +1,4 @@
-import { refreshTokenInput, requestOtpInput, verifyOtpInput } from "../identity/types.js";
+import { otpSent, refreshTokenInput, requestOtpInput, sessionView, verifyOtpInput } from "../identity/types.js";
 import { defineOpenOperation } from "./operation.js";
 
 /** Sign-in and session renewal: open to callers without a session (who act for no subject yet). */
@@ -8,6 +8,7 @@ export const requestOtp = defineOpenOperation(SIGN_IN, {
   name: "requestOTP",
   summary: "Send a sign-in code by email",
   input: requestOtpInput,
+  output: otpSent,
   run: (app, _acting, input) => app.identity.requestOtp(input),
 });
 
@@ -15,6 +16,7 @@ export const verifyOtp = defineOpenOperation(SIGN_IN, {
   name: "verifyOTP",
   summary: "Sign in with an emailed code",
   input: verifyOtpInput,
+  output: sessionView,
   run: (app, _acting, input) => app.identity.verifyOtp(input),
 });
 
@@ -22,6 +24,7 @@ export const refreshSession = defineOpenOperation(SIGN_IN, {
   name: "refreshSession",
   summary: "Renew a session with its refresh token",
   input: refreshTokenInput,
+  output: sessionView,
   run: (app, _acting, { refreshToken }) => app.identity.refresh(refreshToken),
 });
 

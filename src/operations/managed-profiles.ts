@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { apiCredentialList } from "../credentials/types.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
-import { createManagedProfileInput, listManagedProfilesInput, managedProfileView } from "../managed-profiles/types.js";
+import {
+  createdManagedProfile,
+  createManagedProfileInput,
+  listManagedProfilesInput,
+  managedProfileView,
+} from "../managed-profiles/types.js";
 import { listPage, uuid } from "../validation.js";
 import { defineOperation, type Gate } from "./operation.js";
 
@@ -19,6 +24,7 @@ export const createManagedProfile = defineOperation({
   access: LIFECYCLE,
   gate: activeManager,
   input: createManagedProfileInput,
+  output: createdManagedProfile,
   run: (app, _acting, child, manager) => app.managedProfiles.create(manager, child),
 });
 

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { activeEntityInput, limitsInput, rampInfoView, userLimitList } from "../onboarding/types.js";
+import {
+  activeEntityInput,
+  activeEntityView,
+  limitsInput,
+  onboardingStatusView,
+  rampInfoView,
+  userLimitList,
+} from "../onboarding/types.js";
 import { defineOperation } from "./operation.js";
 
 export const getRampInfo = defineOperation({
@@ -25,6 +32,7 @@ export const getOnboardingStatus = defineOperation({
   summary: "Get the onboarding status across corridors",
   access: { requires: ["EXACT_LIMITS"], delegation: "DELEGATED" },
   input: z.object({}),
+  output: onboardingStatusView,
   run: (app, acting) => app.onboarding.status(acting),
 });
 
@@ -34,5 +42,6 @@ export const selectActiveCustomerEntity = defineOperation({
   // The signed-in profile chooses for itself (the reference: bearer only, no delegation); a child has one entity.
   access: { requires: ["ACTIVE_ENTITY"], delegation: "NONE" },
   input: activeEntityInput,
+  output: activeEntityView,
   run: (app, acting, input) => app.onboarding.selectActiveEntity(acting, input),
 });

@@ -9,6 +9,7 @@ import {
   recipientList,
   recipientView,
   relationshipInput,
+  recipientEligibilityView,
 } from "../recipients/types.js";
 import { flag, listPage, uuid } from "../validation.js";
 import { defineOperation } from "./operation.js";
@@ -77,6 +78,7 @@ export const getRecipientEligibility = defineOperation({
   summary: "Get the corridors a recipient can receive in",
   access: SENDER,
   input: byId,
+  output: recipientEligibilityView,
   run: (app, acting, { id }) => app.recipients.eligibility(acting, id),
 });
 

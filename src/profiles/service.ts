@@ -5,13 +5,7 @@ import type { Reads } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import { findKycSubject, findProfiles, findProfilesByEmail, upsertProfileByEmail } from "./repo.js";
-
-export interface ProfileView {
-  id: string;
-  email: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import type { ProfileView } from "./types.js";
 
 /** Tags a profile's cached view (its own namespace: a change to the profile's row drops nothing else). */
 const profileTag = (profileId: string) => `profile:${profileId}`;

@@ -7,7 +7,7 @@ import { isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
 import type { Mailer } from "../mail/mailer.js";
-import { CORRIDORS, type Corridor } from "../reference-data/corridors.js";
+import { CORRIDORS } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
 import { canonicalId, fieldError, storedOneOf, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
@@ -18,6 +18,7 @@ import {
   type InvitationPreview,
   type InvitationView,
   type inviteInput,
+  type RecipientEligibility,
   type RecipientView,
   type relationshipInput,
 } from "./types.js";
@@ -137,10 +138,7 @@ export class RecipientService {
    * Where a recipient can receive payouts now, per corridor: its KYC is approved there and, in the
    * fiat-account corridors, it has a payout account. Nothing else about the recipient is told.
    */
-  async eligibility(
-    acting: ActingContext,
-    id: string,
-  ): Promise<{ recipientId: string; corridors: Record<Corridor, { canReceive: boolean }> }> {
+  async eligibility(acting: ActingContext, id: string): Promise<RecipientEligibility> {
     const row = await this.own(acting, id);
     if (row.status !== "accepted" || !row.recipientProfileId) throw notFound("Recipient");
     const recipient = row.recipientProfileId;
@@ -153,7 +151,7 @@ export class RecipientService {
         return [corridor, { canReceive }] as const;
       }),
     );
-    return { recipientId: row.id, corridors: Object.fromEntries(entries) as Record<Corridor, { canReceive: boolean }> };
+    return { recipientId: row.id, corridors: Object.fromEntries(entries) as RecipientEligibility["corridors"] };
   }
 
   /** What the invitee signed in with the invited email sees before accepting. */

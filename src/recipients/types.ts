@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idField, instantField, named, outputObject, pagination } from "../output.js";
+import { CORRIDORS } from "../reference-data/corridors.js";
 import { email, requiredString, uuid } from "../validation.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
@@ -77,3 +78,20 @@ export const acceptedInvitation = outputObject(
     acceptedAt: instantField("When the invitation was accepted."),
   },
 );
+
+/** Whether a recipient can receive payouts in one corridor now. */
+export const recipientCorridorEligibilityShape = {
+  canReceive: z
+    .boolean()
+    .describe(
+      "True when the recipient's KYC is approved in this corridor and, in AR, CO, MX and US, it also has a fiat account there.",
+    ),
+};
+const recipientCorridorEligibility = z.object(recipientCorridorEligibilityShape);
+
+/** Where a recipient can receive payouts now, keyed by corridor (every corridor is listed). */
+export const recipientEligibilityView = z.object({
+  recipientId: z.uuid(),
+  corridors: z.object(Object.fromEntries(CORRIDORS.map((corridor) => [corridor, recipientCorridorEligibility]))),
+});
+export type RecipientEligibility = z.output<typeof recipientEligibilityView>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../events/outbox.js";
 import { idField, instantField, named, outputObject, pagination } from "../output.js";
 import { text, uuid } from "../validation.js";
+import { SIGNATURE_SCHEME } from "./signing.js";
 
 /** pending (queued or retrying), delivered (a 2xx answer), failed (every send failed, or the subscription was disabled). */
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
@@ -93,3 +94,20 @@ export const webhookList = z.object({ webhooks: z.array(webhookView), pagination
 
 /** A page of a subscription's delivery log, and how many deliveries it holds. */
 export const deliveryLog = z.object({ totalCount: z.number().int(), deliveries: z.array(webhookDeliveryView) });
+
+export const signingKeyView = outputObject(
+  "WebhookSigningKey",
+  "The key webhook signatures verify with, and how they are made (REST: GET /v1/public-key).",
+  {
+    publicKey: z.string().describe("SPKI PEM of the key that signs webhook deliveries."),
+    algorithm: named("SignatureAlgorithm", z.literal(SIGNATURE_SCHEME.algorithm)).describe("The signature algorithm."),
+    hash: named("SignatureHash", z.literal(SIGNATURE_SCHEME.hash)).describe("The message digest, also used by MGF1."),
+    saltLength: z.literal(SIGNATURE_SCHEME.saltLength).describe("The salt length in bytes."),
+  },
+);
+
+/** The signing key as receivers are told it: its public half and the one scheme every signature is made with. */
+export const signingKeyViewOf = ({ publicKey }: { publicKey: string }): z.output<typeof signingKeyView> => ({
+  publicKey,
+  ...SIGNATURE_SCHEME,
+});

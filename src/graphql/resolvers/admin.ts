@@ -22,13 +22,25 @@ import {
   PricingAssignment,
   PricingProfileNameEnum,
 } from "../types/managed-profiles.js";
-import {
-  AssignPricingProfilePayload,
-  CreatePartnerPayload,
-  IssuePartnerCredentialPayload,
-  PutManagerPayload,
-  SetPartnerActivePayload,
-} from "../types/payload.js";
+import { managerPolicyView } from "../../auth/delegation.js";
+import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
+import { partnerView } from "../../admin/types.js";
+import { issuedCredential } from "../../credentials/types.js";
+import { payloadType } from "../types/payload.js";
+
+const PutManagerPayload = payloadType("putManager", {
+  manager: managerPolicyView.describe("The manager's policy now."),
+});
+const AssignPricingProfilePayload = payloadType("assignPricingProfile", {
+  pricingAssignment: pricingAssignmentView.describe("The profile's pricing assignment now."),
+});
+const CreatePartnerPayload = payloadType("createPartner", { partner: partnerView.describe("The new partner.") });
+const SetPartnerActivePayload = payloadType("setPartnerActive", {
+  partner: partnerView.describe("The partner, activated or deactivated."),
+});
+const IssuePartnerCredentialPayload = payloadType("issuePartnerCredential", {
+  credential: issuedCredential.describe("The partner-managed credential with its secret value, shown only this once."),
+});
 
 /** The operator surface, for the operator token only. */
 @Resolver()

@@ -28,13 +28,21 @@ import {
   SubmitBrazilKybPayload,
 } from "../types/brazil-kyb.js";
 import { RecordBrazilKycAttemptInput } from "../types/onboarding.js";
-import {
-  CreateBrazilKybDocumentPayload,
-  RecordBrazilKycAttemptPayload,
-  RequestBrazilSelfieUploadPayload,
-} from "../types/payload.js";
 import { RampDirectionEnum } from "../types/reference-data.js";
 import { DecimalScalar } from "../types/scalars.js";
+import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
+import { documentUploadView } from "../../onboarding/brazil-subaccount-types.js";
+import { payloadType } from "../types/payload.js";
+
+const RecordBrazilKycAttemptPayload = payloadType("recordBrazilKycAttempt", {
+  kycAttempt: initialKycAttemptView.describe("The recorded attempt, or the first record of the same start."),
+});
+const RequestBrazilSelfieUploadPayload = payloadType("requestBrazilSelfieUpload", {
+  selfieUpload: documentUploadView.describe("Where to PUT the selfie, and its liveness check."),
+});
+const CreateBrazilKybDocumentPayload = payloadType("createBrazilKybDocument", {
+  documentUpload: documentUploadView.describe("The opened document and where to PUT its files."),
+});
 
 const BR = BRAZIL_CUSTOMER_OPERATIONS;
 

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
-import type { ApiCredentialView } from "../../credentials/types.js";
+import type { ApiCredentialEventView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import type { ActingContext } from "../../auth/delegation.js";
 import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
@@ -9,13 +9,17 @@ import type { GraphQLContext } from "../context.js";
 import { Acting, actingFor, fieldDelegation } from "../acting.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import {
-  ApiCredentialConnection,
-  ApiCredentialEvent,
-  ApiCredentialEventAction,
-  CreateApiCredentialInput,
-} from "../types/credentials.js";
-import { CreateApiCredentialPayload, RevokeApiCredentialPayload } from "../types/payload.js";
+import { ApiCredentialConnection, ApiCredentialEvent, CreateApiCredentialInput } from "../types/credentials.js";
+import { issuedCredential } from "../../credentials/types.js";
+import { idField } from "../../output.js";
+import { payloadType } from "../types/payload.js";
+
+const CreateApiCredentialPayload = payloadType("createApiCredential", {
+  credential: issuedCredential.describe("The new credential with its secret value, shown only this once."),
+});
+const RevokeApiCredentialPayload = payloadType("revokeApiCredential", {
+  revokedCredentialId: idField("The credential revoked."),
+});
 
 @Resolver()
 export class CredentialsResolver {
@@ -71,9 +75,9 @@ export class CredentialsResolver {
   })
   @Auth({ requires: ["OWN_CREDENTIALS"], delegation: "NONE" })
   async apiCredentialEvents(
-    @Root() event: { profileId: string; credentialId: string; action: ApiCredentialEventAction },
+    @Root() event: { profileId: string; credentialId: string; action: ApiCredentialEventView["action"] },
     @Ctx() context: GraphQLContext,
-  ): Promise<{ action: ApiCredentialEventAction; credential: ApiCredentialView }> {
+  ): Promise<ApiCredentialEventView> {
     return { action: event.action, credential: await context.app.credentials.get(event.profileId, event.credentialId) };
   }
 }

@@ -4,7 +4,7 @@ import { BRAZIL_CUSTOMER_OPERATIONS, listCustomers } from "../../operations/cust
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
-import { Customer, toCustomer } from "../types/customers.js";
+import { Customer } from "../types/customers.js";
 
 /** The acting subject's provider customers and KYC/KYB state (REST: /v1/domestic/*, /v1/brl/*). */
 @Resolver(() => Customer)
@@ -14,8 +14,8 @@ export class CustomersResolver {
       "The subject's customers in every corridor (at most one per corridor and customer type), oldest first.",
   })
   @Performs(listCustomers)
-  async customers(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<Customer[]> {
-    return (await performField(listCustomers, context, acting, {})).map(toCustomer);
+  async customers(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+    return performField(listCustomers, context, acting, {});
   }
 
   @Query(() => Boolean, {

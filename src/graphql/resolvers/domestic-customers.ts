@@ -17,18 +17,45 @@ import {
   DomesticKycInformationInput,
   RetryDomesticKycPayload,
 } from "../types/domestic-customers.js";
-import {
-  CreateDomesticBusinessCustomerPayload,
-  CreateDomesticIndividualCustomerPayload,
-  ReportDomesticHostedFlowFinishedPayload,
-  ReportDomesticHostedFlowOpenedPayload,
-  RequestDomesticKybLinkPayload,
-  RequestDomesticKycLinkPayload,
-  SendDomesticKybSubmissionPayload,
-  SendDomesticKycSubmissionPayload,
-  SubmitDomesticKybInformationPayload,
-  SubmitDomesticKycInformationPayload,
-} from "../types/payload.js";
+import { domesticCaseView, hostedLinkView, submissionView } from "../../kyc/domestic.js";
+import { idField } from "../../output.js";
+import { z } from "zod";
+import { payloadType } from "../types/payload.js";
+
+const CreateDomesticIndividualCustomerPayload = payloadType("createDomesticIndividualCustomer", {
+  customer: domesticCaseView.describe("The new individual customer."),
+});
+const CreateDomesticBusinessCustomerPayload = payloadType("createDomesticBusinessCustomer", {
+  customer: domesticCaseView.describe("The new business customer."),
+});
+const SubmitDomesticKycInformationPayload = payloadType("submitDomesticKycInformation", {
+  submission: submissionView.describe("The submission to send for review."),
+});
+const SendDomesticKycSubmissionPayload = payloadType("sendDomesticKycSubmission", {
+  sentSubmissionId: idField("The submission sent for review."),
+});
+const SubmitDomesticKybInformationPayload = payloadType("submitDomesticKybInformation", {
+  submission: submissionView.describe("The submission to send for review."),
+});
+const SendDomesticKybSubmissionPayload = payloadType("sendDomesticKybSubmission", {
+  sentSubmissionId: idField("The submission sent for review."),
+});
+const RequestDomesticKycLinkPayload = payloadType("requestDomesticKycLink", {
+  hostedLink: hostedLinkView.describe("The link to the hosted KYC and its attempt."),
+});
+const RequestDomesticKybLinkPayload = payloadType("requestDomesticKybLink", {
+  hostedLink: hostedLinkView.describe("The link to the hosted KYB and its attempt."),
+});
+const ReportDomesticHostedFlowOpenedPayload = payloadType("reportDomesticHostedFlowOpened", {
+  recorded: z
+    .boolean()
+    .describe("Always true: the opening is recorded (domesticKycStatus shows the customer's status)."),
+});
+const ReportDomesticHostedFlowFinishedPayload = payloadType("reportDomesticHostedFlowFinished", {
+  recorded: z
+    .boolean()
+    .describe("Always true: the finish is recorded (domesticKycStatus shows the customer's status)."),
+});
 
 const countryArg = {
   description: "The customer's country; for a managed child the manager's current policy must allow it on changes.",
@@ -231,10 +258,8 @@ export class DomesticCustomersResolver {
     @Arg("customerType", () => CustomerTypeEnum, changedCustomerTypeArg) customerType: CustomerType | null,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<RetryDomesticKycPayload> {
-    const type = operationType(customerType);
-    const retried = await performField(DOMESTIC.retry, context, acting, { country, type });
-    return { hostedLink: "url" in retried ? retried : null };
+  ): Promise<InstanceType<typeof RetryDomesticKycPayload>> {
+    return performField(DOMESTIC.retry, context, acting, { country, type: operationType(customerType) });
   }
 
   @Query(() => DomesticCustomer, {

@@ -15,7 +15,16 @@ import {
   FiatAccountConnection,
   FiatAccountCountryEnum,
 } from "../types/fiat-accounts.js";
-import { CreateFiatAccountPayload, DeleteFiatAccountPayload } from "../types/payload.js";
+import { fiatAccountView } from "../../fiat-accounts/types.js";
+import { idField } from "../../output.js";
+import { payloadType } from "../types/payload.js";
+
+const CreateFiatAccountPayload = payloadType("createFiatAccount", {
+  fiatAccount: fiatAccountView.describe("The new payout account."),
+});
+const DeleteFiatAccountPayload = payloadType("deleteFiatAccount", {
+  deletedFiatAccountId: idField("The payout account deleted."),
+});
 
 /** Payout fiat accounts of the acting subject (itself, or a managed child through the selector or its own key). */
 @Resolver(() => FiatAccount)

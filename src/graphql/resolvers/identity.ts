@@ -1,18 +1,17 @@
 import { Arg, Ctx, Mutation, Resolver } from "type-graphql";
-import type { SessionTokens } from "../../identity/service.js";
 import { logout, refreshSession, requestOtp, verifyOtp } from "../../operations/identity.js";
 import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
-import { RequestOtpPayload, Session } from "../types/identity.js";
-import { LogoutPayload, RefreshSessionPayload, VerifyOtpPayload } from "../types/payload.js";
+import { RequestOtpPayload } from "../types/identity.js";
+import { sessionView } from "../../identity/types.js";
+import { z } from "zod";
+import { payloadType } from "../types/payload.js";
 
-const toSession = (tokens: SessionTokens): Session => ({
-  accessToken: tokens.accessToken,
-  refreshToken: tokens.refreshToken,
-  userId: tokens.profileId,
-  tokenType: "bearer",
-  expiresIn: tokens.expiresIn,
+const VerifyOtpPayload = payloadType("verifyOtp", { session: sessionView.describe("The new session.") });
+const RefreshSessionPayload = payloadType("refreshSession", {
+  session: sessionView.describe("The session with a new token pair."),
 });
+const LogoutPayload = payloadType("logout", { loggedOut: z.boolean().describe("Always true: the sign-in has ended.") });
 
 @Resolver()
 export class IdentityResolver {
@@ -26,7 +25,7 @@ export class IdentityResolver {
     })
     locale: string | null,
     @Ctx() context: GraphQLContext,
-  ): Promise<RequestOtpPayload> {
+  ): Promise<InstanceType<typeof RequestOtpPayload>> {
     context.enforceSignInLimit();
     return performField(requestOtp, context, null, { email, locale });
   }
@@ -42,7 +41,7 @@ export class IdentityResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof VerifyOtpPayload>> {
     context.enforceSignInLimit();
-    return { session: toSession(await performField(verifyOtp, context, null, { email, token })) };
+    return { session: await performField(verifyOtp, context, null, { email, token }) };
   }
 
   @Mutation(() => RefreshSessionPayload, {
@@ -54,7 +53,7 @@ export class IdentityResolver {
     refreshToken: string,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof RefreshSessionPayload>> {
-    return { session: toSession(await performField(refreshSession, context, null, { refreshToken })) };
+    return { session: await performField(refreshSession, context, null, { refreshToken }) };
   }
 
   @Mutation(() => LogoutPayload, { description: "Ends the sign-in the refresh token belongs to." })

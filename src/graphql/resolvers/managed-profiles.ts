@@ -15,7 +15,7 @@ import { Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { Customer, toCustomer } from "../types/customers.js";
+import { Customer } from "../types/customers.js";
 import { historyInputOf, RampConnection, RampHistoryArgs } from "../types/ramps.js";
 import { toRamp } from "./ramps.js";
 import { ApiCredentialConnection, CreateApiCredentialInput } from "../types/credentials.js";
@@ -27,11 +27,19 @@ import {
   ManagedProfileFilterEnum,
   Manager,
 } from "../types/managed-profiles.js";
-import {
-  CreateManagedProfileCredentialPayload,
-  DeleteManagedProfilePayload,
-  RevokeManagedProfileCredentialPayload,
-} from "../types/payload.js";
+import { idField } from "../../output.js";
+import { issuedCredential } from "../../credentials/types.js";
+import { payloadType } from "../types/payload.js";
+
+const DeleteManagedProfilePayload = payloadType("deleteManagedProfile", {
+  deletedProfileId: idField("The child deleted, now or before."),
+});
+const CreateManagedProfileCredentialPayload = payloadType("createManagedProfileCredential", {
+  credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
+});
+const RevokeManagedProfileCredentialPayload = payloadType("revokeManagedProfileCredential", {
+  revokedCredentialId: idField("The child's credential revoked, now or before."),
+});
 
 @Resolver(() => ManagedProfile)
 export class ManagedProfilesResolver {
@@ -122,12 +130,7 @@ export class ManagedProfilesResolver {
   })
   @Auth({ requires: ["PROVIDER_ACCOUNTS", "ACT_FOR_MANAGED_CHILD"], delegation: "MANAGER_ONLY" })
   async customers(@Root() child: ManagedProfile, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    const cases = await context.loaders.childCustomers.load({
-      manager: acting,
-      childId: child.profileId,
-      page: undefined,
-    });
-    return cases.map(toCustomer);
+    return context.loaders.childCustomers.load({ manager: acting, childId: child.profileId, page: undefined });
   }
 
   @Mutation(() => CreateManagedProfilePayload, {
@@ -141,7 +144,7 @@ export class ManagedProfilesResolver {
     input: InstanceType<typeof CreateManagedProfileInput>,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
-  ): Promise<CreateManagedProfilePayload> {
+  ): Promise<InstanceType<typeof CreateManagedProfilePayload>> {
     return performField(createManagedProfile, context, acting, { ...input });
   }
 

@@ -14,8 +14,13 @@ import { Acting, OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { CorridorEnum, CustomerTypeEnum } from "../types/managed-profiles.js";
 import { BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
-import { SelectActiveEntityPayload } from "../types/payload.js";
 import { RampInfo, UserLimit } from "../types/ramps.js";
+import { activeEntityView } from "../../onboarding/types.js";
+import { payloadType } from "../types/payload.js";
+
+const SelectActiveEntityPayload = payloadType("selectActiveEntity", {
+  activeEntity: activeEntityView.describe("The entity the profile acts as from now on."),
+});
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,
@@ -54,23 +59,8 @@ export class OnboardingResolver {
       "The subject's entities and, per entity, its provider accounts (KYC/KYB cases under way or decided) in every corridor.",
   })
   @Performs(getOnboardingStatus)
-  async onboardingStatus(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<OnboardingStatus> {
-    const status = await performField(getOnboardingStatus, context, acting, {});
-    return {
-      ...status,
-      entities: status.entities.map(({ id, type, status: entityStatus, accounts }) => ({
-        id,
-        customerType: type,
-        status: entityStatus,
-        accounts: accounts.map((account) => ({
-          id: account.id,
-          provider: account.provider,
-          corridor: account.country,
-          customerType: account.customerType,
-          status: account.status,
-        })),
-      })),
-    };
+  async onboardingStatus(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
+    return performField(getOnboardingStatus, context, acting, {});
   }
 
   @FieldResolver(() => BrazilKycAttempt, {
@@ -97,10 +87,7 @@ export class OnboardingResolver {
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof SelectActiveEntityPayload>> {
-    const { activeEntityId, type } = await performField(selectActiveCustomerEntity, context, acting, {
-      type: customerType,
-    });
-    return { activeEntity: { activeEntityId, customerType: type } };
+    return { activeEntity: await performField(selectActiveCustomerEntity, context, acting, { type: customerType }) };
   }
 
   @Query(() => OnboardingRequirements, {

@@ -8,30 +8,31 @@ import { Acting } from "../acting.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { ApiCredentialConnection } from "../types/credentials.js";
 import { Profile } from "../types/identity.js";
+import type { ProfileView } from "../../profiles/types.js";
 
 @Resolver(() => Profile)
 export class ProfileResolver {
   // Reading a profile: a manager may select one of its children; a child's own key reads itself.
   @Query(() => Profile, { description: "The profile the caller speaks for." })
   @Auth({ requires: ["PROFILE_READ"], delegation: "DELEGATED" })
-  async me(@Acting() acting: ActingContext): Promise<Pick<Profile, "id">> {
+  async me(@Acting() acting: ActingContext): Promise<Pick<ProfileView, "id">> {
     // Its other fields are read when asked for (from memory once cached): `me { apiCredentials }` reads only
     // the credentials.
     return { id: acting.subjectProfileId };
   }
 
   @FieldResolver(() => String, { nullable: true })
-  async email(@Root() profile: Pick<Profile, "id">, @Ctx() context: GraphQLContext) {
+  async email(@Root() profile: Pick<ProfileView, "id">, @Ctx() context: GraphQLContext) {
     return (await context.loaders.profile.load(profile.id)).email;
   }
 
   @FieldResolver(() => Date)
-  async createdAt(@Root() profile: Pick<Profile, "id">, @Ctx() context: GraphQLContext) {
+  async createdAt(@Root() profile: Pick<ProfileView, "id">, @Ctx() context: GraphQLContext) {
     return (await context.loaders.profile.load(profile.id)).createdAt;
   }
 
   @FieldResolver(() => Date)
-  async updatedAt(@Root() profile: Pick<Profile, "id">, @Ctx() context: GraphQLContext) {
+  async updatedAt(@Root() profile: Pick<ProfileView, "id">, @Ctx() context: GraphQLContext) {
     return (await context.loaders.profile.load(profile.id)).updatedAt;
   }
 

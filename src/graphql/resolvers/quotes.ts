@@ -5,7 +5,17 @@ import type { GraphQLContext } from "../context.js";
 import { OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { CreateBestQuoteInput, CreateQuoteInput, CreateWidgetSessionInput, Quote } from "../types/ramps.js";
-import { CreateBestQuotePayload, CreateQuotePayload, CreateWidgetSessionPayload } from "../types/payload.js";
+import { quoteView } from "../../quotes/types.js";
+import { widgetSessionView } from "../../widget-sessions/types.js";
+import { payloadType } from "../types/payload.js";
+
+const CreateQuotePayload = payloadType("createQuote", { quote: quoteView.describe("The priced quote.") });
+const CreateBestQuotePayload = payloadType("createBestQuote", {
+  quote: quoteView.describe("The quote of the network that pays out the most."),
+});
+const CreateWidgetSessionPayload = payloadType("createWidgetSession", {
+  widgetSession: widgetSessionView.describe("The new widget session and its URL."),
+});
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 @Resolver(() => Quote)

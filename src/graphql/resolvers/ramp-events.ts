@@ -2,7 +2,12 @@ import { Arg, Ctx, ID, Resolver, Root, Subscription } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { AppError } from "../../errors.js";
 import { streamOf } from "../../events/bus.js";
-import { WEBHOOK_EVENT_TYPES, type OutboxEntry, type RampEventBody } from "../../events/outbox.js";
+import {
+  WEBHOOK_EVENT_TYPES,
+  type OutboxEntry,
+  type RampEventBody,
+  type WebhookEventBody,
+} from "../../events/outbox.js";
 import type { FeedTopic } from "../../events/ramp-feed.js";
 import type { RampView } from "../../ramps/types.js";
 import { canonicalId } from "../../validation.js";
@@ -127,8 +132,8 @@ export class RampEventsResolver {
       description: "Follows this one ramp of the subject's; give exactly one id.",
     })
     _rampId: string | null,
-    @Root() event: RampEventBody,
-  ): RampEvent {
+    @Root() event: WebhookEventBody,
+  ): WebhookEventBody {
     return event;
   }
 

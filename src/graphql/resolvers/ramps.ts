@@ -17,7 +17,12 @@ import {
   RegisterRampInput,
   UpdateRampInput,
 } from "../types/ramps.js";
-import { RegisterRampPayload, StartRampPayload, UpdateRampPayload } from "../types/payload.js";
+import { rampView } from "../../ramps/types.js";
+import { payloadType } from "../types/payload.js";
+
+const RegisterRampPayload = payloadType("registerRamp", { ramp: rampView.describe("The registered ramp.") });
+const UpdateRampPayload = payloadType("updateRamp", { ramp: rampView.describe("The ramp with what was added.") });
+const StartRampPayload = payloadType("startRamp", { ramp: rampView.describe("The started ramp.") });
 
 /** The GraphQL ramp of each service view; cached views are shared by requests, so each is converted once. */
 const rampOfView = new WeakMap<RampView, Ramp>();

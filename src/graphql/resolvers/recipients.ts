@@ -24,11 +24,18 @@ import {
   RecipientInvitationPreview,
   RelationshipEnum,
 } from "../types/recipients.js";
-import {
-  ArchiveRecipientInvitationPayload,
-  InviteRecipientPayload,
-  UpdateRecipientRelationshipPayload,
-} from "../types/payload.js";
+import { invitationView } from "../../recipients/types.js";
+import { payloadType } from "../types/payload.js";
+
+const InviteRecipientPayload = payloadType("inviteRecipient", {
+  invitation: invitationView.describe("The pending invitation."),
+});
+const ArchiveRecipientInvitationPayload = payloadType("archiveRecipientInvitation", {
+  invitation: invitationView.describe("The invitation, archived or restored."),
+});
+const UpdateRecipientRelationshipPayload = payloadType("updateRecipientRelationship", {
+  relationship: invitationView.shape.relationship.describe("The new relationship."),
+});
 
 /**
  * Sender-side recipients and the invitee's side of an invitation, like the REST routes: a session only;

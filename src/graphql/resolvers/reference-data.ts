@@ -7,7 +7,7 @@ import {
   listSupportedPaymentMethods,
 } from "../../operations/reference-data.js";
 import { getPublicKey } from "../../operations/webhooks.js";
-import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
+import { signingKeyViewOf } from "../../webhooks/types.js";
 import type { GraphQLContext } from "../context.js";
 import { OptionalActing } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
@@ -29,12 +29,8 @@ export class ReferenceDataResolver {
     description: "The key webhook signatures verify with; after a rotation, the new one.",
   })
   @Performs(getPublicKey)
-  async webhookSigningKey(
-    @OptionalActing() acting: ActingContext | null,
-    @Ctx() context: GraphQLContext,
-  ): Promise<WebhookSigningKey> {
-    const { publicKey } = await performField(getPublicKey, context, acting, {});
-    return { publicKey, ...SIGNATURE_SCHEME };
+  async webhookSigningKey(@OptionalActing() acting: ActingContext | null, @Ctx() context: GraphQLContext) {
+    return signingKeyViewOf(await performField(getPublicKey, context, acting, {}));
   }
 
   @Query(() => [Country], {

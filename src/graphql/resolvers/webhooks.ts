@@ -12,7 +12,19 @@ import { Acting } from "../acting.js";
 import { Performs, performField } from "../operation-field.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDeliveryConnection } from "../types/webhooks.js";
-import { DeleteWebhookPayload, RedeliverWebhookDeliveryPayload, RegisterWebhookPayload } from "../types/payload.js";
+import { webhookDeliveryView, webhookView } from "../../webhooks/types.js";
+import { idField } from "../../output.js";
+import { payloadType } from "../types/payload.js";
+
+const RegisterWebhookPayload = payloadType("registerWebhook", {
+  webhook: webhookView.describe("The new subscription."),
+});
+const DeleteWebhookPayload = payloadType("deleteWebhook", {
+  deletedWebhookId: idField("The subscription removed with its delivery log."),
+});
+const RedeliverWebhookDeliveryPayload = payloadType("redeliverWebhookDelivery", {
+  delivery: webhookDeliveryView.describe("The delivery, in its new round (a PENDING one unchanged)."),
+});
 
 /**
  * Webhook subscriptions and their delivery logs (CONTRACT.md, Webhooks): a non-managed profile's secret key

@@ -1,7 +1,7 @@
 import { AUDIT_TARGET_TYPES, auditEventView, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
-import { Connection } from "./connection.js";
+import { connectionType } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 const OperatorChannelEnum = enumOf(OPERATOR_CHANNELS);
 registerGraphQLEnum(OperatorChannelEnum, {
@@ -46,4 +46,4 @@ registerGraphQLEnum(AuditTargetTypeEnum, {
   },
 });
 
-export const AuditEventConnection = Connection(outputType(auditEventView), "AuditEvent");
+export const AuditEventConnection = connectionType(auditEventView);

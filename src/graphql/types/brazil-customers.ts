@@ -4,7 +4,6 @@ import {
   BRAZIL_VERIFICATION_PROGRESS,
   BRAZIL_VERIFICATION_RESULTS,
   createdSubaccountView,
-  documentUploadView,
   importedTokenView,
   importTokenInput,
   kycStatusView,
@@ -128,5 +127,4 @@ export const SubmitBrazilKycPayload = outputType(submittedKycView);
 export const BrazilKycStatus = outputType(kycStatusView);
 export const BrazilUser = outputType(userView);
 export const ImportBrazilKycTokenPayload = outputType(importedTokenView);
-export const BrazilDocumentUpload = outputType(documentUploadView);
 export const RequestBrazilKycUploadsPayload = outputType(kycUploadsView);

@@ -1,25 +1,18 @@
-import type { ClassType } from "type-graphql";
-import { ArgsType, Field, Int, ObjectType } from "type-graphql";
+import { ArgsType, Field, Int } from "type-graphql";
+import { z } from "zod";
 import { AppError } from "../../errors.js";
-import type { Pagination } from "../../output.js";
+import { graphqlNames, outputObject, type Pagination } from "../../output.js";
+import { outputType } from "./output-type.js";
 
-@ObjectType({ description: "Relay page information." })
-export class PageInfo {
-  @Field({ description: "True when more nodes follow this page." })
-  hasNextPage!: boolean;
-
-  @Field({ description: "True when the page was read with `after`, so nodes precede it." })
-  hasPreviousPage!: boolean;
-
-  @Field(() => String, { nullable: true, description: "The first edge's cursor; null when the page is empty." })
-  startCursor!: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The last edge's cursor, to pass as `after` for the next page; null when the page is empty.",
-  })
-  endCursor!: string | null;
-}
+const pageInfo = outputObject("PageInfo", "Relay page information.", {
+  hasNextPage: z.boolean().describe("True when more nodes follow this page."),
+  hasPreviousPage: z.boolean().describe("True when the page was read with `after`, so nodes precede it."),
+  startCursor: z.string().nullable().describe("The first edge's cursor; null when the page is empty."),
+  endCursor: z
+    .string()
+    .nullable()
+    .describe("The last edge's cursor, to pass as `after` for the next page; null when the page is empty."),
+});
 
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 100;
@@ -37,37 +30,28 @@ export class PageArgs {
   after?: string | null;
 }
 
-/** A Relay connection type for `Node` (edges with opaque cursors, plus pageInfo). */
-export function Connection<Node extends object>(nodeType: ClassType<Node>, name: string) {
+/** The Relay connection type of an output object (edges with opaque cursors, plus pageInfo): `<Node>Connection`. */
+export function connectionType(node: z.ZodObject) {
+  const name = graphqlNames.get(node)?.name;
+  if (!name) throw new Error("A connection's node needs its GraphQL name (outputObject)");
   const article = /^[AEIOU]/.test(name) ? "An" : "A";
-  @ObjectType(`${name}Edge`, { description: `${article} ${name} in a ${name}Connection page, with its cursor.` })
-  class Edge {
-    @Field({ description: "Opaque position of this node; pass it as `after` to read the nodes that follow it." })
-    cursor!: string;
-
-    @Field(() => nodeType, { description: `The ${name} at this position.` })
-    node!: Node;
-  }
-
-  @ObjectType(`${name}Connection`, { description: `One page of ${name} nodes (a Relay connection).` })
-  class ConnectionType {
-    @Field(() => [Edge], { description: `The page's ${name} nodes in list order, each with its cursor.` })
-    edges!: Edge[];
-
-    @Field(() => PageInfo, {
-      description: "Whether other pages follow or precede, and the cursors of this page's ends.",
-    })
-    pageInfo!: PageInfo;
-
-    @Field(() => Int, { description: "Number of nodes in this page." })
-    count!: number;
-
-    @Field(() => Int, {
-      description: `Number of ${name} nodes in the whole list (all pages, with the same arguments apart from first and after), as the REST lists report their total.`,
-    })
-    totalCount!: number;
-  }
-  return ConnectionType;
+  const edge = outputObject(`${name}Edge`, `${article} ${name} in a ${name}Connection page, with its cursor.`, {
+    cursor: z.string().describe("Opaque position of this node; pass it as `after` to read the nodes that follow it."),
+    node: node.describe(`The ${name} at this position.`),
+  });
+  return outputType(
+    outputObject(`${name}Connection`, `One page of ${name} nodes (a Relay connection).`, {
+      edges: z.array(edge).describe(`The page's ${name} nodes in list order, each with its cursor.`),
+      pageInfo: pageInfo.describe("Whether other pages follow or precede, and the cursors of this page's ends."),
+      count: z.number().int().describe("Number of nodes in this page."),
+      totalCount: z
+        .number()
+        .int()
+        .describe(
+          `Number of ${name} nodes in the whole list (all pages, with the same arguments apart from first and after), as the REST lists report their total.`,
+        ),
+    }),
+  );
 }
 
 const encodeCursor = (position: string) => Buffer.from(position).toString("base64url");

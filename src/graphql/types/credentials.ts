@@ -1,12 +1,11 @@
-import { Field, ObjectType } from "type-graphql";
 import { RAMP_ENVIRONMENTS } from "../../auth/keys.js";
 import {
+  apiCredentialEventView,
   apiCredentialView,
   createCredentialInput,
-  issuedCredential,
-  type ApiCredentialView,
+  CREDENTIAL_EVENT_ACTIONS,
 } from "../../credentials/types.js";
-import { Connection } from "./connection.js";
+import { connectionType } from "./connection.js";
 import { enumOf } from "./enums.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
@@ -21,21 +20,14 @@ registerGraphQLEnum(RampEnvironmentEnum, {
   },
 });
 
-export const ApiCredential = outputType(apiCredentialView);
-export type ApiCredential = ApiCredentialView;
-export const ApiCredentialConnection = Connection(ApiCredential, "ApiCredential");
-
-export const CreatedApiCredential = outputType(issuedCredential);
+export const ApiCredentialConnection = connectionType(apiCredentialView);
 
 export const CreateApiCredentialInput = inputType("CreateApiCredentialInput", createCredentialInput, {
   description: "Name and expiry of a new credential; both may be left out.",
 });
 
-export enum ApiCredentialEventAction {
-  CREATED = "created",
-  REVOKED = "revoked",
-}
-registerGraphQLEnum(ApiCredentialEventAction, {
+const ApiCredentialEventActionEnum = enumOf(CREDENTIAL_EVENT_ACTIONS);
+registerGraphQLEnum(ApiCredentialEventActionEnum, {
   name: "ApiCredentialEventAction",
   description: "What happened to a credential.",
   valuesConfig: {
@@ -44,11 +36,4 @@ registerGraphQLEnum(ApiCredentialEventAction, {
   },
 });
 
-@ObjectType({ description: "A credential of the caller's profile was created or revoked." })
-export class ApiCredentialEvent {
-  @Field(() => ApiCredentialEventAction, { description: "Whether the credential was created or revoked." })
-  action!: ApiCredentialEventAction;
-
-  @Field(() => ApiCredential, { description: "The credential as it stands when the event is delivered." })
-  credential!: ApiCredential;
-}
+export const ApiCredentialEvent = outputType(apiCredentialEventView);

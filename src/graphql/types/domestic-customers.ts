@@ -1,14 +1,13 @@
-import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { Field, Float, InputType, Int } from "type-graphql";
 import {
   DOMESTIC_STATUSES,
   domesticCaseView,
-  hostedLinkView,
   KYB_COUNTRIES,
   KYB_FILE_TYPES,
   kycInformation,
   kybSubmissionView,
   RELATED_PERSON_FILE_TYPES,
-  submissionView,
+  retriedCaseView,
 } from "../../kyc/domestic.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
 import { inputType } from "./input-type.js";
@@ -70,19 +69,9 @@ registerGraphQLEnum(ArgentineDocumentTypeEnum, {
 });
 
 export const DomesticCustomer = outputType(domesticCaseView);
-export const DomesticSubmission = outputType(submissionView);
-export const DomesticHostedLink = outputType(hostedLinkView);
 export const DomesticKybSubmission = outputType(kybSubmissionView);
 
-@ObjectType({ description: "The outcome of retryDomesticKyc: a failed KYC or KYB opened again." })
-export class RetryDomesticKycPayload {
-  @Field(() => DomesticHostedLink, {
-    nullable: true,
-    description:
-      "A new hosted link when the failed attempt was hosted; null when it went through the API, where information is submitted again.",
-  })
-  hostedLink!: InstanceType<typeof DomesticHostedLink> | null;
-}
+export const RetryDomesticKycPayload = outputType(retriedCaseView);
 
 // The country is an argument of its own.
 export const DomesticKycInformationInput = inputType(

@@ -6,8 +6,8 @@ import {
   SHOWN_ACCOUNT_TYPES,
 } from "../../fiat-accounts/rail-rules.js";
 import { BANK_ACCOUNT_TYPES, FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
-import { Connection } from "./connection.js";
 import { inputType } from "./input-type.js";
+import { connectionType } from "./connection.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 import { createFiatAccountInput, fiatAccountView } from "../../fiat-accounts/types.js";
 
@@ -85,7 +85,7 @@ registerGraphQLEnum(FiatAccountTypeEnum, {
 
 export const FiatAccount = outputType(fiatAccountView);
 
-export const FiatAccountConnection = Connection(FiatAccount, "FiatAccount");
+export const FiatAccountConnection = connectionType(fiatAccountView);
 
 export const CreateFiatAccountInput = inputType("CreateFiatAccountInput", createFiatAccountInput, {
   description: "The fields each corridor and type requires are checked for real (ABA, CLABE, CBU, CUIT, NIT).",

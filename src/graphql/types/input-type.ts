@@ -54,13 +54,6 @@ function typeOf(inner: z.ZodType, name: string | undefined): TypeThunk {
     return () => type;
   }
   if (inner instanceof z.ZodEnum) return () => String;
-  if (inner instanceof z.ZodLiteral) {
-    // A literal (`true` where consent must be given) is typed by its values' type; another value is the schema's to refuse.
-    const types = new Set([...inner.values].map((value) => typeof value));
-    const [only] = types;
-    if (types.size === 1 && (only === "string" || only === "boolean"))
-      return only === "string" ? () => String : () => Boolean;
-  }
   const plain = plainType(inner);
   if (plain) return plain;
   throw new Error(`An input field of zod type ${inner.def.type} needs a GraphQL type named (named())`);

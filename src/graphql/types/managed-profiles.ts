@@ -1,20 +1,19 @@
-import { Field, ObjectType } from "type-graphql";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
 import { managerPolicyView } from "../../auth/delegation.js";
-import { partnerView } from "../../admin/types.js";
 import {
   CREATION_SOURCES,
   createManagedProfileInput,
   MANAGED_PROFILE_STATUSES,
   managerPolicyInput,
+  createdManagedProfile,
   managedProfileView,
   type ManagedProfileView,
 } from "../../managed-profiles/types.js";
 import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
-import { Connection } from "./connection.js";
+import { connectionType } from "./connection.js";
 import { inputType } from "./input-type.js";
 import { Node } from "./node.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
@@ -74,18 +73,11 @@ registerGraphQLEnum(ManagedProfileFilterEnum, {
 export const ManagedProfile = outputType(managedProfileView, { implements: [Node] });
 export type ManagedProfile = ManagedProfileView;
 
-export const ManagedProfileConnection = Connection(ManagedProfile, "ManagedProfile");
+export const ManagedProfileConnection = connectionType(managedProfileView);
 
 export const Manager = outputType(managerPolicyView);
 
-@ObjectType({ description: "The outcome of createManagedProfile." })
-export class CreateManagedProfilePayload {
-  @Field(() => ManagedProfile, { description: "The new child, or the existing one an identical retry matched." })
-  managedProfile!: ManagedProfile;
-
-  @Field({ description: "False when an identical earlier creation was returned." })
-  created!: boolean;
-}
+export const CreateManagedProfilePayload = outputType(createdManagedProfile);
 
 export const CreateManagedProfileInput = inputType("CreateManagedProfileInput", createManagedProfileInput, {
   description: "A new managed child; sending the same values again returns the existing child.",
@@ -94,8 +86,6 @@ export const CreateManagedProfileInput = inputType("CreateManagedProfileInput", 
 export const ManagerPolicyInput = inputType("ManagerPolicyInput", managerPolicyInput, {
   description: "A manager's whole corridor policy; it replaces the previous one.",
 });
-
-export const Partner = outputType(partnerView);
 
 export const PartnerCredentialInput = inputType("PartnerCredentialInput", createPartnerApiCredential.input, {
   description: "A partner-managed credential: the profile it is bound to, and optional name and expiry.",

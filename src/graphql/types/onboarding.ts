@@ -1,4 +1,3 @@
-import { Field, ID, ObjectType } from "type-graphql";
 import {
   DOCUMENT_COLLECTIONS,
   KYC_PROVIDERS,
@@ -8,16 +7,10 @@ import {
   STEP_KINDS,
 } from "../../onboarding/requirements.js";
 import { enumOf, namedEnumOf } from "./enums.js";
-import { CorridorEnum, CustomerTypeEnum } from "./managed-profiles.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 import { initialKycAttemptInput, initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
-
-/*
- * Onboarding as REST's /v1/onboarding/status and /v1/onboarding/requirements tell it. Status fields REST
- * always answers null (rail, companyName, taxReference, statusExternal, error, kycCase) have no field here,
- * nor REST's `state`, which repeats `status`.
- */
+import { ACCOUNT_STATES, ENTITY_STATUSES, ONBOARDING_ROLES, onboardingStatusView } from "../../onboarding/types.js";
 
 const KycProviderEnum = enumOf(KYC_PROVIDERS);
 registerGraphQLEnum(KycProviderEnum, {
@@ -43,7 +36,7 @@ registerGraphQLEnum(OnboardingDocumentTypeEnum, {
   },
 });
 
-const OnboardingRoleEnum = enumOf(["managed_profile"] as const);
+const OnboardingRoleEnum = enumOf(ONBOARDING_ROLES);
 registerGraphQLEnum(OnboardingRoleEnum, {
   name: "OnboardingRole",
   description: "A role the subject onboards in.",
@@ -52,7 +45,7 @@ registerGraphQLEnum(OnboardingRoleEnum, {
   },
 });
 
-const OnboardingEntityStatusEnum = enumOf(["active", "archived", "blocked"] as const);
+const OnboardingEntityStatusEnum = enumOf(ENTITY_STATUSES);
 registerGraphQLEnum(OnboardingEntityStatusEnum, {
   name: "OnboardingEntityStatus",
   description: "Whether the subject may transact as an entity.",
@@ -63,7 +56,7 @@ registerGraphQLEnum(OnboardingEntityStatusEnum, {
   },
 });
 
-const OnboardingAccountStatusEnum = enumOf(["pending", "approved", "rejected"] as const);
+const OnboardingAccountStatusEnum = enumOf(ACCOUNT_STATES);
 registerGraphQLEnum(OnboardingAccountStatusEnum, {
   name: "OnboardingAccountStatus",
   description: "A provider account's verification: a case under way (submitted or in review) is PENDING.",
@@ -117,72 +110,9 @@ registerGraphQLEnum(OnboardingStepMethodEnum, {
   },
 });
 
-@ObjectType({ description: "The subject's account with a provider in one corridor: its KYC (KYB) case." })
-export class OnboardingAccount {
-  @Field(() => ID, { description: "The provider's customer id (Customer.customerId; in BR the subaccount)." })
-  id!: string;
-
-  @Field(() => KycProviderEnum, { description: "The provider holding the account." })
-  provider!: string;
-
-  @Field(() => CorridorEnum, { description: "The corridor the account is in." })
-  corridor!: string;
-
-  @Field(() => CustomerTypeEnum, {
-    description: "The entity's customer type: KYC for individuals, KYB for businesses.",
-  })
-  customerType!: string;
-
-  @Field(() => OnboardingAccountStatusEnum, { description: "The verification's state." })
-  status!: string;
-}
-
-@ObjectType({ description: "An entity (a person or a company) the subject transacts as." })
-export class OnboardingEntity {
-  @Field(() => ID, { description: "The entity's id; stable." })
-  id!: string;
-
-  @Field(() => CustomerTypeEnum, { description: "Whether the entity is a person or a company." })
-  customerType!: string;
-
-  @Field(() => OnboardingEntityStatusEnum, { description: "Whether the subject may transact as it." })
-  status!: string;
-
-  @Field(() => [OnboardingAccount], {
-    description:
-      "Its provider accounts with a case under way or decided (none before anything was submitted); a child's only in the corridors a child may use.",
-  })
-  accounts!: OnboardingAccount[];
-}
-
-@ObjectType({ description: "The subject's onboarding across corridors: its entities and their provider accounts." })
-export class OnboardingStatus {
-  @Field(() => ID, {
-    nullable: true,
-    description: "The entity the subject transacts as; null when it has none or several (see selectionRequired).",
-  })
-  activeEntityId!: string | null;
-
-  @Field({ description: "True when several entities are active and one must be chosen." })
-  selectionRequired!: boolean;
-
-  @Field(() => [OnboardingRoleEnum], { description: "The roles the subject onboards in; empty for a direct profile." })
-  roles!: string[];
-
-  @Field(() => [OnboardingEntity], { description: "The subject's entities, oldest first." })
-  entities!: OnboardingEntity[];
-}
+export const OnboardingStatus = outputType(onboardingStatusView);
 
 export const OnboardingRequirements = outputType(onboardingRequirementsView);
-
-@ObjectType({ description: "The entity the signed-in profile acts as, once chosen (selectActiveEntity)." })
-export class ActiveEntity {
-  @Field(() => ID, { description: "The entity's id (OnboardingStatus.activeEntityId from now on)." })
-  activeEntityId!: string;
-
-  @Field(() => CustomerTypeEnum, { description: "Whether the chosen entity is a person or a company." })
-  customerType!: string;
-}
 
 export const BrazilKycAttempt = outputType(initialKycAttemptView);
 

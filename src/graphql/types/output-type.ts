@@ -43,6 +43,14 @@ export function plainType(inner: z.ZodType): TypeThunk | undefined {
   if (inner instanceof z.ZodBoolean) return () => Boolean;
   if (inner instanceof z.ZodNumber) return () => (inner.format === "safeint" ? Int : Float);
   if (inner instanceof z.ZodDate) return () => Date;
+  if (inner instanceof z.ZodLiteral) {
+    // A constant (`success: true`, `true` where consent must be given, a salt length) is typed by its values' type;
+    // another value is the schema's to refuse.
+    const values = [...inner.values];
+    if (values.every((value) => typeof value === "string")) return () => String;
+    if (values.every((value) => typeof value === "boolean")) return () => Boolean;
+    if (values.every((value) => Number.isInteger(value))) return () => Int;
+  }
   return undefined;
 }
 
@@ -87,6 +95,14 @@ function descriptionOf(schema: z.ZodType): string | undefined {
 const built = new Map<string, { shape: z.ZodRawShape; type: ClassType }>();
 
 /**
+ * Whether two shapes hold the same fields: zod gives a copy described after the original's shape was read a shape
+ * object of its own, over the same field schemas.
+ */
+const sameFields = (one: z.ZodRawShape, other: z.ZodRawShape) =>
+  Object.keys(one).length === Object.keys(other).length &&
+  Object.entries(one).every(([field, schema]) => other[field] === schema);
+
+/**
  * The GraphQL object type of an output object (outputObject), built once: resolvers name it as they would a
  * decorated class (`@Resolver(() => Type)`, `@Query(() => Type)`), and field resolvers add fields to it.
  */
@@ -98,7 +114,7 @@ export function outputType<Schema extends z.ZodObject>(
   if (!name) throw new Error("An output object needs its GraphQL name (outputObject)");
   const existing = built.get(name);
   if (existing) {
-    if (existing.shape !== schema.shape) throw new Error(`Two output objects are named ${name}`);
+    if (!sameFields(existing.shape, schema.shape)) throw new Error(`Two output objects are named ${name}`);
     return existing.type as ClassType<z.output<Schema>>;
   }
   const Type = { [name]: class {} }[name]!;

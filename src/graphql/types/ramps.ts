@@ -12,7 +12,7 @@ import {
   type RampErrorView,
   type RampView,
 } from "../../ramps/types.js";
-import { Connection, offsetPage, PageArgs } from "./connection.js";
+import { connectionType, offsetPage, PageArgs } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
 import { RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
@@ -27,7 +27,7 @@ import {
 } from "../../onboarding/types.js";
 import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
-import { createWidgetSessionInput, widgetSessionView } from "../../widget-sessions/types.js";
+import { createWidgetSessionInput } from "../../widget-sessions/types.js";
 
 const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
 registerGraphQLEnum(RampPhaseEnum, {
@@ -44,7 +44,7 @@ registerGraphQLEnum(RampPhaseEnum, {
     TIMED_OUT: { description: "Not started within the start window; the status is FAILED." },
   },
 });
-export const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
+const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
 registerGraphQLEnum(RampStatusEnum, {
   name: "RampStatus",
   description: "PENDING until the ramp completes or fails.",
@@ -74,7 +74,7 @@ registerGraphQLEnum(KycStatusEnum, {
     REJECTED: { description: "Verification rejected." },
   },
 });
-export const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
+const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
 registerGraphQLEnum(KycCaseStatusEnum, {
   name: "KycCaseStatus",
   description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
@@ -94,7 +94,7 @@ export type RampError = RampErrorView;
 export const Ramp = outputType(rampView, { implements: [Node] });
 export type Ramp = RampView;
 
-export const RampConnection = Connection(Ramp, "Ramp");
+export const RampConnection = connectionType(rampView);
 
 /** A page of a ramp history and its filters: the subject's (`ramps`), or a managed child's (`ManagedProfile.ramps`). */
 @ArgsType()
@@ -162,7 +162,6 @@ registerGraphQLEnum(LimitPeriodTypeEnum, {
 
 export const UserLimit = outputType(userLimitView);
 export type UserLimit = z.output<typeof userLimitView>;
-export const WidgetSession = outputType(widgetSessionView);
 
 // ---------------------------------------------------------------------------------------------------------
 // Inputs: the operations' own; their schemas validate the values, as for REST.

@@ -1,4 +1,6 @@
-import { Field, ObjectType } from "type-graphql";
+import { z } from "zod";
+import { named, outputObject } from "../../output.js";
+import { CORRIDORS } from "../../reference-data/corridors.js";
 import { enumOf } from "./enums.js";
 import {
   acceptedInvitation,
@@ -6,10 +8,10 @@ import {
   invitationPreview,
   invitationView,
   RELATIONSHIPS,
+  recipientCorridorEligibilityShape,
   recipientView,
 } from "../../recipients/types.js";
-import { Connection } from "./connection.js";
-import { CorridorEnum } from "./managed-profiles.js";
+import { connectionType } from "./connection.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 export const RelationshipEnum = enumOf(RELATIONSHIPS);
@@ -34,22 +36,19 @@ registerGraphQLEnum(InvitationStatusEnum, {
   },
 });
 
-export const RecipientInvitation = outputType(invitationView);
 export const Recipient = outputType(recipientView);
-export const RecipientConnection = Connection(Recipient, "Recipient");
-export const RecipientInvitationConnection = Connection(RecipientInvitation, "RecipientInvitation");
+export const RecipientConnection = connectionType(recipientView);
+export const RecipientInvitationConnection = connectionType(invitationView);
 
-@ObjectType({ description: "Whether a recipient can receive payouts in a corridor now." })
-export class RecipientCorridorEligibility {
-  @Field(() => CorridorEnum, { description: "The corridor this answer is about; the list holds every corridor." })
-  corridor!: string;
-
-  @Field({
-    description:
-      "True when the recipient's KYC is approved in this corridor and, in AR, CO, MX and US, it also has a fiat account there.",
-  })
-  canReceive!: boolean;
-}
+/** GraphQL lists a recipient's corridors, each naming itself, where REST keys them by corridor. */
+export const RecipientCorridorEligibility = outputType(
+  outputObject("RecipientCorridorEligibility", "Whether a recipient can receive payouts in a corridor now.", {
+    corridor: named("Corridor", z.enum(CORRIDORS)).describe(
+      "The corridor this answer is about; the list holds every corridor.",
+    ),
+    ...recipientCorridorEligibilityShape,
+  }),
+);
 
 export const RecipientInvitationPreview = outputType(invitationPreview);
 export const AcceptRecipientInvitationPayload = outputType(acceptedInvitation);

@@ -1,20 +1,19 @@
-import { Field, Int, ObjectType } from "type-graphql";
 import { WEBHOOK_EVENT_TYPES } from "../../events/outbox.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
 import {
   registerWebhookInput,
+  signingKeyView,
   WEBHOOK_DELIVERY_STATUSES,
   webhookDeliveryView,
   webhookView,
-  type WebhookDeliveryView,
   type WebhookView,
 } from "../../webhooks/types.js";
-import { Connection } from "./connection.js";
+import { connectionType } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-export const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES);
+const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES);
 registerGraphQLEnum(WebhookEventTypeEnum, {
   name: "WebhookEventType",
   description: "The ramp events webhooks carry.",
@@ -35,13 +34,11 @@ registerGraphQLEnum(WebhookDeliveryStatusEnum, {
   },
 });
 
-export const WebhookDelivery = outputType(webhookDeliveryView);
-export type WebhookDelivery = WebhookDeliveryView;
-export const WebhookDeliveryConnection = Connection(WebhookDelivery, "WebhookDelivery");
+export const WebhookDeliveryConnection = connectionType(webhookDeliveryView);
 
 export const Webhook = outputType(webhookView);
 export type Webhook = WebhookView;
-export const WebhookConnection = Connection(Webhook, "Webhook");
+export const WebhookConnection = connectionType(webhookView);
 
 export const RegisterWebhookInput = inputType("RegisterWebhookInput", registerWebhookInput, {
   description: "Exactly one of quoteId and sessionId, created with the calling secret key.",
@@ -64,19 +61,4 @@ registerGraphQLEnum(SignatureHashEnum, {
   valuesConfig: { SHA_256: { description: "SHA-256." } },
 });
 
-@ObjectType({
-  description: "The key webhook signatures verify with, and how they are made (REST: GET /v1/public-key).",
-})
-export class WebhookSigningKey {
-  @Field({ description: "SPKI PEM of the key that signs webhook deliveries." })
-  publicKey!: string;
-
-  @Field(() => SignatureAlgorithmEnum, { description: "The signature algorithm." })
-  algorithm!: string;
-
-  @Field(() => SignatureHashEnum, { description: "The message digest, also used by MGF1." })
-  hash!: string;
-
-  @Field(() => Int, { description: "The salt length in bytes." })
-  saltLength!: number;
-}
+export const WebhookSigningKey = outputType(signingKeyView);

@@ -1,30 +1,32 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import type { SessionTokens } from "../../identity/service.js";
+import { sessionView, type SessionView } from "../../identity/types.js";
 import { logout, refreshSession, requestOtp, verifyOtp } from "../../operations/identity.js";
 import type { RateLimiter } from "../../rate-limits/limiter.js";
 import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
+import { toWire, wireSchema, type WireForm } from "../wire-form.js";
 
-const success = z.object({ success: z.literal(true), message: z.string() });
-const session = z.object({
-  success: z.literal(true),
-  access_token: z.string(),
-  refresh_token: z.string(),
-  user_id: z.uuid(),
-  token_type: z.literal("bearer"),
-  expires_in: z.number().int(),
-});
-const refreshed = session.omit({ user_id: true, token_type: true });
+/** The reference spells a session in snake_case. */
+const SESSION: WireForm = {
+  names: {
+    accessToken: "access_token",
+    refreshToken: "refresh_token",
+    userId: "user_id",
+    tokenType: "token_type",
+    expiresIn: "expires_in",
+  },
+};
+/** A renewed session tells its new tokens only. */
+const RENEWED: WireForm = { ...SESSION, only: ["accessToken", "refreshToken", "expiresIn"] };
 /** The reference names the refresh token in snake_case. */
-const REFRESH_TOKEN = { refreshToken: "refresh_token" };
+const REFRESH_TOKEN = { refreshToken: SESSION.names!.refreshToken! };
 
-const renewed = (tokens: SessionTokens) => ({
-  success: true,
-  access_token: tokens.accessToken,
-  refresh_token: tokens.refreshToken,
-  expires_in: tokens.expiresIn,
+/** A session as the reference answers it: that the call succeeded, then the session's fields. */
+const answered = (form: WireForm) => ({
+  response: jsonSchema(z.object({ success: z.literal(true), ...wireSchema(sessionView, form).shape })),
+  reply: (session: SessionView) => ({ success: true, ...(toWire(session, form) as object) }),
 });
 
 /** Email OTP sign-in and session renewal (CONTRACT.md, Identity). */
@@ -35,7 +37,6 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
     method: "POST",
     url: "/v1/auth/request-otp",
     tags,
-    response: jsonSchema(success),
     errors: [400, 429],
     onRequest: enforceSignInLimit,
   });
@@ -43,19 +44,17 @@ export function authRoutes(server: FastifyInstance, app: App, signInLimit: RateL
     method: "POST",
     url: "/v1/auth/verify-otp",
     tags,
-    response: jsonSchema(session),
+    ...answered(SESSION),
     errors: [400, 429],
     onRequest: enforceSignInLimit,
-    reply: (tokens) => ({ ...renewed(tokens), user_id: tokens.profileId, token_type: "bearer" }),
   });
   operationRoute(server, app, refreshSession, {
     method: "POST",
     url: "/v1/auth/refresh",
     tags,
-    response: jsonSchema(refreshed),
+    ...answered(RENEWED),
     errors: [400, 401],
     wireNames: REFRESH_TOKEN,
-    reply: renewed,
   });
   operationRoute(server, app, logout, {
     method: "POST",

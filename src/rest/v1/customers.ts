@@ -12,6 +12,7 @@ import {
   sendSubmissionInput,
   type DomesticCaseView,
   type KybSubmissionView,
+  type RetriedCaseView,
 } from "../../kyc/domestic.js";
 import { ALIASED_CUSTOMER_OPERATIONS, DOMESTIC_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../../reference-data/domestic.js";
@@ -73,8 +74,7 @@ const kybDetailsReply = (submissions: KybSubmissionView[]) =>
 /** A redirect flow retried gets a new link; one through the API is open for a new submission. */
 const retried = {
   response: jsonSchema(z.union([wireSchema(hostedLinkView, LINK), z.object({ success: z.boolean() })])),
-  reply: (result: { submissionId: string; url: string } | { success: true }) =>
-    "url" in result ? toWire(result, LINK) : result,
+  reply: ({ hostedLink }: RetriedCaseView) => (hostedLink ? toWire(hostedLink, LINK) : { success: true }),
 };
 
 /**

@@ -16,7 +16,6 @@ import { managedProfileView } from "../../managed-profiles/types.js";
 import { operationRoute } from "../operation-route.js";
 import { createdCredential, createdCredentialResource } from "./api-credentials.js";
 
-const managedProfileEnvelope = z.object({ managedProfile: managedProfileView });
 /** The list envelope's policy object: what the manager may do, not its bookkeeping. */
 const managerPolicy = managerPolicyView.pick({ profileId: true, allowedCorridors: true, allowedCustomerTypes: true });
 const list = z.object({ managedProfiles: z.array(managedProfileView), pagination, manager: managerPolicy });
@@ -38,9 +37,8 @@ export function managedProfileRoutes(server: FastifyInstance, app: App) {
     status: 201,
     // An identical retry answers the existing child.
     alternative: { status: 200, when: ({ created }) => !created },
-    response: jsonSchema(managedProfileEnvelope),
     errors: [400, 401, 403, 409],
-    reply: ({ managedProfile: child }) => ({ managedProfile: child }),
+    wire: { only: ["managedProfile"] },
   });
 
   operationRoute(server, app, listManagedProfiles, {

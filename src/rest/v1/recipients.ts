@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { App } from "../../app.js";
 import {
   acceptRecipientInvitation,
@@ -12,17 +11,9 @@ import {
   unarchiveRecipientInvitation,
   updateRecipient,
 } from "../../operations/recipients.js";
-import { CORRIDORS } from "../../reference-data/corridors.js";
 import { invitationView } from "../../recipients/types.js";
 import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
-
-const eligibility = z.object({
-  recipientId: z.uuid(),
-  corridors: z.object(
-    Object.fromEntries(CORRIDORS.map((corridor) => [corridor, z.object({ canReceive: z.boolean() })])),
-  ),
-});
 
 /** Sender-side recipients and the invitee's side of an invitation (a session only: the capability matrix). */
 export function recipientRoutes(server: FastifyInstance, app: App) {
@@ -79,7 +70,6 @@ export function recipientRoutes(server: FastifyInstance, app: App) {
     method: "GET",
     url: "/v1/recipients/:id/eligibility",
     tags,
-    response: jsonSchema(eligibility),
     errors: [400, 401, 403, 404],
   });
 
