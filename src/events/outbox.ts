@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { insert, limitClause, type Reads, type StatementTx } from "../db/statements.js";
+import { insertRows, query, rowLimit } from "../db/query.js";
+import type { Reads, StatementTx } from "../db/statements.js";
 import type { RampPhase, RampStatus } from "../reference-data/ramp-phases.js";
 
 /** TRANSACTION_CREATED and STATUS_CHANGE go to webhooks and `rampEvents`; PHASE_CHANGE feeds `rampProgress`. */
@@ -64,7 +65,7 @@ export class RampEventOutbox {
       },
     };
     await tx.run(
-      ...insert("RampEvent", {
+      insertRows("RampEvent", {
         eventId: body.eventId,
         rampId: ramp.id,
         eventType,
@@ -88,11 +89,14 @@ export interface OutboxEntry {
 
 /** Outbox entries after a sequence number, in order (the feed's and the tests' reading position): one prepared read. */
 export async function readOutbox(reads: Reads, afterSequence: number, limit: number): Promise<OutboxEntry[]> {
-  const rows = await reads.all<{ sequence: number; rampId: string; profileId: string; body: string }>(
-    `SELECT "RampEvent"."sequence", "RampEvent"."rampId", "Ramp"."profileId", "RampEvent"."body"
-    FROM "RampEvent" JOIN "Ramp" ON "Ramp"."id" = "RampEvent"."rampId"
-    WHERE "RampEvent"."sequence" > $1 ORDER BY "RampEvent"."sequence" ${limitClause(limit)}`,
-    [afterSequence],
+  const rows = await reads.all(
+    query
+      .selectFrom("RampEvent")
+      .innerJoin("Ramp", "Ramp.id", "RampEvent.rampId")
+      .select(["RampEvent.sequence", "RampEvent.rampId", "Ramp.profileId", "RampEvent.body"])
+      .where("RampEvent.sequence", ">", afterSequence)
+      .orderBy("RampEvent.sequence")
+      .limit(rowLimit(limit)),
   );
   return rows.map((row) => ({
     sequence: row.sequence,
@@ -104,6 +108,8 @@ export async function readOutbox(reads: Reads, afterSequence: number, limit: num
 
 /** The newest sequence number written so far (0 for an empty outbox). */
 export async function lastOutboxSequence(reads: Reads): Promise<number> {
-  const newest = await reads.one<{ sequence: number }>(`SELECT MAX("sequence") AS "sequence" FROM "RampEvent"`);
+  const newest = await reads.one(
+    query.selectFrom("RampEvent").select((event) => event.fn.max<number | null>("sequence").as("sequence")),
+  );
   return newest?.sequence ?? 0;
 }
