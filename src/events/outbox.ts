@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { insert, limitClause, type Reads, type StatementTx } from "../db/statements.js";
+import { insertRows, query, rowLimit } from "../db/query.js";
+import type { Reads, StatementTx } from "../db/statements.js";
 import { idField, named, outputObject } from "../output.js";
 import { RAMP_STATUSES, type RampPhase, type RampStatus } from "../reference-data/ramp-phases.js";
 
@@ -77,7 +78,7 @@ export class RampEventOutbox {
       },
     };
     await tx.run(
-      ...insert("RampEvent", {
+      insertRows("RampEvent", {
         eventId: body.eventId,
         rampId: ramp.id,
         eventType,
@@ -101,11 +102,14 @@ export interface OutboxEntry {
 
 /** Outbox entries after a sequence number, in order (the feed's and the tests' reading position): one prepared read. */
 export async function readOutbox(reads: Reads, afterSequence: number, limit: number): Promise<OutboxEntry[]> {
-  const rows = await reads.all<{ sequence: number; rampId: string; profileId: string; body: string }>(
-    `SELECT "RampEvent"."sequence", "RampEvent"."rampId", "Ramp"."profileId", "RampEvent"."body"
-    FROM "RampEvent" JOIN "Ramp" ON "Ramp"."id" = "RampEvent"."rampId"
-    WHERE "RampEvent"."sequence" > $1 ORDER BY "RampEvent"."sequence" ${limitClause(limit)}`,
-    [afterSequence],
+  const rows = await reads.all(
+    query
+      .selectFrom("RampEvent")
+      .innerJoin("Ramp", "Ramp.id", "RampEvent.rampId")
+      .select(["RampEvent.sequence", "RampEvent.rampId", "Ramp.profileId", "RampEvent.body"])
+      .where("RampEvent.sequence", ">", afterSequence)
+      .orderBy("RampEvent.sequence")
+      .limit(rowLimit(limit)),
   );
   return rows.map((row) => ({
     sequence: row.sequence,
@@ -117,6 +121,8 @@ export async function readOutbox(reads: Reads, afterSequence: number, limit: num
 
 /** The newest sequence number written so far (0 for an empty outbox). */
 export async function lastOutboxSequence(reads: Reads): Promise<number> {
-  const newest = await reads.one<{ sequence: number }>(`SELECT MAX("sequence") AS "sequence" FROM "RampEvent"`);
+  const newest = await reads.one(
+    query.selectFrom("RampEvent").select((event) => event.fn.max<number | null>("sequence").as("sequence")),
+  );
   return newest?.sequence ?? 0;
 }
