@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
 import { listPagesPerOwner, type OwnerPage, type PagesQuery } from "../db/owner-pages.js";
-import { insertRows, query, rowLimit } from "../db/query.js";
+import { insertRows, prepared, query, rowLimit } from "../db/query.js";
 import type { Reads, StatementTx, Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import type { DB } from "../generated/kysely/database.js";
@@ -93,14 +93,15 @@ export async function insertRamp(tx: StatementTx, ramp: NewRamp, consumedQuote: 
 
 /** The subject's ramp, whole (for a change); another profile's is null (callers answer NOT_FOUND). */
 export async function findRamp(reads: Reads, rampId: string, subjectProfileId: string): Promise<RampRow | null> {
-  const row = await reads.one(
-    rampsWithQuotes()
-      .select(RAMP_WITH_QUOTE.select)
-      .where("Ramp.id", "=", rampId)
-      .where("Ramp.profileId", "=", subjectProfileId),
-  );
+  const row = await reads.one(subjectsRamp({ rampId, subjectProfileId }));
   return row ? RAMP_WITH_QUOTE.rampOf(row) : null;
 }
+const subjectsRamp = prepared((ramp: { rampId: string; subjectProfileId: string }) =>
+  rampsWithQuotes()
+    .select(RAMP_WITH_QUOTE.select)
+    .where("Ramp.id", "=", ramp.rampId)
+    .where("Ramp.profileId", "=", ramp.subjectProfileId),
+);
 
 /** The subject's ramp as its view needs it (status polling: one statement); another profile's is null. */
 export async function findRampView(
@@ -108,14 +109,15 @@ export async function findRampView(
   rampId: string,
   subjectProfileId: string,
 ): Promise<RampViewRow | null> {
-  const row = await reads.one(
-    rampsWithQuotes()
-      .select(RAMP_VIEW.select)
-      .where("Ramp.id", "=", rampId)
-      .where("Ramp.profileId", "=", subjectProfileId),
-  );
+  const row = await reads.one(subjectsRampView({ rampId, subjectProfileId }));
   return row ? RAMP_VIEW.rampOf(row) : null;
 }
+const subjectsRampView = prepared((ramp: { rampId: string; subjectProfileId: string }) =>
+  rampsWithQuotes()
+    .select(RAMP_VIEW.select)
+    .where("Ramp.id", "=", ramp.rampId)
+    .where("Ramp.profileId", "=", ramp.subjectProfileId),
+);
 
 /** A condition on a ramp's own columns. */
 type RampCondition = (ramp: ExpressionBuilder<DB, "Ramp">) => Expression<SqlBool>;
@@ -309,9 +311,12 @@ export async function updateRampIf(
       .$if(startDeadlineAfter !== undefined, (update) => update.where("startDeadline", ">", startDeadlineAfter!)),
   );
   if (changed !== 1) return null;
-  const row = await tx.one(rampsWithQuotes().select(RAMP_WITH_QUOTE.select).where("Ramp.id", "=", id));
+  const row = await tx.one(rampById({ id }));
   return row ? RAMP_WITH_QUOTE.rampOf(row) : null;
 }
+const rampById = prepared((ramp: { id: string }) =>
+  rampsWithQuotes().select(RAMP_WITH_QUOTE.select).where("Ramp.id", "=", ramp.id),
+);
 
 /**
  * Moves a step's due time if the step is still where the caller saw it. A processor claims a due step by moving it
