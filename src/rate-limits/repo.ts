@@ -23,8 +23,7 @@ export function postgresWindowCounts(db: Db, writes: Writes): SharedWindowCounts
       deleteBatch(writes, {
         table: "RateLimitWindow",
         key: "key",
-        condition: `"windowStart" < $1`,
-        args: [before],
+        where: (row) => row("windowStart", "<", before),
         limit,
       }),
   };

@@ -1,6 +1,7 @@
 // Deliveries and attempts take time-ordered UUIDs (version 7), so that the new entries of their indexes (an
 // attempt's own and its delivery's) land beside the previous ones. With random ones each settled delivery's
 // entries took pages of their own: a settlement batch wrote about two more pages per delivery to SQLite's log.
+import { sql } from "kysely";
 import { v7 as timeOrderedUuid } from "uuid";
 import {
   deleteBatch,
@@ -287,8 +288,8 @@ export function pruneSettledDeliveries(writes: Writes, settledBefore: Date, limi
   return deleteBatch(writes, {
     table: "WebhookDelivery",
     key: "id",
-    condition: `"status" IN ('delivered', 'failed') AND "updatedAt" < $1`,
-    args: [settledBefore],
+    where: (row) =>
+      row.and([row("status", "in", [sql.lit("delivered"), sql.lit("failed")]), row("updatedAt", "<", settledBefore)]),
     limit,
   });
 }
