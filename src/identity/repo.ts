@@ -1,3 +1,4 @@
+import { query } from "../db/query.js";
 import { deleteBatch, type Reads, type RowCondition, type Writes } from "../db/statements.js";
 import { isUniqueViolation, type Queryable } from "../db/tx.js";
 
@@ -102,9 +103,8 @@ export function findRefreshToken(db: Queryable, tokenHash: string) {
 
 /** Authentication lookup of a sign-in by id (from a verified access token). */
 export async function findSessionFamily(reads: Reads, familyId: string) {
-  const row = await reads.one<{ profileId: string; revokedAt: Date | null }>(
-    `SELECT "profileId", "revokedAt" FROM "SessionFamily" WHERE "id" = $1`,
-    [familyId],
+  const row = await reads.one(
+    query.selectFrom("SessionFamily").select(["profileId", "revokedAt"]).where("id", "=", familyId),
   );
   return row ?? null;
 }
