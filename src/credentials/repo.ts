@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.js";
 import { pagesPerOwner, type OwnerPage } from "../db/owner-pages.js";
-import { columns, limitClause, type Reads } from "../db/statements.js";
+import { query, rowLimit } from "../db/query.js";
+import { columns, type Reads } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
 import { Prisma, type ApiCredential } from "../generated/prisma/client.js";
 
@@ -38,19 +39,15 @@ export function insertCredential(tx: Tx, profileId: string, credential: NewCrede
   return tx.apiCredential.create({ data: { ...credential, profileId } });
 }
 
-const CREDENTIAL_COLUMNS = columns("ApiCredential", Object.values(Prisma.ApiCredentialScalarFieldEnum));
-const SELECT_CREDENTIAL = `SELECT ${CREDENTIAL_COLUMNS} FROM "ApiCredential"`;
-
 export async function findCredential(
   reads: Reads,
   profileId: string,
   credentialId: string,
 ): Promise<CredentialRecord | null> {
   return (
-    (await reads.one<CredentialRecord>(`${SELECT_CREDENTIAL} WHERE "id" = $1 AND "profileId" = $2`, [
-      credentialId,
-      profileId,
-    ])) ?? null
+    (await reads.one(
+      query.selectFrom("ApiCredential").selectAll().where("id", "=", credentialId).where("profileId", "=", profileId),
+    )) ?? null
   );
 }
 
@@ -63,19 +60,31 @@ export async function listCredentials(
   profileId: string,
   page: { limit: number; offset: number },
 ): Promise<{ rows: CredentialRecord[]; total: number }> {
-  const count = `SELECT CAST(COUNT(*) AS INTEGER) AS "total" FROM "ApiCredential" WHERE "profileId" = $1`;
-  const rows = await reads.all<CredentialRecord & { total: number }>(
-    `SELECT ${CREDENTIAL_COLUMNS}, (${count}) AS "total" FROM "ApiCredential" WHERE "profileId" = $1
-    ORDER BY "createdAt" DESC, "id" DESC ${limitClause(page.limit)} OFFSET $2`,
-    [profileId, page.offset],
+  const count = query
+    .selectFrom("ApiCredential")
+    .select((credential) => credential.cast<number>(credential.fn.countAll(), "integer").as("total"))
+    .where("profileId", "=", profileId);
+  const rows = await reads.all(
+    query
+      .selectFrom("ApiCredential")
+      .selectAll()
+      .select(count.as("total"))
+      .where("profileId", "=", profileId)
+      .orderBy("createdAt", "desc")
+      .orderBy("id", "desc")
+      .limit(rowLimit(page.limit))
+      .offset(page.offset),
   );
   if (rows.length === 0 && page.offset > 0) {
     // Past the end, the page carries no count: ask for it alone.
-    const counted = await reads.one<{ total: number }>(count, [profileId]);
+    const counted = await reads.one(count);
     return { rows: [], total: counted?.total ?? 0 };
   }
   return { rows: rows.map(({ total: _total, ...record }) => record), total: rows[0]?.total ?? 0 };
 }
+
+/** The select list `pagesPerOwner` takes, written out by hand. */
+const CREDENTIAL_COLUMNS = columns("ApiCredential", Object.values(Prisma.ApiCredentialScalarFieldEnum));
 
 /** `listCredentials` of several profiles (a manager's children), the same page of each, in one statement. */
 export function listCredentialsOfMany(
@@ -132,14 +141,30 @@ export async function findCredentialByKey(
   reads: Reads,
   lookup: CredentialLookup,
 ): Promise<CredentialForAuthentication | null> {
-  const [column, value] = Object.entries(lookup)[0] as [keyof CredentialLookup, string];
-  const row = await reads.one<CredentialForAuthentication>(
-    `SELECT ${columns("ApiCredential", ["id", "profileId", "partnerId", "environment", "secretKeyHash", "publicKey", "expiresAt", "revokedAt"])},
-      "Partner"."isActive" AS "partnerIsActive", "Profile"."managerProfileId" AS "managerProfileId"
-    FROM "ApiCredential" JOIN "Profile" ON "Profile"."id" = "ApiCredential"."profileId"
-      LEFT JOIN "Partner" ON "Partner"."id" = "ApiCredential"."partnerId"
-    WHERE "ApiCredential"."${column}" = $1`,
-    [value],
+  const row = await reads.one(
+    query
+      .selectFrom("ApiCredential")
+      .innerJoin("Profile", "Profile.id", "ApiCredential.profileId")
+      .leftJoin("Partner", "Partner.id", "ApiCredential.partnerId")
+      .select([
+        "ApiCredential.id",
+        "ApiCredential.profileId",
+        "ApiCredential.partnerId",
+        "ApiCredential.environment",
+        "ApiCredential.secretKeyHash",
+        "ApiCredential.publicKey",
+        "ApiCredential.expiresAt",
+        "ApiCredential.revokedAt",
+        "Partner.isActive as partnerIsActive",
+        "Profile.managerProfileId",
+      ])
+      .where((credential) =>
+        "publicKey" in lookup
+          ? credential("ApiCredential.publicKey", "=", lookup.publicKey)
+          : "secretKeyHash" in lookup
+            ? credential("ApiCredential.secretKeyHash", "=", lookup.secretKeyHash)
+            : credential("ApiCredential.id", "=", lookup.id),
+      ),
   );
   return row ?? null;
 }

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import type pg from "pg";
-import { textOf, type Statement } from "./query.js";
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
+import type { DB } from "../generated/kysely/database.js";
+import { query, rowLimit, textOf, type Statement } from "./query.js";
 
 /** Counts the statements sent to the database, by the ORM and by `Reads` alike (tests pin request budgets with it). */
 export interface StatementCounter {
@@ -400,22 +402,32 @@ export function placeholders(count: number, from = 1): string {
   return Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ");
 }
 
+/** A condition on the rows of one table, written with Kysely's expression builder. */
+export type RowCondition<Table extends keyof DB> = (row: ExpressionBuilder<DB, Table>) => Expression<SqlBool>;
+
 /**
- * Deletes at most `limit` rows of `table` that meet `condition` (SQL on the table's own columns, with `args`
- * as `$1`...), in one statement; how many it deleted. Neither engine takes `DELETE ... LIMIT`, so the rows are
- * picked by `key` in a subquery, and deleted by key. The condition is checked again on each row deleted, so a
- * row that changed after it was picked (PostgreSQL) stays; wrapped, so that SQLite, which keeps no
- * statistics, does not take it for the better index and read the whole backlog for every batch. Batches
- * keep each statement short: on SQLite it holds the only write lock while it runs.
+ * Deletes at most `limit` rows of `table` that meet `where` (a condition on the table's own columns), in one
+ * statement; how many it deleted. Neither engine takes `DELETE ... LIMIT`, so the rows are picked by `key` in a
+ * subquery, and deleted by key. The condition is checked again on each row deleted, so a row that changed after
+ * it was picked (PostgreSQL) stays; wrapped, so that SQLite, which keeps no statistics, does not take it for the
+ * better index and read the whole backlog for every batch. Batches keep each statement short: on SQLite it holds
+ * the only write lock while it runs.
  */
-export function deleteBatch(
+export function deleteBatch<Table extends keyof DB & string>(
   writes: Writes,
-  batch: { table: string; key: string; condition: string; args: readonly unknown[]; limit: number },
+  batch: {
+    table: Table;
+    key: keyof DB[Table] & string;
+    where: RowCondition<Table>;
+    limit: number;
+  },
 ): Promise<number> {
-  const { table, key, condition, args, limit } = batch;
+  const { table, key, where, limit } = batch;
+  const condition = where(expressionBuilder<DB, Table>());
+  // Written as a template of typed parts: the builder's types do not follow a table its caller chooses.
   return writes.run(
-    `DELETE FROM "${table}" WHERE "${key}" IN (SELECT "${key}" FROM "${table}" WHERE ${condition} ${limitClause(limit)})
-    AND COALESCE(${condition}, FALSE)`,
-    args,
+    sql`DELETE FROM ${sql.table(table)} WHERE ${sql.ref(key)} IN
+      (SELECT ${sql.ref(key)} FROM ${sql.table(table)} WHERE ${condition} LIMIT ${rowLimit(limit)})
+    AND COALESCE(${condition}, FALSE)`.compile(query),
   );
 }

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { deleteBatch, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 
@@ -64,8 +65,11 @@ export function pruneSettledRecords(writes: Writes, settledBefore: Date, limit: 
   return deleteBatch(writes, {
     table: "IdempotencyRecord",
     key: "id",
-    condition: `("state" = 'done' AND "updatedAt" < $1) OR ("state" = 'in_flight' AND "lockedUntil" < $1)`,
-    args: [settledBefore],
+    where: (row) =>
+      row.or([
+        row.and([row("state", "=", sql.lit("done")), row("updatedAt", "<", settledBefore)]),
+        row.and([row("state", "=", sql.lit("in_flight")), row("lockedUntil", "<", settledBefore)]),
+      ]),
     limit,
   });
 }

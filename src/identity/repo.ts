@@ -1,4 +1,5 @@
-import { deleteBatch, type Reads, type Writes } from "../db/statements.js";
+import { query } from "../db/query.js";
+import { deleteBatch, type Reads, type RowCondition, type Writes } from "../db/statements.js";
 import { isUniqueViolation, type Queryable } from "../db/tx.js";
 
 export const MAX_FAILED_OTP_ATTEMPTS = 5;
@@ -102,9 +103,8 @@ export function findRefreshToken(db: Queryable, tokenHash: string) {
 
 /** Authentication lookup of a sign-in by id (from a verified access token). */
 export async function findSessionFamily(reads: Reads, familyId: string) {
-  const row = await reads.one<{ profileId: string; revokedAt: Date | null }>(
-    `SELECT "profileId", "revokedAt" FROM "SessionFamily" WHERE "id" = $1`,
-    [familyId],
+  const row = await reads.one(
+    query.selectFrom("SessionFamily").select(["profileId", "revokedAt"]).where("id", "=", familyId),
   );
   return row ?? null;
 }
@@ -121,8 +121,7 @@ export function pruneExpiredChallenges(writes: Writes, expiredBefore: Date, limi
   return deleteBatch(writes, {
     table: "OtpChallenge",
     key: "email",
-    condition: `"expiresAt" < $1`,
-    args: [expiredBefore],
+    where: (row) => row("expiresAt", "<", expiredBefore),
     limit,
   });
 }
@@ -133,13 +132,20 @@ export function pruneExpiredChallenges(writes: Writes, expiredBefore: Date, limi
  * each on its own index (PostgreSQL reads a table whole for the two conditions joined by OR).
  */
 export async function pruneEndedRefreshTokens(writes: Writes, endedBefore: Date, limit: number): Promise<number> {
-  const tokens = (condition: string, left: number) =>
-    deleteBatch(writes, { table: "RefreshToken", key: "id", condition, args: [endedBefore], limit: left });
-  const expired = await tokens(`"expiresAt" < $1`, limit);
+  const tokens = (where: RowCondition<"RefreshToken">, left: number) =>
+    deleteBatch(writes, { table: "RefreshToken", key: "id", where, limit: left });
+  const expired = await tokens((row) => row("expiresAt", "<", endedBefore), limit);
   if (expired === limit) return expired;
-  return (
-    expired + (await tokens(`"familyId" IN (SELECT "id" FROM "SessionFamily" WHERE "revokedAt" < $1)`, limit - expired))
+  const ended = await tokens(
+    (row) =>
+      row(
+        "familyId",
+        "in",
+        row.selectFrom("SessionFamily").select("SessionFamily.id").where("SessionFamily.revokedAt", "<", endedBefore),
+      ),
+    limit - expired,
   );
+  return expired + ended;
 }
 
 /**
@@ -151,8 +157,18 @@ export function pruneEmptySessionFamilies(writes: Writes, startedBefore: Date, l
   return deleteBatch(writes, {
     table: "SessionFamily",
     key: "id",
-    condition: `"createdAt" < $1 AND NOT EXISTS (SELECT 1 FROM "RefreshToken" WHERE "RefreshToken"."familyId" = "SessionFamily"."id")`,
-    args: [startedBefore],
+    where: (row) =>
+      row.and([
+        row("createdAt", "<", startedBefore),
+        row.not(
+          row.exists(
+            row
+              .selectFrom("RefreshToken")
+              .select(row.lit(1).as("one"))
+              .whereRef("RefreshToken.familyId", "=", "SessionFamily.id"),
+          ),
+        ),
+      ]),
     limit,
   });
 }

@@ -1,4 +1,6 @@
-import { columns, placeholders, type Reads } from "../db/statements.js";
+import type { InferResult } from "kysely";
+import { query } from "../db/query.js";
+import type { Reads } from "../db/statements.js";
 import type { Db } from "../db/client.js";
 import { inTransaction, isUniqueViolation, type Queryable } from "../db/tx.js";
 import { Prisma } from "../generated/prisma/client.js";
@@ -30,35 +32,47 @@ export interface SubjectKyc {
   activeCustomerType: string | null;
 }
 
-const CASE_FIELDS = Object.values(Prisma.KycCaseScalarFieldEnum);
+/**
+ * The rows of subjects' KYC states (one per case, or one without a case, whose case columns are all null), of
+ * one profile or several.
+ */
+const subjectKycRows = (subjects: string | readonly string[]) =>
+  query
+    .selectFrom("Profile")
+    .leftJoin("KycCase", "KycCase.profileId", "Profile.id")
+    .leftJoin("CustomerEntitySelection", "CustomerEntitySelection.profileId", "Profile.id")
+    .select((row) => [
+      "Profile.id as subjectId",
+      row.and([row("Profile.email", "is not", null), row("Profile.deletedAt", "is", null)]).as("hasLoginEmail"),
+      "CustomerEntitySelection.customerType as activeCustomerType",
+    ])
+    .selectAll("KycCase")
+    .where((row) =>
+      typeof subjects === "string" ? row("Profile.id", "=", subjects) : row("Profile.id", "in", subjects),
+    )
+    .orderBy("KycCase.createdAt", "asc")
+    .orderBy("KycCase.id", "asc");
 
-interface SubjectKycRow {
-  profileId: string;
-  hasLoginEmail: boolean | number;
-  activeCustomerType: string | null;
-  case: KycCaseRow | { id: null };
-}
+type SubjectKycRow = InferResult<ReturnType<typeof subjectKycRows>>[number];
 
-/** The rows of subjects' KYC states (one per case, or one without a case), of the profiles `where` names. */
-const SUBJECT_KYC = (where: string) =>
-  `SELECT "Profile"."id" AS "profileId", ("Profile"."email" IS NOT NULL AND "Profile"."deletedAt" IS NULL) AS "hasLoginEmail",
-    "CustomerEntitySelection"."customerType" AS "activeCustomerType", ${columns("KycCase", CASE_FIELDS, "case.")}
-  FROM "Profile" LEFT JOIN "KycCase" ON "KycCase"."profileId" = "Profile"."id"
-  LEFT JOIN "CustomerEntitySelection" ON "CustomerEntitySelection"."profileId" = "Profile"."id"
-  WHERE ${where} ORDER BY "KycCase"."createdAt" ASC, "KycCase"."id" ASC`;
+/** Whether a left-joined case was found: its id is null only when every one of its columns is. */
+const isCase = (columns: { [Field in keyof KycCaseRow]: KycCaseRow[Field] | null }): columns is KycCaseRow =>
+  columns.id !== null;
 
 /** One subject's KYC state from its rows (none for an unknown profile). */
 const subjectKycOf = (rows: readonly SubjectKycRow[]): SubjectKyc => ({
   // SQLite answers the comparison as 0 or 1.
   hasLoginEmail: rows.length > 0 && Boolean(rows[0]!.hasLoginEmail),
   activeCustomerType: rows[0]?.activeCustomerType ?? null,
-  // A profile without cases is one row whose case columns are all null.
-  cases: rows.flatMap((row) => (row.case.id === null ? [] : [row.case as KycCaseRow])),
+  cases: rows.flatMap(
+    ({ subjectId: _subjectId, hasLoginEmail: _hasLoginEmail, activeCustomerType: _chosen, ...kycCase }) =>
+      isCase(kycCase) ? [kycCase] : [],
+  ),
 });
 
 /** A subject's KYC state in one statement; an unknown or deleted profile has no cases and no login email. */
 export async function findSubjectKyc(reads: Reads, profileId: string): Promise<SubjectKyc> {
-  return subjectKycOf(await reads.all<SubjectKycRow>(SUBJECT_KYC(`"Profile"."id" = $1`), [profileId]));
+  return subjectKycOf(await reads.all(subjectKycRows(profileId)));
 }
 
 /** `findSubjectKyc` of several subjects (a manager's children) in one statement, by profile id. */
@@ -67,11 +81,8 @@ export async function findSubjectKycOfMany(
   profileIds: readonly string[],
 ): Promise<Map<string, SubjectKyc>> {
   const rowsOf = new Map<string, SubjectKycRow[]>(profileIds.map((id) => [id, []]));
-  if (profileIds.length > 0) {
-    const where = `"Profile"."id" IN (${placeholders(profileIds.length)})`;
-    for (const row of await reads.all<SubjectKycRow>(SUBJECT_KYC(where), profileIds))
-      rowsOf.get(row.profileId)?.push(row);
-  }
+  if (profileIds.length > 0)
+    for (const row of await reads.all(subjectKycRows(profileIds))) rowsOf.get(row.subjectId)?.push(row);
   return new Map([...rowsOf].map(([id, rows]) => [id, subjectKycOf(rows)]));
 }
 

@@ -27,8 +27,7 @@ export function pruneAppliedCallbacks(writes: Writes, receivedBefore: Date, limi
   return deleteBatch(writes, {
     table: "PartnerCallback",
     key: "id",
-    condition: `"appliedAt" IS NOT NULL AND "receivedAt" < $1`,
-    args: [receivedBefore],
+    where: (row) => row.and([row("appliedAt", "is not", null), row("receivedAt", "<", receivedBefore)]),
     limit,
   });
 }

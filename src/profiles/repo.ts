@@ -1,18 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { columns, placeholders, type Reads } from "../db/statements.js";
+import { query } from "../db/query.js";
+import type { Reads } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 
 /** Profiles by id (unknown ids are left out). */
 export function findProfiles(reads: Reads, profileIds: readonly string[]) {
-  return reads.all<{
-    id: string;
-    email: string | null;
-    managerProfileId: string | null;
-    createdAt: Date;
-    updatedAt: Date;
-  }>(
-    `SELECT ${columns("Profile", ["id", "email", "managerProfileId", "createdAt", "updatedAt"])} FROM "Profile" WHERE "id" IN (${placeholders(profileIds.length)})`,
-    profileIds,
+  return reads.all(
+    query
+      .selectFrom("Profile")
+      .select(["id", "email", "managerProfileId", "createdAt", "updatedAt"])
+      .where("id", "in", profileIds),
   );
 }
 

@@ -90,12 +90,22 @@ export function findQuoteConsumption(reads: Reads, quoteId: string) {
  * many went.
  */
 export function pruneUnregisteredQuotes(writes: Writes, expiredBefore: Date, limit: number): Promise<number> {
-  const named = (table: string) => `NOT EXISTS (SELECT 1 FROM "${table}" WHERE "${table}"."quoteId" = "Quote"."id")`;
+  const naming = ["Ramp", "WidgetSession", "WebhookSubscription", "InitialBrazilKycAttempt"] as const;
   return deleteBatch(writes, {
     table: "Quote",
     key: "id",
-    condition: `"consumedAt" IS NULL AND "expiresAt" < $1 AND ${["Ramp", "WidgetSession", "WebhookSubscription", "InitialBrazilKycAttempt"].map(named).join(" AND ")}`,
-    args: [expiredBefore],
+    where: (row) =>
+      row.and([
+        row("consumedAt", "is", null),
+        row("expiresAt", "<", expiredBefore),
+        ...naming.map((table) =>
+          row.not(
+            row.exists(
+              row.selectFrom(table).select(row.lit(1).as("one")).whereRef(`${table}.quoteId`, "=", "Quote.id"),
+            ),
+          ),
+        ),
+      ]),
     limit,
   });
 }

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { ListPage } from "../validation.js";
 import { deleteBatch, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
@@ -91,8 +92,7 @@ export function pruneExpiredInvitations(writes: Writes, expiredBefore: Date, lim
   return deleteBatch(writes, {
     table: "RecipientInvitation",
     key: "id",
-    condition: `"status" = 'pending' AND "expiresAt" < $1`,
-    args: [expiredBefore],
+    where: (row) => row.and([row("status", "=", sql.lit("pending")), row("expiresAt", "<", expiredBefore)]),
     limit,
   });
 }

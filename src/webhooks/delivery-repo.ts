@@ -1,17 +1,13 @@
 // Deliveries and attempts take time-ordered UUIDs (version 7), so that the new entries of their indexes (an
 // attempt's own and its delivery's) land beside the previous ones. With random ones each settled delivery's
 // entries took pages of their own: a settlement batch wrote about two more pages per delivery to SQLite's log.
+import { sql } from "kysely";
 import { v7 as timeOrderedUuid } from "uuid";
-import {
-  deleteBatch,
-  insert,
-  limitClause,
-  placeholders,
-  type Reads,
-  type StatementTx,
-  type Writes,
-} from "../db/statements.js";
+import { insertRows, query, rowLimit } from "../db/query.js";
+import { deleteBatch, type Reads, type RowCondition, type StatementTx, type Writes } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
+
+// A constant in a condition is written into the SQL text (`sql.lit`), not bound: the planner sees it.
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
@@ -25,15 +21,22 @@ export async function enqueueDeliveries(
   ramp: { quoteId: string; sessionId: string | null },
   at: Date,
 ): Promise<void> {
-  const following = await tx.all<{ id: string; events: string }>(
-    `SELECT "id", "events" FROM "WebhookSubscription"
-    WHERE "isActive" = TRUE AND ("quoteId" = $1 ${ramp.sessionId ? `OR "sessionId" = $2` : ""})`,
-    ramp.sessionId ? [ramp.quoteId, ramp.sessionId] : [ramp.quoteId],
+  const { quoteId, sessionId } = ramp;
+  const following = await tx.all(
+    query
+      .selectFrom("WebhookSubscription")
+      .select(["id", "events"])
+      .where("isActive", "=", sql.lit(true))
+      .where((row) =>
+        sessionId
+          ? row.or([row("quoteId", "=", quoteId), row("sessionId", "=", sessionId)])
+          : row("quoteId", "=", quoteId),
+      ),
   );
   const wanting = following.filter((subscription) => subscription.events.split(",").includes(event.eventType));
   if (wanting.length === 0) return;
   await tx.run(
-    ...insert(
+    insertRows(
       "WebhookDelivery",
       wanting.map((subscription) => ({
         id: timeOrderedUuid(),
@@ -68,15 +71,16 @@ export async function findDueDeliveries(
   tx: Pick<StatementTx, "all">,
   due: { now: Date; limit: number; skip: readonly string[]; dueAfter?: Date },
 ): Promise<{ id: string; url: string }[]> {
-  const skipped = due.skip.length ? `AND "WebhookSubscription"."url" NOT IN (${placeholders(due.skip.length, 2)})` : "";
-  const after = due.dueAfter ? `AND "WebhookDelivery"."nextAttemptAt" > $${due.skip.length + 2}` : "";
-  return tx.all(
-    `SELECT "WebhookDelivery"."id", "WebhookSubscription"."url"
-    FROM "WebhookDelivery" JOIN "WebhookSubscription" ON "WebhookSubscription"."id" = "WebhookDelivery"."subscriptionId"
-    WHERE "WebhookDelivery"."status" = 'pending' AND "WebhookDelivery"."nextAttemptAt" <= $1 ${after} ${skipped}
-    ORDER BY "WebhookDelivery"."nextAttemptAt" ${limitClause(due.limit)}`,
-    [due.now, ...due.skip, ...(due.dueAfter ? [due.dueAfter] : [])],
-  );
+  const { now, limit, skip, dueAfter } = due;
+  let look = query
+    .selectFrom("WebhookDelivery")
+    .innerJoin("WebhookSubscription", "WebhookSubscription.id", "WebhookDelivery.subscriptionId")
+    .select(["WebhookDelivery.id", "WebhookSubscription.url"])
+    .where("WebhookDelivery.status", "=", sql.lit("pending"))
+    .where("WebhookDelivery.nextAttemptAt", "<=", now);
+  if (skip.length > 0) look = look.where("WebhookSubscription.url", "not in", skip);
+  if (dueAfter) look = look.where("WebhookDelivery.nextAttemptAt", ">", dueAfter);
+  return tx.all(look.orderBy("WebhookDelivery.nextAttemptAt").limit(rowLimit(limit)));
 }
 
 /**
@@ -87,15 +91,22 @@ export async function deliveryBacklog(
   reads: Reads,
   now: Date,
 ): Promise<{ pending: number; due: number; longestWaitMs: number }> {
-  const row = await reads.one<{
-    pending: number | string;
-    due: number | string | null;
-    oldestDueAt: Date | string | null;
-  }>(
-    `SELECT COUNT(*) AS "pending", SUM(CASE WHEN "nextAttemptAt" <= $1 THEN 1 ELSE 0 END) AS "due",
-      MIN(CASE WHEN "nextAttemptAt" <= $1 THEN "nextAttemptAt" END) AS "oldestDueAt"
-    FROM "WebhookDelivery" WHERE "status" = 'pending'`,
-    [now],
+  const row = await reads.one(
+    query
+      .selectFrom("WebhookDelivery")
+      .select((delivery) => {
+        const isDue = delivery.case().when("nextAttemptAt", "<=", now);
+        return [
+          delivery.fn.countAll().as("pending"),
+          delivery.fn.sum(isDue.then(delivery.lit(1)).else(delivery.lit(0)).end()).as("due"),
+          // An expression has no declared type: SQLite gives the date as its stored text.
+          delivery.fn
+            .min(isDue.then(delivery.ref("nextAttemptAt")).end())
+            .$castTo<Date | string | null>()
+            .as("oldestDueAt"),
+        ];
+      })
+      .where("status", "=", sql.lit("pending")),
   );
   // Aggregates come back as the engine gives them: PostgreSQL's counts as text, SQLite's date as its stored text.
   const oldestDueAt = row?.oldestDueAt ?? null;
@@ -118,31 +129,50 @@ export async function claimDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const { ids, now, leaseUntil, token } = claim;
   if (ids.length === 0) return [];
-  const list = placeholders(ids.length, 4);
-  const stillDue =
+  const stillDue: RowCondition<"WebhookDelivery"> =
     engine === "postgresql"
-      ? `"id" IN (SELECT "id" FROM "WebhookDelivery"
-          WHERE "id" IN (${list}) AND "status" = 'pending' AND "nextAttemptAt" <= $3 FOR UPDATE SKIP LOCKED)`
+      ? (delivery) =>
+          delivery(
+            "id",
+            "in",
+            delivery
+              .selectFrom("WebhookDelivery")
+              .select("id")
+              .where("id", "in", ids)
+              .where("status", "=", sql.lit("pending"))
+              .where("nextAttemptAt", "<=", now)
+              .forUpdate()
+              .skipLocked(),
+          )
       : // `+` keeps SQLite on the primary key: without statistics it would walk the (status, nextAttemptAt)
         // index through every due delivery to find these few, five times the cost under a backlog.
-        `"id" IN (${list}) AND +"status" = 'pending' AND +"nextAttemptAt" <= $3`;
+        (delivery) =>
+          delivery.and([
+            delivery("id", "in", ids),
+            delivery(sql<string>`+${delivery.ref("status")}`, "=", sql.lit("pending")),
+            delivery(sql<Date | null>`+${delivery.ref("nextAttemptAt")}`, "<=", now),
+          ]);
   // Not "updatedAt": retention reads it as when a delivery settled, and a claim settles nothing (nor need it
   // move the delivery in the (status, updatedAt) index).
-  await tx.run(`UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = $2 WHERE ${stillDue}`, [
-    leaseUntil,
-    token,
-    now,
-    ...ids,
-  ]);
-  const rows = await tx.all<Omit<ClaimedDelivery, "subscriptionActive"> & { isActive: boolean }>(
-    `SELECT "WebhookDelivery"."id", "WebhookDelivery"."subscriptionId", "WebhookDelivery"."roundAttempts",
-      "WebhookSubscription"."url", "WebhookSubscription"."isActive", "RampEvent"."body"
-    FROM "WebhookDelivery" JOIN "WebhookSubscription" ON "WebhookSubscription"."id" = "WebhookDelivery"."subscriptionId"
-      JOIN "RampEvent" ON "RampEvent"."eventId" = "WebhookDelivery"."eventId"
-    WHERE "WebhookDelivery"."id" IN (${placeholders(ids.length, 2)}) AND "WebhookDelivery"."claimToken" = $1`,
-    [token, ...ids],
+  await tx.run(
+    query.updateTable("WebhookDelivery").set({ nextAttemptAt: leaseUntil, claimToken: token }).where(stillDue),
   );
-  return rows.map(({ isActive, ...row }) => ({ subscriptionActive: isActive, ...row }));
+  return tx.all(
+    query
+      .selectFrom("WebhookDelivery")
+      .innerJoin("WebhookSubscription", "WebhookSubscription.id", "WebhookDelivery.subscriptionId")
+      .innerJoin("RampEvent", "RampEvent.eventId", "WebhookDelivery.eventId")
+      .select([
+        "WebhookDelivery.id",
+        "WebhookDelivery.subscriptionId",
+        "WebhookDelivery.roundAttempts",
+        "WebhookSubscription.url",
+        "WebhookSubscription.isActive as subscriptionActive",
+        "RampEvent.body",
+      ])
+      .where("WebhookDelivery.id", "in", ids)
+      .where("WebhookDelivery.claimToken", "=", token),
+  );
 }
 
 /**
@@ -158,19 +188,24 @@ export async function renewClaims(
   const ids = claims.map(([id]) => id);
   const tokens = [...new Set(claims.map(([, token]) => token))];
   await writes.run(
-    `UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1
-    WHERE "status" = 'pending' AND "id" IN (${placeholders(ids.length, 2)})
-      AND "claimToken" IN (${placeholders(tokens.length, 2 + ids.length)})`,
-    [leaseUntil, ...ids, ...tokens],
+    query
+      .updateTable("WebhookDelivery")
+      .set("nextAttemptAt", leaseUntil)
+      .where("status", "=", sql.lit("pending"))
+      .where("id", "in", ids)
+      .where("claimToken", "in", tokens),
   );
 }
 
 /** Gives a claim up unsent: the delivery is due again at `at`, for any worker, with no attempt counted. */
 export async function releaseClaim(writes: Writes, delivery: { id: string; token: string }, at: Date): Promise<void> {
   await writes.run(
-    `UPDATE "WebhookDelivery" SET "nextAttemptAt" = $1, "claimToken" = NULL, "updatedAt" = $1
-    WHERE "id" = $2 AND "claimToken" = $3 AND "status" = 'pending'`,
-    [at, delivery.id, delivery.token],
+    query
+      .updateTable("WebhookDelivery")
+      .set({ nextAttemptAt: at, claimToken: null, updatedAt: at })
+      .where("id", "=", delivery.id)
+      .where("claimToken", "=", delivery.token)
+      .where("status", "=", sql.lit("pending")),
   );
 }
 
@@ -192,28 +227,59 @@ export async function settleDelivery(
   outcome: { status: DeliveryStatus; retryAt: Date | null; at: Date },
 ): Promise<boolean> {
   const changed = await writes.run(
-    `UPDATE "WebhookDelivery" SET "status" = $1, "roundAttempts" = "roundAttempts" + 1, "nextAttemptAt" = $2, "claimToken" = NULL,
-      "deliveredAt" = CASE WHEN $1 = 'delivered' THEN $3 ELSE "deliveredAt" END, "updatedAt" = $3
-    WHERE "id" = $4 AND "claimToken" = $5`,
-    [outcome.status, outcome.retryAt, outcome.at, delivery.id, delivery.token],
+    query
+      .updateTable("WebhookDelivery")
+      .set((row) => ({
+        status: outcome.status,
+        roundAttempts: row("roundAttempts", "+", row.lit(1)),
+        nextAttemptAt: outcome.retryAt,
+        claimToken: null,
+        ...(outcome.status === "delivered" && { deliveredAt: outcome.at }),
+        updatedAt: outcome.at,
+      }))
+      .where("id", "=", delivery.id)
+      .where("claimToken", "=", delivery.token),
   );
   return changed === 1;
 }
 
 /** Logs a send, unless its delivery is gone (the subscription was deleted meanwhile). */
 export async function insertAttempt(writes: Writes, deliveryId: string, attempt: AttemptRecord): Promise<void> {
+  const { startedAt, durationMs, statusCode, error } = attempt;
   await writes.run(
-    `INSERT INTO "WebhookDeliveryAttempt" ("id", "deliveryId", "startedAt", "durationMs", "statusCode", "error")
-    SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM "WebhookDelivery" WHERE "id" = $2)`,
-    [timeOrderedUuid(), deliveryId, attempt.startedAt, attempt.durationMs, attempt.statusCode, attempt.error],
+    query
+      .insertInto("WebhookDeliveryAttempt")
+      .columns(["id", "deliveryId", "startedAt", "durationMs", "statusCode", "error"])
+      .expression(
+        query
+          .selectNoFrom((row) => [
+            row.val(timeOrderedUuid()).as("id"),
+            row.val(deliveryId).as("deliveryId"),
+            row.val(startedAt).as("startedAt"),
+            row.val(durationMs).as("durationMs"),
+            row.val(statusCode).as("statusCode"),
+            row.val(error).as("error"),
+          ])
+          .where((row) =>
+            row.exists(
+              row
+                .selectFrom("WebhookDelivery")
+                .select(row.lit(1).as("one"))
+                .where("WebhookDelivery.id", "=", deliveryId),
+            ),
+          ),
+      ),
   );
 }
 
 /** A delivered event ends a subscription's run of failures. */
 export async function resetFailures(writes: Writes, subscriptionId: string): Promise<void> {
   await writes.run(
-    `UPDATE "WebhookSubscription" SET "consecutiveFailures" = 0 WHERE "id" = $1 AND "consecutiveFailures" > 0`,
-    [subscriptionId],
+    query
+      .updateTable("WebhookSubscription")
+      .set("consecutiveFailures", sql.lit(0))
+      .where("id", "=", subscriptionId)
+      .where("consecutiveFailures", ">", sql.lit(0)),
   );
 }
 
@@ -287,8 +353,8 @@ export function pruneSettledDeliveries(writes: Writes, settledBefore: Date, limi
   return deleteBatch(writes, {
     table: "WebhookDelivery",
     key: "id",
-    condition: `"status" IN ('delivered', 'failed') AND "updatedAt" < $1`,
-    args: [settledBefore],
+    where: (row) =>
+      row.and([row("status", "in", [sql.lit("delivered"), sql.lit("failed")]), row("updatedAt", "<", settledBefore)]),
     limit,
   });
 }

@@ -713,7 +713,7 @@ describe("send slots and settlements", () => {
     const gated: Writes = {
       run: async (statement: Statement | string, statementArgs?: readonly unknown[]) => {
         const [sql, args] = textOf(statement, statementArgs);
-        if (sql.includes(`SET "status" = $1`)) await gate;
+        if (sql.includes(`set "status" = $1`)) await gate;
         return writes.run(sql, args);
       },
       transaction: (work) => writes.transaction(work),
