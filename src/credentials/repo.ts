@@ -1,9 +1,9 @@
 import type { Db } from "../db/client.js";
-import { pagesPerOwner, type OwnerPage } from "../db/owner-pages.js";
+import { listPagesPerOwner, type OwnerPage, type PagesQuery } from "../db/owner-pages.js";
 import { query, rowLimit } from "../db/query.js";
-import { columns, type Reads } from "../db/statements.js";
+import type { Reads } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
-import { Prisma, type ApiCredential } from "../generated/prisma/client.js";
+import type { ApiCredential } from "../generated/prisma/client.js";
 
 export type CredentialRecord = ApiCredential;
 
@@ -83,22 +83,23 @@ export async function listCredentials(
   return { rows: rows.map(({ total: _total, ...record }) => record), total: rows[0]?.total ?? 0 };
 }
 
-/** The select list `pagesPerOwner` takes, written out by hand. */
-const CREDENTIAL_COLUMNS = columns("ApiCredential", Object.values(Prisma.ApiCredentialScalarFieldEnum));
-
 /** `listCredentials` of several profiles (a manager's children), the same page of each, in one statement. */
 export function listCredentialsOfMany(
   reads: Reads,
   profileIds: readonly string[],
   page: { limit: number; offset: number },
 ): Promise<Map<string, OwnerPage<CredentialRecord>>> {
-  return pagesPerOwner<CredentialRecord>(reads, {
-    table: "ApiCredential",
+  return listPagesPerOwner(reads, {
+    rows: () => query.selectFrom("ApiCredential"),
     owner: "profileId",
     owners: profileIds,
-    filters: [],
-    order: `"createdAt" DESC, "id" DESC`,
-    select: CREDENTIAL_COLUMNS,
+    order: [
+      ["createdAt", "desc"],
+      ["id", "desc"],
+    ],
+    read: (pages: PagesQuery) =>
+      pages.innerJoin("ApiCredential", "ApiCredential.id", "page.id").selectAll("ApiCredential"),
+    rowOf: ({ pageOwner: _owner, pageTotal: _total, ...credential }) => credential,
     page,
   });
 }

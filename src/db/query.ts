@@ -28,9 +28,8 @@ export const query = new Kysely<DB>({
 /** What the statements' runners take: a query built with `query`, or one compiled already (`insertRows`). */
 export type Statement<Row = unknown> = Compilable<Row> | CompiledQuery<Row>;
 
-/** A statement's SQL text and arguments: a typed statement's, or hand SQL's with the arguments given. */
-export function textOf(statement: Statement | string, args: readonly unknown[] = []): [string, readonly unknown[]] {
-  if (typeof statement === "string") return [statement, args];
+/** A statement's SQL text and its arguments. */
+export function textOf(statement: Statement): [string, readonly unknown[]] {
   const { sql, parameters } = "compile" in statement ? statement.compile() : statement;
   return [sql, parameters];
 }

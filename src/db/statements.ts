@@ -12,21 +12,18 @@ export interface StatementCounter {
 
 /**
  * The reads the hot paths repeat (ramp status, quote reads, history, credential lists, authentication and
- * KYC misses), as hand-written SQL on statements prepared once per connection. Prisma 7 spends 100 to 200 µs
- * of JavaScript on every query whatever its size; these cost the database's own work. The ramp lifecycle's
- * transactions run on them too (`Writes.transaction`); other transactions and every other read stay with the
- * ORM. Rows come back as the ORM returns them (dates as Date, booleans as boolean), a column named `a.b` as
- * field `b` of an object `a` (a joined table's row).
+ * KYC misses), as typed statements (src/db/query.ts) on statements prepared once per connection. Prisma 7 spends
+ * 100 to 200 µs of JavaScript on every query whatever its size; these cost the database's own work. The ramp
+ * lifecycle's transactions run on them too (`Writes.transaction`); other transactions and every other read stay
+ * with the ORM. Rows come back as the ORM returns them (dates as Date, booleans as boolean).
  *
- * SQL is written for PostgreSQL, with `$1`-style placeholders and double-quoted names, which SQLite reads as
- * well once placeholders are renumbered. A row limit is written into the text (`limitClause`), never bound.
+ * The SQL is PostgreSQL's, with `$1`-style placeholders and double-quoted names, which SQLite reads as well once
+ * placeholders are renumbered. A row limit is written into the text (`rowLimit`), never bound.
  */
 export interface Reads {
   all<Row>(statement: Statement<Row>): Promise<Row[]>;
-  all<Row>(sql: string, args?: readonly unknown[]): Promise<Row[]>;
   /** The first row, or undefined. */
   one<Row>(statement: Statement<Row>): Promise<Row | undefined>;
-  one<Row>(sql: string, args?: readonly unknown[]): Promise<Row | undefined>;
   close(): Promise<void>;
 }
 
@@ -34,7 +31,6 @@ export interface Reads {
 export interface StatementTx extends Pick<Reads, "all" | "one"> {
   /** The number of rows the statement changed. */
   run(statement: Statement): Promise<number>;
-  run(sql: string, args?: readonly unknown[]): Promise<number>;
 }
 
 /**
@@ -45,7 +41,6 @@ export interface StatementTx extends Pick<Reads, "all" | "one"> {
 export interface Writes {
   /** Runs one statement on its own; the number of rows it changed. */
   run(statement: Statement): Promise<number>;
-  run(sql: string, args?: readonly unknown[]): Promise<number>;
   /**
    * Runs `work` in one transaction: committed once it resolves, rolled back if it throws. `work` awaits
    * nothing but its statements (on SQLite it holds the only writer meanwhile).
@@ -55,34 +50,6 @@ export interface Writes {
 
 /** Prepared statements kept per connection: distinct SQL texts are few (a list of ids adds one per length). */
 const MAX_PREPARED = 500;
-
-type Conversion = "date" | "boolean" | undefined;
-type RowOf = (values: unknown[]) => Record<string, unknown>;
-
-/**
- * Builds a function turning a row's values (in column order) into an object, nesting `a.b` columns. It is
- * compiled once per statement, so every row of it shares one object shape: rows of 50 columns or more
- * built field by field cost several times as much (measured on SQLite).
- */
-function rowBuilder(names: readonly string[], conversions: readonly Conversion[]): RowOf {
-  const convert = (index: number) => {
-    const value = `values[${index}]`;
-    if (conversions[index] === "date") return `${value} === null ? null : new Date(${value})`;
-    if (conversions[index] === "boolean") return `${value} === null ? null : ${value} === 1`;
-    return value;
-  };
-  const groups = new Map<string, string[]>();
-  const fields: string[] = [];
-  names.forEach((name, index) => {
-    const dot = name.indexOf(".");
-    if (dot < 0) return fields.push(`${JSON.stringify(name)}: ${convert(index)}`);
-    const group = name.slice(0, dot);
-    if (!groups.has(group)) groups.set(group, []);
-    groups.get(group)!.push(`${JSON.stringify(name.slice(dot + 1))}: ${convert(index)}`);
-  });
-  for (const [group, members] of groups) fields.push(`${JSON.stringify(group)}: { ${members.join(", ")} }`);
-  return new Function("values", `return { ${fields.join(", ")} };`) as RowOf;
-}
 
 /** Values by text, at most `max` of them (the oldest goes first): prepared statements, INSERT texts. */
 function boundedMemo<T>(max: number): (key: string, build: () => T) => T {
@@ -103,12 +70,18 @@ function statementCache<T>(prepare: (sql: string) => T): (sql: string) => T {
   const prepared = boundedMemo<T>(MAX_PREPARED);
   return (sql) =>
     prepared(sql, () => {
-      if (/\bLIMIT\s+\$/i.test(sql)) throw new Error("a row limit is written with limitClause, not bound (see there)");
+      if (/\blimit\s+\$/i.test(sql)) throw new Error("a row limit is written with rowLimit, not bound (see there)");
       return prepare(sql);
     });
 }
 
-/** Prepares SQLite statements on one connection: placeholders renumbered, rows built by `rowBuilder`. */
+/** A row as the database gave it, with its dates and booleans as the ORM gives them. */
+type RowOf = (row: Record<string, unknown>) => unknown;
+
+/**
+ * Prepares SQLite statements on one connection: placeholders renumbered, rows with the columns SQLite stores as
+ * text and numbers (dates, booleans) turned into what their declared types say.
+ */
 function sqliteStatements(connection: Database.Database) {
   const prepare = statementCache((sql) => {
     // better-sqlite3 takes numbered parameters (?1) for named ones: use plain ?s, in the order they appear.
@@ -116,18 +89,15 @@ function sqliteStatements(connection: Database.Database) {
     // The ORM's connection, where transactions read, gives whole numbers as BigInts: here they are numbers.
     const statement = connection.prepare(sql.replace(/\$\d+/g, "?")).safeIntegers(false);
     if (!statement.reader) return { statement, order, row: undefined };
-    const columns = statement.raw(true).columns();
-    const conversions = columns.map(({ type }) =>
-      type === "DATETIME" ? "date" : type === "BOOLEAN" ? "boolean" : undefined,
-    );
-    return {
-      statement,
-      order,
-      row: rowBuilder(
-        columns.map(({ name }) => name),
-        conversions,
-      ),
+    const columns = statement.columns();
+    const dates = columns.filter(({ type }) => type === "DATETIME").map(({ name }) => name);
+    const booleans = columns.filter(({ type }) => type === "BOOLEAN").map(({ name }) => name);
+    const row: RowOf = (values) => {
+      for (const name of dates) if (values[name] !== null) values[name] = new Date(values[name] as string);
+      for (const name of booleans) if (values[name] !== null) values[name] = values[name] === 1;
+      return values;
     };
+    return { statement, order, row };
   });
   // As the ORM stores them: ISO dates with an explicit offset, booleans as 0 and 1.
   const value = (arg: unknown) =>
@@ -144,15 +114,15 @@ function sqliteQueries(
   counter: StatementCounter,
 ): Pick<Reads, "all" | "one"> {
   return {
-    async all<Row>(statement: Statement<Row> | string, args?: readonly unknown[]) {
+    async all<Row>(statement: Statement<Row>) {
       counter.count++;
-      const { statement: prepared, row, values } = bound(...textOf(statement, args));
-      return (prepared.all(...values) as unknown[][]).map(row) as Row[];
+      const { statement: prepared, row, values } = bound(...textOf(statement));
+      return (prepared.all(...values) as Record<string, unknown>[]).map(row) as Row[];
     },
-    async one<Row>(statement: Statement<Row> | string, args?: readonly unknown[]) {
+    async one<Row>(statement: Statement<Row>) {
       counter.count++;
-      const { statement: prepared, row, values } = bound(...textOf(statement, args));
-      const found = prepared.get(...values) as unknown[] | undefined;
+      const { statement: prepared, row, values } = bound(...textOf(statement));
+      const found = prepared.get(...values) as Record<string, unknown> | undefined;
       return (found && row(found)) as Row | undefined;
     },
   };
@@ -228,8 +198,8 @@ export function sqliteWrites(
       if (queued.length) await commitQueued();
       await holdWriter(() => db.close());
     },
-    run(statement: Statement | string, statementArgs?: readonly unknown[]) {
-      const [sql, args] = textOf(statement, statementArgs);
+    run(statement: Statement) {
+      const [sql, args] = textOf(statement);
       return new Promise<number>((resolve, reject) => {
         if (queued.length === 0) setImmediate(() => void commitQueued());
         queued.push({
@@ -242,8 +212,7 @@ export function sqliteWrites(
     async transaction(work) {
       const tx: StatementTx = {
         ...sqliteQueries(bound, counter),
-        run: async (statement: Statement | string, args?: readonly unknown[]) =>
-          runOn(bound, ...textOf(statement, args)),
+        run: async (statement: Statement) => runOn(bound, ...textOf(statement)),
       };
       return holdWriter(async () => {
         // Counted, unlike a batch's: statement budgets count a transaction's BEGIN and COMMIT on either layer.
@@ -296,33 +265,18 @@ const lostPostgresRace = (error: unknown) =>
 
 /** PostgreSQL: named statements on the shared pool, so each connection parses and plans a statement once. */
 export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { reads: Reads; writes: Writes } {
-  // The driver already converts dates and booleans; rows only need their shape.
-  const prepare = statementCache((sql) => ({
-    name: `stmt_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
-    row: undefined as RowOf | undefined,
-  }));
+  // The driver converts dates and booleans itself.
+  const prepare = statementCache((sql) => `stmt_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`);
   /** Statements on the pool, or on one client (a transaction's). */
   const on = (runner: pg.Pool | pg.PoolClient): StatementTx => {
     const query = (sql: string, args: readonly unknown[]) => {
       counter.count++;
-      return runner.query({ name: prepare(sql).name, text: sql, values: [...args], rowMode: "array" });
-    };
-    const rows = async (sql: string, args: readonly unknown[]) => {
-      const result = await query(sql, args);
-      const entry = prepare(sql);
-      entry.row ??= rowBuilder(
-        result.fields.map(({ name }) => name),
-        [],
-      );
-      return (result.rows as unknown[][]).map(entry.row);
+      return runner.query({ name: prepare(sql), text: sql, values: [...args] });
     };
     return {
-      all: async <Row>(statement: Statement<Row> | string, args?: readonly unknown[]) =>
-        (await rows(...textOf(statement, args))) as Row[],
-      one: async <Row>(statement: Statement<Row> | string, args?: readonly unknown[]) =>
-        (await rows(...textOf(statement, args)))[0] as Row | undefined,
-      run: async (statement: Statement | string, args?: readonly unknown[]) =>
-        (await query(...textOf(statement, args))).rowCount ?? 0,
+      all: async <Row>(statement: Statement<Row>) => (await query(...textOf(statement))).rows as Row[],
+      one: async <Row>(statement: Statement<Row>) => (await query(...textOf(statement))).rows[0] as Row | undefined,
+      run: async (statement: Statement) => (await query(...textOf(statement))).rowCount ?? 0,
     };
   };
   const { all, one, run } = on(pool);
@@ -350,56 +304,6 @@ export function postgresStatements(pool: pg.Pool, counter: StatementCounter): { 
         }, lostPostgresRace),
     },
   };
-}
-
-/**
- * INSERT texts by table, columns and row count: a hot insert builds its text once, and the statement cache then
- * finds the same string, whose hash V8 keeps.
- */
-const insertTexts = boundedMemo<string>(MAX_PREPARED);
-
-/**
- * `INSERT INTO "<table>" (<the first row's keys>) VALUES (...), ...` with the rows' values as arguments; every row
- * has the first one's keys.
- */
-export function insert(
-  table: string,
-  rows: Record<string, unknown> | readonly Record<string, unknown>[],
-): [string, unknown[]] {
-  const list = Array.isArray(rows) ? rows : [rows];
-  const names = Object.keys(list[0]!);
-  const sql = insertTexts(`${table} ${list.length} ${names.join(" ")}`, () => {
-    const values = list.map((_, index) => `(${placeholders(names.length, index * names.length + 1)})`);
-    return `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES ${values.join(", ")}`;
-  });
-  const args: unknown[] = [];
-  for (const row of list) for (const name of names) args.push(row[name]);
-  return [sql, args];
-}
-
-/**
- * A select list naming each column `<prefix><field>`; with a prefix `quote.`, a joined table's columns come
- * back as the object `quote`: `columns("Quote", ["id"], "quote.")` is `"Quote"."id" AS "quote.id"`.
- */
-export function columns(table: string, fields: readonly string[], prefix = ""): string {
-  return fields.map((field) => `"${table}"."${field}" AS "${prefix}${field}"`).join(", ");
-}
-
-/**
- * `LIMIT <n>` with the number in the SQL text. SQLite (built with STAT4, as better-sqlite3 is) plans for the
- * limit it is given, so a bound LIMIT marks the statement stale at every bind and it is prepared again on
- * every run: measured, 25 µs instead of 7 for the credential list, 340 instead of 80 for a history page.
- * Distinct limits are few, so each keeps its own prepared statement.
- */
-export function limitClause(limit: number): string {
-  if (!Number.isSafeInteger(limit) || limit < 0)
-    throw new RangeError(`a row limit must be a whole number, not ${limit}`);
-  return `LIMIT ${limit}`;
-}
-
-/** `$from, $from+1, ...`: placeholders for a list of `count` values (SQL `IN (...)`). */
-export function placeholders(count: number, from = 1): string {
-  return Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ");
 }
 
 /** A condition on the rows of one table, written with Kysely's expression builder. */

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { rawSql } from "../support/raw-sql.js";
+import { insertRows } from "../../src/db/query.js";
 import Database from "better-sqlite3";
 import { cpSync, existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +8,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { migrate, migrationsDirectory } from "../../src/db/migrate.js";
 import { WAL_RESET_BYTES } from "../../src/db/sqlite-checkpointer.js";
-import { insert } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { adminPostgresUrl, freshDatabase, openDatabaseForTests, testEngine } from "../support/database.js";
 import { sleep, waitFor } from "../support/kit.js";
@@ -78,13 +79,13 @@ describe(`transactions (${testEngine()})`, () => {
 describe(`prepared writes (${testEngine()})`, () => {
   it("writes asked for together all land, and one that fails fails alone", async () => {
     const [first, second] = [randomUUID(), randomUUID()];
-    const profile = (id: string, email: string) => insert("Profile", { id, email, updatedAt: new Date() });
+    const profile = (id: string, email: string) => insertRows("Profile", { id, email, updatedAt: new Date() });
     // Two writes of one id (the primary key refuses whichever comes second: SQLite runs them in order,
     // PostgreSQL on pooled connections in either order) beside an unrelated one.
     const outcomes = await Promise.allSettled([
-      database().writes.run(...profile(first, `${first}@batch.test`)),
-      database().writes.run(...profile(first, `${first}@other.test`)),
-      database().writes.run(...profile(second, `${second}@batch.test`)),
+      database().writes.run(profile(first, `${first}@batch.test`)),
+      database().writes.run(profile(first, `${first}@other.test`)),
+      database().writes.run(profile(second, `${second}@batch.test`)),
     ]);
     const [one, other, unrelated] = outcomes.map((outcome) => outcome.status);
     expect([one, other].sort()).toEqual(["fulfilled", "rejected"]);
@@ -96,17 +97,17 @@ describe(`prepared writes (${testEngine()})`, () => {
 
   it("a transaction's statements land together when it resolves, and none of them when it throws", async () => {
     const [kept, rolledBack] = [randomUUID(), randomUUID()];
-    const profile = (id: string) => insert("Profile", { id, email: `${id}@tx.test`, updatedAt: new Date() });
+    const profile = (id: string) => insertRows("Profile", { id, email: `${id}@tx.test`, updatedAt: new Date() });
     const seen = await database().writes.transaction(async (tx) => {
-      await tx.run(...profile(kept));
-      await tx.run(`UPDATE "Profile" SET "email" = $1 WHERE "id" = $2`, [`${kept}@changed.test`, kept]);
+      await tx.run(profile(kept));
+      await tx.run(rawSql(`UPDATE "Profile" SET "email" = $1 WHERE "id" = $2`, [`${kept}@changed.test`, kept]));
       // Its own reads see its writes.
-      return tx.one<{ email: string }>(`SELECT "email" FROM "Profile" WHERE "id" = $1`, [kept]);
+      return tx.one(rawSql<{ email: string }>(`SELECT "email" FROM "Profile" WHERE "id" = $1`, [kept]));
     });
     expect(seen).toEqual({ email: `${kept}@changed.test` });
     await expect(
       database().writes.transaction(async (tx) => {
-        await tx.run(...profile(rolledBack));
+        await tx.run(profile(rolledBack));
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
@@ -116,7 +117,7 @@ describe(`prepared writes (${testEngine()})`, () => {
 
   it("a transaction's reads give whole numbers as numbers, as reads outside one do", async () => {
     // On SQLite a transaction reads on the ORM's connection, which gives BigInts unless told otherwise.
-    const sql = `SELECT 2 + 3 AS "sum"`;
+    const sql = rawSql(`SELECT 2 + 3 AS "sum"`);
     expect(await database().reads.one(sql)).toEqual({ sum: 5 });
     expect(await database().writes.transaction((tx) => tx.one(sql))).toEqual({ sum: 5 });
   });
@@ -126,7 +127,7 @@ describe("the SQLite writing connection", () => {
   // The same whatever the project's engine: checked on a SQLite database of its own.
   const sqlite = openDatabaseForTests("sqlite");
 
-  const newProfile = (id: string) => insert("Profile", { id, email: `${id}@writer.test`, updatedAt: new Date() });
+  const newProfile = (id: string) => insertRows("Profile", { id, email: `${id}@writer.test`, updatedAt: new Date() });
   /**
    * A transaction that writes a profile (`wrote` resolves then), then waits until told to end; told to fail,
    * it rolls back.
@@ -149,7 +150,7 @@ describe("the SQLite writing connection", () => {
     const [first, written] = [randomUUID(), randomUUID()];
     const open = heldTransaction(first);
     await open.wrote;
-    const write = sqlite().writes.run(...newProfile(written));
+    const write = sqlite().writes.run(newProfile(written));
     // Prepared writes asked for in one turn of the event loop queue for the connection together, at its end.
     await new Promise((resolve) => setImmediate(resolve));
     // Asked for after the write while the first transaction still holds the connection: it sees the write.
@@ -166,7 +167,7 @@ describe("the SQLite writing connection", () => {
       await open.wrote;
       // Queued while the first is open: it writes, then fails; the prepared write is asked for after it.
       const failing = heldTransaction(rolledBack);
-      const write = sqlite().writes.run(...newProfile(written));
+      const write = sqlite().writes.run(newProfile(written));
       failing.end("fail");
       open.end("commit");
       await open.done;
@@ -185,12 +186,12 @@ describe("SQLite checkpoints", () => {
     const { db: sqliteDb, writes, config } = sqlite();
     const file = config.engine === "sqlite" ? config.file : "";
     expect(await sqliteDb.$queryRawUnsafe("PRAGMA wal_autocheckpoint")).toEqual([{ wal_autocheckpoint: 0n }]);
-    await writes.run('CREATE TABLE "Scratch" ("value" TEXT NOT NULL)');
+    await writes.run(rawSql('CREATE TABLE "Scratch" ("value" TEXT NOT NULL)'));
     const before = statSync(file).size;
     // About 2,000 pages of 4 KiB: past the 1,000 at which a commit would checkpoint by itself.
     await Promise.all(
       Array.from({ length: 2_000 }, () =>
-        writes.run('INSERT INTO "Scratch" ("value") VALUES ($1)', ["x".repeat(4_000)]),
+        writes.run(rawSql('INSERT INTO "Scratch" ("value") VALUES ($1)', ["x".repeat(4_000)])),
       ),
     );
     await waitFor(
@@ -210,19 +211,19 @@ describe("SQLite checkpoints", () => {
   const writeRows = (table: string) =>
     Promise.all(
       Array.from({ length: 50 }, () =>
-        sqlite().writes.run(`INSERT INTO "${table}" ("value") VALUES ($1)`, ["x".repeat(4_000)]),
+        sqlite().writes.run(rawSql(`INSERT INTO "${table}" ("value") VALUES ($1)`, ["x".repeat(4_000)])),
       ),
     );
 
   it("keep the log file under four times its reset size while writes and reads go on without a pause", async () => {
     const { writes, reads } = sqlite();
-    await writes.run('CREATE TABLE "Steady" ("value" TEXT NOT NULL)');
+    await writes.run(rawSql('CREATE TABLE "Steady" ("value" TEXT NOT NULL)'));
     let largest = 0;
     const watch = () => (largest = Math.max(largest, logBytes()));
     let writing = true;
     const reading = (async () => {
       while (writing) {
-        await reads.one('SELECT "value" FROM "Steady" ORDER BY rowid DESC LIMIT 1');
+        await reads.one(rawSql('SELECT "value" FROM "Steady" ORDER BY rowid DESC LIMIT 1'));
         watch();
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -244,7 +245,7 @@ describe("SQLite checkpoints", () => {
 
   it("start over a log written to its reset size, though the writes never pause", async () => {
     const { db } = sqlite();
-    await sqlite().writes.run('CREATE TABLE "Burst" ("value" TEXT NOT NULL)');
+    await sqlite().writes.run(rawSql('CREATE TABLE "Burst" ("value" TEXT NOT NULL)'));
     const [{ page_size: pageBytes }] = await db.$queryRawUnsafe<{ page_size: bigint }[]>("PRAGMA page_size");
     const bytesInLog = async () =>
       Number((await db.$queryRawUnsafe<{ log: bigint }[]>("PRAGMA wal_checkpoint(NOOP)"))[0]!.log * pageBytes!);
@@ -259,7 +260,7 @@ describe("SQLite checkpoints", () => {
 
   it("empty a log file that grew past twice the reset size while a reader held the log", async () => {
     const { config } = sqlite();
-    await sqlite().writes.run('CREATE TABLE "Held" ("value" TEXT NOT NULL)');
+    await sqlite().writes.run(rawSql('CREATE TABLE "Held" ("value" TEXT NOT NULL)'));
     // A reader of another process, say, in the middle of a read: the log cannot start over meanwhile.
     const reader = new Database(config.engine === "sqlite" ? config.file : "", { readonly: true });
     reader.exec("BEGIN");

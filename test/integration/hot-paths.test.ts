@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { query, rowLimit } from "../../src/db/query.js";
+import { rawSql } from "../support/raw-sql.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROCESSING_PHASES } from "../../src/reference-data/ramp-phases.js";
 import { findRamp } from "../../src/ramps/repo.js";
 import { findSubjectKyc } from "../../src/kyc/repo.js";
 import { listCredentials } from "../../src/credentials/repo.js";
-import { limitClause } from "../../src/db/statements.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { testEngine } from "../support/database.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
@@ -393,8 +394,8 @@ describe(`prepared reads (${testEngine()})`, () => {
   });
 
   it("refuse a bound row limit, which SQLite would prepare again on every run", async () => {
-    await expect(probe.app.reads.all(`SELECT "id" FROM "Profile" LIMIT $1`, [1])).rejects.toThrow(/limitClause/);
-    expect(await probe.app.reads.all(`SELECT "id" FROM "Profile" ${limitClause(1)}`)).toHaveLength(1);
+    await expect(probe.app.reads.all(rawSql(`SELECT "id" FROM "Profile" LIMIT $1`, [1]))).rejects.toThrow(/rowLimit/);
+    expect(await probe.app.reads.all(query.selectFrom("Profile").select("id").limit(rowLimit(1)))).toHaveLength(1);
   });
 
   it("run beside an open write transaction without waiting for it, and see what it committed once it has", async () => {
@@ -410,7 +411,7 @@ describe(`prepared reads (${testEngine()})`, () => {
       await held;
     });
     await inserted;
-    const readProfile = () => reads.one<{ id: string }>(`SELECT "id" FROM "Profile" WHERE "id" = $1`, [id]);
+    const readProfile = () => reads.one(rawSql<{ id: string }>(`SELECT "id" FROM "Profile" WHERE "id" = $1`, [id]));
     // Neither the prepared read nor the ORM's own read outside the transaction waits for it, nor sees its write.
     const during = await Promise.race([
       Promise.all([readProfile(), db.profile.findUnique({ where: { id } })]),

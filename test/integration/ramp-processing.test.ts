@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { rawSql } from "../support/raw-sql.js";
 import { textOf, type Statement } from "../../src/db/query.js";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -757,14 +758,14 @@ describe("a history page's total", () => {
       const asked: { sql: string; args: readonly unknown[] }[] = [];
       const recording = {
         ...reads,
-        all: async (statement: Statement | string, args?: readonly unknown[]) => {
-          const [sql, parameters] = textOf(statement, args);
-          asked.push({ sql, args: parameters });
+        all: async (statement: Statement) => {
+          const [sql, args] = textOf(statement);
+          asked.push({ sql, args });
           return [];
         },
       };
       await listHistory(recording, randomUUID(), historyInput.parse(page));
-      const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args);
+      const plan = await reads.all(rawSql<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args));
       return plan.map(({ detail }) => detail);
     };
     const byOwner = /^SEARCH Ramp USING INDEX Ramp_profileId_createdAt_idx/;
@@ -789,14 +790,14 @@ describe("the processor's work lists", () => {
       const asked: { sql: string; args: readonly unknown[] }[] = [];
       const recording = {
         ...reads,
-        all: async (statement: Statement | string, args?: readonly unknown[]) => {
-          const [sql, parameters] = textOf(statement, args);
-          asked.push({ sql, args: parameters });
+        all: async (statement: Statement) => {
+          const [sql, args] = textOf(statement);
+          asked.push({ sql, args });
           return [];
         },
       };
       await find(recording, new Date(), 100);
-      const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args);
+      const plan = await reads.all(rawSql<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args));
       expect(plan.map(({ detail }) => detail)).toEqual([
         expect.stringMatching(/^SEARCH Ramp USING INDEX Ramp_(nextStepAt|currentPhase_startDeadline)_idx \(/),
         expect.stringMatching(/^SEARCH Quote USING INDEX sqlite_autoindex_Quote_1 \(id=\?\)$/),

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { rawSql } from "../support/raw-sql.js";
+import { insertRows } from "../../src/db/query.js";
 import { describe, expect, it } from "vitest";
-import { insert } from "../../src/db/statements.js";
 import { openDatabaseForTests } from "../support/database.js";
 
 /* Transactions on prepared statements (Writes.transaction) where PostgreSQL can make them lose a race. */
@@ -12,7 +13,7 @@ describe("prepared-statement transactions on PostgreSQL", () => {
     const opened = database();
     const [a, b] = [randomUUID(), randomUUID()];
     for (const id of [a, b])
-      await opened.writes.run(...insert("Profile", { id, email: `${id}@deadlock.test`, updatedAt: new Date() }));
+      await opened.writes.run(insertRows("Profile", { id, email: `${id}@deadlock.test`, updatedAt: new Date() }));
     const setEmail = `UPDATE "Profile" SET "email" = $1 WHERE "id" = $2`;
     // Each first attempt locks one row, waits until the other has locked the other row, then wants it too.
     let locked = 0;
@@ -22,18 +23,17 @@ describe("prepared-statement transactions on PostgreSQL", () => {
     const crosswise = (name: "first" | "second", [one, other]: string[]) =>
       opened.writes.transaction(async (tx) => {
         const attempt = ++attempts[name];
-        await tx.run(setEmail, [`${one}@${name}.test`, one]);
+        await tx.run(rawSql(setEmail, [`${one}@${name}.test`, one]));
         if (attempt === 1) {
           if (++locked === 2) bothLockedNow();
           await bothLocked;
         }
-        await tx.run(setEmail, [`${other}@${name}.test`, other]);
+        await tx.run(rawSql(setEmail, [`${other}@${name}.test`, other]));
       });
     await Promise.all([crosswise("first", [a, b]), crosswise("second", [b, a])]);
     expect(attempts.first + attempts.second).toBe(3);
-    const rows = await opened.reads.all<{ id: string; email: string }>(
-      `SELECT "id", "email" FROM "Profile" WHERE "id" IN ($1, $2)`,
-      [a, b],
+    const rows = await opened.reads.all(
+      rawSql<{ id: string; email: string }>(`SELECT "id", "email" FROM "Profile" WHERE "id" IN ($1, $2)`, [a, b]),
     );
     // Whichever ran again ran whole, after the other: both rows carry its name.
     const again = attempts.first === 2 ? "first" : "second";

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawSql } from "../support/raw-sql.js";
 import { textOf, type Statement } from "../../src/db/query.js";
 import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
 import type { Writes } from "../../src/db/statements.js";
@@ -478,9 +479,9 @@ describe("a claim's plan", () => {
     const { reads } = sqlite();
     const statements: { sql: string; args: readonly unknown[] }[] = [];
     const recording = {
-      run: async (statement: Statement | string, args?: readonly unknown[]) => {
-        const [sql, parameters] = textOf(statement, args);
-        statements.push({ sql, args: parameters });
+      run: async (statement: Statement) => {
+        const [sql, args] = textOf(statement);
+        statements.push({ sql, args });
         return 0;
       },
     };
@@ -489,7 +490,7 @@ describe("a claim's plan", () => {
     await claimDeliveries(
       {
         ...recording,
-        all: (statement: Statement | string, args?: readonly unknown[]) => reads.all(...textOf(statement, args)),
+        all: reads.all,
       },
       "sqlite",
       {
@@ -500,7 +501,7 @@ describe("a claim's plan", () => {
       },
     );
     const [claim] = statements;
-    const plan = await reads.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${claim!.sql}`, claim!.args);
+    const plan = await reads.all(rawSql<{ detail: string }>(`EXPLAIN QUERY PLAN ${claim!.sql}`, claim!.args));
     expect(plan.map(({ detail }) => detail)).toEqual([
       expect.stringMatching(/^SEARCH WebhookDelivery USING INDEX sqlite_autoindex_WebhookDelivery_1 \(id=\?\)$/),
     ]);
@@ -625,14 +626,14 @@ describe("fair share of the send slots", () => {
     const looks: { args: readonly unknown[]; rows: { url: string }[] }[] = [];
     const { writes } = isolated.app;
     const recording: Writes = {
-      run: (statement: Statement | string, args?: readonly unknown[]) => writes.run(...textOf(statement, args)),
+      run: (statement: Statement) => writes.run(statement),
       transaction: (work) =>
         writes.transaction((tx) =>
           work({
             ...tx,
-            all: async <Row>(statement: Statement<Row> | string, statementArgs?: readonly unknown[]) => {
-              const [sql, args] = textOf(statement, statementArgs);
-              const rows = await tx.all<Row>(sql, args);
+            all: async <Row>(statement: Statement<Row>) => {
+              const [sql, args] = textOf(statement);
+              const rows = await tx.all(statement);
               if (sql.includes(`"WebhookDelivery"."nextAttemptAt" <= $1`))
                 looks.push({ args, rows: rows as { url: string }[] });
               return rows;
@@ -711,10 +712,9 @@ describe("send slots and settlements", () => {
     let openGate!: () => void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     const gated: Writes = {
-      run: async (statement: Statement | string, statementArgs?: readonly unknown[]) => {
-        const [sql, args] = textOf(statement, statementArgs);
-        if (sql.includes(`set "status" = $1`)) await gate;
-        return writes.run(sql, args);
+      run: async (statement: Statement) => {
+        if (textOf(statement)[0].includes(`set "status" = $1`)) await gate;
+        return writes.run(statement);
       },
       transaction: (work) => writes.transaction(work),
     };
