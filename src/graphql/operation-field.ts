@@ -77,6 +77,7 @@ export interface OperationFace<Result> {
   /** The payload's fields: the operation's result is its one field unless `toResult` says otherwise. */
   payload?: z.ZodRawShape;
   nullable?: boolean;
+  /** The arguments, in the order the schema lists them. */
   args?: Record<string, FieldArg>;
   /** The key of the result's page of nodes: the field takes Relay's first and after and answers a connection. */
   page?: string;
@@ -151,19 +152,18 @@ export function operationResolver(name: string, fields: OperationField[]): Class
     const { type, answer } = answerOf(face);
     const acting = actingParameter(operation);
     const argNames = Object.keys(face.args ?? {});
-    // The parameters: the context, the acting one (if any), each argument, then the page's.
+    // The parameters: the context, the acting one (if any), the page's (which the schema lists first), each argument.
     prototype[face.name] = async (context: GraphQLContext, ...values: unknown[]) => {
       const actor = (acting ? values.shift() : null) as ActingContext | OperatorActor | null;
+      const pageArgs = face.page ? (values.shift() as PageArgs) : undefined;
       const args = Object.fromEntries(argNames.map((arg, index) => [arg, values[index]]));
-      const pageArgs = face.page ? (values[argNames.length] as PageArgs) : undefined;
       face.before?.(context);
       const input = { ...(face.toInput ?? defaultInput)(args), ...(pageArgs && offsetPage(pageArgs)) };
       return answer(await performField(operation, context, actor, input), args, pageArgs);
     };
-    const parameters: Parameter[] = [Ctx(), ...(acting ? [acting] : [])];
+    const parameters: Parameter[] = [Ctx(), ...(acting ? [acting] : []), ...(face.page ? [Args(() => PageArgs)] : [])];
     for (const [arg, { type: argType, ...options }] of Object.entries(face.args ?? {}))
       parameters.push(Arg(arg, argType, options));
-    if (face.page) parameters.push(Args(() => PageArgs));
     parameters.forEach((parameter, index) => parameter(prototype, face.name, index));
     const descriptor = Object.getOwnPropertyDescriptor(prototype, face.name)!;
     Performs(operation)(prototype, face.name, descriptor);

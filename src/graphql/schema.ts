@@ -5,7 +5,7 @@ import { buildSchema, getMetadataStorage, type BuildSchemaOptions } from "type-g
 import { authDirective, enforceAuth } from "./auth-directive.js";
 import { AdminResolver } from "./resolvers/admin.js";
 import { BrazilCustomersResolver } from "./resolvers/brazil-customers.js";
-import { CredentialsResolver } from "./resolvers/credentials.js";
+import { ApiCredentialEventsResolver, CredentialsResolver } from "./resolvers/credentials.js";
 import { CustomersResolver } from "./resolvers/customers.js";
 import { DomesticCustomersResolver } from "./resolvers/domestic-customers.js";
 import { FiatAccountsResolver } from "./resolvers/fiat-accounts.js";
@@ -19,7 +19,7 @@ import { RampEventsResolver } from "./resolvers/ramp-events.js";
 import { RampsResolver } from "./resolvers/ramps.js";
 import { RecipientsResolver } from "./resolvers/recipients.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
-import { WebhooksResolver } from "./resolvers/webhooks.js";
+import { WebhookDeliveriesResolver, WebhooksResolver } from "./resolvers/webhooks.js";
 import { nodeTypeName } from "./types/node.js";
 import { DateTimeScalar } from "./types/scalars.js";
 
@@ -30,6 +30,7 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema> {
     IdentityResolver,
     ProfileResolver,
     CredentialsResolver,
+    ApiCredentialEventsResolver,
     ManagedProfilesResolver,
     ReferenceDataResolver,
     QuotesResolver,
@@ -37,6 +38,7 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema> {
     OnboardingResolver,
     RampEventsResolver,
     WebhooksResolver,
+    WebhookDeliveriesResolver,
     FiatAccountsResolver,
     CustomersResolver,
     BrazilCustomersResolver,
