@@ -67,10 +67,10 @@ export interface FieldArg {
 /** A root field's arguments, by name, in the schema's order. */
 type FieldArgs = Record<string, unknown>;
 
-/** How one operation is served as a GraphQL root field. */
-export interface OperationFace<Result> {
-  kind: "query" | "mutation";
-  name: string;
+/** How one operation is served as a GraphQL root field: a query or a mutation of that name. */
+export type OperationFace<Result> = FaceOptions<Result> & ({ query: string } | { mutation: string });
+
+interface FaceOptions<Result> {
   description: string;
   /** The field's type; or `payload`, the fields of its `<Name>Payload`. */
   returns?: TypeThunk;
@@ -119,7 +119,7 @@ function actingParameter({ access, withoutSubject }: AnyOperation): Parameter | 
 const defaultInput = ({ input, ...args }: FieldArgs): object => ({ ...args, ...(input as object | null) });
 
 /** The face's GraphQL type and how a result is answered in it. */
-function answerOf({ name, returns, payload, page, toResult }: OperationFace<unknown>) {
+function answerOf(name: string, { returns, payload, page, toResult }: FaceOptions<unknown>) {
   if (!returns === !payload) throw new Error(`GraphQL field ${name} needs either a type or a payload`);
   if (page && (payload || toResult)) throw new Error(`GraphQL field ${name} answers a page as its connection`);
   const fields = payload && Object.keys(payload);
@@ -144,16 +144,17 @@ function answerOf({ name, returns, payload, page, toResult }: OperationFace<unkn
  * hand-written class would: the field's arguments, the acting context its access rule calls for, and @auth from
  * the operation (Performs).
  */
-export function operationResolver(name: string, fields: OperationField[]): ClassType {
-  const Type = { [name]: class {} }[name]!;
+export function operationResolver(className: string, fields: OperationField[]): ClassType {
+  const Type = { [className]: class {} }[className]!;
   const prototype = Type.prototype as Record<string, unknown>;
   for (const { operation, face } of fields) {
-    if (face.name in prototype) throw new Error(`GraphQL field ${face.name} is declared twice`);
-    const { type, answer } = answerOf(face);
+    const name = "query" in face ? face.query : face.mutation;
+    if (name in prototype) throw new Error(`GraphQL field ${name} is declared twice`);
+    const { type, answer } = answerOf(name, face);
     const acting = actingParameter(operation);
     const argNames = Object.keys(face.args ?? {});
     // The parameters: the context, the acting one (if any), the page's (which the schema lists first), each argument.
-    prototype[face.name] = async (context: GraphQLContext, ...values: unknown[]) => {
+    prototype[name] = async (context: GraphQLContext, ...values: unknown[]) => {
       const actor = (acting ? values.shift() : null) as ActingContext | OperatorActor | null;
       const pageArgs = face.page ? (values.shift() as PageArgs) : undefined;
       const args = Object.fromEntries(argNames.map((arg, index) => [arg, values[index]]));
@@ -164,11 +165,11 @@ export function operationResolver(name: string, fields: OperationField[]): Class
     const parameters: Parameter[] = [Ctx(), ...(acting ? [acting] : []), ...(face.page ? [Args(() => PageArgs)] : [])];
     for (const [arg, { type: argType, ...options }] of Object.entries(face.args ?? {}))
       parameters.push(Arg(arg, argType, options));
-    parameters.forEach((parameter, index) => parameter(prototype, face.name, index));
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, face.name)!;
-    Performs(operation)(prototype, face.name, descriptor);
-    const Root = face.kind === "query" ? Query : Mutation;
-    Root(type, { nullable: face.nullable, description: face.description })(prototype, face.name, descriptor);
+    parameters.forEach((parameter, index) => parameter(prototype, name, index));
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
+    Performs(operation)(prototype, name, descriptor);
+    const Root = "query" in face ? Query : Mutation;
+    Root(type, { nullable: face.nullable, description: face.description })(prototype, name, descriptor);
   }
   Resolver()(Type);
   return Type;

@@ -10,7 +10,7 @@ import { CustomersResolver } from "./resolvers/customers.js";
 import { DomesticCustomersResolver } from "./resolvers/domestic-customers.js";
 import { FiatAccountsResolver } from "./resolvers/fiat-accounts.js";
 import { IdentityResolver } from "./resolvers/identity.js";
-import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
+import { ManagedProfileFieldsResolver, ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
 import { NodeResolver } from "./resolvers/node.js";
 import { OnboardingResolver } from "./resolvers/onboarding.js";
 import { ProfileResolver } from "./resolvers/profile.js";
@@ -32,6 +32,7 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema> {
     CredentialsResolver,
     ApiCredentialEventsResolver,
     ManagedProfilesResolver,
+    ManagedProfileFieldsResolver,
     ReferenceDataResolver,
     QuotesResolver,
     RampsResolver,

@@ -26,16 +26,14 @@ import {
 /** The operator surface, for the operator token only. */
 export const AdminResolver = operationResolver("AdminResolver", [
   operationField(getManagerPolicy, {
-    kind: "query",
-    name: "manager",
+    query: "manager",
     returns: () => Manager,
     nullable: true,
     description: "A profile's manager policy (null, with a NOT_FOUND error, when the profile is not a manager).",
     args: { profileId: { type: () => ID, description: "The profile whose policy to read (UUID)." } },
   }),
   operationField(setManagerPolicy, {
-    kind: "mutation",
-    name: "putManager",
+    mutation: "putManager",
     payload: { manager: managerPolicyView.describe("The manager's policy now.") },
     description: "Enables, updates or disables a manager.",
     args: {
@@ -49,16 +47,14 @@ export const AdminResolver = operationResolver("AdminResolver", [
     toResult: ({ manager }) => ({ manager }),
   }),
   operationField(getPricingAssignment, {
-    kind: "query",
-    name: "pricingAssignment",
+    query: "pricingAssignment",
     returns: () => PricingAssignment,
     nullable: true,
     description: "The pricing profile assigned to a profile (null, with a NOT_FOUND error, for an unknown profile).",
     args: { profileId: { type: () => ID, description: "The profile whose assignment to read (UUID)." } },
   }),
   operationField(setPricingAssignment, {
-    kind: "mutation",
-    name: "assignPricingProfile",
+    mutation: "assignPricingProfile",
     payload: { pricingAssignment: pricingAssignmentView.describe("The profile's pricing assignment now.") },
     description: "Assigns a pricing profile to any profile.",
     args: {
@@ -67,15 +63,13 @@ export const AdminResolver = operationResolver("AdminResolver", [
     },
   }),
   operationField(createPartner, {
-    kind: "mutation",
-    name: "createPartner",
+    mutation: "createPartner",
     payload: { partner: partnerView.describe("The new partner.") },
     description: "Creates an active partner.",
     args: { name: { type: () => String, description: "Display name, 1 to 100 characters once trimmed." } },
   }),
   operationField(updatePartner, {
-    kind: "mutation",
-    name: "setPartnerActive",
+    mutation: "setPartnerActive",
     payload: { partner: partnerView.describe("The partner, activated or deactivated.") },
     description: "Deactivating a partner stops its credentials at once.",
     args: {
@@ -84,8 +78,7 @@ export const AdminResolver = operationResolver("AdminResolver", [
     },
   }),
   operationField(createPartnerApiCredential, {
-    kind: "mutation",
-    name: "issuePartnerCredential",
+    mutation: "issuePartnerCredential",
     payload: {
       credential: issuedCredential.describe(
         "The partner-managed credential with its secret value, shown only this once.",
@@ -101,8 +94,7 @@ export const AdminResolver = operationResolver("AdminResolver", [
     },
   }),
   operationField(listAuditEvents, {
-    kind: "query",
-    name: "auditEvents",
+    query: "auditEvents",
     returns: () => AuditEventConnection,
     description: "The operator's changes, newest first.",
     args: {

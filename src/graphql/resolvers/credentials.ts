@@ -13,15 +13,13 @@ import { idField } from "../../output.js";
 
 export const CredentialsResolver = operationResolver("CredentialsResolver", [
   operationField(listApiCredentials, {
-    kind: "query",
-    name: "apiCredentials",
+    query: "apiCredentials",
     returns: () => ApiCredentialConnection,
     description: "The caller's credentials, newest first, revoked and expired included.",
     page: "credentials",
   }),
   operationField(createApiCredential, {
-    kind: "mutation",
-    name: "createApiCredential",
+    mutation: "createApiCredential",
     payload: {
       credential: issuedCredential.describe("The new credential with its secret value, shown only this once."),
     },
@@ -35,8 +33,7 @@ export const CredentialsResolver = operationResolver("CredentialsResolver", [
     },
   }),
   operationField(revokeApiCredential, {
-    kind: "mutation",
-    name: "revokeApiCredential",
+    mutation: "revokeApiCredential",
     payload: { revokedCredentialId: idField("The credential revoked.") },
     description: "Revokes both values of a credential at once.",
     args: {

@@ -5,15 +5,13 @@ import { Customer } from "../types/customers.js";
 /** The acting subject's provider customers and KYC/KYB state (REST: /v1/domestic/*, /v1/brl/*). */
 export const CustomersResolver = operationResolver("CustomersResolver", [
   operationField(listCustomers, {
-    kind: "query",
-    name: "customers",
+    query: "customers",
     returns: () => [Customer],
     description:
       "The subject's customers in every corridor (at most one per corridor and customer type), oldest first.",
   }),
   operationField(BRAZIL_CUSTOMER_OPERATIONS.validatePixKey, {
-    kind: "query",
-    name: "pixKeyValid",
+    query: "pixKeyValid",
     returns: () => Boolean,
     description:
       "Whether a Pix key is well formed: a CPF or CNPJ with valid check digits, an email, a +55 phone or a random key.",

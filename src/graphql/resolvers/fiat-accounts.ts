@@ -12,8 +12,7 @@ import { CreateFiatAccountInput, FiatAccountConnection, FiatAccountCountryEnum }
 /** Payout fiat accounts of the acting subject (itself, or a managed child through the selector or its own key). */
 export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [
   operationField(listDomesticFiatAccounts, {
-    kind: "query",
-    name: "fiatAccounts",
+    query: "fiatAccounts",
     returns: () => FiatAccountConnection,
     description: "The subject's payout accounts in a country, newest first.",
     args: {
@@ -22,8 +21,7 @@ export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [
     page: "fiatAccounts",
   }),
   operationField(createDomesticFiatAccount, {
-    kind: "mutation",
-    name: "createFiatAccount",
+    mutation: "createFiatAccount",
     payload: { fiatAccount: fiatAccountView.describe("The new payout account.") },
     description: "Adds a payout account in the input's country (checked against the manager's policy for a child).",
     args: {
@@ -34,8 +32,7 @@ export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [
     },
   }),
   operationField(deleteDomesticFiatAccount, {
-    kind: "mutation",
-    name: "deleteFiatAccount",
+    mutation: "deleteFiatAccount",
     payload: { deletedFiatAccountId: idField("The payout account deleted.") },
     description: "Deletes a payout account: it is no longer listed or usable; ramps keep naming it.",
     args: {

@@ -9,8 +9,7 @@ const enforceSignInLimit = (context: GraphQLContext) => context.enforceSignInLim
 
 export const IdentityResolver = operationResolver("IdentityResolver", [
   operationField(requestOtp, {
-    kind: "mutation",
-    name: "requestOtp",
+    mutation: "requestOtp",
     returns: () => RequestOtpPayload,
     description: "Emails a 6-digit sign-in code, valid for 10 minutes.",
     args: {
@@ -24,8 +23,7 @@ export const IdentityResolver = operationResolver("IdentityResolver", [
     before: enforceSignInLimit,
   }),
   operationField(verifyOtp, {
-    kind: "mutation",
-    name: "verifyOtp",
+    mutation: "verifyOtp",
     payload: { session: sessionView.describe("The new session.") },
     description: "Exchanges the emailed code for a session; creates the profile on first sign-in.",
     args: {
@@ -38,8 +36,7 @@ export const IdentityResolver = operationResolver("IdentityResolver", [
     before: enforceSignInLimit,
   }),
   operationField(refreshSession, {
-    kind: "mutation",
-    name: "refreshSession",
+    mutation: "refreshSession",
     payload: { session: sessionView.describe("The session with a new token pair.") },
     description: "Rotates a refresh token; a spent token revokes its whole sign-in.",
     args: {
@@ -47,8 +44,7 @@ export const IdentityResolver = operationResolver("IdentityResolver", [
     },
   }),
   operationField(logout, {
-    kind: "mutation",
-    name: "logout",
+    mutation: "logout",
     payload: { loggedOut: z.boolean().describe("Always true: the sign-in has ended.") },
     description: "Ends the sign-in the refresh token belongs to.",
     args: {

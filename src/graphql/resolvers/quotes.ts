@@ -8,8 +8,7 @@ import { CreateBestQuoteInput, CreateQuoteInput, CreateWidgetSessionInput, Quote
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 export const QuotesResolver = operationResolver("QuotesResolver", [
   operationField(getQuote, {
-    kind: "query",
-    name: "quote",
+    query: "quote",
     returns: () => Quote,
     nullable: true,
     description:
@@ -17,15 +16,13 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
     args: { id: { type: () => ID, description: "The UUID of the quote to read." } },
   }),
   operationField(createQuote, {
-    kind: "mutation",
-    name: "createQuote",
+    mutation: "createQuote",
     payload: { quote: quoteView.describe("The priced quote.") },
     description: "Prices a conversion with the subject's pricing; valid 10 minutes.",
     args: { input: { type: () => CreateQuoteInput, description: "The conversion to price." } },
   }),
   operationField(createBestQuote, {
-    kind: "mutation",
-    name: "createBestQuote",
+    mutation: "createBestQuote",
     payload: { quote: quoteView.describe("The quote of the network that pays out the most.") },
     description: "Prices every candidate network and keeps the one that pays out the most.",
     args: {
@@ -33,8 +30,7 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
     },
   }),
   operationField(createWidgetSession, {
-    kind: "mutation",
-    name: "createWidgetSession",
+    mutation: "createWidgetSession",
     payload: { widgetSession: widgetSessionView.describe("The new widget session and its URL.") },
     description: "A hosted widget session, for a locked quote or for the widget to quote.",
     args: {

@@ -21,15 +21,13 @@ import { WebhookSigningKey } from "../types/webhooks.js";
 /** Public reference data: the same service and filters as REST. */
 export const ReferenceDataResolver = operationResolver("ReferenceDataResolver", [
   operationField(getPublicKey, {
-    kind: "query",
-    name: "webhookSigningKey",
+    query: "webhookSigningKey",
     returns: () => WebhookSigningKey,
     description: "The key webhook signatures verify with; after a rotation, the new one.",
     toResult: signingKeyViewOf,
   }),
   operationField(listSupportedCountries, {
-    kind: "query",
-    name: "supportedCountries",
+    query: "supportedCountries",
     returns: () => [Country],
     description: "Countries served, by code and name (both case-insensitive) or by a currency they use.",
     args: {
@@ -52,8 +50,7 @@ export const ReferenceDataResolver = operationResolver("ReferenceDataResolver", 
     toResult: ({ countries }) => countries,
   }),
   operationField(listSupportedCryptocurrencies, {
-    kind: "query",
-    name: "supportedCryptocurrencies",
+    query: "supportedCryptocurrencies",
     returns: () => [Cryptocurrency],
     description: "Supported crypto assets, optionally on one network.",
     args: {
@@ -66,15 +63,13 @@ export const ReferenceDataResolver = operationResolver("ReferenceDataResolver", 
     toResult: ({ cryptocurrencies }) => cryptocurrencies,
   }),
   operationField(listSupportedFiatCurrencies, {
-    kind: "query",
-    name: "supportedFiatCurrencies",
+    query: "supportedFiatCurrencies",
     returns: () => [FiatCurrency],
     description: "Supported fiat currencies.",
     toResult: ({ currencies }) => currencies,
   }),
   operationField(listSupportedPaymentMethods, {
-    kind: "query",
-    name: "supportedPaymentMethods",
+    query: "supportedPaymentMethods",
     returns: () => [PaymentMethod],
     description: "Payment rails, by ramp direction and by a fiat they carry.",
     args: {

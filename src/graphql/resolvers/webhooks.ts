@@ -21,15 +21,13 @@ import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDeliveryConnec
  */
 export const WebhooksResolver = operationResolver("WebhooksResolver", [
   operationField(listWebhooks, {
-    kind: "query",
-    name: "webhooks",
+    query: "webhooks",
     returns: () => WebhookConnection,
     description: "The profile's webhook subscriptions, newest first.",
     page: "webhooks",
   }),
   operationField(registerWebhook, {
-    kind: "mutation",
-    name: "registerWebhook",
+    mutation: "registerWebhook",
     payload: { webhook: webhookView.describe("The new subscription.") },
     description: "Subscribes a URL to the events of a quote or widget session created with this secret key.",
     args: {
@@ -40,16 +38,14 @@ export const WebhooksResolver = operationResolver("WebhooksResolver", [
     },
   }),
   operationField(deleteWebhook, {
-    kind: "mutation",
-    name: "deleteWebhook",
+    mutation: "deleteWebhook",
     payload: { deletedWebhookId: idField("The subscription removed with its delivery log.") },
     description: "Removes a subscription and its delivery log.",
     args: { id: { type: () => ID, description: "The subscription's id (Webhook.id)." } },
     toResult: (_deleted, { id }) => ({ deletedWebhookId: id }),
   }),
   operationField(redeliverWebhookDelivery, {
-    kind: "mutation",
-    name: "redeliverWebhookDelivery",
+    mutation: "redeliverWebhookDelivery",
     payload: { delivery: webhookDeliveryView.describe("The delivery, in its new round (a PENDING one unchanged).") },
     description: "Sends a delivered or failed event again in a new round, with the same eventId.",
     args: {
