@@ -12,12 +12,12 @@ import { FiatAccountsResolver } from "./resolvers/fiat-accounts.js";
 import { IdentityResolver } from "./resolvers/identity.js";
 import { ManagedProfileFieldsResolver, ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
 import { NodeResolver } from "./resolvers/node.js";
-import { OnboardingResolver } from "./resolvers/onboarding.js";
+import { OnboardingResolver, OnboardingStatusResolver } from "./resolvers/onboarding.js";
 import { ProfileResolver } from "./resolvers/profile.js";
 import { QuotesResolver } from "./resolvers/quotes.js";
 import { RampEventsResolver } from "./resolvers/ramp-events.js";
 import { RampsResolver } from "./resolvers/ramps.js";
-import { RecipientsResolver } from "./resolvers/recipients.js";
+import { RecipientArchiveResolver, RecipientInvitationsResolver, RecipientsResolver } from "./resolvers/recipients.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 import { WebhookDeliveriesResolver, WebhooksResolver } from "./resolvers/webhooks.js";
 import { nodeTypeName } from "./types/node.js";
@@ -37,6 +37,7 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema> {
     QuotesResolver,
     RampsResolver,
     OnboardingResolver,
+    OnboardingStatusResolver,
     RampEventsResolver,
     WebhooksResolver,
     WebhookDeliveriesResolver,
@@ -45,6 +46,8 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema> {
     BrazilCustomersResolver,
     DomesticCustomersResolver,
     RecipientsResolver,
+    RecipientArchiveResolver,
+    RecipientInvitationsResolver,
   ]);
 }
 
