@@ -81,6 +81,11 @@ interface FaceOptions<Result> {
   args?: Record<string, FieldArg>;
   /** The key of the result's page of nodes: the field takes Relay's first and after and answers a connection. */
   page?: string;
+  /**
+   * Checks an argument as REST checks its face (a header): what it throws is answered after the operation's gate,
+   * as REST answers it (see perform).
+   */
+  check?(args: FieldArgs): void;
   /** What the caller is held to before the operation (a rate limit). */
   before?(context: GraphQLContext): void;
   /** The operation's input from the arguments; by default the arguments, an `input` argument's fields among them. */
@@ -160,7 +165,13 @@ export function operationResolver(className: string, fields: OperationField[]): 
       const args = Object.fromEntries(argNames.map((arg, index) => [arg, values[index]]));
       face.before?.(context);
       const input = { ...(face.toInput ?? defaultInput)(args), ...(pageArgs && offsetPage(pageArgs)) };
-      return answer(await performField(operation, context, actor, input), args, pageArgs);
+      let refused: unknown;
+      try {
+        face.check?.(args);
+      } catch (error) {
+        refused = error;
+      }
+      return answer(await performField(operation, context, actor, input, refused), args, pageArgs);
     };
     const parameters: Parameter[] = [Ctx(), ...(acting ? [acting] : []), ...(face.page ? [Args(() => PageArgs)] : [])];
     for (const [arg, { type: argType, ...options }] of Object.entries(face.args ?? {}))
