@@ -16,7 +16,7 @@ import { OnboardingResolver, OnboardingStatusResolver } from "./resolvers/onboar
 import { ProfileResolver } from "./resolvers/profile.js";
 import { QuotesResolver } from "./resolvers/quotes.js";
 import { RampEventsResolver } from "./resolvers/ramp-events.js";
-import { RampsResolver } from "./resolvers/ramps.js";
+import { RampHistoryResolver, RampsResolver } from "./resolvers/ramps.js";
 import { RecipientArchiveResolver, RecipientInvitationsResolver, RecipientsResolver } from "./resolvers/recipients.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 import { WebhookDeliveriesResolver, WebhooksResolver } from "./resolvers/webhooks.js";
@@ -36,6 +36,7 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema> {
     ReferenceDataResolver,
     QuotesResolver,
     RampsResolver,
+    RampHistoryResolver,
     OnboardingResolver,
     OnboardingStatusResolver,
     RampEventsResolver,
