@@ -5,21 +5,21 @@ import { buildSchema, getMetadataStorage, type BuildSchemaOptions } from "type-g
 import { authDirective, enforceAuth } from "./auth-directive.js";
 import { AdminResolver } from "./resolvers/admin.js";
 import { BrazilCustomersResolver } from "./resolvers/brazil-customers.js";
-import { CredentialsResolver } from "./resolvers/credentials.js";
+import { ApiCredentialEventsResolver, CredentialsResolver } from "./resolvers/credentials.js";
 import { CustomersResolver } from "./resolvers/customers.js";
 import { DomesticCustomersResolver } from "./resolvers/domestic-customers.js";
 import { FiatAccountsResolver } from "./resolvers/fiat-accounts.js";
 import { IdentityResolver } from "./resolvers/identity.js";
-import { ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
+import { ManagedProfileFieldsResolver, ManagedProfilesResolver } from "./resolvers/managed-profiles.js";
 import { NodeResolver } from "./resolvers/node.js";
-import { OnboardingResolver } from "./resolvers/onboarding.js";
+import { OnboardingResolver, OnboardingStatusResolver } from "./resolvers/onboarding.js";
 import { ProfileResolver } from "./resolvers/profile.js";
 import { QuotesResolver } from "./resolvers/quotes.js";
 import { RampEventsResolver } from "./resolvers/ramp-events.js";
-import { RampsResolver } from "./resolvers/ramps.js";
-import { RecipientsResolver } from "./resolvers/recipients.js";
+import { RampHistoryResolver, RampsResolver } from "./resolvers/ramps.js";
+import { RecipientArchiveResolver, RecipientInvitationsResolver, RecipientsResolver } from "./resolvers/recipients.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
-import { WebhooksResolver } from "./resolvers/webhooks.js";
+import { WebhookDeliveriesResolver, WebhooksResolver } from "./resolvers/webhooks.js";
 import { nodeTypeName } from "./types/node.js";
 import { DateTimeScalar } from "./types/scalars.js";
 
@@ -30,18 +30,25 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema> {
     IdentityResolver,
     ProfileResolver,
     CredentialsResolver,
+    ApiCredentialEventsResolver,
     ManagedProfilesResolver,
+    ManagedProfileFieldsResolver,
     ReferenceDataResolver,
     QuotesResolver,
     RampsResolver,
+    RampHistoryResolver,
     OnboardingResolver,
+    OnboardingStatusResolver,
     RampEventsResolver,
     WebhooksResolver,
+    WebhookDeliveriesResolver,
     FiatAccountsResolver,
     CustomersResolver,
     BrazilCustomersResolver,
     DomesticCustomersResolver,
     RecipientsResolver,
+    RecipientArchiveResolver,
+    RecipientInvitationsResolver,
   ]);
 }
 

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { createManagedProfileApiCredential, revokeManagedProfileApiCredential } from "../../operations/credentials.js";
 import {
@@ -11,7 +11,7 @@ import {
 import { getRampHistory } from "../../operations/ramps.js";
 import { parseInput } from "../../validation.js";
 import { Auth } from "../auth-directive.js";
-import { Performs, performField } from "../operation-field.js";
+import { operationField, operationResolver, Performs } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
@@ -29,50 +29,80 @@ import {
 } from "../types/managed-profiles.js";
 import { idField } from "../../output.js";
 import { issuedCredential } from "../../credentials/types.js";
-import { payloadType } from "../types/payload.js";
 
-const DeleteManagedProfilePayload = payloadType("deleteManagedProfile", {
-  deletedProfileId: idField("The child deleted, now or before."),
-});
-const CreateManagedProfileCredentialPayload = payloadType("createManagedProfileCredential", {
-  credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
-});
-const RevokeManagedProfileCredentialPayload = payloadType("revokeManagedProfileCredential", {
-  revokedCredentialId: idField("The child's credential revoked, now or before."),
-});
-
-@Resolver(() => ManagedProfile)
-export class ManagedProfilesResolver {
-  @Query(() => ManagedProfileConnection, { description: "The caller's managed children, newest first." })
-  @Performs(listManagedProfiles)
-  async managedProfiles(
-    @Arg("status", () => ManagedProfileFilterEnum, {
-      defaultValue: "active",
-      description: "Which children to list; only active ones by default.",
-    })
-    status: string,
-    @Args() args: PageArgs,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ) {
-    const page = await performField(listManagedProfiles, context, acting, { status, ...offsetPage(args) });
-    return pageConnection(page.managedProfiles, page.pagination, args);
-  }
-
-  @Query(() => ManagedProfile, {
+export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolver", [
+  operationField(listManagedProfiles, {
+    query: "managedProfiles",
+    returns: () => ManagedProfileConnection,
+    description: "The caller's managed children, newest first.",
+    args: {
+      status: {
+        type: () => ManagedProfileFilterEnum,
+        defaultValue: "active",
+        description: "Which children to list; only active ones by default.",
+      },
+    },
+    page: "managedProfiles",
+  }),
+  operationField(getManagedProfile, {
+    query: "managedProfile",
+    returns: () => ManagedProfile,
     nullable: true,
     description:
       "One of the caller's children, active or deleted (null, with a NOT_FOUND error, for any other profile).",
-  })
-  @Performs(getManagedProfile)
-  async managedProfile(
-    @Arg("profileId", () => ID, { description: "The child's profile id (UUID)." }) profileId: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ) {
-    return performField(getManagedProfile, context, acting, { profileId });
-  }
+    args: { profileId: { type: () => ID, description: "The child's profile id (UUID)." } },
+  }),
+  operationField(createManagedProfile, {
+    mutation: "createManagedProfile",
+    returns: () => CreateManagedProfilePayload,
+    description: "Creates a child; an identical retry returns the existing one.",
+    args: {
+      input: {
+        type: () => CreateManagedProfileInput,
+        description: "The child's subject, contact email and customer type.",
+      },
+    },
+  }),
+  operationField(deleteManagedProfile, {
+    mutation: "deleteManagedProfile",
+    payload: { deletedProfileId: idField("The child deleted, now or before.") },
+    description: "Deletes a child logically (idempotent); its credentials are revoked at once.",
+    args: { profileId: { type: () => ID, description: "The child's profile id (UUID)." } },
+    toResult: (_deleted, { profileId }) => ({ deletedProfileId: profileId }),
+  }),
+  operationField(createManagedProfileApiCredential, {
+    mutation: "createManagedProfileCredential",
+    payload: {
+      credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
+    },
+    description: "Issues a credential for a child; the secret is returned only here.",
+    args: {
+      input: {
+        type: () => CreateApiCredentialInput,
+        nullable: true,
+        description: "Name and expiry; the input, like each of its fields, may be left out.",
+      },
+      profileId: { type: () => ID, description: "The active child the credential authenticates (UUID)." },
+    },
+  }),
+  operationField(revokeManagedProfileApiCredential, {
+    mutation: "revokeManagedProfileCredential",
+    payload: { revokedCredentialId: idField("The child's credential revoked, now or before.") },
+    description: "Revokes a child's credential (idempotent).",
+    args: {
+      credentialId: { type: () => ID, description: "One of the child's credentials; revoking it again is no error." },
+      profileId: { type: () => ID, description: "The active child the credential belongs to (UUID)." },
+    },
+    toResult: (_revoked, { credentialId }) => ({ revokedCredentialId: credentialId }),
+  }),
+]);
 
+/**
+ * What no operation serves as a root field: the caller's own manager policy (read from the manager's record), and
+ * a child's fields, read for a whole page of children at once.
+ */
+@Resolver(() => ManagedProfile)
+export class ManagedProfileFieldsResolver {
   @Query(() => Manager, { description: "The caller's manager policy (an inactive manager is refused)." })
   @Auth({ requires: ["MANAGED_PROFILES"], delegation: "MANAGER_ONLY" })
   async managerPolicy(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
@@ -131,66 +161,5 @@ export class ManagedProfilesResolver {
   @Auth({ requires: ["PROVIDER_ACCOUNTS", "ACT_FOR_MANAGED_CHILD"], delegation: "MANAGER_ONLY" })
   async customers(@Root() child: ManagedProfile, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
     return context.loaders.childCustomers.load({ manager: acting, childId: child.profileId, page: undefined });
-  }
-
-  @Mutation(() => CreateManagedProfilePayload, {
-    description: "Creates a child; an identical retry returns the existing one.",
-  })
-  @Performs(createManagedProfile)
-  async createManagedProfile(
-    @Arg("input", () => CreateManagedProfileInput, {
-      description: "The child's subject, contact email and customer type.",
-    })
-    input: InstanceType<typeof CreateManagedProfileInput>,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof CreateManagedProfilePayload>> {
-    return performField(createManagedProfile, context, acting, { ...input });
-  }
-
-  @Mutation(() => DeleteManagedProfilePayload, {
-    description: "Deletes a child logically (idempotent); its credentials are revoked at once.",
-  })
-  @Performs(deleteManagedProfile)
-  async deleteManagedProfile(
-    @Arg("profileId", () => ID, { description: "The child's profile id (UUID)." }) profileId: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof DeleteManagedProfilePayload>> {
-    await performField(deleteManagedProfile, context, acting, { profileId });
-    return { deletedProfileId: profileId };
-  }
-
-  @Mutation(() => CreateManagedProfileCredentialPayload, {
-    description: "Issues a credential for a child; the secret is returned only here.",
-  })
-  @Performs(createManagedProfileApiCredential)
-  async createManagedProfileCredential(
-    @Arg("profileId", () => ID, { description: "The active child the credential authenticates (UUID)." })
-    profileId: string,
-    @Arg("input", () => CreateApiCredentialInput, {
-      nullable: true,
-      description: "Name and expiry; the input, like each of its fields, may be left out.",
-    })
-    input: InstanceType<typeof CreateApiCredentialInput> | null,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof CreateManagedProfileCredentialPayload>> {
-    const credential = await performField(createManagedProfileApiCredential, context, acting, { profileId, ...input });
-    return { credential };
-  }
-
-  @Mutation(() => RevokeManagedProfileCredentialPayload, { description: "Revokes a child's credential (idempotent)." })
-  @Performs(revokeManagedProfileApiCredential)
-  async revokeManagedProfileCredential(
-    @Arg("profileId", () => ID, { description: "The active child the credential belongs to (UUID)." })
-    profileId: string,
-    @Arg("credentialId", () => ID, { description: "One of the child's credentials; revoking it again is no error." })
-    credentialId: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof RevokeManagedProfileCredentialPayload>> {
-    await performField(revokeManagedProfileApiCredential, context, acting, { profileId, credentialId });
-    return { revokedCredentialId: credentialId };
   }
 }

@@ -1,5 +1,6 @@
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver } from "type-graphql";
+import { Ctx, FieldResolver, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
+import { activeEntityView } from "../../onboarding/types.js";
 import { getLatestBrazilKycAttempt } from "../../operations/customers.js";
 import {
   getOnboardingStatus,
@@ -8,61 +9,71 @@ import {
   selectActiveCustomerEntity,
 } from "../../operations/onboarding.js";
 import { getOnboardingRequirements } from "../../operations/reference-data.js";
-import { CORRIDORS, type Corridor, type CustomerType } from "../../reference-data/corridors.js";
+import { CORRIDORS } from "../../reference-data/corridors.js";
+import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
-import { Acting, OptionalActing } from "../acting.js";
-import { Performs, performField } from "../operation-field.js";
+import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import { CorridorEnum, CustomerTypeEnum } from "../types/managed-profiles.js";
 import { BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
 import { RampInfo, UserLimit } from "../types/ramps.js";
-import { activeEntityView } from "../../onboarding/types.js";
-import { payloadType } from "../types/payload.js";
-
-const SelectActiveEntityPayload = payloadType("selectActiveEntity", {
-  activeEntity: activeEntityView.describe("The entity the profile acts as from now on."),
-});
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,
  * POST /v1/limits, GET /v1/onboarding/status, PUT /v1/onboarding/active-entity and
  * GET /v1/onboarding/requirements.
  */
-@Resolver(() => OnboardingStatus)
-export class OnboardingResolver {
-  @Query(() => RampInfo, {
+export const OnboardingResolver = operationResolver("OnboardingResolver", [
+  operationField(getRampInfo, {
+    query: "rampInfo",
+    returns: () => RampInfo,
     description: "Per corridor only the KYC status and whether buying and selling are possible.",
-  })
-  @Performs(getRampInfo)
-  async rampInfo(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext): Promise<RampInfo> {
-    const { corridors } = await performField(getRampInfo, context, acting, {});
-    return { corridors: CORRIDORS.map((corridor) => ({ corridor, ...corridors[corridor] })) };
-  }
-
-  @Query(() => [UserLimit], {
+    toResult: ({ corridors }) => ({ corridors: CORRIDORS.map((corridor) => ({ corridor, ...corridors[corridor] })) }),
+  }),
+  operationField(getUserLimits, {
+    query: "limits",
+    returns: () => [UserLimit],
     description:
       "Monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy.",
-  })
-  @Performs(getUserLimits)
-  async limits(
-    @Arg("corridors", () => [CorridorEnum], {
-      description: "At least one corridor, none repeated; EU has no monthly limits and is refused.",
-    })
-    corridors: Corridor[],
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<UserLimit[]> {
-    return (await performField(getUserLimits, context, acting, { corridors })).limits;
-  }
-
-  @Query(() => OnboardingStatus, {
+    args: {
+      corridors: {
+        type: () => [CorridorEnum],
+        description: "At least one corridor, none repeated; EU has no monthly limits and is refused.",
+      },
+    },
+    toResult: ({ limits }) => limits,
+  }),
+  operationField(getOnboardingStatus, {
+    query: "onboardingStatus",
+    returns: () => OnboardingStatus,
     description:
       "The subject's entities and, per entity, its provider accounts (KYC/KYB cases under way or decided) in every corridor.",
-  })
-  @Performs(getOnboardingStatus)
-  async onboardingStatus(@Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    return performField(getOnboardingStatus, context, acting, {});
-  }
+  }),
+  operationField(selectActiveCustomerEntity, {
+    mutation: "selectActiveEntity",
+    payload: { activeEntity: activeEntityView.describe("The entity the profile acts as from now on.") },
+    description:
+      "Makes the signed-in profile's individual or business entity the one it acts as, for good: the same choice again answers the same, another one is VALIDATION_FAILED; NOT_FOUND without such an entity (a business one comes with a business customer).",
+    args: {
+      customerType: { type: () => CustomerTypeEnum, description: "The entity to act as: the person or the company." },
+    },
+    toInput: ({ customerType }) => ({ type: customerType }),
+  }),
+  operationField(getOnboardingRequirements, {
+    query: "onboardingRequirements",
+    returns: () => OnboardingRequirements,
+    nullable: true,
+    description:
+      "The documents and ordered steps of KYC (KYB) in a corridor for a customer type; null with NOT_FOUND where none is offered (AR businesses). Open to anyone.",
+    args: {
+      customerType: { type: () => CustomerTypeEnum, description: "Whether a person or a company onboards." },
+      country: { type: () => CorridorEnum, description: "AR, BR, CO, MX or US; EU has no onboarding and is refused." },
+    },
+  }),
+]);
 
+/** Where the subject last started Brazilian KYC: a field of OnboardingStatus, read only when asked for. */
+@Resolver(() => OnboardingStatus)
+export class OnboardingStatusResolver {
   @FieldResolver(() => BrazilKycAttempt, {
     nullable: true,
     description:
@@ -74,36 +85,5 @@ export class OnboardingResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<InstanceType<typeof BrazilKycAttempt> | null> {
     return performField(getLatestBrazilKycAttempt, context, acting, {});
-  }
-
-  @Mutation(() => SelectActiveEntityPayload, {
-    description:
-      "Makes the signed-in profile's individual or business entity the one it acts as, for good: the same choice again answers the same, another one is VALIDATION_FAILED; NOT_FOUND without such an entity (a business one comes with a business customer).",
-  })
-  @Performs(selectActiveCustomerEntity)
-  async selectActiveEntity(
-    @Arg("customerType", () => CustomerTypeEnum, { description: "The entity to act as: the person or the company." })
-    customerType: CustomerType,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof SelectActiveEntityPayload>> {
-    return { activeEntity: await performField(selectActiveCustomerEntity, context, acting, { type: customerType }) };
-  }
-
-  @Query(() => OnboardingRequirements, {
-    nullable: true,
-    description:
-      "The documents and ordered steps of KYC (KYB) in a corridor for a customer type; null with NOT_FOUND where none is offered (AR businesses). Open to anyone.",
-  })
-  @Performs(getOnboardingRequirements)
-  async onboardingRequirements(
-    @Arg("country", () => CorridorEnum, { description: "AR, BR, CO, MX or US; EU has no onboarding and is refused." })
-    country: Corridor,
-    @Arg("customerType", () => CustomerTypeEnum, { description: "Whether a person or a company onboards." })
-    customerType: CustomerType,
-    @OptionalActing() acting: ActingContext | null,
-    @Ctx() context: GraphQLContext,
-  ) {
-    return performField(getOnboardingRequirements, context, acting, { country, customerType });
   }
 }

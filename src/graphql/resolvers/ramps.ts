@@ -1,9 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import type { RampErrorView, RampView } from "../../ramps/types.js";
 import { getRampHistory, getRampStatus, registerRamp, startRamp, updateRamp } from "../../operations/ramps.js";
-import { Performs, performField } from "../operation-field.js";
+import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { selects } from "../selection.js";
@@ -18,11 +18,6 @@ import {
   UpdateRampInput,
 } from "../types/ramps.js";
 import { rampView } from "../../ramps/types.js";
-import { payloadType } from "../types/payload.js";
-
-const RegisterRampPayload = payloadType("registerRamp", { ramp: rampView.describe("The registered ramp.") });
-const UpdateRampPayload = payloadType("updateRamp", { ramp: rampView.describe("The ramp with what was added.") });
-const StartRampPayload = payloadType("startRamp", { ramp: rampView.describe("The started ramp.") });
 
 /** The GraphQL ramp of each service view; cached views are shared by requests, so each is converted once. */
 const rampOfView = new WeakMap<RampView, Ramp>();
@@ -41,22 +36,55 @@ export function toRamp(view: RampView): Ramp {
 const errorsReadWithPage = new WeakMap<GraphQLContext, Map<string, RampErrorView[]>>();
 
 /** Ramps of the acting subject (itself, or a managed child through the selector or the child's own key). */
-@Resolver(() => Ramp)
-export class RampsResolver {
-  @Query(() => Ramp, {
+export const RampsResolver = operationResolver("RampsResolver", [
+  operationField(getRampStatus, {
+    query: "ramp",
+    returns: () => Ramp,
     nullable: true,
     description:
       "One of the subject's ramps (null, with a NOT_FOUND error, when there is none); reads skip the manager's corridor policy.",
-  })
-  @Performs(getRampStatus)
-  async ramp(
-    @Arg("id", () => ID, { description: "The UUID of the ramp to read." }) id: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ) {
-    return toRamp(await performField(getRampStatus, context, acting, { id }));
-  }
+    args: { id: { type: () => ID, description: "The UUID of the ramp to read." } },
+    toResult: toRamp,
+  }),
+  operationField(registerRamp, {
+    mutation: "registerRamp",
+    payload: { ramp: rampView.describe("The registered ramp.") },
+    description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
+    args: {
+      input: {
+        type: () => RegisterRampInput,
+        description: "The quote to register and where the funds go or come from.",
+      },
+    },
+    toResult: (view) => ({ ramp: toRamp(view) }),
+  }),
+  operationField(updateRamp, {
+    mutation: "updateRamp",
+    payload: { ramp: rampView.describe("The ramp with what was added.") },
+    description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
+    args: { input: { type: () => UpdateRampInput, description: "The ramp and what to add to it." } },
+    toResult: (view) => ({ ramp: toRamp(view) }),
+  }),
+  operationField(startRamp, {
+    mutation: "startRamp",
+    payload: { ramp: rampView.describe("The started ramp.") },
+    description: "Starts processing: the caller's part (payment, signed transfer) is done.",
+    args: {
+      rampId: {
+        type: () => ID,
+        description: "The UUID of the ramp to start; it must be initial and within its start window.",
+      },
+    },
+    toResult: (view) => ({ ramp: toRamp(view) }),
+  }),
+]);
 
+/**
+ * The ramp history, which reads the page's error logs with it when they are asked for, and a ramp's error log:
+ * batched reads no operation's field declares.
+ */
+@Resolver(() => Ramp)
+export class RampHistoryResolver {
   @Query(() => RampConnection, { description: "The subject's ramp history, newest first." })
   @Performs(getRampHistory)
   async ramps(
@@ -83,48 +111,5 @@ export class RampsResolver {
   errors(@Root() ramp: Ramp, @Ctx() context: GraphQLContext): RampError[] | Promise<RampError[]> {
     // A page read them already; a single ramp (or a subscription's) asks the batch loader.
     return errorsReadWithPage.get(context)?.get(ramp.id) ?? context.loaders.rampErrors.load(ramp.id);
-  }
-
-  @Mutation(() => RegisterRampPayload, {
-    description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
-  })
-  @Performs(registerRamp)
-  async registerRamp(
-    @Arg("input", () => RegisterRampInput, {
-      description: "The quote to register and where the funds go or come from.",
-    })
-    input: InstanceType<typeof RegisterRampInput>,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof RegisterRampPayload>> {
-    return { ramp: toRamp(await performField(registerRamp, context, acting, input)) };
-  }
-
-  @Mutation(() => UpdateRampPayload, {
-    description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
-  })
-  @Performs(updateRamp)
-  async updateRamp(
-    @Arg("input", () => UpdateRampInput, { description: "The ramp and what to add to it." })
-    input: InstanceType<typeof UpdateRampInput>,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof UpdateRampPayload>> {
-    return { ramp: toRamp(await performField(updateRamp, context, acting, input)) };
-  }
-
-  @Mutation(() => StartRampPayload, {
-    description: "Starts processing: the caller's part (payment, signed transfer) is done.",
-  })
-  @Performs(startRamp)
-  async startRamp(
-    @Arg("rampId", () => ID, {
-      description: "The UUID of the ramp to start; it must be initial and within its start window.",
-    })
-    rampId: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof StartRampPayload>> {
-    return { ramp: toRamp(await performField(startRamp, context, acting, { rampId })) };
   }
 }

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, ID, Mutation, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import {
   acceptRecipientInvitation,
@@ -11,13 +11,11 @@ import {
   unarchiveRecipientInvitation,
   updateRecipient,
 } from "../../operations/recipients.js";
-import { Performs, performField } from "../operation-field.js";
+import { operationField, operationResolver, Performs, performField, type FieldArg } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
-import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import {
   AcceptRecipientInvitationPayload,
-  Recipient,
   RecipientConnection,
   RecipientCorridorEligibility,
   RecipientInvitationConnection,
@@ -27,79 +25,64 @@ import {
 import { invitationView } from "../../recipients/types.js";
 import { payloadType } from "../types/payload.js";
 
-const InviteRecipientPayload = payloadType("inviteRecipient", {
-  invitation: invitationView.describe("The pending invitation."),
-});
 const ArchiveRecipientInvitationPayload = payloadType("archiveRecipientInvitation", {
   invitation: invitationView.describe("The invitation, archived or restored."),
 });
-const UpdateRecipientRelationshipPayload = payloadType("updateRecipientRelationship", {
-  relationship: invitationView.shape.relationship.describe("The new relationship."),
-});
+const code: FieldArg = { type: () => String, description: "The invitation code mailed to the invitee." };
 
-/**
+/*
  * Sender-side recipients and the invitee's side of an invitation, like the REST routes: a session only;
- * the sender's operations act for the subject (the selector works), the invitee's are its own.
+ * the sender's operations act for the subject (the selector works), the invitee's are its own. The resolvers
+ * are declared in the schema's order, around the one field by hand.
  */
-@Resolver(() => Recipient)
-export class RecipientsResolver {
-  @Query(() => RecipientConnection, { description: "The sender's recipients, newest first." })
-  @Performs(listRecipients)
-  async recipients(@Args() args: PageArgs, @Acting() acting: ActingContext, @Ctx() context: GraphQLContext) {
-    const page = await performField(listRecipients, context, acting, offsetPage(args));
-    return pageConnection(page.recipients, page.pagination, args);
-  }
 
-  @Query(() => RecipientInvitationConnection, {
+export const RecipientsResolver = operationResolver("RecipientsResolver", [
+  operationField(listRecipients, {
+    query: "recipients",
+    returns: () => RecipientConnection,
+    description: "The sender's recipients, newest first.",
+    page: "recipients",
+  }),
+  operationField(listRecipientInvitations, {
+    query: "recipientInvitations",
+    returns: () => RecipientInvitationConnection,
     description: "The sender's invitations not accepted yet, newest first: current ones, or archived ones.",
-  })
-  @Performs(listRecipientInvitations)
-  async recipientInvitations(
-    @Arg("archived", {
-      defaultValue: false,
-      description: "True lists the archived invitations instead of the current ones.",
-    })
-    archived: boolean,
-    @Args() args: PageArgs,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ) {
-    const page = await performField(listRecipientInvitations, context, acting, { archived, ...offsetPage(args) });
-    return pageConnection(page.invitations, page.pagination, args);
-  }
-
-  @Query(() => [RecipientCorridorEligibility], {
+    args: {
+      archived: {
+        type: () => Boolean,
+        defaultValue: false,
+        description: "True lists the archived invitations instead of the current ones.",
+      },
+    },
+    page: "invitations",
+  }),
+  operationField(getRecipientEligibility, {
+    query: "recipientEligibility",
+    returns: () => [RecipientCorridorEligibility],
     description: "Where a recipient can receive payouts now (approved KYC, and a payout account where one is needed).",
-  })
-  @Performs(getRecipientEligibility)
-  async recipientEligibility(
-    @Arg("id", () => ID, { description: "The recipient's id (Recipient.id)." }) id: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ) {
-    const { corridors } = await performField(getRecipientEligibility, context, acting, { id });
-    return Object.entries(corridors).map(([corridor, { canReceive }]) => ({ corridor, canReceive }));
-  }
-
-  @Mutation(() => InviteRecipientPayload, {
+    args: { id: { type: () => ID, description: "The recipient's id (Recipient.id)." } },
+    toResult: ({ corridors }) =>
+      Object.entries(corridors).map(([corridor, { canReceive }]) => ({ corridor, canReceive })),
+  }),
+  operationField(inviteRecipient, {
+    mutation: "inviteRecipient",
+    payload: { invitation: invitationView.describe("The pending invitation.") },
     description: "Invites a person by email (a code is mailed to it); again while pending mails a new code.",
-  })
-  @Performs(inviteRecipient)
-  async inviteRecipient(
-    @Arg("email", {
-      description:
-        "The invitee's email address (trimmed and lower-cased, at most 254 characters); not the sender's own.",
-    })
-    email: string,
-    @Arg("relationship", () => RelationshipEnum, { description: "How the sender relates to the invitee." })
-    relationship: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof InviteRecipientPayload>> {
-    const { invitation } = await performField(inviteRecipient, context, acting, { email, relationship });
-    return { invitation };
-  }
+    args: {
+      relationship: { type: () => RelationshipEnum, description: "How the sender relates to the invitee." },
+      email: {
+        type: () => String,
+        description:
+          "The invitee's email address (trimmed and lower-cased, at most 254 characters); not the sender's own.",
+      },
+    },
+    toResult: ({ invitation }) => ({ invitation }),
+  }),
+]);
 
+/** Archiving and restoring an invitation are two operations, one field: which one runs depends on `archived`. */
+@Resolver()
+export class RecipientArchiveResolver {
   @Mutation(() => ArchiveRecipientInvitationPayload, {
     description: "Archives (or, with archived: false, restores) a pending invitation.",
   })
@@ -115,41 +98,29 @@ export class RecipientsResolver {
     const operation = archived ? archiveRecipientInvitation : unarchiveRecipientInvitation;
     return { invitation: await performField(operation, context, acting, { id }) };
   }
-
-  @Mutation(() => UpdateRecipientRelationshipPayload, {
-    description: "Changes the relationship to a recipient or a pending invitee; returns the new one.",
-  })
-  @Performs(updateRecipient)
-  async updateRecipientRelationship(
-    @Arg("id", () => ID, { description: "A recipient's or a pending invitation's id." }) id: string,
-    @Arg("relationship", () => RelationshipEnum, { description: "The new relationship." }) relationship: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ): Promise<InstanceType<typeof UpdateRecipientRelationshipPayload>> {
-    return { relationship: (await performField(updateRecipient, context, acting, { id, relationship })).relationship };
-  }
-
-  @Query(() => RecipientInvitationPreview, {
-    description: "The invitee (signed in with the invited email) looks at an invitation before accepting it.",
-  })
-  @Performs(previewRecipientInvitation)
-  async recipientInvitationPreview(
-    @Arg("code", { description: "The invitation code mailed to the invitee." }) code: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ) {
-    return performField(previewRecipientInvitation, context, acting, { code });
-  }
-
-  @Mutation(() => AcceptRecipientInvitationPayload, {
-    description: "The invitee accepts: it becomes the sender's recipient.",
-  })
-  @Performs(acceptRecipientInvitation)
-  async acceptRecipientInvitation(
-    @Arg("code", { description: "The invitation code mailed to the invitee." }) code: string,
-    @Acting() acting: ActingContext,
-    @Ctx() context: GraphQLContext,
-  ) {
-    return performField(acceptRecipientInvitation, context, acting, { code });
-  }
 }
+
+export const RecipientInvitationsResolver = operationResolver("RecipientInvitationsResolver", [
+  operationField(updateRecipient, {
+    mutation: "updateRecipientRelationship",
+    payload: { relationship: invitationView.shape.relationship.describe("The new relationship.") },
+    description: "Changes the relationship to a recipient or a pending invitee; returns the new one.",
+    args: {
+      relationship: { type: () => RelationshipEnum, description: "The new relationship." },
+      id: { type: () => ID, description: "A recipient's or a pending invitation's id." },
+    },
+    toResult: ({ relationship }) => ({ relationship }),
+  }),
+  operationField(previewRecipientInvitation, {
+    query: "recipientInvitationPreview",
+    returns: () => RecipientInvitationPreview,
+    description: "The invitee (signed in with the invited email) looks at an invitation before accepting it.",
+    args: { code },
+  }),
+  operationField(acceptRecipientInvitation, {
+    mutation: "acceptRecipientInvitation",
+    returns: () => AcceptRecipientInvitationPayload,
+    description: "The invitee accepts: it becomes the sender's recipient.",
+    args: { code },
+  }),
+]);

@@ -8,7 +8,7 @@ import {
 import { BANK_ACCOUNT_TYPES, FIAT_ACCOUNT_TYPES } from "../../reference-data/domestic.js";
 import { inputType } from "./input-type.js";
 import { connectionType } from "./connection.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { registerGraphQLEnum } from "./output-type.js";
 import { createFiatAccountInput, fiatAccountView } from "../../fiat-accounts/types.js";
 
 export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
@@ -82,8 +82,6 @@ registerGraphQLEnum(FiatAccountTypeEnum, {
     Object.entries(FIAT_ACCOUNT_TYPE_DESCRIPTIONS).map(([type, description]) => [type, { description }]),
   ),
 });
-
-export const FiatAccount = outputType(fiatAccountView);
 
 export const FiatAccountConnection = connectionType(fiatAccountView);
 

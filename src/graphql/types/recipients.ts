@@ -36,7 +36,6 @@ registerGraphQLEnum(InvitationStatusEnum, {
   },
 });
 
-export const Recipient = outputType(recipientView);
 export const RecipientConnection = connectionType(recipientView);
 export const RecipientInvitationConnection = connectionType(invitationView);
 

@@ -1,0 +1,155 @@
+import "reflect-metadata";
+import { printSchemaWithDirectives } from "@graphql-tools/utils";
+import { graphql, specifiedDirectives, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { buildSchema, ID } from "type-graphql";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { App } from "../../src/app.js";
+import type { ActingContext } from "../../src/auth/delegation.js";
+import type { AppError } from "../../src/errors.js";
+import { authDirective } from "../../src/graphql/auth-directive.js";
+import type { GraphQLContext } from "../../src/graphql/context.js";
+import { GRAPHQL_FACES, operationField, operationResolver } from "../../src/graphql/operation-field.js";
+import { outputType } from "../../src/graphql/types/output-type.js";
+import { defineOpenOperation, defineOperation } from "../../src/operations/operation.js";
+import { idField, outputObject } from "../../src/output.js";
+
+const thing = outputObject("TestThing", "A thing.", {
+  id: idField("Its id."),
+  label: z.string().describe("Its label."),
+});
+const Thing = outputType(thing);
+
+/** Answers what it was given, and who asked: what the field passed on. */
+const readThing = defineOperation({
+  name: "readThing",
+  summary: "Reads a thing.",
+  access: { requires: ["PROFILE_READ"], delegation: "DELEGATED" },
+  input: z.object({ id: z.uuid(), label: z.string().max(5).optional() }),
+  run: (_app, acting, { id, label }) => ({ id, label: `${label ?? "none"} for ${acting.subjectProfileId}` }),
+});
+const nameThing = defineOpenOperation(
+  { requires: ["QUOTE"], delegation: "DELEGATED" },
+  {
+    name: "nameThing",
+    summary: "Names a thing.",
+    input: z.object({ id: z.uuid(), label: z.string() }),
+    run: (_app, acting, { id, label }) => ({ id, label: `${label} by ${acting?.subjectProfileId ?? "anyone"}` }),
+  },
+);
+
+const ThingResolver = operationResolver("ThingResolver", [
+  operationField(readThing, {
+    query: "thing",
+    returns: () => Thing,
+    nullable: true,
+    description: "A thing by id.",
+    args: {
+      label: { type: () => String, nullable: true, description: "A label of at most 5 characters." },
+      id: { type: () => ID, description: "The thing's id." },
+    },
+  }),
+  operationField(nameThing, {
+    mutation: "nameThing",
+    payload: { thing: thing.describe("The named thing.") },
+    description: "Names a thing.",
+    args: {
+      input: { type: () => String, description: "The new label." },
+      id: { type: () => ID, description: "Which." },
+    },
+    toInput: ({ id, input }) => ({ id, label: input }),
+    check: ({ input }) => {
+      if (input === "refused") throw new Error("the field's own check refused it");
+    },
+  }),
+]);
+
+const ID_1 = "00000000-0000-4000-8000-000000000001";
+const acting = { subjectProfileId: "profile-1" } as ActingContext;
+
+function contextFor(actingContext: ActingContext | null): GraphQLContext {
+  const app = { delegation: { resolve: () => Promise.resolve(actingContext) } } as unknown as App;
+  return { app, principal: { kind: "anonymous" }, selector: undefined } as unknown as GraphQLContext;
+}
+
+const codeOf = (result: ExecutionResult) => (result.errors?.[0]?.originalError as AppError | undefined)?.code;
+
+let built: Promise<GraphQLSchema> | undefined;
+const schema = () =>
+  (built ??= buildSchema({
+    resolvers: [ThingResolver],
+    directives: [...specifiedDirectives, authDirective],
+    validate: false,
+  }));
+
+describe("GraphQL root fields declared from operations", () => {
+  it("declares each field with its arguments in order, its type, its description and its operation's @auth", async () => {
+    const printed = printSchemaWithDirectives(await schema());
+    expect(printed).toContain(
+      [
+        "type Query {",
+        '  """A thing by id."""',
+        "  thing(",
+        '    """A label of at most 5 characters."""',
+        "    label: String",
+        '    """The thing\'s id."""',
+        "    id: ID!",
+        "  ): TestThing @auth(requires: [PROFILE_READ], delegation: DELEGATED)",
+        "}",
+      ].join("\n"),
+    );
+    expect(printed).toContain("): NameThingPayload! @auth(requires: [QUOTE], delegation: DELEGATED)");
+    expect(printed).toContain('type NameThingPayload {\n  """The named thing."""\n  thing: TestThing!\n}');
+    // The parity test walks the fields through the operations they perform.
+    expect(GRAPHQL_FACES.get(readThing)).toBe("thing");
+    expect(GRAPHQL_FACES.get(nameThing)).toBe("nameThing");
+  });
+
+  it("performs the operation with the arguments, validated by its schema, for the acting context", async () => {
+    const run = async (source: string, actingContext: ActingContext | null) =>
+      graphql({ schema: await schema(), source, contextValue: contextFor(actingContext) });
+    expect((await run(`{ thing(id: "${ID_1}", label: "red") { id label } }`, acting)).data).toEqual({
+      thing: { id: ID_1, label: "red for profile-1" },
+    });
+    // Invalid input is the operation's refusal, as over REST.
+    const invalid = await run(`{ thing(id: "${ID_1}", label: "too long") { id } }`, acting);
+    expect(codeOf(invalid)).toBe("VALIDATION_FAILED");
+    // An operation that needs a subject refuses an anonymous caller.
+    const anonymous = await run(`{ thing(id: "${ID_1}") { id } }`, null);
+    expect(codeOf(anonymous)).toBe("AUTHENTICATION_REQUIRED");
+    // An open one serves it, the result under the payload's one field.
+    expect((await run(`mutation { nameThing(id: "${ID_1}", input: "blue") { thing { label } } }`, null)).data).toEqual({
+      nameThing: { thing: { label: "blue by anyone" } },
+    });
+    // What the field's own check refuses is answered after the operation's validation passes.
+    const refused = await run(`mutation { nameThing(id: "${ID_1}", input: "refused") { thing { id } } }`, null);
+    expect(refused.errors?.[0]?.message).toBe("the field's own check refused it");
+  });
+
+  it("refuses a field it cannot answer", () => {
+    const face = { query: "broken", description: "Broken." } as const;
+    const type = () => String;
+    expect(() => operationResolver("NoTypeResolver", [operationField(readThing, face)])).toThrow(
+      "GraphQL field broken needs either a type or a payload",
+    );
+    expect(() =>
+      operationResolver("BothResolver", [operationField(readThing, { ...face, returns: type, payload: { thing } })]),
+    ).toThrow("GraphQL field broken needs either a type or a payload");
+    expect(() =>
+      operationResolver("PagedPayloadResolver", [
+        operationField(readThing, { ...face, payload: { thing }, page: "things" }),
+      ]),
+    ).toThrow("GraphQL field broken answers a page as its connection");
+    expect(() =>
+      operationResolver("WidePayloadResolver", [
+        operationField(readThing, { ...face, payload: { thing, other: thing } }),
+      ]),
+    ).toThrow("GraphQL field broken needs toResult to fill a payload of 2 fields");
+    expect(() =>
+      operationResolver("TwiceResolver", [
+        operationField(readThing, { ...face, returns: type }),
+        operationField(readThing, { ...face, returns: type }),
+      ]),
+    ).toThrow("GraphQL field broken is declared twice");
+  });
+});
