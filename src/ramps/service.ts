@@ -18,6 +18,7 @@ import { canonicalId, fieldError } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
 import { statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
 import * as repo from "./repo.js";
+import * as history from "./history-repo.js";
 import { type HistoryPage, type RampErrorView, type RampView, type RegisterInput, type UpdateInput } from "./types.js";
 import type { RampHistory, RampViewCache } from "./view-cache.js";
 
@@ -291,7 +292,7 @@ export class RampService {
   /** Dashboards repeat it: from memory until one of its ramps changes or another enters the history. */
   history(acting: ActingContext, page: HistoryPage): Promise<RampHistory> {
     return this.views.loadHistory(acting.subjectProfileId, page, async () => {
-      const { ramps, total } = await repo.listHistory(this.reads, acting.subjectProfileId, page);
+      const { ramps, total } = await history.listHistory(this.reads, acting.subjectProfileId, page);
       return { totalCount: total, ramps: ramps.map((ramp) => this.view(ramp)) };
     });
   }
@@ -301,7 +302,7 @@ export class RampService {
    * in one statement; a list of lists is read whole, so it skips the page cache.
    */
   async histories(subjectProfileIds: readonly string[], page: HistoryPage): Promise<Map<string, RampHistory>> {
-    const pages = await repo.listHistories(this.reads, subjectProfileIds, page);
+    const pages = await history.listHistories(this.reads, subjectProfileIds, page);
     return new Map(
       [...pages].map(([subject, { rows, total }]) => [
         subject,

@@ -10,7 +10,8 @@ import type { MarketTerms, ProviderRamp, RampProvider, StepOutcome } from "../..
 import type { RampPhase } from "../../src/reference-data/ramp-phases.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
-import { findDueRamps, findUnstartedPastDeadline, listHistory } from "../../src/ramps/repo.js";
+import { findDueRamps, findUnstartedPastDeadline } from "../../src/ramps/repo.js";
+import { listHistory } from "../../src/ramps/history-repo.js";
 import { historyInput } from "../../src/ramps/types.js";
 import { freshDatabase, openDatabaseForTests } from "../support/database.js";
 import { PIX_KEY, signedTxs, sleep, waitFor } from "../support/kit.js";
