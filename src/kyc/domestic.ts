@@ -81,7 +81,7 @@ export const kycInformation = z
       .array(countryCode())
       .max(10)
       .optional()
-      .describe("The person's nationalities: at most 10, each 1 to 100 characters."),
+      .describe("The person's nationalities: at most 10, each a two-letter ISO 3166-1 country code."),
     politicallyExposed: z.boolean().optional().describe("Whether the person is politically exposed (PEP)."),
     address: optionalText.describe("Street address (at most 200 characters)."),
     city: optionalText.describe("City (at most 200 characters)."),

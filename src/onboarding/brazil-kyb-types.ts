@@ -115,7 +115,7 @@ export const kybUboInput = z
   .object({
     subAccountId: uuid(),
     ...personFields,
-    countryOfTaxId: countryCode().describe("The country that issued the tax id, at most 60 characters."),
+    countryOfTaxId: countryCode().describe("The country that issued the tax id, a two-letter ISO 3166-1 code."),
     taxIdNumber: z
       .string()
       .trim()
@@ -139,14 +139,16 @@ export const kybUboInput = z
     uploadedSelfieId: named("ID", uuid().optional()).describe(
       "A KYB document of the subaccount (SELFIE or SELFIE_FROM_LIVENESS) whose file arrived.",
     ),
-    documentCountry: countryCode().describe("The country that issued the identity document, at most 60 characters."),
+    documentCountry: countryCode().describe(
+      "The country that issued the identity document, a two-letter ISO 3166-1 code.",
+    ),
     streetLine1: z.string().max(200).describe("Street and number, at most 200 characters."),
     streetLine2: z.string().max(200).optional().describe("At most 200 characters."),
     streetLine3: z.string().max(200).optional().describe("At most 200 characters."),
     city: z.string().max(100).describe("At most 100 characters."),
     state: z.string().max(100).describe("The state, at most 100 characters."),
     zipCode: z.string().max(20).describe("The postal code, at most 20 characters."),
-    country: countryCode().describe("The country of residence, at most 60 characters."),
+    country: countryCode().describe("The country of residence, a two-letter ISO 3166-1 code."),
   })
   .strict();
 
@@ -252,7 +254,7 @@ export const kybLevelOneInput = z
         .regex(/^[1-9][0-9]*$/, "must be a whole number of US dollars above 0"),
     ).describe("The expected monthly volume in whole US dollars, above 0."),
     countryTaxResidence: countryCode().describe(
-      "The country where the company is resident for tax, at most 60 characters.",
+      "The country where the company is resident for tax, a two-letter ISO 3166-1 code.",
     ),
     countrySubdivisionTaxResidence: z
       .string()
@@ -265,7 +267,7 @@ export const kybLevelOneInput = z
     companyCity: z.string().max(100).describe("At most 100 characters."),
     companyState: z.string().max(100).describe("The state, at most 100 characters."),
     companyZipCode: z.string().max(20).describe("The postal code, at most 20 characters."),
-    companyCountry: countryCode().describe("The company's country, at most 60 characters."),
+    companyCountry: countryCode().describe("The company's country, a two-letter ISO 3166-1 code."),
     certificateOfIncorporationDocumentId: named("ID", uuid()).describe(
       "A KYB document of the subaccount (CERTIFICATE_OF_INCORPORATION) whose file arrived.",
     ),

@@ -57,15 +57,15 @@ export const newKycInput = z
     subAccountId: named("ID", uuid()).describe("The subject's individual subaccount (createBrazilSubaccount)."),
     ...personFields,
     taxIdNumber: taxIdText().describe("The CPF; it must be the subaccount's (dots and dashes ignored)."),
-    countryOfTaxId: countryCode().describe("The country that issued the tax id, at most 60 characters."),
+    countryOfTaxId: countryCode().describe("The country that issued the tax id, a two-letter ISO 3166-1 code."),
     email: email().describe("The person's email address."),
     streetAddress: z.string().max(200).describe("Street and number, at most 200 characters."),
     city: z.string().max(100).describe("At most 100 characters."),
     state: z.string().max(100).describe("The state, at most 100 characters."),
     zipCode: z.string().max(20).describe("The postal code, at most 20 characters."),
-    country: countryCode().describe("The country of residence, at most 60 characters."),
-    uploadedDocumentId: uuid().describe("The uploaded identity document's id, 1 to 200 characters."),
-    uploadedSelfieId: uuid().describe("The uploaded selfie's id, 1 to 200 characters."),
+    country: countryCode().describe("The country of residence, a two-letter ISO 3166-1 code."),
+    uploadedDocumentId: uuid().describe("The uploaded identity document's id (a UUID)."),
+    uploadedSelfieId: uuid().describe("The uploaded selfie's id (a UUID)."),
   })
   .strict();
 

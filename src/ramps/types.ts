@@ -18,7 +18,7 @@ const signingAccount = inputObject(
   "SigningAccountInput",
   "An account that signs the ramp's transactions; stored with the ramp.",
   z.object({
-    address: walletAddress().describe("The account's public address, 1 to 256 characters."),
+    address: walletAddress().describe("The account's public address: 0x and 40 hex digits, or an SS58 address."),
     type: named("SigningAccountType", z.enum(SIGNING_ACCOUNT_TYPES)).describe("The kind of chain the account is on."),
   }),
 );

@@ -100,7 +100,9 @@ export class DomesticKybRelatedPersonInput {
   @Field({ description: "The birth date, YYYY-MM-DD." })
   dateOfBirth!: string;
 
-  @Field(() => [String], { description: "The person's nationalities: 1 to 10, each 1 to 100 characters." })
+  @Field(() => [String], {
+    description: "The person's nationalities: 1 to 10, each a two-letter ISO 3166-1 country code.",
+  })
   nationalities!: string[];
 
   @Field(() => String, {
