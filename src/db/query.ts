@@ -10,6 +10,7 @@ import {
   type Insertable,
 } from "kysely";
 import type { DB } from "../generated/kysely/database.js";
+import { boundedMemo } from "./bounded-memo.js";
 
 /**
  * The hot statements, written with Kysely's builder and typed from prisma/schema.prisma (the table types
@@ -34,10 +35,11 @@ export function textOf(statement: Statement): [string, readonly unknown[]] {
   return [sql, parameters];
 }
 
-/** INSERT texts by table, columns and row count: a hot insert builds its text once. */
-const insertTexts = new Map<string, string>();
-/** Distinct insert texts are few (a table's columns, a batch's length); this bounds a mistake. */
-const MAX_INSERT_TEXTS = 500;
+/**
+ * INSERT texts by table, columns and row count: a hot insert builds its text once. Distinct ones are few (a
+ * table's columns, a batch's length); the bound is for a mistake.
+ */
+const insertTexts = boundedMemo<string>(500);
 
 /**
  * `INSERT INTO "<table>" (<the first row's keys>) VALUES (...), ...` with the rows' values as parameters; every
@@ -51,13 +53,10 @@ export function insertRows<Table extends keyof DB & string>(
   const list: readonly Record<string, unknown>[] = Array.isArray(rows) ? rows : [rows];
   const names = Object.keys(list[0]!);
   const key = `${table} ${list.length} ${names.join(" ")}`;
-  let text = insertTexts.get(key);
-  if (text === undefined) {
+  const text = insertTexts(key, () => {
     const values = list.map((_, index) => `(${placeholders(names.length, index * names.length + 1)})`);
-    text = `insert into "${table}" (${names.map((name) => `"${name}"`).join(", ")}) values ${values.join(", ")}`;
-    if (insertTexts.size >= MAX_INSERT_TEXTS) insertTexts.delete(insertTexts.keys().next().value!);
-    insertTexts.set(key, text);
-  }
+    return `insert into "${table}" (${names.map((name) => `"${name}"`).join(", ")}) values ${values.join(", ")}`;
+  });
   const parameters: unknown[] = [];
   for (const row of list) for (const name of names) parameters.push(row[name]);
   return CompiledQuery.raw(text, parameters);

@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import type pg from "pg";
 import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { DB } from "../generated/kysely/database.js";
+import { boundedMemo } from "./bounded-memo.js";
 import { query, rowLimit, textOf, type Statement } from "./query.js";
 
 /** Counts the statements sent to the database, by the ORM and by `Reads` alike (tests pin request budgets with it). */
@@ -50,20 +51,6 @@ export interface Writes {
 
 /** Prepared statements kept per connection: distinct SQL texts are few (a list of ids adds one per length). */
 const MAX_PREPARED = 500;
-
-/** Values by text, at most `max` of them (the oldest goes first): prepared statements, INSERT texts. */
-function boundedMemo<T>(max: number): (key: string, build: () => T) => T {
-  const entries = new Map<string, T>();
-  return (key, build) => {
-    let entry = entries.get(key);
-    if (entry === undefined) {
-      if (entries.size >= max) entries.delete(entries.keys().next().value!);
-      entry = build();
-      entries.set(key, entry);
-    }
-    return entry;
-  };
-}
 
 /** Prepared statements by SQL text. */
 function statementCache<T>(prepare: (sql: string) => T): (sql: string) => T {
