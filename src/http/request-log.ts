@@ -1,6 +1,6 @@
 import fastifyPlugin from "fastify-plugin";
 import type { App } from "../app.js";
-import { logResponse } from "../log.js";
+import { logResponse, requestLineLogger } from "../log.js";
 import { hookList } from "./route-hooks.js";
 
 /**
@@ -10,6 +10,7 @@ import { hookList } from "./route-hooks.js";
  */
 export const requestLog = fastifyPlugin<{ app: App }>(
   (server, { app }, done) => {
+    const lines = requestLineLogger(app.log);
     server.addHook("onRequest", (request, reply, next) => {
       reply.header("X-Request-ID", request.id);
       next();
@@ -20,7 +21,7 @@ export const requestLog = fastifyPlugin<{ app: App }>(
         ...hookList(route.onResponse),
         (request, reply, next) => {
           observe(request.method, reply.statusCode, reply.elapsedTime);
-          logResponse(app.log, request, reply, route.url);
+          logResponse(lines, request, reply, route.url);
           next();
         },
       ];
@@ -29,7 +30,7 @@ export const requestLog = fastifyPlugin<{ app: App }>(
     server.addHook("onResponse", (request, reply, next) => {
       if (request.is404) {
         observeUnmatched(request.method, reply.statusCode, reply.elapsedTime);
-        logResponse(app.log, request, reply, undefined);
+        logResponse(lines, request, reply, undefined);
       }
       next();
     });
