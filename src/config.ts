@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { envSchema, listenAddress, splitList } from "./config-schema.js";
+import { envSchema, listenAddress, splitList, type Env } from "./config-schema.js";
 import { partnerSettings } from "./config-partners.js";
 import { startupRefusals } from "./config-refusals.js";
 
@@ -12,17 +12,23 @@ export class StartupError extends Error {}
 /** A setting is wrong: the process exits with EX_CONFIG. */
 export class ConfigError extends StartupError {}
 
+/** The settings file both the server and the operator CLI read, from the directory they start in. */
+export const SETTINGS_FILE = ".env";
+
+/**
+ * Adds SETTINGS_FILE's settings to the environment, when there is one: a variable the environment already has
+ * keeps its value, so a deployment's environment overrides the file.
+ */
+export function readSettingsFile(): void {
+  if (existsSync(SETTINGS_FILE)) process.loadEnvFile(SETTINGS_FILE);
+}
+
 /**
  * Parses the environment; throws a ConfigError naming every bad variable. Production refuses unsafe settings, and
  * `live` any corridor a partner does not serve.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
-  }
-  const e = parsed.data;
+  const e = parseEnvironment(env);
   const production = e.NODE_ENV === "production";
   const dataDir = resolve(e.DATA_DIR);
   const partners = partnerSettings(e, production, dataDir);
@@ -32,9 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     production,
     port: e.PORT,
     host: e.HOST,
-    database: e.DATABASE_URL
-      ? ({ engine: "postgresql", url: e.DATABASE_URL } as const)
-      : ({ engine: "sqlite", file: join(dataDir, "ramp-gateway.db") } as const),
+    database: databaseOf(e, dataDir),
     dataDir,
     rampEnvironment: e.RAMP_ENVIRONMENT,
     logLevel: e.LOG_LEVEL,
@@ -117,6 +121,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Where `GET /metrics` is also served without the operator token (unset: only on the API's port, with it). */
     metricsListen: e.METRICS_LISTEN === undefined ? undefined : listenAddress(e.METRICS_LISTEN),
   };
+}
+
+function parseEnvironment(env: NodeJS.ProcessEnv): Env {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+const databaseOf = (e: Env, dataDir: string) =>
+  e.DATABASE_URL
+    ? ({ engine: "postgresql", url: e.DATABASE_URL } as const)
+    : ({ engine: "sqlite", file: join(dataDir, "ramp-gateway.db") } as const);
+
+/**
+ * The database the environment names, read without creating anything (loadConfig generates development secrets
+ * under DATA_DIR): what the operator CLI checks before it opens a database.
+ */
+export function configuredDatabase(env: NodeJS.ProcessEnv = process.env) {
+  const e = parseEnvironment(env);
+  return databaseOf(e, resolve(e.DATA_DIR));
 }
 
 const corruptSecrets = (file: string, reason: string) =>

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { createApp } from "./app.js";
-import { ConfigError, loadConfig, StartupError } from "./config.js";
+import { ConfigError, loadConfig, readSettingsFile, StartupError } from "./config.js";
 import { closeDestination, createLogger, stdoutDestination } from "./log.js";
 import { startEmbeddedSimulator } from "./providers/embedded-simulator.js";
 import { listenForScrapes } from "./rest/metrics.js";
@@ -23,6 +23,7 @@ async function main() {
   boundHeapGrowth();
   let config;
   try {
+    readSettingsFile();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -1,8 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { createApp, type App } from "../app.js";
 import type { OperatorActor } from "../audit/types.js";
-import { ConfigError, loadConfig } from "../config.js";
+import { ConfigError, configuredDatabase, loadConfig, readSettingsFile } from "../config.js";
+import type { DatabaseConfig } from "../db/client.js";
+import { holdsGatewayTables } from "../db/migrate.js";
 import { AppError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { AveniaWebhookRefused, registerPublicAveniaWebhook } from "../providers/avenia/webhook-registration.js";
@@ -52,6 +55,7 @@ const OPTIONS = {
   "target-id": { type: "string" },
   limit: { type: "string" },
   offset: { type: "string" },
+  "create-database": { type: "boolean", default: false },
 } as const;
 
 /** What a command is given: its words after the command's own, and the options. */
@@ -183,37 +187,61 @@ const COMMANDS: Record<string, { usage: string; run(invocation: Invocation): Pro
   },
 };
 
-/** Help lists the command table itself, so a command cannot be missing from it. */
-const USAGE = `Operator commands (same configuration as the server: DATABASE_URL, DATA_DIR, ...):
+/** The secrets production requires the environment to hold (config-refusals.ts), made with the same strength. */
+const PRODUCTION_SECRETS = ["JWT_SECRET", "OPERATOR_TOKEN", "SIGNING_KEY_ENCRYPTION_KEY"] as const;
 
-${Object.entries(COMMANDS)
+/** Commands that need neither the database nor the configuration: what they print on success, as it is. */
+const OFFLINE_COMMANDS: Record<string, { usage: string; run(): string }> = {
+  "secrets generate": {
+    usage: "",
+    run: () =>
+      [
+        "# Production secrets, new and random: keep them in your secret store or .env, never in version control.",
+        ...PRODUCTION_SECRETS.map((name) => `${name}=${randomBytes(32).toString("base64url")}`),
+      ].join("\n"),
+  },
+};
+
+/** Help lists the command tables themselves, so a command cannot be missing from it. */
+const USAGE = `Operator commands (the server's configuration: its environment, or .env in this directory):
+
+${[...Object.entries(COMMANDS), ...Object.entries(OFFLINE_COMMANDS)]
   .map(([words, { usage }]) => `  npm run -s admin -- ${words}${usage && ` ${usage}`}`)
   .join("\n")}
 
-Changes to the gateway's records are recorded in the audit log under your OS user name (audit-events lists them,
-newest first). avenia register-webhook changes Avenia's settings, not ours: it prints what it did, and is not audited.
-Prints the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage.`;
+Commands open the server's database (DATABASE_URL, or DATA_DIR's SQLite file) and refuse to run where there is
+none; --create-database creates and migrates one there instead. Changes to the gateway's records are recorded in
+the audit log under your OS user name (audit-events lists them, newest first). avenia register-webhook changes
+Avenia's settings, not ours: it prints what it did, and is not audited. secrets generate prints .env lines; the
+others print the result as JSON. Exit codes: 0 done, 1 refused (the error code and message are printed), 2 usage,
+78 configuration (what to set is printed).`;
 
-/** One command against the services (never HTTP): what it prints on success. */
-async function run(app: App, args: string[]): Promise<unknown> {
+/** The command the arguments name, its options, and the arguments after its words. */
+function commandOf(args: string[]) {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
   // Every command is two words but audit-events.
   const words = positionals[0] === "audit-events" ? 1 : 2;
   const name = positionals.slice(0, words).join(" ");
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command)
+  const offline = Object.hasOwn(OFFLINE_COMMANDS, name) ? OFFLINE_COMMANDS[name] : undefined;
+  if (!command && !offline)
     throw new UsageError(positionals.length ? `unknown command: ${positionals.join(" ")}` : "no command given");
-  const rest = positionals.slice(words);
-  return command.run({
-    app,
-    operator: { channel: "cli", osUser: osUser() },
-    values,
-    argument(index, what) {
-      const value = rest[index];
-      if (!value) throw new UsageError(`missing ${what}`);
-      return value;
-    },
-  });
+  return { command, offline, values, rest: positionals.slice(words) };
+}
+
+/**
+ * Refuses a database that holds no gateway tables unless asked to create one: run without the server's DATA_DIR,
+ * the CLI would otherwise make an empty database beside it and answer from that.
+ */
+async function requireExistingDatabase(database: DatabaseConfig, create: boolean): Promise<void> {
+  if (create || (await holdsGatewayTables(database))) return;
+  const where =
+    database.engine === "sqlite"
+      ? `No gateway database at ${database.file}: set DATA_DIR to the server's data directory`
+      : `The PostgreSQL database of DATABASE_URL holds no gateway tables: set DATABASE_URL to the server's`;
+  throw new ConfigError(
+    `${where} (run the command with the server's settings: its environment, or .env here), or pass --create-database to create one.`,
+  );
 }
 
 async function main(): Promise<number> {
@@ -224,9 +252,26 @@ async function main(): Promise<number> {
   }
   let app: App | undefined;
   try {
+    const { command, offline, values, rest } = commandOf(args);
+    if (offline) {
+      console.log(offline.run());
+      return 0;
+    }
+    readSettingsFile();
+    await requireExistingDatabase(configuredDatabase(), values["create-database"]);
     const config = loadConfig();
     app = await createApp(config, createLogger(config.logLevel === "info" ? "warn" : config.logLevel));
-    console.log(JSON.stringify(await run(app, args), null, 2));
+    const result = await command!.run({
+      app,
+      operator: { channel: "cli", osUser: osUser() },
+      values,
+      argument(index, what) {
+        const value = rest[index];
+        if (!value) throw new UsageError(`missing ${what}`);
+        return value;
+      },
+    });
+    console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
     if (error instanceof AppError) {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
@@ -79,6 +79,32 @@ export async function migrateFrom(
   return database.engine === "postgresql"
     ? migratePostgres(database.url, all, patience)
     : migrateSqlite(database.file, all);
+}
+
+/**
+ * Whether the database holds the gateway's tables (a migration has run on it), creating nothing: neither a
+ * SQLite file nor the migrations table. What the operator CLI checks before it opens a database.
+ */
+export async function holdsGatewayTables(database: DatabaseConfig): Promise<boolean> {
+  if (database.engine === "sqlite") {
+    if (!existsSync(database.file)) return false;
+    const db = new Database(database.file, { readonly: true, fileMustExist: true });
+    try {
+      return (
+        db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATIONS_TABLE) !== undefined
+      );
+    } finally {
+      db.close();
+    }
+  }
+  const { default: driver } = await import("pg");
+  const client = await connectPatiently(driver.Client, database.url, IMPATIENT);
+  try {
+    const { rows } = await client.query("SELECT to_regclass($1) IS NOT NULL AS present", [`"${MIGRATIONS_TABLE}"`]);
+    return (rows[0] as { present: boolean }).present;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Errors of a server that is not (yet) there or not ready: a database starting beside us, say. */

@@ -1,13 +1,23 @@
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { userInfo } from "node:os";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerSimulator } from "../../packages/partner-simulator/src/index.js";
 import { openDatabase } from "../../src/db/client.js";
-import { testEngine, type TestDatabase } from "../support/database.js";
+import { holdsGatewayTables } from "../../src/db/migrate.js";
+import { freshDatabase, testEngine, type TestDatabase } from "../support/database.js";
 import { LOG_DIR, rememberSecret } from "../support/secrets.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { call } from "../support/e2e-http.js";
@@ -45,14 +55,21 @@ const cliLog = join(LOG_DIR, `e2e-cli-${engine}-${process.pid}.log`);
 function runCli(
   database: TestDatabase,
   args: string[],
-  { timeoutMs = 30_000, settings = {} }: { timeoutMs?: number; settings?: Record<string, string> } = {},
+  {
+    timeoutMs = 30_000,
+    settings = {},
+    cwd = REPO_ROOT,
+    fromSettingsFile = false,
+  }: { timeoutMs?: number; settings?: Record<string, string>; cwd?: string; fromSettingsFile?: boolean } = {},
 ): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const name of INHERITED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name] as string;
-  Object.assign(env, { DATA_DIR: database.dataDir, ...(database.url && { DATABASE_URL: database.url }), ...settings });
+  if (!fromSettingsFile)
+    Object.assign(env, { DATA_DIR: database.dataDir, ...(database.url && { DATABASE_URL: database.url }) });
+  Object.assign(env, settings);
   const run = ++cliRuns;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -312,6 +329,84 @@ describe(`operator CLI (${engine})`, () => {
     expect(help.stdout).toContain("audit-events [--action <name>]");
     // The usage errors changed nothing.
     await refused(database, ["manager", "get", owner.profileId], "NOT_FOUND");
+  });
+
+  it("refuses a data directory or database without the gateway's tables, creating nothing, unless --create-database", async () => {
+    const empty = await freshDatabase(engine);
+    try {
+      const missing = await runCli(empty, ["partner", "list"]);
+      expect(missing.code, `${missing.stdout}\n${missing.stderr}`).toBe(78);
+      expect(missing.stdout).toBe("");
+      expect(missing.stderr).toContain(engine === "sqlite" ? "set DATA_DIR" : "set DATABASE_URL");
+      expect(missing.stderr).toContain("--create-database");
+      // Nothing was made: no database file, no development secrets, no tables.
+      expect(readdirSync(empty.dataDir)).toEqual([]);
+      if (engine === "postgresql") expect(await holdsGatewayTables(empty.config)).toBe(false);
+
+      const created = await runCli(empty, ["partner", "list", "--create-database"]);
+      expect(created.code, `${created.stdout}\n${created.stderr}`).toBe(0);
+      expect(created.json).toMatchObject({ partners: [] });
+      expect(await holdsGatewayTables(empty.config)).toBe(true);
+      // Once created, the database is the CLI's like any other.
+      expect((await runCli(empty, ["partner", "list"])).code).toBe(0);
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it("reads the server's settings from .env in the directory it runs in; the environment overrides the file", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "ramp-gateway-cli-"));
+    const empty = await freshDatabase(engine);
+    try {
+      const settings = [`DATA_DIR=${database.dataDir}`, ...(database.url ? [`DATABASE_URL=${database.url}`] : [])];
+      writeFileSync(join(directory, ".env"), `# the server's settings\n${settings.join("\n")}\n`);
+      const find = ["profile", "find", owner.email];
+      const fromFile = await runCli(database, find, { cwd: directory, fromSettingsFile: true });
+      expect(fromFile.code, `${fromFile.stdout}\n${fromFile.stderr}`).toBe(0);
+      expect(JSON.stringify(fromFile.json)).toContain(owner.profileId);
+
+      const overridden = await runCli(database, find, {
+        cwd: directory,
+        fromSettingsFile: true,
+        settings: { DATA_DIR: empty.dataDir, ...(empty.url && { DATABASE_URL: empty.url }) },
+      });
+      expect(overridden.code, `${overridden.stdout}\n${overridden.stderr}`).toBe(78);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+      await empty.drop();
+    }
+  });
+
+  it("secrets generate: prints the production secrets as .env lines, new each time, without a database", async () => {
+    const empty = await freshDatabase(engine);
+    try {
+      const [first, second] = await Promise.all([
+        runCli(empty, ["secrets", "generate"]),
+        runCli(empty, ["secrets", "generate"]),
+      ]);
+      const settings = (output: string) =>
+        Object.fromEntries(
+          output
+            .trim()
+            .split("\n")
+            .filter((line) => !line.startsWith("#"))
+            .map((line) => line.split("=") as [string, string]),
+        );
+      for (const result of [first, second]) {
+        expect(result.code, result.stderr).toBe(0);
+        const values = settings(result.stdout);
+        expect(Object.keys(values)).toEqual(["JWT_SECRET", "OPERATOR_TOKEN", "SIGNING_KEY_ENCRYPTION_KEY"]);
+        for (const value of Object.values(values)) {
+          rememberSecret(value);
+          expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        }
+      }
+      expect(settings(first.stdout).JWT_SECRET).not.toBe(settings(second.stdout).JWT_SECRET);
+      expect(readdirSync(empty.dataDir)).toEqual([]);
+      if (engine === "postgresql") expect(await holdsGatewayTables(empty.config)).toBe(false);
+    } finally {
+      await empty.drop();
+    }
   });
 
   it("partner credential <partnerId> <profileId>: prints a secret key that the server accepts for that profile", async () => {
