@@ -6,29 +6,12 @@ import { CORRIDOR_FIAT, type Corridor, type FiatSymbol } from "./corridors.js";
  * looks values up in, so what is advertised and what is accepted cannot drift apart.
  */
 
-/** Blockchain networks, as the reference contract's `Networks` enum names them. */
-export const NETWORKS = [
-  "assethub",
-  "arbitrum",
-  "avalanche",
-  "base",
-  "bsc",
-  "ethereum",
-  "polygon",
-  "moonbeam",
-] as const;
-export type Network = (typeof NETWORKS)[number];
 /** Networks whose assets are ERC-20 contracts; AssetHub names its assets by id instead. */
-export const EVM_NETWORKS = [
-  "arbitrum",
-  "avalanche",
-  "base",
-  "bsc",
-  "ethereum",
-  "polygon",
-  "moonbeam",
-] as const satisfies readonly Network[];
+export const EVM_NETWORKS = ["arbitrum", "avalanche", "base", "bsc", "ethereum", "polygon", "moonbeam"] as const;
 type EvmNetwork = (typeof EVM_NETWORKS)[number];
+/** Blockchain networks, as the reference contract's `Networks` enum names them (in its order). */
+export const NETWORKS = ["assethub", ...EVM_NETWORKS] as const;
+export type Network = (typeof NETWORKS)[number];
 
 /** Where a network's transactions are shown, the hash appended. */
 const EXPLORERS: Readonly<Record<Network, string>> = {

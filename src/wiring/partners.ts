@@ -31,6 +31,12 @@ export interface Partners {
   close(): Promise<void>;
 }
 
+/** The `names` of a partner's settings when each is set (not empty), else undefined. */
+function allSet<Settings, Name extends keyof Settings>(settings: Settings, names: readonly Name[]) {
+  if (!names.every((name) => settings[name])) return undefined;
+  return Object.fromEntries(names.map((name) => [name, settings[name]])) as { [N in Name]: NonNullable<Settings[N]> };
+}
+
 /**
  * The partners' clients, made from their settings, behind the ports the services call. A partner without
  * settings has no client: what it would serve answers PROVIDER_UNAVAILABLE. Tests may put a ramp provider of
@@ -44,24 +50,10 @@ export function connectPartners(
 ): Partners {
   const { avenia, alfredpay, corridors, closedCorridors } = config.partners;
   const { ramps } = config;
-  const aveniaClient =
-    avenia.baseUrl && avenia.apiKey && avenia.privateKeyPem
-      ? new AveniaClient({
-          baseUrl: avenia.baseUrl,
-          apiKey: avenia.apiKey,
-          privateKeyPem: avenia.privateKeyPem,
-          logger: log,
-        })
-      : undefined;
-  const alfredpayClient =
-    alfredpay.baseUrl && alfredpay.apiKey && alfredpay.apiSecret
-      ? new AlfredpayClient({
-          baseUrl: alfredpay.baseUrl,
-          apiKey: alfredpay.apiKey,
-          apiSecret: alfredpay.apiSecret,
-          logger: log,
-        })
-      : undefined;
+  const aveniaSettings = allSet(avenia, ["baseUrl", "apiKey", "privateKeyPem"]);
+  const aveniaClient = aveniaSettings && new AveniaClient({ ...aveniaSettings, logger: log });
+  const alfredpaySettings = allSet(alfredpay, ["baseUrl", "apiKey", "apiSecret"]);
+  const alfredpayClient = alfredpaySettings && new AlfredpayClient({ ...alfredpaySettings, logger: log });
   // The callback key is a callback's only partner call, and a rare one.
   const aveniaKeys =
     avenia.baseUrl === undefined

@@ -11,18 +11,15 @@ const order = z.looseObject({ transactionId: text("line"), customerId: text("lin
 /** A KYC or KYB status answer, with the ids the agreed callback adds to it (which submission, whose). */
 const verification = z.looseObject({ submissionId: text("line"), customerId: text("line"), status: text("label") });
 
-const orderCallback = <Type extends "onramp" | "offramp">(type: Type) =>
-  z.looseObject({ type: z.literal(type), data: order }).transform(({ data }): PartnerCallbackFacts => ({
+/** A callback of `type` about the object `data` reads, which its field `id` names. */
+const callback = <Type extends string, Id extends string>(
+  type: Type,
+  data: z.ZodType<Record<Id, string> & { customerId: string; status: string }>,
+  id: Id,
+) =>
+  z.looseObject({ type: z.literal(type), data }).transform(({ data }): PartnerCallbackFacts => ({
     subjectKind: type,
-    subjectId: data.transactionId,
-    partnerStatus: data.status,
-    partnerCustomerId: data.customerId,
-  }));
-
-const verificationCallback = <Type extends "kyc" | "kyb">(type: Type) =>
-  z.looseObject({ type: z.literal(type), data: verification }).transform(({ data }): PartnerCallbackFacts => ({
-    subjectKind: type,
-    subjectId: data.submissionId,
+    subjectId: data[id],
     partnerStatus: data.status,
     partnerCustomerId: data.customerId,
   }));
@@ -30,6 +27,11 @@ const verificationCallback = <Type extends "kyc" | "kyb">(type: Type) =>
 /** An Alfredpay callback about an order (onramp, offramp) or a verification (kyc, kyb). */
 export const alfredpayCallback = z.discriminatedUnion(
   "type",
-  [orderCallback("onramp"), orderCallback("offramp"), verificationCallback("kyc"), verificationCallback("kyb")],
+  [
+    callback("onramp", order, "transactionId"),
+    callback("offramp", order, "transactionId"),
+    callback("kyc", verification, "submissionId"),
+    callback("kyb", verification, "submissionId"),
+  ],
   { error: (issue) => (issue.code === "invalid_union" ? "must be onramp, offramp, kyc or kyb" : undefined) },
 );

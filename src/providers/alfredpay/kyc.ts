@@ -10,17 +10,11 @@ import type {
   KycCustomer,
   KycFileBytes,
   KycObservation,
-  KycProvider,
 } from "../kyc-port.js";
+import type { AlfredpayKycCalls } from "../partner-kyc.js";
 import type { AlfredpayClient, KycFileType, RelatedPersonFileType, SubmissionFile } from "./client.js";
 import type { KybSubmission, KycSubmission } from "./requests.js";
 import type { verificationStatus } from "./schemas.js";
-
-/** The part of the KYC port Alfredpay serves: API and hosted KYC/KYB in AR, CO, MX and US (BR is Avenia's). */
-type AlfredpayKycPort = Pick<
-  KycProvider,
-  "createCustomer" | "openSubmission" | "sendFile" | "sendSubmission" | "startHostedFlow" | "observe"
->;
 
 const KYC_FILE_TYPES: readonly KycFileType[] = ["National ID Front", "National ID Back", "Selfie"];
 const RELATED_PERSON_FILE_TYPES: readonly RelatedPersonFileType[] = ["docFront", "docBack"];
@@ -31,7 +25,7 @@ const MEXICAN_DOCUMENT_TYPES = ["INE", "Resident card", "passport"] as const;
  * KYC and KYB at Alfredpay. A customer's type says which of Alfredpay's twin routes (kyc, kyb) its attempts take.
  * Partner errors propagate as the client raised them; nothing here logs.
  */
-export class AlfredpayKyc implements AlfredpayKycPort {
+export class AlfredpayKyc implements AlfredpayKycCalls {
   constructor(private readonly client: AlfredpayClient) {}
 
   async createCustomer(input: {

@@ -13,6 +13,7 @@ import type {
   KycProvider,
   LivenessCheck,
 } from "../kyc-port.js";
+import type { AveniaKycCalls } from "../partner-kyc.js";
 import type { AveniaClient, AveniaDocumentType } from "./client.js";
 import type { CompanyKycLevel1 } from "./requests.js";
 
@@ -65,20 +66,11 @@ export function observationOf(attempt: {
   throw new PartnerError(PARTNER, "unknown", null, "unknown-attempt-status");
 }
 
-type BrazilKycCalls =
-  | "createCustomer"
-  | "submitBrazilKyc"
-  | "importKycToken"
-  | "registerBeneficialOwner"
-  | "submitBrazilKyb"
-  | "startHostedFlow"
-  | "observe";
-
 /**
  * The BR half of the KYC port at Avenia: the customer is a subaccount, documents are created at Avenia and their
  * bytes PUT to its pre-signed upload URLs, and level 1 is submitted by API, from a share token, or hosted (KYB).
  */
-export class AveniaKyc implements Pick<KycProvider, BrazilKycCalls> {
+export class AveniaKyc implements AveniaKycCalls {
   private readonly uploadTimeoutMs: number;
 
   constructor(
