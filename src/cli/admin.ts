@@ -5,6 +5,7 @@ import { createApp, type App } from "../app.js";
 import type { OperatorActor } from "../audit/types.js";
 import { ConfigError, configuredDatabase, loadConfig, readSettingsFile } from "../config.js";
 import type { DatabaseConfig } from "../db/client.js";
+import { backUpSqlite, BackupRefused } from "../db/backup.js";
 import { holdsGatewayTables } from "../db/migrate.js";
 import { AppError } from "../errors.js";
 import { createLogger } from "../log.js";
@@ -176,6 +177,10 @@ const COMMANDS: Record<string, { usage: string; run(invocation: Invocation): Pro
       return { signingKey: { id, createdAt } };
     },
   },
+  "database backup": {
+    usage: "<file>",
+    run: async ({ app, argument }) => ({ backup: await backUpSqlite(app.config.database, argument(0, "<file>")) }),
+  },
   "audit-events": {
     usage: `[--action <name>] [--target-id <id>] ${PAGE_OPTIONS}`,
     run: async (invocation) =>
@@ -279,7 +284,11 @@ async function main(): Promise<number> {
       console.error(`refused: ${error.code}: ${error.message}${details}`);
       return 1;
     }
-    if (error instanceof SigningKeyRotationRefused || error instanceof AveniaWebhookRefused) {
+    if (
+      error instanceof SigningKeyRotationRefused ||
+      error instanceof AveniaWebhookRefused ||
+      error instanceof BackupRefused
+    ) {
       console.error(`refused: ${error.message}`);
       return 1;
     }

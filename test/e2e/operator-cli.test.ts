@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import {
   appendFileSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -374,6 +375,36 @@ describe(`operator CLI (${engine})`, () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
       await empty.drop();
+    }
+  });
+
+  it("database backup <file>: SQLite's online backup while the server runs, which restores as the gateway's database; PostgreSQL: pg_dump", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "ramp-gateway-backup-"));
+    try {
+      const file = join(directory, "backup.db");
+      if (engine === "postgresql") {
+        const result = await runCli(database, ["database", "backup", file]);
+        expect(result.code, result.stderr).toBe(1);
+        expect(result.stderr).toContain("pg_dump");
+        expect(existsSync(file)).toBe(false);
+        return;
+      }
+      // The server keeps writing meanwhile (a sign-in writes its session): the copy is consistent all the same.
+      const [backup] = await Promise.all([succeeds(database, ["database", "backup", file]), signIn(server)]);
+      expect(backup.backup).toMatchObject({ file, pages: expect.any(Number), bytes: expect.any(Number) });
+      expect(backup.backup.bytes).toBeGreaterThan(0);
+      expect((await runCli(database, ["database", "backup", file])).stderr).toContain("exists");
+
+      // Restored as docs/operations.md says: the copy as DATA_DIR's database, beside the server's secrets.
+      const restored = join(directory, "restored");
+      mkdirSync(restored);
+      copyFileSync(file, join(restored, "ramp-gateway.db"));
+      copyFileSync(join(database.dataDir, "secrets.json"), join(restored, "secrets.json"));
+      const found = await runCli(database, ["profile", "find", owner.email], { settings: { DATA_DIR: restored } });
+      expect(found.code, found.stderr).toBe(0);
+      expect(JSON.stringify(found.json)).toContain(owner.profileId);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 
