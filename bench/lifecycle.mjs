@@ -106,7 +106,13 @@ const GATEWAYS = [
 
 /** The settings the gateway runs with, parsed by its own code from the environment startServer gave it. */
 function settingsOf(gateway) {
-  return loadConfig({ ...process.env, NODE_ENV: "production", SMTP_URL: gateway.mail.url, ...gateway.env });
+  return loadConfig({
+    ...process.env,
+    NODE_ENV: "production",
+    SMTP_URL: gateway.mail.url,
+    PUBLIC_BASE_URL: gateway.url,
+    ...gateway.env,
+  });
 }
 
 /**

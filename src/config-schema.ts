@@ -55,7 +55,8 @@ export const envSchema = z.object({
   WEBHOOK_DELIVERY_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
   WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   WEBHOOK_DELIVERY_CONCURRENCY_PER_RECEIVER: z.coerce.number().int().min(1).max(1_000).default(8),
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8080"),
+  // Unset: where the server listens (src/config.ts), which production refuses (src/config-refusals.ts).
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   WIDGET_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://widget.ramp-gateway.example/"),
   RAMP_START_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   RAMP_PROCESSOR_INTERVAL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
