@@ -245,7 +245,7 @@ async function integrator(gateway, { completeKyc, quotes }) {
     async lifecycle(rampType) {
       const ramp = await register(rampType);
       if (rampType === "SELL")
-        // What the wallet signed, as in the README's journey: a made-up signature (the simulator checks none) with a
+        // What the wallet signed, as in the journey of docs/guide.md: a made-up signature (the simulator checks none) with a
         // nonce of its own (Avenia spends a permit once).
         await call("POST", "/v1/ramp/update", { rampId: ramp.id, presignedTxs: signed(ramp.unsignedTxs) }, 200);
       const completed = new Promise((resolve, reject) => waiting.set(ramp.id, { resolve, reject }));

@@ -10,7 +10,7 @@ const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s[\]:]+)):(\d{1,5})$/;
 /** One of the embedded partner simulator's timings, in ms. */
 const simulatorTiming = z.string().regex(/^\d+$/, "must be a whole number of milliseconds").optional();
 
-/** Every environment variable of the service, parsed once. The README's table mirrors this list. */
+/** Every environment variable of the service, parsed once. docs/configuration.md's table mirrors this list. */
 export const envSchema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
