@@ -106,7 +106,13 @@ const GATEWAYS = [
 
 /** The settings the gateway runs with, parsed by its own code from the environment startServer gave it. */
 function settingsOf(gateway) {
-  return loadConfig({ ...process.env, NODE_ENV: "production", SMTP_URL: gateway.mail.url, ...gateway.env });
+  return loadConfig({
+    ...process.env,
+    NODE_ENV: "production",
+    SMTP_URL: gateway.mail.url,
+    PUBLIC_BASE_URL: gateway.url,
+    ...gateway.env,
+  });
 }
 
 /**
@@ -239,7 +245,7 @@ async function integrator(gateway, { completeKyc, quotes }) {
     async lifecycle(rampType) {
       const ramp = await register(rampType);
       if (rampType === "SELL")
-        // What the wallet signed, as in the README's journey: a made-up signature (the simulator checks none) with a
+        // What the wallet signed, as in the journey of docs/guide.md: a made-up signature (the simulator checks none) with a
         // nonce of its own (Avenia spends a permit once).
         await call("POST", "/v1/ramp/update", { rampId: ramp.id, presignedTxs: signed(ramp.unsignedTxs) }, 200);
       const completed = new Promise((resolve, reject) => waiting.set(ramp.id, { resolve, reject }));

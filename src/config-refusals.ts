@@ -24,6 +24,10 @@ export function startupRefusals(e: Env, production: boolean, partners: PartnerSe
         "SIGNING_KEY_ENCRYPTION_KEY (32+ characters) or SIGNING_PRIVATE_KEY must be set: the webhook signing key must survive restarts",
       );
     }
+    if (!e.PUBLIC_BASE_URL)
+      problems.push(
+        "PUBLIC_BASE_URL must be set: upload URLs and onboarding links must name the address callers reach, not the one the server listens on",
+      );
     if (e.AVENIA_BASE_URL?.startsWith("http:"))
       problems.push(
         "AVENIA_BASE_URL must be https://: the key Avenia's callbacks are verified with is fetched from it",

@@ -10,7 +10,7 @@ const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s[\]:]+)):(\d{1,5})$/;
 /** One of the embedded partner simulator's timings, in ms. */
 const simulatorTiming = z.string().regex(/^\d+$/, "must be a whole number of milliseconds").optional();
 
-/** Every environment variable of the service, parsed once. The README's table mirrors this list. */
+/** Every environment variable of the service, parsed once. docs/configuration.md's table mirrors this list. */
 export const envSchema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -55,7 +55,8 @@ export const envSchema = z.object({
   WEBHOOK_DELIVERY_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(250),
   WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   WEBHOOK_DELIVERY_CONCURRENCY_PER_RECEIVER: z.coerce.number().int().min(1).max(1_000).default(8),
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8080"),
+  // Unset: where the server listens (src/config.ts), which production refuses (src/config-refusals.ts).
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   WIDGET_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://widget.ramp-gateway.example/"),
   RAMP_START_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   RAMP_PROCESSOR_INTERVAL_MS: z.coerce.number().int().min(5).max(60_000).default(250),

@@ -80,7 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         e.WEBHOOK_DELIVERY_CONCURRENCY,
       ),
     },
-    publicBaseUrl: e.PUBLIC_BASE_URL,
+    /** Where callers reach this service (upload URLs, onboarding links); unset, where it listens. */
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? listenUrl(e.HOST, e.PORT),
     widgetBaseUrl: e.WIDGET_BASE_URL,
     ramps: {
       startWindowMs: e.RAMP_START_WINDOW_SECONDS * 1000,
@@ -144,6 +145,21 @@ const databaseOf = (e: Env, dataDir: string) =>
 export function configuredDatabase(env: NodeJS.ProcessEnv = process.env) {
   const e = parseEnvironment(env);
   return databaseOf(e, resolve(e.DATA_DIR));
+}
+
+/**
+ * The configuration once the server's port is known, which PORT=0 leaves to the system: a PUBLIC_BASE_URL left unset
+ * names the port chosen.
+ */
+export function listeningOn(config: Config, port: number): Config {
+  const followsListenAddress = config.publicBaseUrl === listenUrl(config.host, config.port);
+  return { ...config, port, publicBaseUrl: followsListenAddress ? listenUrl(config.host, port) : config.publicBaseUrl };
+}
+
+/** The URL of `host:port` as a browser on this machine writes it: a wildcard host is reached as localhost. */
+function listenUrl(host: string, port: number): string {
+  const named = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  return `http://${named.includes(":") ? `[${named}]` : named}:${port}`;
 }
 
 const corruptSecrets = (file: string, reason: string) =>

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { createApp } from "./app.js";
-import { ConfigError, loadConfig, readSettingsFile, StartupError } from "./config.js";
+import { ConfigError, listeningOn, loadConfig, readSettingsFile, StartupError } from "./config.js";
 import { closeDestination, createLogger, stdoutDestination } from "./log.js";
 import { startEmbeddedSimulator } from "./providers/embedded-simulator.js";
 import { listenForScrapes } from "./rest/metrics.js";
@@ -34,6 +34,7 @@ async function main() {
   }
   // The port is known before anything starts: the embedded simulator is told where to send its callbacks.
   const port = await portToListenOn(config.port, config.host, "PORT");
+  config = listeningOn(config, port);
   if (config.metricsListen)
     await portToListenOn(config.metricsListen.port, config.metricsListen.host, "METRICS_LISTEN");
   const output = stdoutDestination();

@@ -14,7 +14,7 @@ import type {
 /*
  * The sandbox ramp provider: a made-up rate and a processing run with configurable delays for the ramps of EU, the one
  * corridor no integrated partner serves (KYC, and the other corridors' ramps and rates, go to the partners). Its
- * failure triggers are documented in the README ("Sandbox provider").
+ * failure triggers are documented in docs/ramps.md ("Test triggers").
  */
 
 /** The sandbox's rate, for EU's ramps, the one corridor that can run on it (partners give theirs: market-rates.ts). */

@@ -6,18 +6,18 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
 
 /**
  * The GraphQL-over-HTTP audit of the `graphql-http` package (the specification's reference implementation)
- * against the BUILT server's `/graphql`: every MUST passes, and every SHOULD passes unless the README's
+ * against the BUILT server's `/graphql`: every MUST passes, and every SHOULD passes unless docs/api.md's
  * "GraphQL over HTTP" section lists it with the reason. MAYs are options, not checked.
  */
 
-const README = fileURLToPath(new URL("../../README.md", import.meta.url));
+const API_DOCUMENT = fileURLToPath(new URL("../../docs/api.md", import.meta.url));
 
-/** The SHOULDs the README says are not followed: audit id -> the audit's name as the README gives it. */
+/** The SHOULDs docs/api.md says are not followed: audit id -> the audit's name as docs/api.md gives it. */
 function documentedExceptions(): Map<string, string> {
-  const section = readFileSync(README, "utf8")
+  const section = readFileSync(API_DOCUMENT, "utf8")
     .split(/^## /m)
     .find((part) => part.startsWith("GraphQL over HTTP\n"));
-  if (!section) throw new Error('README.md has no "## GraphQL over HTTP" section');
+  if (!section) throw new Error('docs/api.md has no "## GraphQL over HTTP" section');
   return new Map([...section.matchAll(/^\| `(\w{4})` \| (.+?) \|/gm)].map(([, id, name]) => [id!, name!]));
 }
 
@@ -57,15 +57,15 @@ describe(`GraphQL over HTTP (${process.env.TEST_DB ?? "sqlite"})`, () => {
     "%s %s",
     async (id) => {
       const result = await run(id);
-      expect(result.status, `${reason(result)}: follow it, or list it in the README with the reason`).toBe("ok");
+      expect(result.status, `${reason(result)}: follow it, or list it in docs/api.md with the reason`).toBe("ok");
     },
   );
 
-  it.each([...exceptions])("%s is listed in the README as not followed, and is not: %s", async (id, name) => {
+  it.each([...exceptions])("%s is listed in docs/api.md as not followed, and is not: %s", async (id, name) => {
     const audit = audits.find((candidate) => candidate.id === id);
-    expect(audit?.name, `the README names ${id} as graphql-http does`).toBe(name);
+    expect(audit?.name, `docs/api.md names ${id} as graphql-http does`).toBe(name);
     expect(name).toMatch(/^SHOULD /);
     const result = await run(id);
-    expect(result.status, "it passes now: take it off the README's list").toBe("warn");
+    expect(result.status, "it passes now: take it off docs/api.md's list").toBe("warn");
   });
 });

@@ -33,7 +33,7 @@ const operatorHeaders = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 /** The channel the processes LISTEN and NOTIFY on (src/events/bus.ts). */
 const BUS_CHANNEL = "ramp_gateway_bus";
 const IGNORED_NOTIFICATION = "ignored a bus notification that is not ours";
-/** The shared rate-limit counts are added up every 250 ms in production (src/rate-limits/limiter.ts, README). */
+/** The shared rate-limit counts are added up every 250 ms in production (src/rate-limits/limiter.ts, docs/configuration.md). */
 const RATE_LIMIT_FLUSH_MS = 250;
 const PROFILE_BUDGET = 12;
 
@@ -119,7 +119,7 @@ describe("two server processes on one PostgreSQL database", () => {
       const caller = await newSecretKey(a, "e2e-two-processors");
       await completeKyc(httpSend(b), caller.headers, ["BR"]);
       // BR SELLs: the first step after the start sends the payout to Avenia, the money step the processors race for.
-      // Amounts ending in .77 have Avenia answer the payout 503 once (README, triggers): looked up, then sent again.
+      // Amounts ending in .77 have Avenia answer the payout 503 once (docs/ramps.md, test triggers): looked up, then sent again.
       const amounts = ["50", "50.77", "60", "70", "80.77", "90", "100", "110"];
       const registered = await Promise.all(
         amounts.map(async (inputAmount, index) => {

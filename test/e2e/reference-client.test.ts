@@ -34,7 +34,7 @@ interface Difference {
 }
 
 const PROVIDER_AGNOSTIC_PHASES =
-  "phase names are the service's provider-agnostic ones (initial, awaitingPayment, ..., complete, failed, timedOut), not the reference's provider steps (README, ramp phases)";
+  "phase names are the service's provider-agnostic ones (initial, awaitingPayment, ..., complete, failed, timedOut), not the reference's provider steps (docs/ramps.md, Lifecycle)";
 
 /**
  * Deliberate differences from the reference (issue 14): ignored by the validation, nothing else is. Status

@@ -468,6 +468,7 @@ describe("start-up", () => {
       JWT_SECRET: secret(),
       OPERATOR_TOKEN: secret(),
       SIGNING_KEY_ENCRYPTION_KEY: secret(),
+      PUBLIC_BASE_URL: "https://gateway.example",
     };
     try {
       const refused = startServerProcess({ database, env });

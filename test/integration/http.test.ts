@@ -951,6 +951,7 @@ describe("GraphQL in production", () => {
       JWT_SECRET: jwtSecret,
       OPERATOR_TOKEN: `operator-${jwtSecret}`,
       SIGNING_KEY_ENCRYPTION_KEY: `signing-${jwtSecret}`,
+      PUBLIC_BASE_URL: "https://gateway.example",
     });
   });
   afterAll(() => p?.close());

@@ -13,7 +13,7 @@ import { ok } from "../support/kit.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** The documented defaults (README, Retention). */
+/** The documented defaults (docs/operations.md, Retention). */
 const AGES = {
   delivery: 30 * DAY,
   idempotency: 24 * HOUR,

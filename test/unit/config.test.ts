@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.js";
+import { ConfigError, listeningOn, loadConfig } from "../../src/config.js";
 
 /** Configuration (CONTRACT.md, Configuration names): defaults, engine choice, errors naming the variable, production checks. */
 
@@ -22,6 +22,7 @@ const JWT_SECRET = "unit-test-jwt-secret-0123456789abcdefghij";
 const SMTP_URL = "smtp://127.0.0.1:2525";
 const OPERATOR_TOKEN = "unit-test-operator-token-0123456789abcdef";
 const SIGNING_KEY_ENCRYPTION_KEY = "unit-test-signing-key-encryption-0123456789";
+const PUBLIC_BASE_URL = "https://gateway.example";
 
 function configError(env: Record<string, string>): ConfigError {
   let thrown: unknown;
@@ -99,6 +100,31 @@ describe("loadConfig defaults", () => {
       graphql: { maxDepth: 3, maxAliases: 2, maxCost: 100 },
       jwt: { secret: JWT_SECRET },
     });
+  });
+});
+
+describe("PUBLIC_BASE_URL", () => {
+  it("defaults to where the server listens: its host and PORT, a wildcard host as localhost", () => {
+    const at = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir(), ...env }).publicBaseUrl;
+    expect(at({})).toBe("http://127.0.0.1:8080");
+    expect(at({ PORT: "9090" })).toBe("http://127.0.0.1:9090");
+    expect(at({ HOST: "0.0.0.0", PORT: "9090" })).toBe("http://localhost:9090");
+    expect(at({ HOST: "::", PORT: "9090" })).toBe("http://localhost:9090");
+    expect(at({ HOST: "::1", PORT: "9090" })).toBe("http://[::1]:9090");
+    expect(at({ HOST: "gateway.internal", PORT: "9090" })).toBe("http://gateway.internal:9090");
+  });
+
+  it("is taken as given, whatever the port", () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), PORT: "9090", PUBLIC_BASE_URL });
+    expect(config.publicBaseUrl).toBe(PUBLIC_BASE_URL);
+    expect(listeningOn(config, 9090).publicBaseUrl).toBe(PUBLIC_BASE_URL);
+  });
+
+  it("follows the port the system chose for PORT=0, unless given", () => {
+    const chosen = listeningOn(loadConfig({ DATA_DIR: dataDir(), PORT: "0" }), 41234);
+    expect(chosen).toMatchObject({ port: 41234, publicBaseUrl: "http://127.0.0.1:41234" });
+    const given = listeningOn(loadConfig({ DATA_DIR: dataDir(), PORT: "0", PUBLIC_BASE_URL }), 41234);
+    expect(given).toMatchObject({ port: 41234, publicBaseUrl: PUBLIC_BASE_URL });
   });
 });
 
@@ -300,6 +326,7 @@ describe("partner settings", () => {
       JWT_SECRET,
       OPERATOR_TOKEN,
       SIGNING_KEY_ENCRYPTION_KEY,
+      PUBLIC_BASE_URL,
     };
     expect(loadConfig(production).partners.simulator.mode).toBe("off");
     expect(loadConfig({ ...production, PARTNER_SIMULATOR: "embedded" }).partners.simulator.mode).toBe("embedded");
@@ -371,6 +398,7 @@ describe("production checks", () => {
     DATA_DIR: dataDir(),
     OPERATOR_TOKEN,
     SIGNING_KEY_ENCRYPTION_KEY,
+    PUBLIC_BASE_URL,
     ...env,
   });
 
@@ -457,6 +485,14 @@ describe("production checks", () => {
     expect(message).toMatch(/^Refusing to start in production:\n {2}ALFREDPAY_BASE_URL must be https/);
   });
 
+  it("refuses to start without PUBLIC_BASE_URL: the listen address is not where callers reach the service", () => {
+    const message = configError(
+      production({ SMTP_URL, JWT_SECRET, PUBLIC_BASE_URL: undefined as unknown as string }),
+    ).message;
+    expect(message).toMatch(/^Refusing to start in production:\n {2}PUBLIC_BASE_URL must be set: upload URLs/);
+    expect(loadConfig(production({ SMTP_URL, JWT_SECRET })).publicBaseUrl).toBe(PUBLIC_BASE_URL);
+  });
+
   it("starts with both set: production mode, introspection off, the given secret", () => {
     const env = production({ SMTP_URL, JWT_SECRET: "y".repeat(32) });
     const config = loadConfig(env);
@@ -480,6 +516,7 @@ describe("RAMP_ENVIRONMENT=live", () => {
     JWT_SECRET,
     OPERATOR_TOKEN,
     SIGNING_KEY_ENCRYPTION_KEY,
+    PUBLIC_BASE_URL,
   });
 
   it.each([

@@ -129,7 +129,7 @@ function plain(a: Fixed): string {
   return full.includes(".") ? full.replace(/0+$/, "").replace(/\.$/, "") : full;
 }
 
-// The sandbox's documented terms (README, "Sandbox provider"), typed in again so the reference does not
+// The sandbox's documented terms (docs/ramps.md, "Prices"), typed in again so the reference does not
 // read them from the code under test.
 const FIAT_PER_USD: Record<FiatSymbol, string> = {
   USD: "1",
