@@ -13,7 +13,7 @@ export class StartupError extends Error {}
 export class ConfigError extends StartupError {}
 
 /** The settings file both the server and the operator CLI read, from the directory they start in. */
-export const SETTINGS_FILE = ".env";
+const SETTINGS_FILE = ".env";
 
 /**
  * Adds SETTINGS_FILE's settings to the environment, when there is one: a variable the environment already has
