@@ -28,6 +28,8 @@ export function startupRefusals(e: Env, production: boolean, partners: PartnerSe
       problems.push(
         "PUBLIC_BASE_URL must be set: upload URLs and onboarding links must name the address callers reach, not the one the server listens on",
       );
+    if (!e.JWT_SECRET || !e.OPERATOR_TOKEN || (!e.SIGNING_KEY_ENCRYPTION_KEY && !e.SIGNING_PRIVATE_KEY))
+      problems.push("(`npm run -s admin -- secrets generate` prints new values for the secrets, as .env lines)");
     if (e.AVENIA_BASE_URL?.startsWith("http:"))
       problems.push(
         "AVENIA_BASE_URL must be https://: the key Avenia's callbacks are verified with is fetched from it",

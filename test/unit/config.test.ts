@@ -407,6 +407,7 @@ describe("production checks", () => {
     expect(message).toMatch(/production/i);
     expect(message).toContain("SMTP_URL");
     expect(message).not.toContain("JWT_SECRET");
+    expect(message).not.toContain("secrets generate");
   });
 
   it("refuses to start without JWT_SECRET, and generates none", () => {
@@ -415,6 +416,7 @@ describe("production checks", () => {
     expect(message).toMatch(/production/i);
     expect(message).toContain("JWT_SECRET");
     expect(message).toMatch(/32/);
+    expect(message).toContain("npm run -s admin -- secrets generate");
     expect(existsSync(join(env.DATA_DIR, "secrets.json"))).toBe(false);
   });
 
