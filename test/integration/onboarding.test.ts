@@ -774,8 +774,8 @@ describe("GET /v1/onboarding/requirements", () => {
       "requirementsVersion",
       "steps",
     ]);
-    expect(() => new URL(response.body.documentationUrl)).not.toThrow();
-    expect(() => new URL(response.body.openapiUrl)).not.toThrow();
+    expect(new URL(response.body.documentationUrl).pathname).toBe("/docs");
+    expect(new URL(response.body.openapiUrl).pathname).toBe("/v1/openapi.json");
     expect(response.body.documents.length).toBeGreaterThan(0);
     for (const document of response.body.documents) {
       expect(document).toEqual({
