@@ -8,11 +8,9 @@ import type { FastifyInstance } from "fastify";
  * browser by Redoc, whose one script this service serves from its npm package, so the page works offline.
  */
 
+const require = createRequire(import.meta.url);
 /** Redoc's browser build, which its package's exports do not name: found beside its package.json. */
-const REDOC_SCRIPT = join(
-  dirname(createRequire(import.meta.url).resolve("redoc/package.json")),
-  "bundles/redoc.standalone.js",
-);
+const REDOC_SCRIPT = join(dirname(require.resolve("redoc/package.json")), "bundles/redoc.standalone.js");
 
 const PAGE = `<!doctype html>
 <html lang="en">
