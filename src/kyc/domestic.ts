@@ -31,7 +31,9 @@ const date = calendarDate();
 const oneOf = <const Values extends readonly [string, ...string[]]>(values: Values) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
 /** The country is decided before these are read (a REST adapter takes it from the path, the query or the body). */
-const country = oneOf(DOMESTIC_COUNTRIES);
+const country = named("DomesticCountry", oneOf(DOMESTIC_COUNTRIES)).describe(
+  "The customer's country; for a managed child the manager's current policy must allow it on changes.",
+);
 const type = z.enum(["INDIVIDUAL", "BUSINESS"]).optional();
 
 /**
@@ -159,7 +161,11 @@ export const kybInformation = z
   });
 
 /** The country of a business customer's KYB details (CO and MX, as KYB information). */
-export const kybCountryInput = z.object({ country: oneOf(KYB_COUNTRIES) }).strict();
+export const kybCountryInput = z
+  .object({
+    country: named("DomesticKybCountry", oneOf(KYB_COUNTRIES)).describe("The business customer's country (CO or MX)."),
+  })
+  .strict();
 
 /** The reference's file types of a KYB submission: a business's, and a related person's. */
 export const KYB_FILE_TYPES = [
@@ -235,7 +241,14 @@ export type RetriedCaseView = z.output<typeof retriedCaseView>;
 
 /** Creating a provider customer names only its country. */
 export const customerInput = z.object({ country }).strict();
-export const sendSubmissionInput = z.object({ country, submissionId: uuid("must be a submission id") }).strict();
+export const sendSubmissionInput = z
+  .object({
+    country,
+    submissionId: named("ID", uuid("must be a submission id")).describe(
+      "The customer's current submission; any other id is NOT_FOUND.",
+    ),
+  })
+  .strict();
 /** A customer of the country: the individual one, or with `type` BUSINESS the business one. */
 export const customerTypeInput = z.object({ country, type }).strict();
 /** The hosted flow's link names only the country (the operation says individual or business). */

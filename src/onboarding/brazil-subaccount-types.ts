@@ -89,10 +89,24 @@ export const importTokenInput = z
   .strict();
 
 /** The subaccount with this CPF or CNPJ (it must be the subject's). */
-export const taxIdInput = z.object({ taxId: taxIdText() }).strict();
+export const taxIdInput = z
+  .object({
+    taxId: taxIdText().describe(
+      "The subaccount's CPF or CNPJ (formatting ignored); another profile's is VALIDATION_FAILED.",
+    ),
+  })
+  .strict();
 /** The subaccount with this CPF or CNPJ, or without one the subject's own. */
-export const optionalTaxIdInput = z.object({ taxId: taxIdText().optional() }).strict();
-export const remainingLimitInput = optionalTaxIdInput.extend({ direction: z.enum(["BUY", "SELL"]) }).strict();
+export const optionalTaxIdInput = z
+  .object({
+    taxId: taxIdText()
+      .optional()
+      .describe("The subaccount's CPF or CNPJ; null or left out: the subject's own subaccount."),
+  })
+  .strict();
+export const remainingLimitInput = optionalTaxIdInput
+  .extend({ direction: z.enum(["BUY", "SELL"]).describe("BUY (BRL paid in) or SELL (BRL paid out).") })
+  .strict();
 
 /** How far a BR KYC or KYB attempt is, and the provider's decision once it is COMPLETED. */
 export const BRAZIL_VERIFICATION_PROGRESS = ["PENDING", "PROCESSING", "COMPLETED"] as const;

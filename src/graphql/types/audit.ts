@@ -17,7 +17,7 @@ registerGraphQLEnum(OperatorChannelEnum, {
 /** manager.created is MANAGER_CREATED, signing-key.rotated SIGNING_KEY_ROTATED. */
 const auditName = (value: string) => value.replace(/[.-]/g, "_").toUpperCase();
 
-export const AuditActionEnum = namedEnumOf(OPERATOR_ACTIONS, auditName);
+const AuditActionEnum = namedEnumOf(OPERATOR_ACTIONS, auditName);
 registerGraphQLEnum(AuditActionEnum, {
   name: "AuditAction",
   description: "What an operator change did (REST spells MANAGER_CREATED as manager.created).",

@@ -14,7 +14,7 @@ import { inputType } from "./input-type.js";
 import { enumOf, screamingEnumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-export const DomesticCountryEnum = enumOf(DOMESTIC_COUNTRIES);
+const DomesticCountryEnum = enumOf(DOMESTIC_COUNTRIES);
 registerGraphQLEnum(DomesticCountryEnum, {
   name: "DomesticCountry",
   description: "The corridors whose customers and KYC/KYB go through the domestic provider (REST: /v1/domestic).",

@@ -11,7 +11,7 @@ import { connectionType } from "./connection.js";
 import { registerGraphQLEnum } from "./output-type.js";
 import { createFiatAccountInput, fiatAccountView } from "../../fiat-accounts/types.js";
 
-export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
+const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
 registerGraphQLEnum(FiatAccountCountryEnum, {
   name: "FiatAccountCountry",
   description: "The corridors with payout fiat accounts.",

@@ -59,7 +59,7 @@ registerGraphQLEnum(CreationSourceEnum, {
     MANAGER: { description: "Its manager, through createManagedProfile (REST: POST /v1/managed-profiles)." },
   },
 });
-export const ManagedProfileFilterEnum = enumOf(["active", "deleted", "all"] as const);
+const ManagedProfileFilterEnum = enumOf(["active", "deleted", "all"] as const);
 registerGraphQLEnum(ManagedProfileFilterEnum, {
   name: "ManagedProfileFilter",
   description: "Which managed children a list returns, by status.",
@@ -92,9 +92,7 @@ export const PartnerCredentialInput = inputType("PartnerCredentialInput", create
   fields: ["profileId", "name", "expiresAt"], // the partner is an argument of its own
 });
 
-export const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) =>
-  name.replace(/-/g, "_").toUpperCase(),
-);
+const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) => name.replace(/-/g, "_").toUpperCase());
 registerGraphQLEnum(PricingProfileNameEnum, {
   name: "PricingProfileName",
   description: "A pricing profile, by name (REST spells PARTNER_MARKUP as partner-markup).",

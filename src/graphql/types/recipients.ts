@@ -14,7 +14,7 @@ import {
 import { connectionType } from "./connection.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-export const RelationshipEnum = enumOf(RELATIONSHIPS);
+const RelationshipEnum = enumOf(RELATIONSHIPS);
 registerGraphQLEnum(RelationshipEnum, {
   name: "RecipientRelationship",
   description: "How the sender says it relates to a recipient or invitee; the sender may change it at any time.",

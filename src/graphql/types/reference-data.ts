@@ -21,14 +21,14 @@ const NETWORK_DESCRIPTIONS: Record<(typeof NETWORKS)[number], string> = {
   polygon: `Polygon, ${EVM}.`,
   moonbeam: `Moonbeam, ${EVM}; no asset is listed on it.`,
 };
-export const NetworkEnum = enumOf(NETWORKS);
+const NetworkEnum = enumOf(NETWORKS);
 registerGraphQLEnum(NetworkEnum, {
   name: "Network",
   description: "Blockchain networks.",
   valuesConfig: valuesConfigOf(NETWORK_DESCRIPTIONS),
 });
 
-export const FiatCurrencySymbolEnum = enumOf(FIAT_SYMBOLS);
+const FiatCurrencySymbolEnum = enumOf(FIAT_SYMBOLS);
 registerGraphQLEnum(FiatCurrencySymbolEnum, {
   name: "FiatCurrencySymbol",
   description: "ISO 4217 code of a supported fiat currency; each corridor uses exactly one.",
