@@ -24,8 +24,7 @@ import { outputType, registerGraphQLEnum } from "./output-type.js";
  * field names.
  */
 
-const BrazilVerificationProgressEnum = enumOf(BRAZIL_VERIFICATION_PROGRESS);
-registerGraphQLEnum(BrazilVerificationProgressEnum, {
+registerGraphQLEnum(enumOf(BRAZIL_VERIFICATION_PROGRESS), {
   name: "BrazilVerificationProgress",
   description: "How far a BR KYC or KYB attempt is, as REST's status spells it.",
   valuesConfig: {
@@ -35,8 +34,7 @@ registerGraphQLEnum(BrazilVerificationProgressEnum, {
   },
 });
 
-const BrazilVerificationResultEnum = enumOf(BRAZIL_VERIFICATION_RESULTS);
-registerGraphQLEnum(BrazilVerificationResultEnum, {
+registerGraphQLEnum(enumOf(BRAZIL_VERIFICATION_RESULTS), {
   name: "BrazilVerificationResult",
   description: "The provider's decision on a completed BR KYC or KYB attempt.",
   valuesConfig: {
@@ -48,15 +46,17 @@ registerGraphQLEnum(BrazilVerificationResultEnum, {
 });
 
 /** REST's identityStatus values: the GraphQL names cannot hold its hyphen. */
-const BrazilIdentityStatusEnum = namedEnumOf(BRAZIL_IDENTITY_STATUSES, (status) => status.replace("-", "_"));
-registerGraphQLEnum(BrazilIdentityStatusEnum, {
-  name: "BrazilIdentityStatus",
-  description: "Whether the subaccount's holder is identified (REST spells NOT_IDENTIFIED as NOT-IDENTIFIED).",
-  valuesConfig: {
-    NOT_IDENTIFIED: { description: "KYC (KYB) is not approved yet, or was rejected." },
-    CONFIRMED: { description: "KYC (KYB) is approved: level 1." },
+registerGraphQLEnum(
+  namedEnumOf(BRAZIL_IDENTITY_STATUSES, (status) => status.replace("-", "_")),
+  {
+    name: "BrazilIdentityStatus",
+    description: "Whether the subaccount's holder is identified (REST spells NOT_IDENTIFIED as NOT-IDENTIFIED).",
+    valuesConfig: {
+      NOT_IDENTIFIED: { description: "KYC (KYB) is not approved yet, or was rejected." },
+      CONFIRMED: { description: "KYC (KYB) is approved: level 1." },
+    },
   },
-});
+);
 
 @InputType({
   description: "A BR subaccount: created, returned unchanged when it exists, or reopened when it was rejected.",
@@ -108,8 +108,7 @@ export const ImportBrazilKycTokenInput = inputType("ImportBrazilKycTokenInput", 
 });
 
 /** The identity documents level 1 KYC takes (no passport, as REST's getUploadUrls). */
-const BrazilIdentityDocumentTypeEnum = { ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const;
-registerGraphQLEnum(BrazilIdentityDocumentTypeEnum, {
+registerGraphQLEnum({ ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const, {
   name: "BrazilIdentityDocumentType",
   description: "An identity document for BR level 1 KYC (REST spells DRIVERS_LICENSE as DRIVERS-LICENSE).",
   valuesConfig: {

@@ -14,8 +14,7 @@ import { inputType } from "./input-type.js";
 import { enumOf, screamingEnumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-const DomesticCountryEnum = enumOf(DOMESTIC_COUNTRIES);
-registerGraphQLEnum(DomesticCountryEnum, {
+registerGraphQLEnum(enumOf(DOMESTIC_COUNTRIES), {
   name: "DomesticCountry",
   description: "The corridors whose customers and KYC/KYB go through the domestic provider (REST: /v1/domestic).",
   valuesConfig: {
@@ -26,8 +25,7 @@ registerGraphQLEnum(DomesticCountryEnum, {
   },
 });
 
-export const DomesticKybCountryEnum = enumOf(KYB_COUNTRIES);
-registerGraphQLEnum(DomesticKybCountryEnum, {
+export const DomesticKybCountryEnum = registerGraphQLEnum(enumOf(KYB_COUNTRIES), {
   name: "DomesticKybCountry",
   description: "The domestic corridors that take a business's KYB information through the API.",
   valuesConfig: {
@@ -36,8 +34,7 @@ registerGraphQLEnum(DomesticKybCountryEnum, {
   },
 });
 
-const DomesticKycStatusEnum = enumOf(DOMESTIC_STATUSES);
-registerGraphQLEnum(DomesticKycStatusEnum, {
+registerGraphQLEnum(enumOf(DOMESTIC_STATUSES), {
   name: "DomesticKycStatus",
   description: "Where a domestic customer's KYC (KYB) stands, spelled as the REST status routes spell it.",
   valuesConfig: {
@@ -51,8 +48,7 @@ registerGraphQLEnum(DomesticKycStatusEnum, {
   },
 });
 
-const ColombianDocumentTypeEnum = enumOf(["CC", "CE"] as const);
-registerGraphQLEnum(ColombianDocumentTypeEnum, {
+registerGraphQLEnum(enumOf(["CC", "CE"] as const), {
   name: "ColombianDocumentType",
   description: "An identity document in Colombia.",
   valuesConfig: {
@@ -61,8 +57,7 @@ registerGraphQLEnum(ColombianDocumentTypeEnum, {
   },
 });
 
-const ArgentineDocumentTypeEnum = enumOf(["DNI"] as const);
-registerGraphQLEnum(ArgentineDocumentTypeEnum, {
+registerGraphQLEnum(enumOf(["DNI"] as const), {
   name: "ArgentineDocumentType",
   description: "An identity document in Argentina.",
   valuesConfig: { DNI: { description: "Documento Nacional de Identidad: the national identity card." } },
@@ -118,8 +113,7 @@ export class DomesticKybRelatedPersonInput {
   politicallyExposed?: boolean | null;
 }
 
-const DomesticKybFileTypeEnum = screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES]);
-registerGraphQLEnum(DomesticKybFileTypeEnum, {
+registerGraphQLEnum(screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES]), {
   name: "DomesticKybFileType",
   description:
     "A file of a KYB submission, as REST's fileType spells it in camelCase (TAX_ID_DOCUMENT: taxIdDocument).",
