@@ -18,15 +18,27 @@ const taxIdText = () => text("code").trim().min(1, "is required");
 export const createSubaccountInput = z
   .object({
     accountType: z.enum(["INDIVIDUAL", "COMPANY"]),
-    name: z.string().trim().min(1, "is required").max(200),
-    taxId: taxIdText(),
-    quoteId: uuid().optional(),
-    sessionId: uuid().optional(),
-    companyName: z.string().max(200).optional(),
-    startDate: calendarDate().optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(200)
+      .describe("The person's full name or the company's legal name, 1 to 200 characters once trimmed."),
+    taxId: taxIdText().describe(
+      "CPF for an individual or CNPJ for a company, check digits verified (dots, dashes and slashes ignored); an existing subaccount's must match.",
+    ),
+    quoteId: uuid().optional().describe("A quote the subaccount is created for; accepted, not used."),
+    sessionId: uuid().optional().describe("A widget session the subaccount is created in; accepted, not used."),
+    companyName: z
+      .string()
+      .max(200)
+      .optional()
+      .describe("The company's name, at most 200 characters; accepted, not used."),
+    startDate: calendarDate().optional().describe("The company's start date; accepted, not used."),
     cnpj: taxIdText()
       .refine((cnpj) => isValidCnpj(digits(cnpj)), "is not a valid CNPJ")
-      .optional(),
+      .optional()
+      .describe("The company's CNPJ; accepted, not used (taxId decides)."),
   })
   .strict()
   .superRefine((input, context) => {

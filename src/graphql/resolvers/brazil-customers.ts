@@ -47,10 +47,10 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
         description: "The customer type, name and tax id; the other fields are accepted as REST accepts them.",
       },
     },
-    toInput: ({ input: { customerType, ...input } }: { input: CreateBrazilSubaccountInput }) => ({
-      ...input,
-      accountType: customerType === "business" ? "COMPANY" : "INDIVIDUAL",
-    }),
+    toInput: ({ input }) => {
+      const { customerType, ...fields } = input as { customerType: string };
+      return { ...fields, accountType: customerType === "business" ? "COMPANY" : "INDIVIDUAL" };
+    },
   }),
   operationField(BR.newKyc, {
     mutation: "submitBrazilKyc",
