@@ -96,14 +96,24 @@ export const kycInformation = z
  * A person a business declares with its KYB information (a legal representative, an owner), under the
  * reference's names: handed to the provider, which gives each an id; only the ids are kept.
  */
-const relatedPerson = z
+export const relatedPerson = z
   .object({
-    firstName: name,
-    lastName: name,
-    email: email(),
-    dateOfBirth: date,
-    nationalities: z.array(countryCode()).min(1, "must name at least one").max(10),
-    dni: z.string().trim().min(1).max(50).optional().describe("The person's identity document number."),
+    firstName: name.describe("Given name(s), 1 to 100 characters after trimming."),
+    lastName: name.describe("Family name(s), 1 to 100 characters after trimming."),
+    email: email().describe("The person's email address."),
+    dateOfBirth: date.describe("The birth date, YYYY-MM-DD."),
+    nationalities: z
+      .array(countryCode())
+      .min(1, "must name at least one")
+      .max(10)
+      .describe("The person's nationalities: 1 to 10, each a two-letter ISO 3166-1 country code."),
+    dni: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe("The identity document's number, 1 to 50 characters after trimming."),
     cpf: text("code")
       .refine((value) => isValidCpf(value.replace(/[.\-\s]/g, "")), "is not a valid CPF")
       .optional()
@@ -116,33 +126,56 @@ const relatedPerson = z
 export const kybInformation = z
   .object({
     country: oneOf(KYB_COUNTRIES),
-    businessName: name,
-    taxId: z.string().trim().min(1).max(50),
-    address: optionalText,
-    city: optionalText,
-    state: optionalText,
-    zipCode: optionalText,
-    website: optionalText,
-    businessActivities: optionalText,
-    accountPurpose: optionalText,
-    sourceOfFunds: optionalText,
+    businessName: name.describe("The registered name, 1 to 100 characters after trimming."),
+    taxId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .describe("The business's tax id in its country, 1 to 50 characters after trimming."),
+    address: optionalText.describe("Street address (at most 200 characters)."),
+    city: optionalText.describe("City (at most 200 characters)."),
+    state: optionalText.describe("State or province (at most 200 characters)."),
+    zipCode: optionalText.describe("Postal code (at most 200 characters)."),
+    website: optionalText.describe("The business's website (at most 200 characters)."),
+    businessActivities: optionalText.describe("What the business does (at most 200 characters)."),
+    accountPurpose: optionalText.describe("What the account will be used for (at most 200 characters)."),
+    sourceOfFunds: optionalText.describe("Where the business's funds come from (at most 200 characters)."),
     relatedPersons: z
       .array(relatedPerson)
       .min(1, "must name at least one person")
       .max(20)
       .optional()
-      .describe("The business's legal representatives and owners; their documents are uploaded under their ids."),
-    walletAddresses: optionalText.describe("The business's wallet addresses, or N/A."),
-    transmitsCustomerFunds: z.boolean().optional(),
+      .describe(
+        "The business's legal representatives and owners (1 to 20); their documents are uploaded under the ids domesticKybSubmissions lists.",
+      ),
+    walletAddresses: optionalText.describe("The business's wallet addresses, or N/A (at most 200 characters)."),
+    transmitsCustomerFunds: z.boolean().optional().describe("Whether the business transmits its customers' funds."),
     conductsComplianceScreening: z
       .boolean()
       .optional()
-      .describe("Whether the business screens its customers (asked when it transmits their funds)."),
-    complianceScreeningDescription: optionalText,
-    operatesInSanctionedCountries: z.boolean().optional(),
-    isRegulatedBusiness: z.boolean().optional(),
-    expectedMonthlyVolumeUsd: z.number().min(0).max(1e12).optional(),
-    expectedMonthlyTransactions: z.number().int().min(0).max(1e9).optional(),
+      .describe("Whether the business screens its customers (required when it transmits their funds)."),
+    complianceScreeningDescription: optionalText.describe(
+      "How it screens them (required when it does; at most 200 characters).",
+    ),
+    operatesInSanctionedCountries: z
+      .boolean()
+      .optional()
+      .describe("Whether the business operates in sanctioned countries."),
+    isRegulatedBusiness: z.boolean().optional().describe("Whether a regulator supervises the business."),
+    expectedMonthlyVolumeUsd: z
+      .number()
+      .min(0)
+      .max(1e12)
+      .optional()
+      .describe("The volume it expects a month, in US dollars (0 or more)."),
+    expectedMonthlyTransactions: z
+      .number()
+      .int()
+      .min(0)
+      .max(1e9)
+      .optional()
+      .describe("The transactions it expects a month (0 or more)."),
   })
   .passthrough()
   .superRefine((form, context) => {

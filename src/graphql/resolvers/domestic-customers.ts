@@ -7,7 +7,7 @@ import {
   DomesticCustomer,
   DomesticKybCountryEnum,
   DomesticKybInformationInput,
-  DomesticKybRelatedPersonInput,
+  type DomesticKybRelatedPersonInput,
   DomesticKybSubmission,
   DomesticKycInformationInput,
   RetryDomesticKycPayload,
@@ -98,18 +98,11 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
         description: "The business customer's country (KYB information is taken in CO and MX only).",
       },
     },
-    toInput: ({
-      country,
-      input: { relatedPersons, ...input },
-    }: {
-      country: unknown;
-      input: DomesticKybInformationInput;
-    }) => ({
-      country,
-      ...input,
+    toInput: ({ country, input }) => {
+      const { relatedPersons, ...fields } = input as { relatedPersons?: DomesticKybRelatedPersonInput[] | null };
       // A null list stays null, for the operation's schema to refuse as REST does.
-      relatedPersons: relatedPersons?.map(toRelatedPerson) ?? relatedPersons,
-    }),
+      return { country, ...fields, relatedPersons: relatedPersons?.map(toRelatedPerson) ?? relatedPersons };
+    },
   }),
   operationField(DOMESTIC.sendKybSubmission, {
     mutation: "sendDomesticKybSubmission",

@@ -1,14 +1,17 @@
-import { Field, Float, InputType, Int } from "type-graphql";
+import { z } from "zod";
 import {
   DOMESTIC_STATUSES,
   domesticCaseView,
   KYB_COUNTRIES,
   KYB_FILE_TYPES,
+  kybInformation,
   kycInformation,
   kybSubmissionView,
   RELATED_PERSON_FILE_TYPES,
+  relatedPerson,
   retriedCaseView,
 } from "../../kyc/domestic.js";
+import { inputObject } from "../../output.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
 import { inputType } from "./input-type.js";
 import { enumOf, screamingEnumOf } from "./enums.js";
@@ -78,41 +81,6 @@ export const DomesticKycInformationInput = inputType(
   },
 );
 
-@InputType({
-  description:
-    "A person a business declares with its KYB information (a legal representative, an owner): handed to the provider, which gives the person an id; only the id is kept.",
-})
-export class DomesticKybRelatedPersonInput {
-  @Field({ description: "Given name(s), 1 to 100 characters after trimming." })
-  firstName!: string;
-
-  @Field({ description: "Family name(s), 1 to 100 characters after trimming." })
-  lastName!: string;
-
-  @Field({ description: "The person's email address." })
-  email!: string;
-
-  @Field({ description: "The birth date, YYYY-MM-DD." })
-  dateOfBirth!: string;
-
-  @Field(() => [String], {
-    description: "The person's nationalities: 1 to 10, each a two-letter ISO 3166-1 country code.",
-  })
-  nationalities!: string[];
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The identity document's number, 1 to 50 characters after trimming.",
-  })
-  documentNumber?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The person's Brazilian tax id (CPF), if any." })
-  brazilianTaxId?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether the person is politically exposed (PEP)." })
-  politicallyExposed?: boolean | null;
-}
-
 registerGraphQLEnum(screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES]), {
   name: "DomesticKybFileType",
   description:
@@ -129,78 +97,22 @@ registerGraphQLEnum(screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_T
   },
 });
 
-@InputType({ description: "A business's KYB information, handed to the provider and not stored here." })
-export class DomesticKybInformationInput {
-  @Field({ description: "The registered name, 1 to 100 characters after trimming." })
-  businessName!: string;
+// GraphQL names a related person's dni, cpf and pep as KYC information names them; the resolver maps them back.
+const { dni, cpf, pep, ...personFields } = relatedPerson.shape;
+const relatedPersonInput = inputObject(
+  "DomesticKybRelatedPersonInput",
+  "A person a business declares with its KYB information (a legal representative, an owner): handed to the provider, which gives the person an id; only the id is kept.",
+  z.object({ ...personFields, documentNumber: dni, brazilianTaxId: cpf, politicallyExposed: pep }),
+);
+export type DomesticKybRelatedPersonInput = z.input<typeof relatedPersonInput>;
 
-  @Field({ description: "The business's tax id in its country, 1 to 50 characters after trimming." })
-  taxId!: string;
-
-  @Field(() => String, { nullable: true, description: "Street address (at most 200 characters)." })
-  address?: string | null;
-
-  @Field(() => String, { nullable: true, description: "City (at most 200 characters)." })
-  city?: string | null;
-
-  @Field(() => String, { nullable: true, description: "State or province (at most 200 characters)." })
-  state?: string | null;
-
-  @Field(() => String, { nullable: true, description: "Postal code (at most 200 characters)." })
-  zipCode?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The business's website (at most 200 characters)." })
-  website?: string | null;
-
-  @Field(() => String, { nullable: true, description: "What the business does (at most 200 characters)." })
-  businessActivities?: string | null;
-
-  @Field(() => String, { nullable: true, description: "What the account will be used for (at most 200 characters)." })
-  accountPurpose?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "Where the business's funds come from (at most 200 characters).",
-  })
-  sourceOfFunds?: string | null;
-
-  @Field(() => [DomesticKybRelatedPersonInput], {
-    nullable: true,
-    description:
-      "The business's legal representatives and owners (1 to 20); their documents are uploaded under the ids domesticKybSubmissions lists.",
-  })
-  relatedPersons?: DomesticKybRelatedPersonInput[] | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The business's wallet addresses, or N/A (at most 200 characters).",
-  })
-  walletAddresses?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether the business transmits its customers' funds." })
-  transmitsCustomerFunds?: boolean | null;
-
-  @Field(() => Boolean, {
-    nullable: true,
-    description: "Whether the business screens its customers (required when it transmits their funds).",
-  })
-  conductsComplianceScreening?: boolean | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "How it screens them (required when it does; at most 200 characters).",
-  })
-  complianceScreeningDescription?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether the business operates in sanctioned countries." })
-  operatesInSanctionedCountries?: boolean | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether a regulator supervises the business." })
-  isRegulatedBusiness?: boolean | null;
-
-  @Field(() => Float, { nullable: true, description: "The volume it expects a month, in US dollars (0 or more)." })
-  expectedMonthlyVolumeUsd?: number | null;
-
-  @Field(() => Int, { nullable: true, description: "The transactions it expects a month (0 or more)." })
-  expectedMonthlyTransactions?: number | null;
-}
+// The country is an argument of its own.
+const { country: _country, ...businessFields } = kybInformation.shape;
+export const DomesticKybInformationInput = inputType(
+  "DomesticKybInformationInput",
+  z.object({
+    ...businessFields,
+    relatedPersons: z.array(relatedPersonInput).optional().describe(businessFields.relatedPersons.description!),
+  }),
+  { description: "A business's KYB information, handed to the provider and not stored here." },
+);
