@@ -48,17 +48,15 @@ registerGraphQLEnum(enumOf(BRAZIL_VERIFICATION_RESULTS), {
 });
 
 /** REST's identityStatus values: the GraphQL names cannot hold its hyphen. */
-registerGraphQLEnum(
-  namedEnumOf(BRAZIL_IDENTITY_STATUSES, (status) => status.replace("-", "_")),
-  {
-    name: "BrazilIdentityStatus",
-    description: "Whether the subaccount's holder is identified (REST spells NOT_IDENTIFIED as NOT-IDENTIFIED).",
-    valuesConfig: {
-      NOT_IDENTIFIED: { description: "KYC (KYB) is not approved yet, or was rejected." },
-      CONFIRMED: { description: "KYC (KYB) is approved: level 1." },
-    },
+const BrazilIdentityStatusEnum = namedEnumOf(BRAZIL_IDENTITY_STATUSES, (status) => status.replace("-", "_"));
+registerGraphQLEnum(BrazilIdentityStatusEnum, {
+  name: "BrazilIdentityStatus",
+  description: "Whether the subaccount's holder is identified (REST spells NOT_IDENTIFIED as NOT-IDENTIFIED).",
+  valuesConfig: {
+    NOT_IDENTIFIED: { description: "KYC (KYB) is not approved yet, or was rejected." },
+    CONFIRMED: { description: "KYC (KYB) is approved: level 1." },
   },
-);
+});
 
 // GraphQL names the account type by its customer type (REST's INDIVIDUAL and COMPANY): the resolver maps it back.
 const { accountType, ...subaccountFields } = createSubaccountInput.shape;

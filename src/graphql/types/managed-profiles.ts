@@ -87,18 +87,16 @@ export const PartnerCredentialInput = inputType("PartnerCredentialInput", create
   fields: ["profileId", "name", "expiresAt"], // the partner is an argument of its own
 });
 
-registerGraphQLEnum(
-  namedEnumOf(PRICING_PROFILE_NAMES, (name) => name.replace(/-/g, "_").toUpperCase()),
-  {
-    name: "PricingProfileName",
-    description: "A pricing profile, by name (REST spells PARTNER_MARKUP as partner-markup).",
-    valuesConfig: {
-      DEFAULT: { description: "The standard fees." },
-      PARTNER_MARKUP: { description: "The standard fees and a partner's markup." },
-      REDUCED: { description: "Reduced fees." },
-      ZERO_FEE: { description: "No service fee." },
-    },
+const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) => name.replace(/-/g, "_").toUpperCase());
+registerGraphQLEnum(PricingProfileNameEnum, {
+  name: "PricingProfileName",
+  description: "A pricing profile, by name (REST spells PARTNER_MARKUP as partner-markup).",
+  valuesConfig: {
+    DEFAULT: { description: "The standard fees." },
+    PARTNER_MARKUP: { description: "The standard fees and a partner's markup." },
+    REDUCED: { description: "Reduced fees." },
+    ZERO_FEE: { description: "No service fee." },
   },
-);
+});
 
 export const PricingAssignment = outputType(pricingAssignmentView);

@@ -73,30 +73,26 @@ registerGraphQLEnum(enumOf(ONBOARDING_MODES), {
 });
 
 /** REST spells these in kebab case, which GraphQL names cannot hold. */
-registerGraphQLEnum(
-  namedEnumOf(STEP_KINDS, (kind) => kind.replace("-", "_").toUpperCase()),
-  {
-    name: "OnboardingStepKind",
-    description: "What a step does (REST spells DIRECT_UPLOAD as direct-upload).",
-    valuesConfig: {
-      API: { description: "An API call with data." },
-      DIRECT_UPLOAD: { description: "Uploading documents to this service." },
-      HOSTED: { description: "A hosted page the person or company fills in." },
-    },
-  },
-);
+const kebabName = (kind: string) => kind.replace("-", "_").toUpperCase();
 
-registerGraphQLEnum(
-  namedEnumOf(DOCUMENT_COLLECTIONS, (kind) => kind.replace("-", "_").toUpperCase()),
-  {
-    name: "DocumentCollection",
-    description: "How a document is collected (REST spells DIRECT_UPLOAD as direct-upload).",
-    valuesConfig: {
-      DIRECT_UPLOAD: { description: "Uploaded to this service by the integrator." },
-      HOSTED: { description: "Collected by the provider's hosted pages." },
-    },
+registerGraphQLEnum(namedEnumOf(STEP_KINDS, kebabName), {
+  name: "OnboardingStepKind",
+  description: "What a step does (REST spells DIRECT_UPLOAD as direct-upload).",
+  valuesConfig: {
+    API: { description: "An API call with data." },
+    DIRECT_UPLOAD: { description: "Uploading documents to this service." },
+    HOSTED: { description: "A hosted page the person or company fills in." },
   },
-);
+});
+
+registerGraphQLEnum(namedEnumOf(DOCUMENT_COLLECTIONS, kebabName), {
+  name: "DocumentCollection",
+  description: "How a document is collected (REST spells DIRECT_UPLOAD as direct-upload).",
+  valuesConfig: {
+    DIRECT_UPLOAD: { description: "Uploaded to this service by the integrator." },
+    HOSTED: { description: "Collected by the provider's hosted pages." },
+  },
+});
 
 registerGraphQLEnum(enumOf(["POST", "PUT"] as const), {
   name: "OnboardingStepMethod",
