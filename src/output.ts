@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuid } from "./validation.js";
 
 /*
  * An operation's output is declared once, as a zod schema: the service's view type is inferred from it, the REST
@@ -45,6 +46,9 @@ export const pagination = z.object({
   total: z.number().int(),
 });
 export type Pagination = z.output<typeof pagination>;
+
+/** A UUID a caller names a record by (canonical lower case once validated), an ID in GraphQL. */
+export const idInput = (description: string) => named("ID", uuid()).describe(description);
 
 /** A UUID, an ID in GraphQL. */
 export const idField = (description: string) => named("ID", z.uuid().describe(description));

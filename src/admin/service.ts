@@ -18,7 +18,7 @@ import * as repo from "./repo.js";
 import type { PartnerInput, PartnerStateInput, PartnerView, PricingInput } from "./types.js";
 
 export const partnerCredentialInput = createCredentialInput.extend({
-  partnerId: uuid(),
+  partnerId: named("ID", uuid()).describe("The active partner the credential is attributed to (UUID)."),
   // A missing or unusable subject is the contract's CREDENTIAL_SUBJECT_REQUIRED, not a validation error.
   profileId: named("ID", z.unknown())
     .optional()

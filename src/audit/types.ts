@@ -77,8 +77,8 @@ export type AuditEventView = z.output<typeof auditEventView>;
 export const auditEventList = z.object({ events: z.array(auditEventView), pagination });
 
 export const auditEventQuery = listPage.extend({
-  action: omissible(z.enum(OPERATOR_ACTIONS)).describe("Only events of this action."),
-  targetId: omissible(uuid()).describe(
+  action: named("AuditAction", omissible(z.enum(OPERATOR_ACTIONS))).describe("Only events of this action."),
+  targetId: named("ID", omissible(uuid())).describe(
     "Only events about this record (a profile, partner, credential or signing key id).",
   ),
 });

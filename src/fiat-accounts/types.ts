@@ -27,7 +27,9 @@ export const createFiatAccountInput = fiatAccountInput
 export type CreateFiatAccountInput = z.output<typeof createFiatAccountInput>;
 
 /** A page of the subject's accounts in a country (a REST adapter takes it from the alias path or the query). */
-export const listFiatAccountsInput = listPage.extend({ country });
+export const listFiatAccountsInput = listPage.extend({
+  country: named("FiatAccountCountry", country.describe("The corridor whose accounts are listed.")),
+});
 
 /**
  * A payout account as callers see it (the reference's list item): the account number masked, the optional

@@ -10,6 +10,7 @@ import { Acting, Operator, OptionalActing } from "./acting.js";
 import { Auth } from "./auth-directive.js";
 import type { GraphQLContext } from "./context.js";
 import { offsetPage, PageArgs, pageConnection } from "./types/connection.js";
+import { inputField } from "./types/input-type.js";
 import type { TypeThunk } from "./types/output-type.js";
 import { payloadType } from "./types/payload.js";
 
@@ -56,12 +57,18 @@ export function performField<Result>(
   return perform(operation, context.app, acting, asJson(args), refused);
 }
 
-/** One argument of a root field, as type-graphql's @Arg takes it. */
+/**
+ * One argument of a root field, as its face declares it. An argument named as a field of the operation's input is
+ * that field (inputField types and describes it): the face says only what differs, such as a named enum, a
+ * default or the input field it fills under another name (`field`). Any other argument (an `input` object) says
+ * its type and description.
+ */
 export interface FieldArg {
-  type: TypeThunk;
-  description: string;
+  type?: TypeThunk;
+  description?: string;
   nullable?: boolean;
   defaultValue?: unknown;
+  field?: string;
 }
 
 /** A root field's arguments, by name, in the schema's order. */
@@ -77,7 +84,10 @@ interface FaceOptions<Result> {
   /** The payload's fields: the operation's result is its one field unless `toResult` says otherwise. */
   payload?: z.ZodRawShape;
   nullable?: boolean;
-  /** The arguments, in the order the schema lists them. */
+  /**
+   * The arguments, in the order the schema lists them; by default the fields of the operation's input (but the
+   * page's), in its order.
+   */
   args?: Record<string, FieldArg>;
   /** The key of the result's page of nodes: the field takes Relay's first and after and answers a connection. */
   page?: string;
@@ -88,7 +98,10 @@ interface FaceOptions<Result> {
   check?(args: FieldArgs): void;
   /** What the caller is held to before the operation (a rate limit). */
   before?(context: GraphQLContext): void;
-  /** The operation's input from the arguments; by default the arguments, an `input` argument's fields among them. */
+  /**
+   * The operation's input from the arguments; by default the arguments under their fields' names, an `input`
+   * argument's fields among them.
+   */
   toInput?(args: FieldArgs): object;
   toResult?(result: Result, args: FieldArgs): unknown;
 }
@@ -122,6 +135,41 @@ function actingParameter({ access, withoutSubject }: AnyOperation): Parameter | 
 }
 
 const defaultInput = ({ input, ...args }: FieldArgs): object => ({ ...args, ...(input as object | null) });
+
+/** The input fields a connection's first and after fill (offsetPage). */
+const PAGE_FIELDS = new Set(["limit", "offset"]);
+
+/** One argument as @Arg takes it, with the input field it fills and whether a null there is one left out. */
+interface Argument {
+  name: string;
+  field: string;
+  options: { type: TypeThunk; description: string; nullable?: boolean; defaultValue?: unknown };
+  nullLeftOut: boolean;
+}
+
+/** A face's arguments, each filled in from the operation's input field it names. */
+function argumentsOf(operation: AnyOperation, fieldName: string, face: FaceOptions<unknown>): Argument[] {
+  const shape = operation.input.shape as Record<string, z.ZodType>;
+  const declared: Record<string, FieldArg> =
+    face.args ??
+    Object.fromEntries(
+      Object.keys(shape)
+        .filter((field) => !(face.page && PAGE_FIELDS.has(field)))
+        .map((field) => [field, {}]),
+    );
+  return Object.entries(declared).map(([name, { field = name, ...own }]) => {
+    const schema = shape[field];
+    const derived = schema && inputField(schema, own.type);
+    const type = own.type ?? derived?.type;
+    const description = own.description ?? derived?.description;
+    if (!type || !description) throw new Error(`GraphQL argument ${fieldName}(${name}) needs a type and a description`);
+    // A default of the face's own fills the argument in GraphQL: it is non-null unless the face says otherwise.
+    const nullable = "defaultValue" in own ? own.nullable : (own.nullable ?? derived?.nullable);
+    // A query string cannot send a null either: an input field that may be left out but not null takes it so.
+    const nullLeftOut = !!schema && schema.isOptional() && !schema.isNullable();
+    return { name, field, options: { type, description, nullable, defaultValue: own.defaultValue }, nullLeftOut };
+  });
+}
 
 /** The face's GraphQL type and how a result is answered in it. */
 function answerOf(name: string, { returns, payload, page, toResult }: FaceOptions<unknown>) {
@@ -157,24 +205,32 @@ export function operationResolver(className: string, fields: OperationField[]): 
     if (name in prototype) throw new Error(`GraphQL field ${name} is declared twice`);
     const { type, answer } = answerOf(name, face);
     const acting = actingParameter(operation);
-    const argNames = Object.keys(face.args ?? {});
+    const args = argumentsOf(operation, name, face);
     // The parameters: the context, the acting one (if any), the page's (which the schema lists first), each argument.
     prototype[name] = async (context: GraphQLContext, ...values: unknown[]) => {
       const actor = (acting ? values.shift() : null) as ActingContext | OperatorActor | null;
       const pageArgs = face.page ? (values.shift() as PageArgs) : undefined;
-      const args = Object.fromEntries(argNames.map((arg, index) => [arg, values[index]]));
+      const given = Object.fromEntries(args.map(({ name: arg }, index) => [arg, values[index]]));
       face.before?.(context);
-      const input = { ...(face.toInput ?? defaultInput)(args), ...(pageArgs && offsetPage(pageArgs)) };
+      const fields = Object.fromEntries(
+        args.flatMap(({ name: arg, field, nullLeftOut }) =>
+          given[arg] === null && nullLeftOut ? [] : [[field, given[arg]]],
+        ),
+      );
+      const input = { ...(face.toInput ?? defaultInput)(fields), ...(pageArgs && offsetPage(pageArgs)) };
       let refused: unknown;
       try {
-        face.check?.(args);
+        face.check?.(given);
       } catch (error) {
         refused = error;
       }
-      return answer(await performField(operation, context, actor, input, refused), args, pageArgs);
+      return answer(await performField(operation, context, actor, input, refused), given, pageArgs);
     };
     const parameters: Parameter[] = [Ctx(), ...(acting ? [acting] : []), ...(face.page ? [Args(() => PageArgs)] : [])];
-    for (const [arg, { type: argType, ...options }] of Object.entries(face.args ?? {}))
+    for (const {
+      name: arg,
+      options: { type: argType, ...options },
+    } of args)
       parameters.push(Arg(arg, argType, options));
     parameters.forEach((parameter, index) => parameter(prototype, name, index));
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;

@@ -9,15 +9,23 @@ export const emailAddress = requiredString("email is required")
   .toLowerCase()
   .pipe(email());
 
-export const requestOtpInput = z.object({ email: emailAddress, locale: omissible(z.string().max(35)) });
+export const requestOtpInput = z.object({
+  email: emailAddress.describe("The address to send the code to; trimmed and lower-cased."),
+  locale: omissible(z.string().max(35)).describe(
+    "At most 35 characters; not used yet, as the email is always in English.",
+  ),
+});
 export type RequestOtpInput = z.output<typeof requestOtpInput>;
 
-export const verifyOtpInput = z.object({ email: emailAddress, token: text("code") });
+export const verifyOtpInput = z.object({
+  email: emailAddress.describe("The address the code was sent to."),
+  token: text("code").describe("The 6-digit code from the email; after 5 wrong tries it no longer works."),
+});
 export type VerifyOtpInput = z.output<typeof verifyOtpInput>;
 
 /** A refresh token, to renew its session with or to end its sign-in. */
 export const refreshTokenInput = z.object({
-  refreshToken: text("token").min(1, "is required"),
+  refreshToken: text("token").min(1, "is required").describe("The session's latest refresh token, spent by this call."),
 });
 
 export const otpSent = outputObject("RequestOtpPayload", "The outcome of requestOtp; failures are errors instead.", {

@@ -31,7 +31,9 @@ const date = calendarDate();
 const oneOf = <const Values extends readonly [string, ...string[]]>(values: Values) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
 /** The country is decided before these are read (a REST adapter takes it from the path, the query or the body). */
-const country = oneOf(DOMESTIC_COUNTRIES);
+const country = named("DomesticCountry", oneOf(DOMESTIC_COUNTRIES)).describe(
+  "The customer's country; for a managed child the manager's current policy must allow it on changes.",
+);
 const type = z.enum(["INDIVIDUAL", "BUSINESS"]).optional();
 
 /**
@@ -94,14 +96,24 @@ export const kycInformation = z
  * A person a business declares with its KYB information (a legal representative, an owner), under the
  * reference's names: handed to the provider, which gives each an id; only the ids are kept.
  */
-const relatedPerson = z
+export const relatedPerson = z
   .object({
-    firstName: name,
-    lastName: name,
-    email: email(),
-    dateOfBirth: date,
-    nationalities: z.array(countryCode()).min(1, "must name at least one").max(10),
-    dni: z.string().trim().min(1).max(50).optional().describe("The person's identity document number."),
+    firstName: name.describe("Given name(s), 1 to 100 characters after trimming."),
+    lastName: name.describe("Family name(s), 1 to 100 characters after trimming."),
+    email: email().describe("The person's email address."),
+    dateOfBirth: date.describe("The birth date, YYYY-MM-DD."),
+    nationalities: z
+      .array(countryCode())
+      .min(1, "must name at least one")
+      .max(10)
+      .describe("The person's nationalities: 1 to 10, each a two-letter ISO 3166-1 country code."),
+    dni: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe("The identity document's number, 1 to 50 characters after trimming."),
     cpf: text("code")
       .refine((value) => isValidCpf(value.replace(/[.\-\s]/g, "")), "is not a valid CPF")
       .optional()
@@ -114,33 +126,56 @@ const relatedPerson = z
 export const kybInformation = z
   .object({
     country: oneOf(KYB_COUNTRIES),
-    businessName: name,
-    taxId: z.string().trim().min(1).max(50),
-    address: optionalText,
-    city: optionalText,
-    state: optionalText,
-    zipCode: optionalText,
-    website: optionalText,
-    businessActivities: optionalText,
-    accountPurpose: optionalText,
-    sourceOfFunds: optionalText,
+    businessName: name.describe("The registered name, 1 to 100 characters after trimming."),
+    taxId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .describe("The business's tax id in its country, 1 to 50 characters after trimming."),
+    address: optionalText.describe("Street address (at most 200 characters)."),
+    city: optionalText.describe("City (at most 200 characters)."),
+    state: optionalText.describe("State or province (at most 200 characters)."),
+    zipCode: optionalText.describe("Postal code (at most 200 characters)."),
+    website: optionalText.describe("The business's website (at most 200 characters)."),
+    businessActivities: optionalText.describe("What the business does (at most 200 characters)."),
+    accountPurpose: optionalText.describe("What the account will be used for (at most 200 characters)."),
+    sourceOfFunds: optionalText.describe("Where the business's funds come from (at most 200 characters)."),
     relatedPersons: z
       .array(relatedPerson)
       .min(1, "must name at least one person")
       .max(20)
       .optional()
-      .describe("The business's legal representatives and owners; their documents are uploaded under their ids."),
-    walletAddresses: optionalText.describe("The business's wallet addresses, or N/A."),
-    transmitsCustomerFunds: z.boolean().optional(),
+      .describe(
+        "The business's legal representatives and owners (1 to 20); their documents are uploaded under the ids domesticKybSubmissions lists.",
+      ),
+    walletAddresses: optionalText.describe("The business's wallet addresses, or N/A (at most 200 characters)."),
+    transmitsCustomerFunds: z.boolean().optional().describe("Whether the business transmits its customers' funds."),
     conductsComplianceScreening: z
       .boolean()
       .optional()
-      .describe("Whether the business screens its customers (asked when it transmits their funds)."),
-    complianceScreeningDescription: optionalText,
-    operatesInSanctionedCountries: z.boolean().optional(),
-    isRegulatedBusiness: z.boolean().optional(),
-    expectedMonthlyVolumeUsd: z.number().min(0).max(1e12).optional(),
-    expectedMonthlyTransactions: z.number().int().min(0).max(1e9).optional(),
+      .describe("Whether the business screens its customers (required when it transmits their funds)."),
+    complianceScreeningDescription: optionalText.describe(
+      "How it screens them (required when it does; at most 200 characters).",
+    ),
+    operatesInSanctionedCountries: z
+      .boolean()
+      .optional()
+      .describe("Whether the business operates in sanctioned countries."),
+    isRegulatedBusiness: z.boolean().optional().describe("Whether a regulator supervises the business."),
+    expectedMonthlyVolumeUsd: z
+      .number()
+      .min(0)
+      .max(1e12)
+      .optional()
+      .describe("The volume it expects a month, in US dollars (0 or more)."),
+    expectedMonthlyTransactions: z
+      .number()
+      .int()
+      .min(0)
+      .max(1e9)
+      .optional()
+      .describe("The transactions it expects a month (0 or more)."),
   })
   .passthrough()
   .superRefine((form, context) => {
@@ -159,7 +194,11 @@ export const kybInformation = z
   });
 
 /** The country of a business customer's KYB details (CO and MX, as KYB information). */
-export const kybCountryInput = z.object({ country: oneOf(KYB_COUNTRIES) }).strict();
+export const kybCountryInput = z
+  .object({
+    country: named("DomesticKybCountry", oneOf(KYB_COUNTRIES)).describe("The business customer's country (CO or MX)."),
+  })
+  .strict();
 
 /** The reference's file types of a KYB submission: a business's, and a related person's. */
 export const KYB_FILE_TYPES = [
@@ -235,7 +274,14 @@ export type RetriedCaseView = z.output<typeof retriedCaseView>;
 
 /** Creating a provider customer names only its country. */
 export const customerInput = z.object({ country }).strict();
-export const sendSubmissionInput = z.object({ country, submissionId: uuid("must be a submission id") }).strict();
+export const sendSubmissionInput = z
+  .object({
+    country,
+    submissionId: named("ID", uuid("must be a submission id")).describe(
+      "The customer's current submission; any other id is NOT_FOUND.",
+    ),
+  })
+  .strict();
 /** A customer of the country: the individual one, or with `type` BUSINESS the business one. */
 export const customerTypeInput = z.object({ country, type }).strict();
 /** The hosted flow's link names only the country (the operation says individual or business). */

@@ -28,7 +28,9 @@ export const createManagedProfileInput = z
   .strict();
 
 export const listManagedProfilesInput = z.object({
-  status: z.enum(["active", "deleted", "all"]).default("active"),
+  status: named("ManagedProfileFilter", z.enum(["active", "deleted", "all"]))
+    .default("active")
+    .describe("Which children to list; only active ones by default."),
   ...listPage.shape,
 });
 

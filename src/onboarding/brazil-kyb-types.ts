@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField, named, outputObject } from "../output.js";
+import { idField, idInput, named, outputObject } from "../output.js";
 import { SIDE_STATES } from "../uploads/service.js";
 import { countryCode, email, uuid } from "../validation.js";
 import { personFields, verificationFields } from "./brazil-subaccount-types.js";
@@ -9,8 +9,11 @@ import { personFields, verificationFields } from "./brazil-subaccount-types.js";
  * answers.
  */
 
-export const startKybInput = z.object({ subAccountId: uuid() }).strict();
-export const kybAttemptInput = z.object({ attemptId: uuid() }).strict();
+/** The company subaccount a KYB operation is about (an ID in GraphQL). */
+const companySubAccount = () => idInput("One of the subject's company subaccounts.");
+
+export const startKybInput = z.object({ subAccountId: companySubAccount() }).strict();
+export const kybAttemptInput = z.object({ attemptId: idInput("The attempt startBrazilKyb returned.") }).strict();
 
 export const startedKybView = outputObject(
   "StartBrazilKybPayload",
@@ -51,7 +54,7 @@ export const IDENTITY_DOCUMENTS: readonly DocumentType[] = ["ID", "DRIVERS-LICEN
 /** A company document to upload for KYB, into one of the subject's company subaccounts. */
 export const kybDocumentInput = z
   .object({
-    subAccountId: uuid(),
+    subAccountId: companySubAccount(),
     documentType: named("BrazilDocumentType", z.enum(BRAZIL_DOCUMENT_TYPES)).describe("What document it is."),
     isDoubleSided: z
       .boolean()
@@ -61,7 +64,12 @@ export const kybDocumentInput = z
       ),
   })
   .strict();
-export const kybDocumentReadInput = z.object({ subAccountId: uuid(), documentId: uuid() }).strict();
+export const kybDocumentReadInput = z
+  .object({
+    subAccountId: idInput("The company subaccount the document is for."),
+    documentId: idInput("The document createBrazilKybDocument opened."),
+  })
+  .strict();
 
 export const kybDocumentView = outputObject(
   "BrazilKybDocument",
@@ -113,7 +121,7 @@ export const CONTROL_ROLES = [
  */
 export const kybUboInput = z
   .object({
-    subAccountId: uuid(),
+    subAccountId: companySubAccount(),
     ...personFields,
     countryOfTaxId: countryCode().describe("The country that issued the tax id, a two-letter ISO 3166-1 code."),
     taxIdNumber: z
@@ -203,7 +211,7 @@ export const ANNUAL_REVENUES_USD = [
  */
 export const kybLevelOneInput = z
   .object({
-    subAccountId: uuid(),
+    subAccountId: companySubAccount(),
     uboIds: z
       .array(named("ID", uuid()))
       .min(1, "must name at least one UBO")

@@ -18,15 +18,27 @@ const taxIdText = () => text("code").trim().min(1, "is required");
 export const createSubaccountInput = z
   .object({
     accountType: z.enum(["INDIVIDUAL", "COMPANY"]),
-    name: z.string().trim().min(1, "is required").max(200),
-    taxId: taxIdText(),
-    quoteId: uuid().optional(),
-    sessionId: uuid().optional(),
-    companyName: z.string().max(200).optional(),
-    startDate: calendarDate().optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(200)
+      .describe("The person's full name or the company's legal name, 1 to 200 characters once trimmed."),
+    taxId: taxIdText().describe(
+      "CPF for an individual or CNPJ for a company, check digits verified (dots, dashes and slashes ignored); an existing subaccount's must match.",
+    ),
+    quoteId: uuid().optional().describe("A quote the subaccount is created for; accepted, not used."),
+    sessionId: uuid().optional().describe("A widget session the subaccount is created in; accepted, not used."),
+    companyName: z
+      .string()
+      .max(200)
+      .optional()
+      .describe("The company's name, at most 200 characters; accepted, not used."),
+    startDate: calendarDate().optional().describe("The company's start date; accepted, not used."),
     cnpj: taxIdText()
       .refine((cnpj) => isValidCnpj(digits(cnpj)), "is not a valid CNPJ")
-      .optional(),
+      .optional()
+      .describe("The company's CNPJ; accepted, not used (taxId decides)."),
   })
   .strict()
   .superRefine((input, context) => {
@@ -89,10 +101,24 @@ export const importTokenInput = z
   .strict();
 
 /** The subaccount with this CPF or CNPJ (it must be the subject's). */
-export const taxIdInput = z.object({ taxId: taxIdText() }).strict();
+export const taxIdInput = z
+  .object({
+    taxId: taxIdText().describe(
+      "The subaccount's CPF or CNPJ (formatting ignored); another profile's is VALIDATION_FAILED.",
+    ),
+  })
+  .strict();
 /** The subaccount with this CPF or CNPJ, or without one the subject's own. */
-export const optionalTaxIdInput = z.object({ taxId: taxIdText().optional() }).strict();
-export const remainingLimitInput = optionalTaxIdInput.extend({ direction: z.enum(["BUY", "SELL"]) }).strict();
+export const optionalTaxIdInput = z
+  .object({
+    taxId: taxIdText()
+      .optional()
+      .describe("The subaccount's CPF or CNPJ; null or left out: the subject's own subaccount."),
+  })
+  .strict();
+export const remainingLimitInput = optionalTaxIdInput
+  .extend({ direction: z.enum(["BUY", "SELL"]).describe("BUY (BRL paid in) or SELL (BRL paid out).") })
+  .strict();
 
 /** How far a BR KYC or KYB attempt is, and the provider's decision once it is COMPLETED. */
 export const BRAZIL_VERIFICATION_PROGRESS = ["PENDING", "PROCESSING", "COMPLETED"] as const;

@@ -10,21 +10,28 @@ const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
 export const limitsInput = z
   .object({
     corridors: z
-      .array(z.enum(LIMIT_CORRIDORS))
+      .array(named("Corridor", z.enum(LIMIT_CORRIDORS)))
       .min(1)
-      .refine((list) => new Set(list).size === list.length, "must not repeat a corridor"),
+      .refine((list) => new Set(list).size === list.length, "must not repeat a corridor")
+      .describe("At least one corridor, none repeated; EU has no monthly limits and is refused."),
   })
   .strict();
 export type LimitsInput = z.output<typeof limitsInput>;
 
 export const requirementsInput = z.object({
-  country: z.enum(ONBOARDING_COUNTRIES),
-  customerType: z.enum(CUSTOMER_TYPES),
+  country: named("Corridor", z.enum(ONBOARDING_COUNTRIES)).describe(
+    "AR, BR, CO, MX or US; EU has no onboarding and is refused.",
+  ),
+  customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe("Whether a person or a company onboards."),
 });
 export type RequirementsInput = z.output<typeof requirementsInput>;
 
 /** Which of its entities the subject acts as: the individual or the business. */
-export const activeEntityInput = z.object({ type: z.enum(CUSTOMER_TYPES) }).strict();
+export const activeEntityInput = z
+  .object({
+    type: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe("The entity to act as: the person or the company."),
+  })
+  .strict();
 export type ActiveEntityInput = z.output<typeof activeEntityInput>;
 
 export const activeEntityView = outputObject(

@@ -2,26 +2,29 @@ import { z } from "zod";
 import { auditEventList, auditEventQuery } from "../audit/types.js";
 import { partnerInput, partnerStateInput, partnerView, pricingInput } from "../admin/types.js";
 import { managerPolicyView } from "../auth/delegation.js";
-import { pagination } from "../output.js";
+import { idInput, pagination } from "../output.js";
 import { pricingAssignmentView } from "../quotes/pricing-assignments.js";
 import { managerPolicyInput } from "../managed-profiles/types.js";
 import { emailAddress } from "../identity/types.js";
-import { listPage, uuid } from "../validation.js";
+import { listPage } from "../validation.js";
 import { defineOperatorOperation } from "./operation.js";
 
-const profileId = uuid();
+/** The profile an operator task is about (an ID in GraphQL). */
+const profileId = idInput;
 
 export const setManagerPolicy = defineOperatorOperation({
   name: "setManagerPolicy",
   summary: "Enable a profile as a manager, or change its policy",
-  input: managerPolicyInput.extend({ profileId }),
+  input: managerPolicyInput.extend({
+    profileId: profileId("The profile to enable or update (UUID); a managed child cannot be one."),
+  }),
   run: (app, operator, { profileId, ...policy }) => app.admin.putManager(operator, profileId, policy),
 });
 
 export const getManagerPolicy = defineOperatorOperation({
   name: "getManagerPolicy",
   summary: "Get a manager's policy",
-  input: z.object({ profileId }),
+  input: z.object({ profileId: profileId("The profile whose policy to read (UUID).") }),
   output: managerPolicyView,
   run: (app, _operator, { profileId }) => app.admin.getManager(profileId),
 });
@@ -29,7 +32,7 @@ export const getManagerPolicy = defineOperatorOperation({
 export const setPricingAssignment = defineOperatorOperation({
   name: "setPricingAssignment",
   summary: "Assign a pricing profile to a profile",
-  input: pricingInput.extend({ profileId }),
+  input: pricingInput.extend({ profileId: profileId("The profile to assign it to (UUID).") }),
   output: pricingAssignmentView,
   run: (app, operator, { profileId, ...assignment }) => app.admin.assignPricing(operator, profileId, assignment),
 });
@@ -37,7 +40,7 @@ export const setPricingAssignment = defineOperatorOperation({
 export const getPricingAssignment = defineOperatorOperation({
   name: "getPricingAssignment",
   summary: "Get a profile's pricing assignment",
-  input: z.object({ profileId }),
+  input: z.object({ profileId: profileId("The profile whose assignment to read (UUID).") }),
   output: pricingAssignmentView,
   run: (app, _operator, { profileId }) => app.admin.getPricing(profileId),
 });
@@ -53,7 +56,7 @@ export const createPartner = defineOperatorOperation({
 export const updatePartner = defineOperatorOperation({
   name: "updatePartner",
   summary: "Update a partner",
-  input: partnerStateInput.extend({ partnerId: uuid() }),
+  input: partnerStateInput.extend({ partnerId: idInput("The partner to change (UUID).") }),
   output: partnerView,
   run: (app, operator, { partnerId, ...state }) => app.admin.setPartnerActive(operator, partnerId, state),
 });

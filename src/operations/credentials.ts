@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { idInput } from "../output.js";
 import { partnerCredentialInput } from "../admin/service.js";
 import { apiCredentialList, createCredentialInput, issuedCredential } from "../credentials/types.js";
-import { listPage, uuid } from "../validation.js";
+import { listPage } from "../validation.js";
 import { defineOperation, defineOperatorOperation } from "./operation.js";
 
 const OWN = { requires: ["OWN_CREDENTIALS"], delegation: "NONE" } as const;
@@ -29,7 +30,11 @@ export const revokeApiCredential = defineOperation({
   name: "revokeApiCredential",
   summary: "Revoke an API credential",
   access: OWN,
-  input: z.object({ credentialId: uuid() }),
+  input: z.object({
+    credentialId: idInput(
+      "One of the caller's credentials; an unknown or already revoked one is CREDENTIAL_NOT_FOUND.",
+    ),
+  }),
   run: (app, acting, { credentialId }) => app.credentials.revoke(acting.subjectProfileId, credentialId),
 });
 
@@ -37,7 +42,9 @@ export const createManagedProfileApiCredential = defineOperation({
   name: "createManagedProfileApiCredential",
   summary: "Issue a credential for a managed child",
   access: CHILDREN,
-  input: createCredentialInput.extend({ profileId: uuid() }),
+  input: createCredentialInput.extend({
+    profileId: idInput("The active child the credential authenticates (UUID)."),
+  }),
   output: issuedCredential,
   run: (app, acting, { profileId, ...credential }) =>
     app.managedProfiles.createCredential(acting.actorProfileId, profileId, credential),
@@ -47,7 +54,10 @@ export const revokeManagedProfileApiCredential = defineOperation({
   name: "revokeManagedProfileApiCredential",
   summary: "Revoke a managed child's credential",
   access: CHILDREN,
-  input: z.object({ profileId: uuid(), credentialId: uuid() }),
+  input: z.object({
+    profileId: idInput("The active child the credential belongs to (UUID)."),
+    credentialId: idInput("One of the child's credentials; revoking it again is no error."),
+  }),
   run: (app, acting, { profileId, credentialId }) =>
     app.managedProfiles.revokeCredential(acting.actorProfileId, profileId, credentialId),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { idInput } from "../output.js";
 import { createFiatAccountInput, fiatAccountCountryInput, listFiatAccountsInput } from "../fiat-accounts/types.js";
 import { aliasedName, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
-import { uuid } from "../validation.js";
 import { defineOperation, gate } from "./operation.js";
 
 /** The subject's own accounts, or a managed child's (the selector works). */
@@ -37,7 +37,11 @@ function fiatAccountOperations(alias?: Alias) {
     delete: defineOperation({
       ...aliasedName("deleteDomesticFiatAccount", "Delete a payout fiat account", alias && lower(alias)),
       access: ACCOUNTS,
-      input: z.object({ fiatAccountId: uuid() }),
+      input: z.object({
+        fiatAccountId: idInput(
+          "One of the subject's usable accounts; an unknown, deleted or other subject's id is NOT_FOUND.",
+        ),
+      }),
       run: (app, acting, { fiatAccountId }) => app.fiatAccounts.delete(acting, fiatAccountId),
     }),
   };

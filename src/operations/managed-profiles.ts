@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idInput } from "../output.js";
 import { apiCredentialList } from "../credentials/types.js";
 import type { ManagerPolicy } from "../auth/delegation.js";
 import {
@@ -41,7 +42,7 @@ export const getManagedProfile = defineOperation({
   name: "getManagedProfile",
   summary: "Get a managed child",
   access: LIFECYCLE,
-  input: z.object({ profileId: uuid() }),
+  input: z.object({ profileId: idInput("The child's profile id (UUID).") }),
   output: managedProfileView,
   run: (app, acting, { profileId }) => app.managedProfiles.get(acting.actorProfileId, profileId),
 });
@@ -50,7 +51,7 @@ export const deleteManagedProfile = defineOperation({
   name: "deleteManagedProfile",
   summary: "Delete a managed child",
   access: LIFECYCLE,
-  input: z.object({ profileId: uuid() }),
+  input: z.object({ profileId: idInput("The child's profile id (UUID).") }),
   run: (app, acting, { profileId }) => app.managedProfiles.delete(acting.actorProfileId, profileId),
 });
 

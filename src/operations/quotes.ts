@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { idInput } from "../output.js";
 import { bestQuoteInput, quoteInput, quoteView } from "../quotes/types.js";
 import { createWidgetSessionInput, widgetSessionView } from "../widget-sessions/types.js";
-import { uuid } from "../validation.js";
 import { defineOpenOperation } from "./operation.js";
 
 /**
@@ -29,7 +29,7 @@ export const createBestQuote = defineOpenOperation(QUOTES, {
 export const getQuote = defineOpenOperation(QUOTES, {
   name: "getQuote",
   summary: "Get a quote",
-  input: z.object({ id: uuid() }),
+  input: z.object({ id: idInput("The UUID of the quote to read.") }),
   output: quoteView,
   run: (app, acting, { id }) => app.quotes.get(acting, id),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idInput } from "../output.js";
 import {
   historyInput,
   rampErrorView,
@@ -52,7 +53,7 @@ export const getRampStatus = defineOperation({
   name: "getRampStatus",
   summary: "Get a ramp's status",
   access: RAMPS,
-  input: z.object({ id: uuid() }),
+  input: z.object({ id: idInput("The UUID of the ramp to read.") }),
   output: rampView,
   run: (app, acting, { id }) => app.ramps.get(acting, id),
 });

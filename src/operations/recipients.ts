@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idInput } from "../output.js";
 import {
   acceptedInvitation,
   codeInput,
@@ -77,7 +78,7 @@ export const getRecipientEligibility = defineOperation({
   name: "getRecipientEligibility",
   summary: "Get the corridors a recipient can receive in",
   access: SENDER,
-  input: byId,
+  input: z.object({ id: idInput("The recipient's id (Recipient.id).") }),
   output: recipientEligibilityView,
   run: (app, acting, { id }) => app.recipients.eligibility(acting, id),
 });

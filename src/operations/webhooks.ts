@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { listPage, uuid } from "../validation.js";
+import { idInput } from "../output.js";
+import { listPage } from "../validation.js";
 import {
   deliveryLog,
   registerWebhookInput,
@@ -13,7 +14,7 @@ import { REFERENCE_DATA } from "./reference-data.js";
 
 /** A non-managed profile's secret key only: no selector (400), no child's own key (403). */
 const WEBHOOKS = { requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" } as const;
-const byId = z.object({ id: uuid() });
+const byId = z.object({ id: idInput("The subscription's id (Webhook.id).") });
 
 export const registerWebhook = defineOperation({
   name: "registerWebhook",
@@ -56,7 +57,9 @@ export const redeliverWebhookDelivery = defineOperation({
   name: "redeliverWebhookDelivery",
   summary: "Send a delivery again",
   access: WEBHOOKS,
-  input: z.object({ id: uuid(), deliveryId: uuid() }),
+  input: byId.extend({
+    deliveryId: idInput("One of the subscription's deliveries (WebhookDelivery.id); a PENDING one is left as it is."),
+  }),
   output: webhookDeliveryView,
   run: (app, acting, { id, deliveryId }) => app.webhooks.redeliver(acting, id, deliveryId),
 });

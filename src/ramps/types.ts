@@ -13,7 +13,9 @@ const shortText = text("line").min(1);
 /** The chains a ramp's signing accounts are on, as the reference spells them. */
 export const SIGNING_ACCOUNT_TYPES = ["EVM", "Substrate"] as const;
 
-export const rampIdInput = z.object({ rampId: id });
+export const rampIdInput = z.object({
+  rampId: id.describe("The UUID of the ramp to start; it must be initial and within its start window."),
+});
 const signingAccount = inputObject(
   "SigningAccountInput",
   "An account that signs the ramp's transactions; stored with the ramp.",

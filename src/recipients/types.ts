@@ -1,19 +1,33 @@
 import { z } from "zod";
-import { idField, instantField, named, outputObject, pagination } from "../output.js";
+import { idField, idInput, instantField, named, outputObject, pagination } from "../output.js";
 import { CORRIDORS } from "../reference-data/corridors.js";
-import { email, requiredString, uuid } from "../validation.js";
+import { email, requiredString } from "../validation.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
 export const INVITATION_STATUSES = ["pending", "expired"] as const;
 
 export const inviteInput = z
   .object({
-    email: requiredString().max(254, "must be at most 254 characters").trim().toLowerCase().pipe(email()),
-    relationship: z.enum(RELATIONSHIPS),
+    email: requiredString()
+      .max(254, "must be at most 254 characters")
+      .trim()
+      .toLowerCase()
+      .pipe(email())
+      .describe("The invitee's email address (trimmed and lower-cased, at most 254 characters); not the sender's own."),
+    relationship: named("RecipientRelationship", z.enum(RELATIONSHIPS)).describe(
+      "How the sender relates to the invitee.",
+    ),
   })
   .strict();
-export const relationshipInput = z.object({ id: uuid(), relationship: z.enum(RELATIONSHIPS) }).strict();
-export const codeInput = z.object({ code: z.string().min(1, "is required").max(200) }).strict();
+export const relationshipInput = z
+  .object({
+    id: idInput("A recipient's or a pending invitation's id."),
+    relationship: named("RecipientRelationship", z.enum(RELATIONSHIPS)).describe("The new relationship."),
+  })
+  .strict();
+export const codeInput = z
+  .object({ code: z.string().min(1, "is required").max(200).describe("The invitation code mailed to the invitee.") })
+  .strict();
 
 const relationship = (description: string) =>
   named("RecipientRelationship", z.enum(RELATIONSHIPS)).describe(description);

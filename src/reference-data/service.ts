@@ -26,7 +26,9 @@ const oneOf = <T extends string>(values: readonly T[]) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
 
 export const countriesQuery = z.object({
-  countryCode: omissible(countryCode()),
+  countryCode: omissible(countryCode()).describe(
+    "A two-letter ISO 3166-1 code, in any case; anything else fails validation.",
+  ),
   name: omissible(
     z
       .string()
@@ -34,13 +36,21 @@ export const countriesQuery = z.object({
       .min(1, "must not be empty")
       .max(100)
       .transform((name) => name.toLowerCase()),
+  ).describe("The English name, matched whole and ignoring case (at most 100 characters)."),
+  fiatCurrency: named("FiatCurrencySymbol", omissible(oneOf(FIAT_SYMBOLS))).describe(
+    "Only the countries that ramp in this currency.",
   ),
-  fiatCurrency: omissible(oneOf(FIAT_SYMBOLS)),
 });
-export const cryptocurrenciesQuery = z.object({ network: omissible(oneOf(NETWORKS)) });
+export const cryptocurrenciesQuery = z.object({
+  network: named("Network", omissible(oneOf(NETWORKS))).describe(
+    "Only the assets on this network; null: every network.",
+  ),
+});
 export const paymentMethodsQuery = z.object({
-  type: omissible(oneOf(RAMP_DIRECTIONS)),
-  fiat: omissible(oneOf(FIAT_SYMBOLS)),
+  type: omissible(oneOf(RAMP_DIRECTIONS)).describe("Only the rails that serve this direction."),
+  fiat: named("FiatCurrencySymbol", omissible(oneOf(FIAT_SYMBOLS))).describe(
+    "Only the rails carrying this fiat; their limits are then given in it.",
+  ),
 });
 
 const fiatSymbol = () => named("FiatCurrencySymbol", z.enum(FIAT_SYMBOLS));

@@ -25,7 +25,10 @@ const readThing = defineOperation({
   name: "readThing",
   summary: "Reads a thing.",
   access: { requires: ["PROFILE_READ"], delegation: "DELEGATED" },
-  input: z.object({ id: z.uuid(), label: z.string().max(5).optional() }),
+  input: z.object({
+    id: z.uuid().describe("The thing's id."),
+    label: z.string().max(5).optional().describe("A label of at most 5 characters."),
+  }),
   run: (_app, acting, { id, label }) => ({ id, label: `${label ?? "none"} for ${acting.subjectProfileId}` }),
 });
 const nameThing = defineOpenOperation(
@@ -44,20 +47,17 @@ const ThingResolver = operationResolver("ThingResolver", [
     returns: () => Thing,
     nullable: true,
     description: "A thing by id.",
-    args: {
-      label: { type: () => String, nullable: true, description: "A label of at most 5 characters." },
-      id: { type: () => ID, description: "The thing's id." },
-    },
+    // Each argument is its input field, typed and described by it: the face names the order and an ID.
+    args: { label: {}, id: { type: () => ID } },
   }),
   operationField(nameThing, {
     mutation: "nameThing",
     payload: { thing: thing.describe("The named thing.") },
     description: "Names a thing.",
     args: {
-      input: { type: () => String, description: "The new label." },
+      input: { field: "label", description: "The new label." },
       id: { type: () => ID, description: "Which." },
     },
-    toInput: ({ id, input }) => ({ id, label: input }),
     check: ({ input }) => {
       if (input === "refused") throw new Error("the field's own check refused it");
     },
@@ -111,6 +111,10 @@ describe("GraphQL root fields declared from operations", () => {
     expect((await run(`{ thing(id: "${ID_1}", label: "red") { id label } }`, acting)).data).toEqual({
       thing: { id: ID_1, label: "red for profile-1" },
     });
+    // A null for an input field that may be left out (not null) leaves it out, as a query string would.
+    expect((await run(`{ thing(id: "${ID_1}", label: null) { label } }`, acting)).data).toEqual({
+      thing: { label: "none for profile-1" },
+    });
     // Invalid input is the operation's refusal, as over REST.
     const invalid = await run(`{ thing(id: "${ID_1}", label: "too long") { id } }`, acting);
     expect(codeOf(invalid)).toBe("VALIDATION_FAILED");
@@ -151,5 +155,9 @@ describe("GraphQL root fields declared from operations", () => {
         operationField(readThing, { ...face, returns: type }),
       ]),
     ).toThrow("GraphQL field broken is declared twice");
+    const undescribed = defineOperation({ ...readThing, input: z.object({ id: z.uuid() }) });
+    expect(() =>
+      operationResolver("UndescribedResolver", [operationField(undescribed, { ...face, returns: type })]),
+    ).toThrow("GraphQL argument broken(id) needs a type and a description");
   });
 });

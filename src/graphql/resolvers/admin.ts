@@ -1,4 +1,3 @@
-import { ID } from "type-graphql";
 import { partnerView } from "../../admin/types.js";
 import { managerPolicyView } from "../../auth/delegation.js";
 import { issuedCredential } from "../../credentials/types.js";
@@ -14,14 +13,8 @@ import {
 import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { AuditActionEnum, AuditEventConnection } from "../types/audit.js";
-import {
-  Manager,
-  ManagerPolicyInput,
-  PartnerCredentialInput,
-  PricingAssignment,
-  PricingProfileNameEnum,
-} from "../types/managed-profiles.js";
+import { AuditEventConnection } from "../types/audit.js";
+import { Manager, ManagerPolicyInput, PartnerCredentialInput, PricingAssignment } from "../types/managed-profiles.js";
 
 /** The operator surface, for the operator token only. */
 export const AdminResolver = operationResolver("AdminResolver", [
@@ -30,7 +23,6 @@ export const AdminResolver = operationResolver("AdminResolver", [
     returns: () => Manager,
     nullable: true,
     description: "A profile's manager policy (null, with a NOT_FOUND error, when the profile is not a manager).",
-    args: { profileId: { type: () => ID, description: "The profile whose policy to read (UUID)." } },
   }),
   operationField(setManagerPolicy, {
     mutation: "putManager",
@@ -38,10 +30,7 @@ export const AdminResolver = operationResolver("AdminResolver", [
     description: "Enables, updates or disables a manager.",
     args: {
       policy: { type: () => ManagerPolicyInput, description: "The whole new policy." },
-      profileId: {
-        type: () => ID,
-        description: "The profile to enable or update (UUID); a managed child cannot be one.",
-      },
+      profileId: {},
     },
     toInput: ({ profileId, policy }) => ({ profileId, ...(policy as object) }),
     toResult: ({ manager }) => ({ manager }),
@@ -51,31 +40,21 @@ export const AdminResolver = operationResolver("AdminResolver", [
     returns: () => PricingAssignment,
     nullable: true,
     description: "The pricing profile assigned to a profile (null, with a NOT_FOUND error, for an unknown profile).",
-    args: { profileId: { type: () => ID, description: "The profile whose assignment to read (UUID)." } },
   }),
   operationField(setPricingAssignment, {
     mutation: "assignPricingProfile",
     payload: { pricingAssignment: pricingAssignmentView.describe("The profile's pricing assignment now.") },
     description: "Assigns a pricing profile to any profile.",
-    args: {
-      pricingProfile: { type: () => PricingProfileNameEnum, description: "The pricing profile to assign." },
-      profileId: { type: () => ID, description: "The profile to assign it to (UUID)." },
-    },
   }),
   operationField(createPartner, {
     mutation: "createPartner",
     payload: { partner: partnerView.describe("The new partner.") },
     description: "Creates an active partner.",
-    args: { name: { type: () => String, description: "Display name, 1 to 100 characters once trimmed." } },
   }),
   operationField(updatePartner, {
     mutation: "setPartnerActive",
     payload: { partner: partnerView.describe("The partner, activated or deactivated.") },
     description: "Deactivating a partner stops its credentials at once.",
-    args: {
-      isActive: { type: () => Boolean, description: "False deactivates the partner; true reactivates it." },
-      partnerId: { type: () => ID, description: "The partner to change (UUID)." },
-    },
   }),
   operationField(createPartnerApiCredential, {
     mutation: "issuePartnerCredential",
@@ -90,17 +69,14 @@ export const AdminResolver = operationResolver("AdminResolver", [
         type: () => PartnerCredentialInput,
         description: "The bound profile, and the optional name and expiry.",
       },
-      partnerId: { type: () => ID, description: "The active partner the credential is attributed to (UUID)." },
+      partnerId: {},
     },
   }),
   operationField(listAuditEvents, {
     query: "auditEvents",
     returns: () => AuditEventConnection,
     description: "The operator's changes, newest first.",
-    args: {
-      targetId: { type: () => ID, nullable: true, description: "Only events about this record (UUID)." },
-      action: { type: () => AuditActionEnum, nullable: true, description: "Only events of this action." },
-    },
+    args: { targetId: {}, action: {} },
     page: "events",
   }),
 ]);

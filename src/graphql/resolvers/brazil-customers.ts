@@ -1,7 +1,6 @@
-import { ID } from "type-graphql";
 import { idempotencyKey } from "../../idempotency/service.js";
 import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
-import { operationField, operationResolver, type FieldArg } from "../operation-field.js";
+import { operationField, operationResolver } from "../operation-field.js";
 import {
   BrazilKycStatus,
   BrazilUser,
@@ -32,16 +31,6 @@ import { documentUploadView } from "../../onboarding/brazil-subaccount-types.js"
 
 const BR = BRAZIL_CUSTOMER_OPERATIONS;
 
-/** A null optional argument is one left out: REST's query string cannot send a null either. */
-const given = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
-
-const subAccount: FieldArg = { type: () => ID, description: "One of the subject's company subaccounts." };
-const ownTaxId: FieldArg = {
-  type: () => String,
-  nullable: true,
-  description: "The subaccount's CPF or CNPJ; null or left out: the subject's own subaccount.",
-};
-
 /**
  * Brazilian customers (subaccounts) and their KYC/KYB, the same operations as REST's /v1/brl/* (its legacy
  * alias /v1/brla/* has no fields of its own). Changes pass the manager's BR policy for a child first.
@@ -58,10 +47,10 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
         description: "The customer type, name and tax id; the other fields are accepted as REST accepts them.",
       },
     },
-    toInput: ({ input: { customerType, ...input } }: { input: CreateBrazilSubaccountInput }) => ({
-      ...input,
-      accountType: customerType === "business" ? "COMPANY" : "INDIVIDUAL",
-    }),
+    toInput: ({ input }) => {
+      const { customerType, ...fields } = input as { customerType: string };
+      return { ...fields, accountType: customerType === "business" ? "COMPANY" : "INDIVIDUAL" };
+    },
   }),
   operationField(BR.newKyc, {
     mutation: "submitBrazilKyc",
@@ -76,12 +65,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     nullable: true,
     description:
       "The KYC (KYB) status of the subject's subaccount with this tax id; null with NOT_FOUND before anything was submitted.",
-    args: {
-      taxId: {
-        type: () => String,
-        description: "The subaccount's CPF or CNPJ (formatting ignored); another profile's is VALIDATION_FAILED.",
-      },
-    },
   }),
   operationField(BR.user, {
     query: "brazilUser",
@@ -89,36 +72,25 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     nullable: true,
     description:
       "The subject's BR subaccount (by tax id, or its individual one before its company one); null with NOT_FOUND without one.",
-    args: { taxId: ownTaxId },
-    toInput: ({ taxId }: { taxId: string | null | undefined }) => ({ taxId: given(taxId) }),
   }),
   operationField(BR.remainingLimit, {
     query: "brazilRemainingLimit",
     returns: () => DecimalScalar,
     description:
       "What the subject's BR subaccount may still move this calendar month in a direction, in BRL: the monthly limit less completed ramps.",
-    args: {
-      taxId: ownTaxId,
-      direction: { type: () => RampDirectionEnum, description: "BUY (BRL paid in) or SELL (BRL paid out)." },
-    },
-    toInput: ({ direction, taxId }: { direction: string; taxId: string | null | undefined }) => ({
-      direction,
-      taxId: given(taxId),
-    }),
+    args: { taxId: {}, direction: { type: () => RampDirectionEnum } },
     toResult: ({ remainingLimit }) => remainingLimit.toFixed(2),
   }),
   operationField(BR.startKyb, {
     mutation: "startBrazilKyb",
     returns: () => StartBrazilKybPayload,
     description: "Starts the hosted level 1 KYB of a company subaccount; brazilKybAttempt follows it.",
-    args: { subAccountId: subAccount },
   }),
   operationField(BR.kybAttemptStatus, {
     query: "brazilKybAttempt",
     returns: () => BrazilKybAttempt,
     nullable: true,
     description: "A KYB attempt of one of the subject's company subaccounts; null with NOT_FOUND for any other id.",
-    args: { attemptId: { type: () => ID, description: "The attempt startBrazilKyb returned." } },
   }),
   operationField(BR.importToken, {
     mutation: "importBrazilKycToken",
@@ -127,7 +99,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
       "Imports a KYC share token into the subject's individual subaccount; the same idempotency key and input answer the first outcome again.",
     args: {
       idempotencyKey: {
-        type: () => String,
         description:
           "1 to 128 visible ASCII characters (else IDEMPOTENCY_KEY_REQUIRED), as REST's Idempotency-Key header, with which it shares its keys: another input under a used key is IDEMPOTENCY_KEY_MISMATCH, one still running IDEMPOTENCY_KEY_IN_USE.",
       },
@@ -166,9 +137,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     mutation: "requestBrazilSelfieUpload",
     payload: { selfieUpload: documentUploadView.describe("Where to PUT the selfie, and its liveness check.") },
     description: "Opens a selfie upload of an individual subaccount, with its liveness check.",
-    args: {
-      taxId: { type: () => String, description: "The individual subaccount's CPF (formatting ignored)." },
-    },
+    args: { taxId: { description: "The individual subaccount's CPF (formatting ignored)." } },
   }),
   operationField(BR.createKybDocument, {
     mutation: "createBrazilKybDocument",
@@ -178,7 +147,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     description: "Opens the upload of a document for a company subaccount's KYB; brazilKybDocument follows its files.",
     args: {
       input: { type: () => CreateBrazilKybDocumentInput, description: "The document's type and sides." },
-      subAccountId: subAccount,
+      subAccountId: {},
     },
   }),
   operationField(BR.kybDocument, {
@@ -187,10 +156,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     nullable: true,
     description:
       "A KYB document of one of the subject's company subaccounts and whether its files arrived; null with NOT_FOUND for any other.",
-    args: {
-      documentId: { type: () => ID, description: "The document createBrazilKybDocument opened." },
-      subAccountId: { type: () => ID, description: "The company subaccount the document is for." },
-    },
+    args: { documentId: {}, subAccountId: {} },
   }),
   operationField(BR.createKybUbo, {
     mutation: "createBrazilKybBeneficialOwner",
@@ -199,7 +165,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
       "Adds an ultimate beneficial owner to a company subaccount, identified by KYB documents of it whose files arrived; submitBrazilKyb names it.",
     args: {
       input: { type: () => CreateBrazilKybBeneficialOwnerInput, description: "The person and their documents." },
-      subAccountId: subAccount,
+      subAccountId: {},
     },
   }),
   operationField(BR.submitKybApi, {
@@ -212,7 +178,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
         type: () => SubmitBrazilKybInput,
         description: "The company's data, its beneficial owners and documents.",
       },
-      subAccountId: subAccount,
+      subAccountId: {},
     },
   }),
 ]);

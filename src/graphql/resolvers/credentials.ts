@@ -1,4 +1,4 @@
-import { ID, Resolver, Root, Ctx, Subscription } from "type-graphql";
+import { Resolver, Root, Ctx, Subscription } from "type-graphql";
 import type { ApiCredentialEventView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
@@ -36,13 +36,7 @@ export const CredentialsResolver = operationResolver("CredentialsResolver", [
     mutation: "revokeApiCredential",
     payload: { revokedCredentialId: idField("The credential revoked.") },
     description: "Revokes both values of a credential at once.",
-    args: {
-      id: {
-        type: () => ID,
-        description: "One of the caller's credentials; an unknown or already revoked one is CREDENTIAL_NOT_FOUND.",
-      },
-    },
-    toInput: ({ id }) => ({ credentialId: id }),
+    args: { id: { field: "credentialId" } },
     toResult: (_revoked, { id }) => ({ revokedCredentialId: id }),
   }),
 ]);

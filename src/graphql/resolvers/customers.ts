@@ -15,7 +15,6 @@ export const CustomersResolver = operationResolver("CustomersResolver", [
     returns: () => Boolean,
     description:
       "Whether a Pix key is well formed: a CPF or CNPJ with valid check digits, an email, a +55 phone or a random key.",
-    args: { pixKey: { type: () => String, description: "The key to check." } },
     toResult: ({ valid }) => valid,
   }),
 ]);

@@ -1,15 +1,13 @@
-import { ID } from "type-graphql";
 import { DOMESTIC_CUSTOMER_OPERATIONS as DOMESTIC } from "../../operations/customers.js";
 import type { CustomerType } from "../../reference-data/corridors.js";
 import type { DomesticCountry } from "../../reference-data/domestic.js";
 import { operationField, operationResolver, type FieldArg } from "../operation-field.js";
 import { CustomerTypeEnum } from "../types/managed-profiles.js";
 import {
-  DomesticCountryEnum,
   DomesticCustomer,
   DomesticKybCountryEnum,
   DomesticKybInformationInput,
-  DomesticKybRelatedPersonInput,
+  type DomesticKybRelatedPersonInput,
   DomesticKybSubmission,
   DomesticKycInformationInput,
   RetryDomesticKycPayload,
@@ -18,11 +16,6 @@ import { domesticCaseView, hostedLinkView, submissionView } from "../../kyc/dome
 import { idField } from "../../output.js";
 import { z } from "zod";
 
-const country: FieldArg = {
-  type: () => DomesticCountryEnum,
-  description: "The customer's country; for a managed child the manager's current policy must allow it on changes.",
-};
-const readCountry: FieldArg = { type: () => DomesticCountryEnum, description: "The customer's country." };
 /**
  * Which of the country's customers a change is about. Nullable so that a null variable meets the operation's
  * schema, which refuses it as REST refuses a null `type` in a body (a non-null argument would answer INTERNAL).
@@ -73,29 +66,24 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     mutation: "createDomesticIndividualCustomer",
     payload: { customer: domesticCaseView.describe("The new individual customer.") },
     description: "Creates the subject's individual customer in a country (one per country); its KYC starts CONSULTED.",
-    args: { country },
   }),
   operationField(DOMESTIC.createBusinessCustomer, {
     mutation: "createDomesticBusinessCustomer",
     payload: { customer: domesticCaseView.describe("The new business customer.") },
     description: "Creates the subject's business customer in a country (one per country); its KYB starts CONSULTED.",
-    args: { country },
   }),
   operationField(DOMESTIC.submitKycInformation, {
     mutation: "submitDomesticKycInformation",
     payload: { submission: submissionView.describe("The submission to send for review.") },
     description:
       "Hands the individual customer's KYC information to the provider (USER_COMPLETED); given again before it is sent, it replaces the submission.",
-    args: { input: { type: () => DomesticKycInformationInput, description: "The person's information." }, country },
+    args: { input: { type: () => DomesticKycInformationInput, description: "The person's information." }, country: {} },
   }),
   operationField(DOMESTIC.sendKycSubmission, {
     mutation: "sendDomesticKycSubmission",
     payload: { sentSubmissionId: idField("The submission sent for review.") },
     description: "Sends the KYC submission for review (VERIFYING until the provider decides).",
-    args: {
-      submissionId: { type: () => ID, description: "The customer's current submission; any other id is NOT_FOUND." },
-      country,
-    },
+    args: { submissionId: {}, country: {} },
     toResult: (_sent, { submissionId }) => ({ sentSubmissionId: submissionId }),
   }),
   operationField(DOMESTIC.submitKybInformation, {
@@ -110,30 +98,17 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
         description: "The business customer's country (KYB information is taken in CO and MX only).",
       },
     },
-    toInput: ({
-      country,
-      input: { relatedPersons, ...input },
-    }: {
-      country: unknown;
-      input: DomesticKybInformationInput;
-    }) => ({
-      country,
-      ...input,
+    toInput: ({ country, input }) => {
+      const { relatedPersons, ...fields } = input as { relatedPersons?: DomesticKybRelatedPersonInput[] | null };
       // A null list stays null, for the operation's schema to refuse as REST does.
-      relatedPersons: relatedPersons?.map(toRelatedPerson) ?? relatedPersons,
-    }),
+      return { country, ...fields, relatedPersons: relatedPersons?.map(toRelatedPerson) ?? relatedPersons };
+    },
   }),
   operationField(DOMESTIC.sendKybSubmission, {
     mutation: "sendDomesticKybSubmission",
     payload: { sentSubmissionId: idField("The submission sent for review.") },
     description: "Sends the KYB submission for review (VERIFYING until the provider decides).",
-    args: {
-      submissionId: {
-        type: () => ID,
-        description: "The business customer's current submission; any other id is NOT_FOUND.",
-      },
-      country,
-    },
+    args: { submissionId: {}, country: {} },
     toResult: (_sent, { submissionId }) => ({ sentSubmissionId: submissionId }),
   }),
   operationField(DOMESTIC.kycRedirectLink, {
@@ -141,20 +116,18 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     payload: { hostedLink: hostedLinkView.describe("The link to the hosted KYC and its attempt.") },
     description:
       "A link to the provider's hosted KYC for the individual customer: a new attempt, or the one the subject already opened.",
-    args: { country },
   }),
   operationField(DOMESTIC.kybRedirectLink, {
     mutation: "requestDomesticKybLink",
     payload: { hostedLink: hostedLinkView.describe("The link to the hosted KYB and its attempt.") },
     description:
       "A link to the provider's hosted KYB for the business customer: a new attempt, or the one the subject already opened.",
-    args: { country },
   }),
   operationField(DOMESTIC.redirectOpened, {
     mutation: "reportDomesticHostedFlowOpened",
     payload: { recorded: recorded("opening") },
     description: "Records that the subject opened the hosted flow (LINK_OPENED); again, nothing changes.",
-    args: { customerType: changedCustomerType, country },
+    args: { customerType: changedCustomerType, country: {} },
     toInput: changedCustomer,
     toResult: () => ({ recorded: true }),
   }),
@@ -163,7 +136,7 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     payload: { recorded: recorded("finish") },
     description:
       "Records that the subject finished the hosted flow: the provider decides (VERIFYING until then); again, nothing changes.",
-    args: { customerType: changedCustomerType, country },
+    args: { customerType: changedCustomerType, country: {} },
     toInput: changedCustomer,
     toResult: () => ({ recorded: true }),
   }),
@@ -172,7 +145,7 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     returns: () => RetryDomesticKycPayload,
     description:
       "Opens a FAILED KYC or KYB again (CONSULTED): a hosted one with a new link, an API one for new information.",
-    args: { customerType: changedCustomerType, country },
+    args: { customerType: changedCustomerType, country: {} },
     toInput: changedCustomer,
   }),
   operationField(DOMESTIC.kycStatus, {
@@ -181,7 +154,7 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     nullable: true,
     description:
       "The KYC (KYB) status of the subject's customer in a country; null, with NOT_FOUND, before the customer exists.",
-    args: { customerType: readCustomerType, country: readCountry },
+    args: { customerType: readCustomerType, country: {} },
     toInput: readCustomer,
   }),
   operationField(DOMESTIC.kybSubmissions, {
@@ -190,9 +163,6 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     nullable: true,
     description:
       "The business customer's KYB submission that documents are uploaded for, with the ids of the persons it declared: none before information is given, nor for a hosted KYB; null, with NOT_FOUND, without a business customer in the country.",
-    args: {
-      country: { type: () => DomesticKybCountryEnum, description: "The business customer's country (CO or MX)." },
-    },
   }),
   operationField(DOMESTIC.customerStatus, {
     query: "domesticCustomer",
@@ -200,7 +170,7 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     nullable: true,
     description:
       "The subject's customer in a country, when it was created and where it stands; null, with NOT_FOUND, before it exists.",
-    args: { customerType: readCustomerType, country: readCountry },
+    args: { customerType: readCustomerType, country: {} },
     toInput: readCustomer,
   }),
 ]);

@@ -1,4 +1,3 @@
-import { ID } from "type-graphql";
 import { fiatAccountView } from "../../fiat-accounts/types.js";
 import {
   createDomesticFiatAccount,
@@ -7,7 +6,7 @@ import {
 } from "../../operations/fiat-accounts.js";
 import { idField } from "../../output.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { CreateFiatAccountInput, FiatAccountConnection, FiatAccountCountryEnum } from "../types/fiat-accounts.js";
+import { CreateFiatAccountInput, FiatAccountConnection } from "../types/fiat-accounts.js";
 
 /** Payout fiat accounts of the acting subject (itself, or a managed child through the selector or its own key). */
 export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [
@@ -15,9 +14,6 @@ export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [
     query: "fiatAccounts",
     returns: () => FiatAccountConnection,
     description: "The subject's payout accounts in a country, newest first.",
-    args: {
-      country: { type: () => FiatAccountCountryEnum, description: "The corridor whose accounts are listed." },
-    },
     page: "fiatAccounts",
   }),
   operationField(createDomesticFiatAccount, {
@@ -35,12 +31,6 @@ export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [
     mutation: "deleteFiatAccount",
     payload: { deletedFiatAccountId: idField("The payout account deleted.") },
     description: "Deletes a payout account: it is no longer listed or usable; ramps keep naming it.",
-    args: {
-      fiatAccountId: {
-        type: () => ID,
-        description: "One of the subject's usable accounts; an unknown, deleted or other subject's id is NOT_FOUND.",
-      },
-    },
     toResult: (_deleted, { fiatAccountId }) => ({ deletedFiatAccountId: fiatAccountId }),
   }),
 ]);

@@ -24,7 +24,6 @@ import {
   CreateManagedProfilePayload,
   ManagedProfile,
   ManagedProfileConnection,
-  ManagedProfileFilterEnum,
   Manager,
 } from "../types/managed-profiles.js";
 import { idField } from "../../output.js";
@@ -35,13 +34,7 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
     query: "managedProfiles",
     returns: () => ManagedProfileConnection,
     description: "The caller's managed children, newest first.",
-    args: {
-      status: {
-        type: () => ManagedProfileFilterEnum,
-        defaultValue: "active",
-        description: "Which children to list; only active ones by default.",
-      },
-    },
+    args: { status: { defaultValue: "active" } },
     page: "managedProfiles",
   }),
   operationField(getManagedProfile, {
@@ -50,7 +43,6 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
     nullable: true,
     description:
       "One of the caller's children, active or deleted (null, with a NOT_FOUND error, for any other profile).",
-    args: { profileId: { type: () => ID, description: "The child's profile id (UUID)." } },
   }),
   operationField(createManagedProfile, {
     mutation: "createManagedProfile",
@@ -67,7 +59,6 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
     mutation: "deleteManagedProfile",
     payload: { deletedProfileId: idField("The child deleted, now or before.") },
     description: "Deletes a child logically (idempotent); its credentials are revoked at once.",
-    args: { profileId: { type: () => ID, description: "The child's profile id (UUID)." } },
     toResult: (_deleted, { profileId }) => ({ deletedProfileId: profileId }),
   }),
   operationField(createManagedProfileApiCredential, {
@@ -82,17 +73,14 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
         nullable: true,
         description: "Name and expiry; the input, like each of its fields, may be left out.",
       },
-      profileId: { type: () => ID, description: "The active child the credential authenticates (UUID)." },
+      profileId: {},
     },
   }),
   operationField(revokeManagedProfileApiCredential, {
     mutation: "revokeManagedProfileCredential",
     payload: { revokedCredentialId: idField("The child's credential revoked, now or before.") },
     description: "Revokes a child's credential (idempotent).",
-    args: {
-      credentialId: { type: () => ID, description: "One of the child's credentials; revoking it again is no error." },
-      profileId: { type: () => ID, description: "The active child the credential belongs to (UUID)." },
-    },
+    args: { credentialId: {}, profileId: {} },
     toResult: (_revoked, { credentialId }) => ({ revokedCredentialId: credentialId }),
   }),
 ]);

@@ -13,7 +13,6 @@ import { CORRIDORS } from "../../reference-data/corridors.js";
 import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
-import { CorridorEnum, CustomerTypeEnum } from "../types/managed-profiles.js";
 import { BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
 import { RampInfo, UserLimit } from "../types/ramps.js";
 
@@ -34,12 +33,6 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
     returns: () => [UserLimit],
     description:
       "Monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy.",
-    args: {
-      corridors: {
-        type: () => [CorridorEnum],
-        description: "At least one corridor, none repeated; EU has no monthly limits and is refused.",
-      },
-    },
     toResult: ({ limits }) => limits,
   }),
   operationField(getOnboardingStatus, {
@@ -53,10 +46,7 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
     payload: { activeEntity: activeEntityView.describe("The entity the profile acts as from now on.") },
     description:
       "Makes the signed-in profile's individual or business entity the one it acts as, for good: the same choice again answers the same, another one is VALIDATION_FAILED; NOT_FOUND without such an entity (a business one comes with a business customer).",
-    args: {
-      customerType: { type: () => CustomerTypeEnum, description: "The entity to act as: the person or the company." },
-    },
-    toInput: ({ customerType }) => ({ type: customerType }),
+    args: { customerType: { field: "type" } },
   }),
   operationField(getOnboardingRequirements, {
     query: "onboardingRequirements",
@@ -64,10 +54,7 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
     nullable: true,
     description:
       "The documents and ordered steps of KYC (KYB) in a corridor for a customer type; null with NOT_FOUND where none is offered (AR businesses). Open to anyone.",
-    args: {
-      customerType: { type: () => CustomerTypeEnum, description: "Whether a person or a company onboards." },
-      country: { type: () => CorridorEnum, description: "AR, BR, CO, MX or US; EU has no onboarding and is refused." },
-    },
+    args: { customerType: {}, country: {} },
   }),
 ]);
 

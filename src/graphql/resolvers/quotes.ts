@@ -1,4 +1,3 @@
-import { ID } from "type-graphql";
 import { createBestQuote, createQuote, createWidgetSession, getQuote } from "../../operations/quotes.js";
 import { quoteView } from "../../quotes/types.js";
 import { widgetSessionView } from "../../widget-sessions/types.js";
@@ -13,7 +12,6 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
     nullable: true,
     description:
       "A quote the caller may see: its own, or one nobody owns (null, with a NOT_FOUND error, for any other).",
-    args: { id: { type: () => ID, description: "The UUID of the quote to read." } },
   }),
   operationField(createQuote, {
     mutation: "createQuote",

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
+import { Args, Ctx, FieldResolver, Info, Query, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import type { RampErrorView, RampView } from "../../ramps/types.js";
 import { getRampHistory, getRampStatus, registerRamp, startRamp, updateRamp } from "../../operations/ramps.js";
@@ -43,7 +43,6 @@ export const RampsResolver = operationResolver("RampsResolver", [
     nullable: true,
     description:
       "One of the subject's ramps (null, with a NOT_FOUND error, when there is none); reads skip the manager's corridor policy.",
-    args: { id: { type: () => ID, description: "The UUID of the ramp to read." } },
     toResult: toRamp,
   }),
   operationField(registerRamp, {
@@ -69,12 +68,6 @@ export const RampsResolver = operationResolver("RampsResolver", [
     mutation: "startRamp",
     payload: { ramp: rampView.describe("The started ramp.") },
     description: "Starts processing: the caller's part (payment, signed transfer) is done.",
-    args: {
-      rampId: {
-        type: () => ID,
-        description: "The UUID of the ramp to start; it must be initial and within its start window.",
-      },
-    },
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
 ]);

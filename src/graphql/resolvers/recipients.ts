@@ -11,7 +11,7 @@ import {
   unarchiveRecipientInvitation,
   updateRecipient,
 } from "../../operations/recipients.js";
-import { operationField, operationResolver, Performs, performField, type FieldArg } from "../operation-field.js";
+import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import {
@@ -20,7 +20,6 @@ import {
   RecipientCorridorEligibility,
   RecipientInvitationConnection,
   RecipientInvitationPreview,
-  RelationshipEnum,
 } from "../types/recipients.js";
 import { invitationView } from "../../recipients/types.js";
 import { payloadType } from "../types/payload.js";
@@ -28,7 +27,6 @@ import { payloadType } from "../types/payload.js";
 const ArchiveRecipientInvitationPayload = payloadType("archiveRecipientInvitation", {
   invitation: invitationView.describe("The invitation, archived or restored."),
 });
-const code: FieldArg = { type: () => String, description: "The invitation code mailed to the invitee." };
 
 /*
  * Sender-side recipients and the invitee's side of an invitation, like the REST routes: a session only;
@@ -60,7 +58,6 @@ export const RecipientsResolver = operationResolver("RecipientsResolver", [
     query: "recipientEligibility",
     returns: () => [RecipientCorridorEligibility],
     description: "Where a recipient can receive payouts now (approved KYC, and a payout account where one is needed).",
-    args: { id: { type: () => ID, description: "The recipient's id (Recipient.id)." } },
     toResult: ({ corridors }) =>
       Object.entries(corridors).map(([corridor, { canReceive }]) => ({ corridor, canReceive })),
   }),
@@ -68,14 +65,7 @@ export const RecipientsResolver = operationResolver("RecipientsResolver", [
     mutation: "inviteRecipient",
     payload: { invitation: invitationView.describe("The pending invitation.") },
     description: "Invites a person by email (a code is mailed to it); again while pending mails a new code.",
-    args: {
-      relationship: { type: () => RelationshipEnum, description: "How the sender relates to the invitee." },
-      email: {
-        type: () => String,
-        description:
-          "The invitee's email address (trimmed and lower-cased, at most 254 characters); not the sender's own.",
-      },
-    },
+    args: { relationship: {}, email: {} },
     toResult: ({ invitation }) => ({ invitation }),
   }),
 ]);
@@ -105,22 +95,17 @@ export const RecipientInvitationsResolver = operationResolver("RecipientInvitati
     mutation: "updateRecipientRelationship",
     payload: { relationship: invitationView.shape.relationship.describe("The new relationship.") },
     description: "Changes the relationship to a recipient or a pending invitee; returns the new one.",
-    args: {
-      relationship: { type: () => RelationshipEnum, description: "The new relationship." },
-      id: { type: () => ID, description: "A recipient's or a pending invitation's id." },
-    },
+    args: { relationship: {}, id: {} },
     toResult: ({ relationship }) => ({ relationship }),
   }),
   operationField(previewRecipientInvitation, {
     query: "recipientInvitationPreview",
     returns: () => RecipientInvitationPreview,
     description: "The invitee (signed in with the invited email) looks at an invitation before accepting it.",
-    args: { code },
   }),
   operationField(acceptRecipientInvitation, {
     mutation: "acceptRecipientInvitation",
     returns: () => AcceptRecipientInvitationPayload,
     description: "The invitee accepts: it becomes the sender's recipient.",
-    args: { code },
   }),
 ]);

@@ -7,15 +7,7 @@ import {
 import { getPublicKey } from "../../operations/webhooks.js";
 import { signingKeyViewOf } from "../../webhooks/types.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import {
-  Country,
-  Cryptocurrency,
-  FiatCurrency,
-  FiatCurrencySymbolEnum,
-  NetworkEnum,
-  PaymentMethod,
-  RampDirectionEnum,
-} from "../types/reference-data.js";
+import { Country, Cryptocurrency, FiatCurrency, PaymentMethod, RampDirectionEnum } from "../types/reference-data.js";
 import { WebhookSigningKey } from "../types/webhooks.js";
 
 /** Public reference data: the same service and filters as REST. */
@@ -30,36 +22,13 @@ export const ReferenceDataResolver = operationResolver("ReferenceDataResolver", 
     query: "supportedCountries",
     returns: () => [Country],
     description: "Countries served, by code and name (both case-insensitive) or by a currency they use.",
-    args: {
-      fiatCurrency: {
-        type: () => FiatCurrencySymbolEnum,
-        nullable: true,
-        description: "Only the countries that ramp in this currency.",
-      },
-      name: {
-        type: () => String,
-        nullable: true,
-        description: "The English name, matched whole and ignoring case (at most 100 characters).",
-      },
-      countryCode: {
-        type: () => String,
-        nullable: true,
-        description: "A two-letter ISO 3166-1 code, in any case; anything else fails validation.",
-      },
-    },
+    args: { fiatCurrency: {}, name: {}, countryCode: {} },
     toResult: ({ countries }) => countries,
   }),
   operationField(listSupportedCryptocurrencies, {
     query: "supportedCryptocurrencies",
     returns: () => [Cryptocurrency],
     description: "Supported crypto assets, optionally on one network.",
-    args: {
-      network: {
-        type: () => NetworkEnum,
-        nullable: true,
-        description: "Only the assets on this network; null: every network.",
-      },
-    },
     toResult: ({ cryptocurrencies }) => cryptocurrencies,
   }),
   operationField(listSupportedFiatCurrencies, {
@@ -72,14 +41,7 @@ export const ReferenceDataResolver = operationResolver("ReferenceDataResolver", 
     query: "supportedPaymentMethods",
     returns: () => [PaymentMethod],
     description: "Payment rails, by ramp direction and by a fiat they carry.",
-    args: {
-      fiat: {
-        type: () => FiatCurrencySymbolEnum,
-        nullable: true,
-        description: "Only the rails carrying this fiat; their limits are then given in it.",
-      },
-      type: { type: () => RampDirectionEnum, nullable: true, description: "Only the rails that serve this direction." },
-    },
+    args: { fiat: {}, type: { type: () => RampDirectionEnum } },
     // The catalog spells directions as REST's reference data does: buy, sell.
     toInput: ({ type, fiat }: { type: string | null | undefined; fiat: unknown }) => ({
       type: type?.toLowerCase(),

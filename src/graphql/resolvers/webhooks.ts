@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, ID, Resolver, Root } from "type-graphql";
+import { Args, Ctx, FieldResolver, Resolver, Root } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import {
   deleteWebhook,
@@ -41,21 +41,13 @@ export const WebhooksResolver = operationResolver("WebhooksResolver", [
     mutation: "deleteWebhook",
     payload: { deletedWebhookId: idField("The subscription removed with its delivery log.") },
     description: "Removes a subscription and its delivery log.",
-    args: { id: { type: () => ID, description: "The subscription's id (Webhook.id)." } },
     toResult: (_deleted, { id }) => ({ deletedWebhookId: id }),
   }),
   operationField(redeliverWebhookDelivery, {
     mutation: "redeliverWebhookDelivery",
     payload: { delivery: webhookDeliveryView.describe("The delivery, in its new round (a PENDING one unchanged).") },
     description: "Sends a delivered or failed event again in a new round, with the same eventId.",
-    args: {
-      deliveryId: {
-        type: () => ID,
-        description: "One of the subscription's deliveries (WebhookDelivery.id); a PENDING one is left as it is.",
-      },
-      webhookId: { type: () => ID, description: "The subscription's id (Webhook.id)." },
-    },
-    toInput: ({ webhookId, deliveryId }) => ({ id: webhookId, deliveryId }),
+    args: { deliveryId: {}, webhookId: { field: "id" } },
   }),
 ]);
 

@@ -3,8 +3,7 @@ import { connectionType } from "./connection.js";
 import { enumOf, namedEnumOf } from "./enums.js";
 import { registerGraphQLEnum } from "./output-type.js";
 
-const OperatorChannelEnum = enumOf(OPERATOR_CHANNELS);
-registerGraphQLEnum(OperatorChannelEnum, {
+registerGraphQLEnum(enumOf(OPERATOR_CHANNELS), {
   name: "OperatorChannel",
   description: "How the operator made a change.",
   valuesConfig: {
@@ -17,8 +16,7 @@ registerGraphQLEnum(OperatorChannelEnum, {
 /** manager.created is MANAGER_CREATED, signing-key.rotated SIGNING_KEY_ROTATED. */
 const auditName = (value: string) => value.replace(/[.-]/g, "_").toUpperCase();
 
-export const AuditActionEnum = namedEnumOf(OPERATOR_ACTIONS, auditName);
-registerGraphQLEnum(AuditActionEnum, {
+registerGraphQLEnum(namedEnumOf(OPERATOR_ACTIONS, auditName), {
   name: "AuditAction",
   description: "What an operator change did (REST spells MANAGER_CREATED as manager.created).",
   valuesConfig: {
@@ -33,8 +31,7 @@ registerGraphQLEnum(AuditActionEnum, {
   },
 });
 
-const AuditTargetTypeEnum = namedEnumOf(AUDIT_TARGET_TYPES, auditName);
-registerGraphQLEnum(AuditTargetTypeEnum, {
+registerGraphQLEnum(namedEnumOf(AUDIT_TARGET_TYPES, auditName), {
   name: "AuditTargetType",
   description: "What kind of record an operator change changed (REST spells PRICING_ASSIGNMENT as pricing-assignment).",
   valuesConfig: {

@@ -1,9 +1,10 @@
-import { Field, InputType } from "type-graphql";
+import { z } from "zod";
 import {
   BRAZIL_IDENTITY_STATUSES,
   BRAZIL_VERIFICATION_PROGRESS,
   BRAZIL_VERIFICATION_RESULTS,
   createdSubaccountView,
+  createSubaccountInput,
   importedTokenView,
   importTokenInput,
   kycStatusView,
@@ -14,7 +15,8 @@ import {
   userView,
 } from "../../onboarding/brazil-subaccount-types.js";
 import { enumOf, namedEnumOf } from "./enums.js";
-import { CustomerTypeEnum } from "./managed-profiles.js";
+import { named } from "../../output.js";
+import { CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
@@ -24,8 +26,7 @@ import { outputType, registerGraphQLEnum } from "./output-type.js";
  * field names.
  */
 
-const BrazilVerificationProgressEnum = enumOf(BRAZIL_VERIFICATION_PROGRESS);
-registerGraphQLEnum(BrazilVerificationProgressEnum, {
+registerGraphQLEnum(enumOf(BRAZIL_VERIFICATION_PROGRESS), {
   name: "BrazilVerificationProgress",
   description: "How far a BR KYC or KYB attempt is, as REST's status spells it.",
   valuesConfig: {
@@ -35,8 +36,7 @@ registerGraphQLEnum(BrazilVerificationProgressEnum, {
   },
 });
 
-const BrazilVerificationResultEnum = enumOf(BRAZIL_VERIFICATION_RESULTS);
-registerGraphQLEnum(BrazilVerificationResultEnum, {
+registerGraphQLEnum(enumOf(BRAZIL_VERIFICATION_RESULTS), {
   name: "BrazilVerificationResult",
   description: "The provider's decision on a completed BR KYC or KYB attempt.",
   valuesConfig: {
@@ -58,45 +58,18 @@ registerGraphQLEnum(BrazilIdentityStatusEnum, {
   },
 });
 
-@InputType({
-  description: "A BR subaccount: created, returned unchanged when it exists, or reopened when it was rejected.",
-})
-export class CreateBrazilSubaccountInput {
-  @Field(() => CustomerTypeEnum, {
-    description: "INDIVIDUAL (KYC, a CPF) or BUSINESS (KYB, a CNPJ); REST names them INDIVIDUAL and COMPANY.",
-  })
-  customerType!: string;
-
-  @Field({ description: "The person's full name or the company's legal name, 1 to 200 characters once trimmed." })
-  name!: string;
-
-  @Field({
-    description:
-      "CPF for an individual or CNPJ for a company, check digits verified (dots, dashes and slashes ignored); an existing subaccount's must match.",
-  })
-  taxId!: string;
-
-  @Field(() => String, { nullable: true, description: "A quote the subaccount is created for; accepted, not used." })
-  quoteId?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "A widget session the subaccount is created in; accepted, not used.",
-  })
-  sessionId?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The company's name, at most 200 characters; accepted, not used.",
-  })
-  companyName?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The company's start date; accepted, not used." })
-  startDate?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The company's CNPJ; accepted, not used (taxId decides)." })
-  cnpj?: string | null;
-}
+// GraphQL names the account type by its customer type (REST's INDIVIDUAL and COMPANY): the resolver maps it back.
+const { accountType, ...subaccountFields } = createSubaccountInput.shape;
+export const CreateBrazilSubaccountInput = inputType(
+  "CreateBrazilSubaccountInput",
+  z.object({
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe(
+      `INDIVIDUAL (KYC, a CPF) or BUSINESS (KYB, a CNPJ); REST names them ${accountType.options.join(" and ")}.`,
+    ),
+    ...subaccountFields,
+  }),
+  { description: "A BR subaccount: created, returned unchanged when it exists, or reopened when it was rejected." },
+);
 
 export const SubmitBrazilKycInput = inputType("SubmitBrazilKycInput", newKycInput, {
   description: "Level 1 KYC of an individual subaccount: handed to the provider, never stored here.",
@@ -108,8 +81,7 @@ export const ImportBrazilKycTokenInput = inputType("ImportBrazilKycTokenInput", 
 });
 
 /** The identity documents level 1 KYC takes (no passport, as REST's getUploadUrls). */
-const BrazilIdentityDocumentTypeEnum = { ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const;
-registerGraphQLEnum(BrazilIdentityDocumentTypeEnum, {
+registerGraphQLEnum({ ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const, {
   name: "BrazilIdentityDocumentType",
   description: "An identity document for BR level 1 KYC (REST spells DRIVERS_LICENSE as DRIVERS-LICENSE).",
   valuesConfig: {

@@ -22,8 +22,7 @@ import { outputType, registerGraphQLEnum } from "./output-type.js";
 /* Level 1 KYB of Brazilian company subaccounts: the operations REST serves under /v1/brl/kyb. */
 
 /** REST's document types: the GraphQL names cannot hold their hyphens (DRIVERS_LICENSE is DRIVERS-LICENSE). */
-const BrazilDocumentTypeEnum = Object.fromEntries(BRAZIL_DOCUMENT_TYPES.map((type) => [type.replace(/-/g, "_"), type]));
-registerGraphQLEnum(BrazilDocumentTypeEnum, {
+registerGraphQLEnum(Object.fromEntries(BRAZIL_DOCUMENT_TYPES.map((type) => [type.replace(/-/g, "_"), type])), {
   name: "BrazilDocumentType",
   description: "A document uploaded for BR KYC or KYB (REST spells the underscores as hyphens).",
   valuesConfig: {
@@ -38,8 +37,7 @@ registerGraphQLEnum(BrazilDocumentTypeEnum, {
   },
 });
 
-const DocumentUploadStateEnum = enumOf(SIDE_STATES);
-registerGraphQLEnum(DocumentUploadStateEnum, {
+registerGraphQLEnum(enumOf(SIDE_STATES), {
   name: "DocumentUploadState",
   description: "Whether a side's file arrived at its upload URL.",
   valuesConfig: {

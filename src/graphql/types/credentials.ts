@@ -10,8 +10,7 @@ import { enumOf } from "./enums.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-const RampEnvironmentEnum = enumOf(RAMP_ENVIRONMENTS);
-registerGraphQLEnum(RampEnvironmentEnum, {
+registerGraphQLEnum(enumOf(RAMP_ENVIRONMENTS), {
   name: "RampEnvironment",
   description: "A deployment's environment; a credential works only on a deployment of its own.",
   valuesConfig: {
@@ -26,8 +25,7 @@ export const CreateApiCredentialInput = inputType("CreateApiCredentialInput", cr
   description: "Name and expiry of a new credential; both may be left out.",
 });
 
-const ApiCredentialEventActionEnum = enumOf(CREDENTIAL_EVENT_ACTIONS);
-registerGraphQLEnum(ApiCredentialEventActionEnum, {
+registerGraphQLEnum(enumOf(CREDENTIAL_EVENT_ACTIONS), {
   name: "ApiCredentialEventAction",
   description: "What happened to a credential.",
   valuesConfig: {

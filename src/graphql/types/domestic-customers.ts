@@ -1,21 +1,23 @@
-import { Field, Float, InputType, Int } from "type-graphql";
+import { z } from "zod";
 import {
   DOMESTIC_STATUSES,
   domesticCaseView,
   KYB_COUNTRIES,
   KYB_FILE_TYPES,
+  kybInformation,
   kycInformation,
   kybSubmissionView,
   RELATED_PERSON_FILE_TYPES,
+  relatedPerson,
   retriedCaseView,
 } from "../../kyc/domestic.js";
+import { inputObject } from "../../output.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
 import { inputType } from "./input-type.js";
 import { enumOf, screamingEnumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-export const DomesticCountryEnum = enumOf(DOMESTIC_COUNTRIES);
-registerGraphQLEnum(DomesticCountryEnum, {
+registerGraphQLEnum(enumOf(DOMESTIC_COUNTRIES), {
   name: "DomesticCountry",
   description: "The corridors whose customers and KYC/KYB go through the domestic provider (REST: /v1/domestic).",
   valuesConfig: {
@@ -26,8 +28,7 @@ registerGraphQLEnum(DomesticCountryEnum, {
   },
 });
 
-export const DomesticKybCountryEnum = enumOf(KYB_COUNTRIES);
-registerGraphQLEnum(DomesticKybCountryEnum, {
+export const DomesticKybCountryEnum = registerGraphQLEnum(enumOf(KYB_COUNTRIES), {
   name: "DomesticKybCountry",
   description: "The domestic corridors that take a business's KYB information through the API.",
   valuesConfig: {
@@ -36,8 +37,7 @@ registerGraphQLEnum(DomesticKybCountryEnum, {
   },
 });
 
-const DomesticKycStatusEnum = enumOf(DOMESTIC_STATUSES);
-registerGraphQLEnum(DomesticKycStatusEnum, {
+registerGraphQLEnum(enumOf(DOMESTIC_STATUSES), {
   name: "DomesticKycStatus",
   description: "Where a domestic customer's KYC (KYB) stands, spelled as the REST status routes spell it.",
   valuesConfig: {
@@ -51,8 +51,7 @@ registerGraphQLEnum(DomesticKycStatusEnum, {
   },
 });
 
-const ColombianDocumentTypeEnum = enumOf(["CC", "CE"] as const);
-registerGraphQLEnum(ColombianDocumentTypeEnum, {
+registerGraphQLEnum(enumOf(["CC", "CE"] as const), {
   name: "ColombianDocumentType",
   description: "An identity document in Colombia.",
   valuesConfig: {
@@ -61,8 +60,7 @@ registerGraphQLEnum(ColombianDocumentTypeEnum, {
   },
 });
 
-const ArgentineDocumentTypeEnum = enumOf(["DNI"] as const);
-registerGraphQLEnum(ArgentineDocumentTypeEnum, {
+registerGraphQLEnum(enumOf(["DNI"] as const), {
   name: "ArgentineDocumentType",
   description: "An identity document in Argentina.",
   valuesConfig: { DNI: { description: "Documento Nacional de Identidad: the national identity card." } },
@@ -83,43 +81,7 @@ export const DomesticKycInformationInput = inputType(
   },
 );
 
-@InputType({
-  description:
-    "A person a business declares with its KYB information (a legal representative, an owner): handed to the provider, which gives the person an id; only the id is kept.",
-})
-export class DomesticKybRelatedPersonInput {
-  @Field({ description: "Given name(s), 1 to 100 characters after trimming." })
-  firstName!: string;
-
-  @Field({ description: "Family name(s), 1 to 100 characters after trimming." })
-  lastName!: string;
-
-  @Field({ description: "The person's email address." })
-  email!: string;
-
-  @Field({ description: "The birth date, YYYY-MM-DD." })
-  dateOfBirth!: string;
-
-  @Field(() => [String], {
-    description: "The person's nationalities: 1 to 10, each a two-letter ISO 3166-1 country code.",
-  })
-  nationalities!: string[];
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The identity document's number, 1 to 50 characters after trimming.",
-  })
-  documentNumber?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The person's Brazilian tax id (CPF), if any." })
-  brazilianTaxId?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether the person is politically exposed (PEP)." })
-  politicallyExposed?: boolean | null;
-}
-
-const DomesticKybFileTypeEnum = screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES]);
-registerGraphQLEnum(DomesticKybFileTypeEnum, {
+registerGraphQLEnum(screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES]), {
   name: "DomesticKybFileType",
   description:
     "A file of a KYB submission, as REST's fileType spells it in camelCase (TAX_ID_DOCUMENT: taxIdDocument).",
@@ -135,78 +97,22 @@ registerGraphQLEnum(DomesticKybFileTypeEnum, {
   },
 });
 
-@InputType({ description: "A business's KYB information, handed to the provider and not stored here." })
-export class DomesticKybInformationInput {
-  @Field({ description: "The registered name, 1 to 100 characters after trimming." })
-  businessName!: string;
+// GraphQL names a related person's dni, cpf and pep as KYC information names them; the resolver maps them back.
+const { dni, cpf, pep, ...personFields } = relatedPerson.shape;
+const relatedPersonInput = inputObject(
+  "DomesticKybRelatedPersonInput",
+  "A person a business declares with its KYB information (a legal representative, an owner): handed to the provider, which gives the person an id; only the id is kept.",
+  z.object({ ...personFields, documentNumber: dni, brazilianTaxId: cpf, politicallyExposed: pep }),
+);
+export type DomesticKybRelatedPersonInput = z.input<typeof relatedPersonInput>;
 
-  @Field({ description: "The business's tax id in its country, 1 to 50 characters after trimming." })
-  taxId!: string;
-
-  @Field(() => String, { nullable: true, description: "Street address (at most 200 characters)." })
-  address?: string | null;
-
-  @Field(() => String, { nullable: true, description: "City (at most 200 characters)." })
-  city?: string | null;
-
-  @Field(() => String, { nullable: true, description: "State or province (at most 200 characters)." })
-  state?: string | null;
-
-  @Field(() => String, { nullable: true, description: "Postal code (at most 200 characters)." })
-  zipCode?: string | null;
-
-  @Field(() => String, { nullable: true, description: "The business's website (at most 200 characters)." })
-  website?: string | null;
-
-  @Field(() => String, { nullable: true, description: "What the business does (at most 200 characters)." })
-  businessActivities?: string | null;
-
-  @Field(() => String, { nullable: true, description: "What the account will be used for (at most 200 characters)." })
-  accountPurpose?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "Where the business's funds come from (at most 200 characters).",
-  })
-  sourceOfFunds?: string | null;
-
-  @Field(() => [DomesticKybRelatedPersonInput], {
-    nullable: true,
-    description:
-      "The business's legal representatives and owners (1 to 20); their documents are uploaded under the ids domesticKybSubmissions lists.",
-  })
-  relatedPersons?: DomesticKybRelatedPersonInput[] | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "The business's wallet addresses, or N/A (at most 200 characters).",
-  })
-  walletAddresses?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether the business transmits its customers' funds." })
-  transmitsCustomerFunds?: boolean | null;
-
-  @Field(() => Boolean, {
-    nullable: true,
-    description: "Whether the business screens its customers (required when it transmits their funds).",
-  })
-  conductsComplianceScreening?: boolean | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "How it screens them (required when it does; at most 200 characters).",
-  })
-  complianceScreeningDescription?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether the business operates in sanctioned countries." })
-  operatesInSanctionedCountries?: boolean | null;
-
-  @Field(() => Boolean, { nullable: true, description: "Whether a regulator supervises the business." })
-  isRegulatedBusiness?: boolean | null;
-
-  @Field(() => Float, { nullable: true, description: "The volume it expects a month, in US dollars (0 or more)." })
-  expectedMonthlyVolumeUsd?: number | null;
-
-  @Field(() => Int, { nullable: true, description: "The transactions it expects a month (0 or more)." })
-  expectedMonthlyTransactions?: number | null;
-}
+// The country is an argument of its own.
+const { country: _country, ...businessFields } = kybInformation.shape;
+export const DomesticKybInformationInput = inputType(
+  "DomesticKybInformationInput",
+  z.object({
+    ...businessFields,
+    relatedPersons: z.array(relatedPersonInput).optional().describe(businessFields.relatedPersons.description!),
+  }),
+  { description: "A business's KYB information, handed to the provider and not stored here." },
+);

@@ -11,8 +11,7 @@ import { connectionType } from "./connection.js";
 import { registerGraphQLEnum } from "./output-type.js";
 import { createFiatAccountInput, fiatAccountView } from "../../fiat-accounts/types.js";
 
-export const FiatAccountCountryEnum = enumOf(FIAT_ACCOUNT_COUNTRIES);
-registerGraphQLEnum(FiatAccountCountryEnum, {
+registerGraphQLEnum(enumOf(FIAT_ACCOUNT_COUNTRIES), {
   name: "FiatAccountCountry",
   description: "The corridors with payout fiat accounts.",
   valuesConfig: {
@@ -23,8 +22,7 @@ registerGraphQLEnum(FiatAccountCountryEnum, {
   },
 });
 
-const BankAccountTypeEnum = enumOf(BANK_ACCOUNT_TYPES);
-registerGraphQLEnum(BankAccountTypeEnum, {
+registerGraphQLEnum(enumOf(BANK_ACCOUNT_TYPES), {
   name: "BankAccountType",
   description: "Whether a payout bank account is a checking or a savings account.",
   valuesConfig: {
@@ -33,8 +31,7 @@ registerGraphQLEnum(BankAccountTypeEnum, {
   },
 });
 
-const AccountKindEnum = enumOf(SHOWN_ACCOUNT_TYPES);
-registerGraphQLEnum(AccountKindEnum, {
+registerGraphQLEnum(enumOf(SHOWN_ACCOUNT_TYPES), {
   name: "FiatAccountKind",
   description:
     "What kind of account a payout account is: a checking or savings bank account, or, on a rail that takes no bank account type, the kind of number that names it.",
@@ -46,8 +43,7 @@ registerGraphQLEnum(AccountKindEnum, {
   },
 });
 
-const FiatAccountDocumentTypeEnum = enumOf([...AR_DOCUMENT_TYPES, ...CO_DOCUMENT_TYPES]);
-registerGraphQLEnum(FiatAccountDocumentTypeEnum, {
+registerGraphQLEnum(enumOf([...AR_DOCUMENT_TYPES, ...CO_DOCUMENT_TYPES]), {
   name: "FiatAccountDocumentType",
   description: "The account holder's document in AR and CO.",
   valuesConfig: {
@@ -74,8 +70,7 @@ const FIAT_ACCOUNT_TYPE_DESCRIPTIONS: Record<(typeof FIAT_ACCOUNT_TYPES)[number]
   PIX: NOT_OFFERED,
   SPEI: "MX: a SPEI transfer to an 18-digit CLABE.",
 };
-const FiatAccountTypeEnum = enumOf(FIAT_ACCOUNT_TYPES);
-registerGraphQLEnum(FiatAccountTypeEnum, {
+registerGraphQLEnum(enumOf(FIAT_ACCOUNT_TYPES), {
   name: "FiatAccountType",
   description: "US: ACH, BANK_USA; MX: SPEI; AR: COELSA; CO: ACH.",
   valuesConfig: Object.fromEntries(

@@ -3,8 +3,7 @@ import { profileView } from "../../profiles/types.js";
 import { enumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-const TokenTypeEnum = enumOf(["bearer"] as const);
-registerGraphQLEnum(TokenTypeEnum, {
+registerGraphQLEnum(enumOf(["bearer"] as const), {
   name: "TokenType",
   description: "How an access token is sent (REST spells BEARER as bearer).",
   valuesConfig: { BEARER: { description: "As `Authorization: Bearer <token>`." } },

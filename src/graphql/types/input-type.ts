@@ -22,8 +22,9 @@ interface InputField {
 /**
  * The GraphQL type of what a caller sends for a field: what may be left out, defaulted or transformed is
  * unwrapped down to the schema the value is first checked by; a name or description met on the way holds.
+ * `type` is the one a root field's argument names instead (a named enum).
  */
-function inputField(schema: z.ZodType): InputField {
+export function inputField(schema: z.ZodType, type?: TypeThunk): InputField {
   let inner = schema;
   let nullable = false;
   let description: string | undefined;
@@ -37,7 +38,7 @@ function inputField(schema: z.ZodType): InputField {
     } else if (inner instanceof z.ZodPipe) inner = inner.in as z.ZodType;
     else break;
   }
-  return { type: typeOf(inner, name), nullable, description };
+  return { type: type ?? typeOf(inner, name), nullable, description };
 }
 
 function typeOf(inner: z.ZodType, name: string | undefined): TypeThunk {

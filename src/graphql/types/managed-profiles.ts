@@ -18,8 +18,7 @@ import { inputType } from "./input-type.js";
 import { Node } from "./node.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-export const CorridorEnum = enumOf(CORRIDORS);
-registerGraphQLEnum(CorridorEnum, {
+export const CorridorEnum = registerGraphQLEnum(enumOf(CORRIDORS), {
   name: "Corridor",
   description: "A country corridor the gateway serves, each with one fiat currency.",
   valuesConfig: {
@@ -33,8 +32,7 @@ registerGraphQLEnum(CorridorEnum, {
     US: { description: "United States (USD)." },
   },
 });
-export const CustomerTypeEnum = enumOf(CUSTOMER_TYPES);
-registerGraphQLEnum(CustomerTypeEnum, {
+export const CustomerTypeEnum = registerGraphQLEnum(enumOf(CUSTOMER_TYPES), {
   name: "CustomerType",
   description: "Whether a customer is a person or a company.",
   valuesConfig: {
@@ -42,8 +40,7 @@ registerGraphQLEnum(CustomerTypeEnum, {
     BUSINESS: { description: "A company, verified by KYB." },
   },
 });
-const ManagedProfileStatusEnum = enumOf(MANAGED_PROFILE_STATUSES);
-registerGraphQLEnum(ManagedProfileStatusEnum, {
+registerGraphQLEnum(enumOf(MANAGED_PROFILE_STATUSES), {
   name: "ManagedProfileStatus",
   description: "Whether a managed child is live or logically deleted.",
   valuesConfig: {
@@ -51,16 +48,14 @@ registerGraphQLEnum(ManagedProfileStatusEnum, {
     DELETED: { description: "Deleted: credentials revoked, new activity blocked, history kept." },
   },
 });
-const CreationSourceEnum = enumOf(CREATION_SOURCES);
-registerGraphQLEnum(CreationSourceEnum, {
+registerGraphQLEnum(enumOf(CREATION_SOURCES), {
   name: "ManagedProfileCreationSource",
   description: "Who created a managed child.",
   valuesConfig: {
     MANAGER: { description: "Its manager, through createManagedProfile (REST: POST /v1/managed-profiles)." },
   },
 });
-export const ManagedProfileFilterEnum = enumOf(["active", "deleted", "all"] as const);
-registerGraphQLEnum(ManagedProfileFilterEnum, {
+registerGraphQLEnum(enumOf(["active", "deleted", "all"] as const), {
   name: "ManagedProfileFilter",
   description: "Which managed children a list returns, by status.",
   valuesConfig: {
@@ -92,9 +87,7 @@ export const PartnerCredentialInput = inputType("PartnerCredentialInput", create
   fields: ["profileId", "name", "expiresAt"], // the partner is an argument of its own
 });
 
-export const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) =>
-  name.replace(/-/g, "_").toUpperCase(),
-);
+const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) => name.replace(/-/g, "_").toUpperCase());
 registerGraphQLEnum(PricingProfileNameEnum, {
   name: "PricingProfileName",
   description: "A pricing profile, by name (REST spells PARTNER_MARKUP as partner-markup).",

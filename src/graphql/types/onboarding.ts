@@ -12,8 +12,7 @@ import { outputType, registerGraphQLEnum } from "./output-type.js";
 import { initialKycAttemptInput, initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
 import { ACCOUNT_STATES, ENTITY_STATUSES, ONBOARDING_ROLES, onboardingStatusView } from "../../onboarding/types.js";
 
-const KycProviderEnum = enumOf(KYC_PROVIDERS);
-registerGraphQLEnum(KycProviderEnum, {
+registerGraphQLEnum(enumOf(KYC_PROVIDERS), {
   name: "KycProvider",
   description: "A partner that holds customers and decides their KYC (KYB).",
   valuesConfig: {
@@ -22,8 +21,7 @@ registerGraphQLEnum(KycProviderEnum, {
   },
 });
 
-const OnboardingDocumentTypeEnum = enumOf(ONBOARDING_DOCUMENT_TYPES);
-registerGraphQLEnum(OnboardingDocumentTypeEnum, {
+registerGraphQLEnum(enumOf(ONBOARDING_DOCUMENT_TYPES), {
   name: "OnboardingDocumentType",
   description: "A document a KYC (KYB) flow asks for, as REST spells it in lowercase.",
   valuesConfig: {
@@ -36,8 +34,7 @@ registerGraphQLEnum(OnboardingDocumentTypeEnum, {
   },
 });
 
-const OnboardingRoleEnum = enumOf(ONBOARDING_ROLES);
-registerGraphQLEnum(OnboardingRoleEnum, {
+registerGraphQLEnum(enumOf(ONBOARDING_ROLES), {
   name: "OnboardingRole",
   description: "A role the subject onboards in.",
   valuesConfig: {
@@ -45,8 +42,7 @@ registerGraphQLEnum(OnboardingRoleEnum, {
   },
 });
 
-const OnboardingEntityStatusEnum = enumOf(ENTITY_STATUSES);
-registerGraphQLEnum(OnboardingEntityStatusEnum, {
+registerGraphQLEnum(enumOf(ENTITY_STATUSES), {
   name: "OnboardingEntityStatus",
   description: "Whether the subject may transact as an entity.",
   valuesConfig: {
@@ -56,8 +52,7 @@ registerGraphQLEnum(OnboardingEntityStatusEnum, {
   },
 });
 
-const OnboardingAccountStatusEnum = enumOf(ACCOUNT_STATES);
-registerGraphQLEnum(OnboardingAccountStatusEnum, {
+registerGraphQLEnum(enumOf(ACCOUNT_STATES), {
   name: "OnboardingAccountStatus",
   description: "A provider account's verification: a case under way (submitted or in review) is PENDING.",
   valuesConfig: {
@@ -67,8 +62,7 @@ registerGraphQLEnum(OnboardingAccountStatusEnum, {
   },
 });
 
-const OnboardingModeEnum = enumOf(ONBOARDING_MODES);
-registerGraphQLEnum(OnboardingModeEnum, {
+registerGraphQLEnum(enumOf(ONBOARDING_MODES), {
   name: "OnboardingMode",
   description: "How a flow collects what it needs.",
   valuesConfig: {
@@ -79,8 +73,9 @@ registerGraphQLEnum(OnboardingModeEnum, {
 });
 
 /** REST spells these in kebab case, which GraphQL names cannot hold. */
-const OnboardingStepKindEnum = namedEnumOf(STEP_KINDS, (kind) => kind.replace("-", "_").toUpperCase());
-registerGraphQLEnum(OnboardingStepKindEnum, {
+const kebabName = (kind: string) => kind.replace("-", "_").toUpperCase();
+
+registerGraphQLEnum(namedEnumOf(STEP_KINDS, kebabName), {
   name: "OnboardingStepKind",
   description: "What a step does (REST spells DIRECT_UPLOAD as direct-upload).",
   valuesConfig: {
@@ -90,8 +85,7 @@ registerGraphQLEnum(OnboardingStepKindEnum, {
   },
 });
 
-const DocumentCollectionEnum = namedEnumOf(DOCUMENT_COLLECTIONS, (kind) => kind.replace("-", "_").toUpperCase());
-registerGraphQLEnum(DocumentCollectionEnum, {
+registerGraphQLEnum(namedEnumOf(DOCUMENT_COLLECTIONS, kebabName), {
   name: "DocumentCollection",
   description: "How a document is collected (REST spells DIRECT_UPLOAD as direct-upload).",
   valuesConfig: {
@@ -100,8 +94,7 @@ registerGraphQLEnum(DocumentCollectionEnum, {
   },
 });
 
-const OnboardingStepMethodEnum = enumOf(["POST", "PUT"] as const);
-registerGraphQLEnum(OnboardingStepMethodEnum, {
+registerGraphQLEnum(enumOf(["POST", "PUT"] as const), {
   name: "OnboardingStepMethod",
   description: "The HTTP method of a step's REST operation (steps never read).",
   valuesConfig: {

@@ -18,13 +18,14 @@ const namedTypes = new Map<string, GraphQLScalarType | object>([
   ["JSONObject", GraphQLJSONObject],
 ]);
 
-/** Registers an enum with type-graphql, and under its name for the output types that name it. */
+/** Registers an enum with type-graphql, and under its name for the types that name it; answers the enum. */
 export function registerGraphQLEnum<Enum extends object>(
   enumObject: Enum,
   config: Parameters<typeof registerEnumType<Enum>>[1],
-): void {
+): Enum {
   registerEnumType(enumObject, config);
   namedTypes.set(config.name, enumObject);
+  return enumObject;
 }
 
 export function namedType(name: string) {

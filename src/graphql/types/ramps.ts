@@ -29,8 +29,7 @@ import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { createWidgetSessionInput } from "../../widget-sessions/types.js";
 
-const RampPhaseEnum = screamingEnumOf(RAMP_PHASES);
-registerGraphQLEnum(RampPhaseEnum, {
+registerGraphQLEnum(screamingEnumOf(RAMP_PHASES), {
   name: "RampPhase",
   description: "The provider-agnostic step of a ramp.",
   valuesConfig: {
@@ -44,8 +43,7 @@ registerGraphQLEnum(RampPhaseEnum, {
     TIMED_OUT: { description: "Not started within the start window; the status is FAILED." },
   },
 });
-const RampStatusEnum = screamingEnumOf(RAMP_STATUSES);
-registerGraphQLEnum(RampStatusEnum, {
+const RampStatusEnum = registerGraphQLEnum(screamingEnumOf(RAMP_STATUSES), {
   name: "RampStatus",
   description: "PENDING until the ramp completes or fails.",
   valuesConfig: {
@@ -54,8 +52,7 @@ registerGraphQLEnum(RampStatusEnum, {
     FAILED: { description: "The ramp failed or was never started in time (phase FAILED or TIMED_OUT)." },
   },
 });
-const RampOrderEnum = enumOf(["NEWEST_FIRST", "OLDEST_FIRST"]);
-registerGraphQLEnum(RampOrderEnum, {
+const RampOrderEnum = registerGraphQLEnum(enumOf(["NEWEST_FIRST", "OLDEST_FIRST"]), {
   name: "RampOrder",
   description: "The order of a ramp history, by registration time.",
   valuesConfig: {
@@ -63,8 +60,7 @@ registerGraphQLEnum(RampOrderEnum, {
     OLDEST_FIRST: { description: "The earliest registered first." },
   },
 });
-const KycStatusEnum = screamingEnumOf(ELIGIBILITY_KYC_STATUSES);
-registerGraphQLEnum(KycStatusEnum, {
+registerGraphQLEnum(screamingEnumOf(ELIGIBILITY_KYC_STATUSES), {
   name: "KycStatus",
   description: "KYC as eligibility tells it: a case in review is PENDING.",
   valuesConfig: {
@@ -74,8 +70,7 @@ registerGraphQLEnum(KycStatusEnum, {
     REJECTED: { description: "Verification rejected." },
   },
 });
-const KycCaseStatusEnum = screamingEnumOf(KYC_STATUSES);
-registerGraphQLEnum(KycCaseStatusEnum, {
+registerGraphQLEnum(screamingEnumOf(KYC_STATUSES), {
   name: "KycCaseStatus",
   description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
   valuesConfig: {
@@ -153,8 +148,7 @@ const rampInfoList = outputObject("RampInfo", "The subject's ramp eligibility pe
 export const RampInfo = outputType(rampInfoList);
 export type RampInfo = z.output<typeof rampInfoList>;
 
-const LimitPeriodTypeEnum = enumOf(LIMIT_PERIOD_TYPES);
-registerGraphQLEnum(LimitPeriodTypeEnum, {
+registerGraphQLEnum(enumOf(LIMIT_PERIOD_TYPES), {
   name: "LimitPeriodType",
   description: "How a limit's use is counted.",
   valuesConfig: { CALENDAR_MONTH: { description: "Over the calendar month, in UTC." } },
@@ -184,8 +178,7 @@ export const CreateWidgetSessionInput = inputType("CreateWidgetSessionInput", cr
   ],
 });
 
-const SigningAccountTypeEnum = screamingEnumOf(SIGNING_ACCOUNT_TYPES);
-registerGraphQLEnum(SigningAccountTypeEnum, {
+registerGraphQLEnum(screamingEnumOf(SIGNING_ACCOUNT_TYPES), {
   name: "SigningAccountType",
   description: "The kind of chain a signing account is on (REST spells SUBSTRATE as Substrate).",
   valuesConfig: {

@@ -14,8 +14,7 @@ import {
 import { connectionType } from "./connection.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-export const RelationshipEnum = enumOf(RELATIONSHIPS);
-registerGraphQLEnum(RelationshipEnum, {
+registerGraphQLEnum(enumOf(RELATIONSHIPS), {
   name: "RecipientRelationship",
   description: "How the sender says it relates to a recipient or invitee; the sender may change it at any time.",
   valuesConfig: {
@@ -26,8 +25,7 @@ registerGraphQLEnum(RelationshipEnum, {
     OTHER: { description: "Any other relationship." },
   },
 });
-const InvitationStatusEnum = enumOf(INVITATION_STATUSES);
-registerGraphQLEnum(InvitationStatusEnum, {
+registerGraphQLEnum(enumOf(INVITATION_STATUSES), {
   name: "RecipientInvitationStatus",
   description: "Whether an invitation not accepted yet is still within its seven days.",
   valuesConfig: {

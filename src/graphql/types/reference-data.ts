@@ -21,15 +21,13 @@ const NETWORK_DESCRIPTIONS: Record<(typeof NETWORKS)[number], string> = {
   polygon: `Polygon, ${EVM}.`,
   moonbeam: `Moonbeam, ${EVM}; no asset is listed on it.`,
 };
-export const NetworkEnum = enumOf(NETWORKS);
-registerGraphQLEnum(NetworkEnum, {
+registerGraphQLEnum(enumOf(NETWORKS), {
   name: "Network",
   description: "Blockchain networks.",
   valuesConfig: valuesConfigOf(NETWORK_DESCRIPTIONS),
 });
 
-export const FiatCurrencySymbolEnum = enumOf(FIAT_SYMBOLS);
-registerGraphQLEnum(FiatCurrencySymbolEnum, {
+registerGraphQLEnum(enumOf(FIAT_SYMBOLS), {
   name: "FiatCurrencySymbol",
   description: "ISO 4217 code of a supported fiat currency; each corridor uses exactly one.",
   valuesConfig: {
@@ -49,15 +47,13 @@ const PAYMENT_METHOD_DESCRIPTIONS: Record<(typeof PAYMENT_METHOD_IDS)[number], s
   ach: "ACH: USD in the US and COP over ACH Colombia.",
   spei: "SPEI: Mexican interbank transfers in MXN.",
 };
-const PaymentMethodIdEnum = enumOf(PAYMENT_METHOD_IDS);
-registerGraphQLEnum(PaymentMethodIdEnum, {
+registerGraphQLEnum(enumOf(PAYMENT_METHOD_IDS), {
   name: "PaymentMethodId",
   description: "Payment rails.",
   valuesConfig: valuesConfigOf(PAYMENT_METHOD_DESCRIPTIONS),
 });
 
-export const RampDirectionEnum = enumOf(RAMP_TYPES);
-registerGraphQLEnum(RampDirectionEnum, {
+export const RampDirectionEnum = registerGraphQLEnum(enumOf(RAMP_TYPES), {
   name: "RampDirection",
   description: "BUY = onramp (fiat to crypto), SELL = offramp.",
   valuesConfig: {

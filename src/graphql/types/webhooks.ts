@@ -13,8 +13,7 @@ import { enumOf, namedEnumOf } from "./enums.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES);
-registerGraphQLEnum(WebhookEventTypeEnum, {
+registerGraphQLEnum(enumOf(WEBHOOK_EVENT_TYPES), {
   name: "WebhookEventType",
   description: "The ramp events webhooks carry.",
   valuesConfig: {
@@ -23,8 +22,7 @@ registerGraphQLEnum(WebhookEventTypeEnum, {
   },
 });
 
-const WebhookDeliveryStatusEnum = enumOf(WEBHOOK_DELIVERY_STATUSES);
-registerGraphQLEnum(WebhookDeliveryStatusEnum, {
+registerGraphQLEnum(enumOf(WEBHOOK_DELIVERY_STATUSES), {
   name: "WebhookDeliveryStatus",
   description: "Where a delivery stands; a redelivery makes it PENDING again.",
   valuesConfig: {
@@ -47,15 +45,13 @@ export const RegisterWebhookInput = inputType("RegisterWebhookInput", registerWe
 // RSA-PSS is RSA_PSS: a GraphQL name holds no "-". The values stay WebCrypto's names, as REST writes them.
 const webCryptoName = (name: string) => name.replace(/-/g, "_");
 
-const SignatureAlgorithmEnum = namedEnumOf([SIGNATURE_SCHEME.algorithm], webCryptoName);
-registerGraphQLEnum(SignatureAlgorithmEnum, {
+registerGraphQLEnum(namedEnumOf([SIGNATURE_SCHEME.algorithm], webCryptoName), {
   name: "SignatureAlgorithm",
   description: "How webhook bodies are signed (REST spells RSA_PSS as RSA-PSS, WebCrypto's name).",
   valuesConfig: { RSA_PSS: { description: "RSA-PSS (RFC 8017), MGF1 with the same digest." } },
 });
 
-const SignatureHashEnum = namedEnumOf([SIGNATURE_SCHEME.hash], webCryptoName);
-registerGraphQLEnum(SignatureHashEnum, {
+registerGraphQLEnum(namedEnumOf([SIGNATURE_SCHEME.hash], webCryptoName), {
   name: "SignatureHash",
   description: "The message digest of webhook signatures (REST spells SHA_256 as SHA-256, WebCrypto's name).",
   valuesConfig: { SHA_256: { description: "SHA-256." } },
