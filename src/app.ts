@@ -33,6 +33,7 @@ import { KycReconciler } from "./kyc/reconciler.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
+import { RampRepository } from "./ramps/repo.js";
 import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
 import { Caches } from "./cache/caches.js";
@@ -195,10 +196,9 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const quotes = new QuoteService(reads, writes, partners.ramps, pricing, caches, config.partners.closedCorridors);
   const widgetSessions = new WidgetSessionService(db, quotes, config.widgetBaseUrl);
   const rampViews = new RampViewCache(caches);
+  const rampRepository = new RampRepository(database);
   const ramps = new RampService(
-    db,
-    reads,
-    writes,
+    rampRepository,
     partners.ramps,
     kyc,
     delegation,
@@ -238,8 +238,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
   );
   const rampProcessor = new RampProcessor(
-    reads,
-    writes,
+    rampRepository,
     partners.ramps,
     rampEventOutbox,
     outbox,

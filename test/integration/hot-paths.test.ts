@@ -3,7 +3,7 @@ import { query, rowLimit } from "../../src/db/query.js";
 import { rawSql } from "../support/raw-sql.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROCESSING_PHASES } from "../../src/reference-data/ramp-phases.js";
-import { findRamp } from "../../src/ramps/repo.js";
+import { RampRepository } from "../../src/ramps/repo.js";
 import { findSubjectKyc } from "../../src/kyc/repo.js";
 import { listCredentials } from "../../src/credentials/repo.js";
 import { inTransaction } from "../../src/db/tx.js";
@@ -373,7 +373,7 @@ describe(`prepared reads (${testEngine()})`, () => {
     const subject = await caller();
     const [rampId] = await finishedRamps(subject.secret, 1);
     const { reads, db } = probe.app;
-    expect(await findRamp(reads, rampId!, subject.profileId)).toEqual(
+    expect(await new RampRepository(probe.app).findRamp(rampId!, subject.profileId)).toEqual(
       await db.ramp.findFirst({ where: { id: rampId! }, include: { quote: true } }),
     );
     expect((await findSubjectKyc(reads, subject.profileId)).cases).toEqual(
