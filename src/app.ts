@@ -19,6 +19,7 @@ import { FiatAccountService } from "./fiat-accounts/service.js";
 import { IdempotencyService } from "./idempotency/service.js";
 import { IdentityService } from "./identity/service.js";
 import { BrazilOnboarding } from "./onboarding/brazil.js";
+import { KycRepository } from "./kyc/repo.js";
 import { KycService } from "./kyc/service.js";
 import { createMailer } from "./mail/mailer.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
@@ -181,9 +182,17 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const managedProfiles = new ManagedProfileService(db, caches, credentials, profiles);
   const delegation = new Delegation(managedProfiles, caches);
   const partners = connectPartners(config, db, log, seams);
-  const kyc = new KycService(db, reads, caches, partners.kyc, delegation, profiles, config.ramps.kycCheckIntervalMs);
+  const kycRepository = new KycRepository(database);
+  const kyc = new KycService(
+    kycRepository,
+    caches,
+    partners.kyc,
+    delegation,
+    profiles,
+    config.ramps.kycCheckIntervalMs,
+  );
   const kycReconciler = new KycReconciler(
-    db,
+    kycRepository,
     kyc,
     config.ramps.kycCheckIntervalMs,
     config.ramps.processorIntervalMs,
@@ -327,7 +336,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     kyc,
     brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads, partners.kyc),
     uploads,
-    domesticKycFiles: new DomesticKycFiles(db, kyc, uploads),
+    domesticKycFiles: new DomesticKycFiles(kycRepository, kyc, uploads),
     idempotency,
     recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),
     rampProcessor,
