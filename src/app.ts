@@ -7,6 +7,7 @@ import { CredentialVerifier } from "./credentials/verifier.js";
 import { SessionVerifier } from "./identity/session-verifier.js";
 import { AccessTokens } from "./auth/tokens.js";
 import type { Config } from "./config.js";
+import { CredentialRepository } from "./credentials/repo.js";
 import { CredentialService } from "./credentials/service.js";
 import { openDatabase, type Db } from "./db/client.js";
 import type { Reads, StatementCounter, Writes } from "./db/statements.js";
@@ -171,14 +172,15 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const mailer = createMailer(config.mail, log);
   const accessTokens = new AccessTokens(config.jwt);
   const caches = new Caches(bus, config.cacheTtlMs);
-  const verifier = new CredentialVerifier(db, reads, caches, {
+  const credentialRepository = new CredentialRepository(database);
+  const verifier = new CredentialVerifier(credentialRepository, caches, {
     environment: config.rampEnvironment,
     flushIntervalMs: config.lastUsedFlushIntervalMs,
     log,
   });
 
   const profiles = new ProfileService(db, reads, caches);
-  const credentials = new CredentialService(db, reads, bus, caches, config.rampEnvironment, profiles);
+  const credentials = new CredentialService(credentialRepository, bus, caches, config.rampEnvironment, profiles);
   const managedProfiles = new ManagedProfileService(db, caches, credentials, profiles);
   const delegation = new Delegation(managedProfiles, caches);
   const partners = connectPartners(config, db, log, seams);
