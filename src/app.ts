@@ -29,6 +29,7 @@ import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
 import { PartnerCallbackService } from "./partner-callbacks/service.js";
+import { ProfileRepository } from "./profiles/repo.js";
 import { ProfileService } from "./profiles/service.js";
 import type { RampProvider } from "./providers/ramp-port.js";
 import { KycReconciler } from "./kyc/reconciler.js";
@@ -179,7 +180,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
   });
 
-  const profiles = new ProfileService(db, reads, caches);
+  const profiles = new ProfileService(new ProfileRepository(database), caches);
   const credentials = new CredentialService(credentialRepository, bus, caches, config.rampEnvironment, profiles);
   const managedProfiles = new ManagedProfileService(db, caches, credentials, profiles);
   const delegation = new Delegation(managedProfiles, caches);
