@@ -23,6 +23,7 @@ import { BrazilOnboarding } from "./onboarding/brazil.js";
 import { KycRepository } from "./kyc/repo.js";
 import { KycService } from "./kyc/service.js";
 import { createMailer } from "./mail/mailer.js";
+import { ManagedProfileRepository } from "./managed-profiles/repo.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
 import { NodeService } from "./nodes/service.js";
 import { Metrics } from "./metrics.js";
@@ -182,7 +183,12 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
 
   const profiles = new ProfileService(new ProfileRepository(database), caches);
   const credentials = new CredentialService(credentialRepository, bus, caches, config.rampEnvironment, profiles);
-  const managedProfiles = new ManagedProfileService(db, caches, credentials, profiles);
+  const managedProfiles = new ManagedProfileService(
+    new ManagedProfileRepository(database),
+    caches,
+    credentials,
+    profiles,
+  );
   const delegation = new Delegation(managedProfiles, caches);
   const partners = connectPartners(config, db, log, seams);
   const kycRepository = new KycRepository(database);
