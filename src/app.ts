@@ -16,6 +16,7 @@ import { createInProcessBus, createPostgresBus, type EventBus } from "./events/b
 import { RampEventOutbox } from "./events/outbox.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
+import { FiatAccountRepository } from "./fiat-accounts/repo.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
 import { IdempotencyService } from "./idempotency/service.js";
 import { IdentityService } from "./identity/service.js";
@@ -209,7 +210,12 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   );
   const outbox = new OutboxSignal(bus, log);
   const rampEventOutbox = new RampEventOutbox(enqueueDeliveries);
-  const fiatAccounts = new FiatAccountService(db, delegation, kyc, partners.fiatAccounts);
+  const fiatAccounts = new FiatAccountService(
+    new FiatAccountRepository(database),
+    delegation,
+    kyc,
+    partners.fiatAccounts,
+  );
   const idempotency = new IdempotencyService(db);
   const quoteRepository = new QuoteRepository(database);
   const pricing = new PricingAssignments(quoteRepository, caches);
