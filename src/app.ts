@@ -30,6 +30,7 @@ import { NodeService } from "./nodes/service.js";
 import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
+import { OnboardingRepository } from "./onboarding/repo.js";
 import { PartnerCallbackService } from "./partner-callbacks/service.js";
 import { ProfileRepository } from "./profiles/repo.js";
 import { ProfileService } from "./profiles/service.js";
@@ -347,7 +348,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     ramps,
     fiatAccounts,
     onboarding,
-    initialKycAttempts: new InitialKycAttempts(db, quotes, widgetSessions),
+    initialKycAttempts: new InitialKycAttempts(new OnboardingRepository(database), quotes, widgetSessions),
     kyc,
     brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads, partners.kyc),
     uploads,
