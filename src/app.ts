@@ -56,6 +56,7 @@ import { WebhookSender } from "./webhooks/sender.js";
 import { SigningKeyService } from "./webhooks/signing.js";
 import { WebhookService } from "./webhooks/service.js";
 import { systemResolver, type HostResolver } from "./webhooks/url-policy.js";
+import { WidgetSessionRepository } from "./widget-sessions/repo.js";
 import { WidgetSessionService } from "./widget-sessions/service.js";
 import { FileUploadStorage } from "./uploads/storage.js";
 import { UploadService } from "./uploads/service.js";
@@ -221,7 +222,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const quoteRepository = new QuoteRepository(database);
   const pricing = new PricingAssignments(quoteRepository, caches);
   const quotes = new QuoteService(quoteRepository, partners.ramps, pricing, caches, config.partners.closedCorridors);
-  const widgetSessions = new WidgetSessionService(db, quotes, config.widgetBaseUrl);
+  const widgetSessions = new WidgetSessionService(new WidgetSessionRepository(database), quotes, config.widgetBaseUrl);
   const rampViews = new RampViewCache(caches);
   const rampRepository = new RampRepository(database);
   const ramps = new RampService(
