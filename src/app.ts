@@ -59,6 +59,7 @@ import { systemResolver, type HostResolver } from "./webhooks/url-policy.js";
 import { WidgetSessionRepository } from "./widget-sessions/repo.js";
 import { WidgetSessionService } from "./widget-sessions/service.js";
 import { FileUploadStorage } from "./uploads/storage.js";
+import { UploadRepository } from "./uploads/repo.js";
 import { UploadService } from "./uploads/service.js";
 import { DomesticKycFiles } from "./kyc/domestic-files.js";
 
@@ -249,7 +250,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     config.partners.closedCorridors,
   );
   const uploads = new UploadService(
-    db,
+    new UploadRepository(database),
     new FileUploadStorage(join(config.dataDir, "uploads")),
     { secret: config.jwt.secret, publicBaseUrl: config.publicBaseUrl },
     seams.clock,
