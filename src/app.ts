@@ -31,6 +31,7 @@ import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
 import { OnboardingRepository } from "./onboarding/repo.js";
+import { PartnerCallbackRepository } from "./partner-callbacks/repo.js";
 import { PartnerCallbackService } from "./partner-callbacks/service.js";
 import { ProfileRepository } from "./profiles/repo.js";
 import { ProfileService } from "./profiles/service.js";
@@ -278,7 +279,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     (outcome, elapsedMs) => metrics.observeRampStepCall(outcome, elapsedMs),
   );
   const partnerCallbacks = new PartnerCallbackService(
-    db,
+    new PartnerCallbackRepository(database),
     {
       avenia: partners.aveniaCallbackKey,
       alfredpaySecret: partners.alfredpayCallbackSecret,
