@@ -18,6 +18,7 @@ import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
 import { FiatAccountRepository } from "./fiat-accounts/repo.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
+import { IdempotencyRepository } from "./idempotency/repo.js";
 import { IdempotencyService } from "./idempotency/service.js";
 import { IdentityService } from "./identity/service.js";
 import { BrazilOnboarding } from "./onboarding/brazil.js";
@@ -220,7 +221,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     kyc,
     partners.fiatAccounts,
   );
-  const idempotency = new IdempotencyService(db);
+  const idempotency = new IdempotencyService(new IdempotencyRepository(database));
   const quoteRepository = new QuoteRepository(database);
   const pricing = new PricingAssignments(quoteRepository, caches);
   const quotes = new QuoteService(quoteRepository, partners.ramps, pricing, caches, config.partners.closedCorridors);
