@@ -51,6 +51,7 @@ import { retentionWorker } from "./wiring/retention.js";
 import type { RetentionWorker } from "./workers/retention.js";
 import { createRateLimits, type RateLimits } from "./rate-limits/limiter.js";
 import { postgresWindowCounts } from "./rate-limits/repo.js";
+import { RecipientRepository } from "./recipients/repo.js";
 import { RecipientService } from "./recipients/service.js";
 import { deliveryBacklog, enqueueDeliveries } from "./webhooks/delivery-repo.js";
 import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
@@ -358,7 +359,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     uploads,
     domesticKycFiles: new DomesticKycFiles(kycRepository, kyc, uploads),
     idempotency,
-    recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),
+    recipients: new RecipientService(new RecipientRepository(database), mailer, kyc, config.jwt.secret, log),
     rampProcessor,
     kycReconciler,
     partnerCallbacks,
