@@ -20,6 +20,7 @@ import { FiatAccountRepository } from "./fiat-accounts/repo.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
 import { IdempotencyRepository } from "./idempotency/repo.js";
 import { IdempotencyService } from "./idempotency/service.js";
+import { IdentityRepository } from "./identity/repo.js";
 import { IdentityService } from "./identity/service.js";
 import { BrazilOnboarding } from "./onboarding/brazil.js";
 import { KycRepository } from "./kyc/repo.js";
@@ -179,6 +180,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     throw error;
   });
   const mailer = createMailer(config.mail, log);
+  const identityRepository = new IdentityRepository(database);
   const accessTokens = new AccessTokens(config.jwt);
   const caches = new Caches(bus, config.cacheTtlMs);
   const credentialRepository = new CredentialRepository(database);
@@ -328,9 +330,13 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     statements: database.statements,
     bus,
     caches,
-    authenticator: new Authenticator(verifier, new SessionVerifier(reads, accessTokens, caches), config.operatorToken),
+    authenticator: new Authenticator(
+      verifier,
+      new SessionVerifier(identityRepository, accessTokens, caches),
+      config.operatorToken,
+    ),
     identity: new IdentityService(
-      db,
+      identityRepository,
       profiles,
       mailer,
       accessTokens,
