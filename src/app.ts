@@ -1,6 +1,9 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { AdminRepository } from "./admin/repo.js";
 import { AdminService } from "./admin/service.js";
+import { AuditRepository } from "./audit/repo.js";
+import { AuditEvents } from "./audit/service.js";
 import { Authenticator } from "./auth/authenticate.js";
 import { Delegation } from "./auth/delegation.js";
 import { CredentialVerifier } from "./credentials/verifier.js";
@@ -353,7 +356,15 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     delegation,
     managedProfiles,
     nodes: new NodeService(reads),
-    admin: new AdminService(db, caches, credentials, pricing, profiles, managedProfiles),
+    admin: new AdminService(
+      new AdminRepository(database),
+      new AuditEvents(new AuditRepository(database)),
+      caches,
+      credentials,
+      pricing,
+      profiles,
+      managedProfiles,
+    ),
     quotes,
     widgetSessions,
     ramps,
