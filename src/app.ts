@@ -1,8 +1,6 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { AdminRepository } from "./admin/repo.js";
 import { AdminService } from "./admin/service.js";
-import { AuditRepository } from "./audit/repo.js";
 import { AuditEvents } from "./audit/service.js";
 import { Authenticator } from "./auth/authenticate.js";
 import { Delegation } from "./auth/delegation.js";
@@ -10,7 +8,6 @@ import { CredentialVerifier } from "./credentials/verifier.js";
 import { SessionVerifier } from "./identity/session-verifier.js";
 import { AccessTokens } from "./auth/tokens.js";
 import type { Config } from "./config.js";
-import { CredentialRepository } from "./credentials/repo.js";
 import { CredentialService } from "./credentials/service.js";
 import { openDatabase, type Db } from "./db/client.js";
 import type { Reads, StatementCounter, Writes } from "./db/statements.js";
@@ -19,43 +16,33 @@ import { createInProcessBus, createPostgresBus, type EventBus } from "./events/b
 import { RampEventOutbox } from "./events/outbox.js";
 import { OutboxSignal } from "./events/outbox-signal.js";
 import { RampEventFeed } from "./events/ramp-feed.js";
-import { FiatAccountRepository } from "./fiat-accounts/repo.js";
 import { FiatAccountService } from "./fiat-accounts/service.js";
-import { IdempotencyRepository } from "./idempotency/repo.js";
 import { IdempotencyService } from "./idempotency/service.js";
-import { IdentityRepository } from "./identity/repo.js";
 import { IdentityService } from "./identity/service.js";
 import { BrazilOnboarding } from "./onboarding/brazil.js";
-import { KycRepository } from "./kyc/repo.js";
 import { KycService } from "./kyc/service.js";
 import { createMailer } from "./mail/mailer.js";
-import { ManagedProfileRepository } from "./managed-profiles/repo.js";
 import { ManagedProfileService } from "./managed-profiles/service.js";
 import { NodeService } from "./nodes/service.js";
 import { Metrics } from "./metrics.js";
 import { OnboardingService } from "./onboarding/service.js";
 import { InitialKycAttempts } from "./onboarding/kyc-attempts.js";
-import { OnboardingRepository } from "./onboarding/repo.js";
-import { PartnerCallbackRepository } from "./partner-callbacks/repo.js";
 import { PartnerCallbackService } from "./partner-callbacks/service.js";
-import { ProfileRepository } from "./profiles/repo.js";
 import { ProfileService } from "./profiles/service.js";
 import type { RampProvider } from "./providers/ramp-port.js";
 import { KycReconciler } from "./kyc/reconciler.js";
 import { PricingAssignments } from "./quotes/pricing-assignments.js";
-import { QuoteRepository } from "./quotes/repo.js";
 import { QuoteService } from "./quotes/service.js";
 import { RampProcessor } from "./ramps/processor.js";
-import { RampRepository } from "./ramps/repo.js";
 import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
 import { Caches } from "./cache/caches.js";
 import { connectPartners } from "./wiring/partners.js";
+import { openRepositories } from "./wiring/repositories.js";
 import { retentionWorker } from "./wiring/retention.js";
 import type { RetentionWorker } from "./workers/retention.js";
 import { createRateLimits, type RateLimits } from "./rate-limits/limiter.js";
 import { postgresWindowCounts } from "./rate-limits/repo.js";
-import { RecipientRepository } from "./recipients/repo.js";
 import { RecipientService } from "./recipients/service.js";
 import { deliveryBacklog, enqueueDeliveries } from "./webhooks/delivery-repo.js";
 import { WebhookDeliveryWorker } from "./webhooks/delivery-worker.js";
@@ -63,10 +50,8 @@ import { WebhookSender } from "./webhooks/sender.js";
 import { SigningKeyService } from "./webhooks/signing.js";
 import { WebhookService } from "./webhooks/service.js";
 import { systemResolver, type HostResolver } from "./webhooks/url-policy.js";
-import { WidgetSessionRepository } from "./widget-sessions/repo.js";
 import { WidgetSessionService } from "./widget-sessions/service.js";
 import { FileUploadStorage } from "./uploads/storage.js";
-import { UploadRepository } from "./uploads/repo.js";
 import { UploadService } from "./uploads/service.js";
 import { DomesticKycFiles } from "./kyc/domestic-files.js";
 
@@ -166,6 +151,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
 
   const database = await openDatabase(config.database, (message) => log.warn(message));
   const { db, reads, writes } = database;
+  const repositories = openRepositories(database);
   const bus =
     config.database.engine === "postgresql"
       ? await createPostgresBus(config.database.url, log)
@@ -183,29 +169,21 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     throw error;
   });
   const mailer = createMailer(config.mail, log);
-  const identityRepository = new IdentityRepository(database);
   const accessTokens = new AccessTokens(config.jwt);
   const caches = new Caches(bus, config.cacheTtlMs);
-  const credentialRepository = new CredentialRepository(database);
-  const verifier = new CredentialVerifier(credentialRepository, caches, {
+  const verifier = new CredentialVerifier(repositories.credentials, caches, {
     environment: config.rampEnvironment,
     flushIntervalMs: config.lastUsedFlushIntervalMs,
     log,
   });
 
-  const profiles = new ProfileService(new ProfileRepository(database), caches);
-  const credentials = new CredentialService(credentialRepository, bus, caches, config.rampEnvironment, profiles);
-  const managedProfiles = new ManagedProfileService(
-    new ManagedProfileRepository(database),
-    caches,
-    credentials,
-    profiles,
-  );
+  const profiles = new ProfileService(repositories.profiles, caches);
+  const credentials = new CredentialService(repositories.credentials, bus, caches, config.rampEnvironment, profiles);
+  const managedProfiles = new ManagedProfileService(repositories.managedProfiles, caches, credentials, profiles);
   const delegation = new Delegation(managedProfiles, caches);
   const partners = connectPartners(config, db, log, seams);
-  const kycRepository = new KycRepository(database);
   const kyc = new KycService(
-    kycRepository,
+    repositories.kyc,
     caches,
     partners.kyc,
     delegation,
@@ -213,7 +191,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     config.ramps.kycCheckIntervalMs,
   );
   const kycReconciler = new KycReconciler(
-    kycRepository,
+    repositories.kyc,
     kyc,
     config.ramps.kycCheckIntervalMs,
     config.ramps.processorIntervalMs,
@@ -221,21 +199,20 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   );
   const outbox = new OutboxSignal(bus, log);
   const rampEventOutbox = new RampEventOutbox(enqueueDeliveries);
-  const fiatAccounts = new FiatAccountService(
-    new FiatAccountRepository(database),
-    delegation,
-    kyc,
-    partners.fiatAccounts,
+  const fiatAccounts = new FiatAccountService(repositories.fiatAccounts, delegation, kyc, partners.fiatAccounts);
+  const idempotency = new IdempotencyService(repositories.idempotency);
+  const pricing = new PricingAssignments(repositories.quotes, caches);
+  const quotes = new QuoteService(
+    repositories.quotes,
+    partners.ramps,
+    pricing,
+    caches,
+    config.partners.closedCorridors,
   );
-  const idempotency = new IdempotencyService(new IdempotencyRepository(database));
-  const quoteRepository = new QuoteRepository(database);
-  const pricing = new PricingAssignments(quoteRepository, caches);
-  const quotes = new QuoteService(quoteRepository, partners.ramps, pricing, caches, config.partners.closedCorridors);
-  const widgetSessions = new WidgetSessionService(new WidgetSessionRepository(database), quotes, config.widgetBaseUrl);
+  const widgetSessions = new WidgetSessionService(repositories.widgetSessions, quotes, config.widgetBaseUrl);
   const rampViews = new RampViewCache(caches);
-  const rampRepository = new RampRepository(database);
   const ramps = new RampService(
-    rampRepository,
+    repositories.ramps,
     partners.ramps,
     kyc,
     delegation,
@@ -245,9 +222,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     rampEventOutbox,
     outbox,
     rampViews,
-    {
-      startWindowMs: config.ramps.startWindowMs,
-    },
+    { startWindowMs: config.ramps.startWindowMs },
   );
   const onboarding = new OnboardingService(
     kyc,
@@ -258,7 +233,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     config.partners.closedCorridors,
   );
   const uploads = new UploadService(
-    new UploadRepository(database),
+    repositories.uploads,
     new FileUploadStorage(join(config.dataDir, "uploads")),
     { secret: config.jwt.secret, publicBaseUrl: config.publicBaseUrl },
     seams.clock,
@@ -275,7 +250,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
   );
   const rampProcessor = new RampProcessor(
-    rampRepository,
+    repositories.ramps,
     partners.ramps,
     rampEventOutbox,
     outbox,
@@ -286,7 +261,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     (outcome, elapsedMs) => metrics.observeRampStepCall(outcome, elapsedMs),
   );
   const partnerCallbacks = new PartnerCallbackService(
-    new PartnerCallbackRepository(database),
+    repositories.partnerCallbacks,
     {
       avenia: partners.aveniaCallbackKey,
       alfredpaySecret: partners.alfredpayCallbackSecret,
@@ -335,11 +310,11 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     caches,
     authenticator: new Authenticator(
       verifier,
-      new SessionVerifier(identityRepository, accessTokens, caches),
+      new SessionVerifier(repositories.identity, accessTokens, caches),
       config.operatorToken,
     ),
     identity: new IdentityService(
-      identityRepository,
+      repositories.identity,
       profiles,
       mailer,
       accessTokens,
@@ -357,8 +332,8 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     managedProfiles,
     nodes: new NodeService(reads),
     admin: new AdminService(
-      new AdminRepository(database),
-      new AuditEvents(new AuditRepository(database)),
+      repositories.admin,
+      new AuditEvents(repositories.audit),
       caches,
       credentials,
       pricing,
@@ -370,13 +345,13 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     ramps,
     fiatAccounts,
     onboarding,
-    initialKycAttempts: new InitialKycAttempts(new OnboardingRepository(database), quotes, widgetSessions),
+    initialKycAttempts: new InitialKycAttempts(repositories.onboarding, quotes, widgetSessions),
     kyc,
     brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads, partners.kyc),
     uploads,
-    domesticKycFiles: new DomesticKycFiles(kycRepository, kyc, uploads),
+    domesticKycFiles: new DomesticKycFiles(repositories.kyc, kyc, uploads),
     idempotency,
-    recipients: new RecipientService(new RecipientRepository(database), mailer, kyc, config.jwt.secret, log),
+    recipients: new RecipientService(repositories.recipients, mailer, kyc, config.jwt.secret, log),
     rampProcessor,
     kycReconciler,
     partnerCallbacks,
