@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { AdminService } from "./admin/service.js";
+import { AuditEvents } from "./audit/service.js";
 import { Authenticator } from "./auth/authenticate.js";
 import { Delegation } from "./auth/delegation.js";
 import { CredentialVerifier } from "./credentials/verifier.js";
@@ -37,6 +38,7 @@ import { RampService } from "./ramps/service.js";
 import { RampViewCache } from "./ramps/view-cache.js";
 import { Caches } from "./cache/caches.js";
 import { connectPartners } from "./wiring/partners.js";
+import { openRepositories } from "./wiring/repositories.js";
 import { retentionWorker } from "./wiring/retention.js";
 import type { RetentionWorker } from "./workers/retention.js";
 import { createRateLimits, type RateLimits } from "./rate-limits/limiter.js";
@@ -149,6 +151,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
 
   const database = await openDatabase(config.database, (message) => log.warn(message));
   const { db, reads, writes } = database;
+  const repositories = openRepositories(database);
   const bus =
     config.database.engine === "postgresql"
       ? await createPostgresBus(config.database.url, log)
@@ -168,20 +171,27 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   const mailer = createMailer(config.mail, log);
   const accessTokens = new AccessTokens(config.jwt);
   const caches = new Caches(bus, config.cacheTtlMs);
-  const verifier = new CredentialVerifier(db, reads, caches, {
+  const verifier = new CredentialVerifier(repositories.credentials, caches, {
     environment: config.rampEnvironment,
     flushIntervalMs: config.lastUsedFlushIntervalMs,
     log,
   });
 
-  const profiles = new ProfileService(db, reads, caches);
-  const credentials = new CredentialService(db, reads, bus, caches, config.rampEnvironment, profiles);
-  const managedProfiles = new ManagedProfileService(db, caches, credentials, profiles);
+  const profiles = new ProfileService(repositories.profiles, caches);
+  const credentials = new CredentialService(repositories.credentials, bus, caches, config.rampEnvironment, profiles);
+  const managedProfiles = new ManagedProfileService(repositories.managedProfiles, caches, credentials, profiles);
   const delegation = new Delegation(managedProfiles, caches);
   const partners = connectPartners(config, db, log, seams);
-  const kyc = new KycService(db, reads, caches, partners.kyc, delegation, profiles, config.ramps.kycCheckIntervalMs);
+  const kyc = new KycService(
+    repositories.kyc,
+    caches,
+    partners.kyc,
+    delegation,
+    profiles,
+    config.ramps.kycCheckIntervalMs,
+  );
   const kycReconciler = new KycReconciler(
-    db,
+    repositories.kyc,
     kyc,
     config.ramps.kycCheckIntervalMs,
     config.ramps.processorIntervalMs,
@@ -189,16 +199,20 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
   );
   const outbox = new OutboxSignal(bus, log);
   const rampEventOutbox = new RampEventOutbox(enqueueDeliveries);
-  const fiatAccounts = new FiatAccountService(db, delegation, kyc, partners.fiatAccounts);
-  const idempotency = new IdempotencyService(db);
-  const pricing = new PricingAssignments(db, reads, caches);
-  const quotes = new QuoteService(reads, writes, partners.ramps, pricing, caches, config.partners.closedCorridors);
-  const widgetSessions = new WidgetSessionService(db, quotes, config.widgetBaseUrl);
+  const fiatAccounts = new FiatAccountService(repositories.fiatAccounts, delegation, kyc, partners.fiatAccounts);
+  const idempotency = new IdempotencyService(repositories.idempotency);
+  const pricing = new PricingAssignments(repositories.quotes, caches);
+  const quotes = new QuoteService(
+    repositories.quotes,
+    partners.ramps,
+    pricing,
+    caches,
+    config.partners.closedCorridors,
+  );
+  const widgetSessions = new WidgetSessionService(repositories.widgetSessions, quotes, config.widgetBaseUrl);
   const rampViews = new RampViewCache(caches);
   const ramps = new RampService(
-    db,
-    reads,
-    writes,
+    repositories.ramps,
     partners.ramps,
     kyc,
     delegation,
@@ -208,9 +222,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     rampEventOutbox,
     outbox,
     rampViews,
-    {
-      startWindowMs: config.ramps.startWindowMs,
-    },
+    { startWindowMs: config.ramps.startWindowMs },
   );
   const onboarding = new OnboardingService(
     kyc,
@@ -221,7 +233,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     config.partners.closedCorridors,
   );
   const uploads = new UploadService(
-    db,
+    repositories.uploads,
     new FileUploadStorage(join(config.dataDir, "uploads")),
     { secret: config.jwt.secret, publicBaseUrl: config.publicBaseUrl },
     seams.clock,
@@ -238,8 +250,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     log,
   );
   const rampProcessor = new RampProcessor(
-    reads,
-    writes,
+    repositories.ramps,
     partners.ramps,
     rampEventOutbox,
     outbox,
@@ -250,7 +261,7 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     (outcome, elapsedMs) => metrics.observeRampStepCall(outcome, elapsedMs),
   );
   const partnerCallbacks = new PartnerCallbackService(
-    db,
+    repositories.partnerCallbacks,
     {
       avenia: partners.aveniaCallbackKey,
       alfredpaySecret: partners.alfredpayCallbackSecret,
@@ -297,9 +308,13 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     statements: database.statements,
     bus,
     caches,
-    authenticator: new Authenticator(verifier, new SessionVerifier(reads, accessTokens, caches), config.operatorToken),
+    authenticator: new Authenticator(
+      verifier,
+      new SessionVerifier(repositories.identity, accessTokens, caches),
+      config.operatorToken,
+    ),
     identity: new IdentityService(
-      db,
+      repositories.identity,
       profiles,
       mailer,
       accessTokens,
@@ -316,19 +331,27 @@ export async function createApp(config: Config, log: Logger, seams: AppSeams = {
     delegation,
     managedProfiles,
     nodes: new NodeService(reads),
-    admin: new AdminService(db, caches, credentials, pricing, profiles, managedProfiles),
+    admin: new AdminService(
+      repositories.admin,
+      new AuditEvents(repositories.audit),
+      caches,
+      credentials,
+      pricing,
+      profiles,
+      managedProfiles,
+    ),
     quotes,
     widgetSessions,
     ramps,
     fiatAccounts,
     onboarding,
-    initialKycAttempts: new InitialKycAttempts(db, quotes, widgetSessions),
+    initialKycAttempts: new InitialKycAttempts(repositories.onboarding, quotes, widgetSessions),
     kyc,
     brazilOnboarding: new BrazilOnboarding(kyc, onboarding, idempotency, uploads, partners.kyc),
     uploads,
-    domesticKycFiles: new DomesticKycFiles(db, kyc, uploads),
+    domesticKycFiles: new DomesticKycFiles(repositories.kyc, kyc, uploads),
     idempotency,
-    recipients: new RecipientService(db, mailer, kyc, config.jwt.secret, log),
+    recipients: new RecipientService(repositories.recipients, mailer, kyc, config.jwt.secret, log),
     rampProcessor,
     kycReconciler,
     partnerCallbacks,

@@ -1,25 +1,34 @@
 import { randomUUID } from "node:crypto";
-import type { Queryable } from "../db/tx.js";
+import { inTransaction, type Tx } from "../db/tx.js";
 import type { ListPage } from "../validation.js";
+import { Repository } from "../db/repository.js";
 
-export function insertPartner(db: Queryable, name: string) {
-  return db.partner.create({ data: { id: randomUUID(), name } });
-}
+/** Partners: what the admin service reads and changes. */
+export class AdminRepository extends Repository {
+  /** Runs `work` in one interactive transaction of the ORM (see `inTransaction`). */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, work);
+  }
 
-export function findPartner(db: Queryable, partnerId: string) {
-  return db.partner.findUnique({ where: { id: partnerId } });
-}
+  insertPartner(tx: Tx, name: string) {
+    return tx.partner.create({ data: { id: randomUUID(), name } });
+  }
 
-export async function setPartnerActive(db: Queryable, partnerId: string, isActive: boolean) {
-  const { count } = await db.partner.updateMany({ where: { id: partnerId }, data: { isActive } });
-  return count === 1 ? db.partner.findUniqueOrThrow({ where: { id: partnerId } }) : null;
-}
+  findPartner(partnerId: string) {
+    return this.db.partner.findUnique({ where: { id: partnerId } });
+  }
 
-/** Partners, newest first, a page at a time, and how many there are. */
-export async function listPartners(db: Queryable, { limit, offset }: ListPage) {
-  const [partners, total] = await Promise.all([
-    db.partner.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit }),
-    db.partner.count(),
-  ]);
-  return { partners, total };
+  async setPartnerActive(tx: Tx, partnerId: string, isActive: boolean) {
+    const { count } = await tx.partner.updateMany({ where: { id: partnerId }, data: { isActive } });
+    return count === 1 ? tx.partner.findUniqueOrThrow({ where: { id: partnerId } }) : null;
+  }
+
+  /** Partners, newest first, a page at a time, and how many there are. */
+  async listPartners({ limit, offset }: ListPage) {
+    const [partners, total] = await Promise.all([
+      this.db.partner.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit }),
+      this.db.partner.count(),
+    ]);
+    return { partners, total };
+  }
 }

@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { readAuditEvents, recordOperatorChange } from "../audit/service.js";
+import { recordOperatorChange, type AuditEvents } from "../audit/service.js";
 import type { AuditEventQuery, OperatorActor } from "../audit/types.js";
 import type { CredentialService } from "../credentials/service.js";
 import { createCredentialInput, type IssuedCredential } from "../credentials/types.js";
-import type { Db } from "../db/client.js";
-import { inTransaction } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { Caches } from "../cache/caches.js";
 import type { ManagedProfileService } from "../managed-profiles/service.js";
@@ -14,7 +12,7 @@ import type { ManagerPolicyInput } from "../managed-profiles/types.js";
 import type { PricingAssignments, PricingAssignmentView } from "../quotes/pricing-assignments.js";
 import { canonicalId, uuid, type ListPage } from "../validation.js";
 import { named, type Pagination } from "../output.js";
-import * as repo from "./repo.js";
+import type { AdminRepository } from "./repo.js";
 import type { PartnerInput, PartnerStateInput, PartnerView, PricingInput } from "./types.js";
 
 export const partnerCredentialInput = createCredentialInput.extend({
@@ -34,7 +32,8 @@ type PartnerCredentialInput = z.output<typeof partnerCredentialInput>;
  */
 export class AdminService {
   constructor(
-    private readonly db: Db,
+    private readonly repository: AdminRepository,
+    private readonly audit: AuditEvents,
     private readonly caches: Caches,
     private readonly credentials: CredentialService,
     private readonly pricing: PricingAssignments,
@@ -86,7 +85,7 @@ export class AdminService {
   }
 
   async listPartners(page: ListPage): Promise<{ partners: PartnerView[]; pagination: Pagination }> {
-    const { partners, total } = await repo.listPartners(this.db, page);
+    const { partners, total } = await this.repository.listPartners(page);
     return { partners, pagination: { ...page, total } };
   }
 
@@ -96,8 +95,8 @@ export class AdminService {
   }
 
   async createPartner(operator: OperatorActor, { name }: PartnerInput): Promise<PartnerView> {
-    return inTransaction(this.db, async (tx) => {
-      const partner = await repo.insertPartner(tx, name);
+    return this.repository.transaction(async (tx) => {
+      const partner = await this.repository.insertPartner(tx, name);
       // The name stays out of the event: it may be a person's.
       await recordOperatorChange(tx, operator, {
         action: "partner.created",
@@ -116,8 +115,8 @@ export class AdminService {
     { isActive }: PartnerStateInput,
   ): Promise<PartnerView> {
     const id = canonicalId(partnerId);
-    const partner = await inTransaction(this.db, async (tx) => {
-      const updated = id ? await repo.setPartnerActive(tx, id, isActive) : null;
+    const partner = await this.repository.transaction(async (tx) => {
+      const updated = id ? await this.repository.setPartnerActive(tx, id, isActive) : null;
       if (!updated) throw new AppError("NOT_FOUND", "Partner not found.");
       await recordOperatorChange(tx, operator, {
         action: isActive ? "partner.activated" : "partner.deactivated",
@@ -135,7 +134,7 @@ export class AdminService {
   async issuePartnerCredential(operator: OperatorActor, input: PartnerCredentialInput): Promise<IssuedCredential> {
     const { partnerId, profileId, ...credential } = input;
     const id = canonicalId(partnerId);
-    const partner = id ? await repo.findPartner(this.db, id) : null;
+    const partner = id ? await this.repository.findPartner(id) : null;
     if (!partner?.isActive) throw new AppError("NOT_FOUND", "Partner not found or inactive.");
     const subject = canonicalId(profileId);
     if (!subject) throw new AppError("CREDENTIAL_SUBJECT_REQUIRED");
@@ -144,7 +143,7 @@ export class AdminService {
 
   /** The operator's changes, newest first. */
   auditEvents(query: AuditEventQuery) {
-    return readAuditEvents(this.db, query);
+    return this.audit.read(query);
   }
 
   private async requireProfile(profileId: string) {

@@ -1,6 +1,6 @@
-import type { Queryable, Tx } from "../db/tx.js";
+import type { Tx } from "../db/tx.js";
 import type { Pagination } from "../output.js";
-import * as repo from "./repo.js";
+import { insertAuditEvent, type AuditRepository } from "./repo.js";
 import type { AuditEventQuery, AuditEventView, OperatorActor, OperatorChange } from "./types.js";
 
 /**
@@ -8,14 +8,16 @@ import type { AuditEventQuery, AuditEventView, OperatorActor, OperatorChange } f
  * change does, so a refused or failed change leaves none.
  */
 export function recordOperatorChange(tx: Tx, actor: OperatorActor, change: OperatorChange): Promise<void> {
-  return repo.insertAuditEvent(tx, actor, change);
+  return insertAuditEvent(tx, actor, change);
 }
 
-/** A page of the operator's changes, newest first. */
-export async function readAuditEvents(
-  db: Queryable,
-  query: AuditEventQuery,
-): Promise<{ events: AuditEventView[]; pagination: Pagination }> {
-  const { rows, total } = await repo.listAuditEvents(db, query);
-  return { events: rows, pagination: { limit: query.limit, offset: query.offset, total } };
+/** The operator's changes as the admin service reads them. */
+export class AuditEvents {
+  constructor(private readonly repository: AuditRepository) {}
+
+  /** A page of the operator's changes, newest first. */
+  async read(query: AuditEventQuery): Promise<{ events: AuditEventView[]; pagination: Pagination }> {
+    const { rows, total } = await this.repository.listAuditEvents(query);
+    return { events: rows, pagination: { limit: query.limit, offset: query.offset, total } };
+  }
 }

@@ -3,17 +3,14 @@ import { RAMP_ENVIRONMENTS } from "../auth/keys.js";
 import { recordOperatorChange } from "../audit/service.js";
 import type { OperatorActor } from "../audit/types.js";
 import { generateKeyPair, SECRET_PREFIX_LENGTH, sha256Hex, type RampEnvironment } from "../auth/keys.js";
-import type { Db } from "../db/client.js";
 import type { Caches } from "../cache/caches.js";
 import type { RevocableCache } from "../cache/revocable-cache.js";
-import type { Reads } from "../db/statements.js";
-import { inTransaction } from "../db/tx.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { EventBus } from "../events/bus.js";
 import type { ProfileService } from "../profiles/service.js";
 import { canonicalId, storedOneOf, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
-import * as repo from "./repo.js";
+import type { CredentialRecord, CredentialRepository } from "./repo.js";
 import {
   credentialListTag,
   DEFAULT_CREDENTIAL_NAME,
@@ -36,7 +33,7 @@ function addYears(date: Date, years: number): Date {
   return result;
 }
 
-function toCredentialView(record: repo.CredentialRecord): ApiCredentialView {
+function toCredentialView(record: CredentialRecord): ApiCredentialView {
   const { secretKeyHash: _digest, environment, ...view } = record;
   return { ...view, environment: storedOneOf(RAMP_ENVIRONMENTS, environment) };
 }
@@ -50,8 +47,7 @@ export class CredentialService {
   private readonly pages: RevocableCache<CredentialPage>;
 
   constructor(
-    private readonly db: Db,
-    private readonly reads: Reads,
+    private readonly repository: CredentialRepository,
     private readonly bus: EventBus,
     private readonly caches: Caches,
     private readonly environment: RampEnvironment,
@@ -85,13 +81,13 @@ export class CredentialService {
       ]);
     }
     const { publicKey, secretKey } = generateKeyPair(this.environment);
-    const record = await inTransaction(this.db, async (tx) => {
-      if (!(await repo.lockProfileForIssuance(tx, profileId)))
+    const record = await this.repository.transaction(async (tx) => {
+      if (!(await this.repository.lockProfileForIssuance(tx, profileId)))
         throw new AppError(options.missingSubject ?? "CREDENTIAL_SUBJECT_REQUIRED");
-      if ((await repo.countActiveCredentials(tx, profileId, now)) >= MAX_ACTIVE_CREDENTIALS) {
+      if ((await this.repository.countActiveCredentials(tx, profileId, now)) >= MAX_ACTIVE_CREDENTIALS) {
         throw new AppError("CREDENTIAL_LIMIT_REACHED");
       }
-      const inserted = await repo.insertCredential(tx, profileId, {
+      const inserted = await this.repository.insertCredential(tx, profileId, {
         id: randomUUID(),
         name,
         partnerId: partner?.partnerId ?? null,
@@ -123,7 +119,7 @@ export class CredentialService {
     return (
       this.pages.peek(key) ??
       (await this.pages.load(key, async () => {
-        const { rows, total } = await repo.listCredentials(this.reads, profileId, { limit, offset });
+        const { rows, total } = await this.repository.listCredentials(profileId, { limit, offset });
         const page = { credentials: rows.map(toCredentialView), pagination: { limit, offset, total } };
         return { value: page, tags: [credentialListTag(profileId)] };
       }))!
@@ -134,8 +130,7 @@ export class CredentialService {
   async listOfMany(profileIds: readonly string[], { limit, offset }: ListPage): Promise<Map<string, CredentialPage>> {
     const profileOfKey = new Map(profileIds.map((profileId) => [pageKey(profileId, { limit, offset }), profileId]));
     const cached = await this.pages.loadMany([...profileOfKey.keys()], async (missing) => {
-      const read = await repo.listCredentialsOfMany(
-        this.reads,
+      const read = await this.repository.listCredentialsOfMany(
         missing.map((key) => profileOfKey.get(key)!),
         { limit, offset },
       );
@@ -154,7 +149,7 @@ export class CredentialService {
 
   async get(profileId: string, credentialId: string): Promise<ApiCredentialView> {
     const id = canonicalId(credentialId);
-    const record = id ? await repo.findCredential(this.reads, profileId, id) : null;
+    const record = id ? await this.repository.findCredential(profileId, id) : null;
     if (!record) throw new AppError("CREDENTIAL_NOT_FOUND");
     return toCredentialView(record);
   }
@@ -165,12 +160,12 @@ export class CredentialService {
    */
   async revoke(profileId: string, credentialId: string, { idempotent = false } = {}): Promise<void> {
     const id = canonicalId(credentialId);
-    if (id && (await repo.revokeCredential(this.db, profileId, id, new Date()))) {
+    if (id && (await this.repository.revokeCredential(profileId, id, new Date()))) {
       await this.caches.invalidate(id, credentialListTag(profileId));
       await this.bus.publish("apiCredential", { profileId, credentialId: id, action: "revoked" });
       return;
     }
-    const exists = idempotent && id && (await repo.findCredential(this.reads, profileId, id));
+    const exists = idempotent && id && (await this.repository.findCredential(profileId, id));
     if (!exists) throw new AppError("CREDENTIAL_NOT_FOUND");
   }
 

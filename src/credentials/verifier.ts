@@ -1,8 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
-import type { Db } from "../db/client.js";
-import type { Reads } from "../db/statements.js";
-import { findCredentialByKey, recordLastUses, type CredentialLookup, type LastUse } from "./repo.js";
+import type { CredentialLookup, CredentialRepository, LastUse } from "./repo.js";
 import { AppError } from "../errors.js";
 import { isWellFormedKey, KeyDigests, sha256Hex, type KeyKind, type RampEnvironment } from "../auth/keys.js";
 import type { KeyVerifier } from "../auth/authenticate.js";
@@ -49,8 +47,7 @@ export class CredentialVerifier implements KeyVerifier {
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly db: Db,
-    private readonly reads: Reads,
+    private readonly repository: CredentialRepository,
     private readonly caches: Caches,
     private readonly options: {
       environment: RampEnvironment;
@@ -90,7 +87,7 @@ export class CredentialVerifier implements KeyVerifier {
    * digest exactly (compared in constant time) is no match, so an entry found under a digest is that key's.
    */
   private async load(kind: KeyKind, lookup: CredentialLookup, digest: string) {
-    const record = await findCredentialByKey(this.reads, lookup);
+    const record = await this.repository.findCredentialByKey(lookup);
     if (!record) return undefined;
     // A public value is stored as it is; compare digests for both kinds alike.
     const storedDigest = kind === "public" ? sha256Hex(record.publicKey) : record.secretKeyHash;
@@ -133,7 +130,7 @@ export class CredentialVerifier implements KeyVerifier {
       secretAt: asDate(secretAtMs),
     }));
     try {
-      await recordLastUses(this.db, lastUses);
+      await this.repository.recordLastUses(lastUses);
       // The credential lists show last-use times.
       await this.caches.invalidate(...new Set(uses.map((use) => credentialListTag(use.profileId))));
     } catch (error) {

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
 import type { FiatAccountDetails, FiatAccountOwner, FiatAccountRegistry } from "../providers/fiat-account-port.js";
 import { canonicalId, fieldError, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
-import * as repo from "./repo.js";
+import type { FiatAccountRepository } from "./repo.js";
 import { maskAccountNumber, validateFiatAccount } from "./rules.js";
 import { shownAccountType, type FiatAccountCountry } from "./rail-rules.js";
 import type { CreateFiatAccountInput, FiatAccountView } from "./types.js";
@@ -28,7 +27,7 @@ export interface PayoutAccount {
  */
 export class FiatAccountService {
   constructor(
-    private readonly db: Db,
+    private readonly repository: FiatAccountRepository,
     private readonly delegation: Delegation,
     private readonly kyc: KycService,
     private readonly registry: FiatAccountRegistry,
@@ -53,7 +52,7 @@ export class FiatAccountService {
     const owner = await this.owner(acting, country);
     const partnerAccountId = await this.registry.register(owner, details);
     try {
-      const created = await repo.insertFiatAccount(this.db, {
+      const created = await this.repository.insertFiatAccount({
         id: randomUUID(),
         profileId: acting.subjectProfileId,
         actorProfileId: acting.actorProfileId,
@@ -79,14 +78,14 @@ export class FiatAccountService {
     country: FiatAccountCountry,
     { limit, offset }: ListPage,
   ): Promise<{ fiatAccounts: FiatAccountView[]; pagination: Pagination }> {
-    const { rows, total } = await repo.listFiatAccounts(this.db, acting.subjectProfileId, country, { limit, offset });
+    const { rows, total } = await this.repository.listFiatAccounts(acting.subjectProfileId, country, { limit, offset });
     return { fiatAccounts: rows.map(view), pagination: { limit, offset, total } };
   }
 
   /** Removes the account at the partner (one it no longer knows counts as removed), then soft-deletes ours. */
   async delete(acting: ActingContext, fiatAccountId: string): Promise<void> {
     const id = canonicalId(fiatAccountId);
-    const account = id ? await repo.findFiatAccount(this.db, id, acting.subjectProfileId) : null;
+    const account = id ? await this.repository.findFiatAccount(id, acting.subjectProfileId) : null;
     if (!account) throw notFound();
     await this.delegation.authorizeCorridor(acting, account.country as FiatAccountCountry);
     const { partnerCustomerId, partnerAccountId } = registered(account);
@@ -94,7 +93,8 @@ export class FiatAccountService {
       { corridor: account.country as FiatAccountCountry, providerCustomerId: partnerCustomerId },
       partnerAccountId,
     );
-    if (!(await repo.softDeleteFiatAccount(this.db, account.id, acting.subjectProfileId, new Date()))) throw notFound();
+    if (!(await this.repository.softDeleteFiatAccount(account.id, acting.subjectProfileId, new Date())))
+      throw notFound();
   }
 
   /**
@@ -103,7 +103,7 @@ export class FiatAccountService {
    */
   async payoutAccount(subjectProfileId: string, fiatAccountId: string, corridor: string): Promise<PayoutAccount> {
     const id = canonicalId(fiatAccountId);
-    const account = id ? await repo.findFiatAccount(this.db, id, subjectProfileId) : null;
+    const account = id ? await this.repository.findFiatAccount(id, subjectProfileId) : null;
     if (!account) throw notFound();
     if (account.country !== corridor)
       throw fieldError("fiatAccountId", `is an account in ${account.country}; this ramp pays out in ${corridor}`);
@@ -123,7 +123,7 @@ export class FiatAccountService {
   }
 }
 
-type FiatAccountRow = Awaited<ReturnType<typeof repo.insertFiatAccount>>;
+type FiatAccountRow = Awaited<ReturnType<FiatAccountRepository["insertFiatAccount"]>>;
 
 /** The partner's ids of a usable account: every one has both (those from before were retired by their migration). */
 function registered(row: FiatAccountRow): Omit<PayoutAccount, "fiatAccountId"> {

@@ -1,32 +1,6 @@
 import { sql } from "kysely";
 import { deleteBatch, type Writes } from "../db/statements.js";
-import type { Queryable } from "../db/tx.js";
-
-/** Claims a key for a first request (a unique row: a concurrent claim fails on it). */
-export function insertClaim(
-  db: Queryable,
-  data: { id: string; scope: string; key: string; requestHash: string; lockedUntil: Date },
-) {
-  return db.idempotencyRecord.create({ data: { ...data, state: "in_flight" } });
-}
-
-export function findRecord(db: Queryable, scope: string, key: string) {
-  return db.idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
-}
-
-/** Takes over an abandoned claim, if no other request did meanwhile (the claim is as it was read). */
-export async function renewClaim(
-  db: Queryable,
-  id: string,
-  seenLockedUntil: Date,
-  lockedUntil: Date,
-): Promise<boolean> {
-  const { count } = await db.idempotencyRecord.updateMany({
-    where: { id, state: "in_flight", lockedUntil: seenLockedUntil },
-    data: { lockedUntil },
-  });
-  return count === 1;
-}
+import { Repository } from "../db/repository.js";
 
 /**
  * A claim as its request holds it. Its `lockedUntil` fences it: a takeover moves it, so a first request
@@ -37,22 +11,38 @@ export interface HeldClaim {
   lockedUntil: Date;
 }
 
-/** Stores the first answer under a claim still held (nothing when another request took it over). */
-export async function finishClaim(
-  db: Queryable,
-  claim: HeldClaim,
-  responseStatus: number,
-  responseBody: string,
-): Promise<void> {
-  await db.idempotencyRecord.updateMany({
-    where: { ...claim, state: "in_flight" },
-    data: { state: "done", responseStatus, responseBody },
-  });
-}
+/** Idempotency records: what the idempotency service claims, reads and settles. */
+export class IdempotencyRepository extends Repository {
+  /** Claims a key for a first request (a unique row: a concurrent claim fails on it). */
+  insertClaim(data: { id: string; scope: string; key: string; requestHash: string; lockedUntil: Date }) {
+    return this.db.idempotencyRecord.create({ data: { ...data, state: "in_flight" } });
+  }
 
-/** Releases a claim still held whose request failed unexpectedly, so it can be retried. */
-export async function releaseClaim(db: Queryable, claim: HeldClaim): Promise<void> {
-  await db.idempotencyRecord.deleteMany({ where: { ...claim, state: "in_flight" } });
+  findRecord(scope: string, key: string) {
+    return this.db.idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
+  }
+
+  /** Takes over an abandoned claim, if no other request did meanwhile (the claim is as it was read). */
+  async renewClaim(id: string, seenLockedUntil: Date, lockedUntil: Date): Promise<boolean> {
+    const { count } = await this.db.idempotencyRecord.updateMany({
+      where: { id, state: "in_flight", lockedUntil: seenLockedUntil },
+      data: { lockedUntil },
+    });
+    return count === 1;
+  }
+
+  /** Stores the first answer under a claim still held (nothing when another request took it over). */
+  async finishClaim(claim: HeldClaim, responseStatus: number, responseBody: string): Promise<void> {
+    await this.db.idempotencyRecord.updateMany({
+      where: { ...claim, state: "in_flight" },
+      data: { state: "done", responseStatus, responseBody },
+    });
+  }
+
+  /** Releases a claim still held whose request failed unexpectedly, so it can be retried. */
+  async releaseClaim(claim: HeldClaim): Promise<void> {
+    await this.db.idempotencyRecord.deleteMany({ where: { ...claim, state: "in_flight" } });
+  }
 }
 
 /**

@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { Db } from "../db/client.js";
 import { isUniqueViolation } from "../db/tx.js";
 import { AppError, type ErrorCode, type FieldIssue } from "../errors.js";
-import * as repo from "./repo.js";
+import type { HeldClaim, IdempotencyRepository } from "./repo.js";
 
 /** A response worth replaying: its status and JSON body. */
 export interface StoredResponse<T> {
@@ -52,7 +51,7 @@ export function requestHash(body: unknown): string {
  * unexpected failure releases the key so the request can be retried.
  */
 export class IdempotencyService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly repository: IdempotencyRepository) {}
 
   async run<T>(
     scope: string,
@@ -68,7 +67,7 @@ export class IdempotencyService {
       outcome = { status: response.status, body: response.body };
     } catch (error) {
       if (!(error instanceof AppError)) {
-        await repo.releaseClaim(this.db, claim);
+        await this.repository.releaseClaim(claim);
         throw error;
       }
       await this.finish(claim, {
@@ -82,16 +81,16 @@ export class IdempotencyService {
   }
 
   /** Claims the key for this request, or finds the answer another request stored under it. */
-  private async claim(scope: string, key: string, hash: string): Promise<repo.HeldClaim | { replay: StoredOutcome }> {
+  private async claim(scope: string, key: string, hash: string): Promise<HeldClaim | { replay: StoredOutcome }> {
     const now = new Date();
     const claim = { id: randomUUID(), lockedUntil: new Date(now.getTime() + CLAIM_MS) };
     try {
-      await repo.insertClaim(this.db, { ...claim, scope, key, requestHash: hash });
+      await this.repository.insertClaim({ ...claim, scope, key, requestHash: hash });
       return claim;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
-    const existing = await repo.findRecord(this.db, scope, key);
+    const existing = await this.repository.findRecord(scope, key);
     // Released meanwhile (the first request failed unexpectedly): claim it afresh.
     if (!existing) return this.claim(scope, key, hash);
     if (existing.requestHash !== hash) throw new AppError("IDEMPOTENCY_KEY_MISMATCH");
@@ -100,7 +99,7 @@ export class IdempotencyService {
     const takenOver = { id: existing.id, lockedUntil: new Date(now.getTime() + CLAIM_MS) };
     if (
       existing.lockedUntil <= now &&
-      (await repo.renewClaim(this.db, existing.id, existing.lockedUntil, takenOver.lockedUntil))
+      (await this.repository.renewClaim(existing.id, existing.lockedUntil, takenOver.lockedUntil))
     )
       return takenOver;
     throw new AppError("IDEMPOTENCY_KEY_IN_USE");
@@ -110,8 +109,8 @@ export class IdempotencyService {
    * Stores the answer under the claim, unless another request took the claim over meanwhile: this request
    * still answers its own caller, and the key keeps the answer of the one that holds it.
    */
-  private async finish(claim: repo.HeldClaim, outcome: StoredOutcome): Promise<void> {
-    await repo.finishClaim(this.db, claim, outcome.status, JSON.stringify(outcome));
+  private async finish(claim: HeldClaim, outcome: StoredOutcome): Promise<void> {
+    await this.repository.finishClaim(claim, outcome.status, JSON.stringify(outcome));
   }
 }
 

@@ -1,6 +1,7 @@
 import { query } from "../db/query.js";
-import { deleteBatch, type Reads, type RowCondition, type Writes } from "../db/statements.js";
-import { isUniqueViolation, type Queryable } from "../db/tx.js";
+import { deleteBatch, type RowCondition, type Writes } from "../db/statements.js";
+import { inTransaction, isUniqueViolation, type Tx } from "../db/tx.js";
+import { Repository } from "../db/repository.js";
 
 export const MAX_FAILED_OTP_ATTEMPTS = 5;
 
@@ -11,106 +12,110 @@ export interface NewChallenge {
   expiresAt: Date;
 }
 
-/**
- * Stores a fresh code for the email unless one was sent within the cool-down. Conditional in the
- * database, so concurrent requests cannot both send. Returns false while the cool-down runs.
- */
-export async function replaceChallenge(
-  db: Queryable,
-  challenge: NewChallenge,
-  cooldownStartedBefore: Date,
-): Promise<boolean> {
-  const { count } = await db.otpChallenge.updateMany({
-    where: { email: challenge.email, sentAt: { lte: cooldownStartedBefore } },
-    data: {
-      codeHash: challenge.codeHash,
-      sentAt: challenge.sentAt,
-      expiresAt: challenge.expiresAt,
-      failedAttempts: 0,
-      consumedAt: null,
-    },
-  });
-  if (count === 1) return true;
-  try {
-    await db.otpChallenge.create({ data: challenge });
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
+/** Sign-in codes, sign-ins and their refresh tokens: what the identity service and the session verifier read and change. */
+export class IdentityRepository extends Repository {
+  /** Runs `work` in one interactive transaction of the ORM (see `inTransaction`). */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, work);
   }
-}
 
-export function findChallenge(db: Queryable, email: string) {
-  return db.otpChallenge.findUnique({ where: { email } });
-}
+  /**
+   * Stores a fresh code for the email unless one was sent within the cool-down. Conditional in the
+   * database, so concurrent requests cannot both send. Returns false while the cool-down runs.
+   */
+  async replaceChallenge(challenge: NewChallenge, cooldownStartedBefore: Date): Promise<boolean> {
+    const { count } = await this.db.otpChallenge.updateMany({
+      where: { email: challenge.email, sentAt: { lte: cooldownStartedBefore } },
+      data: {
+        codeHash: challenge.codeHash,
+        sentAt: challenge.sentAt,
+        expiresAt: challenge.expiresAt,
+        failedAttempts: 0,
+        consumedAt: null,
+      },
+    });
+    if (count === 1) return true;
+    try {
+      await this.db.otpChallenge.create({ data: challenge });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
 
-/** Forgets a challenge whose mail could not be sent, so the cool-down does not block a retry. */
-export async function dropChallenge(db: Queryable, email: string, codeHash: string): Promise<void> {
-  await db.otpChallenge.deleteMany({ where: { email, codeHash } });
-}
+  findChallenge(email: string) {
+    return this.db.otpChallenge.findUnique({ where: { email } });
+  }
 
-/** Marks the code used; only one of several concurrent verifications wins. */
-export async function consumeChallenge(db: Queryable, email: string, codeHash: string, now: Date): Promise<boolean> {
-  const { count } = await db.otpChallenge.updateMany({
-    where: {
-      email,
-      codeHash,
-      consumedAt: null,
-      expiresAt: { gt: now },
-      failedAttempts: { lt: MAX_FAILED_OTP_ATTEMPTS },
-    },
-    data: { consumedAt: now },
-  });
-  return count === 1;
-}
+  /** Forgets a challenge whose mail could not be sent, so the cool-down does not block a retry. */
+  async dropChallenge(email: string, codeHash: string): Promise<void> {
+    await this.db.otpChallenge.deleteMany({ where: { email, codeHash } });
+  }
 
-/** Counts one wrong code; false when the attempts were already used up (checked in the database). */
-export async function countFailedAttempt(db: Queryable, email: string, codeHash: string): Promise<boolean> {
-  const { count } = await db.otpChallenge.updateMany({
-    where: { email, codeHash, consumedAt: null, failedAttempts: { lt: MAX_FAILED_OTP_ATTEMPTS } },
-    data: { failedAttempts: { increment: 1 } },
-  });
-  return count === 1;
-}
+  /** Marks the code used; only one of several concurrent verifications wins. */
+  async consumeChallenge(tx: Tx, email: string, codeHash: string, now: Date): Promise<boolean> {
+    const { count } = await tx.otpChallenge.updateMany({
+      where: {
+        email,
+        codeHash,
+        consumedAt: null,
+        expiresAt: { gt: now },
+        failedAttempts: { lt: MAX_FAILED_OTP_ATTEMPTS },
+      },
+      data: { consumedAt: now },
+    });
+    return count === 1;
+  }
 
-export async function createSessionFamily(db: Queryable, family: { id: string; profileId: string }): Promise<void> {
-  await db.sessionFamily.create({ data: family });
-}
+  /** Counts one wrong code; false when the attempts were already used up (checked in the database). */
+  async countFailedAttempt(email: string, codeHash: string): Promise<boolean> {
+    const { count } = await this.db.otpChallenge.updateMany({
+      where: { email, codeHash, consumedAt: null, failedAttempts: { lt: MAX_FAILED_OTP_ATTEMPTS } },
+      data: { failedAttempts: { increment: 1 } },
+    });
+    return count === 1;
+  }
 
-export async function insertRefreshToken(
-  db: Queryable,
-  token: { id: string; familyId: string; tokenHash: string; expiresAt: Date },
-): Promise<void> {
-  await db.refreshToken.create({ data: token });
-}
+  async createSessionFamily(tx: Tx, family: { id: string; profileId: string }): Promise<void> {
+    await tx.sessionFamily.create({ data: family });
+  }
 
-/** Spends a live refresh token of a live family; returns its family, or undefined when it is not spendable. */
-export async function spendRefreshToken(db: Queryable, tokenHash: string, now: Date) {
-  const { count } = await db.refreshToken.updateMany({
-    where: { tokenHash, spentAt: null, expiresAt: { gt: now }, family: { revokedAt: null } },
-    data: { spentAt: now },
-  });
-  if (count !== 1) return undefined;
-  return db.refreshToken.findUniqueOrThrow({
-    where: { tokenHash },
-    select: { family: { select: { id: true, profileId: true } } },
-  });
-}
+  async insertRefreshToken(
+    tx: Tx,
+    token: { id: string; familyId: string; tokenHash: string; expiresAt: Date },
+  ): Promise<void> {
+    await tx.refreshToken.create({ data: token });
+  }
 
-export function findRefreshToken(db: Queryable, tokenHash: string) {
-  return db.refreshToken.findUnique({ where: { tokenHash }, select: { familyId: true, spentAt: true } });
-}
+  /** Spends a live refresh token of a live family; returns its family, or undefined when it is not spendable. */
+  async spendRefreshToken(tx: Tx, tokenHash: string, now: Date) {
+    const { count } = await tx.refreshToken.updateMany({
+      where: { tokenHash, spentAt: null, expiresAt: { gt: now }, family: { revokedAt: null } },
+      data: { spentAt: now },
+    });
+    if (count !== 1) return undefined;
+    return tx.refreshToken.findUniqueOrThrow({
+      where: { tokenHash },
+      select: { family: { select: { id: true, profileId: true } } },
+    });
+  }
 
-/** Authentication lookup of a sign-in by id (from a verified access token). */
-export async function findSessionFamily(reads: Reads, familyId: string) {
-  const row = await reads.one(
-    query.selectFrom("SessionFamily").select(["profileId", "revokedAt"]).where("id", "=", familyId),
-  );
-  return row ?? null;
-}
+  findRefreshToken(tokenHash: string) {
+    return this.db.refreshToken.findUnique({ where: { tokenHash }, select: { familyId: true, spentAt: true } });
+  }
 
-export async function revokeSessionFamily(db: Queryable, familyId: string, now: Date): Promise<void> {
-  await db.sessionFamily.updateMany({ where: { id: familyId, revokedAt: null }, data: { revokedAt: now } });
+  /** Authentication lookup of a sign-in by id (from a verified access token). */
+  async findSessionFamily(familyId: string) {
+    const row = await this.reads.one(
+      query.selectFrom("SessionFamily").select(["profileId", "revokedAt"]).where("id", "=", familyId),
+    );
+    return row ?? null;
+  }
+
+  async revokeSessionFamily(familyId: string, now: Date): Promise<void> {
+    await this.db.sessionFamily.updateMany({ where: { id: familyId, revokedAt: null }, data: { revokedAt: now } });
+  }
 }
 
 /**

@@ -2,13 +2,12 @@ import { createHmac, hkdfSync, randomBytes, randomInt, randomUUID, timingSafeEqu
 import type { Logger } from "pino";
 import { sha256Hex } from "../auth/keys.js";
 import type { AccessTokens } from "../auth/tokens.js";
-import type { Db } from "../db/client.js";
 import type { Caches } from "../cache/caches.js";
-import { inTransaction, type Queryable } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { ProfileService } from "../profiles/service.js";
-import * as repo from "./repo.js";
+import type { Tx } from "../db/tx.js";
+import { MAX_FAILED_OTP_ATTEMPTS, type IdentityRepository } from "./repo.js";
 import type { RequestOtpInput, SessionView, VerifyOtpInput } from "./types.js";
 
 const OTP_TTL_MS = 10 * 60_000;
@@ -27,7 +26,7 @@ export class IdentityService {
   private readonly otpKey: Buffer;
 
   constructor(
-    private readonly db: Db,
+    private readonly repository: IdentityRepository,
     private readonly profiles: ProfileService,
     private readonly mailer: Mailer,
     private readonly accessTokens: AccessTokens,
@@ -42,13 +41,12 @@ export class IdentityService {
     const code = randomInt(0, 1_000_000).toString().padStart(6, "0");
     const codeHash = this.hashCode(email, code);
     const now = new Date();
-    const stored = await repo.replaceChallenge(
-      this.db,
+    const stored = await this.repository.replaceChallenge(
       { email, codeHash, sentAt: now, expiresAt: new Date(now.getTime() + OTP_TTL_MS) },
       new Date(now.getTime() - this.settings.otpResendCooldownMs),
     );
     if (!stored) {
-      const existing = await repo.findChallenge(this.db, email);
+      const existing = await this.repository.findChallenge(email);
       const waitMs = existing ? existing.sentAt.getTime() + this.settings.otpResendCooldownMs - now.getTime() : 1000;
       throw new AppError("RATE_LIMITED", "A code was sent recently; wait before asking for another.", undefined, {
         "Retry-After": String(Math.max(1, Math.ceil(waitMs / 1000))),
@@ -61,7 +59,7 @@ export class IdentityService {
         text: `Your sign-in code is ${code}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`,
       });
     } catch (error) {
-      await repo.dropChallenge(this.db, email, codeHash);
+      await this.repository.dropChallenge(email, codeHash);
       this.log.error({ err: error }, "sign-in code could not be mailed");
       throw new AppError("INTERNAL", "The sign-in code could not be sent.");
     }
@@ -70,20 +68,21 @@ export class IdentityService {
 
   async verifyOtp({ email, token }: VerifyOtpInput): Promise<SessionView> {
     const now = new Date();
-    const challenge = await repo.findChallenge(this.db, email);
+    const challenge = await this.repository.findChallenge(email);
     if (!challenge || challenge.consumedAt || challenge.expiresAt <= now) throw new AppError("INVALID_OTP");
-    if (challenge.failedAttempts >= repo.MAX_FAILED_OTP_ATTEMPTS) throw new AppError("OTP_ATTEMPTS_EXCEEDED");
+    if (challenge.failedAttempts >= MAX_FAILED_OTP_ATTEMPTS) throw new AppError("OTP_ATTEMPTS_EXCEEDED");
 
     const presented = Buffer.from(this.hashCode(email, token), "hex");
     if (!timingSafeEqual(presented, Buffer.from(challenge.codeHash, "hex"))) {
-      const counted = await repo.countFailedAttempt(this.db, email, challenge.codeHash);
+      const counted = await this.repository.countFailedAttempt(email, challenge.codeHash);
       throw new AppError(counted ? "INVALID_OTP" : "OTP_ATTEMPTS_EXCEEDED");
     }
-    return inTransaction(this.db, async (tx) => {
-      if (!(await repo.consumeChallenge(tx, email, challenge.codeHash, now))) throw new AppError("INVALID_OTP");
+    return this.repository.transaction(async (tx) => {
+      if (!(await this.repository.consumeChallenge(tx, email, challenge.codeHash, now)))
+        throw new AppError("INVALID_OTP");
       const profile = await this.profiles.signInProfile(tx, email);
       const familyId = randomUUID();
-      await repo.createSessionFamily(tx, { id: familyId, profileId: profile.id });
+      await this.repository.createSessionFamily(tx, { id: familyId, profileId: profile.id });
       return this.issueSession(tx, familyId, profile.id, now);
     });
   }
@@ -91,12 +90,12 @@ export class IdentityService {
   async refresh(refreshToken: string): Promise<SessionView> {
     const tokenHash = sha256Hex(refreshToken);
     const now = new Date();
-    const rotated = await inTransaction(this.db, async (tx) => {
-      const spent = await repo.spendRefreshToken(tx, tokenHash, now);
+    const rotated = await this.repository.transaction(async (tx) => {
+      const spent = await this.repository.spendRefreshToken(tx, tokenHash, now);
       return spent && this.issueSession(tx, spent.family.id, spent.family.profileId, now);
     });
     if (rotated) return rotated;
-    const known = await repo.findRefreshToken(this.db, tokenHash);
+    const known = await this.repository.findRefreshToken(tokenHash);
     if (known?.spentAt) {
       // A spent token came back: it was copied. End the whole sign-in, legitimate holder included.
       await this.endSession(known.familyId, now);
@@ -106,20 +105,20 @@ export class IdentityService {
   }
 
   async logout(refreshToken: string): Promise<void> {
-    const known = await repo.findRefreshToken(this.db, sha256Hex(refreshToken));
+    const known = await this.repository.findRefreshToken(sha256Hex(refreshToken));
     if (!known) throw new AppError("AUTHENTICATION_REQUIRED", INVALID_REFRESH);
     await this.endSession(known.familyId, new Date());
   }
 
   /** Ends a sign-in: its refresh tokens and, on every instance at once, its access tokens. */
   private async endSession(familyId: string, now: Date): Promise<void> {
-    await repo.revokeSessionFamily(this.db, familyId, now);
+    await this.repository.revokeSessionFamily(familyId, now);
     await this.caches.invalidate(familyId);
   }
 
-  private async issueSession(db: Queryable, familyId: string, profileId: string, now: Date): Promise<SessionView> {
+  private async issueSession(tx: Tx, familyId: string, profileId: string, now: Date): Promise<SessionView> {
     const refreshToken = randomBytes(32).toString("base64url");
-    await repo.insertRefreshToken(db, {
+    await this.repository.insertRefreshToken(tx, {
       id: randomUUID(),
       familyId,
       tokenHash: sha256Hex(refreshToken),

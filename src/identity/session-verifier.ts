@@ -1,6 +1,5 @@
-import type { Reads } from "../db/statements.js";
 import { AppError } from "../errors.js";
-import { findSessionFamily } from "./repo.js";
+import type { IdentityRepository } from "./repo.js";
 import { canonicalId } from "../validation.js";
 import type { Caches } from "../cache/caches.js";
 import type { RevocableCache } from "../cache/revocable-cache.js";
@@ -18,7 +17,7 @@ export class SessionVerifier implements BearerVerifier {
   private readonly tokens: RevocableCache<VerifiedSession>;
 
   constructor(
-    private readonly reads: Reads,
+    private readonly repository: IdentityRepository,
     private readonly accessTokens: AccessTokens,
     caches: Caches,
   ) {
@@ -44,7 +43,7 @@ export class SessionVerifier implements BearerVerifier {
     const active =
       this.cache.peek(session.sessionId) ??
       (await this.cache.load(session.sessionId, async () => {
-        const family = await findSessionFamily(this.reads, session.sessionId);
+        const family = await this.repository.findSessionFamily(session.sessionId);
         return family
           ? { value: family.revokedAt === null && family.profileId === session.profileId, tags: [session.sessionId] }
           : undefined;

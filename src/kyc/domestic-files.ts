@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
 import { DOCUMENT_MEDIA_TYPES, MAX_UPLOAD_BYTES, SELFIE_MEDIA_TYPES, type UploadService } from "../uploads/service.js";
 import { AppError } from "../errors.js";
 import { fieldError, storedOneOf, text, uuid } from "../validation.js";
@@ -12,7 +11,7 @@ import {
   type SubmissionFileView,
   type SubmissionFiles,
 } from "./domestic.js";
-import * as repo from "./repo.js";
+import { relatedPersonIdsOf, type KycCaseRow, type KycRepository } from "./repo.js";
 import type { CaseKey } from "./reads.js";
 import { flowName, statusName } from "./cases.js";
 import type { KycService } from "./service.js";
@@ -68,7 +67,7 @@ export const relatedPersonFileInput = z
  */
 export class DomesticKycFiles implements SubmissionFiles {
   constructor(
-    private readonly db: Db,
+    private readonly repository: KycRepository,
     private readonly kyc: KycService,
     private readonly uploads: UploadService,
   ) {}
@@ -104,7 +103,7 @@ export class DomesticKycFiles implements SubmissionFiles {
    */
   async filesOf(ownerProfileId: string, submissionId: string): Promise<SubmissionFileView[]> {
     const latest = new Map<string, SubmissionFileView>();
-    for (const row of await repo.findSubmissionFiles(this.db, ownerProfileId, submissionId)) {
+    for (const row of await this.repository.findSubmissionFiles(ownerProfileId, submissionId)) {
       const view = {
         fileType: storedOneOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_TYPES], row.fileType),
         relatedPersonId: row.relatedPersonId,
@@ -123,7 +122,7 @@ export class DomesticKycFiles implements SubmissionFiles {
     acting: ActingContext,
     key: CaseKey,
     submissionId: string,
-  ): Promise<repo.KycCaseRow & { submissionId: string }> {
+  ): Promise<KycCaseRow & { submissionId: string }> {
     const row = await this.kyc.caseToChange(acting, key);
     if (row.submissionId !== submissionId || row.method !== "api")
       throw new AppError("NOT_FOUND", "Submission not found.");
@@ -138,9 +137,9 @@ export class DomesticKycFiles implements SubmissionFiles {
     acting: ActingContext,
     key: CaseKey,
     relatedPersonId: string,
-  ): Promise<repo.KycCaseRow & { submissionId: string }> {
+  ): Promise<KycCaseRow & { submissionId: string }> {
     const row = await this.kyc.caseToChange(acting, key);
-    if (!repo.relatedPersonIdsOf(row).includes(relatedPersonId))
+    if (!relatedPersonIdsOf(row).includes(relatedPersonId))
       throw new AppError("NOT_FOUND", "Related person not found.");
     return takingFiles(row, "relatedPersonId");
   }
@@ -150,7 +149,7 @@ export class DomesticKycFiles implements SubmissionFiles {
    */
   private async record(
     acting: ActingContext,
-    row: repo.KycCaseRow & { submissionId: string },
+    row: KycCaseRow & { submissionId: string },
     input: { fileType: string; relatedPersonId?: string; file: { contentType?: string; bytes: Buffer } },
     accepted: readonly string[],
   ): Promise<{ success: true }> {
@@ -168,7 +167,7 @@ export class DomesticKycFiles implements SubmissionFiles {
       throw error;
     }
     try {
-      await repo.insertFile(this.db, owner, {
+      await this.repository.insertFile(owner, {
         id: randomUUID(),
         kycCaseId: row.id,
         submissionId: row.submissionId,
@@ -185,7 +184,7 @@ export class DomesticKycFiles implements SubmissionFiles {
 }
 
 /** A submission takes files until it is sent: what the partner reviews is what it had then. */
-function takingFiles(row: repo.KycCaseRow, field: string): repo.KycCaseRow & { submissionId: string } {
+function takingFiles(row: KycCaseRow, field: string): KycCaseRow & { submissionId: string } {
   if (row.status !== "pending" || !row.submissionId)
     throw fieldError(field, `names a ${flowName(row)} submission that is ${statusName(row)}: it takes no files now`);
   return { ...row, submissionId: row.submissionId };

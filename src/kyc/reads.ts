@@ -1,12 +1,10 @@
 import type { ActingContext } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
-import type { Reads } from "../db/statements.js";
 import type { Caches } from "../cache/caches.js";
 import type { RevocableCache } from "../cache/revocable-cache.js";
 import { AppError } from "../errors.js";
 import type { KycStatus } from "../providers/kyc-port.js";
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
-import * as repo from "./repo.js";
+import type { KycCaseRow, KycRepository, SubjectKyc } from "./repo.js";
 import { customerViewOf, type CustomerView } from "./types.js";
 
 /** Which status a subject shows in a corridor when it has several cases there (individual and business). */
@@ -25,13 +23,12 @@ export interface CaseKey {
  */
 export class KycReads {
   /** Each subject's cases and login email, dropped on every instance when one of its cases changes. */
-  private readonly subjects: RevocableCache<repo.SubjectKyc>;
+  private readonly subjects: RevocableCache<SubjectKyc>;
   /** The statuses of each cached state above, made once (dropped with the state). */
-  private readonly statusesOf = new WeakMap<repo.SubjectKyc, Readonly<Record<Corridor, KycStatus>>>();
+  private readonly statusesOf = new WeakMap<SubjectKyc, Readonly<Record<Corridor, KycStatus>>>();
 
   constructor(
-    protected readonly db: Db,
-    private readonly reads: Reads,
+    protected readonly repository: KycRepository,
     private readonly caches: Caches,
   ) {
     this.subjects = caches.define("kycSubjects");
@@ -72,7 +69,7 @@ export class KycReads {
   }
 
   /** Every case of the subject, oldest first. */
-  async casesOf(subjectProfileId: string): Promise<repo.KycCaseRow[]> {
+  async casesOf(subjectProfileId: string): Promise<KycCaseRow[]> {
     return (await this.onboardingState(subjectProfileId)).cases;
   }
 
@@ -87,16 +84,14 @@ export class KycReads {
    */
   async customersOfMany(subjectProfileIds: readonly string[]): Promise<Map<string, CustomerView[]>> {
     const states = await this.subjects.loadMany(subjectProfileIds, async (missing) => {
-      const read = await repo.findSubjectKycOfMany(this.reads, missing);
+      const read = await this.repository.findSubjectKycOfMany(missing);
       return new Map([...read].map(([id, value]) => [id, { value, tags: [kycTag(id)] }]));
     });
     return new Map([...states].map(([id, { cases }]) => [id, cases.map(customerViewOf)]));
   }
 
   /** `casesOf`, and the customer type the subject chose to act as (onboarding status). */
-  async onboardingState(
-    subjectProfileId: string,
-  ): Promise<{ cases: repo.KycCaseRow[]; activeCustomerType: string | null }> {
+  async onboardingState(subjectProfileId: string): Promise<{ cases: KycCaseRow[]; activeCustomerType: string | null }> {
     const { cases, activeCustomerType } = await this.subjectKyc(subjectProfileId);
     return { cases, activeCustomerType };
   }
@@ -119,20 +114,20 @@ export class KycReads {
   }
 
   /** The subject's case; NOT_FOUND before its customer exists. A read: no corridor policy. */
-  async caseOf(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
-    const row = await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType);
+  async caseOf(acting: ActingContext, key: CaseKey): Promise<KycCaseRow> {
+    const row = await this.repository.findCase(acting.subjectProfileId, key.corridor, key.customerType);
     if (!row) throw new AppError("NOT_FOUND", "Customer not found.");
     return row;
   }
 
   /** The subject's case by its provider customer id (the BR subaccount id), or null. */
-  caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<repo.KycCaseRow | null> {
-    return repo.findCaseByCustomer(this.db, acting.subjectProfileId, providerCustomerId);
+  caseByCustomer(acting: ActingContext, providerCustomerId: string): Promise<KycCaseRow | null> {
+    return this.repository.findCaseByCustomer(acting.subjectProfileId, providerCustomerId);
   }
 
   /** The subject's case whose current attempt this is, or null. */
-  caseBySubmission(acting: ActingContext, submissionId: string): Promise<repo.KycCaseRow | null> {
-    return repo.findCaseBySubmission(this.db, acting.subjectProfileId, submissionId);
+  caseBySubmission(acting: ActingContext, submissionId: string): Promise<KycCaseRow | null> {
+    return this.repository.findCaseBySubmission(acting.subjectProfileId, submissionId);
   }
 
   /** Tells every instance that the subject's cases changed (after the change is stored). */
@@ -141,9 +136,9 @@ export class KycReads {
   }
 
   /** The subject's KYC state: from memory, or one statement. */
-  private async subjectKyc(subjectProfileId: string): Promise<repo.SubjectKyc> {
+  private async subjectKyc(subjectProfileId: string): Promise<SubjectKyc> {
     const loaded = await this.subjects.load(subjectProfileId, async () => ({
-      value: await repo.findSubjectKyc(this.reads, subjectProfileId),
+      value: await this.repository.findSubjectKyc(subjectProfileId),
       tags: [kycTag(subjectProfileId)],
     }));
     return loaded!;

@@ -1,8 +1,7 @@
 import type { Logger } from "pino";
-import type { Db } from "../db/client.js";
 import { deadline } from "../deadline.js";
 import { PollLoop } from "../workers/poll-loop.js";
-import * as repo from "./repo.js";
+import type { KycRepository } from "./repo.js";
 import type { KycService } from "./service.js";
 
 const BATCH = 100;
@@ -19,7 +18,7 @@ export class KycReconciler {
   private readonly loop: PollLoop;
 
   constructor(
-    private readonly db: Db,
+    private readonly repository: KycRepository,
     private readonly kyc: KycService,
     private readonly checkIntervalMs: number,
     intervalMs: number,
@@ -47,11 +46,14 @@ export class KycReconciler {
 
   /** One pass: apply the stored callbacks, then check every case that is due. */
   async tick(now = new Date()): Promise<void> {
-    while ((await repo.applyKycCallbacks(this.db, now, BATCH)) === BATCH);
-    for (const due of await repo.findCasesDueForCheck(this.db, now, BATCH)) {
+    while ((await this.repository.applyKycCallbacks(now, BATCH)) === BATCH);
+    for (const due of await this.repository.findCasesDueForCheck(now, BATCH)) {
       const claimedUntil = new Date(Date.now() + this.checkIntervalMs);
       if (
-        !(await repo.updateCaseIf(this.db, { id: due.id, nextCheckAt: due.nextCheckAt }, { nextCheckAt: claimedUntil }))
+        !(await this.repository.updateCaseIf(
+          { id: due.id, nextCheckAt: due.nextCheckAt },
+          { nextCheckAt: claimedUntil },
+        ))
       )
         continue;
       const checkDeadline = deadline(CHECK_TIMEOUT_MS);

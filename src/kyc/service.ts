@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
-import type { Reads } from "../db/statements.js";
 import type { Caches } from "../cache/caches.js";
 import { isUniqueViolation } from "../db/tx.js";
 import { fieldError } from "../validation.js";
@@ -22,13 +20,13 @@ import type {
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
 import { KycReads, type CaseKey } from "./reads.js";
 import { attemptOf, changedMeanwhile, customerOf, flowName, notOpen } from "./cases.js";
-import * as repo from "./repo.js";
+import type { KycCaseRow, KycRepository } from "./repo.js";
 
 /** How long a send holds its submission: longer than the partner's call may take (its transport gives up in 10 s). */
 const SEND_CLAIM_MS = 60_000;
 
 /** A subject's case in one corridor as this module hands it out. */
-export type KycCase = repo.KycCaseRow;
+export type KycCase = KycCaseRow;
 
 /** A hosted KYC (KYB) flow's page, and the attempt it opens. */
 interface HostedLink {
@@ -49,8 +47,7 @@ interface HostedLink {
  */
 export class KycService extends KycReads {
   constructor(
-    db: Db,
-    reads: Reads,
+    repository: KycRepository,
     caches: Caches,
     private readonly provider: KycProvider,
     private readonly delegation: Delegation,
@@ -58,7 +55,7 @@ export class KycService extends KycReads {
     /** How long after an attempt was sent, or last checked, the partner is asked where it stands. */
     private readonly checkIntervalMs: number,
   ) {
-    super(db, reads, caches);
+    super(repository, caches);
   }
 
   /**
@@ -66,7 +63,7 @@ export class KycService extends KycReads {
    * changes nothing. The choice is final: another one is refused.
    */
   async chooseCustomerType(subjectProfileId: string, customerType: CustomerType): Promise<void> {
-    if (!(await repo.chooseCustomerType(this.db, subjectProfileId, customerType)))
+    if (!(await this.repository.chooseCustomerType(subjectProfileId, customerType)))
       throw new AppError("ACTIVE_ENTITY_CHOSEN");
     await this.changed(subjectProfileId);
   }
@@ -79,10 +76,10 @@ export class KycService extends KycReads {
     acting: ActingContext,
     key: CaseKey,
     brazil?: { name: string; taxId: string },
-  ): Promise<repo.KycCaseRow> {
+  ): Promise<KycCaseRow> {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
     const exists = () => fieldError("country", `already has a ${key.customerType} customer in ${key.corridor}`);
-    if (await repo.findCase(this.db, acting.subjectProfileId, key.corridor, key.customerType)) throw exists();
+    if (await this.repository.findCase(acting.subjectProfileId, key.corridor, key.customerType)) throw exists();
     const subject = await this.profiles.kycSubject(acting.subjectProfileId);
     if (!subject) throw new AppError("NOT_FOUND", "Profile not found.");
     const providerCustomerId = await this.provider.createCustomer({
@@ -91,7 +88,7 @@ export class KycService extends KycReads {
       name: brazil?.name ?? null,
     });
     try {
-      const created = await repo.insertCase(this.db, {
+      const created = await this.repository.insertCase({
         id: randomUUID(),
         profileId: acting.subjectProfileId,
         corridor: key.corridor,
@@ -110,7 +107,7 @@ export class KycService extends KycReads {
   }
 
   /** Opens the partner's liveness check for a selfie of the case's customer (BR). */
-  startLiveness(row: repo.KycCaseRow): Promise<LivenessCheck> {
+  startLiveness(row: KycCaseRow): Promise<LivenessCheck> {
     return this.provider.startLiveness(customerOf(row));
   }
 
@@ -143,7 +140,7 @@ export class KycService extends KycReads {
 
   /** Hands a file of an open API submission (or of one of its related persons) to the partner. */
   async sendFile(
-    row: repo.KycCaseRow & { submissionId: string },
+    row: KycCaseRow & { submissionId: string },
     file: KycFileBytes & { fileType: string; relatedPersonId?: string },
   ): Promise<void> {
     await this.provider.sendFile(customerOf(row), attemptOf(row), file);
@@ -163,17 +160,17 @@ export class KycService extends KycReads {
     if (row.status !== "pending") throw notOpen(row);
     const unsent = { id: row.id, status: row.status, submissionId };
     const claim = { nextCheckAt: new Date(Date.now() + SEND_CLAIM_MS) };
-    if (!(await repo.updateCaseIf(this.db, { ...unsent, nextCheckAt: null }, claim))) throw changedMeanwhile(row);
+    if (!(await this.repository.updateCaseIf({ ...unsent, nextCheckAt: null }, claim))) throw changedMeanwhile(row);
     try {
       await this.provider.sendSubmission(customerOf(row), attemptOf(row));
     } catch (error) {
       const mayHaveReached = error instanceof PartnerError && error.kind === "unknown";
-      await repo.updateCaseIf(this.db, unsent, { nextCheckAt: mayHaveReached ? new Date() : null });
+      await this.repository.updateCaseIf(unsent, { nextCheckAt: mayHaveReached ? new Date() : null });
       throw error;
     }
     // A partner's callback may have had the attempt observed in review (or decided) first: the send went through.
-    if (!(await repo.updateCaseIf(this.db, unsent, { status: "in_review", nextCheckAt: this.nextCheck() }))) {
-      const current = await repo.findCaseById(this.db, row.id);
+    if (!(await this.repository.updateCaseIf(unsent, { status: "in_review", nextCheckAt: this.nextCheck() }))) {
+      const current = await this.repository.findCaseById(row.id);
       if (current.submissionId !== submissionId) throw changedMeanwhile(row);
     }
     await this.changed(row.profileId);
@@ -214,7 +211,7 @@ export class KycService extends KycReads {
    */
   async submitAndSend(
     acting: ActingContext,
-    row: repo.KycCaseRow,
+    row: KycCaseRow,
     method: "api" | "token_import",
     send: (customer: KycCustomer) => Promise<string>,
   ): Promise<{ submissionId: string }> {
@@ -232,7 +229,7 @@ export class KycService extends KycReads {
   }
 
   /** Opens the partner's hosted KYB of a BR company, which is under review once its pages are done. */
-  async startHostedReview(acting: ActingContext, row: repo.KycCaseRow): Promise<HostedKyc & { submissionId: string }> {
+  async startHostedReview(acting: ActingContext, row: KycCaseRow): Promise<HostedKyc & { submissionId: string }> {
     await this.authorizeCase(acting, row);
     if (row.status !== "not_started") throw notOpen(row);
     return this.openHostedFlow(row, "in_review");
@@ -245,17 +242,17 @@ export class KycService extends KycReads {
    */
   async addBeneficialOwner(
     acting: ActingContext,
-    row: repo.KycCaseRow,
+    row: KycCaseRow,
     register: (customer: KycCustomer) => Promise<string>,
     documents: { identificationDocumentId: string; selfieDocumentId?: string },
   ): Promise<{ id: string } | null> {
     await this.authorizeCase(acting, row);
     const { subjectProfileId } = acting;
-    if (await repo.isIdentificationDocumentUsed(this.db, subjectProfileId, documents.identificationDocumentId))
+    if (await this.repository.isIdentificationDocumentUsed(subjectProfileId, documents.identificationDocumentId))
       return null;
     const providerOwnerId = await register(customerOf(row));
     const id = randomUUID();
-    const stored = await repo.insertBeneficialOwner(this.db, {
+    const stored = await this.repository.insertBeneficialOwner({
       id,
       profileId: subjectProfileId,
       kycCaseId: row.id,
@@ -267,12 +264,8 @@ export class KycService extends KycReads {
   }
 
   /** The provider's ids of the subject's beneficial owners of a case, by their ids here; others are absent. */
-  async beneficialOwnerIds(
-    subjectProfileId: string,
-    row: repo.KycCaseRow,
-    ids: string[],
-  ): Promise<Map<string, string>> {
-    const owners = await repo.findBeneficialOwners(this.db, subjectProfileId, row.id, ids);
+  async beneficialOwnerIds(subjectProfileId: string, row: KycCaseRow, ids: string[]): Promise<Map<string, string>> {
+    const owners = await this.repository.findBeneficialOwners(subjectProfileId, row.id, ids);
     return new Map(owners.map((owner) => [owner.id, owner.providerOwnerId]));
   }
 
@@ -295,14 +288,14 @@ export class KycService extends KycReads {
   }
 
   /** A new hosted link (of a case not started, or rejected): an attempt whose pages the subject has yet to open. */
-  private async hostedLink(row: repo.KycCaseRow): Promise<HostedLink> {
+  private async hostedLink(row: KycCaseRow): Promise<HostedLink> {
     const { submissionId, url } = await this.openHostedFlow(row, "not_started");
     return { submissionId, url };
   }
 
   /** Opens a hosted attempt at the partner; the partner's pages lead it, so its progress is observed from now on. */
   private async openHostedFlow(
-    row: repo.KycCaseRow,
+    row: KycCaseRow,
     status: "not_started" | "in_review",
   ): Promise<HostedKyc & { submissionId: string }> {
     const hosted = await this.provider.startHostedFlow(customerOf(row));
@@ -323,24 +316,24 @@ export class KycService extends KycReads {
    * behind the case's status changes nothing but when the next check is due. Made by the reconciler, never inside a
    * transaction. True when the case moved.
    */
-  async observe(row: repo.KycCaseRow, signal?: AbortSignal): Promise<boolean> {
+  async observe(row: KycCaseRow, signal?: AbortSignal): Promise<boolean> {
     if (!row.partnerAttemptId) return false;
     const observation = await this.provider.observe(customerOf(row), row.partnerAttemptId, signal);
     return this.apply(row, observation);
   }
 
-  private async apply(row: repo.KycCaseRow, observation: KycObservation): Promise<boolean> {
+  private async apply(row: KycCaseRow, observation: KycObservation): Promise<boolean> {
     const expected = { id: row.id, status: row.status, partnerAttemptId: row.partnerAttemptId };
     const current = row.status as KycStatus;
     // A caller's own report (opened, finished) may be ahead of the partner's; a decided case never moves again, and a
     // submission found not sent is its caller's to send again.
     if (isDecided(current) || OBSERVED_RANK[observation.status] <= OBSERVED_RANK[current]) {
       const watched = !isDecided(current) && !(current === "pending" && row.method === "api");
-      await repo.updateCaseIf(this.db, expected, { nextCheckAt: watched ? this.nextCheck() : null });
+      await this.repository.updateCaseIf(expected, { nextCheckAt: watched ? this.nextCheck() : null });
       return false;
     }
     const decided = isDecided(observation.status);
-    const moved = await repo.updateCaseIf(this.db, expected, {
+    const moved = await this.repository.updateCaseIf(expected, {
       status: observation.status,
       statusReason: observation.status === "rejected" ? observation.reason : null,
       decidedAt: decided ? new Date() : null,
@@ -355,20 +348,20 @@ export class KycService extends KycReads {
   }
 
   /** The case a change is about, once the corridor and customer type are authorized; NOT_FOUND before the customer exists. */
-  async caseToChange(acting: ActingContext, key: CaseKey): Promise<repo.KycCaseRow> {
+  async caseToChange(acting: ActingContext, key: CaseKey): Promise<KycCaseRow> {
     await this.delegation.authorizeCorridor(acting, key.corridor, key.customerType);
     return this.caseOf(acting, key);
   }
 
   /** A case the caller read itself (the BR flows), once its corridor and customer type are authorized. */
-  private authorizeCase(acting: ActingContext, row: repo.KycCaseRow): Promise<void> {
+  private authorizeCase(acting: ActingContext, row: KycCaseRow): Promise<void> {
     return this.delegation.authorizeCorridor(acting, row.corridor as Corridor, row.customerType as CustomerType);
   }
 
   /** Stores the partner's new attempt on the case as read, under a new submission id of ours, which it answers. */
   private async recordAttempt(
-    row: repo.KycCaseRow,
-    attempt: Omit<Parameters<typeof repo.updateCaseIf>[2], "submissionId">,
+    row: KycCaseRow,
+    attempt: Omit<Parameters<KycRepository["updateCaseIf"]>[1], "submissionId">,
   ): Promise<string> {
     const submissionId = randomUUID();
     await this.move(row, { ...attempt, submissionId });
@@ -376,8 +369,8 @@ export class KycService extends KycReads {
   }
 
   /** Applies a change if the case is still as read; another request changed it first otherwise (400, read again). */
-  private async move(row: repo.KycCaseRow, data: Parameters<typeof repo.updateCaseIf>[2]): Promise<void> {
-    if (!(await repo.updateCaseIf(this.db, { id: row.id, status: row.status, submissionId: row.submissionId }, data)))
+  private async move(row: KycCaseRow, data: Parameters<KycRepository["updateCaseIf"]>[1]): Promise<void> {
+    if (!(await this.repository.updateCaseIf({ id: row.id, status: row.status, submissionId: row.submissionId }, data)))
       throw changedMeanwhile(row);
     await this.changed(row.profileId);
   }

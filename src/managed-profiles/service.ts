@@ -3,13 +3,12 @@ import type { OperatorActor } from "../audit/types.js";
 import type { DelegationTarget, ManagedProfileDirectory, ManagerPolicy } from "../auth/delegation.js";
 import type { CredentialService } from "../credentials/service.js";
 import type { CredentialInput, IssuedCredential } from "../credentials/types.js";
-import type { Db } from "../db/client.js";
-import { inTransaction, isUniqueViolation } from "../db/tx.js";
+import { isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { Caches } from "../cache/caches.js";
 import type { ProfileService } from "../profiles/service.js";
 import { canonicalId, type ListPage } from "../validation.js";
-import * as repo from "./repo.js";
+import { toManagedProfileView, type ManagedProfileRepository } from "./repo.js";
 import type { CreateManagedProfileInput, ManagedProfilesPage, ManagedProfileView } from "./types.js";
 
 /** A page of a profile's credentials, as `listCredentials` answers it. */
@@ -22,7 +21,7 @@ export type CredentialsPage = Awaited<ReturnType<CredentialService["list"]>>;
  */
 export class ManagedProfileService implements ManagedProfileDirectory {
   constructor(
-    private readonly db: Db,
+    private readonly repository: ManagedProfileRepository,
     private readonly caches: Caches,
     private readonly credentials: CredentialService,
     private readonly profiles: ProfileService,
@@ -30,26 +29,26 @@ export class ManagedProfileService implements ManagedProfileDirectory {
 
   /** A profile's manager policy, active or not; null when it was never enabled as a manager. */
   policy(managerProfileId: string): Promise<ManagerPolicy | null> {
-    return repo.findManagerPolicy(this.db, managerProfileId);
+    return this.repository.findManagerPolicy(managerProfileId);
   }
 
   /** Every manager's policy, newest first. */
   policies(page: ListPage): Promise<{ managers: ManagerPolicy[]; total: number }> {
-    return repo.listManagerPolicies(this.db, page);
+    return this.repository.listManagerPolicies(page);
   }
 
   /** The entities a profile transacts as, oldest first. */
   customerEntities(profileId: string) {
-    return repo.listCustomerEntities(this.db, profileId);
+    return this.repository.listCustomerEntities(profileId);
   }
 
   /** A profile as delegation checks it (null when unknown). */
   delegationTarget(childProfileId: string): Promise<DelegationTarget | null> {
-    return repo.findDelegationTarget(this.db, childProfileId);
+    return this.repository.findDelegationTarget(childProfileId);
   }
 
   delegationTargets(childProfileIds: readonly string[]): Promise<Map<string, DelegationTarget>> {
-    return repo.findDelegationTargets(this.db, childProfileIds);
+    return this.repository.findDelegationTargets(childProfileIds);
   }
 
   /**
@@ -59,11 +58,11 @@ export class ManagedProfileService implements ManagedProfileDirectory {
   async setPolicy(
     operator: OperatorActor,
     managerProfileId: string,
-    policy: Parameters<typeof repo.upsertManagerPolicy>[2],
+    policy: Parameters<ManagedProfileRepository["upsertManagerPolicy"]>[2],
   ): Promise<{ manager: ManagerPolicy; created: boolean }> {
     const { allowedCorridors, allowedCustomerTypes, isActive } = policy;
-    const created = await inTransaction(this.db, async (tx) => {
-      const first = await repo.upsertManagerPolicy(tx, managerProfileId, policy);
+    const created = await this.repository.transaction(async (tx) => {
+      const first = await this.repository.upsertManagerPolicy(tx, managerProfileId, policy);
       await recordOperatorChange(tx, operator, {
         action: first ? "manager.created" : "manager.updated",
         targetType: "manager",
@@ -73,7 +72,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
       return first;
     });
     await this.caches.invalidate(managerProfileId);
-    return { manager: (await repo.findManagerPolicy(this.db, managerProfileId))!, created };
+    return { manager: (await this.repository.findManagerPolicy(managerProfileId))!, created };
   }
 
   /**
@@ -81,7 +80,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
    * listing children check it before their input is validated, and take the policy it returns.
    */
   async activeManager(managerProfileId: string): Promise<ManagerPolicy> {
-    const policy = await repo.findManagerPolicy(this.db, managerProfileId);
+    const policy = await this.repository.findManagerPolicy(managerProfileId);
     if (!policy?.isActive) throw new AppError("MANAGED_PROFILE_ACCESS_DENIED", "The caller is not an active manager.");
     return policy;
   }
@@ -93,14 +92,15 @@ export class ManagedProfileService implements ManagedProfileDirectory {
   ): Promise<{ managedProfile: ManagedProfileView; created: boolean }> {
     const managerProfileId = manager.profileId;
     try {
-      const row = await inTransaction(this.db, (tx) => repo.insertManagedChild(tx, managerProfileId, child));
-      return { managedProfile: repo.toManagedProfileView(row), created: true };
+      const row = await this.repository.transaction((tx) =>
+        this.repository.insertManagedChild(tx, managerProfileId, child),
+      );
+      return { managedProfile: toManagedProfileView(row), created: true };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
     // The subject or the email is reserved: an identical, active child is a retry; anything else conflicts.
-    const holders = await repo.findChildrenByReservedKeys(
-      this.db,
+    const holders = await this.repository.findChildrenByReservedKeys(
       managerProfileId,
       child.externalSubjectId,
       child.contactEmail,
@@ -112,15 +112,15 @@ export class ManagedProfileService implements ManagedProfileDirectory {
         row.customerType === child.customerType &&
         row.deletedAt === null,
     );
-    if (same && holders.length === 1) return { managedProfile: repo.toManagedProfileView(same), created: false };
+    if (same && holders.length === 1) return { managedProfile: toManagedProfileView(same), created: false };
     throw new AppError("MANAGED_PROFILE_CONFLICT");
   }
 
   /** A page of the active manager's children, newest first, with its policy. */
   async list(manager: ManagerPolicy, page: ManagedProfilesPage) {
-    const { rows, total } = await repo.listManagedChildren(this.db, manager.profileId, page);
+    const { rows, total } = await this.repository.listManagedChildren(manager.profileId, page);
     return {
-      managedProfiles: rows.map(repo.toManagedProfileView),
+      managedProfiles: rows.map(toManagedProfileView),
       pagination: { limit: page.limit, offset: page.offset, total },
       manager,
     };
@@ -128,14 +128,16 @@ export class ManagedProfileService implements ManagedProfileDirectory {
 
   async get(managerProfileId: string, childProfileId: string): Promise<ManagedProfileView> {
     await this.activeManager(managerProfileId);
-    return repo.toManagedProfileView(await this.ownedChild(managerProfileId, childProfileId));
+    return toManagedProfileView(await this.ownedChild(managerProfileId, childProfileId));
   }
 
   /** Logical deletion, idempotent: credentials revoked in the same transaction, identifiers stay reserved. */
   async delete(managerProfileId: string, childProfileId: string): Promise<void> {
     await this.activeManager(managerProfileId);
     const { id } = await this.ownedChild(managerProfileId, childProfileId);
-    const deleted = await inTransaction(this.db, (tx) => repo.deleteManagedChild(tx, managerProfileId, id, new Date()));
+    const deleted = await this.repository.transaction((tx) =>
+      this.repository.deleteManagedChild(tx, managerProfileId, id, new Date()),
+    );
     if (deleted)
       await Promise.all([
         this.caches.invalidate(id),
@@ -173,7 +175,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
     await this.activeManager(managerProfileId);
     const ids = childProfileIds.flatMap((childProfileId) => canonicalId(childProfileId) ?? []);
     const children = new Map(
-      (await repo.findManagedChildren(this.db, managerProfileId, ids)).map((child) => [child.id, child]),
+      (await this.repository.findManagedChildren(managerProfileId, ids)).map((child) => [child.id, child]),
     );
     const active = [...children.values()].filter((child) => !child.deletedAt).map((child) => child.id);
     const pages = await this.credentials.listOfMany(active, page);
@@ -193,7 +195,7 @@ export class ManagedProfileService implements ManagedProfileDirectory {
 
   private async ownedChild(managerProfileId: string, childProfileId: string) {
     const id = canonicalId(childProfileId);
-    const child = id ? await repo.findManagedChild(this.db, managerProfileId, id) : null;
+    const child = id ? await this.repository.findManagedChild(managerProfileId, id) : null;
     if (!child) throw new AppError("MANAGED_PROFILE_NOT_FOUND");
     return child;
   }

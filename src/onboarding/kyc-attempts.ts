@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
 import { taxIdCustomerType } from "../kyc/tax-ids.js";
 import { idField, instantField, named, outputObject } from "../output.js";
 import type { QuoteService } from "../quotes/service.js";
 import { CORRIDOR_FIAT } from "../reference-data/corridors.js";
 import { fieldError, text, uuid } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
-import { findLatestInitialKycAttempt, recordInitialKycAttempt, type InitialKycAttemptRow } from "./repo.js";
+import type { InitialKycAttemptRow, OnboardingRepository } from "./repo.js";
 
 /** The quote (and widget session) Brazilian KYC was started from, and the CPF or CNPJ the subject gave. */
 export const initialKycAttemptInput = z
@@ -43,7 +42,7 @@ const view = (row: InitialKycAttemptRow): InitialKycAttemptView => ({
 /** Where subjects started Brazilian KYC from: the reference's initial KYC attempts (POST /v1/brl/kyc/record-attempt). */
 export class InitialKycAttempts {
   constructor(
-    private readonly db: Db,
+    private readonly repository: OnboardingRepository,
     private readonly quotes: QuoteService,
     private readonly widgetSessions: WidgetSessionService,
   ) {}
@@ -61,7 +60,7 @@ export class InitialKycAttempts {
     const quote = await this.quotes.get(acting, quoteId);
     if (quote.feeCurrency !== CORRIDOR_FIAT.BR) throw fieldError("quoteId", "is not a BRL quote");
     const session = sessionId === undefined ? null : await this.widgetSessions.requireVisible(acting, sessionId);
-    const row = await recordInitialKycAttempt(this.db, {
+    const row = await this.repository.recordInitialKycAttempt({
       id: randomUUID(),
       profileId: acting.subjectProfileId,
       actorProfileId: acting.actorProfileId,
@@ -73,7 +72,7 @@ export class InitialKycAttempts {
 
   /** The subject's most recent attempt, or null. */
   async latest(acting: ActingContext): Promise<InitialKycAttemptView | null> {
-    const row = await findLatestInitialKycAttempt(this.db, acting.subjectProfileId);
+    const row = await this.repository.findLatestInitialKycAttempt(acting.subjectProfileId);
     return row && view(row);
   }
 }

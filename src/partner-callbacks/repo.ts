@@ -1,21 +1,22 @@
 import { deleteBatch, type Writes } from "../db/statements.js";
 import type { Prisma } from "../generated/prisma/client.js";
-import { isUniqueViolation, type Queryable } from "../db/tx.js";
+import { isUniqueViolation } from "../db/tx.js";
+import { Repository } from "../db/repository.js";
 
-/**
- * Stores a callback: false when one with its partner and dedupe key is stored already. The unique key decides,
- * so concurrent copies cannot both be stored (no read before the insert to race past).
- */
-export async function insertCallback(
-  db: Queryable,
-  callback: Prisma.PartnerCallbackUncheckedCreateInput,
-): Promise<boolean> {
-  try {
-    await db.partnerCallback.create({ data: callback, select: { id: true } });
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
+/** Partners' stored callbacks: what the partner-callback service stores. */
+export class PartnerCallbackRepository extends Repository {
+  /**
+   * Stores a callback: false when one with its partner and dedupe key is stored already. The unique key decides,
+   * so concurrent copies cannot both be stored (no read before the insert to race past).
+   */
+  async insertCallback(callback: Prisma.PartnerCallbackUncheckedCreateInput): Promise<boolean> {
+    try {
+      await this.db.partnerCallback.create({ data: callback, select: { id: true } });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 }
 

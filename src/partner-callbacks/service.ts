@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import { v7 as timeOrderedUuid } from "uuid";
-import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { verifyAlfredpayCallback } from "../providers/alfredpay/signing.js";
 import { verifyAveniaCallback, type AveniaCallbackKey } from "../providers/avenia/signing.js";
 import type { Partner } from "../providers/partners.js";
 import type { PartnerCallbackFacts } from "../providers/callback-port.js";
 import { fieldError } from "../validation.js";
-import { insertCallback } from "./repo.js";
+import type { PartnerCallbackRepository } from "./repo.js";
 
 /**
  * Avenia signs no time, id or nonce: a callback about an object its partner last changed longer ago than this
@@ -46,7 +45,7 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
  */
 export class PartnerCallbackService {
   constructor(
-    private readonly db: Db,
+    private readonly repository: PartnerCallbackRepository,
     private readonly verifiers: CallbackVerifiers,
     private readonly log: Logger,
     private readonly clock: () => Date = () => new Date(),
@@ -98,7 +97,7 @@ export class PartnerCallbackService {
         "The callback's object was last updated more than an hour before it arrived: refused as a replay.",
       );
     }
-    const stored = await insertCallback(this.db, {
+    const stored = await this.repository.insertCallback({
       id: timeOrderedUuid(),
       partner,
       dedupeKey,

@@ -1,10 +1,8 @@
 import type { Caches } from "../cache/caches.js";
 import type { RevocableCache } from "../cache/revocable-cache.js";
-import type { Db } from "../db/client.js";
-import type { Reads } from "../db/statements.js";
-import type { Queryable } from "../db/tx.js";
+import type { Tx } from "../db/tx.js";
 import { AppError } from "../errors.js";
-import { findKycSubject, findProfiles, findProfilesByEmail, upsertProfileByEmail } from "./repo.js";
+import type { ProfileRepository } from "./repo.js";
 import type { ProfileView } from "./types.js";
 
 /** Tags a profile's cached view (its own namespace: a change to the profile's row drops nothing else). */
@@ -15,8 +13,7 @@ export class ProfileService {
   private readonly views: RevocableCache<ProfileView>;
 
   constructor(
-    private readonly db: Db,
-    private readonly reads: Reads,
+    private readonly repository: ProfileRepository,
     private readonly caches: Caches,
   ) {
     this.views = caches.define("profiles");
@@ -24,26 +21,26 @@ export class ProfileService {
 
   /** A profile by id (with the manager of a managed child), or null. */
   async find(profileId: string) {
-    const [profile] = await findProfiles(this.reads, [profileId]);
+    const [profile] = await this.repository.findProfiles([profileId]);
     return profile ?? null;
   }
 
   /** For the operator: the profiles signed in with the email, and the managed children whose contact email it is. */
   findByEmail(email: string) {
-    return findProfilesByEmail(this.db, email);
+    return this.repository.findProfilesByEmail(email);
   }
 
   /**
    * The profile signed in with this (normalized) email, created on first sign-in, in the caller's transaction.
    * A profile that exists already is left as it is (its view stays true); a new one was never cached.
    */
-  signInProfile(tx: Queryable, email: string): Promise<{ id: string }> {
-    return upsertProfileByEmail(tx, email);
+  signInProfile(tx: Tx, email: string): Promise<{ id: string }> {
+    return this.repository.upsertProfileByEmail(tx, email);
   }
 
   /** What KYC providers know a subject by (null for an unknown or deleted profile). */
   kycSubject(profileId: string) {
-    return findKycSubject(this.db, profileId);
+    return this.repository.findKycSubject(profileId);
   }
 
   /**
@@ -52,7 +49,7 @@ export class ProfileService {
    */
   async getMany(profileIds: readonly string[]): Promise<ProfileView[]> {
     const found = await this.views.loadMany(profileIds, async (missing) => {
-      const rows = await findProfiles(this.reads, missing);
+      const rows = await this.repository.findProfiles(missing);
       return new Map(
         rows.map(({ id, email, createdAt, updatedAt }) => [
           id,

@@ -3,14 +3,11 @@ import type { OperatorActor } from "../audit/types.js";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Caches } from "../cache/caches.js";
 import type { RevocableCache } from "../cache/revocable-cache.js";
-import type { Db } from "../db/client.js";
-import { inTransaction } from "../db/tx.js";
-import type { Reads } from "../db/statements.js";
 import type { ListPage } from "../validation.js";
 import { z } from "zod";
 import { idField, instantField, named, outputObject } from "../output.js";
 import { DEFAULT_PRICING_PROFILE, PRICING_PROFILES, type PricingProfileName } from "./pricing.js";
-import * as repo from "./repo.js";
+import type { QuoteRepository } from "./repo.js";
 
 export const pricingAssignmentView = outputObject(
   "PricingAssignment",
@@ -34,8 +31,7 @@ export class PricingAssignments {
   private readonly assigned: RevocableCache<string | null>;
 
   constructor(
-    private readonly db: Db,
-    private readonly reads: Reads,
+    private readonly repository: QuoteRepository,
     private readonly caches: Caches,
   ) {
     this.assigned = caches.define("pricingAssignments");
@@ -47,8 +43,8 @@ export class PricingAssignments {
     profileId: string,
     pricingProfile: PricingProfileName,
   ): Promise<PricingAssignmentView> {
-    const assignment = await inTransaction(this.db, async (tx) => {
-      const assigned = await repo.upsertPricingAssignment(tx, profileId, pricingProfile);
+    const assignment = await this.repository.transaction(async (tx) => {
+      const assigned = await this.repository.upsertPricingAssignment(tx, profileId, pricingProfile);
       await recordOperatorChange(tx, operator, {
         action: "pricing.assigned",
         targetType: "pricing-assignment",
@@ -62,12 +58,12 @@ export class PricingAssignments {
   }
 
   async get(profileId: string): Promise<PricingAssignmentView | null> {
-    return repo.findPricingAssignment(this.reads, profileId);
+    return this.repository.findPricingAssignment(profileId);
   }
 
   /** Every assignment, most recently changed first. */
   list(page: ListPage): Promise<{ assignments: PricingAssignmentView[]; total: number }> {
-    return repo.listPricingAssignments(this.db, page);
+    return this.repository.listPricingAssignments(page);
   }
 
   /** The subject's pricing profile, else its manager's, else the default (anonymous callers: the default). */

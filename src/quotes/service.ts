@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ActingContext } from "../auth/delegation.js";
 import type { Caches } from "../cache/caches.js";
 import type { RevocableCache } from "../cache/revocable-cache.js";
-import type { Reads, StatementTx, Writes } from "../db/statements.js";
+import type { StatementTx } from "../db/statements.js";
 import { AppError } from "../errors.js";
 import { fractionDigits, money } from "../money.js";
 import type { RampProvider } from "../providers/ramp-port.js";
@@ -21,8 +21,7 @@ import { corridorOfFiat, type Corridor, type FiatSymbol } from "../reference-dat
 import { canonicalId, fieldError } from "../validation.js";
 import type { PricingAssignments } from "./pricing-assignments.js";
 import { priceQuote, type PricedQuote, type PricingProfileName } from "./pricing.js";
-import * as repo from "./repo.js";
-import type { Quote } from "./repo.js";
+import type { Quote, QuoteRepository } from "./repo.js";
 import type { BestQuoteInput, QuoteInput, QuoteTerms, QuoteTermsField, QuoteView } from "./types.js";
 
 const QUOTE_TTL_MS = 10 * 60_000;
@@ -48,8 +47,7 @@ export class QuoteService {
   private readonly views: RevocableCache<QuoteView>;
 
   constructor(
-    private readonly reads: Reads,
-    private readonly writes: Writes,
+    private readonly repository: QuoteRepository,
     private readonly provider: RampProvider,
     private readonly pricing: PricingAssignments,
     caches: Caches,
@@ -61,17 +59,17 @@ export class QuoteService {
 
   /** A stored quote the viewer may act on (its own, or one nobody owns): what a ramp is registered from. */
   findUsable(quoteId: string, viewerProfileId: string | null): Promise<Quote | null> {
-    return repo.findVisibleQuote(this.reads, quoteId, viewerProfileId);
+    return this.repository.findVisibleQuote(quoteId, viewerProfileId);
   }
 
   /** Uses the quote up, in the caller's transaction: false when it was used already or has expired. */
   consume(tx: StatementTx, quoteId: string, now: Date): Promise<boolean> {
-    return repo.consumeQuote(tx, quoteId, now);
+    return this.repository.consumeQuote(tx, quoteId, now);
   }
 
   /** Why a quote could not be consumed: it was already, or else it expired. */
   async unavailable(quoteId: string): Promise<AppError> {
-    return (await repo.findQuoteConsumption(this.reads, quoteId))?.consumedAt
+    return (await this.repository.findQuoteConsumption(quoteId))?.consumedAt
       ? new AppError("QUOTE_CONSUMED")
       : new AppError("QUOTE_EXPIRED");
   }
@@ -124,7 +122,7 @@ export class QuoteService {
       id &&
       (this.views.peek(key) ??
         (await this.views.load(key, async () => {
-          const quote = await repo.findVisibleQuote(this.reads, id, viewer);
+          const quote = await this.repository.findVisibleQuote(id, viewer);
           return quote ? { value: toQuoteView(quote), tags: [] } : undefined;
         })));
     if (!view) throw new AppError("NOT_FOUND", "Quote not found.");
@@ -163,7 +161,7 @@ export class QuoteService {
     const isBuy = conversion.rampType === "BUY";
     const now = Date.now();
     const owner = ownerOf(acting);
-    const quote = await repo.insertQuote(this.writes, {
+    const quote = await this.repository.insertQuote({
       id: randomUUID(),
       rampType: conversion.rampType,
       from: isBuy ? conversion.rail : conversion.network,

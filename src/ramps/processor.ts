@@ -1,13 +1,13 @@
 import type { Logger } from "pino";
 import { deadline } from "../deadline.js";
-import type { Reads, Writes } from "../db/statements.js";
 import type { RampEventOutbox } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import type { Corridor } from "../reference-data/corridors.js";
 import type { RampProvider, StepOutcome } from "../providers/ramp-port.js";
 import { advanceTo, isTerminal, statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
-import * as repo from "./repo.js";
+import type { RampRepository } from "./repo.js";
+import type { RampRow } from "./rows-repo.js";
 import { eventRamp } from "./service.js";
 import type { RampViewCache } from "./view-cache.js";
 
@@ -36,8 +36,7 @@ export class RampProcessor {
   private stopping = new AbortController();
 
   constructor(
-    private readonly reads: Reads,
-    private readonly writes: Writes,
+    private readonly repository: RampRepository,
     private readonly provider: RampProvider,
     private readonly events: RampEventOutbox,
     private readonly outbox: OutboxSignal,
@@ -67,24 +66,24 @@ export class RampProcessor {
    * every due step, a few at a time.
    */
   async tick(now = new Date()): Promise<void> {
-    for (const ramp of await repo.findUnstartedPastDeadline(this.reads, now, BATCH)) await this.timeOut(ramp, now);
-    while ((await repo.applyOrderCallbacks(this.reads, this.writes, now, BATCH)) === BATCH);
-    const due = await repo.findDueRamps(this.reads, now, BATCH);
+    for (const ramp of await this.repository.findUnstartedPastDeadline(now, BATCH)) await this.timeOut(ramp, now);
+    while ((await this.repository.applyOrderCallbacks(now, BATCH)) === BATCH);
+    const due = await this.repository.findDueRamps(now, BATCH);
     const lane = async () => {
       for (let ramp = due.shift(); ramp; ramp = due.shift()) await this.step(ramp);
     };
     await Promise.all(Array.from({ length: STEPS_AT_ONCE }, lane));
   }
 
-  private async timeOut(ramp: repo.RampRow, now: Date) {
-    const timedOut = await this.writes.transaction(async (tx) => {
-      const moved = await repo.updateRampIf(
+  private async timeOut(ramp: RampRow, now: Date) {
+    const timedOut = await this.repository.transaction(async (tx) => {
+      const moved = await this.repository.updateRampIf(
         tx,
         { id: ramp.id, currentPhase: "initial" },
         { currentPhase: "timedOut", status: "FAILED", nextStepAt: null },
       );
       if (!moved) return false;
-      await repo.insertError(tx, {
+      await this.repository.insertError(tx, {
         rampId: ramp.id,
         phase: "initial",
         error: "Start window elapsed",
@@ -101,11 +100,11 @@ export class RampProcessor {
     this.outbox.committed();
   }
 
-  private async step(due: repo.RampRow) {
+  private async step(due: RampRow) {
     const phase = due.currentPhase as RampPhase;
     if (isTerminal(phase) || !due.nextStepAt || this.stopping.signal.aborted) return;
     const claimedUntil = new Date(Date.now() + this.stepClaimMs);
-    if (!(await repo.rescheduleStep(this.writes, { ...due, nextStepAt: due.nextStepAt }, claimedUntil))) return;
+    if (!(await this.repository.rescheduleStep({ ...due, nextStepAt: due.nextStepAt }, claimedUntil))) return;
     const ramp = { ...due, nextStepAt: claimedUntil };
     const outcome = await this.callProvider(ramp, phase);
     const now = new Date();
@@ -114,24 +113,24 @@ export class RampProcessor {
     if (!outcome) {
       // No answer: the step is asked again (same key) after the provider's delay, or at once after a shutdown.
       const retryAt = this.stopping.signal.aborted ? now : new Date(now.getTime() + stepDelay);
-      await repo.rescheduleStep(this.writes, expected, retryAt);
+      await this.repository.rescheduleStep(expected, retryAt);
       return;
     }
     const path = outcome.kind === "retry" ? [] : advanceTo(phase, outcome.kind === "fail" ? "failed" : outcome.phase);
     if (outcome.kind === "advance" && path.length === 0) {
       // The partner's order is where the ramp is (or behind it): nothing happened yet, so ask again later; an order
       // the step made is kept for the next steps to read.
-      await repo.rescheduleStep(this.writes, expected, new Date(now.getTime() + stepDelay), outcome.partnerOrderId);
+      await this.repository.rescheduleStep(expected, new Date(now.getTime() + stepDelay), outcome.partnerOrderId);
       return;
     }
-    const changed = await this.writes.transaction(async (tx): Promise<"retried" | "moved" | undefined> => {
+    const changed = await this.repository.transaction(async (tx): Promise<"retried" | "moved" | undefined> => {
       if (outcome.kind === "retry") {
-        const moved = await repo.updateRampIf(tx, expected, {
+        const moved = await this.repository.updateRampIf(tx, expected, {
           retries: ramp.retries + 1,
           nextStepAt: new Date(now.getTime() + stepDelay),
         });
         if (!moved) return undefined;
-        await repo.insertError(tx, {
+        await this.repository.insertError(tx, {
           rampId: ramp.id,
           phase,
           error: outcome.error,
@@ -142,7 +141,7 @@ export class RampProcessor {
         return "retried";
       }
       const next = path.at(-1)!;
-      const moved = await repo.updateRampIf(tx, expected, {
+      const moved = await this.repository.updateRampIf(tx, expected, {
         currentPhase: next,
         status: statusOfPhase(next),
         retries: 0,
@@ -151,7 +150,7 @@ export class RampProcessor {
       });
       if (!moved) return undefined; // the claim lapsed and another instance took the step
       if (outcome.kind === "fail")
-        await repo.insertError(tx, {
+        await this.repository.insertError(tx, {
           rampId: ramp.id,
           phase,
           error: outcome.error,
@@ -177,7 +176,7 @@ export class RampProcessor {
   }
 
   /** The provider's answer for the ramp's step, or undefined when it gave none in time (logged). */
-  private async callProvider(ramp: repo.RampRow, phase: RampPhase): Promise<StepOutcome | undefined> {
+  private async callProvider(ramp: RampRow, phase: RampPhase): Promise<StepOutcome | undefined> {
     // Let go of when the call ends: nothing of an answered call outlives it (see deadline).
     const callDeadline = deadline(this.stepTimeoutMs, this.stopping.signal);
     const { signal } = callDeadline;

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { ActingContext, Delegation } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
-import type { Reads, Writes } from "../db/statements.js";
 import { isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { RampEventOutbox } from "../events/outbox.js";
@@ -17,13 +15,13 @@ import type { Corridor } from "../reference-data/corridors.js";
 import { canonicalId, fieldError } from "../validation.js";
 import type { WidgetSessionService } from "../widget-sessions/service.js";
 import { statusOfPhase, type RampPhase } from "../reference-data/ramp-phases.js";
-import * as repo from "./repo.js";
-import * as history from "./history-repo.js";
+import type { RampRepository } from "./repo.js";
+import type { RampRow, RampViewRow } from "./rows-repo.js";
 import { type HistoryPage, type RampErrorView, type RampView, type RegisterInput, type UpdateInput } from "./types.js";
 import type { RampHistory, RampViewCache } from "./view-cache.js";
 
 /** A ramp still in its initial phase and start window, which the caller may act on. */
-export type StartableRamp = repo.RampRow;
+export type StartableRamp = RampRow;
 
 const notFound = () => new AppError("NOT_FOUND", "Ramp not found.");
 
@@ -37,9 +35,7 @@ export interface RampSettings {
  */
 export class RampService {
   constructor(
-    private readonly db: Db,
-    private readonly reads: Reads,
-    private readonly writes: Writes,
+    private readonly repository: RampRepository,
     private readonly provider: RampProvider,
     private readonly kyc: KycService,
     private readonly delegation: Delegation,
@@ -54,7 +50,7 @@ export class RampService {
 
   /** The subject's ramps completed since `since` in the corridors, with their amounts (what monthly limits count). */
   completedSince(subjectProfileId: string, corridors: string[], since: Date) {
-    return repo.findCompletedSince(this.db, subjectProfileId, corridors, since);
+    return this.repository.findCompletedSince(subjectProfileId, corridors, since);
   }
 
   /** The quote a registration names, once the caller may use its corridor (checked before the rest of the input). */
@@ -131,9 +127,9 @@ export class RampService {
       receiverTaxId: extra.receiverTaxId ?? null,
     });
     try {
-      const ramp = await this.writes.transaction(async (tx) => {
+      const ramp = await this.repository.transaction(async (tx) => {
         if (!(await this.quotes.consume(tx, quote.id, now))) return null;
-        const created = await repo.insertRamp(
+        const created = await this.repository.insertRamp(
           tx,
           {
             id,
@@ -206,8 +202,8 @@ export class RampService {
     for (let ramp = initial; ; ramp = await this.startable(acting, request.rampId)) {
       const reported = Object.entries(request.additionalData ?? {}).filter(([, value]) => value !== undefined);
       const additionalData = { ...JSON.parse(ramp.additionalData), ...Object.fromEntries(reported) };
-      const updated = await this.writes.transaction((tx) =>
-        repo.updateRampIf(
+      const updated = await this.repository.transaction((tx) =>
+        this.repository.updateRampIf(
           tx,
           { id: ramp.id, currentPhase: "initial", revision: ramp.revision, startDeadlineAfter: new Date() },
           {
@@ -239,8 +235,8 @@ export class RampService {
       if (problem) throw fieldError("presignedTxs", problem);
     }
     const now = new Date();
-    const started = await this.writes.transaction(async (tx) => {
-      const moved = await repo.updateRampIf(
+    const started = await this.repository.transaction(async (tx) => {
+      const moved = await this.repository.updateRampIf(
         tx,
         { id: ramp.id, currentPhase: "initial", startDeadlineAfter: now },
         {
@@ -252,7 +248,7 @@ export class RampService {
       if (moved) await this.events.record(tx, eventRamp(moved), "PHASE_CHANGE", now);
       return moved;
     });
-    if (!started) throw this.notStartable(await repo.findRamp(this.reads, ramp.id, acting.subjectProfileId));
+    if (!started) throw this.notStartable(await this.repository.findRamp(ramp.id, acting.subjectProfileId));
     await this.views.enteredHistory(started);
     this.outbox.committed();
     return this.view(started);
@@ -264,7 +260,7 @@ export class RampService {
     const view =
       id &&
       (await this.views.load(acting.subjectProfileId, id, async () => {
-        const ramp = await repo.findRampView(this.reads, id, acting.subjectProfileId);
+        const ramp = await this.repository.findRampView(id, acting.subjectProfileId);
         return ramp ? this.view(ramp) : undefined;
       }));
     if (!view) throw notFound();
@@ -283,7 +279,7 @@ export class RampService {
   errorsOfRamps(rampIds: readonly string[]): Promise<Map<string, RampErrorView[]>> {
     return this.views.errorLogsOf(rampIds, async (missing) => {
       const byRamp = new Map<string, RampErrorView[]>(missing.map((id) => [id, []]));
-      for (const entry of await repo.listErrorsOfRamps(this.reads, missing))
+      for (const entry of await this.repository.listErrorsOfRamps(missing))
         byRamp.get(entry.rampId)?.push(toErrorView(entry));
       return byRamp;
     });
@@ -292,7 +288,7 @@ export class RampService {
   /** Dashboards repeat it: from memory until one of its ramps changes or another enters the history. */
   history(acting: ActingContext, page: HistoryPage): Promise<RampHistory> {
     return this.views.loadHistory(acting.subjectProfileId, page, async () => {
-      const { ramps, total } = await history.listHistory(this.reads, acting.subjectProfileId, page);
+      const { ramps, total } = await this.repository.listHistory(acting.subjectProfileId, page);
       return { totalCount: total, ramps: ramps.map((ramp) => this.view(ramp)) };
     });
   }
@@ -302,7 +298,7 @@ export class RampService {
    * in one statement; a list of lists is read whole, so it skips the page cache.
    */
   async histories(subjectProfileIds: readonly string[], page: HistoryPage): Promise<Map<string, RampHistory>> {
-    const pages = await history.listHistories(this.reads, subjectProfileIds, page);
+    const pages = await this.repository.listHistories(subjectProfileIds, page);
     return new Map(
       [...pages].map(([subject, { rows, total }]) => [
         subject,
@@ -313,14 +309,14 @@ export class RampService {
 
   /** The ramp an update or start names, after the corridor checks, still initial and within its window. */
   async startable(acting: ActingContext, rampId: string): Promise<StartableRamp> {
-    const ramp = await repo.findRamp(this.reads, rampId, acting.subjectProfileId);
+    const ramp = await this.repository.findRamp(rampId, acting.subjectProfileId);
     if (!ramp) throw notFound();
     await this.delegation.authorizeCorridor(acting, ramp.corridor as Corridor);
     if (ramp.currentPhase !== "initial" || ramp.startDeadline <= new Date()) throw this.notStartable(ramp);
     return ramp;
   }
 
-  private notStartable(ramp: repo.RampRow | null): AppError {
+  private notStartable(ramp: RampRow | null): AppError {
     if (!ramp) return notFound();
     if (ramp.currentPhase === "timedOut" || (ramp.currentPhase === "initial" && ramp.startDeadline <= new Date())) {
       return new AppError(
@@ -331,7 +327,7 @@ export class RampService {
     return new AppError("RAMP_NOT_STARTABLE", `The ramp is already in phase ${ramp.currentPhase}.`);
   }
 
-  view(ramp: repo.RampViewRow): RampView {
+  view(ramp: RampViewRow): RampView {
     const { quote } = ramp;
     // Fields first, then the spread: building it the other way round leaves V8 a slow dictionary object.
     return {
@@ -367,7 +363,7 @@ export class RampService {
 }
 
 /** The fields outbox events describe a ramp with. */
-export function eventRamp(ramp: repo.RampRow) {
+export function eventRamp(ramp: RampRow) {
   const currentPhase = ramp.currentPhase as RampPhase;
   return {
     id: ramp.id,

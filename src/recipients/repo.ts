@@ -3,33 +3,9 @@ import type { ListPage } from "../validation.js";
 import { deleteBatch, type Writes } from "../db/statements.js";
 import type { Queryable } from "../db/tx.js";
 import type { Prisma } from "../generated/prisma/client.js";
+import { Repository } from "../db/repository.js";
 
 export type InvitationRow = Prisma.RecipientInvitationGetPayload<object>;
-
-export function insertInvitation(db: Queryable, data: Prisma.RecipientInvitationUncheckedCreateInput) {
-  return db.recipientInvitation.create({ data });
-}
-
-export function updateInvitation(db: Queryable, id: string, data: Prisma.RecipientInvitationUncheckedUpdateInput) {
-  return db.recipientInvitation.update({ where: { id }, data });
-}
-
-export async function deleteInvitation(db: Queryable, id: string): Promise<void> {
-  await db.recipientInvitation.deleteMany({ where: { id } });
-}
-
-/** One of a sender's invitations (pending or accepted), or null. */
-export function findInvitation(db: Queryable, id: string, senderProfileId: string) {
-  return db.recipientInvitation.findFirst({ where: { id, senderProfileId } });
-}
-
-export function findInvitationByEmail(db: Queryable, senderProfileId: string, email: string) {
-  return db.recipientInvitation.findUnique({ where: { senderProfileId_email: { senderProfileId, email } } });
-}
-
-export function findInvitationByCode(db: Queryable, codeHash: string) {
-  return db.recipientInvitation.findUnique({ where: { codeHash } });
-}
 
 /** A page of a sender's invitations in `where`, in `orderBy`, and how many there are. */
 async function pageOfInvitations(
@@ -45,42 +21,70 @@ async function pageOfInvitations(
   return { rows, total };
 }
 
-/** A page of a sender's invitations not yet accepted, archived or not, newest first. */
-export function listPendingInvitations(db: Queryable, senderProfileId: string, archived: boolean, page: ListPage) {
-  return pageOfInvitations(
-    db,
-    { senderProfileId, status: "pending", archivedAt: archived ? { not: null } : null },
-    [{ createdAt: "desc" }, { id: "desc" }],
-    page,
-  );
-}
+/** Recipients' invitations: what the recipient service reads and changes. */
+export class RecipientRepository extends Repository {
+  insertInvitation(data: Prisma.RecipientInvitationUncheckedCreateInput) {
+    return this.db.recipientInvitation.create({ data });
+  }
 
-/** A page of a sender's recipients (accepted invitations), newest first. */
-export function listRecipients(db: Queryable, senderProfileId: string, page: ListPage) {
-  return pageOfInvitations(db, { senderProfileId, status: "accepted" }, [{ acceptedAt: "desc" }, { id: "desc" }], page);
-}
+  updateInvitation(id: string, data: Prisma.RecipientInvitationUncheckedUpdateInput) {
+    return this.db.recipientInvitation.update({ where: { id }, data });
+  }
 
-/** Accepts a pending, unarchived invitation for the invitee; false when it is no longer pending. */
-export async function acceptInvitation(
-  db: Queryable,
-  id: string,
-  recipientProfileId: string,
-  at: Date,
-): Promise<boolean> {
-  const { count } = await db.recipientInvitation.updateMany({
-    where: { id, status: "pending", archivedAt: null, expiresAt: { gt: at } },
-    data: { status: "accepted", recipientProfileId, acceptedAt: at },
-  });
-  return count === 1;
-}
+  async deleteInvitation(id: string): Promise<void> {
+    await this.db.recipientInvitation.deleteMany({ where: { id } });
+  }
 
-/** A profile's login email (null for a managed child, which has only a contact email). */
-export async function findProfileEmail(db: Queryable, profileId: string): Promise<string | null> {
-  return (await db.profile.findUnique({ where: { id: profileId }, select: { email: true } }))?.email ?? null;
-}
+  /** One of a sender's invitations (pending or accepted), or null. */
+  findInvitation(id: string, senderProfileId: string) {
+    return this.db.recipientInvitation.findFirst({ where: { id, senderProfileId } });
+  }
 
-export async function hasUsableFiatAccount(db: Queryable, profileId: string, country: string): Promise<boolean> {
-  return (await db.fiatAccount.count({ where: { profileId, country, deletedAt: null } })) > 0;
+  findInvitationByEmail(senderProfileId: string, email: string) {
+    return this.db.recipientInvitation.findUnique({ where: { senderProfileId_email: { senderProfileId, email } } });
+  }
+
+  findInvitationByCode(codeHash: string) {
+    return this.db.recipientInvitation.findUnique({ where: { codeHash } });
+  }
+
+  /** A page of a sender's invitations not yet accepted, archived or not, newest first. */
+  listPendingInvitations(senderProfileId: string, archived: boolean, page: ListPage) {
+    return pageOfInvitations(
+      this.db,
+      { senderProfileId, status: "pending", archivedAt: archived ? { not: null } : null },
+      [{ createdAt: "desc" }, { id: "desc" }],
+      page,
+    );
+  }
+
+  /** A page of a sender's recipients (accepted invitations), newest first. */
+  listRecipients(senderProfileId: string, page: ListPage) {
+    return pageOfInvitations(
+      this.db,
+      { senderProfileId, status: "accepted" },
+      [{ acceptedAt: "desc" }, { id: "desc" }],
+      page,
+    );
+  }
+
+  /** Accepts a pending, unarchived invitation for the invitee; false when it is no longer pending. */
+  async acceptInvitation(id: string, recipientProfileId: string, at: Date): Promise<boolean> {
+    const { count } = await this.db.recipientInvitation.updateMany({
+      where: { id, status: "pending", archivedAt: null, expiresAt: { gt: at } },
+      data: { status: "accepted", recipientProfileId, acceptedAt: at },
+    });
+    return count === 1;
+  }
+
+  /** A profile's login email (null for a managed child, which has only a contact email). */
+  async findProfileEmail(profileId: string): Promise<string | null> {
+    return (await this.db.profile.findUnique({ where: { id: profileId }, select: { email: true } }))?.email ?? null;
+  }
+
+  async hasUsableFiatAccount(profileId: string, country: string): Promise<boolean> {
+    return (await this.db.fiatAccount.count({ where: { profileId, country, deletedAt: null } })) > 0;
+  }
 }
 
 /**

@@ -2,7 +2,6 @@ import { createHmac, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { ActingContext } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
 import { isUniqueViolation } from "../db/tx.js";
 import { AppError } from "../errors.js";
 import type { KycService } from "../kyc/service.js";
@@ -11,7 +10,7 @@ import { CORRIDORS } from "../reference-data/corridors.js";
 import { DOMESTIC_COUNTRIES } from "../reference-data/domestic.js";
 import { canonicalId, fieldError, storedOneOf, type ListPage } from "../validation.js";
 import type { Pagination } from "../output.js";
-import * as repo from "./repo.js";
+import type { InvitationRow, RecipientRepository } from "./repo.js";
 import {
   RELATIONSHIPS,
   type acceptedInvitation,
@@ -37,7 +36,7 @@ export class RecipientService {
   private readonly codeKey: Buffer;
 
   constructor(
-    private readonly db: Db,
+    private readonly repository: RecipientRepository,
     private readonly mailer: Mailer,
     private readonly kyc: KycService,
     hashSecret: string,
@@ -51,7 +50,7 @@ export class RecipientService {
     acting: ActingContext,
     form: z.output<typeof inviteInput>,
   ): Promise<{ invitation: InvitationView; created: boolean }> {
-    const sender = await repo.findProfileEmail(this.db, acting.subjectProfileId);
+    const sender = await this.repository.findProfileEmail(acting.subjectProfileId);
     if (sender === form.email) throw fieldError("email", "is the sender's own");
     const code = randomBytes(24).toString("base64url");
     const now = new Date();
@@ -61,13 +60,13 @@ export class RecipientService {
       expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
       archivedAt: null,
     };
-    const existing = await repo.findInvitationByEmail(this.db, acting.subjectProfileId, form.email);
+    const existing = await this.repository.findInvitationByEmail(acting.subjectProfileId, form.email);
     if (existing?.status === "accepted") throw fieldError("email", "is already a recipient");
-    let row: repo.InvitationRow;
+    let row: InvitationRow;
     try {
       row = existing
-        ? await repo.updateInvitation(this.db, existing.id, fields)
-        : await repo.insertInvitation(this.db, {
+        ? await this.repository.updateInvitation(existing.id, fields)
+        : await this.repository.insertInvitation({
             id: randomUUID(),
             senderProfileId: acting.subjectProfileId,
             email: form.email,
@@ -88,7 +87,7 @@ export class RecipientService {
       });
     } catch (error) {
       this.log.error({ err: error }, "recipient invitation could not be mailed");
-      if (!existing) await repo.deleteInvitation(this.db, row.id);
+      if (!existing) await this.repository.deleteInvitation(row.id);
       throw new AppError("INTERNAL", "The invitation could not be sent.");
     }
     return { invitation: invitationView(row, now), created: !existing };
@@ -100,7 +99,7 @@ export class RecipientService {
     { archived, limit, offset }: { archived: boolean } & ListPage,
   ): Promise<{ invitations: InvitationView[]; pagination: Pagination }> {
     const now = new Date();
-    const { rows, total } = await repo.listPendingInvitations(this.db, acting.subjectProfileId, archived, {
+    const { rows, total } = await this.repository.listPendingInvitations(acting.subjectProfileId, archived, {
       limit,
       offset,
     });
@@ -110,7 +109,7 @@ export class RecipientService {
   async archive(acting: ActingContext, invitationId: string, archived: boolean): Promise<InvitationView> {
     const row = await this.ownPending(acting, invitationId);
     return invitationView(
-      await repo.updateInvitation(this.db, row.id, { archivedAt: archived ? (row.archivedAt ?? new Date()) : null }),
+      await this.repository.updateInvitation(row.id, { archivedAt: archived ? (row.archivedAt ?? new Date()) : null }),
       new Date(),
     );
   }
@@ -120,7 +119,7 @@ export class RecipientService {
     acting: ActingContext,
     { limit, offset }: ListPage,
   ): Promise<{ recipients: RecipientView[]; pagination: Pagination }> {
-    const { rows, total } = await repo.listRecipients(this.db, acting.subjectProfileId, { limit, offset });
+    const { rows, total } = await this.repository.listRecipients(acting.subjectProfileId, { limit, offset });
     return { recipients: rows.map(recipientView), pagination: { limit, offset, total } };
   }
 
@@ -130,7 +129,7 @@ export class RecipientService {
     { id, relationship }: z.output<typeof relationshipInput>,
   ): Promise<RecipientView | InvitationView> {
     const row = await this.own(acting, id);
-    const updated = await repo.updateInvitation(this.db, row.id, { relationship });
+    const updated = await this.repository.updateInvitation(row.id, { relationship });
     return updated.status === "accepted" ? recipientView(updated) : invitationView(updated, new Date());
   }
 
@@ -147,7 +146,7 @@ export class RecipientService {
         const approved = (await this.kyc.corridorStatus(recipient, corridor)) === "approved";
         const needsAccount = (DOMESTIC_COUNTRIES as readonly string[]).includes(corridor);
         const canReceive =
-          approved && (!needsAccount || (await repo.hasUsableFiatAccount(this.db, recipient, corridor)));
+          approved && (!needsAccount || (await this.repository.hasUsableFiatAccount(recipient, corridor)));
         return [corridor, { canReceive }] as const;
       }),
     );
@@ -157,7 +156,7 @@ export class RecipientService {
   /** What the invitee signed in with the invited email sees before accepting. */
   async preview(acting: ActingContext, code: string): Promise<InvitationPreview> {
     const row = await this.invitedTo(acting, code);
-    const sender = await repo.findProfileEmail(this.db, row.senderProfileId);
+    const sender = await this.repository.findProfileEmail(row.senderProfileId);
     return {
       invitationId: row.id,
       sender: maskEmail(sender),
@@ -170,15 +169,15 @@ export class RecipientService {
   async accept(acting: ActingContext, code: string): Promise<z.output<typeof acceptedInvitation>> {
     const row = await this.invitedTo(acting, code);
     const acceptedAt = new Date();
-    if (!(await repo.acceptInvitation(this.db, row.id, acting.subjectProfileId, acceptedAt)))
+    if (!(await this.repository.acceptInvitation(row.id, acting.subjectProfileId, acceptedAt)))
       throw notFound("Invitation");
     return { invitationId: row.id, relationship: storedOneOf(RELATIONSHIPS, row.relationship), acceptedAt };
   }
 
   /** A pending, unexpired, unarchived invitation to the caller's own login email with this code; else NOT_FOUND. */
-  private async invitedTo(acting: ActingContext, code: string): Promise<repo.InvitationRow> {
-    const row = await repo.findInvitationByCode(this.db, this.hash(code));
-    const email = await repo.findProfileEmail(this.db, acting.subjectProfileId);
+  private async invitedTo(acting: ActingContext, code: string): Promise<InvitationRow> {
+    const row = await this.repository.findInvitationByCode(this.hash(code));
+    const email = await this.repository.findProfileEmail(acting.subjectProfileId);
     const usable =
       row &&
       row.status === "pending" &&
@@ -191,14 +190,14 @@ export class RecipientService {
   }
 
   /** One of the sender's invitations (pending or accepted); another sender's, or none, is NOT_FOUND. */
-  private async own(acting: ActingContext, id: string, what = "Recipient"): Promise<repo.InvitationRow> {
+  private async own(acting: ActingContext, id: string, what = "Recipient"): Promise<InvitationRow> {
     const key = canonicalId(id);
-    const row = key ? await repo.findInvitation(this.db, key, acting.subjectProfileId) : null;
+    const row = key ? await this.repository.findInvitation(key, acting.subjectProfileId) : null;
     if (!row) throw notFound(what);
     return row;
   }
 
-  private async ownPending(acting: ActingContext, id: string): Promise<repo.InvitationRow> {
+  private async ownPending(acting: ActingContext, id: string): Promise<InvitationRow> {
     const row = await this.own(acting, id, "Invitation");
     if (row.status !== "pending") throw notFound("Invitation");
     return row;
@@ -209,7 +208,7 @@ export class RecipientService {
   }
 }
 
-function invitationView(row: repo.InvitationRow, now: Date): InvitationView {
+function invitationView(row: InvitationRow, now: Date): InvitationView {
   return {
     id: row.id,
     email: row.email,
@@ -221,7 +220,7 @@ function invitationView(row: repo.InvitationRow, now: Date): InvitationView {
   };
 }
 
-function recipientView(row: repo.InvitationRow): RecipientView {
+function recipientView(row: InvitationRow): RecipientView {
   return {
     id: row.id,
     email: row.email,

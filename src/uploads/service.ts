@@ -1,8 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { canonicalId, fieldError } from "../validation.js";
-import * as repo from "./repo.js";
+import type { DocumentUploadRow, UploadRepository } from "./repo.js";
 import type { UploadStorage } from "./storage.js";
 
 /** What a document may be used for: an individual's identity document or selfie (KYC), a company's document (KYB). */
@@ -88,7 +87,7 @@ export class UploadService {
   private readonly publicBaseUrl: string;
 
   constructor(
-    private readonly db: Db,
+    private readonly repository: UploadRepository,
     private readonly storage: UploadStorage,
     options: { secret: string; publicBaseUrl: string },
     private readonly clock: () => Date = () => new Date(),
@@ -104,8 +103,7 @@ export class UploadService {
     const expiresAt = new Date(Math.ceil((this.clock().getTime() + UPLOAD_URL_LIFETIME_MS) / 1000) * 1000);
     const sides: { id: string; side: Side }[] = [{ id: randomUUID(), side: "front" }];
     if (document.doubleSided) sides.push({ id: randomUUID(), side: "back" });
-    await repo.insertSides(
-      this.db,
+    await this.repository.insertSides(
       ownerProfileId,
       sides.map(({ id, side }) => ({
         id,
@@ -150,7 +148,7 @@ export class UploadService {
    */
   async receive(uploadId: string, token: unknown, file: { contentType?: string; bytes?: Buffer }): Promise<void> {
     const { uploadId: id, ownerProfileId } = this.verifyUrl(uploadId, token);
-    const side = await repo.findSide(this.db, ownerProfileId, id);
+    const side = await this.repository.findSide(ownerProfileId, id);
     if (!side) throw new AppError("NOT_FOUND", "Upload not found.");
     if (side.status !== "pending") throw new AppError("UPLOAD_URL_USED");
     const contentType = acceptedMediaType(file, side.contentTypes.split(","));
@@ -158,7 +156,7 @@ export class UploadService {
     const storageKey = `${ownerProfileId}/${randomUUID()}`;
     await this.storage.put(storageKey, bytes);
     const uploaded = { storageKey, contentType, sizeBytes: bytes.length, uploadedAt: this.clock() };
-    if (await repo.markSideUploaded(this.db, ownerProfileId, id, uploaded)) return;
+    if (await this.repository.markSideUploaded(ownerProfileId, id, uploaded)) return;
     await this.storage.remove(storageKey);
     throw new AppError("UPLOAD_URL_USED");
   }
@@ -188,7 +186,7 @@ export class UploadService {
   /** An owner's document and its sides' states; null for any other id (another owner's too). */
   async document(ownerProfileId: string, documentId: string): Promise<UploadedDocument | null> {
     const id = canonicalId(documentId);
-    const rows = id ? await repo.findDocumentSides(this.db, ownerProfileId, id) : [];
+    const rows = id ? await this.repository.findDocumentSides(ownerProfileId, id) : [];
     const front = rows.find((row) => row.side === "front");
     if (!front) return null;
     const back = rows.find((row) => row.side === "back");
@@ -214,7 +212,7 @@ export class UploadService {
     documentId: string,
   ): Promise<{ documentType: string; front: StoredBytes; back?: StoredBytes; partnerDocumentId?: string } | null> {
     const id = canonicalId(documentId);
-    const rows = id ? await repo.findDocumentSides(this.db, ownerProfileId, id) : [];
+    const rows = id ? await this.repository.findDocumentSides(ownerProfileId, id) : [];
     const read = async (side: "front" | "back"): Promise<StoredBytes | undefined> => {
       const row = rows.find((candidate) => candidate.side === side);
       if (!row?.storageKey || !row.contentType) return undefined;
@@ -227,7 +225,7 @@ export class UploadService {
     return { documentType, front, ...(back && { back }), ...(partnerDocumentId && { partnerDocumentId }) };
   }
 
-  private async stateOf(row: repo.DocumentUploadRow, now: Date): Promise<SideState> {
+  private async stateOf(row: DocumentUploadRow, now: Date): Promise<SideState> {
     if (row.status === "uploaded") return (await this.storage.has(row.storageKey!)) ? "uploaded" : "missing";
     return row.expiresAt <= now ? "expired" : "pending";
   }

@@ -1,23 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { ActingContext } from "../auth/delegation.js";
-import type { Db } from "../db/client.js";
 import { AppError } from "../errors.js";
 import { ownerOf, type QuoteService } from "../quotes/service.js";
 import { canonicalId } from "../validation.js";
-import * as repo from "./repo.js";
+import type { WidgetSessionRepository } from "./repo.js";
 import type { WidgetSessionInput, WidgetSessionView } from "./types.js";
 
 /** Widget sessions: what a hosted widget opens with; ramps and webhooks refer to them by id. */
 export class WidgetSessionService {
   constructor(
-    private readonly db: Db,
+    private readonly repository: WidgetSessionRepository,
     private readonly quotes: QuoteService,
     private readonly widgetBaseUrl: string,
   ) {}
 
   /** Whether the viewer may attach this session to a ramp (its own, or one nobody owns). */
   async isVisible(sessionId: string, viewerProfileId: string): Promise<boolean> {
-    return (await repo.findVisibleWidgetSession(this.db, sessionId, viewerProfileId)) !== null;
+    return (await this.repository.findVisibleWidgetSession(sessionId, viewerProfileId)) !== null;
   }
 
   async create(acting: ActingContext | null, parameters: WidgetSessionInput): Promise<WidgetSessionView> {
@@ -26,7 +25,7 @@ export class WidgetSessionService {
     // The quote must be one the caller may see (NOT_FOUND otherwise).
     if (parameters.quoteId !== undefined) quoteId = (await this.quotes.get(acting, parameters.quoteId)).id;
     const id = randomUUID();
-    await repo.insertWidgetSession(this.db, {
+    await this.repository.insertWidgetSession({
       id,
       ownerProfileId: owner,
       credentialId: acting?.credentialId ?? null,
@@ -43,7 +42,7 @@ export class WidgetSessionService {
   /** A session the subject may follow: its own or an unowned one; anything else is NOT_FOUND. */
   async requireVisible(acting: ActingContext, sessionId: string): Promise<string> {
     const id = canonicalId(sessionId);
-    if (!id || !(await repo.findVisibleWidgetSession(this.db, id, acting.subjectProfileId)))
+    if (!id || !(await this.repository.findVisibleWidgetSession(id, acting.subjectProfileId)))
       throw new AppError("NOT_FOUND", "Widget session not found.");
     return id;
   }

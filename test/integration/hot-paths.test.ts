@@ -3,9 +3,9 @@ import { query, rowLimit } from "../../src/db/query.js";
 import { rawSql } from "../support/raw-sql.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROCESSING_PHASES } from "../../src/reference-data/ramp-phases.js";
-import { findRamp } from "../../src/ramps/repo.js";
-import { findSubjectKyc } from "../../src/kyc/repo.js";
-import { listCredentials } from "../../src/credentials/repo.js";
+import { RampRepository } from "../../src/ramps/repo.js";
+import { KycRepository } from "../../src/kyc/repo.js";
+import { CredentialRepository } from "../../src/credentials/repo.js";
 import { inTransaction } from "../../src/db/tx.js";
 import { testEngine } from "../support/database.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
@@ -372,21 +372,24 @@ describe(`prepared reads (${testEngine()})`, () => {
   it("return rows exactly as the ORM does: dates, booleans, nulls, a joined row", async () => {
     const subject = await caller();
     const [rampId] = await finishedRamps(subject.secret, 1);
-    const { reads, db } = probe.app;
-    expect(await findRamp(reads, rampId!, subject.profileId)).toEqual(
+    const { db } = probe.app;
+    const kycCases = new KycRepository(probe.app);
+    expect(await new RampRepository(probe.app).findRamp(rampId!, subject.profileId)).toEqual(
       await db.ramp.findFirst({ where: { id: rampId! }, include: { quote: true } }),
     );
-    expect((await findSubjectKyc(reads, subject.profileId)).cases).toEqual(
+    expect((await kycCases.findSubjectKyc(subject.profileId)).cases).toEqual(
       await db.kycCase.findMany({ where: { profileId: subject.profileId }, orderBy: { createdAt: "asc" } }),
     );
-    expect(await listCredentials(reads, subject.profileId, { limit: 50, offset: 0 })).toEqual({
+    expect(
+      await new CredentialRepository(probe.app).listCredentials(subject.profileId, { limit: 50, offset: 0 }),
+    ).toEqual({
       rows: await db.apiCredential.findMany({
         where: { profileId: subject.profileId },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       }),
       total: await db.apiCredential.count({ where: { profileId: subject.profileId } }),
     });
-    expect(await findSubjectKyc(reads, randomUUID())).toEqual({
+    expect(await kycCases.findSubjectKyc(randomUUID())).toEqual({
       cases: [],
       hasLoginEmail: false,
       activeCustomerType: null,

@@ -10,8 +10,7 @@ import type { MarketTerms, ProviderRamp, RampProvider, StepOutcome } from "../..
 import type { RampPhase } from "../../src/reference-data/ramp-phases.js";
 import { SandboxRampProvider } from "../../src/providers/sandbox.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
-import { findDueRamps, findUnstartedPastDeadline } from "../../src/ramps/repo.js";
-import { listHistory } from "../../src/ramps/history-repo.js";
+import { RampRepository } from "../../src/ramps/repo.js";
 import { historyInput } from "../../src/ramps/types.js";
 import { freshDatabase, openDatabaseForTests } from "../support/database.js";
 import { PIX_KEY, signedTxs, sleep, waitFor } from "../support/kit.js";
@@ -754,7 +753,8 @@ describe("a history page's total", () => {
   const sqlite = openDatabaseForTests("sqlite");
 
   it("is read from the counts kept per status, not by counting the subject's ramps, unless other filters apply", async () => {
-    const { reads } = sqlite();
+    const database = sqlite();
+    const { reads } = database;
     const planOf = async (page: Partial<z.input<typeof historyInput>>) => {
       const asked: { sql: string; args: readonly unknown[] }[] = [];
       const recording = {
@@ -765,7 +765,7 @@ describe("a history page's total", () => {
           return [];
         },
       };
-      await listHistory(recording, randomUUID(), historyInput.parse(page));
+      await new RampRepository({ ...database, reads: recording }).listHistory(randomUUID(), historyInput.parse(page));
       const plan = await reads.all(rawSql<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args));
       return plan.map(({ detail }) => detail);
     };
@@ -786,8 +786,9 @@ describe("the processor's work lists", () => {
   const sqlite = openDatabaseForTests("sqlite");
 
   it("are read through indexes on SQLite, never by reading every ramp", async () => {
-    const { reads } = sqlite();
-    for (const find of [findDueRamps, findUnstartedPastDeadline]) {
+    const database = sqlite();
+    const { reads } = database;
+    for (const find of ["findDueRamps", "findUnstartedPastDeadline"] as const) {
       const asked: { sql: string; args: readonly unknown[] }[] = [];
       const recording = {
         ...reads,
@@ -797,7 +798,7 @@ describe("the processor's work lists", () => {
           return [];
         },
       };
-      await find(recording, new Date(), 100);
+      await new RampRepository({ ...database, reads: recording })[find](new Date(), 100);
       const plan = await reads.all(rawSql<{ detail: string }>(`EXPLAIN QUERY PLAN ${asked[0]!.sql}`, asked[0]!.args));
       expect(plan.map(({ detail }) => detail)).toEqual([
         expect.stringMatching(/^SEARCH Ramp USING INDEX Ramp_(nextStepAt|currentPhase_startDeadline)_idx \(/),
