@@ -123,7 +123,7 @@ export async function deliveryBacklog(
  * (FOR UPDATE SKIP LOCKED); SQLite has one writer, where the conditional update alone decides.
  */
 export async function claimDeliveries(
-  tx: Pick<StatementTx, "all" | "run">,
+  tx: Pick<StatementTx, "all">,
   engine: "postgresql" | "sqlite",
   claim: { ids: readonly string[]; now: Date; leaseUntil: Date; token: string },
 ): Promise<ClaimedDelivery[]> {
@@ -153,26 +153,33 @@ export async function claimDeliveries(
             delivery(sql<Date | null>`+${delivery.ref("nextAttemptAt")}`, "<=", now),
           ]);
   // Not "updatedAt": retention reads it as when a delivery settled, and a claim settles nothing (nor need it
-  // move the delivery in the (status, updatedAt) index).
-  await tx.run(
-    query.updateTable("WebhookDelivery").set({ nextAttemptAt: leaseUntil, claimToken: token }).where(stillDue),
-  );
-  return tx.all(
+  // move the delivery in the (status, updatedAt) index). One statement, which answers what sending needs.
+  const claimed = await tx.all(
     query
-      .selectFrom("WebhookDelivery")
-      .innerJoin("WebhookSubscription", "WebhookSubscription.id", "WebhookDelivery.subscriptionId")
-      .innerJoin("RampEvent", "RampEvent.eventId", "WebhookDelivery.eventId")
-      .select([
-        "WebhookDelivery.id",
-        "WebhookDelivery.subscriptionId",
-        "WebhookDelivery.roundAttempts",
-        "WebhookSubscription.url",
-        "WebhookSubscription.isActive as subscriptionActive",
-        "RampEvent.body",
-      ])
-      .where("WebhookDelivery.id", "in", ids)
-      .where("WebhookDelivery.claimToken", "=", token),
+      .updateTable("WebhookDelivery")
+      .set({ nextAttemptAt: leaseUntil, claimToken: token })
+      .where(stillDue)
+      .returning((delivery) => {
+        const subscription = delivery
+          .selectFrom("WebhookSubscription")
+          .whereRef("WebhookSubscription.id", "=", "WebhookDelivery.subscriptionId");
+        return [
+          "id",
+          "subscriptionId",
+          "roundAttempts",
+          subscription.select("url").$asScalar().as("url"),
+          subscription.select("isActive").$asScalar().as("subscriptionActive"),
+          delivery
+            .selectFrom("RampEvent")
+            .select("body")
+            .whereRef("RampEvent.eventId", "=", "WebhookDelivery.eventId")
+            .$asScalar()
+            .as("body"),
+        ];
+      }),
   );
+  // SQLite gives a subquery's boolean as its stored 0 or 1: the value has no declared type to be read by.
+  return claimed.map((delivery) => ({ ...delivery, subscriptionActive: Boolean(delivery.subscriptionActive) }));
 }
 
 /**
