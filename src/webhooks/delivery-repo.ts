@@ -123,7 +123,7 @@ export async function deliveryBacklog(
  * (FOR UPDATE SKIP LOCKED); SQLite has one writer, where the conditional update alone decides.
  */
 export async function claimDeliveries(
-  tx: Pick<StatementTx, "all" | "run">,
+  tx: Pick<StatementTx, "all">,
   engine: "postgresql" | "sqlite",
   claim: { ids: readonly string[]; now: Date; leaseUntil: Date; token: string },
 ): Promise<ClaimedDelivery[]> {
@@ -153,26 +153,33 @@ export async function claimDeliveries(
             delivery(sql<Date | null>`+${delivery.ref("nextAttemptAt")}`, "<=", now),
           ]);
   // Not "updatedAt": retention reads it as when a delivery settled, and a claim settles nothing (nor need it
-  // move the delivery in the (status, updatedAt) index).
-  await tx.run(
-    query.updateTable("WebhookDelivery").set({ nextAttemptAt: leaseUntil, claimToken: token }).where(stillDue),
-  );
-  return tx.all(
+  // move the delivery in the (status, updatedAt) index). One statement, which answers what sending needs.
+  const claimed = await tx.all(
     query
-      .selectFrom("WebhookDelivery")
-      .innerJoin("WebhookSubscription", "WebhookSubscription.id", "WebhookDelivery.subscriptionId")
-      .innerJoin("RampEvent", "RampEvent.eventId", "WebhookDelivery.eventId")
-      .select([
-        "WebhookDelivery.id",
-        "WebhookDelivery.subscriptionId",
-        "WebhookDelivery.roundAttempts",
-        "WebhookSubscription.url",
-        "WebhookSubscription.isActive as subscriptionActive",
-        "RampEvent.body",
-      ])
-      .where("WebhookDelivery.id", "in", ids)
-      .where("WebhookDelivery.claimToken", "=", token),
+      .updateTable("WebhookDelivery")
+      .set({ nextAttemptAt: leaseUntil, claimToken: token })
+      .where(stillDue)
+      .returning((delivery) => {
+        const subscription = delivery
+          .selectFrom("WebhookSubscription")
+          .whereRef("WebhookSubscription.id", "=", "WebhookDelivery.subscriptionId");
+        return [
+          "id",
+          "subscriptionId",
+          "roundAttempts",
+          subscription.select("url").$asScalar().as("url"),
+          subscription.select("isActive").$asScalar().as("subscriptionActive"),
+          delivery
+            .selectFrom("RampEvent")
+            .select("body")
+            .whereRef("RampEvent.eventId", "=", "WebhookDelivery.eventId")
+            .$asScalar()
+            .as("body"),
+        ];
+      }),
   );
+  // SQLite gives a subquery's boolean as its stored 0 or 1: the value has no declared type to be read by.
+  return claimed.map((delivery) => ({ ...delivery, subscriptionActive: Boolean(delivery.subscriptionActive) }));
 }
 
 /**
@@ -209,24 +216,24 @@ export async function releaseClaim(writes: Writes, delivery: { id: string; token
   );
 }
 
-/** One send's record. */
-export interface AttemptRecord {
-  startedAt: Date;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
+/** What a settlement records: the delivery's new status, when it is due again, and when it settled. */
+export interface Settled {
+  status: DeliveryStatus;
+  retryAt: Date | null;
+  at: Date;
 }
 
 /**
- * Settles a claimed delivery while the claim is still `token`'s: delivered, due again at `retryAt`, or
- * failed (retryAt null). False when the claim lapsed or the delivery is gone (its subscription deleted).
+ * Settles claimed deliveries alike, each while its claim is still its token's: delivered, due again at `retryAt`,
+ * or failed (retryAt null). How many it settled: the others' claims lapsed, or they are gone (their subscription
+ * deleted). One statement for them all: on PostgreSQL each statement is a round trip and a commit of its own.
  */
-export async function settleDelivery(
+export async function settleDeliveries(
   writes: Writes,
-  delivery: { id: string; token: string },
-  outcome: { status: DeliveryStatus; retryAt: Date | null; at: Date },
-): Promise<boolean> {
-  const changed = await writes.run(
+  claims: readonly { id: string; token: string }[],
+  outcome: Settled,
+): Promise<number> {
+  return writes.run(
     query
       .updateTable("WebhookDelivery")
       .set((row) => ({
@@ -237,48 +244,66 @@ export async function settleDelivery(
         ...(outcome.status === "delivered" && { deliveredAt: outcome.at }),
         updatedAt: outcome.at,
       }))
-      .where("id", "=", delivery.id)
-      .where("claimToken", "=", delivery.token),
+      .where((row) =>
+        row.or(claims.map(({ id, token }) => row.and([row("id", "=", id), row("claimToken", "=", token)]))),
+      ),
   );
-  return changed === 1;
 }
 
-/** Logs a send, unless its delivery is gone (the subscription was deleted meanwhile). */
-export async function insertAttempt(writes: Writes, deliveryId: string, attempt: AttemptRecord): Promise<void> {
-  const { startedAt, durationMs, statusCode, error } = attempt;
+/** One send's record. */
+export interface AttemptRecord {
+  deliveryId: string;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/**
+ * Logs sends in one insert. A delivery that is gone (its subscription deleted meanwhile) would fail that insert
+ * as a whole: then each send is logged alone, unless its delivery is gone.
+ */
+export async function insertAttempts(writes: Writes, attempts: readonly AttemptRecord[]): Promise<void> {
+  const rows = attempts.map((attempt) => ({ id: timeOrderedUuid(), ...attempt }));
+  await writes
+    .run(insertRows("WebhookDeliveryAttempt", rows))
+    .catch(() => Promise.all(rows.map((row) => insertAttempt(writes, row))));
+}
+
+async function insertAttempt(writes: Writes, row: AttemptRecord & { id: string }): Promise<void> {
   await writes.run(
     query
       .insertInto("WebhookDeliveryAttempt")
       .columns(["id", "deliveryId", "startedAt", "durationMs", "statusCode", "error"])
       .expression(
         query
-          .selectNoFrom((row) => [
-            row.val(timeOrderedUuid()).as("id"),
-            row.val(deliveryId).as("deliveryId"),
-            row.val(startedAt).as("startedAt"),
-            row.val(durationMs).as("durationMs"),
-            row.val(statusCode).as("statusCode"),
-            row.val(error).as("error"),
+          .selectNoFrom((select) => [
+            select.val(row.id).as("id"),
+            select.val(row.deliveryId).as("deliveryId"),
+            select.val(row.startedAt).as("startedAt"),
+            select.val(row.durationMs).as("durationMs"),
+            select.val(row.statusCode).as("statusCode"),
+            select.val(row.error).as("error"),
           ])
-          .where((row) =>
-            row.exists(
-              row
+          .where((select) =>
+            select.exists(
+              select
                 .selectFrom("WebhookDelivery")
-                .select(row.lit(1).as("one"))
-                .where("WebhookDelivery.id", "=", deliveryId),
+                .select(select.lit(1).as("one"))
+                .where("WebhookDelivery.id", "=", row.deliveryId),
             ),
           ),
       ),
   );
 }
 
-/** A delivered event ends a subscription's run of failures. */
-export async function resetFailures(writes: Writes, subscriptionId: string): Promise<void> {
+/** A delivered event ends its subscription's run of failures. */
+export async function resetFailures(writes: Writes, subscriptionIds: readonly string[]): Promise<void> {
   await writes.run(
     query
       .updateTable("WebhookSubscription")
       .set("consecutiveFailures", sql.lit(0))
-      .where("id", "=", subscriptionId)
+      .where("id", "in", subscriptionIds)
       .where("consecutiveFailures", ">", sql.lit(0)),
   );
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { Db } from "../db/client.js";
 import type { Writes } from "../db/statements.js";
@@ -23,7 +24,8 @@ export const CLAIM_LEASE_MS = 5_000;
 const LEASE_RENEWAL_MS = 1_000;
 /**
  * Sends that finish within this long of each other settle together: on SQLite one commit writes whole
- * pages of the log, the deliveries and their indexes, so settling alone cost each send several of them.
+ * pages of the log, the deliveries and their indexes, so settling alone cost each send several of them; on
+ * PostgreSQL each statement is a round trip and a commit, so the turn's settlements share their statements.
  */
 const SETTLE_WINDOW_MS = 20;
 /**
@@ -58,6 +60,15 @@ export type DeliveryOutcome = "delivered" | "retry_scheduled" | "failed" | "rele
 /** Signs a raw body for the X-Service-Signature header, off the event loop. */
 export type Signer = (timestamp: number, rawBody: string) => Promise<string>;
 
+/** A send's outcome, waiting for its settlement: the retry's delay is undefined after the round's last attempt. */
+interface Settlement {
+  claim: { id: string; token: string };
+  subscriptionId: string;
+  ok: boolean;
+  retryDelayMs: number | undefined;
+  attempt: repo.AttemptRecord;
+}
+
 /** The database as the worker uses it: prepared statements for claims and settlements, the ORM for the rest. */
 export interface DeliveryDatabase {
   db: Db;
@@ -89,8 +100,8 @@ export class WebhookDeliveryWorker {
    * for every finished send; a wake in between (events written) reads only what fell due after `readUntil`.
    */
   private fruitlessLook: { skipped: Set<string>; at: number; readUntil: number; woken: boolean } | undefined;
-  /** The next moment the finished sends settle together (see SETTLE_WINDOW_MS). */
-  private settleTurn: Promise<void> | undefined;
+  /** The sends that finished in the current window (see SETTLE_WINDOW_MS), and their settlement at its end. */
+  private settleBatch: { settlements: Settlement[]; settled: Promise<void> } | undefined;
   /** The claim token of every delivery being sent or settled here, by delivery id: their leases are renewed. */
   private readonly claims = new Map<string, string>();
   private renewal: { timer: NodeJS.Timeout; running: boolean } | undefined;
@@ -271,14 +282,10 @@ export class WebhookDeliveryWorker {
 
   /** Sends and settles one delivery; `sent` frees its send slot as soon as the receiver has answered. */
   private async deliver(delivery: repo.ClaimedDelivery, token: string, sent: () => void): Promise<void> {
-    const { writes } = this.database;
+    const claim = { id: delivery.id, token };
     if (!delivery.subscriptionActive) {
-      const settled = await repo.settleDelivery(
-        writes,
-        { id: delivery.id, token },
-        { status: "failed", retryAt: null, at: this.clock() },
-      );
-      if (settled) this.countOutcome("failed");
+      const outcome = { status: "failed" as const, retryAt: null, at: this.clock() };
+      if (await repo.settleDeliveries(this.database.writes, [claim], outcome)) this.countOutcome("failed");
       return;
     }
     const startedAt = this.clock();
@@ -293,45 +300,77 @@ export class WebhookDeliveryWorker {
     sent();
     // Cut short by `stop`: no attempt was made that counts, so the delivery is due again at once.
     if (!outcome.ok && this.stopping.signal.aborted) {
-      await repo.releaseClaim(writes, { id: delivery.id, token }, this.clock());
+      await repo.releaseClaim(this.database.writes, claim, this.clock());
       this.countOutcome("released");
       return;
     }
-    await (this.settleTurn ??= new Promise((resolve) =>
-      setTimeout(() => resolve((this.settleTurn = undefined)), SETTLE_WINDOW_MS),
-    ));
-    const at = this.clock();
-    const retryDelay = RETRY_DELAYS_MS[delivery.roundAttempts];
-    const status = outcome.ok ? "delivered" : retryDelay !== undefined ? "pending" : "failed";
-    // Asked for together: on SQLite they commit with the other sends' settlements of this turn. A receiver
-    // that took an event is alive, whoever settles it: its run of failures ends either way.
-    const [, settled] = await Promise.all([
-      repo.insertAttempt(writes, delivery.id, {
-        startedAt,
-        durationMs: outcome.durationMs,
-        statusCode: outcome.statusCode,
-        error: outcome.error,
-      }),
-      repo.settleDelivery(
-        writes,
-        { id: delivery.id, token },
-        { status, retryAt: status === "pending" ? new Date(at.getTime() + retryDelay!) : null, at },
-      ),
-      status === "delivered" && repo.resetFailures(writes, delivery.subscriptionId),
-    ]);
-    // Counted as the database records it: a claim that lapsed meanwhile is another worker's to settle.
-    if (settled) this.countOutcome(status === "pending" ? "retry_scheduled" : status);
-    if (
-      status === "failed" &&
-      settled &&
-      (await inTransaction(this.database.db, (tx) =>
-        repo.countFailure(tx, delivery.subscriptionId, FAILED_DELIVERIES_TO_DISABLE, at),
-      ))
-    ) {
-      this.log.warn(
-        { subscriptionId: delivery.subscriptionId },
-        "webhook subscription disabled after consecutive failed deliveries",
-      );
+    const { durationMs, statusCode, error } = outcome;
+    await this.settle({
+      claim,
+      subscriptionId: delivery.subscriptionId,
+      ok: outcome.ok,
+      retryDelayMs: RETRY_DELAYS_MS[delivery.roundAttempts],
+      attempt: { deliveryId: delivery.id, startedAt, durationMs, statusCode, error },
+    });
+  }
+
+  /** Settles a send with the others that finish within SETTLE_WINDOW_MS of it; resolves once they are stored. */
+  private settle(settlement: Settlement): Promise<void> {
+    let batch = this.settleBatch;
+    if (!batch) {
+      const settlements: Settlement[] = [];
+      const settled = sleep(SETTLE_WINDOW_MS).then(() => {
+        this.settleBatch = undefined;
+        return this.settleTogether(settlements);
+      });
+      batch = this.settleBatch = { settlements, settled };
     }
+    batch.settlements.push(settlement);
+    return batch.settled;
+  }
+
+  /**
+   * Records the sends, settles their deliveries (one statement for those alike) and ends the runs of failures of
+   * the receivers that took an event, whoever settles it: they are alive. Outcomes are counted as the database
+   * records them: a claim that lapsed meanwhile is another worker's to settle.
+   */
+  private async settleTogether(settlements: readonly Settlement[]): Promise<void> {
+    const { writes } = this.database;
+    const at = this.clock();
+    const alike = new Map<string, { subscriptionId: string; outcome: repo.Settled; claims: Settlement["claim"][] }>();
+    for (const { claim, subscriptionId, ok, retryDelayMs } of settlements) {
+      const status = ok ? "delivered" : retryDelayMs !== undefined ? "pending" : "failed";
+      const retryAt = status === "pending" ? new Date(at.getTime() + retryDelayMs!) : null;
+      // Failures count against their subscription: settled by subscription, so that each count is known.
+      const key = status === "failed" ? `failed ${subscriptionId}` : `${status} ${retryAt?.getTime()}`;
+      const group = alike.get(key) ?? { subscriptionId, outcome: { status, retryAt, at }, claims: [] };
+      group.claims.push(claim);
+      alike.set(key, group);
+    }
+    const alive = [...new Set(settlements.filter(({ ok }) => ok).map(({ subscriptionId }) => subscriptionId))];
+    const groups = [...alike.values()];
+    const [settled] = await Promise.all([
+      Promise.all(groups.map(({ claims, outcome }) => repo.settleDeliveries(writes, claims, outcome))),
+      repo.insertAttempts(
+        writes,
+        settlements.map(({ attempt }) => attempt),
+      ),
+      alive.length > 0 && repo.resetFailures(writes, alive),
+    ]);
+    for (const [index, { subscriptionId, outcome }] of groups.entries()) {
+      for (let count = 0; count < settled[index]!; count++) {
+        this.countOutcome(outcome.status === "pending" ? "retry_scheduled" : outcome.status);
+        if (outcome.status === "failed") await this.countFailure(subscriptionId, at);
+      }
+    }
+  }
+
+  /** Counts a failed delivery against its subscription, which the last one allowed disables. */
+  private async countFailure(subscriptionId: string, at: Date): Promise<void> {
+    const disabled = await inTransaction(this.database.db, (tx) =>
+      repo.countFailure(tx, subscriptionId, FAILED_DELIVERIES_TO_DISABLE, at),
+    );
+    if (disabled)
+      this.log.warn({ subscriptionId }, "webhook subscription disabled after consecutive failed deliveries");
   }
 }
