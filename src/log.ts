@@ -75,9 +75,13 @@ function callerForLog(principal: Principal | undefined) {
   return { kind: principal.kind, profileId: principalProfileId(principal), ...(credentialId && { credentialId }) };
 }
 
-/** A response as its log line shows it: the status, who called, and the error code it answered with. */
-function responseForLog(reply: { statusCode: number; request: { principal?: Principal; errorCode?: string } }) {
-  const { principal, errorCode } = reply.request;
+/**
+ * A response as its log line shows it: the status, who called, and the error code it answered with. Fastify also
+ * logs a response of its own making with no request (`{ statusCode: 503 }`, refusing a request as the server
+ * closes): reading its request threw, and the throw ended the process in the middle of its drain.
+ */
+function responseForLog(reply: { statusCode: number; request?: { principal?: Principal; errorCode?: string } }) {
+  const { principal, errorCode } = reply.request ?? {};
   return { statusCode: reply.statusCode, caller: callerForLog(principal), ...(errorCode && { code: errorCode }) };
 }
 

@@ -1,5 +1,6 @@
+import Fastify from "fastify";
 import { describe, expect, it, vi } from "vitest";
-import { createLogger, LazyChildLogger } from "../../src/log.js";
+import { createLogger, LazyChildLogger, withRequestSerializer } from "../../src/log.js";
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -46,5 +47,16 @@ describe("redaction", () => {
       { query: { apiKey: "[redacted]" }, req: { headers: { "x-public-key": "[redacted]" } }, msg: "presented" },
     ]);
     expect(JSON.stringify(lines)).not.toContain(publicKey);
+  });
+});
+
+describe("the request serializers Fastify's own lines go through", () => {
+  it("write a response Fastify logs without its request, as it refuses a request while the server closes", () => {
+    const { parent, lines } = capture("info");
+    // Fastify installs the instance's serializers on the logger it is given, as the server gives it.
+    const { log } = Fastify({ loggerInstance: withRequestSerializer(parent) });
+    // What Fastify's log controller writes for a request refused with 503 as the server closes.
+    log.info({ res: { statusCode: 503 } }, "request aborted - refusing to accept new requests as server is closing");
+    expect(lines).toMatchObject([{ res: { statusCode: 503 }, msg: expect.stringContaining("server is closing") }]);
   });
 });
