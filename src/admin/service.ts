@@ -51,11 +51,8 @@ export class AdminService {
     return this.managedProfiles.setPolicy(operator, id, policy);
   }
 
-  async getManager(profileId: string): Promise<ManagerPolicy> {
-    const id = canonicalId(profileId);
-    const manager = id ? await this.managedProfiles.policy(id) : null;
-    if (!manager) throw new AppError("NOT_FOUND", "No manager policy for this profile.");
-    return manager;
+  getManager(profileId: string): Promise<ManagerPolicy> {
+    return foundFor(profileId, (id) => this.managedProfiles.policy(id), "No manager policy for this profile.");
   }
 
   async assignPricing(
@@ -67,11 +64,8 @@ export class AdminService {
     return this.pricing.assign(operator, id, pricingProfile);
   }
 
-  async getPricing(profileId: string): Promise<PricingAssignmentView> {
-    const id = canonicalId(profileId);
-    const assignment = id ? await this.pricing.get(id) : null;
-    if (!assignment) throw new AppError("NOT_FOUND", "No pricing profile is assigned to this profile.");
-    return assignment;
+  getPricing(profileId: string): Promise<PricingAssignmentView> {
+    return foundFor(profileId, (id) => this.pricing.get(id), "No pricing profile is assigned to this profile.");
   }
 
   /** Who an email belongs to: the profile that signs in with it, and managed children whose contact it is. */
@@ -162,4 +156,12 @@ export class AdminService {
     }
     return profile;
   }
+}
+
+/** What `read` finds for a profile's id, or NOT_FOUND saying `missing`: an id that is no UUID finds nothing. */
+async function foundFor<T>(profileId: string, read: (id: string) => Promise<T | null>, missing: string): Promise<T> {
+  const id = canonicalId(profileId);
+  const found = id ? await read(id) : null;
+  if (!found) throw new AppError("NOT_FOUND", missing);
+  return found;
 }
