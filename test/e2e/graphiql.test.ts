@@ -1,11 +1,11 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { buildSchema, parse, validate } from "graphql";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { EXAMPLE_TABS } from "../../src/graphql/graphiql.js";
 import { testEngine } from "../support/database.js";
 import { expectCall, signIn } from "../support/e2e-http.js";
-import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { serverAndBrowser } from "../support/browser.js";
 
 /**
  * GraphiQL (`GET /graphql` from a browser) of the BUILT server in Debian's Chromium: it opens on the gateway's
@@ -14,28 +14,17 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
  * test-output/graphiql-<engine>.png.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = `test-output/graphiql-${testEngine()}.png`;
 const TABS = ["ReferenceData", "RequestSignInCode", "Me", "CreateQuote", "Ramps", "RampProgress"];
 
-let server: ServerProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServerProcess();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+const started = serverAndBrowser();
 
 /** A page on GraphiQL, and every error it reports (uncaught, or logged to the console). */
 async function openGraphiQL(page: Page): Promise<string[]> {
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
-  await page.goto(`${server.url}/graphql`);
+  await page.goto(`${started.server.url}/graphql`);
   await page.waitForSelector(".graphiql-tab");
   return errors;
 }
@@ -77,7 +66,7 @@ async function useCredential(page: Page, kind: "session" | "key", value: string)
 
 describe("GraphiQL in a browser", () => {
   it("opens on the gateway's examples with empty headers, the schema loaded and no error, and runs the first", async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await started.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors = await openGraphiQL(page);
 
     expect(await page.$$eval(".graphiql-tab-button", (tabs) => tabs.map((tab) => tab.textContent?.trim()))).toEqual(
@@ -91,7 +80,7 @@ describe("GraphiQL in a browser", () => {
 
     const answer = await run(page);
     expect(answer.data.supportedFiatCurrencies.map((currency: { symbol: string }) => currency.symbol)).toContain("EUR");
-    expect(answer).toEqual(await expectCall(200, server, "POST", "/graphql", { body: EXAMPLE_TABS[0] }));
+    expect(answer).toEqual(await expectCall(200, started.server, "POST", "/graphql", { body: EXAMPLE_TABS[0] }));
     mkdirSync("test-output", { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     expect(errors).toEqual([]);
@@ -99,9 +88,9 @@ describe("GraphiQL in a browser", () => {
   });
 
   it("takes a session token through the header helper, runs `me`, and keeps each tab's headers across a reload", async () => {
-    const { profileId, headers } = await signIn(server, "graphiql");
+    const { profileId, headers } = await signIn(started.server, "graphiql");
     const token = headers.authorization!.slice("Bearer ".length);
-    const context = await browser.newContext();
+    const context = await started.browser.newContext();
     const page = await context.newPage();
     const errors = await openGraphiQL(page);
 
