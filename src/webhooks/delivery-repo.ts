@@ -250,53 +250,6 @@ export async function settleDeliveries(
   );
 }
 
-/** One send's record. */
-export interface AttemptRecord {
-  deliveryId: string;
-  startedAt: Date;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-}
-
-/**
- * Logs sends in one insert. A delivery that is gone (its subscription deleted meanwhile) would fail that insert
- * as a whole: then each send is logged alone, unless its delivery is gone.
- */
-export async function insertAttempts(writes: Writes, attempts: readonly AttemptRecord[]): Promise<void> {
-  const rows = attempts.map((attempt) => ({ id: timeOrderedUuid(), ...attempt }));
-  await writes
-    .run(insertRows("WebhookDeliveryAttempt", rows))
-    .catch(() => Promise.all(rows.map((row) => insertAttempt(writes, row))));
-}
-
-async function insertAttempt(writes: Writes, row: AttemptRecord & { id: string }): Promise<void> {
-  await writes.run(
-    query
-      .insertInto("WebhookDeliveryAttempt")
-      .columns(["id", "deliveryId", "startedAt", "durationMs", "statusCode", "error"])
-      .expression(
-        query
-          .selectNoFrom((select) => [
-            select.val(row.id).as("id"),
-            select.val(row.deliveryId).as("deliveryId"),
-            select.val(row.startedAt).as("startedAt"),
-            select.val(row.durationMs).as("durationMs"),
-            select.val(row.statusCode).as("statusCode"),
-            select.val(row.error).as("error"),
-          ])
-          .where((select) =>
-            select.exists(
-              select
-                .selectFrom("WebhookDelivery")
-                .select(select.lit(1).as("one"))
-                .where("WebhookDelivery.id", "=", row.deliveryId),
-            ),
-          ),
-      ),
-  );
-}
-
 /** A delivered event ends its subscription's run of failures. */
 export async function resetFailures(writes: Writes, subscriptionIds: readonly string[]): Promise<void> {
   await writes.run(

@@ -193,15 +193,29 @@ function deliveryView(row: deliveryRepo.DeliveryRow): WebhookDeliveryView {
     eventId: row.eventId,
     eventType: row.event.eventType as WebhookEventType,
     status: row.status as deliveryRepo.DeliveryStatus,
-    attempts: row.attempts.map(({ startedAt, durationMs, statusCode, error }) => ({
-      startedAt,
-      durationMs,
-      statusCode,
-      error,
-    })),
+    attempts: row.attempts.map(attemptView),
     nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
     deliveredAt: row.deliveredAt,
     createdAt: row.createdAt,
+  };
+}
+
+function attemptView(attempt: deliveryRepo.DeliveryRow["attempts"][number]): WebhookDeliveryView["attempts"][number] {
+  const { startedAt, durationMs, statusCode, error, requestHeaders, requestBody, requestBodyTruncated } = attempt;
+  const headers = requestHeaders === null ? null : (JSON.parse(requestHeaders) as Record<string, string>);
+  return {
+    startedAt,
+    durationMs,
+    statusCode,
+    error,
+    request:
+      headers === null
+        ? null
+        : {
+            headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+            body: requestBody ?? "",
+            bodyTruncated: requestBodyTruncated,
+          },
   };
 }
 

@@ -60,6 +60,23 @@ export const webhookView = outputObject(
 );
 export type WebhookView = z.output<typeof webhookView>;
 
+const requestHeader = outputObject("WebhookRequestHeader", "A header of a delivery's request.", {
+  name: z.string().describe("The header's name, in lower case."),
+  value: z.string().describe("Its value, as sent."),
+});
+
+const sentRequest = outputObject(
+  "WebhookAttemptRequest",
+  "The request an attempt sent: a receiver's signature check can be reproduced from its headers and body.",
+  {
+    headers: z
+      .array(requestHeader)
+      .describe("Every header of ours (X-Service-Timestamp, X-Service-Signature, Content-Type, User-Agent)."),
+    body: z.string().describe("The body exactly as sent, unless bodyTruncated."),
+    bodyTruncated: z.boolean().describe("True when the body was over 64 KiB: the log keeps its first 64 KiB."),
+  },
+);
+
 const attemptView = outputObject("WebhookAttempt", "One send of a delivery.", {
   startedAt: instantField("When the send began."),
   durationMs: z.number().int().describe("How long the send took until the answer or the failure, in milliseconds."),
@@ -68,6 +85,7 @@ const attemptView = outputObject("WebhookAttempt", "One send of a delivery.", {
     .string()
     .nullable()
     .describe("Why the send failed without a usable answer (timeout, refused address, redirect, ...)."),
+  request: sentRequest.nullable().describe("The request sent; null for attempts made before requests were logged."),
 });
 
 /** An event owed to a subscription, with every send made for it. */

@@ -22,6 +22,8 @@ import {
   type WebhookReceiver,
 } from "../support/webhook-receiver.js";
 import { BUY_QUOTE, EVM_ADDRESS, expectError, ok, sleep, waitFor } from "../support/kit.js";
+import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
+import { insertAttempts, MAX_LOGGED_BODY_BYTES } from "../../src/webhooks/attempt-log.js";
 
 /*
  * Durable webhook delivery (CONTRACT.md, Webhooks), on the project's engine: a delivery per event and
@@ -221,6 +223,60 @@ describe("delivery", () => {
     expect(log.deliveries.map((d: any) => d.eventId).sort()).toEqual(
       got.map((delivery) => delivery.event!.eventId).sort(),
     );
+  });
+
+  it("logs each attempt's request: a receiver's signature check reproduced from the log verifies, a tampered body does not", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const { webhookId } = await followedRamp(live, caller, target.url(), ["TRANSACTION_CREATED"]);
+    const [received] = await target.waitFor(1);
+    const log = await waitFor(
+      () => deliveries(live, caller, webhookId),
+      (page) => page.deliveries[0]?.status === "delivered",
+      "delivered",
+    );
+    const { request } = log.deliveries[0].attempts[0];
+    const headers = Object.fromEntries(request.headers.map(({ name, value }: any) => [name, value]));
+    // What the receiver got is what the log shows, header for header and byte for byte.
+    expect(Object.keys(headers).sort()).toEqual([
+      "content-type",
+      "user-agent",
+      "x-service-signature",
+      "x-service-timestamp",
+    ]);
+    for (const [name, value] of Object.entries(headers)) expect(received!.headers[name], name).toBe(value);
+    expect([request.body, request.bodyTruncated]).toEqual([received!.rawBody, false]);
+
+    const { publicKey } = ok(await live.request("GET", "/v1/public-key"), 200);
+    const check = (rawBody: string) =>
+      verifyWebhook({
+        publicKey,
+        timestamp: headers["x-service-timestamp"],
+        signature: headers["x-service-signature"],
+        rawBody,
+        now: Date.parse(log.deliveries[0].attempts[0].startedAt),
+      });
+    expect(check(request.body).eventId).toBe(log.deliveries[0].eventId);
+    expect(() => check(request.body.replace("TRANSACTION_CREATED", "STATUS_CHANGE"))).toThrow(
+      expect.objectContaining({ check: "signature" }),
+    );
+  });
+
+  it("keeps the first 64 KiB of a longer body, never half a character, and says it was cut", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const { webhookId } = await followedRamp(live, caller, target.url(), ["TRANSACTION_CREATED"]);
+    await target.waitFor(1);
+    const { id: deliveryId } = (await deliveries(live, caller, webhookId)).deliveries[0];
+    // "é" is two bytes: the cut at an odd byte count would fall inside one.
+    const body = `{${"é".repeat(MAX_LOGGED_BODY_BYTES)}}`;
+    const attempt = { durationMs: 1, statusCode: 204, error: null, request: { headers: {}, body } };
+    await insertAttempts(live.app.writes, [{ deliveryId, startedAt: new Date(Date.now() + 60_000), ...attempt }]);
+
+    const logged = (await deliveries(live, caller, webhookId)).deliveries[0].attempts.at(-1).request;
+    expect(logged.bodyTruncated).toBe(true);
+    expect(logged.body).toBe(`{${"é".repeat((MAX_LOGGED_BODY_BYTES - 2) / 2)}`);
+    expect(Buffer.byteLength(logged.body)).toBe(MAX_LOGGED_BODY_BYTES - 1);
   });
 
   it("sends only the subscribed event types, and follows a widget session's ramps", async () => {
@@ -936,7 +992,7 @@ describe("GraphQL", () => {
     const t0 = Date.now() + 60_000;
     await runAt(t0);
     const DELIVERIES =
-      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error } } } } } } } }";
+      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error request { headers { name value } body bodyTruncated } } } } } } } } }";
     const withLog = (await gql(caller, DELIVERIES)).data.webhooks.edges.find(
       (edge: any) => edge.node.id === registered[0].id,
     ).node;
@@ -951,6 +1007,9 @@ describe("GraphQL", () => {
       [new Date(t0).toISOString(), 204, null],
     ]);
     expect(delivery.eventId).toBe(target.received.at(-1)!.event!.eventId);
+    const restLog = await deliveries(manual, caller, registered[0].id);
+    expect(delivery.attempts[0].request).toEqual(restLog.deliveries[0].attempts[0].request);
+    expect(delivery.attempts[0].request.body).toBe(target.received.at(-1)!.rawBody);
 
     const REDELIVER =
       "mutation ($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { delivery { id status nextAttemptAt } } }";
