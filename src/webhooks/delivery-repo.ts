@@ -1,11 +1,13 @@
 // Deliveries and attempts take time-ordered UUIDs (version 7), so that the new entries of their indexes (an
 // attempt's own and its delivery's) land beside the previous ones. With random ones each settled delivery's
 // entries took pages of their own: a settlement batch wrote about two more pages per delivery to SQLite's log.
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { v7 as timeOrderedUuid } from "uuid";
 import { insertRows, query, rowLimit } from "../db/query.js";
 import { deleteBatch, type Reads, type RowCondition, type StatementTx, type Writes } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
+import { WEBHOOK_TEST_EVENT } from "./types.js";
 
 // A constant in a condition is written into the SQL text (`sql.lit`), not bound: the planner sees it.
 
@@ -308,6 +310,41 @@ export function findDelivery(db: Queryable, id: string, subscriptionId: string) 
   return db.webhookDelivery.findFirst({
     where: { id, subscriptionId },
     include: { event: { select: { eventType: true } }, attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
+  });
+}
+
+/**
+ * Queues a test event for the subscription: the event (which reports on no ramp) and its one delivery, written
+ * together, due now. The delivery, as the log shows it.
+ */
+export function enqueueTestDelivery(
+  db: Queryable,
+  subscription: { id: string; quoteId: string | null; sessionId: string | null },
+  at: Date,
+) {
+  const eventId = randomUUID();
+  const body = {
+    eventId,
+    eventType: WEBHOOK_TEST_EVENT,
+    timestamp: at.toISOString(),
+    payload: {
+      test: true,
+      webhookId: subscription.id,
+      quoteId: subscription.quoteId,
+      sessionId: subscription.sessionId,
+    },
+  };
+  return db.webhookDelivery.create({
+    data: {
+      id: timeOrderedUuid(),
+      subscription: { connect: { id: subscription.id } },
+      event: { create: { eventId, eventType: WEBHOOK_TEST_EVENT, body: JSON.stringify(body), createdAt: at } },
+      status: "pending",
+      nextAttemptAt: at,
+      createdAt: at,
+      updatedAt: at,
+    },
+    include: { event: { select: { eventType: true } }, attempts: true },
   });
 }
 

@@ -4,6 +4,12 @@ import { idField, instantField, named, outputObject, pagination } from "../outpu
 import { text, uuid } from "../validation.js";
 import { SIGNATURE_SCHEME } from "./signing.js";
 
+/** The test event a subscription is sent on request (POST /v1/webhook/{id}/test): it reports on no ramp. */
+export const WEBHOOK_TEST_EVENT = "WEBHOOK_TEST";
+/** What a delivery carries: a ramp event a subscription asked for, or a test event. */
+export const DELIVERED_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+export type DeliveredEventType = (typeof DELIVERED_EVENT_TYPES)[number];
+
 /** pending (queued or retrying), delivered (a 2xx answer), failed (every send failed, or the subscription was disabled). */
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
@@ -95,7 +101,9 @@ export const webhookDeliveryView = outputObject(
   {
     id: idField("The delivery's id, which a redelivery names."),
     eventId: idField("The event's stable id, the same in every send."),
-    eventType: eventType().describe("The kind of ramp event delivered."),
+    eventType: named("WebhookEventType", z.enum(DELIVERED_EVENT_TYPES)).describe(
+      "The kind of event delivered: a ramp event, or WEBHOOK_TEST for a test event.",
+    ),
     status: named("WebhookDeliveryStatus", z.enum(WEBHOOK_DELIVERY_STATUSES)).describe(
       "Where the delivery stands now.",
     ),

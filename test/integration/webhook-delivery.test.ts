@@ -24,6 +24,9 @@ import {
 import { BUY_QUOTE, EVM_ADDRESS, expectError, ok, sleep, waitFor } from "../support/kit.js";
 import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
 import { insertAttempts, MAX_LOGGED_BODY_BYTES } from "../../src/webhooks/attempt-log.js";
+import { readOutbox } from "../../src/events/outbox.js";
+// The package's source: it is what a receiver built from this tree runs.
+import { verifyWebhook as verifyReceived } from "../../packages/webhook-receiver/src/index.js";
 
 /*
  * Durable webhook delivery (CONTRACT.md, Webhooks), on the project's engine: a delivery per event and
@@ -935,6 +938,80 @@ describe("delivery log and redelivery", () => {
   });
 });
 
+describe("test events", () => {
+  const sendTest = (t: TestApp, caller: Caller, webhookId: string) =>
+    t.request("POST", `/v1/webhook/${webhookId}/test`, { headers: caller.secret });
+
+  it("sends a signed WEBHOOK_TEST through the delivery path, one per call, which the receiver package verifies", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const quoteId = await quote(live, caller);
+    const webhookId = await subscribe(live, caller, { url: target.url(), quoteId });
+
+    const queued = ok(await sendTest(live, caller, webhookId), 202);
+    expect(queued).toMatchObject({ eventType: "WEBHOOK_TEST", status: "pending", attempts: [], deliveredAt: null });
+    const [received] = await target.waitFor(1);
+    const { publicKey } = ok(await live.request("GET", "/v1/public-key"), 200);
+    const check = (rawBody: string) =>
+      verifyReceived({
+        publicKey,
+        timestamp: received!.headers["x-service-timestamp"],
+        signature: received!.headers["x-service-signature"],
+        rawBody,
+      });
+    expect(check(received!.rawBody)).toEqual({
+      eventId: queued.eventId,
+      eventType: "WEBHOOK_TEST",
+      timestamp: expect.any(String),
+      payload: { test: true, webhookId, quoteId, sessionId: null },
+    });
+    expect(() => check(received!.rawBody.replace(webhookId, crypto.randomUUID()))).toThrow(
+      expect.objectContaining({ check: "signature" }),
+    );
+
+    const second = ok(await sendTest(live, caller, webhookId), 202);
+    expect(second.eventId).not.toBe(queued.eventId);
+    const log = await waitFor(
+      () => deliveries(live, caller, webhookId),
+      (page) => page.deliveries.every((delivery: any) => delivery.status === "delivered"),
+      "both delivered",
+    );
+    expect(log.deliveries.map((delivery: any) => [delivery.id, delivery.eventType, delivery.attempts.length])).toEqual([
+      [second.id, "WEBHOOK_TEST", 1],
+      [queued.id, "WEBHOOK_TEST", 1],
+    ]);
+    expect(log.deliveries[1].attempts[0].request.body).toBe(received!.rawBody);
+    await sleep(200);
+    expect(target.received.map((delivery) => JSON.parse(delivery.rawBody).eventId)).toEqual([
+      queued.eventId,
+      second.eventId,
+    ]);
+    // The ramp feed reads past test events: no ramp's subscriber is sent them.
+    const { entries, passedOver } = await readOutbox(live.app.reads, 0, 1_000_000);
+    expect(entries.some((entry) => (entry.body.eventType as string) === "WEBHOOK_TEST")).toBe(false);
+    expect(passedOver.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers 404 for another profile's webhook and refuses a disabled one, queueing nothing", async () => {
+    const owner = await newCaller(manual);
+    const other = await newCaller(manual);
+    const webhookId = await subscribe(manual, owner, {
+      url: "https://hooks.example/x",
+      quoteId: await quote(manual, owner),
+    });
+    expectError(await sendTest(manual, other, webhookId), 404, "NOT_FOUND");
+    expectError(await sendTest(manual, owner, crypto.randomUUID()), 404, "NOT_FOUND");
+
+    await manual.app.db.webhookSubscription.update({ where: { id: webhookId }, data: { isActive: false } });
+    const refused = await sendTest(manual, owner, webhookId);
+    expectError(refused, 400, "VALIDATION_FAILED");
+    expect(refused.body.error.details).toEqual([
+      { field: "id", message: "is a disabled webhook: register it again to resume deliveries" },
+    ]);
+    expect((await deliveries(manual, owner, webhookId)).totalCount).toBe(0);
+  });
+});
+
 describe("GraphQL", () => {
   const gql = async (caller: Caller, query: string, variables?: Record<string, unknown>) =>
     (await manual.graphql(query, variables, caller.secret)).body;
@@ -1017,6 +1094,12 @@ describe("GraphQL", () => {
     expect(redelivered.data.redeliverWebhookDelivery.delivery).toMatchObject({ id: delivery.id, status: "PENDING" });
     const unknown = await gql(caller, REDELIVER, { webhookId: registered[0].id, deliveryId: crypto.randomUUID() });
     expect(unknown.errors[0].extensions.code).toBe("NOT_FOUND");
+    const tested = await gql(
+      caller,
+      "mutation ($webhookId: ID!) { sendWebhookTestEvent(webhookId: $webhookId) { delivery { id eventType status } } }",
+      { webhookId: registered[0].id },
+    );
+    expect(tested.data.sendWebhookTestEvent.delivery).toMatchObject({ eventType: "WEBHOOK_TEST", status: "PENDING" });
 
     const DELETE = "mutation ($id: ID!) { deleteWebhook(id: $id) { deletedWebhookId } }";
     expect((await gql(caller, DELETE, { id: registered[0].id })).data).toEqual({
