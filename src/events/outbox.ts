@@ -100,23 +100,32 @@ export interface OutboxEntry {
   body: RampEventBody;
 }
 
-/** Outbox entries after a sequence number, in order (the feed's and the tests' reading position): one prepared read. */
-export async function readOutbox(reads: Reads, afterSequence: number, limit: number): Promise<OutboxEntry[]> {
+/**
+ * What a read of the outbox after a sequence number found, in order (the feed's and the tests' reading position):
+ * the ramp events, and the sequence numbers of the webhook test events among them, which no ramp's reader gets.
+ * One prepared read.
+ */
+export async function readOutbox(
+  reads: Reads,
+  afterSequence: number,
+  limit: number,
+): Promise<{ entries: OutboxEntry[]; passedOver: number[] }> {
   const rows = await reads.all(
     query
       .selectFrom("RampEvent")
-      .innerJoin("Ramp", "Ramp.id", "RampEvent.rampId")
-      .select(["RampEvent.sequence", "RampEvent.rampId", "Ramp.profileId", "RampEvent.body"])
+      .leftJoin("Ramp", "Ramp.id", "RampEvent.rampId")
+      .select(["RampEvent.sequence", "Ramp.id as rampId", "Ramp.profileId", "RampEvent.body"])
       .where("RampEvent.sequence", ">", afterSequence)
       .orderBy("RampEvent.sequence")
       .limit(rowLimit(limit)),
   );
-  return rows.map((row) => ({
-    sequence: row.sequence,
-    rampId: row.rampId,
-    profileId: row.profileId,
-    body: JSON.parse(row.body) as RampEventBody,
-  }));
+  const entries: OutboxEntry[] = [];
+  const passedOver: number[] = [];
+  for (const { sequence, rampId, profileId, body } of rows) {
+    if (rampId === null || profileId === null) passedOver.push(sequence);
+    else entries.push({ sequence, rampId, profileId, body: JSON.parse(body) as RampEventBody });
+  }
+  return { entries, passedOver };
 }
 
 /** The newest sequence number written so far (0 for an empty outbox). */

@@ -108,7 +108,12 @@ export class RampEventFeed {
 
   /** One read of the outbox: emits what is new, then moves the floor over what is settled. */
   async poll(now = Date.now()): Promise<void> {
-    const entries = await readOutbox(this.reads, this.floor, BATCH);
+    const { entries, passedOver } = await readOutbox(this.reads, this.floor, BATCH);
+    // A webhook's test event is no ramp's: read, it is done with, as an emitted event is.
+    for (const sequence of passedOver) {
+      this.emitted.add(sequence);
+      this.gaps.delete(sequence);
+    }
     for (const entry of entries) {
       if (this.emitted.has(entry.sequence)) continue;
       this.emitted.add(entry.sequence);
@@ -119,7 +124,7 @@ export class RampEventFeed {
       this.emit(topicKey({ quoteId }), entry);
       if (sessionId) this.emit(topicKey({ sessionId }), entry);
     }
-    const highest = entries.at(-1)?.sequence ?? this.floor;
+    const highest = Math.max(entries.at(-1)?.sequence ?? this.floor, passedOver.at(-1) ?? this.floor);
     this.newestRead = Math.max(this.newestRead, highest);
     for (let sequence = this.floor + 1; sequence < highest; sequence++) {
       if (!this.emitted.has(sequence) && !this.gaps.has(sequence)) this.gaps.set(sequence, now);

@@ -64,6 +64,15 @@ export const redeliverWebhookDelivery = defineOperation({
   run: (app, acting, { id, deliveryId }) => app.webhooks.redeliver(acting, id, deliveryId),
 });
 
+export const sendWebhookTestEvent = defineOperation({
+  name: "sendWebhookTestEvent",
+  summary: "Send a test event",
+  access: WEBHOOKS,
+  input: byId,
+  output: webhookDeliveryView,
+  run: (app, acting, { id }) => app.webhooks.sendTest(acting, id),
+});
+
 /** The key webhook signatures verify with: public, like the reference data. */
 export const getPublicKey = defineOpenOperation(REFERENCE_DATA, {
   name: "getPublicKey",

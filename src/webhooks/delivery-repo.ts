@@ -1,11 +1,13 @@
 // Deliveries and attempts take time-ordered UUIDs (version 7), so that the new entries of their indexes (an
 // attempt's own and its delivery's) land beside the previous ones. With random ones each settled delivery's
 // entries took pages of their own: a settlement batch wrote about two more pages per delivery to SQLite's log.
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { v7 as timeOrderedUuid } from "uuid";
 import { insertRows, query, rowLimit } from "../db/query.js";
 import { deleteBatch, type Reads, type RowCondition, type StatementTx, type Writes } from "../db/statements.js";
 import type { Queryable, Tx } from "../db/tx.js";
+import { WEBHOOK_TEST_EVENT } from "./types.js";
 
 // A constant in a condition is written into the SQL text (`sql.lit`), not bound: the planner sees it.
 
@@ -250,53 +252,6 @@ export async function settleDeliveries(
   );
 }
 
-/** One send's record. */
-export interface AttemptRecord {
-  deliveryId: string;
-  startedAt: Date;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-}
-
-/**
- * Logs sends in one insert. A delivery that is gone (its subscription deleted meanwhile) would fail that insert
- * as a whole: then each send is logged alone, unless its delivery is gone.
- */
-export async function insertAttempts(writes: Writes, attempts: readonly AttemptRecord[]): Promise<void> {
-  const rows = attempts.map((attempt) => ({ id: timeOrderedUuid(), ...attempt }));
-  await writes
-    .run(insertRows("WebhookDeliveryAttempt", rows))
-    .catch(() => Promise.all(rows.map((row) => insertAttempt(writes, row))));
-}
-
-async function insertAttempt(writes: Writes, row: AttemptRecord & { id: string }): Promise<void> {
-  await writes.run(
-    query
-      .insertInto("WebhookDeliveryAttempt")
-      .columns(["id", "deliveryId", "startedAt", "durationMs", "statusCode", "error"])
-      .expression(
-        query
-          .selectNoFrom((select) => [
-            select.val(row.id).as("id"),
-            select.val(row.deliveryId).as("deliveryId"),
-            select.val(row.startedAt).as("startedAt"),
-            select.val(row.durationMs).as("durationMs"),
-            select.val(row.statusCode).as("statusCode"),
-            select.val(row.error).as("error"),
-          ])
-          .where((select) =>
-            select.exists(
-              select
-                .selectFrom("WebhookDelivery")
-                .select(select.lit(1).as("one"))
-                .where("WebhookDelivery.id", "=", row.deliveryId),
-            ),
-          ),
-      ),
-  );
-}
-
 /** A delivered event ends its subscription's run of failures. */
 export async function resetFailures(writes: Writes, subscriptionIds: readonly string[]): Promise<void> {
   await writes.run(
@@ -355,6 +310,41 @@ export function findDelivery(db: Queryable, id: string, subscriptionId: string) 
   return db.webhookDelivery.findFirst({
     where: { id, subscriptionId },
     include: { event: { select: { eventType: true } }, attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
+  });
+}
+
+/**
+ * Queues a test event for the subscription: the event (which reports on no ramp) and its one delivery, written
+ * together, due now. The delivery, as the log shows it.
+ */
+export function enqueueTestDelivery(
+  db: Queryable,
+  subscription: { id: string; quoteId: string | null; sessionId: string | null },
+  at: Date,
+) {
+  const eventId = randomUUID();
+  const body = {
+    eventId,
+    eventType: WEBHOOK_TEST_EVENT,
+    timestamp: at.toISOString(),
+    payload: {
+      test: true,
+      webhookId: subscription.id,
+      quoteId: subscription.quoteId,
+      sessionId: subscription.sessionId,
+    },
+  };
+  return db.webhookDelivery.create({
+    data: {
+      id: timeOrderedUuid(),
+      subscription: { connect: { id: subscription.id } },
+      event: { create: { eventId, eventType: WEBHOOK_TEST_EVENT, body: JSON.stringify(body), createdAt: at } },
+      status: "pending",
+      nextAttemptAt: at,
+      createdAt: at,
+      updatedAt: at,
+    },
+    include: { event: { select: { eventType: true } }, attempts: true },
   });
 }
 

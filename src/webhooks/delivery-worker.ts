@@ -5,8 +5,9 @@ import type { Db } from "../db/client.js";
 import type { Writes } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { PollLoop } from "../workers/poll-loop.js";
+import { insertAttempts, type AttemptRecord } from "./attempt-log.js";
 import * as repo from "./delivery-repo.js";
-import type { WebhookSender } from "./sender.js";
+import { deliveryHeaders, type WebhookSender } from "./sender.js";
 
 /**
  * Waits before each retry of a failed send (CONTRACT.md, Webhooks): a round is at most 5 attempts, one send
@@ -66,7 +67,7 @@ interface Settlement {
   subscriptionId: string;
   ok: boolean;
   retryDelayMs: number | undefined;
-  attempt: repo.AttemptRecord;
+  attempt: AttemptRecord;
 }
 
 /** The database as the worker uses it: prepared statements for claims and settlements, the ORM for the rest. */
@@ -290,13 +291,8 @@ export class WebhookDeliveryWorker {
     }
     const startedAt = this.clock();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
-    const signature = await this.sign(timestamp, delivery.body);
-    const outcome = await this.sender.send(
-      delivery.url,
-      { "x-service-timestamp": String(timestamp), "x-service-signature": signature },
-      delivery.body,
-      this.stopping.signal,
-    );
+    const headers = deliveryHeaders(timestamp, await this.sign(timestamp, delivery.body));
+    const outcome = await this.sender.send(delivery.url, headers, delivery.body, this.stopping.signal);
     sent();
     // Cut short by `stop`: no attempt was made that counts, so the delivery is due again at once.
     if (!outcome.ok && this.stopping.signal.aborted) {
@@ -310,7 +306,14 @@ export class WebhookDeliveryWorker {
       subscriptionId: delivery.subscriptionId,
       ok: outcome.ok,
       retryDelayMs: RETRY_DELAYS_MS[delivery.roundAttempts],
-      attempt: { deliveryId: delivery.id, startedAt, durationMs, statusCode, error },
+      attempt: {
+        deliveryId: delivery.id,
+        startedAt,
+        durationMs,
+        statusCode,
+        error,
+        request: { headers, body: delivery.body },
+      },
     });
   }
 
@@ -351,7 +354,7 @@ export class WebhookDeliveryWorker {
     const groups = [...alike.values()];
     const [settled] = await Promise.all([
       Promise.all(groups.map(({ claims, outcome }) => repo.settleDeliveries(writes, claims, outcome))),
-      repo.insertAttempts(
+      insertAttempts(
         writes,
         settlements.map(({ attempt }) => attempt),
       ),

@@ -29,6 +29,19 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 const MAX_POOLS = 256;
 
 /**
+ * Every header a delivery is sent with: the delivery log keeps them as they are, so they hold nothing of ours
+ * that is secret.
+ */
+export function deliveryHeaders(timestamp: number, signature: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "user-agent": "ramp-gateway-webhooks",
+    "x-service-timestamp": String(timestamp),
+    "x-service-signature": signature,
+  };
+}
+
+/**
  * Sends webhook POSTs safely (CONTRACT.md, Webhooks): the host is resolved once per send and every address
  * must be allowed (public, or in an operator's range); the connection goes to that vetted address, so a
  * second, different DNS answer can never move it. Redirects are not followed (a 3xx is a failure), and
@@ -46,7 +59,10 @@ export class WebhookSender {
 
   constructor(private readonly options: SenderOptions) {}
 
-  /** Posts `body` to `url`; `cancel` ends the send early (the worker is stopping), with no outcome to record. */
+  /**
+   * Posts `body` to `url` with these headers as they are (`deliveryHeaders`); `cancel` ends the send early (the
+   * worker is stopping), with no outcome to record.
+   */
   async send(url: string, headers: Record<string, string>, body: string, cancel?: AbortSignal): Promise<SendOutcome> {
     const started = performance.now();
     const finish = (statusCode: number | null, error: string | null): SendOutcome => ({
@@ -67,7 +83,7 @@ export class WebhookSender {
         {
           path: `${target.pathname}${target.search}`,
           method: "POST",
-          headers: { ...headers, "content-type": "application/json", "user-agent": "ramp-gateway-webhooks" },
+          headers,
           body,
         },
         signal,

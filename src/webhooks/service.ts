@@ -10,7 +10,13 @@ import type { WebhookSubscription } from "./repo.js";
 import * as deliveryRepo from "./delivery-repo.js";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/outbox.js";
 import type { OutboxSignal } from "../events/outbox-signal.js";
-import type { RegisterWebhookInput, WebhookDeliveryPage, WebhookDeliveryView, WebhookView } from "./types.js";
+import type {
+  DeliveredEventType,
+  RegisterWebhookInput,
+  WebhookDeliveryPage,
+  WebhookDeliveryView,
+  WebhookView,
+} from "./types.js";
 import { checkWebhookUrl, systemResolver, type HostResolver } from "./url-policy.js";
 
 export interface WebhookServiceOptions {
@@ -98,21 +104,29 @@ export class WebhookService {
   /**
    * Sends a delivered or failed event again, with a fresh round of attempts and the same eventId. A
    * pending one is already on its way and stays as it is. A disabled subscription is registered again
-   * instead (400: the contract's error table is closed).
+   * instead.
    */
   async redeliver(acting: ActingContext, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const subscription = await this.subscription(acting, id);
     const deliveryKey = canonicalId(deliveryId);
     const found = deliveryKey ? await deliveryRepo.findDelivery(this.db, deliveryKey, subscription.id) : null;
     if (!found) throw notFound("Delivery");
-    if (!subscription.isActive) {
-      throw new AppError("VALIDATION_FAILED", "The webhook is disabled: register it again to resume deliveries.", [
-        { field: "id", message: "is a disabled webhook: register it again to resume deliveries" },
-      ]);
-    }
+    refuseDisabled(subscription);
     await deliveryRepo.restartDelivery(this.db, found.id, new Date());
     this.outbox.committed();
     return deliveryView((await deliveryRepo.findDelivery(this.db, found.id, subscription.id))!);
+  }
+
+  /**
+   * Queues a signed test event for one of the caller's subscriptions: one delivery per call, sent, retried and
+   * logged as any other. A disabled subscription is refused as a redelivery is: nothing would be sent to it.
+   */
+  async sendTest(acting: ActingContext, id: string): Promise<WebhookDeliveryView> {
+    const subscription = await this.subscription(acting, id);
+    refuseDisabled(subscription);
+    const delivery = await deliveryRepo.enqueueTestDelivery(this.db, subscription, new Date());
+    this.outbox.committed();
+    return deliveryView(delivery);
   }
 
   /** One of the caller's subscriptions; another profile's, an unknown or a malformed id is NOT_FOUND. */
@@ -187,21 +201,43 @@ function keyOwner(acting: ActingContext): { ownerProfileId: string; credentialId
   return { ownerProfileId: acting.subjectProfileId, credentialId: acting.credentialId };
 }
 
+/** A disabled subscription is sent nothing (400: the contract's error table is closed); registering it again resumes. */
+function refuseDisabled(subscription: WebhookSubscription): void {
+  if (subscription.isActive) return;
+  throw new AppError("VALIDATION_FAILED", "The webhook is disabled: register it again to resume deliveries.", [
+    { field: "id", message: "is a disabled webhook: register it again to resume deliveries" },
+  ]);
+}
+
 function deliveryView(row: deliveryRepo.DeliveryRow): WebhookDeliveryView {
   return {
     id: row.id,
     eventId: row.eventId,
-    eventType: row.event.eventType as WebhookEventType,
+    eventType: row.event.eventType as DeliveredEventType,
     status: row.status as deliveryRepo.DeliveryStatus,
-    attempts: row.attempts.map(({ startedAt, durationMs, statusCode, error }) => ({
-      startedAt,
-      durationMs,
-      statusCode,
-      error,
-    })),
+    attempts: row.attempts.map(attemptView),
     nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
     deliveredAt: row.deliveredAt,
     createdAt: row.createdAt,
+  };
+}
+
+function attemptView(attempt: deliveryRepo.DeliveryRow["attempts"][number]): WebhookDeliveryView["attempts"][number] {
+  const { startedAt, durationMs, statusCode, error, requestHeaders, requestBody, requestBodyTruncated } = attempt;
+  const headers = requestHeaders === null ? null : (JSON.parse(requestHeaders) as Record<string, string>);
+  return {
+    startedAt,
+    durationMs,
+    statusCode,
+    error,
+    request:
+      headers === null
+        ? null
+        : {
+            headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+            body: requestBody ?? "",
+            bodyTruncated: requestBodyTruncated,
+          },
   };
 }
 

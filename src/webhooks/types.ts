@@ -4,6 +4,12 @@ import { idField, instantField, named, outputObject, pagination } from "../outpu
 import { text, uuid } from "../validation.js";
 import { SIGNATURE_SCHEME } from "./signing.js";
 
+/** The test event a subscription is sent on request (POST /v1/webhook/{id}/test): it reports on no ramp. */
+export const WEBHOOK_TEST_EVENT = "WEBHOOK_TEST";
+/** What a delivery carries: a ramp event a subscription asked for, or a test event. */
+export const DELIVERED_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+export type DeliveredEventType = (typeof DELIVERED_EVENT_TYPES)[number];
+
 /** pending (queued or retrying), delivered (a 2xx answer), failed (every send failed, or the subscription was disabled). */
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
@@ -60,6 +66,23 @@ export const webhookView = outputObject(
 );
 export type WebhookView = z.output<typeof webhookView>;
 
+const requestHeader = outputObject("WebhookRequestHeader", "A header of a delivery's request.", {
+  name: z.string().describe("The header's name, in lower case."),
+  value: z.string().describe("Its value, as sent."),
+});
+
+const sentRequest = outputObject(
+  "WebhookAttemptRequest",
+  "The request an attempt sent: a receiver's signature check can be reproduced from its headers and body.",
+  {
+    headers: z
+      .array(requestHeader)
+      .describe("Every header of ours (X-Service-Timestamp, X-Service-Signature, Content-Type, User-Agent)."),
+    body: z.string().describe("The body exactly as sent, unless bodyTruncated."),
+    bodyTruncated: z.boolean().describe("True when the body was over 64 KiB: the log keeps its first 64 KiB."),
+  },
+);
+
 const attemptView = outputObject("WebhookAttempt", "One send of a delivery.", {
   startedAt: instantField("When the send began."),
   durationMs: z.number().int().describe("How long the send took until the answer or the failure, in milliseconds."),
@@ -68,6 +91,7 @@ const attemptView = outputObject("WebhookAttempt", "One send of a delivery.", {
     .string()
     .nullable()
     .describe("Why the send failed without a usable answer (timeout, refused address, redirect, ...)."),
+  request: sentRequest.nullable().describe("The request sent; null for attempts made before requests were logged."),
 });
 
 /** An event owed to a subscription, with every send made for it. */
@@ -77,7 +101,9 @@ export const webhookDeliveryView = outputObject(
   {
     id: idField("The delivery's id, which a redelivery names."),
     eventId: idField("The event's stable id, the same in every send."),
-    eventType: eventType().describe("The kind of ramp event delivered."),
+    eventType: named("WebhookEventType", z.enum(DELIVERED_EVENT_TYPES)).describe(
+      "The kind of event delivered: a ramp event, or WEBHOOK_TEST for a test event.",
+    ),
     status: named("WebhookDeliveryStatus", z.enum(WEBHOOK_DELIVERY_STATUSES)).describe(
       "Where the delivery stands now.",
     ),

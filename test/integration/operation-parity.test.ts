@@ -1033,6 +1033,20 @@ const PARITY = new Map<AnyOperation, Parity>([
     },
   ],
   [
+    webhooks.sendWebhookTestEvent,
+    {
+      // An active webhook of the key's: each face queues its own test event.
+      prepare: async () => {
+        const { headers, id } = await webhook();
+        return { headers, input: { id } };
+      },
+      graphql: ({ id }) => ({
+        query: mutation("sendWebhookTestEvent", { webhookId: "ID!" }, "{ delivery { id } }"),
+        variables: { webhookId: id },
+      }),
+    },
+  ],
+  [
     fiatAccounts.createDomesticFiatAccount,
     {
       // A US customer exists: the well-formed account is created on both faces.

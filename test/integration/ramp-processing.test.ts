@@ -124,7 +124,7 @@ function finished(app: TestApp, headers: Headers, rampId: string): Promise<Ramp>
 }
 
 async function outboxOf(app: TestApp, rampId: string): Promise<RampEventBody[]> {
-  return (await readOutbox(app.app.reads, 0, 100_000))
+  return (await readOutbox(app.app.reads, 0, 100_000)).entries
     .filter((entry) => entry.rampId === rampId)
     .map((entry) => entry.body);
 }

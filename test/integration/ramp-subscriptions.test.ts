@@ -89,7 +89,7 @@ async function start(headers: Record<string, string>, rampId: string) {
 }
 
 const webhookBodies = async (rampId: string) =>
-  (await readOutbox(t.app.reads, 0, 10_000))
+  (await readOutbox(t.app.reads, 0, 10_000)).entries
     .filter((entry) => entry.rampId === rampId && entry.body.eventType !== "PHASE_CHANGE")
     .map((entry) => entry.body);
 const data = (subscription: Subscription, field: string) =>

@@ -179,13 +179,13 @@ const presigned = (n: number) => [
 ];
 
 async function outboxOf(rampId: string) {
-  return (await readOutbox(t.app.reads, 0, 100_000))
+  return (await readOutbox(t.app.reads, 0, 100_000)).entries
     .filter((entry) => entry.rampId === rampId)
     .map((entry) => entry.body);
 }
 
 async function outboxOfQuote(quoteId: string) {
-  return (await readOutbox(t.app.reads, 0, 100_000)).filter((entry) => entry.body.payload.quoteId === quoteId);
+  return (await readOutbox(t.app.reads, 0, 100_000)).entries.filter((entry) => entry.body.payload.quoteId === quoteId);
 }
 
 /** What a quote fixes, as a ramp repeats it. */

@@ -608,6 +608,13 @@ const TARGETS: SecurityTarget[] = [
     ownedInputs: true,
     params: async (fx) => ownerDelivery(fx),
   },
+  {
+    route: "POST /v1/webhook/{id}/test",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    params: async (fx) => ({ id: await ownerWebhook(fx) }),
+  },
 
   // REST: payout fiat accounts of the acting subject (DELEGATED), under /v1/domestic and the country aliases.
   ...FIAT_ACCOUNTS.flatMap(([prefix, body, query]): SecurityTarget[] => [
@@ -1290,6 +1297,16 @@ const TARGETS: SecurityTarget[] = [
       const { id, deliveryId } = await ownerDelivery(fx);
       return { webhookId: id, deliveryId };
     },
+    invalidVariables: () => ({}),
+  },
+  {
+    field: "Mutation.sendWebhookTestEvent",
+    capabilities: ["WEBHOOK_MANAGEMENT"],
+    childCredential: "refused",
+    ownedInputs: true,
+    document:
+      "mutation Test($webhookId: ID!) { sendWebhookTestEvent(webhookId: $webhookId) { delivery { id status } } }",
+    variables: async (fx) => ({ webhookId: await ownerWebhook(fx) }),
     invalidVariables: () => ({}),
   },
   {

@@ -22,6 +22,11 @@ import {
   type WebhookReceiver,
 } from "../support/webhook-receiver.js";
 import { BUY_QUOTE, EVM_ADDRESS, expectError, ok, sleep, waitFor } from "../support/kit.js";
+import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
+import { insertAttempts, MAX_LOGGED_BODY_BYTES } from "../../src/webhooks/attempt-log.js";
+import { readOutbox } from "../../src/events/outbox.js";
+// The package's source: it is what a receiver built from this tree runs.
+import { verifyWebhook as verifyReceived } from "../../packages/webhook-receiver/src/index.js";
 
 /*
  * Durable webhook delivery (CONTRACT.md, Webhooks), on the project's engine: a delivery per event and
@@ -221,6 +226,60 @@ describe("delivery", () => {
     expect(log.deliveries.map((d: any) => d.eventId).sort()).toEqual(
       got.map((delivery) => delivery.event!.eventId).sort(),
     );
+  });
+
+  it("logs each attempt's request: a receiver's signature check reproduced from the log verifies, a tampered body does not", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const { webhookId } = await followedRamp(live, caller, target.url(), ["TRANSACTION_CREATED"]);
+    const [received] = await target.waitFor(1);
+    const log = await waitFor(
+      () => deliveries(live, caller, webhookId),
+      (page) => page.deliveries[0]?.status === "delivered",
+      "delivered",
+    );
+    const { request } = log.deliveries[0].attempts[0];
+    const headers = Object.fromEntries(request.headers.map(({ name, value }: any) => [name, value]));
+    // What the receiver got is what the log shows, header for header and byte for byte.
+    expect(Object.keys(headers).sort()).toEqual([
+      "content-type",
+      "user-agent",
+      "x-service-signature",
+      "x-service-timestamp",
+    ]);
+    for (const [name, value] of Object.entries(headers)) expect(received!.headers[name], name).toBe(value);
+    expect([request.body, request.bodyTruncated]).toEqual([received!.rawBody, false]);
+
+    const { publicKey } = ok(await live.request("GET", "/v1/public-key"), 200);
+    const check = (rawBody: string) =>
+      verifyWebhook({
+        publicKey,
+        timestamp: headers["x-service-timestamp"],
+        signature: headers["x-service-signature"],
+        rawBody,
+        now: Date.parse(log.deliveries[0].attempts[0].startedAt),
+      });
+    expect(check(request.body).eventId).toBe(log.deliveries[0].eventId);
+    expect(() => check(request.body.replace("TRANSACTION_CREATED", "STATUS_CHANGE"))).toThrow(
+      expect.objectContaining({ check: "signature" }),
+    );
+  });
+
+  it("keeps the first 64 KiB of a longer body, never half a character, and says it was cut", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const { webhookId } = await followedRamp(live, caller, target.url(), ["TRANSACTION_CREATED"]);
+    await target.waitFor(1);
+    const { id: deliveryId } = (await deliveries(live, caller, webhookId)).deliveries[0];
+    // "é" is two bytes: the cut at an odd byte count would fall inside one.
+    const body = `{${"é".repeat(MAX_LOGGED_BODY_BYTES)}}`;
+    const attempt = { durationMs: 1, statusCode: 204, error: null, request: { headers: {}, body } };
+    await insertAttempts(live.app.writes, [{ deliveryId, startedAt: new Date(Date.now() + 60_000), ...attempt }]);
+
+    const logged = (await deliveries(live, caller, webhookId)).deliveries[0].attempts.at(-1).request;
+    expect(logged.bodyTruncated).toBe(true);
+    expect(logged.body).toBe(`{${"é".repeat((MAX_LOGGED_BODY_BYTES - 2) / 2)}`);
+    expect(Buffer.byteLength(logged.body)).toBe(MAX_LOGGED_BODY_BYTES - 1);
   });
 
   it("sends only the subscribed event types, and follows a widget session's ramps", async () => {
@@ -879,6 +938,80 @@ describe("delivery log and redelivery", () => {
   });
 });
 
+describe("test events", () => {
+  const sendTest = (t: TestApp, caller: Caller, webhookId: string) =>
+    t.request("POST", `/v1/webhook/${webhookId}/test`, { headers: caller.secret });
+
+  it("sends a signed WEBHOOK_TEST through the delivery path, one per call, which the receiver package verifies", async () => {
+    const caller = await newCaller(live);
+    const target = await receiver(live);
+    const quoteId = await quote(live, caller);
+    const webhookId = await subscribe(live, caller, { url: target.url(), quoteId });
+
+    const queued = ok(await sendTest(live, caller, webhookId), 202);
+    expect(queued).toMatchObject({ eventType: "WEBHOOK_TEST", status: "pending", attempts: [], deliveredAt: null });
+    const [received] = await target.waitFor(1);
+    const { publicKey } = ok(await live.request("GET", "/v1/public-key"), 200);
+    const check = (rawBody: string) =>
+      verifyReceived({
+        publicKey,
+        timestamp: received!.headers["x-service-timestamp"],
+        signature: received!.headers["x-service-signature"],
+        rawBody,
+      });
+    expect(check(received!.rawBody)).toEqual({
+      eventId: queued.eventId,
+      eventType: "WEBHOOK_TEST",
+      timestamp: expect.any(String),
+      payload: { test: true, webhookId, quoteId, sessionId: null },
+    });
+    expect(() => check(received!.rawBody.replace(webhookId, crypto.randomUUID()))).toThrow(
+      expect.objectContaining({ check: "signature" }),
+    );
+
+    const second = ok(await sendTest(live, caller, webhookId), 202);
+    expect(second.eventId).not.toBe(queued.eventId);
+    const log = await waitFor(
+      () => deliveries(live, caller, webhookId),
+      (page) => page.deliveries.every((delivery: any) => delivery.status === "delivered"),
+      "both delivered",
+    );
+    expect(log.deliveries.map((delivery: any) => [delivery.id, delivery.eventType, delivery.attempts.length])).toEqual([
+      [second.id, "WEBHOOK_TEST", 1],
+      [queued.id, "WEBHOOK_TEST", 1],
+    ]);
+    expect(log.deliveries[1].attempts[0].request.body).toBe(received!.rawBody);
+    await sleep(200);
+    expect(target.received.map((delivery) => JSON.parse(delivery.rawBody).eventId)).toEqual([
+      queued.eventId,
+      second.eventId,
+    ]);
+    // The ramp feed reads past test events: no ramp's subscriber is sent them.
+    const { entries, passedOver } = await readOutbox(live.app.reads, 0, 1_000_000);
+    expect(entries.some((entry) => (entry.body.eventType as string) === "WEBHOOK_TEST")).toBe(false);
+    expect(passedOver.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers 404 for another profile's webhook and refuses a disabled one, queueing nothing", async () => {
+    const owner = await newCaller(manual);
+    const other = await newCaller(manual);
+    const webhookId = await subscribe(manual, owner, {
+      url: "https://hooks.example/x",
+      quoteId: await quote(manual, owner),
+    });
+    expectError(await sendTest(manual, other, webhookId), 404, "NOT_FOUND");
+    expectError(await sendTest(manual, owner, crypto.randomUUID()), 404, "NOT_FOUND");
+
+    await manual.app.db.webhookSubscription.update({ where: { id: webhookId }, data: { isActive: false } });
+    const refused = await sendTest(manual, owner, webhookId);
+    expectError(refused, 400, "VALIDATION_FAILED");
+    expect(refused.body.error.details).toEqual([
+      { field: "id", message: "is a disabled webhook: register it again to resume deliveries" },
+    ]);
+    expect((await deliveries(manual, owner, webhookId)).totalCount).toBe(0);
+  });
+});
+
 describe("GraphQL", () => {
   const gql = async (caller: Caller, query: string, variables?: Record<string, unknown>) =>
     (await manual.graphql(query, variables, caller.secret)).body;
@@ -936,7 +1069,7 @@ describe("GraphQL", () => {
     const t0 = Date.now() + 60_000;
     await runAt(t0);
     const DELIVERIES =
-      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error } } } } } } } }";
+      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error request { headers { name value } body bodyTruncated } } } } } } } } }";
     const withLog = (await gql(caller, DELIVERIES)).data.webhooks.edges.find(
       (edge: any) => edge.node.id === registered[0].id,
     ).node;
@@ -951,6 +1084,9 @@ describe("GraphQL", () => {
       [new Date(t0).toISOString(), 204, null],
     ]);
     expect(delivery.eventId).toBe(target.received.at(-1)!.event!.eventId);
+    const restLog = await deliveries(manual, caller, registered[0].id);
+    expect(delivery.attempts[0].request).toEqual(restLog.deliveries[0].attempts[0].request);
+    expect(delivery.attempts[0].request.body).toBe(target.received.at(-1)!.rawBody);
 
     const REDELIVER =
       "mutation ($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { delivery { id status nextAttemptAt } } }";
@@ -958,6 +1094,12 @@ describe("GraphQL", () => {
     expect(redelivered.data.redeliverWebhookDelivery.delivery).toMatchObject({ id: delivery.id, status: "PENDING" });
     const unknown = await gql(caller, REDELIVER, { webhookId: registered[0].id, deliveryId: crypto.randomUUID() });
     expect(unknown.errors[0].extensions.code).toBe("NOT_FOUND");
+    const tested = await gql(
+      caller,
+      "mutation ($webhookId: ID!) { sendWebhookTestEvent(webhookId: $webhookId) { delivery { id eventType status } } }",
+      { webhookId: registered[0].id },
+    );
+    expect(tested.data.sendWebhookTestEvent.delivery).toMatchObject({ eventType: "WEBHOOK_TEST", status: "PENDING" });
 
     const DELETE = "mutation ($id: ID!) { deleteWebhook(id: $id) { deletedWebhookId } }";
     expect((await gql(caller, DELETE, { id: registered[0].id })).data).toEqual({

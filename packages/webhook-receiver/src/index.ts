@@ -12,8 +12,8 @@ export const WEBHOOK_EVENT_TYPES = ["TRANSACTION_CREATED", "STATUS_CHANGE"] as c
 export const TRANSACTION_STATUSES = ["PENDING", "COMPLETE", "FAILED"] as const;
 export const TRANSACTION_TYPES = ["BUY", "SELL"] as const;
 
-/** The body of a delivery. */
-export interface WebhookEvent {
+/** The body of a ramp event's delivery. */
+export interface RampWebhookEvent {
   /** The same for every attempt at one event: deduplicate on it (delivery is at least once). */
   eventId: string;
   eventType: (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -28,6 +28,23 @@ export interface WebhookEvent {
     transactionType: (typeof TRANSACTION_TYPES)[number];
   };
 }
+
+/** The body of a test event, sent on request (POST /v1/webhook/{id}/test): it reports on no ramp. */
+export interface WebhookTestEvent {
+  eventId: string;
+  eventType: "WEBHOOK_TEST";
+  timestamp: string;
+  payload: {
+    test: true;
+    /** The subscription it was sent for, and what that follows. */
+    webhookId: string;
+    quoteId: string | null;
+    sessionId: string | null;
+  };
+}
+
+/** The body of a delivery: tell the two apart by `eventType`. */
+export type WebhookEvent = RampWebhookEvent | WebhookTestEvent;
 
 export type WebhookVerificationCheck = "timestamp" | "signature" | "payload";
 
@@ -146,6 +163,21 @@ function eventOf(body: unknown): WebhookEvent {
   const payload = record(event.payload, "payload");
   const timestamp = text(event.timestamp, "timestamp");
   if (!RFC3339.test(timestamp)) throw fault("timestamp", "an RFC 3339 date-time");
+  const nullableText = (value: unknown, path: string) => (value === null ? null : text(value, path));
+  if (event.eventType === "WEBHOOK_TEST") {
+    if (payload.test !== true) throw fault("payload.test", "true");
+    return {
+      eventId: text(event.eventId, "eventId"),
+      eventType: "WEBHOOK_TEST",
+      timestamp,
+      payload: {
+        test: true,
+        webhookId: text(payload.webhookId, "payload.webhookId"),
+        quoteId: nullableText(payload.quoteId, "payload.quoteId"),
+        sessionId: nullableText(payload.sessionId, "payload.sessionId"),
+      },
+    };
+  }
   return {
     eventId: text(event.eventId, "eventId"),
     eventType: oneOf(WEBHOOK_EVENT_TYPES, event.eventType, "eventType"),
@@ -153,7 +185,7 @@ function eventOf(body: unknown): WebhookEvent {
     payload: {
       quoteId: text(payload.quoteId, "payload.quoteId"),
       transactionId: text(payload.transactionId, "payload.transactionId"),
-      sessionId: payload.sessionId === null ? null : text(payload.sessionId, "payload.sessionId"),
+      sessionId: nullableText(payload.sessionId, "payload.sessionId"),
       transactionStatus: oneOf(TRANSACTION_STATUSES, payload.transactionStatus, "payload.transactionStatus"),
       transactionType: oneOf(TRANSACTION_TYPES, payload.transactionType, "payload.transactionType"),
     },

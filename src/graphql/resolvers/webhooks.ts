@@ -6,6 +6,7 @@ import {
   listWebhooks,
   redeliverWebhookDelivery,
   registerWebhook,
+  sendWebhookTestEvent,
 } from "../../operations/webhooks.js";
 import { idField } from "../../output.js";
 import { webhookDeliveryView, webhookView } from "../../webhooks/types.js";
@@ -48,6 +49,12 @@ export const WebhooksResolver = operationResolver("WebhooksResolver", [
     payload: { delivery: webhookDeliveryView.describe("The delivery, in its new round (a PENDING one unchanged).") },
     description: "Sends a delivered or failed event again in a new round, with the same eventId.",
     args: { deliveryId: {}, webhookId: { field: "id" } },
+  }),
+  operationField(sendWebhookTestEvent, {
+    mutation: "sendWebhookTestEvent",
+    payload: { delivery: webhookDeliveryView.describe("The test event's delivery, PENDING: follow it in the log.") },
+    description: "Sends a signed WEBHOOK_TEST event to the subscription's URL, as any delivery is sent and logged.",
+    args: { webhookId: { field: "id" } },
   }),
 ]);
 

@@ -1,6 +1,6 @@
-import { WEBHOOK_EVENT_TYPES } from "../../events/outbox.js";
 import { SIGNATURE_SCHEME } from "../../webhooks/signing.js";
 import {
+  DELIVERED_EVENT_TYPES,
   registerWebhookInput,
   signingKeyView,
   WEBHOOK_DELIVERY_STATUSES,
@@ -13,12 +13,16 @@ import { enumOf, namedEnumOf } from "./enums.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
-registerGraphQLEnum(enumOf(WEBHOOK_EVENT_TYPES), {
+registerGraphQLEnum(enumOf(DELIVERED_EVENT_TYPES), {
   name: "WebhookEventType",
-  description: "The ramp events webhooks carry.",
+  description: "The events webhooks carry: ramp events, which a subscription names, and test events.",
   valuesConfig: {
     TRANSACTION_CREATED: { description: "A ramp was registered on the followed quote or widget session." },
     STATUS_CHANGE: { description: "A ramp on the followed quote or widget session changed status." },
+    WEBHOOK_TEST: {
+      description:
+        "A test event sent on request (sendWebhookTestEvent); no subscription names it, every one can be sent it.",
+    },
   },
 });
 

@@ -7,6 +7,7 @@ import {
   listWebhooks,
   redeliverWebhookDelivery,
   registerWebhook,
+  sendWebhookTestEvent,
 } from "../../operations/webhooks.js";
 import { jsonSchema } from "../http.js";
 import { operationRoute } from "../operation-route.js";
@@ -54,6 +55,15 @@ export function webhookRoutes(server: FastifyInstance, app: App) {
   operationRoute(server, app, redeliverWebhookDelivery, {
     method: "POST",
     url: "/v1/webhook/:id/deliveries/:deliveryId/redeliver",
+    tags,
+    status: 202,
+    errors: [400, 401, 403, 404],
+  });
+
+  // Not in the published reference: a test event through the real delivery path, followed in the delivery log.
+  operationRoute(server, app, sendWebhookTestEvent, {
+    method: "POST",
+    url: "/v1/webhook/:id/test",
     tags,
     status: 202,
     errors: [400, 401, 403, 404],

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RampEvent" ALTER COLUMN "rampId" DROP NOT NULL;
