@@ -116,7 +116,7 @@ describe("the webhook receiver package on a running server's deliveries", () => 
     const fetchesBefore = keyFetches.length;
     for (let i = 0; i < 2; i++) {
       const { rampId, delivery } = await deliveryOfNewRamp();
-      expect((await receiver.receive(delivery)).event.payload.transactionId).toBe(rampId);
+      expect((await receiver.receive(delivery)).event).toMatchObject({ payload: { transactionId: rampId } });
     }
     expect(keyFetches.slice(fetchesBefore)).toEqual([server.url]);
   });

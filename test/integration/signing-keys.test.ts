@@ -283,9 +283,9 @@ describe("rotation", () => {
     const rawBody = JSON.stringify(sampleEvent());
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = await second.app.signingKeys.sign(timestamp, rawBody);
-    expect(verifyWebhook({ publicKey: info.publicKey, timestamp, signature, rawBody }).payload.transactionStatus).toBe(
-      "COMPLETE",
-    );
+    expect(verifyWebhook({ publicKey: info.publicKey, timestamp, signature, rawBody })).toMatchObject({
+      payload: { transactionStatus: "COMPLETE" },
+    });
     expect(() => verifyWebhook({ publicKey: before, timestamp, signature, rawBody })).toThrow(/signature check failed/);
 
     expect(await t.app.db.signingKey.count({ where: { activeSlot: "active" } })).toBe(1);

@@ -5,8 +5,7 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RampEventBody } from "../../src/events/outbox.js";
-import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
+import { verifyWebhook, type RampWebhookEvent, type WebhookTestEvent } from "@ramp-gateway/webhook-receiver";
 
 /** A throwaway CA and a certificate it signed for the receiver's names (127.0.0.1, ::1, receiver.test and its subdomains). */
 export interface TestCertificates {
@@ -88,8 +87,10 @@ export interface ReceivedDelivery {
   path: string;
   headers: IncomingHttpHeaders;
   rawBody: string;
-  /** The verified event; undefined when verification failed (see verificationError). */
-  event: RampEventBody | undefined;
+  /** The verified ramp event; undefined when verification failed (see verificationError) or for a test event. */
+  event: RampWebhookEvent | undefined;
+  /** The verified test event (POST /v1/webhook/{id}/test), when it was one. */
+  testEvent: WebhookTestEvent | undefined;
   verificationError: string | undefined;
   receivedAt: number;
 }
@@ -159,17 +160,20 @@ export async function startWebhookReceiver(
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const rawBody = Buffer.concat(chunks).toString("utf8");
-      let event: RampEventBody | undefined;
+      let event: RampWebhookEvent | undefined;
+      let testEvent: WebhookTestEvent | undefined;
       let verificationError: string | undefined;
       try {
         if (!receiver.publicKey) throw new Error("no public key to verify with");
-        event = verifyWebhook({
+        const verified = verifyWebhook({
           publicKey: receiver.publicKey,
           timestamp: String(request.headers["x-service-timestamp"] ?? ""),
           signature: String(request.headers["x-service-signature"] ?? ""),
           rawBody,
           now: receiver.clock(),
         });
+        if (verified.eventType === "WEBHOOK_TEST") testEvent = verified;
+        else event = verified;
       } catch (error) {
         verificationError = (error as Error).message;
       }
@@ -179,6 +183,7 @@ export async function startWebhookReceiver(
         headers: request.headers,
         rawBody,
         event,
+        testEvent,
         verificationError,
         receivedAt: Date.now(),
       });
