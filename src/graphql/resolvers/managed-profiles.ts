@@ -18,7 +18,8 @@ import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { Customer } from "../types/customers.js";
 import { historyInputOf, RampConnection, RampHistoryArgs } from "../types/ramps.js";
 import { toRamp } from "./ramps.js";
-import { ApiCredentialConnection, CreateApiCredentialInput } from "../types/credentials.js";
+import { ApiCredentialConnection } from "../types/credentials.js";
+import { newCredentialInput } from "./credentials.js";
 import {
   CreateManagedProfileInput,
   CreateManagedProfilePayload,
@@ -67,14 +68,7 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
       credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
     },
     description: "Issues a credential for a child; the secret is returned only here.",
-    args: {
-      input: {
-        type: () => CreateApiCredentialInput,
-        nullable: true,
-        description: "Name and expiry; the input, like each of its fields, may be left out.",
-      },
-      profileId: {},
-    },
+    args: { input: newCredentialInput, profileId: {} },
   }),
   operationField(revokeManagedProfileApiCredential, {
     mutation: "revokeManagedProfileCredential",
