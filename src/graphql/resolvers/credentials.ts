@@ -3,20 +3,13 @@ import type { ApiCredentialEventView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
 import { Auth } from "../auth-directive.js";
-import { operationField, operationResolver, type FieldArg } from "../operation-field.js";
+import { operationField, operationResolver } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { actingFor, fieldDelegation } from "../acting.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
 import { ApiCredentialConnection, ApiCredentialEvent, CreateApiCredentialInput } from "../types/credentials.js";
 import { issuedCredential } from "../../credentials/types.js";
 import { idField } from "../../output.js";
-
-/** A new credential's name and expiry, for the caller's own credential and for a child's. */
-export const newCredentialInput: FieldArg = {
-  type: () => CreateApiCredentialInput,
-  nullable: true,
-  description: "Name and expiry; the input, like each of its fields, may be left out.",
-};
 
 export const CredentialsResolver = operationResolver("CredentialsResolver", [
   operationField(listApiCredentials, {
@@ -31,7 +24,7 @@ export const CredentialsResolver = operationResolver("CredentialsResolver", [
       credential: issuedCredential.describe("The new credential with its secret value, shown only this once."),
     },
     description: "Creates a credential; its secret value is returned only here.",
-    args: { input: newCredentialInput },
+    args: { input: { type: () => CreateApiCredentialInput, nullable: true } },
   }),
   operationField(revokeApiCredential, {
     mutation: "revokeApiCredential",

@@ -18,8 +18,7 @@ import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { Customer } from "../types/customers.js";
 import { historyInputOf, RampConnection, RampHistoryArgs } from "../types/ramps.js";
 import { toRamp } from "./ramps.js";
-import { ApiCredentialConnection } from "../types/credentials.js";
-import { newCredentialInput } from "./credentials.js";
+import { ApiCredentialConnection, CreateApiCredentialInput } from "../types/credentials.js";
 import {
   CreateManagedProfileInput,
   CreateManagedProfilePayload,
@@ -50,10 +49,7 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
     returns: () => CreateManagedProfilePayload,
     description: "Creates a child; an identical retry returns the existing one.",
     args: {
-      input: {
-        type: () => CreateManagedProfileInput,
-        description: "The child's subject, contact email and customer type.",
-      },
+      input: { type: () => CreateManagedProfileInput },
     },
   }),
   operationField(deleteManagedProfile, {
@@ -68,7 +64,7 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
       credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
     },
     description: "Issues a credential for a child; the secret is returned only here.",
-    args: { input: newCredentialInput, profileId: {} },
+    args: { input: { type: () => CreateApiCredentialInput, nullable: true }, profileId: {} },
   }),
   operationField(revokeManagedProfileApiCredential, {
     mutation: "revokeManagedProfileCredential",
