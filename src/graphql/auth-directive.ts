@@ -17,6 +17,7 @@ import { CAPABILITIES, type Capability } from "../auth/capabilities.js";
 import { DELEGATION_RULES, type DelegationName, type DelegationRule } from "../auth/delegation.js";
 import type { AccessRule } from "../operations/operation.js";
 import type { GraphQLContext } from "./context.js";
+import { described } from "./types/enums.js";
 
 const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
   SIGN_IN: "Sign-in and session renewal; open to every caller, anonymous included.",
@@ -61,9 +62,7 @@ const DELEGATION_DESCRIPTIONS: Record<DelegationName, string> = {
 const delegationEnum = new GraphQLEnumType({
   name: "Delegation",
   description: "How X-Managed-Profile-Id and managed children's own credentials apply to a field.",
-  values: Object.fromEntries(
-    Object.entries(DELEGATION_DESCRIPTIONS).map(([name, description]) => [name, { value: name, description }]),
-  ),
+  values: described(DELEGATION_DESCRIPTIONS),
 });
 
 export const authDirective = new GraphQLDirective({
@@ -90,36 +89,26 @@ export function Auth(rule: AccessRule): MethodDecorator & PropertyDecorator {
   return Directive(`@auth(requires: [${rule.requires.join(", ")}], delegation: ${rule.delegation})`);
 }
 
-const declaredRules = new WeakMap<object, DelegationRule>();
+/** Each field's @auth, read once: reading a directive coerces its arguments again every time. */
+const declaredAuth = new WeakMap<object, DeclaredAuth | undefined>();
+type DeclaredAuth = { requires: Capability[]; delegation: DelegationName };
+
+function authOf(schema: GraphQLSchema, field: GraphQLField<unknown, unknown> | GraphQLFieldConfig<unknown, unknown>) {
+  if (!declaredAuth.has(field))
+    declaredAuth.set(field, getDirective(schema, field, "auth")?.[0] as DeclaredAuth | undefined);
+  return declaredAuth.get(field);
+}
 
 /** The delegation rule a field declares in its @auth. */
 export function declaredDelegation(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): DelegationRule {
-  let rule = declaredRules.get(field);
-  if (!rule) {
-    const name = getDirective(schema, field, "auth")?.[0]?.delegation as DelegationName | undefined;
-    if (!name) throw new Error(`GraphQL field ${field.name} needs an acting context but declares no @auth`);
-    rule = DELEGATION_RULES[name];
-    declaredRules.set(field, rule);
-  }
-  return rule;
+  const name = authOf(schema, field)?.delegation;
+  if (!name) throw new Error(`GraphQL field ${field.name} needs an acting context but declares no @auth`);
+  return DELEGATION_RULES[name];
 }
 
 /** The same caller checks, in the same order, as REST. */
 function authorize(context: GraphQLContext, requires: Capability[]): void {
   context.app.delegation.checkCaller(context.principal, context.selector, requires);
-}
-
-/** What each field's @auth requires, read once: reading a directive coerces its arguments again every time. */
-const declaredCapabilities = new WeakMap<object, Capability[] | undefined>();
-
-function requiredCapabilities(
-  schema: GraphQLSchema,
-  field: GraphQLField<unknown, unknown> | GraphQLFieldConfig<unknown, unknown>,
-): Capability[] | undefined {
-  if (declaredCapabilities.has(field)) return declaredCapabilities.get(field);
-  const requires = getDirective(schema, field, "auth")?.[0]?.requires as Capability[] | undefined;
-  declaredCapabilities.set(field, requires);
-  return requires;
 }
 
 /**
@@ -135,7 +124,7 @@ export function authorizeRootFields(
   const root = schema.getRootType(operation.operation);
   for (const selection of operation.selectionSet.selections) {
     const field = selection.kind === Kind.FIELD ? root?.getFields()[selection.name.value] : undefined;
-    const requires = field && requiredCapabilities(schema, field);
+    const requires = field && authOf(schema, field)?.requires;
     if (requires) authorize(context, requires);
   }
 }
@@ -150,7 +139,7 @@ export function enforceAuth(schema: GraphQLSchema): GraphQLSchema {
   );
   return mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
-      const requires = requiredCapabilities(schema, field);
+      const requires = authOf(schema, field)?.requires;
       if (!requires && roots.has(typeName)) throw new Error(`GraphQL ${typeName}.${fieldName} declares no @auth rule`);
       if (!requires) return field;
       // A field without a resolver of its own reads its property: it is checked all the same.

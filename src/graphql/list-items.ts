@@ -72,30 +72,6 @@ function itemsOf(selectionSet: SelectionSetNode, parent: GraphQLCompositeType, t
  */
 const fixedCounts = new WeakMap<OperationDefinitionNode, number>();
 
-function countItems(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
-  variables: Record<string, unknown> | undefined,
-): number {
-  const fixed = !operation.variableDefinitions?.length;
-  const known = fixed ? fixedCounts.get(operation) : undefined;
-  if (known !== undefined) return known;
-  const root = schema.getRootType(operation.operation);
-  if (!root) return 0;
-  // Variables the operation's definitions refuse are refused by its execution, before anything runs.
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
-  if (coerced.errors) return 0;
-  const fragments = new Map(
-    document.definitions
-      .filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
-      .map((fragment) => [fragment.name.value, fragment]),
-  );
-  const items = itemsOf(operation.selectionSet, root, 1, { schema, fragments, variables: coerced.coerced });
-  if (fixed) fixedCounts.set(operation, items);
-  return items;
-}
-
 /**
  * Refuses an operation whose pages could hold more than `maxItems` items in all, pages within pages
  * multiplied (`webhooks(first: 100) { deliveries(first: 100) }` is 10,100). A static cost cannot see page
@@ -108,7 +84,21 @@ export function refuseLargeLists(
   variables: Record<string, unknown> | undefined,
   maxItems: number,
 ): void {
-  const items = countItems(schema, document, operation, variables);
+  const fixed = !operation.variableDefinitions?.length;
+  let items = fixed ? fixedCounts.get(operation) : undefined;
+  if (items === undefined) {
+    const root = schema.getRootType(operation.operation);
+    // Variables the operation's definitions refuse are refused by its execution, before anything runs.
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+    if (!root || coerced.errors) return;
+    const fragments = new Map(
+      document.definitions
+        .filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
+        .map((fragment) => [fragment.name.value, fragment]),
+    );
+    items = itemsOf(operation.selectionSet, root, 1, { schema, fragments, variables: coerced.coerced });
+    if (fixed) fixedCounts.set(operation, items);
+  }
   if (items > maxItems)
     throw new AppError(
       "VALIDATION_FAILED",

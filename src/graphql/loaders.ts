@@ -77,6 +77,8 @@ async function actingForChildren<Value>(
   );
 }
 
+const batching = <Key, Value>(batch: DataLoader.BatchLoadFn<Key, Value>) => new DataLoader(batch, { cache: false });
+
 /**
  * New loaders for one request (or one subscription). They batch but do not cache: a subscription's
  * context lives as long as its stream, and a cached error log would go stale there. Each is made when a
@@ -93,43 +95,37 @@ class RequestLoaders implements GraphQLLoaders {
   constructor(private readonly app: App) {}
 
   get rampErrors() {
-    return (this.#rampErrors ??= new DataLoader(
-      async (rampIds) => {
-        const byRamp = await this.app.ramps.errorsOfRamps(rampIds);
-        return rampIds.map((id) => byRamp.get(id) ?? []);
-      },
-      { cache: false },
-    ));
+    return (this.#rampErrors ??= batching(async (rampIds) => {
+      const byRamp = await this.app.ramps.errorsOfRamps(rampIds);
+      return rampIds.map((id) => byRamp.get(id) ?? []);
+    }));
   }
 
   get profile() {
-    return (this.#profile ??= new DataLoader((profileIds) => this.app.profiles.getMany(profileIds), { cache: false }));
+    return (this.#profile ??= batching((profileIds) => this.app.profiles.getMany(profileIds)));
   }
 
   get childRamps() {
-    return (this.#childRamps ??= new DataLoader(
+    return (this.#childRamps ??= batching(
       perManagerAndPage((manager, childIds, page: HistoryPage) =>
         actingForChildren(this.app, manager, childIds, (allowed) => this.app.ramps.histories(allowed, page)),
       ),
-      { cache: false },
     ));
   }
 
   get childCustomers() {
-    return (this.#childCustomers ??= new DataLoader(
+    return (this.#childCustomers ??= batching(
       perManagerAndPage((manager, childIds) =>
         actingForChildren(this.app, manager, childIds, (allowed) => this.app.kyc.customersOfMany(allowed)),
       ),
-      { cache: false },
     ));
   }
 
   get childCredentials() {
-    return (this.#childCredentials ??= new DataLoader(
+    return (this.#childCredentials ??= batching(
       perManagerAndPage((manager, childIds, page: ListPage) =>
         this.app.managedProfiles.listCredentialsOfChildren(manager.actorProfileId, childIds, page),
       ),
-      { cache: false },
     ));
   }
 }

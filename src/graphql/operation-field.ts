@@ -10,7 +10,7 @@ import { Acting, Operator, OptionalActing } from "./acting.js";
 import { Auth } from "./auth-directive.js";
 import type { GraphQLContext } from "./context.js";
 import { offsetPage, PageArgs, pageConnection } from "./types/connection.js";
-import { inputField } from "./types/input-type.js";
+import { inputField, inputTypeDescription } from "./types/input-type.js";
 import type { TypeThunk } from "./types/output-type.js";
 import { payloadType } from "./types/payload.js";
 
@@ -61,7 +61,7 @@ export function performField<Result>(
  * One argument of a root field, as its face declares it. An argument named as a field of the operation's input is
  * that field (inputField types and describes it): the face says only what differs, such as a named enum, a
  * default or the input field it fills under another name (`field`). Any other argument (an `input` object) says
- * its type and description.
+ * its type, and its description unless it is an input type's (inputType).
  */
 export interface FieldArg {
   type?: TypeThunk;
@@ -161,7 +161,7 @@ function argumentsOf(operation: AnyOperation, fieldName: string, face: FaceOptio
     const schema = shape[field];
     const derived = schema && inputField(schema, own.type);
     const type = own.type ?? derived?.type;
-    const description = own.description ?? derived?.description;
+    const description = own.description ?? derived?.description ?? inputTypeDescription(own.type?.());
     if (!type || !description) throw new Error(`GraphQL argument ${fieldName}(${name}) needs a type and a description`);
     // A default of the face's own fills the argument in GraphQL: it is non-null unless the face says otherwise.
     const nullable = "defaultValue" in own ? own.nullable : (own.nullable ?? derived?.nullable);

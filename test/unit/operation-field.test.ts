@@ -10,6 +10,7 @@ import type { AppError } from "../../src/errors.js";
 import { authDirective } from "../../src/graphql/auth-directive.js";
 import type { GraphQLContext } from "../../src/graphql/context.js";
 import { GRAPHQL_FACES, operationField, operationResolver } from "../../src/graphql/operation-field.js";
+import { inputType } from "../../src/graphql/types/input-type.js";
 import { outputType } from "../../src/graphql/types/output-type.js";
 import { defineOpenOperation, defineOperation } from "../../src/operations/operation.js";
 import { idField, outputObject } from "../../src/output.js";
@@ -40,6 +41,16 @@ const nameThing = defineOpenOperation(
     run: (_app, acting, { id, label }) => ({ id, label: `${label} by ${acting?.subjectProfileId ?? "anyone"}` }),
   },
 );
+const relabelThing = defineOpenOperation(
+  { requires: ["QUOTE"], delegation: "DELEGATED" },
+  {
+    name: "relabelThing",
+    summary: "Relabels a thing.",
+    input: z.object({ id: z.uuid().describe("Which."), label: z.string().describe("The new label.") }),
+    run: (_app, _acting, thing) => thing,
+  },
+);
+const RelabelThingInput = inputType("RelabelThingInput", relabelThing.input, { description: "A thing, relabelled." });
 
 const ThingResolver = operationResolver("ThingResolver", [
   operationField(readThing, {
@@ -61,6 +72,13 @@ const ThingResolver = operationResolver("ThingResolver", [
     check: ({ input }) => {
       if (input === "refused") throw new Error("the field's own check refused it");
     },
+  }),
+  operationField(relabelThing, {
+    mutation: "relabelThing",
+    payload: { thing: thing.describe("The relabelled thing.") },
+    description: "Relabels a thing.",
+    // An argument of an input type is described as that type is.
+    args: { input: { type: () => RelabelThingInput } },
   }),
 ]);
 
@@ -100,6 +118,9 @@ describe("GraphQL root fields declared from operations", () => {
     );
     expect(printed).toContain("): NameThingPayload! @auth(requires: [QUOTE], delegation: DELEGATED)");
     expect(printed).toContain('type NameThingPayload {\n  """The named thing."""\n  thing: TestThing!\n}');
+    expect(printed).toContain(
+      '  relabelThing(\n    """A thing, relabelled."""\n    input: RelabelThingInput!\n  ): RelabelThingPayload!',
+    );
     // The parity test walks the fields through the operations they perform.
     expect(GRAPHQL_FACES.get(readThing)).toBe("thing");
     expect(GRAPHQL_FACES.get(nameThing)).toBe("nameThing");

@@ -29,7 +29,7 @@ export const AdminResolver = operationResolver("AdminResolver", [
     payload: { manager: managerPolicyView.describe("The manager's policy now.") },
     description: "Enables, updates or disables a manager.",
     args: {
-      policy: { type: () => ManagerPolicyInput, description: "The whole new policy." },
+      policy: { type: () => ManagerPolicyInput },
       profileId: {},
     },
     toInput: ({ profileId, policy }) => ({ profileId, ...(policy as object) }),
@@ -65,10 +65,7 @@ export const AdminResolver = operationResolver("AdminResolver", [
     },
     description: "Issues a partner-managed credential bound to one existing profile.",
     args: {
-      input: {
-        type: () => PartnerCredentialInput,
-        description: "The bound profile, and the optional name and expiry.",
-      },
+      input: { type: () => PartnerCredentialInput },
       partnerId: {},
     },
   }),

@@ -42,10 +42,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     description:
       "Creates the subject's BR subaccount for a customer type, returns the existing one unchanged, or reopens a rejected one for a new KYC.",
     args: {
-      input: {
-        type: () => CreateBrazilSubaccountInput,
-        description: "The customer type, name and tax id; the other fields are accepted as REST accepts them.",
-      },
+      input: { type: () => CreateBrazilSubaccountInput },
     },
     toInput: ({ input }) => {
       const { customerType, ...fields } = input as { customerType: string };
@@ -57,7 +54,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     returns: () => SubmitBrazilKycPayload,
     description:
       "Submits level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay.",
-    args: { input: { type: () => SubmitBrazilKycInput, description: "The person's data and uploaded documents." } },
+    args: { input: { type: () => SubmitBrazilKycInput } },
   }),
   operationField(BR.kycStatus, {
     query: "brazilKycStatus",
@@ -102,7 +99,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
         description:
           "1 to 128 visible ASCII characters (else IDEMPOTENCY_KEY_REQUIRED), as REST's Idempotency-Key header, with which it shares its keys: another input under a used key is IDEMPOTENCY_KEY_MISMATCH, one still running IDEMPOTENCY_KEY_IN_USE.",
       },
-      input: { type: () => ImportBrazilKycTokenInput, description: "The token and the subject's consent." },
+      input: { type: () => ImportBrazilKycTokenInput },
     },
     // The key is checked as REST checks the header, and refused after the corridor policy like it.
     check: ({ idempotencyKey: key }) => idempotencyKey(key as string),
@@ -115,10 +112,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     description:
       "Records that the subject started Brazilian KYC from a quote (and a widget session); recording it again answers the first record. OnboardingStatus.latestBrazilKycAttempt shows it.",
     args: {
-      input: {
-        type: () => RecordBrazilKycAttemptInput,
-        description: "The quote, the tax id and the widget session.",
-      },
+      input: { type: () => RecordBrazilKycAttemptInput },
     },
   }),
   operationField(BR.uploadUrls, {
@@ -127,10 +121,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     description:
       "Opens the uploads level 1 KYC of an individual subaccount names: its identity document and a selfie, each file PUT to its URL.",
     args: {
-      input: {
-        type: () => RequestBrazilKycUploadsInput,
-        description: "The subaccount and the identity document.",
-      },
+      input: { type: () => RequestBrazilKycUploadsInput },
     },
   }),
   operationField(BR.selfieUpload, {
@@ -146,7 +137,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     },
     description: "Opens the upload of a document for a company subaccount's KYB; brazilKybDocument follows its files.",
     args: {
-      input: { type: () => CreateBrazilKybDocumentInput, description: "The document's type and sides." },
+      input: { type: () => CreateBrazilKybDocumentInput },
       subAccountId: {},
     },
   }),
@@ -164,7 +155,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     description:
       "Adds an ultimate beneficial owner to a company subaccount, identified by KYB documents of it whose files arrived; submitBrazilKyb names it.",
     args: {
-      input: { type: () => CreateBrazilKybBeneficialOwnerInput, description: "The person and their documents." },
+      input: { type: () => CreateBrazilKybBeneficialOwnerInput },
       subAccountId: {},
     },
   }),
@@ -174,10 +165,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     description:
       "Submits level 1 KYB of a company subaccount through the API: in review at once, decided after the provider's delay; brazilKybAttempt follows it.",
     args: {
-      input: {
-        type: () => SubmitBrazilKybInput,
-        description: "The company's data, its beneficial owners and documents.",
-      },
+      input: { type: () => SubmitBrazilKybInput },
       subAccountId: {},
     },
   }),

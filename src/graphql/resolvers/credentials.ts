@@ -24,13 +24,7 @@ export const CredentialsResolver = operationResolver("CredentialsResolver", [
       credential: issuedCredential.describe("The new credential with its secret value, shown only this once."),
     },
     description: "Creates a credential; its secret value is returned only here.",
-    args: {
-      input: {
-        type: () => CreateApiCredentialInput,
-        nullable: true,
-        description: "Name and expiry; the input, like each of its fields, may be left out.",
-      },
-    },
+    args: { input: { type: () => CreateApiCredentialInput, nullable: true } },
   }),
   operationField(revokeApiCredential, {
     mutation: "revokeApiCredential",

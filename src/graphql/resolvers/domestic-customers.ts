@@ -77,7 +77,7 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     payload: { submission: submissionView.describe("The submission to send for review.") },
     description:
       "Hands the individual customer's KYC information to the provider (USER_COMPLETED); given again before it is sent, it replaces the submission.",
-    args: { input: { type: () => DomesticKycInformationInput, description: "The person's information." }, country: {} },
+    args: { input: { type: () => DomesticKycInformationInput }, country: {} },
   }),
   operationField(DOMESTIC.sendKycSubmission, {
     mutation: "sendDomesticKycSubmission",
@@ -92,7 +92,7 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
     description:
       "Hands the business customer's KYB information to the provider; given again before it is sent, it replaces the submission.",
     args: {
-      input: { type: () => DomesticKybInformationInput, description: "The business's information." },
+      input: { type: () => DomesticKybInformationInput },
       country: {
         type: () => DomesticKybCountryEnum,
         description: "The business customer's country (KYB information is taken in CO and MX only).",

@@ -21,10 +21,7 @@ export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [
     payload: { fiatAccount: fiatAccountView.describe("The new payout account.") },
     description: "Adds a payout account in the input's country (checked against the manager's policy for a child).",
     args: {
-      input: {
-        type: () => CreateFiatAccountInput,
-        description: "The account; which fields are required and how they are checked depends on its country and type.",
-      },
+      input: { type: () => CreateFiatAccountInput },
     },
   }),
   operationField(deleteDomesticFiatAccount, {

@@ -49,10 +49,7 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
     returns: () => CreateManagedProfilePayload,
     description: "Creates a child; an identical retry returns the existing one.",
     args: {
-      input: {
-        type: () => CreateManagedProfileInput,
-        description: "The child's subject, contact email and customer type.",
-      },
+      input: { type: () => CreateManagedProfileInput },
     },
   }),
   operationField(deleteManagedProfile, {
@@ -67,14 +64,7 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
       credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
     },
     description: "Issues a credential for a child; the secret is returned only here.",
-    args: {
-      input: {
-        type: () => CreateApiCredentialInput,
-        nullable: true,
-        description: "Name and expiry; the input, like each of its fields, may be left out.",
-      },
-      profileId: {},
-    },
+    args: { input: { type: () => CreateApiCredentialInput, nullable: true }, profileId: {} },
   }),
   operationField(revokeManagedProfileApiCredential, {
     mutation: "revokeManagedProfileCredential",

@@ -17,14 +17,14 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
     mutation: "createQuote",
     payload: { quote: quoteView.describe("The priced quote.") },
     description: "Prices a conversion with the subject's pricing; valid 10 minutes.",
-    args: { input: { type: () => CreateQuoteInput, description: "The conversion to price." } },
+    args: { input: { type: () => CreateQuoteInput } },
   }),
   operationField(createBestQuote, {
     mutation: "createBestQuote",
     payload: { quote: quoteView.describe("The quote of the network that pays out the most.") },
     description: "Prices every candidate network and keeps the one that pays out the most.",
     args: {
-      input: { type: () => CreateBestQuoteInput, description: "The conversion to price and the networks to compare." },
+      input: { type: () => CreateBestQuoteInput },
     },
   }),
   operationField(createWidgetSession, {
@@ -32,10 +32,7 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
     payload: { widgetSession: widgetSessionView.describe("The new widget session and its URL.") },
     description: "A hosted widget session, for a locked quote or for the widget to quote.",
     args: {
-      input: {
-        type: () => CreateWidgetSessionInput,
-        description: "A locked quote, or the parameters the widget quotes with.",
-      },
+      input: { type: () => CreateWidgetSessionInput },
     },
   }),
 ]);

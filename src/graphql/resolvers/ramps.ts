@@ -50,10 +50,7 @@ export const RampsResolver = operationResolver("RampsResolver", [
     payload: { ramp: rampView.describe("The registered ramp.") },
     description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
     args: {
-      input: {
-        type: () => RegisterRampInput,
-        description: "The quote to register and where the funds go or come from.",
-      },
+      input: { type: () => RegisterRampInput },
     },
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
@@ -61,7 +58,7 @@ export const RampsResolver = operationResolver("RampsResolver", [
     mutation: "updateRamp",
     payload: { ramp: rampView.describe("The ramp with what was added.") },
     description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
-    args: { input: { type: () => UpdateRampInput, description: "The ramp and what to add to it." } },
+    args: { input: { type: () => UpdateRampInput } },
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
   operationField(startRamp, {

@@ -14,7 +14,7 @@ import {
   uploadUrlsInput,
   userView,
 } from "../../onboarding/brazil-subaccount-types.js";
-import { enumOf, namedEnumOf } from "./enums.js";
+import { described, enumOf, namedEnumOf } from "./enums.js";
 import { named } from "../../output.js";
 import { CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { inputType } from "./input-type.js";
@@ -29,22 +29,20 @@ import { outputType, registerGraphQLEnum } from "./output-type.js";
 registerGraphQLEnum(enumOf(BRAZIL_VERIFICATION_PROGRESS), {
   name: "BrazilVerificationProgress",
   description: "How far a BR KYC or KYB attempt is, as REST's status spells it.",
-  valuesConfig: {
-    PENDING: { description: "The subaccount exists; nothing was submitted." },
-    PROCESSING: { description: "Submitted and awaiting the provider's decision." },
-    COMPLETED: { description: "Decided: the result says how." },
-  },
+  valuesConfig: described({
+    PENDING: "The subaccount exists; nothing was submitted.",
+    PROCESSING: "Submitted and awaiting the provider's decision.",
+    COMPLETED: "Decided: the result says how.",
+  }),
 });
 
 registerGraphQLEnum(enumOf(BRAZIL_VERIFICATION_RESULTS), {
   name: "BrazilVerificationResult",
   description: "The provider's decision on a completed BR KYC or KYB attempt.",
-  valuesConfig: {
-    APPROVED: { description: "Verified: level 1, ramps may start in BR." },
-    REJECTED: {
-      description: "Not verified; why stays with support. createBrazilSubaccount again reopens an individual's case.",
-    },
-  },
+  valuesConfig: described({
+    APPROVED: "Verified: level 1, ramps may start in BR.",
+    REJECTED: "Not verified; why stays with support. createBrazilSubaccount again reopens an individual's case.",
+  }),
 });
 
 /** REST's identityStatus values: the GraphQL names cannot hold its hyphen. */
@@ -52,10 +50,10 @@ const BrazilIdentityStatusEnum = namedEnumOf(BRAZIL_IDENTITY_STATUSES, (status) 
 registerGraphQLEnum(BrazilIdentityStatusEnum, {
   name: "BrazilIdentityStatus",
   description: "Whether the subaccount's holder is identified (REST spells NOT_IDENTIFIED as NOT-IDENTIFIED).",
-  valuesConfig: {
-    NOT_IDENTIFIED: { description: "KYC (KYB) is not approved yet, or was rejected." },
-    CONFIRMED: { description: "KYC (KYB) is approved: level 1." },
-  },
+  valuesConfig: described({
+    NOT_IDENTIFIED: "KYC (KYB) is not approved yet, or was rejected.",
+    CONFIRMED: "KYC (KYB) is approved: level 1.",
+  }),
 });
 
 // GraphQL names the account type by its customer type (REST's INDIVIDUAL and COMPANY): the resolver maps it back.
@@ -84,10 +82,7 @@ export const ImportBrazilKycTokenInput = inputType("ImportBrazilKycTokenInput", 
 registerGraphQLEnum({ ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const, {
   name: "BrazilIdentityDocumentType",
   description: "An identity document for BR level 1 KYC (REST spells DRIVERS_LICENSE as DRIVERS-LICENSE).",
-  valuesConfig: {
-    ID: { description: "A national identity card." },
-    DRIVERS_LICENSE: { description: "A driver's license." },
-  },
+  valuesConfig: described({ ID: "A national identity card.", DRIVERS_LICENSE: "A driver's license." }),
 });
 
 export const RequestBrazilKycUploadsInput = inputType("RequestBrazilKycUploadsInput", uploadUrlsInput, {

@@ -15,7 +15,7 @@ import {
   submittedKybView,
 } from "../../onboarding/brazil-kyb-types.js";
 import { SIDE_STATES } from "../../uploads/service.js";
-import { enumOf, namedEnumOf, restSpellingsOf } from "./enums.js";
+import { described, enumOf, namedEnumOf, restSpellingsOf } from "./enums.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
@@ -25,27 +25,27 @@ import { outputType, registerGraphQLEnum } from "./output-type.js";
 registerGraphQLEnum(Object.fromEntries(BRAZIL_DOCUMENT_TYPES.map((type) => [type.replace(/-/g, "_"), type])), {
   name: "BrazilDocumentType",
   description: "A document uploaded for BR KYC or KYB (REST spells the underscores as hyphens).",
-  valuesConfig: {
-    ID: { description: "A national identity card." },
-    DRIVERS_LICENSE: { description: "A driver's license." },
-    PASSPORT: { description: "A passport (KYB documents only)." },
-    RESIDENCE_PERMIT: { description: "A residence permit (KYB documents only)." },
-    SELFIE: { description: "A photo of the person." },
-    SELFIE_FROM_LIVENESS: { description: "A photo of the person taken by the liveness check." },
-    CERTIFICATE_OF_INCORPORATION: { description: "The company's certificate of incorporation (KYB)." },
-    COMPANY_TAX_IDENTIFICATION_DOCUMENT: { description: "The company's tax registration (KYB)." },
-  },
+  valuesConfig: described({
+    ID: "A national identity card.",
+    DRIVERS_LICENSE: "A driver's license.",
+    PASSPORT: "A passport (KYB documents only).",
+    RESIDENCE_PERMIT: "A residence permit (KYB documents only).",
+    SELFIE: "A photo of the person.",
+    SELFIE_FROM_LIVENESS: "A photo of the person taken by the liveness check.",
+    CERTIFICATE_OF_INCORPORATION: "The company's certificate of incorporation (KYB).",
+    COMPANY_TAX_IDENTIFICATION_DOCUMENT: "The company's tax registration (KYB).",
+  }),
 });
 
 registerGraphQLEnum(enumOf(SIDE_STATES), {
   name: "DocumentUploadState",
   description: "Whether a side's file arrived at its upload URL.",
-  valuesConfig: {
-    PENDING: { description: "Not yet: the URL still takes it." },
-    UPLOADED: { description: "Stored." },
-    EXPIRED: { description: "The URL lapsed before the file came: create the document again." },
-    MISSING: { description: "It arrived but is no longer stored: create the document again." },
-  },
+  valuesConfig: described({
+    PENDING: "Not yet: the URL still takes it.",
+    UPLOADED: "Stored.",
+    EXPIRED: "The URL lapsed before the file came: create the document again.",
+    MISSING: "It arrived but is no longer stored: create the document again.",
+  }),
 });
 
 // The subaccount is an argument of its own, in each of these.

@@ -58,36 +58,15 @@ const encodeCursor = (position: string) => Buffer.from(position).toString("base6
 const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
 
 /**
- * A Relay page of `nodes` out of a list of `totalCount` nodes; cursors are opaque to callers (by default the
- * node's id).
+ * `first` and `after` of a list paged by offset, whose cursors are positions in the list. A `first` outside 0 to
+ * MAX_PAGE_SIZE is refused: a caller is told, not cut short.
  */
-function toConnection<Node>(
-  nodes: Node[],
-  page: { hasNextPage: boolean; hasPreviousPage: boolean },
-  totalCount: number,
-  cursorOf: (node: Node, index: number) => string = (node) => encodeCursor((node as { id: string }).id),
-) {
-  const edges = nodes.map((node, index) => ({ cursor: cursorOf(node, index), node }));
-  return {
-    edges,
-    count: edges.length,
-    totalCount,
-    pageInfo: { startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null, ...page },
-  };
-}
-
-/** The page size `first` asks for; outside 0 to MAX_PAGE_SIZE it is refused (a caller is told, not cut short). */
-function pageSize(first: number): number {
+export function offsetPage({ first, after }: PageArgs): { limit: number; offset: number } {
   if (first < 0 || first > MAX_PAGE_SIZE)
     throw new AppError("VALIDATION_FAILED", `first must be between 0 and ${MAX_PAGE_SIZE}`, [
       { field: "first", message: `must be between 0 and ${MAX_PAGE_SIZE}` },
     ]);
-  return first;
-}
-
-/** `first` and `after` of a list paged by offset, whose cursors are positions in the list. */
-export function offsetPage({ first, after }: PageArgs): { limit: number; offset: number } {
-  const limit = Math.max(pageSize(first), 1);
+  const limit = Math.max(first, 1);
   if (after == null) return { limit, offset: 0 };
   const position = decodeCursor(after);
   if (!/^\d{1,9}$/.test(position))
@@ -98,21 +77,21 @@ export function offsetPage({ first, after }: PageArgs): { limit: number; offset:
 }
 
 /**
- * A connection over one page of an offset-paged list of `totalCount` nodes (the list's total, which its
- * service reads with the page); each cursor is the node's position, and more follow while the page ends
- * before the total.
- */
-function offsetConnection<Node>(nodes: Node[], offset: number, totalCount: number) {
-  const hasNextPage = offset + nodes.length < totalCount;
-  return toConnection(nodes, { hasNextPage, hasPreviousPage: offset > 0 }, totalCount, (_node, index) =>
-    encodeCursor(String(offset + index)),
-  );
-}
-
-/**
- * A connection over one page of a list and where it lies (the list's services answer both). `first: 0` reads
- * the smallest page a list serves, of one node, and shows none of it.
+ * A Relay connection over one page of an offset-paged list and where it lies (the list's services answer both):
+ * each cursor is the node's position, opaque to callers, and more follow while the page ends before the total.
+ * `first: 0` reads the smallest page a list serves, of one node, and shows none of it.
  */
 export function pageConnection<Node>(nodes: Node[], { offset, total }: Pagination, { first }: PageArgs) {
-  return offsetConnection(nodes.slice(0, first), offset, total);
+  const edges = nodes.slice(0, first).map((node, index) => ({ cursor: encodeCursor(String(offset + index)), node }));
+  return {
+    edges,
+    count: edges.length,
+    totalCount: total,
+    pageInfo: {
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+      hasNextPage: offset + edges.length < total,
+      hasPreviousPage: offset > 0,
+    },
+  };
 }

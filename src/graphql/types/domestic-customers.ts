@@ -14,56 +14,53 @@ import {
 import { inputObject } from "../../output.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
 import { inputType } from "./input-type.js";
-import { enumOf, screamingEnumOf } from "./enums.js";
+import { described, enumOf, screamingEnumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 registerGraphQLEnum(enumOf(DOMESTIC_COUNTRIES), {
   name: "DomesticCountry",
   description: "The corridors whose customers and KYC/KYB go through the domestic provider (REST: /v1/domestic).",
-  valuesConfig: {
-    AR: { description: "Argentina; a managed child here only as an individual." },
-    CO: { description: "Colombia." },
-    MX: { description: "Mexico." },
-    US: { description: "United States." },
-  },
+  valuesConfig: described({
+    AR: "Argentina; a managed child here only as an individual.",
+    CO: "Colombia.",
+    MX: "Mexico.",
+    US: "United States.",
+  }),
 });
 
 export const DomesticKybCountryEnum = registerGraphQLEnum(enumOf(KYB_COUNTRIES), {
   name: "DomesticKybCountry",
   description: "The domestic corridors that take a business's KYB information through the API.",
-  valuesConfig: {
-    CO: { description: "Colombia." },
-    MX: { description: "Mexico." },
-  },
+  valuesConfig: described({ CO: "Colombia.", MX: "Mexico." }),
 });
 
 registerGraphQLEnum(enumOf(DOMESTIC_STATUSES), {
   name: "DomesticKycStatus",
   description: "Where a domestic customer's KYC (KYB) stands, spelled as the REST status routes spell it.",
-  valuesConfig: {
-    CONSULTED: { description: "The customer exists; nothing was submitted or opened yet." },
-    LINK_OPENED: { description: "The hosted flow was opened and is not finished." },
-    USER_COMPLETED: { description: "Information was submitted through the API and is not sent for review yet." },
-    VERIFYING: { description: "Finished and awaiting the provider's decision." },
-    FAILED: { description: "The provider did not approve it (why stays with support); it can be retried." },
-    SUCCESS: { description: "The provider approved it." },
-    UPDATE_REQUIRED: { description: "Listed by the REST status routes; no case here reaches it." },
-  },
+  valuesConfig: described({
+    CONSULTED: "The customer exists; nothing was submitted or opened yet.",
+    LINK_OPENED: "The hosted flow was opened and is not finished.",
+    USER_COMPLETED: "Information was submitted through the API and is not sent for review yet.",
+    VERIFYING: "Finished and awaiting the provider's decision.",
+    FAILED: "The provider did not approve it (why stays with support); it can be retried.",
+    SUCCESS: "The provider approved it.",
+    UPDATE_REQUIRED: "Listed by the REST status routes; no case here reaches it.",
+  }),
 });
 
 registerGraphQLEnum(enumOf(["CC", "CE"] as const), {
   name: "ColombianDocumentType",
   description: "An identity document in Colombia.",
-  valuesConfig: {
-    CC: { description: "Cédula de ciudadanía: a citizen's identity card." },
-    CE: { description: "Cédula de extranjería: a foreign resident's identity card." },
-  },
+  valuesConfig: described({
+    CC: "Cédula de ciudadanía: a citizen's identity card.",
+    CE: "Cédula de extranjería: a foreign resident's identity card.",
+  }),
 });
 
 registerGraphQLEnum(enumOf(["DNI"] as const), {
   name: "ArgentineDocumentType",
   description: "An identity document in Argentina.",
-  valuesConfig: { DNI: { description: "Documento Nacional de Identidad: the national identity card." } },
+  valuesConfig: described({ DNI: "Documento Nacional de Identidad: the national identity card." }),
 });
 
 export const DomesticCustomer = outputType(domesticCaseView);
@@ -85,16 +82,16 @@ registerGraphQLEnum(screamingEnumOf([...KYB_FILE_TYPES, ...RELATED_PERSON_FILE_T
   name: "DomesticKybFileType",
   description:
     "A file of a KYB submission, as REST's fileType spells it in camelCase (TAX_ID_DOCUMENT: taxIdDocument).",
-  valuesConfig: {
-    TAX_ID_DOCUMENT: { description: "The business's tax id document." },
-    ARTICLES_INCORPORATION: { description: "The articles of incorporation." },
-    PROOF_ADDRESS: { description: "A proof of the business's address." },
-    SHAREHOLDER_REGISTRY: { description: "The shareholder registry." },
-    BUSINESS_LICENSE: { description: "The business license." },
-    UPLOAD_AML_POLICY: { description: "The business's anti-money-laundering policy." },
-    DOC_FRONT: { description: "A related person's identity document, front." },
-    DOC_BACK: { description: "A related person's identity document, back." },
-  },
+  valuesConfig: described({
+    TAX_ID_DOCUMENT: "The business's tax id document.",
+    ARTICLES_INCORPORATION: "The articles of incorporation.",
+    PROOF_ADDRESS: "A proof of the business's address.",
+    SHAREHOLDER_REGISTRY: "The shareholder registry.",
+    BUSINESS_LICENSE: "The business license.",
+    UPLOAD_AML_POLICY: "The business's anti-money-laundering policy.",
+    DOC_FRONT: "A related person's identity document, front.",
+    DOC_BACK: "A related person's identity document, back.",
+  }),
 });
 
 // GraphQL names a related person's dni, cpf and pep as KYC information names them; the resolver maps them back.

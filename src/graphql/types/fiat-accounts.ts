@@ -1,4 +1,4 @@
-import { enumOf } from "./enums.js";
+import { described, enumOf } from "./enums.js";
 import {
   AR_DOCUMENT_TYPES,
   CO_DOCUMENT_TYPES,
@@ -14,47 +14,44 @@ import { createFiatAccountInput, fiatAccountView } from "../../fiat-accounts/typ
 registerGraphQLEnum(enumOf(FIAT_ACCOUNT_COUNTRIES), {
   name: "FiatAccountCountry",
   description: "The corridors with payout fiat accounts.",
-  valuesConfig: {
-    AR: { description: "Argentina: ARS payouts to a CBU or CVU (COELSA)." },
-    CO: { description: "Colombia: COP payouts over ACH Colombia." },
-    MX: { description: "Mexico: MXN payouts by SPEI to a CLABE." },
-    US: { description: "United States: USD payouts by ACH or domestic wire (BANK_USA)." },
-  },
+  valuesConfig: described({
+    AR: "Argentina: ARS payouts to a CBU or CVU (COELSA).",
+    CO: "Colombia: COP payouts over ACH Colombia.",
+    MX: "Mexico: MXN payouts by SPEI to a CLABE.",
+    US: "United States: USD payouts by ACH or domestic wire (BANK_USA).",
+  }),
 });
 
 registerGraphQLEnum(enumOf(BANK_ACCOUNT_TYPES), {
   name: "BankAccountType",
   description: "Whether a payout bank account is a checking or a savings account.",
-  valuesConfig: {
-    CHECKING: { description: "A checking (current) account." },
-    SAVINGS: { description: "A savings account." },
-  },
+  valuesConfig: described({ CHECKING: "A checking (current) account.", SAVINGS: "A savings account." }),
 });
 
 registerGraphQLEnum(enumOf(SHOWN_ACCOUNT_TYPES), {
   name: "FiatAccountKind",
   description:
     "What kind of account a payout account is: a checking or savings bank account, or, on a rail that takes no bank account type, the kind of number that names it.",
-  valuesConfig: {
-    CHECKING: { description: "A checking (current) account." },
-    SAVINGS: { description: "A savings account." },
-    CLABE: { description: "MX (SPEI): an account named by its 18-digit CLABE." },
-    CBU: { description: "AR (COELSA): an account named by its 22-digit CBU or CVU." },
-  },
+  valuesConfig: described({
+    CHECKING: "A checking (current) account.",
+    SAVINGS: "A savings account.",
+    CLABE: "MX (SPEI): an account named by its 18-digit CLABE.",
+    CBU: "AR (COELSA): an account named by its 22-digit CBU or CVU.",
+  }),
 });
 
 registerGraphQLEnum(enumOf([...AR_DOCUMENT_TYPES, ...CO_DOCUMENT_TYPES]), {
   name: "FiatAccountDocumentType",
   description: "The account holder's document in AR and CO.",
-  valuesConfig: {
-    CUIT: { description: "AR: the tax id of a company or a self-employed person." },
-    CUIL: { description: "AR: an employee's tax id." },
-    CC: { description: "CO: cédula de ciudadanía, a citizen's identity card." },
-    CE: { description: "CO: cédula de extranjería, a foreign resident's identity card." },
-    NIT: { description: "CO: a company's tax id." },
-    PP: { description: "CO: a passport." },
-    TI: { description: "CO: tarjeta de identidad, a minor's identity card." },
-  },
+  valuesConfig: described({
+    CUIT: "AR: the tax id of a company or a self-employed person.",
+    CUIL: "AR: an employee's tax id.",
+    CC: "CO: cédula de ciudadanía, a citizen's identity card.",
+    CE: "CO: cédula de extranjería, a foreign resident's identity card.",
+    NIT: "CO: a company's tax id.",
+    PP: "CO: a passport.",
+    TI: "CO: tarjeta de identidad, a minor's identity card.",
+  }),
 });
 
 const NOT_OFFERED = "Listed by the reference contract; no corridor served here accepts it.";
@@ -73,9 +70,7 @@ const FIAT_ACCOUNT_TYPE_DESCRIPTIONS: Record<(typeof FIAT_ACCOUNT_TYPES)[number]
 registerGraphQLEnum(enumOf(FIAT_ACCOUNT_TYPES), {
   name: "FiatAccountType",
   description: "US: ACH, BANK_USA; MX: SPEI; AR: COELSA; CO: ACH.",
-  valuesConfig: Object.fromEntries(
-    Object.entries(FIAT_ACCOUNT_TYPE_DESCRIPTIONS).map(([type, description]) => [type, { description }]),
-  ),
+  valuesConfig: described(FIAT_ACCOUNT_TYPE_DESCRIPTIONS),
 });
 
 export const FiatAccountConnection = connectionType(fiatAccountView);

@@ -1,12 +1,12 @@
 import { otpSent } from "../../identity/types.js";
 import { profileView } from "../../profiles/types.js";
-import { enumOf } from "./enums.js";
+import { described, enumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 registerGraphQLEnum(enumOf(["bearer"] as const), {
   name: "TokenType",
   description: "How an access token is sent (REST spells BEARER as bearer).",
-  valuesConfig: { BEARER: { description: "As `Authorization: Bearer <token>`." } },
+  valuesConfig: described({ BEARER: "As `Authorization: Bearer <token>`." }),
 });
 
 export const RequestOtpPayload = outputType(otpSent);

@@ -62,6 +62,11 @@ function typeOf(inner: z.ZodType, name: string | undefined): TypeThunk {
 
 /** The input types built, by name, with the fields they were built from. */
 const built = new Map<string, { shape: z.ZodRawShape; type: ClassType }>();
+const descriptions = new WeakMap<object, string | undefined>();
+
+/** The description of an input type built here: an argument of that type says no more than it does. */
+export const inputTypeDescription = (type: unknown) =>
+  typeof type === "function" ? descriptions.get(type) : undefined;
 
 /**
  * The GraphQL input type of an operation's input (or of an object in it), built once: resolvers name it as they
@@ -86,5 +91,6 @@ export function inputType<Schema extends z.ZodObject, Taken extends keyof z.inpu
   }
   InputType(name, { description: options.description })(Type);
   built.set(name, { shape: schema.shape, type: Type });
+  descriptions.set(Type, options.description);
   return Type as ClassType<Pick<z.input<Schema>, Taken>>;
 }

@@ -1,4 +1,4 @@
-import { enumOf, namedEnumOf } from "./enums.js";
+import { described, enumOf, namedEnumOf } from "./enums.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { PRICING_PROFILE_NAMES } from "../../quotes/pricing.js";
 import { managerPolicyView } from "../../auth/delegation.js";
@@ -21,48 +21,41 @@ import { outputType, registerGraphQLEnum } from "./output-type.js";
 export const CorridorEnum = registerGraphQLEnum(enumOf(CORRIDORS), {
   name: "Corridor",
   description: "A country corridor the gateway serves, each with one fiat currency.",
-  valuesConfig: {
-    AR: { description: "Argentina (ARS); managed children only as individuals." },
-    BR: { description: "Brazil (BRL)." },
-    CO: { description: "Colombia (COP)." },
-    EU: {
-      description: "The euro area over SEPA (EUR); bound to a verified login email, so never for managed children.",
-    },
-    MX: { description: "Mexico (MXN)." },
-    US: { description: "United States (USD)." },
-  },
+  valuesConfig: described({
+    AR: "Argentina (ARS); managed children only as individuals.",
+    BR: "Brazil (BRL).",
+    CO: "Colombia (COP).",
+    EU: "The euro area over SEPA (EUR); bound to a verified login email, so never for managed children.",
+    MX: "Mexico (MXN).",
+    US: "United States (USD).",
+  }),
 });
 export const CustomerTypeEnum = registerGraphQLEnum(enumOf(CUSTOMER_TYPES), {
   name: "CustomerType",
   description: "Whether a customer is a person or a company.",
-  valuesConfig: {
-    INDIVIDUAL: { description: "A person, verified by KYC." },
-    BUSINESS: { description: "A company, verified by KYB." },
-  },
+  valuesConfig: described({ INDIVIDUAL: "A person, verified by KYC.", BUSINESS: "A company, verified by KYB." }),
 });
 registerGraphQLEnum(enumOf(MANAGED_PROFILE_STATUSES), {
   name: "ManagedProfileStatus",
   description: "Whether a managed child is live or logically deleted.",
-  valuesConfig: {
-    ACTIVE: { description: "Not deleted." },
-    DELETED: { description: "Deleted: credentials revoked, new activity blocked, history kept." },
-  },
+  valuesConfig: described({
+    ACTIVE: "Not deleted.",
+    DELETED: "Deleted: credentials revoked, new activity blocked, history kept.",
+  }),
 });
 registerGraphQLEnum(enumOf(CREATION_SOURCES), {
   name: "ManagedProfileCreationSource",
   description: "Who created a managed child.",
-  valuesConfig: {
-    MANAGER: { description: "Its manager, through createManagedProfile (REST: POST /v1/managed-profiles)." },
-  },
+  valuesConfig: described({ MANAGER: "Its manager, through createManagedProfile (REST: POST /v1/managed-profiles)." }),
 });
 registerGraphQLEnum(enumOf(["active", "deleted", "all"] as const), {
   name: "ManagedProfileFilter",
   description: "Which managed children a list returns, by status.",
-  valuesConfig: {
-    ACTIVE: { description: "Only children that are not deleted." },
-    DELETED: { description: "Only deleted children." },
-    ALL: { description: "Active and deleted children alike." },
-  },
+  valuesConfig: described({
+    ACTIVE: "Only children that are not deleted.",
+    DELETED: "Only deleted children.",
+    ALL: "Active and deleted children alike.",
+  }),
 });
 
 export const ManagedProfile = outputType(managedProfileView, { implements: [Node] });
@@ -91,12 +84,12 @@ const PricingProfileNameEnum = namedEnumOf(PRICING_PROFILE_NAMES, (name) => name
 registerGraphQLEnum(PricingProfileNameEnum, {
   name: "PricingProfileName",
   description: "A pricing profile, by name (REST spells PARTNER_MARKUP as partner-markup).",
-  valuesConfig: {
-    DEFAULT: { description: "The standard fees." },
-    PARTNER_MARKUP: { description: "The standard fees and a partner's markup." },
-    REDUCED: { description: "Reduced fees." },
-    ZERO_FEE: { description: "No service fee." },
-  },
+  valuesConfig: described({
+    DEFAULT: "The standard fees.",
+    PARTNER_MARKUP: "The standard fees and a partner's markup.",
+    REDUCED: "Reduced fees.",
+    ZERO_FEE: "No service fee.",
+  }),
 });
 
 export const PricingAssignment = outputType(pricingAssignmentView);

@@ -6,7 +6,7 @@ import {
   onboardingRequirementsView,
   STEP_KINDS,
 } from "../../onboarding/requirements.js";
-import { enumOf, namedEnumOf } from "./enums.js";
+import { described, enumOf, namedEnumOf } from "./enums.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 import { initialKycAttemptInput, initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
@@ -15,61 +15,61 @@ import { ACCOUNT_STATES, ENTITY_STATUSES, ONBOARDING_ROLES, onboardingStatusView
 registerGraphQLEnum(enumOf(KYC_PROVIDERS), {
   name: "KycProvider",
   description: "A partner that holds customers and decides their KYC (KYB).",
-  valuesConfig: {
-    ALFREDPAY: { description: "Alfredpay: Argentina, Colombia, Mexico and the United States." },
-    AVENIA: { description: "Avenia: Brazil." },
-  },
+  valuesConfig: described({
+    ALFREDPAY: "Alfredpay: Argentina, Colombia, Mexico and the United States.",
+    AVENIA: "Avenia: Brazil.",
+  }),
 });
 
 registerGraphQLEnum(enumOf(ONBOARDING_DOCUMENT_TYPES), {
   name: "OnboardingDocumentType",
   description: "A document a KYC (KYB) flow asks for, as REST spells it in lowercase.",
-  valuesConfig: {
-    IDENTITY_DOCUMENT_FRONT: { description: "The front of a government-issued identity document." },
-    IDENTITY_DOCUMENT_BACK: { description: "The back of the identity document." },
-    SELFIE: { description: "A photo of the person holding the document." },
-    INCORPORATION_CERTIFICATE: { description: "The certificate of incorporation or a registry extract." },
-    PROOF_OF_ADDRESS: { description: "The company's proof of address." },
-    UBO_IDENTITY_DOCUMENT: { description: "The identity document of an ultimate beneficial owner." },
-  },
+  valuesConfig: described({
+    IDENTITY_DOCUMENT_FRONT: "The front of a government-issued identity document.",
+    IDENTITY_DOCUMENT_BACK: "The back of the identity document.",
+    SELFIE: "A photo of the person holding the document.",
+    INCORPORATION_CERTIFICATE: "The certificate of incorporation or a registry extract.",
+    PROOF_OF_ADDRESS: "The company's proof of address.",
+    UBO_IDENTITY_DOCUMENT: "The identity document of an ultimate beneficial owner.",
+  }),
 });
 
 registerGraphQLEnum(enumOf(ONBOARDING_ROLES), {
   name: "OnboardingRole",
   description: "A role the subject onboards in.",
-  valuesConfig: {
-    MANAGED_PROFILE: { description: "The subject is a manager's child (through the selector or its own key)." },
-  },
+  valuesConfig: described({
+    MANAGED_PROFILE: "The subject is a manager's child (through the selector or its own key).",
+  }),
 });
 
 registerGraphQLEnum(enumOf(ENTITY_STATUSES), {
   name: "OnboardingEntityStatus",
   description: "Whether the subject may transact as an entity.",
-  valuesConfig: {
-    ACTIVE: { description: "The subject may transact as it." },
-    ARCHIVED: { description: "Kept for history; no longer used." },
-    BLOCKED: { description: "Stopped by support." },
-  },
+  valuesConfig: described({
+    ACTIVE: "The subject may transact as it.",
+    ARCHIVED: "Kept for history; no longer used.",
+    BLOCKED: "Stopped by support.",
+  }),
 });
 
 registerGraphQLEnum(enumOf(ACCOUNT_STATES), {
   name: "OnboardingAccountStatus",
   description: "A provider account's verification: a case under way (submitted or in review) is PENDING.",
-  valuesConfig: {
-    PENDING: { description: "Submitted and not yet decided." },
-    APPROVED: { description: "The provider approved the KYC (KYB)." },
-    REJECTED: { description: "The provider rejected the KYC (KYB)." },
-  },
+  valuesConfig: described({
+    PENDING: "Submitted and not yet decided.",
+    APPROVED: "The provider approved the KYC (KYB).",
+    REJECTED: "The provider rejected the KYC (KYB).",
+  }),
 });
 
 registerGraphQLEnum(enumOf(ONBOARDING_MODES), {
   name: "OnboardingMode",
   description: "How a flow collects what it needs.",
-  valuesConfig: {
-    API: { description: "Every step is an API call of the integrator's." },
-    HOSTED: { description: "The provider's hosted pages collect everything." },
-    HYBRID: { description: "Some steps are API calls, others hosted pages." },
-  },
+  valuesConfig: described({
+    API: "Every step is an API call of the integrator's.",
+    HOSTED: "The provider's hosted pages collect everything.",
+    HYBRID: "Some steps are API calls, others hosted pages.",
+  }),
 });
 
 /** REST spells these in kebab case, which GraphQL names cannot hold. */
@@ -78,29 +78,26 @@ const kebabName = (kind: string) => kind.replace("-", "_").toUpperCase();
 registerGraphQLEnum(namedEnumOf(STEP_KINDS, kebabName), {
   name: "OnboardingStepKind",
   description: "What a step does (REST spells DIRECT_UPLOAD as direct-upload).",
-  valuesConfig: {
-    API: { description: "An API call with data." },
-    DIRECT_UPLOAD: { description: "Uploading documents to this service." },
-    HOSTED: { description: "A hosted page the person or company fills in." },
-  },
+  valuesConfig: described({
+    API: "An API call with data.",
+    DIRECT_UPLOAD: "Uploading documents to this service.",
+    HOSTED: "A hosted page the person or company fills in.",
+  }),
 });
 
 registerGraphQLEnum(namedEnumOf(DOCUMENT_COLLECTIONS, kebabName), {
   name: "DocumentCollection",
   description: "How a document is collected (REST spells DIRECT_UPLOAD as direct-upload).",
-  valuesConfig: {
-    DIRECT_UPLOAD: { description: "Uploaded to this service by the integrator." },
-    HOSTED: { description: "Collected by the provider's hosted pages." },
-  },
+  valuesConfig: described({
+    DIRECT_UPLOAD: "Uploaded to this service by the integrator.",
+    HOSTED: "Collected by the provider's hosted pages.",
+  }),
 });
 
 registerGraphQLEnum(enumOf(["POST", "PUT"] as const), {
   name: "OnboardingStepMethod",
   description: "The HTTP method of a step's REST operation (steps never read).",
-  valuesConfig: {
-    POST: { description: "POST." },
-    PUT: { description: "PUT." },
-  },
+  valuesConfig: described({ POST: "POST.", PUT: "PUT." }),
 });
 
 export const OnboardingStatus = outputType(onboardingStatusView);

@@ -1,5 +1,5 @@
 import { ArgsType, Field } from "type-graphql";
-import { enumOf, screamingEnumOf } from "./enums.js";
+import { described, enumOf, screamingEnumOf } from "./enums.js";
 import { KYC_STATUSES } from "../../providers/kyc-port.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
 import { bestQuoteInput, quoteInput, quoteView, type QuoteView } from "../../quotes/types.js";
@@ -32,54 +32,54 @@ import { createWidgetSessionInput } from "../../widget-sessions/types.js";
 registerGraphQLEnum(screamingEnumOf(RAMP_PHASES), {
   name: "RampPhase",
   description: "The provider-agnostic step of a ramp.",
-  valuesConfig: {
-    INITIAL: { description: "Registered and not started: updateRamp and startRamp work until the start window ends." },
-    AWAITING_PAYMENT: { description: "Started: the provider waits for the incoming funds." },
-    PAYMENT_CONFIRMED: { description: "The provider has the incoming funds." },
-    EXCHANGING: { description: "The funds are being converted." },
-    PAYING_OUT: { description: "The converted funds are on their way out (tokens for BUY, fiat for SELL)." },
-    COMPLETE: { description: "Paid out; the status is COMPLETE." },
-    FAILED: { description: "Stopped by an unrecoverable error (see errors); the status is FAILED." },
-    TIMED_OUT: { description: "Not started within the start window; the status is FAILED." },
-  },
+  valuesConfig: described({
+    INITIAL: "Registered and not started: updateRamp and startRamp work until the start window ends.",
+    AWAITING_PAYMENT: "Started: the provider waits for the incoming funds.",
+    PAYMENT_CONFIRMED: "The provider has the incoming funds.",
+    EXCHANGING: "The funds are being converted.",
+    PAYING_OUT: "The converted funds are on their way out (tokens for BUY, fiat for SELL).",
+    COMPLETE: "Paid out; the status is COMPLETE.",
+    FAILED: "Stopped by an unrecoverable error (see errors); the status is FAILED.",
+    TIMED_OUT: "Not started within the start window; the status is FAILED.",
+  }),
 });
 const RampStatusEnum = registerGraphQLEnum(screamingEnumOf(RAMP_STATUSES), {
   name: "RampStatus",
   description: "PENDING until the ramp completes or fails.",
-  valuesConfig: {
-    PENDING: { description: "Registered or processing: the phase is not yet COMPLETE, FAILED or TIMED_OUT." },
-    COMPLETE: { description: "The ramp reached the COMPLETE phase." },
-    FAILED: { description: "The ramp failed or was never started in time (phase FAILED or TIMED_OUT)." },
-  },
+  valuesConfig: described({
+    PENDING: "Registered or processing: the phase is not yet COMPLETE, FAILED or TIMED_OUT.",
+    COMPLETE: "The ramp reached the COMPLETE phase.",
+    FAILED: "The ramp failed or was never started in time (phase FAILED or TIMED_OUT).",
+  }),
 });
 const RampOrderEnum = registerGraphQLEnum(enumOf(["NEWEST_FIRST", "OLDEST_FIRST"]), {
   name: "RampOrder",
   description: "The order of a ramp history, by registration time.",
-  valuesConfig: {
-    NEWEST_FIRST: { description: "The most recently registered first (the default)." },
-    OLDEST_FIRST: { description: "The earliest registered first." },
-  },
+  valuesConfig: described({
+    NEWEST_FIRST: "The most recently registered first (the default).",
+    OLDEST_FIRST: "The earliest registered first.",
+  }),
 });
 registerGraphQLEnum(screamingEnumOf(ELIGIBILITY_KYC_STATUSES), {
   name: "KycStatus",
   description: "KYC as eligibility tells it: a case in review is PENDING.",
-  valuesConfig: {
-    NOT_STARTED: { description: "Nothing submitted in the corridor yet." },
-    PENDING: { description: "Submitted and not yet decided (a case in review included)." },
-    APPROVED: { description: "Verification approved." },
-    REJECTED: { description: "Verification rejected." },
-  },
+  valuesConfig: described({
+    NOT_STARTED: "Nothing submitted in the corridor yet.",
+    PENDING: "Submitted and not yet decided (a case in review included).",
+    APPROVED: "Verification approved.",
+    REJECTED: "Verification rejected.",
+  }),
 });
 registerGraphQLEnum(screamingEnumOf(KYC_STATUSES), {
   name: "KycCaseStatus",
   description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
-  valuesConfig: {
-    NOT_STARTED: { description: "The provider customer exists; nothing was submitted." },
-    PENDING: { description: "Submitted but not finished: information given, or the hosted flow opened." },
-    IN_REVIEW: { description: "Finished and awaiting the provider's decision." },
-    APPROVED: { description: "The provider approved the case." },
-    REJECTED: { description: "The provider rejected the case." },
-  },
+  valuesConfig: described({
+    NOT_STARTED: "The provider customer exists; nothing was submitted.",
+    PENDING: "Submitted but not finished: information given, or the hosted flow opened.",
+    IN_REVIEW: "Finished and awaiting the provider's decision.",
+    APPROVED: "The provider approved the case.",
+    REJECTED: "The provider rejected the case.",
+  }),
 });
 
 export const Quote = outputType(quoteView, { implements: [Node] });
@@ -151,7 +151,7 @@ export type RampInfo = z.output<typeof rampInfoList>;
 registerGraphQLEnum(enumOf(LIMIT_PERIOD_TYPES), {
   name: "LimitPeriodType",
   description: "How a limit's use is counted.",
-  valuesConfig: { CALENDAR_MONTH: { description: "Over the calendar month, in UTC." } },
+  valuesConfig: described({ CALENDAR_MONTH: "Over the calendar month, in UTC." }),
 });
 
 export const UserLimit = outputType(userLimitView);
@@ -181,10 +181,10 @@ export const CreateWidgetSessionInput = inputType("CreateWidgetSessionInput", cr
 registerGraphQLEnum(screamingEnumOf(SIGNING_ACCOUNT_TYPES), {
   name: "SigningAccountType",
   description: "The kind of chain a signing account is on (REST spells SUBSTRATE as Substrate).",
-  valuesConfig: {
-    EVM: { description: "An EVM chain: a 0x address." },
-    SUBSTRATE: { description: "A Substrate chain (AssetHub): an SS58 address." },
-  },
+  valuesConfig: described({
+    EVM: "An EVM chain: a 0x address.",
+    SUBSTRATE: "A Substrate chain (AssetHub): an SS58 address.",
+  }),
 });
 
 export const RegisterRampInput = inputType("RegisterRampInput", registerInput, {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
-import { enumOf } from "./enums.js";
+import { described, enumOf } from "./enums.js";
 import {
   acceptedInvitation,
   INVITATION_STATUSES,
@@ -17,21 +17,21 @@ import { outputType, registerGraphQLEnum } from "./output-type.js";
 registerGraphQLEnum(enumOf(RELATIONSHIPS), {
   name: "RecipientRelationship",
   description: "How the sender says it relates to a recipient or invitee; the sender may change it at any time.",
-  valuesConfig: {
-    FAMILY: { description: "A family member." },
-    FRIEND: { description: "A friend." },
-    BUSINESS: { description: "A business relation." },
-    EMPLOYEE: { description: "An employee." },
-    OTHER: { description: "Any other relationship." },
-  },
+  valuesConfig: described({
+    FAMILY: "A family member.",
+    FRIEND: "A friend.",
+    BUSINESS: "A business relation.",
+    EMPLOYEE: "An employee.",
+    OTHER: "Any other relationship.",
+  }),
 });
 registerGraphQLEnum(enumOf(INVITATION_STATUSES), {
   name: "RecipientInvitationStatus",
   description: "Whether an invitation not accepted yet is still within its seven days.",
-  valuesConfig: {
-    PENDING: { description: "Before expiresAt: the invitee can accept it unless the sender archived it." },
-    EXPIRED: { description: "Its expiresAt has passed without an acceptance; inviting the email again renews it." },
-  },
+  valuesConfig: described({
+    PENDING: "Before expiresAt: the invitee can accept it unless the sender archived it.",
+    EXPIRED: "Its expiresAt has passed without an acceptance; inviting the email again renews it.",
+  }),
 });
 
 export const RecipientConnection = connectionType(recipientView);

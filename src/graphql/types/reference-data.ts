@@ -1,4 +1,4 @@
-import { enumOf } from "./enums.js";
+import { described, enumOf } from "./enums.js";
 import { RAMP_TYPES } from "../../quotes/types.js";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../../reference-data/catalog.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
@@ -30,14 +30,14 @@ registerGraphQLEnum(enumOf(NETWORKS), {
 registerGraphQLEnum(enumOf(FIAT_SYMBOLS), {
   name: "FiatCurrencySymbol",
   description: "ISO 4217 code of a supported fiat currency; each corridor uses exactly one.",
-  valuesConfig: {
-    EUR: { description: "Euro: the EU corridor (euro area), over SEPA." },
-    ARS: { description: "Argentine peso: the AR corridor, over CBU." },
-    BRL: { description: "Brazilian real: the BR corridor, over PIX." },
-    USD: { description: "US dollar: the US corridor, over ACH." },
-    MXN: { description: "Mexican peso: the MX corridor, over SPEI." },
-    COP: { description: "Colombian peso: the CO corridor, over ACH (ACH Colombia)." },
-  },
+  valuesConfig: described({
+    EUR: "Euro: the EU corridor (euro area), over SEPA.",
+    ARS: "Argentine peso: the AR corridor, over CBU.",
+    BRL: "Brazilian real: the BR corridor, over PIX.",
+    USD: "US dollar: the US corridor, over ACH.",
+    MXN: "Mexican peso: the MX corridor, over SPEI.",
+    COP: "Colombian peso: the CO corridor, over ACH (ACH Colombia).",
+  }),
 });
 
 const PAYMENT_METHOD_DESCRIPTIONS: Record<(typeof PAYMENT_METHOD_IDS)[number], string> = {
@@ -56,10 +56,10 @@ registerGraphQLEnum(enumOf(PAYMENT_METHOD_IDS), {
 export const RampDirectionEnum = registerGraphQLEnum(enumOf(RAMP_TYPES), {
   name: "RampDirection",
   description: "BUY = onramp (fiat to crypto), SELL = offramp.",
-  valuesConfig: {
-    BUY: { description: "Onramp: fiat is paid in and crypto is delivered." },
-    SELL: { description: "Offramp: crypto is paid in and fiat is paid out." },
-  },
+  valuesConfig: described({
+    BUY: "Onramp: fiat is paid in and crypto is delivered.",
+    SELL: "Offramp: crypto is paid in and fiat is paid out.",
+  }),
 });
 
 export const Country = outputType(countryList.shape.countries.element);
