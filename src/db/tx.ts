@@ -30,3 +30,8 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }
+
+/** Whether a write named a row to connect to that is not there (P2025): another request deleted it meanwhile. */
+export function isMissingRelation(error: unknown): boolean {
+  return isKnownError(error, "P2025");
+}

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import { v7 as timeOrderedUuid } from "uuid";
 import { insertRows, query, rowLimit } from "../db/query.js";
 import { deleteBatch, type Reads, type RowCondition, type StatementTx, type Writes } from "../db/statements.js";
-import type { Queryable, Tx } from "../db/tx.js";
+import { isMissingRelation, type Queryable, type Tx } from "../db/tx.js";
 import { WEBHOOK_TEST_EVENT } from "./types.js";
 
 // A constant in a condition is written into the SQL text (`sql.lit`), not bound: the planner sees it.
@@ -317,7 +317,8 @@ export function findDelivery(db: Queryable, id: string, subscriptionId: string) 
  * Queues a test event for the subscription: the event (which reports on no ramp) and its one delivery, written
  * together, due now. The delivery, as the log shows it.
  */
-export function enqueueTestDelivery(
+/** Queues a test event's delivery; null when the subscription was deleted since it was read. */
+export async function enqueueTestDelivery(
   db: Queryable,
   subscription: { id: string; quoteId: string | null; sessionId: string | null },
   at: Date,
@@ -334,7 +335,7 @@ export function enqueueTestDelivery(
       sessionId: subscription.sessionId,
     },
   };
-  return db.webhookDelivery.create({
+  const created = db.webhookDelivery.create({
     data: {
       id: timeOrderedUuid(),
       subscription: { connect: { id: subscription.id } },
@@ -345,6 +346,10 @@ export function enqueueTestDelivery(
       updatedAt: at,
     },
     include: { event: { select: { eventType: true } }, attempts: true },
+  });
+  return created.catch((error: unknown) => {
+    if (isMissingRelation(error)) return null;
+    throw error;
   });
 }
 

@@ -125,6 +125,8 @@ export class WebhookService {
     const subscription = await this.subscription(acting, id);
     refuseDisabled(subscription);
     const delivery = await deliveryRepo.enqueueTestDelivery(this.db, subscription, new Date());
+    // Deleted since it was read: as unknown as it is now.
+    if (!delivery) throw notFound("Webhook");
     this.outbox.committed();
     return deliveryView(delivery);
   }

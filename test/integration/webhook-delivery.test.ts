@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawSql } from "../support/raw-sql.js";
 import { textOf, type Statement } from "../../src/db/query.js";
-import { claimDeliveries, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
+import { claimDeliveries, enqueueTestDelivery, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
 import type { Writes } from "../../src/db/statements.js";
 import {
   CLAIM_LEASE_MS,
@@ -1009,6 +1009,19 @@ describe("test events", () => {
       { field: "id", message: "is a disabled webhook: register it again to resume deliveries" },
     ]);
     expect((await deliveries(manual, owner, webhookId)).totalCount).toBe(0);
+  });
+
+  it("queues nothing for a subscription deleted after it was read, which the call then answers as unknown", async () => {
+    const owner = await newCaller(manual);
+    const webhookId = await subscribe(manual, owner, {
+      url: "https://hooks.example/x",
+      quoteId: await quote(manual, owner),
+    });
+    const read = await manual.app.db.webhookSubscription.findUniqueOrThrow({ where: { id: webhookId } });
+    await manual.app.db.webhookSubscription.delete({ where: { id: webhookId } });
+    // The service's read of the subscription came first; its deletion then raced the test event's queueing.
+    expect(await enqueueTestDelivery(manual.app.db, read, new Date())).toBeNull();
+    expect(await manual.app.db.webhookDelivery.count({ where: { subscriptionId: webhookId } })).toBe(0);
   });
 });
 
