@@ -1,4 +1,5 @@
-import { Prisma } from "../generated/prisma/client.js";
+import { PrismaClientKnownRequestError } from "@prisma/client/runtime/client";
+import type { Prisma } from "../generated/prisma/client.js";
 import type { Db } from "./client.js";
 import { retryingLostRaces } from "./statements.js";
 
@@ -18,7 +19,7 @@ export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<
 }
 
 function isKnownError(error: unknown, code: string): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;
+  return error instanceof PrismaClientKnownRequestError && error.code === code;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { InferResult } from "kysely";
 import { query } from "../db/query.js";
 import { inTransaction, isUniqueViolation } from "../db/tx.js";
-import { Prisma } from "../generated/prisma/client.js";
+import type { Prisma } from "../generated/prisma/client.js";
 import { Repository } from "../db/repository.js";
 
 export type KycCaseRow = Prisma.KycCaseGetPayload<object>;

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { insertRows, prepared, query, rowLimit } from "../db/query.js";
 import type { StatementTx } from "../db/statements.js";
-import { Prisma } from "../generated/prisma/client.js";
+import { Prisma as Fields } from "../generated/prisma/browser.js";
 import type { RampPhase } from "../reference-data/ramp-phases.js";
 import { RampHistoryRepository } from "./history-repo.js";
 import {
@@ -96,7 +96,7 @@ export class RampRepository extends RampHistoryRepository {
     return this.reads.all(
       query
         .selectFrom("RampErrorLog")
-        .select(Object.values(Prisma.RampErrorLogScalarFieldEnum))
+        .select(Object.values(Fields.RampErrorLogScalarFieldEnum))
         .where("rampId", "in", rampIds)
         .orderBy("createdAt", "asc")
         .orderBy("id", "asc"),

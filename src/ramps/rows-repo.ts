@@ -1,7 +1,9 @@
 import type { Selectable } from "kysely";
 import { query } from "../db/query.js";
 import type { DB } from "../generated/kysely/database.js";
-import { Prisma } from "../generated/prisma/client.js";
+// The client's browser entry: its field lists without loading a client (the PostgreSQL one, on SQLite too).
+import { Prisma as Fields } from "../generated/prisma/browser.js";
+import type { Prisma } from "../generated/prisma/client.js";
 import { QUOTE_TERMS_FIELDS, type QuoteTermsField } from "../quotes/types.js";
 
 /* The rows a ramp is read as (whole, or as its view), shared by its own reads and its history's. */
@@ -60,8 +62,8 @@ function rampWithQuote<R extends keyof RampColumns & string, Q extends keyof Quo
   return { select, rampOf };
 }
 
-export const RAMP_FIELDS = Object.values(Prisma.RampScalarFieldEnum);
-export const RAMP_WITH_QUOTE = rampWithQuote(RAMP_FIELDS, Object.values(Prisma.QuoteScalarFieldEnum));
+export const RAMP_FIELDS = Object.values(Fields.RampScalarFieldEnum);
+export const RAMP_WITH_QUOTE = rampWithQuote(RAMP_FIELDS, Object.values(Fields.QuoteScalarFieldEnum));
 // Every column a row carries costs its conversion to a value: a history page of whole rows took three times as long.
 export const RAMP_VIEW = rampWithQuote(VIEW_FIELDS, QUOTE_TERMS_FIELDS);
 
