@@ -138,6 +138,19 @@ function queryOnce(client: Client, query: string): Promise<FormattedExecutionRes
   });
 }
 
+/** Waits `ms`, or less once `stop` aborts: a stopped command does not wait out its reconnection delay. */
+function pause(ms: number, stop: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stop.addEventListener("abort", done, { once: true });
+  });
+}
+
 /** Follows the events until stopped or refused; resolves with the exit code. */
 function follow(options: ListenOptions, output: ListenOutput, stop: AbortSignal): Promise<number> {
   let everConnected = false;
@@ -149,8 +162,7 @@ function follow(options: ListenOptions, output: ListenOutput, stop: AbortSignal)
     retryAttempts: Infinity,
     // Any failure to reach the gateway is retried, not only a closed connection: it may be restarting.
     shouldRetry: () => true,
-    retryWait: (retries) =>
-      new Promise((resolve) => setTimeout(resolve, Math.min(1_000 * 2 ** retries, MAX_RETRY_WAIT_MS))),
+    retryWait: (retries) => pause(Math.min(1_000 * 2 ** retries, MAX_RETRY_WAIT_MS), stop),
     on: {
       connected: (_socket, _payload, wasRetry) => {
         if (wasRetry) output.out(`${new Date().toISOString()} reconnected to ${options.graphqlUrl.href}`);
@@ -173,7 +185,8 @@ function follow(options: ListenOptions, output: ListenOutput, stop: AbortSignal)
       if (settled) return;
       settled = true;
       stop.removeEventListener("abort", onStop);
-      void client.dispose();
+      // While a connection is still being attempted, disposing rejects with its failure: nothing is left to close.
+      Promise.resolve(client.dispose()).catch(() => undefined);
       resolve(code);
     };
     const refused = (what: string) => {

@@ -204,6 +204,26 @@ describe("npm run -s listen forwards a quote's ramp events, signed as deliveries
     expect(unconfigured.stderr()).toMatch(/^usage error: set RAMP_API_KEY /m);
   });
 
+  it("an unreachable gateway is retried until Ctrl-C, which ends the command at once with exit code 0", async () => {
+    const waiting = startListener(
+      ["--forward-to", local.url("/hooks"), "--quote", "00000000-0000-4000-8000-000000000000"].concat([
+        "--gateway",
+        `http://127.0.0.1:${await closedPort()}`,
+      ]),
+      secretKey,
+    );
+    listeners.push(waiting);
+    await waitFor(
+      async () => waiting.stderr(),
+      (stderr) => /cannot reach ws:\/\/127\.0\.0\.1:\d+\/graphql \(connect ECONNREFUSED .*\); retrying/.test(stderr),
+      "the listener to report the refused connection",
+    );
+    const stopping = Date.now();
+    expect(await waiting.stop()).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(1_000);
+    expect(waiting.stderr()).not.toMatch(/Unhandled|Error:/);
+  });
+
   it("a key the gateway refuses ends the command with exit code 1 and the error, not a retry", async () => {
     const refused = startListener(
       ["--forward-to", local.url("/hooks"), "--ramp", "00000000-0000-4000-8000-000000000000", "--gateway", server.url],
