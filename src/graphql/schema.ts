@@ -15,7 +15,7 @@ import { NodeResolver } from "./resolvers/node.js";
 import { OnboardingResolver, OnboardingStatusResolver } from "./resolvers/onboarding.js";
 import { ProfileResolver } from "./resolvers/profile.js";
 import { QuotesResolver } from "./resolvers/quotes.js";
-import { RampEventsResolver } from "./resolvers/ramp-events.js";
+import { RampEventDeliveryResolver, RampEventsResolver } from "./resolvers/ramp-events.js";
 import { RampHistoryResolver, RampsResolver } from "./resolvers/ramps.js";
 import { RecipientArchiveResolver, RecipientInvitationsResolver, RecipientsResolver } from "./resolvers/recipients.js";
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
@@ -40,6 +40,7 @@ export function buildGraphQLSchema(): Promise<GraphQLSchema> {
     OnboardingResolver,
     OnboardingStatusResolver,
     RampEventsResolver,
+    RampEventDeliveryResolver,
     WebhooksResolver,
     WebhookDeliveriesResolver,
     FiatAccountsResolver,

@@ -7,7 +7,7 @@ import { inTransaction } from "../db/tx.js";
 import { PollLoop } from "../workers/poll-loop.js";
 import { insertAttempts, type AttemptRecord } from "./attempt-log.js";
 import * as repo from "./delivery-repo.js";
-import { deliveryHeaders, type WebhookSender } from "./sender.js";
+import { signedDeliveryHeaders, type WebhookSender } from "./sender.js";
 
 /**
  * Waits before each retry of a failed send (CONTRACT.md, Webhooks): a round is at most 5 attempts, one send
@@ -290,8 +290,7 @@ export class WebhookDeliveryWorker {
       return;
     }
     const startedAt = this.clock();
-    const timestamp = Math.floor(startedAt.getTime() / 1000);
-    const headers = deliveryHeaders(timestamp, await this.sign(timestamp, delivery.body));
+    const headers = await signedDeliveryHeaders(this.sign, delivery.body, startedAt);
     const outcome = await this.sender.send(delivery.url, headers, delivery.body, this.stopping.signal);
     sent();
     // Cut short by `stop`: no attempt was made that counts, so the delivery is due again at once.

@@ -29,15 +29,21 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 const MAX_POOLS = 256;
 
 /**
- * Every header a delivery is sent with: the delivery log keeps them as they are, so they hold nothing of ours
- * that is secret.
+ * Every header of a delivery of `body` made at `at`, signed by `sign`: how the delivery worker makes every send and
+ * `rampEvents` its signed deliveries, so a listener forwards exactly what a webhook receives. The delivery log keeps
+ * them as they are, so they hold nothing of ours that is secret.
  */
-export function deliveryHeaders(timestamp: number, signature: string): Record<string, string> {
+export async function signedDeliveryHeaders(
+  sign: (timestamp: number, rawBody: string) => Promise<string>,
+  body: string,
+  at: Date,
+): Promise<Record<string, string>> {
+  const timestamp = Math.floor(at.getTime() / 1000);
   return {
     "content-type": "application/json",
     "user-agent": "ramp-gateway-webhooks",
     "x-service-timestamp": String(timestamp),
-    "x-service-signature": signature,
+    "x-service-signature": await sign(timestamp, body),
   };
 }
 
@@ -60,7 +66,7 @@ export class WebhookSender {
   constructor(private readonly options: SenderOptions) {}
 
   /**
-   * Posts `body` to `url` with these headers as they are (`deliveryHeaders`); `cancel` ends the send early (the
+   * Posts `body` to `url` with these headers as they are (`signedDeliveryHeaders`); `cancel` ends the send early (the
    * worker is stopping), with no outcome to record.
    */
   async send(url: string, headers: Record<string, string>, body: string, cancel?: AbortSignal): Promise<SendOutcome> {

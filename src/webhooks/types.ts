@@ -83,6 +83,18 @@ const sentRequest = outputObject(
   },
 );
 
+/** An event as a webhook delivery sends it, signed when it was asked for: what `npm run -s listen` forwards. */
+export const signedDeliveryView = outputObject(
+  "SignedWebhookDelivery",
+  "An event as a webhook delivery sends it: POST the body with these headers and a receiver verifies it as a delivery.",
+  {
+    headers: z
+      .array(requestHeader)
+      .describe("Every header a delivery sends (X-Service-Timestamp, X-Service-Signature, Content-Type, User-Agent)."),
+    body: z.string().describe("The body exactly as a delivery sends it."),
+  },
+);
+
 const attemptView = outputObject("WebhookAttempt", "One send of a delivery.", {
   startedAt: instantField("When the send began."),
   durationMs: z.number().int().describe("How long the send took until the answer or the failure, in milliseconds."),

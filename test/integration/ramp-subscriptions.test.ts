@@ -1,3 +1,4 @@
+import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
 import type { Client } from "graphql-ws";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -13,6 +14,8 @@ import { BUY_QUOTE, EVM_ADDRESS } from "../support/kit.js";
 
 const EVENTS =
   "subscription ($quoteId: ID, $sessionId: ID, $rampId: ID) { rampEvents(quoteId: $quoteId, sessionId: $sessionId, rampId: $rampId) { eventId eventType timestamp payload { quoteId transactionId sessionId transactionStatus transactionType } } }";
+const DELIVERIES =
+  "subscription ($quoteId: ID) { rampEvents(quoteId: $quoteId) { eventId delivery { headers { name value } body } } }";
 const PROGRESS = "subscription ($rampId: ID!) { rampProgress(rampId: $rampId) { id currentPhase status type } }";
 
 let t: TestApp;
@@ -136,6 +139,34 @@ describe("rampEvents", () => {
       transactionStatus: "PENDING",
       transactionType: "BUY",
     });
+  });
+
+  it("delivery: the event as its webhook delivery is sent, signed; a session is refused it", async () => {
+    const caller = await newCaller();
+    const quoteId = await quote(caller.secret);
+    const signed = await listening(client(caller.ws.secret), DELIVERIES, { quoteId });
+    const bySession = await listening(client(caller.ws.session), DELIVERIES, { quoteId });
+    const rampId = await register(caller.secret, quoteId);
+    await signed.until(() => data(signed, "rampEvents").length === 1, "TRANSACTION_CREATED");
+
+    const [{ eventId, delivery }] = data(signed, "rampEvents");
+    const stored = await t.app.db.rampEvent.findUniqueOrThrow({ where: { eventId } });
+    expect(delivery.body).toBe(stored.body);
+    const headers = new Map<string, string>(
+      delivery.headers.map(({ name, value }: { name: string; value: string }) => [name, value]),
+    );
+    expect([...headers.keys()]).toEqual(["content-type", "user-agent", "x-service-timestamp", "x-service-signature"]);
+    const verified = verifyWebhook({
+      publicKey: t.app.signingKeys.publicKey(),
+      timestamp: headers.get("x-service-timestamp")!,
+      signature: headers.get("x-service-signature")!,
+      rawBody: delivery.body,
+    });
+    expect(verified).toMatchObject({ eventId, eventType: "TRANSACTION_CREATED", payload: { transactionId: rampId } });
+
+    // Webhooks are a secret key's alone: the matrix answers any other credential as it answers a session on REST.
+    await bySession.until(() => bySession.errorCode() !== undefined, "the session's refusal");
+    expect(bySession.errorCode()).toBe("AUTHENTICATION_REQUIRED");
   });
 
   it("a FAILED ramp's STATUS_CHANGE arrives too", async () => {
@@ -352,6 +383,18 @@ describe("delegation and re-authorization per event", () => {
     await events.until(() => events.errorCode() !== undefined, "the stream ending");
     expect(events.errorCode()).toBe("MANAGED_PROFILE_ACCESS_DENIED");
     expect(data(events, "rampEvents")).toHaveLength(1);
+  });
+
+  it("a manager's selector is refused the signed delivery, as webhooks are refused it", async () => {
+    const { manager, childId } = await managerWithChild();
+    const asChild = { ...manager.secret, "x-managed-profile-id": childId };
+    const quoteId = await quote(asChild);
+    const events = await listening(client({ ...manager.ws.secret, "X-Managed-Profile-Id": childId }), DELIVERIES, {
+      quoteId,
+    });
+    await register(asChild, quoteId);
+    await events.until(() => events.errorCode() !== undefined, "the refusal");
+    expect(events.errorCode()).toBe("MANAGED_PROFILE_UNSUPPORTED");
   });
 
   it("a revoked secret key stops receiving", async () => {

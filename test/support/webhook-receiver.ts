@@ -1,6 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type ServerResponse,
+} from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -104,7 +109,7 @@ export type Responder = (request: { index: number; path: string }) => {
 };
 
 export interface WebhookReceiver {
-  /** `https://127.0.0.1:<port><path>` */
+  /** `https://127.0.0.1:<port><path>` (`http://` for a plain HTTP receiver) */
   url(path?: string): string;
   port: number;
   received: ReceivedDelivery[];
@@ -121,14 +126,17 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** A local HTTPS webhook receiver that answers 204 unless told otherwise and checks every signature. */
+/**
+ * A local HTTPS webhook receiver (plain HTTP with `plainHttp`, as `npm run -s listen` forwards to) that answers 204
+ * unless told otherwise and checks every signature.
+ */
 export async function startWebhookReceiver(
-  options: { publicKey?: string; respond?: Responder } = {},
+  options: { publicKey?: string; respond?: Responder; plainHttp?: boolean } = {},
 ): Promise<WebhookReceiver> {
-  const tls = testCertificates();
+  const tls = options.plainHttp ? undefined : testCertificates();
   const waiters = new Set<() => void>();
   const receiver: WebhookReceiver = {
-    url: (path = "/hook") => `https://127.0.0.1:${receiver.port}${path}`,
+    url: (path = "/hook") => `${tls ? "https" : "http"}://127.0.0.1:${receiver.port}${path}`,
     port: 0,
     received: [],
     respond: options.respond ?? (() => ({ status: 204 })),
@@ -155,7 +163,7 @@ export async function startWebhookReceiver(
       }),
   };
   const index = { next: 0 };
-  const server = createServer({ key: tls.key, cert: tls.cert }, (request, response) => {
+  const handle: RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -191,7 +199,8 @@ export async function startWebhookReceiver(
       waiters.clear();
       answer(response, receiver.respond({ index: index.next++, path }));
     });
-  });
+  };
+  const server = tls ? createServer({ key: tls.key, cert: tls.cert }, handle) : createHttpServer(handle);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   receiver.port = (server.address() as AddressInfo).port;
   return receiver;

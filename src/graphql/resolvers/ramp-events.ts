@@ -1,4 +1,4 @@
-import { Arg, Ctx, ID, Resolver, Root, Subscription } from "type-graphql";
+import { Arg, Ctx, FieldResolver, ID, Resolver, Root, Subscription } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
 import { AppError } from "../../errors.js";
 import { streamOf } from "../../events/bus.js";
@@ -11,11 +11,12 @@ import {
 import type { FeedTopic } from "../../events/ramp-feed.js";
 import type { RampView } from "../../ramps/types.js";
 import { canonicalId } from "../../validation.js";
+import { signedDeliveryHeaders } from "../../webhooks/sender.js";
 import { Auth } from "../auth-directive.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting, actingFor, fieldDelegation } from "../acting.js";
 import { followedStream, stillEntitled } from "../subscriptions.js";
-import { RampEvent } from "../types/ramp-events.js";
+import { RampEvent, SignedWebhookDelivery } from "../types/ramp-events.js";
 import { Ramp } from "../types/ramps.js";
 import { toRamp } from "./ramps.js";
 
@@ -167,5 +168,33 @@ export class RampEventsResolver {
     const ramp = await rampAtEvent(context, acting, event);
     // The phase this event reports, even if the ramp has moved on since.
     return toRamp({ ...ramp, currentPhase: event.payload.currentPhase!, status: event.payload.transactionStatus });
+  }
+}
+
+/**
+ * A ramp event as a webhook delivery sends it, signed by the gateway when selected (an RSA signature per event and
+ * audience): `npm run -s listen` forwards it to a local receiver. Callers who may have webhooks only.
+ */
+@Resolver(() => RampEvent)
+export class RampEventDeliveryResolver {
+  @FieldResolver(() => SignedWebhookDelivery, {
+    description:
+      "The event as a webhook delivery sends it, signed now: the same body and headers, so a receiver verifies it as one. A non-managed profile's secret key only.",
+  })
+  @Auth({ requires: ["WEBHOOK_MANAGEMENT"], delegation: "MANAGER_ONLY" })
+  async delivery(
+    @Root() event: WebhookEventBody,
+    // Resolved for its rule alone: MANAGER_ONLY refuses a selector and a managed child's own key, as webhooks do.
+    @Acting() _acting: ActingContext,
+    @Ctx() context: GraphQLContext,
+  ) {
+    // The stored body was JSON.stringify's output, and the event its parse: stringified again, the same bytes.
+    const body = JSON.stringify(event);
+    const headers = await signedDeliveryHeaders(
+      (timestamp, rawBody) => context.app.signingKeys.sign(timestamp, rawBody),
+      body,
+      new Date(),
+    );
+    return { headers: Object.entries(headers).map(([name, value]) => ({ name, value })), body };
   }
 }
