@@ -65,7 +65,13 @@ export default tseslint.config(
         "error",
         {
           patterns: [ORM, SERVER, OTHER_MODULES_DATA],
-          paths: [{ name: "type-graphql", importNames: ["registerEnumType"], message: "Use registerGraphQLEnum." }],
+          paths: [
+            {
+              name: "type-graphql",
+              importNames: ["registerEnumType"],
+              message: "Declare the enum with describedEnum (src/enums.ts).",
+            },
+          ],
         },
       ],
     },
