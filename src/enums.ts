@@ -1,9 +1,14 @@
+import type { z } from "zod";
+import { graphqlNames } from "./output.js";
+
 /*
  * An enum of the domain is declared once, beside its values: its GraphQL type's name, what it means and what each of
- * its values means. The GraphQL schema registers every declared enum under that name (src/graphql/types/output-type.ts).
+ * its values means. The GraphQL schema registers every declared enum under that name (src/graphql/types/output-type.ts),
+ * and the OpenAPI document lists the values' meanings where a field takes the enum (src/rest/http.ts): both read
+ * the one declaration.
  */
 
-/** A declared enum, as GraphQL reads it. */
+/** A declared enum, as GraphQL and OpenAPI read it. */
 export interface DescribedEnum {
   /** The GraphQL type's name. */
   name: string;
@@ -43,4 +48,18 @@ export function describedEnum<const Value extends string>(
   };
   describedEnums.set(name, described);
   return described;
+}
+
+/**
+ * What each value of a field's enum means, as a list for its OpenAPI description: when the field (through any
+ * optional, nullable or default around it) names a declared enum whose values are described.
+ */
+export function valueMeanings(schema: z.core.$ZodType): string | undefined {
+  let inner: z.core.$ZodType | undefined = schema;
+  let name: string | undefined;
+  while (inner && !(name = graphqlNames.get(inner)?.name))
+    inner = (inner._zod.def as { innerType?: z.core.$ZodType }).innerType;
+  const described = (name && describedEnums.get(name)?.values.filter((value) => value.description)) || [];
+  if (!described.length) return undefined;
+  return described.map(({ value, description }) => `- \`${value}\`: ${description}`).join("\n");
 }
