@@ -40,6 +40,14 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
     rules: { "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }] },
   },
+  {
+    // GraphiQL's page script, a classic script after the React, ReactDOM and GraphiQL builds the page loads.
+    files: ["static/**/*.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: { ...globals.browser, React: "readonly", ReactDOM: "readonly", GraphiQL: "readonly" },
+    },
+  },
   // Tests read parsed JSON answers: `any` there is the honest type.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   {
@@ -57,7 +65,13 @@ export default tseslint.config(
         "error",
         {
           patterns: [ORM, SERVER, OTHER_MODULES_DATA],
-          paths: [{ name: "type-graphql", importNames: ["registerEnumType"], message: "Use registerGraphQLEnum." }],
+          paths: [
+            {
+              name: "type-graphql",
+              importNames: ["registerEnumType"],
+              message: "Declare the enum with describedEnum (src/enums.ts).",
+            },
+          ],
         },
       ],
     },

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { idField, instantField, named, outputObject, pagination } from "../output.js";
 import { listPage, omissible, uuid } from "../validation.js";
+import { describedEnum } from "../enums.js";
+
+/** An audit name in GraphQL: manager.created is MANAGER_CREATED, signing-key.rotated SIGNING_KEY_ROTATED. */
+const auditName = (value: string) => value.replace(/[.-]/g, "_").toUpperCase();
 
 /** Every change the operator can make, by the stable name its audit event carries. */
 export const OPERATOR_ACTIONS = [
@@ -13,9 +17,34 @@ export const OPERATOR_ACTIONS = [
   "partner.credential.issued",
   "signing-key.rotated",
 ] as const;
+
+describedEnum("AuditAction", OPERATOR_ACTIONS, {
+  description: "What an operator change did (REST spells MANAGER_CREATED as manager.created).",
+  graphqlName: auditName,
+  meanings: {
+    "manager.created": "A profile was enabled as a manager.",
+    "manager.updated": "A manager's policy was changed, or the manager disabled.",
+    "pricing.assigned": "A pricing profile was assigned to a profile.",
+    "partner.created": "A partner was created.",
+    "partner.activated": "A partner was reactivated.",
+    "partner.deactivated": "A partner was deactivated: its credentials stopped.",
+    "partner.credential.issued": "A partner-managed credential was issued.",
+    "signing-key.rotated": "The webhook signing key was rotated.",
+  },
+});
+
 type OperatorActionName = (typeof OPERATOR_ACTIONS)[number];
 
-export const OPERATOR_CHANNELS = ["rest", "graphql", "cli"] as const;
+const OPERATOR_CHANNELS = ["rest", "graphql", "cli"] as const;
+
+describedEnum("OperatorChannel", OPERATOR_CHANNELS, {
+  description: "How the operator made a change.",
+  meanings: {
+    rest: "The REST operator surface (/v1/admin).",
+    graphql: "An operator GraphQL operation.",
+    cli: "The operator CLI (npm run -s admin).",
+  },
+});
 
 /** The kinds of record operator changes touch (a manager's and a pricing assignment's id is the profile's). */
 export const AUDIT_TARGET_TYPES = [
@@ -25,6 +54,18 @@ export const AUDIT_TARGET_TYPES = [
   "api-credential",
   "signing-key",
 ] as const;
+
+describedEnum("AuditTargetType", AUDIT_TARGET_TYPES, {
+  description: "What kind of record an operator change changed (REST spells PRICING_ASSIGNMENT as pricing-assignment).",
+  graphqlName: auditName,
+  meanings: {
+    manager: "A manager's policy (its id is the profile's).",
+    "pricing-assignment": "A profile's pricing assignment (its id is the profile's).",
+    partner: "A partner.",
+    "api-credential": "An API credential.",
+    "signing-key": "The webhook signing key.",
+  },
+});
 
 /**
  * Who made an operator change. Every operator shares one token, so over HTTP the request is what tells

@@ -1,8 +1,17 @@
 import { hash, randomInt } from "node:crypto";
+import { describedEnum } from "../enums.js";
 
 /** A deployment's environment: `test` (sandbox) or `live` (production); keys carry it in their prefix. */
 export const RAMP_ENVIRONMENTS = ["test", "live"] as const;
 export type RampEnvironment = (typeof RAMP_ENVIRONMENTS)[number];
+
+describedEnum("RampEnvironment", RAMP_ENVIRONMENTS, {
+  description: "A deployment's environment; a credential works only on a deployment of its own.",
+  meanings: {
+    test: "Sandbox: keys start with pk_test_ and sk_test_.",
+    live: "Production: keys start with pk_live_ and sk_live_.",
+  },
+});
 
 export type KeyKind = "public" | "secret";
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RAMP_ENVIRONMENTS } from "../auth/keys.js";
 import { idField, instantField, named, outputObject, pagination } from "../output.js";
 import { instant, text } from "../validation.js";
+import { describedEnum } from "../enums.js";
 
 export const MAX_ACTIVE_CREDENTIALS = 5;
 export const DEFAULT_CREDENTIAL_NAME = "API Credential";
@@ -70,7 +71,12 @@ export type IssuedCredential = z.output<typeof issuedCredential>;
  */
 export const credentialListTag = (profileId: string) => `api-credential-list:${profileId}`;
 
-export const CREDENTIAL_EVENT_ACTIONS = ["created", "revoked"] as const;
+const CREDENTIAL_EVENT_ACTIONS = ["created", "revoked"] as const;
+
+describedEnum("ApiCredentialEventAction", CREDENTIAL_EVENT_ACTIONS, {
+  description: "What happened to a credential.",
+  meanings: { created: "The credential was issued.", revoked: "Both values of the credential were revoked." },
+});
 
 /** A credential of a profile was created or revoked: what its live subscribers are told. */
 export const apiCredentialEventView = outputObject(

@@ -6,6 +6,7 @@ import {
 } from "../reference-data/domestic.js";
 import type { FiatAccountDetails } from "../providers/fiat-account-port.js";
 import { abaProblems, cbuProblems, clabeProblems, cuitProblems, nitProblems, onlyDigits } from "./check-digits.js";
+import { describedEnum } from "../enums.js";
 
 /**
  * The rules of each rail the domestic corridors pay out on: which fields a payout account must, may or must not
@@ -14,6 +15,17 @@ import { abaProblems, cbuProblems, clabeProblems, cuitProblems, nitProblems, onl
 
 /** Payout accounts exist in the domestic corridors. */
 export const FIAT_ACCOUNT_COUNTRIES = DOMESTIC_COUNTRIES;
+
+describedEnum("FiatAccountCountry", FIAT_ACCOUNT_COUNTRIES, {
+  description: "The corridors with payout fiat accounts.",
+  meanings: {
+    AR: "Argentina: ARS payouts to a CBU or CVU (COELSA).",
+    CO: "Colombia: COP payouts over ACH Colombia.",
+    MX: "Mexico: MXN payouts by SPEI to a CLABE.",
+    US: "United States: USD payouts by ACH or domestic wire (BANK_USA).",
+  },
+});
+
 export type FiatAccountCountry = DomesticCountry;
 
 /**
@@ -25,6 +37,18 @@ const ACCOUNT_NUMBER_KINDS = { SPEI: "clabe", COELSA: "cbu" } as const satisfies
 >;
 /** What an account's `accountType` shows: its bank account type, or the kind of number that names it. */
 export const SHOWN_ACCOUNT_TYPES = [...BANK_ACCOUNT_TYPES, ...Object.values(ACCOUNT_NUMBER_KINDS)] as const;
+
+describedEnum("FiatAccountKind", SHOWN_ACCOUNT_TYPES, {
+  description:
+    "What kind of account a payout account is: a checking or savings bank account, or, on a rail that takes no bank account type, the kind of number that names it.",
+  meanings: {
+    checking: "A checking (current) account.",
+    savings: "A savings account.",
+    clabe: "MX (SPEI): an account named by its 18-digit CLABE.",
+    cbu: "AR (COELSA): an account named by its 22-digit CBU or CVU.",
+  },
+});
+
 type ShownAccountType = (typeof SHOWN_ACCOUNT_TYPES)[number];
 
 /** The message of a field that takes a word from a list. */
@@ -124,9 +148,23 @@ const usZip: FieldCheck = (value) =>
   /^\d{5}(-\d{4})?$/.test(value) ? { value } : { problems: ["must be a US ZIP code (12345 or 12345-6789)"] };
 
 const ACCOUNT_TYPE = choice(BANK_ACCOUNT_TYPES, `must be "checking" or "savings"`);
-export const AR_DOCUMENT_TYPES = ["CUIT", "CUIL"] as const;
+const AR_DOCUMENT_TYPES = ["CUIT", "CUIL"] as const;
 /** Cédula de ciudadanía, cédula de extranjería, NIT, pasaporte, tarjeta de identidad. */
-export const CO_DOCUMENT_TYPES = ["CC", "CE", "NIT", "PP", "TI"] as const;
+const CO_DOCUMENT_TYPES = ["CC", "CE", "NIT", "PP", "TI"] as const;
+
+describedEnum("FiatAccountDocumentType", [...AR_DOCUMENT_TYPES, ...CO_DOCUMENT_TYPES], {
+  description: "The account holder's document in AR and CO.",
+  meanings: {
+    CUIT: "AR: the tax id of a company or a self-employed person.",
+    CUIL: "AR: an employee's tax id.",
+    CC: "CO: c\u00e9dula de ciudadan\u00eda, a citizen's identity card.",
+    CE: "CO: c\u00e9dula de extranjer\u00eda, a foreign resident's identity card.",
+    NIT: "CO: a company's tax id.",
+    PP: "CO: a passport.",
+    TI: "CO: tarjeta de identidad, a minor's identity card.",
+  },
+});
+
 const CO_DOCUMENT_NUMBER: Record<(typeof CO_DOCUMENT_TYPES)[number], FieldCheck> = {
   CC: digits(lengthBetween(6, 10, "a cédula"), DOCUMENT_SEPARATORS),
   TI: digits(lengthBetween(6, 10, "a tarjeta de identidad"), DOCUMENT_SEPARATORS),

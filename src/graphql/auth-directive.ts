@@ -17,7 +17,6 @@ import { CAPABILITIES, type Capability } from "../auth/capabilities.js";
 import { DELEGATION_RULES, type DelegationName, type DelegationRule } from "../auth/delegation.js";
 import type { AccessRule } from "../operations/operation.js";
 import type { GraphQLContext } from "./context.js";
-import { described } from "./types/enums.js";
 
 const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
   SIGN_IN: "Sign-in and session renewal; open to every caller, anonymous included.",
@@ -62,7 +61,9 @@ const DELEGATION_DESCRIPTIONS: Record<DelegationName, string> = {
 const delegationEnum = new GraphQLEnumType({
   name: "Delegation",
   description: "How X-Managed-Profile-Id and managed children's own credentials apply to a field.",
-  values: described(DELEGATION_DESCRIPTIONS),
+  values: Object.fromEntries(
+    Object.entries(DELEGATION_DESCRIPTIONS).map(([name, description]) => [name, { description }]),
+  ),
 });
 
 export const authDirective = new GraphQLDirective({

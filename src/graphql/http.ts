@@ -13,7 +13,7 @@ import { managedProfileSelector } from "../rest/http.js";
 import { apolloExecution, compiledExecution, refuseCompilerMarkers, type Execute } from "./compiled-execution.js";
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
-import { registerGraphiQLAssets, sendGraphiQLToBrowsers } from "./graphiql.js";
+import { registerGraphiQL } from "./graphiql.js";
 import { createLoaders } from "./loaders.js";
 import { operationChecks } from "./operation-checks.js";
 import { buildAdminGraphQLSchema, buildGraphQLSchema } from "./schema.js";
@@ -84,12 +84,12 @@ export const graphqlRoutes: FastifyPluginAsync<{ app: App }> = async (server, { 
 
   // Over HTTP and WebSocket alike, and for each subscription event.
   const execute = compiledExecution(schema);
-  if (graphql.ide) registerGraphiQLAssets(server);
+  const sendGraphiQLToBrowsers = graphql.ide && registerGraphiQL(server);
   server.route({
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     config: { graphql: true },
-    ...(graphql.ide && { onRequest: sendGraphiQLToBrowsers }),
+    ...(sendGraphiQLToBrowsers && { onRequest: sendGraphiQLToBrowsers }),
     handler: fastifyApolloHandler(await startApollo(schema, execute), { context }),
   });
   server.route({

@@ -21,6 +21,7 @@ import { RecipientArchiveResolver, RecipientInvitationsResolver, RecipientsResol
 import { ReferenceDataResolver } from "./resolvers/reference-data.js";
 import { WebhookDeliveriesResolver, WebhooksResolver } from "./resolvers/webhooks.js";
 import { nodeTypeName } from "./types/node.js";
+import { registerDescribedEnums } from "./types/output-type.js";
 import { DateTimeScalar } from "./types/scalars.js";
 
 /** The schema at /graphql: every operation but the operator's, which no other caller's introspection lists. */
@@ -64,6 +65,7 @@ async function executableSchema(resolvers: BuildSchemaOptions["resolvers"]): Pro
   // @Authorized (auth is @auth, enforced below), the wrapper type-graphql would put on each field only costs,
   // a fifth of a list page's execution.
   for (const objectType of getMetadataStorage().objectTypes) objectType.simpleResolvers = true;
+  registerDescribedEnums();
   const schema = await buildSchema({
     resolvers,
     directives: [...specifiedDirectives, authDirective],

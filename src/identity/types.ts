@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idField, named, outputObject } from "../output.js";
 import { email, omissible, requiredString, text } from "../validation.js";
+import { describedEnum } from "../enums.js";
 
 /** An email address as profiles store it: trimmed, lower-case. */
 export const emailAddress = requiredString("email is required")
@@ -33,6 +34,13 @@ export const otpSent = outputObject("RequestOtpPayload", "The outcome of request
   message: z.string().describe("A human-readable confirmation that the code was sent."),
 });
 
+const TOKEN_TYPES = ["bearer"] as const;
+
+describedEnum("TokenType", TOKEN_TYPES, {
+  description: "How an access token is sent (REST spells BEARER as bearer).",
+  meanings: { bearer: "As `Authorization: Bearer <token>`." },
+});
+
 export const sessionView = outputObject(
   "Session",
   "A signed-in session: a short-lived access token and a single-use refresh token.",
@@ -42,7 +50,7 @@ export const sessionView = outputObject(
       .string()
       .describe("An opaque token for refreshSession or logout; refreshing spends it and returns a new one."),
     userId: idField("The signed-in profile's id (UUID)."),
-    tokenType: named("TokenType", z.literal("bearer")).describe("Always bearer."),
+    tokenType: named("TokenType", z.literal(TOKEN_TYPES)).describe("Always bearer."),
     expiresIn: z.number().int().describe("Seconds until the access token expires."),
   },
 );

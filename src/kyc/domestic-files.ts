@@ -4,13 +4,8 @@ import type { ActingContext } from "../auth/delegation.js";
 import { DOCUMENT_MEDIA_TYPES, MAX_UPLOAD_BYTES, SELFIE_MEDIA_TYPES, type UploadService } from "../uploads/service.js";
 import { AppError } from "../errors.js";
 import { fieldError, storedOneOf, text, uuid } from "../validation.js";
-import {
-  KYB_COUNTRIES,
-  KYB_FILE_TYPES,
-  RELATED_PERSON_FILE_TYPES,
-  type SubmissionFileView,
-  type SubmissionFiles,
-} from "./domestic.js";
+import type { SubmissionFileView, SubmissionFiles } from "./domestic.js";
+import { KYB_COUNTRIES, KYB_FILE_TYPES, RELATED_PERSON_FILE_TYPES } from "./domestic-enums.js";
 import { relatedPersonIdsOf, type KycCaseRow, type KycRepository } from "./repo.js";
 import type { CaseKey } from "./reads.js";
 import { flowName, statusName } from "./cases.js";

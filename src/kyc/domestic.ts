@@ -9,21 +9,15 @@ import { calendarDate, countryCode, email, storedOneOf, text, uuid } from "../va
 import { isValidCpf } from "./tax-ids.js";
 import type { CaseKey } from "./reads.js";
 import type { KycService } from "./service.js";
-
-/** The countries with business customers (KYB). */
-export const KYB_COUNTRIES = ["CO", "MX"] as const;
-
-/** The reference's customer statuses for the domestic corridors. */
-export const DOMESTIC_STATUSES = [
-  "CONSULTED",
-  "LINK_OPENED",
-  "USER_COMPLETED",
-  "VERIFYING",
-  "FAILED",
-  "SUCCESS",
-  "UPDATE_REQUIRED",
-] as const;
-type DomesticStatus = (typeof DOMESTIC_STATUSES)[number];
+import {
+  ARGENTINE_DOCUMENT_TYPES,
+  COLOMBIAN_DOCUMENT_TYPES,
+  DOMESTIC_STATUSES,
+  KYB_COUNTRIES,
+  KYB_FILE_TYPES,
+  RELATED_PERSON_FILE_TYPES,
+  type DomesticStatus,
+} from "./domestic-enums.js";
 
 const name = z.string().trim().min(1, "is required").max(100, "must be at most 100 characters");
 const optionalText = z.string().trim().max(200, "must be at most 200 characters").optional();
@@ -60,10 +54,10 @@ export const kycInformation = z
       .min(1)
       .max(50)
       .describe("The identity document's number, 1 to 50 characters after trimming."),
-    colombianDocumentType: named("ColombianDocumentType", oneOf(["CC", "CE"]))
+    colombianDocumentType: named("ColombianDocumentType", oneOf(COLOMBIAN_DOCUMENT_TYPES))
       .optional()
       .describe("The document's type in Colombia."),
-    argentineDocumentType: named("ArgentineDocumentType", oneOf(["DNI"]))
+    argentineDocumentType: named("ArgentineDocumentType", oneOf(ARGENTINE_DOCUMENT_TYPES))
       .optional()
       .describe("The document's type in Argentina."),
     cuit: text("code")
@@ -199,17 +193,6 @@ export const kybCountryInput = z
     country: named("DomesticKybCountry", oneOf(KYB_COUNTRIES)).describe("The business customer's country (CO or MX)."),
   })
   .strict();
-
-/** The reference's file types of a KYB submission: a business's, and a related person's. */
-export const KYB_FILE_TYPES = [
-  "taxIdDocument",
-  "articlesIncorporation",
-  "proofAddress",
-  "shareholderRegistry",
-  "businessLicense",
-  "uploadAmlPolicy",
-] as const;
-export const RELATED_PERSON_FILE_TYPES = ["docFront", "docBack"] as const;
 
 const submissionFileView = outputObject(
   "DomesticSubmissionFile",

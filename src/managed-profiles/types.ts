@@ -2,6 +2,7 @@ import { z } from "zod";
 import { idField, instantField, named, outputObject } from "../output.js";
 import { email, listPage, requiredString } from "../validation.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../reference-data/corridors.js";
+import { describedEnum } from "../enums.js";
 
 const normalizedEmail = requiredString("contactEmail is required")
   .max(254, "must be at most 254 characters")
@@ -27,8 +28,19 @@ export const createManagedProfileInput = z
   })
   .strict();
 
+const PROFILE_FILTERS = ["active", "deleted", "all"] as const;
+
+describedEnum("ManagedProfileFilter", PROFILE_FILTERS, {
+  description: "Which managed children a list returns, by status.",
+  meanings: {
+    active: "Only children that are not deleted.",
+    deleted: "Only deleted children.",
+    all: "Active and deleted children alike.",
+  },
+});
+
 export const listManagedProfilesInput = z.object({
-  status: named("ManagedProfileFilter", z.enum(["active", "deleted", "all"]))
+  status: named("ManagedProfileFilter", z.enum(PROFILE_FILTERS))
     .default("active")
     .describe("Which children to list; only active ones by default."),
   ...listPage.shape,
@@ -62,9 +74,19 @@ export type ManagerPolicyInput = z.output<typeof managerPolicyInput>;
  * every child's source follows from that and is not stored. A future path for operators would store it, and
  * the children before it were all the manager's.
  */
-export const CREATION_SOURCES = ["manager"] as const;
+const CREATION_SOURCES = ["manager"] as const;
 
-export const MANAGED_PROFILE_STATUSES = ["active", "deleted"] as const;
+describedEnum("ManagedProfileCreationSource", CREATION_SOURCES, {
+  description: "Who created a managed child.",
+  meanings: { manager: "Its manager, through createManagedProfile (REST: POST /v1/managed-profiles)." },
+});
+
+const MANAGED_PROFILE_STATUSES = ["active", "deleted"] as const;
+
+describedEnum("ManagedProfileStatus", MANAGED_PROFILE_STATUSES, {
+  description: "Whether a managed child is live or logically deleted.",
+  meanings: { active: "Not deleted.", deleted: "Deleted: credentials revoked, new activity blocked, history kept." },
+});
 
 export const managedProfileView = outputObject(
   "ManagedProfile",

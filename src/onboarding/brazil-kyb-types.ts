@@ -3,6 +3,7 @@ import { idField, idInput, named, outputObject } from "../output.js";
 import { SIDE_STATES } from "../uploads/service.js";
 import { countryCode, email, uuid } from "../validation.js";
 import { personFields, verificationFields } from "./brazil-subaccount-types.js";
+import { describedEnum, hyphensAsUnderscores } from "../enums.js";
 
 /*
  * Level 1 KYB of Brazilian company subaccounts (the reference's `/v1/brl/kyb/*`): what each operation takes and
@@ -45,6 +46,22 @@ export const BRAZIL_DOCUMENT_TYPES = [
   "COMPANY-TAX-IDENTIFICATION-DOCUMENT",
 ] as const;
 export type DocumentType = (typeof BRAZIL_DOCUMENT_TYPES)[number];
+
+describedEnum("BrazilDocumentType", BRAZIL_DOCUMENT_TYPES, {
+  description: "A document uploaded for BR KYC or KYB (REST spells the underscores as hyphens).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: {
+    ID: "A national identity card.",
+    "DRIVERS-LICENSE": "A driver's license.",
+    PASSPORT: "A passport (KYB documents only).",
+    "RESIDENCE-PERMIT": "A residence permit (KYB documents only).",
+    SELFIE: "A photo of the person.",
+    "SELFIE-FROM-LIVENESS": "A photo of the person taken by the liveness check.",
+    "CERTIFICATE-OF-INCORPORATION": "The company's certificate of incorporation (KYB).",
+    "COMPANY-TAX-IDENTIFICATION-DOCUMENT": "The company's tax registration (KYB).",
+  },
+});
+
 /** Cards, with a back to upload when they are double-sided. */
 export const TWO_SIDED: readonly DocumentType[] = ["ID", "DRIVERS-LICENSE", "RESIDENCE-PERMIT"];
 export const SELFIES: readonly DocumentType[] = ["SELFIE", "SELFIE-FROM-LIVENESS"];
@@ -89,7 +106,7 @@ export const kybDocumentView = outputObject(
 export type KybDocumentView = z.output<typeof kybDocumentView>;
 
 /** The reference's roles of a beneficial owner with control of the company (BrUboControlRole). */
-export const CONTROL_ROLES = [
+const CONTROL_ROLES = [
   "CEO",
   "CFO",
   "COO",
@@ -114,6 +131,11 @@ export const CONTROL_ROLES = [
   "Comptroller",
   "Chief Compliance Officer",
 ] as const;
+
+describedEnum("BrazilControlRole", CONTROL_ROLES, {
+  description: "A beneficial owner's role with control of the company (REST spells VICE_PRESIDENT as Vice President).",
+  graphqlName: (role) => role.replace(/ /g, "_").toUpperCase(),
+});
 
 /**
  * An ultimate beneficial owner of a company subaccount: the person's data goes to the provider and is not
@@ -167,7 +189,7 @@ export const beneficialOwnerView = outputObject(
 );
 
 /** The reference's answers about a company's business (BrKybLevel1Payload). */
-export const ACCOUNT_OPENING_REASONS = [
+const ACCOUNT_OPENING_REASONS = [
   "charitable_donations",
   "ecommerce_retail_payments",
   "investment_purposes",
@@ -182,7 +204,12 @@ export const ACCOUNT_OPENING_REASONS = [
   "third_party_money_transmission",
   "treasury_management",
 ] as const;
-export const SOURCES_OF_FUNDS = [
+
+describedEnum("BrazilAccountOpeningReason", ACCOUNT_OPENING_REASONS, {
+  description: "Why a company opens its account, as REST spells it in lowercase.",
+});
+
+const SOURCES_OF_FUNDS = [
   "business_loans",
   "grants",
   "inter_company_funds",
@@ -195,8 +222,20 @@ export const SOURCES_OF_FUNDS = [
   "third_party_funds",
   "treasury_reserves",
 ] as const;
-export const EMPLOYEE_COUNTS = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001+"] as const;
-export const ANNUAL_REVENUES_USD = [
+
+describedEnum("BrazilSourceOfFunds", SOURCES_OF_FUNDS, {
+  description: "Where a company's funds come from, as REST spells it in lowercase.",
+});
+
+const EMPLOYEE_COUNTS = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001+"] as const;
+
+describedEnum("BrazilEmployeeCount", EMPLOYEE_COUNTS, {
+  description: "How many people a company employs (REST: 1-10, 11-50, ..., 1001+).",
+  // GraphQL names cannot start with a digit nor hold "-" or "+": 1-10 is EMPLOYEES_1_TO_10, 1001+ EMPLOYEES_1001_OR_MORE.
+  graphqlName: (count) => `EMPLOYEES_${count.replace("-", "_TO_").replace("+", "_OR_MORE")}`,
+});
+
+const ANNUAL_REVENUES_USD = [
   "less_than_100k",
   "100k_to_1m",
   "1m_to_10m",
@@ -204,6 +243,12 @@ export const ANNUAL_REVENUES_USD = [
   "50m_to_100m",
   "more_than_100m",
 ] as const;
+
+describedEnum("BrazilAnnualRevenue", ANNUAL_REVENUES_USD, {
+  description: "A company's yearly revenue in US dollars (REST: less_than_100k, 100k_to_1m, ..., more_than_100m).",
+  // 100k_to_1m is FROM_100K_TO_1M: a GraphQL name cannot start with a digit.
+  graphqlName: (revenue) => (/^\d/.test(revenue) ? `FROM_${revenue.toUpperCase()}` : revenue.toUpperCase()),
+});
 
 /**
  * API-driven level 1 KYB of a company subaccount: the company's data goes to the provider and is not stored

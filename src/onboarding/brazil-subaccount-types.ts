@@ -4,6 +4,7 @@ import { isValidCnpj, isValidCpf } from "../kyc/tax-ids.js";
 import { idField, named, outputObject } from "../output.js";
 import { CUSTOMER_TYPES } from "../reference-data/corridors.js";
 import { calendarDate, countryCode, email, text, uuid } from "../validation.js";
+import { describedEnum, hyphensAsUnderscores } from "../enums.js";
 
 /*
  * Brazilian subaccounts and their level 1 KYC (the reference's `/v1/brl/*`): what each operation takes and
@@ -121,10 +122,47 @@ export const remainingLimitInput = optionalTaxIdInput
   .strict();
 
 /** How far a BR KYC or KYB attempt is, and the provider's decision once it is COMPLETED. */
-export const BRAZIL_VERIFICATION_PROGRESS = ["PENDING", "PROCESSING", "COMPLETED"] as const;
-export const BRAZIL_VERIFICATION_RESULTS = ["APPROVED", "REJECTED"] as const;
+const BRAZIL_VERIFICATION_PROGRESS = ["PENDING", "PROCESSING", "COMPLETED"] as const;
+
+describedEnum("BrazilVerificationProgress", BRAZIL_VERIFICATION_PROGRESS, {
+  description: "How far a BR KYC or KYB attempt is, as REST's status spells it.",
+  meanings: {
+    PENDING: "The subaccount exists; nothing was submitted.",
+    PROCESSING: "Submitted and awaiting the provider's decision.",
+    COMPLETED: "Decided: the result says how.",
+  },
+});
+
+const BRAZIL_VERIFICATION_RESULTS = ["APPROVED", "REJECTED"] as const;
+
+describedEnum("BrazilVerificationResult", BRAZIL_VERIFICATION_RESULTS, {
+  description: "The provider's decision on a completed BR KYC or KYB attempt.",
+  meanings: {
+    APPROVED: "Verified: level 1, ramps may start in BR.",
+    REJECTED: "Not verified; why stays with support. createBrazilSubaccount again reopens an individual's case.",
+  },
+});
+
 /** Whether a subaccount's holder is identified, as the reference spells it. */
-export const BRAZIL_IDENTITY_STATUSES = ["NOT-IDENTIFIED", "CONFIRMED"] as const;
+const BRAZIL_IDENTITY_STATUSES = ["NOT-IDENTIFIED", "CONFIRMED"] as const;
+
+describedEnum("BrazilIdentityStatus", BRAZIL_IDENTITY_STATUSES, {
+  description: "Whether the subaccount's holder is identified (REST spells NOT_IDENTIFIED as NOT-IDENTIFIED).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: {
+    "NOT-IDENTIFIED": "KYC (KYB) is not approved yet, or was rejected.",
+    CONFIRMED: "KYC (KYB) is approved: level 1.",
+  },
+});
+
+/** The identity documents level 1 KYC takes (no passport, as REST's getUploadUrls). */
+const IDENTITY_DOCUMENT_TYPES = ["ID", "DRIVERS-LICENSE"] as const;
+
+describedEnum("BrazilIdentityDocumentType", IDENTITY_DOCUMENT_TYPES, {
+  description: "An identity document for BR level 1 KYC (REST spells DRIVERS_LICENSE as DRIVERS-LICENSE).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: { ID: "A national identity card.", "DRIVERS-LICENSE": "A driver's license." },
+});
 
 /** Where a BR KYC or KYB attempt stands: KYC's status and a KYB attempt's alike. */
 export const verificationFields = {
@@ -203,7 +241,7 @@ export type DocumentUploadView = z.output<typeof documentUploadView>;
 export const uploadUrlsInput = z
   .object({
     taxId: taxIdText().describe("The individual subaccount's CPF (formatting ignored)."),
-    documentType: named("BrazilIdentityDocumentType", z.enum(["ID", "DRIVERS-LICENSE"])).describe(
+    documentType: named("BrazilIdentityDocumentType", z.enum(IDENTITY_DOCUMENT_TYPES)).describe(
       "The identity document's type.",
     ),
     isDoubleSided: z.boolean().optional().describe("True when its back is uploaded too; false when left out."),

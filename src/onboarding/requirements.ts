@@ -2,6 +2,7 @@ import { z } from "zod";
 import { named, outputObject } from "../output.js";
 import { CUSTOMER_TYPES, type Corridor, type CustomerType } from "../reference-data/corridors.js";
 import { DOCUMENT_MEDIA_TYPES, SELFIE_MEDIA_TYPES } from "../uploads/service.js";
+import { describedEnum, hyphensAsUnderscores } from "../enums.js";
 
 /*
  * The onboarding flows per corridor and customer type: the documents and the ordered, non-GET actions
@@ -12,7 +13,7 @@ export const ONBOARDING_COUNTRIES = ["AR", "BR", "CO", "MX", "US"] as const;
 export type OnboardingCountry = (typeof ONBOARDING_COUNTRIES)[number];
 
 /** The documents the flows ask for. */
-export const ONBOARDING_DOCUMENT_TYPES = [
+const ONBOARDING_DOCUMENT_TYPES = [
   "identity_document_front",
   "identity_document_back",
   "selfie",
@@ -20,16 +21,71 @@ export const ONBOARDING_DOCUMENT_TYPES = [
   "proof_of_address",
   "ubo_identity_document",
 ] as const;
+
+describedEnum("OnboardingDocumentType", ONBOARDING_DOCUMENT_TYPES, {
+  description: "A document a KYC (KYB) flow asks for, as REST spells it in lowercase.",
+  meanings: {
+    identity_document_front: "The front of a government-issued identity document.",
+    identity_document_back: "The back of the identity document.",
+    selfie: "A photo of the person holding the document.",
+    incorporation_certificate: "The certificate of incorporation or a registry extract.",
+    proof_of_address: "The company's proof of address.",
+    ubo_identity_document: "The identity document of an ultimate beneficial owner.",
+  },
+});
+
 /** The partners that verify: Avenia Brazil's subjects, Alfredpay those of the other KYC corridors. */
 export const KYC_PROVIDERS = ["alfredpay", "avenia"] as const;
+
+describedEnum("KycProvider", KYC_PROVIDERS, {
+  description: "A partner that holds customers and decides their KYC (KYB).",
+  meanings: { alfredpay: "Alfredpay: Argentina, Colombia, Mexico and the United States.", avenia: "Avenia: Brazil." },
+});
 
 /** The partner whose KYC flow a corridor's case follows (its API is the flow's). */
 export const kycProviderOf = (corridor: Corridor): (typeof KYC_PROVIDERS)[number] =>
   corridor === "BR" ? "avenia" : "alfredpay";
 
-export const DOCUMENT_COLLECTIONS = ["direct-upload", "hosted"] as const;
-export const STEP_KINDS = ["api", "direct-upload", "hosted"] as const;
-export const ONBOARDING_MODES = ["api", "hosted", "hybrid"] as const;
+const DOCUMENT_COLLECTIONS = ["direct-upload", "hosted"] as const;
+
+describedEnum("DocumentCollection", DOCUMENT_COLLECTIONS, {
+  description: "How a document is collected (REST spells DIRECT_UPLOAD as direct-upload).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: {
+    "direct-upload": "Uploaded to this service by the integrator.",
+    hosted: "Collected by the provider's hosted pages.",
+  },
+});
+
+const STEP_KINDS = ["api", "direct-upload", "hosted"] as const;
+
+describedEnum("OnboardingStepKind", STEP_KINDS, {
+  description: "What a step does (REST spells DIRECT_UPLOAD as direct-upload).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: {
+    api: "An API call with data.",
+    "direct-upload": "Uploading documents to this service.",
+    hosted: "A hosted page the person or company fills in.",
+  },
+});
+
+const STEP_METHODS = ["POST", "PUT"] as const;
+
+describedEnum("OnboardingStepMethod", STEP_METHODS, {
+  description: "The HTTP method of a step's REST operation (steps never read).",
+  meanings: { POST: "POST.", PUT: "PUT." },
+});
+
+const ONBOARDING_MODES = ["api", "hosted", "hybrid"] as const;
+
+describedEnum("OnboardingMode", ONBOARDING_MODES, {
+  description: "How a flow collects what it needs.",
+  meanings: {
+    api: "Every step is an API call of the integrator's.",
+    hosted: "The provider's hosted pages collect everything.",
+    hybrid: "Some steps are API calls, others hosted pages.",
+  },
+});
 
 const documentView = outputObject("OnboardingDocument", "A document a flow asks for.", {
   type: named("OnboardingDocumentType", z.enum(ONBOARDING_DOCUMENT_TYPES)).describe("What the document is."),
@@ -45,7 +101,7 @@ type Document = z.output<typeof documentView>;
 const stepView = outputObject("OnboardingStep", "One step of a flow: a REST operation to call, in order.", {
   order: z.number().int().describe("The step's place in the flow, from 1."),
   kind: named("OnboardingStepKind", z.enum(STEP_KINDS)).describe("What the step does."),
-  method: named("OnboardingStepMethod", z.enum(["POST", "PUT"])).describe("The REST operation's method."),
+  method: named("OnboardingStepMethod", z.enum(STEP_METHODS)).describe("The REST operation's method."),
   path: z.string().describe("The REST operation's path (/v1/...)."),
   operationId: z.string().describe("The REST operation's operationId in the OpenAPI document."),
   description: z.string().describe("What the step is for."),

@@ -3,6 +3,7 @@ import { idField, instantField, named, outputObject } from "../output.js";
 import { RAMP_TYPES } from "../quotes/types.js";
 import { CORRIDORS, CUSTOMER_TYPES } from "../reference-data/corridors.js";
 import { KYC_PROVIDERS, ONBOARDING_COUNTRIES } from "./requirements.js";
+import { describedEnum, screamingCase } from "../enums.js";
 
 /** Corridors with monthly limits. */
 const LIMIT_CORRIDORS = ["AR", "BR", "CO", "MX", "US"] as const;
@@ -46,7 +47,12 @@ export const activeEntityView = outputObject(
 );
 export type ActiveEntityView = z.output<typeof activeEntityView>;
 
-export const LIMIT_PERIOD_TYPES = ["calendar_month"] as const;
+const LIMIT_PERIOD_TYPES = ["calendar_month"] as const;
+
+describedEnum("LimitPeriodType", LIMIT_PERIOD_TYPES, {
+  description: "How a limit's use is counted.",
+  meanings: { calendar_month: "Over the calendar month, in UTC." },
+});
 
 /** The subject's monthly maximum and use in one corridor and direction. */
 export const userLimitView = outputObject(
@@ -73,7 +79,18 @@ export type UserLimit = z.output<typeof userLimitView>;
 export const userLimitList = z.object({ limits: z.array(userLimitView) });
 
 /** What ramp-info tells of KYC (CONTRACT.md): a case in review is still pending there. */
-export const ELIGIBILITY_KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
+const ELIGIBILITY_KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
+
+describedEnum("KycStatus", ELIGIBILITY_KYC_STATUSES, {
+  description: "KYC as eligibility tells it: a case in review is PENDING.",
+  graphqlName: screamingCase,
+  meanings: {
+    not_started: "Nothing submitted in the corridor yet.",
+    pending: "Submitted and not yet decided (a case in review included).",
+    approved: "Verification approved.",
+    rejected: "Verification rejected.",
+  },
+});
 
 /** Whether the subject can ramp in one corridor. */
 export const corridorEligibilityShape = {
@@ -102,9 +119,34 @@ export const rampInfoView = z.object({
 });
 
 /** An account's states: a case under way (pending or in review) is pending. */
-export const ACCOUNT_STATES = ["pending", "approved", "rejected"] as const;
-export const ENTITY_STATUSES = ["active", "archived", "blocked"] as const;
-export const ONBOARDING_ROLES = ["managed_profile"] as const;
+const ACCOUNT_STATES = ["pending", "approved", "rejected"] as const;
+
+describedEnum("OnboardingAccountStatus", ACCOUNT_STATES, {
+  description: "A provider account's verification: a case under way (submitted or in review) is PENDING.",
+  meanings: {
+    pending: "Submitted and not yet decided.",
+    approved: "The provider approved the KYC (KYB).",
+    rejected: "The provider rejected the KYC (KYB).",
+  },
+});
+
+const ENTITY_STATUSES = ["active", "archived", "blocked"] as const;
+
+describedEnum("OnboardingEntityStatus", ENTITY_STATUSES, {
+  description: "Whether the subject may transact as an entity.",
+  meanings: {
+    active: "The subject may transact as it.",
+    archived: "Kept for history; no longer used.",
+    blocked: "Stopped by support.",
+  },
+});
+
+const ONBOARDING_ROLES = ["managed_profile"] as const;
+
+describedEnum("OnboardingRole", ONBOARDING_ROLES, {
+  description: "A role the subject onboards in.",
+  meanings: { managed_profile: "The subject is a manager's child (through the selector or its own key)." },
+});
 
 export const onboardingAccountView = outputObject(
   "OnboardingAccount",

@@ -1,4 +1,5 @@
 import type { Corridor, CustomerType } from "../reference-data/corridors.js";
+import { describedEnum, screamingCase } from "../enums.js";
 
 /*
  * The KYC port: what the KYC/KYB flows hand a corridor's partner (customers, forms, files) and what they read back
@@ -6,6 +7,19 @@ import type { Corridor, CustomerType } from "../reference-data/corridors.js";
  */
 
 export const KYC_STATUSES = ["not_started", "pending", "in_review", "approved", "rejected"] as const;
+
+describedEnum("KycCaseStatus", KYC_STATUSES, {
+  description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
+  graphqlName: screamingCase,
+  meanings: {
+    not_started: "The provider customer exists; nothing was submitted.",
+    pending: "Submitted but not finished: information given, or the hosted flow opened.",
+    in_review: "Finished and awaiting the provider's decision.",
+    approved: "The provider approved the case.",
+    rejected: "The provider rejected the case.",
+  },
+});
+
 /**
  * A subject's verification in a corridor: not_started (a customer, nothing submitted), pending (submitted,
  * not finished: information given, or the hosted flow opened), in_review (finished, awaiting the

@@ -3,6 +3,7 @@ import { formatAmount, money, quotientDown, roundDisplay, roundFee, roundPayout 
 import type { MarketTerms } from "../providers/ramp-port.js";
 import type { FiatSymbol } from "../reference-data/corridors.js";
 import type { Network } from "../reference-data/catalog.js";
+import { describedEnum, hyphensAsUnderscores } from "../enums.js";
 
 /**
  * The pricing profiles the operator can assign (PUT /v1/admin/pricing-assignments): the service's own
@@ -17,6 +18,18 @@ export const PRICING_PROFILES = {
 } as const;
 export type PricingProfileName = keyof typeof PRICING_PROFILES;
 export const PRICING_PROFILE_NAMES = Object.keys(PRICING_PROFILES) as [PricingProfileName, ...PricingProfileName[]];
+
+describedEnum("PricingProfileName", PRICING_PROFILE_NAMES, {
+  description: "A pricing profile, by name (REST spells PARTNER_MARKUP as partner-markup).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: {
+    default: "The standard fees.",
+    "partner-markup": "The standard fees and a partner's markup.",
+    reduced: "Reduced fees.",
+    "zero-fee": "No service fee.",
+  },
+});
+
 export const DEFAULT_PRICING_PROFILE: PricingProfileName = "default";
 
 export interface PricingRequest {

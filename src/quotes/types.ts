@@ -2,8 +2,17 @@ import { z } from "zod";
 import { idField, instantField, named, outputObject } from "../output.js";
 import { NETWORKS } from "../reference-data/catalog.js";
 import { amount, countryCode, omissible, text } from "../validation.js";
+import { describedEnum } from "../enums.js";
 
 export const RAMP_TYPES = ["BUY", "SELL"] as const;
+
+export const rampDirectionEnum = describedEnum("RampDirection", RAMP_TYPES, {
+  description: "BUY = onramp (fiat to crypto), SELL = offramp.",
+  meanings: {
+    BUY: "Onramp: fiat is paid in and crypto is delivered.",
+    SELL: "Offramp: crypto is paid in and fiat is paid out.",
+  },
+});
 
 /** A payment method, a network, a currency: the service looks each up in the catalog. */
 const code = text("code");

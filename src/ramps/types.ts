@@ -4,6 +4,7 @@ import { quoteTermsShape, RAMP_TYPES } from "../quotes/types.js";
 import { instant, text, uuid, walletAddress } from "../validation.js";
 import { CORRIDORS } from "../reference-data/corridors.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../reference-data/ramp-phases.js";
+import { describedEnum, screamingCase } from "../enums.js";
 
 const MAX_JSON_BYTES = 16 * 1024;
 
@@ -11,7 +12,23 @@ const id = named("ID", uuid());
 const shortText = text("line").min(1);
 
 /** The chains a ramp's signing accounts are on, as the reference spells them. */
-export const SIGNING_ACCOUNT_TYPES = ["EVM", "Substrate"] as const;
+const SIGNING_ACCOUNT_TYPES = ["EVM", "Substrate"] as const;
+
+describedEnum("SigningAccountType", SIGNING_ACCOUNT_TYPES, {
+  description: "The kind of chain a signing account is on (REST spells SUBSTRATE as Substrate).",
+  graphqlName: screamingCase,
+  meanings: { EVM: "An EVM chain: a 0x address.", Substrate: "A Substrate chain (AssetHub): an SS58 address." },
+});
+
+const RAMP_ORDERS = ["NEWEST_FIRST", "OLDEST_FIRST"] as const;
+
+export const rampOrderEnum = describedEnum("RampOrder", RAMP_ORDERS, {
+  description: "The order of a ramp history, by registration time.",
+  meanings: {
+    NEWEST_FIRST: "The most recently registered first (the default).",
+    OLDEST_FIRST: "The earliest registered first.",
+  },
+});
 
 export const rampIdInput = z.object({
   rampId: id.describe("The UUID of the ramp to start; it must be initial and within its start window."),
@@ -101,7 +118,7 @@ export const historyInput = z.object({
   createdFrom: instant().optional().describe("Only the ramps registered at or after this instant (RFC 3339)."),
   createdBefore: instant().optional().describe("Only the ramps registered before this instant (RFC 3339)."),
   order: z
-    .enum(["NEWEST_FIRST", "OLDEST_FIRST"])
+    .enum(RAMP_ORDERS)
     .default("NEWEST_FIRST")
     .describe("By registration time: newest first (the default) or oldest first."),
 });

@@ -2,9 +2,30 @@ import { z } from "zod";
 import { idField, idInput, instantField, named, outputObject, pagination } from "../output.js";
 import { CORRIDORS } from "../reference-data/corridors.js";
 import { email, requiredString } from "../validation.js";
+import { describedEnum } from "../enums.js";
 
 export const RELATIONSHIPS = ["family", "friend", "business", "employee", "other"] as const;
-export const INVITATION_STATUSES = ["pending", "expired"] as const;
+
+describedEnum("RecipientRelationship", RELATIONSHIPS, {
+  description: "How the sender says it relates to a recipient or invitee; the sender may change it at any time.",
+  meanings: {
+    family: "A family member.",
+    friend: "A friend.",
+    business: "A business relation.",
+    employee: "An employee.",
+    other: "Any other relationship.",
+  },
+});
+
+const INVITATION_STATUSES = ["pending", "expired"] as const;
+
+describedEnum("RecipientInvitationStatus", INVITATION_STATUSES, {
+  description: "Whether an invitation not accepted yet is still within its seven days.",
+  meanings: {
+    pending: "Before expiresAt: the invitee can accept it unless the sender archived it.",
+    expired: "Its expiresAt has passed without an acceptance; inviting the email again renews it.",
+  },
+});
 
 export const inviteInput = z
   .object({

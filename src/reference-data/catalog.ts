@@ -1,5 +1,6 @@
 import { EVM_ADDRESS, SS58_ADDRESS } from "../validation.js";
 import { CORRIDOR_FIAT, type Corridor, type FiatSymbol } from "./corridors.js";
+import { describedEnum } from "../enums.js";
 
 /*
  * The checked-in reference catalog: what the public reference endpoints list and what request validation
@@ -12,6 +13,21 @@ type EvmNetwork = (typeof EVM_NETWORKS)[number];
 /** Blockchain networks, as the reference contract's `Networks` enum names them (in its order). */
 export const NETWORKS = ["assethub", ...EVM_NETWORKS] as const;
 export type Network = (typeof NETWORKS)[number];
+
+const EVM = "an EVM network whose assets are ERC-20 contracts";
+describedEnum("Network", NETWORKS, {
+  description: "Blockchain networks.",
+  meanings: {
+    assethub: "AssetHub, whose assets are named by a foreign asset id instead of a contract.",
+    arbitrum: `Arbitrum, ${EVM}.`,
+    avalanche: `Avalanche, ${EVM}.`,
+    base: `Base, ${EVM}.`,
+    bsc: `BNB Smart Chain, ${EVM}; its USDC and USDT have 18 decimals.`,
+    ethereum: `Ethereum, ${EVM}.`,
+    polygon: `Polygon, ${EVM}.`,
+    moonbeam: `Moonbeam, ${EVM}; no asset is listed on it.`,
+  },
+});
 
 /** Where a network's transactions are shown, the hash appended. */
 const EXPLORERS: Readonly<Record<Network, string>> = {
@@ -59,10 +75,34 @@ export const FIAT_CURRENCIES: readonly FiatCurrency[] = (Object.keys(FIAT_DETAIL
 }));
 export const FIAT_SYMBOLS: readonly FiatSymbol[] = FIAT_CURRENCIES.map((currency) => currency.symbol);
 
+describedEnum("FiatCurrencySymbol", FIAT_SYMBOLS, {
+  description: "ISO 4217 code of a supported fiat currency; each corridor uses exactly one.",
+  meanings: {
+    EUR: "Euro: the EU corridor (euro area), over SEPA.",
+    ARS: "Argentine peso: the AR corridor, over CBU.",
+    BRL: "Brazilian real: the BR corridor, over PIX.",
+    USD: "US dollar: the US corridor, over ACH.",
+    MXN: "Mexican peso: the MX corridor, over SPEI.",
+    COP: "Colombian peso: the CO corridor, over ACH (ACH Colombia).",
+  },
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // Payment methods (rails), as the reference's `DestinationType` names them.
 
 export const PAYMENT_METHOD_IDS = ["pix", "sepa", "cbu", "ach", "spei"] as const;
+
+describedEnum("PaymentMethodId", PAYMENT_METHOD_IDS, {
+  description: "Payment rails.",
+  meanings: {
+    pix: "PIX: Brazilian instant payments in BRL.",
+    sepa: "SEPA: euro transfers in the euro area.",
+    cbu: "CBU: Argentine bank transfers in ARS.",
+    ach: "ACH: USD in the US and COP over ACH Colombia.",
+    spei: "SPEI: Mexican interbank transfers in MXN.",
+  },
+});
+
 type PaymentMethodId = (typeof PAYMENT_METHOD_IDS)[number];
 
 /** How much one ramp may move over a rail in one fiat, in whole units of that fiat. */

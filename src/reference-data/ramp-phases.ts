@@ -1,3 +1,5 @@
+import { describedEnum, screamingCase } from "../enums.js";
+
 /**
  * The provider-agnostic phases of a ramp, in order, and the status each one reports. A ramp only moves
  * forward; `failed` and `timedOut` end it from any non-terminal phase.
@@ -14,8 +16,33 @@ export const RAMP_PHASES = [
 ] as const;
 export type RampPhase = (typeof RAMP_PHASES)[number];
 
+describedEnum("RampPhase", RAMP_PHASES, {
+  description: "The provider-agnostic step of a ramp.",
+  graphqlName: screamingCase,
+  meanings: {
+    initial: "Registered and not started: updateRamp and startRamp work until the start window ends.",
+    awaitingPayment: "Started: the provider waits for the incoming funds.",
+    paymentConfirmed: "The provider has the incoming funds.",
+    exchanging: "The funds are being converted.",
+    payingOut: "The converted funds are on their way out (tokens for BUY, fiat for SELL).",
+    complete: "Paid out; the status is COMPLETE.",
+    failed: "Stopped by an unrecoverable error (see errors); the status is FAILED.",
+    timedOut: "Not started within the start window; the status is FAILED.",
+  },
+});
+
 export const RAMP_STATUSES = ["PENDING", "COMPLETE", "FAILED"] as const;
 export type RampStatus = (typeof RAMP_STATUSES)[number];
+
+export const rampStatusEnum = describedEnum("RampStatus", RAMP_STATUSES, {
+  description: "PENDING until the ramp completes or fails.",
+  graphqlName: screamingCase,
+  meanings: {
+    PENDING: "Registered or processing: the phase is not yet COMPLETE, FAILED or TIMED_OUT.",
+    COMPLETE: "The ramp reached the COMPLETE phase.",
+    FAILED: "The ramp failed or was never started in time (phase FAILED or TIMED_OUT).",
+  },
+});
 
 /** The happy path after `initial`: what the processor moves a started ramp through. */
 export const PROCESSING_PHASES = [

@@ -5,6 +5,7 @@ import { CAPABILITY_MATRIX, type Capability } from "../auth/capabilities.js";
 import type { ActingContext, DelegationRule } from "../auth/delegation.js";
 import type { Principal, PrincipalKind } from "../auth/principal.js";
 import type { Partner } from "../providers/partners.js";
+import { valueMeanings } from "../enums.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import { DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
 import { fieldError, isObject } from "../validation.js";
@@ -53,6 +54,11 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "output")
     // The services' instants (Date) are written as RFC 3339 date-times, as the serializer writes a Date.
     override: ({ zodSchema, jsonSchema: written }) => {
       if (zodSchema._zod.def.type === "date") Object.assign(written, { type: "string", format: "date-time" });
+      // A field of a declared enum lists what its values mean, as GraphQL describes each value.
+      // A wrapper (optional, default) copies what its enum wrote unless it has a description of its own.
+      const meanings = valueMeanings(zodSchema);
+      if (meanings && !written.description?.endsWith(meanings))
+        written.description = written.description ? `${written.description}\n\n${meanings}` : meanings;
     },
   }) as Record<string, unknown>;
   return rest;

@@ -3,6 +3,7 @@ import { AppError } from "../errors.js";
 import { canonicalId, fieldError } from "../validation.js";
 import type { DocumentUploadRow, UploadRepository } from "./repo.js";
 import type { UploadStorage } from "./storage.js";
+import { describedEnum } from "../enums.js";
 
 /** What a document may be used for: an individual's identity document or selfie (KYC), a company's document (KYB). */
 export type UploadPurpose = "kyc_document" | "kyc_selfie" | "kyb_document";
@@ -13,6 +14,16 @@ type Side = "front" | "back";
  */
 export const SIDE_STATES = ["pending", "uploaded", "expired", "missing"] as const;
 export type SideState = (typeof SIDE_STATES)[number];
+
+describedEnum("DocumentUploadState", SIDE_STATES, {
+  description: "Whether a side's file arrived at its upload URL.",
+  meanings: {
+    pending: "Not yet: the URL still takes it.",
+    uploaded: "Stored.",
+    expired: "The URL lapsed before the file came: create the document again.",
+    missing: "It arrived but is no longer stored: create the document again.",
+  },
+});
 
 /** What documents and selfies may be sent as (onboarding requirements publish the same lists). */
 export const DOCUMENT_MEDIA_TYPES = ["image/jpeg", "image/png", "application/pdf"];

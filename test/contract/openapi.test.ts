@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/app.js";
+import { describedEnums } from "../../src/enums.js";
 import { loadConfig } from "../../src/config.js";
 import { buildServer } from "../../src/server.js";
 
@@ -63,6 +64,16 @@ describe("the served OpenAPI document", () => {
     expect(byName.get("POST /v1/webhook")!.security).toEqual([{ SecretApiKey: [] }]);
     const register = byName.get("POST /v1/ramp/register") as Operation & { parameters?: { name: string }[] };
     expect(register.parameters?.map((parameter) => parameter.name)).toContain("X-Managed-Profile-Id");
+  });
+
+  it("lists what each value of a declared enum means where a field takes it, as GraphQL describes the values", () => {
+    // In JSON, as the document serves each description: a ramp's phase in answers, a list's filter in a query.
+    const served = JSON.stringify(document);
+    for (const name of ["RampPhase", "ManagedProfileFilter"]) {
+      const { values } = describedEnums.get(name)!;
+      const list = values.map(({ value, description }) => `- \`${value}\`: ${description}`).join("\n");
+      expect(served, name).toContain(JSON.stringify(list).slice(1, -1));
+    }
   });
 
   it("serves every operation of the reference's document, on the same path and method", () => {

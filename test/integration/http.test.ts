@@ -6,6 +6,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.js";
 import { formatGraphQLError } from "../../src/graphql/errors.js";
+import { exampleTabs } from "../../src/graphql/graphiql.js";
 import { startTestApp, type HttpResponse, type TestApp } from "../support/app.js";
 import { insideOneRateLimitWindow } from "../support/kit.js";
 import { LOG_DIR, rememberSecret } from "../support/secrets.js";
@@ -933,6 +934,8 @@ describe("GraphiQL in development", () => {
     expect(start).not.toContain("defaultHeaders");
     for (const header of ["X-API-Key", "Authorization"]) expect(start).toContain(`header: "${header}"`);
     expect(start).not.toMatch(/https?:\/\//);
+    // The example tabs, which the script asks for: read from their files.
+    expect((await d.request("GET", "/graphiql/examples.json")).body).toEqual(exampleTabs());
     expect((await d.request("GET", "/graphiql/other.js")).status).toBe(404);
   });
 

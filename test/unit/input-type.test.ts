@@ -4,13 +4,14 @@ import { Arg, buildSchema, Query, Resolver } from "type-graphql";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { inputType } from "../../src/graphql/types/input-type.js";
-import { registerGraphQLEnum } from "../../src/graphql/types/output-type.js";
+import { describedEnum } from "../../src/enums.js";
+import { graphqlEnum } from "../../src/graphql/types/output-type.js";
 import { DateTimeScalar } from "../../src/graphql/types/scalars.js";
 import { inputObject, named } from "../../src/output.js";
 import { amount, instant, omissible, uuid } from "../../src/validation.js";
 
 const SHADES = ["light", "dark"] as const;
-registerGraphQLEnum(Object.fromEntries(SHADES.map((shade) => [shade.toUpperCase(), shade])), { name: "TestShade" });
+graphqlEnum(describedEnum("TestShade", SHADES, { description: "A shade." }));
 
 const part = inputObject("TestPartInput", "A part.", z.object({ label: z.string().describe("Its label.") }));
 const whole = z

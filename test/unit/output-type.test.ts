@@ -3,14 +3,13 @@ import { printType, type GraphQLObjectType } from "graphql";
 import { buildSchema, Query, Resolver } from "type-graphql";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { outputType, registerGraphQLEnum } from "../../src/graphql/types/output-type.js";
+import { describedEnum } from "../../src/enums.js";
+import { graphqlEnum, outputType } from "../../src/graphql/types/output-type.js";
 import { DateTimeScalar } from "../../src/graphql/types/scalars.js";
 import { idField, instantField, named, outputObject } from "../../src/output.js";
 
 const COLOURS = ["red", "darkBlue"] as const;
-registerGraphQLEnum(Object.fromEntries(COLOURS.map((colour) => [colour.toUpperCase(), colour])), {
-  name: "TestColour",
-});
+graphqlEnum(describedEnum("TestColour", COLOURS, { description: "A colour." }));
 
 const part = outputObject("TestPart", "A part.", { label: z.string().describe("Its label.") });
 const whole = outputObject("TestWhole", "Every kind of field an output has.", {

@@ -1,13 +1,6 @@
 import { otpSent } from "../../identity/types.js";
 import { profileView } from "../../profiles/types.js";
-import { described, enumOf } from "./enums.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
-
-registerGraphQLEnum(enumOf(["bearer"] as const), {
-  name: "TokenType",
-  description: "How an access token is sent (REST spells BEARER as bearer).",
-  valuesConfig: described({ BEARER: "As `Authorization: Bearer <token>`." }),
-});
+import { outputType } from "./output-type.js";
 
 export const RequestOtpPayload = outputType(otpSent);
 export const Profile = outputType(profileView);

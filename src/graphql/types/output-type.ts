@@ -2,6 +2,7 @@ import type { GraphQLScalarType } from "graphql";
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, Float, ID, Int, ObjectType, registerEnumType, type ClassType } from "type-graphql";
 import { z } from "zod";
+import { describedEnums, type DescribedEnum } from "../../enums.js";
 import { graphqlNames } from "../../output.js";
 import { DateTimeScalar, DecimalScalar } from "./scalars.js";
 
@@ -10,7 +11,7 @@ import { DateTimeScalar, DecimalScalar } from "./scalars.js";
  * descriptions and nullability, typed by what zod says or by the named type the schema names.
  */
 
-/** The named types a field may name: scalars, ID, and every enum registered through registerGraphQLEnum. */
+/** The named types a field may name: scalars, ID, and every enum declared in the domain (src/enums.ts). */
 const namedTypes = new Map<string, GraphQLScalarType | object>([
   ["ID", ID],
   ["Decimal", DecimalScalar],
@@ -18,14 +19,32 @@ const namedTypes = new Map<string, GraphQLScalarType | object>([
   ["JSONObject", GraphQLJSONObject],
 ]);
 
-/** Registers an enum with type-graphql, and under its name for the types that name it; answers the enum. */
-export function registerGraphQLEnum<Enum extends object>(
-  enumObject: Enum,
-  config: Parameters<typeof registerEnumType<Enum>>[1],
-): Enum {
-  registerEnumType(enumObject, config);
-  namedTypes.set(config.name, enumObject);
+/**
+ * A declared enum as type-graphql takes it (each value by its GraphQL name), registered with type-graphql and
+ * under its name on first use: an argument names it by this object, a field by its name.
+ */
+export function graphqlEnum(declared: DescribedEnum): Record<string, string> {
+  const registered = namedTypes.get(declared.name);
+  if (registered) return registered as Record<string, string>;
+  const enumObject = Object.fromEntries(declared.values.map(({ graphqlName, value }) => [graphqlName, value]));
+  registerEnumType(enumObject, {
+    name: declared.name,
+    description: declared.description,
+    // A value the domain leaves undescribed says it all in REST, under a name GraphQL cannot spell.
+    valuesConfig: Object.fromEntries(
+      declared.values.map(({ graphqlName, value, description }) => [
+        graphqlName,
+        { description: description ?? `REST: ${value}.` },
+      ]),
+    ),
+  });
+  namedTypes.set(declared.name, enumObject);
   return enumObject;
+}
+
+/** Registers every enum the domain declared: the schema's types name them (once loaded, before it is built). */
+export function registerDescribedEnums(): void {
+  for (const declared of describedEnums.values()) graphqlEnum(declared);
 }
 
 export function namedType(name: string) {

@@ -1,13 +1,11 @@
 import { ArgsType, Field } from "type-graphql";
-import { described, enumOf, screamingEnumOf } from "./enums.js";
-import { KYC_STATUSES } from "../../providers/kyc-port.js";
-import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
+import { rampStatusEnum } from "../../reference-data/ramp-phases.js";
 import { bestQuoteInput, quoteInput, quoteView, type QuoteView } from "../../quotes/types.js";
 import {
   rampErrorView,
   rampView,
+  rampOrderEnum,
   registerInput,
-  SIGNING_ACCOUNT_TYPES,
   updateInput,
   type RampErrorView,
   type RampView,
@@ -17,70 +15,15 @@ import { CorridorEnum } from "./managed-profiles.js";
 import { RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
 import { inputType } from "./input-type.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { graphqlEnum, outputType } from "./output-type.js";
 import { z } from "zod";
-import {
-  corridorEligibilityShape,
-  ELIGIBILITY_KYC_STATUSES,
-  LIMIT_PERIOD_TYPES,
-  userLimitView,
-} from "../../onboarding/types.js";
+import { corridorEligibilityShape, userLimitView } from "../../onboarding/types.js";
 import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { createWidgetSessionInput } from "../../widget-sessions/types.js";
 
-registerGraphQLEnum(screamingEnumOf(RAMP_PHASES), {
-  name: "RampPhase",
-  description: "The provider-agnostic step of a ramp.",
-  valuesConfig: described({
-    INITIAL: "Registered and not started: updateRamp and startRamp work until the start window ends.",
-    AWAITING_PAYMENT: "Started: the provider waits for the incoming funds.",
-    PAYMENT_CONFIRMED: "The provider has the incoming funds.",
-    EXCHANGING: "The funds are being converted.",
-    PAYING_OUT: "The converted funds are on their way out (tokens for BUY, fiat for SELL).",
-    COMPLETE: "Paid out; the status is COMPLETE.",
-    FAILED: "Stopped by an unrecoverable error (see errors); the status is FAILED.",
-    TIMED_OUT: "Not started within the start window; the status is FAILED.",
-  }),
-});
-const RampStatusEnum = registerGraphQLEnum(screamingEnumOf(RAMP_STATUSES), {
-  name: "RampStatus",
-  description: "PENDING until the ramp completes or fails.",
-  valuesConfig: described({
-    PENDING: "Registered or processing: the phase is not yet COMPLETE, FAILED or TIMED_OUT.",
-    COMPLETE: "The ramp reached the COMPLETE phase.",
-    FAILED: "The ramp failed or was never started in time (phase FAILED or TIMED_OUT).",
-  }),
-});
-const RampOrderEnum = registerGraphQLEnum(enumOf(["NEWEST_FIRST", "OLDEST_FIRST"]), {
-  name: "RampOrder",
-  description: "The order of a ramp history, by registration time.",
-  valuesConfig: described({
-    NEWEST_FIRST: "The most recently registered first (the default).",
-    OLDEST_FIRST: "The earliest registered first.",
-  }),
-});
-registerGraphQLEnum(screamingEnumOf(ELIGIBILITY_KYC_STATUSES), {
-  name: "KycStatus",
-  description: "KYC as eligibility tells it: a case in review is PENDING.",
-  valuesConfig: described({
-    NOT_STARTED: "Nothing submitted in the corridor yet.",
-    PENDING: "Submitted and not yet decided (a case in review included).",
-    APPROVED: "Verification approved.",
-    REJECTED: "Verification rejected.",
-  }),
-});
-registerGraphQLEnum(screamingEnumOf(KYC_STATUSES), {
-  name: "KycCaseStatus",
-  description: "A KYC/KYB case: IN_REVIEW once finished and awaiting the provider's decision.",
-  valuesConfig: described({
-    NOT_STARTED: "The provider customer exists; nothing was submitted.",
-    PENDING: "Submitted but not finished: information given, or the hosted flow opened.",
-    IN_REVIEW: "Finished and awaiting the provider's decision.",
-    APPROVED: "The provider approved the case.",
-    REJECTED: "The provider rejected the case.",
-  }),
-});
+const RampStatusEnum = graphqlEnum(rampStatusEnum);
+const RampOrderEnum = graphqlEnum(rampOrderEnum);
 
 export const Quote = outputType(quoteView, { implements: [Node] });
 export type Quote = QuoteView;
@@ -148,12 +91,6 @@ const rampInfoList = outputObject("RampInfo", "The subject's ramp eligibility pe
 export const RampInfo = outputType(rampInfoList);
 export type RampInfo = z.output<typeof rampInfoList>;
 
-registerGraphQLEnum(enumOf(LIMIT_PERIOD_TYPES), {
-  name: "LimitPeriodType",
-  description: "How a limit's use is counted.",
-  valuesConfig: described({ CALENDAR_MONTH: "Over the calendar month, in UTC." }),
-});
-
 export const UserLimit = outputType(userLimitView);
 export type UserLimit = z.output<typeof userLimitView>;
 
@@ -176,15 +113,6 @@ export const CreateWidgetSessionInput = inputType("CreateWidgetSessionInput", cr
     ...(["quoteId", "callbackUrl", "externalSessionId", "walletAddressLocked", "rampType", "network"] as const),
     ...(["inputAmount", "fiat", "cryptoLocked", "paymentMethod", "countryCode"] as const),
   ],
-});
-
-registerGraphQLEnum(screamingEnumOf(SIGNING_ACCOUNT_TYPES), {
-  name: "SigningAccountType",
-  description: "The kind of chain a signing account is on (REST spells SUBSTRATE as Substrate).",
-  valuesConfig: described({
-    EVM: "An EVM chain: a 0x address.",
-    SUBSTRATE: "A Substrate chain (AssetHub): an SS58 address.",
-  }),
 });
 
 export const RegisterRampInput = inputType("RegisterRampInput", registerInput, {

@@ -9,32 +9,9 @@ import {
   type WebhookView,
 } from "../../webhooks/types.js";
 import { connectionType } from "./connection.js";
-import { enumOf, namedEnumOf } from "./enums.js";
 import { inputType } from "./input-type.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
-
-registerGraphQLEnum(enumOf(DELIVERED_EVENT_TYPES), {
-  name: "WebhookEventType",
-  description: "The events webhooks carry: ramp events, which a subscription names, and test events.",
-  valuesConfig: {
-    TRANSACTION_CREATED: { description: "A ramp was registered on the followed quote or widget session." },
-    STATUS_CHANGE: { description: "A ramp on the followed quote or widget session changed status." },
-    WEBHOOK_TEST: {
-      description:
-        "A test event sent on request (sendWebhookTestEvent); no subscription names it, every one can be sent it.",
-    },
-  },
-});
-
-registerGraphQLEnum(enumOf(WEBHOOK_DELIVERY_STATUSES), {
-  name: "WebhookDeliveryStatus",
-  description: "Where a delivery stands; a redelivery makes it PENDING again.",
-  valuesConfig: {
-    PENDING: { description: "Queued, or waiting for a retry (see nextAttemptAt)." },
-    DELIVERED: { description: "A send got a 2xx answer." },
-    FAILED: { description: "Every send of the round failed, or the subscription was disabled first." },
-  },
-});
+import { outputType } from "./output-type.js";
+import { describedEnum, hyphensAsUnderscores } from "../../enums.js";
 
 export const WebhookDeliveryConnection = connectionType(webhookDeliveryView);
 
@@ -46,19 +23,36 @@ export const RegisterWebhookInput = inputType("RegisterWebhookInput", registerWe
   description: "Exactly one of quoteId and sessionId, created with the calling secret key.",
 });
 
-// RSA-PSS is RSA_PSS: a GraphQL name holds no "-". The values stay WebCrypto's names, as REST writes them.
-const webCryptoName = (name: string) => name.replace(/-/g, "_");
-
-registerGraphQLEnum(namedEnumOf([SIGNATURE_SCHEME.algorithm], webCryptoName), {
-  name: "SignatureAlgorithm",
-  description: "How webhook bodies are signed (REST spells RSA_PSS as RSA-PSS, WebCrypto's name).",
-  valuesConfig: { RSA_PSS: { description: "RSA-PSS (RFC 8017), MGF1 with the same digest." } },
-});
-
-registerGraphQLEnum(namedEnumOf([SIGNATURE_SCHEME.hash], webCryptoName), {
-  name: "SignatureHash",
-  description: "The message digest of webhook signatures (REST spells SHA_256 as SHA-256, WebCrypto's name).",
-  valuesConfig: { SHA_256: { description: "SHA-256." } },
-});
-
 export const WebhookSigningKey = outputType(signingKeyView);
+
+describedEnum("WebhookEventType", DELIVERED_EVENT_TYPES, {
+  description: "The events webhooks carry: ramp events, which a subscription names, and test events.",
+  meanings: {
+    TRANSACTION_CREATED: "A ramp was registered on the followed quote or widget session.",
+    STATUS_CHANGE: "A ramp on the followed quote or widget session changed status.",
+    WEBHOOK_TEST:
+      "A test event sent on request (sendWebhookTestEvent); no subscription names it, every one can be sent it.",
+  },
+});
+
+describedEnum("WebhookDeliveryStatus", WEBHOOK_DELIVERY_STATUSES, {
+  description: "Where a delivery stands; a redelivery makes it PENDING again.",
+  meanings: {
+    pending: "Queued, or waiting for a retry (see nextAttemptAt).",
+    delivered: "A send got a 2xx answer.",
+    failed: "Every send of the round failed, or the subscription was disabled first.",
+  },
+});
+
+// RSA-PSS is RSA_PSS: a GraphQL name holds no "-". The values stay WebCrypto's names, as REST writes them.
+describedEnum("SignatureAlgorithm", [SIGNATURE_SCHEME.algorithm], {
+  description: "How webhook bodies are signed (REST spells RSA_PSS as RSA-PSS, WebCrypto's name).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: { "RSA-PSS": "RSA-PSS (RFC 8017), MGF1 with the same digest." },
+});
+
+describedEnum("SignatureHash", [SIGNATURE_SCHEME.hash], {
+  description: "The message digest of webhook signatures (REST spells SHA_256 as SHA-256, WebCrypto's name).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: { "SHA-256": "SHA-256." },
+});

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
+import { KYB_COUNTRIES } from "../../kyc/domestic-enums.js";
 import {
-  KYB_COUNTRIES,
   customerTypeInput,
   domesticCaseView,
   hostedLinkView,

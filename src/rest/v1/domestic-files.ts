@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { App } from "../../app.js";
-import { KYB_COUNTRIES } from "../../kyc/domestic.js";
+import { KYB_COUNTRIES } from "../../kyc/domestic-enums.js";
 import { KYC_FILE_COUNTRIES, kybFileInput, kycFileInput, relatedPersonFileInput } from "../../kyc/domestic-files.js";
 import { ALIASED_CUSTOMER_OPERATIONS, DOMESTIC_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
 import type { DomesticCountry } from "../../reference-data/domestic.js";
