@@ -1,17 +1,17 @@
 import "reflect-metadata";
 import { Arg, Args, Ctx, Mutation, Query, Resolver, type ClassType } from "type-graphql";
-import type { z } from "zod";
+import { z } from "zod";
 import type { OperatorActor } from "../audit/types.js";
 import type { ActingContext } from "../auth/delegation.js";
-import type { Pagination } from "../output.js";
+import { graphqlNames, type Pagination } from "../output.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
 import { MAX_INPUT_DEPTH } from "../validation.js";
 import { Acting, Operator, OptionalActing } from "./acting.js";
 import { Auth } from "./auth-directive.js";
 import type { GraphQLContext } from "./context.js";
-import { offsetPage, PageArgs, pageConnection } from "./types/connection.js";
+import { connectionType, offsetPage, PageArgs, pageConnection } from "./types/connection.js";
 import { inputField, inputTypeDescription } from "./types/input-type.js";
-import type { TypeThunk } from "./types/output-type.js";
+import { outputType, type TypeThunk } from "./types/output-type.js";
 import { payloadType } from "./types/payload.js";
 
 /** Every operation served as a GraphQL root field, with the field's name: what the parity test walks. */
@@ -79,7 +79,10 @@ export type OperationFace<Result> = FaceOptions<Result> & ({ query: string } | {
 
 interface FaceOptions<Result> {
   description: string;
-  /** The field's type; or `payload`, the fields of its `<Name>Payload`. */
+  /**
+   * The field's type; or `payload`, the fields of its `<Name>Payload`. By default the operation's output object (or
+   * list of them), or the connection of its page's nodes.
+   */
   returns?: TypeThunk;
   /** The payload's fields: the operation's result is its one field unless `toResult` says otherwise. */
   payload?: z.ZodRawShape;
@@ -171,16 +174,28 @@ function argumentsOf(operation: AnyOperation, fieldName: string, face: FaceOptio
   });
 }
 
+/** The GraphQL type of what an operation answers: its output object, a list of them, or its page's connection. */
+function outputTypeOf({ output }: AnyOperation, name: string, page: string | undefined): TypeThunk {
+  const shape = output instanceof z.ZodObject ? (output.shape as Record<string, z.ZodType>) : {};
+  const list = page ? shape[page] : output;
+  const object = list instanceof z.ZodArray ? list.element : page ? undefined : output;
+  if (!(object instanceof z.ZodObject) || !graphqlNames.has(object))
+    throw new Error(`GraphQL field ${name} needs a type: its operation's output is no output object`);
+  const type = page ? connectionType(object) : outputType(object);
+  return list instanceof z.ZodArray && !page ? () => [type] : () => type;
+}
+
 /** The face's GraphQL type and how a result is answered in it. */
-function answerOf(name: string, { returns, payload, page, toResult }: FaceOptions<unknown>) {
-  if (!returns === !payload) throw new Error(`GraphQL field ${name} needs either a type or a payload`);
+function answerOf(operation: AnyOperation, name: string, face: FaceOptions<unknown>) {
+  const { payload, page, toResult } = face;
+  if (face.returns && payload) throw new Error(`GraphQL field ${name} needs either a type or a payload`);
   if (page && (payload || toResult)) throw new Error(`GraphQL field ${name} answers a page as its connection`);
   const fields = payload && Object.keys(payload);
   if (fields && fields.length !== 1 && !toResult)
     throw new Error(`GraphQL field ${name} needs toResult to fill a payload of ${fields.length} fields`);
   const type = payload ? payloadType(name, payload) : undefined;
   return {
-    type: returns ?? (() => type!),
+    type: face.returns ?? (type ? () => type : outputTypeOf(operation, name, page)),
     answer: (result: unknown, args: FieldArgs, pageArgs: PageArgs | undefined) => {
       if (toResult) return toResult(result, args);
       if (pageArgs) {
@@ -203,7 +218,7 @@ export function operationResolver(className: string, fields: OperationField[]): 
   for (const { operation, face } of fields) {
     const name = "query" in face ? face.query : face.mutation;
     if (name in prototype) throw new Error(`GraphQL field ${name} is declared twice`);
-    const { type, answer } = answerOf(name, face);
+    const { type, answer } = answerOf(operation, name, face);
     const acting = actingParameter(operation);
     const args = argumentsOf(operation, name, face);
     // The parameters: the context, the acting one (if any), the page's (which the schema lists first), each argument.

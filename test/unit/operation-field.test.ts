@@ -11,7 +11,6 @@ import { authDirective } from "../../src/graphql/auth-directive.js";
 import type { GraphQLContext } from "../../src/graphql/context.js";
 import { GRAPHQL_FACES, operationField, operationResolver } from "../../src/graphql/operation-field.js";
 import { inputType } from "../../src/graphql/types/input-type.js";
-import { outputType } from "../../src/graphql/types/output-type.js";
 import { defineOpenOperation, defineOperation } from "../../src/operations/operation.js";
 import { idField, outputObject } from "../../src/output.js";
 
@@ -19,7 +18,6 @@ const thing = outputObject("TestThing", "A thing.", {
   id: idField("Its id."),
   label: z.string().describe("Its label."),
 });
-const Thing = outputType(thing);
 
 /** Answers what it was given, and who asked: what the field passed on. */
 const readThing = defineOperation({
@@ -30,6 +28,7 @@ const readThing = defineOperation({
     id: z.uuid().describe("The thing's id."),
     label: z.string().max(5).optional().describe("A label of at most 5 characters."),
   }),
+  output: thing,
   run: (_app, acting, { id, label }) => ({ id, label: `${label ?? "none"} for ${acting.subjectProfileId}` }),
 });
 const nameThing = defineOpenOperation(
@@ -54,8 +53,8 @@ const RelabelThingInput = inputType("RelabelThingInput", relabelThing.input, { d
 
 const ThingResolver = operationResolver("ThingResolver", [
   operationField(readThing, {
+    // Typed by the operation's output object.
     query: "thing",
-    returns: () => Thing,
     nullable: true,
     description: "A thing by id.",
     // Each argument is its input field, typed and described by it: the face names the order and an ID.
@@ -154,8 +153,8 @@ describe("GraphQL root fields declared from operations", () => {
   it("refuses a field it cannot answer", () => {
     const face = { query: "broken", description: "Broken." } as const;
     const type = () => String;
-    expect(() => operationResolver("NoTypeResolver", [operationField(readThing, face)])).toThrow(
-      "GraphQL field broken needs either a type or a payload",
+    expect(() => operationResolver("NoTypeResolver", [operationField(nameThing, face)])).toThrow(
+      "GraphQL field broken needs a type: its operation's output is no output object",
     );
     expect(() =>
       operationResolver("BothResolver", [operationField(readThing, { ...face, returns: type, payload: { thing } })]),

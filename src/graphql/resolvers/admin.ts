@@ -13,14 +13,14 @@ import {
 import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { AuditEventConnection } from "../types/audit.js";
-import { Manager, ManagerPolicyInput, PartnerCredentialInput, PricingAssignment } from "../types/managed-profiles.js";
+// The enums an audit event names.
+import "../types/audit.js";
+import { ManagerPolicyInput, PartnerCredentialInput } from "../types/managed-profiles.js";
 
 /** The operator surface, for the operator token only. */
 export const AdminResolver = operationResolver("AdminResolver", [
   operationField(getManagerPolicy, {
     query: "manager",
-    returns: () => Manager,
     nullable: true,
     description: "A profile's manager policy (null, with a NOT_FOUND error, when the profile is not a manager).",
   }),
@@ -37,7 +37,6 @@ export const AdminResolver = operationResolver("AdminResolver", [
   }),
   operationField(getPricingAssignment, {
     query: "pricingAssignment",
-    returns: () => PricingAssignment,
     nullable: true,
     description: "The pricing profile assigned to a profile (null, with a NOT_FOUND error, for an unknown profile).",
   }),
@@ -71,7 +70,6 @@ export const AdminResolver = operationResolver("AdminResolver", [
   }),
   operationField(listAuditEvents, {
     query: "auditEvents",
-    returns: () => AuditEventConnection,
     description: "The operator's changes, newest first.",
     args: { targetId: {}, action: {} },
     page: "events",

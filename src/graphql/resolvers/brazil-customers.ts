@@ -2,26 +2,15 @@ import { idempotencyKey } from "../../idempotency/service.js";
 import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
 import { operationField, operationResolver } from "../operation-field.js";
 import {
-  BrazilKycStatus,
-  BrazilUser,
   CreateBrazilSubaccountInput,
-  CreateBrazilSubaccountPayload,
   ImportBrazilKycTokenInput,
-  ImportBrazilKycTokenPayload,
   RequestBrazilKycUploadsInput,
-  RequestBrazilKycUploadsPayload,
   SubmitBrazilKycInput,
-  SubmitBrazilKycPayload,
 } from "../types/brazil-customers.js";
 import {
-  BrazilKybAttempt,
-  BrazilKybDocument,
   CreateBrazilKybBeneficialOwnerInput,
-  CreateBrazilKybBeneficialOwnerPayload,
   CreateBrazilKybDocumentInput,
-  StartBrazilKybPayload,
   SubmitBrazilKybInput,
-  SubmitBrazilKybPayload,
 } from "../types/brazil-kyb.js";
 import { RecordBrazilKycAttemptInput } from "../types/onboarding.js";
 import { RampDirectionEnum } from "../types/reference-data.js";
@@ -38,7 +27,6 @@ const BR = BRAZIL_CUSTOMER_OPERATIONS;
 export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolver", [
   operationField(BR.createSubaccount, {
     mutation: "createBrazilSubaccount",
-    returns: () => CreateBrazilSubaccountPayload,
     description:
       "Creates the subject's BR subaccount for a customer type, returns the existing one unchanged, or reopens a rejected one for a new KYC.",
     args: {
@@ -51,21 +39,18 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.newKyc, {
     mutation: "submitBrazilKyc",
-    returns: () => SubmitBrazilKycPayload,
     description:
       "Submits level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay.",
     args: { input: { type: () => SubmitBrazilKycInput } },
   }),
   operationField(BR.kycStatus, {
     query: "brazilKycStatus",
-    returns: () => BrazilKycStatus,
     nullable: true,
     description:
       "The KYC (KYB) status of the subject's subaccount with this tax id; null with NOT_FOUND before anything was submitted.",
   }),
   operationField(BR.user, {
     query: "brazilUser",
-    returns: () => BrazilUser,
     nullable: true,
     description:
       "The subject's BR subaccount (by tax id, or its individual one before its company one); null with NOT_FOUND without one.",
@@ -80,18 +65,15 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.startKyb, {
     mutation: "startBrazilKyb",
-    returns: () => StartBrazilKybPayload,
     description: "Starts the hosted level 1 KYB of a company subaccount; brazilKybAttempt follows it.",
   }),
   operationField(BR.kybAttemptStatus, {
     query: "brazilKybAttempt",
-    returns: () => BrazilKybAttempt,
     nullable: true,
     description: "A KYB attempt of one of the subject's company subaccounts; null with NOT_FOUND for any other id.",
   }),
   operationField(BR.importToken, {
     mutation: "importBrazilKycToken",
-    returns: () => ImportBrazilKycTokenPayload,
     description:
       "Imports a KYC share token into the subject's individual subaccount; the same idempotency key and input answer the first outcome again.",
     args: {
@@ -117,7 +99,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.uploadUrls, {
     mutation: "requestBrazilKycUploads",
-    returns: () => RequestBrazilKycUploadsPayload,
     description:
       "Opens the uploads level 1 KYC of an individual subaccount names: its identity document and a selfie, each file PUT to its URL.",
     args: {
@@ -143,7 +124,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.kybDocument, {
     query: "brazilKybDocument",
-    returns: () => BrazilKybDocument,
     nullable: true,
     description:
       "A KYB document of one of the subject's company subaccounts and whether its files arrived; null with NOT_FOUND for any other.",
@@ -151,7 +131,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.createKybUbo, {
     mutation: "createBrazilKybBeneficialOwner",
-    returns: () => CreateBrazilKybBeneficialOwnerPayload,
     description:
       "Adds an ultimate beneficial owner to a company subaccount, identified by KYB documents of it whose files arrived; submitBrazilKyb names it.",
     args: {
@@ -161,7 +140,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.submitKybApi, {
     mutation: "submitBrazilKyb",
-    returns: () => SubmitBrazilKybPayload,
     description:
       "Submits level 1 KYB of a company subaccount through the API: in review at once, decided after the provider's delay; brazilKybAttempt follows it.",
     args: {

@@ -7,14 +7,13 @@ import { operationField, operationResolver } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { actingFor, fieldDelegation } from "../acting.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
-import { ApiCredentialConnection, ApiCredentialEvent, CreateApiCredentialInput } from "../types/credentials.js";
+import { ApiCredentialEvent, CreateApiCredentialInput } from "../types/credentials.js";
 import { issuedCredential } from "../../credentials/types.js";
 import { idField } from "../../output.js";
 
 export const CredentialsResolver = operationResolver("CredentialsResolver", [
   operationField(listApiCredentials, {
     query: "apiCredentials",
-    returns: () => ApiCredentialConnection,
     description: "The caller's credentials, newest first, revoked and expired included.",
     page: "credentials",
   }),

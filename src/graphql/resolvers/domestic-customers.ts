@@ -4,13 +4,10 @@ import type { DomesticCountry } from "../../reference-data/domestic.js";
 import { operationField, operationResolver, type FieldArg } from "../operation-field.js";
 import { CustomerTypeEnum } from "../types/managed-profiles.js";
 import {
-  DomesticCustomer,
   DomesticKybCountryEnum,
   DomesticKybInformationInput,
   type DomesticKybRelatedPersonInput,
-  DomesticKybSubmission,
   DomesticKycInformationInput,
-  RetryDomesticKycPayload,
 } from "../types/domestic-customers.js";
 import { domesticCaseView, hostedLinkView, submissionView } from "../../kyc/domestic.js";
 import { idField } from "../../output.js";
@@ -142,7 +139,6 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
   }),
   operationField(DOMESTIC.retry, {
     mutation: "retryDomesticKyc",
-    returns: () => RetryDomesticKycPayload,
     description:
       "Opens a FAILED KYC or KYB again (CONSULTED): a hosted one with a new link, an API one for new information.",
     args: { customerType: changedCustomerType, country: {} },
@@ -150,7 +146,6 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
   }),
   operationField(DOMESTIC.kycStatus, {
     query: "domesticKycStatus",
-    returns: () => DomesticCustomer,
     nullable: true,
     description:
       "The KYC (KYB) status of the subject's customer in a country; null, with NOT_FOUND, before the customer exists.",
@@ -159,14 +154,12 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
   }),
   operationField(DOMESTIC.kybSubmissions, {
     query: "domesticKybSubmissions",
-    returns: () => [DomesticKybSubmission],
     nullable: true,
     description:
       "The business customer's KYB submission that documents are uploaded for, with the ids of the persons it declared: none before information is given, nor for a hosted KYB; null, with NOT_FOUND, without a business customer in the country.",
   }),
   operationField(DOMESTIC.customerStatus, {
     query: "domesticCustomer",
-    returns: () => DomesticCustomer,
     nullable: true,
     description:
       "The subject's customer in a country, when it was created and where it stands; null, with NOT_FOUND, before it exists.",

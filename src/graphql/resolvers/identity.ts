@@ -3,14 +3,12 @@ import { sessionView } from "../../identity/types.js";
 import { logout, refreshSession, requestOtp, verifyOtp } from "../../operations/identity.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { RequestOtpPayload } from "../types/identity.js";
 
 const enforceSignInLimit = (context: GraphQLContext) => context.enforceSignInLimit();
 
 export const IdentityResolver = operationResolver("IdentityResolver", [
   operationField(requestOtp, {
     mutation: "requestOtp",
-    returns: () => RequestOtpPayload,
     description: "Emails a 6-digit sign-in code, valid for 10 minutes.",
     args: { locale: {}, email: {} },
     before: enforceSignInLimit,

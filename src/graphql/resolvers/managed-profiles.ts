@@ -21,7 +21,6 @@ import { toRamp } from "./ramps.js";
 import { ApiCredentialConnection, CreateApiCredentialInput } from "../types/credentials.js";
 import {
   CreateManagedProfileInput,
-  CreateManagedProfilePayload,
   ManagedProfile,
   ManagedProfileConnection,
   Manager,
@@ -39,14 +38,12 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
   }),
   operationField(getManagedProfile, {
     query: "managedProfile",
-    returns: () => ManagedProfile,
     nullable: true,
     description:
       "One of the caller's children, active or deleted (null, with a NOT_FOUND error, for any other profile).",
   }),
   operationField(createManagedProfile, {
     mutation: "createManagedProfile",
-    returns: () => CreateManagedProfilePayload,
     description: "Creates a child; an identical retry returns the existing one.",
     args: {
       input: { type: () => CreateManagedProfileInput },

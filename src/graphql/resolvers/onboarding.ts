@@ -13,7 +13,7 @@ import { CORRIDORS } from "../../reference-data/corridors.js";
 import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
-import { BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
+import { BrazilKycAttempt, OnboardingStatus } from "../types/onboarding.js";
 import { RampInfo, UserLimit } from "../types/ramps.js";
 
 /**
@@ -37,7 +37,6 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
   }),
   operationField(getOnboardingStatus, {
     query: "onboardingStatus",
-    returns: () => OnboardingStatus,
     description:
       "The subject's entities and, per entity, its provider accounts (KYC/KYB cases under way or decided) in every corridor.",
   }),
@@ -50,7 +49,6 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
   }),
   operationField(getOnboardingRequirements, {
     query: "onboardingRequirements",
-    returns: () => OnboardingRequirements,
     nullable: true,
     description:
       "The documents and ordered steps of KYC (KYB) in a corridor for a customer type; null with NOT_FOUND where none is offered (AR businesses). Open to anyone.",

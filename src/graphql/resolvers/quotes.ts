@@ -2,13 +2,12 @@ import { createBestQuote, createQuote, createWidgetSession, getQuote } from "../
 import { quoteView } from "../../quotes/types.js";
 import { widgetSessionView } from "../../widget-sessions/types.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { CreateBestQuoteInput, CreateQuoteInput, CreateWidgetSessionInput, Quote } from "../types/ramps.js";
+import { CreateBestQuoteInput, CreateQuoteInput, CreateWidgetSessionInput } from "../types/ramps.js";
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 export const QuotesResolver = operationResolver("QuotesResolver", [
   operationField(getQuote, {
     query: "quote",
-    returns: () => Quote,
     nullable: true,
     description:
       "A quote the caller may see: its own, or one nobody owns (null, with a NOT_FOUND error, for any other).",

@@ -39,7 +39,6 @@ const errorsReadWithPage = new WeakMap<GraphQLContext, Map<string, RampErrorView
 export const RampsResolver = operationResolver("RampsResolver", [
   operationField(getRampStatus, {
     query: "ramp",
-    returns: () => Ramp,
     nullable: true,
     description:
       "One of the subject's ramps (null, with a NOT_FOUND error, when there is none); reads skip the manager's corridor policy.",

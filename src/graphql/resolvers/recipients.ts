@@ -14,13 +14,7 @@ import {
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
-import {
-  AcceptRecipientInvitationPayload,
-  RecipientConnection,
-  RecipientCorridorEligibility,
-  RecipientInvitationConnection,
-  RecipientInvitationPreview,
-} from "../types/recipients.js";
+import { RecipientCorridorEligibility } from "../types/recipients.js";
 import { invitationView } from "../../recipients/types.js";
 import { payloadType } from "../types/payload.js";
 
@@ -37,13 +31,11 @@ const ArchiveRecipientInvitationPayload = payloadType("archiveRecipientInvitatio
 export const RecipientsResolver = operationResolver("RecipientsResolver", [
   operationField(listRecipients, {
     query: "recipients",
-    returns: () => RecipientConnection,
     description: "The sender's recipients, newest first.",
     page: "recipients",
   }),
   operationField(listRecipientInvitations, {
     query: "recipientInvitations",
-    returns: () => RecipientInvitationConnection,
     description: "The sender's invitations not accepted yet, newest first: current ones, or archived ones.",
     args: {
       archived: {
@@ -100,12 +92,10 @@ export const RecipientInvitationsResolver = operationResolver("RecipientInvitati
   }),
   operationField(previewRecipientInvitation, {
     query: "recipientInvitationPreview",
-    returns: () => RecipientInvitationPreview,
     description: "The invitee (signed in with the invited email) looks at an invitation before accepting it.",
   }),
   operationField(acceptRecipientInvitation, {
     mutation: "acceptRecipientInvitation",
-    returns: () => AcceptRecipientInvitationPayload,
     description: "The invitee accepts: it becomes the sender's recipient.",
   }),
 ]);

@@ -14,7 +14,7 @@ import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDeliveryConnection } from "../types/webhooks.js";
+import { RegisterWebhookInput, Webhook, WebhookDeliveryConnection } from "../types/webhooks.js";
 
 /**
  * Webhook subscriptions and their delivery logs (CONTRACT.md, Webhooks): a non-managed profile's secret key
@@ -23,7 +23,6 @@ import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDeliveryConnec
 export const WebhooksResolver = operationResolver("WebhooksResolver", [
   operationField(listWebhooks, {
     query: "webhooks",
-    returns: () => WebhookConnection,
     description: "The profile's webhook subscriptions, newest first.",
     page: "webhooks",
   }),

@@ -1,5 +1,4 @@
-import { AUDIT_TARGET_TYPES, auditEventView, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
-import { connectionType } from "./connection.js";
+import { AUDIT_TARGET_TYPES, OPERATOR_ACTIONS, OPERATOR_CHANNELS } from "../../audit/types.js";
 import { described, enumOf, namedEnumOf } from "./enums.js";
 import { registerGraphQLEnum } from "./output-type.js";
 
@@ -42,5 +41,3 @@ registerGraphQLEnum(namedEnumOf(AUDIT_TARGET_TYPES, auditName), {
     SIGNING_KEY: "The webhook signing key.",
   }),
 });
-
-export const AuditEventConnection = connectionType(auditEventView);

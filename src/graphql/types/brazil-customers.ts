@@ -3,22 +3,16 @@ import {
   BRAZIL_IDENTITY_STATUSES,
   BRAZIL_VERIFICATION_PROGRESS,
   BRAZIL_VERIFICATION_RESULTS,
-  createdSubaccountView,
   createSubaccountInput,
-  importedTokenView,
   importTokenInput,
-  kycStatusView,
-  kycUploadsView,
   newKycInput,
-  submittedKycView,
   uploadUrlsInput,
-  userView,
 } from "../../onboarding/brazil-subaccount-types.js";
 import { described, enumOf, namedEnumOf } from "./enums.js";
 import { named } from "../../output.js";
 import { CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { inputType } from "./input-type.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 /*
  * Brazilian customers (subaccounts) and their KYC/KYB: the operations REST serves under /v1/brl (and its
@@ -88,10 +82,3 @@ registerGraphQLEnum({ ID: "ID", DRIVERS_LICENSE: "DRIVERS-LICENSE" } as const, {
 export const RequestBrazilKycUploadsInput = inputType("RequestBrazilKycUploadsInput", uploadUrlsInput, {
   description: "The identity document level 1 KYC of an individual subaccount will name, with a selfie.",
 });
-
-export const CreateBrazilSubaccountPayload = outputType(createdSubaccountView);
-export const SubmitBrazilKycPayload = outputType(submittedKycView);
-export const BrazilKycStatus = outputType(kycStatusView);
-export const BrazilUser = outputType(userView);
-export const ImportBrazilKycTokenPayload = outputType(importedTokenView);
-export const RequestBrazilKycUploadsPayload = outputType(kycUploadsView);

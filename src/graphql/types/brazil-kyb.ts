@@ -2,22 +2,17 @@ import {
   ACCOUNT_OPENING_REASONS,
   ANNUAL_REVENUES_USD,
   BRAZIL_DOCUMENT_TYPES,
-  beneficialOwnerView,
   CONTROL_ROLES,
   EMPLOYEE_COUNTS,
   kybUboInput,
-  kybAttemptView,
   kybDocumentInput,
-  kybDocumentView,
   kybLevelOneInput,
   SOURCES_OF_FUNDS,
-  startedKybView,
-  submittedKybView,
 } from "../../onboarding/brazil-kyb-types.js";
 import { SIDE_STATES } from "../../uploads/service.js";
 import { described, enumOf, namedEnumOf, restSpellingsOf } from "./enums.js";
 import { inputType } from "./input-type.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 /* Level 1 KYB of Brazilian company subaccounts: the operations REST serves under /v1/brl/kyb. */
 
@@ -112,9 +107,3 @@ export const CreateBrazilKybBeneficialOwnerInput = inputType(
 export const SubmitBrazilKybInput = inputType("SubmitBrazilKybInput", kybLevelOneInput.omit({ subAccountId: true }), {
   description: "Level 1 KYB of a company subaccount: the company's data goes to the provider and is not stored here.",
 });
-
-export const StartBrazilKybPayload = outputType(startedKybView);
-export const BrazilKybAttempt = outputType(kybAttemptView);
-export const BrazilKybDocument = outputType(kybDocumentView);
-export const CreateBrazilKybBeneficialOwnerPayload = outputType(beneficialOwnerView);
-export const SubmitBrazilKybPayload = outputType(submittedKybView);

@@ -1,21 +1,18 @@
 import { z } from "zod";
 import {
   DOMESTIC_STATUSES,
-  domesticCaseView,
   KYB_COUNTRIES,
   KYB_FILE_TYPES,
   kybInformation,
   kycInformation,
-  kybSubmissionView,
   RELATED_PERSON_FILE_TYPES,
   relatedPerson,
-  retriedCaseView,
 } from "../../kyc/domestic.js";
 import { inputObject } from "../../output.js";
 import { DOMESTIC_COUNTRIES } from "../../reference-data/domestic.js";
 import { inputType } from "./input-type.js";
 import { described, enumOf, screamingEnumOf } from "./enums.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 registerGraphQLEnum(enumOf(DOMESTIC_COUNTRIES), {
   name: "DomesticCountry",
@@ -62,11 +59,6 @@ registerGraphQLEnum(enumOf(["DNI"] as const), {
   description: "An identity document in Argentina.",
   valuesConfig: described({ DNI: "Documento Nacional de Identidad: the national identity card." }),
 });
-
-export const DomesticCustomer = outputType(domesticCaseView);
-export const DomesticKybSubmission = outputType(kybSubmissionView);
-
-export const RetryDomesticKycPayload = outputType(retriedCaseView);
 
 // The country is an argument of its own.
 export const DomesticKycInformationInput = inputType(

@@ -1,4 +1,3 @@
-import { otpSent } from "../../identity/types.js";
 import { profileView } from "../../profiles/types.js";
 import { described, enumOf } from "./enums.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
@@ -9,5 +8,4 @@ registerGraphQLEnum(enumOf(["bearer"] as const), {
   valuesConfig: described({ BEARER: "As `Authorization: Bearer <token>`." }),
 });
 
-export const RequestOtpPayload = outputType(otpSent);
 export const Profile = outputType(profileView);

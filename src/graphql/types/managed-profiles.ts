@@ -7,12 +7,10 @@ import {
   createManagedProfileInput,
   MANAGED_PROFILE_STATUSES,
   managerPolicyInput,
-  createdManagedProfile,
   managedProfileView,
   type ManagedProfileView,
 } from "../../managed-profiles/types.js";
 import { createPartnerApiCredential } from "../../operations/credentials.js";
-import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
 import { connectionType } from "./connection.js";
 import { inputType } from "./input-type.js";
 import { Node } from "./node.js";
@@ -65,8 +63,6 @@ export const ManagedProfileConnection = connectionType(managedProfileView);
 
 export const Manager = outputType(managerPolicyView);
 
-export const CreateManagedProfilePayload = outputType(createdManagedProfile);
-
 export const CreateManagedProfileInput = inputType("CreateManagedProfileInput", createManagedProfileInput, {
   description: "A new managed child; sending the same values again returns the existing child.",
 });
@@ -91,5 +87,3 @@ registerGraphQLEnum(PricingProfileNameEnum, {
     ZERO_FEE: "No service fee.",
   }),
 });
-
-export const PricingAssignment = outputType(pricingAssignmentView);

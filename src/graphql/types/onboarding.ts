@@ -3,7 +3,6 @@ import {
   KYC_PROVIDERS,
   ONBOARDING_DOCUMENT_TYPES,
   ONBOARDING_MODES,
-  onboardingRequirementsView,
   STEP_KINDS,
 } from "../../onboarding/requirements.js";
 import { described, enumOf, namedEnumOf } from "./enums.js";
@@ -101,8 +100,6 @@ registerGraphQLEnum(enumOf(["POST", "PUT"] as const), {
 });
 
 export const OnboardingStatus = outputType(onboardingStatusView);
-
-export const OnboardingRequirements = outputType(onboardingRequirementsView);
 
 export const BrazilKycAttempt = outputType(initialKycAttemptView);
 

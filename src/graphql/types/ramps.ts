@@ -2,7 +2,7 @@ import { ArgsType, Field } from "type-graphql";
 import { described, enumOf, screamingEnumOf } from "./enums.js";
 import { KYC_STATUSES } from "../../providers/kyc-port.js";
 import { RAMP_PHASES, RAMP_STATUSES } from "../../reference-data/ramp-phases.js";
-import { bestQuoteInput, quoteInput, quoteView, type QuoteView } from "../../quotes/types.js";
+import { bestQuoteInput, quoteInput, quoteView } from "../../quotes/types.js";
 import {
   rampErrorView,
   rampView,
@@ -82,8 +82,8 @@ registerGraphQLEnum(screamingEnumOf(KYC_STATUSES), {
   }),
 });
 
-export const Quote = outputType(quoteView, { implements: [Node] });
-export type Quote = QuoteView;
+// A quote is a Node: its type is built here, before the fields that answer one name it.
+outputType(quoteView, { implements: [Node] });
 export const RampError = outputType(rampErrorView);
 export type RampError = RampErrorView;
 export const Ramp = outputType(rampView, { implements: [Node] });

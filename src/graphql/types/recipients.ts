@@ -2,16 +2,7 @@ import { z } from "zod";
 import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { described, enumOf } from "./enums.js";
-import {
-  acceptedInvitation,
-  INVITATION_STATUSES,
-  invitationPreview,
-  invitationView,
-  RELATIONSHIPS,
-  recipientCorridorEligibilityShape,
-  recipientView,
-} from "../../recipients/types.js";
-import { connectionType } from "./connection.js";
+import { INVITATION_STATUSES, RELATIONSHIPS, recipientCorridorEligibilityShape } from "../../recipients/types.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 
 registerGraphQLEnum(enumOf(RELATIONSHIPS), {
@@ -34,9 +25,6 @@ registerGraphQLEnum(enumOf(INVITATION_STATUSES), {
   }),
 });
 
-export const RecipientConnection = connectionType(recipientView);
-export const RecipientInvitationConnection = connectionType(invitationView);
-
 /** GraphQL lists a recipient's corridors, each naming itself, where REST keys them by corridor. */
 export const RecipientCorridorEligibility = outputType(
   outputObject("RecipientCorridorEligibility", "Whether a recipient can receive payouts in a corridor now.", {
@@ -46,6 +34,3 @@ export const RecipientCorridorEligibility = outputType(
     ...recipientCorridorEligibilityShape,
   }),
 );
-
-export const RecipientInvitationPreview = outputType(invitationPreview);
-export const AcceptRecipientInvitationPayload = outputType(acceptedInvitation);
