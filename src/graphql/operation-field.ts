@@ -78,7 +78,8 @@ type FieldArgs = Record<string, unknown>;
 export type OperationFace<Result> = FaceOptions<Result> & ({ query: string } | { mutation: string });
 
 interface FaceOptions<Result> {
-  description: string;
+  /** By default the operation's summary: what GraphQL says otherwise (a null for NOT_FOUND, a field to follow). */
+  description?: string;
   /**
    * The field's type; or `payload`, the fields of its `<Name>Payload`. By default the operation's output object (or
    * list of them), or the connection of its page's nodes.
@@ -251,7 +252,8 @@ export function operationResolver(className: string, fields: OperationField[]): 
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
     Performs(operation)(prototype, name, descriptor);
     const Root = "query" in face ? Query : Mutation;
-    Root(type, { nullable: face.nullable, description: face.description })(prototype, name, descriptor);
+    const description = face.description ?? `${operation.summary}.`;
+    Root(type, { nullable: face.nullable, description })(prototype, name, descriptor);
   }
   Resolver()(Type);
   return Type;

@@ -84,7 +84,8 @@ const brazilPolicy = (customerTypeOf: (input: unknown) => CustomerType | undefin
 /** The subject's customers in every corridor (at most one per corridor and customer type), oldest first. */
 export const listCustomers = defineOperation({
   name: "listCustomers",
-  summary: "List the subject's provider customers",
+  summary:
+    "List the subject's provider customers in every corridor (at most one per corridor and customer type), oldest first",
   access: CUSTOMERS,
   input: z.object({}),
   output: z.array(customerView),

@@ -27,7 +27,6 @@ export const AdminResolver = operationResolver("AdminResolver", [
   operationField(setManagerPolicy, {
     mutation: "putManager",
     payload: { manager: managerPolicyView.describe("The manager's policy now.") },
-    description: "Enables, updates or disables a manager.",
     args: {
       policy: { type: () => ManagerPolicyInput },
       profileId: {},
@@ -43,17 +42,14 @@ export const AdminResolver = operationResolver("AdminResolver", [
   operationField(setPricingAssignment, {
     mutation: "assignPricingProfile",
     payload: { pricingAssignment: pricingAssignmentView.describe("The profile's pricing assignment now.") },
-    description: "Assigns a pricing profile to any profile.",
   }),
   operationField(createPartner, {
     mutation: "createPartner",
     payload: { partner: partnerView.describe("The new partner.") },
-    description: "Creates an active partner.",
   }),
   operationField(updatePartner, {
     mutation: "setPartnerActive",
     payload: { partner: partnerView.describe("The partner, activated or deactivated.") },
-    description: "Deactivating a partner stops its credentials at once.",
   }),
   operationField(createPartnerApiCredential, {
     mutation: "issuePartnerCredential",
@@ -62,7 +58,6 @@ export const AdminResolver = operationResolver("AdminResolver", [
         "The partner-managed credential with its secret value, shown only this once.",
       ),
     },
-    description: "Issues a partner-managed credential bound to one existing profile.",
     args: {
       input: { type: () => PartnerCredentialInput },
       partnerId: {},
@@ -70,7 +65,6 @@ export const AdminResolver = operationResolver("AdminResolver", [
   }),
   operationField(listAuditEvents, {
     query: "auditEvents",
-    description: "The operator's changes, newest first.",
     args: { targetId: {}, action: {} },
     page: "events",
   }),

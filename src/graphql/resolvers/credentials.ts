@@ -14,7 +14,6 @@ import { idField } from "../../output.js";
 export const CredentialsResolver = operationResolver("CredentialsResolver", [
   operationField(listApiCredentials, {
     query: "apiCredentials",
-    description: "The caller's credentials, newest first, revoked and expired included.",
     page: "credentials",
   }),
   operationField(createApiCredential, {
@@ -22,13 +21,11 @@ export const CredentialsResolver = operationResolver("CredentialsResolver", [
     payload: {
       credential: issuedCredential.describe("The new credential with its secret value, shown only this once."),
     },
-    description: "Creates a credential; its secret value is returned only here.",
     args: { input: { type: () => CreateApiCredentialInput, nullable: true } },
   }),
   operationField(revokeApiCredential, {
     mutation: "revokeApiCredential",
     payload: { revokedCredentialId: idField("The credential revoked.") },
-    description: "Revokes both values of a credential at once.",
     args: { id: { field: "credentialId" } },
     toResult: (_revoked, { id }) => ({ revokedCredentialId: id }),
   }),

@@ -5,8 +5,6 @@ import { operationField, operationResolver } from "../operation-field.js";
 export const CustomersResolver = operationResolver("CustomersResolver", [
   operationField(listCustomers, {
     query: "customers",
-    description:
-      "The subject's customers in every corridor (at most one per corridor and customer type), oldest first.",
   }),
   operationField(BRAZIL_CUSTOMER_OPERATIONS.validatePixKey, {
     query: "pixKeyValid",

@@ -32,7 +32,6 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
   operationField(listManagedProfiles, {
     query: "managedProfiles",
     returns: () => ManagedProfileConnection,
-    description: "The caller's managed children, newest first.",
     args: { status: { defaultValue: "active" } },
     page: "managedProfiles",
   }),
@@ -44,7 +43,6 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
   }),
   operationField(createManagedProfile, {
     mutation: "createManagedProfile",
-    description: "Creates a child; an identical retry returns the existing one.",
     args: {
       input: { type: () => CreateManagedProfileInput },
     },
@@ -52,7 +50,6 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
   operationField(deleteManagedProfile, {
     mutation: "deleteManagedProfile",
     payload: { deletedProfileId: idField("The child deleted, now or before.") },
-    description: "Deletes a child logically (idempotent); its credentials are revoked at once.",
     toResult: (_deleted, { profileId }) => ({ deletedProfileId: profileId }),
   }),
   operationField(createManagedProfileApiCredential, {
@@ -60,13 +57,11 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
     payload: {
       credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
     },
-    description: "Issues a credential for a child; the secret is returned only here.",
     args: { input: { type: () => CreateApiCredentialInput, nullable: true }, profileId: {} },
   }),
   operationField(revokeManagedProfileApiCredential, {
     mutation: "revokeManagedProfileCredential",
     payload: { revokedCredentialId: idField("The child's credential revoked, now or before.") },
-    description: "Revokes a child's credential (idempotent).",
     args: { credentialId: {}, profileId: {} },
     toResult: (_revoked, { credentialId }) => ({ revokedCredentialId: credentialId }),
   }),

@@ -25,20 +25,15 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
   operationField(getRampInfo, {
     query: "rampInfo",
     returns: () => RampInfo,
-    description: "Per corridor only the KYC status and whether buying and selling are possible.",
     toResult: ({ corridors }) => ({ corridors: CORRIDORS.map((corridor) => ({ corridor, ...corridors[corridor] })) }),
   }),
   operationField(getUserLimits, {
     query: "limits",
     returns: () => [UserLimit],
-    description:
-      "Monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy.",
     toResult: ({ limits }) => limits,
   }),
   operationField(getOnboardingStatus, {
     query: "onboardingStatus",
-    description:
-      "The subject's entities and, per entity, its provider accounts (KYC/KYB cases under way or decided) in every corridor.",
   }),
   operationField(selectActiveCustomerEntity, {
     mutation: "selectActiveEntity",

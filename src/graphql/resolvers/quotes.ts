@@ -15,13 +15,11 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
   operationField(createQuote, {
     mutation: "createQuote",
     payload: { quote: quoteView.describe("The priced quote.") },
-    description: "Prices a conversion with the subject's pricing; valid 10 minutes.",
     args: { input: { type: () => CreateQuoteInput } },
   }),
   operationField(createBestQuote, {
     mutation: "createBestQuote",
     payload: { quote: quoteView.describe("The quote of the network that pays out the most.") },
-    description: "Prices every candidate network and keeps the one that pays out the most.",
     args: {
       input: { type: () => CreateBestQuoteInput },
     },
@@ -29,7 +27,6 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
   operationField(createWidgetSession, {
     mutation: "createWidgetSession",
     payload: { widgetSession: widgetSessionView.describe("The new widget session and its URL.") },
-    description: "A hosted widget session, for a locked quote or for the widget to quote.",
     args: {
       input: { type: () => CreateWidgetSessionInput },
     },

@@ -47,7 +47,6 @@ export const RampsResolver = operationResolver("RampsResolver", [
   operationField(registerRamp, {
     mutation: "registerRamp",
     payload: { ramp: rampView.describe("The registered ramp.") },
-    description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
     args: {
       input: { type: () => RegisterRampInput },
     },
@@ -56,14 +55,12 @@ export const RampsResolver = operationResolver("RampsResolver", [
   operationField(updateRamp, {
     mutation: "updateRamp",
     payload: { ramp: rampView.describe("The ramp with what was added.") },
-    description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
     args: { input: { type: () => UpdateRampInput } },
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
   operationField(startRamp, {
     mutation: "startRamp",
     payload: { ramp: rampView.describe("The started ramp.") },
-    description: "Starts processing: the caller's part (payment, signed transfer) is done.",
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
 ]);

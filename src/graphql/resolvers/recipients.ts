@@ -31,12 +31,10 @@ const ArchiveRecipientInvitationPayload = payloadType("archiveRecipientInvitatio
 export const RecipientsResolver = operationResolver("RecipientsResolver", [
   operationField(listRecipients, {
     query: "recipients",
-    description: "The sender's recipients, newest first.",
     page: "recipients",
   }),
   operationField(listRecipientInvitations, {
     query: "recipientInvitations",
-    description: "The sender's invitations not accepted yet, newest first: current ones, or archived ones.",
     args: {
       archived: {
         type: () => Boolean,
@@ -49,14 +47,12 @@ export const RecipientsResolver = operationResolver("RecipientsResolver", [
   operationField(getRecipientEligibility, {
     query: "recipientEligibility",
     returns: () => [RecipientCorridorEligibility],
-    description: "Where a recipient can receive payouts now (approved KYC, and a payout account where one is needed).",
     toResult: ({ corridors }) =>
       Object.entries(corridors).map(([corridor, { canReceive }]) => ({ corridor, canReceive })),
   }),
   operationField(inviteRecipient, {
     mutation: "inviteRecipient",
     payload: { invitation: invitationView.describe("The pending invitation.") },
-    description: "Invites a person by email (a code is mailed to it); again while pending mails a new code.",
     args: { relationship: {}, email: {} },
     toResult: ({ invitation }) => ({ invitation }),
   }),
@@ -86,16 +82,13 @@ export const RecipientInvitationsResolver = operationResolver("RecipientInvitati
   operationField(updateRecipient, {
     mutation: "updateRecipientRelationship",
     payload: { relationship: invitationView.shape.relationship.describe("The new relationship.") },
-    description: "Changes the relationship to a recipient or a pending invitee; returns the new one.",
     args: { relationship: {}, id: {} },
     toResult: ({ relationship }) => ({ relationship }),
   }),
   operationField(previewRecipientInvitation, {
     query: "recipientInvitationPreview",
-    description: "The invitee (signed in with the invited email) looks at an invitation before accepting it.",
   }),
   operationField(acceptRecipientInvitation, {
     mutation: "acceptRecipientInvitation",
-    description: "The invitee accepts: it becomes the sender's recipient.",
   }),
 ]);

@@ -23,13 +23,11 @@ import { RegisterWebhookInput, Webhook, WebhookDeliveryConnection } from "../typ
 export const WebhooksResolver = operationResolver("WebhooksResolver", [
   operationField(listWebhooks, {
     query: "webhooks",
-    description: "The profile's webhook subscriptions, newest first.",
     page: "webhooks",
   }),
   operationField(registerWebhook, {
     mutation: "registerWebhook",
     payload: { webhook: webhookView.describe("The new subscription.") },
-    description: "Subscribes a URL to the events of a quote or widget session created with this secret key.",
     args: {
       input: {
         type: () => RegisterWebhookInput,
@@ -40,19 +38,16 @@ export const WebhooksResolver = operationResolver("WebhooksResolver", [
   operationField(deleteWebhook, {
     mutation: "deleteWebhook",
     payload: { deletedWebhookId: idField("The subscription removed with its delivery log.") },
-    description: "Removes a subscription and its delivery log.",
     toResult: (_deleted, { id }) => ({ deletedWebhookId: id }),
   }),
   operationField(redeliverWebhookDelivery, {
     mutation: "redeliverWebhookDelivery",
     payload: { delivery: webhookDeliveryView.describe("The delivery, in its new round (a PENDING one unchanged).") },
-    description: "Sends a delivered or failed event again in a new round, with the same eventId.",
     args: { deliveryId: {}, webhookId: { field: "id" } },
   }),
   operationField(sendWebhookTestEvent, {
     mutation: "sendWebhookTestEvent",
     payload: { delivery: webhookDeliveryView.describe("The test event's delivery, PENDING: follow it in the log.") },
-    description: "Sends a signed WEBHOOK_TEST event to the subscription's URL, as any delivery is sent and logged.",
     args: { webhookId: { field: "id" } },
   }),
 ]);
