@@ -27,10 +27,7 @@ export const AdminResolver = operationResolver("AdminResolver", [
   operationField(setManagerPolicy, {
     mutation: "putManager",
     payload: { manager: managerPolicyView.describe("The manager's policy now.") },
-    args: {
-      policy: { type: () => ManagerPolicyInput },
-      profileId: {},
-    },
+    args: { policy: { type: () => ManagerPolicyInput }, profileId: {} },
     toInput: ({ profileId, policy }) => ({ profileId, ...(policy as object) }),
     toResult: ({ manager }) => ({ manager }),
   }),
@@ -58,10 +55,7 @@ export const AdminResolver = operationResolver("AdminResolver", [
         "The partner-managed credential with its secret value, shown only this once.",
       ),
     },
-    args: {
-      input: { type: () => PartnerCredentialInput },
-      partnerId: {},
-    },
+    args: { input: { type: () => PartnerCredentialInput }, partnerId: {} },
   }),
   operationField(listAuditEvents, {
     query: "auditEvents",

@@ -29,9 +29,7 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     mutation: "createBrazilSubaccount",
     description:
       "Creates the subject's BR subaccount for a customer type, returns the existing one unchanged, or reopens a rejected one for a new KYC.",
-    args: {
-      input: { type: () => CreateBrazilSubaccountInput },
-    },
+    args: { input: { type: () => CreateBrazilSubaccountInput } },
     toInput: ({ input }) => {
       const { customerType, ...fields } = input as { customerType: string };
       return { ...fields, accountType: customerType === "business" ? "COMPANY" : "INDIVIDUAL" };
@@ -93,17 +91,13 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     },
     description:
       "Records that the subject started Brazilian KYC from a quote (and a widget session); recording it again answers the first record. OnboardingStatus.latestBrazilKycAttempt shows it.",
-    args: {
-      input: { type: () => RecordBrazilKycAttemptInput },
-    },
+    args: { input: { type: () => RecordBrazilKycAttemptInput } },
   }),
   operationField(BR.uploadUrls, {
     mutation: "requestBrazilKycUploads",
     description:
       "Opens the uploads level 1 KYC of an individual subaccount names: its identity document and a selfie, each file PUT to its URL.",
-    args: {
-      input: { type: () => RequestBrazilKycUploadsInput },
-    },
+    args: { input: { type: () => RequestBrazilKycUploadsInput } },
   }),
   operationField(BR.selfieUpload, {
     mutation: "requestBrazilSelfieUpload",
@@ -113,14 +107,9 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.createKybDocument, {
     mutation: "createBrazilKybDocument",
-    payload: {
-      documentUpload: documentUploadView.describe("The opened document and where to PUT its files."),
-    },
+    payload: { documentUpload: documentUploadView.describe("The opened document and where to PUT its files.") },
     description: "Opens the upload of a document for a company subaccount's KYB; brazilKybDocument follows its files.",
-    args: {
-      input: { type: () => CreateBrazilKybDocumentInput },
-      subAccountId: {},
-    },
+    args: { input: { type: () => CreateBrazilKybDocumentInput }, subAccountId: {} },
   }),
   operationField(BR.kybDocument, {
     query: "brazilKybDocument",
@@ -133,18 +122,12 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     mutation: "createBrazilKybBeneficialOwner",
     description:
       "Adds an ultimate beneficial owner to a company subaccount, identified by KYB documents of it whose files arrived; submitBrazilKyb names it.",
-    args: {
-      input: { type: () => CreateBrazilKybBeneficialOwnerInput },
-      subAccountId: {},
-    },
+    args: { input: { type: () => CreateBrazilKybBeneficialOwnerInput }, subAccountId: {} },
   }),
   operationField(BR.submitKybApi, {
     mutation: "submitBrazilKyb",
     description:
       "Submits level 1 KYB of a company subaccount through the API: in review at once, decided after the provider's delay; brazilKybAttempt follows it.",
-    args: {
-      input: { type: () => SubmitBrazilKybInput },
-      subAccountId: {},
-    },
+    args: { input: { type: () => SubmitBrazilKybInput }, subAccountId: {} },
   }),
 ]);

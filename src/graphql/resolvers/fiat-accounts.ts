@@ -18,9 +18,7 @@ export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [
   operationField(createDomesticFiatAccount, {
     mutation: "createFiatAccount",
     payload: { fiatAccount: fiatAccountView.describe("The new payout account.") },
-    args: {
-      input: { type: () => CreateFiatAccountInput },
-    },
+    args: { input: { type: () => CreateFiatAccountInput } },
   }),
   operationField(deleteDomesticFiatAccount, {
     mutation: "deleteFiatAccount",

@@ -43,9 +43,7 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
   }),
   operationField(createManagedProfile, {
     mutation: "createManagedProfile",
-    args: {
-      input: { type: () => CreateManagedProfileInput },
-    },
+    args: { input: { type: () => CreateManagedProfileInput } },
   }),
   operationField(deleteManagedProfile, {
     mutation: "deleteManagedProfile",

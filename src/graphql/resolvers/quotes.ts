@@ -20,15 +20,11 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
   operationField(createBestQuote, {
     mutation: "createBestQuote",
     payload: { quote: quoteView.describe("The quote of the network that pays out the most.") },
-    args: {
-      input: { type: () => CreateBestQuoteInput },
-    },
+    args: { input: { type: () => CreateBestQuoteInput } },
   }),
   operationField(createWidgetSession, {
     mutation: "createWidgetSession",
     payload: { widgetSession: widgetSessionView.describe("The new widget session and its URL.") },
-    args: {
-      input: { type: () => CreateWidgetSessionInput },
-    },
+    args: { input: { type: () => CreateWidgetSessionInput } },
   }),
 ]);

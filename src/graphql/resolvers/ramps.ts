@@ -47,9 +47,7 @@ export const RampsResolver = operationResolver("RampsResolver", [
   operationField(registerRamp, {
     mutation: "registerRamp",
     payload: { ramp: rampView.describe("The registered ramp.") },
-    args: {
-      input: { type: () => RegisterRampInput },
-    },
+    args: { input: { type: () => RegisterRampInput } },
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
   operationField(updateRamp, {
