@@ -1,5 +1,5 @@
 import { idempotencyKey } from "../../idempotency/service.js";
-import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
+import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/brazil-customers.js";
 import { operationField, operationResolver } from "../operation-field.js";
 import {
   CreateBrazilSubaccountInput,

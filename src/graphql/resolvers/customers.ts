@@ -1,4 +1,5 @@
-import { BRAZIL_CUSTOMER_OPERATIONS, listCustomers } from "../../operations/customers.js";
+import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/brazil-customers.js";
+import { listCustomers } from "../../operations/customers.js";
 import { operationField, operationResolver } from "../operation-field.js";
 
 /** The acting subject's provider customers and KYC/KYB state (REST: /v1/domestic/*, /v1/brl/*). */
