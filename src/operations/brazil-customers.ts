@@ -46,7 +46,10 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
   const named = (name: string, summary: string) => aliasedName(name, summary, alias);
   return {
     createSubaccount: defineOperation({
-      ...named("createSubaccount", "Create the BR subaccount, or retry its KYC"),
+      ...named(
+        "createSubaccount",
+        "Create the subject's BR subaccount, return the existing one unchanged, or reopen a rejected one for a new KYC",
+      ),
       access: CUSTOMERS,
       gate: brazilPolicy((input) => {
         const { accountType } = (input ?? {}) as { accountType?: unknown };
@@ -57,7 +60,10 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (app, acting, form) => app.brazilOnboarding.createSubaccount(acting, form),
     }),
     newKyc: defineOperation({
-      ...named("brNewKyc", "Submit level 1 KYC data"),
+      ...named(
+        "brNewKyc",
+        "Submit level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay",
+      ),
       access: CUSTOMERS,
       gate: brazilPolicy(() => "individual"),
       input: newKycInput,
@@ -79,7 +85,10 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (app, acting, input) => app.brazilOnboarding.user(acting, input),
     }),
     remainingLimit: defineOperation({
-      ...named("getBrUserRemainingLimit", "Get the BR user's remaining limits"),
+      ...named(
+        "getBrUserRemainingLimit",
+        "Get what the subject's BR subaccount may still move this calendar month in a direction, in BRL: the monthly limit less completed ramps",
+      ),
       access: CUSTOMERS,
       input: remainingLimitInput,
       output: remainingLimitView,
@@ -94,7 +103,10 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (app, acting, input) => app.brazilOnboarding.startKyb(acting, input),
     }),
     importToken: defineOperation({
-      ...named("importBrKycToken", "Import an individual's KYC by share token"),
+      ...named(
+        "importBrKycToken",
+        "Import a KYC share token into the subject's individual subaccount; the same idempotency key and input answer the first outcome again",
+      ),
       // A managed child's own credential is refused; its manager acts for it through the selector (CONTRACT.md).
       access: { requires: ["BR_KYC_IMPORT"], delegation: "SELECTOR_ONLY" },
       gate: brazilPolicy(() => "individual"),
@@ -115,7 +127,10 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (app, acting, input) => app.initialKycAttempts.record(acting, input),
     }),
     validatePixKey: defineOperation({
-      ...named("brValidatePixKey", "Check a Pix key's format"),
+      ...named(
+        "brValidatePixKey",
+        "Check whether a Pix key is well formed: a CPF or CNPJ with valid check digits, an email, a +55 phone or a random key",
+      ),
       access: CUSTOMERS,
       input: pixKeyInput,
       output: pixKeyValidity,
@@ -129,7 +144,10 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (app, acting, input) => app.brazilOnboarding.kybAttemptStatus(acting, input),
     }),
     uploadUrls: defineOperation({
-      ...named("brGetUploadUrls", "Get upload URLs for the identity document and selfie of level 1 KYC"),
+      ...named(
+        "brGetUploadUrls",
+        "Open the uploads level 1 KYC of an individual subaccount names: its identity document and a selfie, each file PUT to its URL",
+      ),
       access: CUSTOMERS,
       gate: brazilPolicy(() => "individual"),
       input: uploadUrlsInput,
@@ -137,7 +155,7 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (app, acting, input) => app.brazilOnboarding.uploadUrls(acting, input),
     }),
     selfieUpload: defineOperation({
-      ...named("brGetSelfieLivenessUrl", "Get a selfie upload URL and its liveness check"),
+      ...named("brGetSelfieLivenessUrl", "Open a selfie upload of an individual subaccount, with its liveness check"),
       access: CUSTOMERS,
       // It opens an upload: a change, under the policy, though the reference makes it a GET.
       gate: brazilPolicy(() => "individual"),

@@ -73,7 +73,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
   const named = (name: string, summary: string) => aliasedName(name, summary, alias);
   return {
     createIndividualCustomer: defineOperation({
-      ...named("createDomesticIndividualCustomer", "Create the individual provider customer"),
+      ...named(
+        "createDomesticIndividualCustomer",
+        "Create the subject's individual provider customer in a country (one per country); its KYC starts CONSULTED",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: customerInput,
@@ -81,7 +84,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: async (app, acting, { country }) => domesticCase(await app.kyc.createCustomer(acting, individual(country))),
     }),
     createBusinessCustomer: defineOperation({
-      ...named("createDomesticBusinessCustomer", "Create the business provider customer"),
+      ...named(
+        "createDomesticBusinessCustomer",
+        "Create the subject's business provider customer in a country (one per country); its KYB starts CONSULTED",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: customerInput,
@@ -89,7 +95,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: async (app, acting, { country }) => domesticCase(await app.kyc.createCustomer(acting, business(country))),
     }),
     submitKycInformation: defineOperation({
-      ...named("submitDomesticKycInformation", "Submit an individual's KYC information"),
+      ...named(
+        "submitDomesticKycInformation",
+        "Hand the individual customer's KYC information to the provider (USER_COMPLETED); given again before it is sent, it replaces the submission",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: kycInformation,
@@ -97,7 +106,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, form) => app.kyc.submitInformation(acting, individual(form.country), form),
     }),
     sendKycSubmission: defineOperation({
-      ...named("sendDomesticKycSubmission", "Send a KYC submission for review"),
+      ...named(
+        "sendDomesticKycSubmission",
+        "Send the KYC submission for review (VERIFYING until the provider decides)",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: sendSubmissionInput,
@@ -105,7 +117,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
         app.kyc.sendSubmission(acting, individual(country), submissionId),
     }),
     submitKybInformation: defineOperation({
-      ...named("submitDomesticKybInformation", "Submit a business's KYB information"),
+      ...named(
+        "submitDomesticKybInformation",
+        "Hand the business customer's KYB information to the provider; given again before it is sent, it replaces the submission",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: kybInformation,
@@ -113,14 +128,20 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, form) => app.kyc.submitInformation(acting, business(form.country), form),
     }),
     sendKybSubmission: defineOperation({
-      ...named("sendDomesticKybSubmission", "Send a KYB submission for review"),
+      ...named(
+        "sendDomesticKybSubmission",
+        "Send the KYB submission for review (VERIFYING until the provider decides)",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: sendSubmissionInput,
       run: (app, acting, { country, submissionId }) => app.kyc.sendSubmission(acting, business(country), submissionId),
     }),
     kycRedirectLink: defineOperation({
-      ...named("getDomesticKycRedirectLink", "Get a link to the provider's hosted KYC"),
+      ...named(
+        "getDomesticKycRedirectLink",
+        "Get a link to the provider's hosted KYC for the individual customer: a new attempt, or the one the subject already opened",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: redirectLinkInput,
@@ -128,7 +149,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, individual(country)),
     }),
     kybRedirectLink: defineOperation({
-      ...named("getDomesticKybRedirectLink", "Get a link to the provider's hosted KYB"),
+      ...named(
+        "getDomesticKybRedirectLink",
+        "Get a link to the provider's hosted KYB for the business customer: a new attempt, or the one the subject already opened",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: redirectLinkInput,
@@ -136,21 +160,30 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, business(country)),
     }),
     redirectOpened: defineOperation({
-      ...named("notifyDomesticKycRedirectOpened", "Report that the hosted KYC or KYB was opened"),
+      ...named(
+        "notifyDomesticKycRedirectOpened",
+        "Report that the subject opened the hosted KYC or KYB (LINK_OPENED); again, nothing changes",
+      ),
       access: CUSTOMERS,
       gate: typedPolicy,
       input: customerTypeInput,
       run: (app, acting, input) => app.kyc.redirectOpened(acting, typedCase(input)),
     }),
     redirectFinished: defineOperation({
-      ...named("notifyDomesticKycRedirectFinished", "Report that the hosted KYC or KYB was finished"),
+      ...named(
+        "notifyDomesticKycRedirectFinished",
+        "Report that the subject finished the hosted KYC or KYB: the provider decides (VERIFYING until then); again, nothing changes",
+      ),
       access: CUSTOMERS,
       gate: typedPolicy,
       input: customerTypeInput,
       run: (app, acting, input) => app.kyc.redirectFinished(acting, typedCase(input)),
     }),
     retry: defineOperation({
-      ...named("retryDomesticKyc", "Retry a failed KYC or KYB"),
+      ...named(
+        "retryDomesticKyc",
+        "Retry a FAILED KYC or KYB (CONSULTED again): a hosted one with a new link, an API one for new information",
+      ),
       access: CUSTOMERS,
       gate: typedPolicy,
       input: customerTypeInput,

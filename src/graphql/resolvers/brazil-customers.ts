@@ -27,8 +27,6 @@ const BR = BRAZIL_CUSTOMER_OPERATIONS;
 export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolver", [
   operationField(BR.createSubaccount, {
     mutation: "createBrazilSubaccount",
-    description:
-      "Creates the subject's BR subaccount for a customer type, returns the existing one unchanged, or reopens a rejected one for a new KYC.",
     args: { input: { type: () => CreateBrazilSubaccountInput } },
     toInput: ({ input }) => {
       const { customerType, ...fields } = input as { customerType: string };
@@ -37,8 +35,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.newKyc, {
     mutation: "submitBrazilKyc",
-    description:
-      "Submits level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay.",
     args: { input: { type: () => SubmitBrazilKycInput } },
   }),
   operationField(BR.kycStatus, {
@@ -56,8 +52,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   operationField(BR.remainingLimit, {
     query: "brazilRemainingLimit",
     returns: () => DecimalScalar,
-    description:
-      "What the subject's BR subaccount may still move this calendar month in a direction, in BRL: the monthly limit less completed ramps.",
     args: { taxId: {}, direction: { type: () => RampDirectionEnum } },
     toResult: ({ remainingLimit }) => remainingLimit.toFixed(2),
   }),
@@ -72,8 +66,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.importToken, {
     mutation: "importBrazilKycToken",
-    description:
-      "Imports a KYC share token into the subject's individual subaccount; the same idempotency key and input answer the first outcome again.",
     args: {
       idempotencyKey: {
         description:
@@ -95,14 +87,11 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.uploadUrls, {
     mutation: "requestBrazilKycUploads",
-    description:
-      "Opens the uploads level 1 KYC of an individual subaccount names: its identity document and a selfie, each file PUT to its URL.",
     args: { input: { type: () => RequestBrazilKycUploadsInput } },
   }),
   operationField(BR.selfieUpload, {
     mutation: "requestBrazilSelfieUpload",
     payload: { selfieUpload: documentUploadView.describe("Where to PUT the selfie, and its liveness check.") },
-    description: "Opens a selfie upload of an individual subaccount, with its liveness check.",
     args: { taxId: { description: "The individual subaccount's CPF (formatting ignored)." } },
   }),
   operationField(BR.createKybDocument, {

@@ -10,8 +10,6 @@ export const CustomersResolver = operationResolver("CustomersResolver", [
   operationField(BRAZIL_CUSTOMER_OPERATIONS.validatePixKey, {
     query: "pixKeyValid",
     returns: () => Boolean,
-    description:
-      "Whether a Pix key is well formed: a CPF or CNPJ with valid check digits, an email, a +55 phone or a random key.",
     toResult: ({ valid }) => valid,
   }),
 ]);
