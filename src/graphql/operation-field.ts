@@ -78,7 +78,7 @@ type FieldArgs = Record<string, unknown>;
 export type OperationFace<Result> = FaceOptions<Result> & ({ query: string } | { mutation: string });
 
 interface FaceOptions<Result> {
-  /** By default the operation's summary: what GraphQL says otherwise (a null for NOT_FOUND, a field to follow). */
+  /** By default the operation's summary: what GraphQL says beyond it (a field to follow the outcome with). */
   description?: string;
   /**
    * The field's type; or `payload`, the fields of its `<Name>Payload`. By default the operation's output object (or
@@ -252,7 +252,8 @@ export function operationResolver(className: string, fields: OperationField[]): 
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
     Performs(operation)(prototype, name, descriptor);
     const Root = "query" in face ? Query : Mutation;
-    const description = face.description ?? `${operation.summary}.`;
+    // A nullable field answers what REST answers 404 (its summary says when) as null beside the error.
+    const description = face.description ?? `${operation.summary}${face.nullable ? " (null, with the error)" : ""}.`;
     Root(type, { nullable: face.nullable, description })(prototype, name, descriptor);
   }
   Resolver()(Type);

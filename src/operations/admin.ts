@@ -23,7 +23,7 @@ export const setManagerPolicy = defineOperatorOperation({
 
 export const getManagerPolicy = defineOperatorOperation({
   name: "getManagerPolicy",
-  summary: "Get a manager's policy",
+  summary: "Get a profile's manager policy; NOT_FOUND when the profile is not a manager",
   input: z.object({ profileId: profileId("The profile whose policy to read (UUID).") }),
   output: managerPolicyView,
   run: (app, _operator, { profileId }) => app.admin.getManager(profileId),
@@ -39,7 +39,7 @@ export const setPricingAssignment = defineOperatorOperation({
 
 export const getPricingAssignment = defineOperatorOperation({
   name: "getPricingAssignment",
-  summary: "Get a profile's pricing assignment",
+  summary: "Get the pricing profile assigned to a profile; NOT_FOUND for an unknown profile",
   input: z.object({ profileId: profileId("The profile whose assignment to read (UUID).") }),
   output: pricingAssignmentView,
   run: (app, _operator, { profileId }) => app.admin.getPricing(profileId),

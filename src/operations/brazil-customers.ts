@@ -71,14 +71,20 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (app, acting, form) => app.brazilOnboarding.submitLevelOne(acting, form),
     }),
     kycStatus: defineOperation({
-      ...named("fetchSubaccountKycStatus", "Get the BR KYC or KYB status"),
+      ...named(
+        "fetchSubaccountKycStatus",
+        "Get the KYC (KYB) status of the subject's BR subaccount with this tax id; NOT_FOUND before anything was submitted",
+      ),
       access: CUSTOMERS,
       input: taxIdInput,
       output: kycStatusView,
       run: (app, acting, input) => app.brazilOnboarding.kycStatus(acting, input),
     }),
     user: defineOperation({
-      ...named("getBrUser", "Get the BR user"),
+      ...named(
+        "getBrUser",
+        "Get the subject's BR subaccount (by tax id, or its individual one before its company one); NOT_FOUND without one",
+      ),
       access: CUSTOMERS,
       input: optionalTaxIdInput,
       output: userView,
@@ -137,7 +143,10 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (_app, _acting, { pixKey }) => ({ valid: pixKeyType(pixKey) !== undefined }),
     }),
     kybAttemptStatus: defineOperation({
-      ...named("getBrKybAttemptStatus", "Get the KYB attempt's status"),
+      ...named(
+        "getBrKybAttemptStatus",
+        "Get a KYB attempt of one of the subject's company subaccounts; NOT_FOUND for any other id",
+      ),
       access: CUSTOMERS,
       input: kybAttemptInput,
       output: kybAttemptView,
@@ -172,7 +181,10 @@ function brazilOperations(alias?: Extract<PathAlias, "brla">) {
       run: (app, acting, input) => app.brazilOnboarding.createKybDocument(acting, input),
     }),
     kybDocument: defineOperation({
-      ...named("getBrKybDocument", "Get a KYB document's upload status"),
+      ...named(
+        "getBrKybDocument",
+        "Get a KYB document of one of the subject's company subaccounts and whether its files arrived; NOT_FOUND for any other",
+      ),
       access: CUSTOMERS,
       input: kybDocumentReadInput,
       output: kybDocumentView,

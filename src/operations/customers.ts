@@ -191,14 +191,20 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, input) => app.kyc.retry(acting, typedCase(input)),
     }),
     kycStatus: defineOperation({
-      ...named("getDomesticKycStatus", "Get the KYC or KYB status"),
+      ...named(
+        "getDomesticKycStatus",
+        "Get the KYC (KYB) status of the subject's customer in a country; NOT_FOUND before the customer exists",
+      ),
       access: CUSTOMERS,
       input: customerTypeInput,
       output: domesticCaseView,
       run: (app, acting, input) => domesticCaseOf(app.kyc, acting, typedCase(input)),
     }),
     customerStatus: defineOperation({
-      ...named("getDomesticStatus", "Get the provider customer's status"),
+      ...named(
+        "getDomesticStatus",
+        "Get the subject's customer in a country, when it was created and where it stands; NOT_FOUND before it exists",
+      ),
       access: CUSTOMERS,
       input: customerTypeInput,
       output: domesticCaseView,

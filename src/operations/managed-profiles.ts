@@ -40,7 +40,7 @@ export const listManagedProfiles = defineOperation({
 
 export const getManagedProfile = defineOperation({
   name: "getManagedProfile",
-  summary: "Get a managed child",
+  summary: "Get one of the caller's managed children, active or deleted; NOT_FOUND for any other profile",
   access: LIFECYCLE,
   input: z.object({ profileId: idInput("The child's profile id (UUID).") }),
   output: managedProfileView,

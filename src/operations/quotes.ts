@@ -28,7 +28,7 @@ export const createBestQuote = defineOpenOperation(QUOTES, {
 
 export const getQuote = defineOpenOperation(QUOTES, {
   name: "getQuote",
-  summary: "Get a quote",
+  summary: "Get a quote the caller may see: its own, or one nobody owns; NOT_FOUND for any other",
   input: z.object({ id: idInput("The UUID of the quote to read.") }),
   output: quoteView,
   run: (app, acting, { id }) => app.quotes.get(acting, id),

@@ -51,7 +51,7 @@ export const startRamp = defineOperation({
 
 export const getRampStatus = defineOperation({
   name: "getRampStatus",
-  summary: "Get a ramp's status",
+  summary: "Get one of the subject's ramps (reads skip the manager's corridor policy); NOT_FOUND when there is none",
   access: RAMPS,
   input: z.object({ id: idInput("The UUID of the ramp to read.") }),
   output: rampView,

@@ -53,7 +53,8 @@ export const listSupportedPaymentMethods = defineOpenOperation(REFERENCE_DATA, {
 
 export const getOnboardingRequirements = defineOpenOperation(REFERENCE_DATA, {
   name: "getOnboardingRequirements",
-  summary: "Get what KYC or KYB a corridor requires",
+  summary:
+    "Get the documents and ordered steps of KYC (KYB) in a corridor for a customer type, open to anyone; NOT_FOUND where none is offered (AR businesses)",
   input: requirementsInput,
   output: onboardingRequirementsView,
   run: (app, _acting, query) => app.onboarding.requirements(query),

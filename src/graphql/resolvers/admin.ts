@@ -22,7 +22,6 @@ export const AdminResolver = operationResolver("AdminResolver", [
   operationField(getManagerPolicy, {
     query: "manager",
     nullable: true,
-    description: "A profile's manager policy (null, with a NOT_FOUND error, when the profile is not a manager).",
   }),
   operationField(setManagerPolicy, {
     mutation: "putManager",
@@ -34,7 +33,6 @@ export const AdminResolver = operationResolver("AdminResolver", [
   operationField(getPricingAssignment, {
     query: "pricingAssignment",
     nullable: true,
-    description: "The pricing profile assigned to a profile (null, with a NOT_FOUND error, for an unknown profile).",
   }),
   operationField(setPricingAssignment, {
     mutation: "assignPricingProfile",

@@ -40,14 +40,10 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   operationField(BR.kycStatus, {
     query: "brazilKycStatus",
     nullable: true,
-    description:
-      "The KYC (KYB) status of the subject's subaccount with this tax id; null with NOT_FOUND before anything was submitted.",
   }),
   operationField(BR.user, {
     query: "brazilUser",
     nullable: true,
-    description:
-      "The subject's BR subaccount (by tax id, or its individual one before its company one); null with NOT_FOUND without one.",
   }),
   operationField(BR.remainingLimit, {
     query: "brazilRemainingLimit",
@@ -62,7 +58,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   operationField(BR.kybAttemptStatus, {
     query: "brazilKybAttempt",
     nullable: true,
-    description: "A KYB attempt of one of the subject's company subaccounts; null with NOT_FOUND for any other id.",
   }),
   operationField(BR.importToken, {
     mutation: "importBrazilKycToken",
@@ -103,8 +98,6 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   operationField(BR.kybDocument, {
     query: "brazilKybDocument",
     nullable: true,
-    description:
-      "A KYB document of one of the subject's company subaccounts and whether its files arrived; null with NOT_FOUND for any other.",
     args: { documentId: {}, subAccountId: {} },
   }),
   operationField(BR.createKybUbo, {

@@ -130,8 +130,6 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
   operationField(DOMESTIC.kycStatus, {
     query: "domesticKycStatus",
     nullable: true,
-    description:
-      "The KYC (KYB) status of the subject's customer in a country; null, with NOT_FOUND, before the customer exists.",
     args: { customerType: readCustomerType, country: {} },
     toInput: readCustomer,
   }),
@@ -144,8 +142,6 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
   operationField(DOMESTIC.customerStatus, {
     query: "domesticCustomer",
     nullable: true,
-    description:
-      "The subject's customer in a country, when it was created and where it stands; null, with NOT_FOUND, before it exists.",
     args: { customerType: readCustomerType, country: {} },
     toInput: readCustomer,
   }),

@@ -38,8 +38,6 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
   operationField(getManagedProfile, {
     query: "managedProfile",
     nullable: true,
-    description:
-      "One of the caller's children, active or deleted (null, with a NOT_FOUND error, for any other profile).",
   }),
   operationField(createManagedProfile, {
     mutation: "createManagedProfile",

@@ -45,8 +45,6 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
   operationField(getOnboardingRequirements, {
     query: "onboardingRequirements",
     nullable: true,
-    description:
-      "The documents and ordered steps of KYC (KYB) in a corridor for a customer type; null with NOT_FOUND where none is offered (AR businesses). Open to anyone.",
     args: { customerType: {}, country: {} },
   }),
 ]);

@@ -9,8 +9,6 @@ export const QuotesResolver = operationResolver("QuotesResolver", [
   operationField(getQuote, {
     query: "quote",
     nullable: true,
-    description:
-      "A quote the caller may see: its own, or one nobody owns (null, with a NOT_FOUND error, for any other).",
   }),
   operationField(createQuote, {
     mutation: "createQuote",

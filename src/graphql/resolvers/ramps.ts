@@ -40,8 +40,6 @@ export const RampsResolver = operationResolver("RampsResolver", [
   operationField(getRampStatus, {
     query: "ramp",
     nullable: true,
-    description:
-      "One of the subject's ramps (null, with a NOT_FOUND error, when there is none); reads skip the manager's corridor policy.",
     toResult: toRamp,
   }),
   operationField(registerRamp, {
