@@ -82,7 +82,7 @@ interface FaceOptions<Result> {
   description?: string;
   /**
    * The field's type; or `payload`, the fields of its `<Name>Payload`. By default the operation's output object (or
-   * list of them), or the connection of its page's nodes.
+   * list of them), the list its `list` names, or the connection of its page's nodes.
    */
   returns?: TypeThunk;
   /** The payload's fields: the operation's result is its one field unless `toResult` says otherwise. */
@@ -95,6 +95,8 @@ interface FaceOptions<Result> {
   args?: Record<string, FieldArg>;
   /** The key of the result's page of nodes: the field takes Relay's first and after and answers a connection. */
   page?: string;
+  /** The key of the result's list of nodes: the field answers that list. */
+  list?: string;
   /**
    * Checks an argument as REST checks its face (a header): what it throws is answered after the operation's gate,
    * as REST answers it (see perform).
@@ -175,34 +177,39 @@ function argumentsOf(operation: AnyOperation, fieldName: string, face: FaceOptio
   });
 }
 
-/** The GraphQL type of what an operation answers: its output object, a list of them, or its page's connection. */
-function outputTypeOf({ output }: AnyOperation, name: string, page: string | undefined): TypeThunk {
+/**
+ * The GraphQL type of what an operation answers: its output object or a list of them, the list under `key`, or
+ * the connection of the page under `key`.
+ */
+function outputTypeOf({ output }: AnyOperation, name: string, key: string | undefined, page: boolean): TypeThunk {
   const shape = output instanceof z.ZodObject ? (output.shape as Record<string, z.ZodType>) : {};
-  const list = page ? shape[page] : output;
-  const object = list instanceof z.ZodArray ? list.element : page ? undefined : output;
+  const answered = key ? shape[key] : output;
+  const object = answered instanceof z.ZodArray ? answered.element : key ? undefined : answered;
   if (!(object instanceof z.ZodObject) || !graphqlNames.has(object))
     throw new Error(`GraphQL field ${name} needs a type: its operation's output is no output object`);
   const type = page ? connectionType(object) : outputType(object);
-  return list instanceof z.ZodArray && !page ? () => [type] : () => type;
+  return answered instanceof z.ZodArray && !page ? () => [type] : () => type;
 }
 
 /** The face's GraphQL type and how a result is answered in it. */
 function answerOf(operation: AnyOperation, name: string, face: FaceOptions<unknown>) {
-  const { payload, page, toResult } = face;
+  const { payload, page, list, toResult } = face;
   if (face.returns && payload) throw new Error(`GraphQL field ${name} needs either a type or a payload`);
-  if (page && (payload || toResult)) throw new Error(`GraphQL field ${name} answers a page as its connection`);
+  if ((page || list) && (payload || toResult))
+    throw new Error(`GraphQL field ${name} answers ${page ? "a page as its connection" : "its list"}`);
   const fields = payload && Object.keys(payload);
   if (fields && fields.length !== 1 && !toResult)
     throw new Error(`GraphQL field ${name} needs toResult to fill a payload of ${fields.length} fields`);
   const type = payload ? payloadType(name, payload) : undefined;
   return {
-    type: face.returns ?? (type ? () => type : outputTypeOf(operation, name, page)),
+    type: face.returns ?? (type ? () => type : outputTypeOf(operation, name, page ?? list, !!page)),
     answer: (result: unknown, args: FieldArgs, pageArgs: PageArgs | undefined) => {
       if (toResult) return toResult(result, args);
       if (pageArgs) {
         const { [page!]: nodes, pagination } = result as Record<string, unknown>;
         return pageConnection(nodes as unknown[], pagination as Pagination, pageArgs);
       }
+      if (list) return (result as Record<string, unknown>)[list];
       return fields ? { [fields[0]!]: result } : result;
     },
   };

@@ -49,7 +49,7 @@ export type ActiveEntityView = z.output<typeof activeEntityView>;
 export const LIMIT_PERIOD_TYPES = ["calendar_month"] as const;
 
 /** The subject's monthly maximum and use in one corridor and direction. */
-export const userLimitView = outputObject(
+const userLimitView = outputObject(
   "UserLimit",
   "The subject's monthly maximum and use in one corridor and direction.",
   {

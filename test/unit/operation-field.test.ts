@@ -49,6 +49,16 @@ const relabelThing = defineOpenOperation(
     run: (_app, _acting, thing) => thing,
   },
 );
+const listThings = defineOpenOperation(
+  { requires: ["QUOTE"], delegation: "DELEGATED" },
+  {
+    name: "listThings",
+    summary: "List the things",
+    input: z.object({}),
+    output: z.object({ things: z.array(thing) }),
+    run: () => ({ things: [{ id: "00000000-0000-4000-8000-000000000002", label: "listed" }] }),
+  },
+);
 const RelabelThingInput = inputType("RelabelThingInput", relabelThing.input, { description: "A thing, relabelled." });
 
 const ThingResolver = operationResolver("ThingResolver", [
@@ -79,6 +89,8 @@ const ThingResolver = operationResolver("ThingResolver", [
     // An argument of an input type is described as that type is.
     args: { input: { type: () => RelabelThingInput } },
   }),
+  // Described by the operation's summary, and typed by the list its result holds.
+  operationField(listThings, { query: "things", list: "things" }),
 ]);
 
 const ID_1 = "00000000-0000-4000-8000-000000000001";
@@ -112,6 +124,8 @@ describe("GraphQL root fields declared from operations", () => {
         '    """The thing\'s id."""',
         "    id: ID!",
         "  ): TestThing @auth(requires: [PROFILE_READ], delegation: DELEGATED)",
+        '  """List the things."""',
+        "  things: [TestThing!]! @auth(requires: [QUOTE], delegation: DELEGATED)",
         "}",
       ].join("\n"),
     );
@@ -145,6 +159,7 @@ describe("GraphQL root fields declared from operations", () => {
     expect((await run(`mutation { nameThing(id: "${ID_1}", input: "blue") { thing { label } } }`, null)).data).toEqual({
       nameThing: { thing: { label: "blue by anyone" } },
     });
+    expect((await run("{ things { label } }", null)).data).toEqual({ things: [{ label: "listed" }] });
     // What the field's own check refuses is answered after the operation's validation passes.
     const refused = await run(`mutation { nameThing(id: "${ID_1}", input: "refused") { thing { id } } }`, null);
     expect(refused.errors?.[0]?.message).toBe("the field's own check refused it");
@@ -164,6 +179,11 @@ describe("GraphQL root fields declared from operations", () => {
         operationField(readThing, { ...face, payload: { thing }, page: "things" }),
       ]),
     ).toThrow("GraphQL field broken answers a page as its connection");
+    expect(() =>
+      operationResolver("ListedPayloadResolver", [
+        operationField(listThings, { ...face, payload: { thing }, list: "things" }),
+      ]),
+    ).toThrow("GraphQL field broken answers its list");
     expect(() =>
       operationResolver("WidePayloadResolver", [
         operationField(readThing, { ...face, payload: { thing, other: thing } }),

@@ -14,7 +14,7 @@ import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import { BrazilKycAttempt, OnboardingStatus } from "../types/onboarding.js";
-import { RampInfo, UserLimit } from "../types/ramps.js";
+import { RampInfo } from "../types/ramps.js";
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,
@@ -29,8 +29,7 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
   }),
   operationField(getUserLimits, {
     query: "limits",
-    returns: () => [UserLimit],
-    toResult: ({ limits }) => limits,
+    list: "limits",
   }),
   operationField(getOnboardingStatus, {
     query: "onboardingStatus",

@@ -19,12 +19,7 @@ import { Node } from "./node.js";
 import { inputType } from "./input-type.js";
 import { outputType, registerGraphQLEnum } from "./output-type.js";
 import { z } from "zod";
-import {
-  corridorEligibilityShape,
-  ELIGIBILITY_KYC_STATUSES,
-  LIMIT_PERIOD_TYPES,
-  userLimitView,
-} from "../../onboarding/types.js";
+import { corridorEligibilityShape, ELIGIBILITY_KYC_STATUSES, LIMIT_PERIOD_TYPES } from "../../onboarding/types.js";
 import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { createWidgetSessionInput } from "../../widget-sessions/types.js";
@@ -153,9 +148,6 @@ registerGraphQLEnum(enumOf(LIMIT_PERIOD_TYPES), {
   description: "How a limit's use is counted.",
   valuesConfig: described({ CALENDAR_MONTH: "Over the calendar month, in UTC." }),
 });
-
-export const UserLimit = outputType(userLimitView);
-export type UserLimit = z.output<typeof userLimitView>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Inputs: the operations' own; their schemas validate the values, as for REST.

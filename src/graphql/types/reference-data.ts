@@ -1,8 +1,7 @@
 import { described, enumOf } from "./enums.js";
 import { RAMP_TYPES } from "../../quotes/types.js";
 import { FIAT_SYMBOLS, NETWORKS, PAYMENT_METHOD_IDS } from "../../reference-data/catalog.js";
-import { outputType, registerGraphQLEnum } from "./output-type.js";
-import { countryList, cryptocurrencyList, fiatCurrencyList, paymentMethodList } from "../../reference-data/service.js";
+import { registerGraphQLEnum } from "./output-type.js";
 
 /** Turns descriptions keyed by the services' values into the valuesConfig of an `enumOf` enum. */
 const valuesConfigOf = (descriptions: Record<string, string>) =>
@@ -61,8 +60,3 @@ export const RampDirectionEnum = registerGraphQLEnum(enumOf(RAMP_TYPES), {
     SELL: "Offramp: crypto is paid in and fiat is paid out.",
   }),
 });
-
-export const Country = outputType(countryList.shape.countries.element);
-export const Cryptocurrency = outputType(cryptocurrencyList.shape.cryptocurrencies.element);
-export const FiatCurrency = outputType(fiatCurrencyList.shape.currencies.element);
-export const PaymentMethod = outputType(paymentMethodList.shape.paymentMethods.element);
