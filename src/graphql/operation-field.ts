@@ -194,7 +194,7 @@ function outputTypeOf({ output }: AnyOperation, name: string, key: string | unde
 /** The face's GraphQL type and how a result is answered in it. */
 function answerOf(operation: AnyOperation, name: string, face: FaceOptions<unknown>) {
   const { payload, page, list, toResult } = face;
-  if (face.returns && payload) throw new Error(`GraphQL field ${name} needs either a type or a payload`);
+  if (face.returns && payload) throw new Error(`GraphQL field ${name} takes a type or a payload, not both`);
   if ((page || list) && (payload || toResult))
     throw new Error(`GraphQL field ${name} answers ${page ? "a page as its connection" : "its list"}`);
   const fields = payload && Object.keys(payload);

@@ -173,7 +173,7 @@ describe("GraphQL root fields declared from operations", () => {
     );
     expect(() =>
       operationResolver("BothResolver", [operationField(readThing, { ...face, returns: type, payload: { thing } })]),
-    ).toThrow("GraphQL field broken needs either a type or a payload");
+    ).toThrow("GraphQL field broken takes a type or a payload, not both");
     expect(() =>
       operationResolver("PagedPayloadResolver", [
         operationField(readThing, { ...face, payload: { thing }, page: "things" }),
