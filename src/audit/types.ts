@@ -97,7 +97,7 @@ const auditActorView = outputObject(
 );
 
 /** One recorded change, its actor with every field present (null where its channel has none). */
-export const auditEventView = outputObject(
+const auditEventView = outputObject(
   "AuditEvent",
   "One change the operator made, recorded in the change's own transaction.",
   {

@@ -1,17 +1,17 @@
 import "reflect-metadata";
 import { Arg, Args, Ctx, Mutation, Query, Resolver, type ClassType } from "type-graphql";
-import type { z } from "zod";
+import { z } from "zod";
 import type { OperatorActor } from "../audit/types.js";
 import type { ActingContext } from "../auth/delegation.js";
-import type { Pagination } from "../output.js";
+import { graphqlNames, type Pagination } from "../output.js";
 import { perform, type AnyOperation } from "../operations/operation.js";
 import { MAX_INPUT_DEPTH } from "../validation.js";
 import { Acting, Operator, OptionalActing } from "./acting.js";
 import { Auth } from "./auth-directive.js";
 import type { GraphQLContext } from "./context.js";
-import { offsetPage, PageArgs, pageConnection } from "./types/connection.js";
+import { connectionType, offsetPage, PageArgs, pageConnection } from "./types/connection.js";
 import { inputField, inputTypeDescription } from "./types/input-type.js";
-import type { TypeThunk } from "./types/output-type.js";
+import { outputType, type TypeThunk } from "./types/output-type.js";
 import { payloadType } from "./types/payload.js";
 
 /** Every operation served as a GraphQL root field, with the field's name: what the parity test walks. */
@@ -78,8 +78,12 @@ type FieldArgs = Record<string, unknown>;
 export type OperationFace<Result> = FaceOptions<Result> & ({ query: string } | { mutation: string });
 
 interface FaceOptions<Result> {
-  description: string;
-  /** The field's type; or `payload`, the fields of its `<Name>Payload`. */
+  /** By default the operation's summary: what GraphQL says beyond it (a field to follow the outcome with). */
+  description?: string;
+  /**
+   * The field's type; or `payload`, the fields of its `<Name>Payload`. By default the operation's output object (or
+   * list of them), the list its `list` names, or the connection of its page's nodes.
+   */
   returns?: TypeThunk;
   /** The payload's fields: the operation's result is its one field unless `toResult` says otherwise. */
   payload?: z.ZodRawShape;
@@ -91,6 +95,8 @@ interface FaceOptions<Result> {
   args?: Record<string, FieldArg>;
   /** The key of the result's page of nodes: the field takes Relay's first and after and answers a connection. */
   page?: string;
+  /** The key of the result's list of nodes: the field answers that list. */
+  list?: string;
   /**
    * Checks an argument as REST checks its face (a header): what it throws is answered after the operation's gate,
    * as REST answers it (see perform).
@@ -171,22 +177,39 @@ function argumentsOf(operation: AnyOperation, fieldName: string, face: FaceOptio
   });
 }
 
+/**
+ * The GraphQL type of what an operation answers: its output object or a list of them, the list under `key`, or
+ * the connection of the page under `key`.
+ */
+function outputTypeOf({ output }: AnyOperation, name: string, key: string | undefined, page: boolean): TypeThunk {
+  const shape = output instanceof z.ZodObject ? (output.shape as Record<string, z.ZodType>) : {};
+  const answered = key ? shape[key] : output;
+  const object = answered instanceof z.ZodArray ? answered.element : key ? undefined : answered;
+  if (!(object instanceof z.ZodObject) || !graphqlNames.has(object))
+    throw new Error(`GraphQL field ${name} needs a type: its operation's output is no output object`);
+  const type = page ? connectionType(object) : outputType(object);
+  return answered instanceof z.ZodArray && !page ? () => [type] : () => type;
+}
+
 /** The face's GraphQL type and how a result is answered in it. */
-function answerOf(name: string, { returns, payload, page, toResult }: FaceOptions<unknown>) {
-  if (!returns === !payload) throw new Error(`GraphQL field ${name} needs either a type or a payload`);
-  if (page && (payload || toResult)) throw new Error(`GraphQL field ${name} answers a page as its connection`);
+function answerOf(operation: AnyOperation, name: string, face: FaceOptions<unknown>) {
+  const { payload, page, list, toResult } = face;
+  if (face.returns && payload) throw new Error(`GraphQL field ${name} takes a type or a payload, not both`);
+  if ((page || list) && (payload || toResult))
+    throw new Error(`GraphQL field ${name} answers ${page ? "a page as its connection" : "its list"}`);
   const fields = payload && Object.keys(payload);
   if (fields && fields.length !== 1 && !toResult)
     throw new Error(`GraphQL field ${name} needs toResult to fill a payload of ${fields.length} fields`);
   const type = payload ? payloadType(name, payload) : undefined;
   return {
-    type: returns ?? (() => type!),
+    type: face.returns ?? (type ? () => type : outputTypeOf(operation, name, page ?? list, !!page)),
     answer: (result: unknown, args: FieldArgs, pageArgs: PageArgs | undefined) => {
       if (toResult) return toResult(result, args);
       if (pageArgs) {
         const { [page!]: nodes, pagination } = result as Record<string, unknown>;
         return pageConnection(nodes as unknown[], pagination as Pagination, pageArgs);
       }
+      if (list) return (result as Record<string, unknown>)[list];
       return fields ? { [fields[0]!]: result } : result;
     },
   };
@@ -203,7 +226,7 @@ export function operationResolver(className: string, fields: OperationField[]): 
   for (const { operation, face } of fields) {
     const name = "query" in face ? face.query : face.mutation;
     if (name in prototype) throw new Error(`GraphQL field ${name} is declared twice`);
-    const { type, answer } = answerOf(name, face);
+    const { type, answer } = answerOf(operation, name, face);
     const acting = actingParameter(operation);
     const args = argumentsOf(operation, name, face);
     // The parameters: the context, the acting one (if any), the page's (which the schema lists first), each argument.
@@ -236,7 +259,9 @@ export function operationResolver(className: string, fields: OperationField[]): 
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
     Performs(operation)(prototype, name, descriptor);
     const Root = "query" in face ? Query : Mutation;
-    Root(type, { nullable: face.nullable, description: face.description })(prototype, name, descriptor);
+    // A nullable field answers what REST answers 404 (its summary says when) as null beside the error.
+    const description = face.description ?? `${operation.summary}${face.nullable ? " (null, with the error)" : ""}.`;
+    Root(type, { nullable: face.nullable, description })(prototype, name, descriptor);
   }
   Resolver()(Type);
   return Type;

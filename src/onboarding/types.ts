@@ -55,7 +55,7 @@ describedEnum("LimitPeriodType", LIMIT_PERIOD_TYPES, {
 });
 
 /** The subject's monthly maximum and use in one corridor and direction. */
-export const userLimitView = outputObject(
+const userLimitView = outputObject(
   "UserLimit",
   "The subject's monthly maximum and use in one corridor and direction.",
   {

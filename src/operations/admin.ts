@@ -14,7 +14,7 @@ const profileId = idInput;
 
 export const setManagerPolicy = defineOperatorOperation({
   name: "setManagerPolicy",
-  summary: "Enable a profile as a manager, or change its policy",
+  summary: "Enable a profile as a manager, change its policy or disable it",
   input: managerPolicyInput.extend({
     profileId: profileId("The profile to enable or update (UUID); a managed child cannot be one."),
   }),
@@ -23,7 +23,7 @@ export const setManagerPolicy = defineOperatorOperation({
 
 export const getManagerPolicy = defineOperatorOperation({
   name: "getManagerPolicy",
-  summary: "Get a manager's policy",
+  summary: "Get a profile's manager policy; NOT_FOUND when the profile is not a manager",
   input: z.object({ profileId: profileId("The profile whose policy to read (UUID).") }),
   output: managerPolicyView,
   run: (app, _operator, { profileId }) => app.admin.getManager(profileId),
@@ -31,7 +31,7 @@ export const getManagerPolicy = defineOperatorOperation({
 
 export const setPricingAssignment = defineOperatorOperation({
   name: "setPricingAssignment",
-  summary: "Assign a pricing profile to a profile",
+  summary: "Assign a pricing profile to any profile",
   input: pricingInput.extend({ profileId: profileId("The profile to assign it to (UUID).") }),
   output: pricingAssignmentView,
   run: (app, operator, { profileId, ...assignment }) => app.admin.assignPricing(operator, profileId, assignment),
@@ -39,7 +39,7 @@ export const setPricingAssignment = defineOperatorOperation({
 
 export const getPricingAssignment = defineOperatorOperation({
   name: "getPricingAssignment",
-  summary: "Get a profile's pricing assignment",
+  summary: "Get the pricing profile assigned to a profile; NOT_FOUND for an unknown profile",
   input: z.object({ profileId: profileId("The profile whose assignment to read (UUID).") }),
   output: pricingAssignmentView,
   run: (app, _operator, { profileId }) => app.admin.getPricing(profileId),
@@ -47,7 +47,7 @@ export const getPricingAssignment = defineOperatorOperation({
 
 export const createPartner = defineOperatorOperation({
   name: "createPartner",
-  summary: "Create a partner",
+  summary: "Create an active partner",
   input: partnerInput,
   output: partnerView,
   run: (app, operator, input) => app.admin.createPartner(operator, input),
@@ -55,7 +55,7 @@ export const createPartner = defineOperatorOperation({
 
 export const updatePartner = defineOperatorOperation({
   name: "updatePartner",
-  summary: "Update a partner",
+  summary: "Activate or deactivate a partner: deactivating it stops its credentials at once",
   input: partnerStateInput.extend({ partnerId: idInput("The partner to change (UUID).") }),
   output: partnerView,
   run: (app, operator, { partnerId, ...state }) => app.admin.setPartnerActive(operator, partnerId, state),

@@ -10,7 +10,7 @@ const CHILDREN = { requires: ["MANAGE_CHILD_CREDENTIALS"], delegation: "MANAGER_
 
 export const createApiCredential = defineOperation({
   name: "createApiCredential",
-  summary: "Create an API credential",
+  summary: "Create an API credential; its secret value is returned only here",
   access: OWN,
   input: createCredentialInput,
   output: issuedCredential,
@@ -19,7 +19,7 @@ export const createApiCredential = defineOperation({
 
 export const listApiCredentials = defineOperation({
   name: "listApiCredentials",
-  summary: "List the caller's API credentials",
+  summary: "List the caller's API credentials, newest first, revoked and expired included",
   access: OWN,
   input: listPage,
   output: apiCredentialList,
@@ -28,7 +28,7 @@ export const listApiCredentials = defineOperation({
 
 export const revokeApiCredential = defineOperation({
   name: "revokeApiCredential",
-  summary: "Revoke an API credential",
+  summary: "Revoke both values of an API credential at once",
   access: OWN,
   input: z.object({
     credentialId: idInput(
@@ -40,7 +40,7 @@ export const revokeApiCredential = defineOperation({
 
 export const createManagedProfileApiCredential = defineOperation({
   name: "createManagedProfileApiCredential",
-  summary: "Issue a credential for a managed child",
+  summary: "Issue a credential for a managed child; the secret is returned only here",
   access: CHILDREN,
   input: createCredentialInput.extend({
     profileId: idInput("The active child the credential authenticates (UUID)."),
@@ -52,7 +52,7 @@ export const createManagedProfileApiCredential = defineOperation({
 
 export const revokeManagedProfileApiCredential = defineOperation({
   name: "revokeManagedProfileApiCredential",
-  summary: "Revoke a managed child's credential",
+  summary: "Revoke a managed child's credential (idempotent)",
   access: CHILDREN,
   input: z.object({
     profileId: idInput("The active child the credential belongs to (UUID)."),
@@ -64,7 +64,7 @@ export const revokeManagedProfileApiCredential = defineOperation({
 
 export const createPartnerApiCredential = defineOperatorOperation({
   name: "createPartnerApiCredential",
-  summary: "Issue a credential for a partner",
+  summary: "Issue a partner-managed credential bound to one existing profile",
   input: partnerCredentialInput,
   output: issuedCredential,
   run: (app, operator, input) => app.admin.issuePartnerCredential(operator, input),

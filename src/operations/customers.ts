@@ -1,35 +1,5 @@
 import { z } from "zod";
 import {
-  beneficialOwnerView,
-  kybAttemptInput,
-  kybAttemptView,
-  kybDocumentInput,
-  kybDocumentReadInput,
-  kybDocumentView,
-  kybLevelOneInput,
-  kybUboInput,
-  startedKybView,
-  startKybInput,
-  submittedKybView,
-} from "../onboarding/brazil-kyb-types.js";
-import {
-  createdSubaccountView,
-  createSubaccountInput,
-  documentUploadView,
-  importedTokenView,
-  importTokenInput,
-  kycStatusView,
-  kycUploadsView,
-  newKycInput,
-  optionalTaxIdInput,
-  remainingLimitInput,
-  remainingLimitView,
-  submittedKycView,
-  taxIdInput,
-  uploadUrlsInput,
-  userView,
-} from "../onboarding/brazil-subaccount-types.js";
-import {
   customerInput,
   customerTypeInput,
   domesticCase,
@@ -48,17 +18,15 @@ import {
   typedCase,
 } from "../kyc/domestic.js";
 import { kybFileInput, kycFileInput, relatedPersonFileInput } from "../kyc/domestic-files.js";
-import { pixKeyInput, pixKeyType, pixKeyValidity } from "../kyc/pix-keys.js";
-import { taxIdCustomerType } from "../kyc/tax-ids.js";
-import { initialKycAttemptInput, initialKycAttemptView } from "../onboarding/kyc-attempts.js";
+import { initialKycAttemptView } from "../onboarding/kyc-attempts.js";
 import type { CaseKey } from "../kyc/reads.js";
 import { customerView } from "../kyc/types.js";
 import type { CustomerType } from "../reference-data/corridors.js";
-import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry, type PathAlias } from "../reference-data/domestic.js";
-import { defineOperation, gate, type Gate } from "./operation.js";
+import { aliasedName, DOMESTIC_COUNTRIES, type DomesticCountry } from "../reference-data/domestic.js";
+import { defineOperation, gate } from "./operation.js";
 
 /** The subject's customers and KYC/KYB, or a managed child's (the selector works; changes pass the policy gates below). */
-const CUSTOMERS = { requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" } as const;
+export const CUSTOMERS = { requires: ["PROVIDER_ACCOUNTS"], delegation: "DELEGATED" } as const;
 
 const individual = (corridor: DomesticCountry): CaseKey => ({ corridor, customerType: "individual" });
 const business = (corridor: DomesticCountry): CaseKey => ({ corridor, customerType: "business" });
@@ -76,15 +44,11 @@ const domesticPolicy = (customerType: CustomerType) =>
 const typedPolicy = gate(countryField.extend({ type: z.unknown().optional() }), (app, acting, { country, type }) =>
   app.delegation.authorizeCorridor(acting, country, type === "BUSINESS" ? "business" : "individual"),
 );
-/** The policy for Brazil; the customer type from `customerTypeOf` (undefined: not known yet). */
-const brazilPolicy = (customerTypeOf: (input: unknown) => CustomerType | undefined): Gate<void> => ({
-  check: (app, acting, input) => app.delegation.authorizeCorridor(acting, "BR", customerTypeOf(input)),
-});
-
 /** The subject's customers in every corridor (at most one per corridor and customer type), oldest first. */
 export const listCustomers = defineOperation({
   name: "listCustomers",
-  summary: "List the subject's provider customers",
+  summary:
+    "List the subject's provider customers in every corridor (at most one per corridor and customer type), oldest first",
   access: CUSTOMERS,
   input: z.object({}),
   output: z.array(customerView),
@@ -109,7 +73,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
   const named = (name: string, summary: string) => aliasedName(name, summary, alias);
   return {
     createIndividualCustomer: defineOperation({
-      ...named("createDomesticIndividualCustomer", "Create the individual provider customer"),
+      ...named(
+        "createDomesticIndividualCustomer",
+        "Create the subject's individual provider customer in a country (one per country); its KYC starts CONSULTED",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: customerInput,
@@ -117,7 +84,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: async (app, acting, { country }) => domesticCase(await app.kyc.createCustomer(acting, individual(country))),
     }),
     createBusinessCustomer: defineOperation({
-      ...named("createDomesticBusinessCustomer", "Create the business provider customer"),
+      ...named(
+        "createDomesticBusinessCustomer",
+        "Create the subject's business provider customer in a country (one per country); its KYB starts CONSULTED",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: customerInput,
@@ -125,7 +95,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: async (app, acting, { country }) => domesticCase(await app.kyc.createCustomer(acting, business(country))),
     }),
     submitKycInformation: defineOperation({
-      ...named("submitDomesticKycInformation", "Submit an individual's KYC information"),
+      ...named(
+        "submitDomesticKycInformation",
+        "Hand the individual customer's KYC information to the provider (USER_COMPLETED); given again before it is sent, it replaces the submission",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: kycInformation,
@@ -133,7 +106,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, form) => app.kyc.submitInformation(acting, individual(form.country), form),
     }),
     sendKycSubmission: defineOperation({
-      ...named("sendDomesticKycSubmission", "Send a KYC submission for review"),
+      ...named(
+        "sendDomesticKycSubmission",
+        "Send the KYC submission for review (VERIFYING until the provider decides)",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: sendSubmissionInput,
@@ -141,7 +117,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
         app.kyc.sendSubmission(acting, individual(country), submissionId),
     }),
     submitKybInformation: defineOperation({
-      ...named("submitDomesticKybInformation", "Submit a business's KYB information"),
+      ...named(
+        "submitDomesticKybInformation",
+        "Hand the business customer's KYB information to the provider; given again before it is sent, it replaces the submission",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: kybInformation,
@@ -149,14 +128,20 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, form) => app.kyc.submitInformation(acting, business(form.country), form),
     }),
     sendKybSubmission: defineOperation({
-      ...named("sendDomesticKybSubmission", "Send a KYB submission for review"),
+      ...named(
+        "sendDomesticKybSubmission",
+        "Send the KYB submission for review (VERIFYING until the provider decides)",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: sendSubmissionInput,
       run: (app, acting, { country, submissionId }) => app.kyc.sendSubmission(acting, business(country), submissionId),
     }),
     kycRedirectLink: defineOperation({
-      ...named("getDomesticKycRedirectLink", "Get a link to the provider's hosted KYC"),
+      ...named(
+        "getDomesticKycRedirectLink",
+        "Get a link to the provider's hosted KYC for the individual customer: a new attempt, or the one the subject already opened",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("individual"),
       input: redirectLinkInput,
@@ -164,7 +149,10 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, individual(country)),
     }),
     kybRedirectLink: defineOperation({
-      ...named("getDomesticKybRedirectLink", "Get a link to the provider's hosted KYB"),
+      ...named(
+        "getDomesticKybRedirectLink",
+        "Get a link to the provider's hosted KYB for the business customer: a new attempt, or the one the subject already opened",
+      ),
       access: CUSTOMERS,
       gate: domesticPolicy("business"),
       input: redirectLinkInput,
@@ -172,21 +160,30 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, { country }) => app.kyc.redirectLink(acting, business(country)),
     }),
     redirectOpened: defineOperation({
-      ...named("notifyDomesticKycRedirectOpened", "Report that the hosted KYC or KYB was opened"),
+      ...named(
+        "notifyDomesticKycRedirectOpened",
+        "Report that the subject opened the hosted KYC or KYB (LINK_OPENED); again, nothing changes",
+      ),
       access: CUSTOMERS,
       gate: typedPolicy,
       input: customerTypeInput,
       run: (app, acting, input) => app.kyc.redirectOpened(acting, typedCase(input)),
     }),
     redirectFinished: defineOperation({
-      ...named("notifyDomesticKycRedirectFinished", "Report that the hosted KYC or KYB was finished"),
+      ...named(
+        "notifyDomesticKycRedirectFinished",
+        "Report that the subject finished the hosted KYC or KYB: the provider decides (VERIFYING until then); again, nothing changes",
+      ),
       access: CUSTOMERS,
       gate: typedPolicy,
       input: customerTypeInput,
       run: (app, acting, input) => app.kyc.redirectFinished(acting, typedCase(input)),
     }),
     retry: defineOperation({
-      ...named("retryDomesticKyc", "Retry a failed KYC or KYB"),
+      ...named(
+        "retryDomesticKyc",
+        "Retry a FAILED KYC or KYB (CONSULTED again): a hosted one with a new link, an API one for new information",
+      ),
       access: CUSTOMERS,
       gate: typedPolicy,
       input: customerTypeInput,
@@ -194,14 +191,20 @@ function domesticOperations(alias?: "ar" | "co" | "mx") {
       run: (app, acting, input) => app.kyc.retry(acting, typedCase(input)),
     }),
     kycStatus: defineOperation({
-      ...named("getDomesticKycStatus", "Get the KYC or KYB status"),
+      ...named(
+        "getDomesticKycStatus",
+        "Get the KYC (KYB) status of the subject's customer in a country; NOT_FOUND before the customer exists",
+      ),
       access: CUSTOMERS,
       input: customerTypeInput,
       output: domesticCaseView,
       run: (app, acting, input) => domesticCaseOf(app.kyc, acting, typedCase(input)),
     }),
     customerStatus: defineOperation({
-      ...named("getDomesticStatus", "Get the provider customer's status"),
+      ...named(
+        "getDomesticStatus",
+        "Get the subject's customer in a country, when it was created and where it stands; NOT_FOUND before it exists",
+      ),
       access: CUSTOMERS,
       input: customerTypeInput,
       output: domesticCaseView,
@@ -245,144 +248,3 @@ export const ALIASED_CUSTOMER_OPERATIONS = {
   co: domesticOperations("co"),
   mx: domesticOperations("mx"),
 };
-
-/** Subaccounts and KYC/KYB in Brazil, under `/v1/brl` (no alias) or its legacy alias `/v1/brla`. */
-function brazilOperations(alias?: Extract<PathAlias, "brla">) {
-  const named = (name: string, summary: string) => aliasedName(name, summary, alias);
-  return {
-    createSubaccount: defineOperation({
-      ...named("createSubaccount", "Create the BR subaccount, or retry its KYC"),
-      access: CUSTOMERS,
-      gate: brazilPolicy((input) => {
-        const { accountType } = (input ?? {}) as { accountType?: unknown };
-        return accountType === "COMPANY" ? "business" : accountType === "INDIVIDUAL" ? "individual" : undefined;
-      }),
-      input: createSubaccountInput,
-      output: createdSubaccountView,
-      run: (app, acting, form) => app.brazilOnboarding.createSubaccount(acting, form),
-    }),
-    newKyc: defineOperation({
-      ...named("brNewKyc", "Submit level 1 KYC data"),
-      access: CUSTOMERS,
-      gate: brazilPolicy(() => "individual"),
-      input: newKycInput,
-      output: submittedKycView,
-      run: (app, acting, form) => app.brazilOnboarding.submitLevelOne(acting, form),
-    }),
-    kycStatus: defineOperation({
-      ...named("fetchSubaccountKycStatus", "Get the BR KYC or KYB status"),
-      access: CUSTOMERS,
-      input: taxIdInput,
-      output: kycStatusView,
-      run: (app, acting, input) => app.brazilOnboarding.kycStatus(acting, input),
-    }),
-    user: defineOperation({
-      ...named("getBrUser", "Get the BR user"),
-      access: CUSTOMERS,
-      input: optionalTaxIdInput,
-      output: userView,
-      run: (app, acting, input) => app.brazilOnboarding.user(acting, input),
-    }),
-    remainingLimit: defineOperation({
-      ...named("getBrUserRemainingLimit", "Get the BR user's remaining limits"),
-      access: CUSTOMERS,
-      input: remainingLimitInput,
-      output: remainingLimitView,
-      run: (app, acting, input) => app.brazilOnboarding.remainingLimit(acting, input),
-    }),
-    startKyb: defineOperation({
-      ...named("startBrKybLevel1Hosted", "Start hosted level 1 KYB"),
-      access: CUSTOMERS,
-      gate: brazilPolicy(() => "business"),
-      input: startKybInput,
-      output: startedKybView,
-      run: (app, acting, input) => app.brazilOnboarding.startKyb(acting, input),
-    }),
-    importToken: defineOperation({
-      ...named("importBrKycToken", "Import an individual's KYC by share token"),
-      // A managed child's own credential is refused; its manager acts for it through the selector (CONTRACT.md).
-      access: { requires: ["BR_KYC_IMPORT"], delegation: "SELECTOR_ONLY" },
-      gate: brazilPolicy(() => "individual"),
-      input: importTokenInput,
-      output: importedTokenView,
-      run: (app, acting, input) => app.brazilOnboarding.importToken(acting, input),
-    }),
-    recordKycAttempt: defineOperation({
-      ...named("recordInitialBrKycAttempt", "Record that KYC was started from a quote"),
-      access: CUSTOMERS,
-      // Whose KYC it is follows from the tax id: a CPF an individual's, a CNPJ a company's.
-      gate: brazilPolicy((input) => {
-        const { taxId } = (input ?? {}) as { taxId?: unknown };
-        return typeof taxId === "string" ? taxIdCustomerType(taxId) : undefined;
-      }),
-      input: initialKycAttemptInput,
-      output: initialKycAttemptView,
-      run: (app, acting, input) => app.initialKycAttempts.record(acting, input),
-    }),
-    validatePixKey: defineOperation({
-      ...named("brValidatePixKey", "Check a Pix key's format"),
-      access: CUSTOMERS,
-      input: pixKeyInput,
-      output: pixKeyValidity,
-      run: (_app, _acting, { pixKey }) => ({ valid: pixKeyType(pixKey) !== undefined }),
-    }),
-    kybAttemptStatus: defineOperation({
-      ...named("getBrKybAttemptStatus", "Get the KYB attempt's status"),
-      access: CUSTOMERS,
-      input: kybAttemptInput,
-      output: kybAttemptView,
-      run: (app, acting, input) => app.brazilOnboarding.kybAttemptStatus(acting, input),
-    }),
-    uploadUrls: defineOperation({
-      ...named("brGetUploadUrls", "Get upload URLs for the identity document and selfie of level 1 KYC"),
-      access: CUSTOMERS,
-      gate: brazilPolicy(() => "individual"),
-      input: uploadUrlsInput,
-      output: kycUploadsView,
-      run: (app, acting, input) => app.brazilOnboarding.uploadUrls(acting, input),
-    }),
-    selfieUpload: defineOperation({
-      ...named("brGetSelfieLivenessUrl", "Get a selfie upload URL and its liveness check"),
-      access: CUSTOMERS,
-      // It opens an upload: a change, under the policy, though the reference makes it a GET.
-      gate: brazilPolicy(() => "individual"),
-      input: taxIdInput,
-      output: documentUploadView,
-      run: (app, acting, input) => app.brazilOnboarding.selfieUpload(acting, input),
-    }),
-    createKybDocument: defineOperation({
-      ...named("createBrKybDocument", "Create a KYB document and its upload URLs"),
-      access: CUSTOMERS,
-      gate: brazilPolicy(() => "business"),
-      input: kybDocumentInput,
-      output: documentUploadView,
-      run: (app, acting, input) => app.brazilOnboarding.createKybDocument(acting, input),
-    }),
-    kybDocument: defineOperation({
-      ...named("getBrKybDocument", "Get a KYB document's upload status"),
-      access: CUSTOMERS,
-      input: kybDocumentReadInput,
-      output: kybDocumentView,
-      run: (app, acting, input) => app.brazilOnboarding.kybDocument(acting, input),
-    }),
-    createKybUbo: defineOperation({
-      ...named("createBrKybUbo", "Add an ultimate beneficial owner to a company subaccount"),
-      access: CUSTOMERS,
-      gate: brazilPolicy(() => "business"),
-      input: kybUboInput,
-      output: beneficialOwnerView,
-      run: (app, acting, input) => app.brazilOnboarding.addBeneficialOwner(acting, input),
-    }),
-    submitKybApi: defineOperation({
-      ...named("submitBrKybLevel1Api", "Submit level 1 KYB data"),
-      access: CUSTOMERS,
-      gate: brazilPolicy(() => "business"),
-      input: kybLevelOneInput,
-      output: submittedKybView,
-      run: (app, acting, input) => app.brazilOnboarding.submitKybLevelOne(acting, input),
-    }),
-  };
-}
-
-export const BRAZIL_CUSTOMER_OPERATIONS = brazilOperations();
-export const BRLA_CUSTOMER_OPERATIONS = brazilOperations("brla");

@@ -17,7 +17,11 @@ const lower = (alias: Alias) => alias.toLowerCase() as PathAlias;
  */
 const createOperation = (alias?: Alias) =>
   defineOperation({
-    ...aliasedName("createDomesticFiatAccount", "Add a payout fiat account", alias && lower(alias)),
+    ...aliasedName(
+      "createDomesticFiatAccount",
+      "Add a payout fiat account in the input's country (checked against the manager's policy for a child)",
+      alias && lower(alias),
+    ),
     access: ACCOUNTS,
     gate: gate(fiatAccountCountryInput, (app, acting, { country }) => app.fiatAccounts.creatableIn(acting, country)),
     input: createFiatAccountInput,
@@ -29,13 +33,21 @@ function fiatAccountOperations(alias?: Alias) {
   return {
     create: createOperation(alias),
     list: defineOperation({
-      ...aliasedName("listDomesticFiatAccounts", "List payout fiat accounts", alias && lower(alias)),
+      ...aliasedName(
+        "listDomesticFiatAccounts",
+        "List the subject's payout fiat accounts in a country, newest first",
+        alias && lower(alias),
+      ),
       access: ACCOUNTS,
       input: listFiatAccountsInput,
       run: (app, acting, { country, ...page }) => app.fiatAccounts.list(acting, country, page),
     }),
     delete: defineOperation({
-      ...aliasedName("deleteDomesticFiatAccount", "Delete a payout fiat account", alias && lower(alias)),
+      ...aliasedName(
+        "deleteDomesticFiatAccount",
+        "Delete a payout fiat account: it is no longer listed or usable; ramps keep naming it",
+        alias && lower(alias),
+      ),
       access: ACCOUNTS,
       input: z.object({
         fiatAccountId: idInput(

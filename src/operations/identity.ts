@@ -6,7 +6,7 @@ const SIGN_IN = { requires: ["SIGN_IN"], delegation: "NONE" } as const;
 
 export const requestOtp = defineOpenOperation(SIGN_IN, {
   name: "requestOTP",
-  summary: "Send a sign-in code by email",
+  summary: "Email a 6-digit sign-in code, valid for 10 minutes",
   input: requestOtpInput,
   output: otpSent,
   run: (app, _acting, input) => app.identity.requestOtp(input),
@@ -14,7 +14,7 @@ export const requestOtp = defineOpenOperation(SIGN_IN, {
 
 export const verifyOtp = defineOpenOperation(SIGN_IN, {
   name: "verifyOTP",
-  summary: "Sign in with an emailed code",
+  summary: "Exchange an emailed code for a session; the first sign-in creates the profile",
   input: verifyOtpInput,
   output: sessionView,
   run: (app, _acting, input) => app.identity.verifyOtp(input),
@@ -22,7 +22,7 @@ export const verifyOtp = defineOpenOperation(SIGN_IN, {
 
 export const refreshSession = defineOpenOperation(SIGN_IN, {
   name: "refreshSession",
-  summary: "Renew a session with its refresh token",
+  summary: "Renew a session by rotating its refresh token; a spent token revokes its whole sign-in",
   input: refreshTokenInput,
   output: sessionView,
   run: (app, _acting, { refreshToken }) => app.identity.refresh(refreshToken),
@@ -30,7 +30,7 @@ export const refreshSession = defineOpenOperation(SIGN_IN, {
 
 export const logout = defineOpenOperation(SIGN_IN, {
   name: "logout",
-  summary: "End a session",
+  summary: "End the sign-in a refresh token belongs to",
   input: refreshTokenInput,
   run: (app, _acting, { refreshToken }) => app.identity.logout(refreshToken),
 });

@@ -21,7 +21,7 @@ const activeManager: Gate<ManagerPolicy> = {
 
 export const createManagedProfile = defineOperation({
   name: "createManagedProfile",
-  summary: "Create a managed child profile",
+  summary: "Create a managed child profile; an identical retry returns the existing one",
   access: LIFECYCLE,
   gate: activeManager,
   input: createManagedProfileInput,
@@ -31,7 +31,7 @@ export const createManagedProfile = defineOperation({
 
 export const listManagedProfiles = defineOperation({
   name: "listManagedProfiles",
-  summary: "List the caller's managed children",
+  summary: "List the caller's managed children, newest first",
   access: LIFECYCLE,
   gate: activeManager,
   input: listManagedProfilesInput,
@@ -40,7 +40,7 @@ export const listManagedProfiles = defineOperation({
 
 export const getManagedProfile = defineOperation({
   name: "getManagedProfile",
-  summary: "Get a managed child",
+  summary: "Get one of the caller's managed children, active or deleted; NOT_FOUND for any other profile",
   access: LIFECYCLE,
   input: z.object({ profileId: idInput("The child's profile id (UUID).") }),
   output: managedProfileView,
@@ -49,7 +49,7 @@ export const getManagedProfile = defineOperation({
 
 export const deleteManagedProfile = defineOperation({
   name: "deleteManagedProfile",
-  summary: "Delete a managed child",
+  summary: "Delete a managed child logically (idempotent); its credentials are revoked at once",
   access: LIFECYCLE,
   input: z.object({ profileId: idInput("The child's profile id (UUID).") }),
   run: (app, acting, { profileId }) => app.managedProfiles.delete(acting.actorProfileId, profileId),

@@ -11,7 +11,7 @@ import { defineOperation } from "./operation.js";
 
 export const getRampInfo = defineOperation({
   name: "getRampInfo",
-  summary: "Get KYC status and ramp eligibility per corridor",
+  summary: "Get per corridor only the KYC status and whether buying and selling are possible",
   access: { requires: ["RAMP_INFO"], delegation: "DELEGATED" },
   input: z.object({}),
   output: rampInfoView,
@@ -20,7 +20,8 @@ export const getRampInfo = defineOperation({
 
 export const getUserLimits = defineOperation({
   name: "getUserLimits",
-  summary: "Get exact monthly limits and use per corridor",
+  summary:
+    "Get the monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy",
   access: { requires: ["EXACT_LIMITS"], delegation: "DELEGATED" },
   input: limitsInput,
   output: userLimitList,
@@ -29,7 +30,8 @@ export const getUserLimits = defineOperation({
 
 export const getOnboardingStatus = defineOperation({
   name: "getOnboardingStatus",
-  summary: "Get the onboarding status across corridors",
+  summary:
+    "Get the subject's entities and, per entity, its provider accounts (KYC/KYB cases under way or decided) in every corridor",
   access: { requires: ["EXACT_LIMITS"], delegation: "DELEGATED" },
   input: z.object({}),
   output: onboardingStatusView,

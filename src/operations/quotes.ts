@@ -12,7 +12,7 @@ const QUOTES = { requires: ["QUOTE"], delegation: "DELEGATED" } as const;
 
 export const createQuote = defineOpenOperation(QUOTES, {
   name: "createQuote",
-  summary: "Create a quote",
+  summary: "Price a conversion with the subject's pricing; the quote is valid 10 minutes",
   input: quoteInput,
   output: quoteView,
   run: (app, acting, input) => app.quotes.create(acting, input),
@@ -20,7 +20,7 @@ export const createQuote = defineOpenOperation(QUOTES, {
 
 export const createBestQuote = defineOpenOperation(QUOTES, {
   name: "createBestQuote",
-  summary: "Create a quote on the network that pays out the most",
+  summary: "Price every candidate network and keep the quote of the one that pays out the most",
   input: bestQuoteInput,
   output: quoteView,
   run: (app, acting, input) => app.quotes.createBest(acting, input),
@@ -28,7 +28,7 @@ export const createBestQuote = defineOpenOperation(QUOTES, {
 
 export const getQuote = defineOpenOperation(QUOTES, {
   name: "getQuote",
-  summary: "Get a quote",
+  summary: "Get a quote the caller may see: its own, or one nobody owns; NOT_FOUND for any other",
   input: z.object({ id: idInput("The UUID of the quote to read.") }),
   output: quoteView,
   run: (app, acting, { id }) => app.quotes.get(acting, id),
@@ -36,7 +36,7 @@ export const getQuote = defineOpenOperation(QUOTES, {
 
 export const createWidgetSession = defineOpenOperation(QUOTES, {
   name: "createWidgetSession",
-  summary: "Create a hosted widget session",
+  summary: "Create a hosted widget session, for a locked quote or for the widget to quote",
   input: createWidgetSessionInput,
   output: widgetSessionView,
   run: (app, acting, input) => app.widgetSessions.create(acting, input),

@@ -19,7 +19,7 @@ const startableRamp = gate(rampIdInput, (app, acting, { rampId }) => app.ramps.s
 
 export const registerRamp = defineOperation({
   name: "registerRamp",
-  summary: "Register a ramp from a quote",
+  summary: "Register a ramp from a quote (consumed once); corridor checks use the quote's fiat",
   access: RAMPS,
   gate: gate(registerInput.pick({ quoteId: true }), (app, acting, { quoteId }) =>
     app.ramps.registrableQuote(acting, quoteId),
@@ -31,7 +31,7 @@ export const registerRamp = defineOperation({
 
 export const updateRamp = defineOperation({
   name: "updateRamp",
-  summary: "Add signed transactions and hashes to a ramp",
+  summary: "Add signed transactions (SELL) and client-reported hashes to a ramp while it is initial",
   access: RAMPS,
   gate: startableRamp,
   input: updateInput,
@@ -41,7 +41,7 @@ export const updateRamp = defineOperation({
 
 export const startRamp = defineOperation({
   name: "startRamp",
-  summary: "Start processing a ramp",
+  summary: "Start processing a ramp: the caller's part (payment, signed transfer) is done",
   access: RAMPS,
   gate: startableRamp,
   input: rampIdInput,
@@ -51,7 +51,7 @@ export const startRamp = defineOperation({
 
 export const getRampStatus = defineOperation({
   name: "getRampStatus",
-  summary: "Get a ramp's status",
+  summary: "Get one of the subject's ramps (reads skip the manager's corridor policy); NOT_FOUND when there is none",
   access: RAMPS,
   input: z.object({ id: idInput("The UUID of the ramp to read.") }),
   output: rampView,

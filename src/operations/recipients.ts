@@ -23,7 +23,7 @@ const byId = z.object({ id: uuid() });
 
 export const inviteRecipient = defineOperation({
   name: "inviteRecipient",
-  summary: "Invite a recipient by email",
+  summary: "Invite a person by email (a code is mailed to it); again while pending mails a new code",
   access: SENDER,
   input: inviteInput,
   run: (app, acting, form) => app.recipients.invite(acting, form),
@@ -31,7 +31,7 @@ export const inviteRecipient = defineOperation({
 
 export const listRecipientInvitations = defineOperation({
   name: "listRecipientInvitations",
-  summary: "List pending recipient invitations",
+  summary: "List the sender's invitations not accepted yet, newest first: current ones, or archived ones",
   access: SENDER,
   input: listPage.extend({ archived: flag.default(false) }).strict(),
   output: invitationList,
@@ -58,7 +58,7 @@ export const unarchiveRecipientInvitation = defineOperation({
 
 export const listRecipients = defineOperation({
   name: "listRecipients",
-  summary: "List recipients",
+  summary: "List the sender's recipients, newest first",
   access: SENDER,
   input: listPage,
   output: recipientList,
@@ -67,7 +67,7 @@ export const listRecipients = defineOperation({
 
 export const updateRecipient = defineOperation({
   name: "updateRecipient",
-  summary: "Change a recipient's relationship",
+  summary: "Change the relationship to a recipient or a pending invitee; the new one is answered",
   access: SENDER,
   input: relationshipInput,
   output: z.union([recipientView, invitationView]),
@@ -76,7 +76,7 @@ export const updateRecipient = defineOperation({
 
 export const getRecipientEligibility = defineOperation({
   name: "getRecipientEligibility",
-  summary: "Get the corridors a recipient can receive in",
+  summary: "Get where a recipient can receive payouts now (approved KYC, and a payout account where one is needed)",
   access: SENDER,
   input: z.object({ id: idInput("The recipient's id (Recipient.id).") }),
   output: recipientEligibilityView,
@@ -85,7 +85,7 @@ export const getRecipientEligibility = defineOperation({
 
 export const previewRecipientInvitation = defineOperation({
   name: "previewRecipientInvitation",
-  summary: "Preview an invitation by its code",
+  summary: "Preview an invitation by its code, as the invitee signed in with the invited email, before accepting it",
   access: INVITEE,
   input: codeInput,
   output: invitationPreview,
@@ -94,7 +94,7 @@ export const previewRecipientInvitation = defineOperation({
 
 export const acceptRecipientInvitation = defineOperation({
   name: "acceptRecipientInvitation",
-  summary: "Accept an invitation by its code",
+  summary: "Accept an invitation by its code, as the invitee: it becomes the sender's recipient",
   access: INVITEE,
   input: codeInput,
   output: acceptedInvitation,

@@ -21,7 +21,7 @@ export const REFERENCE_DATA = { requires: ["REFERENCE_DATA"], delegation: "NONE"
 
 export const listSupportedCountries = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedCountries",
-  summary: "List supported countries",
+  summary: "List the countries served, by code and name (both case-insensitive) or by a currency they use",
   input: countriesQuery,
   output: countryList,
   run: (_app, _acting, query) => ({ countries: supportedCountries(query) }),
@@ -29,7 +29,7 @@ export const listSupportedCountries = defineOpenOperation(REFERENCE_DATA, {
 
 export const listSupportedCryptocurrencies = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedCryptocurrencies",
-  summary: "List supported cryptocurrencies",
+  summary: "List the supported crypto assets, optionally on one network",
   input: cryptocurrenciesQuery,
   output: cryptocurrencyList,
   run: (_app, _acting, query) => ({ cryptocurrencies: supportedCryptocurrencies(query) }),
@@ -45,7 +45,7 @@ export const listSupportedFiatCurrencies = defineOpenOperation(REFERENCE_DATA, {
 
 export const listSupportedPaymentMethods = defineOpenOperation(REFERENCE_DATA, {
   name: "listSupportedPaymentMethods",
-  summary: "List supported payment methods",
+  summary: "List the payment rails, by ramp direction and by a fiat they carry",
   input: paymentMethodsQuery,
   output: paymentMethodList,
   run: (_app, _acting, query) => ({ paymentMethods: supportedPaymentMethods(query) }),
@@ -53,7 +53,8 @@ export const listSupportedPaymentMethods = defineOpenOperation(REFERENCE_DATA, {
 
 export const getOnboardingRequirements = defineOpenOperation(REFERENCE_DATA, {
   name: "getOnboardingRequirements",
-  summary: "Get what KYC or KYB a corridor requires",
+  summary:
+    "Get the documents and ordered steps of KYC (KYB) in a corridor for a customer type, open to anyone; NOT_FOUND where none is offered (AR businesses)",
   input: requirementsInput,
   output: onboardingRequirementsView,
   run: (app, _acting, query) => app.onboarding.requirements(query),

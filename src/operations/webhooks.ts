@@ -18,7 +18,7 @@ const byId = z.object({ id: idInput("The subscription's id (Webhook.id).") });
 
 export const registerWebhook = defineOperation({
   name: "registerWebhook",
-  summary: "Register a webhook",
+  summary: "Subscribe a URL to the events of a quote or widget session created with this secret key",
   access: WEBHOOKS,
   input: registerWebhookInput,
   output: webhookView,
@@ -27,7 +27,7 @@ export const registerWebhook = defineOperation({
 
 export const listWebhooks = defineOperation({
   name: "listWebhooks",
-  summary: "List webhooks",
+  summary: "List the profile's webhook subscriptions, newest first",
   access: WEBHOOKS,
   input: listPage,
   output: webhookList,
@@ -36,7 +36,7 @@ export const listWebhooks = defineOperation({
 
 export const deleteWebhook = defineOperation({
   name: "deleteWebhook",
-  summary: "Delete a webhook",
+  summary: "Delete a webhook subscription and its delivery log",
   access: WEBHOOKS,
   input: byId,
   run: (app, acting, { id }) => app.webhooks.delete(acting, id),
@@ -55,7 +55,7 @@ export const listWebhookDeliveries = defineOperation({
 
 export const redeliverWebhookDelivery = defineOperation({
   name: "redeliverWebhookDelivery",
-  summary: "Send a delivery again",
+  summary: "Send a delivered or failed event again in a new round, with the same eventId",
   access: WEBHOOKS,
   input: byId.extend({
     deliveryId: idInput("One of the subscription's deliveries (WebhookDelivery.id); a PENDING one is left as it is."),
@@ -66,7 +66,7 @@ export const redeliverWebhookDelivery = defineOperation({
 
 export const sendWebhookTestEvent = defineOperation({
   name: "sendWebhookTestEvent",
-  summary: "Send a test event",
+  summary: "Send a signed WEBHOOK_TEST event to the subscription's URL, as any delivery is sent and logged",
   access: WEBHOOKS,
   input: byId,
   output: webhookDeliveryView,
@@ -76,7 +76,7 @@ export const sendWebhookTestEvent = defineOperation({
 /** The key webhook signatures verify with: public, like the reference data. */
 export const getPublicKey = defineOpenOperation(REFERENCE_DATA, {
   name: "getPublicKey",
-  summary: "Get the webhook signing public key",
+  summary: "Get the public key webhook signatures verify with; after a rotation, the new one",
   input: z.object({}),
   run: (app) => app.signingKeys.info(),
 });

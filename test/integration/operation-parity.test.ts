@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRAPHQL_FACES } from "../../src/graphql/operation-field.js";
 import * as admin from "../../src/operations/admin.js";
 import * as credentials from "../../src/operations/credentials.js";
+import { BRAZIL_CUSTOMER_OPERATIONS, BRLA_CUSTOMER_OPERATIONS } from "../../src/operations/brazil-customers.js";
 import {
   ALIASED_CUSTOMER_OPERATIONS,
-  BRAZIL_CUSTOMER_OPERATIONS,
-  BRLA_CUSTOMER_OPERATIONS,
   DOMESTIC_CUSTOMER_OPERATIONS as DOMESTIC,
 } from "../../src/operations/customers.js";
 import * as fiatAccounts from "../../src/operations/fiat-accounts.js";

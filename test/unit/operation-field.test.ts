@@ -11,7 +11,6 @@ import { authDirective } from "../../src/graphql/auth-directive.js";
 import type { GraphQLContext } from "../../src/graphql/context.js";
 import { GRAPHQL_FACES, operationField, operationResolver } from "../../src/graphql/operation-field.js";
 import { inputType } from "../../src/graphql/types/input-type.js";
-import { outputType } from "../../src/graphql/types/output-type.js";
 import { defineOpenOperation, defineOperation } from "../../src/operations/operation.js";
 import { idField, outputObject } from "../../src/output.js";
 
@@ -19,7 +18,6 @@ const thing = outputObject("TestThing", "A thing.", {
   id: idField("Its id."),
   label: z.string().describe("Its label."),
 });
-const Thing = outputType(thing);
 
 /** Answers what it was given, and who asked: what the field passed on. */
 const readThing = defineOperation({
@@ -30,6 +28,7 @@ const readThing = defineOperation({
     id: z.uuid().describe("The thing's id."),
     label: z.string().max(5).optional().describe("A label of at most 5 characters."),
   }),
+  output: thing,
   run: (_app, acting, { id, label }) => ({ id, label: `${label ?? "none"} for ${acting.subjectProfileId}` }),
 });
 const nameThing = defineOpenOperation(
@@ -50,12 +49,22 @@ const relabelThing = defineOpenOperation(
     run: (_app, _acting, thing) => thing,
   },
 );
+const listThings = defineOpenOperation(
+  { requires: ["QUOTE"], delegation: "DELEGATED" },
+  {
+    name: "listThings",
+    summary: "List the things",
+    input: z.object({}),
+    output: z.object({ things: z.array(thing) }),
+    run: () => ({ things: [{ id: "00000000-0000-4000-8000-000000000002", label: "listed" }] }),
+  },
+);
 const RelabelThingInput = inputType("RelabelThingInput", relabelThing.input, { description: "A thing, relabelled." });
 
 const ThingResolver = operationResolver("ThingResolver", [
   operationField(readThing, {
+    // Typed by the operation's output object.
     query: "thing",
-    returns: () => Thing,
     nullable: true,
     description: "A thing by id.",
     // Each argument is its input field, typed and described by it: the face names the order and an ID.
@@ -80,6 +89,8 @@ const ThingResolver = operationResolver("ThingResolver", [
     // An argument of an input type is described as that type is.
     args: { input: { type: () => RelabelThingInput } },
   }),
+  // Described by the operation's summary, and typed by the list its result holds.
+  operationField(listThings, { query: "things", list: "things" }),
 ]);
 
 const ID_1 = "00000000-0000-4000-8000-000000000001";
@@ -113,6 +124,8 @@ describe("GraphQL root fields declared from operations", () => {
         '    """The thing\'s id."""',
         "    id: ID!",
         "  ): TestThing @auth(requires: [PROFILE_READ], delegation: DELEGATED)",
+        '  """List the things."""',
+        "  things: [TestThing!]! @auth(requires: [QUOTE], delegation: DELEGATED)",
         "}",
       ].join("\n"),
     );
@@ -146,6 +159,7 @@ describe("GraphQL root fields declared from operations", () => {
     expect((await run(`mutation { nameThing(id: "${ID_1}", input: "blue") { thing { label } } }`, null)).data).toEqual({
       nameThing: { thing: { label: "blue by anyone" } },
     });
+    expect((await run("{ things { label } }", null)).data).toEqual({ things: [{ label: "listed" }] });
     // What the field's own check refuses is answered after the operation's validation passes.
     const refused = await run(`mutation { nameThing(id: "${ID_1}", input: "refused") { thing { id } } }`, null);
     expect(refused.errors?.[0]?.message).toBe("the field's own check refused it");
@@ -154,17 +168,22 @@ describe("GraphQL root fields declared from operations", () => {
   it("refuses a field it cannot answer", () => {
     const face = { query: "broken", description: "Broken." } as const;
     const type = () => String;
-    expect(() => operationResolver("NoTypeResolver", [operationField(readThing, face)])).toThrow(
-      "GraphQL field broken needs either a type or a payload",
+    expect(() => operationResolver("NoTypeResolver", [operationField(nameThing, face)])).toThrow(
+      "GraphQL field broken needs a type: its operation's output is no output object",
     );
     expect(() =>
       operationResolver("BothResolver", [operationField(readThing, { ...face, returns: type, payload: { thing } })]),
-    ).toThrow("GraphQL field broken needs either a type or a payload");
+    ).toThrow("GraphQL field broken takes a type or a payload, not both");
     expect(() =>
       operationResolver("PagedPayloadResolver", [
         operationField(readThing, { ...face, payload: { thing }, page: "things" }),
       ]),
     ).toThrow("GraphQL field broken answers a page as its connection");
+    expect(() =>
+      operationResolver("ListedPayloadResolver", [
+        operationField(listThings, { ...face, payload: { thing }, list: "things" }),
+      ]),
+    ).toThrow("GraphQL field broken answers its list");
     expect(() =>
       operationResolver("WidePayloadResolver", [
         operationField(readThing, { ...face, payload: { thing, other: thing } }),

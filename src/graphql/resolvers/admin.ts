@@ -13,48 +13,36 @@ import {
 import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { AuditEventConnection } from "../types/audit.js";
-import { Manager, ManagerPolicyInput, PartnerCredentialInput, PricingAssignment } from "../types/managed-profiles.js";
+import { ManagerPolicyInput, PartnerCredentialInput } from "../types/managed-profiles.js";
 
 /** The operator surface, for the operator token only. */
 export const AdminResolver = operationResolver("AdminResolver", [
   operationField(getManagerPolicy, {
     query: "manager",
-    returns: () => Manager,
     nullable: true,
-    description: "A profile's manager policy (null, with a NOT_FOUND error, when the profile is not a manager).",
   }),
   operationField(setManagerPolicy, {
     mutation: "putManager",
     payload: { manager: managerPolicyView.describe("The manager's policy now.") },
-    description: "Enables, updates or disables a manager.",
-    args: {
-      policy: { type: () => ManagerPolicyInput },
-      profileId: {},
-    },
+    args: { policy: { type: () => ManagerPolicyInput }, profileId: {} },
     toInput: ({ profileId, policy }) => ({ profileId, ...(policy as object) }),
     toResult: ({ manager }) => ({ manager }),
   }),
   operationField(getPricingAssignment, {
     query: "pricingAssignment",
-    returns: () => PricingAssignment,
     nullable: true,
-    description: "The pricing profile assigned to a profile (null, with a NOT_FOUND error, for an unknown profile).",
   }),
   operationField(setPricingAssignment, {
     mutation: "assignPricingProfile",
     payload: { pricingAssignment: pricingAssignmentView.describe("The profile's pricing assignment now.") },
-    description: "Assigns a pricing profile to any profile.",
   }),
   operationField(createPartner, {
     mutation: "createPartner",
     payload: { partner: partnerView.describe("The new partner.") },
-    description: "Creates an active partner.",
   }),
   operationField(updatePartner, {
     mutation: "setPartnerActive",
     payload: { partner: partnerView.describe("The partner, activated or deactivated.") },
-    description: "Deactivating a partner stops its credentials at once.",
   }),
   operationField(createPartnerApiCredential, {
     mutation: "issuePartnerCredential",
@@ -63,16 +51,10 @@ export const AdminResolver = operationResolver("AdminResolver", [
         "The partner-managed credential with its secret value, shown only this once.",
       ),
     },
-    description: "Issues a partner-managed credential bound to one existing profile.",
-    args: {
-      input: { type: () => PartnerCredentialInput },
-      partnerId: {},
-    },
+    args: { input: { type: () => PartnerCredentialInput }, partnerId: {} },
   }),
   operationField(listAuditEvents, {
     query: "auditEvents",
-    returns: () => AuditEventConnection,
-    description: "The operator's changes, newest first.",
     args: { targetId: {}, action: {} },
     page: "events",
   }),

@@ -1,27 +1,16 @@
 import { idempotencyKey } from "../../idempotency/service.js";
-import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
+import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/brazil-customers.js";
 import { operationField, operationResolver } from "../operation-field.js";
 import {
-  BrazilKycStatus,
-  BrazilUser,
   CreateBrazilSubaccountInput,
-  CreateBrazilSubaccountPayload,
   ImportBrazilKycTokenInput,
-  ImportBrazilKycTokenPayload,
   RequestBrazilKycUploadsInput,
-  RequestBrazilKycUploadsPayload,
   SubmitBrazilKycInput,
-  SubmitBrazilKycPayload,
 } from "../types/brazil-customers.js";
 import {
-  BrazilKybAttempt,
-  BrazilKybDocument,
   CreateBrazilKybBeneficialOwnerInput,
-  CreateBrazilKybBeneficialOwnerPayload,
   CreateBrazilKybDocumentInput,
-  StartBrazilKybPayload,
   SubmitBrazilKybInput,
-  SubmitBrazilKybPayload,
 } from "../types/brazil-kyb.js";
 import { RecordBrazilKycAttemptInput } from "../types/onboarding.js";
 import { RampDirectionEnum } from "../types/reference-data.js";
@@ -38,12 +27,7 @@ const BR = BRAZIL_CUSTOMER_OPERATIONS;
 export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolver", [
   operationField(BR.createSubaccount, {
     mutation: "createBrazilSubaccount",
-    returns: () => CreateBrazilSubaccountPayload,
-    description:
-      "Creates the subject's BR subaccount for a customer type, returns the existing one unchanged, or reopens a rejected one for a new KYC.",
-    args: {
-      input: { type: () => CreateBrazilSubaccountInput },
-    },
+    args: { input: { type: () => CreateBrazilSubaccountInput } },
     toInput: ({ input }) => {
       const { customerType, ...fields } = input as { customerType: string };
       return { ...fields, accountType: customerType === "business" ? "COMPANY" : "INDIVIDUAL" };
@@ -51,49 +35,32 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
   }),
   operationField(BR.newKyc, {
     mutation: "submitBrazilKyc",
-    returns: () => SubmitBrazilKycPayload,
-    description:
-      "Submits level 1 KYC of an individual subaccount: in review at once, decided after the provider's delay.",
     args: { input: { type: () => SubmitBrazilKycInput } },
   }),
   operationField(BR.kycStatus, {
     query: "brazilKycStatus",
-    returns: () => BrazilKycStatus,
     nullable: true,
-    description:
-      "The KYC (KYB) status of the subject's subaccount with this tax id; null with NOT_FOUND before anything was submitted.",
   }),
   operationField(BR.user, {
     query: "brazilUser",
-    returns: () => BrazilUser,
     nullable: true,
-    description:
-      "The subject's BR subaccount (by tax id, or its individual one before its company one); null with NOT_FOUND without one.",
   }),
   operationField(BR.remainingLimit, {
     query: "brazilRemainingLimit",
     returns: () => DecimalScalar,
-    description:
-      "What the subject's BR subaccount may still move this calendar month in a direction, in BRL: the monthly limit less completed ramps.",
     args: { taxId: {}, direction: { type: () => RampDirectionEnum } },
     toResult: ({ remainingLimit }) => remainingLimit.toFixed(2),
   }),
   operationField(BR.startKyb, {
     mutation: "startBrazilKyb",
-    returns: () => StartBrazilKybPayload,
     description: "Starts the hosted level 1 KYB of a company subaccount; brazilKybAttempt follows it.",
   }),
   operationField(BR.kybAttemptStatus, {
     query: "brazilKybAttempt",
-    returns: () => BrazilKybAttempt,
     nullable: true,
-    description: "A KYB attempt of one of the subject's company subaccounts; null with NOT_FOUND for any other id.",
   }),
   operationField(BR.importToken, {
     mutation: "importBrazilKycToken",
-    returns: () => ImportBrazilKycTokenPayload,
-    description:
-      "Imports a KYC share token into the subject's individual subaccount; the same idempotency key and input answer the first outcome again.",
     args: {
       idempotencyKey: {
         description:
@@ -111,62 +78,38 @@ export const BrazilCustomersResolver = operationResolver("BrazilCustomersResolve
     },
     description:
       "Records that the subject started Brazilian KYC from a quote (and a widget session); recording it again answers the first record. OnboardingStatus.latestBrazilKycAttempt shows it.",
-    args: {
-      input: { type: () => RecordBrazilKycAttemptInput },
-    },
+    args: { input: { type: () => RecordBrazilKycAttemptInput } },
   }),
   operationField(BR.uploadUrls, {
     mutation: "requestBrazilKycUploads",
-    returns: () => RequestBrazilKycUploadsPayload,
-    description:
-      "Opens the uploads level 1 KYC of an individual subaccount names: its identity document and a selfie, each file PUT to its URL.",
-    args: {
-      input: { type: () => RequestBrazilKycUploadsInput },
-    },
+    args: { input: { type: () => RequestBrazilKycUploadsInput } },
   }),
   operationField(BR.selfieUpload, {
     mutation: "requestBrazilSelfieUpload",
     payload: { selfieUpload: documentUploadView.describe("Where to PUT the selfie, and its liveness check.") },
-    description: "Opens a selfie upload of an individual subaccount, with its liveness check.",
     args: { taxId: { description: "The individual subaccount's CPF (formatting ignored)." } },
   }),
   operationField(BR.createKybDocument, {
     mutation: "createBrazilKybDocument",
-    payload: {
-      documentUpload: documentUploadView.describe("The opened document and where to PUT its files."),
-    },
+    payload: { documentUpload: documentUploadView.describe("The opened document and where to PUT its files.") },
     description: "Opens the upload of a document for a company subaccount's KYB; brazilKybDocument follows its files.",
-    args: {
-      input: { type: () => CreateBrazilKybDocumentInput },
-      subAccountId: {},
-    },
+    args: { input: { type: () => CreateBrazilKybDocumentInput }, subAccountId: {} },
   }),
   operationField(BR.kybDocument, {
     query: "brazilKybDocument",
-    returns: () => BrazilKybDocument,
     nullable: true,
-    description:
-      "A KYB document of one of the subject's company subaccounts and whether its files arrived; null with NOT_FOUND for any other.",
     args: { documentId: {}, subAccountId: {} },
   }),
   operationField(BR.createKybUbo, {
     mutation: "createBrazilKybBeneficialOwner",
-    returns: () => CreateBrazilKybBeneficialOwnerPayload,
     description:
       "Adds an ultimate beneficial owner to a company subaccount, identified by KYB documents of it whose files arrived; submitBrazilKyb names it.",
-    args: {
-      input: { type: () => CreateBrazilKybBeneficialOwnerInput },
-      subAccountId: {},
-    },
+    args: { input: { type: () => CreateBrazilKybBeneficialOwnerInput }, subAccountId: {} },
   }),
   operationField(BR.submitKybApi, {
     mutation: "submitBrazilKyb",
-    returns: () => SubmitBrazilKybPayload,
     description:
       "Submits level 1 KYB of a company subaccount through the API: in review at once, decided after the provider's delay; brazilKybAttempt follows it.",
-    args: {
-      input: { type: () => SubmitBrazilKybInput },
-      subAccountId: {},
-    },
+    args: { input: { type: () => SubmitBrazilKybInput }, subAccountId: {} },
   }),
 ]);

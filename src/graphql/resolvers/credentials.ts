@@ -7,15 +7,13 @@ import { operationField, operationResolver } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { actingFor, fieldDelegation } from "../acting.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
-import { ApiCredentialConnection, ApiCredentialEvent, CreateApiCredentialInput } from "../types/credentials.js";
+import { ApiCredentialEvent, CreateApiCredentialInput } from "../types/credentials.js";
 import { issuedCredential } from "../../credentials/types.js";
 import { idField } from "../../output.js";
 
 export const CredentialsResolver = operationResolver("CredentialsResolver", [
   operationField(listApiCredentials, {
     query: "apiCredentials",
-    returns: () => ApiCredentialConnection,
-    description: "The caller's credentials, newest first, revoked and expired included.",
     page: "credentials",
   }),
   operationField(createApiCredential, {
@@ -23,13 +21,11 @@ export const CredentialsResolver = operationResolver("CredentialsResolver", [
     payload: {
       credential: issuedCredential.describe("The new credential with its secret value, shown only this once."),
     },
-    description: "Creates a credential; its secret value is returned only here.",
     args: { input: { type: () => CreateApiCredentialInput, nullable: true } },
   }),
   operationField(revokeApiCredential, {
     mutation: "revokeApiCredential",
     payload: { revokedCredentialId: idField("The credential revoked.") },
-    description: "Revokes both values of a credential at once.",
     args: { id: { field: "credentialId" } },
     toResult: (_revoked, { id }) => ({ revokedCredentialId: id }),
   }),

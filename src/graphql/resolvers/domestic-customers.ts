@@ -4,13 +4,10 @@ import type { DomesticCountry } from "../../reference-data/domestic.js";
 import { operationField, operationResolver, type FieldArg } from "../operation-field.js";
 import { CustomerTypeEnum } from "../types/managed-profiles.js";
 import {
-  DomesticCustomer,
   DomesticKybCountryEnum,
   DomesticKybInformationInput,
   type DomesticKybRelatedPersonInput,
-  DomesticKybSubmission,
   DomesticKycInformationInput,
-  RetryDomesticKycPayload,
 } from "../types/domestic-customers.js";
 import { domesticCaseView, hostedLinkView, submissionView } from "../../kyc/domestic.js";
 import { idField } from "../../output.js";
@@ -65,32 +62,25 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
   operationField(DOMESTIC.createIndividualCustomer, {
     mutation: "createDomesticIndividualCustomer",
     payload: { customer: domesticCaseView.describe("The new individual customer.") },
-    description: "Creates the subject's individual customer in a country (one per country); its KYC starts CONSULTED.",
   }),
   operationField(DOMESTIC.createBusinessCustomer, {
     mutation: "createDomesticBusinessCustomer",
     payload: { customer: domesticCaseView.describe("The new business customer.") },
-    description: "Creates the subject's business customer in a country (one per country); its KYB starts CONSULTED.",
   }),
   operationField(DOMESTIC.submitKycInformation, {
     mutation: "submitDomesticKycInformation",
     payload: { submission: submissionView.describe("The submission to send for review.") },
-    description:
-      "Hands the individual customer's KYC information to the provider (USER_COMPLETED); given again before it is sent, it replaces the submission.",
     args: { input: { type: () => DomesticKycInformationInput }, country: {} },
   }),
   operationField(DOMESTIC.sendKycSubmission, {
     mutation: "sendDomesticKycSubmission",
     payload: { sentSubmissionId: idField("The submission sent for review.") },
-    description: "Sends the KYC submission for review (VERIFYING until the provider decides).",
     args: { submissionId: {}, country: {} },
     toResult: (_sent, { submissionId }) => ({ sentSubmissionId: submissionId }),
   }),
   operationField(DOMESTIC.submitKybInformation, {
     mutation: "submitDomesticKybInformation",
     payload: { submission: submissionView.describe("The submission to send for review.") },
-    description:
-      "Hands the business customer's KYB information to the provider; given again before it is sent, it replaces the submission.",
     args: {
       input: { type: () => DomesticKybInformationInput },
       country: {
@@ -107,26 +97,20 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
   operationField(DOMESTIC.sendKybSubmission, {
     mutation: "sendDomesticKybSubmission",
     payload: { sentSubmissionId: idField("The submission sent for review.") },
-    description: "Sends the KYB submission for review (VERIFYING until the provider decides).",
     args: { submissionId: {}, country: {} },
     toResult: (_sent, { submissionId }) => ({ sentSubmissionId: submissionId }),
   }),
   operationField(DOMESTIC.kycRedirectLink, {
     mutation: "requestDomesticKycLink",
     payload: { hostedLink: hostedLinkView.describe("The link to the hosted KYC and its attempt.") },
-    description:
-      "A link to the provider's hosted KYC for the individual customer: a new attempt, or the one the subject already opened.",
   }),
   operationField(DOMESTIC.kybRedirectLink, {
     mutation: "requestDomesticKybLink",
     payload: { hostedLink: hostedLinkView.describe("The link to the hosted KYB and its attempt.") },
-    description:
-      "A link to the provider's hosted KYB for the business customer: a new attempt, or the one the subject already opened.",
   }),
   operationField(DOMESTIC.redirectOpened, {
     mutation: "reportDomesticHostedFlowOpened",
     payload: { recorded: recorded("opening") },
-    description: "Records that the subject opened the hosted flow (LINK_OPENED); again, nothing changes.",
     args: { customerType: changedCustomerType, country: {} },
     toInput: changedCustomer,
     toResult: () => ({ recorded: true }),
@@ -134,42 +118,30 @@ export const DomesticCustomersResolver = operationResolver("DomesticCustomersRes
   operationField(DOMESTIC.redirectFinished, {
     mutation: "reportDomesticHostedFlowFinished",
     payload: { recorded: recorded("finish") },
-    description:
-      "Records that the subject finished the hosted flow: the provider decides (VERIFYING until then); again, nothing changes.",
     args: { customerType: changedCustomerType, country: {} },
     toInput: changedCustomer,
     toResult: () => ({ recorded: true }),
   }),
   operationField(DOMESTIC.retry, {
     mutation: "retryDomesticKyc",
-    returns: () => RetryDomesticKycPayload,
-    description:
-      "Opens a FAILED KYC or KYB again (CONSULTED): a hosted one with a new link, an API one for new information.",
     args: { customerType: changedCustomerType, country: {} },
     toInput: changedCustomer,
   }),
   operationField(DOMESTIC.kycStatus, {
     query: "domesticKycStatus",
-    returns: () => DomesticCustomer,
     nullable: true,
-    description:
-      "The KYC (KYB) status of the subject's customer in a country; null, with NOT_FOUND, before the customer exists.",
     args: { customerType: readCustomerType, country: {} },
     toInput: readCustomer,
   }),
   operationField(DOMESTIC.kybSubmissions, {
     query: "domesticKybSubmissions",
-    returns: () => [DomesticKybSubmission],
     nullable: true,
     description:
       "The business customer's KYB submission that documents are uploaded for, with the ids of the persons it declared: none before information is given, nor for a hosted KYB; null, with NOT_FOUND, without a business customer in the country.",
   }),
   operationField(DOMESTIC.customerStatus, {
     query: "domesticCustomer",
-    returns: () => DomesticCustomer,
     nullable: true,
-    description:
-      "The subject's customer in a country, when it was created and where it stands; null, with NOT_FOUND, before it exists.",
     args: { customerType: readCustomerType, country: {} },
     toInput: readCustomer,
   }),

@@ -21,7 +21,6 @@ import { toRamp } from "./ramps.js";
 import { ApiCredentialConnection, CreateApiCredentialInput } from "../types/credentials.js";
 import {
   CreateManagedProfileInput,
-  CreateManagedProfilePayload,
   ManagedProfile,
   ManagedProfileConnection,
   Manager,
@@ -33,29 +32,20 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
   operationField(listManagedProfiles, {
     query: "managedProfiles",
     returns: () => ManagedProfileConnection,
-    description: "The caller's managed children, newest first.",
     args: { status: { defaultValue: "active" } },
     page: "managedProfiles",
   }),
   operationField(getManagedProfile, {
     query: "managedProfile",
-    returns: () => ManagedProfile,
     nullable: true,
-    description:
-      "One of the caller's children, active or deleted (null, with a NOT_FOUND error, for any other profile).",
   }),
   operationField(createManagedProfile, {
     mutation: "createManagedProfile",
-    returns: () => CreateManagedProfilePayload,
-    description: "Creates a child; an identical retry returns the existing one.",
-    args: {
-      input: { type: () => CreateManagedProfileInput },
-    },
+    args: { input: { type: () => CreateManagedProfileInput } },
   }),
   operationField(deleteManagedProfile, {
     mutation: "deleteManagedProfile",
     payload: { deletedProfileId: idField("The child deleted, now or before.") },
-    description: "Deletes a child logically (idempotent); its credentials are revoked at once.",
     toResult: (_deleted, { profileId }) => ({ deletedProfileId: profileId }),
   }),
   operationField(createManagedProfileApiCredential, {
@@ -63,13 +53,11 @@ export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolve
     payload: {
       credential: issuedCredential.describe("The child's new credential with its secret value, shown only this once."),
     },
-    description: "Issues a credential for a child; the secret is returned only here.",
     args: { input: { type: () => CreateApiCredentialInput, nullable: true }, profileId: {} },
   }),
   operationField(revokeManagedProfileApiCredential, {
     mutation: "revokeManagedProfileCredential",
     payload: { revokedCredentialId: idField("The child's credential revoked, now or before.") },
-    description: "Revokes a child's credential (idempotent).",
     args: { credentialId: {}, profileId: {} },
     toResult: (_revoked, { credentialId }) => ({ revokedCredentialId: credentialId }),
   }),

@@ -13,8 +13,8 @@ import { CORRIDORS } from "../../reference-data/corridors.js";
 import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
-import { BrazilKycAttempt, OnboardingRequirements, OnboardingStatus } from "../types/onboarding.js";
-import { RampInfo, UserLimit } from "../types/ramps.js";
+import { BrazilKycAttempt, OnboardingStatus } from "../types/onboarding.js";
+import { RampInfo } from "../types/ramps.js";
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,
@@ -25,21 +25,14 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
   operationField(getRampInfo, {
     query: "rampInfo",
     returns: () => RampInfo,
-    description: "Per corridor only the KYC status and whether buying and selling are possible.",
     toResult: ({ corridors }) => ({ corridors: CORRIDORS.map((corridor) => ({ corridor, ...corridors[corridor] })) }),
   }),
   operationField(getUserLimits, {
     query: "limits",
-    returns: () => [UserLimit],
-    description:
-      "Monthly maximum and use per corridor and direction; under delegation each corridor passes the manager's current policy.",
-    toResult: ({ limits }) => limits,
+    list: "limits",
   }),
   operationField(getOnboardingStatus, {
     query: "onboardingStatus",
-    returns: () => OnboardingStatus,
-    description:
-      "The subject's entities and, per entity, its provider accounts (KYC/KYB cases under way or decided) in every corridor.",
   }),
   operationField(selectActiveCustomerEntity, {
     mutation: "selectActiveEntity",
@@ -50,10 +43,7 @@ export const OnboardingResolver = operationResolver("OnboardingResolver", [
   }),
   operationField(getOnboardingRequirements, {
     query: "onboardingRequirements",
-    returns: () => OnboardingRequirements,
     nullable: true,
-    description:
-      "The documents and ordered steps of KYC (KYB) in a corridor for a customer type; null with NOT_FOUND where none is offered (AR businesses). Open to anyone.",
     args: { customerType: {}, country: {} },
   }),
 ]);

@@ -2,37 +2,27 @@ import { createBestQuote, createQuote, createWidgetSession, getQuote } from "../
 import { quoteView } from "../../quotes/types.js";
 import { widgetSessionView } from "../../widget-sessions/types.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { CreateBestQuoteInput, CreateQuoteInput, CreateWidgetSessionInput, Quote } from "../types/ramps.js";
+import { CreateBestQuoteInput, CreateQuoteInput, CreateWidgetSessionInput } from "../types/ramps.js";
 
 /** Quotes and widget sessions: anyone may ask; keys and sessions attribute (and own) what they create. */
 export const QuotesResolver = operationResolver("QuotesResolver", [
   operationField(getQuote, {
     query: "quote",
-    returns: () => Quote,
     nullable: true,
-    description:
-      "A quote the caller may see: its own, or one nobody owns (null, with a NOT_FOUND error, for any other).",
   }),
   operationField(createQuote, {
     mutation: "createQuote",
     payload: { quote: quoteView.describe("The priced quote.") },
-    description: "Prices a conversion with the subject's pricing; valid 10 minutes.",
     args: { input: { type: () => CreateQuoteInput } },
   }),
   operationField(createBestQuote, {
     mutation: "createBestQuote",
     payload: { quote: quoteView.describe("The quote of the network that pays out the most.") },
-    description: "Prices every candidate network and keeps the one that pays out the most.",
-    args: {
-      input: { type: () => CreateBestQuoteInput },
-    },
+    args: { input: { type: () => CreateBestQuoteInput } },
   }),
   operationField(createWidgetSession, {
     mutation: "createWidgetSession",
     payload: { widgetSession: widgetSessionView.describe("The new widget session and its URL.") },
-    description: "A hosted widget session, for a locked quote or for the widget to quote.",
-    args: {
-      input: { type: () => CreateWidgetSessionInput },
-    },
+    args: { input: { type: () => CreateWidgetSessionInput } },
   }),
 ]);

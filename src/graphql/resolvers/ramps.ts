@@ -39,32 +39,24 @@ const errorsReadWithPage = new WeakMap<GraphQLContext, Map<string, RampErrorView
 export const RampsResolver = operationResolver("RampsResolver", [
   operationField(getRampStatus, {
     query: "ramp",
-    returns: () => Ramp,
     nullable: true,
-    description:
-      "One of the subject's ramps (null, with a NOT_FOUND error, when there is none); reads skip the manager's corridor policy.",
     toResult: toRamp,
   }),
   operationField(registerRamp, {
     mutation: "registerRamp",
     payload: { ramp: rampView.describe("The registered ramp.") },
-    description: "Registers a ramp from a quote (consumed once); corridor checks use the quote's fiat.",
-    args: {
-      input: { type: () => RegisterRampInput },
-    },
+    args: { input: { type: () => RegisterRampInput } },
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
   operationField(updateRamp, {
     mutation: "updateRamp",
     payload: { ramp: rampView.describe("The ramp with what was added.") },
-    description: "Adds signed transactions (SELL) and client-reported hashes while the ramp is initial.",
     args: { input: { type: () => UpdateRampInput } },
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
   operationField(startRamp, {
     mutation: "startRamp",
     payload: { ramp: rampView.describe("The started ramp.") },
-    description: "Starts processing: the caller's part (payment, signed transfer) is done.",
     toResult: (view) => ({ ramp: toRamp(view) }),
   }),
 ]);

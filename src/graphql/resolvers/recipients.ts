@@ -14,13 +14,7 @@ import {
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
-import {
-  AcceptRecipientInvitationPayload,
-  RecipientConnection,
-  RecipientCorridorEligibility,
-  RecipientInvitationConnection,
-  RecipientInvitationPreview,
-} from "../types/recipients.js";
+import { RecipientCorridorEligibility } from "../types/recipients.js";
 import { invitationView } from "../../recipients/types.js";
 import { payloadType } from "../types/payload.js";
 
@@ -37,14 +31,10 @@ const ArchiveRecipientInvitationPayload = payloadType("archiveRecipientInvitatio
 export const RecipientsResolver = operationResolver("RecipientsResolver", [
   operationField(listRecipients, {
     query: "recipients",
-    returns: () => RecipientConnection,
-    description: "The sender's recipients, newest first.",
     page: "recipients",
   }),
   operationField(listRecipientInvitations, {
     query: "recipientInvitations",
-    returns: () => RecipientInvitationConnection,
-    description: "The sender's invitations not accepted yet, newest first: current ones, or archived ones.",
     args: {
       archived: {
         type: () => Boolean,
@@ -57,14 +47,12 @@ export const RecipientsResolver = operationResolver("RecipientsResolver", [
   operationField(getRecipientEligibility, {
     query: "recipientEligibility",
     returns: () => [RecipientCorridorEligibility],
-    description: "Where a recipient can receive payouts now (approved KYC, and a payout account where one is needed).",
     toResult: ({ corridors }) =>
       Object.entries(corridors).map(([corridor, { canReceive }]) => ({ corridor, canReceive })),
   }),
   operationField(inviteRecipient, {
     mutation: "inviteRecipient",
     payload: { invitation: invitationView.describe("The pending invitation.") },
-    description: "Invites a person by email (a code is mailed to it); again while pending mails a new code.",
     args: { relationship: {}, email: {} },
     toResult: ({ invitation }) => ({ invitation }),
   }),
@@ -94,18 +82,13 @@ export const RecipientInvitationsResolver = operationResolver("RecipientInvitati
   operationField(updateRecipient, {
     mutation: "updateRecipientRelationship",
     payload: { relationship: invitationView.shape.relationship.describe("The new relationship.") },
-    description: "Changes the relationship to a recipient or a pending invitee; returns the new one.",
     args: { relationship: {}, id: {} },
     toResult: ({ relationship }) => ({ relationship }),
   }),
   operationField(previewRecipientInvitation, {
     query: "recipientInvitationPreview",
-    returns: () => RecipientInvitationPreview,
-    description: "The invitee (signed in with the invited email) looks at an invitation before accepting it.",
   }),
   operationField(acceptRecipientInvitation, {
     mutation: "acceptRecipientInvitation",
-    returns: () => AcceptRecipientInvitationPayload,
-    description: "The invitee accepts: it becomes the sender's recipient.",
   }),
 ]);

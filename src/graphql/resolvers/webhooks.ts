@@ -14,7 +14,7 @@ import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDeliveryConnection } from "../types/webhooks.js";
+import { RegisterWebhookInput, Webhook, WebhookDeliveryConnection } from "../types/webhooks.js";
 
 /**
  * Webhook subscriptions and their delivery logs (CONTRACT.md, Webhooks): a non-managed profile's secret key
@@ -23,14 +23,11 @@ import { RegisterWebhookInput, Webhook, WebhookConnection, WebhookDeliveryConnec
 export const WebhooksResolver = operationResolver("WebhooksResolver", [
   operationField(listWebhooks, {
     query: "webhooks",
-    returns: () => WebhookConnection,
-    description: "The profile's webhook subscriptions, newest first.",
     page: "webhooks",
   }),
   operationField(registerWebhook, {
     mutation: "registerWebhook",
     payload: { webhook: webhookView.describe("The new subscription.") },
-    description: "Subscribes a URL to the events of a quote or widget session created with this secret key.",
     args: {
       input: {
         type: () => RegisterWebhookInput,
@@ -41,19 +38,16 @@ export const WebhooksResolver = operationResolver("WebhooksResolver", [
   operationField(deleteWebhook, {
     mutation: "deleteWebhook",
     payload: { deletedWebhookId: idField("The subscription removed with its delivery log.") },
-    description: "Removes a subscription and its delivery log.",
     toResult: (_deleted, { id }) => ({ deletedWebhookId: id }),
   }),
   operationField(redeliverWebhookDelivery, {
     mutation: "redeliverWebhookDelivery",
     payload: { delivery: webhookDeliveryView.describe("The delivery, in its new round (a PENDING one unchanged).") },
-    description: "Sends a delivered or failed event again in a new round, with the same eventId.",
     args: { deliveryId: {}, webhookId: { field: "id" } },
   }),
   operationField(sendWebhookTestEvent, {
     mutation: "sendWebhookTestEvent",
     payload: { delivery: webhookDeliveryView.describe("The test event's delivery, PENDING: follow it in the log.") },
-    description: "Sends a signed WEBHOOK_TEST event to the subscription's URL, as any delivery is sent and logged.",
     args: { webhookId: { field: "id" } },
   }),
 ]);

@@ -1,20 +1,13 @@
 import { z } from "zod";
 import {
-  createdSubaccountView,
   createSubaccountInput,
-  importedTokenView,
   importTokenInput,
-  kycStatusView,
-  kycUploadsView,
   newKycInput,
-  submittedKycView,
   uploadUrlsInput,
-  userView,
 } from "../../onboarding/brazil-subaccount-types.js";
 import { named } from "../../output.js";
 import { CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { inputType } from "./input-type.js";
-import { outputType } from "./output-type.js";
 
 /*
  * Brazilian customers (subaccounts) and their KYC/KYB: the operations REST serves under /v1/brl (and its
@@ -47,10 +40,3 @@ export const ImportBrazilKycTokenInput = inputType("ImportBrazilKycTokenInput", 
 export const RequestBrazilKycUploadsInput = inputType("RequestBrazilKycUploadsInput", uploadUrlsInput, {
   description: "The identity document level 1 KYC of an individual subaccount will name, with a selfie.",
 });
-
-export const CreateBrazilSubaccountPayload = outputType(createdSubaccountView);
-export const SubmitBrazilKycPayload = outputType(submittedKycView);
-export const BrazilKycStatus = outputType(kycStatusView);
-export const BrazilUser = outputType(userView);
-export const ImportBrazilKycTokenPayload = outputType(importedTokenView);
-export const RequestBrazilKycUploadsPayload = outputType(kycUploadsView);

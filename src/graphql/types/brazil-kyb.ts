@@ -1,15 +1,5 @@
-import {
-  beneficialOwnerView,
-  kybUboInput,
-  kybAttemptView,
-  kybDocumentInput,
-  kybDocumentView,
-  kybLevelOneInput,
-  startedKybView,
-  submittedKybView,
-} from "../../onboarding/brazil-kyb-types.js";
+import { kybUboInput, kybDocumentInput, kybLevelOneInput } from "../../onboarding/brazil-kyb-types.js";
 import { inputType } from "./input-type.js";
-import { outputType } from "./output-type.js";
 
 /* Level 1 KYB of Brazilian company subaccounts: the operations REST serves under /v1/brl/kyb. */
 
@@ -34,9 +24,3 @@ export const CreateBrazilKybBeneficialOwnerInput = inputType(
 export const SubmitBrazilKybInput = inputType("SubmitBrazilKybInput", kybLevelOneInput.omit({ subAccountId: true }), {
   description: "Level 1 KYB of a company subaccount: the company's data goes to the provider and is not stored here.",
 });
-
-export const StartBrazilKybPayload = outputType(startedKybView);
-export const BrazilKybAttempt = outputType(kybAttemptView);
-export const BrazilKybDocument = outputType(kybDocumentView);
-export const CreateBrazilKybBeneficialOwnerPayload = outputType(beneficialOwnerView);
-export const SubmitBrazilKybPayload = outputType(submittedKybView);

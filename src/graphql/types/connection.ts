@@ -30,16 +30,24 @@ export class PageArgs {
   after?: string | null;
 }
 
-/** The Relay connection type of an output object (edges with opaque cursors, plus pageInfo): `<Node>Connection`. */
+/** The connection types built, by their node's name. */
+const connections = new Map<string, ReturnType<typeof outputType>>();
+
+/**
+ * The Relay connection type of an output object (edges with opaque cursors, plus pageInfo): `<Node>Connection`,
+ * built once.
+ */
 export function connectionType(node: z.ZodObject) {
   const name = graphqlNames.get(node)?.name;
   if (!name) throw new Error("A connection's node needs its GraphQL name (outputObject)");
+  const existing = connections.get(name);
+  if (existing) return existing;
   const article = /^[AEIOU]/.test(name) ? "An" : "A";
   const edge = outputObject(`${name}Edge`, `${article} ${name} in a ${name}Connection page, with its cursor.`, {
     cursor: z.string().describe("Opaque position of this node; pass it as `after` to read the nodes that follow it."),
     node: node.describe(`The ${name} at this position.`),
   });
-  return outputType(
+  const type = outputType(
     outputObject(`${name}Connection`, `One page of ${name} nodes (a Relay connection).`, {
       edges: z.array(edge).describe(`The page's ${name} nodes in list order, each with its cursor.`),
       pageInfo: pageInfo.describe("Whether other pages follow or precede, and the cursors of this page's ends."),
@@ -52,6 +60,8 @@ export function connectionType(node: z.ZodObject) {
         ),
     }),
   );
+  connections.set(name, type);
+  return type;
 }
 
 const encodeCursor = (position: string) => Buffer.from(position).toString("base64url");

@@ -1,23 +1,11 @@
 import { z } from "zod";
-import {
-  domesticCaseView,
-  kybInformation,
-  kycInformation,
-  kybSubmissionView,
-  relatedPerson,
-  retriedCaseView,
-} from "../../kyc/domestic.js";
+import { kybInformation, kycInformation, relatedPerson } from "../../kyc/domestic.js";
 import { domesticKybCountryEnum } from "../../kyc/domestic-enums.js";
 import { inputObject } from "../../output.js";
 import { inputType } from "./input-type.js";
-import { graphqlEnum, outputType } from "./output-type.js";
+import { graphqlEnum } from "./output-type.js";
 
 export const DomesticKybCountryEnum = graphqlEnum(domesticKybCountryEnum);
-
-export const DomesticCustomer = outputType(domesticCaseView);
-export const DomesticKybSubmission = outputType(kybSubmissionView);
-
-export const RetryDomesticKycPayload = outputType(retriedCaseView);
 
 // The country is an argument of its own.
 export const DomesticKycInformationInput = inputType(

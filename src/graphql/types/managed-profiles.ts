@@ -3,12 +3,10 @@ import { managerPolicyView } from "../../auth/delegation.js";
 import {
   createManagedProfileInput,
   managerPolicyInput,
-  createdManagedProfile,
   managedProfileView,
   type ManagedProfileView,
 } from "../../managed-profiles/types.js";
 import { createPartnerApiCredential } from "../../operations/credentials.js";
-import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
 import { connectionType } from "./connection.js";
 import { inputType } from "./input-type.js";
 import { Node } from "./node.js";
@@ -24,8 +22,6 @@ export const ManagedProfileConnection = connectionType(managedProfileView);
 
 export const Manager = outputType(managerPolicyView);
 
-export const CreateManagedProfilePayload = outputType(createdManagedProfile);
-
 export const CreateManagedProfileInput = inputType("CreateManagedProfileInput", createManagedProfileInput, {
   description: "A new managed child; sending the same values again returns the existing child.",
 });
@@ -38,5 +34,3 @@ export const PartnerCredentialInput = inputType("PartnerCredentialInput", create
   description: "A partner-managed credential: the profile it is bound to, and optional name and expiry.",
   fields: ["profileId", "name", "expiresAt"], // the partner is an argument of its own
 });
-
-export const PricingAssignment = outputType(pricingAssignmentView);

@@ -1,12 +1,9 @@
-import { onboardingRequirementsView } from "../../onboarding/requirements.js";
 import { inputType } from "./input-type.js";
 import { outputType } from "./output-type.js";
 import { initialKycAttemptInput, initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
 import { onboardingStatusView } from "../../onboarding/types.js";
 
 export const OnboardingStatus = outputType(onboardingStatusView);
-
-export const OnboardingRequirements = outputType(onboardingRequirementsView);
 
 export const BrazilKycAttempt = outputType(initialKycAttemptView);
 

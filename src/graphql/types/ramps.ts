@@ -1,6 +1,6 @@
 import { ArgsType, Field } from "type-graphql";
 import { rampStatusEnum } from "../../reference-data/ramp-phases.js";
-import { bestQuoteInput, quoteInput, quoteView, type QuoteView } from "../../quotes/types.js";
+import { bestQuoteInput, quoteInput, quoteView } from "../../quotes/types.js";
 import {
   rampErrorView,
   rampView,
@@ -17,7 +17,7 @@ import { Node } from "./node.js";
 import { inputType } from "./input-type.js";
 import { graphqlEnum, outputType } from "./output-type.js";
 import { z } from "zod";
-import { corridorEligibilityShape, userLimitView } from "../../onboarding/types.js";
+import { corridorEligibilityShape } from "../../onboarding/types.js";
 import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { createWidgetSessionInput } from "../../widget-sessions/types.js";
@@ -25,8 +25,8 @@ import { createWidgetSessionInput } from "../../widget-sessions/types.js";
 const RampStatusEnum = graphqlEnum(rampStatusEnum);
 const RampOrderEnum = graphqlEnum(rampOrderEnum);
 
-export const Quote = outputType(quoteView, { implements: [Node] });
-export type Quote = QuoteView;
+// A quote is a Node: its type is built here, before the fields that answer one name it.
+outputType(quoteView, { implements: [Node] });
 export const RampError = outputType(rampErrorView);
 export type RampError = RampErrorView;
 export const Ramp = outputType(rampView, { implements: [Node] });
@@ -90,9 +90,6 @@ const rampInfoList = outputObject("RampInfo", "The subject's ramp eligibility pe
 });
 export const RampInfo = outputType(rampInfoList);
 export type RampInfo = z.output<typeof rampInfoList>;
-
-export const UserLimit = outputType(userLimitView);
-export type UserLimit = z.output<typeof userLimitView>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Inputs: the operations' own; their schemas validate the values, as for REST.

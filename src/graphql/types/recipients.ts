@@ -1,18 +1,8 @@
 import { z } from "zod";
 import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
-import {
-  acceptedInvitation,
-  invitationPreview,
-  invitationView,
-  recipientCorridorEligibilityShape,
-  recipientView,
-} from "../../recipients/types.js";
-import { connectionType } from "./connection.js";
+import { recipientCorridorEligibilityShape } from "../../recipients/types.js";
 import { outputType } from "./output-type.js";
-
-export const RecipientConnection = connectionType(recipientView);
-export const RecipientInvitationConnection = connectionType(invitationView);
 
 /** GraphQL lists a recipient's corridors, each naming itself, where REST keys them by corridor. */
 export const RecipientCorridorEligibility = outputType(
@@ -23,6 +13,3 @@ export const RecipientCorridorEligibility = outputType(
     ...recipientCorridorEligibilityShape,
   }),
 );
-
-export const RecipientInvitationPreview = outputType(invitationPreview);
-export const AcceptRecipientInvitationPayload = outputType(acceptedInvitation);

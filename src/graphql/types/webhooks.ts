@@ -17,7 +17,6 @@ export const WebhookDeliveryConnection = connectionType(webhookDeliveryView);
 
 export const Webhook = outputType(webhookView);
 export type Webhook = WebhookView;
-export const WebhookConnection = connectionType(webhookView);
 
 export const RegisterWebhookInput = inputType("RegisterWebhookInput", registerWebhookInput, {
   description: "Exactly one of quoteId and sessionId, created with the calling secret key.",

@@ -18,7 +18,7 @@ import {
   kycStatusView,
   type KycStatusView,
 } from "../../onboarding/brazil-subaccount-types.js";
-import { BRAZIL_CUSTOMER_OPERATIONS, BRLA_CUSTOMER_OPERATIONS } from "../../operations/customers.js";
+import { BRAZIL_CUSTOMER_OPERATIONS, BRLA_CUSTOMER_OPERATIONS } from "../../operations/brazil-customers.js";
 import { fieldError, isObject } from "../../validation.js";
 import { jsonSchema, sentBody } from "../http.js";
 import { operationRoute } from "../operation-route.js";
