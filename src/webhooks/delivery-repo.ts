@@ -3,6 +3,7 @@
 // entries took pages of their own: a settlement batch wrote about two more pages per delivery to SQLite's log.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
+import type { Prisma } from "../generated/prisma/client.js";
 import { v7 as timeOrderedUuid } from "uuid";
 import { insertRows, query, rowLimit } from "../db/query.js";
 import { deleteBatch, type Reads, type RowCondition, type StatementTx, type Writes } from "../db/statements.js";
@@ -290,14 +291,23 @@ async function failPending(tx: Queryable, subscriptionId: string): Promise<void>
   });
 }
 
-/** A subscription's deliveries, newest first, with every attempt (oldest first). */
+/**
+ * A delivery as the log shows it: its event's type and body (every attempt sent that body, byte for byte) and every
+ * attempt, oldest first. The ORM reads each relation for a whole page at once, never per delivery.
+ */
+const asLogged = {
+  event: { select: { eventType: true, body: true } },
+  attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] },
+} satisfies Prisma.WebhookDeliveryInclude;
+
+/** A subscription's deliveries, newest first, as the log shows them. */
 export function listDeliveries(db: Queryable, subscriptionId: string, page: { limit: number; offset: number }) {
   return db.webhookDelivery.findMany({
     where: { subscriptionId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     skip: page.offset,
     take: page.limit,
-    include: { event: { select: { eventType: true } }, attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
+    include: asLogged,
   });
 }
 export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
@@ -309,15 +319,14 @@ export function countDeliveries(db: Queryable, subscriptionId: string): Promise<
 export function findDelivery(db: Queryable, id: string, subscriptionId: string) {
   return db.webhookDelivery.findFirst({
     where: { id, subscriptionId },
-    include: { event: { select: { eventType: true } }, attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
+    include: asLogged,
   });
 }
 
 /**
  * Queues a test event for the subscription: the event (which reports on no ramp) and its one delivery, written
- * together, due now. The delivery, as the log shows it.
+ * together, due now. The delivery, as the log shows it; null when the subscription was deleted since it was read.
  */
-/** Queues a test event's delivery; null when the subscription was deleted since it was read. */
 export async function enqueueTestDelivery(
   db: Queryable,
   subscription: { id: string; quoteId: string | null; sessionId: string | null },
@@ -345,7 +354,7 @@ export async function enqueueTestDelivery(
       createdAt: at,
       updatedAt: at,
     },
-    include: { event: { select: { eventType: true } }, attempts: true },
+    include: asLogged,
   });
   return created.catch((error: unknown) => {
     if (isMissingRelation(error)) return null;

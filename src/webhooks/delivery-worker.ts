@@ -312,7 +312,7 @@ export class WebhookDeliveryWorker {
         durationMs,
         statusCode,
         error,
-        request: { headers, body: delivery.body },
+        requestHeaders: headers,
       },
     });
   }

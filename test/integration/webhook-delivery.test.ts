@@ -23,7 +23,6 @@ import {
 } from "../support/webhook-receiver.js";
 import { BUY_QUOTE, EVM_ADDRESS, expectError, ok, sleep, waitFor } from "../support/kit.js";
 import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
-import { insertAttempts, MAX_LOGGED_BODY_BYTES } from "../../src/webhooks/attempt-log.js";
 import { readOutbox } from "../../src/events/outbox.js";
 // The package's source: it is what a receiver built from this tree runs.
 import { verifyWebhook as verifyReceived } from "../../packages/webhook-receiver/src/index.js";
@@ -132,8 +131,8 @@ async function followedRamp(t: TestApp, caller: Caller, url: string, events?: st
   return { quoteId, webhookId, rampId };
 }
 
-/** A widget session followed by a subscription at `url`; each call of the answer registers one more ramp in it. */
-async function followedSession(t: TestApp, caller: Caller, url: string): Promise<() => Promise<string>> {
+/** A widget session followed by a subscription at `url`, and `newRamp`, which registers one more ramp in it. */
+async function followedSession(t: TestApp, caller: Caller, url: string) {
   const session = ok(
     await t.request("POST", "/v1/session/create", {
       headers: caller.secret,
@@ -141,9 +140,11 @@ async function followedSession(t: TestApp, caller: Caller, url: string): Promise
     }),
     201,
   );
-  await subscribe(t, caller, { url, sessionId: session.sessionId });
-  return async () => register(t, caller, await quote(t, caller), { sessionId: session.sessionId });
+  const webhookId = await subscribe(t, caller, { url, sessionId: session.sessionId });
+  const newRamp = async () => register(t, caller, await quote(t, caller), { sessionId: session.sessionId });
+  return { webhookId, newRamp };
 }
+
 async function deliveries(t: TestApp, caller: Caller, webhookId: string, query = "") {
   return ok(await t.request("GET", `/v1/webhook/${webhookId}/deliveries${query}`, { headers: caller.secret }), 200);
 }
@@ -248,7 +249,7 @@ describe("delivery", () => {
       "x-service-timestamp",
     ]);
     for (const [name, value] of Object.entries(headers)) expect(received!.headers[name], name).toBe(value);
-    expect([request.body, request.bodyTruncated]).toEqual([received!.rawBody, false]);
+    expect(request.body).toBe(received!.rawBody);
 
     const { publicKey } = ok(await live.request("GET", "/v1/public-key"), 200);
     const check = (rawBody: string) =>
@@ -265,21 +266,47 @@ describe("delivery", () => {
     );
   });
 
-  it("keeps the first 64 KiB of a longer body, never half a character, and says it was cut", async () => {
-    const caller = await newCaller(live);
-    const target = await receiver(live);
-    const { webhookId } = await followedRamp(live, caller, target.url(), ["TRANSACTION_CREATED"]);
-    await target.waitFor(1);
-    const { id: deliveryId } = (await deliveries(live, caller, webhookId)).deliveries[0];
-    // "é" is two bytes: the cut at an odd byte count would fall inside one.
-    const body = `{${"é".repeat(MAX_LOGGED_BODY_BYTES)}}`;
-    const attempt = { durationMs: 1, statusCode: 204, error: null, request: { headers: {}, body } };
-    await insertAttempts(live.app.writes, [{ deliveryId, startedAt: new Date(Date.now() + 60_000), ...attempt }]);
+  it("shows each attempt's own headers with its event's body, which every attempt sent; more deliveries cost no more statements", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual, () => ({ status: 500 }));
+    const { webhookId, newRamp } = await followedSession(manual, caller, target.url());
+    const subscription = await manual.app.db.webhookSubscription.findUniqueOrThrow({ where: { id: webhookId } });
+    /** The statements the log's page costs, the fewest of three reads (a background write may land in one). */
+    const statementsOfLog = async () => {
+      const counts: number[] = [];
+      for (let read = 0; read < 3; read++) {
+        const before = manual.app.statements.count;
+        await manual.app.webhooks.deliveries(subscription, { id: webhookId, limit: 20, offset: 0 });
+        counts.push(manual.app.statements.count - before);
+      }
+      return Math.min(...counts);
+    };
+    const t0 = Date.now() + 60_000;
 
-    const logged = (await deliveries(live, caller, webhookId)).deliveries[0].attempts.at(-1).request;
-    expect(logged.bodyTruncated).toBe(true);
-    expect(logged.body).toBe(`{${"é".repeat((MAX_LOGGED_BODY_BYTES - 2) / 2)}`);
-    expect(Buffer.byteLength(logged.body)).toBe(MAX_LOGGED_BODY_BYTES - 1);
+    await newRamp();
+    await runAt(t0);
+    await runAt(t0 + RETRY_DELAYS_MS[0]);
+    const forOne = await statementsOfLog();
+    await newRamp();
+    await newRamp();
+    await runAt(t0 + RETRY_DELAYS_MS[0] + RETRY_DELAYS_MS[1]);
+    expect(await statementsOfLog()).toBe(forOne);
+
+    const log = await deliveries(manual, caller, webhookId);
+    expect(log.deliveries.map((delivery: any) => delivery.attempts.length).sort()).toEqual([1, 1, 3]);
+    expect(target.received).toHaveLength(5);
+    for (const delivery of log.deliveries) {
+      const body = await storedBody(manual, delivery.eventId);
+      for (const { request, startedAt } of delivery.attempts) {
+        const timestamp = request.headers.find(({ name }: any) => name === "x-service-timestamp").value;
+        const sent = target.received.find(
+          (received) => received.rawBody === body && received.headers["x-service-timestamp"] === timestamp,
+        );
+        expect(sent, `the attempt of ${startedAt}`).toBeDefined();
+        expect(request.body).toBe(body);
+        for (const { name, value } of request.headers) expect(sent!.headers[name], name).toBe(value);
+      }
+    }
   });
 
   it("sends only the subscribed event types, and follows a widget session's ramps", async () => {
@@ -651,7 +678,7 @@ describe("fair share of the send slots", () => {
   it("a receiver that never answers holds no more than its share; another subscription's first attempt starts at once", async () => {
     const { deliveryConcurrency, deliveryConcurrencyPerReceiver: share } = live.app.config.webhooks;
     const dead = await receiver(live, () => ({ status: 204, delayMs: 60_000 }));
-    const registerForDead = await followedSession(live, await newCaller(live), dead.url());
+    const { newRamp: registerForDead } = await followedSession(live, await newCaller(live), dead.url());
     // More than all the slots: without a share, the dead receiver would hold every one of them.
     for (let index = 0; index < deliveryConcurrency + share; index++) await registerForDead();
     await dead.waitFor(share);
@@ -711,7 +738,7 @@ describe("fair share of the send slots", () => {
     const worker = wokenByHand(isolated, recording, unanswered, { concurrency: 8, concurrencyPerReceiver: share });
     try {
       const dead = await receiver(isolated);
-      const registerForDead = await followedSession(isolated, await newCaller(isolated), dead.url());
+      const { newRamp: registerForDead } = await followedSession(isolated, await newCaller(isolated), dead.url());
       for (let index = 0; index < share + 2; index++) await registerForDead();
 
       const backlogDueBy = Date.now();
@@ -783,7 +810,7 @@ describe("send slots and settlements", () => {
     const worker = wokenByHand(isolated, gated, answering, { concurrency, concurrencyPerReceiver: concurrency });
     try {
       const target = await receiver(isolated);
-      const register = await followedSession(isolated, await newCaller(isolated), target.url());
+      const { newRamp: register } = await followedSession(isolated, await newCaller(isolated), target.url());
       const events = concurrency * UNSETTLED_PER_SEND_SLOT + 2;
       for (let index = 0; index < events; index++) await register();
 
@@ -1082,7 +1109,7 @@ describe("GraphQL", () => {
     const t0 = Date.now() + 60_000;
     await runAt(t0);
     const DELIVERIES =
-      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error request { headers { name value } body bodyTruncated } } } } } } } } }";
+      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error request { headers { name value } body } } } } } } } } }";
     const withLog = (await gql(caller, DELIVERIES)).data.webhooks.edges.find(
       (edge: any) => edge.node.id === registered[0].id,
     ).node;
