@@ -61,6 +61,8 @@ export interface ClaimedDelivery {
   roundAttempts: number;
   url: string;
   subscriptionActive: boolean;
+  /** The event's type: a test event's failure does not count towards disabling the subscription. */
+  eventType: string;
   /** The event's exact JSON body, sent as is. */
   body: string;
 }
@@ -166,18 +168,15 @@ export async function claimDeliveries(
         const subscription = delivery
           .selectFrom("WebhookSubscription")
           .whereRef("WebhookSubscription.id", "=", "WebhookDelivery.subscriptionId");
+        const event = delivery.selectFrom("RampEvent").whereRef("RampEvent.eventId", "=", "WebhookDelivery.eventId");
         return [
           "id",
           "subscriptionId",
           "roundAttempts",
           subscription.select("url").$asScalar().as("url"),
           subscription.select("isActive").$asScalar().as("subscriptionActive"),
-          delivery
-            .selectFrom("RampEvent")
-            .select("body")
-            .whereRef("RampEvent.eventId", "=", "WebhookDelivery.eventId")
-            .$asScalar()
-            .as("body"),
+          event.select("eventType").$asScalar().as("eventType"),
+          event.select("body").$asScalar().as("body"),
         ];
       }),
   );

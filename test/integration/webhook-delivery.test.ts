@@ -585,6 +585,8 @@ describe("a claim's plan", () => {
       "SEARCH WebhookSubscription USING INDEX sqlite_autoindex_WebhookSubscription_1 (id=?)",
       "CORRELATED SCALAR SUBQUERY 3",
       "SEARCH RampEvent USING INDEX RampEvent_eventId_key (eventId=?)",
+      "CORRELATED SCALAR SUBQUERY 4",
+      "SEARCH RampEvent USING INDEX RampEvent_eventId_key (eventId=?)",
     ]);
   });
 });
@@ -1017,6 +1019,48 @@ describe("test events", () => {
     const { entries, passedOver } = await readOutbox(live.app.reads, 0, 1_000_000);
     expect(entries.some((entry) => (entry.body.eventType as string) === "WEBHOOK_TEST")).toBe(false);
     expect(passedOver.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("never disables a subscription, however many fail, nor ends a run of failed ramp events when delivered", async () => {
+    const caller = await newCaller(manual);
+    let failing = true;
+    const target = await receiver(manual, () => ({ status: failing ? 500 : 204 }));
+    const { webhookId, newRamp } = await followedSession(manual, caller, target.url());
+    const subscription = () => manual.app.db.webhookSubscription.findUniqueOrThrow({ where: { id: webhookId } });
+    const latest = async () => (await deliveries(manual, caller, webhookId, "?limit=1")).deliveries[0];
+    let t = Date.now() + 60_000;
+    /** Runs what is due through a whole round of attempts. */
+    const wholeRound = async () => {
+      await runAt(t);
+      for (const delay of RETRY_DELAYS_MS) await runAt((t += delay));
+      t += 60_000;
+    };
+
+    for (let index = 0; index < FAILED_DELIVERIES_TO_DISABLE; index++)
+      ok(await sendTest(manual, caller, webhookId), 202);
+    await wholeRound();
+    const tests = (await deliveries(manual, caller, webhookId)).deliveries;
+    expect(tests.map((delivery: any) => [delivery.eventType, delivery.status, delivery.attempts.length])).toEqual(
+      Array(FAILED_DELIVERIES_TO_DISABLE).fill(["WEBHOOK_TEST", "failed", RETRY_DELAYS_MS.length + 1]),
+    );
+    expect(await subscription()).toMatchObject({ isActive: true, consecutiveFailures: 0 });
+
+    for (let index = 0; index < FAILED_DELIVERIES_TO_DISABLE - 1; index++) await newRamp();
+    await wholeRound();
+    const runOfFailures = { isActive: true, consecutiveFailures: FAILED_DELIVERIES_TO_DISABLE - 1 };
+    expect(await subscription()).toMatchObject(runOfFailures);
+    failing = false;
+    ok(await sendTest(manual, caller, webhookId), 202);
+    await runAt((t += 1_000));
+    expect(await latest()).toMatchObject({ eventType: "WEBHOOK_TEST", status: "delivered" });
+    expect(await subscription()).toMatchObject(runOfFailures);
+
+    // Ramp events still disable it.
+    failing = true;
+    await newRamp();
+    await wholeRound();
+    expect(await latest()).toMatchObject({ eventType: "TRANSACTION_CREATED", status: "failed" });
+    expect(await subscription()).toMatchObject({ isActive: false, consecutiveFailures: FAILED_DELIVERIES_TO_DISABLE });
   });
 
   it("answers 404 for another profile's webhook and refuses a disabled one, queueing nothing", async () => {
