@@ -1,7 +1,7 @@
 // Attempts take time-ordered UUIDs (version 7), as deliveries do (delivery-repo.ts says why).
 import { v7 as timeOrderedUuid } from "uuid";
 import { insertRows, query } from "../db/query.js";
-import type { Writes } from "../db/statements.js";
+import type { StatementTx } from "../db/statements.js";
 
 /**
  * One send's record, with the headers it sent. Not its body: that is the event's (RampEvent.body), sent byte for
@@ -17,24 +17,29 @@ export interface AttemptRecord {
 }
 
 /**
- * Logs sends in one insert. A delivery that is gone (its subscription deleted meanwhile) would fail that insert
- * as a whole: then each send is logged alone, unless its delivery is gone.
+ * Logs sends in one insert, in the transaction that settles them. A delivery that is gone (its subscription deleted
+ * while it was sent) fails that insert, and with it the transaction: `insertAttemptsOfExisting` logs the others.
  */
-export async function insertAttempts(writes: Writes, attempts: readonly AttemptRecord[]): Promise<void> {
-  const rows = attempts.map(({ requestHeaders, ...attempt }) => ({
-    id: timeOrderedUuid(),
-    ...attempt,
-    requestHeaders: JSON.stringify(requestHeaders),
-  }));
-  await writes
-    .run(insertRows("WebhookDeliveryAttempt", rows))
-    .catch(() => Promise.all(rows.map((row) => insertAttempt(writes, row))));
+export async function insertAttempts(tx: Pick<StatementTx, "run">, attempts: readonly AttemptRecord[]): Promise<void> {
+  await tx.run(insertRows("WebhookDeliveryAttempt", attempts.map(attemptRow)));
+}
+
+/** Logs each send alone, unless its delivery is gone: for a transaction in which `insertAttempts` failed. */
+export async function insertAttemptsOfExisting(
+  tx: Pick<StatementTx, "run">,
+  attempts: readonly AttemptRecord[],
+): Promise<void> {
+  for (const attempt of attempts) await insertAttempt(tx, attemptRow(attempt));
+}
+
+function attemptRow({ requestHeaders, ...attempt }: AttemptRecord): AttemptRow {
+  return { id: timeOrderedUuid(), ...attempt, requestHeaders: JSON.stringify(requestHeaders) };
 }
 
 type AttemptRow = Omit<AttemptRecord, "requestHeaders"> & { id: string; requestHeaders: string };
 
-async function insertAttempt(writes: Writes, row: AttemptRow): Promise<void> {
-  await writes.run(
+async function insertAttempt(tx: Pick<StatementTx, "run">, row: AttemptRow): Promise<void> {
+  await tx.run(
     query
       .insertInto("WebhookDeliveryAttempt")
       .columns(["id", "deliveryId", "startedAt", "durationMs", "statusCode", "error", "requestHeaders"])

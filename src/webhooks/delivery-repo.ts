@@ -231,7 +231,7 @@ export interface Settled {
  * deleted). One statement for them all: on PostgreSQL each statement is a round trip and a commit of its own.
  */
 export async function settleDeliveries(
-  writes: Writes,
+  writes: Pick<StatementTx, "run">,
   claims: readonly { id: string; token: string }[],
   outcome: Settled,
 ): Promise<number> {
@@ -253,7 +253,10 @@ export async function settleDeliveries(
 }
 
 /** A delivered event ends its subscription's run of failures. */
-export async function resetFailures(writes: Writes, subscriptionIds: readonly string[]): Promise<void> {
+export async function resetFailures(
+  writes: Pick<StatementTx, "run">,
+  subscriptionIds: readonly string[],
+): Promise<void> {
   await writes.run(
     query
       .updateTable("WebhookSubscription")

@@ -5,7 +5,7 @@ import type { Db } from "../db/client.js";
 import type { Writes } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { PollLoop } from "../workers/poll-loop.js";
-import { insertAttempts, type AttemptRecord } from "./attempt-log.js";
+import { insertAttempts, insertAttemptsOfExisting, type AttemptRecord } from "./attempt-log.js";
 import * as repo from "./delivery-repo.js";
 import { deliveryHeaders, type WebhookSender } from "./sender.js";
 import { WEBHOOK_TEST_EVENT } from "./types.js";
@@ -27,7 +27,7 @@ const LEASE_RENEWAL_MS = 1_000;
 /**
  * Sends that finish within this long of each other settle together: on SQLite one commit writes whole
  * pages of the log, the deliveries and their indexes, so settling alone cost each send several of them; on
- * PostgreSQL each statement is a round trip and a commit, so the turn's settlements share their statements.
+ * PostgreSQL each statement is a round trip, so the turn's settlements share their statements and one commit.
  */
 const SETTLE_WINDOW_MS = 20;
 /**
@@ -338,9 +338,10 @@ export class WebhookDeliveryWorker {
 
   /**
    * Records the sends, settles their deliveries (one statement for those alike) and ends the runs of failures of
-   * the receivers that took a ramp event, whoever settles it: they are alive. Outcomes are counted as the database
-   * records them: a claim that lapsed meanwhile is another worker's to settle. Test events stay out of the runs
-   * of failures either way: a developer's tests against a receiver that is down do not disable the subscription.
+   * the receivers that took a ramp event, whoever settles it (they are alive), all in one transaction. Outcomes are
+   * counted as the database records them: a claim that lapsed meanwhile is another worker's to settle. Test events
+   * stay out of the runs of failures either way: a developer's tests against a receiver that is down do not disable
+   * the subscription.
    */
   private async settleTogether(settlements: readonly Settlement[]): Promise<void> {
     const { writes } = this.database;
@@ -363,14 +364,18 @@ export class WebhookDeliveryWorker {
       ...new Set(settlements.filter(({ ok, test }) => ok && !test).map(({ subscriptionId }) => subscriptionId)),
     ];
     const groups = [...alike.values()];
-    const [settled] = await Promise.all([
-      Promise.all(groups.map(({ claims, outcome }) => repo.settleDeliveries(writes, claims, outcome))),
-      insertAttempts(
-        writes,
-        settlements.map(({ attempt }) => attempt),
-      ),
-      alive.length > 0 && repo.resetFailures(writes, alive),
-    ]);
+    const attempts = settlements.map(({ attempt }) => attempt);
+    // One transaction, so that no delivery is settled without its attempt logged.
+    const store = (logAttempts: typeof insertAttempts) =>
+      writes.transaction(async (tx) => {
+        const settled: number[] = [];
+        for (const { claims, outcome } of groups) settled.push(await repo.settleDeliveries(tx, claims, outcome));
+        await logAttempts(tx, attempts);
+        if (alive.length > 0) await repo.resetFailures(tx, alive);
+        return settled;
+      });
+    // A delivery deleted while it was sent fails the attempts' insert: then each attempt is logged unless it is gone.
+    const settled = await store(insertAttempts).catch(() => store(insertAttemptsOfExisting));
     for (const [index, { countedAgainst, outcome }] of groups.entries()) {
       for (let count = 0; count < settled[index]!; count++) {
         this.countOutcome(outcome.status === "pending" ? "retry_scheduled" : outcome.status);

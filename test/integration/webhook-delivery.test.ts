@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawSql } from "../support/raw-sql.js";
 import { textOf, type Statement } from "../../src/db/query.js";
 import { claimDeliveries, enqueueTestDelivery, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
-import type { Writes } from "../../src/db/statements.js";
+import type { StatementTx, Writes } from "../../src/db/statements.js";
 import {
   CLAIM_LEASE_MS,
   FAILED_DELIVERIES_TO_DISABLE,
@@ -169,6 +169,7 @@ function wokenByHand(
   writes: Writes,
   sender: WebhookSender,
   slots: { concurrency: number; concurrencyPerReceiver: number },
+  clock?: () => Date,
 ): WebhookDeliveryWorker {
   const settings = { engine: t.app.config.database.engine, pollMs: 60_000, timeoutMs: TIMEOUT_MS, ...slots };
   return new WebhookDeliveryWorker(
@@ -178,6 +179,7 @@ function wokenByHand(
     settings,
     t.app.log,
     () => undefined,
+    clock,
   );
 }
 
@@ -791,15 +793,31 @@ describe("send slots and settlements", () => {
     // Its own app, so that its queue holds only this test's deliveries.
     const isolated = await startTestApp(env, { seams: { resolveHost: resolver, webhookCa: testCertificates().ca } });
     const { db, writes } = isolated.app;
-    // Settlements wait at this gate (a slow database); every other write goes through.
+    // Settlements wait at this gate (a slow database); every other write goes through. A settlement's transaction
+    // meets it at its first statement: it is given up there, before it holds anything, and run once the gate opens.
     let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let gateOpen = false;
+    const gate = new Promise<void>((resolve) => (openGate = resolve)).then(() => (gateOpen = true));
+    const atGate = new Error("at the gate");
     const gated: Writes = {
-      run: async (statement: Statement) => {
-        if (textOf(statement)[0].includes(`set "status" = $1`)) await gate;
-        return writes.run(statement);
+      run: (statement: Statement) => writes.run(statement),
+      transaction: async (work) => {
+        const run = () =>
+          writes.transaction((tx) =>
+            work({
+              ...tx,
+              run: async (statement: Statement) => {
+                if (!gateOpen && textOf(statement)[0].includes(`set "status" = $1`)) throw atGate;
+                return tx.run(statement);
+              },
+            }),
+          );
+        return run().catch(async (error: unknown) => {
+          if (error !== atGate) throw error;
+          await gate;
+          return run();
+        });
       },
-      transaction: (work) => writes.transaction(work),
     };
     const sentTo: string[] = [];
     const answering = {
@@ -837,6 +855,90 @@ describe("send slots and settlements", () => {
     } finally {
       openGate();
       await worker.stop();
+      await isolated.close();
+    }
+  });
+});
+
+describe("settlements", () => {
+  it("settle a delivery and log its attempt together or not at all; a delivery deleted meanwhile leaves the others' to be stored", async () => {
+    // Its own app, so that its queue holds only this test's deliveries.
+    const isolated = await startTestApp(env, { seams: { resolveHost: resolver, webhookCa: testCertificates().ca } });
+    const { db, writes } = isolated.app;
+    let attemptLogFails = true;
+    /** Runs statements on `on`, failing every insert into the attempt log while `attemptLogFails`. */
+    const failingLog = (on: Pick<StatementTx, "run">) => async (statement: Statement) => {
+      if (attemptLogFails && textOf(statement)[0].startsWith(`insert into "WebhookDeliveryAttempt"`))
+        throw new Error("the attempt log is unavailable");
+      return on.run(statement);
+    };
+    const failing: Writes = {
+      run: failingLog(writes),
+      transaction: (work) => writes.transaction((tx) => work({ ...tx, run: failingLog(tx) })),
+    };
+    // Sends wait for `answer`, so that a subscription can be deleted while its event is being sent.
+    let answer!: () => void;
+    let answered = Promise.resolve();
+    const sentTo: string[] = [];
+    const holding = {
+      send: async (url: string): Promise<SendOutcome> => {
+        sentTo.push(url);
+        await answered;
+        return { ok: true, statusCode: 204, error: null, durationMs: 1 };
+      },
+    } as unknown as WebhookSender;
+    /** Sends what is due, answering once both sends are under way, after `meanwhile`. */
+    const sendBoth = async (worker: WebhookDeliveryWorker, meanwhile = async () => {}) => {
+      sentTo.length = 0;
+      answered = new Promise<void>((resolve) => (answer = resolve));
+      const pass = worker.runOnce();
+      await waitFor(
+        async () => sentTo.length,
+        (sent) => sent === 2,
+        "both sends under way",
+      );
+      await meanwhile();
+      answer();
+      await pass;
+    };
+    const slots = { concurrency: 2, concurrencyPerReceiver: 2 };
+    const worker = wokenByHand(isolated, failing, holding, slots);
+    // Once the first worker's claims have lapsed.
+    const later = wokenByHand(isolated, failing, holding, slots, () => new Date(Date.now() + CLAIM_LEASE_MS));
+    try {
+      const target = await receiver(isolated);
+      const keptBy = await newCaller(isolated);
+      const removedBy = await newCaller(isolated);
+      const kept = await followedSession(isolated, keptBy, target.url("/kept"));
+      const removed = await followedSession(isolated, removedBy, target.url("/removed"));
+      await kept.newRamp();
+      await removed.newRamp();
+      const stored = async () =>
+        (await db.webhookDelivery.findMany({ include: { attempts: true } }))
+          .map((delivery) => [
+            delivery.subscriptionId,
+            delivery.status,
+            delivery.roundAttempts,
+            delivery.attempts.length,
+          ])
+          .sort();
+
+      await sendBoth(worker);
+      // Neither settled nor logged: the claims stand until they lapse, and the events are sent again.
+      expect(await stored()).toEqual(
+        [
+          [kept.webhookId, "pending", 0, 0],
+          [removed.webhookId, "pending", 0, 0],
+        ].sort(),
+      );
+
+      attemptLogFails = false;
+      await sendBoth(later, async () => {
+        ok(await isolated.request("DELETE", `/v1/webhook/${removed.webhookId}`, { headers: removedBy.secret }), 200);
+      });
+      expect(await stored()).toEqual([[kept.webhookId, "delivered", 1, 1]]);
+    } finally {
+      await Promise.all([worker.stop(), later.stop()]);
       await isolated.close();
     }
   });
