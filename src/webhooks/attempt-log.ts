@@ -1,67 +1,48 @@
 // Attempts take time-ordered UUIDs (version 7), as deliveries do (delivery-repo.ts says why).
 import { v7 as timeOrderedUuid } from "uuid";
 import { insertRows, query } from "../db/query.js";
-import type { Writes } from "../db/statements.js";
+import type { StatementTx } from "../db/statements.js";
 
-/** One send's record, with the request it sent. */
+/**
+ * One send's record, with the headers it sent. Not its body: that is the event's (RampEvent.body), sent byte for
+ * byte, which the log reads from there.
+ */
 export interface AttemptRecord {
   deliveryId: string;
   startedAt: Date;
   durationMs: number;
   statusCode: number | null;
   error: string | null;
-  request: { headers: Record<string, string>; body: string };
+  requestHeaders: Record<string, string>;
 }
-
-/** Bytes of a request's body the log keeps at most: a longer body is cut there, and marked as cut. */
-export const MAX_LOGGED_BODY_BYTES = 64 * 1024;
 
 /**
- * Logs sends in one insert. A delivery that is gone (its subscription deleted meanwhile) would fail that insert
- * as a whole: then each send is logged alone, unless its delivery is gone.
+ * Logs sends in one insert, in the transaction that settles them. A delivery that is gone (its subscription deleted
+ * while it was sent) fails that insert, and with it the transaction: `insertAttemptsOfExisting` logs the others.
  */
-export async function insertAttempts(writes: Writes, attempts: readonly AttemptRecord[]): Promise<void> {
-  const rows = attempts.map(({ request, ...attempt }) => ({
-    id: timeOrderedUuid(),
-    ...attempt,
-    requestHeaders: JSON.stringify(request.headers),
-    ...loggedBody(request.body),
-  }));
-  await writes
-    .run(insertRows("WebhookDeliveryAttempt", rows))
-    .catch(() => Promise.all(rows.map((row) => insertAttempt(writes, row))));
+export async function insertAttempts(tx: Pick<StatementTx, "run">, attempts: readonly AttemptRecord[]): Promise<void> {
+  await tx.run(insertRows("WebhookDeliveryAttempt", attempts.map(attemptRow)));
 }
 
-/** The body as the log keeps it: whole, or its first MAX_LOGGED_BODY_BYTES (never half a character). */
-function loggedBody(body: string): { requestBody: string; requestBodyTruncated: boolean } {
-  const bytes = Buffer.from(body);
-  if (bytes.length <= MAX_LOGGED_BODY_BYTES) return { requestBody: body, requestBodyTruncated: false };
-  const cut = bytes
-    .subarray(0, MAX_LOGGED_BODY_BYTES)
-    .toString()
-    .replace(/\uFFFD+$/, "");
-  return { requestBody: cut, requestBodyTruncated: true };
+/** Logs each send alone, unless its delivery is gone: for a transaction in which `insertAttempts` failed. */
+export async function insertAttemptsOfExisting(
+  tx: Pick<StatementTx, "run">,
+  attempts: readonly AttemptRecord[],
+): Promise<void> {
+  for (const attempt of attempts) await insertAttempt(tx, attemptRow(attempt));
 }
 
-type AttemptRow = Omit<AttemptRecord, "request"> & { id: string; requestHeaders: string } & ReturnType<
-    typeof loggedBody
-  >;
+function attemptRow({ requestHeaders, ...attempt }: AttemptRecord): AttemptRow {
+  return { id: timeOrderedUuid(), ...attempt, requestHeaders: JSON.stringify(requestHeaders) };
+}
 
-async function insertAttempt(writes: Writes, row: AttemptRow): Promise<void> {
-  await writes.run(
+type AttemptRow = Omit<AttemptRecord, "requestHeaders"> & { id: string; requestHeaders: string };
+
+async function insertAttempt(tx: Pick<StatementTx, "run">, row: AttemptRow): Promise<void> {
+  await tx.run(
     query
       .insertInto("WebhookDeliveryAttempt")
-      .columns([
-        "id",
-        "deliveryId",
-        "startedAt",
-        "durationMs",
-        "statusCode",
-        "error",
-        "requestHeaders",
-        "requestBody",
-        "requestBodyTruncated",
-      ])
+      .columns(["id", "deliveryId", "startedAt", "durationMs", "statusCode", "error", "requestHeaders"])
       .expression(
         query
           .selectNoFrom((select) => [
@@ -72,8 +53,6 @@ async function insertAttempt(writes: Writes, row: AttemptRow): Promise<void> {
             select.val(row.statusCode).as("statusCode"),
             select.val(row.error).as("error"),
             select.val(row.requestHeaders).as("requestHeaders"),
-            select.val(row.requestBody).as("requestBody"),
-            select.val(row.requestBodyTruncated).as("requestBodyTruncated"),
           ])
           .where((select) =>
             select.exists(

@@ -3,6 +3,7 @@
 // entries took pages of their own: a settlement batch wrote about two more pages per delivery to SQLite's log.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
+import type { Prisma } from "../generated/prisma/client.js";
 import { v7 as timeOrderedUuid } from "uuid";
 import { insertRows, query, rowLimit } from "../db/query.js";
 import { deleteBatch, type Reads, type RowCondition, type StatementTx, type Writes } from "../db/statements.js";
@@ -60,6 +61,8 @@ export interface ClaimedDelivery {
   roundAttempts: number;
   url: string;
   subscriptionActive: boolean;
+  /** The event's type: a test event's failure does not count towards disabling the subscription. */
+  eventType: string;
   /** The event's exact JSON body, sent as is. */
   body: string;
 }
@@ -165,18 +168,15 @@ export async function claimDeliveries(
         const subscription = delivery
           .selectFrom("WebhookSubscription")
           .whereRef("WebhookSubscription.id", "=", "WebhookDelivery.subscriptionId");
+        const event = delivery.selectFrom("RampEvent").whereRef("RampEvent.eventId", "=", "WebhookDelivery.eventId");
         return [
           "id",
           "subscriptionId",
           "roundAttempts",
           subscription.select("url").$asScalar().as("url"),
           subscription.select("isActive").$asScalar().as("subscriptionActive"),
-          delivery
-            .selectFrom("RampEvent")
-            .select("body")
-            .whereRef("RampEvent.eventId", "=", "WebhookDelivery.eventId")
-            .$asScalar()
-            .as("body"),
+          event.select("eventType").$asScalar().as("eventType"),
+          event.select("body").$asScalar().as("body"),
         ];
       }),
   );
@@ -231,7 +231,7 @@ export interface Settled {
  * deleted). One statement for them all: on PostgreSQL each statement is a round trip and a commit of its own.
  */
 export async function settleDeliveries(
-  writes: Writes,
+  writes: Pick<StatementTx, "run">,
   claims: readonly { id: string; token: string }[],
   outcome: Settled,
 ): Promise<number> {
@@ -253,7 +253,10 @@ export async function settleDeliveries(
 }
 
 /** A delivered event ends its subscription's run of failures. */
-export async function resetFailures(writes: Writes, subscriptionIds: readonly string[]): Promise<void> {
+export async function resetFailures(
+  writes: Pick<StatementTx, "run">,
+  subscriptionIds: readonly string[],
+): Promise<void> {
   await writes.run(
     query
       .updateTable("WebhookSubscription")
@@ -290,14 +293,23 @@ async function failPending(tx: Queryable, subscriptionId: string): Promise<void>
   });
 }
 
-/** A subscription's deliveries, newest first, with every attempt (oldest first). */
+/**
+ * A delivery as the log shows it: its event's type and body (every attempt sent that body, byte for byte) and every
+ * attempt, oldest first. The ORM reads each relation for a whole page at once, never per delivery.
+ */
+const asLogged = {
+  event: { select: { eventType: true, body: true } },
+  attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] },
+} satisfies Prisma.WebhookDeliveryInclude;
+
+/** A subscription's deliveries, newest first, as the log shows them. */
 export function listDeliveries(db: Queryable, subscriptionId: string, page: { limit: number; offset: number }) {
   return db.webhookDelivery.findMany({
     where: { subscriptionId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     skip: page.offset,
     take: page.limit,
-    include: { event: { select: { eventType: true } }, attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
+    include: asLogged,
   });
 }
 export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
@@ -309,15 +321,14 @@ export function countDeliveries(db: Queryable, subscriptionId: string): Promise<
 export function findDelivery(db: Queryable, id: string, subscriptionId: string) {
   return db.webhookDelivery.findFirst({
     where: { id, subscriptionId },
-    include: { event: { select: { eventType: true } }, attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
+    include: asLogged,
   });
 }
 
 /**
  * Queues a test event for the subscription: the event (which reports on no ramp) and its one delivery, written
- * together, due now. The delivery, as the log shows it.
+ * together, due now. The delivery, as the log shows it; null when the subscription was deleted since it was read.
  */
-/** Queues a test event's delivery; null when the subscription was deleted since it was read. */
 export async function enqueueTestDelivery(
   db: Queryable,
   subscription: { id: string; quoteId: string | null; sessionId: string | null },
@@ -345,7 +356,7 @@ export async function enqueueTestDelivery(
       createdAt: at,
       updatedAt: at,
     },
-    include: { event: { select: { eventType: true } }, attempts: true },
+    include: asLogged,
   });
   return created.catch((error: unknown) => {
     if (isMissingRelation(error)) return null;

@@ -5,9 +5,10 @@ import type { Db } from "../db/client.js";
 import type { Writes } from "../db/statements.js";
 import { inTransaction } from "../db/tx.js";
 import { PollLoop } from "../workers/poll-loop.js";
-import { insertAttempts, type AttemptRecord } from "./attempt-log.js";
+import { insertAttempts, insertAttemptsOfExisting, type AttemptRecord } from "./attempt-log.js";
 import * as repo from "./delivery-repo.js";
 import { signedDeliveryHeaders, type WebhookSender } from "./sender.js";
+import { WEBHOOK_TEST_EVENT } from "./types.js";
 
 /**
  * Waits before each retry of a failed send (CONTRACT.md, Webhooks): a round is at most 5 attempts, one send
@@ -26,7 +27,7 @@ const LEASE_RENEWAL_MS = 1_000;
 /**
  * Sends that finish within this long of each other settle together: on SQLite one commit writes whole
  * pages of the log, the deliveries and their indexes, so settling alone cost each send several of them; on
- * PostgreSQL each statement is a round trip and a commit, so the turn's settlements share their statements.
+ * PostgreSQL each statement is a round trip, so the turn's settlements share their statements and one commit.
  */
 const SETTLE_WINDOW_MS = 20;
 /**
@@ -65,6 +66,8 @@ export type Signer = (timestamp: number, rawBody: string) => Promise<string>;
 interface Settlement {
   claim: { id: string; token: string };
   subscriptionId: string;
+  /** A test event's: its outcome neither counts a failure against the subscription nor ends a run of them. */
+  test: boolean;
   ok: boolean;
   retryDelayMs: number | undefined;
   attempt: AttemptRecord;
@@ -303,6 +306,7 @@ export class WebhookDeliveryWorker {
     await this.settle({
       claim,
       subscriptionId: delivery.subscriptionId,
+      test: delivery.eventType === WEBHOOK_TEST_EVENT,
       ok: outcome.ok,
       retryDelayMs: RETRY_DELAYS_MS[delivery.roundAttempts],
       attempt: {
@@ -311,7 +315,7 @@ export class WebhookDeliveryWorker {
         durationMs,
         statusCode,
         error,
-        request: { headers, body: delivery.body },
+        requestHeaders: headers,
       },
     });
   }
@@ -333,36 +337,48 @@ export class WebhookDeliveryWorker {
 
   /**
    * Records the sends, settles their deliveries (one statement for those alike) and ends the runs of failures of
-   * the receivers that took an event, whoever settles it: they are alive. Outcomes are counted as the database
-   * records them: a claim that lapsed meanwhile is another worker's to settle.
+   * the receivers that took a ramp event, whoever settles it (they are alive), all in one transaction. Outcomes are
+   * counted as the database records them: a claim that lapsed meanwhile is another worker's to settle. Test events
+   * stay out of the runs of failures either way: a developer's tests against a receiver that is down do not disable
+   * the subscription.
    */
   private async settleTogether(settlements: readonly Settlement[]): Promise<void> {
     const { writes } = this.database;
     const at = this.clock();
-    const alike = new Map<string, { subscriptionId: string; outcome: repo.Settled; claims: Settlement["claim"][] }>();
-    for (const { claim, subscriptionId, ok, retryDelayMs } of settlements) {
+    const alike = new Map<
+      string,
+      { countedAgainst: string | null; outcome: repo.Settled; claims: Settlement["claim"][] }
+    >();
+    for (const { claim, subscriptionId, test, ok, retryDelayMs } of settlements) {
       const status = ok ? "delivered" : retryDelayMs !== undefined ? "pending" : "failed";
       const retryAt = status === "pending" ? new Date(at.getTime() + retryDelayMs!) : null;
       // Failures count against their subscription: settled by subscription, so that each count is known.
-      const key = status === "failed" ? `failed ${subscriptionId}` : `${status} ${retryAt?.getTime()}`;
-      const group = alike.get(key) ?? { subscriptionId, outcome: { status, retryAt, at }, claims: [] };
+      const countedAgainst = status === "failed" && !test ? subscriptionId : null;
+      const key = countedAgainst ? `failed ${countedAgainst}` : `${status} ${retryAt?.getTime()}`;
+      const group = alike.get(key) ?? { countedAgainst, outcome: { status, retryAt, at }, claims: [] };
       group.claims.push(claim);
       alike.set(key, group);
     }
-    const alive = [...new Set(settlements.filter(({ ok }) => ok).map(({ subscriptionId }) => subscriptionId))];
+    const alive = [
+      ...new Set(settlements.filter(({ ok, test }) => ok && !test).map(({ subscriptionId }) => subscriptionId)),
+    ];
     const groups = [...alike.values()];
-    const [settled] = await Promise.all([
-      Promise.all(groups.map(({ claims, outcome }) => repo.settleDeliveries(writes, claims, outcome))),
-      insertAttempts(
-        writes,
-        settlements.map(({ attempt }) => attempt),
-      ),
-      alive.length > 0 && repo.resetFailures(writes, alive),
-    ]);
-    for (const [index, { subscriptionId, outcome }] of groups.entries()) {
+    const attempts = settlements.map(({ attempt }) => attempt);
+    // One transaction, so that no delivery is settled without its attempt logged.
+    const store = (logAttempts: typeof insertAttempts) =>
+      writes.transaction(async (tx) => {
+        const settled: number[] = [];
+        for (const { claims, outcome } of groups) settled.push(await repo.settleDeliveries(tx, claims, outcome));
+        await logAttempts(tx, attempts);
+        if (alive.length > 0) await repo.resetFailures(tx, alive);
+        return settled;
+      });
+    // A delivery deleted while it was sent fails the attempts' insert: then each attempt is logged unless it is gone.
+    const settled = await store(insertAttempts).catch(() => store(insertAttemptsOfExisting));
+    for (const [index, { countedAgainst, outcome }] of groups.entries()) {
       for (let count = 0; count < settled[index]!; count++) {
         this.countOutcome(outcome.status === "pending" ? "retry_scheduled" : outcome.status);
-        if (outcome.status === "failed") await this.countFailure(subscriptionId, at);
+        if (countedAgainst) await this.countFailure(countedAgainst, at);
       }
     }
   }

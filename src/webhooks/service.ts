@@ -217,15 +217,19 @@ function deliveryView(row: deliveryRepo.DeliveryRow): WebhookDeliveryView {
     eventId: row.eventId,
     eventType: row.event.eventType as DeliveredEventType,
     status: row.status as deliveryRepo.DeliveryStatus,
-    attempts: row.attempts.map(attemptView),
+    attempts: row.attempts.map((attempt) => attemptView(attempt, row.event.body)),
     nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
     deliveredAt: row.deliveredAt,
     createdAt: row.createdAt,
   };
 }
 
-function attemptView(attempt: deliveryRepo.DeliveryRow["attempts"][number]): WebhookDeliveryView["attempts"][number] {
-  const { startedAt, durationMs, statusCode, error, requestHeaders, requestBody, requestBodyTruncated } = attempt;
+/** An attempt with the request it sent: its own headers, and the event's body, which every attempt sends as is. */
+function attemptView(
+  attempt: deliveryRepo.DeliveryRow["attempts"][number],
+  body: string,
+): WebhookDeliveryView["attempts"][number] {
+  const { startedAt, durationMs, statusCode, error, requestHeaders } = attempt;
   const headers = requestHeaders === null ? null : (JSON.parse(requestHeaders) as Record<string, string>);
   return {
     startedAt,
@@ -233,13 +237,7 @@ function attemptView(attempt: deliveryRepo.DeliveryRow["attempts"][number]): Web
     statusCode,
     error,
     request:
-      headers === null
-        ? null
-        : {
-            headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
-            body: requestBody ?? "",
-            bodyTruncated: requestBodyTruncated,
-          },
+      headers === null ? null : { headers: Object.entries(headers).map(([name, value]) => ({ name, value })), body },
   };
 }
 

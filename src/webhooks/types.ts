@@ -78,8 +78,7 @@ const sentRequest = outputObject(
     headers: z
       .array(requestHeader)
       .describe("Every header of ours (X-Service-Timestamp, X-Service-Signature, Content-Type, User-Agent)."),
-    body: z.string().describe("The body exactly as sent, unless bodyTruncated."),
-    bodyTruncated: z.boolean().describe("True when the body was over 64 KiB: the log keeps its first 64 KiB."),
+    body: z.string().describe("The body exactly as sent: the event's, the same in every attempt."),
   },
 );
 

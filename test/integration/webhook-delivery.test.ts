@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawSql } from "../support/raw-sql.js";
 import { textOf, type Statement } from "../../src/db/query.js";
 import { claimDeliveries, enqueueTestDelivery, findDueDeliveries } from "../../src/webhooks/delivery-repo.js";
-import type { Writes } from "../../src/db/statements.js";
+import type { StatementTx, Writes } from "../../src/db/statements.js";
 import {
   CLAIM_LEASE_MS,
   FAILED_DELIVERIES_TO_DISABLE,
@@ -23,7 +23,6 @@ import {
 } from "../support/webhook-receiver.js";
 import { BUY_QUOTE, EVM_ADDRESS, expectError, ok, sleep, waitFor } from "../support/kit.js";
 import { verifyWebhook } from "@ramp-gateway/webhook-receiver";
-import { insertAttempts, MAX_LOGGED_BODY_BYTES } from "../../src/webhooks/attempt-log.js";
 import { readOutbox } from "../../src/events/outbox.js";
 // The package's source: it is what a receiver built from this tree runs.
 import { verifyWebhook as verifyReceived } from "../../packages/webhook-receiver/src/index.js";
@@ -132,8 +131,8 @@ async function followedRamp(t: TestApp, caller: Caller, url: string, events?: st
   return { quoteId, webhookId, rampId };
 }
 
-/** A widget session followed by a subscription at `url`; each call of the answer registers one more ramp in it. */
-async function followedSession(t: TestApp, caller: Caller, url: string): Promise<() => Promise<string>> {
+/** A widget session followed by a subscription at `url`, and `newRamp`, which registers one more ramp in it. */
+async function followedSession(t: TestApp, caller: Caller, url: string) {
   const session = ok(
     await t.request("POST", "/v1/session/create", {
       headers: caller.secret,
@@ -141,9 +140,11 @@ async function followedSession(t: TestApp, caller: Caller, url: string): Promise
     }),
     201,
   );
-  await subscribe(t, caller, { url, sessionId: session.sessionId });
-  return async () => register(t, caller, await quote(t, caller), { sessionId: session.sessionId });
+  const webhookId = await subscribe(t, caller, { url, sessionId: session.sessionId });
+  const newRamp = async () => register(t, caller, await quote(t, caller), { sessionId: session.sessionId });
+  return { webhookId, newRamp };
 }
+
 async function deliveries(t: TestApp, caller: Caller, webhookId: string, query = "") {
   return ok(await t.request("GET", `/v1/webhook/${webhookId}/deliveries${query}`, { headers: caller.secret }), 200);
 }
@@ -168,6 +169,7 @@ function wokenByHand(
   writes: Writes,
   sender: WebhookSender,
   slots: { concurrency: number; concurrencyPerReceiver: number },
+  clock?: () => Date,
 ): WebhookDeliveryWorker {
   const settings = { engine: t.app.config.database.engine, pollMs: 60_000, timeoutMs: TIMEOUT_MS, ...slots };
   return new WebhookDeliveryWorker(
@@ -177,6 +179,7 @@ function wokenByHand(
     settings,
     t.app.log,
     () => undefined,
+    clock,
   );
 }
 
@@ -248,7 +251,7 @@ describe("delivery", () => {
       "x-service-timestamp",
     ]);
     for (const [name, value] of Object.entries(headers)) expect(received!.headers[name], name).toBe(value);
-    expect([request.body, request.bodyTruncated]).toEqual([received!.rawBody, false]);
+    expect(request.body).toBe(received!.rawBody);
 
     const { publicKey } = ok(await live.request("GET", "/v1/public-key"), 200);
     const check = (rawBody: string) =>
@@ -265,21 +268,47 @@ describe("delivery", () => {
     );
   });
 
-  it("keeps the first 64 KiB of a longer body, never half a character, and says it was cut", async () => {
-    const caller = await newCaller(live);
-    const target = await receiver(live);
-    const { webhookId } = await followedRamp(live, caller, target.url(), ["TRANSACTION_CREATED"]);
-    await target.waitFor(1);
-    const { id: deliveryId } = (await deliveries(live, caller, webhookId)).deliveries[0];
-    // "é" is two bytes: the cut at an odd byte count would fall inside one.
-    const body = `{${"é".repeat(MAX_LOGGED_BODY_BYTES)}}`;
-    const attempt = { durationMs: 1, statusCode: 204, error: null, request: { headers: {}, body } };
-    await insertAttempts(live.app.writes, [{ deliveryId, startedAt: new Date(Date.now() + 60_000), ...attempt }]);
+  it("shows each attempt's own headers with its event's body, which every attempt sent; more deliveries cost no more statements", async () => {
+    const caller = await newCaller(manual);
+    const target = await receiver(manual, () => ({ status: 500 }));
+    const { webhookId, newRamp } = await followedSession(manual, caller, target.url());
+    const subscription = await manual.app.db.webhookSubscription.findUniqueOrThrow({ where: { id: webhookId } });
+    /** The statements the log's page costs, the fewest of three reads (a background write may land in one). */
+    const statementsOfLog = async () => {
+      const counts: number[] = [];
+      for (let read = 0; read < 3; read++) {
+        const before = manual.app.statements.count;
+        await manual.app.webhooks.deliveries(subscription, { id: webhookId, limit: 20, offset: 0 });
+        counts.push(manual.app.statements.count - before);
+      }
+      return Math.min(...counts);
+    };
+    const t0 = Date.now() + 60_000;
 
-    const logged = (await deliveries(live, caller, webhookId)).deliveries[0].attempts.at(-1).request;
-    expect(logged.bodyTruncated).toBe(true);
-    expect(logged.body).toBe(`{${"é".repeat((MAX_LOGGED_BODY_BYTES - 2) / 2)}`);
-    expect(Buffer.byteLength(logged.body)).toBe(MAX_LOGGED_BODY_BYTES - 1);
+    await newRamp();
+    await runAt(t0);
+    await runAt(t0 + RETRY_DELAYS_MS[0]);
+    const forOne = await statementsOfLog();
+    await newRamp();
+    await newRamp();
+    await runAt(t0 + RETRY_DELAYS_MS[0] + RETRY_DELAYS_MS[1]);
+    expect(await statementsOfLog()).toBe(forOne);
+
+    const log = await deliveries(manual, caller, webhookId);
+    expect(log.deliveries.map((delivery: any) => delivery.attempts.length).sort()).toEqual([1, 1, 3]);
+    expect(target.received).toHaveLength(5);
+    for (const delivery of log.deliveries) {
+      const body = await storedBody(manual, delivery.eventId);
+      for (const { request, startedAt } of delivery.attempts) {
+        const timestamp = request.headers.find(({ name }: any) => name === "x-service-timestamp").value;
+        const sent = target.received.find(
+          (received) => received.rawBody === body && received.headers["x-service-timestamp"] === timestamp,
+        );
+        expect(sent, `the attempt of ${startedAt}`).toBeDefined();
+        expect(request.body).toBe(body);
+        for (const { name, value } of request.headers) expect(sent!.headers[name], name).toBe(value);
+      }
+    }
   });
 
   it("sends only the subscribed event types, and follows a widget session's ramps", async () => {
@@ -558,6 +587,8 @@ describe("a claim's plan", () => {
       "SEARCH WebhookSubscription USING INDEX sqlite_autoindex_WebhookSubscription_1 (id=?)",
       "CORRELATED SCALAR SUBQUERY 3",
       "SEARCH RampEvent USING INDEX RampEvent_eventId_key (eventId=?)",
+      "CORRELATED SCALAR SUBQUERY 4",
+      "SEARCH RampEvent USING INDEX RampEvent_eventId_key (eventId=?)",
     ]);
   });
 });
@@ -651,7 +682,7 @@ describe("fair share of the send slots", () => {
   it("a receiver that never answers holds no more than its share; another subscription's first attempt starts at once", async () => {
     const { deliveryConcurrency, deliveryConcurrencyPerReceiver: share } = live.app.config.webhooks;
     const dead = await receiver(live, () => ({ status: 204, delayMs: 60_000 }));
-    const registerForDead = await followedSession(live, await newCaller(live), dead.url());
+    const { newRamp: registerForDead } = await followedSession(live, await newCaller(live), dead.url());
     // More than all the slots: without a share, the dead receiver would hold every one of them.
     for (let index = 0; index < deliveryConcurrency + share; index++) await registerForDead();
     await dead.waitFor(share);
@@ -711,7 +742,7 @@ describe("fair share of the send slots", () => {
     const worker = wokenByHand(isolated, recording, unanswered, { concurrency: 8, concurrencyPerReceiver: share });
     try {
       const dead = await receiver(isolated);
-      const registerForDead = await followedSession(isolated, await newCaller(isolated), dead.url());
+      const { newRamp: registerForDead } = await followedSession(isolated, await newCaller(isolated), dead.url());
       for (let index = 0; index < share + 2; index++) await registerForDead();
 
       const backlogDueBy = Date.now();
@@ -762,15 +793,31 @@ describe("send slots and settlements", () => {
     // Its own app, so that its queue holds only this test's deliveries.
     const isolated = await startTestApp(env, { seams: { resolveHost: resolver, webhookCa: testCertificates().ca } });
     const { db, writes } = isolated.app;
-    // Settlements wait at this gate (a slow database); every other write goes through.
+    // Settlements wait at this gate (a slow database); every other write goes through. A settlement's transaction
+    // meets it at its first statement: it is given up there, before it holds anything, and run once the gate opens.
     let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let gateOpen = false;
+    const gate = new Promise<void>((resolve) => (openGate = resolve)).then(() => (gateOpen = true));
+    const atGate = new Error("at the gate");
     const gated: Writes = {
-      run: async (statement: Statement) => {
-        if (textOf(statement)[0].includes(`set "status" = $1`)) await gate;
-        return writes.run(statement);
+      run: (statement: Statement) => writes.run(statement),
+      transaction: async (work) => {
+        const run = () =>
+          writes.transaction((tx) =>
+            work({
+              ...tx,
+              run: async (statement: Statement) => {
+                if (!gateOpen && textOf(statement)[0].includes(`set "status" = $1`)) throw atGate;
+                return tx.run(statement);
+              },
+            }),
+          );
+        return run().catch(async (error: unknown) => {
+          if (error !== atGate) throw error;
+          await gate;
+          return run();
+        });
       },
-      transaction: (work) => writes.transaction(work),
     };
     const sentTo: string[] = [];
     const answering = {
@@ -783,7 +830,7 @@ describe("send slots and settlements", () => {
     const worker = wokenByHand(isolated, gated, answering, { concurrency, concurrencyPerReceiver: concurrency });
     try {
       const target = await receiver(isolated);
-      const register = await followedSession(isolated, await newCaller(isolated), target.url());
+      const { newRamp: register } = await followedSession(isolated, await newCaller(isolated), target.url());
       const events = concurrency * UNSETTLED_PER_SEND_SLOT + 2;
       for (let index = 0; index < events; index++) await register();
 
@@ -808,6 +855,90 @@ describe("send slots and settlements", () => {
     } finally {
       openGate();
       await worker.stop();
+      await isolated.close();
+    }
+  });
+});
+
+describe("settlements", () => {
+  it("settle a delivery and log its attempt together or not at all; a delivery deleted meanwhile leaves the others' to be stored", async () => {
+    // Its own app, so that its queue holds only this test's deliveries.
+    const isolated = await startTestApp(env, { seams: { resolveHost: resolver, webhookCa: testCertificates().ca } });
+    const { db, writes } = isolated.app;
+    let attemptLogFails = true;
+    /** Runs statements on `on`, failing every insert into the attempt log while `attemptLogFails`. */
+    const failingLog = (on: Pick<StatementTx, "run">) => async (statement: Statement) => {
+      if (attemptLogFails && textOf(statement)[0].startsWith(`insert into "WebhookDeliveryAttempt"`))
+        throw new Error("the attempt log is unavailable");
+      return on.run(statement);
+    };
+    const failing: Writes = {
+      run: failingLog(writes),
+      transaction: (work) => writes.transaction((tx) => work({ ...tx, run: failingLog(tx) })),
+    };
+    // Sends wait for `answer`, so that a subscription can be deleted while its event is being sent.
+    let answer!: () => void;
+    let answered = Promise.resolve();
+    const sentTo: string[] = [];
+    const holding = {
+      send: async (url: string): Promise<SendOutcome> => {
+        sentTo.push(url);
+        await answered;
+        return { ok: true, statusCode: 204, error: null, durationMs: 1 };
+      },
+    } as unknown as WebhookSender;
+    /** Sends what is due, answering once both sends are under way, after `meanwhile`. */
+    const sendBoth = async (worker: WebhookDeliveryWorker, meanwhile = async () => {}) => {
+      sentTo.length = 0;
+      answered = new Promise<void>((resolve) => (answer = resolve));
+      const pass = worker.runOnce();
+      await waitFor(
+        async () => sentTo.length,
+        (sent) => sent === 2,
+        "both sends under way",
+      );
+      await meanwhile();
+      answer();
+      await pass;
+    };
+    const slots = { concurrency: 2, concurrencyPerReceiver: 2 };
+    const worker = wokenByHand(isolated, failing, holding, slots);
+    // Once the first worker's claims have lapsed.
+    const later = wokenByHand(isolated, failing, holding, slots, () => new Date(Date.now() + CLAIM_LEASE_MS));
+    try {
+      const target = await receiver(isolated);
+      const keptBy = await newCaller(isolated);
+      const removedBy = await newCaller(isolated);
+      const kept = await followedSession(isolated, keptBy, target.url("/kept"));
+      const removed = await followedSession(isolated, removedBy, target.url("/removed"));
+      await kept.newRamp();
+      await removed.newRamp();
+      const stored = async () =>
+        (await db.webhookDelivery.findMany({ include: { attempts: true } }))
+          .map((delivery) => [
+            delivery.subscriptionId,
+            delivery.status,
+            delivery.roundAttempts,
+            delivery.attempts.length,
+          ])
+          .sort();
+
+      await sendBoth(worker);
+      // Neither settled nor logged: the claims stand until they lapse, and the events are sent again.
+      expect(await stored()).toEqual(
+        [
+          [kept.webhookId, "pending", 0, 0],
+          [removed.webhookId, "pending", 0, 0],
+        ].sort(),
+      );
+
+      attemptLogFails = false;
+      await sendBoth(later, async () => {
+        ok(await isolated.request("DELETE", `/v1/webhook/${removed.webhookId}`, { headers: removedBy.secret }), 200);
+      });
+      expect(await stored()).toEqual([[kept.webhookId, "delivered", 1, 1]]);
+    } finally {
+      await Promise.all([worker.stop(), later.stop()]);
       await isolated.close();
     }
   });
@@ -992,6 +1123,48 @@ describe("test events", () => {
     expect(passedOver.length).toBeGreaterThanOrEqual(2);
   });
 
+  it("never disables a subscription, however many fail, nor ends a run of failed ramp events when delivered", async () => {
+    const caller = await newCaller(manual);
+    let failing = true;
+    const target = await receiver(manual, () => ({ status: failing ? 500 : 204 }));
+    const { webhookId, newRamp } = await followedSession(manual, caller, target.url());
+    const subscription = () => manual.app.db.webhookSubscription.findUniqueOrThrow({ where: { id: webhookId } });
+    const latest = async () => (await deliveries(manual, caller, webhookId, "?limit=1")).deliveries[0];
+    let t = Date.now() + 60_000;
+    /** Runs what is due through a whole round of attempts. */
+    const wholeRound = async () => {
+      await runAt(t);
+      for (const delay of RETRY_DELAYS_MS) await runAt((t += delay));
+      t += 60_000;
+    };
+
+    for (let index = 0; index < FAILED_DELIVERIES_TO_DISABLE; index++)
+      ok(await sendTest(manual, caller, webhookId), 202);
+    await wholeRound();
+    const tests = (await deliveries(manual, caller, webhookId)).deliveries;
+    expect(tests.map((delivery: any) => [delivery.eventType, delivery.status, delivery.attempts.length])).toEqual(
+      Array(FAILED_DELIVERIES_TO_DISABLE).fill(["WEBHOOK_TEST", "failed", RETRY_DELAYS_MS.length + 1]),
+    );
+    expect(await subscription()).toMatchObject({ isActive: true, consecutiveFailures: 0 });
+
+    for (let index = 0; index < FAILED_DELIVERIES_TO_DISABLE - 1; index++) await newRamp();
+    await wholeRound();
+    const runOfFailures = { isActive: true, consecutiveFailures: FAILED_DELIVERIES_TO_DISABLE - 1 };
+    expect(await subscription()).toMatchObject(runOfFailures);
+    failing = false;
+    ok(await sendTest(manual, caller, webhookId), 202);
+    await runAt((t += 1_000));
+    expect(await latest()).toMatchObject({ eventType: "WEBHOOK_TEST", status: "delivered" });
+    expect(await subscription()).toMatchObject(runOfFailures);
+
+    // Ramp events still disable it.
+    failing = true;
+    await newRamp();
+    await wholeRound();
+    expect(await latest()).toMatchObject({ eventType: "TRANSACTION_CREATED", status: "failed" });
+    expect(await subscription()).toMatchObject({ isActive: false, consecutiveFailures: FAILED_DELIVERIES_TO_DISABLE });
+  });
+
   it("answers 404 for another profile's webhook and refuses a disabled one, queueing nothing", async () => {
     const owner = await newCaller(manual);
     const other = await newCaller(manual);
@@ -1082,7 +1255,7 @@ describe("GraphQL", () => {
     const t0 = Date.now() + 60_000;
     await runAt(t0);
     const DELIVERIES =
-      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error request { headers { name value } body bodyTruncated } } } } } } } } }";
+      "{ webhooks(first: 5) { edges { node { id deliveries(first: 5) { count edges { node { id eventId eventType status deliveredAt attempts { startedAt durationMs statusCode error request { headers { name value } body } } } } } } } } }";
     const withLog = (await gql(caller, DELIVERIES)).data.webhooks.edges.find(
       (edge: any) => edge.node.id === registered[0].id,
     ).node;

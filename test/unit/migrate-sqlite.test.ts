@@ -90,15 +90,14 @@ describe("SQLite migrations that rebuild a table", () => {
   });
 });
 
+/** The project's SQLite migrations up to and including `through`, copied into the test's directory. */
+function projectMigrations(directory: string, through: string) {
+  for (const name of readdirSync(migrationsDirectory("sqlite")).filter((entry) => /^\d{14}_/.test(entry)))
+    if (name <= through) cpSync(join(migrationsDirectory("sqlite"), name), join(directory, name), { recursive: true });
+}
+
 describe("the migration that registers fiat accounts at the partner", () => {
   const ADDING = "20261207130000_fiat_account_partner_ids";
-
-  /** The project's SQLite migrations up to and including `through`, copied into the test's directory. */
-  function projectMigrations(directory: string, through: string) {
-    for (const name of readdirSync(migrationsDirectory("sqlite")).filter((entry) => /^\d{14}_/.test(entry)))
-      if (name <= through)
-        cpSync(join(migrationsDirectory("sqlite"), name), join(directory, name), { recursive: true });
-  }
 
   // Such accounts exist only here: no partner payout can name them, so none may stay usable.
   it("retires the accounts from before (deleted now, in the ORM's date format), leaving deleted ones as they were", async () => {
@@ -130,6 +129,60 @@ describe("the migration that registers fiat accounts at the partner", () => {
       expect(rows[0]!.deletedAt).toBe("2026-02-01T00:00:00.000+00:00");
       expect(rows[1]!.deletedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
       expect(Date.parse(rows[1]!.deletedAt)).toBeGreaterThanOrEqual(before - 1000);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("the migration that keeps only attempts' request headers", () => {
+  const DROPPING = "20261208000803_webhook_attempt_headers_only";
+
+  // The table is rebuilt without the body columns: the headers logged before must come across.
+  it("keeps every attempt and its headers, and drops the body the event already holds", async () => {
+    const { config, directory, open } = setUp({});
+    projectMigrations(directory, "20261207224427_webhook_test_events");
+    await migrateFrom(config, directory);
+    const db = open();
+    try {
+      const at = "2026-12-07T00:00:00.000+00:00";
+      db.prepare(`INSERT INTO "RampEvent" ("eventId", "eventType", "body") VALUES ('e1', 'WEBHOOK_TEST', '{}')`).run();
+      db.prepare(
+        `INSERT INTO "WebhookSubscription" ("id", "ownerProfileId", "credentialId", "url", "events", "updatedAt")
+         VALUES ('s1', 'p', 'c', 'https://example.com', 'STATUS_CHANGE', ?)`,
+      ).run(at);
+      db.prepare(
+        `INSERT INTO "WebhookDelivery" ("id", "subscriptionId", "eventId", "status", "updatedAt")
+         VALUES ('d1', 's1', 'e1', 'delivered', ?)`,
+      ).run(at);
+      const insert = db.prepare(
+        `INSERT INTO "WebhookDeliveryAttempt" ("id", "deliveryId", "startedAt", "durationMs", "statusCode", "requestHeaders", "requestBody")
+         VALUES (?, 'd1', ?, 5, 204, ?, ?)`,
+      );
+      insert.run("a1", at, '{"x-service-timestamp":"1"}', "{}");
+      insert.run("a2", at, null, null);
+      projectMigrations(directory, DROPPING);
+      expect(await migrateFrom(config, directory)).toEqual([DROPPING]);
+      expect(db.prepare(`SELECT * FROM "WebhookDeliveryAttempt" ORDER BY "id"`).all()).toEqual([
+        {
+          id: "a1",
+          deliveryId: "d1",
+          startedAt: at,
+          durationMs: 5,
+          statusCode: 204,
+          error: null,
+          requestHeaders: '{"x-service-timestamp":"1"}',
+        },
+        {
+          id: "a2",
+          deliveryId: "d1",
+          startedAt: at,
+          durationMs: 5,
+          statusCode: 204,
+          error: null,
+          requestHeaders: null,
+        },
+      ]);
     } finally {
       db.close();
     }

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "WebhookDeliveryAttempt" DROP COLUMN "requestBody",
+DROP COLUMN "requestBodyTruncated";
