@@ -1,6 +1,18 @@
 import { randomInt, randomUUID, createHash } from "node:crypto";
 import { getDirective } from "@graphql-tools/utils";
-import { isObjectType, parse, TypeInfo, validate, visit, visitWithTypeInfo, type GraphQLSchema } from "graphql";
+import {
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
+  parse,
+  TypeInfo,
+  validate,
+  visit,
+  visitWithTypeInfo,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+} from "graphql";
 import jwt from "jsonwebtoken";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Capability } from "../../src/auth/capabilities.js";
@@ -988,16 +1000,28 @@ function inspectDocument(schema: GraphQLSchema, document: string) {
 
 /**
  * Coordinates the registry must cover: every Query and Mutation field, and every other field carrying
- * @auth (subscriptions are out of scope), minus the exempted ones.
+ * @auth that a query or mutation can reach (subscriptions are out of scope: a type only they reach, such as
+ * RampEvent, is covered over graphql-ws by ramp-subscriptions.test.ts), minus the exempted ones.
  */
 export function graphQLCoordinatesToCover(schema: GraphQLSchema, exempt: readonly string[]): string[] {
-  const subscription = schema.getSubscriptionType()?.name;
-  const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name]);
+  const roots = [schema.getQueryType(), schema.getMutationType()].filter((root) => root !== null && root !== undefined);
+  const reachable = new Set<string>();
+  const reach = (type: GraphQLNamedType) => {
+    if (reachable.has(type.name)) return;
+    reachable.add(type.name);
+    if (isObjectType(type) || isInterfaceType(type))
+      for (const field of Object.values(type.getFields())) reach(getNamedType(field.type));
+    if (isInterfaceType(type) || isUnionType(type))
+      for (const member of isUnionType(type) ? type.getTypes() : schema.getPossibleTypes(type)) reach(member);
+  };
+  roots.forEach(reach);
+  const rootNames = new Set(roots.map((root) => root.name));
   const coordinates: string[] = [];
-  for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith("__") || type.name === subscription) continue;
+  for (const name of reachable) {
+    const type = schema.getType(name);
+    if (!isObjectType(type)) continue;
     for (const field of Object.values(type.getFields())) {
-      if (roots.has(type.name) || getDirective(schema, field, "auth")?.length)
+      if (rootNames.has(type.name) || getDirective(schema, field, "auth")?.length)
         coordinates.push(`${type.name}.${field.name}`);
     }
   }
