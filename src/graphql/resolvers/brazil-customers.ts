@@ -12,13 +12,18 @@ import {
   CreateBrazilKybDocumentInput,
   SubmitBrazilKybInput,
 } from "../types/brazil-kyb.js";
-import { RecordBrazilKycAttemptInput } from "../types/onboarding.js";
 import { RampDirectionEnum } from "../types/reference-data.js";
 import { DecimalScalar } from "../types/scalars.js";
-import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
+import { initialKycAttemptInput, initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
+import { inputType } from "../types/input-type.js";
 import { documentUploadView } from "../../onboarding/brazil-subaccount-types.js";
 
 const BR = BRAZIL_CUSTOMER_OPERATIONS;
+
+const RecordBrazilKycAttemptInput = inputType("RecordBrazilKycAttemptInput", initialKycAttemptInput, {
+  description:
+    "The quote (and widget session) Brazilian KYC starts from, and the CPF or CNPJ given: only checked for form, never kept.",
+});
 
 /**
  * Brazilian customers (subaccounts) and their KYC/KYB, the same operations as REST's /v1/brl/* (its legacy

@@ -1,6 +1,7 @@
 import { Ctx, FieldResolver, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import { activeEntityView } from "../../onboarding/types.js";
+import { activeEntityView, onboardingStatusView } from "../../onboarding/types.js";
+import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
 import { getLatestBrazilKycAttempt } from "../../operations/customers.js";
 import {
   getOnboardingStatus,
@@ -13,8 +14,11 @@ import { CORRIDORS } from "../../reference-data/corridors.js";
 import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
-import { BrazilKycAttempt, OnboardingStatus } from "../types/onboarding.js";
+import { outputType } from "../types/output-type.js";
 import { RampInfo } from "../types/ramps.js";
+
+const OnboardingStatus = outputType(onboardingStatusView);
+const BrazilKycAttempt = outputType(initialKycAttemptView);
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,

@@ -7,7 +7,6 @@ import {
   type ManagedProfileView,
 } from "../../managed-profiles/types.js";
 import { createPartnerApiCredential } from "../../operations/credentials.js";
-import { connectionType } from "./connection.js";
 import { inputType } from "./input-type.js";
 import { Node } from "./node.js";
 import { graphqlEnum, outputType } from "./output-type.js";
@@ -17,8 +16,6 @@ export const CustomerTypeEnum = graphqlEnum(customerTypeEnum);
 
 export const ManagedProfile = outputType(managedProfileView, { implements: [Node] });
 export type ManagedProfile = ManagedProfileView;
-
-export const ManagedProfileConnection = connectionType(managedProfileView);
 
 export const Manager = outputType(managerPolicyView);
 
