@@ -14,7 +14,7 @@ import { named } from "../../output.js";
 import { CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { operationField, operationResolver } from "../operation-field.js";
 import { inputType } from "../types/input-type.js";
-import { RampDirectionEnum } from "../types/reference-data.js";
+import { RampDirectionEnum } from "../types/ramps.js";
 import { DecimalScalar } from "../types/scalars.js";
 
 const BR = BRAZIL_CUSTOMER_OPERATIONS;

@@ -7,7 +7,7 @@ import {
 import { getPublicKey } from "../../operations/webhooks.js";
 import { signingKeyView, signingKeyViewOf } from "../../webhooks/types.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { RampDirectionEnum } from "../types/reference-data.js";
+import { RampDirectionEnum } from "../types/ramps.js";
 import { outputType } from "../types/output-type.js";
 
 const WebhookSigningKey = outputType(signingKeyView);

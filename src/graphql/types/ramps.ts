@@ -1,6 +1,6 @@
 import { ArgsType, Field } from "type-graphql";
 import { rampStatusEnum } from "../../reference-data/ramp-phases.js";
-import { bestQuoteInput, quoteInput, quoteView } from "../../quotes/types.js";
+import { bestQuoteInput, quoteInput, quoteView, rampDirectionEnum } from "../../quotes/types.js";
 import {
   rampErrorView,
   rampView,
@@ -12,7 +12,6 @@ import {
 } from "../../ramps/types.js";
 import { connectionType, offsetPage, PageArgs } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
-import { RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
 import { inputType } from "./input-type.js";
 import { graphqlEnum, outputType } from "./output-type.js";
@@ -22,6 +21,7 @@ import { named, outputObject } from "../../output.js";
 import { CORRIDORS } from "../../reference-data/corridors.js";
 import { createWidgetSessionInput } from "../../widget-sessions/types.js";
 
+export const RampDirectionEnum = graphqlEnum(rampDirectionEnum);
 const RampStatusEnum = graphqlEnum(rampStatusEnum);
 const RampOrderEnum = graphqlEnum(rampOrderEnum);
 
