@@ -13,32 +13,10 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { Directive } from "type-graphql";
-import { CAPABILITIES, type Capability } from "../auth/capabilities.js";
+import { CAPABILITIES, CAPABILITY_DESCRIPTIONS, type Capability } from "../auth/capabilities.js";
 import { DELEGATION_RULES, type DelegationName, type DelegationRule } from "../auth/delegation.js";
 import type { AccessRule } from "../operations/operation.js";
 import type { GraphQLContext } from "./context.js";
-
-const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
-  SIGN_IN: "Sign-in and session renewal; open to every caller, anonymous included.",
-  QUOTE: "Quotes and widget attribution; open to every caller, anonymous included.",
-  REFERENCE_DATA: "Public reference data; open to every caller, though a presented credential must be valid.",
-  RAMP_INFO: "KYC status and buy and sell eligibility per corridor; a public or secret key only.",
-  PROFILE_READ: "Reading the calling profile itself; a secret key or a session.",
-  EXACT_LIMITS: "Exact limits and onboarding status; a secret key or a session.",
-  PROVIDER_ACCOUNTS: "The subject's provider customers, KYC/KYB and payout fiat accounts; a secret key or a session.",
-  RAMP_OPERATIONS:
-    "Registering, updating and starting ramps, and reading their status, history and errors; a secret key or a session.",
-  ACT_FOR_MANAGED_CHILD: "Acting for a managed child through X-Managed-Profile-Id; a secret key or a session.",
-  MANAGED_PROFILES: "Creating, listing, reading and deleting one's own managed children; a secret key or a session.",
-  MANAGE_CHILD_CREDENTIALS: "Managing a directly owned child's credentials; a secret key or a session.",
-  BR_KYC_IMPORT: "Importing a BR individual-KYC token; a secret key or a session.",
-  WEBHOOK_MANAGEMENT: "Managing webhook subscriptions; a secret key only.",
-  OWN_CREDENTIALS: "The lifecycle of the caller's own API credentials; a session only.",
-  RECIPIENTS: "Sender-side recipient operations; a session only.",
-  ACTIVE_ENTITY: "Choosing the entity (individual or business) the signed-in profile acts as; a session only.",
-  OPERATOR:
-    "The operator surface: managers, partners, partner credentials, pricing assignments; the operator token only.",
-};
 
 const capabilityEnum = new GraphQLEnumType({
   name: "Capability",

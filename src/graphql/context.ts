@@ -13,6 +13,6 @@ export interface GraphQLContext {
   clientAddress: string;
   /** The per-IP sign-in rate limit (request-otp and verify-otp), shared with REST. */
   enforceSignInLimit(): void;
-  /** Batch loaders, new for every request (see createLoaders). */
+  /** Batch loaders, new for every request (see GraphQLLoaders). */
   loaders: GraphQLLoaders;
 }

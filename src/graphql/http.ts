@@ -14,7 +14,7 @@ import { apolloExecution, compiledExecution, refuseCompilerMarkers, type Execute
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
 import { registerGraphiQL } from "./graphiql.js";
-import { createLoaders } from "./loaders.js";
+import { GraphQLLoaders } from "./loaders.js";
 import { operationChecks } from "./operation-checks.js";
 import { buildAdminGraphQLSchema, buildGraphQLSchema } from "./schema.js";
 import { serveGraphQLWebSocket } from "./websocket.js";
@@ -79,7 +79,7 @@ export const graphqlRoutes: FastifyPluginAsync<{ app: App }> = async (server, { 
     requestId: request.id,
     clientAddress: request.ip,
     enforceSignInLimit: () => limits.signIn.hit(request.ip),
-    loaders: createLoaders(app),
+    loaders: new GraphQLLoaders(app),
   });
 
   // Over HTTP and WebSocket alike, and for each subscription event.

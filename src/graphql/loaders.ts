@@ -16,20 +16,6 @@ interface ChildKey<Page = undefined> {
   page: Page;
 }
 
-/** Batch loaders of one GraphQL operation: a list of N items costs one query per field, not N. */
-export interface GraphQLLoaders {
-  /** Error logs by ramp id; only for ramps a resolver already read as the caller's. */
-  rampErrors: DataLoader<string, RampErrorView[]>;
-  /** Profiles by id; only for ids the caller speaks for (`me`). */
-  profile: DataLoader<string, ProfileView>;
-  /** A page of a child's ramp history, read by its manager as X-Managed-Profile-Id would (ManagedProfile.ramps). */
-  childRamps: DataLoader<ChildKey<HistoryPage>, RampHistory>;
-  /** A child's customers, read by its manager as X-Managed-Profile-Id would (ManagedProfile.customers). */
-  childCustomers: DataLoader<ChildKey, CustomerView[]>;
-  /** A page of a child's credentials, managed by its manager (ManagedProfile.apiCredentials). */
-  childCredentials: DataLoader<ChildKey<ListPage>, CredentialsPage>;
-}
-
 /**
  * A batch function over children's fields: one `load` for all the children a manager asks the same page of
  * (one list field of one list, in practice), each child's value or the error answered for it.
@@ -80,20 +66,22 @@ async function actingForChildren<Value>(
 const batching = <Key, Value>(batch: DataLoader.BatchLoadFn<Key, Value>) => new DataLoader(batch, { cache: false });
 
 /**
- * New loaders for one request (or one subscription). They batch but do not cache: a subscription's
- * context lives as long as its stream, and a cached error log would go stale there. Each is made when a
- * resolver first asks for it: most operations use none, and five made for every request were the largest
- * share of what a GraphQL request left behind for the garbage collector.
+ * Batch loaders of one GraphQL operation, new for each request (or subscription): a list of N items costs one
+ * query per field, not N. They batch but do not cache: a subscription's context lives as long as its stream, and
+ * a cached error log would go stale there. Each is made when a resolver first asks for it: most operations use
+ * none, and five made for every request were the largest share of what a GraphQL request left behind for the
+ * garbage collector.
  */
-class RequestLoaders implements GraphQLLoaders {
-  #rampErrors?: GraphQLLoaders["rampErrors"];
-  #profile?: GraphQLLoaders["profile"];
-  #childRamps?: GraphQLLoaders["childRamps"];
-  #childCustomers?: GraphQLLoaders["childCustomers"];
-  #childCredentials?: GraphQLLoaders["childCredentials"];
+export class GraphQLLoaders {
+  #rampErrors?: DataLoader<string, RampErrorView[]>;
+  #profile?: DataLoader<string, ProfileView>;
+  #childRamps?: DataLoader<ChildKey<HistoryPage>, RampHistory>;
+  #childCustomers?: DataLoader<ChildKey, CustomerView[]>;
+  #childCredentials?: DataLoader<ChildKey<ListPage>, CredentialsPage>;
 
   constructor(private readonly app: App) {}
 
+  /** Error logs by ramp id; only for ramps a resolver already read as the caller's. */
   get rampErrors() {
     return (this.#rampErrors ??= batching(async (rampIds) => {
       const byRamp = await this.app.ramps.errorsOfRamps(rampIds);
@@ -101,10 +89,12 @@ class RequestLoaders implements GraphQLLoaders {
     }));
   }
 
+  /** Profiles by id; only for ids the caller speaks for (`me`). */
   get profile() {
     return (this.#profile ??= batching((profileIds) => this.app.profiles.getMany(profileIds)));
   }
 
+  /** A page of a child's ramp history, read by its manager as X-Managed-Profile-Id would (ManagedProfile.ramps). */
   get childRamps() {
     return (this.#childRamps ??= batching(
       perManagerAndPage((manager, childIds, page: HistoryPage) =>
@@ -113,6 +103,7 @@ class RequestLoaders implements GraphQLLoaders {
     ));
   }
 
+  /** A child's customers, read by its manager as X-Managed-Profile-Id would (ManagedProfile.customers). */
   get childCustomers() {
     return (this.#childCustomers ??= batching(
       perManagerAndPage((manager, childIds) =>
@@ -121,6 +112,7 @@ class RequestLoaders implements GraphQLLoaders {
     ));
   }
 
+  /** A page of a child's credentials, managed by its manager (ManagedProfile.apiCredentials). */
   get childCredentials() {
     return (this.#childCredentials ??= batching(
       perManagerAndPage((manager, childIds, page: ListPage) =>
@@ -128,8 +120,4 @@ class RequestLoaders implements GraphQLLoaders {
       ),
     ));
   }
-}
-
-export function createLoaders(app: App): GraphQLLoaders {
-  return new RequestLoaders(app);
 }

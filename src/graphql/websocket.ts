@@ -22,7 +22,7 @@ import type { Execute } from "./compiled-execution.js";
 import type { GraphQLContext } from "./context.js";
 import { documentChecker } from "./document-cache.js";
 import { formatGraphQLError, toGraphQLError } from "./errors.js";
-import { createLoaders } from "./loaders.js";
+import { GraphQLLoaders } from "./loaders.js";
 import { checkOperation, resolveOperation } from "./operation-checks.js";
 import { endSubscription, sharedSubscribe, type GroupedSubscriber } from "./shared-execution.js";
 import { audienceKey } from "./subscriptions.js";
@@ -227,7 +227,7 @@ export function serveGraphQLWebSocket(
           requestId: randomUUID(),
           clientAddress: connection.address,
           enforceSignInLimit: () => limits.signIn.hit(connection.address),
-          loaders: createLoaders(app),
+          loaders: new GraphQLLoaders(app),
         };
         let operation;
         try {

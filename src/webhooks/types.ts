@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describedEnum, hyphensAsUnderscores } from "../enums.js";
 import { WEBHOOK_EVENT_TYPES } from "../events/outbox.js";
 import { idField, instantField, named, outputObject, pagination } from "../output.js";
 import { text, uuid } from "../validation.js";
@@ -7,11 +8,42 @@ import { SIGNATURE_SCHEME } from "./signing.js";
 /** The test event a subscription is sent on request (POST /v1/webhook/{id}/test): it reports on no ramp. */
 export const WEBHOOK_TEST_EVENT = "WEBHOOK_TEST";
 /** What a delivery carries: a ramp event a subscription asked for, or a test event. */
-export const DELIVERED_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+const DELIVERED_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
 export type DeliveredEventType = (typeof DELIVERED_EVENT_TYPES)[number];
 
-/** pending (queued or retrying), delivered (a 2xx answer), failed (every send failed, or the subscription was disabled). */
-export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+
+describedEnum("WebhookEventType", DELIVERED_EVENT_TYPES, {
+  description: "The events webhooks carry: ramp events, which a subscription names, and test events.",
+  meanings: {
+    TRANSACTION_CREATED: "A ramp was registered on the followed quote or widget session.",
+    STATUS_CHANGE: "A ramp on the followed quote or widget session changed status.",
+    WEBHOOK_TEST:
+      "A test event sent on request (sendWebhookTestEvent); no subscription names it, every one can be sent it.",
+  },
+});
+
+describedEnum("WebhookDeliveryStatus", WEBHOOK_DELIVERY_STATUSES, {
+  description: "Where a delivery stands; a redelivery makes it PENDING again.",
+  meanings: {
+    pending: "Queued, or waiting for a retry (see nextAttemptAt).",
+    delivered: "A send got a 2xx answer.",
+    failed: "Every send of the round failed, or the subscription was disabled first.",
+  },
+});
+
+// RSA-PSS is RSA_PSS: a GraphQL name holds no "-". The values stay WebCrypto's names, as REST writes them.
+describedEnum("SignatureAlgorithm", [SIGNATURE_SCHEME.algorithm], {
+  description: "How webhook bodies are signed (REST spells RSA_PSS as RSA-PSS, WebCrypto's name).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: { "RSA-PSS": "RSA-PSS (RFC 8017), MGF1 with the same digest." },
+});
+
+describedEnum("SignatureHash", [SIGNATURE_SCHEME.hash], {
+  description: "The message digest of webhook signatures (REST spells SHA_256 as SHA-256, WebCrypto's name).",
+  graphqlName: hyphensAsUnderscores,
+  meanings: { "SHA-256": "SHA-256." },
+});
 
 /**
  * A registration. The URL itself is checked by the URL policy (INVALID_WEBHOOK_URL), and that exactly one

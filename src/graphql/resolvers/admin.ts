@@ -1,5 +1,6 @@
 import { partnerView } from "../../admin/types.js";
 import { managerPolicyView } from "../../auth/delegation.js";
+import { managerPolicyInput } from "../../managed-profiles/types.js";
 import { issuedCredential } from "../../credentials/types.js";
 import {
   createPartner,
@@ -13,7 +14,16 @@ import {
 import { createPartnerApiCredential } from "../../operations/credentials.js";
 import { pricingAssignmentView } from "../../quotes/pricing-assignments.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { ManagerPolicyInput, PartnerCredentialInput } from "../types/managed-profiles.js";
+import { inputType } from "../types/input-type.js";
+
+const ManagerPolicyInput = inputType("ManagerPolicyInput", managerPolicyInput, {
+  description: "A manager's whole corridor policy; it replaces the previous one.",
+});
+
+const PartnerCredentialInput = inputType("PartnerCredentialInput", createPartnerApiCredential.input, {
+  description: "A partner-managed credential: the profile it is bound to, and optional name and expiry.",
+  fields: ["profileId", "name", "expiresAt"], // the partner is an argument of its own
+});
 
 /** The operator surface, for the operator token only. */
 export const AdminResolver = operationResolver("AdminResolver", [

@@ -1,24 +1,76 @@
+import { z } from "zod";
 import { idempotencyKey } from "../../idempotency/service.js";
+import {
+  createSubaccountInput,
+  documentUploadView,
+  importTokenInput,
+  newKycInput,
+  uploadUrlsInput,
+} from "../../onboarding/brazil-subaccount-types.js";
+import { kybDocumentInput, kybLevelOneInput, kybUboInput } from "../../onboarding/brazil-kyb-types.js";
+import { initialKycAttemptInput, initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
 import { BRAZIL_CUSTOMER_OPERATIONS } from "../../operations/brazil-customers.js";
+import { named } from "../../output.js";
+import { CUSTOMER_TYPES } from "../../reference-data/corridors.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import {
-  CreateBrazilSubaccountInput,
-  ImportBrazilKycTokenInput,
-  RequestBrazilKycUploadsInput,
-  SubmitBrazilKycInput,
-} from "../types/brazil-customers.js";
-import {
-  CreateBrazilKybBeneficialOwnerInput,
-  CreateBrazilKybDocumentInput,
-  SubmitBrazilKybInput,
-} from "../types/brazil-kyb.js";
-import { RecordBrazilKycAttemptInput } from "../types/onboarding.js";
-import { RampDirectionEnum } from "../types/reference-data.js";
+import { inputType } from "../types/input-type.js";
+import { RampDirectionEnum } from "../types/ramps.js";
 import { DecimalScalar } from "../types/scalars.js";
-import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
-import { documentUploadView } from "../../onboarding/brazil-subaccount-types.js";
 
 const BR = BRAZIL_CUSTOMER_OPERATIONS;
+
+// GraphQL names the account type by its customer type (REST's INDIVIDUAL and COMPANY): the resolver maps it back.
+const { accountType, ...subaccountFields } = createSubaccountInput.shape;
+const CreateBrazilSubaccountInput = inputType(
+  "CreateBrazilSubaccountInput",
+  z.object({
+    customerType: named("CustomerType", z.enum(CUSTOMER_TYPES)).describe(
+      `INDIVIDUAL (KYC, a CPF) or BUSINESS (KYB, a CNPJ); REST names them ${accountType.options.join(" and ")}.`,
+    ),
+    ...subaccountFields,
+  }),
+  { description: "A BR subaccount: created, returned unchanged when it exists, or reopened when it was rejected." },
+);
+
+const SubmitBrazilKycInput = inputType("SubmitBrazilKycInput", newKycInput, {
+  description: "Level 1 KYC of an individual subaccount: handed to the provider, never stored here.",
+});
+
+const ImportBrazilKycTokenInput = inputType("ImportBrazilKycTokenInput", importTokenInput, {
+  description: "A KYC share token to import: a secret, handed to the provider only (never stored, logged or returned).",
+  fields: ["importToken", "consentAttested"], // the idempotency key is an argument of its own
+});
+
+const RequestBrazilKycUploadsInput = inputType("RequestBrazilKycUploadsInput", uploadUrlsInput, {
+  description: "The identity document level 1 KYC of an individual subaccount will name, with a selfie.",
+});
+
+// The subaccount is an argument of its own, in each of these.
+const CreateBrazilKybDocumentInput = inputType(
+  "CreateBrazilKybDocumentInput",
+  kybDocumentInput.omit({ subAccountId: true }),
+  {
+    description: "A document to upload for a company subaccount's KYB.",
+  },
+);
+
+const CreateBrazilKybBeneficialOwnerInput = inputType(
+  "CreateBrazilKybBeneficialOwnerInput",
+  kybUboInput.omit({ subAccountId: true }),
+  {
+    description:
+      "An ultimate beneficial owner of a company subaccount: the person's data goes to the provider and is not stored here.",
+  },
+);
+
+const SubmitBrazilKybInput = inputType("SubmitBrazilKybInput", kybLevelOneInput.omit({ subAccountId: true }), {
+  description: "Level 1 KYB of a company subaccount: the company's data goes to the provider and is not stored here.",
+});
+
+const RecordBrazilKycAttemptInput = inputType("RecordBrazilKycAttemptInput", initialKycAttemptInput, {
+  description:
+    "The quote (and widget session) Brazilian KYC starts from, and the CPF or CNPJ given: only checked for form, never kept.",
+});
 
 /**
  * Brazilian customers (subaccounts) and their KYC/KYB, the same operations as REST's /v1/brl/* (its legacy

@@ -1,5 +1,4 @@
 import { Resolver, Root, Ctx, Subscription } from "type-graphql";
-import type { ApiCredentialEventView } from "../../credentials/types.js";
 import { streamTopic } from "../../events/bus.js";
 import { createApiCredential, listApiCredentials, revokeApiCredential } from "../../operations/credentials.js";
 import { Auth } from "../auth-directive.js";
@@ -7,9 +6,12 @@ import { operationField, operationResolver } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { actingFor, fieldDelegation } from "../acting.js";
 import { guardedStream, stillEntitled } from "../subscriptions.js";
-import { ApiCredentialEvent, CreateApiCredentialInput } from "../types/credentials.js";
-import { issuedCredential } from "../../credentials/types.js";
+import { CreateApiCredentialInput } from "../types/credentials.js";
+import { outputType } from "../types/output-type.js";
+import { apiCredentialEventView, issuedCredential, type ApiCredentialEventView } from "../../credentials/types.js";
 import { idField } from "../../output.js";
+
+const ApiCredentialEvent = outputType(apiCredentialEventView);
 
 export const CredentialsResolver = operationResolver("CredentialsResolver", [
   operationField(listApiCredentials, {

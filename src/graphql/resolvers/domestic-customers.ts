@@ -1,17 +1,48 @@
+import { z } from "zod";
+import {
+  domesticCaseView,
+  hostedLinkView,
+  kybInformation,
+  kycInformation,
+  relatedPerson,
+  submissionView,
+} from "../../kyc/domestic.js";
+import { domesticKybCountryEnum } from "../../kyc/domestic-enums.js";
 import { DOMESTIC_CUSTOMER_OPERATIONS as DOMESTIC } from "../../operations/customers.js";
+import { idField, inputObject } from "../../output.js";
 import type { CustomerType } from "../../reference-data/corridors.js";
 import type { DomesticCountry } from "../../reference-data/domestic.js";
 import { operationField, operationResolver, type FieldArg } from "../operation-field.js";
+import { inputType } from "../types/input-type.js";
 import { CustomerTypeEnum } from "../types/managed-profiles.js";
-import {
-  DomesticKybCountryEnum,
-  DomesticKybInformationInput,
-  type DomesticKybRelatedPersonInput,
-  DomesticKycInformationInput,
-} from "../types/domestic-customers.js";
-import { domesticCaseView, hostedLinkView, submissionView } from "../../kyc/domestic.js";
-import { idField } from "../../output.js";
-import { z } from "zod";
+import { graphqlEnum } from "../types/output-type.js";
+
+const DomesticKybCountryEnum = graphqlEnum(domesticKybCountryEnum);
+
+// The country is an argument of its own, in both information inputs.
+const DomesticKycInformationInput = inputType("DomesticKycInformationInput", kycInformation.omit({ country: true }), {
+  description:
+    "An individual's KYC information, handed to the provider and not stored here; beyond the names, the birth date and the document number, what each country asks for is optional.",
+});
+
+// GraphQL names a related person's dni, cpf and pep as KYC information names them; the resolver maps them back.
+const { dni, cpf, pep, ...personFields } = relatedPerson.shape;
+const relatedPersonInput = inputObject(
+  "DomesticKybRelatedPersonInput",
+  "A person a business declares with its KYB information (a legal representative, an owner): handed to the provider, which gives the person an id; only the id is kept.",
+  z.object({ ...personFields, documentNumber: dni, brazilianTaxId: cpf, politicallyExposed: pep }),
+);
+type DomesticKybRelatedPersonInput = z.input<typeof relatedPersonInput>;
+
+const { country: _country, ...businessFields } = kybInformation.shape;
+const DomesticKybInformationInput = inputType(
+  "DomesticKybInformationInput",
+  z.object({
+    ...businessFields,
+    relatedPersons: z.array(relatedPersonInput).optional().describe(businessFields.relatedPersons.description!),
+  }),
+  { description: "A business's KYB information, handed to the provider and not stored here." },
+);
 
 /**
  * Which of the country's customers a change is about. Nullable so that a null variable meets the operation's

@@ -1,4 +1,4 @@
-import { fiatAccountView } from "../../fiat-accounts/types.js";
+import { createFiatAccountInput, fiatAccountView } from "../../fiat-accounts/types.js";
 import {
   createDomesticFiatAccount,
   deleteDomesticFiatAccount,
@@ -6,7 +6,13 @@ import {
 } from "../../operations/fiat-accounts.js";
 import { idField } from "../../output.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { CreateFiatAccountInput, FiatAccountConnection } from "../types/fiat-accounts.js";
+import { connectionType } from "../types/connection.js";
+import { inputType } from "../types/input-type.js";
+
+const FiatAccountConnection = connectionType(fiatAccountView);
+const CreateFiatAccountInput = inputType("CreateFiatAccountInput", createFiatAccountInput, {
+  description: "The fields each corridor and type requires are checked for real (ABA, CLABE, CBU, CUIT, NIT).",
+});
 
 /** Payout fiat accounts of the acting subject (itself, or a managed child through the selector or its own key). */
 export const FiatAccountsResolver = operationResolver("FiatAccountsResolver", [

@@ -14,19 +14,26 @@ import { Auth } from "../auth-directive.js";
 import { operationField, operationResolver, Performs } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
-import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { Customer } from "../types/customers.js";
+import { connectionType, offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { historyInputOf, RampConnection, RampHistoryArgs } from "../types/ramps.js";
 import { toRamp } from "./ramps.js";
 import { ApiCredentialConnection, CreateApiCredentialInput } from "../types/credentials.js";
-import {
-  CreateManagedProfileInput,
-  ManagedProfile,
-  ManagedProfileConnection,
-  Manager,
-} from "../types/managed-profiles.js";
+import { ManagedProfile } from "../types/managed-profiles.js";
+import { inputType } from "../types/input-type.js";
 import { idField } from "../../output.js";
 import { issuedCredential } from "../../credentials/types.js";
+import { customerView } from "../../kyc/types.js";
+import { createManagedProfileInput, managedProfileView } from "../../managed-profiles/types.js";
+import { managerPolicyView } from "../../auth/delegation.js";
+import { outputType } from "../types/output-type.js";
+
+const ManagedProfileConnection = connectionType(managedProfileView);
+const Customer = outputType(customerView);
+const Manager = outputType(managerPolicyView);
+
+const CreateManagedProfileInput = inputType("CreateManagedProfileInput", createManagedProfileInput, {
+  description: "A new managed child; sending the same values again returns the existing child.",
+});
 
 export const ManagedProfilesResolver = operationResolver("ManagedProfilesResolver", [
   operationField(listManagedProfiles, {

@@ -1,6 +1,9 @@
 import { Ctx, FieldResolver, Resolver } from "type-graphql";
 import type { ActingContext } from "../../auth/delegation.js";
-import { activeEntityView } from "../../onboarding/types.js";
+import { z } from "zod";
+import { activeEntityView, corridorEligibilityShape, onboardingStatusView } from "../../onboarding/types.js";
+import { named, outputObject } from "../../output.js";
+import { initialKycAttemptView } from "../../onboarding/kyc-attempts.js";
 import { getLatestBrazilKycAttempt } from "../../operations/customers.js";
 import {
   getOnboardingStatus,
@@ -13,8 +16,19 @@ import { CORRIDORS } from "../../reference-data/corridors.js";
 import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
-import { BrazilKycAttempt, OnboardingStatus } from "../types/onboarding.js";
-import { RampInfo } from "../types/ramps.js";
+import { outputType } from "../types/output-type.js";
+
+/** GraphQL lists ramp-info's corridors, each naming itself, where REST keys them by corridor. */
+const corridorEligibilityView = outputObject("CorridorEligibility", "Whether the subject can ramp in one corridor.", {
+  corridor: named("Corridor", z.enum(CORRIDORS)).describe("The corridor, by country code (EU: the euro area)."),
+  ...corridorEligibilityShape,
+});
+const rampInfoList = outputObject("RampInfo", "The subject's ramp eligibility per corridor (no PII, ids or limits).", {
+  corridors: z.array(corridorEligibilityView).describe("One entry per corridor: AR, BR, CO, EU, MX and US."),
+});
+const RampInfo = outputType(rampInfoList);
+const OnboardingStatus = outputType(onboardingStatusView);
+const BrazilKycAttempt = outputType(initialKycAttemptView);
 
 /**
  * Eligibility, limits and onboarding of the acting subject: the same operations as GET /v1/ramp-info,

@@ -7,8 +7,10 @@ import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
 import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
 import { ApiCredentialConnection } from "../types/credentials.js";
-import { Profile } from "../types/identity.js";
-import type { ProfileView } from "../../profiles/types.js";
+import { outputType } from "../types/output-type.js";
+import { profileView, type ProfileView } from "../../profiles/types.js";
+
+const Profile = outputType(profileView);
 
 @Resolver(() => Profile)
 export class ProfileResolver {

@@ -4,6 +4,7 @@ import { AppError } from "../../errors.js";
 import { streamOf } from "../../events/bus.js";
 import {
   WEBHOOK_EVENT_TYPES,
+  webhookEventBody,
   type OutboxEntry,
   type RampEventBody,
   type WebhookEventBody,
@@ -12,13 +13,17 @@ import type { FeedTopic } from "../../events/ramp-feed.js";
 import type { RampView } from "../../ramps/types.js";
 import { canonicalId } from "../../validation.js";
 import { signedDeliveryHeaders } from "../../webhooks/sender.js";
+import { signedDeliveryView } from "../../webhooks/types.js";
 import { Auth } from "../auth-directive.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting, actingFor, fieldDelegation } from "../acting.js";
 import { followedStream, stillEntitled } from "../subscriptions.js";
-import { RampEvent, SignedWebhookDelivery } from "../types/ramp-events.js";
 import { Ramp } from "../types/ramps.js";
+import { outputType } from "../types/output-type.js";
 import { toRamp } from "./ramps.js";
+
+const RampEvent = outputType(webhookEventBody);
+const SignedWebhookDelivery = outputType(signedDeliveryView);
 
 interface RampEventsArgs {
   quoteId?: string | null;

@@ -14,9 +14,22 @@ import {
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
 import type { GraphQLContext } from "../context.js";
 import { Acting } from "../acting.js";
-import { RecipientCorridorEligibility } from "../types/recipients.js";
-import { invitationView } from "../../recipients/types.js";
+import { invitationView, recipientCorridorEligibilityShape } from "../../recipients/types.js";
+import { z } from "zod";
+import { named, outputObject } from "../../output.js";
+import { CORRIDORS } from "../../reference-data/corridors.js";
+import { outputType } from "../types/output-type.js";
 import { payloadType } from "../types/payload.js";
+
+/** GraphQL lists a recipient's corridors, each naming itself, where REST keys them by corridor. */
+const RecipientCorridorEligibility = outputType(
+  outputObject("RecipientCorridorEligibility", "Whether a recipient can receive payouts in a corridor now.", {
+    corridor: named("Corridor", z.enum(CORRIDORS)).describe(
+      "The corridor this answer is about; the list holds every corridor.",
+    ),
+    ...recipientCorridorEligibilityShape,
+  }),
+);
 
 const ArchiveRecipientInvitationPayload = payloadType("archiveRecipientInvitation", {
   invitation: invitationView.describe("The invitation, archived or restored."),

@@ -5,10 +5,12 @@ import {
   listSupportedPaymentMethods,
 } from "../../operations/reference-data.js";
 import { getPublicKey } from "../../operations/webhooks.js";
-import { signingKeyViewOf } from "../../webhooks/types.js";
+import { signingKeyView, signingKeyViewOf } from "../../webhooks/types.js";
 import { operationField, operationResolver } from "../operation-field.js";
-import { RampDirectionEnum } from "../types/reference-data.js";
-import { WebhookSigningKey } from "../types/webhooks.js";
+import { RampDirectionEnum } from "../types/ramps.js";
+import { outputType } from "../types/output-type.js";
+
+const WebhookSigningKey = outputType(signingKeyView);
 
 /** Public reference data: the same service and filters as REST. */
 export const ReferenceDataResolver = operationResolver("ReferenceDataResolver", [

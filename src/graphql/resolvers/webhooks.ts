@@ -9,12 +9,20 @@ import {
   sendWebhookTestEvent,
 } from "../../operations/webhooks.js";
 import { idField } from "../../output.js";
-import { webhookDeliveryView, webhookView } from "../../webhooks/types.js";
+import { registerWebhookInput, webhookDeliveryView, webhookView, type WebhookView } from "../../webhooks/types.js";
 import { Acting } from "../acting.js";
 import type { GraphQLContext } from "../context.js";
 import { operationField, operationResolver, Performs, performField } from "../operation-field.js";
-import { offsetPage, PageArgs, pageConnection } from "../types/connection.js";
-import { RegisterWebhookInput, Webhook, WebhookDeliveryConnection } from "../types/webhooks.js";
+import { connectionType, offsetPage, PageArgs, pageConnection } from "../types/connection.js";
+import { inputType } from "../types/input-type.js";
+import { outputType } from "../types/output-type.js";
+
+const Webhook = outputType(webhookView);
+const WebhookDeliveryConnection = connectionType(webhookDeliveryView);
+
+const RegisterWebhookInput = inputType("RegisterWebhookInput", registerWebhookInput, {
+  description: "Exactly one of quoteId and sessionId, created with the calling secret key.",
+});
 
 /**
  * Webhook subscriptions and their delivery logs (CONTRACT.md, Webhooks): a non-managed profile's secret key
@@ -63,7 +71,7 @@ export class WebhookDeliveriesResolver {
   })
   @Performs(listWebhookDeliveries)
   async deliveries(
-    @Root() webhook: Webhook,
+    @Root() webhook: WebhookView,
     @Args() args: PageArgs,
     @Acting() acting: ActingContext,
     @Ctx() context: GraphQLContext,

@@ -1,12 +1,9 @@
-import { apiCredentialEventView, apiCredentialView, createCredentialInput } from "../../credentials/types.js";
+import { apiCredentialView, createCredentialInput } from "../../credentials/types.js";
 import { connectionType } from "./connection.js";
 import { inputType } from "./input-type.js";
-import { outputType } from "./output-type.js";
 
 export const ApiCredentialConnection = connectionType(apiCredentialView);
 
 export const CreateApiCredentialInput = inputType("CreateApiCredentialInput", createCredentialInput, {
   description: "Name and expiry of a new credential; both may be left out.",
 });
-
-export const ApiCredentialEvent = outputType(apiCredentialEventView);

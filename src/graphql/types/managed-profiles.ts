@@ -1,14 +1,5 @@
 import { corridorEnum, customerTypeEnum } from "../../reference-data/corridors.js";
-import { managerPolicyView } from "../../auth/delegation.js";
-import {
-  createManagedProfileInput,
-  managerPolicyInput,
-  managedProfileView,
-  type ManagedProfileView,
-} from "../../managed-profiles/types.js";
-import { createPartnerApiCredential } from "../../operations/credentials.js";
-import { connectionType } from "./connection.js";
-import { inputType } from "./input-type.js";
+import { managedProfileView, type ManagedProfileView } from "../../managed-profiles/types.js";
 import { Node } from "./node.js";
 import { graphqlEnum, outputType } from "./output-type.js";
 
@@ -17,20 +8,3 @@ export const CustomerTypeEnum = graphqlEnum(customerTypeEnum);
 
 export const ManagedProfile = outputType(managedProfileView, { implements: [Node] });
 export type ManagedProfile = ManagedProfileView;
-
-export const ManagedProfileConnection = connectionType(managedProfileView);
-
-export const Manager = outputType(managerPolicyView);
-
-export const CreateManagedProfileInput = inputType("CreateManagedProfileInput", createManagedProfileInput, {
-  description: "A new managed child; sending the same values again returns the existing child.",
-});
-
-export const ManagerPolicyInput = inputType("ManagerPolicyInput", managerPolicyInput, {
-  description: "A manager's whole corridor policy; it replaces the previous one.",
-});
-
-export const PartnerCredentialInput = inputType("PartnerCredentialInput", createPartnerApiCredential.input, {
-  description: "A partner-managed credential: the profile it is bound to, and optional name and expiry.",
-  fields: ["profileId", "name", "expiresAt"], // the partner is an argument of its own
-});

@@ -74,41 +74,33 @@ export function plainType(inner: z.ZodType): TypeThunk | undefined {
   return undefined;
 }
 
-/** The GraphQL type of one output field, and whether it may be null. */
-function fieldType(schema: z.ZodType): { type: TypeThunk; nullable: boolean } {
+/**
+ * The GraphQL type of one output field, whether it may be null, and its description wherever zod keeps it: on the
+ * field, or on what a nullable wraps.
+ */
+function fieldType(schema: z.ZodType): { type: TypeThunk; nullable: boolean; description?: string } {
   let inner = schema;
   let nullable = false;
+  let description = schema.description;
   while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) {
     nullable = true;
     inner = inner.unwrap() as z.ZodType;
+    description ||= inner.description;
   }
   const name = graphqlNames.get(inner)?.name;
   if (inner instanceof z.ZodArray) {
     const item = fieldType(inner.element as z.ZodType);
     if (item.nullable) throw new Error("Output lists hold no nulls");
-    return { type: () => [item.type()], nullable };
+    return { type: () => [item.type()], nullable, description };
   }
   if (inner instanceof z.ZodObject) {
     const type = outputType(inner);
-    return { type: () => type, nullable };
+    return { type: () => type, nullable, description };
   }
-  if (name) return { type: () => namedType(name), nullable };
+  if (name) return { type: () => namedType(name), nullable, description };
   const plain = plainType(inner);
-  if (plain) return { type: plain, nullable };
+  if (plain) return { type: plain, nullable, description };
   throw new Error(`An output field of zod type ${inner.def.type} needs a GraphQL type named (named())`);
-}
-
-/** The description of a field, wherever zod keeps it: on the field, or on what a nullable wraps. */
-function descriptionOf(schema: z.ZodType): string | undefined {
-  let current: z.ZodType | undefined = schema;
-  while (current) {
-    if (current.description) return current.description;
-    current =
-      current instanceof z.ZodNullable || current instanceof z.ZodOptional
-        ? (current.unwrap() as z.ZodType)
-        : undefined;
-  }
-  return undefined;
 }
 
 /** The types built, by name, with the fields they were built from (a described copy of an object shares them). */
@@ -139,8 +131,8 @@ export function outputType<Schema extends z.ZodObject>(
   }
   const Type = { [name]: class {} }[name]!;
   for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    const { type, nullable } = fieldType(fieldSchema);
-    Field(type, { nullable, description: descriptionOf(fieldSchema) })(Type.prototype, field);
+    const { type, nullable, description: fieldDescription } = fieldType(fieldSchema);
+    Field(type, { nullable, description: fieldDescription })(Type.prototype, field);
   }
   ObjectType(name, { description, implements: options.implements })(Type);
   built.set(name, { shape: schema.shape, type: Type });

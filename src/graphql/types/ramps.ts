@@ -1,6 +1,6 @@
 import { ArgsType, Field } from "type-graphql";
 import { rampStatusEnum } from "../../reference-data/ramp-phases.js";
-import { bestQuoteInput, quoteInput, quoteView } from "../../quotes/types.js";
+import { quoteView, rampDirectionEnum } from "../../quotes/types.js";
 import {
   rampErrorView,
   rampView,
@@ -12,16 +12,11 @@ import {
 } from "../../ramps/types.js";
 import { connectionType, offsetPage, PageArgs } from "./connection.js";
 import { CorridorEnum } from "./managed-profiles.js";
-import { RampDirectionEnum } from "./reference-data.js";
 import { Node } from "./node.js";
 import { inputType } from "./input-type.js";
 import { graphqlEnum, outputType } from "./output-type.js";
-import { z } from "zod";
-import { corridorEligibilityShape } from "../../onboarding/types.js";
-import { named, outputObject } from "../../output.js";
-import { CORRIDORS } from "../../reference-data/corridors.js";
-import { createWidgetSessionInput } from "../../widget-sessions/types.js";
 
+export const RampDirectionEnum = graphqlEnum(rampDirectionEnum);
 const RampStatusEnum = graphqlEnum(rampStatusEnum);
 const RampOrderEnum = graphqlEnum(rampOrderEnum);
 
@@ -80,37 +75,8 @@ export function historyInputOf(args: RampHistoryArgs) {
   };
 }
 
-/** GraphQL lists ramp-info's corridors, each naming itself, where REST keys them by corridor. */
-const corridorEligibilityView = outputObject("CorridorEligibility", "Whether the subject can ramp in one corridor.", {
-  corridor: named("Corridor", z.enum(CORRIDORS)).describe("The corridor, by country code (EU: the euro area)."),
-  ...corridorEligibilityShape,
-});
-const rampInfoList = outputObject("RampInfo", "The subject's ramp eligibility per corridor (no PII, ids or limits).", {
-  corridors: z.array(corridorEligibilityView).describe("One entry per corridor: AR, BR, CO, EU, MX and US."),
-});
-export const RampInfo = outputType(rampInfoList);
-export type RampInfo = z.output<typeof rampInfoList>;
-
 // ---------------------------------------------------------------------------------------------------------
 // Inputs: the operations' own; their schemas validate the values, as for REST.
-
-export const CreateQuoteInput = inputType("CreateQuoteInput", quoteInput, {
-  description: "What to price: the direction, the two sides of the conversion and the amount.",
-});
-
-export const CreateBestQuoteInput = inputType("CreateBestQuoteInput", bestQuoteInput, {
-  description: "What to price, with the candidate networks to compare.",
-});
-
-export const CreateWidgetSessionInput = inputType("CreateWidgetSessionInput", createWidgetSessionInput, {
-  description:
-    "Either quoteId (a locked quote) or rampType, network, inputAmount and externalSessionId (the widget quotes).",
-  // The locked form's fields first; not the reference's partnerId, since attribution comes from the credentials.
-  fields: [
-    ...(["quoteId", "callbackUrl", "externalSessionId", "walletAddressLocked", "rampType", "network"] as const),
-    ...(["inputAmount", "fiat", "cryptoLocked", "paymentMethod", "countryCode"] as const),
-  ],
-});
 
 export const RegisterRampInput = inputType("RegisterRampInput", registerInput, {
   description: "A registration: the quote, where the tokens go or come from, and the payout account.",
